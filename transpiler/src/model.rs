@@ -1,0 +1,592 @@
+//! The program model: Paddle's `ProgramDesc` as Rust values that passes edit.
+//!
+//! The model is the single source of truth (the petgraph view in
+//! [`crate::graph`] is derived from it). It converts to and from the prost
+//! messages of `framework.proto` with nothing lost: proto2 presence is kept
+//! (`Option` where Paddle sometimes writes a default and sometimes omits it),
+//! attributes and slots keep their order, and an attribute whose type fluidc
+//! does not know, or whose fields do not match its type, is kept as Paddle
+//! wrote it ([`AttrValue::Raw`]). Var types stay the proto's `VarType` message,
+//! read through the helpers on [`Var`], because that message already is the
+//! typed description and a copy of it would only drift.
+use crate::proto;
+
+pub use proto::var_type::Type as VarKind;
+pub use proto::AttrType;
+
+/// A whole program: blocks in index order, block 0 is the global block.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Program {
+    pub blocks: Vec<Block>,
+    /// `ProgramDesc.version` (field 4) as written, if present.
+    pub version: Option<proto::Version>,
+    /// `ProgramDesc.op_version_map` (field 5) as written, if present.
+    pub op_version_map: Option<proto::OpVersionMap>,
+}
+
+/// One block: its variables and its ops in execution order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub idx: i32,
+    /// The enclosing block; -1 for block 0.
+    pub parent_idx: i32,
+    pub vars: Vec<Var>,
+    pub ops: Vec<Op>,
+    pub forward_block_idx: Option<i32>,
+}
+
+/// A variable declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Var {
+    pub name: String,
+    pub ty: proto::VarType,
+    pub persistable: Option<bool>,
+    pub need_check_feed: Option<bool>,
+    pub is_parameter: Option<bool>,
+    pub stop_gradient: Option<bool>,
+    pub attrs: Vec<proto::var_desc::Attr>,
+}
+
+/// One named input or output slot of an op and the variables bound to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    pub parameter: String,
+    pub arguments: Vec<String>,
+}
+
+/// An operator instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Op {
+    pub ty: String,
+    pub inputs: Vec<Slot>,
+    pub outputs: Vec<Slot>,
+    pub attrs: Vec<Attr>,
+    pub is_target: Option<bool>,
+}
+
+/// A named attribute.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attr {
+    pub name: String,
+    pub value: AttrValue,
+}
+
+/// A typed attribute value, one variant per `AttrType`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AttrValue {
+    Int(i32),
+    Float(f32),
+    String(String),
+    Ints(Vec<i32>),
+    Floats(Vec<f32>),
+    Strings(Vec<String>),
+    Bool(bool),
+    Bools(Vec<bool>),
+    Block(i32),
+    Long(i64),
+    Blocks(Vec<i32>),
+    Longs(Vec<i64>),
+    Float64s(Vec<f64>),
+    Var(String),
+    Vars(Vec<String>),
+    Float64(f64),
+    Scalar(proto::Scalar),
+    Scalars(Vec<proto::Scalar>),
+    /// Kept exactly as read: an unknown `AttrType` number, or fields that do
+    /// not match the type (so re-encoding gives the same bytes).
+    Raw(proto::op_desc::Attr),
+}
+
+impl AttrValue {
+    /// The `AttrType` number this value is written with.
+    pub fn type_number(&self) -> i32 {
+        use AttrType as T;
+        let t = match self {
+            AttrValue::Int(_) => T::Int,
+            AttrValue::Float(_) => T::Float,
+            AttrValue::String(_) => T::String,
+            AttrValue::Ints(_) => T::Ints,
+            AttrValue::Floats(_) => T::Floats,
+            AttrValue::Strings(_) => T::Strings,
+            AttrValue::Bool(_) => T::Boolean,
+            AttrValue::Bools(_) => T::Booleans,
+            AttrValue::Block(_) => T::Block,
+            AttrValue::Long(_) => T::Long,
+            AttrValue::Blocks(_) => T::Blocks,
+            AttrValue::Longs(_) => T::Longs,
+            AttrValue::Float64s(_) => T::Float64s,
+            AttrValue::Var(_) => T::Var,
+            AttrValue::Vars(_) => T::Vars,
+            AttrValue::Float64(_) => T::Float64,
+            AttrValue::Scalar(_) => T::Scalar,
+            AttrValue::Scalars(_) => T::Scalars,
+            AttrValue::Raw(a) => return a.r#type,
+        };
+        t as i32
+    }
+
+    /// The block indices this value refers to (`BLOCK` and `BLOCKS`).
+    pub fn block_refs(&self) -> &[i32] {
+        match self {
+            AttrValue::Block(b) => std::slice::from_ref(b),
+            AttrValue::Blocks(bs) => bs,
+            _ => &[],
+        }
+    }
+
+    /// Mutable access to the block indices, for renumbering blocks.
+    pub fn block_refs_mut(&mut self) -> &mut [i32] {
+        match self {
+            AttrValue::Block(b) => std::slice::from_mut(b),
+            AttrValue::Blocks(bs) => bs,
+            _ => &mut [],
+        }
+    }
+}
+
+impl Program {
+    pub fn block(&self, idx: usize) -> Option<&Block> {
+        self.blocks.get(idx)
+    }
+
+    /// The indices of `idx` and its ancestors, innermost first. Stops at a
+    /// parent index that is out of range or repeats (the verifier reports those).
+    pub fn scope_chain(&self, idx: usize) -> Vec<usize> {
+        let mut chain = vec![idx];
+        let mut cur = idx;
+        while let Some(block) = self.blocks.get(cur) {
+            let Ok(parent) = usize::try_from(block.parent_idx) else {
+                break;
+            };
+            if parent >= self.blocks.len() || chain.contains(&parent) {
+                break;
+            }
+            chain.push(parent);
+            cur = parent;
+        }
+        chain
+    }
+
+    /// Finds a variable declared in block `idx` or one of its ancestors.
+    pub fn find_var(&self, idx: usize, name: &str) -> Option<&Var> {
+        self.scope_chain(idx)
+            .into_iter()
+            .find_map(|b| self.blocks[b].var(name))
+    }
+}
+
+impl Block {
+    pub fn new(idx: i32, parent_idx: i32) -> Self {
+        Block {
+            idx,
+            parent_idx,
+            vars: Vec::new(),
+            ops: Vec::new(),
+            forward_block_idx: None,
+        }
+    }
+
+    pub fn var(&self, name: &str) -> Option<&Var> {
+        self.vars.iter().find(|v| v.name == name)
+    }
+}
+
+impl Var {
+    /// A dense tensor variable (`DENSE_TENSOR`, formerly `LOD_TENSOR`).
+    pub fn dense(name: impl Into<String>, dtype: VarKind, dims: Vec<i64>) -> Self {
+        let ty = proto::VarType {
+            r#type: VarKind::DenseTensor as i32,
+            dense_tensor: Some(proto::var_type::DenseTensorDesc {
+                tensor: proto::var_type::TensorDesc {
+                    data_type: dtype as i32,
+                    dims,
+                },
+                legacy_lod_level: Some(0),
+            }),
+            ..Default::default()
+        };
+        Var::of_type(name, ty)
+    }
+
+    /// A variable of a kind with no tensor description (STEP_SCOPES, FEED_MINIBATCH, ...).
+    pub fn plain(name: impl Into<String>, kind: VarKind) -> Self {
+        Var::of_type(
+            name,
+            proto::VarType {
+                r#type: kind as i32,
+                ..Default::default()
+            },
+        )
+    }
+
+    fn of_type(name: impl Into<String>, ty: proto::VarType) -> Self {
+        Var {
+            name: name.into(),
+            ty,
+            persistable: Some(false),
+            need_check_feed: None,
+            is_parameter: None,
+            stop_gradient: None,
+            attrs: Vec::new(),
+        }
+    }
+
+    /// The variable kind, or `None` for a number fluidc does not know.
+    pub fn kind(&self) -> Option<VarKind> {
+        VarKind::try_from(self.ty.r#type).ok()
+    }
+
+    /// The tensor description of a dense tensor, tensor array or selected-rows variable.
+    pub fn tensor_desc(&self) -> Option<&proto::var_type::TensorDesc> {
+        let t = &self.ty;
+        t.dense_tensor
+            .as_ref()
+            .map(|d| &d.tensor)
+            .or(t.tensor_array.as_ref().map(|d| &d.tensor))
+            .or(t.selected_rows.as_ref())
+    }
+
+    /// The element type of a tensor variable.
+    pub fn dtype(&self) -> Option<VarKind> {
+        self.tensor_desc()
+            .and_then(|t| VarKind::try_from(t.data_type).ok())
+    }
+
+    pub fn is_persistable(&self) -> bool {
+        self.persistable.unwrap_or(false)
+    }
+}
+
+impl Slot {
+    pub fn new(parameter: impl Into<String>, arguments: Vec<String>) -> Self {
+        Slot {
+            parameter: parameter.into(),
+            arguments,
+        }
+    }
+}
+
+impl Op {
+    pub fn new(ty: impl Into<String>) -> Self {
+        Op {
+            ty: ty.into(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            attrs: Vec::new(),
+            is_target: None,
+        }
+    }
+
+    /// Adds an input slot (builder style).
+    pub fn input(mut self, parameter: &str, args: &[&str]) -> Self {
+        self.inputs.push(Slot::new(
+            parameter,
+            args.iter().map(|s| s.to_string()).collect(),
+        ));
+        self
+    }
+
+    /// Adds an output slot (builder style).
+    pub fn output(mut self, parameter: &str, args: &[&str]) -> Self {
+        self.outputs.push(Slot::new(
+            parameter,
+            args.iter().map(|s| s.to_string()).collect(),
+        ));
+        self
+    }
+
+    /// Adds an attribute (builder style).
+    pub fn attr(mut self, name: &str, value: AttrValue) -> Self {
+        self.set_attr(name, value);
+        self
+    }
+
+    /// Sets an attribute, replacing one of the same name in place.
+    pub fn set_attr(&mut self, name: &str, value: AttrValue) {
+        match self.attrs.iter_mut().find(|a| a.name == name) {
+            Some(a) => a.value = value,
+            None => self.attrs.push(Attr {
+                name: name.to_string(),
+                value,
+            }),
+        }
+    }
+
+    pub fn get_attr(&self, name: &str) -> Option<&AttrValue> {
+        self.attrs.iter().find(|a| a.name == name).map(|a| &a.value)
+    }
+
+    /// The arguments of input slot `parameter` (empty if the slot is absent).
+    pub fn inputs_of(&self, parameter: &str) -> &[String] {
+        slot_args(&self.inputs, parameter)
+    }
+
+    /// The arguments of output slot `parameter` (empty if the slot is absent).
+    pub fn outputs_of(&self, parameter: &str) -> &[String] {
+        slot_args(&self.outputs, parameter)
+    }
+
+    /// Every variable name the op reads.
+    pub fn input_names(&self) -> impl Iterator<Item = &str> {
+        self.inputs
+            .iter()
+            .flat_map(|s| s.arguments.iter().map(String::as_str))
+    }
+
+    /// Every variable name the op writes.
+    pub fn output_names(&self) -> impl Iterator<Item = &str> {
+        self.outputs
+            .iter()
+            .flat_map(|s| s.arguments.iter().map(String::as_str))
+    }
+
+    /// The blocks this op runs (its `BLOCK`/`BLOCKS` attributes), with the attribute name.
+    pub fn sub_blocks(&self) -> impl Iterator<Item = (&str, i32)> {
+        self.attrs.iter().flat_map(|a| {
+            a.value
+                .block_refs()
+                .iter()
+                .map(move |b| (a.name.as_str(), *b))
+        })
+    }
+}
+
+fn slot_args<'a>(slots: &'a [Slot], parameter: &str) -> &'a [String] {
+    slots
+        .iter()
+        .find(|s| s.parameter == parameter)
+        .map(|s| s.arguments.as_slice())
+        .unwrap_or(&[])
+}
+
+// ---- conversion to and from the prost messages ----
+
+impl From<proto::ProgramDesc> for Program {
+    fn from(p: proto::ProgramDesc) -> Self {
+        Program {
+            blocks: p.blocks.into_iter().map(Block::from).collect(),
+            version: p.version,
+            op_version_map: p.op_version_map,
+        }
+    }
+}
+
+impl From<&Program> for proto::ProgramDesc {
+    fn from(p: &Program) -> Self {
+        proto::ProgramDesc {
+            blocks: p.blocks.iter().map(proto::BlockDesc::from).collect(),
+            version: p.version,
+            op_version_map: p.op_version_map.clone(),
+        }
+    }
+}
+
+impl From<proto::BlockDesc> for Block {
+    fn from(b: proto::BlockDesc) -> Self {
+        Block {
+            idx: b.idx,
+            parent_idx: b.parent_idx,
+            vars: b.vars.into_iter().map(Var::from).collect(),
+            ops: b.ops.into_iter().map(Op::from).collect(),
+            forward_block_idx: b.forward_block_idx,
+        }
+    }
+}
+
+impl From<&Block> for proto::BlockDesc {
+    fn from(b: &Block) -> Self {
+        proto::BlockDesc {
+            idx: b.idx,
+            parent_idx: b.parent_idx,
+            vars: b.vars.iter().map(proto::VarDesc::from).collect(),
+            ops: b.ops.iter().map(proto::OpDesc::from).collect(),
+            forward_block_idx: b.forward_block_idx,
+        }
+    }
+}
+
+impl From<proto::VarDesc> for Var {
+    fn from(v: proto::VarDesc) -> Self {
+        Var {
+            name: v.name,
+            ty: v.r#type,
+            persistable: v.persistable,
+            need_check_feed: v.need_check_feed,
+            is_parameter: v.is_parameter,
+            stop_gradient: v.stop_gradient,
+            attrs: v.attrs,
+        }
+    }
+}
+
+impl From<&Var> for proto::VarDesc {
+    fn from(v: &Var) -> Self {
+        proto::VarDesc {
+            name: v.name.clone(),
+            r#type: v.ty.clone(),
+            persistable: v.persistable,
+            need_check_feed: v.need_check_feed,
+            is_parameter: v.is_parameter,
+            stop_gradient: v.stop_gradient,
+            attrs: v.attrs.clone(),
+        }
+    }
+}
+
+impl From<proto::OpDesc> for Op {
+    fn from(o: proto::OpDesc) -> Self {
+        let slot = |v: proto::op_desc::Var| Slot {
+            parameter: v.parameter,
+            arguments: v.arguments,
+        };
+        Op {
+            ty: o.r#type,
+            inputs: o.inputs.into_iter().map(slot).collect(),
+            outputs: o.outputs.into_iter().map(slot).collect(),
+            attrs: o.attrs.into_iter().map(Attr::from).collect(),
+            is_target: o.is_target,
+        }
+    }
+}
+
+impl From<&Op> for proto::OpDesc {
+    fn from(o: &Op) -> Self {
+        let var = |s: &Slot| proto::op_desc::Var {
+            parameter: s.parameter.clone(),
+            arguments: s.arguments.clone(),
+        };
+        proto::OpDesc {
+            r#type: o.ty.clone(),
+            inputs: o.inputs.iter().map(var).collect(),
+            outputs: o.outputs.iter().map(var).collect(),
+            attrs: o.attrs.iter().map(proto::op_desc::Attr::from).collect(),
+            is_target: o.is_target,
+        }
+    }
+}
+
+impl From<proto::op_desc::Attr> for Attr {
+    fn from(a: proto::op_desc::Attr) -> Self {
+        let value = typed_value(&a)
+            .filter(|v| encode_value(&a.name, v) == a)
+            .unwrap_or_else(|| AttrValue::Raw(a.clone()));
+        Attr {
+            name: a.name,
+            value,
+        }
+    }
+}
+
+impl From<&Attr> for proto::op_desc::Attr {
+    fn from(a: &Attr) -> Self {
+        encode_value(&a.name, &a.value)
+    }
+}
+
+/// Reads the field that `a.type` selects; `None` for an unknown type.
+fn typed_value(a: &proto::op_desc::Attr) -> Option<AttrValue> {
+    use AttrType as T;
+    Some(match AttrType::try_from(a.r#type).ok()? {
+        T::Int => AttrValue::Int(a.i?),
+        T::Float => AttrValue::Float(a.f?),
+        T::String => AttrValue::String(a.s.clone()?),
+        T::Ints => AttrValue::Ints(a.ints.clone()),
+        T::Floats => AttrValue::Floats(a.floats.clone()),
+        T::Strings => AttrValue::Strings(a.strings.clone()),
+        T::Boolean => AttrValue::Bool(a.b?),
+        T::Booleans => AttrValue::Bools(a.bools.clone()),
+        T::Block => AttrValue::Block(a.block_idx?),
+        T::Long => AttrValue::Long(a.l?),
+        T::Blocks => AttrValue::Blocks(a.blocks_idx.clone()),
+        T::Longs => AttrValue::Longs(a.longs.clone()),
+        T::Float64s => AttrValue::Float64s(a.float64s.clone()),
+        T::Var => AttrValue::Var(a.var_name.clone()?),
+        T::Vars => AttrValue::Vars(a.vars_name.clone()),
+        T::Float64 => AttrValue::Float64(a.float64?),
+        T::Scalar => AttrValue::Scalar(a.scalar?),
+        T::Scalars => AttrValue::Scalars(a.scalars.clone()),
+    })
+}
+
+fn encode_value(name: &str, value: &AttrValue) -> proto::op_desc::Attr {
+    if let AttrValue::Raw(raw) = value {
+        let mut raw = raw.clone();
+        raw.name = name.to_string();
+        return raw;
+    }
+    let mut a = proto::op_desc::Attr {
+        name: name.to_string(),
+        r#type: value.type_number(),
+        ..Default::default()
+    };
+    match value {
+        AttrValue::Int(v) => a.i = Some(*v),
+        AttrValue::Float(v) => a.f = Some(*v),
+        AttrValue::String(v) => a.s = Some(v.clone()),
+        AttrValue::Ints(v) => a.ints = v.clone(),
+        AttrValue::Floats(v) => a.floats = v.clone(),
+        AttrValue::Strings(v) => a.strings = v.clone(),
+        AttrValue::Bool(v) => a.b = Some(*v),
+        AttrValue::Bools(v) => a.bools = v.clone(),
+        AttrValue::Block(v) => a.block_idx = Some(*v),
+        AttrValue::Long(v) => a.l = Some(*v),
+        AttrValue::Blocks(v) => a.blocks_idx = v.clone(),
+        AttrValue::Longs(v) => a.longs = v.clone(),
+        AttrValue::Float64s(v) => a.float64s = v.clone(),
+        AttrValue::Var(v) => a.var_name = Some(v.clone()),
+        AttrValue::Vars(v) => a.vars_name = v.clone(),
+        AttrValue::Float64(v) => a.float64 = Some(*v),
+        AttrValue::Scalar(v) => a.scalar = Some(*v),
+        AttrValue::Scalars(v) => a.scalars = v.clone(),
+        AttrValue::Raw(_) => unreachable!("handled above"),
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_attr_round_trips_and_odd_attr_stays_raw() {
+        let typed = proto::op_desc::Attr {
+            name: "axis".into(),
+            r#type: AttrType::Int as i32,
+            i: Some(-1),
+            ..Default::default()
+        };
+        let attr = Attr::from(typed.clone());
+        assert_eq!(attr.value, AttrValue::Int(-1));
+        assert_eq!(proto::op_desc::Attr::from(&attr), typed);
+
+        // An INT attribute that also carries `f` is kept raw, so nothing is lost.
+        let odd = proto::op_desc::Attr {
+            f: Some(2.5),
+            ..typed
+        };
+        let attr = Attr::from(odd.clone());
+        assert!(matches!(attr.value, AttrValue::Raw(_)));
+        assert_eq!(proto::op_desc::Attr::from(&attr), odd);
+
+        // An AttrType number fluidc does not know is kept as a number.
+        let unknown = proto::op_desc::Attr {
+            name: "x".into(),
+            r#type: 99,
+            l: Some(7),
+            ..Default::default()
+        };
+        let attr = Attr::from(unknown.clone());
+        assert_eq!(attr.value.type_number(), 99);
+        assert_eq!(proto::op_desc::Attr::from(&attr), unknown);
+    }
+
+    #[test]
+    fn scope_chain_stops_on_cycles_and_bad_parents() {
+        let mut p = Program::default();
+        p.blocks.push(Block::new(0, -1));
+        p.blocks.push(Block::new(1, 2));
+        p.blocks.push(Block::new(2, 1));
+        assert_eq!(p.scope_chain(0), vec![0]);
+        assert_eq!(p.scope_chain(1), vec![1, 2]);
+    }
+}

@@ -1,0 +1,218 @@
+//! One line per op in the style of Paddle's `Program.__str__`
+//! (`{Out=['x']} = fill_constant(inputs={}, dtype = 2, shape = [1], value = 0.0)`),
+//! with each sub-block printed, indented, under the op that runs it.
+use std::fmt::Write as _;
+
+use crate::model::{AttrValue, Op, Program, Var, VarKind};
+
+/// Prints the whole program, or only block `only` and the blocks nested in it.
+pub fn to_pretty(program: &Program, only: Option<usize>) -> String {
+    let mut out = String::new();
+    let mut printed = vec![false; program.blocks.len()];
+    match only {
+        Some(b) => print_block(program, b, 0, &mut printed, &mut out),
+        None => {
+            for b in 0..program.blocks.len() {
+                // Blocks no op runs (orphans) still print, at the top level.
+                if !printed[b] {
+                    print_block(program, b, 0, &mut printed, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn print_block(p: &Program, idx: usize, depth: usize, printed: &mut [bool], out: &mut String) {
+    let Some(block) = p.blocks.get(idx) else {
+        return;
+    };
+    if std::mem::replace(&mut printed[idx], true) {
+        return;
+    }
+    let pad = "    ".repeat(depth);
+    let _ = writeln!(
+        out,
+        "{pad}{{ // block {}, parent {}",
+        block.idx, block.parent_idx
+    );
+    for v in &block.vars {
+        let _ = writeln!(out, "{pad}    {}", var_line(v));
+    }
+    if !block.vars.is_empty() && !block.ops.is_empty() {
+        out.push('\n');
+    }
+    for op in &block.ops {
+        let _ = writeln!(out, "{pad}    {}", op_line(op));
+        for (_, sub) in op.sub_blocks() {
+            if let Ok(sub) = usize::try_from(sub) {
+                print_block(p, sub, depth + 1, printed, out);
+            }
+        }
+    }
+    let _ = writeln!(out, "{pad}}}");
+}
+
+fn kind_name(n: i32) -> String {
+    VarKind::try_from(n)
+        .map(|k| k.as_str_name().to_string())
+        .unwrap_or_else(|_| format!("TYPE_{n}"))
+}
+
+fn var_line(v: &Var) -> String {
+    let mut s = String::new();
+    if v.is_persistable() {
+        s.push_str("persist ");
+    }
+    s.push_str(if v.is_parameter.unwrap_or(false) {
+        "param "
+    } else {
+        "var "
+    });
+    let _ = write!(s, "{} : {}", v.name, kind_name(v.ty.r#type));
+    if let Some(t) = v.tensor_desc() {
+        let dims: Vec<String> = t.dims.iter().map(i64::to_string).collect();
+        let tuple = if dims.len() == 1 {
+            format!("({},)", dims[0])
+        } else {
+            format!("({})", dims.join(", "))
+        };
+        let dtype = VarKind::try_from(t.data_type)
+            .map(|k| k.as_str_name().to_ascii_lowercase())
+            .unwrap_or_else(|_| t.data_type.to_string());
+        let _ = write!(
+            s,
+            ".shape{tuple}.dtype({dtype}).stop_gradient({})",
+            py_bool(v.stop_gradient.unwrap_or(false))
+        );
+    }
+    if let Some(c) = &v.ty.channel {
+        let _ = write!(
+            s,
+            ".data_type({}).capacity({})",
+            kind_name(c.data_type),
+            c.capacity
+        );
+    }
+    s
+}
+
+fn slots(slots: &[crate::model::Slot]) -> String {
+    let parts: Vec<String> = slots
+        .iter()
+        .map(|s| format!("{}={}", s.parameter, py_str_list(&s.arguments)))
+        .collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// One op as Paddle's `Operator._to_readable_code` prints it: attributes
+/// sorted by name, block attributes as `block[N]`.
+pub fn op_line(op: &Op) -> String {
+    let mut attrs: Vec<_> = op.attrs.iter().collect();
+    attrs.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut s = format!(
+        "{} = {}(inputs={}",
+        slots(&op.outputs),
+        op.ty,
+        slots(&op.inputs)
+    );
+    for a in attrs {
+        let _ = write!(s, ", {} = {}", a.name, attr_text(&a.value));
+    }
+    s.push(')');
+    s
+}
+
+fn attr_text(v: &AttrValue) -> String {
+    fn list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
+        format!("[{}]", items.iter().map(f).collect::<Vec<_>>().join(", "))
+    }
+    match v {
+        AttrValue::Int(i) => i.to_string(),
+        AttrValue::Long(i) => i.to_string(),
+        AttrValue::Float(f) => py_float(f64::from(*f), &format!("{f:?}")),
+        AttrValue::Float64(f) => py_float(*f, &format!("{f:?}")),
+        AttrValue::String(s) | AttrValue::Var(s) => s.clone(),
+        AttrValue::Bool(b) => py_bool(*b).into(),
+        AttrValue::Ints(v) => list(v, i32::to_string),
+        AttrValue::Longs(v) => list(v, i64::to_string),
+        AttrValue::Floats(v) => list(v, |f| py_float(f64::from(*f), &format!("{f:?}"))),
+        AttrValue::Float64s(v) => list(v, |f| py_float(*f, &format!("{f:?}"))),
+        AttrValue::Strings(v) | AttrValue::Vars(v) => py_str_list(v),
+        AttrValue::Bools(v) => list(v, |b| py_bool(*b).to_string()),
+        AttrValue::Block(b) => format!("block[{b}]"),
+        AttrValue::Blocks(v) => format!("blocks{}", list(v, i32::to_string)),
+        AttrValue::Scalar(s) => scalar_text(s),
+        AttrValue::Scalars(v) => list(v, scalar_text),
+        AttrValue::Raw(a) => format!("<attr type {}>", a.r#type),
+    }
+}
+
+fn scalar_text(s: &crate::proto::Scalar) -> String {
+    match (s.b, s.i, s.r, s.c) {
+        (Some(b), ..) => py_bool(b).into(),
+        (_, Some(i), ..) => i.to_string(),
+        (_, _, Some(r), _) => py_float(r, &format!("{r:?}")),
+        (_, _, _, Some(c)) => format!("({}+{}j)", c.r, c.i),
+        _ => "None".into(),
+    }
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// Python's float repr from Rust's shortest `{:?}` text: `1e-05`, `1e+16`.
+fn py_float(v: f64, debug: &str) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    match debug.split_once('e') {
+        Some((m, e)) => {
+            let (sign, digits) = e.strip_prefix('-').map(|d| ('-', d)).unwrap_or(('+', e));
+            format!("{}e{sign}{digits:0>2}", m.trim_end_matches(".0"))
+        }
+        None => debug.to_string(),
+    }
+}
+
+fn py_str_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items
+        .iter()
+        .map(|s| format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'")))
+        .collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn op_line_matches_paddle_style() {
+        let op = Op::new("fill_constant")
+            .output("Out", &["x"])
+            .attr("value", AttrValue::Float(0.0))
+            .attr("shape", AttrValue::Longs(vec![1]))
+            .attr("dtype", AttrValue::Int(2));
+        assert_eq!(
+            op_line(&op),
+            "{Out=['x']} = fill_constant(inputs={}, dtype = 2, shape = [1], value = 0.0)"
+        );
+        let op = Op::new("while")
+            .input("Condition", &["c"])
+            .attr("sub_block", AttrValue::Block(1));
+        assert_eq!(
+            op_line(&op),
+            "{} = while(inputs={Condition=['c']}, sub_block = block[1])"
+        );
+        assert_eq!(attr_text(&AttrValue::Float(1e-5)), "1e-05");
+    }
+}
