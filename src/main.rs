@@ -1,1 +1,135 @@
-fn main() {}
+//! The `fluidc` command line (SPEC §7).
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use fluidc::input::{self, CliError};
+use fluidc_transpiler::verify::Verified;
+use fluidc_transpiler::{codec, dot, pretty, text};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fluidc",
+    version,
+    about = "Compile, inspect and run PaddlePaddle Fluid programs",
+    after_help = "`fluidc model.py -o model.pb` is short for `fluidc compile model.py -o model.pb`."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Compile a program (.pb or .pbtxt for now) and write ProgramDesc bytes.
+    Compile {
+        input: String,
+        /// Output file; `-` is standard output.
+        #[arg(short = 'o', long = "output")]
+        output: String,
+        /// Passes to run, comma separated; `none` re-encodes byte for byte.
+        #[arg(long, default_value = "none")]
+        passes: String,
+    },
+    /// Print a program as protobuf text (as protoc does), Paddle-style text or JSON.
+    Dump {
+        input: String,
+        #[arg(long, value_enum, default_value_t = DumpFormat::Pretty)]
+        format: DumpFormat,
+        /// Print only this block (and, for `pretty`, the blocks nested in it).
+        #[arg(long)]
+        block: Option<usize>,
+    },
+    /// Write the data-flow graph of a program as Graphviz dot.
+    Graph {
+        input: String,
+        #[arg(long)]
+        block: Option<usize>,
+    },
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DumpFormat {
+    Text,
+    Pretty,
+    Json,
+}
+
+const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "help"];
+
+/// `fluidc model.py -o x` means `fluidc compile model.py -o x`.
+fn with_implicit_compile(mut args: Vec<String>) -> Vec<String> {
+    if let Some(first) = args.get(1) {
+        let is_global_flag = matches!(first.as_str(), "-h" | "--help" | "-V" | "--version");
+        if !SUBCOMMANDS.contains(&first.as_str()) && !is_global_flag {
+            args.insert(1, "compile".into());
+        }
+    }
+    args
+}
+
+fn check_block(program: &Verified, block: Option<usize>) -> Result<(), CliError> {
+    match block {
+        Some(b) if b >= program.blocks.len() => Err(CliError::user(format!(
+            "--block {b}: the program has {} blocks (0..{})",
+            program.blocks.len(),
+            program.blocks.len() - 1
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Compile {
+            input: path,
+            output,
+            passes,
+        } => {
+            if passes != "none" {
+                return Err(CliError {
+                    code: 2,
+                    message: format!(
+                        "--passes {passes}: no passes are available yet; use --passes none"
+                    ),
+                });
+            }
+            let program = input::load(&path)?;
+            input::write_output(&output, &codec::encode_program(&program))
+        }
+        Command::Dump {
+            input: path,
+            format,
+            block,
+        } => {
+            let program = input::load(&path)?;
+            check_block(&program, block)?;
+            let (what, bytes) = match block {
+                Some(b) => (text::Message::Block, text::encode_block(&program.blocks[b])),
+                None => (text::Message::Program, codec::encode_program(&program)),
+            };
+            let out = match format {
+                DumpFormat::Pretty => Ok(pretty::to_pretty(&program, block)),
+                DumpFormat::Text => text::to_text(what, &bytes),
+                DumpFormat::Json => text::to_json(what, &bytes),
+            }
+            .map_err(|e| CliError::user(format!("{path}: {e}")))?;
+            input::write_output("-", out.as_bytes())
+        }
+        Command::Graph { input: path, block } => {
+            let program = input::load(&path)?;
+            check_block(&program, block)?;
+            input::write_output("-", dot::to_dot(&program, block).as_bytes())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse_from(with_implicit_compile(std::env::args().collect()));
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.code)
+        }
+    }
+}

@@ -246,7 +246,8 @@ def write_case(outdir, name, pb, feed, fetch, expected, **extra):
     }
     for entry in doc["feed"].values():
         del entry["name"]
-    (outdir / f"{name}.json").write_text(json.dumps(doc, indent=1) + "\n")
+    body = ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in doc.items())
+    (outdir / f"{name}.json").write_text("{\n" + body + "\n}\n")
 
 
 def generate_simple(outdir, name, build):

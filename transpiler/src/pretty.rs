@@ -106,9 +106,14 @@ fn slots(slots: &[crate::model::Slot]) -> String {
 }
 
 /// One op as Paddle's `Operator._to_readable_code` prints it: attributes
-/// sorted by name, block attributes as `block[N]`.
+/// sorted by name, block attributes as `block[N]`, and no `op_callstack`
+/// (Paddle skips it by default too; `dump --format text` shows it).
 pub fn op_line(op: &Op) -> String {
-    let mut attrs: Vec<_> = op.attrs.iter().collect();
+    let mut attrs: Vec<_> = op
+        .attrs
+        .iter()
+        .filter(|a| a.name != "op_callstack")
+        .collect();
     attrs.sort_by(|a, b| a.name.cmp(&b.name));
     let mut s = format!(
         "{} = {}(inputs={}",

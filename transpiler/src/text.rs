@@ -10,16 +10,19 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use prost::Message;
+use prost::Message as _;
 use prost_reflect::{
     DescriptorPool, DynamicMessage, FieldDescriptor, Kind, MessageDescriptor, ReflectMessage, Value,
 };
 
 use crate::codec::{decode_desc, DecodeError};
+use crate::model::Block;
+use crate::proto;
 
 const PROGRAM_DESC: &str = "paddle.framework.proto.ProgramDesc";
+const BLOCK_DESC: &str = "paddle.framework.proto.BlockDesc";
 
-fn program_descriptor() -> MessageDescriptor {
+fn descriptor(name: &str) -> MessageDescriptor {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
     let pool = POOL.get_or_init(|| {
         DescriptorPool::decode(
@@ -27,29 +30,47 @@ fn program_descriptor() -> MessageDescriptor {
         )
         .expect("build.rs writes a valid descriptor set")
     });
-    pool.get_message_by_name(PROGRAM_DESC)
-        .expect("framework.proto defines ProgramDesc")
+    pool.get_message_by_name(name)
+        .expect("framework.proto defines the message")
 }
 
-fn decode_dynamic(bytes: &[u8]) -> Result<DynamicMessage, DecodeError> {
-    decode_desc(bytes)?;
-    DynamicMessage::decode(program_descriptor(), bytes).map_err(|e| DecodeError {
+/// Which message some bytes hold: a whole program or one block of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Message {
+    Program,
+    Block,
+}
+
+fn decode_dynamic(what: Message, bytes: &[u8]) -> Result<DynamicMessage, DecodeError> {
+    let name = match what {
+        Message::Program => {
+            decode_desc(bytes)?;
+            PROGRAM_DESC
+        }
+        Message::Block => BLOCK_DESC,
+    };
+    DynamicMessage::decode(descriptor(name), bytes).map_err(|e| DecodeError {
         message: e.to_string(),
     })
 }
 
-/// Prints encoded `ProgramDesc` bytes as protoc does.
-pub fn to_text(bytes: &[u8]) -> Result<String, DecodeError> {
-    let msg = decode_dynamic(bytes)?;
+/// The encoded `BlockDesc` of one block, for printing it alone.
+pub fn encode_block(block: &Block) -> Vec<u8> {
+    proto::BlockDesc::from(block).encode_to_vec()
+}
+
+/// Prints encoded `ProgramDesc` (or `BlockDesc`) bytes as protoc does.
+pub fn to_text(what: Message, bytes: &[u8]) -> Result<String, DecodeError> {
+    let msg = decode_dynamic(what, bytes)?;
     let mut out = String::new();
     print_message(&msg, 0, &mut out);
     Ok(out)
 }
 
-/// Prints encoded `ProgramDesc` bytes as protobuf's canonical JSON, with the
-/// proto field names (`parent_idx`, not `parentIdx`), pretty-printed.
-pub fn to_json(bytes: &[u8]) -> Result<String, DecodeError> {
-    let msg = decode_dynamic(bytes)?;
+/// Prints encoded bytes as protobuf's canonical JSON, with the proto field
+/// names (`parent_idx`, not `parentIdx`), pretty-printed.
+pub fn to_json(what: Message, bytes: &[u8]) -> Result<String, DecodeError> {
+    let msg = decode_dynamic(what, bytes)?;
     let options = prost_reflect::SerializeOptions::new().use_proto_field_name(true);
     let mut ser = serde_json::Serializer::pretty(Vec::new());
     msg.serialize_with_options(&mut ser, &options)
@@ -65,10 +86,11 @@ pub fn to_json(bytes: &[u8]) -> Result<String, DecodeError> {
 
 /// Parses protobuf text format into `ProgramDesc` bytes.
 pub fn from_text(text: &str) -> Result<Vec<u8>, DecodeError> {
-    let msg =
-        DynamicMessage::parse_text_format(program_descriptor(), text).map_err(|e| DecodeError {
+    let msg = DynamicMessage::parse_text_format(descriptor(PROGRAM_DESC), text).map_err(|e| {
+        DecodeError {
             message: format!("text format: {e}"),
-        })?;
+        }
+    })?;
     Ok(msg.encode_to_vec())
 }
 

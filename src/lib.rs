@@ -1,0 +1,6 @@
+//! fluidc: compiles PaddlePaddle Fluid Python programs to Paddle's
+//! `ProgramDesc`, optimizes, prints and runs them.
+//!
+//! This crate is the command line and the front end; the program model and
+//! passes are in `fluidc-transpiler`, the executor in `fluidc-runtime`.
+pub mod input;

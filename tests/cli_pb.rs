@@ -1,0 +1,186 @@
+//! `fluidc compile/dump/graph` on `.pb` input: byte-exact round trips of
+//! programs Paddle wrote, and clear errors (never a panic) on bad input.
+mod common;
+use common::*;
+
+#[test]
+fn paddle_programs_reencode_byte_for_byte() {
+    for pb in paddle_programs() {
+        let original = std::fs::read(&pb).expect("read .pb");
+        let out = fluidc(
+            &["compile", path_str(&pb), "--passes", "none", "-o", "-"],
+            b"",
+        );
+        assert!(out.status.success(), "{}: {}", pb.display(), stderr(&out));
+        assert!(
+            out.stdout == original,
+            "{}: re-encoded bytes differ from Paddle's",
+            pb.display()
+        );
+    }
+}
+
+#[test]
+fn paddle_programs_dump_in_every_format_and_graph() {
+    for pb in paddle_programs() {
+        let p = path_str(&pb);
+        for format in ["text", "pretty", "json"] {
+            let out = fluidc(&["dump", p, "--format", format], b"");
+            assert!(out.status.success(), "dump {format} {p}: {}", stderr(&out));
+            assert!(!out.stdout.is_empty());
+        }
+        let json: serde_json::Value =
+            serde_json::from_slice(&fluidc(&["dump", p, "--format", "json"], b"").stdout)
+                .expect("dump --format json is JSON");
+        assert!(
+            json["blocks"][0]["ops"].is_array(),
+            "{p}: JSON has blocks[0].ops"
+        );
+        let dot = fluidc(&["graph", p], b"");
+        assert!(dot.status.success(), "graph {p}: {}", stderr(&dot));
+        assert!(stdout(&dot).starts_with("digraph program {"));
+        assert!(stdout(&dot).contains("[shape=box"), "{p}: ops are boxes");
+    }
+}
+
+#[test]
+fn text_format_reads_back_to_the_same_bytes() {
+    let dir = temp_dir("pbtxt");
+    for pb in paddle_programs() {
+        let text = fluidc(&["dump", path_str(&pb), "--format", "text"], b"");
+        let txt = dir.join("p.pbtxt");
+        std::fs::write(&txt, &text.stdout).expect("write pbtxt");
+        let back = fluidc(
+            &["compile", path_str(&txt), "--passes", "none", "-o", "-"],
+            b"",
+        );
+        assert!(back.status.success(), "{}", stderr(&back));
+        assert!(
+            back.stdout == std::fs::read(&pb).expect("read"),
+            "{}: text -> bytes differs",
+            pb.display()
+        );
+    }
+}
+
+fn assert_clean_user_error(out: &std::process::Output, needle: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "exit 1 expected, stderr: {err}");
+    assert!(err.contains(needle), "stderr lacks {needle:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn empty_input_is_a_clear_error() {
+    let out = fluidc(&["dump", "-"], b"");
+    assert_clean_user_error(&out, "<stdin>: not a ProgramDesc: the input is empty");
+}
+
+#[test]
+fn truncated_files_are_errors_not_panics() {
+    let original = std::fs::read(&paddle_programs()[0]).expect("read");
+    for len in (1..original.len()).step_by(7) {
+        let out = fluidc(&["dump", "-", "--format", "text"], &original[..len]);
+        let code = out.status.code();
+        // A cut at a field boundary can still be a valid (smaller) message.
+        assert!(
+            code == Some(0) || code == Some(1),
+            "len {len}: exit {code:?}: {}",
+            stderr(&out)
+        );
+        assert!(
+            !stderr(&out).contains("panicked"),
+            "len {len}: {}",
+            stderr(&out)
+        );
+        if code == Some(1) {
+            assert!(
+                stderr(&out).starts_with("error: <stdin>: "),
+                "len {len}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+#[test]
+fn random_bytes_are_errors_not_panics() {
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for round in 0..64 {
+        let len = 1 + (round * 37) % 400;
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state as u8
+            })
+            .collect();
+        for cmd in [["dump", "-"], ["graph", "-"]] {
+            let out = fluidc(&cmd, &bytes);
+            assert!(
+                matches!(out.status.code(), Some(0) | Some(1)),
+                "round {round}: {}",
+                stderr(&out)
+            );
+            assert!(
+                !stderr(&out).contains("panicked"),
+                "round {round}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+#[test]
+fn unknown_op_type_is_valid_data() {
+    let text = "blocks { idx: 0 parent_idx: -1 ops { type: \"no_such_op_anywhere\" attrs { name: \"k\" type: INT i: 3 } } }";
+    let dir = temp_dir("unknown_op");
+    let txt = dir.join("u.pbtxt");
+    std::fs::write(&txt, text).expect("write");
+    let out = fluidc(&["dump", path_str(&txt)], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("{} = no_such_op_anywhere(inputs={}, k = 3)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn structurally_broken_programs_are_reported_by_block_and_op() {
+    let dir = temp_dir("broken");
+    let cases = [
+        (
+            "blocks { idx: 0 parent_idx: -1 ops { type: \"while\" attrs { name: \"sub_block\" type: BLOCK block_idx: 5 } } }",
+            "block 0, op 0 (while): sub_block = 5 does not exist",
+        ),
+        ("blocks { idx: 0 parent_idx: -1 } blocks { idx: 4 parent_idx: 0 }", "block 1: idx is 4 but the block is at position 1"),
+        ("blocks { idx: 0 parent_idx: -1 } blocks { idx: 1 parent_idx: 8 }", "block 1: parent_idx 8 is out of range"),
+    ];
+    for (i, (text, needle)) in cases.iter().enumerate() {
+        let txt = dir.join(format!("b{i}.pbtxt"));
+        std::fs::write(&txt, text).expect("write");
+        let out = fluidc(&["dump", path_str(&txt)], b"");
+        assert_clean_user_error(&out, needle);
+    }
+}
+
+#[test]
+fn missing_file_and_bad_block_are_user_errors() {
+    let out = fluidc(&["dump", "no/such/file.pb"], b"");
+    assert_clean_user_error(&out, "no/such/file.pb: cannot read");
+    let pb = paddle_programs()[0].clone();
+    let out = fluidc(&["dump", path_str(&pb), "--block", "99"], b"");
+    assert_clean_user_error(&out, "--block 99: the program has");
+}
+
+#[test]
+fn implicit_compile_and_usage_errors() {
+    let pb = paddle_programs()[0].clone();
+    let out = fluidc(&[path_str(&pb), "--passes", "none", "-o", "-"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, std::fs::read(&pb).expect("read"));
+    let out = fluidc(&["dump", "x.pb", "--format", "yaml"], b"");
+    assert_eq!(out.status.code(), Some(2), "usage errors exit 2");
+}
