@@ -25,7 +25,15 @@ impl CliError {
     pub fn user(message: impl Into<String>) -> Self {
         CliError {
             code: 1,
-            message: message.into(),
+            message: format!("error: {}", message.into()),
+        }
+    }
+
+    /// Exit code 1 with diagnostics that are already rendered.
+    pub fn rendered(text: String) -> Self {
+        CliError {
+            code: 1,
+            message: text.trim_end().to_string(),
         }
     }
 }
@@ -62,11 +70,6 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>, CliError> {
 /// The `ProgramDesc` bytes of a `.pb` or `.pbtxt` input.
 pub fn program_bytes(path: &str) -> Result<Vec<u8>, CliError> {
     let bytes = read_bytes(path)?;
-    if Path::new(path).extension().is_some_and(|e| e == "py") {
-        return Err(CliError::user(format!(
-            "{path}: compiling Python is not available in this build yet; give a .pb or .pbtxt file"
-        )));
-    }
     if Path::new(path).extension().is_some_and(|e| e == "pbtxt") {
         let text = String::from_utf8(bytes).map_err(|e| {
             CliError::user(format!(
@@ -79,8 +82,25 @@ pub fn program_bytes(path: &str) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-/// Decodes a program without verifying it.
+/// Whether `path` names a Python script.
+pub fn is_python(path: &str) -> bool {
+    Path::new(path).extension().is_some_and(|e| e == "py")
+}
+
+/// Compiles a Python script; its diagnostics are rendered into the error.
+pub fn compile_python(path: &str) -> Result<Program, CliError> {
+    let bytes = read_bytes(path)?;
+    let name = display_name(path);
+    crate::front::compile_bytes(name, &bytes).map_err(|(source, diags)| {
+        CliError::rendered(crate::front::diag::render(name, &source, &diags))
+    })
+}
+
+/// Decodes (or, for a `.py`, compiles) a program without verifying it.
 pub fn load_unverified(path: &str) -> Result<Program, CliError> {
+    if is_python(path) {
+        return compile_python(path);
+    }
     let bytes = program_bytes(path)?;
     decode_program(&bytes).map_err(|e| CliError::user(format!("{}: {e}", display_name(path))))
 }

@@ -20,7 +20,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Compile a program (.pb or .pbtxt for now) and write ProgramDesc bytes.
+    /// Compile a program (.py, .pb or .pbtxt) and write ProgramDesc bytes.
     Compile {
         input: String,
         /// Output file; `-` is standard output.
@@ -39,6 +39,8 @@ enum Command {
         #[arg(long)]
         block: Option<usize>,
     },
+    /// Check a Python script: print its diagnostics, write nothing.
+    Check { input: String },
     /// Write the data-flow graph of a program as Graphviz dot.
     Graph {
         input: String,
@@ -54,7 +56,7 @@ enum DumpFormat {
     Json,
 }
 
-const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "help"];
+const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "help"];
 
 /// `fluidc model.py -o x` means `fluidc compile model.py -o x`.
 fn with_implicit_compile(mut args: Vec<String>) -> Vec<String> {
@@ -115,6 +117,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             .map_err(|e| CliError::user(format!("{path}: {e}")))?;
             input::write_output("-", out.as_bytes())
         }
+        Command::Check { input: path } => {
+            if !input::is_python(&path) {
+                return Err(CliError {
+                    code: 2,
+                    message: format!("error: {path}: `check` takes a Python script (.py)"),
+                });
+            }
+            input::load(&path).map(|_| ())
+        }
         Command::Graph { input: path, block } => {
             let program = input::load(&path)?;
             check_block(&program, block)?;
@@ -128,7 +139,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("{e}");
             ExitCode::from(e.code)
         }
     }

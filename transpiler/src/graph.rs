@@ -15,6 +15,8 @@ use petgraph::Direction;
 
 use crate::model::{Block, Op, Var};
 
+/// Op nodes carry the whole op; the graph is built per pass, not kept.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node {
     Op {

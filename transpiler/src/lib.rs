@@ -38,3 +38,10 @@ pub mod proto {
 
 pub use model::{Attr, AttrValue, Block, Op, Program, Slot, Var, VarKind};
 pub use verify::Verified;
+
+/// The op type of the high-level select node the front end builds: attrs
+/// `cases` (STRINGS, `"<index>,<kind>,<channel>,<value>"`) and `case_blocks`
+/// (BLOCKS, one body per case); inputs `Channel` and `X` (values sent),
+/// output `Out` (variables received into). `lower_select` turns it into
+/// Paddle's `select` op with its cases block (SPEC §4).
+pub const SELECT_NODE: &str = "fluidc_select";

@@ -94,7 +94,7 @@ pub enum AttrValue {
     Scalars(Vec<proto::Scalar>),
     /// Kept exactly as read: an unknown `AttrType` number, or fields that do
     /// not match the type (so re-encoding gives the same bytes).
-    Raw(proto::op_desc::Attr),
+    Raw(Box<proto::op_desc::Attr>),
 }
 
 impl AttrValue {
@@ -141,6 +141,28 @@ impl AttrValue {
             AttrValue::Blocks(bs) => bs,
             _ => &mut [],
         }
+    }
+}
+
+/// The numpy name of an element type (`float32`, `int64`, `bool`, ...), as
+/// fluidc prints dtypes; other kinds print as Paddle names them.
+pub fn dtype_name(kind: VarKind) -> &'static str {
+    match kind {
+        VarKind::Bool => "bool",
+        VarKind::Int8 => "int8",
+        VarKind::Int16 => "int16",
+        VarKind::Int32 => "int32",
+        VarKind::Int64 => "int64",
+        VarKind::Uint8 => "uint8",
+        VarKind::Uint32 => "uint32",
+        VarKind::Uint64 => "uint64",
+        VarKind::Fp16 => "float16",
+        VarKind::Bf16 => "bfloat16",
+        VarKind::Fp32 => "float32",
+        VarKind::Fp64 => "float64",
+        VarKind::Complex64 => "complex64",
+        VarKind::Complex128 => "complex128",
+        other => other.as_str_name(),
     }
 }
 
@@ -469,7 +491,7 @@ impl From<proto::op_desc::Attr> for Attr {
     fn from(a: proto::op_desc::Attr) -> Self {
         let value = typed_value(&a)
             .filter(|v| encode_value(&a.name, v) == a)
-            .unwrap_or_else(|| AttrValue::Raw(a.clone()));
+            .unwrap_or_else(|| AttrValue::Raw(Box::new(a.clone())));
         Attr {
             name: a.name,
             value,
@@ -510,7 +532,7 @@ fn typed_value(a: &proto::op_desc::Attr) -> Option<AttrValue> {
 
 fn encode_value(name: &str, value: &AttrValue) -> proto::op_desc::Attr {
     if let AttrValue::Raw(raw) = value {
-        let mut raw = raw.clone();
+        let mut raw = (**raw).clone();
         raw.name = name.to_string();
         return raw;
     }

@@ -3,7 +3,7 @@
 //! with each sub-block printed, indented, under the op that runs it.
 use std::fmt::Write as _;
 
-use crate::model::{AttrValue, Op, Program, Var, VarKind};
+use crate::model::{dtype_name, AttrValue, Op, Program, Var, VarKind};
 
 /// Prints the whole program, or only block `only` and the blocks nested in it.
 pub fn to_pretty(program: &Program, only: Option<usize>) -> String {
@@ -78,7 +78,7 @@ fn var_line(v: &Var) -> String {
             format!("({})", dims.join(", "))
         };
         let dtype = VarKind::try_from(t.data_type)
-            .map(|k| k.as_str_name().to_ascii_lowercase())
+            .map(|k| dtype_name(k).to_string())
             .unwrap_or_else(|_| t.data_type.to_string());
         let _ = write!(
             s,

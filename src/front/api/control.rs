@@ -1,0 +1,524 @@
+//! Control flow: the `with` protocol, `While`, `ConditionalBlock`, `Switch`
+//! and `cond`, and how a finished block becomes its op.
+//!
+//! A block's op lists what the block reads from outside (`X`, `Input`) and
+//! what it writes that enclosing blocks see (`Out`), computed as Paddle's
+//! Python computes them: walk the block's direct ops in order; a name read
+//! before any op of the block wrote it is an input, a name written is an
+//! output if an enclosing block declares it. (Paddle iterates Python sets,
+//! so its order varies; fluidc keeps first-seen order, which is stable.)
+use std::collections::HashMap;
+use std::ops::Range;
+use std::rc::Rc;
+
+use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
+
+use super::{builtin, recv_object, Args, Builtin, Rest, D};
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::eval::Interp;
+use crate::front::value::{BlockGuard, GuardKind, Object, SwitchState, Value, VarRef};
+
+use D::*;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.layers.While"],
+        [("cond", Req), ("is_test", Bool(false)), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let cond = a.var("cond")?;
+            let var = i.b.var(&cond);
+            if var.dtype() != Some(VarKind::Bool) {
+                return Err(a.err(
+                    "cond",
+                    format!(
+                        "the condition of While must be a bool Variable; `{}` is not",
+                        cond.name
+                    ),
+                ));
+            }
+            Ok(Value::object(Object::While {
+                cond,
+                is_test: a.bool("is_test")?,
+            }))
+        }
+    ),
+    builtin!(["While.block"], [], Rest::No, |_, a| {
+        let Object::While { cond, is_test } = &*recv_object(a) else {
+            unreachable!("bound to While")
+        };
+        Ok(guard(GuardKind::While {
+            cond: cond.clone(),
+            is_test: *is_test,
+        }))
+    }),
+    builtin!(
+        ["fluid.layers.ConditionalBlock"],
+        [
+            ("inputs", Req),
+            ("is_scalar_condition", Bool(false)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |_, a| Ok(Value::object(Object::ConditionalBlock {
+            inputs: a.var_list("inputs")?,
+            is_scalar: a.bool("is_scalar_condition")?
+        }))
+    ),
+    builtin!(["ConditionalBlock.block"], [], Rest::No, |_, a| {
+        let Object::ConditionalBlock { inputs, is_scalar } = &*recv_object(a) else {
+            unreachable!("bound to ConditionalBlock")
+        };
+        Ok(guard(GuardKind::Conditional {
+            inputs: inputs.clone(),
+            is_scalar: *is_scalar,
+        }))
+    }),
+    builtin!(
+        ["fluid.layers.Switch"],
+        [("name", Nil)],
+        Rest::No,
+        |_, _| {
+            Ok(Value::object(Object::Switch(std::cell::RefCell::new(
+                SwitchState::default(),
+            ))))
+        }
+    ),
+    builtin!(["Switch.case"], [("condition", Req)], Rest::No, switch_case),
+    builtin!(["Switch.default"], [], Rest::No, switch_default),
+    builtin!(
+        ["fluid.layers.cond"],
+        [
+            ("pred", Req),
+            ("true_fn", Nil),
+            ("false_fn", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        cond
+    ),
+    builtin!(
+        ["fluid.layers.IfElse"],
+        [("cond", Req), ("name", Nil)],
+        Rest::No,
+        |_, a| {
+            Err(Diagnostic::new(a.call.clone(), "layers.IfElse is not supported by fluidc")
+            .help("its split_lod_tensor/merge_lod_tensor ops are gone from Paddle 3; write layers.cond(pred, true_fn, false_fn) or use layers.Switch"))
+        }
+    ),
+];
+
+fn guard(kind: GuardKind) -> Value {
+    Value::object(Object::BlockGuard(std::cell::RefCell::new(BlockGuard {
+        kind,
+        entered: None,
+    })))
+}
+
+/// What leaving a `with` statement must do.
+#[derive(Debug)]
+pub enum Exit {
+    Nothing,
+    Programs { main: usize, startup: usize },
+    Block(Rc<Object>),
+    Select(Rc<Object>),
+    Case(Rc<Object>),
+    Switch(Rc<Object>),
+    Counters(HashMap<String, usize>),
+}
+
+pub fn enter(i: &mut Interp, v: &Value, sp: Range<usize>) -> Result<(Value, Exit)> {
+    let Value::Object(obj) = v else {
+        return Err(Diagnostic::new(
+            sp,
+            format!("a {} cannot be used in a `with` statement", v.type_name()),
+        ));
+    };
+    let exit = match obj.as_ref() {
+        Object::ProgramGuard { main, startup } => {
+            let saved = Exit::Programs {
+                main: i.b.main,
+                startup: i.b.startup,
+            };
+            i.b.main = *main;
+            if let Some(s) = startup {
+                i.b.startup = *s;
+                i.b.startup_of.insert(*main, *s);
+            }
+            saved
+        }
+        Object::BlockGuard(g) => {
+            let mut g = g.borrow_mut();
+            if g.entered.is_some() {
+                return Err(Diagnostic::new(sp, "this block was already entered once")
+                    .help("call .block() again for a new block"));
+            }
+            let idx = i.b.enter_block();
+            g.entered = Some((i.b.main, idx));
+            Exit::Block(obj.clone())
+        }
+        Object::Select(_) => super::csp::enter_select(i, obj, sp)?,
+        Object::SelectCase(_) => super::csp::enter_case(i, obj, sp)?,
+        Object::Switch(s) => {
+            s.borrow_mut().inside = true;
+            Exit::Switch(obj.clone())
+        }
+        Object::UniqueNameGuard => Exit::Counters(i.b.swap_counters(HashMap::new())),
+        _ => {
+            return Err(Diagnostic::new(
+                sp,
+                format!("a {} cannot be used in a `with` statement", v.type_name()),
+            ))
+        }
+    };
+    Ok((v.clone(), exit))
+}
+
+pub fn exit(i: &mut Interp, exit: Exit, sp: Range<usize>) -> Result<()> {
+    match exit {
+        Exit::Nothing => Ok(()),
+        Exit::Programs { main, startup } => {
+            i.b.main = main;
+            i.b.startup = startup;
+            Ok(())
+        }
+        Exit::Counters(saved) => {
+            i.b.swap_counters(saved);
+            Ok(())
+        }
+        Exit::Switch(obj) => {
+            if let Object::Switch(s) = obj.as_ref() {
+                s.borrow_mut().inside = false;
+            }
+            Ok(())
+        }
+        Exit::Select(obj) => super::csp::exit_select(i, &obj, sp),
+        Exit::Case(obj) => super::csp::exit_case(i, &obj),
+        Exit::Block(obj) => {
+            let Object::BlockGuard(g) = obj.as_ref() else {
+                unreachable!("Exit::Block holds a block guard")
+            };
+            let (kind, (program, block)) = {
+                let g = g.borrow();
+                (g.kind.clone(), g.entered.expect("entered before exit"))
+            };
+            i.b.exit_block();
+            match kind {
+                GuardKind::While { cond, is_test } => {
+                    complete_while(i, program, block, &cond, is_test)
+                }
+                GuardKind::Conditional { inputs, is_scalar } => {
+                    complete_conditional(i, program, block, &inputs, is_scalar);
+                }
+                GuardKind::Go => super::csp::complete_go(i, program, block),
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Reads-before-writes and writes of a block's direct ops, in first-seen
+/// order; `written` seeds names that count as already written.
+pub fn block_io(
+    i: &Interp,
+    program: usize,
+    block: usize,
+    written: &[&str],
+) -> (Vec<String>, Vec<String>) {
+    let mut produced: Vec<String> = written.iter().map(|s| s.to_string()).collect();
+    let mut reads = Vec::new();
+    for op in &i.b.block(program, block).ops {
+        for name in op.input_names() {
+            if !produced.iter().any(|p| p == name) && !reads.iter().any(|r| r == name) {
+                reads.push(name.to_string());
+            }
+        }
+        for name in op.output_names() {
+            if !produced.iter().any(|p| p == name) {
+                produced.push(name.to_string());
+            }
+        }
+    }
+    (reads, produced)
+}
+
+/// Of `names`, those declared in `block` or its ancestors.
+pub fn visible(i: &Interp, program: usize, block: usize, names: &[String]) -> Vec<String> {
+    let p = &i.b.programs[program].program;
+    names
+        .iter()
+        .filter(|n| p.find_var(block, n).is_some())
+        .cloned()
+        .collect()
+}
+
+fn parent_of(i: &Interp, program: usize, block: usize) -> usize {
+    usize::try_from(i.b.block(program, block).parent_idx).unwrap_or(0)
+}
+
+/// A new STEP_SCOPES variable (`_generated_var_N`) in `block`.
+pub fn step_scopes(i: &mut Interp, program: usize, block: usize) -> String {
+    let name = i.b.unique("_generated_var");
+    i.b.declare_in(
+        program,
+        block,
+        Var::plain(name.as_str(), VarKind::StepScopes),
+    );
+    name
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn complete_while(i: &mut Interp, program: usize, block: usize, cond: &VarRef, is_test: bool) {
+    let parent = parent_of(i, program, block);
+    let (reads, produced) = block_io(i, program, block, &[&cond.name]);
+    let x = visible(i, program, parent, &reads);
+    let out = visible(i, program, parent, &produced);
+    let scopes = step_scopes(i, program, parent);
+    i.b.append_to(
+        program,
+        parent,
+        Op::new("while")
+            .input("X", &strs(&x))
+            .input("Condition", &[&cond.name])
+            .output("Out", &strs(&out))
+            .output("StepScopes", &[&scopes])
+            .attr("sub_block", AttrValue::Block(block as i32))
+            .attr("is_test", AttrValue::Bool(is_test)),
+    );
+}
+
+/// Appends the `conditional_block` op for a finished block (Paddle 3 slots
+/// `Cond`/`Input`).
+pub fn complete_conditional(
+    i: &mut Interp,
+    program: usize,
+    block: usize,
+    inputs: &[VarRef],
+    is_scalar: bool,
+) {
+    let parent = parent_of(i, program, block);
+    let (reads, produced) = block_io(i, program, block, &[]);
+    let cond_names: Vec<&str> = inputs.iter().map(|v| &*v.name).collect();
+    let params: Vec<String> = reads
+        .into_iter()
+        .filter(|r| !cond_names.contains(&r.as_str()))
+        .collect();
+    let params = visible(i, program, parent, &params);
+    let out = visible(i, program, parent, &produced);
+    let scope = step_scopes(i, program, parent);
+    i.b.append_to(
+        program,
+        parent,
+        Op::new("conditional_block")
+            .input("Cond", &cond_names)
+            .input("Input", &strs(&params))
+            .output("Out", &strs(&out))
+            .output("Scope", &[&scope])
+            .attr("sub_block", AttrValue::Block(block as i32))
+            .attr("is_scalar_condition", AttrValue::Bool(is_scalar)),
+    );
+}
+
+fn switch_state(a: &Args) -> Result<Rc<Object>> {
+    let obj = recv_object(a);
+    let Object::Switch(s) = obj.as_ref() else {
+        unreachable!("bound to Switch")
+    };
+    if !s.borrow().inside {
+        return Err(Diagnostic::new(
+            a.call.clone(),
+            "a Switch case must be inside `with layers.Switch() as switch:`",
+        ));
+    }
+    if s.borrow().has_default {
+        return Err(Diagnostic::new(
+            a.call.clone(),
+            "no case may follow the default case of a Switch",
+        ));
+    }
+    Ok(obj.clone())
+}
+
+/// `switch.case(c)`: runs when `c` holds and no earlier case did.
+fn switch_case(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let c = a.var("condition")?;
+    let obj = switch_state(a)?;
+    let Object::Switch(s) = obj.as_ref() else {
+        unreachable!("checked")
+    };
+    let previous = s.borrow().pre_not_conditions.last().cloned();
+    let cond = match previous {
+        None => {
+            let not_c = super::ops::logical_not(i, &c, None);
+            s.borrow_mut().pre_not_conditions.push(not_c);
+            c
+        }
+        Some(pre_not) => {
+            let not_c = super::ops::logical_not(i, &c, None);
+            let new_not = super::ops::logical_and(i, &pre_not, &not_c);
+            s.borrow_mut().pre_not_conditions.push(new_not);
+            super::ops::logical_and(i, &pre_not, &c)
+        }
+    };
+    Ok(guard(GuardKind::Conditional {
+        inputs: vec![cond],
+        is_scalar: true,
+    }))
+}
+
+/// `switch.default()`: runs when no case did.
+fn switch_default(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let obj = switch_state(a)?;
+    let Object::Switch(s) = obj.as_ref() else {
+        unreachable!("checked")
+    };
+    let last = s.borrow().pre_not_conditions.last().cloned();
+    let Some(cond) = last else {
+        return Err(Diagnostic::new(
+            a.call.clone(),
+            "a Switch needs a case before its default",
+        ));
+    };
+    s.borrow_mut().has_default = true;
+    Ok(guard(GuardKind::Conditional {
+        inputs: vec![cond],
+        is_scalar: true,
+    }))
+}
+
+/// Runs one branch of `cond` in a scalar conditional block; what the branch
+/// returns is copied to new variables of the enclosing block.
+fn cond_branch(
+    i: &mut Interp,
+    pred: &VarRef,
+    f: &Value,
+    sp: Range<usize>,
+) -> Result<Option<Value>> {
+    let program = i.b.main;
+    let parent = i.b.current_block();
+    let block = i.b.enter_block();
+    let result = i.call(f.clone(), Vec::new(), Vec::new(), Vec::new(), sp.clone());
+    let copied = match &result {
+        Ok(Value::None) => Ok(None),
+        Ok(out) => copy_to_parent(i, out, parent, sp.clone()).map(Some),
+        Err(e) => Err(e.clone()),
+    };
+    i.b.exit_block();
+    complete_conditional(i, program, block, std::slice::from_ref(pred), true);
+    copied
+}
+
+fn copy_to_parent(i: &mut Interp, out: &Value, parent: usize, sp: Range<usize>) -> Result<Value> {
+    match out {
+        Value::Var(v) => {
+            let src = i.b.var(v).clone();
+            let name = i.b.unique("_generated_var");
+            let mut var = src.clone();
+            var.name = name.clone();
+            var.persistable = Some(false);
+            let program = i.b.main;
+            let target = i.b.declare_in(program, parent, var);
+            i.b.append(
+                Op::new("assign")
+                    .input("X", &[&v.name])
+                    .output("Out", &[&target.name]),
+            );
+            Ok(Value::Var(target))
+        }
+        Value::List(_) | Value::Tuple(_) => {
+            let items = out.items().unwrap_or_default();
+            let mut copied = Vec::with_capacity(items.len());
+            for it in &items {
+                copied.push(copy_to_parent(i, it, parent, sp.clone())?);
+            }
+            Ok(if matches!(out, Value::Tuple(_)) {
+                Value::tuple(copied)
+            } else {
+                Value::list(copied)
+            })
+        }
+        other => Err(Diagnostic::new(
+            sp,
+            format!(
+                "a branch of cond must return Variables (or None), not {}",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+/// `select_input([false, true], mask)`: the merge of both branches.
+fn merge(i: &mut Interp, f: &Value, t: &Value, mask: &VarRef, sp: Range<usize>) -> Result<Value> {
+    match (f, t) {
+        (Value::Var(fv), Value::Var(tv)) => {
+            let helper = i.b.helper_name("select_input");
+            let dtype = super::ops::dtype_of(i, tv);
+            let out = i.b.tmp_var(&helper, dtype, super::ops::dims(i, tv));
+            i.b.append(
+                Op::new("select_input")
+                    .input("X", &[&fv.name, &tv.name])
+                    .input("Mask", &[&mask.name])
+                    .output("Out", &[&out.name]),
+            );
+            Ok(Value::Var(out))
+        }
+        _ => match (f.items(), t.items()) {
+            (Some(fs), Some(ts)) if fs.len() == ts.len() => {
+                let mut merged = Vec::new();
+                for (a, b) in fs.iter().zip(&ts) {
+                    merged.push(merge(i, a, b, mask, sp.clone())?);
+                }
+                Ok(if matches!(t, Value::Tuple(_)) {
+                    Value::tuple(merged)
+                } else {
+                    Value::list(merged)
+                })
+            }
+            _ => Err(Diagnostic::new(
+                sp,
+                "true_fn and false_fn of cond must return the same structure of Variables",
+            )),
+        },
+    }
+}
+
+/// `layers.cond(pred, true_fn, false_fn)` as Paddle's static graph builds it.
+fn cond(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let pred = a.var("pred")?;
+    let (tf, ff) = (a.get("true_fn").clone(), a.get("false_fn").clone());
+    let sp = a.call.clone();
+    let t = if matches!(tf, Value::None) {
+        None
+    } else {
+        cond_branch(i, &pred, &tf, a.span("true_fn"))?
+    };
+    let f = if matches!(ff, Value::None) {
+        None
+    } else {
+        let not_pred = super::ops::logical_not(i, &pred, None);
+        cond_branch(i, &not_pred, &ff, a.span("false_fn"))?
+    };
+    match (t, f) {
+        (None, None) => Ok(Value::None),
+        (Some(t), Some(f)) => {
+            let helper = i.b.helper_name("cast");
+            let mask =
+                i.b.tmp_var(&helper, VarKind::Int32, super::ops::dims(i, &pred));
+            i.b.append(
+                Op::new("cast")
+                    .input("X", &[&pred.name])
+                    .output("Out", &[&mask.name])
+                    .attr("in_dtype", AttrValue::Int(VarKind::Bool as i32))
+                    .attr("out_dtype", AttrValue::Int(VarKind::Int32 as i32)),
+            );
+            merge(i, &f, &t, &mask, sp)
+        }
+        _ => Err(Diagnostic::new(
+            sp,
+            "cond: true_fn and false_fn must both return Variables, or both return None",
+        )),
+    }
+}

@@ -1,0 +1,403 @@
+//! Channels, `Go` and `Select` (seeds 000 and 002, SPEC §3 and §4).
+//!
+//! `Select` builds the high-level select node, one op of type
+//! [`SELECT_NODE`]: its `cases` attribute holds the case strings
+//! (`"<index>,<kind>,<channel>,<value>"`, kind 0 default, 1 send, 2 receive)
+//! and `case_blocks` the body block of each case, in case order; `Channel`
+//! lists the channels, `X` the values sent and what the bodies read from
+//! enclosing blocks, `Out` the variables received into and what the bodies
+//! write there. The transpiler's `lower_select` pass turns it into Paddle's
+//! `select` op with its cases block.
+use std::cell::RefCell;
+use std::ops::Range;
+use std::rc::Rc;
+
+use fluidc_transpiler::proto::var_type::ChannelDesc;
+use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
+
+use super::control::{block_io, visible, Exit};
+use super::{builtin, recv_object, Args, Builtin, Rest, D};
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::eval::Interp;
+use crate::front::value::{
+    BlockGuard, CaseState, GuardKind, Object, SelectCaseInfo, SelectState, Value, VarRef,
+};
+
+use D::*;
+
+/// The op type of the high-level select node (fluidc's own, lowered before output).
+pub const SELECT_NODE: &str = fluidc_transpiler::SELECT_NODE;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.make_channel", "fluid.concurrency.make_channel"],
+        [("dtype", Req), ("capacity", Int(0))],
+        Rest::No,
+        make_channel
+    ),
+    builtin!(
+        ["fluid.channel_send", "fluid.concurrency.channel_send"],
+        [("channel", Req), ("value", Req), ("is_copy", Bool(false))],
+        Rest::No,
+        channel_send
+    ),
+    builtin!(
+        ["fluid.channel_recv", "fluid.concurrency.channel_recv"],
+        [("channel", Req), ("return_value", Req)],
+        Rest::No,
+        channel_recv
+    ),
+    builtin!(
+        ["fluid.channel_close", "fluid.concurrency.channel_close"],
+        [("channel", Req)],
+        Rest::No,
+        |i, a| {
+            let ch = channel_arg(i, a, "channel")?;
+            i.b.helper_name("channel_close");
+            i.b.append(Op::new("channel_close").input("Channel", &[&ch.name]));
+            Ok(Value::None)
+        }
+    ),
+    builtin!(
+        ["fluid.Go", "fluid.concurrency.Go"],
+        [("name", Nil)],
+        Rest::No,
+        |_, _| {
+            Ok(Value::object(Object::BlockGuard(RefCell::new(
+                BlockGuard {
+                    kind: GuardKind::Go,
+                    entered: None,
+                },
+            ))))
+        }
+    ),
+    builtin!(
+        ["fluid.Select", "fluid.concurrency.Select"],
+        [("name", Nil)],
+        Rest::No,
+        |i, _| {
+            let state = SelectState {
+                program: i.b.main,
+                block: i.b.current_block(),
+                ..Default::default()
+            };
+            Ok(Value::object(Object::Select(RefCell::new(state))))
+        }
+    ),
+    builtin!(
+        ["Select.case"],
+        [
+            ("channel_action_fn", Req),
+            ("channel", Req),
+            ("value", Req),
+            ("is_copy", Bool(false))
+        ],
+        Rest::No,
+        select_case
+    ),
+    builtin!(["Select.default"], [], Rest::No, select_default),
+];
+
+/// The channel argument `name`, checked to be a channel variable.
+fn channel_arg(i: &Interp, a: &Args, name: &str) -> Result<VarRef> {
+    let v = a.var(name)?;
+    let var = i.b.var(&v);
+    if var.kind() != Some(VarKind::Channel) {
+        let kind = var.kind().map_or("an unknown".to_string(), |k| {
+            format!("a {}", k.as_str_name())
+        });
+        return Err(a
+            .err(
+                name,
+                format!(
+                    "{}() needs a channel, but `{}` is {kind} variable",
+                    a.short_name(),
+                    v.name
+                ),
+            )
+            .help("create channels with fluid.make_channel(dtype=..., capacity=...)"));
+    }
+    Ok(v)
+}
+
+fn make_channel(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let dtype = a.dtype("dtype")?;
+    let capacity = a.int("capacity")?;
+    if capacity < 0 {
+        return Err(a.err(
+            "capacity",
+            "a channel's capacity must be 0 (unbuffered) or more",
+        ));
+    }
+    i.b.helper_name("channel_create");
+    let name = i.b.unique("channel");
+    let mut var = Var::plain(name.as_str(), VarKind::Channel);
+    var.ty.channel = Some(ChannelDesc {
+        data_type: dtype as i32,
+        capacity,
+    });
+    var.persistable = Some(true);
+    let ch = i.b.declare(var);
+    i.b.append(
+        Op::new("channel_create")
+            .output("Out", &[&ch.name])
+            .attr("data_type", AttrValue::Int(dtype as i32))
+            .attr(
+                "capacity",
+                AttrValue::Int(
+                    i32::try_from(capacity)
+                        .map_err(|_| a.err("capacity", "capacity is too large"))?,
+                ),
+            ),
+    );
+    Ok(Value::Var(ch))
+}
+
+/// With `is_copy`, Paddle sends a fresh `<name>_copy_N` made by `assign`.
+fn copy_for_send(i: &mut Interp, value: &VarRef) -> VarRef {
+    let mut var = i.b.var(value).clone();
+    var.name = i.b.unique(&format!("{}_copy", value.name));
+    var.persistable = Some(false);
+    let copy = i.b.declare(var);
+    i.b.append(
+        Op::new("assign")
+            .input("X", &[&value.name])
+            .output("Out", &[&copy.name]),
+    );
+    copy
+}
+
+fn channel_send(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let ch = channel_arg(i, a, "channel")?;
+    let mut value = a.var("value")?;
+    i.b.helper_name("channel_send");
+    if a.bool("is_copy")? {
+        value = copy_for_send(i, &value);
+    }
+    i.b.append(
+        Op::new("channel_send")
+            .input("Channel", &[&ch.name])
+            .input("X", &[&value.name]),
+    );
+    Ok(Value::None)
+}
+
+fn channel_recv(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let ch = channel_arg(i, a, "channel")?;
+    let out = a.var("return_value")?;
+    i.b.helper_name("channel_recv");
+    let name = i.b.unique("status");
+    let status = i.b.declare(Var::dense(name, VarKind::Bool, vec![1]));
+    i.b.append(
+        Op::new("channel_recv")
+            .input("Channel", &[&ch.name])
+            .output("Out", &[&out.name])
+            .output("Status", &[&status.name]),
+    );
+    Ok(Value::tuple(vec![Value::Var(out), Value::Var(status)]))
+}
+
+/// Appends the `go` op for a finished `with fluid.Go():` block.
+pub fn complete_go(i: &mut Interp, program: usize, block: usize) {
+    let parent = usize::try_from(i.b.block(program, block).parent_idx).unwrap_or(0);
+    let (reads, _) = block_io(i, program, block, &[]);
+    let x = visible(i, program, parent, &reads);
+    let x: Vec<&str> = x.iter().map(String::as_str).collect();
+    i.b.append_to(
+        program,
+        parent,
+        Op::new("go")
+            .input("X", &x)
+            .attr("sub_block", AttrValue::Block(block as i32)),
+    );
+}
+
+fn select_state(obj: &Rc<Object>) -> &RefCell<SelectState> {
+    match obj.as_ref() {
+        Object::Select(s) => s,
+        _ => unreachable!("bound to Select"),
+    }
+}
+
+fn check_select_open(i: &Interp, obj: &Rc<Object>, sp: Range<usize>) -> Result<()> {
+    let s = select_state(obj).borrow();
+    if !s.entered || s.closed {
+        return Err(Diagnostic::new(sp, "a select case must be inside `with fluid.Select() as select:`")
+            .help("put `with select.case(...):` and `with select.default():` in the Select's `with` block"));
+    }
+    if i.b.main != s.program || i.b.current_block() != s.block {
+        return Err(Diagnostic::new(sp, "a select case must be directly inside its `with fluid.Select()` block, not nested in another block"));
+    }
+    Ok(())
+}
+
+fn select_case(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let obj = recv_object(a);
+    check_select_open(i, &obj, a.call.clone())?;
+    let kind = match a.get("channel_action_fn") {
+        Value::Builtin(b, None) if b.name.ends_with("channel_send") => 1,
+        Value::Builtin(b, None) if b.name.ends_with("channel_recv") => 2,
+        _ => return Err(a.err(
+            "channel_action_fn",
+            "the first argument of select.case must be fluid.channel_send or fluid.channel_recv",
+        )),
+    };
+    let ch = channel_arg(i, a, "channel")?;
+    let mut value = a.var("value")?;
+    if kind == 1 && a.bool("is_copy")? {
+        value = copy_for_send(i, &value);
+    }
+    let index = next_index(&obj);
+    let info = SelectCaseInfo {
+        index,
+        kind,
+        channel: Some(ch),
+        value: Some(value),
+        body: None,
+    };
+    Ok(Value::object(Object::SelectCase(RefCell::new(CaseState {
+        select: obj,
+        info,
+    }))))
+}
+
+fn next_index(obj: &Rc<Object>) -> usize {
+    let mut s = select_state(obj).borrow_mut();
+    s.next_index += 1;
+    s.next_index - 1
+}
+
+fn select_default(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let obj = recv_object(a);
+    check_select_open(i, &obj, a.call.clone())?;
+    if std::mem::replace(&mut select_state(&obj).borrow_mut().has_default, true) {
+        return Err(
+            Diagnostic::new(a.call.clone(), "a Select can have only one default case")
+                .help("merge the two default bodies into one"),
+        );
+    }
+    let index = next_index(&obj);
+    let info = SelectCaseInfo {
+        index,
+        kind: 0,
+        channel: None,
+        value: None,
+        body: None,
+    };
+    Ok(Value::object(Object::SelectCase(RefCell::new(CaseState {
+        select: obj,
+        info,
+    }))))
+}
+
+pub fn enter_select(i: &mut Interp, obj: &Rc<Object>, sp: Range<usize>) -> Result<Exit> {
+    let mut s = select_state(obj).borrow_mut();
+    if s.entered {
+        return Err(Diagnostic::new(
+            sp,
+            "this Select was already used in a `with` statement",
+        ));
+    }
+    s.entered = true;
+    s.program = i.b.main;
+    s.block = i.b.current_block();
+    Ok(Exit::Select(obj.clone()))
+}
+
+pub fn enter_case(i: &mut Interp, obj: &Rc<Object>, sp: Range<usize>) -> Result<Exit> {
+    let Object::SelectCase(c) = obj.as_ref() else {
+        unreachable!("dispatched on SelectCase")
+    };
+    let select = c.borrow().select.clone();
+    check_select_open(i, &select, sp.clone())?;
+    if c.borrow().info.body.is_some() {
+        return Err(Diagnostic::new(sp, "this case was already entered once"));
+    }
+    let body = i.b.enter_block();
+    c.borrow_mut().info.body = Some(body);
+    Ok(Exit::Case(obj.clone()))
+}
+
+pub fn exit_case(i: &mut Interp, obj: &Rc<Object>) -> Result<()> {
+    let Object::SelectCase(c) = obj.as_ref() else {
+        unreachable!("Exit::Case holds a case")
+    };
+    i.b.exit_block();
+    let c = c.borrow();
+    select_state(&c.select)
+        .borrow_mut()
+        .cases
+        .push(c.info.clone());
+    Ok(())
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Appends the high-level select node for a finished `with fluid.Select()`.
+pub fn exit_select(i: &mut Interp, obj: &Rc<Object>, _sp: Range<usize>) -> Result<()> {
+    let (program, block, mut cases) = {
+        let mut s = select_state(obj).borrow_mut();
+        s.closed = true;
+        (s.program, s.block, s.cases.clone())
+    };
+    cases.sort_by_key(|c| c.index);
+    let name = |v: &Option<VarRef>| v.as_ref().map_or(String::new(), |v| v.name.to_string());
+    let strings: Vec<String> = cases
+        .iter()
+        .map(|c| {
+            format!(
+                "{},{},{},{}",
+                c.index,
+                c.kind,
+                name(&c.channel),
+                name(&c.value)
+            )
+        })
+        .collect();
+    let blocks: Vec<i32> = cases
+        .iter()
+        .filter_map(|c| c.body.map(|b| b as i32))
+        .collect();
+    let channels: Vec<String> = cases
+        .iter()
+        .filter_map(|c| c.channel.as_ref().map(|v| v.name.to_string()))
+        .collect();
+    // Like Paddle's select op, the node lists what the case bodies read
+    // from and write to enclosing blocks, so an enclosing While sees them.
+    let mut sent: Vec<String> = cases
+        .iter()
+        .filter(|c| c.kind == 1)
+        .map(|c| name(&c.value))
+        .collect();
+    let mut received: Vec<String> = cases
+        .iter()
+        .filter(|c| c.kind == 2)
+        .map(|c| name(&c.value))
+        .collect();
+    for body in &blocks {
+        let (reads, writes) = block_io(i, program, *body as usize, &[]);
+        for r in visible(i, program, block, &reads) {
+            if !sent.contains(&r) {
+                sent.push(r);
+            }
+        }
+        for w in visible(i, program, block, &writes) {
+            if !received.contains(&w) {
+                received.push(w);
+            }
+        }
+    }
+    i.b.append_to(
+        program,
+        block,
+        Op::new(SELECT_NODE)
+            .input("Channel", &strs(&channels))
+            .input("X", &strs(&sent))
+            .output("Out", &strs(&received))
+            .attr("cases", AttrValue::Strings(strings))
+            .attr("case_blocks", AttrValue::Blocks(blocks)),
+    );
+    Ok(())
+}

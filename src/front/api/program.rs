@@ -1,0 +1,529 @@
+//! Programs, blocks, `LayerHelper`, `Executor` and variable attributes.
+
+use fluidc_transpiler::{AttrValue, Op, Slot, Var, VarKind};
+
+use super::{builtin, recv_object, Args, Builtin, Rest, D};
+use crate::front::builder::Run;
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::eval::Interp;
+use crate::front::value::{Object, Value, VarRef};
+
+use D::*;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.Program", "fluid.framework.Program"],
+        [],
+        Rest::No,
+        |i, _| Ok(Value::object(Object::Program(i.b.new_program())))
+    ),
+    builtin!(
+        ["fluid.program_guard", "fluid.framework.program_guard"],
+        [("main_program", Req), ("startup_program", Nil)],
+        Rest::No,
+        |_, a| {
+            let main = program_arg(a, "main_program")?;
+            let startup = if a.is_none("startup_program") {
+                None
+            } else {
+                Some(program_arg(a, "startup_program")?)
+            };
+            Ok(Value::object(Object::ProgramGuard { main, startup }))
+        }
+    ),
+    builtin!(
+        [
+            "fluid.default_main_program",
+            "fluid.framework.default_main_program"
+        ],
+        [],
+        Rest::No,
+        |i, _| { Ok(Value::object(Object::Program(i.b.main))) }
+    ),
+    builtin!(
+        [
+            "fluid.default_startup_program",
+            "fluid.framework.default_startup_program"
+        ],
+        [],
+        Rest::No,
+        |i, _| { Ok(Value::object(Object::Program(i.b.startup))) }
+    ),
+    builtin!(["Program.global_block"], [], Rest::No, |_, a| {
+        let Object::Program(p) = *recv_object(a) else {
+            unreachable!("bound to Program")
+        };
+        Ok(Value::object(Object::Block {
+            program: p,
+            block: 0,
+        }))
+    }),
+    builtin!(["Program.current_block"], [], Rest::No, |i, a| {
+        let Object::Program(p) = *recv_object(a) else {
+            unreachable!("bound to Program")
+        };
+        Ok(Value::object(Object::Block {
+            program: p,
+            block: i.b.programs[p].current,
+        }))
+    }),
+    builtin!(["Program.block"], [("index", Req)], Rest::No, |i, a| {
+        let Object::Program(p) = *recv_object(a) else {
+            unreachable!("bound to Program")
+        };
+        let idx = a.int("index")?;
+        let n = i.b.programs[p].program.blocks.len();
+        let block = usize::try_from(idx)
+            .ok()
+            .filter(|b| *b < n)
+            .ok_or_else(|| a.err("index", format!("the program has {n} blocks")))?;
+        Ok(Value::object(Object::Block { program: p, block }))
+    }),
+    builtin!(
+        ["Block.create_var"],
+        [
+            ("name", Nil),
+            ("shape", Nil),
+            ("dtype", Nil),
+            ("type", Nil),
+            ("persistable", Bool(false)),
+            ("lod_level", Int(0)),
+            ("stop_gradient", Bool(false))
+        ],
+        Rest::IgnoreKwargs,
+        |i, a| {
+            let Object::Block { program, block } = *recv_object(a) else {
+                unreachable!("bound to Block")
+            };
+            let var = var_from_args(i, a)?;
+            Ok(Value::Var(i.b.declare_in(program, block, var)))
+        }
+    ),
+    builtin!(["Block.var"], [("name", Req)], Rest::No, |i, a| {
+        let Object::Block { program, block } = *recv_object(a) else {
+            unreachable!("bound to Block")
+        };
+        let name = a.string("name")?;
+        if i.b.block(program, block).var(&name).is_none() {
+            return Err(a.err("name", format!("block {block} has no variable `{name}`")));
+        }
+        Ok(Value::Var(VarRef {
+            program,
+            block,
+            name: name.as_str().into(),
+        }))
+    }),
+    builtin!(
+        ["Block.append_op"],
+        [
+            ("type", Req),
+            ("inputs", Nil),
+            ("outputs", Nil),
+            ("attrs", Nil)
+        ],
+        Rest::IgnoreKwargs,
+        |i, a| {
+            let Object::Block { program, block } = *recv_object(a) else {
+                unreachable!("bound to Block")
+            };
+            let op = op_from_args(a)?;
+            i.b.append_to(program, block, op);
+            Ok(Value::None)
+        }
+    ),
+    builtin!(
+        ["fluid.layer_helper.LayerHelper"],
+        [("layer_type", Req)],
+        Rest::IgnoreKwargs,
+        |i, a| {
+            let layer_type = a.string("layer_type")?;
+            i.b.helper_name(&layer_type);
+            Ok(Value::object(Object::LayerHelper { layer_type }))
+        }
+    ),
+    builtin!(
+        ["LayerHelper.append_op"],
+        [
+            ("type", Req),
+            ("inputs", Nil),
+            ("outputs", Nil),
+            ("attrs", Nil)
+        ],
+        Rest::IgnoreKwargs,
+        |i, a| {
+            let op = op_from_args(a)?;
+            i.b.append(op);
+            Ok(Value::None)
+        }
+    ),
+    builtin!(
+        ["LayerHelper.create_variable_for_type_inference"],
+        [("dtype", Req), ("stop_gradient", Bool(false))],
+        Rest::No,
+        |i, a| {
+            let Object::LayerHelper { layer_type } = &*recv_object(a) else {
+                unreachable!("bound to LayerHelper")
+            };
+            let dtype = a.dtype("dtype")?;
+            let helper = i.b.helper_name(layer_type);
+            let v = i.b.tmp_var(&helper, dtype, Vec::new());
+            Ok(Value::Var(v))
+        }
+    ),
+    builtin!(
+        ["LayerHelper.create_variable"],
+        [
+            ("name", Nil),
+            ("shape", Nil),
+            ("dtype", Nil),
+            ("type", Nil),
+            ("persistable", Bool(false)),
+            ("lod_level", Int(0)),
+            ("stop_gradient", Bool(false))
+        ],
+        Rest::IgnoreKwargs,
+        |i, a| {
+            let var = var_from_args(i, a)?;
+            Ok(Value::Var(i.b.declare(var)))
+        }
+    ),
+    builtin!(
+        ["fluid.Executor", "fluid.executor.Executor"],
+        [("place", Nil)],
+        Rest::No,
+        |_, _| Ok(Value::object(Object::Executor))
+    ),
+    builtin!(
+        ["fluid.CPUPlace", "fluid.core.CPUPlace"],
+        [],
+        Rest::No,
+        |_, _| Ok(Value::object(Object::Place))
+    ),
+    builtin!(
+        ["Executor.run"],
+        [
+            ("program", Nil),
+            ("feed", Nil),
+            ("fetch_list", Nil),
+            ("feed_var_name", Str("feed")),
+            ("fetch_var_name", Str("fetch")),
+            ("scope", Nil),
+            ("return_numpy", Bool(true)),
+            ("use_program_cache", Bool(false))
+        ],
+        Rest::No,
+        executor_run
+    ),
+    builtin!(["Executor.close"], [], Rest::No, |_, _| Ok(Value::None)),
+    builtin!(
+        ["fluid.unique_name.generate"],
+        [("key", Req)],
+        Rest::No,
+        |i, a| Ok(Value::str(&i.b.unique(&a.string("key")?)))
+    ),
+    builtin!(
+        ["fluid.unique_name.guard"],
+        [("new_generator", Nil)],
+        Rest::No,
+        |_, _| Ok(Value::object(Object::UniqueNameGuard))
+    ),
+    builtin!(["fluid.framework.Variable"], [], Rest::No, |_, a| {
+        Err(Diagnostic::new(
+            a.call.clone(),
+            "create variables with Block.create_var or a layers.* call",
+        ))
+    }),
+    builtin!(["paddle.enable_static"], [], Rest::No, |_, _| Ok(
+        Value::None
+    )),
+];
+
+fn program_arg(a: &Args, name: &str) -> Result<usize> {
+    match a.get(name) {
+        Value::Object(o) => match o.as_ref() {
+            Object::Program(p) => Ok(*p),
+            _ => Err(a.err(name, "expected a fluid.Program()")),
+        },
+        _ => Err(a.err(name, "expected a fluid.Program()")),
+    }
+}
+
+/// A variable declaration from `create_var`-style keyword arguments.
+fn var_from_args(i: &mut Interp, a: &Args) -> Result<Var> {
+    let name = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.unique("_generated_var"),
+    };
+    let kind = match a.get("type") {
+        Value::None => VarKind::DenseTensor,
+        Value::DType(k) => *k,
+        _ => return Err(a.err("type", "expected a core.VarDesc.VarType")),
+    };
+    let dims = if a.is_none("shape") {
+        Vec::new()
+    } else {
+        a.ints("shape")?
+    };
+    let mut var = match kind {
+        VarKind::DenseTensor | VarKind::SelectedRows | VarKind::DenseTensorArray => {
+            let dtype = if a.is_none("dtype") {
+                VarKind::Fp32
+            } else {
+                a.dtype("dtype")?
+            };
+            let mut v = Var::dense(name, dtype, dims);
+            if kind != VarKind::DenseTensor {
+                let t =
+                    v.ty.dense_tensor
+                        .take()
+                        .expect("dense var has a tensor desc");
+                v.ty.r#type = kind as i32;
+                match kind {
+                    VarKind::SelectedRows => v.ty.selected_rows = Some(t.tensor),
+                    _ => {
+                        v.ty.tensor_array =
+                            Some(fluidc_transpiler::proto::var_type::DenseTensorArrayDesc {
+                                tensor: t.tensor,
+                                legacy_lod_level: Some(0),
+                            })
+                    }
+                }
+            }
+            v
+        }
+        other => Var::plain(name, other),
+    };
+    var.persistable = Some(a.bool("persistable")?);
+    if a.bool("stop_gradient")? {
+        var.stop_gradient = Some(true);
+    }
+    Ok(var)
+}
+
+/// Variable names from an `inputs`/`outputs` dict value: a Variable, a
+/// name, or a list of them.
+fn slot_names(v: &Value, a: &Args, param: &str) -> Result<Vec<String>> {
+    let one = |x: &Value| match x {
+        Value::Var(v) => Ok(v.name.to_string()),
+        Value::Str(s) => Ok(s.to_string()),
+        other => Err(a.err(
+            param,
+            format!(
+                "slot values must be Variables or names, not {}",
+                other.type_name()
+            ),
+        )),
+    };
+    match v {
+        Value::List(_) | Value::Tuple(_) => v.items().unwrap_or_default().iter().map(one).collect(),
+        other => Ok(vec![one(other)?]),
+    }
+}
+
+fn slots_from(a: &Args, param: &str) -> Result<Vec<Slot>> {
+    match a.get(param) {
+        Value::None => Ok(Vec::new()),
+        Value::Dict(d) => d
+            .borrow()
+            .iter()
+            .map(|(k, v)| match k {
+                Value::Str(k) => Ok(Slot::new(k.to_string(), slot_names(v, a, param)?)),
+                _ => Err(a.err(param, "slot names must be strings")),
+            })
+            .collect(),
+        other => Err(a.err(
+            param,
+            format!("`{param}` must be a dict, not {}", other.type_name()),
+        )),
+    }
+}
+
+/// A Python value as an attribute, typed as Paddle's `append_op` types it.
+fn attr_value(v: &Value, a: &Args) -> Result<AttrValue> {
+    let bad = || {
+        a.err(
+            "attrs",
+            "attribute values must be numbers, strings, bools, dtypes, blocks or lists of those",
+        )
+    };
+    Ok(match v {
+        Value::Bool(b) => AttrValue::Bool(*b),
+        Value::Int(x) => match i32::try_from(*x) {
+            Ok(x) => AttrValue::Int(x),
+            Err(_) => AttrValue::Long(*x),
+        },
+        Value::Float(f) => AttrValue::Float(*f as f32),
+        Value::Str(s) => AttrValue::String(s.to_string()),
+        Value::DType(k) => AttrValue::Int(*k as i32),
+        Value::Object(o) => match o.as_ref() {
+            Object::Block { block, .. } => AttrValue::Block(*block as i32),
+            _ => return Err(bad()),
+        },
+        Value::List(_) | Value::Tuple(_) => {
+            let items = v.items().unwrap_or_default();
+            if items.iter().all(|x| matches!(x, Value::Bool(_))) && !items.is_empty() {
+                AttrValue::Bools(
+                    items
+                        .iter()
+                        .map(|x| matches!(x, Value::Bool(true)))
+                        .collect(),
+                )
+            } else if items.iter().all(|x| matches!(x, Value::Int(_))) {
+                AttrValue::Ints(
+                    items
+                        .iter()
+                        .map(|x| if let Value::Int(n) = x { *n as i32 } else { 0 })
+                        .collect(),
+                )
+            } else if items
+                .iter()
+                .all(|x| matches!(x, Value::Int(_) | Value::Float(_)))
+            {
+                AttrValue::Floats(
+                    items
+                        .iter()
+                        .map(|x| {
+                            if let Value::Int(n) = x {
+                                *n as f32
+                            } else if let Value::Float(f) = x {
+                                *f as f32
+                            } else {
+                                0.0
+                            }
+                        })
+                        .collect(),
+                )
+            } else if items.iter().all(|x| matches!(x, Value::Str(_))) {
+                AttrValue::Strings(
+                    items
+                        .iter()
+                        .map(|x| {
+                            if let Value::Str(s) = x {
+                                s.to_string()
+                            } else {
+                                String::new()
+                            }
+                        })
+                        .collect(),
+                )
+            } else {
+                return Err(bad());
+            }
+        }
+        _ => return Err(bad()),
+    })
+}
+
+fn op_from_args(a: &Args) -> Result<Op> {
+    let mut op = Op::new(a.string("type")?);
+    op.inputs = slots_from(a, "inputs")?;
+    op.outputs = slots_from(a, "outputs")?;
+    if let Value::Dict(d) = a.get("attrs") {
+        for (k, v) in d.borrow().iter() {
+            let Value::Str(k) = k else {
+                return Err(a.err("attrs", "attribute names must be strings"));
+            };
+            op.set_attr(k, attr_value(v, a)?);
+        }
+    } else if !a.is_none("attrs") {
+        return Err(a.err("attrs", "`attrs` must be a dict"));
+    }
+    Ok(op)
+}
+
+/// Which programs are startup programs (run for initialization only).
+fn is_startup(i: &Interp, p: usize) -> bool {
+    p == i.b.startup || i.b.startup_of.values().any(|s| *s == p)
+}
+
+/// `exe.run(program, feed, fetch_list)`: records the run; the program's
+/// feed and fetch ops come from it. Returns placeholders for the results.
+fn executor_run(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let program = if a.is_none("program") {
+        i.b.main
+    } else {
+        program_arg(a, "program")?
+    };
+    if is_startup(i, program) {
+        return Ok(Value::list(Vec::new()));
+    }
+    let mut feed = Vec::new();
+    match a.get("feed") {
+        Value::None => {}
+        Value::Dict(d) => {
+            for (k, _) in d.borrow().iter() {
+                match k {
+                    Value::Str(k) => feed.push(k.to_string()),
+                    _ => return Err(a.err("feed", "feed keys must be variable names")),
+                }
+            }
+        }
+        _ => return Err(a.err("feed", "`feed` must be a dict of name: value")),
+    }
+    let mut fetch = Vec::new();
+    if !a.is_none("fetch_list") {
+        let items = a
+            .get("fetch_list")
+            .items()
+            .ok_or_else(|| a.err("fetch_list", "`fetch_list` must be a list"))?;
+        for it in items {
+            match it {
+                Value::Var(v) => fetch.push(v.name.to_string()),
+                Value::Str(s) => fetch.push(s.to_string()),
+                other => {
+                    return Err(a.err(
+                        "fetch_list",
+                        format!(
+                            "fetch targets must be Variables or names, not {}",
+                            other.type_name()
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+    let global = &i.b.programs[program].program.blocks[0];
+    for (name, what) in feed
+        .iter()
+        .map(|n| (n, "feed"))
+        .chain(fetch.iter().map(|n| (n, "fetch_list")))
+    {
+        if global.var(name).is_none() {
+            return Err(a.err(
+                what,
+                format!("`{name}` is not a variable of the program's global block"),
+            ));
+        }
+    }
+    let n = fetch.len();
+    i.b.runs.push(Run {
+        span: a.call.clone(),
+        program,
+        feed,
+        fetch,
+    });
+    Ok(Value::list(vec![Value::RunTime; n]))
+}
+
+/// `var.name`, `var.dtype`, `var.shape`, ... for a program variable.
+pub fn var_attr(i: &Interp, v: &VarRef, name: &str) -> Option<Value> {
+    let var = i.b.var(v);
+    Some(match name {
+        "name" => Value::str(&v.name),
+        "dtype" => Value::DType(var.dtype().unwrap_or(VarKind::Fp32)),
+        "shape" => Value::tuple(
+            var.tensor_desc()
+                .map(|t| t.dims.iter().map(|d| Value::Int(*d)).collect())
+                .unwrap_or_default(),
+        ),
+        "persistable" => Value::Bool(var.is_persistable()),
+        "stop_gradient" => Value::Bool(var.stop_gradient.unwrap_or(false)),
+        "type" => Value::DType(var.kind().unwrap_or(VarKind::DenseTensor)),
+        "lod_level" => Value::Int(0),
+        "block" => Value::object(Object::Block {
+            program: v.program,
+            block: v.block,
+        }),
+        _ => return None,
+    })
+}

@@ -1,0 +1,1025 @@
+//! Python's builtin functions, methods of lists, dicts and strings, and the
+//! operators on plain values, all computed at compile time.
+use std::cell::RefCell;
+use std::ops::Range;
+use std::rc::Rc;
+
+use rustpython_parser::ast::{CmpOp, Operator};
+
+use super::{builtin, Args, Builtin, Rest, D};
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::eval::Interp;
+use crate::front::value::{range_len, Show, Value};
+
+use D::*;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(["builtins.len"], [("obj", Req)], Rest::No, len),
+    builtin!(
+        ["builtins.range"],
+        [("start", Req), ("stop", Nil), ("step", Int(1))],
+        Rest::No,
+        range
+    ),
+    builtin!(
+        ["builtins.enumerate"],
+        [("iterable", Req), ("start", Int(0))],
+        Rest::No,
+        enumerate
+    ),
+    builtin!(["builtins.zip"], [], Rest::Varargs, zip),
+    builtin!(["builtins.min"], [], Rest::Varargs, min),
+    builtin!(["builtins.max"], [], Rest::Varargs, max),
+    builtin!(
+        ["builtins.sum"],
+        [("iterable", Req), ("start", Int(0))],
+        Rest::No,
+        sum
+    ),
+    builtin!(["builtins.abs"], [("x", Req)], Rest::No, abs),
+    builtin!(
+        ["builtins.round"],
+        [("x", Req), ("ndigits", Nil)],
+        Rest::No,
+        round
+    ),
+    builtin!(["builtins.int"], [("x", Int(0))], Rest::No, to_int),
+    builtin!(["builtins.float"], [("x", Float(0.0))], Rest::No, to_float),
+    builtin!(["builtins.bool"], [("x", Bool(false))], Rest::No, to_bool),
+    builtin!(["builtins.str"], [("x", Str(""))], Rest::No, to_str),
+    builtin!(["builtins.repr"], [("x", Req)], Rest::No, to_repr),
+    builtin!(["builtins.list"], [("iterable", Nil)], Rest::No, to_list),
+    builtin!(["builtins.tuple"], [("iterable", Nil)], Rest::No, to_tuple),
+    builtin!(["builtins.dict"], [], Rest::No, to_dict),
+    builtin!(
+        ["builtins.sorted"],
+        [("iterable", Req), ("reverse", Bool(false))],
+        Rest::No,
+        sorted
+    ),
+    builtin!(["builtins.reversed"], [("seq", Req)], Rest::No, reversed),
+    builtin!(
+        ["builtins.isinstance"],
+        [("obj", Req), ("classinfo", Req)],
+        Rest::No,
+        isinstance
+    ),
+    builtin!(
+        ["builtins.print"],
+        [
+            ("sep", Str(" ")),
+            ("end", Str("\n")),
+            ("file", Nil),
+            ("flush", Bool(false))
+        ],
+        Rest::Varargs,
+        print
+    ),
+    builtin!(["list.append"], [("x", Req)], Rest::No, list_append),
+    builtin!(["list.extend"], [("iterable", Req)], Rest::No, list_extend),
+    builtin!(["list.pop"], [("index", Int(-1))], Rest::No, list_pop),
+    builtin!(
+        ["list.insert"],
+        [("index", Req), ("x", Req)],
+        Rest::No,
+        list_insert
+    ),
+    builtin!(["list.index"], [("x", Req)], Rest::No, list_index),
+    builtin!(["dict.items"], [], Rest::No, dict_items),
+    builtin!(["dict.keys"], [], Rest::No, dict_keys),
+    builtin!(["dict.values"], [], Rest::No, dict_values),
+    builtin!(
+        ["dict.get"],
+        [("key", Req), ("default", Nil)],
+        Rest::No,
+        dict_get
+    ),
+    builtin!(["str.format"], [], Rest::Varargs, str_format),
+    builtin!(["str.join"], [("iterable", Req)], Rest::No, str_join),
+    builtin!(["str.upper"], [], Rest::No, |_, a| Ok(Value::str(
+        &recv_str(a).to_uppercase()
+    ))),
+    builtin!(["str.lower"], [], Rest::No, |_, a| Ok(Value::str(
+        &recv_str(a).to_lowercase()
+    ))),
+    builtin!(["str.startswith"], [("prefix", Req)], Rest::No, |_, a| Ok(
+        Value::Bool(recv_str(a).starts_with(&a.string("prefix")?))
+    )),
+    builtin!(["str.endswith"], [("suffix", Req)], Rest::No, |_, a| Ok(
+        Value::Bool(recv_str(a).ends_with(&a.string("suffix")?))
+    )),
+    builtin!(
+        ["str.replace"],
+        [("old", Req), ("new", Req)],
+        Rest::No,
+        |_, a| {
+            Ok(Value::str(
+                &recv_str(a).replace(&a.string("old")?, &a.string("new")?),
+            ))
+        }
+    ),
+    builtin!(["str.split"], [("sep", Nil)], Rest::No, str_split),
+    builtin!(["str.strip"], [], Rest::No, |_, a| Ok(Value::str(
+        recv_str(a).trim()
+    ))),
+    builtin!(
+        ["os.getenv", "os.environ.get"],
+        [("key", Req), ("default", Nil)],
+        Rest::No,
+        |_, a| Ok(a.get("default").clone())
+    ),
+    builtin!(
+        ["numpy.array", "numpy.asarray"],
+        [("object", Req), ("dtype", Nil)],
+        Rest::No,
+        |_, a| Ok(a.get("object").clone())
+    ),
+    builtin!(["unittest.main"], [], Rest::IgnoreKwargs, |_, _| Ok(
+        Value::None
+    )),
+];
+
+fn recv_str(a: &Args) -> Rc<str> {
+    match &a.recv {
+        Some(Value::Str(s)) => s.clone(),
+        _ => unreachable!("str methods are bound to strings"),
+    }
+}
+
+fn recv_list(a: &Args) -> Rc<RefCell<Vec<Value>>> {
+    match &a.recv {
+        Some(Value::List(l)) => l.clone(),
+        _ => unreachable!("list methods are bound to lists"),
+    }
+}
+
+fn recv_dict(a: &Args) -> Rc<RefCell<Vec<(Value, Value)>>> {
+    match &a.recv {
+        Some(Value::Dict(d)) => d.clone(),
+        _ => unreachable!("dict methods are bound to dicts"),
+    }
+}
+
+fn items_of(a: &Args, name: &str) -> Result<Vec<Value>> {
+    a.get(name).items().ok_or_else(|| {
+        a.err(
+            name,
+            format!("a {} is not iterable", a.get(name).type_name()),
+        )
+    })
+}
+
+fn len(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    match a.get("obj") {
+        Value::Var(v) => Err(a.err(
+            "obj",
+            format!(
+                "len() of the program variable `{}` is not known at compile time",
+                v.name
+            ),
+        )),
+        Value::Str(s) => Ok(Value::Int(s.chars().count() as i64)),
+        _ => Ok(Value::Int(items_of(a, "obj")?.len() as i64)),
+    }
+}
+
+fn range(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let (start, stop) = if a.is_none("stop") {
+        (0, a.int("start")?)
+    } else {
+        (a.int("start")?, a.int("stop")?)
+    };
+    let step = a.int("step")?;
+    if step == 0 {
+        return Err(a.err("step", "range() step must not be zero"));
+    }
+    Ok(Value::Range { start, stop, step })
+}
+
+fn enumerate(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let start = a.int("start")?;
+    let items = items_of(a, "iterable")?;
+    Ok(Value::list(
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v]))
+            .collect(),
+    ))
+}
+
+fn zip(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let lists: Option<Vec<Vec<Value>>> = a.extra.iter().map(Value::items).collect();
+    let lists =
+        lists.ok_or_else(|| Diagnostic::new(a.call.clone(), "zip() arguments must be iterable"))?;
+    let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+    Ok(Value::list(
+        (0..n)
+            .map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect()))
+            .collect(),
+    ))
+}
+
+fn extremum(a: &Args, want: std::cmp::Ordering) -> Result<Value> {
+    let items = match a.extra.as_slice() {
+        [one] => one
+            .items()
+            .ok_or_else(|| Diagnostic::new(a.call.clone(), "expected an iterable"))?,
+        many => many.to_vec(),
+    };
+    let mut best: Option<Value> = None;
+    for it in items {
+        best = Some(match best {
+            None => it,
+            Some(b) => {
+                if order(&it, &b, a.call.clone())? == want {
+                    it
+                } else {
+                    b
+                }
+            }
+        });
+    }
+    best.ok_or_else(|| {
+        Diagnostic::new(
+            a.call.clone(),
+            "an empty sequence has no minimum or maximum",
+        )
+    })
+}
+
+fn min(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    extremum(a, std::cmp::Ordering::Less)
+}
+
+fn max(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    extremum(a, std::cmp::Ordering::Greater)
+}
+
+fn sum(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let mut acc = a.get("start").clone();
+    for it in items_of(a, "iterable")? {
+        acc = binary(Operator::Add, acc, it, a.call.clone())?;
+    }
+    Ok(acc)
+}
+
+fn abs(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    match a.get("x") {
+        Value::Int(i) => Ok(Value::Int(i.abs())),
+        Value::Float(f) => Ok(Value::Float(f.abs())),
+        _ => Err(a.err("x", "abs() needs a number")),
+    }
+}
+
+fn round(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let x = a.float("x")?;
+    if a.is_none("ndigits") {
+        // Python rounds half to even.
+        let r = x.round();
+        let r = if (x - x.trunc()).abs() == 0.5 && r % 2.0 != 0.0 {
+            r - x.signum()
+        } else {
+            r
+        };
+        return Ok(Value::Int(r as i64));
+    }
+    let p = 10f64.powi(a.int("ndigits")? as i32);
+    Ok(Value::Float((x * p).round() / p))
+}
+
+fn to_int(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    Ok(Value::Int(match a.get("x") {
+        Value::Int(i) => *i,
+        Value::Bool(b) => i64::from(*b),
+        Value::Float(f) if f.is_finite() => f.trunc() as i64,
+        Value::Str(s) => s
+            .trim()
+            .parse()
+            .map_err(|_| a.err("x", format!("invalid literal for int(): '{s}'")))?,
+        other => return Err(a.err("x", format!("int() cannot convert {}", other.type_name()))),
+    }))
+}
+
+fn to_float(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    Ok(Value::Float(match a.get("x") {
+        Value::Str(s) => s
+            .trim()
+            .parse()
+            .map_err(|_| a.err("x", format!("could not convert string to float: '{s}'")))?,
+        _ => a.float("x")?,
+    }))
+}
+
+fn to_bool(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    a.get("x")
+        .truthy()
+        .map(Value::Bool)
+        .ok_or_else(|| a.err("x", "its truth is only known when the program runs"))
+}
+
+fn to_str(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    Ok(Value::str(&Show(a.get("x"), false).to_string()))
+}
+
+fn to_repr(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    Ok(Value::str(&Show(a.get("x"), true).to_string()))
+}
+
+fn to_list(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    if a.is_none("iterable") {
+        return Ok(Value::list(Vec::new()));
+    }
+    Ok(Value::list(items_of(a, "iterable")?))
+}
+
+fn to_tuple(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    if a.is_none("iterable") {
+        return Ok(Value::tuple(Vec::new()));
+    }
+    Ok(Value::tuple(items_of(a, "iterable")?))
+}
+
+fn to_dict(_: &mut Interp, _: &mut Args) -> Result<Value> {
+    Ok(Value::Dict(Rc::new(RefCell::new(Vec::new()))))
+}
+
+fn sorted(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let mut items = items_of(a, "iterable")?;
+    let mut err = None;
+    items.sort_by(|x, y| {
+        order(x, y, a.call.clone()).unwrap_or_else(|e| {
+            err = Some(e);
+            std::cmp::Ordering::Equal
+        })
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    if a.bool("reverse")? {
+        items.reverse();
+    }
+    Ok(Value::list(items))
+}
+
+fn reversed(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let mut items = items_of(a, "seq")?;
+    items.reverse();
+    Ok(Value::list(items))
+}
+
+fn isinstance(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let obj = a.get("obj");
+    let kinds = match a.get("classinfo") {
+        Value::Tuple(t) => t.to_vec(),
+        other => vec![other.clone()],
+    };
+    let is = kinds.iter().any(|k| match k {
+        Value::Builtin(b, None) => {
+            let t = b.name.trim_start_matches("builtins.");
+            let actual = obj.type_name();
+            t == actual
+                || (t == "int" && actual == "bool")
+                || (b.name == "fluid.framework.Variable" && actual == "Variable")
+        }
+        _ => false,
+    });
+    Ok(Value::Bool(is))
+}
+
+fn print(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let sep = a.string("sep")?;
+    let end = a.string("end")?;
+    let parts: Vec<String> = a.extra.iter().map(|v| Show(v, false).to_string()).collect();
+    eprint!("{}{}", parts.join(&sep), end);
+    Ok(Value::None)
+}
+
+fn list_append(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    recv_list(a).borrow_mut().push(a.get("x").clone());
+    Ok(Value::None)
+}
+
+fn list_extend(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let items = items_of(a, "iterable")?;
+    recv_list(a).borrow_mut().extend(items);
+    Ok(Value::None)
+}
+
+fn list_pop(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let list = recv_list(a);
+    let mut l = list.borrow_mut();
+    let i = norm_index(a.int("index")?, l.len())
+        .ok_or_else(|| a.err("index", "pop index out of range"))?;
+    Ok(l.remove(i))
+}
+
+fn list_insert(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let list = recv_list(a);
+    let mut l = list.borrow_mut();
+    let i = a.int("index")?.clamp(-(l.len() as i64), l.len() as i64);
+    let i = if i < 0 {
+        (l.len() as i64 + i) as usize
+    } else {
+        i as usize
+    };
+    l.insert(i, a.get("x").clone());
+    Ok(Value::None)
+}
+
+fn list_index(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let l = recv_list(a);
+    let pos = l.borrow().iter().position(|v| equal(v, a.get("x")));
+    pos.map(|p| Value::Int(p as i64))
+        .ok_or_else(|| a.err("x", "the value is not in the list"))
+}
+
+fn dict_items(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    Ok(Value::list(
+        recv_dict(a)
+            .borrow()
+            .iter()
+            .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+            .collect(),
+    ))
+}
+
+fn dict_keys(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    Ok(Value::list(
+        recv_dict(a)
+            .borrow()
+            .iter()
+            .map(|(k, _)| k.clone())
+            .collect(),
+    ))
+}
+
+fn dict_values(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    Ok(Value::list(
+        recv_dict(a)
+            .borrow()
+            .iter()
+            .map(|(_, v)| v.clone())
+            .collect(),
+    ))
+}
+
+fn dict_get(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let d = recv_dict(a);
+    let found = d
+        .borrow()
+        .iter()
+        .find(|(k, _)| equal(k, a.get("key")))
+        .map(|(_, v)| v.clone());
+    Ok(found.unwrap_or_else(|| a.get("default").clone()))
+}
+
+fn str_format(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let s = recv_str(a);
+    let mut out = String::new();
+    let mut next = 0;
+    let mut rest: &str = &s;
+    while let Some(open) = rest.find(['{', '}']) {
+        out.push_str(&rest[..open]);
+        let tail = &rest[open..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            out.push_str(&tail[..1]);
+            rest = &tail[2..];
+            continue;
+        }
+        let close = tail
+            .find('}')
+            .ok_or_else(|| Diagnostic::new(a.call.clone(), "unmatched `{` in format string"))?;
+        let field = &tail[1..close];
+        let (name, spec) = field.split_once(':').unwrap_or((field, ""));
+        let idx = if name.is_empty() {
+            next += 1;
+            next - 1
+        } else {
+            name.parse().map_err(|_| {
+                Diagnostic::new(
+                    a.call.clone(),
+                    format!("format field `{name}` is not supported"),
+                )
+            })?
+        };
+        let v = a.extra.get(idx).ok_or_else(|| {
+            Diagnostic::new(a.call.clone(), "not enough arguments for format string")
+        })?;
+        out.push_str(&format_value(v, spec, false, a.call.clone())?);
+        rest = &tail[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(Value::str(&out))
+}
+
+fn str_join(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let sep = recv_str(a);
+    let parts: Result<Vec<String>> = items_of(a, "iterable")?
+        .into_iter()
+        .map(|v| match v {
+            Value::Str(s) => Ok(s.to_string()),
+            other => Err(a.err(
+                "iterable",
+                format!("join() needs strings, found {}", other.type_name()),
+            )),
+        })
+        .collect();
+    Ok(Value::str(&parts?.join(&sep)))
+}
+
+fn str_split(_: &mut Interp, a: &mut Args) -> Result<Value> {
+    let s = recv_str(a);
+    let parts: Vec<Value> = match a.opt_string("sep")? {
+        Some(sep) => s.split(sep.as_str()).map(Value::str).collect(),
+        None => s.split_whitespace().map(Value::str).collect(),
+    };
+    Ok(Value::list(parts))
+}
+
+/// Formats one value with a format spec (`.2f`, `d`, `>5`, `05d`, ...).
+pub fn format_value(v: &Value, spec: &str, repr: bool, sp: Range<usize>) -> Result<String> {
+    let base = Show(v, repr).to_string();
+    if spec.is_empty() {
+        return Ok(base);
+    }
+    let (align, rest) = match spec.chars().next() {
+        Some(c @ ('<' | '>' | '^')) => (Some(c), &spec[1..]),
+        _ => (None, spec),
+    };
+    let zero = rest.starts_with('0');
+    let kind = rest.chars().last().filter(|c| c.is_ascii_alphabetic());
+    let body = kind.map_or(rest, |_| &rest[..rest.len() - 1]);
+    let (width, precision) =
+        match body.split_once('.') {
+            Some((w, p)) => (
+                w,
+                Some(p.parse::<usize>().map_err(|_| {
+                    Diagnostic::new(sp.clone(), format!("bad format spec `{spec}`"))
+                })?),
+            ),
+            None => (body, None),
+        };
+    let width: usize = if width.is_empty() {
+        0
+    } else {
+        width
+            .parse()
+            .map_err(|_| Diagnostic::new(sp.clone(), format!("bad format spec `{spec}`")))?
+    };
+    let text = match (kind, v) {
+        (Some('f'), Value::Int(_) | Value::Float(_)) => {
+            let x = if let Value::Int(i) = v {
+                *i as f64
+            } else if let Value::Float(f) = v {
+                *f
+            } else {
+                0.0
+            };
+            format!("{x:.*}", precision.unwrap_or(6))
+        }
+        (Some('e'), Value::Float(x)) => format!("{x:.*e}", precision.unwrap_or(6)),
+        (Some('d') | None, Value::Int(_)) => base,
+        (None, Value::Float(x)) => precision.map_or(base.clone(), |p| format!("{x:.p$}")),
+        (Some('s') | None, _) => base,
+        _ => {
+            return Err(Diagnostic::new(
+                sp,
+                format!("format spec `{spec}` does not apply to {}", v.type_name()),
+            ))
+        }
+    };
+    let pad = width.saturating_sub(text.chars().count());
+    Ok(match (align, zero) {
+        (Some('<'), _) => format!("{text}{}", " ".repeat(pad)),
+        (Some('^'), _) => format!("{}{text}{}", " ".repeat(pad / 2), " ".repeat(pad - pad / 2)),
+        (None, true) => format!("{}{text}", "0".repeat(pad)),
+        (None, false) if matches!(v, Value::Str(_)) => format!("{text}{}", " ".repeat(pad)),
+        _ => format!("{}{text}", " ".repeat(pad)),
+    })
+}
+
+/// `%` formatting of a string.
+fn percent_format(fmt: &str, args: &Value, sp: Range<usize>) -> Result<Value> {
+    let values = match args {
+        Value::Tuple(t) => t.to_vec(),
+        other => vec![other.clone()],
+    };
+    let mut it = values.iter();
+    let mut out = String::new();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut spec = String::new();
+        while let Some(&n) = chars.peek() {
+            chars.next();
+            if n.is_ascii_alphabetic() || n == '%' {
+                spec.push(n);
+                break;
+            }
+            spec.push(n);
+        }
+        if spec == "%" {
+            out.push('%');
+            continue;
+        }
+        let v = it
+            .next()
+            .ok_or_else(|| Diagnostic::new(sp.clone(), "not enough arguments for format string"))?;
+        let conv = spec.pop().unwrap_or('s');
+        let spec = match conv {
+            'd' | 'i' => format!("{spec}d"),
+            'f' => format!("{spec}f"),
+            'r' => return_repr(&mut out, v),
+            _ => spec,
+        };
+        if conv != 'r' {
+            let v = if matches!(conv, 'd' | 'i') {
+                if let Value::Float(f) = v {
+                    Value::Int(*f as i64)
+                } else {
+                    v.clone()
+                }
+            } else {
+                v.clone()
+            };
+            out.push_str(&format_value(&v, &spec, false, sp.clone())?);
+        }
+    }
+    Ok(Value::str(&out))
+}
+
+fn return_repr(out: &mut String, v: &Value) -> String {
+    out.push_str(&Show(v, true).to_string());
+    String::new()
+}
+
+fn norm_index(i: i64, len: usize) -> Option<usize> {
+    let i = if i < 0 { i + len as i64 } else { i };
+    (0..len as i64).contains(&i).then_some(i as usize)
+}
+
+pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
+    let index = |len: usize| -> Result<usize> {
+        match key {
+            Value::Int(i) => norm_index(*i, len).ok_or_else(|| {
+                Diagnostic::new(
+                    sp.clone(),
+                    format!("index {i} is out of range (length {len})"),
+                )
+            }),
+            other => Err(Diagnostic::new(
+                sp.clone(),
+                format!("indices must be integers, not {}", other.type_name()),
+            )),
+        }
+    };
+    match obj {
+        Value::List(l) => {
+            let l = l.borrow();
+            Ok(l[index(l.len())?].clone())
+        }
+        Value::Tuple(t) => Ok(t[index(t.len())?].clone()),
+        Value::Str(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            Ok(Value::str(&chars[index(chars.len())?].to_string()))
+        }
+        Value::Range { start, stop, step } => {
+            let i = index(range_len(*start, *stop, *step) as usize)?;
+            Ok(Value::Int(start + i as i64 * step))
+        }
+        Value::Dict(d) => d
+            .borrow()
+            .iter()
+            .find(|(k, _)| equal(k, key))
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| {
+                Diagnostic::new(sp, format!("key {} is not in the dict", Show(key, true)))
+            }),
+        Value::RunTime => Ok(Value::RunTime),
+        Value::Var(v) => Err(Diagnostic::new(
+            sp,
+            format!(
+                "indexing the program variable `{}` is not supported",
+                v.name
+            ),
+        )
+        .help("use layers.slice or layers.gather in Paddle; fluidc does not support them yet")),
+        other => Err(Diagnostic::new(
+            sp,
+            format!("a {} cannot be indexed", other.type_name()),
+        )),
+    }
+}
+
+pub fn set_item(obj: &Value, key: Value, v: Value, sp: Range<usize>) -> Result<()> {
+    match obj {
+        Value::List(l) => {
+            let mut l = l.borrow_mut();
+            let len = l.len();
+            let i = match key {
+                Value::Int(i) => norm_index(i, len),
+                _ => None,
+            }
+            .ok_or_else(|| Diagnostic::new(sp, "list index out of range"))?;
+            l[i] = v;
+            Ok(())
+        }
+        Value::Dict(d) => {
+            let mut d = d.borrow_mut();
+            match d.iter_mut().find(|(k, _)| equal(k, &key)) {
+                Some(entry) => entry.1 = v,
+                None => d.push((key, v)),
+            }
+            Ok(())
+        }
+        Value::Poison => Ok(()),
+        other => Err(Diagnostic::new(
+            sp,
+            format!("a {} does not support item assignment", other.type_name()),
+        )),
+    }
+}
+
+pub fn slice(
+    obj: &Value,
+    lo: Option<Value>,
+    hi: Option<Value>,
+    step: Option<Value>,
+    sp: Range<usize>,
+) -> Result<Value> {
+    let items = match obj {
+        Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
+        Value::RunTime => return Ok(Value::RunTime),
+        other => other.items().ok_or_else(|| {
+            Diagnostic::new(
+                sp.clone(),
+                format!("a {} cannot be sliced", other.type_name()),
+            )
+        })?,
+    };
+    let len = items.len() as i64;
+    let get = |v: Option<Value>| -> Result<Option<i64>> {
+        match v {
+            None | Some(Value::None) => Ok(None),
+            Some(Value::Int(i)) => Ok(Some(i)),
+            Some(other) => Err(Diagnostic::new(
+                sp.clone(),
+                format!("slice indices must be integers, not {}", other.type_name()),
+            )),
+        }
+    };
+    let step = get(step)?.unwrap_or(1);
+    if step == 0 {
+        return Err(Diagnostic::new(sp, "slice step cannot be zero"));
+    }
+    let clampi = |i: i64, lo: i64, hi: i64| if i < 0 { (i + len).max(lo) } else { i.min(hi) };
+    let picked: Vec<Value> = if step > 0 {
+        let a = get(lo)?.map_or(0, |i| clampi(i, 0, len));
+        let b = get(hi)?.map_or(len, |i| clampi(i, 0, len));
+        (a..b)
+            .step_by(step as usize)
+            .map(|i| items[i as usize].clone())
+            .collect()
+    } else {
+        let a = get(lo)?.map_or(len - 1, |i| clampi(i, -1, len - 1));
+        let b = get(hi)?.map_or(-1, |i| clampi(i, -1, len - 1));
+        let mut out = Vec::new();
+        let mut i = a;
+        while i > b {
+            out.push(items[i as usize].clone());
+            i += step;
+        }
+        out
+    };
+    Ok(match obj {
+        Value::Str(_) => Value::str(
+            &picked
+                .iter()
+                .map(|v| Show(v, false).to_string())
+                .collect::<String>(),
+        ),
+        Value::Tuple(_) => Value::tuple(picked),
+        _ => Value::list(picked),
+    })
+}
+
+fn num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => None,
+    }
+}
+
+fn int_of(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    }
+}
+
+/// Python's arithmetic on plain values.
+pub fn binary(op: Operator, l: Value, r: Value, sp: Range<usize>) -> Result<Value> {
+    let bad = |l: &Value, r: &Value| {
+        Diagnostic::new(
+            sp.clone(),
+            format!(
+                "unsupported operand types for {}: {} and {}",
+                op_symbol(op),
+                l.type_name(),
+                r.type_name()
+            ),
+        )
+    };
+    if let (Some(a), Some(b)) = (int_of(&l), int_of(&r)) {
+        let checked = match op {
+            Operator::Add => a.checked_add(b),
+            Operator::Sub => a.checked_sub(b),
+            Operator::Mult => a.checked_mul(b),
+            Operator::Div => {
+                if b == 0 {
+                    return Err(Diagnostic::new(sp, "division by zero"));
+                }
+                return Ok(Value::Float(a as f64 / b as f64));
+            }
+            Operator::FloorDiv | Operator::Mod => {
+                if b == 0 {
+                    return Err(Diagnostic::new(sp, "integer division or modulo by zero"));
+                }
+                // Python rounds the quotient toward negative infinity.
+                let (q, r) = (a / b, a % b);
+                let q = if r != 0 && ((r < 0) != (b < 0)) {
+                    q - 1
+                } else {
+                    q
+                };
+                if op == Operator::FloorDiv {
+                    Some(q)
+                } else {
+                    Some(a - q * b)
+                }
+            }
+            Operator::Pow if b >= 0 => a.checked_pow(u32::try_from(b).unwrap_or(u32::MAX)),
+            Operator::Pow => return Ok(Value::Float((a as f64).powf(b as f64))),
+            Operator::LShift => a.checked_shl(u32::try_from(b).unwrap_or(u32::MAX)),
+            Operator::RShift => a.checked_shr(u32::try_from(b).unwrap_or(u32::MAX)),
+            Operator::BitAnd => Some(a & b),
+            Operator::BitOr => Some(a | b),
+            Operator::BitXor => Some(a ^ b),
+            Operator::MatMult => None,
+        };
+        return checked
+            .map(Value::Int)
+            .ok_or_else(|| Diagnostic::new(sp, "integer overflow at compile time"));
+    }
+    if let (Some(a), Some(b)) = (num(&l), num(&r)) {
+        let x = match op {
+            Operator::Add => a + b,
+            Operator::Sub => a - b,
+            Operator::Mult => a * b,
+            Operator::Div | Operator::FloorDiv | Operator::Mod if b == 0.0 => {
+                return Err(Diagnostic::new(sp, "float division by zero"))
+            }
+            Operator::Div => a / b,
+            Operator::FloorDiv => (a / b).floor(),
+            Operator::Mod => a - (a / b).floor() * b,
+            Operator::Pow => a.powf(b),
+            _ => return Err(bad(&l, &r)),
+        };
+        return Ok(Value::Float(x));
+    }
+    match (op, &l, &r) {
+        (Operator::Add, Value::Str(a), Value::Str(b)) => Ok(Value::str(&format!("{a}{b}"))),
+        (Operator::Add, Value::List(a), Value::List(b)) => Ok(Value::list(
+            a.borrow()
+                .iter()
+                .chain(b.borrow().iter())
+                .cloned()
+                .collect(),
+        )),
+        (Operator::Add, Value::Tuple(a), Value::Tuple(b)) => {
+            Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect()))
+        }
+        (Operator::Mult, Value::List(a), Value::Int(n))
+        | (Operator::Mult, Value::Int(n), Value::List(a)) => {
+            let a = a.borrow();
+            Ok(Value::list(
+                (0..(*n).max(0)).flat_map(|_| a.iter().cloned()).collect(),
+            ))
+        }
+        (Operator::Mult, Value::Str(s), Value::Int(n)) => {
+            Ok(Value::str(&s.repeat((*n).max(0) as usize)))
+        }
+        (Operator::Mod, Value::Str(f), args) => percent_format(f, args, sp),
+        _ => Err(bad(&l, &r)),
+    }
+}
+
+fn op_symbol(op: Operator) -> &'static str {
+    match op {
+        Operator::Add => "+",
+        Operator::Sub => "-",
+        Operator::Mult => "*",
+        Operator::MatMult => "@",
+        Operator::Div => "/",
+        Operator::Mod => "%",
+        Operator::Pow => "**",
+        Operator::LShift => "<<",
+        Operator::RShift => ">>",
+        Operator::BitOr => "|",
+        Operator::BitXor => "^",
+        Operator::BitAnd => "&",
+        Operator::FloorDiv => "//",
+    }
+}
+
+/// Python equality of plain values (objects compare by identity).
+pub fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::None, Value::None) => true,
+        (Value::List(x), Value::List(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
+        }
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
+        }
+        (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::Var(x), Value::Var(y)) => x == y,
+        (Value::Object(x), Value::Object(y)) => Rc::ptr_eq(x, y),
+        (Value::Module(x), Value::Module(y)) => x == y,
+        _ => match (num(a), num(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    }
+}
+
+fn order(a: &Value, b: &Value, sp: Range<usize>) -> Result<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
+        (Value::List(_) | Value::Tuple(_), Value::List(_) | Value::Tuple(_)) => {
+            let (x, y) = (a.items().unwrap_or_default(), b.items().unwrap_or_default());
+            for (p, q) in x.iter().zip(&y) {
+                let o = order(p, q, sp.clone())?;
+                if o != std::cmp::Ordering::Equal {
+                    return Ok(o);
+                }
+            }
+            Ok(x.len().cmp(&y.len()))
+        }
+        _ => match (num(a), num(b)) {
+            (Some(x), Some(y)) => x
+                .partial_cmp(&y)
+                .ok_or_else(|| Diagnostic::new(sp, "cannot order NaN")),
+            _ => Err(Diagnostic::new(
+                sp,
+                format!("cannot order {} and {}", a.type_name(), b.type_name()),
+            )),
+        },
+    }
+}
+
+pub fn compare(op: CmpOp, l: &Value, r: &Value, sp: Range<usize>) -> Result<Value> {
+    use std::cmp::Ordering::*;
+    Ok(Value::Bool(match op {
+        CmpOp::Eq => equal(l, r),
+        CmpOp::NotEq => !equal(l, r),
+        CmpOp::Lt => order(l, r, sp)? == Less,
+        CmpOp::LtE => order(l, r, sp)? != Greater,
+        CmpOp::Gt => order(l, r, sp)? == Greater,
+        CmpOp::GtE => order(l, r, sp)? != Less,
+        CmpOp::Is => match (l, r) {
+            (Value::None, Value::None) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            _ => equal(l, r) && !matches!(l, Value::Int(_) | Value::Float(_) | Value::Str(_)),
+        },
+        CmpOp::IsNot => !matches!(compare(CmpOp::Is, l, r, sp)?, Value::Bool(true)),
+        CmpOp::In | CmpOp::NotIn => {
+            let found = match r {
+                Value::Str(s) => match l {
+                    Value::Str(sub) => s.contains(sub.as_ref()),
+                    _ => return Err(Diagnostic::new(sp, "`in <str>` needs a string on the left")),
+                },
+                other => other
+                    .items()
+                    .ok_or_else(|| {
+                        Diagnostic::new(
+                            sp.clone(),
+                            format!("a {} is not a container", other.type_name()),
+                        )
+                    })?
+                    .iter()
+                    .any(|x| equal(x, l)),
+            };
+            found == (op == CmpOp::In)
+        }
+    }))
+}

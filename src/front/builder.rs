@@ -1,0 +1,193 @@
+//! The `ProgramBuilder`: owns the programs a script builds, the current block
+//! of each (what `with` enters and leaves), Paddle's unique-name counters and
+//! the `op_callstack` of the statement being evaluated.
+use std::collections::HashMap;
+
+use fluidc_transpiler::{AttrValue, Block, Op, Program, Var, VarKind};
+
+use super::value::VarRef;
+
+/// One `fluid.Program()` being built.
+#[derive(Debug, Default)]
+pub struct ProgramState {
+    pub program: Program,
+    pub current: usize,
+}
+
+/// An `exe.run(...)` the script made.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// Where the script calls `exe.run`, for errors about its arguments.
+    pub span: std::ops::Range<usize>,
+    pub program: usize,
+    pub feed: Vec<String>,
+    pub fetch: Vec<String>,
+}
+
+#[derive(Debug)]
+pub struct ProgramBuilder {
+    pub programs: Vec<ProgramState>,
+    /// `default_main_program()` and `default_startup_program()` now
+    /// (`program_guard` switches them).
+    pub main: usize,
+    pub startup: usize,
+    /// Each main program's startup program, as `program_guard` paired them.
+    pub startup_of: HashMap<usize, usize>,
+    counters: HashMap<String, usize>,
+    /// The `op_callstack` lines for ops appended now.
+    pub callstack: Vec<String>,
+    pub runs: Vec<Run>,
+}
+
+impl Default for ProgramBuilder {
+    fn default() -> Self {
+        ProgramBuilder::new()
+    }
+}
+
+impl ProgramBuilder {
+    pub fn new() -> Self {
+        let mut b = ProgramBuilder {
+            programs: Vec::new(),
+            main: 0,
+            startup: 0,
+            startup_of: HashMap::new(),
+            counters: HashMap::new(),
+            callstack: Vec::new(),
+            runs: Vec::new(),
+        };
+        b.main = b.new_program();
+        b.startup = b.new_program();
+        b.startup_of.insert(b.main, b.startup);
+        b
+    }
+
+    /// A new empty program with its global block.
+    pub fn new_program(&mut self) -> usize {
+        let program = Program {
+            blocks: vec![Block::new(0, -1)],
+            ..Default::default()
+        };
+        self.programs.push(ProgramState {
+            program,
+            current: 0,
+        });
+        self.programs.len() - 1
+    }
+
+    /// Paddle's `unique_name.generate(key)`: `key_0`, `key_1`, ... one counter per key.
+    pub fn unique(&mut self, key: &str) -> String {
+        let n = self.counters.entry(key.to_string()).or_insert(0);
+        let name = format!("{key}_{n}");
+        *n += 1;
+        name
+    }
+
+    /// Swaps the unique-name counters (for `unique_name.guard()`).
+    pub fn swap_counters(&mut self, counters: HashMap<String, usize>) -> HashMap<String, usize> {
+        std::mem::replace(&mut self.counters, counters)
+    }
+
+    /// A `LayerHelper(layer_type)`'s name, which also consumes a counter.
+    pub fn helper_name(&mut self, layer_type: &str) -> String {
+        self.unique(layer_type)
+    }
+
+    /// `helper.create_variable_for_type_inference`: `<helper name>.tmp_N`.
+    pub fn tmp_name(&mut self, helper: &str) -> String {
+        self.unique(&format!("{helper}.tmp"))
+    }
+
+    pub fn current_block(&self) -> usize {
+        self.programs[self.main].current
+    }
+
+    pub fn block_mut(&mut self, program: usize, block: usize) -> &mut Block {
+        &mut self.programs[program].program.blocks[block]
+    }
+
+    pub fn block(&self, program: usize, block: usize) -> &Block {
+        &self.programs[program].program.blocks[block]
+    }
+
+    /// Declares `var` in the current block of the main program.
+    pub fn declare(&mut self, var: Var) -> VarRef {
+        let block = self.current_block();
+        self.declare_in(self.main, block, var)
+    }
+
+    /// Declares `var` in a given block; a redeclaration replaces the old one
+    /// (as Paddle's `create_var` with an existing name returns it).
+    pub fn declare_in(&mut self, program: usize, block: usize, var: Var) -> VarRef {
+        let name: std::rc::Rc<str> = var.name.as_str().into();
+        let b = self.block_mut(program, block);
+        match b.vars.iter_mut().find(|v| v.name == var.name) {
+            Some(existing) => *existing = var,
+            None => b.vars.push(var),
+        }
+        VarRef {
+            program,
+            block,
+            name,
+        }
+    }
+
+    /// A dense tensor temporary for a layer: `<helper>.tmp_N` in the current block.
+    pub fn tmp_var(&mut self, helper: &str, dtype: VarKind, dims: Vec<i64>) -> VarRef {
+        let name = self.tmp_name(helper);
+        let mut var = Var::dense(name, dtype, dims);
+        var.stop_gradient = Some(false);
+        self.declare(var)
+    }
+
+    /// Finds a variable visible from the current block of the main program.
+    pub fn lookup(&self, name: &str) -> Option<VarRef> {
+        let p = &self.programs[self.main].program;
+        let cur = self.current_block();
+        p.scope_chain(cur)
+            .into_iter()
+            .find(|&b| p.blocks[b].var(name).is_some())
+            .map(|block| VarRef {
+                program: self.main,
+                block,
+                name: name.into(),
+            })
+    }
+
+    pub fn var(&self, r: &VarRef) -> &Var {
+        self.programs[r.program].program.blocks[r.block]
+            .var(&r.name)
+            .expect("a VarRef always names a declared variable")
+    }
+
+    /// Appends `op` to the current block of the main program, recording the
+    /// Python source location in `op_callstack` as Paddle does.
+    pub fn append(&mut self, op: Op) {
+        let block = self.current_block();
+        self.append_to(self.main, block, op);
+    }
+
+    pub fn append_to(&mut self, program: usize, block: usize, mut op: Op) {
+        if !self.callstack.is_empty() && op.get_attr("op_callstack").is_none() {
+            op.set_attr("op_callstack", AttrValue::Strings(self.callstack.clone()));
+        }
+        self.block_mut(program, block).ops.push(op);
+    }
+
+    /// Creates a child block of the current one and makes it current.
+    pub fn enter_block(&mut self) -> usize {
+        let parent = self.current_block();
+        let p = &mut self.programs[self.main];
+        let idx = p.program.blocks.len();
+        p.program.blocks.push(Block::new(idx as i32, parent as i32));
+        p.current = idx;
+        idx
+    }
+
+    /// Makes the parent of the current block current again.
+    pub fn exit_block(&mut self) {
+        let p = &mut self.programs[self.main];
+        let parent = p.program.blocks[p.current].parent_idx;
+        p.current = usize::try_from(parent).unwrap_or(0);
+    }
+}

@@ -1,0 +1,99 @@
+//! Compile-time diagnostics: a message on a byte span of the user's file,
+//! with an optional help line. Only [`render`] turns them into text (through
+//! codespan-reporting, without colour), so tests compare plain text.
+use std::ops::Range;
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, Config};
+
+/// One error in the user's source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub span: Range<usize>,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(span: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            span,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// The result type of everything that evaluates user code.
+pub type Result<T> = std::result::Result<T, Diagnostic>;
+
+/// 1-based line and column of a byte offset (columns count characters).
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(source, offset.min(source.len()));
+    let before = &source[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Renders diagnostics as `error: msg` / `--> path:line:col` / source line /
+/// caret / `= help: ...`, the way rustc does, followed by a count.
+pub fn render(path: &str, source: &str, diags: &[Diagnostic]) -> String {
+    let file = SimpleFile::new(path, source);
+    let config = Config::default();
+    let mut out = term::termcolor::NoColor::new(Vec::new());
+    for d in diags {
+        let start = floor_char_boundary(source, d.span.start.min(source.len()));
+        let end = floor_char_boundary(source, d.span.end.clamp(start, source.len()));
+        let mut cs = CsDiagnostic::error()
+            .with_message(&d.message)
+            .with_labels(vec![Label::primary((), start..end)]);
+        if let Some(h) = &d.help {
+            cs = cs.with_notes(vec![format!("help: {h}")]);
+        }
+        let _ = term::emit(&mut out, &config, &file, &cs);
+    }
+    let mut text = String::from_utf8_lossy(&out.into_inner()).into_owned();
+    let n = diags.len();
+    text.push_str(&format!(
+        "{path}: {n} error{}\n",
+        if n == 1 { "" } else { "s" }
+    ));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_path_line_col_caret_and_help() {
+        let src = "x = 1\ny = undefined_name + 2\n";
+        let start = src.find("undefined_name").expect("present");
+        let d = Diagnostic::new(start..start + 14, "name `undefined_name` is not defined")
+            .help("define it first");
+        let text = render("model.py", src, &[d]);
+        assert!(
+            text.contains("error: name `undefined_name` is not defined"),
+            "{text}"
+        );
+        assert!(text.contains("model.py:2:5"), "{text}");
+        assert!(text.contains("^^^^^^^^^^^^^^"), "{text}");
+        assert!(text.contains("= help: define it first"), "{text}");
+        assert!(text.ends_with("model.py: 1 error\n"), "{text}");
+        assert_eq!(line_col(src, start), (2, 5));
+    }
+}

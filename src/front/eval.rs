@@ -1,0 +1,1003 @@
+//! The compile-time evaluator: runs the script's Python over [`Value`]s.
+//!
+//! Plain Python is computed here; fluid calls go to the builtin table in
+//! [`super::api`], which appends ops through the [`ProgramBuilder`]. An error
+//! is recorded once (by span and message) and the failing expression becomes
+//! [`Value::Poison`], which silently propagates, so one run reports every
+//! independent error in the file without cascades.
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::ops::Range;
+use std::rc::Rc;
+
+use rustpython_parser::ast::{self, BoolOp, CmpOp, Operator, UnaryOp};
+
+use super::api::{self, Builtin, Exit};
+use super::builder::ProgramBuilder;
+use super::diag::{line_col, Diagnostic, Result};
+use super::parse::{int_literal, span, Constant, Expr, Stmt};
+use super::value::{FnBody, FnParam, Frame, Function, Show, Value};
+
+/// How a statement ended.
+enum Flow {
+    Normal,
+    Return(Value),
+    Break,
+    Continue,
+}
+
+/// Limits that keep a runaway script from hanging or overflowing the compiler.
+const MAX_CALL_DEPTH: usize = 200;
+const MAX_LOOP_ITERATIONS: u64 = 1_000_000;
+
+#[derive(Debug)]
+pub struct Interp<'s> {
+    pub path: String,
+    pub source: &'s str,
+    pub b: ProgramBuilder,
+    pub diags: Vec<Diagnostic>,
+    seen: HashSet<(usize, usize, String)>,
+    globals: Rc<RefCell<Frame>>,
+    /// The scope chain of the code running now (globals excluded), innermost last.
+    scopes: Vec<Rc<RefCell<Frame>>>,
+    /// Active user-function calls: (call line, function name), for `op_callstack`.
+    calls: Vec<(usize, String)>,
+    lines: Vec<&'s str>,
+    loop_steps: u64,
+}
+
+impl<'s> Interp<'s> {
+    pub fn new(path: &str, source: &'s str) -> Self {
+        let globals = Rc::new(RefCell::new(Frame::default()));
+        globals
+            .borrow_mut()
+            .names
+            .insert("__name__".into(), Value::str("__main__"));
+        Interp {
+            path: path.to_string(),
+            source,
+            b: ProgramBuilder::new(),
+            diags: Vec::new(),
+            seen: HashSet::new(),
+            globals,
+            scopes: Vec::new(),
+            calls: Vec::new(),
+            lines: source.lines().collect(),
+            loop_steps: 0,
+        }
+    }
+
+    /// Records an error once (the same span and message in a loop counts once).
+    pub fn report(&mut self, d: Diagnostic) {
+        if self
+            .seen
+            .insert((d.span.start, d.span.end, d.message.clone()))
+        {
+            self.diags.push(d);
+        }
+    }
+
+    /// Runs a whole module.
+    pub fn run_module(&mut self, body: &[Stmt]) {
+        if let Flow::Return(_) | Flow::Break | Flow::Continue = self.block(body) {
+            // `return`/`break` outside a function or loop were reported where they stood.
+        }
+    }
+
+    fn block(&mut self, body: &[Stmt]) -> Flow {
+        for s in body {
+            match self.stmt(s) {
+                Flow::Normal => {}
+                other => return other,
+            }
+        }
+        Flow::Normal
+    }
+
+    fn line_of(&self, offset: usize) -> usize {
+        line_col(self.source, offset).0
+    }
+
+    /// Sets the `op_callstack` for ops appended by the statement at `offset`,
+    /// in Python traceback order (outermost call first).
+    fn set_callstack(&mut self, offset: usize) {
+        let mut frames: Vec<(usize, String)> = Vec::with_capacity(self.calls.len() + 1);
+        let mut func = "<module>".to_string();
+        for (line, name) in &self.calls {
+            frames.push((*line, func.clone()));
+            func = name.clone();
+        }
+        frames.push((self.line_of(offset), func));
+        let mut lines = Vec::with_capacity(frames.len() * 2);
+        for (line, func) in frames {
+            lines.push(format!("  File \"{}\", line {line}, in {func}", self.path));
+            let code = self.lines.get(line - 1).map_or("", |l| l.trim());
+            lines.push(format!("    {code}"));
+        }
+        self.b.callstack = lines;
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Flow {
+        self.set_callstack(span(s).start);
+        match s {
+            Stmt::Expr(e) => {
+                self.expr(&e.value);
+            }
+            Stmt::Assign(a) => {
+                let v = self.expr(&a.value);
+                for t in &a.targets {
+                    self.assign(t, v.clone());
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    let v = self.expr(value);
+                    self.assign(&a.target, v);
+                }
+            }
+            Stmt::AugAssign(a) => {
+                let cur = self.expr(&a.target);
+                let rhs = self.expr(&a.value);
+                let v = self.binop(a.op, cur, rhs, span(s));
+                self.assign(&a.target, v);
+            }
+            Stmt::If(x) => match self.condition(&x.test) {
+                Some(true) => return self.block(&x.body),
+                Some(false) => return self.block(&x.orelse),
+                None => {}
+            },
+            Stmt::While(x) => loop {
+                match self.condition(&x.test) {
+                    Some(true) => {}
+                    Some(false) => return self.block(&x.orelse),
+                    None => return Flow::Normal,
+                }
+                if !self.count_step(span(s)) {
+                    return Flow::Normal;
+                }
+                match self.block(&x.body) {
+                    Flow::Break => return Flow::Normal,
+                    Flow::Return(v) => return Flow::Return(v),
+                    Flow::Normal | Flow::Continue => {}
+                }
+            },
+            Stmt::For(x) => {
+                let iter = self.expr(&x.iter);
+                let Some(items) = self.iterate(&iter, span(x.iter.as_ref())) else {
+                    return Flow::Normal;
+                };
+                for item in items {
+                    if !self.count_step(span(s)) {
+                        return Flow::Normal;
+                    }
+                    self.assign(&x.target, item);
+                    match self.block(&x.body) {
+                        Flow::Break => return Flow::Normal,
+                        Flow::Return(v) => return Flow::Return(v),
+                        Flow::Normal | Flow::Continue => {}
+                    }
+                }
+                return self.block(&x.orelse);
+            }
+            Stmt::FunctionDef(f) => {
+                if let Some(d) = f.decorator_list.first() {
+                    self.report(
+                        Diagnostic::new(span(d), "decorators are not supported")
+                            .help("call the function directly"),
+                    );
+                }
+                let func = self.make_function(
+                    f.name.as_str(),
+                    &f.args,
+                    FnBody::Def(Rc::new(f.body.clone())),
+                );
+                self.set_name(f.name.as_str(), func);
+            }
+            Stmt::Return(r) => {
+                let v = r.value.as_ref().map_or(Value::None, |e| self.expr(e));
+                if self.calls.is_empty() {
+                    self.report(Diagnostic::new(span(s), "`return` outside a function"));
+                    return Flow::Normal;
+                }
+                return Flow::Return(v);
+            }
+            Stmt::Break(_) => return Flow::Break,
+            Stmt::Continue(_) => return Flow::Continue,
+            Stmt::Pass(_) => {}
+            Stmt::With(w) => return self.with(w),
+            Stmt::Assert(a) => {
+                let v = self.expr(&a.test);
+                if v.truthy() == Some(false) {
+                    let msg = match &a.msg {
+                        Some(m) => format!("assertion failed: {}", Show(&self.expr(m), false)),
+                        None => "assertion failed".to_string(),
+                    };
+                    self.report(Diagnostic::new(span(s), msg));
+                }
+            }
+            Stmt::Global(g) => {
+                if let Some(frame) = self.scopes.last() {
+                    frame
+                        .borrow_mut()
+                        .globals_declared
+                        .extend(g.names.iter().map(|n| n.to_string()));
+                }
+            }
+            Stmt::Nonlocal(_) => {}
+            Stmt::Delete(d) => {
+                for t in &d.targets {
+                    if let Expr::Name(n) = t {
+                        let frame = self
+                            .scopes
+                            .last()
+                            .cloned()
+                            .unwrap_or_else(|| self.globals.clone());
+                        frame.borrow_mut().names.remove(n.id.as_str());
+                    }
+                }
+            }
+            Stmt::Import(i) => {
+                for alias in &i.names {
+                    let full = alias.name.as_str();
+                    match alias.asname.as_ref() {
+                        Some(asname) => match api::import_module(full) {
+                            Some(m) => self.set_name(asname.as_str(), Value::Module(m)),
+                            None => self.unknown_module(full, span(alias)),
+                        },
+                        None => {
+                            // `import paddle.fluid` binds `paddle`.
+                            let top = full.split('.').next().unwrap_or(full);
+                            match (api::import_module(full), api::import_module(top)) {
+                                (Some(_), Some(m)) => self.set_name(top, Value::Module(m)),
+                                _ => self.unknown_module(full, span(alias)),
+                            }
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                let module = i.module.as_ref().map_or("", |m| m.as_str());
+                match api::import_module(module) {
+                    None => self.unknown_module(module, span(s)),
+                    Some(m) => {
+                        for alias in &i.names {
+                            let name = alias.name.as_str();
+                            if name == "*" {
+                                self.report(
+                                    Diagnostic::new(span(alias), "`import *` is not supported")
+                                        .help("import the names you use"),
+                                );
+                                continue;
+                            }
+                            let bound = alias.asname.as_ref().map_or(name, |a| a.as_str());
+                            match api::module_attr(m, name) {
+                                Some(v) => self.set_name(bound, v),
+                                None => self.report(Diagnostic::new(
+                                    span(alias),
+                                    format!("module `{module}` has no `{name}` that fluidc knows"),
+                                )),
+                            }
+                        }
+                    }
+                }
+            }
+            Stmt::ClassDef(_) => self.unsupported(s, "class definitions"),
+            Stmt::Try(_) | Stmt::TryStar(_) => self.unsupported(s, "`try` statements"),
+            Stmt::Raise(_) => self.unsupported(s, "`raise`"),
+            Stmt::AsyncFunctionDef(_) | Stmt::AsyncFor(_) | Stmt::AsyncWith(_) => {
+                self.unsupported(s, "async code")
+            }
+            Stmt::Match(_) => self.unsupported(s, "`match` statements"),
+            Stmt::TypeAlias(_) => self.unsupported(s, "type aliases"),
+        }
+        Flow::Normal
+    }
+
+    fn unsupported(&mut self, s: &Stmt, what: &str) {
+        let sp = span(s);
+        // Point at the first line only: a class body can be long.
+        let end = self.source[sp.start..sp.end]
+            .find('\n')
+            .map_or(sp.end, |i| sp.start + i);
+        self.report(
+            Diagnostic::new(sp.start..end, format!("{what} are not supported by fluidc"))
+                .help("fluidc evaluates a subset of Python at compile time; see SPEC §1.1"),
+        );
+    }
+
+    fn unknown_module(&mut self, module: &str, sp: Range<usize>) {
+        self.report(
+            Diagnostic::new(sp, format!("module `{module}` is not supported"))
+                .help("fluidc knows paddle, paddle.fluid (and its core, layers, framework, layer_helper, executor, concurrency, unique_name), numpy, unittest, os and sys"),
+        );
+    }
+
+    fn count_step(&mut self, sp: Range<usize>) -> bool {
+        self.loop_steps += 1;
+        if self.loop_steps > MAX_LOOP_ITERATIONS {
+            self.report(
+                Diagnostic::new(sp, "this loop runs too long at compile time")
+                    .help("a Python loop is unrolled into the program; use layers.While for a loop that runs in the program"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// The truth of a Python `if`/`while` condition, or `None` after an error.
+    fn condition(&mut self, test: &Expr) -> Option<bool> {
+        let v = self.expr(test);
+        match v {
+            Value::Var(var) => {
+                self.report(
+                    Diagnostic::new(span(test), format!("a Python `if`/`while` cannot test the program variable `{}`", var.name))
+                        .help("its value is only known when the program runs: use layers.While, layers.cond, layers.Switch or layers.IfElse"),
+                );
+                None
+            }
+            Value::Poison => None,
+            Value::RunTime => {
+                self.report(Diagnostic::new(
+                    span(test),
+                    "this condition depends on values known only when the program runs",
+                ));
+                None
+            }
+            other => other.truthy(),
+        }
+    }
+
+    fn with(&mut self, w: &ast::StmtWith) -> Flow {
+        let mut exits = Vec::new();
+        for item in &w.items {
+            let ctx = self.expr(&item.context_expr);
+            let entered = match ctx {
+                Value::Poison => None,
+                other => match api::enter(self, &other, span(&item.context_expr)) {
+                    Ok(x) => Some(x),
+                    Err(d) => {
+                        self.report(d);
+                        None
+                    }
+                },
+            };
+            let (as_value, exit) = entered.unwrap_or((Value::Poison, Exit::Nothing));
+            if let Some(target) = &item.optional_vars {
+                self.assign(target, as_value);
+            }
+            exits.push((exit, span(&item.context_expr)));
+        }
+        let flow = self.block(&w.body);
+        for (exit, sp) in exits.into_iter().rev() {
+            if let Err(d) = api::exit(self, exit, sp) {
+                self.report(d);
+            }
+        }
+        flow
+    }
+
+    fn make_function(&mut self, name: &str, args: &ast::Arguments, body: FnBody) -> Value {
+        let mut params = Vec::new();
+        for (a, kw_only) in args
+            .posonlyargs
+            .iter()
+            .chain(&args.args)
+            .map(|a| (a, false))
+            .chain(args.kwonlyargs.iter().map(|a| (a, true)))
+        {
+            let default = a.default.as_ref().map(|d| self.expr(d));
+            params.push(FnParam {
+                name: a.def.arg.to_string(),
+                default,
+                kw_only,
+            });
+        }
+        if let Some(v) = args.vararg.as_ref().or(args.kwarg.as_ref()) {
+            self.report(Diagnostic::new(
+                span(v.as_ref()),
+                "`*args` and `**kwargs` parameters are not supported",
+            ));
+        }
+        Value::Function(Rc::new(Function {
+            name: name.to_string(),
+            params,
+            body,
+            closure: self.scopes.clone(),
+        }))
+    }
+
+    // ---- names ----
+
+    fn set_name(&mut self, name: &str, v: Value) {
+        let frame = match self.scopes.last() {
+            Some(f) if !f.borrow().globals_declared.iter().any(|g| g == name) => f.clone(),
+            _ => self.globals.clone(),
+        };
+        frame.borrow_mut().names.insert(name.to_string(), v);
+    }
+
+    fn get_name(&self, name: &str) -> Option<Value> {
+        for f in self.scopes.iter().rev() {
+            if let Some(v) = f.borrow().names.get(name) {
+                return Some(v.clone());
+            }
+        }
+        if let Some(v) = self.globals.borrow().names.get(name) {
+            return Some(v.clone());
+        }
+        api::python_builtin(name)
+    }
+
+    fn undefined(&mut self, name: &str, sp: Range<usize>) {
+        let mut known: Vec<String> = self.globals.borrow().names.keys().cloned().collect();
+        for f in &self.scopes {
+            known.extend(f.borrow().names.keys().cloned());
+        }
+        let close = known
+            .iter()
+            .filter(|k| edit_distance(k, name) <= 2 && k.len() > 1)
+            .min_by_key(|k| edit_distance(k, name));
+        let mut d = Diagnostic::new(sp, format!("name `{name}` is not defined"));
+        d = match close {
+            Some(c) => d.help(format!("did you mean `{c}`?")),
+            None => d.help(format!("assign `{name}` before this line, e.g. with fluid.make_channel(...) or layers.fill_constant(...)")),
+        };
+        self.report(d);
+    }
+
+    fn assign(&mut self, target: &Expr, v: Value) {
+        match target {
+            Expr::Name(n) => self.set_name(n.id.as_str(), v),
+            Expr::Tuple(t) => self.unpack(&t.elts, v, span(target)),
+            Expr::List(t) => self.unpack(&t.elts, v, span(target)),
+            Expr::Subscript(s) => {
+                let obj = self.expr(&s.value);
+                let key = self.expr(&s.slice);
+                if let Err(d) = api::set_item(&obj, key, v, span(target)) {
+                    self.report(d);
+                }
+            }
+            Expr::Attribute(a) => {
+                let obj = self.expr(&a.value);
+                if !matches!(obj, Value::Poison) {
+                    self.report(Diagnostic::new(
+                        span(target),
+                        format!("cannot set attribute `{}` on {}", a.attr, obj.type_name()),
+                    ));
+                }
+            }
+            other => self.report(Diagnostic::new(
+                span(other),
+                "cannot assign to this expression",
+            )),
+        }
+    }
+
+    fn unpack(&mut self, targets: &[Expr], v: Value, sp: Range<usize>) {
+        if let Value::Poison = v {
+            for t in targets {
+                self.assign(t, Value::Poison);
+            }
+            return;
+        }
+        let items = match (&v, v.items()) {
+            (Value::RunTime, _) => vec![Value::RunTime; targets.len()],
+            (_, Some(items)) => items,
+            (_, None) => {
+                self.report(Diagnostic::new(
+                    sp,
+                    format!("cannot unpack a {}", v.type_name()),
+                ));
+                return;
+            }
+        };
+        if items.len() != targets.len() {
+            self.report(Diagnostic::new(
+                sp,
+                format!(
+                    "expected {} values to unpack, got {}",
+                    targets.len(),
+                    items.len()
+                ),
+            ));
+            return;
+        }
+        for (t, item) in targets.iter().zip(items) {
+            self.assign(t, item);
+        }
+    }
+
+    fn iterate(&mut self, v: &Value, sp: Range<usize>) -> Option<Vec<Value>> {
+        match v {
+            Value::Poison => None,
+            Value::Var(var) => {
+                self.report(
+                    Diagnostic::new(
+                        sp,
+                        format!(
+                            "cannot iterate over the program variable `{}` at compile time",
+                            var.name
+                        ),
+                    )
+                    .help("use layers.While for a loop that runs in the program"),
+                );
+                None
+            }
+            other => match other.items() {
+                Some(items) => Some(items),
+                None => {
+                    self.report(Diagnostic::new(
+                        sp,
+                        format!("a {} is not iterable", other.type_name()),
+                    ));
+                    None
+                }
+            },
+        }
+    }
+
+    // ---- expressions ----
+
+    pub fn expr(&mut self, e: &Expr) -> Value {
+        match self.try_expr(e) {
+            Ok(v) => v,
+            Err(d) => {
+                self.report(d);
+                Value::Poison
+            }
+        }
+    }
+
+    fn try_expr(&mut self, e: &Expr) -> Result<Value> {
+        Ok(match e {
+            Expr::Constant(c) => self.constant(&c.value, span(e))?,
+            Expr::Name(n) => match self.get_name(n.id.as_str()) {
+                Some(v) => v,
+                None => {
+                    self.undefined(n.id.as_str(), span(e));
+                    Value::Poison
+                }
+            },
+            Expr::Attribute(a) => {
+                let obj = self.expr(&a.value);
+                match obj {
+                    Value::Poison => Value::Poison,
+                    obj => api::get_attr(self, &obj, a.attr.as_str(), span(e))?,
+                }
+            }
+            Expr::Call(c) => self.call_expr(c, span(e))?,
+            Expr::BinOp(b) => {
+                let l = self.expr(&b.left);
+                let r = self.expr(&b.right);
+                self.binop(b.op, l, r, span(e))
+            }
+            Expr::UnaryOp(u) => {
+                let v = self.expr(&u.operand);
+                match (u.op, v) {
+                    (_, Value::Poison) => Value::Poison,
+                    (UnaryOp::Not, Value::Var(var)) => {
+                        return Err(Diagnostic::new(
+                            span(e),
+                            format!("`not` cannot test the program variable `{}`", var.name),
+                        )
+                        .help("use layers.logical_not(x)"))
+                    }
+                    (UnaryOp::Not, v) => match v.truthy() {
+                        Some(b) => Value::Bool(!b),
+                        None => Value::RunTime,
+                    },
+                    (op, v) => api::unary(self, op, v, span(e))?,
+                }
+            }
+            Expr::BoolOp(b) => {
+                let mut last = Value::None;
+                for (i, ve) in b.values.iter().enumerate() {
+                    last = self.expr(ve);
+                    if let Value::Var(var) = &last {
+                        let f = if b.op == BoolOp::And {
+                            "logical_and"
+                        } else {
+                            "logical_or"
+                        };
+                        return Err(Diagnostic::new(
+                            span(ve),
+                            format!("`and`/`or` cannot test the program variable `{}`", var.name),
+                        )
+                        .help(format!("use layers.{f}(x, y)")));
+                    }
+                    let Some(t) = last.truthy() else {
+                        return Ok(last);
+                    };
+                    let stop = if b.op == BoolOp::And { !t } else { t };
+                    if stop || i + 1 == b.values.len() {
+                        break;
+                    }
+                }
+                last
+            }
+            Expr::Compare(c) => {
+                let mut left = self.expr(&c.left);
+                let mut result = Value::Bool(true);
+                for (op, right_e) in c.ops.iter().zip(&c.comparators) {
+                    let right = self.expr(right_e);
+                    result = self.compare(*op, &left, &right, span(e))?;
+                    if matches!(result, Value::Bool(false)) || !matches!(result, Value::Bool(_)) {
+                        break;
+                    }
+                    left = right;
+                }
+                result
+            }
+            Expr::IfExp(x) => match self.condition(&x.test) {
+                Some(true) => self.expr(&x.body),
+                Some(false) => self.expr(&x.orelse),
+                None => Value::Poison,
+            },
+            Expr::List(l) => Value::list(self.elements(&l.elts)),
+            Expr::Tuple(t) => Value::tuple(self.elements(&t.elts)),
+            Expr::Set(s) => Value::list(self.elements(&s.elts)),
+            Expr::Dict(d) => {
+                let mut items = Vec::new();
+                for (k, v) in d.keys.iter().zip(&d.values) {
+                    let val = self.expr(v);
+                    match k {
+                        Some(k) => {
+                            let key = self.expr(k);
+                            items.push((key, val));
+                        }
+                        None => {
+                            if let Value::Dict(other) = val {
+                                items.extend(other.borrow().iter().cloned());
+                            }
+                        }
+                    }
+                }
+                Value::Dict(Rc::new(RefCell::new(items)))
+            }
+            Expr::ListComp(lc) => self.comprehension(&lc.elt, &lc.generators)?,
+            Expr::GeneratorExp(g) => self.comprehension(&g.elt, &g.generators)?,
+            Expr::Subscript(s) => {
+                let obj = self.expr(&s.value);
+                if let Expr::Slice(sl) = s.slice.as_ref() {
+                    let bound =
+                        |me: &mut Self, x: &Option<Box<Expr>>| x.as_ref().map(|x| me.expr(x));
+                    let (lo, hi, st) = (
+                        bound(self, &sl.lower),
+                        bound(self, &sl.upper),
+                        bound(self, &sl.step),
+                    );
+                    api::slice(&obj, lo, hi, st, span(e))?
+                } else {
+                    let key = self.expr(&s.slice);
+                    api::get_item(&obj, &key, span(e))?
+                }
+            }
+            Expr::Lambda(l) => self.make_function(
+                "<lambda>",
+                &l.args,
+                FnBody::Lambda(Rc::new((*l.body).clone())),
+            ),
+            Expr::JoinedStr(j) => {
+                let mut s = String::new();
+                for part in &j.values {
+                    match part {
+                        Expr::Constant(c) => {
+                            if let Constant::Str(t) = &c.value {
+                                s.push_str(t);
+                            }
+                        }
+                        Expr::FormattedValue(f) => {
+                            let v = self.expr(&f.value);
+                            let spec = match &f.format_spec {
+                                Some(spec) => match self.expr(spec) {
+                                    Value::Str(x) => x.to_string(),
+                                    _ => String::new(),
+                                },
+                                None => String::new(),
+                            };
+                            let repr = f.conversion == ast::ConversionFlag::Repr;
+                            s.push_str(&api::format_value(&v, &spec, repr, span(part))?);
+                        }
+                        other => {
+                            let v = self.expr(other);
+                            s.push_str(&Show(&v, false).to_string());
+                        }
+                    }
+                }
+                Value::str(&s)
+            }
+            Expr::Starred(_) => {
+                return Err(Diagnostic::new(
+                    span(e),
+                    "`*` is only supported in call arguments",
+                ))
+            }
+            Expr::NamedExpr(_)
+            | Expr::Await(_)
+            | Expr::Yield(_)
+            | Expr::YieldFrom(_)
+            | Expr::SetComp(_)
+            | Expr::DictComp(_) => {
+                return Err(Diagnostic::new(
+                    span(e),
+                    "this expression is not supported by fluidc",
+                ))
+            }
+            Expr::FormattedValue(_) | Expr::Slice(_) => {
+                return Err(Diagnostic::new(span(e), "unexpected expression here"))
+            }
+        })
+    }
+
+    fn constant(&mut self, c: &Constant, sp: Range<usize>) -> Result<Value> {
+        Ok(match c {
+            Constant::None => Value::None,
+            Constant::Bool(b) => Value::Bool(*b),
+            Constant::Str(s) => Value::str(s),
+            Constant::Int(_) => match int_literal(c) {
+                Some(i) => Value::Int(i),
+                None => {
+                    return Err(Diagnostic::new(
+                        sp,
+                        "integer literal does not fit in 64 bits",
+                    ))
+                }
+            },
+            Constant::Float(f) => Value::Float(*f),
+            Constant::Tuple(items) => {
+                let mut vals = Vec::new();
+                for item in items {
+                    vals.push(self.constant(item, sp.clone())?);
+                }
+                Value::tuple(vals)
+            }
+            Constant::Ellipsis => Value::None,
+            Constant::Bytes(_) | Constant::Complex { .. } => {
+                return Err(Diagnostic::new(
+                    sp,
+                    "bytes and complex literals are not supported",
+                ))
+            }
+        })
+    }
+
+    fn elements(&mut self, elts: &[Expr]) -> Vec<Value> {
+        let mut out = Vec::with_capacity(elts.len());
+        for e in elts {
+            if let Expr::Starred(s) = e {
+                let v = self.expr(&s.value);
+                if let Some(items) = self.iterate(&v, span(e)) {
+                    out.extend(items);
+                }
+            } else {
+                out.push(self.expr(e));
+            }
+        }
+        out
+    }
+
+    fn comprehension(&mut self, elt: &Expr, gens: &[ast::Comprehension]) -> Result<Value> {
+        let frame = Rc::new(RefCell::new(Frame::default()));
+        self.scopes.push(frame);
+        let mut out = Vec::new();
+        self.comp_level(elt, gens, &mut out);
+        self.scopes.pop();
+        Ok(Value::list(out))
+    }
+
+    fn comp_level(&mut self, elt: &Expr, gens: &[ast::Comprehension], out: &mut Vec<Value>) {
+        let Some((g, rest)) = gens.split_first() else {
+            out.push(self.expr(elt));
+            return;
+        };
+        let iter = self.expr(&g.iter);
+        let Some(items) = self.iterate(&iter, span(&g.iter)) else {
+            return;
+        };
+        'items: for item in items {
+            self.assign(&g.target, item);
+            for cond in &g.ifs {
+                if self.condition(cond) != Some(true) {
+                    continue 'items;
+                }
+            }
+            self.comp_level(elt, rest, out);
+        }
+    }
+
+    pub fn binop(&mut self, op: Operator, l: Value, r: Value, sp: Range<usize>) -> Value {
+        if matches!(l, Value::Poison) || matches!(r, Value::Poison) {
+            return Value::Poison;
+        }
+        match api::binary(self, op, l, r, sp) {
+            Ok(v) => v,
+            Err(d) => {
+                self.report(d);
+                Value::Poison
+            }
+        }
+    }
+
+    fn compare(&mut self, op: CmpOp, l: &Value, r: &Value, sp: Range<usize>) -> Result<Value> {
+        if matches!(l, Value::Poison) || matches!(r, Value::Poison) {
+            return Ok(Value::Poison);
+        }
+        api::compare(self, op, l, r, sp)
+    }
+
+    fn call_expr(&mut self, c: &ast::ExprCall, sp: Range<usize>) -> Result<Value> {
+        let func = self.expr(&c.func);
+        let mut args = Vec::with_capacity(c.args.len());
+        let mut arg_spans = Vec::with_capacity(c.args.len());
+        for a in &c.args {
+            if let Expr::Starred(s) = a {
+                let v = self.expr(&s.value);
+                for item in self.iterate(&v, span(a)).unwrap_or_default() {
+                    args.push(item);
+                    arg_spans.push(span(a));
+                }
+            } else {
+                args.push(self.expr(a));
+                arg_spans.push(span(a));
+            }
+        }
+        let mut kwargs = Vec::with_capacity(c.keywords.len());
+        for k in &c.keywords {
+            let v = self.expr(&k.value);
+            match &k.arg {
+                Some(name) => kwargs.push((name.to_string(), v, span(k))),
+                None => match v {
+                    Value::Dict(d) => {
+                        for (key, val) in d.borrow().iter() {
+                            if let Value::Str(key) = key {
+                                kwargs.push((key.to_string(), val.clone(), span(k)));
+                            }
+                        }
+                    }
+                    Value::Poison => {}
+                    other => self.report(Diagnostic::new(
+                        span(k),
+                        format!("`**` needs a dict, not {}", other.type_name()),
+                    )),
+                },
+            }
+        }
+        if matches!(func, Value::Poison)
+            || args
+                .iter()
+                .chain(kwargs.iter().map(|k| &k.1))
+                .any(|v| matches!(v, Value::Poison))
+        {
+            return Ok(Value::Poison);
+        }
+        self.call(func, args, arg_spans, kwargs, sp)
+    }
+
+    /// Calls a function value with evaluated arguments.
+    pub fn call(
+        &mut self,
+        func: Value,
+        args: Vec<Value>,
+        arg_spans: Vec<Range<usize>>,
+        kwargs: Vec<(String, Value, Range<usize>)>,
+        sp: Range<usize>,
+    ) -> Result<Value> {
+        match func {
+            Value::Builtin(b, recv) => {
+                self.call_builtin(b, recv.map(|r| (*r).clone()), args, arg_spans, kwargs, sp)
+            }
+            Value::Function(f) => self.call_function(&f, args, kwargs, sp),
+            Value::DType(k) => api::convert_dtype_call(k, args, sp),
+            other => Err(Diagnostic::new(
+                sp,
+                format!("a {} is not callable", other.type_name()),
+            )),
+        }
+    }
+
+    fn call_builtin(
+        &mut self,
+        b: &'static Builtin,
+        recv: Option<Value>,
+        args: Vec<Value>,
+        arg_spans: Vec<Range<usize>>,
+        kwargs: Vec<(String, Value, Range<usize>)>,
+        sp: Range<usize>,
+    ) -> Result<Value> {
+        let mut bound = api::bind(b, recv, args, arg_spans, kwargs, sp)?;
+        (b.body)(self, &mut bound)
+    }
+
+    fn call_function(
+        &mut self,
+        f: &Rc<Function>,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value, Range<usize>)>,
+        sp: Range<usize>,
+    ) -> Result<Value> {
+        if self.calls.len() >= MAX_CALL_DEPTH {
+            return Err(Diagnostic::new(
+                sp,
+                format!("calls nested deeper than {MAX_CALL_DEPTH} levels (runaway recursion?)"),
+            ));
+        }
+        let frame = Rc::new(RefCell::new(Frame::default()));
+        {
+            let mut fr = frame.borrow_mut();
+            let positional: Vec<&FnParam> = f.params.iter().filter(|p| !p.kw_only).collect();
+            if args.len() > positional.len() {
+                return Err(Diagnostic::new(
+                    sp,
+                    format!(
+                        "{}() takes {} positional arguments but {} were given",
+                        f.name,
+                        positional.len(),
+                        args.len()
+                    ),
+                ));
+            }
+            for (p, a) in positional.iter().zip(args) {
+                fr.names.insert(p.name.clone(), a);
+            }
+            for (name, v, ksp) in kwargs {
+                if !f.params.iter().any(|p| p.name == name) {
+                    return Err(Diagnostic::new(
+                        ksp,
+                        format!("{}() got an unexpected keyword argument `{name}`", f.name),
+                    ));
+                }
+                if fr.names.insert(name.clone(), v).is_some() {
+                    return Err(Diagnostic::new(
+                        ksp,
+                        format!("{}() got multiple values for argument `{name}`", f.name),
+                    ));
+                }
+            }
+            for p in &f.params {
+                if !fr.names.contains_key(&p.name) {
+                    match &p.default {
+                        Some(d) => {
+                            fr.names.insert(p.name.clone(), d.clone());
+                        }
+                        None => {
+                            return Err(Diagnostic::new(
+                                sp,
+                                format!("{}() is missing the argument `{}`", f.name, p.name),
+                            ))
+                        }
+                    }
+                }
+            }
+        }
+        let saved = std::mem::replace(&mut self.scopes, f.closure.clone());
+        self.scopes.push(frame);
+        self.calls.push((self.line_of(sp.start), f.name.clone()));
+        let result = match &f.body {
+            FnBody::Def(body) => match self.block(body) {
+                Flow::Return(v) => v,
+                _ => Value::None,
+            },
+            FnBody::Lambda(e) => self.expr(e),
+        };
+        self.calls.pop();
+        self.scopes = saved;
+        self.set_callstack(sp.start);
+        Ok(result)
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

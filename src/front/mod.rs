@@ -1,0 +1,146 @@
+//! The front end: a Fluid `model.py` to a program, without running Python.
+//!
+//! The script is parsed ([`parse`]) and evaluated at compile time ([`eval`]):
+//! plain Python is computed, and every fluid call appends ops and variables
+//! through the [`builder::ProgramBuilder`], as Paddle's Python would.
+//!
+//! The output is the program the script runs (`exe.run(main, feed=...,
+//! fetch_list=...)`; the default main program if it runs none), with:
+//! - its startup program's ops first in block 0, so parameters and
+//!   `create_global_var` values are initialized by the one program fluidc
+//!   writes (Paddle would run the startup program separately first);
+//! - a `feed` op per fed name (column = position) and a `fetch` op per
+//!   fetch target, on the persistable `feed`/`fetch` holders, as Paddle's
+//!   executor adds them.
+pub mod api;
+mod builder;
+pub mod diag;
+mod eval;
+mod parse;
+mod value;
+
+use fluidc_transpiler::{AttrValue, Op, Program, Var, VarKind};
+
+use diag::Diagnostic;
+
+/// Compiles a script. On failure, every independent error found.
+pub fn compile(path: &str, source: &str) -> Result<Program, Vec<Diagnostic>> {
+    // The evaluator recurses on the syntax tree (bounded by parse::MAX_DEPTH),
+    // so it runs on a thread with a stack sized for that bound.
+    let (path, source) = (path.to_string(), source.to_string());
+    let worker = std::thread::Builder::new()
+        .name("fluidc-front".into())
+        .stack_size(1 << 30)
+        .spawn(move || compile_here(&path, &source));
+    match worker.map(|h| h.join()) {
+        Ok(Ok(result)) => result,
+        _ => Err(vec![Diagnostic::new(
+            0..0,
+            "internal error: the compiler thread failed; please report this file",
+        )]),
+    }
+}
+
+fn compile_here(path: &str, source: &str) -> Result<Program, Vec<Diagnostic>> {
+    let body = parse::parse_module(source, path).map_err(|d| vec![d])?;
+    let mut interp = eval::Interp::new(path, source);
+    interp.run_module(&body);
+    if !interp.diags.is_empty() {
+        let mut diags = std::mem::take(&mut interp.diags);
+        diags.sort_by_key(|d| d.span.start);
+        return Err(diags);
+    }
+    let program = finish(&mut interp).map_err(|d| vec![d])?;
+    std::mem::forget(body); // a deep tree drops recursively; the process owns it until exit anyway
+    Ok(program)
+}
+
+/// The program to write: the one the script ran, with its startup program
+/// merged in and its feed/fetch ops added.
+fn finish(interp: &mut eval::Interp) -> Result<Program, Diagnostic> {
+    let b = &mut interp.b;
+    let run = b.runs.last().cloned();
+    let main = match &run {
+        Some(r) => r.program,
+        None => 0,
+    };
+    let startup = b.startup_of.get(&main).copied().unwrap_or(1);
+    let mut program = std::mem::take(&mut b.programs[main].program);
+    let init = std::mem::take(&mut b.programs[startup].program);
+    if init.blocks.len() > 1 {
+        return Err(Diagnostic::new(
+            0..0,
+            "the startup program has control flow; fluidc merges only a flat startup program",
+        ));
+    }
+    if let Some(init_block) = init.blocks.into_iter().next() {
+        let global = &mut program.blocks[0];
+        for v in init_block.vars {
+            if global.var(&v.name).is_none() {
+                global.vars.push(v);
+            }
+        }
+        global.ops.splice(0..0, init_block.ops);
+    }
+    if let Some(run) = run {
+        add_feed_fetch(&mut program, &run.feed, &run.fetch);
+    }
+    Ok(program)
+}
+
+/// Adds Paddle's feed and fetch ops and their holder variables.
+fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
+    let global = &mut program.blocks[0];
+    if !feed.is_empty() {
+        let mut holder = Var::plain("feed", VarKind::FeedMinibatch);
+        holder.persistable = Some(true);
+        global.vars.insert(0, holder);
+        let ops: Vec<Op> = feed
+            .iter()
+            .enumerate()
+            .map(|(col, name)| {
+                Op::new("feed")
+                    .input("X", &["feed"])
+                    .output("Out", &[name])
+                    .attr("col", AttrValue::Int(col as i32))
+            })
+            .collect();
+        global.ops.splice(0..0, ops);
+    }
+    if !fetch.is_empty() {
+        let mut holder = Var::plain("fetch", VarKind::FetchList);
+        holder.persistable = Some(true);
+        global.vars.insert(0, holder);
+        for (col, name) in fetch.iter().enumerate() {
+            global.ops.push(
+                Op::new("fetch")
+                    .input("X", &[name])
+                    .output("Out", &["fetch"])
+                    .attr("col", AttrValue::Int(col as i32)),
+            );
+        }
+    }
+}
+
+/// A whole file's bytes to a program; non-UTF-8 input is a diagnostic.
+pub fn compile_bytes(path: &str, bytes: &[u8]) -> Result<Program, (String, Vec<Diagnostic>)> {
+    match std::str::from_utf8(bytes) {
+        Ok(source) => compile(path, source).map_err(|d| (source.to_string(), d)),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let lossy_at = String::from_utf8_lossy(&bytes[..at]).len();
+            Err((
+                text,
+                vec![Diagnostic::new(
+                    lossy_at..lossy_at + 1,
+                    format!(
+                        "the file is not UTF-8 text (invalid byte 0x{:02x})",
+                        bytes[at]
+                    ),
+                )
+                .help("save the script as UTF-8")],
+            ))
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! The values the compile-time evaluator computes with: plain Python values,
+//! program variables, and the fluid API's objects (programs, guards, ...).
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+use fluidc_transpiler::VarKind;
+use rustpython_parser::ast;
+
+use super::api::Builtin;
+
+/// A program variable: which program and block declare it, and its name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarRef {
+    pub program: usize,
+    pub block: usize,
+    pub name: Rc<str>,
+}
+
+/// A user function (`def` or `lambda`) with the scopes it closes over.
+#[derive(Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<FnParam>,
+    pub body: FnBody,
+    pub closure: Vec<Rc<RefCell<Frame>>>,
+}
+
+#[derive(Debug)]
+pub struct FnParam {
+    pub name: String,
+    pub default: Option<Value>,
+    pub kw_only: bool,
+}
+
+#[derive(Debug)]
+pub enum FnBody {
+    Def(Rc<Vec<ast::Stmt>>),
+    Lambda(Rc<ast::Expr>),
+}
+
+/// One scope of Python names.
+#[derive(Debug, Default)]
+pub struct Frame {
+    pub names: std::collections::HashMap<String, Value>,
+    pub globals_declared: Vec<String>,
+}
+
+/// An object of the fluid API; the mutable ones carry their state inside.
+#[derive(Debug)]
+pub enum Object {
+    Program(usize),
+    Block {
+        program: usize,
+        block: usize,
+    },
+    Executor,
+    Place,
+    LayerHelper {
+        layer_type: String,
+    },
+    ProgramGuard {
+        main: usize,
+        startup: Option<usize>,
+    },
+    While {
+        cond: VarRef,
+        is_test: bool,
+    },
+    /// What `with w.block():` / `with cb.block():` / `with switch.case(c):` enter.
+    BlockGuard(RefCell<BlockGuard>),
+    ConditionalBlock {
+        inputs: Vec<VarRef>,
+        is_scalar: bool,
+    },
+    Switch(RefCell<SwitchState>),
+    Select(RefCell<SelectState>),
+    SelectCase(RefCell<CaseState>),
+    UniqueNameGuard,
+    /// A `unittest.TestCase`-like namespace; only its assert methods exist.
+    Other(&'static str),
+}
+
+/// Which construct a block guard completes on exit.
+#[derive(Debug, Clone)]
+pub enum GuardKind {
+    While {
+        cond: VarRef,
+        is_test: bool,
+    },
+    Conditional {
+        inputs: Vec<VarRef>,
+        is_scalar: bool,
+    },
+    Go,
+}
+
+#[derive(Debug)]
+pub struct BlockGuard {
+    pub kind: GuardKind,
+    /// The block created on enter (program, block).
+    pub entered: Option<(usize, usize)>,
+}
+
+#[derive(Debug, Default)]
+pub struct SwitchState {
+    pub pre_not_conditions: Vec<VarRef>,
+    pub has_default: bool,
+    pub inside: bool,
+}
+
+/// A select statement being built (SPEC §4: the high-level node).
+#[derive(Debug, Default)]
+pub struct SelectState {
+    pub program: usize,
+    /// The block the select op goes into.
+    pub block: usize,
+    pub entered: bool,
+    /// The `with` block of the select has ended.
+    pub closed: bool,
+    /// Cases are numbered in the order `case()`/`default()` create them.
+    pub next_index: usize,
+    pub cases: Vec<SelectCaseInfo>,
+    pub has_default: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct SelectCaseInfo {
+    pub index: usize,
+    /// 0 default, 1 send, 2 receive (Paddle's numbering).
+    pub kind: i32,
+    pub channel: Option<VarRef>,
+    pub value: Option<VarRef>,
+    pub body: Option<usize>,
+}
+
+#[derive(Debug)]
+pub struct CaseState {
+    pub select: Rc<Object>,
+    pub info: SelectCaseInfo,
+}
+
+/// A value at compile time.
+#[derive(Debug, Clone)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    List(Rc<RefCell<Vec<Value>>>),
+    Tuple(Rc<[Value]>),
+    Dict(Rc<RefCell<Vec<(Value, Value)>>>),
+    Range {
+        start: i64,
+        stop: i64,
+        step: i64,
+    },
+    Var(VarRef),
+    Function(Rc<Function>),
+    /// A builtin, bound to its receiver for a method.
+    Builtin(&'static Builtin, Option<Rc<Value>>),
+    /// An imported module or a namespace in one (`fluid.layers`, `core.VarDesc.VarType`).
+    Module(&'static str),
+    DType(VarKind),
+    Object(Rc<Object>),
+    /// Known only when the program runs (what `exe.run` returns).
+    RunTime,
+    /// The result of an expression that failed; its error is reported once.
+    Poison,
+}
+
+impl Value {
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::from(items))
+    }
+
+    pub fn object(o: Object) -> Value {
+        Value::Object(Rc::new(o))
+    }
+
+    /// The Python type name, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::List(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Dict(_) => "dict",
+            Value::Range { .. } => "range",
+            Value::Var(_) => "Variable",
+            Value::Function(_) => "function",
+            Value::Builtin(..) => "builtin function",
+            Value::Module(_) => "module",
+            Value::DType(_) => "dtype",
+            Value::Object(o) => match o.as_ref() {
+                Object::Program(_) => "Program",
+                Object::Block { .. } => "Block",
+                Object::Executor => "Executor",
+                Object::Place => "CPUPlace",
+                Object::LayerHelper { .. } => "LayerHelper",
+                Object::ProgramGuard { .. } => "program_guard",
+                Object::While { .. } => "While",
+                Object::BlockGuard(_) => "BlockGuard",
+                Object::ConditionalBlock { .. } => "ConditionalBlock",
+                Object::Switch(_) => "Switch",
+                Object::Select(_) => "Select",
+                Object::SelectCase(_) => "SelectCase",
+                Object::UniqueNameGuard => "unique_name.guard",
+                Object::Other(n) => n,
+            },
+            Value::RunTime => "run-time value",
+            Value::Poison => "error",
+        }
+    }
+
+    /// Python truthiness for plain values; `None` for values only known at run time.
+    pub fn truthy(&self) -> Option<bool> {
+        Some(match self {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(l) => !l.borrow().is_empty(),
+            Value::Tuple(t) => !t.is_empty(),
+            Value::Dict(d) => !d.borrow().is_empty(),
+            Value::Range { start, stop, step } => range_len(*start, *stop, *step) > 0,
+            Value::Var(_) | Value::RunTime | Value::Poison => return None,
+            _ => true,
+        })
+    }
+
+    /// Items of an iterable plain value.
+    pub fn items(&self) -> Option<Vec<Value>> {
+        Some(match self {
+            Value::List(l) => l.borrow().clone(),
+            Value::Tuple(t) => t.to_vec(),
+            Value::Dict(d) => d.borrow().iter().map(|(k, _)| k.clone()).collect(),
+            Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
+            Value::Range { start, stop, step } => {
+                let n = range_len(*start, *stop, *step);
+                (0..n).map(|i| Value::Int(start + i * step)).collect()
+            }
+            _ => return None,
+        })
+    }
+}
+
+pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
+    if step > 0 && stop > start {
+        (stop - start + step - 1) / step
+    } else if step < 0 && stop < start {
+        (start - stop - step - 1) / -step
+    } else {
+        0
+    }
+}
+
+/// Python's `repr`/`str` of plain values, for f-strings, `%` and `print`.
+pub struct Show<'a>(pub &'a Value, pub bool);
+
+impl fmt::Display for Show<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Show(v, repr) = *self;
+        let seq = |f: &mut fmt::Formatter<'_>, items: &[Value], open: &str, close: &str| {
+            f.write_str(open)?;
+            for (i, it) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{}", Show(it, true))?;
+            }
+            if open == "(" && items.len() == 1 {
+                f.write_str(",")?;
+            }
+            f.write_str(close)
+        };
+        match v {
+            Value::None => f.write_str("None"),
+            Value::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => f.write_str(&py_float(*x)),
+            Value::Str(s) if repr => {
+                write!(f, "'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
+            }
+            Value::Str(s) => f.write_str(s),
+            Value::List(l) => seq(f, &l.borrow(), "[", "]"),
+            Value::Tuple(t) => seq(f, t, "(", ")"),
+            Value::Dict(d) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in d.borrow().iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}: {}", Show(k, true), Show(v, true))?;
+                }
+                f.write_str("}")
+            }
+            Value::Range { start, stop, step } => write!(f, "range({start}, {stop}, {step})"),
+            Value::Var(v) => write!(f, "Variable({})", v.name),
+            Value::DType(k) => write!(f, "VarType.{}", k.as_str_name()),
+            Value::Module(m) => write!(f, "<module '{m}'>"),
+            Value::Function(func) => write!(f, "<function {}>", func.name),
+            Value::Builtin(b, _) => write!(f, "<built-in {}>", b.name),
+            Value::RunTime => f.write_str("<known when the program runs>"),
+            other => write!(f, "<{}>", other.type_name()),
+        }
+    }
+}
+
+/// Python's float repr: `1.0`, `0.1`, `1e-05`.
+pub fn py_float(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let s = format!("{x:?}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let (sign, digits) = e.strip_prefix('-').map(|d| ('-', d)).unwrap_or(('+', e));
+            format!("{}e{sign}{digits:0>2}", m.trim_end_matches(".0"))
+        }
+        None => s,
+    }
+}

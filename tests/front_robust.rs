@@ -1,0 +1,88 @@
+//! The front end never panics or hangs: every prefix of every testdata
+//! script, and hostile inputs, give a program or diagnostics.
+use fluidc::front::{compile, compile_bytes};
+
+fn testdata_scripts() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in ["testdata/front/ok", "testdata/front/err"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        for e in std::fs::read_dir(dir).expect("dir") {
+            let p = e.expect("entry").path();
+            if p.extension().is_some_and(|x| x == "py") {
+                out.push((
+                    p.display().to_string(),
+                    std::fs::read_to_string(&p).expect("read"),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn assert_no_internal_error(
+    name: &str,
+    result: Result<fluidc_transpiler::Program, Vec<fluidc::front::diag::Diagnostic>>,
+) {
+    if let Err(diags) = result {
+        assert!(!diags.is_empty(), "{name}: failure without diagnostics");
+        for d in diags {
+            assert!(
+                !d.message.contains("internal error"),
+                "{name}: {}",
+                d.message
+            );
+        }
+    }
+}
+
+#[test]
+fn every_prefix_of_every_script_compiles_or_reports() {
+    for (name, source) in testdata_scripts() {
+        let cuts: Vec<usize> = (0..source.len())
+            .step_by(3)
+            .filter(|i| source.is_char_boundary(*i))
+            .collect();
+        for cut in cuts {
+            assert_no_internal_error(
+                &format!("{name}[..{cut}]"),
+                compile("prefix.py", &source[..cut]),
+            );
+        }
+    }
+}
+
+#[test]
+fn hostile_inputs_give_diagnostics() {
+    let deep_brackets = format!("x = {}1{}\n", "(".repeat(10_000), ")".repeat(10_000));
+    let long_sum = format!("x = {}1\n", "1 + ".repeat(250_000));
+    let deep_blocks: String = (0..1500)
+        .map(|d| format!("{}if True:\n", " ".repeat(d)))
+        .collect::<String>()
+        + &" ".repeat(1500)
+        + "pass\n";
+    let runaway = "def f(n):\n    return f(n + 1)\nf(0)\n".to_string();
+    let endless = "while True:\n    pass\n".to_string();
+    for (what, src) in [
+        ("brackets", deep_brackets),
+        ("sum", long_sum),
+        ("blocks", deep_blocks),
+        ("recursion", runaway),
+        ("loop", endless),
+    ] {
+        let result = compile("hostile.py", &src);
+        let diags = result.expect_err(what);
+        println!("{what}: {}", diags[0].message);
+        assert!(
+            !diags[0].message.contains("internal error"),
+            "{what}: {}",
+            diags[0].message
+        );
+    }
+    let not_utf8 = b"x = 1\ny = '\xff\xfe'\n";
+    let (_, diags) = compile_bytes("bad.py", not_utf8).expect_err("non-UTF-8 is an error");
+    assert!(
+        diags[0].message.contains("not UTF-8"),
+        "{}",
+        diags[0].message
+    );
+}
