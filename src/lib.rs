@@ -3,5 +3,6 @@
 //!
 //! This crate is the command line and the front end; the program model and
 //! passes are in `fluidc-transpiler`, the executor in `fluidc-runtime`.
+pub mod driver;
 pub mod front;
 pub mod input;

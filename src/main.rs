@@ -2,6 +2,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use fluidc::driver::{self, OptFlags, Stage, TargetArg};
 use fluidc::input::{self, CliError};
 use fluidc_transpiler::verify::Verified;
 use fluidc_transpiler::{codec, dot, pretty, text};
@@ -20,15 +21,16 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Compile a program (.py, .pb or .pbtxt) and write ProgramDesc bytes.
+    /// Compile a program (.py, .pb or .pbtxt): lower select, optimize, write ProgramDesc bytes.
     Compile {
         input: String,
-        /// Output file; `-` is standard output.
+        /// Output file; `-` is standard output. Default: the input with `.pb`.
         #[arg(short = 'o', long = "output")]
-        output: String,
-        /// Passes to run, comma separated; `none` re-encodes byte for byte.
-        #[arg(long, default_value = "none")]
-        passes: String,
+        output: Option<String>,
+        #[arg(long, value_enum, default_value_t = TargetArg::Paddle3)]
+        target: TargetArg,
+        #[command(flatten)]
+        opt: OptFlags,
     },
     /// Print a program as protobuf text (as protoc does), Paddle-style text or JSON.
     Dump {
@@ -38,6 +40,14 @@ enum Command {
         /// Print only this block (and, for `pretty`, the blocks nested in it).
         #[arg(long)]
         block: Option<usize>,
+        /// parsed (default for .pb/.pbtxt), lowered, or optimized (default for .py).
+        #[arg(long, value_enum)]
+        stage: Option<Stage>,
+        /// Rewrite for this target (after lowering or optimizing).
+        #[arg(long, value_enum)]
+        target: Option<TargetArg>,
+        #[command(flatten)]
+        opt: OptFlags,
     },
     /// Check a Python script: print its diagnostics, write nothing.
     Check { input: String },
@@ -46,6 +56,10 @@ enum Command {
         input: String,
         #[arg(long)]
         block: Option<usize>,
+        #[arg(long, value_enum)]
+        stage: Option<Stage>,
+        #[command(flatten)]
+        opt: OptFlags,
     },
 }
 
@@ -80,30 +94,49 @@ fn check_block(program: &Verified, block: Option<usize>) -> Result<(), CliError>
     }
 }
 
+/// `.py` input is shown as it will be written; a `.pb` as it is.
+fn default_stage(path: &str, stage: Option<Stage>) -> Stage {
+    stage.unwrap_or(if input::is_python(path) {
+        Stage::Optimized
+    } else {
+        Stage::Parsed
+    })
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Compile {
             input: path,
             output,
-            passes,
+            target,
+            opt,
         } => {
-            if passes != "none" {
-                return Err(CliError {
-                    code: 2,
-                    message: format!(
-                        "--passes {passes}: no passes are available yet; use --passes none"
-                    ),
-                });
-            }
-            let program = input::load(&path)?;
+            let output = match output {
+                Some(o) => o,
+                None if input::is_python(&path) => format!("{}.pb", path.trim_end_matches(".py")),
+                None => {
+                    return Err(CliError {
+                        code: 2,
+                        message: "error: give the output file with -o (`-` for stdout)".into(),
+                    })
+                }
+            };
+            let program =
+                driver::for_target(driver::load_at(&path, Stage::Optimized, &opt)?, target)?;
             input::write_output(&output, &codec::encode_program(&program))
         }
         Command::Dump {
             input: path,
             format,
             block,
+            stage,
+            target,
+            opt,
         } => {
-            let program = input::load(&path)?;
+            let mut program = driver::load_at(&path, default_stage(&path, stage), &opt)?;
+            if let Some(t) = target {
+                program = driver::for_target(program, t)?;
+            }
             check_block(&program, block)?;
             let (what, bytes) = match block {
                 Some(b) => (text::Message::Block, text::encode_block(&program.blocks[b])),
@@ -126,8 +159,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             }
             input::load(&path).map(|_| ())
         }
-        Command::Graph { input: path, block } => {
-            let program = input::load(&path)?;
+        Command::Graph {
+            input: path,
+            block,
+            stage,
+            opt,
+        } => {
+            let program = driver::load_at(&path, default_stage(&path, stage), &opt)?;
             check_block(&program, block)?;
             input::write_output("-", dot::to_dot(&program, block).as_bytes())
         }

@@ -45,7 +45,7 @@ fn ok_scripts_match_their_pretty_dumps() {
     let mut failures = Vec::new();
     for py in scripts("testdata/front/ok") {
         let rel = relative(&py);
-        let out = fluidc(&["dump", &rel], b"");
+        let out = fluidc(&["dump", &rel, "--stage", "parsed"], b"");
         assert!(out.status.success(), "{rel}: {}", stderr(&out));
         if let Err(e) = golden(&py.with_extension("pretty"), &stdout(&out)) {
             failures.push(e);
@@ -136,7 +136,15 @@ fn python_compiles_to_a_pb_that_reads_back() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let dumped = fluidc(&["dump", path_str(&pb)], b"");
-    let from_py = fluidc(&["dump", "testdata/front/ok/csp_daisy_chain.py"], b"");
+    let from_py = fluidc(
+        &[
+            "dump",
+            "testdata/front/ok/csp_daisy_chain.py",
+            "--stage",
+            "parsed",
+        ],
+        b"",
+    );
     assert_eq!(stdout(&dumped), stdout(&from_py));
     // 100 goroutines plus the one that starts the chain.
     assert_eq!(stdout(&from_py).matches("= go(").count(), 101);

@@ -22,11 +22,15 @@
 //! The petgraph view of a block ([`graph`]) is derived from the model when
 //! needed and written back; the model stays the one source of truth.
 pub mod codec;
+pub mod dataflow;
 pub mod dot;
 pub mod graph;
 pub mod model;
+pub mod names;
+pub mod passes;
 pub mod pretty;
 pub mod schema;
+pub mod target;
 pub mod text;
 pub mod verify;
 

@@ -2,16 +2,13 @@
 //! and `cond`, and how a finished block becomes its op.
 //!
 //! A block's op lists what the block reads from outside (`X`, `Input`) and
-//! what it writes that enclosing blocks see (`Out`), computed as Paddle's
-//! Python computes them: walk the block's direct ops in order; a name read
-//! before any op of the block wrote it is an input, a name written is an
-//! output if an enclosing block declares it. (Paddle iterates Python sets,
-//! so its order varies; fluidc keeps first-seen order, which is stable.)
+//! what it writes that enclosing blocks see (`Out`), by the rule in
+//! `fluidc_transpiler::dataflow`.
 use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 
-use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
+use fluidc_transpiler::{dataflow, AttrValue, Op, Var, VarKind};
 
 use super::{builtin, recv_object, Args, Builtin, Rest, D};
 use crate::front::diag::{Diagnostic, Result};
@@ -217,39 +214,19 @@ pub fn exit(i: &mut Interp, exit: Exit, sp: Range<usize>) -> Result<()> {
     }
 }
 
-/// Reads-before-writes and writes of a block's direct ops, in first-seen
-/// order; `written` seeds names that count as already written.
+/// [`dataflow::block_io`] of a block being built.
 pub fn block_io(
     i: &Interp,
     program: usize,
     block: usize,
     written: &[&str],
 ) -> (Vec<String>, Vec<String>) {
-    let mut produced: Vec<String> = written.iter().map(|s| s.to_string()).collect();
-    let mut reads = Vec::new();
-    for op in &i.b.block(program, block).ops {
-        for name in op.input_names() {
-            if !produced.iter().any(|p| p == name) && !reads.iter().any(|r| r == name) {
-                reads.push(name.to_string());
-            }
-        }
-        for name in op.output_names() {
-            if !produced.iter().any(|p| p == name) {
-                produced.push(name.to_string());
-            }
-        }
-    }
-    (reads, produced)
+    dataflow::block_io(i.b.block(program, block), written)
 }
 
-/// Of `names`, those declared in `block` or its ancestors.
+/// [`dataflow::visible`] in a program being built.
 pub fn visible(i: &Interp, program: usize, block: usize, names: &[String]) -> Vec<String> {
-    let p = &i.b.programs[program].program;
-    names
-        .iter()
-        .filter(|n| p.find_var(block, n).is_some())
-        .cloned()
-        .collect()
+    dataflow::visible(&i.b.programs[program].program, block, names)
 }
 
 fn parent_of(i: &Interp, program: usize, block: usize) -> usize {

@@ -1,0 +1,92 @@
+//! What blocks and ops read and write, as Paddle's Python computes it when it
+//! closes a block: walk the block's direct ops in order; a name read before
+//! any op of the block wrote it is an input of the block, a name written is
+//! an output. An op that runs a sub-block lists that block's inputs and
+//! outputs in its own slots, so nesting is covered. (Paddle iterates Python
+//! sets, so its order varies; fluidc keeps first-seen order, which is stable.)
+use crate::model::{AttrValue, Block, Op, Program};
+use crate::SELECT_NODE;
+
+/// Reads-before-writes and writes of a block's direct ops, in first-seen
+/// order; `written` seeds names that count as already written.
+pub fn block_io(block: &Block, written: &[&str]) -> (Vec<String>, Vec<String>) {
+    let mut produced: Vec<String> = written.iter().map(|s| s.to_string()).collect();
+    let mut reads = Vec::new();
+    for op in &block.ops {
+        for name in op_reads(op) {
+            if !produced.iter().any(|p| p == name) && !reads.iter().any(|r| r == name) {
+                reads.push(name.to_string());
+            }
+        }
+        for name in op_writes(op) {
+            if !produced.iter().any(|p| p == name) {
+                produced.push(name.to_string());
+            }
+        }
+    }
+    (reads, produced)
+}
+
+/// Of `names`, those declared in `block` or its ancestors, in order.
+pub fn visible(program: &Program, block: usize, names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| program.find_var(block, n).is_some())
+        .cloned()
+        .collect()
+}
+
+/// The case strings of a select op or node: (index, kind, channel, value).
+pub fn select_cases(op: &Op) -> Vec<(usize, i32, &str, &str)> {
+    let Some(AttrValue::Strings(cases)) = op.get_attr("cases") else {
+        return Vec::new();
+    };
+    cases
+        .iter()
+        .filter_map(|c| {
+            let mut parts = c.splitn(4, ',');
+            let index = parts.next()?.parse().ok()?;
+            let kind = parts.next()?.parse().ok()?;
+            Some((
+                index,
+                kind,
+                parts.next().unwrap_or(""),
+                parts.next().unwrap_or(""),
+            ))
+        })
+        .collect()
+}
+
+fn is_select(op: &Op) -> bool {
+    op.ty == "select" || op.ty == SELECT_NODE
+}
+
+/// Every name an op reads: its inputs and, for a select, the channels and
+/// sent values its `cases` name.
+pub fn op_reads(op: &Op) -> Vec<&str> {
+    let mut names: Vec<&str> = op.input_names().filter(|n| !n.is_empty()).collect();
+    if is_select(op) {
+        for (_, kind, channel, value) in select_cases(op) {
+            names.extend([channel].into_iter().filter(|c| !c.is_empty()));
+            if kind == 1 && !value.is_empty() {
+                names.push(value);
+            }
+        }
+    }
+    names
+}
+
+/// Every name an op writes: its outputs and, for a select, the values its
+/// receive cases write.
+pub fn op_writes(op: &Op) -> Vec<&str> {
+    let mut names: Vec<&str> = op.output_names().filter(|n| !n.is_empty()).collect();
+    if is_select(op) {
+        names.extend(
+            select_cases(op)
+                .into_iter()
+                .filter(|c| c.1 == 2 && !c.3.is_empty())
+                .map(|c| c.3),
+        );
+    }
+    names
+}
