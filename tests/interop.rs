@@ -195,3 +195,68 @@ fn text_dump_equals_protoc_decode() {
     std::fs::write(&pb, encode_program(&program)).expect("write");
     assert_text_matches_protoc(&pb);
 }
+
+/// Channel-free scripts and the feeds they need.
+const PADDLE_RUNNABLE_SCRIPTS: &[(&str, &[&str])] = &[
+    ("testdata/front/ok/seed003_cond.py", &["x=[1]", "y=[2]"]),
+    ("testdata/passes/prune/dead_code.py", &[]),
+    ("testdata/passes/fold_constants/arithmetic.py", &[]),
+    ("testdata/passes/fold_constants/kernels_semantics.py", &[]),
+    ("testdata/passes/dedup_constants/shared.py", &[]),
+];
+
+#[test]
+fn compiled_scripts_run_in_paddle_alike_at_every_level() {
+    let dir = temp_dir("interop_levels");
+    for (script, feeds) in PADDLE_RUNNABLE_SCRIPTS {
+        let mut results = Vec::new();
+        for level in ["-O0", "-O1", "-O2"] {
+            let pb = dir.join("p.pb");
+            let out = fluidc(&["compile", script, level, "-o", path_str(&pb)], b"");
+            assert!(out.status.success(), "{script} {level}: {}", stderr(&out));
+            let mut args = vec!["run", path_str(&pb)];
+            for f in *feeds {
+                args.extend(["--feed", f]);
+            }
+            results.push((level, fetches(&paddle_helper(&args))));
+        }
+        assert!(!results[0].1.is_empty(), "{script}: no fetches");
+        for (level, r) in &results[1..] {
+            assert_eq!(r, &results[0].1, "{script}: {level} differs from -O0 in Paddle");
+        }
+    }
+}
+
+#[test]
+fn pruning_paddle_programs_keeps_their_fetches_in_paddle() {
+    let dir = temp_dir("interop_prune");
+    for pb in paddle_programs() {
+        let case: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(pb.with_extension("json")).expect("json")).expect("valid json");
+        let fetch: Vec<String> = case["fetch"].as_array().expect("fetch").iter().map(|f| f.as_str().expect("name").to_string()).collect();
+        let expected = fetches(serde_json::to_string(&case["expected"]).expect("json").as_bytes());
+        for level in ["-O1", "-O2"] {
+            let out_pb = dir.join("pruned.pb");
+            let mut args = vec!["compile", path_str(&pb), level, "-o", path_str(&out_pb)];
+            for f in &fetch {
+                args.extend(["--keep", f.as_str()]);
+            }
+            let out = fluidc(&args, b"");
+            assert!(out.status.success(), "{}: {}", pb.display(), stderr(&out));
+            let mut run = vec!["run".to_string(), path_str(&out_pb).to_string()];
+            for (name, feed) in case["feed"].as_object().expect("feed") {
+                run.extend(["--feed".to_string(), format!("{name}={}", feed["data"])]);
+            }
+            if let Some(params) = case["params"].as_object() {
+                let dir = pb.parent().expect("dir").join(format!("{}.params", pb.file_stem().and_then(|s| s.to_str()).expect("stem")));
+                let _ = params;
+                run.extend(["--params".to_string(), path_str(&dir).to_string()]);
+            }
+            for f in &fetch {
+                run.extend(["--fetch".to_string(), f.clone()]);
+            }
+            let run: Vec<&str> = run.iter().map(String::as_str).collect();
+            assert_eq!(fetches(&paddle_helper(&run)), expected, "{} {level}", pb.display());
+        }
+    }
+}
