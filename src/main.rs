@@ -49,6 +49,26 @@ enum Command {
         #[command(flatten)]
         opt: OptFlags,
     },
+    /// Run a program (.py, .pb or .pbtxt; a .py is compiled first) and print its fetches.
+    Run {
+        input: String,
+        /// NAME=VALUE: a .npy file or a literal such as [1,2,3] (the variable's declared dtype).
+        #[arg(long = "feed", value_name = "NAME=VALUE")]
+        feed: Vec<String>,
+        /// Variables to print after the program's own fetch targets.
+        #[arg(long = "fetch", value_name = "NAME")]
+        fetch: Vec<String>,
+        #[arg(long, value_enum, default_value_t = RunFormat::Text)]
+        format: RunFormat,
+        /// Seeds select's random choice (with --workers 1, runs repeat exactly).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads for goroutines (default: the number of cores).
+        #[arg(long)]
+        workers: Option<usize>,
+        #[command(flatten)]
+        opt: OptFlags,
+    },
     /// Check a Python script: print its diagnostics, write nothing.
     Check { input: String },
     /// Write the data-flow graph of a program as Graphviz dot.
@@ -64,13 +84,19 @@ enum Command {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum RunFormat {
+    Text,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum DumpFormat {
     Text,
     Pretty,
     Json,
 }
 
-const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "help"];
+const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "run", "help"];
 
 /// `fluidc model.py -o x` means `fluidc compile model.py -o x`.
 fn with_implicit_compile(mut args: Vec<String>) -> Vec<String> {
@@ -148,6 +174,49 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 DumpFormat::Json => text::to_json(what, &bytes),
             }
             .map_err(|e| CliError::user(format!("{path}: {e}")))?;
+            input::write_output("-", out.as_bytes())
+        }
+        Command::Run {
+            input: path,
+            feed,
+            fetch,
+            format,
+            seed,
+            workers,
+            opt,
+        } => {
+            let program = driver::load_at(&path, default_stage(&path, None), &opt)?;
+            let mut feeds = Vec::with_capacity(feed.len());
+            for f in &feed {
+                let (name, value) = f.split_once('=').ok_or_else(|| CliError {
+                    code: 2,
+                    message: format!("error: --feed {f}: write NAME=VALUE"),
+                })?;
+                let tensor = fluidc_runtime::parse_feed(&program, name, value)
+                    .map_err(|e| CliError::user(format!("--feed {name}: {e}")))?;
+                feeds.push((name.to_string(), tensor));
+            }
+            let options = fluidc_runtime::RunOptions {
+                feeds,
+                fetch,
+                seed,
+                workers,
+            };
+            let results = fluidc_runtime::run(&program, options).map_err(|e| CliError {
+                code: 3,
+                message: format!("error: {}: {e}", input::display_name(&path)),
+            })?;
+            let out = match format {
+                RunFormat::Json => {
+                    let list: Vec<serde_json::Value> =
+                        results.iter().map(|(n, t)| t.to_json(n)).collect();
+                    format!("{}\n", serde_json::json!({ "fetch": list }))
+                }
+                RunFormat::Text => results
+                    .iter()
+                    .map(|(n, t)| format!("{}\n", t.to_text(n)))
+                    .collect(),
+            };
             input::write_output("-", out.as_bytes())
         }
         Command::Check { input: path } => {

@@ -90,6 +90,30 @@ fn while_and_cond_program() -> Program {
     }
 }
 
+/// Equal names and data; floats may differ in the last place (Paddle prints
+/// float32 values widened to double, fluidc their shortest form).
+fn assert_same_fetches(
+    ours: &[(String, serde_json::Value)],
+    theirs: &[(String, serde_json::Value)],
+    what: &str,
+) {
+    assert_eq!(ours.len(), theirs.len(), "{what}: {ours:?} vs {theirs:?}");
+    for ((n1, d1), (n2, d2)) in ours.iter().zip(theirs) {
+        assert_eq!(n1, n2, "{what}");
+        let (a, b) = (d1.as_array().expect("data"), d2.as_array().expect("data"));
+        assert_eq!(a.len(), b.len(), "{what}: {n1}");
+        for (x, y) in a.iter().zip(b) {
+            match (x.as_f64(), y.as_f64()) {
+                (Some(x), Some(y)) => assert!(
+                    (x - y).abs() <= 1e-6 * x.abs().max(y.abs()).max(1.0),
+                    "{what}: {n1}: {x} vs {y}"
+                ),
+                _ => assert_eq!(x, y, "{what}: {n1}"),
+            }
+        }
+    }
+}
+
 fn fetches(json: &[u8]) -> Vec<(String, serde_json::Value)> {
     let v: serde_json::Value = serde_json::from_slice(json).expect("paddle_helper prints JSON");
     v["fetch"]
@@ -218,11 +242,26 @@ fn compiled_scripts_run_in_paddle_alike_at_every_level() {
             for f in *feeds {
                 args.extend(["--feed", f]);
             }
-            results.push((level, fetches(&paddle_helper(&args))));
+            let in_paddle = fetches(&paddle_helper(&args));
+            let mut ours = vec!["run", path_str(&pb), "--format", "json"];
+            for f in *feeds {
+                ours.extend(["--feed", f]);
+            }
+            let out = fluidc(&ours, b"");
+            assert!(out.status.success(), "{script} {level}: {}", stderr(&out));
+            assert_same_fetches(
+                &fetches(&out.stdout),
+                &in_paddle,
+                &format!("{script} {level}: fluidc vs Paddle"),
+            );
+            results.push((level, in_paddle));
         }
         assert!(!results[0].1.is_empty(), "{script}: no fetches");
         for (level, r) in &results[1..] {
-            assert_eq!(r, &results[0].1, "{script}: {level} differs from -O0 in Paddle");
+            assert_eq!(
+                r, &results[0].1,
+                "{script}: {level} differs from -O0 in Paddle"
+            );
         }
     }
 }
@@ -231,10 +270,21 @@ fn compiled_scripts_run_in_paddle_alike_at_every_level() {
 fn pruning_paddle_programs_keeps_their_fetches_in_paddle() {
     let dir = temp_dir("interop_prune");
     for pb in paddle_programs() {
-        let case: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(pb.with_extension("json")).expect("json")).expect("valid json");
-        let fetch: Vec<String> = case["fetch"].as_array().expect("fetch").iter().map(|f| f.as_str().expect("name").to_string()).collect();
-        let expected = fetches(serde_json::to_string(&case["expected"]).expect("json").as_bytes());
+        let case: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(pb.with_extension("json")).expect("json"),
+        )
+        .expect("valid json");
+        let fetch: Vec<String> = case["fetch"]
+            .as_array()
+            .expect("fetch")
+            .iter()
+            .map(|f| f.as_str().expect("name").to_string())
+            .collect();
+        let expected = fetches(
+            serde_json::to_string(&case["expected"])
+                .expect("json")
+                .as_bytes(),
+        );
         for level in ["-O1", "-O2"] {
             let out_pb = dir.join("pruned.pb");
             let mut args = vec!["compile", path_str(&pb), level, "-o", path_str(&out_pb)];
@@ -248,7 +298,10 @@ fn pruning_paddle_programs_keeps_their_fetches_in_paddle() {
                 run.extend(["--feed".to_string(), format!("{name}={}", feed["data"])]);
             }
             if let Some(params) = case["params"].as_object() {
-                let dir = pb.parent().expect("dir").join(format!("{}.params", pb.file_stem().and_then(|s| s.to_str()).expect("stem")));
+                let dir = pb.parent().expect("dir").join(format!(
+                    "{}.params",
+                    pb.file_stem().and_then(|s| s.to_str()).expect("stem")
+                ));
                 let _ = params;
                 run.extend(["--params".to_string(), path_str(&dir).to_string()]);
             }
@@ -256,7 +309,12 @@ fn pruning_paddle_programs_keeps_their_fetches_in_paddle() {
                 run.extend(["--fetch".to_string(), f.clone()]);
             }
             let run: Vec<&str> = run.iter().map(String::as_str).collect();
-            assert_eq!(fetches(&paddle_helper(&run)), expected, "{} {level}", pb.display());
+            assert_eq!(
+                fetches(&paddle_helper(&run)),
+                expected,
+                "{} {level}",
+                pb.display()
+            );
         }
     }
 }

@@ -1,0 +1,302 @@
+//! Go channels: unbuffered handoff, buffered FIFO, close, and select.
+//!
+//! Semantics are Go's (SPEC §4, §6), where 2018 Paddle differed:
+//! - a send completes when a receiver takes the value (unbuffered) or the
+//!   buffer has room; values come out in the order they went in;
+//! - a receive on a closed channel still drains the buffer, then completes at
+//!   once with [`Outcome::Closed`] (zero value, status false);
+//! - a send on a closed channel completes with [`Outcome::Closed`], which the
+//!   runtime reports as "send on closed channel"; closing twice is an error;
+//! - `close` wakes every blocked receiver and sender;
+//! - a select polls its cases in the order the caller gives (the runtime
+//!   shuffles it, so a ready case is chosen uniformly), takes the default if
+//!   none is ready, or else blocks on all of them; a receive case on a closed
+//!   channel and a send case on a closed channel count as ready.
+//!
+//! Blocking never sleeps here: a blocked operation returns a [`Waiter`]
+//! registered in the channels' queues, and the caller parks whatever it runs
+//! (a goroutine) in it; see [`waiter`]. Like Go's `selectgo`, a select locks
+//! all its channels (in address order, so two selects cannot deadlock) while
+//! it polls and registers, so a counterpart can only claim it once it is fully
+//! registered. Lock order: channel locks, then a waiter's lock; nothing takes
+//! a channel lock while holding a waiter's.
+mod waiter;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use parking_lot::{Mutex, MutexGuard};
+use smallvec::SmallVec;
+
+pub use waiter::{Completion, Outcome, Waiter};
+
+/// A channel carrying `T`; `P` is what blocked operations park (see [`Waiter`]).
+#[derive(Debug)]
+pub struct Channel<T, P> {
+    capacity: usize,
+    state: Mutex<State<T, P>>,
+}
+
+#[derive(Debug)]
+struct State<T, P> {
+    buffer: VecDeque<T>,
+    closed: bool,
+    senders: VecDeque<SendEntry<T, P>>,
+    receivers: VecDeque<RecvEntry<T, P>>,
+}
+
+/// A blocked send case: its waiter, its case number and the value it offers.
+#[derive(Debug)]
+struct SendEntry<T, P> {
+    waiter: Arc<Waiter<T, P>>,
+    case: usize,
+    value: T,
+}
+
+#[derive(Debug)]
+struct RecvEntry<T, P> {
+    waiter: Arc<Waiter<T, P>>,
+    case: usize,
+}
+
+/// The result of a send, receive or select that may block.
+#[derive(Debug)]
+pub enum Attempt<T, P> {
+    /// Completed at once; the counterpart it completed, if that one was
+    /// parked, must be woken.
+    Done(Completion<T>, Option<P>),
+    /// Nothing was ready and the select has a default case.
+    Default,
+    /// Registered on every channel of the operation; park in the waiter.
+    Blocked(Arc<Waiter<T, P>>),
+}
+
+/// One case of a select: a channel and, for a send, the value to send.
+#[derive(Debug)]
+pub struct Case<'a, T, P> {
+    pub channel: &'a Channel<T, P>,
+    pub send: Option<T>,
+}
+
+/// Closing a channel that is already closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlreadyClosed;
+
+type Ready<T, P> = (Outcome<T>, Option<P>);
+
+impl<T, P> State<T, P> {
+    /// Sends now if possible; gives the value back if it would block.
+    fn poll_send(&mut self, capacity: usize, mut value: T) -> Result<Ready<T, P>, T> {
+        if self.closed {
+            return Ok((Outcome::Closed, None));
+        }
+        while let Some(r) = self.receivers.pop_front() {
+            let offer = Completion {
+                case: r.case,
+                outcome: Outcome::Received(value),
+            };
+            match r.waiter.complete(offer) {
+                Ok(wake) => return Ok((Outcome::Sent, wake)),
+                // A select that already won elsewhere: take the value back.
+                Err(back) => match back.outcome {
+                    Outcome::Received(v) => value = v,
+                    Outcome::Sent | Outcome::Closed => unreachable!("we offered a value"),
+                },
+            }
+        }
+        if self.buffer.len() < capacity {
+            self.buffer.push_back(value);
+            return Ok((Outcome::Sent, None));
+        }
+        Err(value)
+    }
+
+    /// Receives now if possible.
+    fn poll_recv(&mut self) -> Option<Ready<T, P>> {
+        if let Some(value) = self.buffer.pop_front() {
+            // The buffer was full if a sender waits: its value takes the freed slot.
+            let mut wake = None;
+            while let Some(s) = self.senders.pop_front() {
+                if let Ok(w) = s.waiter.complete(sent(s.case)) {
+                    self.buffer.push_back(s.value);
+                    wake = w;
+                    break;
+                }
+            }
+            return Some((Outcome::Received(value), wake));
+        }
+        while let Some(s) = self.senders.pop_front() {
+            if let Ok(wake) = s.waiter.complete(sent(s.case)) {
+                return Some((Outcome::Received(s.value), wake));
+            }
+        }
+        if self.closed {
+            return Some((Outcome::Closed, None));
+        }
+        None
+    }
+
+    fn remove(&mut self, waiter: &Arc<Waiter<T, P>>) {
+        self.senders.retain(|e| !Arc::ptr_eq(&e.waiter, waiter));
+        self.receivers.retain(|e| !Arc::ptr_eq(&e.waiter, waiter));
+    }
+}
+
+fn sent<T>(case: usize) -> Completion<T> {
+    Completion {
+        case,
+        outcome: Outcome::Sent,
+    }
+}
+
+impl<T, P> Channel<T, P> {
+    /// A channel with room for `capacity` values (0 = unbuffered).
+    pub fn new(capacity: usize) -> Self {
+        Channel {
+            capacity,
+            state: Mutex::new(State {
+                buffer: VecDeque::new(),
+                closed: false,
+                senders: VecDeque::new(),
+                receivers: VecDeque::new(),
+            }),
+        }
+    }
+
+    #[cfg(test)]
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    #[cfg(test)]
+    pub fn is_closed(&self) -> bool {
+        self.state.lock().closed
+    }
+
+    /// Sends `value`, or registers a blocked send (case 0).
+    pub fn send(&self, value: T) -> Attempt<T, P> {
+        let mut st = self.state.lock();
+        match st.poll_send(self.capacity, value) {
+            Ok((outcome, wake)) => Attempt::Done(Completion { case: 0, outcome }, wake),
+            Err(value) => {
+                let waiter = Arc::new(Waiter::default());
+                st.senders.push_back(SendEntry {
+                    waiter: waiter.clone(),
+                    case: 0,
+                    value,
+                });
+                Attempt::Blocked(waiter)
+            }
+        }
+    }
+
+    /// Receives a value, or registers a blocked receive (case 0).
+    pub fn recv(&self) -> Attempt<T, P> {
+        let mut st = self.state.lock();
+        match st.poll_recv() {
+            Some((outcome, wake)) => Attempt::Done(Completion { case: 0, outcome }, wake),
+            None => {
+                let waiter = Arc::new(Waiter::default());
+                st.receivers.push_back(RecvEntry {
+                    waiter: waiter.clone(),
+                    case: 0,
+                });
+                Attempt::Blocked(waiter)
+            }
+        }
+    }
+
+    /// Closes the channel; returns the parked operations it completed, to wake.
+    pub fn close(&self) -> Result<Vec<P>, AlreadyClosed> {
+        let mut st = self.state.lock();
+        if st.closed {
+            return Err(AlreadyClosed);
+        }
+        st.closed = true;
+        let mut wake = Vec::new();
+        let closed = |case| Completion {
+            case,
+            outcome: Outcome::Closed,
+        };
+        for r in std::mem::take(&mut st.receivers) {
+            if let Ok(Some(p)) = r.waiter.complete(closed(r.case)) {
+                wake.push(p);
+            }
+        }
+        for s in std::mem::take(&mut st.senders) {
+            if let Ok(Some(p)) = s.waiter.complete(closed(s.case)) {
+                wake.push(p);
+            }
+        }
+        Ok(wake)
+    }
+
+    /// Removes a select's remaining entries after it completed. A plain send
+    /// or receive needs none: its one entry was taken by whoever completed it.
+    pub fn unregister(&self, waiter: &Arc<Waiter<T, P>>) {
+        self.state.lock().remove(waiter);
+    }
+}
+
+/// Runs a select over `cases`, polling them in `order` (a permutation of the
+/// case positions). See the module docs for the rules.
+pub fn select<T, P>(
+    mut cases: Vec<Case<'_, T, P>>,
+    order: &[usize],
+    has_default: bool,
+) -> Attempt<T, P> {
+    // Lock every distinct channel once, in address order.
+    let mut channels: SmallVec<[&Channel<T, P>; 4]> = cases.iter().map(|c| c.channel).collect();
+    channels.sort_by_key(|c| *c as *const Channel<T, P> as usize);
+    channels.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    let mut guards: SmallVec<[MutexGuard<'_, State<T, P>>; 4]> =
+        channels.iter().map(|c| c.state.lock()).collect();
+    let slot: SmallVec<[usize; 4]> = cases
+        .iter()
+        .map(|case| {
+            channels
+                .iter()
+                .position(|c| std::ptr::eq(*c, case.channel))
+                .unwrap_or_default()
+        })
+        .collect();
+
+    for &i in order {
+        let st = &mut guards[slot[i]];
+        let ready = match cases[i].send.take() {
+            Some(value) => match st.poll_send(cases[i].channel.capacity, value) {
+                Ok(ready) => Some(ready),
+                Err(value) => {
+                    cases[i].send = Some(value);
+                    None
+                }
+            },
+            None => st.poll_recv(),
+        };
+        if let Some((outcome, wake)) = ready {
+            return Attempt::Done(Completion { case: i, outcome }, wake);
+        }
+    }
+    if has_default {
+        return Attempt::Default;
+    }
+    let waiter = Arc::new(Waiter::default());
+    for (i, case) in cases.into_iter().enumerate() {
+        let st = &mut guards[slot[i]];
+        match case.send {
+            Some(value) => st.senders.push_back(SendEntry {
+                waiter: waiter.clone(),
+                case: i,
+                value,
+            }),
+            None => st.receivers.push_back(RecvEntry {
+                waiter: waiter.clone(),
+                case: i,
+            }),
+        }
+    }
+    Attempt::Blocked(waiter)
+}

@@ -1,0 +1,122 @@
+//! The one waiter mechanism behind send, receive and select.
+//!
+//! A blocked operation is a [`Waiter`]: it sits in the send or receive queue
+//! of every channel it waits on (one for a plain send or receive, several for
+//! a select). Whoever can complete it — a counterpart sender or receiver, or
+//! `close` — claims it with [`Waiter::complete`]. Exactly one claim succeeds
+//! (crossbeam's one-winner select); later claims get their value back and move
+//! on to the next waiter in the queue, so stale entries of a select already
+//! won on another channel are skipped, never lost.
+//!
+//! What is parked is generic (`P`): the runtime parks a goroutine (its frame
+//! stack), the tests park an OS thread. The waiter never sleeps itself; the
+//! claimer gets the parked value back and schedules it. Parking and claiming
+//! can race (a counterpart may claim a waiter between its registration and
+//! [`Waiter::park`]); then `park` refuses and the caller keeps running.
+use parking_lot::Mutex;
+
+/// How a blocked case ended.
+#[derive(Debug, PartialEq)]
+pub enum Outcome<T> {
+    /// A send case handed its value over (to a receiver or the buffer).
+    Sent,
+    /// A receive case got a value.
+    Received(T),
+    /// The channel was closed: a receive case gets the zero value and
+    /// status false, a send case is an error.
+    Closed,
+}
+
+/// Which case of a waiter won and how it ended.
+#[derive(Debug, PartialEq)]
+pub struct Completion<T> {
+    /// The position of the case in the select (0 for a plain send or receive).
+    pub case: usize,
+    pub outcome: Outcome<T>,
+}
+
+#[derive(Debug)]
+enum Sleeper<P> {
+    /// Registered on channels, not yet parked.
+    Registering,
+    Parked(P),
+    /// Claimed: the parked value was handed to the claimer, or never parked.
+    Gone,
+}
+
+#[derive(Debug)]
+struct State<T, P> {
+    claimed: bool,
+    completion: Option<Completion<T>>,
+    sleeper: Sleeper<P>,
+}
+
+/// One blocked send, receive or select. See the module docs.
+#[derive(Debug)]
+pub struct Waiter<T, P> {
+    state: Mutex<State<T, P>>,
+}
+
+impl<T, P> Default for Waiter<T, P> {
+    fn default() -> Self {
+        Waiter {
+            state: Mutex::new(State {
+                claimed: false,
+                completion: None,
+                sleeper: Sleeper::Registering,
+            }),
+        }
+    }
+}
+
+impl<T, P> Waiter<T, P> {
+    /// Claims the waiter with `completion`. `Ok(Some(p))`: the claimer must
+    /// wake `p`; `Ok(None)`: the waiter was not parked yet and will see the
+    /// completion itself; `Err(completion)`: another case already won.
+    pub fn complete(&self, completion: Completion<T>) -> Result<Option<P>, Completion<T>> {
+        let mut s = self.state.lock();
+        if s.claimed {
+            return Err(completion);
+        }
+        s.claimed = true;
+        s.completion = Some(completion);
+        match std::mem::replace(&mut s.sleeper, Sleeper::Gone) {
+            Sleeper::Parked(p) => Ok(Some(p)),
+            Sleeper::Registering | Sleeper::Gone => Ok(None),
+        }
+    }
+
+    /// Parks `p` until a claim. `Err(p)` if the waiter was already claimed:
+    /// the caller keeps running `p` and takes the completion.
+    pub fn park(&self, p: P) -> Result<(), P> {
+        let mut s = self.state.lock();
+        if s.claimed {
+            return Err(p);
+        }
+        s.sleeper = Sleeper::Parked(p);
+        Ok(())
+    }
+
+    #[cfg(test)]
+    pub fn is_claimed(&self) -> bool {
+        self.state.lock().claimed
+    }
+
+    /// The winning case, once claimed.
+    pub fn take_completion(&self) -> Option<Completion<T>> {
+        self.state.lock().completion.take()
+    }
+
+    /// Takes the parked value without claiming: used when the program ends
+    /// with goroutines still blocked, to free them.
+    pub fn take_parked(&self) -> Option<P> {
+        let mut s = self.state.lock();
+        match std::mem::replace(&mut s.sleeper, Sleeper::Gone) {
+            Sleeper::Parked(p) => Some(p),
+            other => {
+                s.sleeper = other;
+                None
+            }
+        }
+    }
+}

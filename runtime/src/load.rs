@@ -1,0 +1,410 @@
+//! Loading: a verified program resolved once into a [`Runnable`].
+//!
+//! The runnable is what the executor runs and never changes: every op is
+//! bound to its kernel (its attributes parsed, its variables resolved to
+//! [`VarRef`]s), every block knows how many slots its scope needs. It is
+//! shared by all workers. Ops the runtime does not implement are reported
+//! here, all at once, before anything runs.
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use fluidc_transpiler::{AttrValue, Op, Program, VarKind, Verified};
+
+use crate::error::{OpInfo, RuntimeError};
+use crate::ops::{Exec, Registry};
+use crate::scope::VarRef;
+use crate::tensor::tensor_dtype;
+
+/// A program ready to run. See the module docs.
+pub(crate) struct Runnable {
+    pub(crate) blocks: Vec<LoadedBlock>,
+    layout: Layout,
+    /// Block 0's `feed` ops: (column, the variable it writes, the holder).
+    pub(crate) feeds: Vec<(usize, String, VarRef)>,
+    /// Block 0's `fetch` ops: (column, the variable it reads, the holder).
+    pub(crate) fetches: Vec<(usize, String, VarRef)>,
+    /// Whether any op starts a goroutine; without, one worker is enough.
+    pub(crate) starts_goroutines: bool,
+}
+
+pub(crate) struct LoadedBlock {
+    pub(crate) ops: Vec<LoadedOp>,
+    /// How many variables a scope of this block holds.
+    pub(crate) slots: usize,
+}
+
+pub(crate) struct LoadedOp {
+    pub(crate) exec: Exec,
+    pub(crate) info: OpInfo,
+}
+
+impl std::fmt::Debug for Runnable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Runnable({} blocks)", self.blocks.len())
+    }
+}
+
+/// Which variables each block's scope owns, and where names resolve.
+#[derive(Debug)]
+struct Layout {
+    parent: Vec<Option<usize>>,
+    depth: Vec<u32>,
+    slots: Vec<HashMap<String, u32>>,
+}
+
+impl Layout {
+    fn new(p: &Program) -> Layout {
+        let parent: Vec<Option<usize>> = p
+            .blocks
+            .iter()
+            .map(|b| usize::try_from(b.parent_idx).ok())
+            .collect();
+        let depth = (0..p.blocks.len())
+            .map(|b| p.scope_chain(b).len() as u32 - 1)
+            .collect();
+        let mut layout = Layout {
+            parent,
+            depth,
+            slots: vec![HashMap::new(); p.blocks.len()],
+        };
+        for (b, block) in p.blocks.iter().enumerate() {
+            for var in &block.vars {
+                // Persistable variables live in the root scope (block 0's).
+                let owner = if var.is_persistable() { 0 } else { b };
+                layout.declare(owner, &var.name);
+            }
+        }
+        layout
+    }
+
+    fn declare(&mut self, block: usize, name: &str) {
+        let slots = &mut self.slots[block];
+        let next = slots.len() as u32;
+        slots.entry(name.to_string()).or_insert(next);
+    }
+
+    fn resolve(&self, block: usize, name: &str) -> Option<VarRef> {
+        let mut b = Some(block);
+        while let Some(cur) = b {
+            if let Some(&slot) = self.slots[cur].get(name) {
+                return Some(VarRef {
+                    up: self.depth[block] - self.depth[cur],
+                    slot,
+                    name: Arc::from(name),
+                });
+            }
+            b = self.parent[cur];
+        }
+        None
+    }
+}
+
+/// Names that stand for "no variable" in Paddle programs.
+fn is_placeholder(name: &str) -> bool {
+    name.is_empty() || name == "@EMPTY@"
+}
+
+impl Runnable {
+    pub(crate) fn load(program: &Verified) -> Result<Runnable, RuntimeError> {
+        let p: &Program = program;
+        let mut layout = Layout::new(p);
+        // Outputs nobody declared become variables of the writing op's block
+        // (Paddle's executor creates them in the local scope the same way).
+        for (b, block) in p.blocks.iter().enumerate() {
+            for op in &block.ops {
+                for name in op.output_names().filter(|n| !is_placeholder(n)) {
+                    if layout.resolve(b, name).is_none() {
+                        layout.declare(b, name);
+                    }
+                }
+                if op.ty == "select" {
+                    declare_select_values(&mut layout, op, b);
+                }
+            }
+        }
+
+        let registry = Registry::new();
+        let mut problems = Vec::new();
+        let mut blocks = Vec::with_capacity(p.blocks.len());
+        for (b, block) in p.blocks.iter().enumerate() {
+            let mut ops = Vec::with_capacity(block.ops.len());
+            for (i, op) in block.ops.iter().enumerate() {
+                let info = OpInfo::new(op, b, i);
+                let Some(build) = registry.get(&op.ty) else {
+                    problems.push(format!(
+                        "op {} is not implemented (block {b}, op {i})",
+                        op.ty
+                    ));
+                    continue;
+                };
+                let loader = OpLoader {
+                    program: p,
+                    op,
+                    block: b,
+                    layout: &layout,
+                };
+                match build(&loader) {
+                    Ok(exec) => ops.push(LoadedOp { exec, info }),
+                    Err(e) => problems.push(info.error(e).message),
+                }
+            }
+            blocks.push(LoadedBlock {
+                ops,
+                slots: layout.slots[b].len(),
+            });
+        }
+        if !problems.is_empty() {
+            return Err(RuntimeError::new(problems.join("\n")));
+        }
+        let mut runnable = Runnable {
+            blocks,
+            layout,
+            feeds: Vec::new(),
+            fetches: Vec::new(),
+            starts_goroutines: p
+                .blocks
+                .iter()
+                .any(|b| b.ops.iter().any(|op| op.ty == "go")),
+        };
+        runnable.find_feeds_and_fetches(p)?;
+        Ok(runnable)
+    }
+
+    fn find_feeds_and_fetches(&mut self, p: &Program) -> Result<(), RuntimeError> {
+        for (i, op) in p.blocks[0].ops.iter().enumerate() {
+            let loader = OpLoader {
+                program: p,
+                op,
+                block: 0,
+                layout: &self.layout,
+            };
+            let col = || -> Result<usize, String> {
+                usize::try_from(loader.int("col", 0)?)
+                    .map_err(|_| "attribute `col` must not be negative".to_string())
+            };
+            let found = match op.ty.as_str() {
+                "feed" => (|| {
+                    let var = loader.var_names("Out", false)?.remove(0);
+                    self.feeds.push((col()?, var, loader.input("X")?));
+                    Ok::<(), String>(())
+                })(),
+                "fetch" => (|| {
+                    let var = loader.var_names("X", true)?.remove(0);
+                    self.fetches.push((col()?, var, loader.output("Out")?));
+                    Ok(())
+                })(),
+                _ => Ok(()),
+            };
+            found.map_err(|e| OpInfo::new(op, 0, i).error(e))?;
+        }
+        self.fetches.sort_by_key(|f| f.0);
+        Ok(())
+    }
+
+    /// A variable of the root scope (block 0 and every persistable variable).
+    pub(crate) fn root_var(&self, name: &str) -> Option<VarRef> {
+        self.layout.resolve(0, name)
+    }
+}
+
+/// A select's receive cases write the value variable named in `cases`; one
+/// that no enclosing block declares belongs to the cases block.
+fn declare_select_values(layout: &mut Layout, op: &Op, block: usize) {
+    let (Some(AttrValue::Strings(cases)), Some(AttrValue::Block(body))) =
+        (op.get_attr("cases"), op.get_attr("sub_block"))
+    else {
+        return;
+    };
+    let Ok(body) = usize::try_from(*body) else {
+        return;
+    };
+    for case in cases {
+        if let Some(value) = case.split(',').nth(3).filter(|v| !v.is_empty()) {
+            if layout.resolve(block, value).is_none() && layout.resolve(body, value).is_none() {
+                layout.declare(body, value);
+            }
+        }
+    }
+}
+
+/// What a kernel builder sees of one op: its slots resolved to variables and
+/// its attributes read with the types Paddle writes (older and newer forms).
+pub(crate) struct OpLoader<'a> {
+    pub(crate) program: &'a Program,
+    pub(crate) op: &'a Op,
+    pub(crate) block: usize,
+    layout: &'a Layout,
+}
+
+impl OpLoader<'_> {
+    /// Resolves `name` as seen from `block`.
+    pub(crate) fn var_in(&self, block: usize, name: &str) -> Result<VarRef, String> {
+        self.layout.resolve(block, name).ok_or_else(|| {
+            format!("variable `{name}` is not declared in block {block} or its ancestors")
+        })
+    }
+
+    pub(crate) fn var(&self, name: &str) -> Result<VarRef, String> {
+        self.var_in(self.block, name)
+    }
+
+    /// The variable names of an input (`input = true`) or output slot, without placeholders.
+    fn var_names(&self, slot: &str, input: bool) -> Result<Vec<String>, String> {
+        let args = if input {
+            self.op.inputs_of(slot)
+        } else {
+            self.op.outputs_of(slot)
+        };
+        let names: Vec<String> = args
+            .iter()
+            .filter(|n| !is_placeholder(n))
+            .cloned()
+            .collect();
+        if names.is_empty() {
+            return Err(format!(
+                "{} `{slot}` names no variable",
+                if input { "input" } else { "output" }
+            ));
+        }
+        Ok(names)
+    }
+
+    fn one(&self, slot: &str, input: bool) -> Result<VarRef, String> {
+        let names = self.var_names(slot, input)?;
+        if names.len() != 1 {
+            return Err(format!(
+                "{} `{slot}` must name one variable, it names {}",
+                if input { "input" } else { "output" },
+                names.len()
+            ));
+        }
+        self.var(&names[0])
+    }
+
+    fn optional(&self, slot: &str, input: bool) -> Result<Option<VarRef>, String> {
+        let args = if input {
+            self.op.inputs_of(slot)
+        } else {
+            self.op.outputs_of(slot)
+        };
+        if args.iter().all(|n| is_placeholder(n)) {
+            return Ok(None);
+        }
+        self.one(slot, input).map(Some)
+    }
+
+    fn many(&self, slot: &str, input: bool) -> Result<Vec<VarRef>, String> {
+        let args = if input {
+            self.op.inputs_of(slot)
+        } else {
+            self.op.outputs_of(slot)
+        };
+        args.iter()
+            .filter(|n| !is_placeholder(n))
+            .map(|n| self.var(n))
+            .collect()
+    }
+
+    pub(crate) fn input(&self, slot: &str) -> Result<VarRef, String> {
+        self.one(slot, true)
+    }
+
+    pub(crate) fn opt_input(&self, slot: &str) -> Result<Option<VarRef>, String> {
+        self.optional(slot, true)
+    }
+
+    pub(crate) fn inputs(&self, slot: &str) -> Result<Vec<VarRef>, String> {
+        self.many(slot, true)
+    }
+
+    pub(crate) fn output(&self, slot: &str) -> Result<VarRef, String> {
+        self.one(slot, false)
+    }
+
+    pub(crate) fn opt_output(&self, slot: &str) -> Result<Option<VarRef>, String> {
+        self.optional(slot, false)
+    }
+
+    pub(crate) fn attr(&self, name: &str) -> Option<&AttrValue> {
+        self.op.get_attr(name)
+    }
+
+    fn bad_attr(&self, name: &str, expected: &str) -> String {
+        format!(
+            "attribute `{name}` must be {expected}, it is {:?}",
+            self.attr(name)
+        )
+    }
+
+    /// An INT or LONG attribute.
+    pub(crate) fn int(&self, name: &str, default: i64) -> Result<i64, String> {
+        match self.attr(name) {
+            None => Ok(default),
+            Some(AttrValue::Int(v)) => Ok(i64::from(*v)),
+            Some(AttrValue::Long(v)) => Ok(*v),
+            Some(_) => Err(self.bad_attr(name, "an integer")),
+        }
+    }
+
+    /// A FLOAT, FLOAT64 or integer attribute.
+    pub(crate) fn float(&self, name: &str, default: f64) -> Result<f64, String> {
+        match self.attr(name) {
+            None => Ok(default),
+            Some(AttrValue::Float(v)) => Ok(f64::from(*v)),
+            Some(AttrValue::Float64(v)) => Ok(*v),
+            Some(AttrValue::Int(v)) => Ok(f64::from(*v)),
+            Some(AttrValue::Long(v)) => Ok(*v as f64),
+            Some(_) => Err(self.bad_attr(name, "a number")),
+        }
+    }
+
+    pub(crate) fn bool(&self, name: &str, default: bool) -> Result<bool, String> {
+        match self.attr(name) {
+            None => Ok(default),
+            Some(AttrValue::Bool(v)) => Ok(*v),
+            Some(_) => Err(self.bad_attr(name, "a BOOLEAN")),
+        }
+    }
+
+    /// An INTS or LONGS attribute (2018 wrote shapes as INTS, Paddle 3 as LONGS).
+    pub(crate) fn ints(&self, name: &str) -> Result<Option<Vec<i64>>, String> {
+        match self.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::Ints(v)) => Ok(Some(v.iter().map(|&x| i64::from(x)).collect())),
+            Some(AttrValue::Longs(v)) => Ok(Some(v.clone())),
+            Some(_) => Err(self.bad_attr(name, "INTS or LONGS")),
+        }
+    }
+
+    pub(crate) fn string(&self, name: &str) -> Result<Option<&str>, String> {
+        match self.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.bad_attr(name, "a STRING")),
+        }
+    }
+
+    pub(crate) fn strings(&self, name: &str) -> Result<Vec<String>, String> {
+        match self.attr(name) {
+            None => Ok(Vec::new()),
+            Some(AttrValue::Strings(s)) => Ok(s.clone()),
+            Some(_) => Err(self.bad_attr(name, "STRINGS")),
+        }
+    }
+
+    /// A dtype attribute (a `VarType.Type` number) that tensors can hold.
+    pub(crate) fn dtype(&self, name: &str, default: VarKind) -> Result<VarKind, String> {
+        let number = self.int(name, default as i64)?;
+        tensor_dtype(number).map_err(|e| format!("attribute `{name}`: {e}"))
+    }
+
+    /// The block the op runs (`sub_block`).
+    pub(crate) fn sub_block(&self) -> Result<usize, String> {
+        match self.attr("sub_block") {
+            Some(AttrValue::Block(b)) => {
+                usize::try_from(*b).map_err(|_| self.bad_attr("sub_block", "a block"))
+            }
+            _ => Err(self.bad_attr("sub_block", "a BLOCK")),
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Elementwise arithmetic with Paddle's broadcast rule, and `sum`.
+//!
+//! Both operands must have the same dtype, as Paddle's static-graph kernels
+//! require; the error says which dtypes met, so the program can cast.
+use super::{compute, Exec, Registry};
+use crate::load::OpLoader;
+use crate::tensor::broadcast::broadcast;
+use crate::tensor::num::{with_numeric_pair, Num};
+use crate::tensor::{dtype_name, Element, Tensor};
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("elementwise_add", |l| binary(l, Arith::Add));
+    r.add("elementwise_sub", |l| binary(l, Arith::Sub));
+    r.add("elementwise_mul", |l| binary(l, Arith::Mul));
+    r.add("elementwise_div", |l| binary(l, Arith::Div));
+    r.add("elementwise_max", |l| binary(l, Arith::Max));
+    r.add("elementwise_min", |l| binary(l, Arith::Min));
+    r.add("elementwise_pow", |l| binary(l, Arith::Pow));
+    r.add("elementwise_mod", |l| binary(l, Arith::Mod));
+    r.add("elementwise_floordiv", |l| binary(l, Arith::FloorDiv));
+    r.add("sum", sum);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+    Pow,
+    Mod,
+    FloorDiv,
+}
+
+impl Arith {
+    fn function<T: Num>(self) -> fn(T, T) -> T {
+        match self {
+            Arith::Add => T::add,
+            Arith::Sub => T::sub,
+            Arith::Mul => T::mul,
+            Arith::Div => T::div,
+            Arith::Max => T::max_of,
+            Arith::Min => T::min_of,
+            Arith::Pow => T::pow,
+            Arith::Mod => T::rem_floor,
+            Arith::FloorDiv => T::floor_div,
+        }
+    }
+
+    fn divides(self) -> bool {
+        matches!(self, Arith::Div | Arith::Mod | Arith::FloorDiv)
+    }
+}
+
+fn binary(l: &OpLoader, op: Arith) -> Result<Exec, String> {
+    let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
+    let axis = l.int("axis", -1)?;
+    compute(move |s| {
+        let t = arith(op, &s.tensor(&x)?, &s.tensor(&y)?, axis)?;
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `x op y` elementwise, broadcasting by Paddle's `axis` rule.
+pub(crate) fn arith(op: Arith, x: &Tensor, y: &Tensor, axis: i64) -> Result<Tensor, String> {
+    let b = broadcast(x.shape(), y.shape(), axis)?;
+    let data = with_numeric_pair!(
+        x.data(),
+        y.data(),
+        |a, c: T| {
+            if T::IS_INT && op.divides() && c.contains(&T::ZERO) {
+                return Err("integer division by zero".to_string());
+            }
+            T::wrap(b.zip(a, c, op.function::<T>()))
+        },
+        return Err(dtype_mismatch(x, y))
+    );
+    Ok(Tensor::from_parts(b.out_shape, data))
+}
+
+pub(crate) fn dtype_mismatch(x: &Tensor, y: &Tensor) -> String {
+    if x.dtype() == y.dtype() {
+        format!("{} tensors are not supported here", dtype_name(x.dtype()))
+    } else {
+        format!(
+            "X is {} but Y is {}; both must have one dtype (cast one of them)",
+            dtype_name(x.dtype()),
+            dtype_name(y.dtype())
+        )
+    }
+}
+
+/// `sum`: adds every tensor of the `X` list.
+fn sum(l: &OpLoader) -> Result<Exec, String> {
+    let (xs, out) = (l.inputs("X")?, l.output("Out")?);
+    if xs.is_empty() {
+        return Err("input `X` names no variable".into());
+    }
+    compute(move |s| {
+        let mut acc = s.tensor(&xs[0])?;
+        for x in &xs[1..] {
+            acc = arith(Arith::Add, &acc, &s.tensor(x)?, -1)?;
+        }
+        s.set_tensor(&out, acc);
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(shape: &[i64], v: Vec<i64>) -> Tensor {
+        Tensor::from_vec(shape, v).expect("tensor")
+    }
+
+    #[test]
+    fn integer_ops_follow_paddle() {
+        let x = t(&[3], vec![-7, 7, 9]);
+        let y = t(&[1], vec![2]);
+        let got = |op| {
+            arith(op, &x, &y, -1)
+                .expect("ok")
+                .values::<i64>()
+                .expect("i64")
+                .to_vec()
+        };
+        assert_eq!(got(Arith::Div), vec![-3, 3, 4]);
+        assert_eq!(got(Arith::Mod), vec![1, 1, 1]);
+        assert_eq!(got(Arith::FloorDiv), vec![-4, 3, 4]);
+        assert_eq!(got(Arith::Pow), vec![49, 49, 81]);
+        let zero = t(&[1], vec![0]);
+        assert!(arith(Arith::Div, &x, &zero, -1)
+            .unwrap_err()
+            .contains("division by zero"));
+    }
+
+    #[test]
+    fn dtypes_must_agree() {
+        let x = t(&[1], vec![1]);
+        let y = Tensor::from_vec(&[1], vec![1.0f32]).expect("tensor");
+        let err = arith(Arith::Add, &x, &y, -1).unwrap_err();
+        assert!(err.contains("X is int64 but Y is float32"), "{err}");
+    }
+}

@@ -1,0 +1,294 @@
+//! Ops that make or copy tensors: fill_constant, assign, assign_value,
+//! fill_zeros_like, shape, cast, select_input (the merge of `layers.cond`)
+//! and uniform_random (parameter initialization).
+//!
+//! A constant whose shape and value are attributes is built once at load
+//! time; running the op then only shares it (one reference-count increment),
+//! and copy-on-write keeps later writers from changing it.
+use fluidc_transpiler::{AttrValue, VarKind};
+
+use super::{compute, Exec, Registry};
+use crate::load::OpLoader;
+use crate::scope::VarRef;
+use crate::tensor::{with_dtype, Element, Tensor};
+use crate::value::Value;
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("fill_constant", fill_constant);
+    r.add("assign", assign);
+    r.add("assign_value", assign_value);
+    r.add("fill_zeros_like", fill_zeros_like);
+    r.add("shape", shape);
+    r.add("cast", cast);
+    r.add("select_input", select_input);
+    r.add("uniform_random", uniform_random);
+}
+
+/// `Out = X[Mask]`: only the chosen input is read, because the branch that
+/// did not run never wrote the other one.
+fn select_input(l: &OpLoader) -> Result<Exec, String> {
+    let (xs, mask, out) = (l.inputs("X")?, l.input("Mask")?, l.output("Out")?);
+    compute(move |s| {
+        let m = s.tensor(&mask)?.scalar_i64()?;
+        let chosen = usize::try_from(m)
+            .ok()
+            .and_then(|i| xs.get(i))
+            .ok_or_else(|| format!("Mask is {m}, but there are {} inputs", xs.len()))?;
+        match s.get(chosen) {
+            Value::Empty => Err(format!("input `{}` has no value yet", chosen.name)),
+            v => {
+                s.set(&out, v);
+                Ok(())
+            }
+        }
+    })
+}
+
+/// Uniform values in [min, max). A non-zero `seed` attribute gives the same
+/// values on every run; 0 draws a fresh seed, as Paddle does.
+fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
+    use rand::{Rng, SeedableRng};
+    let out = l.output("Out")?;
+    let dtype = l.dtype("dtype", VarKind::Fp32)?;
+    let shape = l.ints("shape")?.unwrap_or_default();
+    let (min, max) = (l.float("min", -1.0)?, l.float("max", 1.0)?);
+    let seed = l.int("seed", 0)?;
+    if !(min < max) {
+        return Err(format!(
+            "uniform_random needs min < max, got [{min}, {max})"
+        ));
+    }
+    let n = crate::tensor::numel(&shape)?;
+    compute(move |s| {
+        let mut rng = match seed {
+            0 => rand::rngs::StdRng::from_os_rng(),
+            k => rand::rngs::StdRng::seed_from_u64(k as u64),
+        };
+        let values: Vec<f64> = (0..n).map(|_| rng.random_range(min..max)).collect();
+        let t = with_dtype!(
+            dtype,
+            |T| Tensor::from_vec::<T>(&shape, values.iter().map(|v| T::from_f64(*v)).collect()),
+            unreachable!("`OpLoader::dtype` only returns tensor dtypes")
+        )?;
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// A fill value: integers are kept exact (int64 constants beyond 2^53).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Scalar {
+    Int(i64),
+    Float(f64),
+}
+
+impl Scalar {
+    /// Paddle's `str_value`: what Python's `str(value)` wrote.
+    fn parse(s: &str) -> Result<Scalar, String> {
+        let t = s.trim();
+        Ok(match t.to_ascii_lowercase().as_str() {
+            "true" => Scalar::Int(1),
+            "false" => Scalar::Int(0),
+            "inf" | "+inf" | "infinity" => Scalar::Float(f64::INFINITY),
+            "-inf" | "-infinity" => Scalar::Float(f64::NEG_INFINITY),
+            "nan" | "+nan" | "-nan" => Scalar::Float(f64::NAN),
+            _ => match t.parse::<i64>() {
+                Ok(i) => Scalar::Int(i),
+                Err(_) => Scalar::Float(
+                    t.parse::<f64>()
+                        .map_err(|_| format!("str_value {s:?} is not a number"))?,
+                ),
+            },
+        })
+    }
+
+    fn fill(self, dtype: VarKind, shape: &[i64]) -> Result<Tensor, String> {
+        match self {
+            Scalar::Float(v) => Tensor::full(dtype, shape, v),
+            Scalar::Int(i) => {
+                let n = crate::tensor::numel(shape)?;
+                with_dtype!(
+                    dtype,
+                    |T| Tensor::from_vec(shape, vec![T::from_i64(i); n]),
+                    Tensor::full(dtype, shape, i as f64)
+                )
+            }
+        }
+    }
+}
+
+fn fill_constant(l: &OpLoader) -> Result<Exec, String> {
+    let out = l.output("Out")?;
+    let dtype = l.dtype("dtype", VarKind::Fp32)?;
+    let shape = l.ints("shape")?.unwrap_or_default();
+    let value = match l.string("str_value")?.filter(|s| !s.is_empty()) {
+        Some(s) => Scalar::parse(s)?,
+        None => Scalar::Float(l.float("value", 0.0)?),
+    };
+    let value_tensor = l.opt_input("ValueTensor")?;
+    let shape_tensor = l.opt_input("ShapeTensor")?;
+    let shape_list = l.inputs("ShapeTensorList")?;
+    if value_tensor.is_none() && shape_tensor.is_none() && shape_list.is_empty() {
+        let constant = value.fill(dtype, &shape)?;
+        return compute(move |s| {
+            s.set_tensor(&out, constant.clone());
+            Ok(())
+        });
+    }
+    compute(move |s| {
+        let shape = if let Some(r) = &shape_tensor {
+            let t = s.tensor(r)?.cast(VarKind::Int64)?;
+            t.values::<i64>().unwrap_or_default().to_vec()
+        } else if !shape_list.is_empty() {
+            shape_list
+                .iter()
+                .map(|r| s.tensor(r)?.scalar_i64())
+                .collect::<Result<_, _>>()?
+        } else {
+            shape.clone()
+        };
+        let value = match &value_tensor {
+            Some(r) => {
+                let t = s.tensor(r)?;
+                match t.dtype() {
+                    VarKind::Int32 | VarKind::Int64 | VarKind::Bool => Scalar::Int(t.scalar_i64()?),
+                    _ => Scalar::Float(t.scalar_f64()?),
+                }
+            }
+            None => value,
+        };
+        s.set_tensor(&out, value.fill(dtype, &shape)?);
+        Ok(())
+    })
+}
+
+/// Copies any value (a tensor shares its data; a channel stays the same channel).
+fn assign(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| match s.get(&x) {
+        Value::Empty => Err(format!("input `{}` has no value yet", x.name)),
+        v => {
+            s.set(&out, v);
+            Ok(())
+        }
+    })
+}
+
+fn assign_value(l: &OpLoader) -> Result<Exec, String> {
+    let out = l.output("Out")?;
+    let dtype = l.dtype("dtype", VarKind::Fp32)?;
+    let shape = l.ints("shape")?.unwrap_or_default();
+    let values: Vec<Scalar> = if let Some(AttrValue::Scalars(v)) = l.attr("values") {
+        v.iter()
+            .map(|s| match (s.b, s.i, s.r) {
+                (Some(b), _, _) => Ok(Scalar::Int(i64::from(b))),
+                (_, Some(i), _) => Ok(Scalar::Int(i)),
+                (_, _, Some(r)) => Ok(Scalar::Float(r)),
+                _ => Err(format!("assign_value: unsupported scalar {s:?}")),
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        let mut found = None;
+        for name in [
+            "fp32_values",
+            "fp64_values",
+            "int32_values",
+            "int64_values",
+            "bool_values",
+        ] {
+            let v: Vec<Scalar> = match l.attr(name) {
+                Some(AttrValue::Floats(v)) => {
+                    v.iter().map(|&x| Scalar::Float(f64::from(x))).collect()
+                }
+                Some(AttrValue::Float64s(v)) => v.iter().map(|&x| Scalar::Float(x)).collect(),
+                Some(AttrValue::Ints(v)) => v.iter().map(|&x| Scalar::Int(i64::from(x))).collect(),
+                Some(AttrValue::Longs(v)) => v.iter().map(|&x| Scalar::Int(x)).collect(),
+                Some(AttrValue::Bools(v)) => v.iter().map(|&x| Scalar::Int(i64::from(x))).collect(),
+                _ => continue,
+            };
+            // Paddle writes every list attribute; the non-empty one holds the values.
+            if !v.is_empty() || found.is_none() {
+                found = Some(v);
+            }
+        }
+        found.unwrap_or_default()
+    };
+    let constant = with_dtype!(
+        dtype,
+        |T| Tensor::from_vec::<T>(
+            &shape,
+            values
+                .iter()
+                .map(|v| match *v {
+                    Scalar::Int(i) => T::from_i64(i),
+                    Scalar::Float(f) => T::from_f64(f),
+                })
+                .collect()
+        ),
+        unreachable!("`OpLoader::dtype` only returns tensor dtypes")
+    )?;
+    compute(move |s| {
+        s.set_tensor(&out, constant.clone());
+        Ok(())
+    })
+}
+
+fn unary_kernel(
+    l: &OpLoader,
+    input: &str,
+    f: fn(&Tensor) -> Result<Tensor, String>,
+) -> Result<Exec, String> {
+    let (x, out): (VarRef, VarRef) = (l.input(input)?, l.output("Out")?);
+    compute(move |s| {
+        let t = f(&s.tensor(&x)?)?;
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+fn fill_zeros_like(l: &OpLoader) -> Result<Exec, String> {
+    unary_kernel(l, "X", |t| Tensor::zeros(t.dtype(), t.shape()))
+}
+
+/// The dims of `Input` as an int32 tensor.
+fn shape(l: &OpLoader) -> Result<Exec, String> {
+    unary_kernel(l, "Input", |t| {
+        let dims: Vec<i32> = t.shape().iter().map(|&d| d as i32).collect();
+        Tensor::from_vec(&[dims.len() as i64], dims)
+    })
+}
+
+fn cast(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let to = l.dtype("out_dtype", VarKind::Fp32)?;
+    compute(move |s| {
+        let t = s.tensor(&x)?.cast(to)?;
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn str_value_parses_like_paddle() {
+        assert_eq!(Scalar::parse("7").expect("int"), Scalar::Int(7));
+        assert_eq!(Scalar::parse("-1").expect("int"), Scalar::Int(-1));
+        assert_eq!(Scalar::parse("1.5").expect("float"), Scalar::Float(1.5));
+        assert_eq!(Scalar::parse("True").expect("bool"), Scalar::Int(1));
+        assert_eq!(
+            Scalar::parse("-inf").expect("inf"),
+            Scalar::Float(f64::NEG_INFINITY)
+        );
+        assert!(Scalar::parse("seven").is_err());
+        let big = Scalar::parse("9007199254740993").expect("int");
+        let t = big.fill(VarKind::Int64, &[1]).expect("fill");
+        assert_eq!(
+            t.values::<i64>(),
+            Some(&[9007199254740993][..]),
+            "exact beyond 2^53"
+        );
+    }
+}

@@ -1,0 +1,72 @@
+//! Op kernels, one module per family, each with a `register_all`.
+//!
+//! A kernel is built once at load time from an op ([`OpLoader`]): the builder
+//! parses attributes and resolves variables, and returns either a compute
+//! kernel (a closure that reads its inputs from a scope and writes its
+//! outputs) or a [`Control`] op that the interpreter carries out itself
+//! because it pushes frames, starts goroutines or blocks on channels.
+pub(crate) mod compare;
+pub(crate) mod control;
+pub(crate) mod elementwise;
+pub(crate) mod fill;
+pub(crate) mod io;
+pub(crate) mod matmul;
+pub(crate) mod reduce;
+pub(crate) mod unary;
+
+use std::collections::HashMap;
+
+pub(crate) use control::Control;
+
+use crate::load::OpLoader;
+use crate::scope::Scope;
+
+/// A compute kernel: reads inputs from the scope, writes outputs to it.
+pub(crate) type Kernel = Box<dyn Fn(&Scope) -> Result<(), String> + Send + Sync>;
+
+/// What running an op means.
+pub(crate) enum Exec {
+    Compute(Kernel),
+    Control(Control),
+}
+
+/// Builds an op's [`Exec`] at load time.
+pub(crate) type Builder = fn(&OpLoader) -> Result<Exec, String>;
+
+/// Op type -> builder.
+pub(crate) struct Registry {
+    builders: HashMap<&'static str, Builder>,
+}
+
+impl Registry {
+    /// Every op the runtime implements.
+    pub(crate) fn new() -> Registry {
+        let mut r = Registry {
+            builders: HashMap::new(),
+        };
+        fill::register_all(&mut r);
+        elementwise::register_all(&mut r);
+        compare::register_all(&mut r);
+        unary::register_all(&mut r);
+        reduce::register_all(&mut r);
+        matmul::register_all(&mut r);
+        io::register_all(&mut r);
+        control::register_all(&mut r);
+        r
+    }
+
+    pub(crate) fn add(&mut self, op: &'static str, build: Builder) {
+        self.builders.insert(op, build);
+    }
+
+    pub(crate) fn get(&self, op: &str) -> Option<Builder> {
+        self.builders.get(op).copied()
+    }
+}
+
+/// Wraps a closure as a compute kernel.
+pub(crate) fn compute(
+    k: impl Fn(&Scope) -> Result<(), String> + Send + Sync + 'static,
+) -> Result<Exec, String> {
+    Ok(Exec::Compute(Box::new(k)))
+}

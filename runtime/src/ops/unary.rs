@@ -1,0 +1,232 @@
+//! One-input ops: activations (relu, sigmoid, tanh, softmax), square, sqrt,
+//! abs, exp, log, and the affine ones Paddle's loops use (scale, increment).
+//!
+//! Transcendental functions are evaluated in f64 and rounded to the tensor's
+//! dtype: never less accurate than Paddle's float kernels, and within the
+//! 1e-5 relative tolerance the interop tests allow.
+use super::{compute, Exec, Registry};
+use crate::load::OpLoader;
+use crate::tensor::num::{with_numeric, Num};
+use crate::tensor::{dtype_name, Data, Element, Tensor};
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("relu", |l| unary(l, Unary::Relu));
+    r.add("sigmoid", |l| unary(l, Unary::Sigmoid));
+    r.add("tanh", |l| unary(l, Unary::Tanh));
+    r.add("square", |l| unary(l, Unary::Square));
+    r.add("sqrt", |l| unary(l, Unary::Sqrt));
+    r.add("abs", |l| unary(l, Unary::Abs));
+    r.add("exp", |l| unary(l, Unary::Exp));
+    r.add("log", |l| unary(l, Unary::Log));
+    r.add("scale", scale);
+    r.add("increment", increment);
+    r.add("softmax", softmax);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unary {
+    Relu,
+    Sigmoid,
+    Tanh,
+    Square,
+    Sqrt,
+    Abs,
+    Exp,
+    Log,
+}
+
+impl Unary {
+    fn name(self) -> &'static str {
+        match self {
+            Unary::Relu => "relu",
+            Unary::Sigmoid => "sigmoid",
+            Unary::Tanh => "tanh",
+            Unary::Square => "square",
+            Unary::Sqrt => "sqrt",
+            Unary::Abs => "abs",
+            Unary::Exp => "exp",
+            Unary::Log => "log",
+        }
+    }
+
+    /// The ops defined on integers too, computed exactly.
+    fn exact<T: Num>(self) -> Option<fn(T) -> T> {
+        Some(match self {
+            Unary::Relu => |x| if x > T::ZERO { x } else { T::ZERO },
+            Unary::Square => |x: T| x.mul(x),
+            Unary::Abs => |x: T| x.abs_of(),
+            _ => return None,
+        })
+    }
+
+    fn real(self) -> fn(f64) -> f64 {
+        match self {
+            Unary::Sigmoid => |x| 1.0 / (1.0 + (-x).exp()),
+            Unary::Tanh => f64::tanh,
+            Unary::Sqrt => f64::sqrt,
+            Unary::Exp => f64::exp,
+            Unary::Log => f64::ln,
+            Unary::Relu => |x| x.max(0.0),
+            Unary::Square => |x| x * x,
+            Unary::Abs => f64::abs,
+        }
+    }
+}
+
+fn unary(l: &OpLoader, op: Unary) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        let t = apply(op, &s.tensor(&x)?)?;
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+pub(crate) fn apply(op: Unary, t: &Tensor) -> Result<Tensor, String> {
+    let data = with_numeric!(
+        t.data(),
+        |v: T| match (op.exact::<T>(), T::IS_INT) {
+            (Some(f), _) => T::wrap(v.iter().map(|&x| f(x)).collect()),
+            (None, false) => {
+                let f = op.real();
+                T::wrap(v.iter().map(|&x| T::from_f64(f(x.to_f64()))).collect())
+            }
+            (None, true) => return Err(needs_float(op.name(), t)),
+        },
+        return Err(needs_float(op.name(), t))
+    );
+    Ok(Tensor::from_parts(t.shape().into(), data))
+}
+
+fn needs_float(op: &str, t: &Tensor) -> String {
+    format!("{op} needs a float tensor, got {}", dtype_name(t.dtype()))
+}
+
+/// `scale`: `x * scale + bias` (or `(x + bias) * scale`), with scale and bias
+/// cast to the tensor's dtype first, as Paddle's kernel does.
+fn scale(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let scale_tensor = l.opt_input("ScaleTensor")?;
+    let (scale, bias) = (l.float("scale", 1.0)?, l.float("bias", 0.0)?);
+    let after = l.bool("bias_after_scale", true)?;
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let scale = match &scale_tensor {
+            Some(r) => s.tensor(r)?.scalar_f64()?,
+            None => scale,
+        };
+        let data = with_numeric!(
+            t.data(),
+            |v: T| {
+                let (k, b) = (T::from_f64(scale), T::from_f64(bias));
+                T::wrap(
+                    v.iter()
+                        .map(|&x| {
+                            if after {
+                                x.mul(k).add(b)
+                            } else {
+                                x.add(b).mul(k)
+                            }
+                        })
+                        .collect(),
+                )
+            },
+            return Err("scale does not take bool tensors".into())
+        );
+        s.set_tensor(&out, Tensor::from_parts(t.shape().into(), data));
+        Ok(())
+    })
+}
+
+/// `increment`: adds `step` (cast to the dtype) to a one-element tensor.
+fn increment(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let step = l.float("step", 1.0)?;
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        if t.numel() != 1 {
+            return Err(format!(
+                "increment needs a tensor with one element, `{}` has shape {:?}",
+                x.name,
+                t.shape()
+            ));
+        }
+        let data = with_numeric!(
+            t.data(),
+            |v: T| T::wrap(std::sync::Arc::from(
+                [v[0].add(T::from_f64(step))].as_slice()
+            )),
+            return Err("increment does not take bool tensors".into())
+        );
+        s.set_tensor(&out, Tensor::from_parts(t.shape().into(), data));
+        Ok(())
+    })
+}
+
+fn softmax(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let axis = l.int("axis", -1)?;
+    compute(move |s| {
+        let t = softmax_tensor(&s.tensor(&x)?, axis)?;
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, String> {
+    let rank = t.shape().len() as i64;
+    let a = if axis < 0 { axis + rank.max(1) } else { axis };
+    if !(0..rank.max(1)).contains(&a) {
+        return Err(format!(
+            "softmax axis {axis} is out of range for shape {:?}",
+            t.shape()
+        ));
+    }
+    let a = a as usize;
+    let dims: Vec<usize> = t.shape().iter().map(|&d| d as usize).collect();
+    let n = dims.get(a).copied().unwrap_or(1);
+    let inner: usize = dims.iter().skip(a + 1).product();
+    let softmax_f64 = |v: &[f64]| -> Vec<f64> {
+        let mut out = v.to_vec();
+        if n == 0 {
+            return out;
+        }
+        for (o, i) in (0..v.len() / (n * inner)).flat_map(|o| (0..inner).map(move |i| (o, i))) {
+            let at = |k: usize| o * n * inner + k * inner + i;
+            let max = (0..n).map(|k| v[at(k)]).fold(f64::NEG_INFINITY, f64::max);
+            let sum: f64 = (0..n).map(|k| (v[at(k)] - max).exp()).sum();
+            for k in 0..n {
+                out[at(k)] = (v[at(k)] - max).exp() / sum;
+            }
+        }
+        out
+    };
+    let data = match t.data() {
+        Data::Float32(v) => {
+            let r = softmax_f64(&v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>());
+            Data::Float32(r.iter().map(|&x| x as f32).collect())
+        }
+        Data::Float64(v) => Data::Float64(softmax_f64(v).into()),
+        _ => return Err(needs_float("softmax", t)),
+    };
+    Ok(Tensor::from_parts(t.shape().into(), data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softmax_rows_sum_to_one_and_ints_are_rejected_where_paddle_does() {
+        let t = Tensor::from_vec(&[2, 2], vec![0.0f32, 0.0, 1.0, 3.0]).expect("tensor");
+        let s = softmax_tensor(&t, -1).expect("ok");
+        let v = s.values::<f32>().expect("f32");
+        assert!((v[0] - 0.5).abs() < 1e-7 && (v[2] + v[3] - 1.0).abs() < 1e-6);
+        let i = Tensor::from_vec(&[2], vec![-1i64, 2]).expect("tensor");
+        assert_eq!(
+            apply(Unary::Relu, &i).expect("ok").values::<i64>(),
+            Some(&[0, 2][..])
+        );
+        assert!(apply(Unary::Exp, &i).unwrap_err().contains("needs a float"));
+    }
+}

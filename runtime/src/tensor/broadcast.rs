@@ -1,0 +1,172 @@
+//! Paddle's broadcast rule for elementwise and compare ops.
+//!
+//! Paddle aligns the lower-rank operand inside the higher-rank one at `axis`:
+//! with `axis == -1` that is `|rank(X) - rank(Y)|` (numpy's trailing
+//! alignment); with `axis = k` the smaller operand's dims line up with the
+//! larger one's starting at dim k (`fc` adds its bias `[8]` to `[-1, 8]` with
+//! axis 1). The smaller operand is padded with 1s on both sides, then every
+//! pair of dims must be equal or contain a 1 (phi's `GetBroadcastDimsArrays`).
+//! With equal ranks `axis` does not matter.
+use std::sync::Arc;
+
+use super::Shape;
+
+/// How to walk two operands to produce a broadcast result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Broadcast {
+    pub out_shape: Shape,
+    /// Per output dim, the stride into X (0 where X is broadcast).
+    x_strides: Shape,
+    y_strides: Shape,
+}
+
+/// Computes the broadcast of shapes `x` and `y` under Paddle's `axis` rule.
+pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, String> {
+    let rank = x.len().max(y.len());
+    let diff = x.len().abs_diff(y.len());
+    // Equal ranks need no alignment; Paddle ignores `axis` then.
+    let axis = if axis == -1 || diff == 0 {
+        diff
+    } else {
+        usize::try_from(axis)
+            .ok()
+            .filter(|&a| a <= diff)
+            .ok_or_else(|| {
+                format!("axis {axis} is out of range for shapes {x:?} and {y:?} (it must be -1 or in 0..={diff})")
+            })?
+    };
+    let pad = |s: &[i64]| -> Shape {
+        if s.len() == rank {
+            return Shape::from_slice(s);
+        }
+        let mut p = Shape::from_elem(1, rank);
+        p[axis..axis + s.len()].copy_from_slice(s);
+        p
+    };
+    let (xp, yp) = (pad(x), pad(y));
+    let mut out_shape = Shape::with_capacity(rank);
+    for (&a, &b) in xp.iter().zip(&yp) {
+        out_shape.push(match (a, b) {
+            _ if a == b => a,
+            (1, _) => b,
+            (_, 1) => a,
+            _ => {
+                return Err(format!(
+                    "shapes {x:?} and {y:?} do not broadcast (axis {axis}): dim {a} against {b}"
+                ))
+            }
+        });
+    }
+    Ok(Broadcast {
+        x_strides: strides(&xp),
+        y_strides: strides(&yp),
+        out_shape,
+    })
+}
+
+/// Row-major strides, 0 on dims of size 1 so that they repeat.
+fn strides(shape: &[i64]) -> Shape {
+    let mut s = Shape::from_elem(0, shape.len());
+    let mut acc = 1usize;
+    for i in (0..shape.len()).rev() {
+        let d = usize::try_from(shape[i]).unwrap_or(0);
+        s[i] = if d == 1 { 0 } else { acc as i64 };
+        acc *= d.max(1);
+    }
+    s
+}
+
+impl Broadcast {
+    pub fn numel(&self) -> usize {
+        self.out_shape
+            .iter()
+            .map(|&d| usize::try_from(d).unwrap_or(0))
+            .product()
+    }
+
+    /// Applies `f` to each broadcast pair of elements, in output order.
+    pub fn zip<A: Copy, B: Copy, O>(
+        &self,
+        x: &[A],
+        y: &[B],
+        mut f: impl FnMut(A, B) -> O,
+    ) -> Arc<[O]> {
+        let n = self.numel();
+        // Fast paths (one allocation): same shape, or one side a single element.
+        if x.len() == n && y.len() == n {
+            return x.iter().zip(y).map(|(&a, &b)| f(a, b)).collect();
+        }
+        if y.len() == 1 && x.len() == n {
+            let b = y[0];
+            return x.iter().map(|&a| f(a, b)).collect();
+        }
+        if x.len() == 1 && y.len() == n {
+            let a = x[0];
+            return y.iter().map(|&b| f(a, b)).collect();
+        }
+        let rank = self.out_shape.len();
+        let dims: Shape = self.out_shape.clone();
+        let mut index = Shape::from_elem(0, rank);
+        let (mut xi, mut yi) = (0i64, 0i64);
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(f(x[xi as usize], y[yi as usize]));
+            // Advance the multi-index like an odometer, keeping both offsets.
+            for d in (0..rank).rev() {
+                index[d] += 1;
+                xi += self.x_strides[d];
+                yi += self.y_strides[d];
+                if index[d] < dims[d] {
+                    break;
+                }
+                xi -= self.x_strides[d] * dims[d];
+                yi -= self.y_strides[d] * dims[d];
+                index[d] = 0;
+            }
+        }
+        out.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trailing_alignment_and_explicit_axis() {
+        let b = broadcast(&[2, 3], &[3], -1).expect("broadcasts");
+        assert_eq!(b.out_shape.as_slice(), &[2, 3]);
+        let out = b.zip(&[1, 2, 3, 4, 5, 6], &[10, 20, 30], |a, b| a + b);
+        assert_eq!(out.to_vec(), vec![11, 22, 33, 14, 25, 36]);
+
+        // fc's bias: [N, 8] + [8] with axis 1; and Y aligned at axis 0.
+        let b = broadcast(&[2, 3], &[2], 0).expect("broadcasts");
+        let out = b.zip(&[1, 2, 3, 4, 5, 6], &[10, 20], |a, b| a + b);
+        assert_eq!(out.to_vec(), vec![11, 12, 13, 24, 25, 26]);
+
+        // Both sides broadcast, and the smaller rank on the left.
+        let b = broadcast(&[3, 1], &[1, 2], -1).expect("broadcasts");
+        assert_eq!(
+            b.zip(&[1, 2, 3], &[10, 20], |a, b| a * b).to_vec(),
+            vec![10, 20, 20, 40, 30, 60]
+        );
+        let b = broadcast(&[2], &[3, 2], -1).expect("broadcasts");
+        assert_eq!(b.out_shape.as_slice(), &[3, 2]);
+        assert_eq!(
+            b.zip(&[1, 2], &[0, 0, 1, 1, 2, 2], |a, b| a + b).to_vec(),
+            vec![1, 2, 2, 3, 3, 4]
+        );
+
+        // 0-D with anything.
+        let b = broadcast(&[], &[2], -1).expect("broadcasts");
+        assert_eq!(b.zip(&[5], &[1, 2], |a, b| a - b).to_vec(), vec![4, 3]);
+    }
+
+    #[test]
+    fn mismatched_dims_and_bad_axis_are_errors() {
+        let err = broadcast(&[2, 3], &[2], -1).unwrap_err();
+        assert!(err.contains("do not broadcast"), "{err}");
+        let err = broadcast(&[2, 3], &[3], 2).unwrap_err();
+        assert!(err.contains("axis 2 is out of range"), "{err}");
+    }
+}

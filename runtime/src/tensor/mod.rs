@@ -1,0 +1,448 @@
+//! Dense tensors: a shape and one typed, shared buffer.
+//!
+//! Why not ndarray: the runtime needs exactly five element types chosen at
+//! run time, Paddle's own broadcast rule (the `axis` attribute, see
+//! [`broadcast`]) and cheap sharing. A plain enum of `Arc<[T]>` buffers gives
+//! all three in a few lines: cloning a tensor is one reference-count
+//! increment, so `assign`, a constant op and a channel send share the data
+//! copy-on-write (Go's value semantics at no copy cost), and kernels are plain
+//! loops over slices. The shape is a small inline vector, so a scalar tensor
+//! costs one allocation (its buffer) and none for the shape.
+pub(crate) mod broadcast;
+mod format;
+pub(crate) mod num;
+
+use std::sync::Arc;
+
+use fluidc_transpiler::VarKind;
+use smallvec::SmallVec;
+
+/// A tensor's dimensions; inline up to rank 4.
+pub type Shape = SmallVec<[i64; 4]>;
+
+/// The element buffer of a tensor, one variant per supported dtype.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Data {
+    Bool(Arc<[bool]>),
+    Int32(Arc<[i32]>),
+    Int64(Arc<[i64]>),
+    Float32(Arc<[f32]>),
+    Float64(Arc<[f64]>),
+}
+
+/// A dense tensor: dtype (the [`Data`] variant), shape and data in row-major order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tensor {
+    shape: Shape,
+    data: Data,
+}
+
+impl Data {
+    pub fn len(&self) -> usize {
+        match self {
+            Data::Bool(v) => v.len(),
+            Data::Int32(v) => v.len(),
+            Data::Int64(v) => v.len(),
+            Data::Float32(v) => v.len(),
+            Data::Float64(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn dtype(&self) -> VarKind {
+        match self {
+            Data::Bool(_) => VarKind::Bool,
+            Data::Int32(_) => VarKind::Int32,
+            Data::Int64(_) => VarKind::Int64,
+            Data::Float32(_) => VarKind::Fp32,
+            Data::Float64(_) => VarKind::Fp64,
+        }
+    }
+}
+
+/// The element types a [`Tensor`] can hold, with the conversions kernels need.
+pub trait Element: Copy + PartialEq + PartialOrd + Send + Sync + std::fmt::Debug + 'static {
+    const KIND: VarKind;
+    const ZERO: Self;
+    fn slice(data: &Data) -> Option<&[Self]>;
+    fn wrap(values: Arc<[Self]>) -> Data;
+    fn to_f64(self) -> f64;
+    /// `static_cast` semantics: floats truncate toward zero (saturating), bools are `!= 0`.
+    fn from_f64(v: f64) -> Self;
+    fn to_i64(self) -> i64;
+    fn from_i64(v: i64) -> Self;
+    fn is_nonzero(self) -> bool;
+    fn from_bool(b: bool) -> Self;
+}
+
+macro_rules! element {
+    ($t:ty, $variant:ident, $kind:ident, $zero:expr) => {
+        impl Element for $t {
+            const KIND: VarKind = VarKind::$kind;
+            const ZERO: Self = $zero;
+            fn slice(data: &Data) -> Option<&[Self]> {
+                match data {
+                    Data::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn wrap(values: Arc<[Self]>) -> Data {
+                Data::$variant(values)
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+            fn is_nonzero(self) -> bool {
+                self != $zero
+            }
+            fn from_bool(b: bool) -> Self {
+                if b {
+                    1 as $t
+                } else {
+                    $zero
+                }
+            }
+        }
+    };
+}
+
+element!(i32, Int32, Int32, 0);
+element!(i64, Int64, Int64, 0);
+element!(f32, Float32, Fp32, 0.0);
+element!(f64, Float64, Fp64, 0.0);
+
+impl Element for bool {
+    const KIND: VarKind = VarKind::Bool;
+    const ZERO: Self = false;
+    fn slice(data: &Data) -> Option<&[Self]> {
+        match data {
+            Data::Bool(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn wrap(values: Arc<[Self]>) -> Data {
+        Data::Bool(values)
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(u8::from(self))
+    }
+    fn from_f64(v: f64) -> Self {
+        v != 0.0
+    }
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+    fn from_i64(v: i64) -> Self {
+        v != 0
+    }
+    fn is_nonzero(self) -> bool {
+        self
+    }
+    fn from_bool(b: bool) -> Self {
+        b
+    }
+}
+
+/// Calls `$body` with `$v` bound to the typed slice of `$data` and `$T` to its
+/// element type, for every dtype.
+macro_rules! with_data {
+    ($data:expr, |$v:ident : $T:ident| $body:expr) => {
+        match $data {
+            $crate::tensor::Data::Bool($v) => {
+                #[allow(dead_code)]
+                type $T = bool;
+                $body
+            }
+            $crate::tensor::Data::Int32($v) => {
+                #[allow(dead_code)]
+                type $T = i32;
+                $body
+            }
+            $crate::tensor::Data::Int64($v) => {
+                #[allow(dead_code)]
+                type $T = i64;
+                $body
+            }
+            $crate::tensor::Data::Float32($v) => {
+                #[allow(dead_code)]
+                type $T = f32;
+                $body
+            }
+            $crate::tensor::Data::Float64($v) => {
+                #[allow(dead_code)]
+                type $T = f64;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_data;
+
+/// Calls `$body` with `$T` bound to the element type of dtype `$kind`;
+/// evaluates `$other` for a dtype tensors cannot hold.
+macro_rules! with_dtype {
+    ($kind:expr, |$T:ident| $body:expr, $other:expr) => {
+        match $kind {
+            fluidc_transpiler::VarKind::Bool => {
+                #[allow(dead_code)]
+                type $T = bool;
+                $body
+            }
+            fluidc_transpiler::VarKind::Int32 => {
+                #[allow(dead_code)]
+                type $T = i32;
+                $body
+            }
+            fluidc_transpiler::VarKind::Int64 => {
+                #[allow(dead_code)]
+                type $T = i64;
+                $body
+            }
+            fluidc_transpiler::VarKind::Fp32 => {
+                #[allow(dead_code)]
+                type $T = f32;
+                $body
+            }
+            fluidc_transpiler::VarKind::Fp64 => {
+                #[allow(dead_code)]
+                type $T = f64;
+                $body
+            }
+            _ => $other,
+        }
+    };
+}
+pub(crate) use with_dtype;
+
+/// numpy's name of a dtype (`int64`, `float32`, ...), as `--format json` prints it.
+pub fn dtype_name(kind: VarKind) -> String {
+    match kind {
+        VarKind::Bool => "bool",
+        VarKind::Int16 => "int16",
+        VarKind::Int32 => "int32",
+        VarKind::Int64 => "int64",
+        VarKind::Fp16 => "float16",
+        VarKind::Fp32 => "float32",
+        VarKind::Fp64 => "float64",
+        VarKind::Uint8 => "uint8",
+        VarKind::Int8 => "int8",
+        VarKind::Bf16 => "bfloat16",
+        VarKind::Complex64 => "complex64",
+        VarKind::Complex128 => "complex128",
+        VarKind::Uint32 => "uint32",
+        VarKind::Uint64 => "uint64",
+        other => return other.as_str_name().to_lowercase(),
+    }
+    .to_string()
+}
+
+/// The dtype for a `VarType.Type` number if tensors can hold it, else an
+/// error naming it and the supported ones.
+pub(crate) fn tensor_dtype(number: i64) -> Result<VarKind, String> {
+    let kind = i32::try_from(number)
+        .ok()
+        .and_then(|n| VarKind::try_from(n).ok());
+    match kind {
+        Some(k @ (VarKind::Bool | VarKind::Int32 | VarKind::Int64 | VarKind::Fp32 | VarKind::Fp64)) => {
+            Ok(k)
+        }
+        Some(k) => Err(format!(
+            "dtype {} ({number}) is not supported; the runtime supports bool, int32, int64, float32 and float64",
+            dtype_name(k)
+        )),
+        None => Err(format!("{number} is not a known dtype number")),
+    }
+}
+
+/// The number of elements of `shape`, or an error for a negative dimension.
+pub(crate) fn numel(shape: &[i64]) -> Result<usize, String> {
+    shape.iter().try_fold(1usize, |n, &d| {
+        usize::try_from(d)
+            .ok()
+            .and_then(|d| n.checked_mul(d))
+            .ok_or_else(|| format!("shape {shape:?} is not a valid tensor shape"))
+    })
+}
+
+impl Tensor {
+    /// A tensor of `shape` over `data`; the element count must match.
+    pub fn new(shape: &[i64], data: Data) -> Result<Tensor, String> {
+        let n = numel(shape)?;
+        if n != data.len() {
+            return Err(format!(
+                "shape {shape:?} holds {n} elements but {} values were given",
+                data.len()
+            ));
+        }
+        Ok(Tensor {
+            shape: Shape::from_slice(shape),
+            data,
+        })
+    }
+
+    pub fn from_vec<T: Element>(shape: &[i64], values: Vec<T>) -> Result<Tensor, String> {
+        Tensor::new(shape, T::wrap(values.into()))
+    }
+
+    /// A one-element tensor of shape `[1]` (Paddle's usual scalar).
+    pub fn scalar<T: Element>(value: T) -> Tensor {
+        Tensor {
+            shape: Shape::from_slice(&[1]),
+            data: T::wrap(Arc::from([value].as_slice())),
+        }
+    }
+
+    /// Builds a tensor from a computed buffer whose length is known to match `shape`.
+    pub(crate) fn from_parts(shape: Shape, data: Data) -> Tensor {
+        debug_assert_eq!(numel(&shape).ok(), Some(data.len()));
+        Tensor { shape, data }
+    }
+
+    /// A tensor of `shape` with every element `value` (converted as `static_cast` does).
+    pub fn full(dtype: VarKind, shape: &[i64], value: f64) -> Result<Tensor, String> {
+        let n = numel(shape)?;
+        let data = with_dtype!(
+            dtype,
+            |T| T::wrap(std::iter::repeat_n(T::from_f64(value), n).collect()),
+            return Err(tensor_dtype(dtype as i64).err().unwrap_or_default())
+        );
+        Ok(Tensor {
+            shape: Shape::from_slice(shape),
+            data,
+        })
+    }
+
+    pub fn zeros(dtype: VarKind, shape: &[i64]) -> Result<Tensor, String> {
+        Tensor::full(dtype, shape, 0.0)
+    }
+
+    pub fn dtype(&self) -> VarKind {
+        self.data.dtype()
+    }
+
+    pub fn shape(&self) -> &[i64] {
+        &self.shape
+    }
+
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+
+    pub fn numel(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The elements as `T`, if the tensor holds that dtype.
+    pub fn values<T: Element>(&self) -> Option<&[T]> {
+        T::slice(&self.data)
+    }
+
+    /// The same data under another shape with the same element count.
+    pub fn reshaped(&self, shape: &[i64]) -> Result<Tensor, String> {
+        Tensor::new(shape, self.data.clone())
+    }
+
+    /// Converts to `dtype` as Paddle's `cast` does (`static_cast` per element).
+    pub fn cast(&self, dtype: VarKind) -> Result<Tensor, String> {
+        if dtype == self.dtype() {
+            return Ok(self.clone());
+        }
+        let data = with_data!(&self.data, |v: S| {
+            with_dtype!(
+                dtype,
+                |T| T::wrap(v.iter().map(|&x| convert::<S, T>(x)).collect()),
+                return Err(tensor_dtype(dtype as i64).err().unwrap_or_default())
+            )
+        });
+        Ok(Tensor {
+            shape: self.shape.clone(),
+            data,
+        })
+    }
+
+    /// The one element as `f64`, for tensors with exactly one element.
+    pub fn scalar_f64(&self) -> Result<f64, String> {
+        if self.numel() != 1 {
+            return Err(format!(
+                "expected a tensor with one element, got shape {:?}",
+                self.shape()
+            ));
+        }
+        Ok(with_data!(&self.data, |v: T| v[0].to_f64()))
+    }
+
+    /// The one element as `i64`, for tensors with exactly one element.
+    pub fn scalar_i64(&self) -> Result<i64, String> {
+        if self.numel() != 1 {
+            return Err(format!(
+                "expected a tensor with one element, got shape {:?}",
+                self.shape()
+            ));
+        }
+        Ok(with_data!(&self.data, |v: T| v[0].to_i64()))
+    }
+
+    /// `{"name", "dtype", "shape", "data"}` as `fluidc run --format json` prints a fetch.
+    pub fn to_json(&self, name: &str) -> serde_json::Value {
+        format::to_json(self, name)
+    }
+
+    /// `name = [34] (int64, shape [1])`, as `fluidc run` prints a fetch.
+    pub fn to_text(&self, name: &str) -> String {
+        format::to_text(self, name)
+    }
+}
+
+/// Converts one element between dtypes: integers and floats as `static_cast`,
+/// exactly for integer to integer (wrapping), bools as `!= 0`.
+pub(crate) fn convert<S: Element, T: Element>(x: S) -> T {
+    if S::KIND == VarKind::Bool || T::KIND == VarKind::Bool {
+        return T::from_bool(x.is_nonzero());
+    }
+    let integral = |k: VarKind| matches!(k, VarKind::Int32 | VarKind::Int64);
+    if integral(S::KIND) && integral(T::KIND) {
+        T::from_i64(x.to_i64())
+    } else {
+        T::from_f64(x.to_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cast_truncates_like_static_cast_and_bools_are_nonzero() {
+        let t = Tensor::from_vec(&[4], vec![-1.7f32, 0.0, 2.9, 1e20]).expect("tensor");
+        let i = t.cast(VarKind::Int32).expect("cast");
+        assert_eq!(i.values::<i32>(), Some(&[-1, 0, 2, i32::MAX][..]));
+        let b = t.cast(VarKind::Bool).expect("cast");
+        assert_eq!(b.values::<bool>(), Some(&[true, false, true, true][..]));
+        let big = Tensor::from_vec(&[1], vec![i64::MAX]).expect("tensor");
+        assert_eq!(
+            big.cast(VarKind::Int64).expect("same").values::<i64>(),
+            Some(&[i64::MAX][..])
+        );
+    }
+
+    #[test]
+    fn new_checks_the_element_count() {
+        let err = Tensor::from_vec(&[2, 2], vec![1i64, 2, 3]).unwrap_err();
+        assert!(err.contains("holds 4 elements but 3"), "{err}");
+        assert!(Tensor::full(VarKind::Fp16, &[1], 0.0)
+            .unwrap_err()
+            .contains("float16"));
+    }
+}

@@ -1,0 +1,189 @@
+//! Op forms the Paddle-written programs do not cover: the 2018 spellings
+//! fluidc's `--target fluid2018` writes (`conditional_block` X/Params,
+//! `fill_constant` INTS shapes, `assign_value` typed value lists), non-scalar
+//! conditions, `str_value` precedence, reductions, `print` and `parse_feed`.
+mod common;
+use common::*;
+
+use fluidc_runtime::{parse_feed, run, RunOptions};
+use fluidc_transpiler::{AttrValue, Op, Var};
+
+fn fetch_text(p: Builder, names: &[&str]) -> Vec<String> {
+    let got = run_with(&p.verified(), names, 1, 1).expect("runs");
+    got.iter().map(|(n, t)| t.to_text(n)).collect()
+}
+
+#[test]
+fn conditional_block_in_the_2018_spelling_and_non_scalar_conditions() {
+    let mut p = Builder::new();
+    p.fill(0, "flag", I64, 0.0);
+    p.fill(0, "yes", BOOL, 1.0);
+    p.fill(0, "no", BOOL, 0.0);
+    p.fill(0, "hits", I64, 0.0);
+    for (i, (cond, scalar)) in [("yes", true), ("no", true), ("no", false)]
+        .into_iter()
+        .enumerate()
+    {
+        let body = p.block(0);
+        p.push(
+            0,
+            Op::new("conditional_block")
+                .input("Params", &[])
+                .input("X", &[cond])
+                .output("Out", &[])
+                .attr("sub_block", AttrValue::Block(body as i32))
+                .attr("is_scalar_condition", AttrValue::Bool(scalar)),
+        );
+        p.fill(body, &format!("step{i}"), I64, 10f64.powi(i as i32));
+        p.add(body, "hits", &format!("step{i}"), "hits", I64);
+    }
+    // yes (scalar) runs; no (scalar) does not; no (non-scalar) runs: its
+    // tensor is non-empty, whatever its value.
+    assert_eq!(
+        fetch_text(p, &["hits"]),
+        vec!["hits = [101] (int64, shape [1])"]
+    );
+}
+
+#[test]
+fn fill_constant_with_ints_shape_and_str_value() {
+    let mut p = Builder::new();
+    p.program.blocks[0]
+        .vars
+        .push(Var::dense("a", I64, vec![2, 2]));
+    p.push(
+        0,
+        Op::new("fill_constant")
+            .output("Out", &["a"])
+            .attr("dtype", AttrValue::Int(I64 as i32))
+            .attr("shape", AttrValue::Ints(vec![2, 2]))
+            .attr("value", AttrValue::Float(1.0))
+            .attr("str_value", AttrValue::String("9007199254740993".into())),
+    );
+    p.program.blocks[0].vars.push(Var::dense("b", F32, vec![3]));
+    p.push(
+        0,
+        Op::new("assign_value")
+            .output("Out", &["b"])
+            .attr("dtype", AttrValue::Int(F32 as i32))
+            .attr("shape", AttrValue::Ints(vec![3]))
+            .attr("fp32_values", AttrValue::Floats(vec![0.5, -1.0, 2.0]))
+            .attr("int32_values", AttrValue::Ints(vec![])),
+    );
+    assert_eq!(
+        fetch_text(p, &["a", "b"]),
+        vec![
+            "a = [[9007199254740993, 9007199254740993], [9007199254740993, 9007199254740993]] (int64, shape [2, 2])",
+            "b = [0.5, -1.0, 2.0] (float32, shape [3])",
+        ]
+    );
+}
+
+#[test]
+fn reduce_sum_mean_and_matmul_through_programs() {
+    let mut p = Builder::new();
+    p.program.blocks[0]
+        .vars
+        .push(Var::dense("m", F32, vec![2, 3]));
+    p.push(
+        0,
+        Op::new("assign_value")
+            .output("Out", &["m"])
+            .attr("dtype", AttrValue::Int(F32 as i32))
+            .attr("shape", AttrValue::Ints(vec![2, 3]))
+            .attr(
+                "fp32_values",
+                AttrValue::Floats(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+            ),
+    );
+    p.var(0, "rows", F32);
+    p.push(
+        0,
+        Op::new("reduce_sum")
+            .input("X", &["m"])
+            .output("Out", &["rows"])
+            .attr("dim", AttrValue::Ints(vec![-1]))
+            .attr("keep_dim", AttrValue::Bool(false))
+            .attr("reduce_all", AttrValue::Bool(false)),
+    );
+    p.var(0, "avg", F32);
+    p.push(
+        0,
+        Op::new("mean").input("X", &["m"]).output("Out", &["avg"]),
+    );
+    p.var(0, "gram", F32);
+    p.push(
+        0,
+        Op::new("matmul_v2")
+            .input("X", &["m"])
+            .input("Y", &["m"])
+            .output("Out", &["gram"])
+            .attr("trans_x", AttrValue::Bool(false))
+            .attr("trans_y", AttrValue::Bool(true)),
+    );
+    assert_eq!(
+        fetch_text(p, &["rows", "avg", "gram"]),
+        vec![
+            "rows = [6.0, 15.0] (float32, shape [2])",
+            "avg = 3.5 (float32, shape [])",
+            "gram = [[14.0, 32.0], [32.0, 77.0]] (float32, shape [2, 2])",
+        ]
+    );
+}
+
+#[test]
+fn print_passes_its_input_on() {
+    let mut p = Builder::new();
+    p.fill(0, "x", I64, 4.0);
+    p.var(0, "y", I64);
+    p.push(
+        0,
+        Op::new("print")
+            .input("In", &["x"])
+            .output("Out", &["y"])
+            .attr("message", AttrValue::String("x is".into()))
+            .attr("first_n", AttrValue::Int(-1)),
+    );
+    assert_eq!(fetch_text(p, &["y"]), vec!["y = [4] (int64, shape [1])"]);
+}
+
+#[test]
+fn parse_feed_reads_literals_with_the_declared_dtype() {
+    let mut p = Builder::new();
+    p.program.blocks[0]
+        .vars
+        .push(Var::dense("x", F32, vec![-1, 2]));
+    p.var(0, "n", I32);
+    p.var(0, "double", F32);
+    p.push(0, binary("elementwise_add", "x", "x", "double"));
+    let p = p.verified();
+    let x = parse_feed(&p, "x", "[[1, 2], [3, 4.5]]").expect("parses");
+    assert_eq!(
+        x.to_text("x"),
+        "x = [[1.0, 2.0], [3.0, 4.5]] (float32, shape [2, 2])"
+    );
+    let n = parse_feed(&p, "n", "7").expect("parses");
+    assert_eq!(n.to_text("n"), "n = [7] (int32, shape [1])");
+    assert!(parse_feed(&p, "n", "7.5")
+        .unwrap_err()
+        .contains("7.5 is not a valid int32 value"));
+    assert!(parse_feed(&p, "nope", "1")
+        .unwrap_err()
+        .contains("block 0 declares no such variable"));
+    assert!(parse_feed(&p, "x", "missing.npy")
+        .unwrap_err()
+        .contains("cannot read missing.npy"));
+    let got = run(
+        &p,
+        RunOptions {
+            feeds: vec![("x".into(), x)],
+            fetch: vec!["double".into()],
+            ..Default::default()
+        },
+    )
+    .expect("runs");
+    assert_eq!(
+        got[0].1.to_text("double"),
+        "double = [[2.0, 4.0], [6.0, 9.0]] (float32, shape [2, 2])"
+    );
+}
