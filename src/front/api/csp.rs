@@ -136,7 +136,11 @@ fn make_channel(i: &mut Interp, a: &mut Args) -> Result<Value> {
         data_type: dtype as i32,
         capacity,
     });
-    var.persistable = Some(true);
+    // Paddle made every channel persistable, and persistable variables live
+    // in the root scope. A channel made inside a block (a While body) must
+    // be fresh in each iteration, as in Go (SPEC §6), so only a channel of
+    // the global block is persistable.
+    var.persistable = Some(i.b.current_block() == 0);
     let ch = i.b.declare(var);
     i.b.append(
         Op::new("channel_create")

@@ -731,8 +731,12 @@ fn assign(i: &mut Interp, a: &mut Args) -> Result<Value> {
             let out = match output {
                 Some(o) => o,
                 None => {
+                    // The copy has the input's own type: a tensor, or a channel.
                     let helper = i.b.helper_name("assign");
-                    i.b.tmp_var(&helper, dtype_of(i, &x), dims(i, &x))
+                    let mut var = i.b.var(&x).clone();
+                    var.name = i.b.tmp_name(&helper);
+                    var.persistable = Some(false);
+                    i.b.declare(var)
                 }
             };
             i.b.append(
