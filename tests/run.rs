@@ -4,8 +4,10 @@
 mod common;
 use common::*;
 
-/// Script, feeds, and the expected fetches as (name, JSON data).
-const CASES: &[(&str, &[&str], &[(&str, &str)])] = &[
+/// A script, its feeds, and the expected fetches as (name, JSON data).
+type Case = (&'static str, &'static [&'static str], &'static [(&'static str, &'static str)]);
+
+const CASES: &[Case] = &[
     (
         "testdata/front/ok/csp_simple_routine.py",
         &[],
@@ -161,22 +163,44 @@ fn failing_run(script: &str) -> String {
 fn a_deadlock_is_reported_with_every_blocked_goroutine_not_hung() {
     let err = failing_run("testdata/programs/deadlock.py");
     assert!(err.contains("deadlock: all goroutines are asleep"), "{err}");
-    assert!(err.contains("goroutine 0 (main) is blocked in channel_recv (block 0, op 1)"), "{err}");
-    assert!(err.contains(r#"File "testdata/programs/deadlock.py", line 6"#), "{err}");
+    assert!(
+        err.contains("goroutine 0 (main) is blocked in channel_recv (block 0, op 1)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(r#"File "testdata/programs/deadlock.py", line 6"#),
+        "{err}"
+    );
 
     let err = failing_run("testdata/programs/goroutines_deadlock.py");
-    for (who, block, line) in [("goroutine 0 (main)", 0, 18), ("goroutine 1", 1, 11), ("goroutine 2", 2, 15)] {
-        assert!(err.contains(&format!("{who} is blocked in channel_recv (block {block}")), "{err}");
-        assert!(err.contains(&format!("goroutines_deadlock.py\", line {line}")), "{err}");
+    for (who, block, line) in [
+        ("goroutine 0 (main)", 0, 18),
+        ("goroutine 1", 1, 11),
+        ("goroutine 2", 2, 15),
+    ] {
+        assert!(
+            err.contains(&format!("{who} is blocked in channel_recv (block {block}")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("goroutines_deadlock.py\", line {line}")),
+            "{err}"
+        );
     }
 }
 
 #[test]
 fn send_on_closed_and_double_close_are_runtime_errors() {
     let err = failing_run("testdata/programs/send_on_closed.py");
-    assert!(err.contains("channel_send (block 0, op 3): send on closed channel"), "{err}");
+    assert!(
+        err.contains("channel_send (block 0, op 3): send on closed channel"),
+        "{err}"
+    );
     assert!(err.contains("send_on_closed.py\", line 7"), "{err}");
     let err = failing_run("testdata/programs/double_close.py");
-    assert!(err.contains("channel_close (block 0, op 2): close of closed channel"), "{err}");
+    assert!(
+        err.contains("channel_close (block 0, op 2): close of closed channel"),
+        "{err}"
+    );
     assert!(err.contains("double_close.py\", line 6"), "{err}");
 }

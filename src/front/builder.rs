@@ -12,6 +12,9 @@ use super::value::VarRef;
 pub struct ProgramState {
     pub program: Program,
     pub current: usize,
+    /// Per block, each declared name's position in `vars`, so that lookups
+    /// stay O(1) in scripts with many thousands of variables.
+    index: Vec<HashMap<String, usize>>,
 }
 
 /// An `exe.run(...)` the script made.
@@ -71,6 +74,7 @@ impl ProgramBuilder {
         self.programs.push(ProgramState {
             program,
             current: 0,
+            index: vec![HashMap::new()],
         });
         self.programs.len() - 1
     }
@@ -120,10 +124,19 @@ impl ProgramBuilder {
     /// (as Paddle's `create_var` with an existing name returns it).
     pub fn declare_in(&mut self, program: usize, block: usize, var: Var) -> VarRef {
         let name: std::rc::Rc<str> = var.name.as_str().into();
-        let b = self.block_mut(program, block);
-        match b.vars.iter_mut().find(|v| v.name == var.name) {
-            Some(existing) => *existing = var,
-            None => b.vars.push(var),
+        let state = &mut self.programs[program];
+        if state.index.len() < state.program.blocks.len() {
+            state
+                .index
+                .resize_with(state.program.blocks.len(), HashMap::new);
+        }
+        let vars = &mut state.program.blocks[block].vars;
+        match state.index[block].get(&var.name) {
+            Some(&at) => vars[at] = var,
+            None => {
+                state.index[block].insert(var.name.clone(), vars.len());
+                vars.push(var);
+            }
         }
         VarRef {
             program,
@@ -140,13 +153,21 @@ impl ProgramBuilder {
         self.declare(var)
     }
 
+    /// Whether block `block` of `program` declares `name`.
+    pub fn declares(&self, program: usize, block: usize, name: &str) -> bool {
+        self.programs[program]
+            .index
+            .get(block)
+            .is_some_and(|i| i.contains_key(name))
+    }
+
     /// Finds a variable visible from the current block of the main program.
     pub fn lookup(&self, name: &str) -> Option<VarRef> {
         let p = &self.programs[self.main].program;
         let cur = self.current_block();
         p.scope_chain(cur)
             .into_iter()
-            .find(|&b| p.blocks[b].var(name).is_some())
+            .find(|&b| self.declares(self.main, b, name))
             .map(|block| VarRef {
                 program: self.main,
                 block,
@@ -155,9 +176,16 @@ impl ProgramBuilder {
     }
 
     pub fn var(&self, r: &VarRef) -> &Var {
-        self.programs[r.program].program.blocks[r.block]
-            .var(&r.name)
-            .expect("a VarRef always names a declared variable")
+        let state = &self.programs[r.program];
+        let at = state.index[r.block][&*r.name];
+        &state.program.blocks[r.block].vars[at]
+    }
+
+    /// Mutable access to a declared variable.
+    pub fn var_mut(&mut self, r: &VarRef) -> &mut Var {
+        let state = &mut self.programs[r.program];
+        let at = state.index[r.block][&*r.name];
+        &mut state.program.blocks[r.block].vars[at]
     }
 
     /// Appends `op` to the current block of the main program, recording the
@@ -180,6 +208,7 @@ impl ProgramBuilder {
         let p = &mut self.programs[self.main];
         let idx = p.program.blocks.len();
         p.program.blocks.push(Block::new(idx as i32, parent as i32));
+        p.index.push(HashMap::new());
         p.current = idx;
         idx
     }

@@ -14,7 +14,7 @@ use rustpython_parser::ast::{self, BoolOp, CmpOp, Operator, UnaryOp};
 
 use super::api::{self, Builtin, Exit};
 use super::builder::ProgramBuilder;
-use super::diag::{line_col, Diagnostic, Result};
+use super::diag::{Diagnostic, Result};
 use super::parse::{int_literal, span, Constant, Expr, Stmt};
 use super::value::{FnBody, FnParam, Frame, Function, Show, Value};
 
@@ -43,6 +43,8 @@ pub struct Interp<'s> {
     /// Active user-function calls: (call line, function name), for `op_callstack`.
     calls: Vec<(usize, String)>,
     lines: Vec<&'s str>,
+    /// Byte offset where each line starts, for line numbers in O(log n).
+    line_starts: Vec<usize>,
     loop_steps: u64,
 }
 
@@ -63,6 +65,9 @@ impl<'s> Interp<'s> {
             scopes: Vec::new(),
             calls: Vec::new(),
             lines: source.lines().collect(),
+            line_starts: std::iter::once(0)
+                .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
             loop_steps: 0,
         }
     }
@@ -95,7 +100,9 @@ impl<'s> Interp<'s> {
     }
 
     fn line_of(&self, offset: usize) -> usize {
-        line_col(self.source, offset).0
+        self.line_starts
+            .partition_point(|&start| start <= offset)
+            .max(1)
     }
 
     /// Sets the `op_callstack` for ops appended by the statement at `offset`,

@@ -154,6 +154,13 @@ fn check(p: &Program) -> Vec<Problem> {
             }
         }
     }
+    // Declared names per block, so checking inputs stays linear.
+    let declared: Vec<HashSet<&str>> = p
+        .blocks
+        .iter()
+        .map(|b| b.vars.iter().map(|v| v.name.as_str()).collect())
+        .collect();
+    let chains: Vec<Vec<usize>> = (0..n).map(|i| p.scope_chain(i)).collect();
     for (i, b) in p.blocks.iter().enumerate() {
         for (j, op) in b.ops.iter().enumerate() {
             let at = Some((j, op.ty.as_str()));
@@ -182,7 +189,7 @@ fn check(p: &Program) -> Vec<Problem> {
                 }
             }
             for name in op.input_names().filter(|n| !is_placeholder(n)) {
-                if p.find_var(i, name).is_none() {
+                if !chains[i].iter().any(|&b| declared[b].contains(name)) {
                     problem(
                         i,
                         at,

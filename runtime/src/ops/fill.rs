@@ -53,7 +53,7 @@ fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
     let shape = l.ints("shape")?.unwrap_or_default();
     let (min, max) = (l.float("min", -1.0)?, l.float("max", 1.0)?);
     let seed = l.int("seed", 0)?;
-    if !(min < max) {
+    if min.partial_cmp(&max) != Some(std::cmp::Ordering::Less) {
         return Err(format!(
             "uniform_random needs min < max, got [{min}, {max})"
         ));

@@ -546,11 +546,7 @@ pub fn fill_constant(
     let helper = i.b.helper_name("fill_constant");
     let out = out.unwrap_or_else(|| {
         let v = i.b.tmp_var(&helper, dtype, shape.clone());
-        i.b.block_mut(v.program, v.block)
-            .vars
-            .last_mut()
-            .expect("just declared")
-            .stop_gradient = Some(true);
+        i.b.var_mut(&v).stop_gradient = Some(true);
         v
     });
     let str_value = match dtype {
@@ -643,11 +639,7 @@ fn compare_op(i: &mut Interp, ty: &str, x: &VarRef, y: &VarRef, cond: Option<Var
         let helper = i.b.helper_name(ty);
         let d = broadcast_dims(&dims(i, x), &dims(i, y));
         let v = i.b.tmp_var(&helper, VarKind::Bool, d);
-        i.b.block_mut(v.program, v.block)
-            .vars
-            .last_mut()
-            .expect("just declared")
-            .stop_gradient = Some(true);
+        i.b.var_mut(&v).stop_gradient = Some(true);
         v
     });
     i.b.append(

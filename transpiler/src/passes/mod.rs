@@ -46,12 +46,18 @@ impl Context<'_> {
     }
 }
 
+/// A pass function: the program rewritten, and whether anything changed.
+pub type PassFn = fn(Program, &mut Context) -> Result<(Program, bool), PassError>;
+
+/// Called with each pass name and the program after it (`--print-after`).
+pub type AfterPass<'a> = &'a mut dyn FnMut(&str, &Program);
+
 /// A pass: its name on the command line and its function.
 #[derive(Debug, Clone, Copy)]
 pub struct Pass {
     pub name: &'static str,
     pub about: &'static str,
-    pub run: fn(Program, &mut Context) -> Result<(Program, bool), PassError>,
+    pub run: PassFn,
 }
 
 pub const PASSES: &[Pass] = &[
@@ -122,7 +128,7 @@ pub struct Pipeline<'a> {
     /// Stop rewriting after this many rewrites (all passes together).
     pub max_steps: Option<usize>,
     /// Called with each pass name and the program after it.
-    pub after_pass: Option<&'a mut dyn FnMut(&str, &Program)>,
+    pub after_pass: Option<AfterPass<'a>>,
 }
 
 impl Pipeline<'_> {

@@ -197,7 +197,7 @@ fn drop_unreferenced_blocks(program: &mut Program) {
         if b != 0 {
             block.parent_idx = renumber(block.parent_idx);
         }
-        block.forward_block_idx = block.forward_block_idx.map(|f| renumber(f));
+        block.forward_block_idx = block.forward_block_idx.map(renumber);
         for op in &mut block.ops {
             for a in &mut op.attrs {
                 for r in a.value.block_refs_mut() {

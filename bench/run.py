@@ -1,0 +1,241 @@
+"""fluidc's benchmarks, side by side with PaddlePaddle 3.3.1 and Go.
+
+Each workload runs the same program on both sides, alternating fluidc and
+the peer in every repetition, and reports medians and ratios:
+
+- executor: While-loop Fibonacci (.pb compiled by fluidc) run by `fluidc run`
+  and by Paddle's executor on the very same file. Cost per op is the
+  difference between two sizes divided by the difference in ops executed,
+  so start-up (and Paddle's import) cancel out.
+- compile: generated scripts of K ops compiled by fluidc, and built and
+  serialized by Paddle's Python through the test-only 2018-names shim when
+  it is present (tests/interop/fluid2018).
+- channels: ping-pong, buffered throughput, select fan-in, select Fibonacci
+  and the daisy chain as fluidc DSL programs and as Go programs, both with
+  the same number of worker threads; per-item cost by difference of sizes,
+  peak RSS per parked goroutine from the daisy chain.
+
+Usage: bench/run.py [--quick] [--reps N] [--write BENCHMARKS.md]
+"""
+
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+FLUIDC = os.path.join(ROOT, "target", "release", "fluidc")
+VENV_PY = os.path.join(os.environ.get("FLUIDC_VENV", os.path.join(ROOT, "target", "interop-venv")), "bin", "python")
+WORK = os.path.join(ROOT, "target", "bench")
+WORKERS = "2"
+
+
+def timed(cmd, env=None):
+    """Runs cmd; returns (seconds, peak RSS in KiB, stdout). Fails loudly."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    out = proc.stdout.read()
+    err = proc.stderr.read()
+    _, status, rusage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        sys.exit(f"benchmark command failed: {' '.join(cmd)}\n{err.decode()}")
+    return elapsed, rusage.ru_maxrss, out.decode()
+
+
+def instantiate(template, **values):
+    with open(os.path.join(ROOT, "bench", "workloads", template + ".py")) as f:
+        text = f.read()
+    for k, v in values.items():
+        text = text.replace(f"@{k}@", str(v))
+    name = template + "_" + "_".join(f"{v}" for v in values.values())
+    path = os.path.join(WORK, name + ".py")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def compile_pb(script):
+    pb = script[:-3] + ".pb"
+    timed([FLUIDC, "compile", script, "-o", pb])
+    return pb
+
+
+def median_pair(reps, run_a, run_b):
+    """Alternates two measurements reps times; returns their medians."""
+    a, b = [], []
+    for _ in range(reps):
+        a.append(run_a())
+        b.append(run_b())
+    return statistics.median(a), statistics.median(b)
+
+
+def ops_executed(pb, n):
+    """Ops a While-loop program executes for n iterations (body ops x n, plus
+    the conditional block's body on half of them)."""
+    _, _, out = timed([FLUIDC, "dump", pb, "--format", "pretty"])
+    depth_ops = {}
+    depth = 0
+    for line in out.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("{ // block"):
+            depth += 1
+        elif stripped == "}":
+            depth -= 1
+        elif " = " in stripped:
+            depth_ops[depth] = depth_ops.get(depth, 0) + 1
+    body = depth_ops.get(2, 0)
+    cond_body = depth_ops.get(3, 0)
+    return n * body + (n // 2) * cond_body
+
+
+def executor(reps, sizes):
+    rows = []
+    for w in ["while_fib", "while_fib_cond"]:
+        pbs = {n: compile_pb(instantiate(w, N=n)) for n in sizes}
+        ours, theirs = {}, {}
+        for n in sizes:
+            ours[n], theirs[n] = median_pair(
+                reps,
+                lambda: timed([FLUIDC, "run", pbs[n]])[0],
+                lambda: float(timed([VENV_PY, os.path.join(ROOT, "bench", "paddle_time.py"), pbs[n], "1"])[2]),
+            )
+        lo, hi = sizes
+        dops = ops_executed(pbs[hi], hi) - ops_executed(pbs[lo], lo)
+        us_ours = (ours[hi] - ours[lo]) / dops * 1e6
+        us_theirs = (theirs[hi] - theirs[lo]) / dops * 1e6
+        rows.append((f"executor {w}", f"{us_ours:.3f} µs/op", f"{us_theirs:.3f} µs/op", us_theirs / us_ours, "≥ 100× faster"))
+    return rows
+
+
+def generated_script(k):
+    lines = [
+        "import paddle.fluid as fluid",
+        "from paddle.fluid import layers",
+        "x = layers.fill_constant(shape=[1], dtype='float32', value=1.0)",
+    ]
+    for i in range(k - 2):
+        lines.append(f"x = layers.elementwise_add(x, x)" if i % 2 else f"x = layers.scale(x, scale=0.5, bias={i % 7})")
+    lines.append("exe = fluid.Executor(fluid.CPUPlace())")
+    lines.append("exe.run(fetch_list=[x])")
+    path = os.path.join(WORK, f"generated_{k}.py")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def compile_bench(reps, sizes):
+    shim = os.path.join(ROOT, "tests", "interop", "fluid2018", "build_with_paddle.py")
+    have_shim = os.path.exists(shim)
+    times = {}
+    for k in sizes:
+        script = generated_script(k)
+        out = os.path.join(WORK, f"generated_{k}.pb")
+        ours = lambda: timed([FLUIDC, "compile", script, "--passes", "lower_select", "-o", out])[0]
+        theirs = (lambda: timed([VENV_PY, shim, script, out + ".json"])[0]) if have_shim else (lambda: float("nan"))
+        times[k] = median_pair(reps, ours, theirs)
+    rows = []
+    for k in sizes:
+        o, t = times[k]
+        rows.append((f"compile {k} ops", f"{o * 1000:.1f} ms", f"{t * 1000:.1f} ms" if have_shim else "n/a (no shim)", t / o if have_shim else float("nan"), "≥ 50× at 10k"))
+    lo, hi = sizes[-2], sizes[-1]
+    slope = (times[hi][0] - times[lo][0]) / (hi - lo) * 1e6
+    rows.append(("compile slope (fluidc)", f"{slope:.2f} µs/op", "", float("nan"), "linear"))
+    return rows
+
+
+GO_PROGRAMS = ["pingpong", "buffered", "fanin", "fibonacci", "daisy"]
+
+
+def build_go():
+    bins = {}
+    for name in GO_PROGRAMS:
+        exe = os.path.join(WORK, "go_" + name)
+        subprocess.run(["go", "build", "-o", exe, os.path.join(ROOT, "bench", "go", name + ".go")], check=True,
+                       env={**os.environ, "GOCACHE": os.path.join(WORK, "gocache"), "GOFLAGS": "-mod=mod", "GO111MODULE": "off"})
+        bins[name] = exe
+    return bins
+
+
+def channels(reps, quick):
+    bins = build_go()
+    go_env = {**os.environ, "GOMAXPROCS": WORKERS}
+    rows = []
+    items = {"pingpong": ("N", "round trip"), "buffered": ("N", "value"), "fanin": ("HALF", "value"), "fibonacci": ("N", "value")}
+    small, big = (2_000, 20_000) if quick else (10_000, 100_000)
+    for name, (param, unit) in items.items():
+        res = {}
+        for n in (small, big):
+            value = n // 2 if param == "HALF" else n
+            pb = compile_pb(instantiate(name, **{param: value}))
+            res[n] = median_pair(
+                reps,
+                lambda: timed([FLUIDC, "run", pb, "--workers", WORKERS])[0],
+                lambda: timed([bins[name], str(value)], env=go_env)[0],
+            )
+        o = (res[big][0] - res[small][0]) / (big - small) * 1e9
+        g = (res[big][1] - res[small][1]) / (big - small) * 1e9
+        rows.append((f"{name} (per {unit})", f"{o:.0f} ns", f"{g:.0f} ns", g / o, "within 2× of Go"))
+    sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000]
+    rss = {}
+    for n in sizes:
+        pb = compile_pb(instantiate("daisy", N=n))
+        ours, theirs = [], []
+        for _ in range(reps):
+            t, m, _ = timed([FLUIDC, "run", pb, "--workers", WORKERS])
+            ours.append((t, m))
+            t, m, _ = timed([bins["daisy"], str(n)], env=go_env)
+            theirs.append((t, m))
+        o = statistics.median(x[0] for x in ours)
+        g = statistics.median(x[0] for x in theirs)
+        rss[n] = (max(x[1] for x in ours), max(x[1] for x in theirs))
+        rows.append((f"daisy chain {n} goroutines", f"{o * 1000:.1f} ms", f"{g * 1000:.1f} ms", g / o, "within 2× of Go"))
+    lo, hi = sizes[0], sizes[-1]
+    per_o = (rss[hi][0] - rss[lo][0]) * 1024 / (hi - lo)
+    per_g = (rss[hi][1] - rss[lo][1]) * 1024 / (hi - lo)
+    rows.append(("peak RSS per parked goroutine", f"{per_o:.0f} B", f"{per_g:.0f} B", per_g / per_o if per_o else float("nan"), "≤ 1 KiB"))
+    return rows
+
+
+def table(title, peer, rows):
+    lines = [f"### {title}", "", f"| workload | fluidc | {peer} | {peer} / fluidc | target |", "|---|---|---|---|---|"]
+    for name, ours, theirs, ratio, target in rows:
+        r = "" if ratio != ratio else f"{ratio:.2f}×"
+        lines.append(f"| {name} | {ours} | {theirs} | {r} | {target} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="small sizes, for a fast check")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--write", help="write the tables to this Markdown file")
+    args = ap.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+    exec_sizes = (2_000, 20_000) if args.quick else (10_000, 100_000)
+    compile_sizes = [1_000, 5_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+    parts = [
+        table("Executor: fluidc vs Paddle 3.3.1 on the same .pb", "Paddle", executor(args.reps, exec_sizes)),
+        table("Compile: fluidc vs Paddle's Python building the same script", "Paddle", compile_bench(args.reps, compile_sizes)),
+        table(f"Channels: fluidc vs Go ({WORKERS} workers / GOMAXPROCS={WORKERS})", "Go", channels(args.reps, args.quick)),
+    ]
+    go_version = subprocess.run(["go", "version"], capture_output=True, text=True).stdout.strip()
+    header = (
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Linux {platform.release()}; {go_version}; "
+        f"paddlepaddle 3.3.1 (CPU); fluidc release build.\n"
+        f"Command: `bench/run.sh{' --quick' if args.quick else ''}` (medians of {args.reps} alternating runs).\n"
+        f"Ratios above 1 mean fluidc is faster.\n"
+    )
+    report = header + "\n" + "\n".join(parts)
+    print(report)
+    if args.write:
+        with open(args.write, "w") as f:
+            f.write("# Benchmarks\n\n" + report)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds fluidc in release mode, prepares the peers (the Paddle 3.3.1 venv,
+# Go from Debian's golang-go), and runs bench/run.py, which writes
+# BENCHMARKS.md. Pass --quick for a short run.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cargo build --release --locked
+bash scripts/setup-interop.sh >/dev/null
+if ! command -v go >/dev/null; then
+    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y golang-go
+fi
+python3 bench/run.py --write BENCHMARKS.md "$@"
