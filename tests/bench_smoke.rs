@@ -5,7 +5,12 @@ mod common;
 use common::*;
 
 fn instantiate(template: &str, key: &str, value: u64) -> std::path::PathBuf {
-    let text = std::fs::read_to_string(repo().join("bench/workloads").join(format!("{template}.py"))).expect("workload");
+    let text = std::fs::read_to_string(
+        repo()
+            .join("bench/workloads")
+            .join(format!("{template}.py")),
+    )
+    .expect("workload");
     let dir = temp_dir(&format!("bench_smoke_{template}"));
     let path = dir.join(format!("{template}.py"));
     std::fs::write(&path, text.replace(&format!("@{key}@"), &value.to_string())).expect("write");
@@ -13,10 +18,30 @@ fn instantiate(template: &str, key: &str, value: u64) -> std::path::PathBuf {
 }
 
 fn run_values(script: &std::path::Path, workers: &str) -> Vec<serde_json::Value> {
-    let out = fluidc(&["run", path_str(script), "--format", "json", "--workers", workers], b"");
-    assert!(out.status.success(), "{}: {}", script.display(), stderr(&out));
+    let out = fluidc(
+        &[
+            "run",
+            path_str(script),
+            "--format",
+            "json",
+            "--workers",
+            workers,
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        script.display(),
+        stderr(&out)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    v["fetch"].as_array().expect("fetch").iter().map(|f| f["data"][0].clone()).collect()
+    v["fetch"]
+        .as_array()
+        .expect("fetch")
+        .iter()
+        .map(|f| f["data"][0].clone())
+        .collect()
 }
 
 #[test]
@@ -33,7 +58,11 @@ fn benchmark_programs_compute_what_their_go_twins_print() {
     for (template, key, value, expected) in cases {
         let script = instantiate(template, key, value);
         for workers in ["1", "2"] {
-            assert_eq!(run_values(&script, workers)[0], expected, "{template} with {workers} workers");
+            assert_eq!(
+                run_values(&script, workers)[0],
+                expected,
+                "{template} with {workers} workers"
+            );
         }
     }
 }

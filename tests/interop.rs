@@ -227,6 +227,7 @@ const PADDLE_RUNNABLE_SCRIPTS: &[(&str, &[&str])] = &[
     ("testdata/passes/fold_constants/arithmetic.py", &[]),
     ("testdata/passes/fold_constants/kernels_semantics.py", &[]),
     ("testdata/passes/dedup_constants/shared.py", &[]),
+    ("testdata/programs/operators.py", &[]),
 ];
 
 #[test]
@@ -316,5 +317,78 @@ fn pruning_paddle_programs_keeps_their_fetches_in_paddle() {
                 pb.display()
             );
         }
+    }
+}
+
+/// The front end builds what Paddle's Python builds: each script is built by
+/// fluidc and, through the test-only 2018-names shim, by Paddle 3.3.1's
+/// LayerHelper/append_op; compare.py checks blocks, op sequence, slots,
+/// arguments, every attribute fluidc writes and the declared variables.
+/// `str_value` is left out: fluidc writes it on every fill_constant (Paddle 3
+/// form, exact for large integers) where Paddle's Python sometimes does not.
+#[test]
+fn front_end_matches_paddle_python_op_for_op() {
+    let shim_dir = repo().join("tests/interop/fluid2018");
+    let mut scripts: Vec<std::path::PathBuf> = std::fs::read_dir(shim_dir.join("scripts"))
+        .expect("shim scripts")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    scripts.sort();
+    scripts.push(repo().join("testdata/front/ok/seed003_cond.py"));
+    assert!(scripts.len() >= 7);
+    let dir = temp_dir("interop_front");
+    for script in scripts {
+        let name = script
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("stem")
+            .to_string();
+        let ours = fluidc(
+            &[
+                "dump",
+                path_str(&script),
+                "--stage",
+                "parsed",
+                "--format",
+                "json",
+            ],
+            b"",
+        );
+        assert!(ours.status.success(), "{name}: {}", stderr(&ours));
+        let ours_json = dir.join(format!("{name}.fluidc.json"));
+        std::fs::write(&ours_json, &ours.stdout).expect("write");
+        let theirs_json = dir.join(format!("{name}.paddle.json"));
+        let build = std::process::Command::new(paddle_python())
+            .arg(shim_dir.join("build_with_paddle.py"))
+            .args([
+                path_str(&script),
+                path_str(&theirs_json),
+                "--fluidc",
+                env!("CARGO_BIN_EXE_fluidc"),
+            ])
+            .output()
+            .expect("python runs");
+        assert!(
+            build.status.success(),
+            "{name}: Paddle failed to build it:\n{}",
+            stderr(&build)
+        );
+        let cmp = std::process::Command::new(paddle_python())
+            .arg(shim_dir.join("compare.py"))
+            .args([
+                "--ignore-attr",
+                "fill_constant.str_value",
+                path_str(&ours_json),
+                path_str(&theirs_json),
+            ])
+            .output()
+            .expect("python runs");
+        assert!(
+            cmp.status.success(),
+            "{name}: fluidc and Paddle differ:\n{}{}",
+            stdout(&cmp),
+            stderr(&cmp)
+        );
     }
 }

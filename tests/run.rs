@@ -5,7 +5,11 @@ mod common;
 use common::*;
 
 /// A script, its feeds, and the expected fetches as (name, JSON data).
-type Case = (&'static str, &'static [&'static str], &'static [(&'static str, &'static str)]);
+type Case = (
+    &'static str,
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+);
 
 const CASES: &[Case] = &[
     (
@@ -29,7 +33,7 @@ const CASES: &[Case] = &[
     (
         "testdata/front/ok/csp_fibonacci.py",
         &[],
-        &[("global_var_1.tmp_0", "[34]")],
+        &[("_generated_var_1", "[34]")],
     ),
     (
         "testdata/front/ok/csp_ping_pong.py",
@@ -44,12 +48,12 @@ const CASES: &[Case] = &[
     (
         "testdata/front/ok/seed003_cond.py",
         &["x=[1]", "y=[2]"],
-        &[("select_input_0.tmp_0", "[1]")],
+        &[("_generated_var_4", "[1]")],
     ),
     (
         "testdata/front/ok/seed003_cond.py",
         &["x=[3]", "y=[2]"],
-        &[("select_input_0.tmp_0", "[0]")],
+        &[("_generated_var_4", "[0]")],
     ),
 ];
 
@@ -107,6 +111,13 @@ fn scripts_give_paddles_answers_at_every_level_seed_and_worker_count() {
             }
         }
     }
+}
+
+#[test]
+fn compile_time_print_writes_to_stderr_with_keywords() {
+    let out = fluidc(&["check", "testdata/programs/operators.py"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "compiled: operators\n");
 }
 
 #[test]

@@ -195,11 +195,23 @@ impl ProgramBuilder {
         self.append_to(self.main, block, op);
     }
 
-    pub fn append_to(&mut self, program: usize, block: usize, mut op: Op) {
+    pub fn append_to(&mut self, program: usize, block: usize, op: Op) {
+        let op = self.with_callstack(op);
+        self.block_mut(program, block).ops.push(op);
+    }
+
+    /// Puts `op` first in a block, as Paddle's initializers do in the
+    /// startup program.
+    pub fn prepend_to(&mut self, program: usize, block: usize, op: Op) {
+        let op = self.with_callstack(op);
+        self.block_mut(program, block).ops.insert(0, op);
+    }
+
+    fn with_callstack(&self, mut op: Op) -> Op {
         if !self.callstack.is_empty() && op.get_attr("op_callstack").is_none() {
             op.set_attr("op_callstack", AttrValue::Strings(self.callstack.clone()));
         }
-        self.block_mut(program, block).ops.push(op);
+        op
     }
 
     /// Creates a child block of the current one and makes it current.

@@ -95,17 +95,17 @@ fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
         let mut holder = Var::plain("feed", VarKind::FeedMinibatch);
         holder.persistable = Some(true);
         global.vars.insert(0, holder);
-        let ops: Vec<Op> = feed
-            .iter()
-            .enumerate()
-            .map(|(col, name)| {
+        // Paddle's executor prepends each feed op in turn, so the last
+        // column comes first.
+        for (col, name) in feed.iter().enumerate() {
+            global.ops.insert(
+                0,
                 Op::new("feed")
                     .input("X", &["feed"])
                     .output("Out", &[name])
-                    .attr("col", AttrValue::Int(col as i32))
-            })
-            .collect();
-        global.ops.splice(0..0, ops);
+                    .attr("col", AttrValue::Int(col as i32)),
+            );
+        }
     }
     if !fetch.is_empty() {
         let mut holder = Var::plain("fetch", VarKind::FetchList);

@@ -56,8 +56,11 @@ pub enum Object {
     },
     Executor,
     Place,
+    /// A `LayerHelper(layer_type)` and the name it generated (`scale_0`),
+    /// which its temporaries extend (`scale_0.tmp_0`).
     LayerHelper {
         layer_type: String,
+        name: String,
     },
     ProgramGuard {
         main: usize,

@@ -6,6 +6,7 @@ use crate::model::AttrType;
 use AttrType as T;
 
 /// Attribute types accepted for `attr` of op `op`, or `None` if not known.
+/// The first is the one Paddle 3 declares (what a Python list becomes).
 pub fn attr_types(op: &str, attr: &str) -> Option<&'static [AttrType]> {
     // Attributes that mean the same on every op.
     match attr {
@@ -17,7 +18,7 @@ pub fn attr_types(op: &str, attr: &str) -> Option<&'static [AttrType]> {
         _ => {}
     }
     let types: &'static [AttrType] = match (op, attr) {
-        ("fill_constant", "shape") => &[T::Ints, T::Longs],
+        ("fill_constant", "shape") => &[T::Longs, T::Ints],
         ("fill_constant", "dtype") => &[T::Int],
         ("fill_constant", "value") => &[T::Float, T::Float64],
         ("fill_constant", "str_value") => &[T::String],

@@ -391,13 +391,19 @@ fn cond_branch(
 fn copy_to_parent(i: &mut Interp, out: &Value, parent: usize, sp: Range<usize>) -> Result<Value> {
     match out {
         Value::Var(v) => {
+            // As Paddle's copy_var_to_parent_block: an unnamed variable of the
+            // parent block with the value's dtype, shape and type only, filled
+            // by the `assign` layer.
             let src = i.b.var(v).clone();
             let name = i.b.unique("_generated_var");
-            let mut var = src.clone();
-            var.name = name.clone();
-            var.persistable = Some(false);
+            let var = Var {
+                name,
+                ty: src.ty,
+                ..Var::plain("", VarKind::DenseTensor)
+            };
             let program = i.b.main;
             let target = i.b.declare_in(program, parent, var);
+            i.b.helper_name("assign");
             i.b.append(
                 Op::new("assign")
                     .input("X", &[&v.name])
@@ -431,9 +437,14 @@ fn copy_to_parent(i: &mut Interp, out: &Value, parent: usize, sp: Range<usize>) 
 fn merge(i: &mut Interp, f: &Value, t: &Value, mask: &VarRef, sp: Range<usize>) -> Result<Value> {
     match (f, t) {
         (Value::Var(fv), Value::Var(tv)) => {
-            let helper = i.b.helper_name("select_input");
-            let dtype = super::ops::dtype_of(i, tv);
-            let out = i.b.tmp_var(&helper, dtype, super::ops::dims(i, tv));
+            // Paddle's select_input: LayerHelper('select_input') creates an
+            // unnamed variable shaped like the true branch's.
+            i.b.helper_name("select_input");
+            let mut var = i.b.var(tv).clone();
+            var.name = i.b.unique("_generated_var");
+            var.persistable = Some(false);
+            var.need_check_feed = None;
+            let out = i.b.declare(var);
             i.b.append(
                 Op::new("select_input")
                     .input("X", &[&fv.name, &tv.name])

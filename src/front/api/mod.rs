@@ -42,7 +42,8 @@ pub enum D {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rest {
     No,
-    /// Extra positional arguments go to [`Args::extra`] (`print`, `max`, `zip`).
+    /// Every positional argument goes to [`Args::extra`] and the parameters
+    /// are keyword-only (`print(*objects, sep=' ')`, `max`, `zip`).
     Varargs,
     /// Unknown keywords are accepted and ignored (Paddle's `**ignored`).
     IgnoreKwargs,
@@ -265,11 +266,13 @@ pub fn bind(
     let mut extra = Vec::new();
     let short = b.name.rsplit('.').next().unwrap_or(b.name);
     for (i, (a, sp)) in args.into_iter().zip(arg_spans).enumerate() {
-        if i < n {
+        // A varargs builtin (`print(*objects, sep=...)`) takes every positional
+        // argument as a vararg; its parameters are keyword-only, as in Python.
+        if b.rest == Rest::Varargs {
+            extra.push(a);
+        } else if i < n {
             vals[i] = Some(a);
             spans[i] = sp;
-        } else if b.rest == Rest::Varargs {
-            extra.push(a);
         } else {
             return Err(
                 Diagnostic::new(sp, format!("{short}() takes {n} positional arguments"))

@@ -44,8 +44,11 @@ macro_rules! elementwise_layer {
             |i, a| {
                 let (x, y) = (a.var("x")?, a.var("y")?);
                 let axis = a.int("axis")? as i32;
-                let out = elementwise(i, $name, &x, &y, axis, None);
-                activation(i, a, out)
+                let helper = i.b.helper_name($name);
+                let d = broadcast_dims(&dims(i, &x), &dims(i, &y));
+                let out = i.b.tmp_var(&helper, dtype_of(i, &x), d);
+                elementwise(i, $name, &x, &y, axis, Some(out.clone()));
+                activation(i, a, out, &helper)
             }
         )
     };
@@ -65,8 +68,17 @@ macro_rules! compare_layer {
             Rest::IgnoreKwargs,
             |i, a| {
                 let (x, y) = (a.var("x")?, a.var("y")?);
-                let cond = a.opt_var("cond")?;
-                Ok(Value::Var(compare_op(i, $name, &x, &y, cond)))
+                let helper = i.b.helper_name($name);
+                let out = match a.opt_var("cond")? {
+                    Some(c) => c,
+                    None => {
+                        let d = broadcast_dims(&dims(i, &x), &dims(i, &y));
+                        let v = i.b.tmp_var(&helper, VarKind::Bool, d);
+                        i.b.var_mut(&v).stop_gradient = Some(true);
+                        v
+                    }
+                };
+                Ok(Value::Var(compare_op(i, $name, &x, &y, out)))
             }
         )
     };
@@ -161,10 +173,11 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         |i, a| {
             let mut shape = a.ints("shape")?;
-            if a.bool("append_batch_size")? {
+            // As Paddle 1.x: a negative dim means the batch dim is given.
+            if a.bool("append_batch_size")? && shape.iter().all(|d| *d >= 0) {
                 shape.insert(0, -1);
             }
-            data(i, a, shape)
+            data(i, a, shape, false)
         }
     ),
     builtin!(
@@ -184,7 +197,7 @@ pub const BUILTINS: &[Builtin] = &[
                     .collect(),
                 None => a.ints("shape")?,
             };
-            data(i, a, shape)
+            data(i, a, shape, true)
         }
     ),
     builtin!(
@@ -263,7 +276,7 @@ pub const BUILTINS: &[Builtin] = &[
                 a.float("bias")?,
                 a.bool("bias_after_scale")?,
             );
-            activation(i, a, out)
+            activation(i, a, out, &helper)
         }
     ),
     builtin!(
@@ -361,12 +374,10 @@ pub const BUILTINS: &[Builtin] = &[
                 .first()
                 .ok_or_else(|| a.err("input", "sums() needs at least one Variable"))?
                 .clone();
+            let helper = i.b.helper_name("sum");
             let out = match a.opt_var("out")? {
                 Some(o) => o,
-                None => {
-                    let helper = i.b.helper_name("sum");
-                    i.b.tmp_var(&helper, dtype_of(i, &first), dims(i, &first))
-                }
+                None => i.b.tmp_var(&helper, dtype_of(i, &first), dims(i, &first)),
             };
             let names: Vec<&str> = xs.iter().map(|v| &*v.name).collect();
             i.b.append(
@@ -444,8 +455,10 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         |i, a| {
             let (x, y) = (a.var("x")?, a.var("y")?);
+            let helper = i.b.helper_name("mul");
             let out = mul_op(
                 i,
+                &helper,
                 &x,
                 &y,
                 a.int("x_num_col_dims")? as i32,
@@ -533,8 +546,8 @@ pub fn dims(i: &Interp, v: &VarRef) -> Vec<i64> {
         .unwrap_or_default()
 }
 
-/// `fill_constant` as Paddle 3 writes it: shape LONGS, value FLOAT and the
-/// exact value as `str_value`.
+/// The `fill_constant` layer: a `fill_constant_N.tmp_0` output (unless
+/// `out` is given) filled by [`fill_constant_op`].
 pub fn fill_constant(
     i: &mut Interp,
     shape: Vec<i64>,
@@ -549,22 +562,47 @@ pub fn fill_constant(
         i.b.var_mut(&v).stop_gradient = Some(true);
         v
     });
+    fill_constant_op(i, &out, shape, dtype, value, force_cpu);
+    out
+}
+
+/// Appends a `fill_constant` op as Paddle 3 writes it (shape LONGS, value
+/// FLOAT and the exact value as `str_value`), without a layer helper, as
+/// Paddle's `create_scalar` and initializers append it.
+pub fn fill_constant_op(
+    i: &mut Interp,
+    out: &VarRef,
+    shape: Vec<i64>,
+    dtype: VarKind,
+    value: f64,
+    force_cpu: bool,
+) {
+    i.b.append(fill_constant_desc(
+        &out.name, shape, dtype, value, force_cpu,
+    ));
+}
+
+/// The `fill_constant` op itself.
+fn fill_constant_desc(
+    out: &str,
+    shape: Vec<i64>,
+    dtype: VarKind,
+    value: f64,
+    force_cpu: bool,
+) -> Op {
     let str_value = match dtype {
         VarKind::Int32 | VarKind::Int64 | VarKind::Int16 | VarKind::Int8 | VarKind::Uint8 => {
             format!("{}", value as i64)
         }
         _ => py_float(value),
     };
-    i.b.append(
-        Op::new("fill_constant")
-            .output("Out", &[&out.name])
-            .attr("shape", AttrValue::Longs(shape))
-            .attr("dtype", AttrValue::Int(dtype as i32))
-            .attr("value", AttrValue::Float(value as f32))
-            .attr("str_value", AttrValue::String(str_value))
-            .attr("force_cpu", AttrValue::Bool(force_cpu)),
-    );
-    out
+    Op::new("fill_constant")
+        .output("Out", &[out])
+        .attr("shape", AttrValue::Longs(shape))
+        .attr("dtype", AttrValue::Int(dtype as i32))
+        .attr("value", AttrValue::Float(value as f32))
+        .attr("str_value", AttrValue::String(str_value))
+        .attr("force_cpu", AttrValue::Bool(force_cpu))
 }
 
 /// A one-op layer whose output has the input's dtype and shape.
@@ -588,12 +626,20 @@ fn simple(
     Ok(Value::Var(out))
 }
 
-/// Applies a layer's `act=` by name (`relu`, `sigmoid`, `tanh`, `softmax`).
-fn activation(i: &mut Interp, a: &Args, out: VarRef) -> Result<Value> {
+/// Applies a layer's `act=` by name (`relu`, `sigmoid`, `tanh`,
+/// `softmax`), into the layer helper's next temporary, as Paddle's
+/// `append_activation` does (`elementwise_add_0.tmp_1`).
+fn activation(i: &mut Interp, a: &Args, out: VarRef, helper: &str) -> Result<Value> {
     match a.get("act") {
         Value::None => Ok(Value::Var(out)),
         Value::Str(act) if matches!(&**act, "relu" | "sigmoid" | "tanh" | "softmax") => {
-            simple(i, act, &[("X", &out)], None)
+            let t = i.b.tmp_var(helper, dtype_of(i, &out), dims(i, &out));
+            i.b.append(
+                Op::new(&**act)
+                    .input("X", &[&out.name])
+                    .output("Out", &[&t.name]),
+            );
+            Ok(Value::Var(t))
         }
         _ => Err(a.err(
             "act",
@@ -634,14 +680,8 @@ fn elementwise(
     out
 }
 
-fn compare_op(i: &mut Interp, ty: &str, x: &VarRef, y: &VarRef, cond: Option<VarRef>) -> VarRef {
-    let out = cond.unwrap_or_else(|| {
-        let helper = i.b.helper_name(ty);
-        let d = broadcast_dims(&dims(i, x), &dims(i, y));
-        let v = i.b.tmp_var(&helper, VarKind::Bool, d);
-        i.b.var_mut(&v).stop_gradient = Some(true);
-        v
-    });
+/// Appends a compare op (Paddle 3 attrs `axis`, `force_cpu`) into `out`.
+fn compare_op(i: &mut Interp, ty: &str, x: &VarRef, y: &VarRef, out: VarRef) -> VarRef {
     i.b.append(
         Op::new(ty)
             .input("X", &[&x.name])
@@ -655,12 +695,10 @@ fn compare_op(i: &mut Interp, ty: &str, x: &VarRef, y: &VarRef, cond: Option<Var
 
 fn logical(i: &mut Interp, a: &Args, ty: &str) -> Result<Value> {
     let (x, y) = (a.var("x")?, a.var("y")?);
+    let helper = i.b.helper_name(ty);
     let out = match a.opt_var("out")? {
         Some(o) => o,
-        None => {
-            let helper = i.b.helper_name(ty);
-            i.b.tmp_var(&helper, VarKind::Bool, dims(i, &x))
-        }
+        None => i.b.tmp_var(&helper, VarKind::Bool, dims(i, &x)),
     };
     i.b.append(
         Op::new(ty)
@@ -672,10 +710,8 @@ fn logical(i: &mut Interp, a: &Args, ty: &str) -> Result<Value> {
 }
 
 pub fn logical_not(i: &mut Interp, x: &VarRef, out: Option<VarRef>) -> VarRef {
-    let out = out.unwrap_or_else(|| {
-        let helper = i.b.helper_name("logical_not");
-        i.b.tmp_var(&helper, VarKind::Bool, dims(i, x))
-    });
+    let helper = i.b.helper_name("logical_not");
+    let out = out.unwrap_or_else(|| i.b.tmp_var(&helper, VarKind::Bool, dims(i, x)));
     i.b.append(
         Op::new("logical_not")
             .input("X", &[&x.name])
@@ -718,13 +754,13 @@ fn scale_op(
 /// Python number or list becomes an `assign_value` constant.
 fn assign(i: &mut Interp, a: &mut Args) -> Result<Value> {
     let output = a.opt_var("output")?;
+    let helper = i.b.helper_name("assign");
     match a.get("input").clone() {
         Value::Var(x) => {
             let out = match output {
                 Some(o) => o,
                 None => {
                     // The copy has the input's own type: a tensor, or a channel.
-                    let helper = i.b.helper_name("assign");
                     let mut var = i.b.var(&x).clone();
                     var.name = i.b.tmp_name(&helper);
                     var.persistable = Some(false);
@@ -841,12 +877,16 @@ fn flatten(v: &Value) -> Option<(Vec<Value>, Vec<i64>)> {
     }
 }
 
-fn data(i: &mut Interp, a: &Args, shape: Vec<i64>) -> Result<Value> {
+/// A feed variable of the global block; `fluid.data` (not `layers.data`)
+/// asks Paddle to check fed shapes and dtypes (`need_check_feed`).
+fn data(i: &mut Interp, a: &Args, shape: Vec<i64>, check_feed: bool) -> Result<Value> {
     let name = a.string("name")?;
     let dtype = a.dtype("dtype")?;
     let mut var = Var::dense(name, dtype, shape);
     var.stop_gradient = Some(true);
-    var.need_check_feed = Some(true);
+    if check_feed {
+        var.need_check_feed = Some(true);
+    }
     let main = i.b.main;
     Ok(Value::Var(i.b.declare_in(main, 0, var)))
 }
@@ -857,10 +897,10 @@ fn create_global_var(i: &mut Interp, a: &mut Args) -> Result<Value> {
     let shape = a.ints("shape")?;
     let dtype = a.dtype("dtype")?;
     let value = a.float("value")?;
-    let helper = i.b.helper_name("global_var");
+    i.b.helper_name("global_var");
     let name = match a.opt_string("name")? {
         Some(n) => n,
-        None => i.b.tmp_name(&helper),
+        None => i.b.unique("_generated_var"),
     };
     let mut var = Var::dense(name, dtype, shape.clone());
     var.persistable = Some(a.bool("persistable")?);
@@ -868,23 +908,16 @@ fn create_global_var(i: &mut Interp, a: &mut Args) -> Result<Value> {
     let (main, startup) = (i.b.main, i.b.startup);
     let r = i.b.declare_in(main, 0, var.clone());
     i.b.declare_in(startup, 0, var);
-    let saved = i.b.main;
-    i.b.main = startup;
-    let cur = std::mem::replace(&mut i.b.programs[startup].current, 0);
-    let target = VarRef {
-        program: startup,
-        block: 0,
-        name: r.name.clone(),
-    };
-    fill_constant(i, shape, dtype, value, a.bool("force_cpu")?, Some(target));
-    i.b.programs[startup].current = cur;
-    i.b.main = saved;
+    // Paddle's Constant initializer prepends its op to the startup program.
+    let init = fill_constant_desc(&r.name, shape, dtype, value, a.bool("force_cpu")?);
+    i.b.prepend_to(startup, 0, init);
     Ok(Value::Var(r))
 }
 
 fn print_layer(i: &mut Interp, a: &mut Args) -> Result<Value> {
     let x = a.var("input")?;
-    let helper = i.b.helper_name("print");
+    // Paddle 1.8 names the helper after the input: print_<input>_N.
+    let helper = i.b.helper_name(&format!("print_{}", x.name));
     let out = i.b.tmp_var(&helper, dtype_of(i, &x), dims(i, &x));
     let message = a.opt_string("message")?.unwrap_or_default();
     i.b.append(
@@ -949,12 +982,12 @@ fn reduce_sum(i: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::Var(out))
 }
 
-fn mul_op(i: &mut Interp, x: &VarRef, y: &VarRef, xn: i32, yn: i32) -> VarRef {
-    let helper = i.b.helper_name("mul");
+/// `mul` into a temporary of `helper` (`mul_N` for the layer, `fc_N` in fc).
+fn mul_op(i: &mut Interp, helper: &str, x: &VarRef, y: &VarRef, xn: i32, yn: i32) -> VarRef {
     let (xd, yd) = (dims(i, x), dims(i, y));
     let mut d: Vec<i64> = xd.iter().take(xn.max(0) as usize).copied().collect();
     d.extend(yd.iter().skip(yn.max(0) as usize));
-    let out = i.b.tmp_var(&helper, dtype_of(i, x), d);
+    let out = i.b.tmp_var(helper, dtype_of(i, x), d);
     i.b.append(
         Op::new("mul")
             .input("X", &[&x.name])
@@ -1007,7 +1040,7 @@ fn fc(i: &mut Interp, a: &mut Args) -> Result<Value> {
                 .attr("str_value", AttrValue::String("0.0".into()))
                 .attr("force_cpu", AttrValue::Bool(false)),
         };
-        i.b.append_to(startup, 0, op);
+        i.b.prepend_to(startup, 0, op);
     }
     let w = VarRef {
         program: main,
@@ -1019,9 +1052,10 @@ fn fc(i: &mut Interp, a: &mut Args) -> Result<Value> {
         block: 0,
         name: b_name.as_str().into(),
     };
-    let prod = mul_op(i, &x, &w, nfd as i32, 1);
-    let biased = elementwise(i, "elementwise_add", &prod, &b, nfd as i32, None);
-    activation(i, a, biased)
+    let prod = mul_op(i, &helper, &x, &w, nfd as i32, 1);
+    let sum = i.b.tmp_var(&helper, dtype, dims(i, &prod));
+    let biased = elementwise(i, "elementwise_add", &prod, &b, nfd as i32, Some(sum));
+    activation(i, a, biased, &helper)
 }
 
 // ---- operator overloading (Paddle's math_op_patch) ----
@@ -1034,10 +1068,12 @@ fn patch_tmp(i: &mut Interp, dtype: VarKind, d: Vec<i64>) -> VarRef {
     i.b.declare(var)
 }
 
-/// A Python number as a one-element tensor of `dtype` (`create_scalar`).
-fn scalar_tensor(i: &mut Interp, v: f64, dtype: VarKind) -> VarRef {
-    let out = patch_tmp(i, dtype, vec![1]);
-    fill_constant(i, vec![1], dtype, v, false, Some(out))
+/// A Python number as a constant tensor of `dtype` and `shape`
+/// (`create_scalar` / `create_tensor`): a `tmp_N` filled by `fill_constant`.
+fn scalar_tensor(i: &mut Interp, v: f64, dtype: VarKind, shape: Vec<i64>) -> VarRef {
+    let out = patch_tmp(i, dtype, shape.clone());
+    fill_constant_op(i, &out, shape, dtype, v, false);
+    out
 }
 
 fn number(v: &Value) -> Option<f64> {
@@ -1047,6 +1083,13 @@ fn number(v: &Value) -> Option<f64> {
         Value::Bool(b) => Some(f64::from(u8::from(*b))),
         _ => None,
     }
+}
+
+fn is_int(k: VarKind) -> bool {
+    matches!(
+        k,
+        VarKind::Int8 | VarKind::Int16 | VarKind::Int32 | VarKind::Int64 | VarKind::Uint8
+    )
 }
 
 fn elementwise_name(op: Operator) -> Option<&'static str> {
@@ -1062,7 +1105,36 @@ fn elementwise_name(op: Operator) -> Option<&'static str> {
     })
 }
 
-/// `x + y` and friends where a side is a Variable.
+/// `x.astype(dtype)`: a `cast` into `cast_N.tmp_0`.
+fn cast_to(i: &mut Interp, x: &VarRef, dtype: VarKind) -> VarRef {
+    let helper = i.b.helper_name("cast");
+    let out = i.b.tmp_var(&helper, dtype, dims(i, x));
+    let from = dtype_of(i, x);
+    i.b.append(
+        Op::new("cast")
+            .input("X", &[&x.name])
+            .output("Out", &[&out.name])
+            .attr("in_dtype", AttrValue::Int(from as i32))
+            .attr("out_dtype", AttrValue::Int(dtype as i32)),
+    );
+    out
+}
+
+/// Paddle 1.x's axis for a Variable-Variable op: 0 when `y` has a batch
+/// dim first (`y.shape[0] == -1`), else -1.
+fn patch_axis(i: &Interp, y: &VarRef) -> i32 {
+    if dims(i, y).first() == Some(&-1) {
+        0
+    } else {
+        -1
+    }
+}
+
+/// `x + y` and friends where a side is a Variable, as Paddle 1.8's
+/// `math_op_patch` builds them: `+ - *` with a Python number become one
+/// `scale` (and `/` too on floats; integer division stays a division); a
+/// float number first casts an integer Variable to float32; other numbers
+/// become a constant tensor; `x op y` is `elementwise_<op>` into `tmp_N`.
 pub fn var_binary(
     i: &mut Interp,
     op: Operator,
@@ -1082,56 +1154,70 @@ pub fn var_binary(
             format!("cannot combine a Variable with a {} here", v.type_name()),
         )
     };
-    let out = match (&l, &r) {
-        (Value::Var(x), Value::Var(y)) => {
-            let d = broadcast_dims(&dims(i, x), &dims(i, y));
-            let out = patch_tmp(i, dtype_of(i, x), d);
-            elementwise(i, ty, x, y, -1, Some(out))
+    let (mut x, other, reverse) = match (&l, &r) {
+        (Value::Var(x), Value::Var(_)) => (x.clone(), r.clone(), false),
+        (Value::Var(x), other) => (x.clone(), other.clone(), false),
+        (other, Value::Var(y)) => (y.clone(), other.clone(), true),
+        _ => unreachable!("var_binary is called when one side is a Variable"),
+    };
+    if reverse && matches!(op, Operator::FloorDiv | Operator::Mod | Operator::Pow) {
+        return Err(Diagnostic::new(
+            sp,
+            format!(
+                "a number {} a Variable is not defined in Paddle",
+                match op {
+                    Operator::FloorDiv => "//",
+                    Operator::Mod => "%",
+                    _ => "**",
+                }
+            ),
+        )
+        .help("make the number a Variable with layers.fill_constant first"));
+    }
+    let out = match other {
+        Value::Var(y) => {
+            let d = broadcast_dims(&dims(i, &x), &dims(i, &y));
+            let out = patch_tmp(i, dtype_of(i, &x), d);
+            let axis = patch_axis(i, &y);
+            elementwise(i, ty, &x, &y, axis, Some(out))
         }
-        (Value::Var(x), s) => {
-            let s = number(s).ok_or_else(|| unsupported(s))?;
-            let (scale, bias) = match op {
-                Operator::Add => (Some(1.0), s),
-                Operator::Sub => (Some(1.0), -s),
-                Operator::Mult => (Some(s), 0.0),
-                Operator::Div if s != 0.0 => (Some(1.0 / s), 0.0),
-                _ => (None, 0.0),
-            };
-            match scale {
-                Some(scale) => {
-                    let out = patch_tmp(i, dtype_of(i, x), dims(i, x));
-                    scale_op(i, x, &out, scale, bias, true);
-                    out
-                }
-                None => {
-                    let y = scalar_tensor(i, s, dtype_of(i, x));
-                    let out = patch_tmp(i, dtype_of(i, x), dims(i, x));
-                    elementwise(i, ty, x, &y, -1, Some(out))
-                }
+        ref s => {
+            let n = number(s).ok_or_else(|| unsupported(s))?;
+            if matches!(s, Value::Float(_)) && is_int(dtype_of(i, &x)) {
+                x = cast_to(i, &x, VarKind::Fp32);
             }
-        }
-        (s, Value::Var(y)) => {
-            let s = number(s).ok_or_else(|| unsupported(s))?;
-            let scaled = match op {
-                Operator::Add => Some((1.0, s)),
-                Operator::Mult => Some((s, 0.0)),
-                Operator::Sub => Some((-1.0, s)),
+            let dtype = dtype_of(i, &x);
+            let scaled = match (op, reverse) {
+                (Operator::Add, _) => Some((1.0, n)),
+                (Operator::Sub, false) => Some((1.0, -n)),
+                (Operator::Sub, true) => Some((-1.0, n)),
+                (Operator::Mult, _) => Some((n, 0.0)),
+                (Operator::Div, false) if !is_int(dtype) && n != 0.0 => Some((1.0 / n, 0.0)),
                 _ => None,
             };
             match scaled {
                 Some((scale, bias)) => {
-                    let out = patch_tmp(i, dtype_of(i, y), dims(i, y));
-                    scale_op(i, y, &out, scale, bias, true);
+                    let out = patch_tmp(i, dtype, dims(i, &x));
+                    scale_op(i, &x, &out, scale, bias, true);
                     out
                 }
                 None => {
-                    let x = scalar_tensor(i, s, dtype_of(i, y));
-                    let out = patch_tmp(i, dtype_of(i, y), dims(i, y));
-                    elementwise(i, ty, &x, y, -1, Some(out))
+                    let xd = dims(i, &x);
+                    // A reflected constant takes the Variable's shape (when it
+                    // has no batch dim), a direct one shape [1].
+                    let shape = if reverse && xd.iter().all(|d| *d >= 0) {
+                        xd.clone()
+                    } else {
+                        vec![1]
+                    };
+                    let c = scalar_tensor(i, n, dtype, shape);
+                    let out = patch_tmp(i, dtype, xd);
+                    let (a, b) = if reverse { (c, x) } else { (x, c) };
+                    let axis = patch_axis(i, &b);
+                    elementwise(i, ty, &a, &b, axis, Some(out))
                 }
             }
         }
-        _ => unreachable!("var_binary is called when one side is a Variable"),
     };
     Ok(Value::Var(out))
 }
@@ -1143,7 +1229,9 @@ pub fn negate(i: &mut Interp, x: VarRef) -> Result<Value> {
     Ok(Value::Var(out))
 }
 
-/// `x < y` and friends where a side is a Variable.
+/// `x < y` and friends where a side is a Variable. A number becomes a
+/// constant tensor; with the number on the left Python calls the mirrored
+/// method on the Variable (`3 > x` is `x.__lt__(3)`), and so does Paddle.
 pub fn var_compare(
     i: &mut Interp,
     op: CmpOp,
@@ -1151,6 +1239,19 @@ pub fn var_compare(
     r: Value,
     sp: Range<usize>,
 ) -> Result<Value> {
+    let (op, l, r) = match (&l, &r) {
+        (Value::Var(_), _) => (op, l, r),
+        _ => {
+            let mirrored = match op {
+                CmpOp::Lt => CmpOp::Gt,
+                CmpOp::LtE => CmpOp::GtE,
+                CmpOp::Gt => CmpOp::Lt,
+                CmpOp::GtE => CmpOp::LtE,
+                other => other,
+            };
+            (mirrored, r, l)
+        }
+    };
     let ty = match op {
         CmpOp::Lt => "less_than",
         CmpOp::LtE => "less_equal",
@@ -1169,26 +1270,21 @@ pub fn var_compare(
             ))
         }
     };
-    let as_var = |i: &mut Interp, v: &Value, like: &VarRef| -> Result<VarRef> {
-        match v {
-            Value::Var(x) => Ok(x.clone()),
-            other => {
-                let n = number(other).ok_or_else(|| {
-                    Diagnostic::new(
-                        sp.clone(),
-                        format!("cannot compare a Variable with a {}", other.type_name()),
-                    )
-                })?;
-                Ok(scalar_tensor(i, n, dtype_of(i, like)))
-            }
+    let Value::Var(x) = l else {
+        unreachable!("var_compare is called when one side is a Variable")
+    };
+    let y = match r {
+        Value::Var(y) => y,
+        other => {
+            let n = number(&other).ok_or_else(|| {
+                Diagnostic::new(
+                    sp.clone(),
+                    format!("cannot compare a Variable with a {}", other.type_name()),
+                )
+            })?;
+            scalar_tensor(i, n, dtype_of(i, &x), vec![1])
         }
     };
-    let like = match (&l, &r) {
-        (Value::Var(x), _) | (_, Value::Var(x)) => x.clone(),
-        _ => unreachable!("var_compare is called when one side is a Variable"),
-    };
-    let x = as_var(i, &l, &like)?;
-    let y = as_var(i, &r, &like)?;
     let out = patch_tmp(i, VarKind::Bool, broadcast_dims(&dims(i, &x), &dims(i, &y)));
-    Ok(Value::Var(compare_op(i, ty, &x, &y, Some(out))))
+    Ok(Value::Var(compare_op(i, ty, &x, &y, out)))
 }

@@ -137,8 +137,8 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::IgnoreKwargs,
         |i, a| {
             let layer_type = a.string("layer_type")?;
-            i.b.helper_name(&layer_type);
-            Ok(Value::object(Object::LayerHelper { layer_type }))
+            let name = i.b.helper_name(&layer_type);
+            Ok(Value::object(Object::LayerHelper { layer_type, name }))
         }
     ),
     builtin!(
@@ -161,12 +161,11 @@ pub const BUILTINS: &[Builtin] = &[
         [("dtype", Req), ("stop_gradient", Bool(false))],
         Rest::No,
         |i, a| {
-            let Object::LayerHelper { layer_type } = &*recv_object(a) else {
+            let Object::LayerHelper { name, .. } = &*recv_object(a) else {
                 unreachable!("bound to LayerHelper")
             };
             let dtype = a.dtype("dtype")?;
-            let helper = i.b.helper_name(layer_type);
-            let v = i.b.tmp_var(&helper, dtype, Vec::new());
+            let v = i.b.tmp_var(name, dtype, Vec::new());
             Ok(Value::Var(v))
         }
     ),
@@ -414,6 +413,21 @@ fn attr_value(v: &Value, a: &Args) -> Result<AttrValue> {
     })
 }
 
+/// Types an attribute as Paddle's op proto declares it: a list of ints is
+/// LONGS where the schema says so (`fill_constant.shape`), an int is LONG.
+fn typed_as_declared(op: &str, name: &str, value: AttrValue) -> AttrValue {
+    use fluidc_transpiler::model::AttrType;
+    let declared = fluidc_transpiler::schema::attr_types(op, name).and_then(|t| t.first().copied());
+    match (declared, value) {
+        (Some(AttrType::Longs), AttrValue::Ints(v)) => {
+            AttrValue::Longs(v.into_iter().map(i64::from).collect())
+        }
+        (Some(AttrType::Long), AttrValue::Int(v)) => AttrValue::Long(i64::from(v)),
+        (Some(AttrType::Float64), AttrValue::Float(v)) => AttrValue::Float64(f64::from(v)),
+        (_, v) => v,
+    }
+}
+
 fn op_from_args(a: &Args) -> Result<Op> {
     let mut op = Op::new(a.string("type")?);
     op.inputs = slots_from(a, "inputs")?;
@@ -423,7 +437,8 @@ fn op_from_args(a: &Args) -> Result<Op> {
             let Value::Str(k) = k else {
                 return Err(a.err("attrs", "attribute names must be strings"));
             };
-            op.set_attr(k, attr_value(v, a)?);
+            let value = typed_as_declared(&op.ty, k, attr_value(v, a)?);
+            op.set_attr(k, value);
         }
     } else if !a.is_none("attrs") {
         return Err(a.err("attrs", "`attrs` must be a dict"));

@@ -8,7 +8,8 @@ The program it ran with `exe.run` (else the default main program) is then
 finished exactly as fluidc's front end finishes its output (src/front/mod.rs
 `finish` and `add_feed_fetch`), so the two can be compared op by op:
 - the startup program's variables and ops go first into block 0;
-- one `feed` op per fed name (attribute `col` = position) goes before them;
+- one `feed` op per fed name (attribute `col` = position) goes before them,
+  last column first, as Paddle's executor prepends them one by one;
 - one `fetch` op per fetch target goes last; `feed`/`fetch` are persistable
   FEED_MINIBATCH / FETCH_LIST holder variables.
 The bytes are printed with `fluidc dump - --format json --stage parsed`, so both
@@ -60,7 +61,8 @@ def finished_program(main, startup, feed, fetch):
     for var in init.blocks[0].vars:
         if var.name not in declared:
             block.vars.add().CopyFrom(var)
-    ops = [io_op("feed", "feed", name, col) for col, name in enumerate(feed)]
+    # Paddle's executor prepends each feed op in turn: the last column first.
+    ops = [io_op("feed", "feed", name, col) for col, name in reversed(list(enumerate(feed)))]
     ops += list(init.blocks[0].ops) + list(block.ops)
     ops += [io_op("fetch", name, "fetch", col) for col, name in enumerate(fetch)]
     del block.ops[:]

@@ -114,6 +114,10 @@ def compare_vars(idx, vars_a, vars_b, out):
     for name in sorted(set(va) & set(vb)):
         fa, fb = var_facts(va[name]), var_facts(vb[name])
         for key, value in fa.items():
+            # fluidc infers no shape for outputs of a raw append_op: [] there
+            # means "not inferred", while Paddle runs its C++ InferShape.
+            if key == "dims" and value == []:
+                continue
             if fb.get(key) != value:
                 out.append(f"block {idx} var {name}: {key}: fluidc {value} vs paddle {fb.get(key)}")
 
