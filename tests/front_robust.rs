@@ -86,3 +86,41 @@ fn hostile_inputs_give_diagnostics() {
         diags[0].message
     );
 }
+
+#[test]
+fn compile_time_arithmetic_and_sizes_are_bounded() {
+    // Each is a diagnostic (not a panic, an abort or a hang).
+    let cases = [
+        (
+            "print((-9223372036854775807 - 1) // -1)\n",
+            "integer overflow",
+        ),
+        ("print(-(-9223372036854775807 - 1))\n", "integer overflow"),
+        ("print(abs(-9223372036854775807 - 1))\n", "integer overflow"),
+        ("print(1 << 63)\n", "integer overflow"),
+        ("'a}b'.format()\n", "single '}'"),
+        ("print(f'{1.5:.70000f}')\n", "limited to"),
+        ("for i in range(10**12):\n    break\n", "too long to unroll"),
+        ("s = 'a' * 10**12\n", "would build a value"),
+        ("x = [0] * 10**11\n", "would build a value"),
+        (
+            "x = [0 for a in range(3000) for b in range(3000) for c in range(3000)]\n",
+            "runs too long",
+        ),
+        ("break\n", "must be inside a loop"),
+    ];
+    for (src, needle) in cases {
+        let diags = compile("bounded.py", src).expect_err(src);
+        assert!(
+            diags.iter().any(|d| d.message.contains(needle)),
+            "{src}: {:?}",
+            diags
+        );
+    }
+    // Ranges answer len and `in` without being built.
+    assert!(compile(
+        "r.py",
+        "assert len(range(10**12)) == 10**12\nassert 5 in range(10**12)\n"
+    )
+    .is_ok());
+}

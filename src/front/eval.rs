@@ -43,6 +43,8 @@ pub struct Interp<'s> {
     /// Active user-function calls: (call line, function name), for `op_callstack`.
     calls: Vec<(usize, String)>,
     lines: Vec<&'s str>,
+    /// Loops enclosing the code running now (in the current function).
+    loop_depth: usize,
     /// Byte offset where each line starts, for line numbers in O(log n).
     line_starts: Vec<usize>,
     loop_steps: u64,
@@ -65,6 +67,7 @@ impl<'s> Interp<'s> {
             scopes: Vec::new(),
             calls: Vec::new(),
             lines: source.lines().collect(),
+            loop_depth: 0,
             line_starts: std::iter::once(0)
                 .chain(source.match_indices('\n').map(|(i, _)| i + 1))
                 .collect(),
@@ -162,7 +165,7 @@ impl<'s> Interp<'s> {
                 if !self.count_step(span(s)) {
                     return Flow::Normal;
                 }
-                match self.block(&x.body) {
+                match self.loop_body(&x.body) {
                     Flow::Break => return Flow::Normal,
                     Flow::Return(v) => return Flow::Return(v),
                     Flow::Normal | Flow::Continue => {}
@@ -178,7 +181,7 @@ impl<'s> Interp<'s> {
                         return Flow::Normal;
                     }
                     self.assign(&x.target, item);
-                    match self.block(&x.body) {
+                    match self.loop_body(&x.body) {
                         Flow::Break => return Flow::Normal,
                         Flow::Return(v) => return Flow::Return(v),
                         Flow::Normal | Flow::Continue => {}
@@ -208,6 +211,12 @@ impl<'s> Interp<'s> {
                 }
                 return Flow::Return(v);
             }
+            Stmt::Break(_) | Stmt::Continue(_) if self.loop_depth == 0 => {
+                self.report(Diagnostic::new(
+                    span(s),
+                    "`break` and `continue` must be inside a loop",
+                ));
+            }
             Stmt::Break(_) => return Flow::Break,
             Stmt::Continue(_) => return Flow::Continue,
             Stmt::Pass(_) => {}
@@ -230,16 +239,31 @@ impl<'s> Interp<'s> {
                         .extend(g.names.iter().map(|n| n.to_string()));
                 }
             }
-            Stmt::Nonlocal(_) => {}
+            Stmt::Nonlocal(_) => self.unsupported(s, "`nonlocal` declarations"),
             Stmt::Delete(d) => {
                 for t in &d.targets {
-                    if let Expr::Name(n) = t {
-                        let frame = self
-                            .scopes
-                            .last()
-                            .cloned()
-                            .unwrap_or_else(|| self.globals.clone());
-                        frame.borrow_mut().names.remove(n.id.as_str());
+                    match t {
+                        Expr::Name(n) => {
+                            let frame = self
+                                .scopes
+                                .last()
+                                .cloned()
+                                .unwrap_or_else(|| self.globals.clone());
+                            if frame.borrow_mut().names.remove(n.id.as_str()).is_none() {
+                                self.undefined(n.id.as_str(), span(t));
+                            }
+                        }
+                        Expr::Subscript(sub) => {
+                            let obj = self.expr(&sub.value);
+                            let key = self.expr(&sub.slice);
+                            if let Err(d) = api::del_item(&obj, &key, span(t)) {
+                                self.report(d);
+                            }
+                        }
+                        other => self.report(Diagnostic::new(
+                            span(other),
+                            "`del` supports names and subscripts",
+                        )),
                     }
                 }
             }
@@ -298,6 +322,14 @@ impl<'s> Interp<'s> {
             Stmt::TypeAlias(_) => self.unsupported(s, "type aliases"),
         }
         Flow::Normal
+    }
+
+    /// Runs a loop body, so `break`/`continue` know they are in a loop.
+    fn loop_body(&mut self, body: &[Stmt]) -> Flow {
+        self.loop_depth += 1;
+        let flow = self.block(body);
+        self.loop_depth -= 1;
+        flow
     }
 
     fn unsupported(&mut self, s: &Stmt, what: &str) {
@@ -459,6 +491,9 @@ impl<'s> Interp<'s> {
             Expr::List(t) => self.unpack(&t.elts, v, span(target)),
             Expr::Subscript(s) => {
                 let obj = self.expr(&s.value);
+                if matches!(obj, Value::Poison) {
+                    return;
+                }
                 let key = self.expr(&s.slice);
                 if let Err(d) = api::set_item(&obj, key, v, span(target)) {
                     self.report(d);
@@ -532,6 +567,13 @@ impl<'s> Interp<'s> {
             }
             other => match other.items() {
                 Some(items) => Some(items),
+                None if matches!(other, Value::Range { .. }) => {
+                    self.report(
+                        Diagnostic::new(sp, "this range is too long to unroll at compile time")
+                            .help("a Python loop is unrolled into the program; use layers.While for a loop that runs in the program"),
+                    );
+                    None
+                }
                 None => {
                     self.report(Diagnostic::new(
                         sp,
@@ -650,7 +692,13 @@ impl<'s> Interp<'s> {
                     match k {
                         Some(k) => {
                             let key = self.expr(k);
-                            items.push((key, val));
+                            match items
+                                .iter_mut()
+                                .find(|(existing, _)| api::equal(existing, &key))
+                            {
+                                Some(entry) => entry.1 = val,
+                                None => items.push((key, val)),
+                            }
                         }
                         None => {
                             if let Value::Dict(other) = val {
@@ -665,6 +713,9 @@ impl<'s> Interp<'s> {
             Expr::GeneratorExp(g) => self.comprehension(&g.elt, &g.generators)?,
             Expr::Subscript(s) => {
                 let obj = self.expr(&s.value);
+                if matches!(obj, Value::Poison) {
+                    return Ok(Value::Poison);
+                }
                 if let Expr::Slice(sl) = s.slice.as_ref() {
                     let bound =
                         |me: &mut Self, x: &Option<Box<Expr>>| x.as_ref().map(|x| me.expr(x));
@@ -802,6 +853,9 @@ impl<'s> Interp<'s> {
             return;
         };
         'items: for item in items {
+            if !self.count_step(span(&g.iter)) {
+                return;
+            }
             self.assign(&g.target, item);
             for cond in &g.ifs {
                 if self.condition(cond) != Some(true) {
@@ -979,6 +1033,7 @@ impl<'s> Interp<'s> {
         let saved = std::mem::replace(&mut self.scopes, f.closure.clone());
         self.scopes.push(frame);
         self.calls.push((self.line_of(sp.start), f.name.clone()));
+        let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let result = match &f.body {
             FnBody::Def(body) => match self.block(body) {
                 Flow::Return(v) => v,
@@ -987,6 +1042,7 @@ impl<'s> Interp<'s> {
             FnBody::Lambda(e) => self.expr(e),
         };
         self.calls.pop();
+        self.loop_depth = saved_loops;
         self.scopes = saved;
         self.set_callstack(sp.start);
         Ok(result)

@@ -254,6 +254,10 @@ impl Value {
             Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
             Value::Range { start, stop, step } => {
                 let n = range_len(*start, *stop, *step);
+                if n as u64 > MAX_ITEMS as u64 {
+                    return None;
+                }
+                // Every item lies between start and stop, so this cannot overflow.
                 (0..n).map(|i| Value::Int(start + i * step)).collect()
             }
             _ => return None,
@@ -261,15 +265,22 @@ impl Value {
     }
 }
 
+/// The number of items of `range(start, stop, step)` (no overflow: i128).
 pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
-    if step > 0 && stop > start {
+    let (start, stop, step) = (i128::from(start), i128::from(stop), i128::from(step));
+    let n = if step > 0 && stop > start {
         (stop - start + step - 1) / step
     } else if step < 0 && stop < start {
         (start - stop - step - 1) / -step
     } else {
         0
-    }
+    };
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
+
+/// The largest list, string or unrolled loop a script may build at compile
+/// time; beyond it the script gets a diagnostic instead of exhausting memory.
+pub const MAX_ITEMS: usize = 10_000_000;
 
 /// Python's `repr`/`str` of plain values, for f-strings, `%` and `print`.
 pub struct Show<'a>(pub &'a Value, pub bool);

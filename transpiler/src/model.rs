@@ -175,12 +175,28 @@ impl Program {
     /// parent index that is out of range or repeats (the verifier reports those).
     pub fn scope_chain(&self, idx: usize) -> Vec<usize> {
         let mut chain = vec![idx];
+        // Deep chains (thousands of nested blocks) check repeats with a set,
+        // so the walk stays linear in the depth.
+        let mut seen: Option<std::collections::HashSet<usize>> = None;
         let mut cur = idx;
         while let Some(block) = self.blocks.get(cur) {
             let Ok(parent) = usize::try_from(block.parent_idx) else {
                 break;
             };
-            if parent >= self.blocks.len() || chain.contains(&parent) {
+            if parent >= self.blocks.len() {
+                break;
+            }
+            let repeated = match &mut seen {
+                Some(set) => !set.insert(parent),
+                None if chain.len() < 32 => chain.contains(&parent),
+                None => {
+                    let mut set: std::collections::HashSet<usize> = chain.iter().copied().collect();
+                    let repeated = !set.insert(parent);
+                    seen = Some(set);
+                    repeated
+                }
+            };
+            if repeated {
                 break;
             }
             chain.push(parent);

@@ -25,7 +25,13 @@ pub struct Verified(Program);
 impl Verified {
     /// Checks `program`; on failure every problem found is reported.
     pub fn new(program: Program) -> Result<Verified, VerifyError> {
-        let problems = check(&program);
+        let mut problems = check(&program);
+        for problem in &mut problems {
+            problem.source = problem
+                .op
+                .as_ref()
+                .and_then(|(i, _)| source_line(&program, problem.block, *i));
+        }
         if problems.is_empty() {
             Ok(Verified(program))
         } else {
@@ -51,6 +57,8 @@ pub struct Problem {
     pub block: usize,
     pub op: Option<(usize, String)>,
     pub message: String,
+    /// The Python line that built the op (from `op_callstack`), if recorded.
+    pub source: Option<String>,
 }
 
 impl fmt::Display for Problem {
@@ -60,8 +68,12 @@ impl fmt::Display for Problem {
                 f,
                 "block {}, op {} ({}): {}",
                 self.block, i, ty, self.message
-            ),
-            None => write!(f, "block {}: {}", self.block, self.message),
+            )?,
+            None => write!(f, "block {}: {}", self.block, self.message)?,
+        }
+        match &self.source {
+            Some(at) => write!(f, " (built at {at})"),
+            None => Ok(()),
         }
     }
 }
@@ -89,6 +101,19 @@ impl fmt::Display for VerifyError {
 
 impl std::error::Error for VerifyError {}
 
+/// The innermost `File "...", line N` entry of an op's `op_callstack`.
+fn source_line(p: &Program, block: usize, op: usize) -> Option<String> {
+    let op = p.blocks.get(block)?.ops.get(op)?;
+    match op.get_attr("op_callstack") {
+        Some(crate::model::AttrValue::Strings(lines)) => lines
+            .iter()
+            .rev()
+            .find(|l| l.trim_start().starts_with("File "))
+            .map(|l| l.trim().to_string()),
+        _ => None,
+    }
+}
+
 /// Names that stand for "no variable" in Paddle programs (grad ops use them).
 fn is_placeholder(name: &str) -> bool {
     name.is_empty() || name == "@EMPTY@"
@@ -100,6 +125,7 @@ fn check(p: &Program) -> Vec<Problem> {
         problems.push(Problem {
             block,
             op: op.map(|(i, t)| (i, t.to_string())),
+            source: None,
             message,
         })
     };

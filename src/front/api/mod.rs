@@ -517,7 +517,10 @@ pub fn unary(interp: &mut Interp, op: UnaryOp, v: Value, sp: Range<usize>) -> Re
         (UnaryOp::USub, Value::Var(var)) => ops::negate(interp, var),
         (UnaryOp::UAdd, v @ Value::Var(_)) => Ok(v),
         (_, Value::RunTime) => Ok(Value::RunTime),
-        (UnaryOp::USub, Value::Int(i)) => Ok(Value::Int(-i)),
+        (UnaryOp::USub, Value::Int(i)) => i
+            .checked_neg()
+            .map(Value::Int)
+            .ok_or_else(|| Diagnostic::new(sp, "integer overflow at compile time")),
         (UnaryOp::USub, Value::Float(f)) => Ok(Value::Float(-f)),
         (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-i64::from(b))),
         (UnaryOp::UAdd, v @ (Value::Int(_) | Value::Float(_))) => Ok(v),
@@ -552,6 +555,12 @@ pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
 pub fn set_item(obj: &Value, key: Value, v: Value, sp: Range<usize>) -> Result<()> {
     pyfns::set_item(obj, key, v, sp)
 }
+
+pub fn del_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<()> {
+    pyfns::del_item(obj, key, sp)
+}
+
+pub use pyfns::equal;
 
 pub fn slice(
     obj: &Value,

@@ -9,7 +9,7 @@ use rustpython_parser::ast::{CmpOp, Operator};
 use super::{builtin, Args, Builtin, Rest, D};
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::eval::Interp;
-use crate::front::value::{range_len, Show, Value};
+use crate::front::value::{range_len, Show, Value, MAX_ITEMS};
 
 use D::*;
 
@@ -179,6 +179,7 @@ fn len(_: &mut Interp, a: &mut Args) -> Result<Value> {
             ),
         )),
         Value::Str(s) => Ok(Value::Int(s.chars().count() as i64)),
+        Value::Range { start, stop, step } => Ok(Value::Int(range_len(*start, *stop, *step))),
         _ => Ok(Value::Int(items_of(a, "obj")?.len() as i64)),
     }
 }
@@ -203,7 +204,7 @@ fn enumerate(_: &mut Interp, a: &mut Args) -> Result<Value> {
         items
             .into_iter()
             .enumerate()
-            .map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v]))
+            .map(|(i, v)| Value::tuple(vec![Value::Int(start.saturating_add(i as i64)), v]))
             .collect(),
     ))
 }
@@ -266,7 +267,10 @@ fn sum(_: &mut Interp, a: &mut Args) -> Result<Value> {
 
 fn abs(_: &mut Interp, a: &mut Args) -> Result<Value> {
     match a.get("x") {
-        Value::Int(i) => Ok(Value::Int(i.abs())),
+        Value::Int(i) => i
+            .checked_abs()
+            .map(Value::Int)
+            .ok_or_else(|| a.err("x", "integer overflow at compile time")),
         Value::Float(f) => Ok(Value::Float(f.abs())),
         _ => Err(a.err("x", "abs() needs a number")),
     }
@@ -487,6 +491,12 @@ fn str_format(_: &mut Interp, a: &mut Args) -> Result<Value> {
             rest = &tail[2..];
             continue;
         }
+        if tail.starts_with('}') {
+            return Err(Diagnostic::new(
+                a.call.clone(),
+                "single '}' encountered in format string",
+            ));
+        }
         let close = tail
             .find('}')
             .ok_or_else(|| Diagnostic::new(a.call.clone(), "unmatched `{` in format string"))?;
@@ -567,6 +577,15 @@ pub fn format_value(v: &Value, spec: &str, repr: bool, sp: Range<usize>) -> Resu
             .parse()
             .map_err(|_| Diagnostic::new(sp.clone(), format!("bad format spec `{spec}`")))?
     };
+    // Python allows huge widths and precisions; fluidc caps them so a
+    // format spec cannot exhaust memory (or Rust's formatter limits).
+    const MAX_SPEC: usize = 10_000;
+    if width > MAX_SPEC || precision.is_some_and(|p| p > MAX_SPEC) {
+        return Err(Diagnostic::new(
+            sp,
+            format!("format width and precision are limited to {MAX_SPEC} here"),
+        ));
+    }
     let text = match (kind, v) {
         (Some('f'), Value::Int(_) | Value::Float(_)) => {
             let x = if let Value::Int(i) = v {
@@ -744,6 +763,35 @@ pub fn set_item(obj: &Value, key: Value, v: Value, sp: Range<usize>) -> Result<(
     }
 }
 
+pub fn del_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<()> {
+    match obj {
+        Value::List(l) => {
+            let mut l = l.borrow_mut();
+            let len = l.len();
+            let i = match key {
+                Value::Int(i) => norm_index(*i, len),
+                _ => None,
+            }
+            .ok_or_else(|| Diagnostic::new(sp, "list index out of range"))?;
+            l.remove(i);
+            Ok(())
+        }
+        Value::Dict(d) => {
+            let mut d = d.borrow_mut();
+            let at = d.iter().position(|(k, _)| equal(k, key)).ok_or_else(|| {
+                Diagnostic::new(sp, format!("key {} is not in the dict", Show(key, true)))
+            })?;
+            d.remove(at);
+            Ok(())
+        }
+        Value::Poison => Ok(()),
+        other => Err(Diagnostic::new(
+            sp,
+            format!("a {} does not support item deletion", other.type_name()),
+        )),
+    }
+}
+
 pub fn slice(
     obj: &Value,
     lo: Option<Value>,
@@ -824,6 +872,19 @@ fn int_of(v: &Value) -> Option<i64> {
     }
 }
 
+/// Refuses to build a value larger than [`MAX_ITEMS`] at compile time.
+fn check_size(n: usize, sp: &Range<usize>) -> Result<()> {
+    if n > MAX_ITEMS {
+        return Err(Diagnostic::new(
+            sp.clone(),
+            format!(
+                "this would build a value of {n} items at compile time (the limit is {MAX_ITEMS})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Python's arithmetic on plain values.
 pub fn binary(op: Operator, l: Value, r: Value, sp: Range<usize>) -> Result<Value> {
     let bad = |l: &Value, r: &Value| {
@@ -853,7 +914,9 @@ pub fn binary(op: Operator, l: Value, r: Value, sp: Range<usize>) -> Result<Valu
                     return Err(Diagnostic::new(sp, "integer division or modulo by zero"));
                 }
                 // Python rounds the quotient toward negative infinity.
-                let (q, r) = (a / b, a % b);
+                let (Some(q), Some(r)) = (a.checked_div(b), a.checked_rem(b)) else {
+                    return Err(Diagnostic::new(sp, "integer overflow at compile time"));
+                };
                 let q = if r != 0 && ((r < 0) != (b < 0)) {
                     q - 1
                 } else {
@@ -867,7 +930,11 @@ pub fn binary(op: Operator, l: Value, r: Value, sp: Range<usize>) -> Result<Valu
             }
             Operator::Pow if b >= 0 => a.checked_pow(u32::try_from(b).unwrap_or(u32::MAX)),
             Operator::Pow => return Ok(Value::Float((a as f64).powf(b as f64))),
-            Operator::LShift => a.checked_shl(u32::try_from(b).unwrap_or(u32::MAX)),
+            Operator::LShift => u32::try_from(b)
+                .ok()
+                .filter(|b| *b < 64)
+                .and_then(|b| a.checked_shl(b))
+                .filter(|r| r >> u32::try_from(b).unwrap_or(0) == a),
             Operator::RShift => a.checked_shr(u32::try_from(b).unwrap_or(u32::MAX)),
             Operator::BitAnd => Some(a & b),
             Operator::BitOr => Some(a | b),
@@ -895,7 +962,10 @@ pub fn binary(op: Operator, l: Value, r: Value, sp: Range<usize>) -> Result<Valu
         return Ok(Value::Float(x));
     }
     match (op, &l, &r) {
-        (Operator::Add, Value::Str(a), Value::Str(b)) => Ok(Value::str(&format!("{a}{b}"))),
+        (Operator::Add, Value::Str(a), Value::Str(b)) => {
+            check_size(a.len() + b.len(), &sp)?;
+            Ok(Value::str(&format!("{a}{b}")))
+        }
         (Operator::Add, Value::List(a), Value::List(b)) => Ok(Value::list(
             a.borrow()
                 .iter()
@@ -909,11 +979,13 @@ pub fn binary(op: Operator, l: Value, r: Value, sp: Range<usize>) -> Result<Valu
         (Operator::Mult, Value::List(a), Value::Int(n))
         | (Operator::Mult, Value::Int(n), Value::List(a)) => {
             let a = a.borrow();
+            check_size(a.len().saturating_mul((*n).max(0) as usize), &sp)?;
             Ok(Value::list(
                 (0..(*n).max(0)).flat_map(|_| a.iter().cloned()).collect(),
             ))
         }
         (Operator::Mult, Value::Str(s), Value::Int(n)) => {
+            check_size(s.len().saturating_mul((*n).max(0) as usize), &sp)?;
             Ok(Value::str(&s.repeat((*n).max(0) as usize)))
         }
         (Operator::Mod, Value::Str(f), args) => percent_format(f, args, sp),
@@ -1004,6 +1076,21 @@ pub fn compare(op: CmpOp, l: &Value, r: &Value, sp: Range<usize>) -> Result<Valu
         CmpOp::IsNot => !matches!(compare(CmpOp::Is, l, r, sp)?, Value::Bool(true)),
         CmpOp::In | CmpOp::NotIn => {
             let found = match r {
+                Value::Range { start, stop, step } => match l {
+                    Value::Int(x) => {
+                        let (x, start, step) =
+                            (i128::from(*x), i128::from(*start), i128::from(*step));
+                        let k = (x - start) / step;
+                        (x - start) % step == 0
+                            && k >= 0
+                            && k < i128::from(range_len(
+                                i64::try_from(start).unwrap_or(0),
+                                *stop,
+                                i64::try_from(step).unwrap_or(1),
+                            ))
+                    }
+                    _ => false,
+                },
                 Value::Str(s) => match l {
                     Value::Str(sub) => s.contains(sub.as_ref()),
                     _ => return Err(Diagnostic::new(sp, "`in <str>` needs a string on the left")),

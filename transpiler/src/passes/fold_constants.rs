@@ -40,10 +40,30 @@ fn is_float(k: VarKind) -> bool {
     matches!(k, VarKind::Fp32 | VarKind::Fp64)
 }
 
+/// Constants larger than this are left alone: folding is for scalars and
+/// small tensors, and materializing a huge one would cost memory for nothing.
+const MAX_FOLD_ELEMENTS: usize = 1024;
+
+/// The element count of a shape, if it is known, small enough to fold, and
+/// does not overflow.
 fn numel(shape: &[i64]) -> Option<usize> {
     shape
         .iter()
-        .try_fold(1usize, |acc, d| usize::try_from(*d).ok().map(|d| acc * d))
+        .try_fold(1usize, |acc, d| {
+            usize::try_from(*d).ok().and_then(|d| acc.checked_mul(d))
+        })
+        .filter(|n| *n <= MAX_FOLD_ELEMENTS)
+}
+
+/// Whether an integer fits the dtype (folding must not overflow it).
+fn fits(k: VarKind, v: i64) -> bool {
+    match k {
+        VarKind::Int8 => i8::try_from(v).is_ok(),
+        VarKind::Uint8 => u8::try_from(v).is_ok(),
+        VarKind::Int16 => i16::try_from(v).is_ok(),
+        VarKind::Int32 => i32::try_from(v).is_ok(),
+        _ => true,
+    }
 }
 
 /// Rounds to the dtype's precision (FP32 values are stored as f64).
@@ -199,10 +219,10 @@ fn binary(op: &str, x: &Const, y: &Const) -> Option<Const> {
                 Data::Int(
                     pairs
                         .map(|(p, q)| match op {
-                            "elementwise_add" => p.checked_add(q),
-                            "elementwise_sub" => p.checked_sub(q),
-                            "elementwise_mul" => p.checked_mul(q),
-                            "elementwise_div" => p.checked_div(q),
+                            "elementwise_add" => p.checked_add(q).filter(|r| fits(x.dtype, *r)),
+                            "elementwise_sub" => p.checked_sub(q).filter(|r| fits(x.dtype, *r)),
+                            "elementwise_mul" => p.checked_mul(q).filter(|r| fits(x.dtype, *r)),
+                            "elementwise_div" => p.checked_div(q).filter(|r| fits(x.dtype, *r)),
                             "elementwise_max" => Some(p.max(q)),
                             "elementwise_min" => Some(p.min(q)),
                             _ => None,
@@ -330,11 +350,18 @@ fn evaluate(op: &Op, consts: &HashMap<String, Const>) -> Option<Const> {
             let x = get("X")?;
             let step = attr_f64(op, "step", 1.0);
             let data = match &x.data {
-                Data::Int(v) if step.fract() == 0.0 => Data::Int(
-                    v.iter()
-                        .map(|p| p.checked_add(step as i64))
-                        .collect::<Option<Vec<_>>>()?,
-                ),
+                Data::Int(v)
+                    if step.fract() == 0.0
+                        && v.iter().all(|p| {
+                            p.checked_add(step as i64).is_some_and(|r| fits(x.dtype, r))
+                        }) =>
+                {
+                    Data::Int(
+                        v.iter()
+                            .map(|p| p.checked_add(step as i64))
+                            .collect::<Option<Vec<_>>>()?,
+                    )
+                }
                 Data::Float(v) => Data::Float(v.iter().map(|p| round(x.dtype, p + step)).collect()),
                 _ => return None,
             };
@@ -347,11 +374,19 @@ fn evaluate(op: &Op, consts: &HashMap<String, Const>) -> Option<Const> {
             };
             let out = VarKind::try_from(*out).ok()?;
             let vals = to_f64s(&x.data);
+            // Narrowing casts wrap, as the kernel's static_cast does.
+            let narrow = |v: i64| match out {
+                VarKind::Int32 => i64::from(v as i32),
+                VarKind::Int16 => i64::from(v as i16),
+                VarKind::Int8 => i64::from(v as i8),
+                VarKind::Uint8 => i64::from(v as u8),
+                _ => v,
+            };
             let data = if is_int(out) {
                 if let Data::Int(v) = &x.data {
-                    Data::Int(v.clone())
+                    Data::Int(v.iter().map(|v| narrow(*v)).collect())
                 } else {
-                    Data::Int(vals.iter().map(|f| f.trunc() as i64).collect())
+                    Data::Int(vals.iter().map(|f| narrow(f.trunc() as i64)).collect())
                 }
             } else if is_float(out) {
                 Data::Float(vals.iter().map(|f| round(out, *f)).collect())

@@ -13,7 +13,7 @@
 //!   body may read the variable in between.
 //! - Unused non-persistable variables are dropped; blocks no kept op runs
 //!   are dropped and the rest renumbered, `sub_block`/`blocks_idx` with them.
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{Context, PassError};
 use crate::dataflow::{op_reads, op_writes};
@@ -23,61 +23,81 @@ use crate::SELECT_NODE;
 pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), PassError> {
     let before = program.clone();
     remove_dead_stores(&mut program, ctx);
-    let persistable: HashSet<String> = program
+    let kept = live_ops(&program, &ctx.options.fetch);
+    for (bi, block) in program.blocks.iter_mut().enumerate() {
+        let mut k = kept[bi].iter();
+        block
+            .ops
+            .retain(|_| *k.next().unwrap_or(&true) || !ctx.step());
+    }
+    drop_unused_vars(&mut program);
+    drop_unreferenced_blocks(&mut program);
+    let changed = program != before;
+    Ok((program, changed))
+}
+
+/// Which ops are live, as a worklist over names (linear in program size):
+/// effects are live; a live op makes what it reads needed and the ops that
+/// run its block live; a needed name makes every op writing it live.
+fn live_ops(program: &Program, fetch: &[String]) -> Vec<Vec<bool>> {
+    let persistable: HashSet<&str> = program
         .blocks
         .iter()
         .flat_map(|b| {
             b.vars
                 .iter()
                 .filter(|v| v.is_persistable())
-                .map(|v| v.name.clone())
+                .map(|v| v.name.as_str())
         })
         .collect();
-    let mut needed: HashSet<String> = ctx.options.fetch.iter().cloned().collect();
+    let mut writers: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    let mut runners: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
+    for (bi, block) in program.blocks.iter().enumerate() {
+        for (oi, op) in block.ops.iter().enumerate() {
+            for w in op_writes(op) {
+                writers.entry(w).or_default().push((bi, oi));
+            }
+            for (_, sub) in op.sub_blocks() {
+                if let Ok(sub) = usize::try_from(sub) {
+                    runners.entry(sub).or_default().push((bi, oi));
+                }
+            }
+        }
+    }
     let mut kept: Vec<Vec<bool>> = program
         .blocks
         .iter()
         .map(|b| vec![false; b.ops.len()])
         .collect();
-    loop {
-        let mut grew = false;
-        for (bi, block) in program.blocks.iter().enumerate() {
-            for (oi, op) in block.ops.iter().enumerate() {
-                if kept[bi][oi] {
-                    continue;
-                }
-                let keep = has_effect(op, &persistable)
-                    || op_writes(op).iter().any(|n| needed.contains(*n))
-                    || op.sub_blocks().any(|(_, s)| {
-                        usize::try_from(s)
-                            .is_ok_and(|s| kept.get(s).is_some_and(|k| k.iter().any(|x| *x)))
-                    });
-                if keep {
-                    kept[bi][oi] = true;
-                    needed.extend(op_reads(op).into_iter().map(str::to_string));
-                    grew = true;
-                }
+    let mut needed: HashSet<&str> = HashSet::new();
+    let mut names: Vec<&str> = fetch.iter().map(String::as_str).collect();
+    let mut ops: Vec<(usize, usize)> = Vec::new();
+    for (bi, block) in program.blocks.iter().enumerate() {
+        for (oi, op) in block.ops.iter().enumerate() {
+            if has_effect(op, &persistable) {
+                ops.push((bi, oi));
             }
         }
-        if !grew {
+    }
+    loop {
+        if let Some((bi, oi)) = ops.pop() {
+            if std::mem::replace(&mut kept[bi][oi], true) {
+                continue;
+            }
+            names.extend(op_reads(&program.blocks[bi].ops[oi]));
+            ops.extend(runners.get(&bi).into_iter().flatten().copied());
+        } else if let Some(name) = names.pop() {
+            if needed.insert(name) {
+                ops.extend(writers.get(name).into_iter().flatten().copied());
+            }
+        } else {
             break;
         }
     }
-    let mut changed = false;
-    for (bi, block) in program.blocks.iter_mut().enumerate() {
-        let mut k = kept[bi].iter();
-        let n = block.ops.len();
-        block
-            .ops
-            .retain(|_| *k.next().unwrap_or(&true) || !ctx.step());
-        changed |= block.ops.len() != n;
-    }
-    drop_unused_vars(&mut program);
-    drop_unreferenced_blocks(&mut program);
-    Ok((program.clone(), changed || program != before))
+    kept
 }
 
-fn has_effect(op: &Op, persistable: &HashSet<String>) -> bool {
+fn has_effect(op: &Op, persistable: &HashSet<&str>) -> bool {
     matches!(
         op.ty.as_str(),
         "channel_create"
@@ -91,6 +111,52 @@ fn has_effect(op: &Op, persistable: &HashSet<String>) -> bool {
             | "fetch"
     ) || op.ty == SELECT_NODE
         || op_writes(op).iter().any(|n| persistable.contains(*n))
+}
+
+/// Ops known to replace each of their outputs whole (unlike, say,
+/// `write_to_array`, which writes one element): only these make an earlier
+/// store dead, and only these can be dead stores.
+fn overwrites_whole(op: &Op) -> bool {
+    let ty = op.ty.as_str();
+    ty.starts_with("elementwise_")
+        || matches!(
+            ty,
+            "fill_constant"
+                | "assign"
+                | "assign_value"
+                | "scale"
+                | "cast"
+                | "increment"
+                | "mean"
+                | "relu"
+                | "sigmoid"
+                | "tanh"
+                | "softmax"
+                | "square"
+                | "sqrt"
+                | "abs"
+                | "exp"
+                | "log"
+                | "matmul"
+                | "matmul_v2"
+                | "mul"
+                | "less_than"
+                | "less_equal"
+                | "greater_than"
+                | "greater_equal"
+                | "equal"
+                | "not_equal"
+                | "logical_and"
+                | "logical_or"
+                | "logical_xor"
+                | "logical_not"
+                | "reduce_sum"
+                | "sum"
+                | "shape"
+                | "fill_zeros_like"
+                | "select_input"
+                | "uniform_random"
+        )
 }
 
 fn is_barrier(op: &Op) -> bool {
@@ -108,12 +174,17 @@ fn remove_dead_stores(program: &mut Program, ctx: &mut Context) {
                 .map(|v| v.name.clone())
         })
         .collect();
+    let persistable: HashSet<&str> = persistable.iter().map(String::as_str).collect();
     for block in &mut program.blocks {
         let ops = &block.ops;
         let mut dead = vec![false; ops.len()];
         for (i, op) in ops.iter().enumerate() {
             let outs = op_writes(op);
-            if outs.is_empty() || has_effect(op, &persistable) || op.sub_blocks().next().is_some() {
+            if outs.is_empty()
+                || !overwrites_whole(op)
+                || has_effect(op, &persistable)
+                || op.sub_blocks().next().is_some()
+            {
                 continue;
             }
             dead[i] = outs
@@ -133,7 +204,7 @@ fn overwritten_before_read(later: &[Op], name: &str) -> bool {
             return false;
         }
         if op_writes(op).contains(&name) {
-            return true;
+            return overwrites_whole(op);
         }
     }
     false
@@ -206,5 +277,88 @@ fn drop_unreferenced_blocks(program: &mut Program) {
             }
         }
         program.blocks.push(block);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AttrValue, Block, Var, VarKind};
+    use crate::passes::Options;
+
+    fn ctx(options: &Options) -> Context<'_> {
+        Context {
+            options,
+            steps_left: None,
+        }
+    }
+
+    #[test]
+    fn a_partial_writer_is_never_a_dead_store() {
+        let mut b = Block::new(0, -1);
+        for v in ["i0", "i1", "a", "b", "n"] {
+            b.vars.push(Var::dense(v, VarKind::Int64, vec![1]));
+        }
+        b.vars.push(Var::plain("arr", VarKind::DenseTensorArray));
+        b.ops.push(
+            Op::new("write_to_array")
+                .input("X", &["a"])
+                .input("I", &["i0"])
+                .output("Out", &["arr"]),
+        );
+        b.ops.push(
+            Op::new("write_to_array")
+                .input("X", &["b"])
+                .input("I", &["i1"])
+                .output("Out", &["arr"]),
+        );
+        b.ops.push(
+            Op::new("lod_array_length")
+                .input("X", &["arr"])
+                .output("Out", &["n"]),
+        );
+        let p = Program {
+            blocks: vec![b],
+            ..Default::default()
+        };
+        let options = Options {
+            fetch: vec!["n".into()],
+        };
+        let (out, _) = run(p, &mut ctx(&options)).expect("prune runs");
+        assert_eq!(
+            out.blocks[0]
+                .ops
+                .iter()
+                .filter(|o| o.ty == "write_to_array")
+                .count(),
+            2
+        );
+    }
+
+    #[test]
+    fn a_whole_overwrite_kills_the_earlier_store() {
+        let mut b = Block::new(0, -1);
+        b.vars.push(Var::dense("x", VarKind::Int64, vec![1]));
+        let fill = |v: f32| {
+            Op::new("fill_constant")
+                .output("Out", &["x"])
+                .attr("value", AttrValue::Float(v))
+        };
+        b.ops.push(fill(1.0));
+        b.ops.push(fill(2.0));
+        let p = Program {
+            blocks: vec![b],
+            ..Default::default()
+        };
+        let options = Options {
+            fetch: vec!["x".into()],
+        };
+        let (out, changed) = run(p, &mut ctx(&options)).expect("prune runs");
+        assert!(changed);
+        assert_eq!(out.blocks[0].ops.len(), 1);
+        assert_eq!(
+            out.blocks[0].ops[0].get_attr("value"),
+            Some(&AttrValue::Float(2.0))
+        );
     }
 }
