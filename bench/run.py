@@ -35,16 +35,19 @@ WORKERS = "2"
 
 
 def timed(cmd, env=None):
-    """Runs cmd; returns (seconds, peak RSS in KiB, stdout). Fails loudly."""
+    """Runs cmd; returns (seconds, peak RSS in KiB, stdout). Fails loudly.
+
+    Peak RSS comes from GNU time: wait4's ru_maxrss for a child of this
+    Python starts at the size of the forked Python, which hides small
+    programs' memory."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out = proc.stdout.read()
-    err = proc.stderr.read()
-    _, status, rusage = os.wait4(proc.pid, 0)
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, env=env)
     elapsed = time.perf_counter() - start
-    if status != 0:
-        sys.exit(f"benchmark command failed: {' '.join(cmd)}\n{err.decode()}")
-    return elapsed, rusage.ru_maxrss, out.decode()
+    err = proc.stderr.decode()
+    if proc.returncode != 0:
+        sys.exit(f"benchmark command failed: {' '.join(cmd)}\n{err}")
+    rss_kib = int(err.strip().splitlines()[-1])
+    return elapsed, rss_kib, proc.stdout.decode()
 
 
 def instantiate(template, **values):

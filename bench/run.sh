@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cargo build --release --locked
 bash scripts/setup-interop.sh >/dev/null
+if [ ! -x /usr/bin/time ]; then
+    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y time
+fi
 if ! command -v go >/dev/null; then
     apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y golang-go
 fi

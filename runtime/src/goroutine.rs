@@ -1,39 +1,49 @@
 //! A goroutine is data, not a thread: a stack of interpreter frames.
 //!
 //! Each frame is one run of one block: the block, the index of the next op,
-//! the scope. `while`, `conditional_block`, `select` and `go` push a frame (or
-//! start a goroutine with one) instead of recursing on the Rust stack, so
-//! program nesting never grows the Rust stack and a goroutine blocked on a
-//! channel is just this struct parked in the channel's waiter; tens of
-//! thousands cost only their frames.
+//! its window of the goroutine's locals, the scope of its shared variables
+//! (see `crate::scope`). `while`, `conditional_block`, `select` and `go` push
+//! a frame (or start a goroutine with one) instead of recursing on the Rust
+//! stack, so program nesting never grows the Rust stack and a goroutine
+//! blocked on a channel is just this struct parked in the channel's waiter;
+//! tens of thousands cost only their frames and locals.
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use parking_lot::Mutex;
 use smallvec::SmallVec;
 
 use crate::channel::Waiter;
-use crate::scope::{Scope, VarRef};
-use crate::tensor::Tensor;
-use crate::value::TypedChannel;
+use crate::load::LoadedBlock;
+use crate::scope::Scope;
+use crate::value::{TypedChannel, Value};
 
 /// The waiter a goroutine parks in.
-pub(crate) type GWaiter = Waiter<Tensor, Box<Goroutine>>;
+pub(crate) type GWaiter = Waiter<Value, Box<Goroutine>>;
 
 #[derive(Debug)]
 pub(crate) struct Goroutine {
     pub(crate) id: u64,
     pub(crate) info: Arc<GInfo>,
+    /// The frame stack: `frames[..depth]`, innermost last. Frames above
+    /// `depth` are spares, rewritten field by field by the next push (a
+    /// frame built elsewhere and moved in whole would stall on store
+    /// forwarding, and pushes are frequent: every conditional block and
+    /// select runs one).
     pub(crate) frames: Vec<Frame>,
+    pub(crate) depth: usize,
+    /// The local variables of every frame, one window per frame, innermost
+    /// last (see `crate::scope`).
+    pub(crate) locals: Vec<Value>,
     /// Set while the goroutine waits in a channel operation; the op, run
     /// again after the wake-up, finishes with the waiter's completion.
     pub(crate) parked: Option<Parked>,
 }
 
-/// A blocked channel operation: its waiter and the channels it is
-/// registered on (to unregister a select's other cases afterwards).
+/// A blocked channel operation: the channels its waiter is registered on
+/// (to unregister a select's other cases afterwards, and for a receive's
+/// zero value).
 #[derive(Debug)]
 pub(crate) struct Parked {
-    pub(crate) waiter: Arc<GWaiter>,
     pub(crate) channels: SmallVec<[Arc<TypedChannel>; 2]>,
 }
 
@@ -42,7 +52,14 @@ pub(crate) struct Parked {
 pub(crate) struct Frame {
     pub(crate) block: usize,
     pub(crate) pc: usize,
-    pub(crate) scope: Arc<Scope>,
+    /// Where this frame's window starts in the goroutine's locals.
+    pub(crate) base: usize,
+    /// The frame's scope: its own if its block owns shared variables, the
+    /// spawning frame's for a goroutine's first frame that has none, else
+    /// `None` (the frame uses the one at `scope_frame`).
+    pub(crate) scope: Option<Arc<Scope>>,
+    /// The frame (this one or an enclosing one) whose scope this frame uses.
+    pub(crate) scope_frame: usize,
     pub(crate) kind: FrameKind,
 }
 
@@ -51,9 +68,10 @@ pub(crate) enum FrameKind {
     /// Runs its block once (a goroutine's body, a conditional block, a
     /// select's cases block, block 0).
     Once,
-    /// A `while` body: at its end the condition (seen from the body's scope)
-    /// is read again, and a true one restarts the body in a fresh scope.
-    While { cond: VarRef, op: (usize, usize) },
+    /// A `while` body: at its end the condition is read again (by the
+    /// `while` op at `op`, in the enclosing frame), and a true one restarts
+    /// the body with fresh variables.
+    While { op: (usize, usize) },
 }
 
 /// What the scheduler keeps of every live goroutine, for the deadlock report
@@ -61,26 +79,129 @@ pub(crate) enum FrameKind {
 #[derive(Debug)]
 pub(crate) struct GInfo {
     pub(crate) id: u64,
-    pub(crate) blocked: Mutex<Option<Blocked>>,
+    /// The goroutine's waiter, reused by all its blocking operations (see
+    /// `crate::channel::waiter`): a parked goroutine is found in it.
+    pub(crate) waiter: Arc<GWaiter>,
+    /// Where the goroutine last parked (block and op, see [`GInfo::park_at`]),
+    /// or [`GInfo::NEVER`]. Set on every park and not cleared on wake-up:
+    /// it is read only when every live goroutine is parked, so each has
+    /// just set it.
+    at: AtomicU64,
 }
 
-/// Where a goroutine waits: the op (block, index) and its waiter.
-#[derive(Debug)]
-pub(crate) struct Blocked {
-    pub(crate) block: usize,
-    pub(crate) op: usize,
-    pub(crate) waiter: Arc<GWaiter>,
+impl GInfo {
+    const NEVER: u64 = u64::MAX;
+
+    /// Records that the goroutine parks in op `op` of block `block`.
+    pub(crate) fn park_at(&self, block: usize, op: usize) {
+        self.at
+            .store(((block as u64) << 32) | op as u64, Ordering::Release);
+    }
+
+    /// Where the goroutine last parked: (block, op).
+    pub(crate) fn parked_at(&self) -> Option<(usize, usize)> {
+        match self.at.load(Ordering::Acquire) {
+            GInfo::NEVER => None,
+            at => Some(((at >> 32) as usize, (at & 0xffff_ffff) as usize)),
+        }
+    }
+}
+
+impl Frame {
+    /// The first frame of a goroutine running `block` (of the loaded
+    /// program, number `index`) started from a frame whose scope is
+    /// `spawner`, with its locals.
+    pub(crate) fn start(
+        block: &LoadedBlock,
+        index: usize,
+        spawner: &Arc<Scope>,
+    ) -> (Frame, Vec<Value>) {
+        let scope = if block.has_scope {
+            Scope::child(spawner, block.shared)
+        } else {
+            spawner.clone()
+        };
+        let frame = Frame {
+            block: index,
+            pc: 0,
+            base: 0,
+            scope: Some(scope),
+            scope_frame: 0,
+            kind: FrameKind::Once,
+        };
+        (frame, vec![Value::Empty; block.locals])
+    }
 }
 
 impl Goroutine {
-    pub(crate) fn new(id: u64, frame: Frame) -> Box<Goroutine> {
+    /// The scope the innermost frame uses.
+    pub(crate) fn scope(&self) -> &Arc<Scope> {
+        let top = &self.frames[self.depth - 1];
+        self.frames[top.scope_frame]
+            .scope
+            .as_ref()
+            .expect("a frame's scope_frame has a scope")
+    }
+
+    /// Pops the innermost frame and its variables.
+    pub(crate) fn pop(&mut self) {
+        let top = self.depth - 1;
+        let frame = &mut self.frames[top];
+        let base = frame.base;
+        frame.scope = None;
+        self.depth = top;
+        while self.locals.len() > base {
+            if let Some(v) = self.locals.pop() {
+                v.discard();
+            }
+        }
+    }
+
+    /// Pushes a frame running `block` (number `index`, a child of the
+    /// innermost frame's block) with fresh variables.
+    pub(crate) fn push(&mut self, block: &LoadedBlock, index: usize, kind: FrameKind) {
+        let base = self.locals.len();
+        for _ in 0..block.locals {
+            self.locals.push(Value::Empty);
+        }
+        let depth = self.depth;
+        let (scope, scope_frame) = if block.has_scope {
+            (Some(Scope::child(self.scope(), block.shared)), depth)
+        } else {
+            (None, self.frames[depth - 1].scope_frame)
+        };
+        if depth == self.frames.len() {
+            self.frames.push(Frame {
+                block: index,
+                pc: 0,
+                base,
+                scope,
+                scope_frame,
+                kind,
+            });
+        } else {
+            let f = &mut self.frames[depth];
+            f.block = index;
+            f.pc = 0;
+            f.base = base;
+            f.scope = scope;
+            f.scope_frame = scope_frame;
+            f.kind = kind;
+        }
+        self.depth = depth + 1;
+    }
+
+    pub(crate) fn new(id: u64, frame: Frame, locals: Vec<Value>) -> Box<Goroutine> {
         Box::new(Goroutine {
             id,
             info: Arc::new(GInfo {
                 id,
-                blocked: Mutex::new(None),
+                waiter: Arc::new(GWaiter::default()),
+                at: AtomicU64::new(GInfo::NEVER),
             }),
             frames: vec![frame],
+            depth: 1,
+            locals,
             parked: None,
         })
     }

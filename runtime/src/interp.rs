@@ -6,25 +6,27 @@
 //! registered, the goroutine parks in it and the worker moves on. The woken
 //! goroutine runs the same op again, which then finishes with the waiter's
 //! completion (the transfer already happened, as in Go).
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use rand::seq::SliceRandom;
+use rand::RngCore;
 use smallvec::{smallvec, SmallVec};
 
 use crate::channel::{self, Attempt, Completion, Outcome};
 use crate::error::RuntimeError;
-use crate::goroutine::{Blocked, Frame, FrameKind, Goroutine, Parked};
+use crate::goroutine::{Frame, FrameKind, GWaiter, Goroutine, Parked};
+use crate::load::LoadedOp;
 use crate::ops::control::{CaseOp, Select};
 use crate::ops::{Control, Exec};
 use crate::scheduler::{Worker, TIME_SLICE};
-use crate::scope::Scope;
-use crate::tensor::Tensor;
-use crate::value::TypedChannel;
+use crate::scope::{Scope, Vars};
+use crate::tensor::Scalar;
+use crate::value::{TypedChannel, Value};
 
 /// What one step of a goroutine led to.
 enum Step {
     Next,
-    Block(Parked),
+    /// The op registered the goroutine's waiter and set `Goroutine::parked`.
+    Block,
     Exit,
 }
 
@@ -39,34 +41,25 @@ impl Worker<'_, '_> {
             if self.sched.is_done() {
                 return;
             }
-            match self.step(&mut g) {
+            match self.step(&mut g, &mut budget) {
                 Ok(Step::Next) => {}
-                Ok(Step::Exit) => return self.sched.exited(&g),
-                Ok(Step::Block(parked)) => {
-                    let frame = g.frames.last().expect("a blocked goroutine has a frame");
-                    let waiter = parked.waiter.clone();
-                    *g.info.blocked.lock() = Some(Blocked {
-                        block: frame.block,
-                        op: frame.pc,
-                        waiter: waiter.clone(),
-                    });
-                    g.parked = Some(parked);
+                Ok(Step::Exit) => return self.sched.exited(*g),
+                Ok(Step::Block) => {
+                    let frame = &g.frames[g.depth - 1];
                     let info = g.info.clone();
-                    match waiter.park(g) {
+                    info.park_at(frame.block, frame.pc);
+                    match info.waiter.park(g) {
                         Ok(()) => return self.sched.parked(),
                         // Completed while registering: carry on.
-                        Err(back) => {
-                            *info.blocked.lock() = None;
-                            g = back;
-                        }
+                        Err(back) => g = back,
                     }
                 }
                 Err(e) => return self.sched.finish(Some(e)),
             }
-            budget -= 1;
+            budget = budget.saturating_sub(1);
             if budget == 0 {
                 budget = TIME_SLICE;
-                if self.next.is_some() || self.sched.has_queued() {
+                if self.others_wait() {
                     return self.sched.push(g);
                 }
             }
@@ -79,78 +72,88 @@ impl Worker<'_, '_> {
         }
     }
 
-    fn step(&mut self, g: &mut Goroutine) -> Result<Step, RuntimeError> {
+    /// Runs the innermost frame's compute ops up to the next control op
+    /// (counting them against `budget`), then that op or the frame's end.
+    fn step(&mut self, g: &mut Goroutine, budget: &mut u32) -> Result<Step, RuntimeError> {
         let prog = self.sched.prog;
-        let frame = g
-            .frames
-            .last_mut()
-            .expect("a running goroutine has a frame");
-        let Some(op) = prog.blocks[frame.block].ops.get(frame.pc) else {
-            return self.end_frame(g);
-        };
-        match &op.exec {
-            Exec::Compute(kernel) => {
-                kernel(&frame.scope).map_err(|e| op.info.error(e))?;
-                frame.pc += 1;
-                Ok(Step::Next)
+        let top = g.depth - 1;
+        let ops = &prog.blocks[g.frames[top].block].ops;
+        let mut pc = g.frames[top].pc;
+        let mut vars = Vars::new(&g.frames, &mut g.locals, top);
+        while let Some(LoadedOp {
+            exec: Exec::Compute(kernel),
+            info,
+        }) = ops.get(pc)
+        {
+            kernel(&mut vars).map_err(|e| info.error(e))?;
+            pc += 1;
+            *budget = budget.saturating_sub(1);
+        }
+        g.frames[top].pc = pc;
+        match ops.get(pc) {
+            None => self.end_frame(g),
+            Some(LoadedOp {
+                exec: Exec::Control(c),
+                info,
+            }) => {
+                let here = (g.frames[top].block, pc);
+                self.control(g, c, here).map_err(|e| info.error(e))
             }
-            Exec::Control(c) => self.control(g, c).map_err(|e| op.info.error(e)),
+            Some(_) => unreachable!("compute ops ran above"),
         }
     }
 
     fn end_frame(&mut self, g: &mut Goroutine) -> Result<Step, RuntimeError> {
         let prog = self.sched.prog;
-        let frame = g
-            .frames
-            .last_mut()
-            .expect("a running goroutine has a frame");
-        if let FrameKind::While { cond, op } = &frame.kind {
-            let again = frame
-                .scope
+        let top = g.depth - 1;
+        if let FrameKind::While { op } = g.frames[top].kind {
+            let while_op = &prog.blocks[op.0].ops[op.1];
+            let Exec::Control(Control::While { cond, .. }) = &while_op.exec else {
+                unreachable!("a loop frame is pushed by a while op");
+            };
+            // The condition as the `while` op sees it, from the enclosing frame.
+            let again = Vars::new(&g.frames, &mut g.locals, top - 1)
                 .condition(cond)
-                .map_err(|e| prog.blocks[op.0].ops[op.1].info.error(e))?;
+                .map_err(|e| while_op.info.error(e))?;
             if again {
-                let parent = frame
-                    .scope
-                    .parent()
-                    .expect("a loop body's scope has a parent")
-                    .clone();
-                frame.scope = Scope::child(&parent, prog.blocks[frame.block].slots);
+                let frame = &mut g.frames[top];
+                for v in &mut g.locals[frame.base..] {
+                    std::mem::take(v).discard();
+                }
+                if let Some(scope) = &mut frame.scope {
+                    Scope::renew(scope);
+                }
                 frame.pc = 0;
                 return Ok(Step::Next);
             }
         }
-        g.frames.pop();
-        Ok(if g.frames.is_empty() {
-            Step::Exit
-        } else {
-            Step::Next
-        })
+        if g.depth == 1 {
+            // The goroutine keeps its first frame's locals (main's are the
+            // root variables the run's fetches read).
+            return Ok(Step::Exit);
+        }
+        g.pop();
+        Ok(Step::Next)
     }
 
-    fn control(&mut self, g: &mut Goroutine, c: &Control) -> Result<Step, String> {
+    /// Runs control op `c`, op `here` (block, index) of the innermost frame.
+    /// (`here` comes from the caller: reading it back from the frame just
+    /// written would stall on store forwarding.)
+    fn control(
+        &mut self,
+        g: &mut Goroutine,
+        c: &Control,
+        here: (usize, usize),
+    ) -> Result<Step, String> {
         let prog = self.sched.prog;
-        let frame = g
-            .frames
-            .last_mut()
-            .expect("a running goroutine has a frame");
-        let child = |scope: &Arc<Scope>, body: usize| Scope::child(scope, prog.blocks[body].slots);
+        let top = g.depth - 1;
+        let mut vars = Vars::new(&g.frames, &mut g.locals, top);
         match c {
             Control::While { cond, body } => {
-                let op = (frame.block, frame.pc);
-                frame.pc += 1;
-                if frame.scope.condition(cond)? {
-                    let scope = child(&frame.scope, *body);
-                    let kind = FrameKind::While {
-                        cond: cond.seen_from_child(),
-                        op,
-                    };
-                    g.frames.push(Frame {
-                        block: *body,
-                        pc: 0,
-                        scope,
-                        kind,
-                    });
+                let run = vars.condition(cond)?;
+                g.frames[top].pc += 1;
+                if run {
+                    g.push(&prog.blocks[*body], *body, FrameKind::While { op: here });
                 }
             }
             Control::CondBlock {
@@ -159,45 +162,45 @@ impl Worker<'_, '_> {
                 body,
             } => {
                 let run = if *scalar {
-                    frame.scope.condition(&conds[0])?
+                    vars.condition(&conds[0])?
                 } else {
                     let mut all = true;
                     for c in conds {
-                        all &= frame.scope.tensor(c)?.numel() != 0;
+                        all &= vars.tensor(c)?.numel() != 0;
                     }
                     all
                 };
-                frame.pc += 1;
+                g.frames[top].pc += 1;
                 if run {
-                    let scope = child(&frame.scope, *body);
-                    g.frames.push(once(*body, scope));
+                    g.push(&prog.blocks[*body], *body, FrameKind::Once);
                 }
             }
             Control::Go { body } => {
-                frame.pc += 1;
-                self.sched.spawn(once(*body, child(&frame.scope, *body)));
+                let (frame, locals) = Frame::start(&prog.blocks[*body], *body, vars.scope());
+                g.frames[top].pc += 1;
+                self.spawn(frame, locals);
             }
             Control::Send { channel, x } => {
                 let outcome = match g.parked.take() {
-                    Some(p) => completion(&p).outcome,
+                    Some(_) => finish(&g.info.waiter).outcome,
                     None => {
-                        let ch = frame.scope.channel(channel)?;
-                        let value = frame.scope.tensor(x)?;
+                        let ch = vars.channel(channel)?;
+                        let value = vars.tensor_value(x)?;
                         ch.check(&value)?;
-                        match ch.chan.send(value) {
+                        match ch.chan.send(value, &g.info.waiter) {
                             Attempt::Done(c, woken) => {
                                 self.wake_all(woken);
                                 c.outcome
                             }
-                            Attempt::Blocked(waiter) => return Ok(blocked(waiter, smallvec![ch])),
+                            Attempt::Blocked => return Ok(blocked(g, smallvec![ch])),
                             Attempt::Default => unreachable!("a send has no default case"),
                         }
                     }
                 };
-                if outcome == Outcome::Closed {
+                if matches!(outcome, Outcome::Closed) {
                     return Err(SEND_ON_CLOSED.into());
                 }
-                frame.pc += 1;
+                g.frames[top].pc += 1;
             }
             Control::Recv {
                 channel,
@@ -206,101 +209,116 @@ impl Worker<'_, '_> {
                 zero,
             } => {
                 let (c, ch) = match g.parked.take() {
-                    Some(p) => (completion(&p), p.channels[0].clone()),
+                    Some(mut p) => (finish(&g.info.waiter), p.channels.swap_remove(0)),
                     None => {
-                        let ch = frame.scope.channel(channel)?;
-                        match ch.chan.recv() {
+                        let ch = vars.channel(channel)?;
+                        match ch.chan.recv(&g.info.waiter) {
                             Attempt::Done(c, woken) => {
                                 self.wake_all(woken);
                                 (c, ch)
                             }
-                            Attempt::Blocked(waiter) => return Ok(blocked(waiter, smallvec![ch])),
+                            Attempt::Blocked => return Ok(blocked(g, smallvec![ch])),
                             Attempt::Default => unreachable!("a receive has no default case"),
                         }
                     }
                 };
                 let (value, ok) = match c.outcome {
                     Outcome::Received(v) => (v, true),
-                    _ => (zero.tensor(&ch), false),
+                    _ => (Value::tensor(zero.tensor(&ch)), false),
                 };
-                frame.scope.set_tensor(out, value);
+                vars.set(out, value);
                 if let Some(status) = status {
-                    frame.scope.set_tensor(status, status_tensor(ok));
+                    // `bool [1]`, written in place.
+                    vars.set_scalar(status, Scalar::Bool(ok), 1);
                 }
-                frame.pc += 1;
+                g.frames[top].pc += 1;
             }
             Control::Close { channel } => {
-                let ch = frame.scope.channel(channel)?;
+                let ch = vars.channel(channel)?;
                 let woken = ch
                     .chan
                     .close()
                     .map_err(|_| "close of closed channel".to_string())?;
-                frame.pc += 1;
+                g.frames[top].pc += 1;
                 self.wake_all(woken);
             }
             Control::Select(sel) => {
                 let chosen = match g.parked.take() {
                     Some(p) => {
-                        let c = completion(&p);
+                        // The other cases' entries go before the waiter is
+                        // made ready again (see `crate::channel::waiter`).
                         if p.channels.len() > 1 {
                             for ch in &p.channels {
-                                ch.chan.unregister(&p.waiter);
+                                ch.chan.unregister(&g.info.waiter);
                             }
                         }
-                        Some((c, p.channels))
+                        Some((finish(&g.info.waiter), p.channels))
                     }
-                    None => match self.try_select(sel, &frame.scope)? {
+                    None => match self.try_select(sel, &vars, &g.info.waiter)? {
                         Ok(chosen) => chosen,
-                        Err(parked) => return Ok(Step::Block(parked)),
+                        Err(channels) => return Ok(blocked(g, channels)),
                     },
                 };
-                let scope = child(&frame.scope, sel.body);
-                let index = match chosen {
-                    None => sel
-                        .default
-                        .clone()
-                        .expect("only a select with a default case takes it"),
+                // What the chosen case writes: `case_to_execute` in this
+                // frame, a received value in the cases block's.
+                let (index, received) = match chosen {
+                    None => (
+                        sel.default
+                            .expect("only a select with a default case takes it"),
+                        None,
+                    ),
                     Some((c, channels)) => {
                         let case = &sel.cases[c.case];
-                        match (&case.op, c.outcome) {
+                        let received = match (&case.op, c.outcome) {
                             (CaseOp::Send(_), Outcome::Closed) => return Err(SEND_ON_CLOSED.into()),
-                            (CaseOp::Recv { value, .. }, Outcome::Received(v)) => {
-                                scope.set_tensor(value, v)
-                            }
+                            (CaseOp::Recv { value, .. }, Outcome::Received(v)) => Some((value, v)),
                             (CaseOp::Recv { value, zero }, _) => {
-                                scope.set_tensor(value, zero.tensor(&channels[c.case]))
+                                Some((value, Value::tensor(zero.tensor(&channels[c.case]))))
                             }
-                            (CaseOp::Send(_), _) => {}
-                        }
-                        case.index.clone()
+                            (CaseOp::Send(_), _) => None,
+                        };
+                        (case.index, received)
                     }
                 };
-                frame.scope.set_tensor(&sel.case_to_execute, index);
-                frame.pc += 1;
-                g.frames.push(once(sel.body, scope));
+                vars.set_scalar(&sel.case_to_execute, Scalar::Int32(index), 1);
+                g.frames[top].pc += 1;
+                g.push(&prog.blocks[sel.body], sel.body, FrameKind::Once);
+                if let Some((value, v)) = received {
+                    Vars::new(&g.frames, &mut g.locals, top + 1).set(value, v);
+                }
+                // The lowered dispatch would run just this case's block.
+                let chosen = sel
+                    .dispatch
+                    .as_ref()
+                    .and_then(|d| d.iter().find(|(k, _)| *k == index));
+                if let Some(&(_, case_block)) = chosen {
+                    g.frames[top + 1].pc = prog.blocks[sel.body].ops.len();
+                    g.push(&prog.blocks[case_block], case_block, FrameKind::Once);
+                }
             }
         }
         Ok(Step::Next)
     }
 
     /// Polls a select's cases in random order. `Ok(Ok(None))`: the default
-    /// case; `Ok(Ok(Some(..)))`: a case completed; `Ok(Err(parked))`: blocked.
+    /// case; `Ok(Ok(Some(..)))`: a case completed; `Ok(Err(channels))`:
+    /// `waiter` is registered on these channels.
     #[allow(clippy::type_complexity)]
     fn try_select(
         &mut self,
         sel: &Select,
-        scope: &Scope,
-    ) -> Result<Result<Option<(Completion<Tensor>, Channels)>, Parked>, String> {
-        let channels: Channels = sel
-            .cases
-            .iter()
-            .map(|c| scope.channel(&c.channel))
-            .collect::<Result<_, _>>()?;
-        let mut cases = Vec::with_capacity(channels.len());
+        vars: &Vars,
+        waiter: &Arc<GWaiter>,
+    ) -> Result<Result<Option<(Completion<Value>, Channels)>, Channels>, String> {
+        let mut channels = Channels::new();
+        for case in &sel.cases {
+            channels.push(vars.channel(&case.channel)?);
+        }
+        let mut cases: SmallVec<[channel::Case<'_, Value, Box<Goroutine>>; 4]> = SmallVec::new();
         for (case, ch) in sel.cases.iter().zip(&channels) {
             let send = match &case.op {
                 CaseOp::Send(v) => {
-                    let t = scope.tensor(v)?;
+                    let t = vars.tensor_value(v)?;
                     ch.check(&t)?;
                     Some(t)
                 }
@@ -311,47 +329,46 @@ impl Worker<'_, '_> {
                 send,
             });
         }
-        let mut order: SmallVec<[usize; 4]> = (0..cases.len()).collect();
-        if order.len() > 1 {
-            order.shuffle(&mut self.rng);
+        // A uniformly random poll order (Fisher-Yates), on the stack for a
+        // few cases.
+        let n = cases.len();
+        let (mut few, mut many) = ([0, 1, 2, 3], Vec::new());
+        let order: &mut [usize] = if n <= few.len() {
+            &mut few[..n]
+        } else {
+            many.extend(0..n);
+            &mut many
+        };
+        for i in (1..n).rev() {
+            // A uniform index in 0..=i by multiply-shift (bias below 2^-32).
+            let j = (u64::from(self.rng.next_u32()) * (i as u64 + 1)) >> 32;
+            order.swap(i, j as usize);
         }
-        let attempt = channel::select(cases, &order, sel.default.is_some());
+        let attempt = channel::select(&mut cases, order, sel.default.is_some(), waiter);
+        drop(cases);
         Ok(match attempt {
             Attempt::Done(c, woken) => {
                 self.wake_all(woken);
                 Ok(Some((c, channels)))
             }
             Attempt::Default => Ok(None),
-            Attempt::Blocked(waiter) => Err(Parked { waiter, channels }),
+            Attempt::Blocked => Err(channels),
         })
     }
 }
 
 type Channels = SmallVec<[Arc<TypedChannel>; 2]>;
 
-fn once(block: usize, scope: Arc<Scope>) -> Frame {
-    Frame {
-        block,
-        pc: 0,
-        scope,
-        kind: FrameKind::Once,
-    }
+/// Marks `g` as waiting on `channels` (its waiter is registered there).
+fn blocked(g: &mut Goroutine, channels: Channels) -> Step {
+    g.parked = Some(Parked { channels });
+    Step::Block
 }
 
-fn blocked(waiter: Arc<crate::goroutine::GWaiter>, channels: Channels) -> Step {
-    Step::Block(Parked { waiter, channels })
-}
-
-/// A receive's status, `bool [1]`: two shared tensors, so a receive
-/// allocates nothing for it.
-fn status_tensor(ok: bool) -> Tensor {
-    static FLAGS: OnceLock<[Tensor; 2]> = OnceLock::new();
-    FLAGS.get_or_init(|| [Tensor::scalar(false), Tensor::scalar(true)])[usize::from(ok)].clone()
-}
-
-/// The completion of a woken goroutine's operation.
-fn completion(p: &Parked) -> Completion<Tensor> {
-    p.waiter
-        .take_completion()
+/// The completion of the goroutine's blocked operation, once woken (or
+/// claimed while registering); its waiter is then ready for the next one.
+fn finish(waiter: &GWaiter) -> Completion<Value> {
+    waiter
+        .finish()
         .expect("a goroutine is woken only after its waiter is claimed")
 }

@@ -3,16 +3,21 @@
 //! # Shape
 //! - `load`: the program resolved once into a `Runnable` (immutable,
 //!   shared): each op bound to its kernel from the registry in `ops`, each
-//!   variable name to a scope slot. Unknown ops are reported here, before
-//!   anything runs.
-//! - `scope`: nested scopes, one per run of a block, shared by reference
-//!   with goroutines.
+//!   variable name to a place: a slot in the running goroutine's locals, or
+//!   in a scope shared with goroutines. Unknown ops are reported here,
+//!   before anything runs.
+//! - `scope`: where variables live. Those only their own goroutine can name
+//!   are frame locals, read and written with no lock; those a `go` body
+//!   names live in scopes shared by reference, one per run of a block that
+//!   owns one.
 //! - `goroutine`, `interp`, `scheduler`: a goroutine is a stack of
 //!   interpreter frames, not a thread; a few workers run many goroutines;
 //!   blocked ones park in channels; a deadlock is detected as soon as nothing
 //!   can run.
 //! - `channel`: Go channels and select over one waiter mechanism.
-//! - [`tensor`]: dense tensors with Paddle's dtypes and broadcast rule.
+//! - [`tensor`]: dense tensors with Paddle's dtypes and broadcast rule;
+//!   one-element tensors (the scalars loops run on) have an inline element
+//!   and kernels take a fast path for them.
 //!
 //! # Entry points
 //! [`run`] runs block 0 of a program with feeds and returns the fetches;
@@ -41,7 +46,7 @@ pub use tensor::{Data, Tensor};
 use goroutine::{Frame, FrameKind};
 use load::Runnable;
 use scheduler::Sched;
-use scope::Scope;
+use scope::{Scope, TensorRef, Vars};
 use value::Value;
 
 /// How to run a program.
@@ -64,8 +69,24 @@ pub struct RunOptions {
 /// `fetch` ops in `col` order, then `options.fetch`, each with its name.
 pub fn run(program: &Verified, options: RunOptions) -> Result<Vec<(String, Tensor)>, RuntimeError> {
     let prog = Runnable::load(program)?;
-    let root = Scope::root(prog.blocks[0].slots);
-    feed(&prog, &root, options.feeds)?;
+    // Block 0's variables: the shared ones in the root scope, the others in
+    // main's locals (see `scope`).
+    let root = Scope::root(prog.blocks[0].shared);
+    let root_frame = || Frame {
+        block: 0,
+        pc: 0,
+        base: 0,
+        scope: Some(root.clone()),
+        scope_frame: 0,
+        kind: FrameKind::Once,
+    };
+    let mut locals = vec![Value::Empty; prog.blocks[0].locals];
+    let frames = [root_frame()];
+    feed(
+        &prog,
+        &mut Vars::new(&frames, &mut locals, 0),
+        options.feeds,
+    )?;
 
     // A program that starts no goroutine runs on the calling thread alone.
     let workers = match options.workers {
@@ -74,13 +95,8 @@ pub fn run(program: &Verified, options: RunOptions) -> Result<Vec<(String, Tenso
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let seed = options.seed.unwrap_or_else(rand::random);
-    let main = Frame {
-        block: 0,
-        pc: 0,
-        scope: root.clone(),
-        kind: FrameKind::Once,
-    };
-    Sched::new(&prog).run(main, workers, seed)?;
+    let mut locals = Sched::new(&prog).run(root_frame(), locals, workers, seed)?;
+    let mut root = Vars::new(&frames, &mut locals, 0);
 
     let mut out = Vec::new();
     for (col, name, holder) in &prog.fetches {
@@ -103,6 +119,7 @@ pub fn run(program: &Verified, options: RunOptions) -> Result<Vec<(String, Tenso
         })?;
         let t = root
             .tensor(&r)
+            .map(TensorRef::into_owned)
             .map_err(|e| RuntimeError::new(format!("cannot fetch `{name}`: {e}")))?;
         out.push((name, t));
     }
@@ -111,7 +128,11 @@ pub fn run(program: &Verified, options: RunOptions) -> Result<Vec<(String, Tenso
 
 /// Puts feeds where the program reads them: the `feed` holder's columns for
 /// names a `feed` op reads, the root scope for the others.
-fn feed(prog: &Runnable, root: &Scope, feeds: Vec<(String, Tensor)>) -> Result<(), RuntimeError> {
+fn feed(
+    prog: &Runnable,
+    root: &mut Vars,
+    feeds: Vec<(String, Tensor)>,
+) -> Result<(), RuntimeError> {
     let by_feed_op: HashMap<&str, (usize, &scope::VarRef)> = prog
         .feeds
         .iter()

@@ -9,10 +9,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use fluidc_transpiler::{AttrValue, Op, Program, VarKind, Verified};
+use parking_lot::Mutex;
 
 use crate::error::{OpInfo, RuntimeError};
 use crate::ops::{Exec, Registry};
-use crate::scope::VarRef;
+use crate::scope::{Place, VarRef};
 use crate::tensor::tensor_dtype;
 
 /// A program ready to run. See the module docs.
@@ -29,8 +30,12 @@ pub(crate) struct Runnable {
 
 pub(crate) struct LoadedBlock {
     pub(crate) ops: Vec<LoadedOp>,
-    /// How many variables a scope of this block holds.
-    pub(crate) slots: usize,
+    /// How many local variables a run of this block holds.
+    pub(crate) locals: usize,
+    /// Whether a run of this block makes a scope, and how many shared
+    /// variables it holds (see `crate::scope`).
+    pub(crate) has_scope: bool,
+    pub(crate) shared: usize,
 }
 
 pub(crate) struct LoadedOp {
@@ -44,12 +49,27 @@ impl std::fmt::Debug for Runnable {
     }
 }
 
-/// Which variables each block's scope owns, and where names resolve.
+/// Which variables each block owns, where each lives (see `crate::scope`),
+/// and where names resolve.
 #[derive(Debug)]
 struct Layout {
     parent: Vec<Option<usize>>,
     depth: Vec<u32>,
+    /// Per block, the variables it owns: name -> number.
     slots: Vec<HashMap<String, u32>>,
+    /// Blocks that run as goroutines (the `sub_block` of a `go` op).
+    go_body: Vec<bool>,
+    /// Per block and owned variable: whether it is shared (else local).
+    shared: Vec<Vec<bool>>,
+    /// Per block and owned variable: its slot among the block's locals or
+    /// among its shared variables.
+    index: Vec<Vec<u32>>,
+    /// Per block: whether a run of it makes a scope (it owns a shared
+    /// variable, or it is block 0).
+    has_scope: Vec<bool>,
+    /// Every resolution so far: (the block it was seen from, the owner, the
+    /// variable's number); [`Layout::sort`] reads them.
+    uses: Mutex<Vec<(usize, usize, u32)>>,
 }
 
 impl Layout {
@@ -62,10 +82,24 @@ impl Layout {
         let depth = (0..p.blocks.len())
             .map(|b| p.scope_chain(b).len() as u32 - 1)
             .collect();
+        let mut go_body = vec![false; p.blocks.len()];
+        for op in p.blocks.iter().flat_map(|b| &b.ops) {
+            if let (true, Some(AttrValue::Block(body))) = (op.ty == "go", op.get_attr("sub_block"))
+            {
+                if let Some(g) = usize::try_from(*body).ok().and_then(|b| go_body.get_mut(b)) {
+                    *g = true;
+                }
+            }
+        }
         let mut layout = Layout {
             parent,
             depth,
             slots: vec![HashMap::new(); p.blocks.len()],
+            go_body,
+            shared: vec![Vec::new(); p.blocks.len()],
+            index: vec![Vec::new(); p.blocks.len()],
+            has_scope: vec![false; p.blocks.len()],
+            uses: Mutex::new(Vec::new()),
         };
         for (b, block) in p.blocks.iter().enumerate() {
             for var in &block.vars {
@@ -80,22 +114,79 @@ impl Layout {
     fn declare(&mut self, block: usize, name: &str) {
         let slots = &mut self.slots[block];
         let next = slots.len() as u32;
-        slots.entry(name.to_string()).or_insert(next);
+        if !slots.contains_key(name) {
+            slots.insert(name.to_string(), next);
+            // Until sorted, every variable counts as local, numbered in order.
+            self.shared[block].push(false);
+            self.index[block].push(next);
+        }
     }
 
-    fn resolve(&self, block: usize, name: &str) -> Option<VarRef> {
+    /// The block that owns `name` as seen from `block`, and its number there.
+    fn find(&self, block: usize, name: &str) -> Option<(usize, u32)> {
         let mut b = Some(block);
         while let Some(cur) = b {
             if let Some(&slot) = self.slots[cur].get(name) {
-                return Some(VarRef {
-                    up: self.depth[block] - self.depth[cur],
-                    slot,
-                    name: Arc::from(name),
-                });
+                return Some((cur, slot));
             }
             b = self.parent[cur];
         }
         None
+    }
+
+    fn resolve(&self, block: usize, name: &str) -> Option<VarRef> {
+        let (owner, var) = self.find(block, name)?;
+        self.uses.lock().push((block, owner, var));
+        let slot = self.index[owner][var as usize];
+        let place = if self.shared[owner][var as usize] {
+            // Only blocks with a scope count as a step up the scope chain.
+            let mut up = 0;
+            let mut b = block;
+            while b != owner {
+                up += u32::from(self.has_scope[b]);
+                b = self.parent[b].expect("the owner encloses the block");
+            }
+            Place::Shared { up, slot }
+        } else {
+            Place::Local {
+                up: self.depth[block] - self.depth[owner],
+                slot,
+            }
+        };
+        Some(VarRef {
+            place,
+            name: Arc::from(name),
+        })
+    }
+
+    /// Sorts variables into local and shared from the resolutions recorded
+    /// so far: a variable used from a block inside a `go` body that lies
+    /// below its owner is shared. Resolutions made earlier are stale.
+    fn sort(&mut self) {
+        for (mut b, owner, var) in std::mem::take(&mut *self.uses.lock()) {
+            while b != owner {
+                if self.go_body[b] {
+                    self.shared[owner][var as usize] = true;
+                    break;
+                }
+                b = self.parent[b].expect("the owner encloses the block");
+            }
+        }
+        for b in 0..self.slots.len() {
+            let (mut locals, mut shared) = (0, 0);
+            for (is_shared, index) in self.shared[b].iter().zip(&mut self.index[b]) {
+                let counter = if *is_shared { &mut shared } else { &mut locals };
+                *index = *counter;
+                *counter += 1;
+            }
+            self.has_scope[b] = b == 0 || shared > 0;
+        }
+    }
+
+    /// How many (locals, shared variables) a run of `block` holds.
+    fn counts(&self, block: usize) -> (usize, usize) {
+        let shared = self.shared[block].iter().filter(|s| **s).count();
+        (self.shared[block].len() - shared, shared)
     }
 }
 
@@ -113,7 +204,7 @@ impl Runnable {
         for (b, block) in p.blocks.iter().enumerate() {
             for op in &block.ops {
                 for name in op.output_names().filter(|n| !is_placeholder(n)) {
-                    if layout.resolve(b, name).is_none() {
+                    if layout.find(b, name).is_none() {
                         layout.declare(b, name);
                     }
                 }
@@ -123,7 +214,37 @@ impl Runnable {
             }
         }
 
+        // Build every kernel once to learn which blocks use which variables,
+        // sort the variables into local and shared, then build for real.
         let registry = Registry::new();
+        let first = Self::build(p, &registry, &layout);
+        layout.sort();
+        let (blocks, problems) = if first.1.is_empty() {
+            Self::build(p, &registry, &layout)
+        } else {
+            first
+        };
+        layout.uses.lock().clear();
+        if !problems.is_empty() {
+            return Err(RuntimeError::new(problems.join("\n")));
+        }
+        let mut runnable = Runnable {
+            blocks,
+            layout,
+            feeds: Vec::new(),
+            fetches: Vec::new(),
+            starts_goroutines: p
+                .blocks
+                .iter()
+                .any(|b| b.ops.iter().any(|op| op.ty == "go")),
+        };
+        runnable.find_feeds_and_fetches(p)?;
+        Ok(runnable)
+    }
+
+    /// Binds every op of every block to its kernel; the problems are the ops
+    /// that could not be bound.
+    fn build(p: &Program, registry: &Registry, layout: &Layout) -> (Vec<LoadedBlock>, Vec<String>) {
         let mut problems = Vec::new();
         let mut blocks = Vec::with_capacity(p.blocks.len());
         for (b, block) in p.blocks.iter().enumerate() {
@@ -141,33 +262,22 @@ impl Runnable {
                     program: p,
                     op,
                     block: b,
-                    layout: &layout,
+                    layout,
                 };
                 match build(&loader) {
                     Ok(exec) => ops.push(LoadedOp { exec, info }),
                     Err(e) => problems.push(info.error(e).message),
                 }
             }
+            let (locals, shared) = layout.counts(b);
             blocks.push(LoadedBlock {
                 ops,
-                slots: layout.slots[b].len(),
+                locals,
+                has_scope: layout.has_scope[b],
+                shared,
             });
         }
-        if !problems.is_empty() {
-            return Err(RuntimeError::new(problems.join("\n")));
-        }
-        let mut runnable = Runnable {
-            blocks,
-            layout,
-            feeds: Vec::new(),
-            fetches: Vec::new(),
-            starts_goroutines: p
-                .blocks
-                .iter()
-                .any(|b| b.ops.iter().any(|op| op.ty == "go")),
-        };
-        runnable.find_feeds_and_fetches(p)?;
-        Ok(runnable)
+        (blocks, problems)
     }
 
     fn find_feeds_and_fetches(&mut self, p: &Program) -> Result<(), RuntimeError> {
@@ -220,7 +330,7 @@ fn declare_select_values(layout: &mut Layout, op: &Op, block: usize) {
     };
     for case in cases {
         if let Some(value) = case.split(',').nth(3).filter(|v| !v.is_empty()) {
-            if layout.resolve(block, value).is_none() && layout.resolve(body, value).is_none() {
+            if layout.find(block, value).is_none() && layout.find(body, value).is_none() {
                 layout.declare(body, value);
             }
         }
@@ -236,7 +346,18 @@ pub(crate) struct OpLoader<'a> {
     layout: &'a Layout,
 }
 
-impl OpLoader<'_> {
+impl<'a> OpLoader<'a> {
+    /// A loader for another op of the program, in `block` (to read its
+    /// attributes and resolve its variables).
+    pub(crate) fn for_op(&self, block: usize, op: &'a Op) -> OpLoader<'a> {
+        OpLoader {
+            program: self.program,
+            op,
+            block,
+            layout: self.layout,
+        }
+    }
+
     /// Resolves `name` as seen from `block`.
     pub(crate) fn var_in(&self, block: usize, name: &str) -> Result<VarRef, String> {
         self.layout.resolve(block, name).ok_or_else(|| {
@@ -249,7 +370,7 @@ impl OpLoader<'_> {
     }
 
     /// The variable names of an input (`input = true`) or output slot, without placeholders.
-    fn var_names(&self, slot: &str, input: bool) -> Result<Vec<String>, String> {
+    pub(crate) fn var_names(&self, slot: &str, input: bool) -> Result<Vec<String>, String> {
         let args = if input {
             self.op.inputs_of(slot)
         } else {

@@ -1,45 +1,53 @@
-//! Scopes: where variables live while a program runs.
+//! Where variables live while a program runs: a goroutine's own locals, and
+//! scopes shared between goroutines.
 //!
-//! A scope belongs to one run of one block and has one slot per variable the
-//! block owns; its parent is the scope of the block's parent block. Because
-//! every block is only ever run by an op of its parent block (`while`,
-//! `conditional_block`, `select`, `go`), the chain of scopes at run time
-//! mirrors the chain of blocks, so the loader resolves every variable name to
-//! a [`VarRef`] (how many scopes up, which slot) once, and a lookup at run
-//! time is a short pointer walk instead of a name search. Persistable
-//! variables are owned by block 0, whose scope is the root.
+//! Every block is only ever run by an op of its parent block (`while`,
+//! `conditional_block`, `select`, `go`), so the chain of block runs at run
+//! time mirrors the chain of blocks, and the loader resolves every variable
+//! name once to a [`VarRef`]. Persistable variables are owned by block 0.
 //!
-//! Scopes are shared (`Arc`): a goroutine started by `go` runs in a child of
-//! the scope the `go` op ran in and sees, by reference, every variable there;
-//! a scope lives as long as any frame of any goroutine uses it. Each slot has
-//! its own lock, so goroutines on different workers can read and write shared
-//! variables safely (a program that races on a variable gets one of the
-//! values, never a torn one).
+//! The loader also sorts each variable into one of two places:
+//! - **Local**: no op in a goroutine other than the one running the owning
+//!   block can name it (no `go` body lies between the block that owns it and
+//!   any block that uses it). It lives in the running goroutine's `locals`, a
+//!   stack with one window per frame, and is read and written with no lock and
+//!   no reference count: most variables of most programs, and every one of a
+//!   program without `go`.
+//! - **Shared**: a goroutine started by `go` names it, so it must outlive the
+//!   frame and be safe to touch from several workers. It lives in a [`Scope`]
+//!   (`Arc`, a lock per slot) that the goroutine holds by reference: a scope
+//!   lives as long as any frame of any goroutine uses it. A program that races
+//!   on such a variable gets one of the values, never a torn one.
+//!
+//! Only blocks that own a shared variable (and block 0) make a scope; the
+//! others use their parent's, so a loop body without one allocates nothing
+//! per iteration.
+use std::ops::Deref;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use crate::tensor::Tensor;
+use crate::goroutine::Frame;
+use crate::tensor::{Scalar, Tensor};
 use crate::value::{TypedChannel, Value};
 
-/// A variable resolved at load time: `up` scopes above the current one, slot `slot`.
+/// A variable resolved at load time. See the module docs.
 #[derive(Debug, Clone)]
 pub(crate) struct VarRef {
-    pub(crate) up: u32,
-    pub(crate) slot: u32,
+    pub(crate) place: Place,
     pub(crate) name: Arc<str>,
 }
 
-impl VarRef {
-    /// The same variable seen from a child scope.
-    pub(crate) fn seen_from_child(&self) -> VarRef {
-        VarRef {
-            up: self.up + 1,
-            ..self.clone()
-        }
-    }
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// In the locals of the frame `up` frames below the current one, at `slot`
+    /// of its window.
+    Local { up: u32, slot: u32 },
+    /// In the scope `up` scopes above the current frame's scope, at `slot`.
+    Shared { up: u32, slot: u32 },
 }
 
+/// The shared variables of one run of one block. See the module docs.
 #[derive(Debug)]
 pub(crate) struct Scope {
     parent: Option<Arc<Scope>>,
@@ -61,62 +69,275 @@ impl Scope {
         })
     }
 
-    pub(crate) fn parent(&self) -> Option<&Arc<Scope>> {
-        self.parent.as_ref()
+    /// A fresh scope like `scope` (same parent, every slot empty) for the
+    /// next iteration of a loop body. Reuses `scope` in place when nothing
+    /// else holds it, which is the case unless a goroutine started in the
+    /// iteration captured it.
+    pub(crate) fn renew(scope: &mut Arc<Scope>) {
+        if let Some(s) = Arc::get_mut(scope) {
+            for slot in s.slots.iter_mut() {
+                *slot.get_mut() = Value::Empty;
+            }
+            return;
+        }
+        let parent = scope
+            .parent
+            .as_ref()
+            .expect("a loop body's scope has a parent");
+        *scope = Scope::child(parent, scope.slots.len());
     }
 
-    fn cell(&self, r: &VarRef) -> &Mutex<Value> {
+    fn cell(&self, up: u32, slot: u32) -> &Mutex<Value> {
         let mut scope = self;
-        for _ in 0..r.up {
+        for _ in 0..up {
             scope = scope
                 .parent
                 .as_deref()
                 .expect("the loader resolves variables only to enclosing scopes");
         }
-        &scope.slots[r.slot as usize]
+        &scope.slots[slot as usize]
+    }
+}
+
+/// The variables one frame of a goroutine sees: its own and its enclosing
+/// frames' locals, and the scopes above. What kernels read and write.
+#[derive(Debug)]
+pub(crate) struct Vars<'a> {
+    frames: &'a [Frame],
+    locals: &'a mut [Value],
+    /// The frame whose view this is (an index into `frames`).
+    top: usize,
+}
+
+/// A tensor read from a variable: borrowed from a local, or a copy (a
+/// reference-count increment, or one element) taken under a shared slot's
+/// lock.
+#[derive(Debug)]
+pub(crate) enum TensorRef<'a> {
+    Borrowed(&'a Tensor),
+    Owned(Tensor),
+}
+
+impl Deref for TensorRef<'_> {
+    type Target = Tensor;
+
+    #[inline]
+    fn deref(&self) -> &Tensor {
+        match self {
+            TensorRef::Borrowed(t) => t,
+            TensorRef::Owned(t) => t,
+        }
+    }
+}
+
+impl TensorRef<'_> {
+    pub(crate) fn into_owned(self) -> Tensor {
+        match self {
+            TensorRef::Borrowed(t) => t.clone(),
+            TensorRef::Owned(t) => t,
+        }
+    }
+}
+
+#[inline(always)]
+fn scalar_of(v: &Value) -> Option<(Scalar, usize)> {
+    match v {
+        Value::Scalar(s, rank) => Some((*s, usize::from(*rank))),
+        Value::Tensor(t) => tensor_scalar(t),
+        _ => None,
+    }
+}
+
+#[inline(never)]
+fn tensor_scalar(t: &Tensor) -> Option<(Scalar, usize)> {
+    t.as_scalar()
+}
+
+fn not_a_tensor(r: &VarRef, v: &Value) -> String {
+    format!("`{}` must hold a tensor but holds {}", r.name, v.describe())
+}
+
+impl<'a> Vars<'a> {
+    /// The view of frame `top`.
+    pub(crate) fn new(frames: &'a [Frame], locals: &'a mut [Value], top: usize) -> Self {
+        Vars {
+            frames,
+            locals,
+            top,
+        }
     }
 
+    /// The scope shared variables are found from (the current frame's own,
+    /// or the nearest enclosing one); also the parent of child scopes.
+    #[inline]
+    pub(crate) fn scope(&self) -> &'a Arc<Scope> {
+        let at = self.frames[self.top].scope_frame;
+        self.frames[at]
+            .scope
+            .as_ref()
+            .expect("a frame's scope_frame has a scope")
+    }
+
+    #[inline(always)]
+    fn local_index(&self, up: u32, slot: u32) -> usize {
+        self.frames[self.top - up as usize].base + slot as usize
+    }
+
+    #[inline]
+    fn shared(&self, up: u32, slot: u32) -> &'a Mutex<Value> {
+        self.scope().cell(up, slot)
+    }
+
+    #[inline]
     pub(crate) fn get(&self, r: &VarRef) -> Value {
-        self.cell(r).lock().clone()
-    }
-
-    pub(crate) fn set(&self, r: &VarRef, value: Value) {
-        *self.cell(r).lock() = value;
-    }
-
-    /// Runs `f` on the slot under its lock (for the feed and fetch holders).
-    pub(crate) fn with<R>(&self, r: &VarRef, f: impl FnOnce(&mut Value) -> R) -> R {
-        f(&mut self.cell(r).lock())
-    }
-
-    pub(crate) fn tensor(&self, r: &VarRef) -> Result<Tensor, String> {
-        match &*self.cell(r).lock() {
-            Value::Tensor(t) => Ok(t.clone()),
-            other => Err(format!(
-                "`{}` must hold a tensor but holds {}",
-                r.name,
-                other.describe()
-            )),
+        match r.place {
+            Place::Local { up, slot } => self.locals[self.local_index(up, slot)].clone(),
+            Place::Shared { up, slot } => self.shared(up, slot).lock().clone(),
         }
     }
 
-    pub(crate) fn set_tensor(&self, r: &VarRef, t: Tensor) {
-        self.set(r, Value::Tensor(t));
+    #[inline]
+    pub(crate) fn set(&mut self, r: &VarRef, value: Value) {
+        match r.place {
+            Place::Local { up, slot } => {
+                let i = self.local_index(up, slot);
+                std::mem::replace(&mut self.locals[i], value).discard();
+            }
+            Place::Shared { up, slot } => self.set_shared(up, slot, value),
+        }
     }
 
+    /// Runs `f` on the variable (under its lock if shared).
+    pub(crate) fn with<R>(&mut self, r: &VarRef, f: impl FnOnce(&mut Value) -> R) -> R {
+        match r.place {
+            Place::Local { up, slot } => {
+                let i = self.local_index(up, slot);
+                f(&mut self.locals[i])
+            }
+            Place::Shared { up, slot } => f(&mut self.shared(up, slot).lock()),
+        }
+    }
+
+    pub(crate) fn tensor(&self, r: &VarRef) -> Result<TensorRef<'_>, String> {
+        let read = |v: &Value| match v {
+            Value::Scalar(s, rank) => Ok(Tensor::from_scalar(*s, usize::from(*rank))),
+            Value::Tensor(t) => Ok((**t).clone()),
+            other => Err(not_a_tensor(r, other)),
+        };
+        match r.place {
+            Place::Local { up, slot } => match &self.locals[self.local_index(up, slot)] {
+                Value::Tensor(t) => Ok(TensorRef::Borrowed(t)),
+                other => read(other).map(TensorRef::Owned),
+            },
+            Place::Shared { up, slot } => read(&self.shared(up, slot).lock()).map(TensorRef::Owned),
+        }
+    }
+
+    /// The value of a tensor variable (a copy: a reference-count increment
+    /// or one element), as a channel send passes it.
+    #[inline(always)]
+    pub(crate) fn tensor_value(&self, r: &VarRef) -> Result<Value, String> {
+        match self.scalar(r) {
+            Some((v, rank)) => Ok(Value::Scalar(v, rank as u8)),
+            None => self.any_tensor_value(r),
+        }
+    }
+
+    #[inline(never)]
+    fn any_tensor_value(&self, r: &VarRef) -> Result<Value, String> {
+        match self.get(r) {
+            v @ (Value::Tensor(_) | Value::Scalar(..)) => Ok(v),
+            other => Err(not_a_tensor(r, &other)),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn set_tensor(&mut self, r: &VarRef, t: Tensor) {
+        self.set(r, Value::tensor(t));
+    }
+
+    /// The element and rank of a one-element tensor variable (see
+    /// `crate::tensor::scalar`); `None` for anything else.
+    #[inline(always)]
+    pub(crate) fn scalar(&self, r: &VarRef) -> Option<(Scalar, usize)> {
+        match r.place {
+            Place::Local { up, slot } => scalar_of(&self.locals[self.local_index(up, slot)]),
+            Place::Shared { up, slot } => self.shared_scalar(up, slot),
+        }
+    }
+
+    /// The elements of two one-element tensor variables of one rank, and
+    /// the rank: the operands of a scalar fast path.
+    #[inline(always)]
+    pub(crate) fn scalar_pair(&self, x: &VarRef, y: &VarRef) -> Option<(Scalar, Scalar, usize)> {
+        let (a, rank) = self.scalar(x)?;
+        let (b, rank_b) = self.scalar(y)?;
+        (rank == rank_b).then_some((a, b, rank))
+    }
+
+    #[inline(never)]
+    fn shared_scalar(&self, up: u32, slot: u32) -> Option<(Scalar, usize)> {
+        scalar_of(&self.shared(up, slot).lock())
+    }
+
+    /// Writes a one-element tensor of `rank` (at most 4, as
+    /// [`Vars::scalar`] gives).
+    #[inline(always)]
+    pub(crate) fn set_scalar(&mut self, r: &VarRef, v: Scalar, rank: usize) {
+        match r.place {
+            Place::Local { up, slot } => {
+                let i = self.local_index(up, slot);
+                match &mut self.locals[i] {
+                    Value::Scalar(s, k) => (*s, *k) = (v, rank as u8),
+                    other => std::mem::replace(other, Value::Scalar(v, rank as u8)).discard(),
+                }
+            }
+            Place::Shared { up, slot } => self.set_shared(up, slot, Value::Scalar(v, rank as u8)),
+        }
+    }
+
+    #[inline(never)]
+    fn set_shared(&self, up: u32, slot: u32, value: Value) {
+        let old = std::mem::replace(&mut *self.shared(up, slot).lock(), value);
+        old.discard();
+    }
+
+    #[inline]
     pub(crate) fn channel(&self, r: &VarRef) -> Result<Arc<TypedChannel>, String> {
-        match &*self.cell(r).lock() {
-            Value::Channel(c) => Ok(c.clone()),
-            other => Err(format!(
-                "`{}` must hold a channel (made by channel_create) but holds {}",
-                r.name,
-                other.describe()
-            )),
-        }
+        let found = match r.place {
+            Place::Local { up, slot } => match &self.locals[self.local_index(up, slot)] {
+                Value::Channel(c) => Some(c.clone()),
+                _ => None,
+            },
+            Place::Shared { up, slot } => match &*self.shared(up, slot).lock() {
+                Value::Channel(c) => Some(c.clone()),
+                _ => None,
+            },
+        };
+        found.ok_or_else(|| self.not_a_channel(r))
+    }
+
+    #[cold]
+    fn not_a_channel(&self, r: &VarRef) -> String {
+        format!(
+            "`{}` must hold a channel (made by channel_create) but holds {}",
+            r.name,
+            self.get(r).describe()
+        )
     }
 
     /// The one bool of a condition variable (`while`, scalar `conditional_block`).
+    #[inline(always)]
     pub(crate) fn condition(&self, r: &VarRef) -> Result<bool, String> {
+        match self.scalar(r) {
+            Some((Scalar::Bool(b), _)) => Ok(b),
+            _ => self.tensor_condition(r),
+        }
+    }
+
+    /// The general path of [`Vars::condition`].
+    #[inline(never)]
+    fn tensor_condition(&self, r: &VarRef) -> Result<bool, String> {
         let t = self.tensor(r)?;
         match t.values::<bool>() {
             Some([b]) => Ok(*b),

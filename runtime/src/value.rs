@@ -5,7 +5,7 @@ use fluidc_transpiler::VarKind;
 
 use crate::channel::Channel;
 use crate::goroutine::Goroutine;
-use crate::tensor::{dtype_name, tensor_dtype, Tensor};
+use crate::tensor::{dtype_name, tensor_dtype, Scalar, Tensor};
 
 /// The value of one variable in a scope.
 #[derive(Debug, Clone, Default)]
@@ -14,7 +14,13 @@ pub(crate) enum Value {
     /// runtime does not need: each block run gets its own scope anyway).
     #[default]
     Empty,
-    Tensor(Tensor),
+    /// Boxed so that a value stays three words: frames hold many variables,
+    /// mostly scalars, and a parked goroutine holds its frames.
+    Tensor(Box<Tensor>),
+    /// A one-element tensor of rank `.1` (every dim 1) kept as its element:
+    /// how [`Value::tensor`] stores one, so scalar kernels read and write it
+    /// with no shape to build or drop (see `crate::tensor::scalar`).
+    Scalar(Scalar, u8),
     Channel(Arc<TypedChannel>),
     /// The `feed` holder: column `col` is what the feed op of that column reads.
     FeedList(Vec<Option<Tensor>>),
@@ -23,11 +29,41 @@ pub(crate) enum Value {
 }
 
 impl Value {
+    /// Drops the value, skipping the (out-of-line) drop glue when there is
+    /// nothing to free: an empty slot or a one-element tensor is forgotten,
+    /// which is the same as dropping it. Frames clear all their variables
+    /// each time a loop body restarts or a block ends, mostly such values.
+    #[inline]
+    pub(crate) fn discard(self) {
+        match &self {
+            Value::Empty | Value::Scalar(..) => std::mem::forget(self),
+            _ => drop(self),
+        }
+    }
+
+    /// A tensor value, one-element tensors as [`Value::Scalar`].
+    #[inline]
+    pub(crate) fn tensor(t: Tensor) -> Value {
+        match t.as_scalar() {
+            Some((v, rank)) => Value::Scalar(v, rank as u8),
+            None => Value::Tensor(Box::new(t)),
+        }
+    }
+
+    /// The dtype of a tensor value.
+    pub(crate) fn dtype(&self) -> Option<VarKind> {
+        match self {
+            Value::Scalar(s, _) => Some(s.dtype()),
+            Value::Tensor(t) => Some(t.dtype()),
+            _ => None,
+        }
+    }
+
     /// A short description for error messages ("a channel", "nothing").
     pub(crate) fn describe(&self) -> &'static str {
         match self {
             Value::Empty => "nothing (no op has written it yet)",
-            Value::Tensor(_) => "a tensor",
+            Value::Tensor(_) | Value::Scalar(..) => "a tensor",
             Value::Channel(_) => "a channel",
             Value::FeedList(_) => "the feed list",
             Value::FetchList(_) => "the fetch list",
@@ -35,30 +71,39 @@ impl Value {
     }
 }
 
-/// A channel of tensors whose goroutines park in it, with the element type
-/// `channel_create` declared (a `VarType.Type` number).
+/// A channel of tensor values (one-element ones as [`Value::Scalar`]) whose
+/// goroutines park in it, with the element type `channel_create` declared.
 #[derive(Debug)]
 pub(crate) struct TypedChannel {
-    pub(crate) chan: Channel<Tensor, Box<Goroutine>>,
-    pub(crate) elem: i32,
-}
-
-impl TypedChannel {
+    pub(crate) chan: Channel<Value, Box<Goroutine>>,
     /// The element dtype when the channel was declared for one dtype (BOOL,
     /// INT32, ...); `None` for DENSE_TENSOR (2018's LOD_TENSOR), which
     /// carries tensors of any dtype.
+    elem: Option<VarKind>,
+}
+
+impl TypedChannel {
+    /// A channel of `capacity` declared with element type `elem` (a
+    /// `VarType.Type` number).
+    pub(crate) fn new(capacity: usize, elem: i32) -> Self {
+        TypedChannel {
+            chan: Channel::new(capacity),
+            elem: tensor_dtype(i64::from(elem)).ok(),
+        }
+    }
+
     pub(crate) fn elem_dtype(&self) -> Option<VarKind> {
-        tensor_dtype(i64::from(self.elem)).ok()
+        self.elem
     }
 
     /// Go checks a channel's element type at compile time; here it is
     /// checked on send.
-    pub(crate) fn check(&self, t: &Tensor) -> Result<(), String> {
-        match self.elem_dtype() {
-            Some(d) if d != t.dtype() => Err(format!(
+    pub(crate) fn check(&self, v: &Value) -> Result<(), String> {
+        match (self.elem, v.dtype()) {
+            (Some(d), Some(t)) if d != t => Err(format!(
                 "the channel carries {} but the value sent is {}",
                 dtype_name(d),
-                dtype_name(t.dtype())
+                dtype_name(t)
             )),
             _ => Ok(()),
         }

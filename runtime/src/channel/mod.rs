@@ -13,8 +13,8 @@
 //!   none is ready, or else blocks on all of them; a receive case on a closed
 //!   channel and a send case on a closed channel count as ready.
 //!
-//! Blocking never sleeps here: a blocked operation returns a [`Waiter`]
-//! registered in the channels' queues, and the caller parks whatever it runs
+//! Blocking never sleeps here: a blocked operation registers the caller's
+//! [`Waiter`] in the channels' queues, and the caller parks whatever it runs
 //! (a goroutine) in it; see [`waiter`]. Like Go's `selectgo`, a select locks
 //! all its channels (in address order, so two selects cannot deadlock) while
 //! it polls and registers, so a counterpart can only claim it once it is fully
@@ -29,7 +29,6 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use parking_lot::{Mutex, MutexGuard};
-use smallvec::SmallVec;
 
 pub use waiter::{Completion, Outcome, Waiter};
 
@@ -70,8 +69,9 @@ pub enum Attempt<T, P> {
     Done(Completion<T>, Option<P>),
     /// Nothing was ready and the select has a default case.
     Default,
-    /// Registered on every channel of the operation; park in the waiter.
-    Blocked(Arc<Waiter<T, P>>),
+    /// The caller's waiter is registered on every channel of the
+    /// operation; park in it.
+    Blocked,
 }
 
 /// One case of a select: a channel and, for a send, the value to send.
@@ -140,8 +140,21 @@ impl<T, P> State<T, P> {
     }
 
     fn remove(&mut self, waiter: &Arc<Waiter<T, P>>) {
-        self.senders.retain(|e| !Arc::ptr_eq(&e.waiter, waiter));
-        self.receivers.retain(|e| !Arc::ptr_eq(&e.waiter, waiter));
+        // Usually one entry or none: find and remove rather than `retain`.
+        while let Some(i) = self
+            .senders
+            .iter()
+            .position(|e| Arc::ptr_eq(&e.waiter, waiter))
+        {
+            self.senders.remove(i);
+        }
+        while let Some(i) = self
+            .receivers
+            .iter()
+            .position(|e| Arc::ptr_eq(&e.waiter, waiter))
+        {
+            self.receivers.remove(i);
+        }
     }
 }
 
@@ -176,35 +189,35 @@ impl<T, P> Channel<T, P> {
         self.state.lock().closed
     }
 
-    /// Sends `value`, or registers a blocked send (case 0).
-    pub fn send(&self, value: T) -> Attempt<T, P> {
+    /// Sends `value`, or registers `waiter` (unclaimed) as a blocked send
+    /// (case 0).
+    pub fn send(&self, value: T, waiter: &Arc<Waiter<T, P>>) -> Attempt<T, P> {
         let mut st = self.state.lock();
         match st.poll_send(self.capacity, value) {
             Ok((outcome, wake)) => Attempt::Done(Completion { case: 0, outcome }, wake),
             Err(value) => {
-                let waiter = Arc::new(Waiter::default());
                 st.senders.push_back(SendEntry {
                     waiter: waiter.clone(),
                     case: 0,
                     value,
                 });
-                Attempt::Blocked(waiter)
+                Attempt::Blocked
             }
         }
     }
 
-    /// Receives a value, or registers a blocked receive (case 0).
-    pub fn recv(&self) -> Attempt<T, P> {
+    /// Receives a value, or registers `waiter` (unclaimed) as a blocked
+    /// receive (case 0).
+    pub fn recv(&self, waiter: &Arc<Waiter<T, P>>) -> Attempt<T, P> {
         let mut st = self.state.lock();
         match st.poll_recv() {
             Some((outcome, wake)) => Attempt::Done(Completion { case: 0, outcome }, wake),
             None => {
-                let waiter = Arc::new(Waiter::default());
                 st.receivers.push_back(RecvEntry {
                     waiter: waiter.clone(),
                     case: 0,
                 });
-                Attempt::Blocked(waiter)
+                Attempt::Blocked
             }
         }
     }
@@ -242,30 +255,87 @@ impl<T, P> Channel<T, P> {
 }
 
 /// Runs a select over `cases`, polling them in `order` (a permutation of the
-/// case positions). See the module docs for the rules.
+/// case positions); registers `waiter` (unclaimed) on every case if it
+/// blocks. See the module docs for the rules. A send case whose value was
+/// delivered or registered has it taken out of `send`.
 pub fn select<T, P>(
-    mut cases: Vec<Case<'_, T, P>>,
+    cases: &mut [Case<'_, T, P>],
     order: &[usize],
     has_default: bool,
+    waiter: &Arc<Waiter<T, P>>,
 ) -> Attempt<T, P> {
-    // Lock every distinct channel once, in address order.
-    let mut channels: SmallVec<[&Channel<T, P>; 4]> = cases.iter().map(|c| c.channel).collect();
-    channels.sort_by_key(|c| *c as *const Channel<T, P> as usize);
-    channels.dedup_by(|a, b| std::ptr::eq(*a, *b));
-    let mut guards: SmallVec<[MutexGuard<'_, State<T, P>>; 4]> =
-        channels.iter().map(|c| c.state.lock()).collect();
-    let slot: SmallVec<[usize; 4]> = cases
-        .iter()
-        .map(|case| {
-            channels
-                .iter()
-                .position(|c| std::ptr::eq(*c, case.channel))
-                .unwrap_or_default()
-        })
-        .collect();
+    // The bookkeeping lives on the stack for the usual few cases.
+    const FEW: usize = 4;
+    let n = cases.len();
+    if n <= FEW {
+        let mut guards: [Option<MutexGuard<'_, State<T, P>>>; FEW] = [None, None, None, None];
+        let mut slot = [0; FEW];
+        lock_and_select(
+            cases,
+            order,
+            has_default,
+            waiter,
+            &mut guards[..n],
+            &mut slot[..n],
+        )
+    } else {
+        let mut guards: Vec<_> = (0..n).map(|_| None).collect();
+        lock_and_select(
+            cases,
+            order,
+            has_default,
+            waiter,
+            &mut guards,
+            &mut vec![0; n],
+        )
+    }
+}
+
+/// [`select`] with room for a guard and a guard index per case.
+fn lock_and_select<'c, T, P>(
+    cases: &mut [Case<'c, T, P>],
+    order: &[usize],
+    has_default: bool,
+    waiter: &Arc<Waiter<T, P>>,
+    guards: &mut [Option<MutexGuard<'c, State<T, P>>>],
+    slot: &mut [usize],
+) -> Attempt<T, P> {
+    // Lock every distinct channel once, in address order (so that two
+    // selects cannot deadlock); case i's channel is `guards[slot[i]]`.
+    // `slot` first holds the cases sorted by address (insertion sort: a
+    // select has few cases).
+    let n = cases.len();
+    let addr = |i: usize| cases[i].channel as *const Channel<T, P> as usize;
+    let mut by_addr = [0; 4];
+    let mut many = Vec::new();
+    let by_addr: &mut [usize] = if n <= by_addr.len() {
+        &mut by_addr[..n]
+    } else {
+        many.resize(n, 0);
+        &mut many
+    };
+    for i in 0..n {
+        by_addr[i] = i;
+        let mut j = i;
+        while j > 0 && addr(by_addr[j - 1]) > addr(by_addr[j]) {
+            by_addr.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut locked = 0;
+    for k in 0..n {
+        let i = by_addr[k];
+        if k == 0 || addr(by_addr[k - 1]) != addr(i) {
+            guards[locked] = Some(cases[i].channel.state.lock());
+            locked += 1;
+        }
+        slot[i] = locked - 1;
+    }
 
     for &i in order {
-        let st = &mut guards[slot[i]];
+        let st = guards[slot[i]]
+            .as_deref_mut()
+            .expect("every case's channel is locked");
         let ready = match cases[i].send.take() {
             Some(value) => match st.poll_send(cases[i].channel.capacity, value) {
                 Ok(ready) => Some(ready),
@@ -283,10 +353,11 @@ pub fn select<T, P>(
     if has_default {
         return Attempt::Default;
     }
-    let waiter = Arc::new(Waiter::default());
-    for (i, case) in cases.into_iter().enumerate() {
-        let st = &mut guards[slot[i]];
-        match case.send {
+    for (i, case) in cases.iter_mut().enumerate() {
+        let st = guards[slot[i]]
+            .as_deref_mut()
+            .expect("every case's channel is locked");
+        match case.send.take() {
             Some(value) => st.senders.push_back(SendEntry {
                 waiter: waiter.clone(),
                 case: i,
@@ -298,5 +369,5 @@ pub fn select<T, P>(
             }),
         }
     }
-    Attempt::Blocked(waiter)
+    Attempt::Blocked
 }

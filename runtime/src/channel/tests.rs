@@ -18,6 +18,11 @@ use super::*;
 
 type Chan = Channel<i32, Thread>;
 
+/// A new waiter for one operation.
+fn fresh() -> Arc<Waiter<i32, Thread>> {
+    Arc::new(Waiter::default())
+}
+
 /// Parks the current thread until `w` is claimed.
 fn block(w: Arc<Waiter<i32, Thread>>) -> Completion<i32> {
     if w.park(thread::current()).is_ok() {
@@ -35,20 +40,21 @@ fn wake(p: Option<Thread>) {
     }
 }
 
-fn finish(a: Attempt<i32, Thread>) -> Completion<i32> {
+fn finish(a: Attempt<i32, Thread>, w: Arc<Waiter<i32, Thread>>) -> Completion<i32> {
     match a {
         Attempt::Done(c, p) => {
             wake(p);
             c
         }
-        Attempt::Blocked(w) => block(w),
+        Attempt::Blocked => block(w),
         Attempt::Default => panic!("no default case here"),
     }
 }
 
 /// A blocking send; `Err` is "send on closed channel".
 fn send(ch: &Chan, v: i32) -> Result<(), &'static str> {
-    match finish(ch.send(v)).outcome {
+    let w = fresh();
+    match finish(ch.send(v, &w), w).outcome {
         Outcome::Sent => Ok(()),
         Outcome::Closed => Err("send on closed channel"),
         Outcome::Received(_) => panic!("a send does not receive"),
@@ -57,7 +63,8 @@ fn send(ch: &Chan, v: i32) -> Result<(), &'static str> {
 
 /// A blocking receive; `None` is "closed and drained" (status false).
 fn recv(ch: &Chan) -> Option<i32> {
-    match finish(ch.recv()).outcome {
+    let w = fresh();
+    match finish(ch.recv(&w), w).outcome {
         Outcome::Received(v) => Some(v),
         Outcome::Closed => None,
         Outcome::Sent => panic!("a receive does not send"),
@@ -72,12 +79,13 @@ fn close(ch: &Chan) -> Result<(), AlreadyClosed> {
 /// Whether a send completes without blocking.
 fn try_send(ch: &Chan, v: i32) -> bool {
     match select(
-        vec![Case {
+        &mut [Case {
             channel: ch,
             send: Some(v),
         }],
         &[0],
         true,
+        &fresh(),
     ) {
         Attempt::Done(c, p) => {
             wake(p);
@@ -341,7 +349,8 @@ fn many_times_close() {
 #[test]
 fn dropping_a_channel_frees_its_waiters() {
     let ch = Chan::new(0);
-    let Attempt::Blocked(w) = ch.send(1) else {
+    let w = fresh();
+    let Attempt::Blocked = ch.send(1, &w) else {
         panic!("an unbuffered send with no receiver blocks");
     };
     assert_eq!(Arc::strong_count(&w), 2);
@@ -363,7 +372,12 @@ fn select_takes_the_first_ready_case_in_poll_order_or_default() {
     let (a, b) = (Chan::new(1), Chan::new(1));
     send(&a, 1).expect("room");
     send(&b, 2).expect("room");
-    let Attempt::Done(c, _) = select(vec![recv_case(&a), recv_case(&b)], &[1, 0], false) else {
+    let Attempt::Done(c, _) = select(
+        &mut [recv_case(&a), recv_case(&b)],
+        &[1, 0],
+        false,
+        &fresh(),
+    ) else {
         panic!("both are ready");
     };
     assert_eq!(
@@ -375,34 +389,38 @@ fn select_takes_the_first_ready_case_in_poll_order_or_default() {
     );
     let empty = Chan::new(0);
     assert!(matches!(
-        select(vec![recv_case(&empty)], &[0], true),
+        select(&mut [recv_case(&empty)], &[0], true, &fresh()),
         Attempt::Default
     ));
     // A full buffered channel: the send case is not ready.
     let full = Chan::new(1);
     send(&full, 0).expect("room");
-    let cases = vec![Case {
+    let mut cases = [Case {
         channel: &full,
         send: Some(9),
     }];
-    assert!(matches!(select(cases, &[0], true), Attempt::Default));
+    assert!(matches!(
+        select(&mut cases, &[0], true, &fresh()),
+        Attempt::Default
+    ));
 }
 
 #[test]
 fn closed_channels_are_ready_in_select() {
     let ch = Chan::new(0);
     close(&ch).expect("close");
-    let Attempt::Done(c, _) = select(vec![recv_case(&ch)], &[0], true) else {
+    let Attempt::Done(c, _) = select(&mut [recv_case(&ch)], &[0], true, &fresh()) else {
         panic!("a receive on a closed channel is ready");
     };
     assert_eq!(c.outcome, Outcome::Closed);
     let Attempt::Done(c, _) = select(
-        vec![Case {
+        &mut [Case {
             channel: &ch,
             send: Some(1),
         }],
         &[0],
         true,
+        &fresh(),
     ) else {
         panic!("a send on a closed channel is ready (and an error)");
     };
@@ -412,7 +430,8 @@ fn closed_channels_are_ready_in_select() {
 #[test]
 fn a_blocked_select_is_completed_once_and_its_stale_entry_is_skipped() {
     let (a, b) = (Arc::new(Chan::new(0)), Arc::new(Chan::new(0)));
-    let Attempt::Blocked(w) = select(vec![recv_case(&a), recv_case(&b)], &[0, 1], false) else {
+    let w = fresh();
+    let Attempt::Blocked = select(&mut [recv_case(&a), recv_case(&b)], &[0, 1], false, &w) else {
         panic!("nothing is ready");
     };
     // A sender on `b` completes the select ...
@@ -444,7 +463,8 @@ fn close_wakes_a_blocked_select() {
         settle();
         close(&c).expect("close");
     });
-    let Attempt::Blocked(w) = select(vec![recv_case(&other), recv_case(&ch)], &[0, 1], false)
+    let w = fresh();
+    let Attempt::Blocked = select(&mut [recv_case(&other), recv_case(&ch)], &[0, 1], false, &w)
     else {
         panic!("nothing is ready");
     };
@@ -460,7 +480,8 @@ fn close_wakes_a_blocked_select() {
 
 #[test]
 fn a_select_with_no_cases_never_completes() {
-    let Attempt::Blocked(w) = select::<i32, Thread>(Vec::new(), &[], false) else {
+    let w = fresh();
+    let Attempt::Blocked = select::<i32, Thread>(&mut [], &[], false, &w) else {
         panic!("blocks forever");
     };
     assert!(!w.is_claimed());
@@ -479,13 +500,14 @@ fn stress_select_against_senders_and_receivers() {
             threads.push(thread::spawn(move || {
                 for _ in 0..10 {
                     let order = if k == 0 { [0, 1] } else { [1, 0] };
-                    let cases = vec![recv_case(&a), recv_case(&b)];
-                    let c = match select(cases, &order, false) {
+                    let mut cases = [recv_case(&a), recv_case(&b)];
+                    let w = fresh();
+                    let c = match select(&mut cases, &order, false, &w) {
                         Attempt::Done(c, p) => {
                             wake(p);
                             c
                         }
-                        Attempt::Blocked(w) => {
+                        Attempt::Blocked => {
                             let c = block(w.clone());
                             a.unregister(&w);
                             b.unregister(&w);
@@ -512,4 +534,33 @@ fn stress_select_against_senders_and_receivers() {
         }
         assert_eq!(total.load(Ordering::SeqCst), 20, "round {round}");
     }
+}
+
+#[test]
+fn a_finished_waiter_serves_the_next_operation() {
+    // One waiter for a whole loop, as a goroutine keeps one: a select won on
+    // `b`, unregistered and finished, then a receive on `a` with the same
+    // waiter gets `a`'s value, not a stale claim.
+    let (a, b) = (Arc::new(Chan::new(0)), Arc::new(Chan::new(0)));
+    let w = fresh();
+    let Attempt::Blocked = select(&mut [recv_case(&a), recv_case(&b)], &[0, 1], false, &w) else {
+        panic!("nothing is ready");
+    };
+    let b2 = b.clone();
+    let t = thread::spawn(move || send(&b2, 7));
+    let c = block(w.clone());
+    t.join().expect("sender").expect("delivered");
+    assert_eq!(c.outcome, Outcome::Received(7));
+    a.unregister(&w);
+    b.unregister(&w);
+    assert!(w.finish().is_none(), "block took the completion");
+    assert!(!w.is_claimed(), "finish makes the waiter ready again");
+    let Attempt::Blocked = a.recv(&w) else {
+        panic!("nobody sends on `a` yet");
+    };
+    let a2 = a.clone();
+    let t = thread::spawn(move || send(&a2, 8));
+    assert_eq!(block(w.clone()).outcome, Outcome::Received(8));
+    t.join().expect("sender").expect("delivered");
+    assert_eq!(Arc::strong_count(&w), 1, "no channel holds the waiter");
 }

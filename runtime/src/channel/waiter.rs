@@ -13,6 +13,13 @@
 //! claimer gets the parked value back and schedules it. Parking and claiming
 //! can race (a counterpart may claim a waiter between its registration and
 //! [`Waiter::park`]); then `park` refuses and the caller keeps running.
+//!
+//! A waiter is reusable: [`Waiter::finish`] takes the completion and makes it
+//! ready for the next operation, so a goroutine keeps one for its whole life
+//! instead of allocating one per blocking operation. That is only sound once
+//! no channel refers to it any more, which holds after the claim for a plain
+//! send or receive (the claimer took its one entry) and after
+//! [`super::Channel::unregister`] on every channel for a select.
 use parking_lot::Mutex;
 
 /// How a blocked case ended.
@@ -102,9 +109,19 @@ impl<T, P> Waiter<T, P> {
         self.state.lock().claimed
     }
 
-    /// The winning case, once claimed.
+    /// The winning case, once claimed (leaving the waiter claimed).
+    #[cfg(test)]
     pub fn take_completion(&self) -> Option<Completion<T>> {
         self.state.lock().completion.take()
+    }
+
+    /// The winning case, once claimed; the waiter is then ready for another
+    /// operation (see the module docs for when that is allowed).
+    pub fn finish(&self) -> Option<Completion<T>> {
+        let mut s = self.state.lock();
+        s.claimed = false;
+        s.sleeper = Sleeper::Registering;
+        s.completion.take()
     }
 
     /// Takes the parked value without claiming: used when the program ends

@@ -2,8 +2,9 @@
 use super::elementwise::dtype_mismatch;
 use super::{compute, Exec, Registry};
 use crate::load::OpLoader;
-use crate::tensor::broadcast::broadcast;
-use crate::tensor::{Data, Element, Tensor};
+use crate::scope::{VarRef, Vars};
+use crate::tensor::broadcast::zip_operands;
+use crate::tensor::{Buffer, Data, Element, Scalar, Shape, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("less_than", |l| compare(l, Cmp::Lt));
@@ -29,6 +30,31 @@ pub(crate) enum Cmp {
 }
 
 impl Cmp {
+    /// `a op b` on two elements of one dtype; `None` for mixed dtypes.
+    #[inline]
+    fn scalar(self, a: Scalar, b: Scalar) -> Option<bool> {
+        Some(match (a, b) {
+            (Scalar::Bool(a), Scalar::Bool(b)) => self.apply(a, b),
+            (Scalar::Int32(a), Scalar::Int32(b)) => self.apply(a, b),
+            (Scalar::Int64(a), Scalar::Int64(b)) => self.apply(a, b),
+            (Scalar::Float32(a), Scalar::Float32(b)) => self.apply(a, b),
+            (Scalar::Float64(a), Scalar::Float64(b)) => self.apply(a, b),
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    fn apply<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+
     fn function<T: PartialOrd>(self) -> fn(T, T) -> bool {
         match self {
             Cmp::Lt => |a, b| a < b,
@@ -45,10 +71,28 @@ fn compare(l: &OpLoader, op: Cmp) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis", -1)?;
     compute(move |s| {
-        let t = compare_tensors(op, &s.tensor(&x)?, &s.tensor(&y)?, axis)?;
-        s.set_tensor(&out, t);
-        Ok(())
+        if let Some((a, b, rank)) = s.scalar_pair(&x, &y) {
+            if let Some(v) = op.scalar(a, b) {
+                s.set_scalar(&out, Scalar::Bool(v), rank);
+                return Ok(());
+            }
+        }
+        compare_vars(s, op, (&x, &y, &out), axis)
     })
+}
+
+/// The general path of a compare kernel, out of line so that the scalar
+/// path stays small.
+#[inline(never)]
+fn compare_vars(
+    s: &mut Vars,
+    op: Cmp,
+    (x, y, out): (&VarRef, &VarRef, &VarRef),
+    axis: i64,
+) -> Result<(), String> {
+    let t = compare_tensors(op, &*s.tensor(x)?, &*s.tensor(y)?, axis)?;
+    s.set_tensor(out, t);
+    Ok(())
 }
 
 pub(crate) fn compare_tensors(
@@ -57,16 +101,16 @@ pub(crate) fn compare_tensors(
     y: &Tensor,
     axis: i64,
 ) -> Result<Tensor, String> {
-    let b = broadcast(x.shape(), y.shape(), axis)?;
-    let out: std::sync::Arc<[bool]> = match (x.data(), y.data()) {
-        (Data::Bool(a), Data::Bool(c)) => b.zip(a, c, op.function()),
-        (Data::Int32(a), Data::Int32(c)) => b.zip(a, c, op.function()),
-        (Data::Int64(a), Data::Int64(c)) => b.zip(a, c, op.function()),
-        (Data::Float32(a), Data::Float32(c)) => b.zip(a, c, op.function()),
-        (Data::Float64(a), Data::Float64(c)) => b.zip(a, c, op.function()),
+    let (xs, ys) = (x.shape(), y.shape());
+    let (shape, out) = match (x.data(), y.data()) {
+        (Data::Bool(a), Data::Bool(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
+        (Data::Int32(a), Data::Int32(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
+        (Data::Int64(a), Data::Int64(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
+        (Data::Float32(a), Data::Float32(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
+        (Data::Float64(a), Data::Float64(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
         _ => return Err(dtype_mismatch(x, y)),
-    };
-    Ok(Tensor::from_parts(b.out_shape, Data::Bool(out)))
+    }?;
+    Ok(Tensor::from_parts(shape, Data::Bool(out)))
 }
 
 /// Any dtype as bools (non-zero is true), as Paddle's logical kernels read them.
@@ -78,15 +122,12 @@ fn truth(t: &Tensor) -> Tensor {
 fn logical(l: &OpLoader, f: fn(bool, bool) -> bool) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     compute(move |s| {
-        let (a, c) = (truth(&s.tensor(&x)?), truth(&s.tensor(&y)?));
-        let b = broadcast(a.shape(), c.shape(), -1)?;
+        let (a, c) = (truth(&*s.tensor(&x)?), truth(&*s.tensor(&y)?));
         let (Some(av), Some(cv)) = (a.values::<bool>(), c.values::<bool>()) else {
             return Err("logical ops need bool or numeric tensors".into());
         };
-        s.set_tensor(
-            &out,
-            Tensor::from_parts(b.out_shape.clone(), bool::wrap(b.zip(av, cv, f))),
-        );
+        let (shape, v) = zip_operands((a.shape(), av), (c.shape(), cv), -1, f)?;
+        s.set_tensor(&out, Tensor::from_parts(shape, bool::wrap(v)));
         Ok(())
     })
 }
@@ -94,14 +135,17 @@ fn logical(l: &OpLoader, f: fn(bool, bool) -> bool) -> Result<Exec, String> {
 fn logical_not(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
-        let a = truth(&s.tensor(&x)?);
-        let v: std::sync::Arc<[bool]> = a
+        let a = truth(&*s.tensor(&x)?);
+        let v: Buffer<bool> = a
             .values::<bool>()
             .unwrap_or_default()
             .iter()
             .map(|b| !b)
             .collect();
-        s.set_tensor(&out, Tensor::from_parts(a.shape().into(), Data::Bool(v)));
+        s.set_tensor(
+            &out,
+            Tensor::from_parts(Shape::from_slice(a.shape()), Data::Bool(v)),
+        );
         Ok(())
     })
 }

@@ -3,12 +3,11 @@
 //! `crate::interp`), and channel_create (an ordinary kernel).
 use std::sync::Arc;
 
-use fluidc_transpiler::VarKind;
+use fluidc_transpiler::{Op, VarKind};
 
 use super::{compute, Exec, Registry};
-use crate::channel::Channel;
 use crate::load::OpLoader;
-use crate::scope::VarRef;
+use crate::scope::{Place, VarRef};
 use crate::tensor::{tensor_dtype, Tensor};
 use crate::value::{TypedChannel, Value};
 
@@ -63,19 +62,23 @@ pub(crate) enum Control {
 pub(crate) struct Select {
     /// The send and receive cases, in the order of `cases`.
     pub(crate) cases: Vec<SelectCase>,
-    /// The index of the default case (as the int32 `[1]` tensor written to
-    /// `case_to_execute`), if there is one.
-    pub(crate) default: Option<Tensor>,
+    /// The index of the default case (written to `case_to_execute` as an
+    /// int32 `[1]`), if there is one.
+    pub(crate) default: Option<i32>,
     pub(crate) case_to_execute: VarRef,
     /// The cases block.
     pub(crate) body: usize,
+    /// When the cases block is exactly the lowered dispatch (see
+    /// [`case_dispatch`]): for each case index, the block of that case's
+    /// body, which the interpreter then runs directly.
+    pub(crate) dispatch: Option<Vec<(i32, usize)>>,
 }
 
 #[derive(Debug)]
 pub(crate) struct SelectCase {
-    /// The index written to `case_to_execute` when this case is chosen
-    /// (made once at load time, shared at run time).
-    pub(crate) index: Tensor,
+    /// The index written to `case_to_execute` (an int32 `[1]`) when this
+    /// case is chosen.
+    pub(crate) index: i32,
     pub(crate) channel: VarRef,
     pub(crate) op: CaseOp,
 }
@@ -162,10 +165,7 @@ fn channel_create(l: &OpLoader) -> Result<Exec, String> {
     let capacity = usize::try_from(capacity)
         .map_err(|_| format!("capacity must be 0 or more, got {capacity}"))?;
     compute(move |s| {
-        let chan = TypedChannel {
-            chan: Channel::new(capacity),
-            elem,
-        };
+        let chan = TypedChannel::new(capacity, elem);
         s.set(&out, Value::Channel(Arc::new(chan)));
         Ok(())
     })
@@ -211,7 +211,6 @@ fn select(l: &OpLoader) -> Result<Exec, String> {
             .trim()
             .parse()
             .map_err(|_| bad("the index is not a number"))?;
-        let index = Tensor::scalar(index);
         match kind.trim() {
             "0" if default.is_some() => return Err(bad("a select can have only one default case")),
             "0" => default = Some(index),
@@ -235,10 +234,118 @@ fn select(l: &OpLoader) -> Result<Exec, String> {
             }
         }
     }
+    let dispatch = case_dispatch(l, body, &case_to_execute);
     Ok(Exec::Control(Control::Select(Select {
         cases,
         default,
         case_to_execute,
         body,
+        dispatch,
     })))
+}
+
+/// The lowered select's cases block (SPEC §4) holds, for each case, three
+/// ops: `fill_constant` [1] INT32 k, `equal`(that, case_to_execute), and a
+/// scalar `conditional_block` on the result running the case's body. Once
+/// the select has set case_to_execute, they run exactly the body of the case
+/// whose k it holds, and the other ops only compute temporaries nothing else
+/// reads. So when the block is exactly that (and no op in the case bodies
+/// can see those temporaries or change case_to_execute), the interpreter
+/// runs the chosen body directly instead of some six ops per select: this
+/// returns, per k, the body's block. `None` for anything else (the block
+/// then runs op by op, as always).
+fn case_dispatch(l: &OpLoader, body: usize, case_to_execute: &VarRef) -> Option<Vec<(i32, usize)>> {
+    let p = l.program;
+    let ops = &p.blocks.get(body)?.ops;
+    let selector = case_to_execute.name.as_ref();
+    // case_to_execute must be a local variable of an enclosing block (no
+    // other goroutine can write it), the same one from the cases block.
+    let seen_from_body = l.var_in(body, selector).ok()?;
+    if !matches!(seen_from_body.place, Place::Local { up, .. } if up >= 1) {
+        return None;
+    }
+    let owned_by_body = |name: &str| {
+        matches!(
+            l.var_in(body, name).map(|r| r.place),
+            Ok(Place::Local { up: 0, .. })
+        )
+    };
+    let one = |op: &Op, slot: &str, input: bool| -> Option<String> {
+        let loader = l.for_op(body, op);
+        match loader.var_names(slot, input).ok()?.as_slice() {
+            [name] => Some(name.clone()),
+            _ => None,
+        }
+    };
+    let mut table = Vec::new();
+    let mut temporaries = Vec::new();
+    if ops.len() % 3 != 0 {
+        return None;
+    }
+    for triple in ops.chunks(3) {
+        let [fill, equal, cond] = triple else {
+            return None;
+        };
+        // fill_constant [1] INT32 k, from attributes only.
+        let fl = l.for_op(body, fill);
+        if fill.ty != "fill_constant"
+            || fill.input_names().any(|n| !n.is_empty() && n != "@EMPTY@")
+            || fl.dtype("dtype", VarKind::Fp32).ok()? != VarKind::Int32
+            || fl.ints("shape").ok()?? != [1]
+        {
+            return None;
+        }
+        let k = match fl.string("str_value").ok()?.filter(|s| !s.is_empty()) {
+            Some(s) => s.trim().parse::<i32>().ok()?,
+            None => {
+                let v = fl.float("value", 0.0).ok()?;
+                (v.fract() == 0.0 && v.abs() < 1e9).then_some(v as i32)?
+            }
+        };
+        let t = one(fill, "Out", false)?;
+        // equal(t, case_to_execute), either way round.
+        let (x, y) = (one(equal, "X", true)?, one(equal, "Y", true)?);
+        let e = one(equal, "Out", false)?;
+        if equal.ty != "equal"
+            || !((x == t && y == selector) || (x == selector && y == t))
+            || l.for_op(body, equal).int("axis", -1).ok()? != -1
+        {
+            return None;
+        }
+        // A scalar conditional_block on e.
+        let cl = l.for_op(body, cond);
+        let cond_slot = if cond.inputs.iter().any(|s| s.parameter == "Cond") {
+            "Cond"
+        } else {
+            "X"
+        };
+        if cond.ty != "conditional_block"
+            || !cl.bool("is_scalar_condition", false).ok()?
+            || one(cond, cond_slot, true)? != e
+        {
+            return None;
+        }
+        if !owned_by_body(&t) || !owned_by_body(&e) || table.iter().any(|(v, _)| *v == k) {
+            return None;
+        }
+        table.push((k, cl.sub_block().ok()?));
+        temporaries.extend([t, e]);
+    }
+    // Nothing below the cases block names a temporary or writes
+    // case_to_execute.
+    for (b, block) in p.blocks.iter().enumerate() {
+        if b == body || !p.scope_chain(b).contains(&body) {
+            continue;
+        }
+        for op in &block.ops {
+            let names_temporary = op
+                .input_names()
+                .chain(op.output_names())
+                .any(|n| temporaries.iter().any(|t| t == n));
+            if names_temporary || op.output_names().any(|n| n == selector) {
+                return None;
+            }
+        }
+    }
+    Some(table)
 }

@@ -4,9 +4,10 @@
 //! require; the error says which dtypes met, so the program can cast.
 use super::{compute, Exec, Registry};
 use crate::load::OpLoader;
-use crate::tensor::broadcast::broadcast;
+use crate::scope::{VarRef, Vars};
+use crate::tensor::broadcast::zip_operands;
 use crate::tensor::num::{with_numeric_pair, Num};
-use crate::tensor::{dtype_name, Element, Tensor};
+use crate::tensor::{dtype_name, Element, Scalar, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("elementwise_add", |l| binary(l, Arith::Add));
@@ -52,33 +53,77 @@ impl Arith {
     fn divides(self) -> bool {
         matches!(self, Arith::Div | Arith::Mod | Arith::FloorDiv)
     }
+
+    /// `a op b` on two elements of one numeric dtype; `None` for anything
+    /// the general path must handle (bools, mixed dtypes, integer division
+    /// by zero, which it reports).
+    #[inline]
+    fn scalar(self, a: Scalar, b: Scalar) -> Option<Scalar> {
+        fn apply<T: Num>(op: Arith, a: T, b: T) -> Option<T> {
+            Some(match op {
+                Arith::Add => a.add(b),
+                Arith::Sub => a.sub(b),
+                Arith::Mul => a.mul(b),
+                Arith::Max => a.max_of(b),
+                Arith::Min => a.min_of(b),
+                _ if T::IS_INT && op.divides() && b == T::ZERO => return None,
+                _ => op.function::<T>()(a, b),
+            })
+        }
+        Some(match (a, b) {
+            (Scalar::Int32(a), Scalar::Int32(b)) => Scalar::Int32(apply(self, a, b)?),
+            (Scalar::Int64(a), Scalar::Int64(b)) => Scalar::Int64(apply(self, a, b)?),
+            (Scalar::Float32(a), Scalar::Float32(b)) => Scalar::Float32(apply(self, a, b)?),
+            (Scalar::Float64(a), Scalar::Float64(b)) => Scalar::Float64(apply(self, a, b)?),
+            _ => return None,
+        })
+    }
 }
 
 fn binary(l: &OpLoader, op: Arith) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis", -1)?;
     compute(move |s| {
-        let t = arith(op, &s.tensor(&x)?, &s.tensor(&y)?, axis)?;
-        s.set_tensor(&out, t);
-        Ok(())
+        if let Some((a, b, rank)) = s.scalar_pair(&x, &y) {
+            if let Some(v) = op.scalar(a, b) {
+                s.set_scalar(&out, v, rank);
+                return Ok(());
+            }
+        }
+        binary_vars(s, op, (&x, &y, &out), axis)
     })
+}
+
+/// The general path of an elementwise kernel, out of line so that the
+/// scalar path stays small.
+#[inline(never)]
+fn binary_vars(
+    s: &mut Vars,
+    op: Arith,
+    (x, y, out): (&VarRef, &VarRef, &VarRef),
+    axis: i64,
+) -> Result<(), String> {
+    let t = arith(op, &*s.tensor(x)?, &*s.tensor(y)?, axis)?;
+    s.set_tensor(out, t);
+    Ok(())
 }
 
 /// `x op y` elementwise, broadcasting by Paddle's `axis` rule.
 pub(crate) fn arith(op: Arith, x: &Tensor, y: &Tensor, axis: i64) -> Result<Tensor, String> {
-    let b = broadcast(x.shape(), y.shape(), axis)?;
-    let data = with_numeric_pair!(
+    let (shape, data) = with_numeric_pair!(
         x.data(),
         y.data(),
         |a, c: T| {
             if T::IS_INT && op.divides() && c.contains(&T::ZERO) {
                 return Err("integer division by zero".to_string());
             }
-            T::wrap(b.zip(a, c, op.function::<T>()))
+            let (shape, out) =
+                zip_operands((x.shape(), a), (y.shape(), c), axis, op.function::<T>())?;
+            (shape, T::wrap(out))
         },
         return Err(dtype_mismatch(x, y))
     );
-    Ok(Tensor::from_parts(b.out_shape, data))
+    Ok(Tensor::from_parts(shape, data))
 }
 
 pub(crate) fn dtype_mismatch(x: &Tensor, y: &Tensor) -> String {
@@ -100,9 +145,9 @@ fn sum(l: &OpLoader) -> Result<Exec, String> {
         return Err("input `X` names no variable".into());
     }
     compute(move |s| {
-        let mut acc = s.tensor(&xs[0])?;
+        let mut acc = s.tensor(&xs[0])?.into_owned();
         for x in &xs[1..] {
-            acc = arith(Arith::Add, &acc, &s.tensor(x)?, -1)?;
+            acc = arith(Arith::Add, &acc, &*s.tensor(x)?, -1)?;
         }
         s.set_tensor(&out, acc);
         Ok(())

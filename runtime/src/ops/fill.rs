@@ -9,7 +9,7 @@ use fluidc_transpiler::{AttrValue, VarKind};
 
 use super::{compute, Exec, Registry};
 use crate::load::OpLoader;
-use crate::scope::VarRef;
+use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_dtype, Element, Tensor};
 use crate::value::Value;
 
@@ -130,6 +130,12 @@ fn fill_constant(l: &OpLoader) -> Result<Exec, String> {
     let shape_list = l.inputs("ShapeTensorList")?;
     if value_tensor.is_none() && shape_tensor.is_none() && shape_list.is_empty() {
         let constant = value.fill(dtype, &shape)?;
+        if let Some((v, rank)) = constant.as_scalar() {
+            return compute(move |s| {
+                s.set_scalar(&out, v, rank);
+                Ok(())
+            });
+        }
         return compute(move |s| {
             s.set_tensor(&out, constant.clone());
             Ok(())
@@ -165,13 +171,27 @@ fn fill_constant(l: &OpLoader) -> Result<Exec, String> {
 /// Copies any value (a tensor shares its data; a channel stays the same channel).
 fn assign(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    compute(move |s| match s.get(&x) {
+    compute(move |s| {
+        // A one-element tensor copies as its element (see `crate::tensor::scalar`).
+        if let Some((v, rank)) = s.scalar(&x) {
+            s.set_scalar(&out, v, rank);
+            return Ok(());
+        }
+        copy_value(s, &x, &out)
+    })
+}
+
+/// `out = x` for any value, out of line so that `assign`'s scalar path
+/// stays small.
+#[inline(never)]
+fn copy_value(s: &mut Vars, x: &VarRef, out: &VarRef) -> Result<(), String> {
+    match s.get(x) {
         Value::Empty => Err(format!("input `{}` has no value yet", x.name)),
         v => {
-            s.set(&out, v);
+            s.set(out, v);
             Ok(())
         }
-    })
+    }
 }
 
 fn assign_value(l: &OpLoader) -> Result<Exec, String> {
@@ -240,7 +260,7 @@ fn unary_kernel(
 ) -> Result<Exec, String> {
     let (x, out): (VarRef, VarRef) = (l.input(input)?, l.output("Out")?);
     compute(move |s| {
-        let t = f(&s.tensor(&x)?)?;
+        let t = f(&*s.tensor(&x)?)?;
         s.set_tensor(&out, t);
         Ok(())
     })

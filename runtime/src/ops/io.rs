@@ -39,7 +39,7 @@ fn feed(l: &OpLoader) -> Result<Exec, String> {
 fn fetch(l: &OpLoader) -> Result<Exec, String> {
     let (x, holder, col) = (l.input("X")?, l.output("Out")?, column(l)?);
     compute(move |s| {
-        let t = s.tensor(&x)?;
+        let t = s.tensor(&x)?.into_owned();
         s.with(&holder, |v| {
             if !matches!(v, Value::FetchList(_)) {
                 *v = Value::FetchList(Vec::new());
@@ -64,7 +64,7 @@ fn print(l: &OpLoader) -> Result<Exec, String> {
     let first_n = l.int("first_n", -1)?;
     let printed = AtomicI64::new(0);
     compute(move |s| {
-        let t = s.tensor(&x)?;
+        let t = s.tensor(&x)?.into_owned();
         if first_n < 0 || printed.fetch_add(1, Ordering::Relaxed) < first_n {
             let line = t.to_text(&x.name);
             if message.is_empty() {

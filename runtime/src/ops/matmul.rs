@@ -3,14 +3,12 @@
 //!
 //! matmul follows numpy: 1-D operands become a row (X) or a column (Y) and
 //! that dim is dropped from the result; leading batch dims broadcast.
-use std::sync::Arc;
-
 use super::elementwise::dtype_mismatch;
 use super::{compute, Exec, Registry};
 use crate::load::OpLoader;
 use crate::tensor::broadcast::broadcast;
 use crate::tensor::num::{with_numeric_pair, Num};
-use crate::tensor::{Element, Shape, Tensor};
+use crate::tensor::{Buffer, Element, Shape, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("matmul", |l| matmul(l, "transpose_X", "transpose_Y"));
@@ -23,7 +21,7 @@ fn matmul(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
     let (tx, ty) = (l.bool(tx, false)?, l.bool(ty, false)?);
     let alpha = l.float("alpha", 1.0)?;
     compute(move |s| {
-        let mut t = matmul_tensors(&s.tensor(&x)?, &s.tensor(&y)?, tx, ty)?;
+        let mut t = matmul_tensors(&*s.tensor(&x)?, &*s.tensor(&y)?, tx, ty)?;
         if alpha != 1.0 {
             t = super::elementwise::arith(
                 super::elementwise::Arith::Mul,
@@ -71,10 +69,10 @@ pub(crate) fn matmul_tensors(x: &Tensor, y: &Tensor, tx: bool, ty: bool) -> Resu
     let (xb, yb) = (count(&xs[..xr - 2]), count(&ys[..yr - 2]));
     let xi: Vec<usize> = (0..xb).collect();
     let yi: Vec<usize> = (0..yb).collect();
-    let pairs: Arc<[(usize, usize)]> = batch.zip(&xi, &yi, |a, b| (a, b));
+    let pairs: Buffer<(usize, usize)> = batch.zip(&xi, &yi, |a, b| (a, b));
     let (m, k, n) = (m as usize, kx as usize, n as usize);
 
-    let mut shape: Shape = batch.out_shape.clone();
+    let mut shape = Shape::from_slice(&batch.out_shape);
     if !x_vec {
         shape.push(m as i64);
     }

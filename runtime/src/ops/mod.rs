@@ -2,8 +2,8 @@
 //!
 //! A kernel is built once at load time from an op ([`OpLoader`]): the builder
 //! parses attributes and resolves variables, and returns either a compute
-//! kernel (a closure that reads its inputs from a scope and writes its
-//! outputs) or a [`Control`] op that the interpreter carries out itself
+//! kernel (a closure that reads its inputs from the running frame's
+//! [`Vars`] and writes its outputs) or a [`Control`] op that the interpreter carries out itself
 //! because it pushes frames, starts goroutines or blocks on channels.
 pub(crate) mod compare;
 pub(crate) mod control;
@@ -19,10 +19,10 @@ use std::collections::HashMap;
 pub(crate) use control::Control;
 
 use crate::load::OpLoader;
-use crate::scope::Scope;
+use crate::scope::Vars;
 
-/// A compute kernel: reads inputs from the scope, writes outputs to it.
-pub(crate) type Kernel = Box<dyn Fn(&Scope) -> Result<(), String> + Send + Sync>;
+/// A compute kernel: reads its inputs from the frame's variables, writes its outputs.
+pub(crate) type Kernel = Box<dyn Fn(&mut Vars) -> Result<(), String> + Send + Sync>;
 
 /// What running an op means.
 pub(crate) enum Exec {
@@ -66,7 +66,7 @@ impl Registry {
 
 /// Wraps a closure as a compute kernel.
 pub(crate) fn compute(
-    k: impl Fn(&Scope) -> Result<(), String> + Send + Sync + 'static,
+    k: impl Fn(&mut Vars) -> Result<(), String> + Send + Sync + 'static,
 ) -> Result<Exec, String> {
     Ok(Exec::Compute(Box::new(k)))
 }

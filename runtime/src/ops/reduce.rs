@@ -97,7 +97,7 @@ fn reduce(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
         _ => Some(l.dtype("out_dtype", VarKind::Fp32)?),
     };
     compute(move |s| {
-        let mut t = s.tensor(&x)?;
+        let mut t = s.tensor(&x)?.into_owned();
         let widen = op == Reduce::Sum && matches!(t.dtype(), VarKind::Bool | VarKind::Int32);
         if let Some(d) = out_dtype.or(widen.then_some(VarKind::Int64)) {
             t = t.cast(d)?;

@@ -6,8 +6,9 @@
 //! 1e-5 relative tolerance the interop tests allow.
 use super::{compute, Exec, Registry};
 use crate::load::OpLoader;
+use crate::scope::{VarRef, Vars};
 use crate::tensor::num::{with_numeric, Num};
-use crate::tensor::{dtype_name, Data, Element, Tensor};
+use crate::tensor::{dtype_name, Buffer, Data, Element, Scalar, Shape, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("relu", |l| unary(l, Unary::Relu));
@@ -76,7 +77,7 @@ impl Unary {
 fn unary(l: &OpLoader, op: Unary) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
-        let t = apply(op, &s.tensor(&x)?)?;
+        let t = apply(op, &*s.tensor(&x)?)?;
         s.set_tensor(&out, t);
         Ok(())
     })
@@ -95,7 +96,7 @@ pub(crate) fn apply(op: Unary, t: &Tensor) -> Result<Tensor, String> {
         },
         return Err(needs_float(op.name(), t))
     );
-    Ok(Tensor::from_parts(t.shape().into(), data))
+    Ok(Tensor::from_parts(Shape::from_slice(t.shape()), data))
 }
 
 fn needs_float(op: &str, t: &Tensor) -> String {
@@ -133,7 +134,7 @@ fn scale(l: &OpLoader) -> Result<Exec, String> {
             },
             return Err("scale does not take bool tensors".into())
         );
-        s.set_tensor(&out, Tensor::from_parts(t.shape().into(), data));
+        s.set_tensor(&out, Tensor::from_parts(Shape::from_slice(t.shape()), data));
         Ok(())
     })
 }
@@ -143,31 +144,50 @@ fn increment(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let step = l.float("step", 1.0)?;
     compute(move |s| {
-        let t = s.tensor(&x)?;
-        if t.numel() != 1 {
-            return Err(format!(
-                "increment needs a tensor with one element, `{}` has shape {:?}",
-                x.name,
-                t.shape()
-            ));
+        if let Some((v, rank)) = s.scalar(&x) {
+            let v = match v {
+                Scalar::Int32(v) => Some(Scalar::Int32(v.add(i32::from_f64(step)))),
+                Scalar::Int64(v) => Some(Scalar::Int64(v.add(i64::from_f64(step)))),
+                Scalar::Float32(v) => Some(Scalar::Float32(v.add(f32::from_f64(step)))),
+                Scalar::Float64(v) => Some(Scalar::Float64(v.add(step))),
+                Scalar::Bool(_) => None,
+            };
+            if let Some(v) = v {
+                s.set_scalar(&out, v, rank);
+                return Ok(());
+            }
         }
-        let data = with_numeric!(
-            t.data(),
-            |v: T| T::wrap(std::sync::Arc::from(
-                [v[0].add(T::from_f64(step))].as_slice()
-            )),
-            return Err("increment does not take bool tensors".into())
-        );
-        s.set_tensor(&out, Tensor::from_parts(t.shape().into(), data));
-        Ok(())
+        increment_vars(s, &x, &out, step)
     })
+}
+
+/// The general path of `increment` (and its errors), out of line so that
+/// the scalar path stays small.
+#[inline(never)]
+fn increment_vars(s: &mut Vars, x: &VarRef, out: &VarRef, step: f64) -> Result<(), String> {
+    let t = s.tensor(x)?;
+    if t.numel() != 1 {
+        return Err(format!(
+            "increment needs a tensor with one element, `{}` has shape {:?}",
+            x.name,
+            t.shape()
+        ));
+    }
+    let data = with_numeric!(
+        t.data(),
+        |v: T| T::wrap(Buffer::One(v[0].add(T::from_f64(step)))),
+        return Err("increment does not take bool tensors".into())
+    );
+    let t = Tensor::from_parts(Shape::from_slice(t.shape()), data);
+    s.set_tensor(out, t);
+    Ok(())
 }
 
 fn softmax(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let axis = l.int("axis", -1)?;
     compute(move |s| {
-        let t = softmax_tensor(&s.tensor(&x)?, axis)?;
+        let t = softmax_tensor(&*s.tensor(&x)?, axis)?;
         s.set_tensor(&out, t);
         Ok(())
     })
@@ -209,7 +229,7 @@ pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, String> {
         Data::Float64(v) => Data::Float64(softmax_f64(v).into()),
         _ => return Err(needs_float("softmax", t)),
     };
-    Ok(Tensor::from_parts(t.shape().into(), data))
+    Ok(Tensor::from_parts(Shape::from_slice(t.shape()), data))
 }
 
 #[cfg(test)]

@@ -7,17 +7,20 @@
 //! axis 1). The smaller operand is padded with 1s on both sides, then every
 //! pair of dims must be equal or contain a 1 (phi's `GetBroadcastDimsArrays`).
 //! With equal ranks `axis` does not matter.
-use std::sync::Arc;
+use smallvec::SmallVec;
 
-use super::Shape;
+use super::{same_dims, Buffer, Shape};
+
+/// Working dims (padded shapes, strides, an index), inline up to rank 4.
+type Dims = SmallVec<[i64; 4]>;
 
 /// How to walk two operands to produce a broadcast result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Broadcast {
     pub out_shape: Shape,
     /// Per output dim, the stride into X (0 where X is broadcast).
-    x_strides: Shape,
-    y_strides: Shape,
+    x_strides: Dims,
+    y_strides: Dims,
 }
 
 /// Computes the broadcast of shapes `x` and `y` under Paddle's `axis` rule.
@@ -35,16 +38,16 @@ pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, String> {
                 format!("axis {axis} is out of range for shapes {x:?} and {y:?} (it must be -1 or in 0..={diff})")
             })?
     };
-    let pad = |s: &[i64]| -> Shape {
+    let pad = |s: &[i64]| -> Dims {
         if s.len() == rank {
-            return Shape::from_slice(s);
+            return Dims::from_slice(s);
         }
-        let mut p = Shape::from_elem(1, rank);
+        let mut p = Dims::from_elem(1, rank);
         p[axis..axis + s.len()].copy_from_slice(s);
         p
     };
     let (xp, yp) = (pad(x), pad(y));
-    let mut out_shape = Shape::with_capacity(rank);
+    let mut out_shape = Shape::new();
     for (&a, &b) in xp.iter().zip(&yp) {
         out_shape.push(match (a, b) {
             _ if a == b => a,
@@ -64,9 +67,31 @@ pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, String> {
     })
 }
 
+/// `f` over the broadcast pairs of two operands, each given as (shape,
+/// elements); returns the output shape and elements. Equal shapes (scalar
+/// loop counters above all) skip the broadcast bookkeeping.
+#[inline]
+pub fn zip_operands<A: Copy, B: Copy, O>(
+    x: (&[i64], &[A]),
+    y: (&[i64], &[B]),
+    axis: i64,
+    mut f: impl FnMut(A, B) -> O,
+) -> Result<(Shape, Buffer<O>), String> {
+    if same_dims(x.0, y.0) {
+        let out = match (x.1, y.1) {
+            ([a], [b]) => Buffer::One(f(*a, *b)),
+            _ => x.1.iter().zip(y.1).map(|(&a, &b)| f(a, b)).collect(),
+        };
+        return Ok((Shape::from_slice(x.0), out));
+    }
+    let b = broadcast(x.0, y.0, axis)?;
+    let out = b.zip(x.1, y.1, f);
+    Ok((b.out_shape, out))
+}
+
 /// Row-major strides, 0 on dims of size 1 so that they repeat.
-fn strides(shape: &[i64]) -> Shape {
-    let mut s = Shape::from_elem(0, shape.len());
+fn strides(shape: &[i64]) -> Dims {
+    let mut s = Dims::from_elem(0, shape.len());
     let mut acc = 1usize;
     for i in (0..shape.len()).rev() {
         let d = usize::try_from(shape[i]).unwrap_or(0);
@@ -90,9 +115,10 @@ impl Broadcast {
         x: &[A],
         y: &[B],
         mut f: impl FnMut(A, B) -> O,
-    ) -> Arc<[O]> {
+    ) -> Buffer<O> {
         let n = self.numel();
-        // Fast paths (one allocation): same shape, or one side a single element.
+        // Fast paths (at most one allocation): same shape, or one side a
+        // single element.
         if x.len() == n && y.len() == n {
             return x.iter().zip(y).map(|(&a, &b)| f(a, b)).collect();
         }
@@ -105,8 +131,8 @@ impl Broadcast {
             return y.iter().map(|&b| f(a, b)).collect();
         }
         let rank = self.out_shape.len();
-        let dims: Shape = self.out_shape.clone();
-        let mut index = Shape::from_elem(0, rank);
+        let dims = self.out_shape.clone();
+        let mut index = Dims::from_elem(0, rank);
         let (mut xi, mut yi) = (0i64, 0i64);
         let mut out = Vec::with_capacity(n);
         for _ in 0..n {
@@ -135,7 +161,7 @@ mod tests {
     #[test]
     fn trailing_alignment_and_explicit_axis() {
         let b = broadcast(&[2, 3], &[3], -1).expect("broadcasts");
-        assert_eq!(b.out_shape.as_slice(), &[2, 3]);
+        assert_eq!(&*b.out_shape, &[2, 3]);
         let out = b.zip(&[1, 2, 3, 4, 5, 6], &[10, 20, 30], |a, b| a + b);
         assert_eq!(out.to_vec(), vec![11, 22, 33, 14, 25, 36]);
 
@@ -151,7 +177,7 @@ mod tests {
             vec![10, 20, 20, 40, 30, 60]
         );
         let b = broadcast(&[2], &[3, 2], -1).expect("broadcasts");
-        assert_eq!(b.out_shape.as_slice(), &[3, 2]);
+        assert_eq!(&*b.out_shape, &[3, 2]);
         assert_eq!(
             b.zip(&[1, 2], &[0, 0, 1, 1, 2, 2], |a, b| a + b).to_vec(),
             vec![1, 2, 2, 3, 3, 4]

@@ -2,32 +2,34 @@
 //!
 //! Why not ndarray: the runtime needs exactly five element types chosen at
 //! run time, Paddle's own broadcast rule (the `axis` attribute, see
-//! [`broadcast`]) and cheap sharing. A plain enum of `Arc<[T]>` buffers gives
-//! all three in a few lines: cloning a tensor is one reference-count
-//! increment, so `assign`, a constant op and a channel send share the data
-//! copy-on-write (Go's value semantics at no copy cost), and kernels are plain
-//! loops over slices. The shape is a small inline vector, so a scalar tensor
-//! costs one allocation (its buffer) and none for the shape.
+//! [`broadcast`]) and cheap sharing. A plain enum of [`Buffer`]s gives all
+//! three in a few lines: cloning a tensor is one reference-count increment
+//! (or a copy of its one element), so `assign`, a constant op and a channel
+//! send share the data copy-on-write (Go's value semantics at no copy cost),
+//! and kernels are plain loops over slices. The shape is a small inline
+//! vector and a one-element buffer is inline too, so a scalar tensor costs
+//! no allocation at all.
 pub(crate) mod broadcast;
+mod buffer;
 mod format;
 pub(crate) mod num;
+mod scalar;
+mod shape;
 
-use std::sync::Arc;
+pub use buffer::Buffer;
+pub(crate) use scalar::Scalar;
+pub use shape::{same_dims, Shape};
 
 use fluidc_transpiler::VarKind;
-use smallvec::SmallVec;
-
-/// A tensor's dimensions; inline up to rank 4.
-pub type Shape = SmallVec<[i64; 4]>;
 
 /// The element buffer of a tensor, one variant per supported dtype.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Data {
-    Bool(Arc<[bool]>),
-    Int32(Arc<[i32]>),
-    Int64(Arc<[i64]>),
-    Float32(Arc<[f32]>),
-    Float64(Arc<[f64]>),
+    Bool(Buffer<bool>),
+    Int32(Buffer<i32>),
+    Int64(Buffer<i64>),
+    Float32(Buffer<f32>),
+    Float64(Buffer<f64>),
 }
 
 /// A dense tensor: dtype (the [`Data`] variant), shape and data in row-major order.
@@ -68,7 +70,7 @@ pub trait Element: Copy + PartialEq + PartialOrd + Send + Sync + std::fmt::Debug
     const KIND: VarKind;
     const ZERO: Self;
     fn slice(data: &Data) -> Option<&[Self]>;
-    fn wrap(values: Arc<[Self]>) -> Data;
+    fn wrap(values: Buffer<Self>) -> Data;
     fn to_f64(self) -> f64;
     /// `static_cast` semantics: floats truncate toward zero (saturating), bools are `!= 0`.
     fn from_f64(v: f64) -> Self;
@@ -89,7 +91,7 @@ macro_rules! element {
                     _ => None,
                 }
             }
-            fn wrap(values: Arc<[Self]>) -> Data {
+            fn wrap(values: Buffer<Self>) -> Data {
                 Data::$variant(values)
             }
             fn to_f64(self) -> f64 {
@@ -132,7 +134,7 @@ impl Element for bool {
             _ => None,
         }
     }
-    fn wrap(values: Arc<[Self]>) -> Data {
+    fn wrap(values: Buffer<Self>) -> Data {
         Data::Bool(values)
     }
     fn to_f64(self) -> f64 {
@@ -300,7 +302,7 @@ impl Tensor {
     pub fn scalar<T: Element>(value: T) -> Tensor {
         Tensor {
             shape: Shape::from_slice(&[1]),
-            data: T::wrap(Arc::from([value].as_slice())),
+            data: T::wrap(Buffer::One(value)),
         }
     }
 
