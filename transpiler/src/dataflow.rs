@@ -4,6 +4,8 @@
 //! an output. An op that runs a sub-block lists that block's inputs and
 //! outputs in its own slots, so nesting is covered. (Paddle iterates Python
 //! sets, so its order varies; fluidc keeps first-seen order, which is stable.)
+use std::collections::{HashMap, HashSet};
+
 use crate::model::{AttrValue, Block, Op, Program};
 use crate::SELECT_NODE;
 
@@ -89,4 +91,29 @@ pub fn op_writes(op: &Op) -> Vec<&str> {
         );
     }
     names
+}
+
+/// The names of every persistable variable of the program (any block).
+pub fn persistable_names(program: &Program) -> HashSet<String> {
+    program
+        .blocks
+        .iter()
+        .flat_map(|b| {
+            b.vars
+                .iter()
+                .filter(|v| v.is_persistable())
+                .map(|v| v.name.clone())
+        })
+        .collect()
+}
+
+/// How many ops write each name, over the whole program.
+pub fn write_counts(program: &Program) -> HashMap<String, usize> {
+    let mut writes = HashMap::new();
+    for op in program.blocks.iter().flat_map(|b| &b.ops) {
+        for w in op_writes(op) {
+            *writes.entry(w.to_string()).or_default() += 1;
+        }
+    }
+    writes
 }

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Context, PassError};
-use crate::dataflow::op_writes;
+use crate::dataflow::{op_writes, write_counts};
 use crate::model::{AttrValue, Op, Program};
 
 /// What makes two constants identical: every attribute except the callstack.
@@ -49,12 +49,7 @@ fn rename_reads(op: &mut Op, from: &str, to: &str) {
 }
 
 pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), PassError> {
-    let mut writes: HashMap<String, usize> = HashMap::new();
-    for op in program.blocks.iter().flat_map(|b| &b.ops) {
-        for w in op_writes(op) {
-            *writes.entry(w.to_string()).or_default() += 1;
-        }
-    }
+    let writes = write_counts(&program);
     let mut protected: HashSet<String> = ctx.options.fetch.iter().cloned().collect();
     for block in &program.blocks {
         protected.extend(

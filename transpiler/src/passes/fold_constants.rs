@@ -8,10 +8,10 @@
 //! no folding on integer overflow or division by zero), so the program's
 //! results do not change. Only elementwise shapes fold: equal shapes, or one
 //! side with a single element.
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::{Context, PassError};
-use crate::dataflow::{op_reads, op_writes};
+use crate::dataflow::{op_reads, op_writes, persistable_names, write_counts};
 use crate::model::{AttrValue, Op, Program, VarKind};
 use crate::proto::{scalar, Scalar};
 
@@ -470,22 +470,8 @@ fn constant_op(out: &str, c: &Const) -> Op {
 }
 
 pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), PassError> {
-    let mut writes: HashMap<String, usize> = HashMap::new();
-    for op in program.blocks.iter().flat_map(|b| &b.ops) {
-        for w in op_writes(op) {
-            *writes.entry(w.to_string()).or_default() += 1;
-        }
-    }
-    let persistable: HashSet<String> = program
-        .blocks
-        .iter()
-        .flat_map(|b| {
-            b.vars
-                .iter()
-                .filter(|v| v.is_persistable())
-                .map(|v| v.name.clone())
-        })
-        .collect();
+    let writes = write_counts(&program);
+    let persistable = persistable_names(&program);
     let single = |name: &str| writes.get(name) == Some(&1) && !persistable.contains(name);
     let mut changed = false;
     for block in &mut program.blocks {

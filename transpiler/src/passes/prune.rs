@@ -16,7 +16,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Context, PassError};
-use crate::dataflow::{op_reads, op_writes};
+use crate::dataflow::{op_reads, op_writes, persistable_names};
 use crate::model::{Op, Program};
 use crate::SELECT_NODE;
 
@@ -40,16 +40,8 @@ pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), P
 /// effects are live; a live op makes what it reads needed and the ops that
 /// run its block live; a needed name makes every op writing it live.
 fn live_ops(program: &Program, fetch: &[String]) -> Vec<Vec<bool>> {
-    let persistable: HashSet<&str> = program
-        .blocks
-        .iter()
-        .flat_map(|b| {
-            b.vars
-                .iter()
-                .filter(|v| v.is_persistable())
-                .map(|v| v.name.as_str())
-        })
-        .collect();
+    let persistable_owned = persistable_names(program);
+    let persistable: HashSet<&str> = persistable_owned.iter().map(String::as_str).collect();
     let mut writers: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
     let mut runners: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
     for (bi, block) in program.blocks.iter().enumerate() {
@@ -164,16 +156,7 @@ fn is_barrier(op: &Op) -> bool {
 }
 
 fn remove_dead_stores(program: &mut Program, ctx: &mut Context) {
-    let persistable: HashSet<String> = program
-        .blocks
-        .iter()
-        .flat_map(|b| {
-            b.vars
-                .iter()
-                .filter(|v| v.is_persistable())
-                .map(|v| v.name.clone())
-        })
-        .collect();
+    let persistable = persistable_names(program);
     let persistable: HashSet<&str> = persistable.iter().map(String::as_str).collect();
     for block in &mut program.blocks {
         let ops = &block.ops;
