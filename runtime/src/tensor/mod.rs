@@ -167,26 +167,11 @@ macro_rules! with_data {
                 type $T = bool;
                 $body
             }
-            $crate::tensor::Data::Int32($v) => {
-                #[allow(dead_code)]
-                type $T = i32;
-                $body
-            }
-            $crate::tensor::Data::Int64($v) => {
-                #[allow(dead_code)]
-                type $T = i64;
-                $body
-            }
-            $crate::tensor::Data::Float32($v) => {
-                #[allow(dead_code)]
-                type $T = f32;
-                $body
-            }
-            $crate::tensor::Data::Float64($v) => {
-                #[allow(dead_code)]
-                type $T = f64;
-                $body
-            }
+            numeric => $crate::tensor::num::with_numeric!(
+                numeric,
+                |$v: $T| $body,
+                unreachable!("bool handled above")
+            ),
         }
     };
 }

@@ -120,17 +120,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("name", Nil)
         ],
         Rest::No,
-        |i, a| {
-            let (shape, dtype) = (a.ints("shape")?, a.dtype("dtype")?);
-            Ok(Value::Var(fill_constant(
-                i,
-                shape,
-                dtype,
-                0.0,
-                a.bool("force_cpu")?,
-                None,
-            )))
-        }
+        |i, a| filled(i, a, 0.0)
     ),
     builtin!(
         ["fluid.layers.ones"],
@@ -141,17 +131,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("name", Nil)
         ],
         Rest::No,
-        |i, a| {
-            let (shape, dtype) = (a.ints("shape")?, a.dtype("dtype")?);
-            Ok(Value::Var(fill_constant(
-                i,
-                shape,
-                dtype,
-                1.0,
-                a.bool("force_cpu")?,
-                None,
-            )))
-        }
+        |i, a| filled(i, a, 1.0)
     ),
     builtin!(
         ["fluid.layers.assign"],
@@ -533,6 +513,19 @@ pub const BUILTINS: &[Builtin] = &[
         fc
     ),
 ];
+
+/// `zeros`/`ones`: a `fill_constant` layer of `value`.
+fn filled(i: &mut Interp, a: &mut Args, value: f64) -> Result<Value> {
+    let (shape, dtype) = (a.ints("shape")?, a.dtype("dtype")?);
+    Ok(Value::Var(fill_constant(
+        i,
+        shape,
+        dtype,
+        value,
+        a.bool("force_cpu")?,
+        None,
+    )))
+}
 
 /// The dtype of a declared variable (FP32 if it has none, as Paddle assumes).
 pub fn dtype_of(i: &Interp, v: &VarRef) -> VarKind {
