@@ -184,3 +184,15 @@ fn implicit_compile_and_usage_errors() {
     let out = fluidc(&["dump", "x.pb", "--format", "yaml"], b"");
     assert_eq!(out.status.code(), Some(2), "usage errors exit 2");
 }
+
+#[test]
+fn text_format_errors_name_line_and_column() {
+    let dir = temp_dir("pbtxt_error");
+    let txt = dir.join("bad.pbtxt");
+    std::fs::write(&txt, "blocks {\n  idx: 0\n  parent_idx: \"x\"\n}\n").expect("write");
+    let out = fluidc(&["dump", path_str(&txt)], b"");
+    assert_clean_user_error(
+        &out,
+        "text format at line 3, column 15: expected an integer",
+    );
+}

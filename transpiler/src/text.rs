@@ -84,11 +84,24 @@ pub fn to_json(what: Message, bytes: &[u8]) -> Result<String, DecodeError> {
     Ok(text)
 }
 
-/// Parses protobuf text format into `ProgramDesc` bytes.
+/// Parses protobuf text format into `ProgramDesc` bytes. An error names the
+/// line and column where parsing stopped.
 pub fn from_text(text: &str) -> Result<Vec<u8>, DecodeError> {
     let msg = DynamicMessage::parse_text_format(descriptor(PROGRAM_DESC), text).map_err(|e| {
+        use miette::Diagnostic as _;
+        let at = e.labels().and_then(|mut l| l.next()).map(|l| l.offset());
+        let place = at.map_or(String::new(), |off| {
+            let off = (0..=off.min(text.len()))
+                .rev()
+                .find(|i| text.is_char_boundary(*i))
+                .unwrap_or(0);
+            let before = &text[..off];
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!(" at line {line}, column {col}")
+        });
         DecodeError {
-            message: format!("text format: {e}"),
+            message: format!("text format{place}: {e}"),
         }
     })?;
     Ok(msg.encode_to_vec())
