@@ -32,8 +32,12 @@ pub(crate) struct Goroutine {
     pub(crate) frames: Vec<Frame>,
     pub(crate) depth: usize,
     /// The local variables of every frame, one window per frame, innermost
-    /// last (see `crate::scope`).
+    /// last (see `crate::scope`): `locals[..used]`. Slots above `used` are
+    /// empty spares, so the vector's length changes only when it grows:
+    /// every push and pop of a frame writing the length that the next op
+    /// reads back with the pointer would stall on store forwarding.
     pub(crate) locals: Vec<Value>,
+    pub(crate) used: usize,
     /// Set while the goroutine waits in a channel operation; the op, run
     /// again after the wake-up, finishes with the waiter's completion.
     pub(crate) parked: Option<Parked>,
@@ -150,19 +154,24 @@ impl Goroutine {
         let base = frame.base;
         frame.scope = None;
         self.depth = top;
-        while self.locals.len() > base {
-            if let Some(v) = self.locals.pop() {
-                v.discard();
-            }
+        for v in &mut self.locals[base..self.used] {
+            std::mem::take(v).discard();
         }
+        self.used = base;
     }
 
     /// Pushes a frame running `block` (number `index`, a child of the
     /// innermost frame's block) with fresh variables.
     pub(crate) fn push(&mut self, block: &LoadedBlock, index: usize, kind: FrameKind) {
-        let base = self.locals.len();
-        for _ in 0..block.locals {
-            self.locals.push(Value::Empty);
+        let base = self.used;
+        self.used += block.locals;
+        if self.locals.len() < self.used {
+            // Each slot written in place (pushing one by one builds each
+            // `Empty` on the stack and copies it out, which stalls on store
+            // forwarding).
+            let more = self.used - self.locals.len();
+            self.locals
+                .extend(std::iter::repeat_with(|| Value::Empty).take(more));
         }
         let depth = self.depth;
         let (scope, scope_frame) = if block.has_scope {
@@ -201,6 +210,7 @@ impl Goroutine {
             }),
             frames: vec![frame],
             depth: 1,
+            used: locals.len(),
             locals,
             parked: None,
         })

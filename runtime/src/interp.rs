@@ -117,7 +117,7 @@ impl Worker<'_, '_> {
                 .map_err(|e| while_op.info.error(e))?;
             if again {
                 let frame = &mut g.frames[top];
-                for v in &mut g.locals[frame.base..] {
+                for v in &mut g.locals[frame.base..g.used] {
                     std::mem::take(v).discard();
                 }
                 if let Some(scope) = &mut frame.scope {
@@ -316,18 +316,18 @@ impl Worker<'_, '_> {
         }
         let mut cases: SmallVec<[channel::Case<'_, Value, Box<Goroutine>>; 4]> = SmallVec::new();
         for (case, ch) in sel.cases.iter().zip(&channels) {
-            let send = match &case.op {
-                CaseOp::Send(v) => {
-                    let t = vars.tensor_value(v)?;
-                    ch.check(&t)?;
-                    Some(t)
-                }
-                CaseOp::Recv { .. } => None,
-            };
             cases.push(channel::Case {
                 channel: &ch.chan,
-                send,
+                send: None,
             });
+            // The value is written in place: a value built first and moved
+            // in stalls on store forwarding (this is the hot path of every
+            // select).
+            if let CaseOp::Send(v) = &case.op {
+                let send = &mut cases.last_mut().expect("just pushed").send;
+                vars.tensor_value_into(v, send)?;
+                ch.check(send.as_ref().expect("just written"))?;
+            }
         }
         // A uniformly random poll order (Fisher-Yates), on the stack for a
         // few cases.

@@ -182,7 +182,9 @@ impl<'r> Sched<'r> {
     pub(crate) fn exited(&self, g: Goroutine) {
         self.live.lock().remove(&g.id);
         if g.id == 0 {
-            *self.main_locals.lock() = Some(g.locals);
+            let mut locals = g.locals;
+            locals.truncate(g.used);
+            *self.main_locals.lock() = Some(locals);
             self.finish(None);
         } else if self.active.fetch_sub(1, SeqCst) == 1 {
             self.deadlock();

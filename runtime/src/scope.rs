@@ -243,6 +243,20 @@ impl<'a> Vars<'a> {
         }
     }
 
+    /// [`Vars::tensor_value`] written into `out`.
+    #[inline(always)]
+    pub(crate) fn tensor_value_into(
+        &self,
+        r: &VarRef,
+        out: &mut Option<Value>,
+    ) -> Result<(), String> {
+        match self.scalar(r) {
+            Some((v, rank)) => *out = Some(Value::Scalar(v, rank as u8)),
+            None => *out = Some(self.any_tensor_value(r)?),
+        }
+        Ok(())
+    }
+
     #[inline(never)]
     fn any_tensor_value(&self, r: &VarRef) -> Result<Value, String> {
         match self.get(r) {
