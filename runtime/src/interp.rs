@@ -35,7 +35,12 @@ const SEND_ON_CLOSED: &str = "send on closed channel";
 impl Worker<'_, '_> {
     /// Runs `g` until it blocks, exits, fails, or its time slice ends while
     /// others wait.
-    pub(crate) fn run_goroutine(&mut self, mut g: Box<Goroutine>) {
+    pub(crate) fn run_goroutine(&mut self, g: Box<Goroutine>) {
+        self.run_slice(g);
+        self.count_woken();
+    }
+
+    fn run_slice(&mut self, mut g: Box<Goroutine>) {
         let mut budget = TIME_SLICE;
         loop {
             if self.sched.is_done() {
@@ -43,13 +48,18 @@ impl Worker<'_, '_> {
             }
             match self.step(&mut g, &mut budget) {
                 Ok(Step::Next) => {}
-                Ok(Step::Exit) => return self.sched.exited(*g),
+                Ok(Step::Exit) => {
+                    if self.sched.exited(*g) {
+                        self.stopped();
+                    }
+                    return;
+                }
                 Ok(Step::Block) => {
                     let frame = &g.frames[g.depth - 1];
                     let info = g.info.clone();
                     info.park_at(frame.block, frame.pc);
                     match info.waiter.park(g) {
-                        Ok(()) => return self.sched.parked(),
+                        Ok(()) => return self.stopped(),
                         // Completed while registering: carry on.
                         Err(back) => g = back,
                     }
@@ -245,14 +255,9 @@ impl Worker<'_, '_> {
             Control::Select(sel) => {
                 let chosen = match g.parked.take() {
                     Some(p) => {
-                        // The other cases' entries go before the waiter is
-                        // made ready again (see `crate::channel::waiter`).
-                        if p.channels.len() > 1 {
-                            for ch in &p.channels {
-                                ch.chan.unregister(&g.info.waiter);
-                            }
-                        }
-                        Some((finish(&g.info.waiter), p.channels))
+                        let c = finish(&g.info.waiter);
+                        unregister_others(&p.channels, c.case, &g.info.waiter);
+                        Some((c, p.channels))
                     }
                     None => match self.try_select(sel, &vars, &g.info.waiter)? {
                         Ok(chosen) => chosen,
@@ -358,6 +363,22 @@ impl Worker<'_, '_> {
 }
 
 type Channels = SmallVec<[Arc<TypedChannel>; 2]>;
+
+/// Frees the queue places of a finished select's entries (stale by now, see
+/// `crate::channel::waiter`) on every channel but the one of case `won`,
+/// whose entry its claimer took; each channel once.
+fn unregister_others(channels: &Channels, won: usize, waiter: &Arc<GWaiter>) {
+    for (i, ch) in channels.iter().enumerate() {
+        let first = !channels[..i].iter().any(|c| Arc::ptr_eq(c, ch));
+        let has_entries = channels
+            .iter()
+            .enumerate()
+            .any(|(j, c)| j != won && Arc::ptr_eq(c, ch));
+        if first && has_entries {
+            ch.chan.unregister(waiter);
+        }
+    }
+}
 
 /// Marks `g` as waiting on `channels` (its waiter is registered there).
 fn blocked(g: &mut Goroutine, channels: Channels) -> Step {

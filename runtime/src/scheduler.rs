@@ -15,7 +15,12 @@
 //! Deadlock: `active` counts goroutines that are running or runnable. A
 //! goroutine that parks or exits decrements it, one that wakes another
 //! increments it first, so it reaches 0 only when every live goroutine is
-//! parked and nobody can wake them. Then the run stops at once with a report
+//! parked and nobody can wake them. A worker keeps the wake-ups made by the
+//! goroutine it runs in a count of its own (`woken`) and adds them when that
+//! goroutine stops running; if it stops by parking or exiting, one of them
+//! takes over its place in `active`, so the usual channel handoff (wake the
+//! partner, then park) changes `active` not at all. The count is never too
+//! low to matter: the running goroutine is itself in it until it stops. Then the run stops at once with a report
 //! of every blocked goroutine. The main goroutine's end ends the run, as in Go.
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering::SeqCst};
@@ -57,6 +62,9 @@ pub(crate) struct Worker<'s, 'r> {
     pub(crate) sched: &'s Sched<'r>,
     /// Runs next: the goroutine most recently woken by this worker.
     next: Option<Box<Goroutine>>,
+    /// Wake-ups made by the running goroutine, not yet in `Sched::active`
+    /// (see the module docs).
+    woken: isize,
     /// Woken here earlier and displaced from `next`; only this worker runs them.
     local: VecDeque<Box<Goroutine>>,
     pub(crate) rng: SmallRng,
@@ -95,6 +103,7 @@ impl<'r> Sched<'r> {
         let worker = |i: u64| Worker {
             sched: self,
             next: None,
+            woken: 0,
             local: VecDeque::new(),
             rng: SmallRng::seed_from_u64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
         };
@@ -166,29 +175,31 @@ impl<'r> Sched<'r> {
         }
     }
 
-    /// Counts a wake-up: a parked goroutine is runnable again.
-    pub(crate) fn woken(&self) {
-        self.active.fetch_add(1, SeqCst);
+    /// Counts `n` wake-ups: parked goroutines that are runnable again.
+    fn woken(&self, n: isize) {
+        self.active.fetch_add(n, SeqCst);
     }
 
-    /// Counts a park; the last runnable goroutine parking is a deadlock.
-    pub(crate) fn parked(&self) {
+    /// Counts a goroutine that stopped running (parked or exited); the last
+    /// runnable one parking is a deadlock.
+    fn stopped(&self) {
         if self.active.fetch_sub(1, SeqCst) == 1 {
             self.deadlock();
         }
     }
 
-    /// A goroutine ran off the end of its first frame.
-    pub(crate) fn exited(&self, g: Goroutine) {
+    /// A goroutine ran off the end of its first frame. Main's end ends the
+    /// run; for another, returns true: it must be counted as stopped.
+    pub(crate) fn exited(&self, g: Goroutine) -> bool {
         self.live.lock().remove(&g.id);
         if g.id == 0 {
             let mut locals = g.locals;
             locals.truncate(g.used);
             *self.main_locals.lock() = Some(locals);
             self.finish(None);
-        } else if self.active.fetch_sub(1, SeqCst) == 1 {
-            self.deadlock();
+            return false;
         }
+        true
     }
 
     fn deadlock(&self) {
@@ -254,9 +265,26 @@ impl Worker<'_, '_> {
     /// Makes `g` runnable: it runs next on this worker, and the goroutine
     /// that was to run next waits in the local queue.
     pub(crate) fn wake(&mut self, g: Box<Goroutine>) {
-        self.sched.woken();
+        self.woken += 1;
         if let Some(old) = self.next.replace(g) {
             self.local.push_back(old);
+        }
+    }
+
+    /// The running goroutine parked or exited: one of its wake-ups takes
+    /// its place in the count of runnable goroutines, or it leaves it.
+    pub(crate) fn stopped(&mut self) {
+        if self.woken > 0 {
+            self.woken -= 1;
+        } else {
+            self.sched.stopped();
+        }
+    }
+
+    /// The running goroutine is off the worker: its wake-ups join the count.
+    pub(crate) fn count_woken(&mut self) {
+        if self.woken > 0 {
+            self.sched.woken(std::mem::take(&mut self.woken));
         }
     }
 

@@ -47,10 +47,12 @@ struct State<T, P> {
     receivers: VecDeque<RecvEntry<T, P>>,
 }
 
-/// A blocked send case: its waiter, its case number and the value it offers.
+/// A blocked send case: its waiter, the waiter's generation when it
+/// registered (see [`waiter`]), its case number and the value it offers.
 #[derive(Debug)]
 struct SendEntry<T, P> {
     waiter: Arc<Waiter<T, P>>,
+    generation: u64,
     case: usize,
     value: T,
 }
@@ -58,6 +60,7 @@ struct SendEntry<T, P> {
 #[derive(Debug)]
 struct RecvEntry<T, P> {
     waiter: Arc<Waiter<T, P>>,
+    generation: u64,
     case: usize,
 }
 
@@ -98,7 +101,7 @@ impl<T, P> State<T, P> {
                 case: r.case,
                 outcome: Outcome::Received(value),
             };
-            match r.waiter.complete(offer) {
+            match r.waiter.complete(r.generation, offer) {
                 Ok(wake) => return Ok((Outcome::Sent, wake)),
                 // A select that already won elsewhere: take the value back.
                 Err(back) => match back.outcome {
@@ -120,7 +123,7 @@ impl<T, P> State<T, P> {
             // The buffer was full if a sender waits: its value takes the freed slot.
             let mut wake = None;
             while let Some(s) = self.senders.pop_front() {
-                if let Ok(w) = s.waiter.complete(sent(s.case)) {
+                if let Ok(w) = s.waiter.complete(s.generation, sent(s.case)) {
                     self.buffer.push_back(s.value);
                     wake = w;
                     break;
@@ -129,7 +132,7 @@ impl<T, P> State<T, P> {
             return Some((Outcome::Received(value), wake));
         }
         while let Some(s) = self.senders.pop_front() {
-            if let Ok(wake) = s.waiter.complete(sent(s.case)) {
+            if let Ok(wake) = s.waiter.complete(s.generation, sent(s.case)) {
                 return Some((Outcome::Received(s.value), wake));
             }
         }
@@ -198,6 +201,7 @@ impl<T, P> Channel<T, P> {
             Err(value) => {
                 st.senders.push_back(SendEntry {
                     waiter: waiter.clone(),
+                    generation: waiter.generation(),
                     case: 0,
                     value,
                 });
@@ -215,6 +219,7 @@ impl<T, P> Channel<T, P> {
             None => {
                 st.receivers.push_back(RecvEntry {
                     waiter: waiter.clone(),
+                    generation: waiter.generation(),
                     case: 0,
                 });
                 Attempt::Blocked
@@ -235,20 +240,21 @@ impl<T, P> Channel<T, P> {
             outcome: Outcome::Closed,
         };
         for r in std::mem::take(&mut st.receivers) {
-            if let Ok(Some(p)) = r.waiter.complete(closed(r.case)) {
+            if let Ok(Some(p)) = r.waiter.complete(r.generation, closed(r.case)) {
                 wake.push(p);
             }
         }
         for s in std::mem::take(&mut st.senders) {
-            if let Ok(Some(p)) = s.waiter.complete(closed(s.case)) {
+            if let Ok(Some(p)) = s.waiter.complete(s.generation, closed(s.case)) {
                 wake.push(p);
             }
         }
         Ok(wake)
     }
 
-    /// Removes a select's remaining entries after it completed. A plain send
-    /// or receive needs none: its one entry was taken by whoever completed it.
+    /// Removes a select's remaining entries after it finished (they are
+    /// stale, see [`waiter`]; this frees their places). A plain send or
+    /// receive needs none: its one entry was taken by whoever completed it.
     pub fn unregister(&self, waiter: &Arc<Waiter<T, P>>) {
         self.state.lock().remove(waiter);
     }
@@ -353,6 +359,7 @@ fn lock_and_select<'c, T, P>(
     if has_default {
         return Attempt::Default;
     }
+    let generation = waiter.generation();
     for (i, case) in cases.iter_mut().enumerate() {
         let st = guards[slot[i]]
             .as_deref_mut()
@@ -360,11 +367,13 @@ fn lock_and_select<'c, T, P>(
         match case.send.take() {
             Some(value) => st.senders.push_back(SendEntry {
                 waiter: waiter.clone(),
+                generation,
                 case: i,
                 value,
             }),
             None => st.receivers.push_back(RecvEntry {
                 waiter: waiter.clone(),
+                generation,
                 case: i,
             }),
         }

@@ -564,3 +564,33 @@ fn a_finished_waiter_serves_the_next_operation() {
     t.join().expect("sender").expect("delivered");
     assert_eq!(Arc::strong_count(&w), 1, "no channel holds the waiter");
 }
+
+#[test]
+fn a_finished_waiters_stale_entries_are_skipped_before_unregistering() {
+    // A select won on `b` and finished but not yet unregistered from `a`,
+    // then a receive on `b` with the same waiter: a sender on `a` must not
+    // complete the new operation through the old entry.
+    let (a, b) = (Arc::new(Chan::new(0)), Arc::new(Chan::new(0)));
+    let w = fresh();
+    let Attempt::Blocked = select(&mut [recv_case(&a), recv_case(&b)], &[0, 1], false, &w) else {
+        panic!("nothing is ready");
+    };
+    let b2 = b.clone();
+    let t = thread::spawn(move || send(&b2, 7));
+    assert_eq!(block(w.clone()).outcome, Outcome::Received(7));
+    t.join().expect("sender").expect("delivered");
+    assert!(w.finish().is_none(), "block took the completion");
+    let Attempt::Blocked = b.recv(&w) else {
+        panic!("nobody sends on `b` yet");
+    };
+    assert!(
+        !try_send(&a, 8),
+        "the stale entry on `a` must not take the value"
+    );
+    assert!(!w.is_claimed(), "the receive on `b` is still waiting");
+    a.unregister(&w);
+    let b2 = b.clone();
+    let t = thread::spawn(move || send(&b2, 9));
+    assert_eq!(block(w.clone()).outcome, Outcome::Received(9));
+    t.join().expect("sender").expect("delivered");
+}

@@ -16,10 +16,15 @@
 //!
 //! A waiter is reusable: [`Waiter::finish`] takes the completion and makes it
 //! ready for the next operation, so a goroutine keeps one for its whole life
-//! instead of allocating one per blocking operation. That is only sound once
-//! no channel refers to it any more, which holds after the claim for a plain
-//! send or receive (the claimer took its one entry) and after
-//! [`super::Channel::unregister`] on every channel for a select.
+//! instead of allocating one per blocking operation. Every operation has its
+//! own generation, and a channel's entry carries the generation it was
+//! registered in: a claim through an entry of an earlier operation fails as
+//! if another case had won. So a select's other entries are harmless once
+//! it finished; [`super::Channel::unregister`] removes them only to free
+//! their places in the queues, and not from the channel that completed it,
+//! whose claimer already took its entry (one lock less per blocked select).
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
 use parking_lot::Mutex;
 
 /// How a blocked case ended.
@@ -61,12 +66,17 @@ struct State<T, P> {
 /// One blocked send, receive or select. See the module docs.
 #[derive(Debug)]
 pub struct Waiter<T, P> {
+    /// The generation of the operation in progress. Written only by the
+    /// waiter's owner, in [`Waiter::finish`] under the state's lock; claimers
+    /// read it under that lock, the owner (registering) without.
+    generation: AtomicU64,
     state: Mutex<State<T, P>>,
 }
 
 impl<T, P> Default for Waiter<T, P> {
     fn default() -> Self {
         Waiter {
+            generation: AtomicU64::new(0),
             state: Mutex::new(State {
                 claimed: false,
                 completion: None,
@@ -77,12 +87,22 @@ impl<T, P> Default for Waiter<T, P> {
 }
 
 impl<T, P> Waiter<T, P> {
-    /// Claims the waiter with `completion`. `Ok(Some(p))`: the claimer must
-    /// wake `p`; `Ok(None)`: the waiter was not parked yet and will see the
-    /// completion itself; `Err(completion)`: another case already won.
-    pub fn complete(&self, completion: Completion<T>) -> Result<Option<P>, Completion<T>> {
+    /// The generation the owner registers its entries with.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Relaxed)
+    }
+
+    /// Claims the waiter with `completion`, through an entry registered in
+    /// `generation`. `Ok(Some(p))`: the claimer must wake `p`; `Ok(None)`:
+    /// the waiter was not parked yet and will see the completion itself;
+    /// `Err(completion)`: another case already won, or the entry is stale.
+    pub fn complete(
+        &self,
+        generation: u64,
+        completion: Completion<T>,
+    ) -> Result<Option<P>, Completion<T>> {
         let mut s = self.state.lock();
-        if s.claimed {
+        if s.claimed || generation != self.generation.load(Relaxed) {
             return Err(completion);
         }
         s.claimed = true;
@@ -115,12 +135,14 @@ impl<T, P> Waiter<T, P> {
         self.state.lock().completion.take()
     }
 
-    /// The winning case, once claimed; the waiter is then ready for another
-    /// operation (see the module docs for when that is allowed).
+    /// The winning case, once claimed; the waiter is then ready for the
+    /// next operation, and every entry registered so far is stale.
     pub fn finish(&self) -> Option<Completion<T>> {
         let mut s = self.state.lock();
         s.claimed = false;
         s.sleeper = Sleeper::Registering;
+        self.generation
+            .store(self.generation.load(Relaxed) + 1, Relaxed);
         s.completion.take()
     }
 
