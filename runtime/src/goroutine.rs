@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 
 use crate::channel::Waiter;
 use crate::load::LoadedBlock;
-use crate::scope::Scope;
+use crate::scope::{ChannelCache, Scope};
 use crate::value::{TypedChannel, Value};
 
 /// The waiter a goroutine parks in.
@@ -41,6 +41,8 @@ pub(crate) struct Goroutine {
     /// Set while the goroutine waits in a channel operation; the op, run
     /// again after the wake-up, finishes with the waiter's completion.
     pub(crate) parked: Option<Parked>,
+    /// The channels its channel operations read lately.
+    pub(crate) channels: ChannelCache,
 }
 
 /// A blocked channel operation: the channels its waiter is registered on
@@ -213,6 +215,7 @@ impl Goroutine {
             used: locals.len(),
             locals,
             parked: None,
+            channels: ChannelCache::default(),
         })
     }
 }

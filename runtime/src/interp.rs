@@ -15,10 +15,10 @@ use crate::channel::{self, Attempt, Completion, Outcome};
 use crate::error::RuntimeError;
 use crate::goroutine::{Frame, FrameKind, GWaiter, Goroutine, Parked};
 use crate::load::LoadedOp;
-use crate::ops::control::{CaseOp, Select};
+use crate::ops::control::{CaseOp, Select, ZeroValue};
 use crate::ops::{Control, Exec};
 use crate::scheduler::{Worker, TIME_SLICE};
-use crate::scope::{Scope, Vars};
+use crate::scope::{ChannelCache, Scope, VarRef, Vars};
 use crate::tensor::Scalar;
 use crate::value::{TypedChannel, Value};
 
@@ -158,6 +158,7 @@ impl Worker<'_, '_> {
         let prog = self.sched.prog;
         let top = g.depth - 1;
         let mut vars = Vars::new(&g.frames, &mut g.locals, top);
+        let cache = &mut g.channels;
         match c {
             Control::While { cond, body } => {
                 let run = vars.condition(cond)?;
@@ -194,7 +195,9 @@ impl Worker<'_, '_> {
                 let outcome = match g.parked.take() {
                     Some(_) => finish(&g.info.waiter).outcome,
                     None => {
-                        let ch = vars.channel(channel)?;
+                        cache.start();
+                        let i = vars.channel(channel, cache)?;
+                        let ch = cache.get(i);
                         let value = vars.tensor_value(x)?;
                         ch.check(&value)?;
                         match ch.chan.send(value, &g.info.waiter) {
@@ -202,7 +205,10 @@ impl Worker<'_, '_> {
                                 self.wake_all(woken);
                                 c.outcome
                             }
-                            Attempt::Blocked => return Ok(blocked(g, smallvec![ch])),
+                            Attempt::Blocked => {
+                                let ch = ch.clone();
+                                return Ok(blocked(g, smallvec![ch]));
+                            }
                             Attempt::Default => unreachable!("a send has no default case"),
                         }
                     }
@@ -218,23 +224,24 @@ impl Worker<'_, '_> {
                 status,
                 zero,
             } => {
-                let (c, ch) = match g.parked.take() {
-                    Some(mut p) => (finish(&g.info.waiter), p.channels.swap_remove(0)),
+                let (value, ok) = match g.parked.take() {
+                    Some(p) => received(finish(&g.info.waiter), zero, &p.channels[0]),
                     None => {
-                        let ch = vars.channel(channel)?;
+                        cache.start();
+                        let i = vars.channel(channel, cache)?;
+                        let ch = cache.get(i);
                         match ch.chan.recv(&g.info.waiter) {
                             Attempt::Done(c, woken) => {
                                 self.wake_all(woken);
-                                (c, ch)
+                                received(c, zero, ch)
                             }
-                            Attempt::Blocked => return Ok(blocked(g, smallvec![ch])),
+                            Attempt::Blocked => {
+                                let ch = ch.clone();
+                                return Ok(blocked(g, smallvec![ch]));
+                            }
                             Attempt::Default => unreachable!("a receive has no default case"),
                         }
                     }
-                };
-                let (value, ok) = match c.outcome {
-                    Outcome::Received(v) => (v, true),
-                    _ => (Value::tensor(zero.tensor(&ch)), false),
                 };
                 vars.set(out, value);
                 if let Some(status) = status {
@@ -244,7 +251,9 @@ impl Worker<'_, '_> {
                 g.frames[top].pc += 1;
             }
             Control::Close { channel } => {
-                let ch = vars.channel(channel)?;
+                cache.start();
+                let i = vars.channel(channel, cache)?;
+                let ch = cache.get(i);
                 let woken = ch
                     .chan
                     .close()
@@ -257,34 +266,23 @@ impl Worker<'_, '_> {
                     Some(p) => {
                         let c = finish(&g.info.waiter);
                         unregister_others(&p.channels, c.case, &g.info.waiter);
-                        Some((c, p.channels))
+                        let won = &p.channels[c.case];
+                        Some(chosen_case(sel, c, won)?)
                     }
-                    None => match self.try_select(sel, &vars, &g.info.waiter)? {
+                    None => match self.try_select(sel, &vars, cache, &g.info.waiter)? {
                         Ok(chosen) => chosen,
                         Err(channels) => return Ok(blocked(g, channels)),
                     },
                 };
                 // What the chosen case writes: `case_to_execute` in this
                 // frame, a received value in the cases block's.
-                let (index, received) = match chosen {
-                    None => (
-                        sel.default
-                            .expect("only a select with a default case takes it"),
+                let (index, received) = chosen.unwrap_or_else(|| {
+                    let default = sel.default;
+                    (
+                        default.expect("only a select with a default case takes it"),
                         None,
-                    ),
-                    Some((c, channels)) => {
-                        let case = &sel.cases[c.case];
-                        let received = match (&case.op, c.outcome) {
-                            (CaseOp::Send(_), Outcome::Closed) => return Err(SEND_ON_CLOSED.into()),
-                            (CaseOp::Recv { value, .. }, Outcome::Received(v)) => Some((value, v)),
-                            (CaseOp::Recv { value, zero }, _) => {
-                                Some((value, Value::tensor(zero.tensor(&channels[c.case]))))
-                            }
-                            (CaseOp::Send(_), _) => None,
-                        };
-                        (case.index, received)
-                    }
-                };
+                    )
+                });
                 vars.set_scalar(&sel.case_to_execute, Scalar::Int32(index), 1);
                 g.frames[top].pc += 1;
                 g.push(&prog.blocks[sel.body], sel.body, FrameKind::Once);
@@ -306,21 +304,24 @@ impl Worker<'_, '_> {
     }
 
     /// Polls a select's cases in random order. `Ok(Ok(None))`: the default
-    /// case; `Ok(Ok(Some(..)))`: a case completed; `Ok(Err(channels))`:
-    /// `waiter` is registered on these channels.
+    /// case; `Ok(Ok(Some(..)))`: a case completed (see [`chosen_case`]);
+    /// `Ok(Err(channels))`: `waiter` is registered on these channels.
     #[allow(clippy::type_complexity)]
-    fn try_select(
+    fn try_select<'s>(
         &mut self,
-        sel: &Select,
+        sel: &'s Select,
         vars: &Vars,
+        cache: &mut ChannelCache,
         waiter: &Arc<GWaiter>,
-    ) -> Result<Result<Option<(Completion<Value>, Channels)>, Channels>, String> {
-        let mut channels = Channels::new();
+    ) -> Result<Result<Option<Chosen<'s>>, Channels>, String> {
+        cache.start();
+        let mut at: SmallVec<[usize; 4]> = SmallVec::new();
         for case in &sel.cases {
-            channels.push(vars.channel(&case.channel)?);
+            at.push(vars.channel(&case.channel, cache)?);
         }
+        let cache = &*cache;
         let mut cases: SmallVec<[channel::Case<'_, Value, Box<Goroutine>>; 4]> = SmallVec::new();
-        for (case, ch) in sel.cases.iter().zip(&channels) {
+        for (case, ch) in sel.cases.iter().zip(at.iter().map(|&i| cache.get(i))) {
             cases.push(channel::Case {
                 channel: &ch.chan,
                 send: None,
@@ -354,15 +355,45 @@ impl Worker<'_, '_> {
         Ok(match attempt {
             Attempt::Done(c, woken) => {
                 self.wake_all(woken);
-                Ok(Some((c, channels)))
+                let won = cache.get(at[c.case]);
+                Ok(Some(chosen_case(sel, c, won)?))
             }
             Attempt::Default => Ok(None),
-            Attempt::Blocked => Err(channels),
+            Attempt::Blocked => Err(at.iter().map(|&i| cache.get(i).clone()).collect()),
         })
     }
 }
 
 type Channels = SmallVec<[Arc<TypedChannel>; 2]>;
+
+/// A select's chosen case: its index in the cases block, and for a receive
+/// case the variable it writes and the value.
+type Chosen<'s> = (i32, Option<(&'s VarRef, Value)>);
+
+/// What case `c` of `sel`, on channel `ch`, writes; a send case on a closed
+/// channel is an error.
+fn chosen_case<'s>(
+    sel: &'s Select,
+    c: Completion<Value>,
+    ch: &TypedChannel,
+) -> Result<Chosen<'s>, String> {
+    let case = &sel.cases[c.case];
+    let received = match (&case.op, c.outcome) {
+        (CaseOp::Send(_), Outcome::Closed) => return Err(SEND_ON_CLOSED.into()),
+        (CaseOp::Recv { value, .. }, Outcome::Received(v)) => Some((value, v)),
+        (CaseOp::Recv { value, zero }, _) => Some((value, Value::tensor(zero.tensor(ch)))),
+        (CaseOp::Send(_), _) => None,
+    };
+    Ok((case.index, received))
+}
+
+/// The value and status a receive on `ch` ends with.
+fn received(c: Completion<Value>, zero: &ZeroValue, ch: &TypedChannel) -> (Value, bool) {
+    match c.outcome {
+        Outcome::Received(v) => (v, true),
+        _ => (Value::tensor(zero.tensor(ch)), false),
+    }
+}
 
 /// Frees the queue places of a finished select's entries (stale by now, see
 /// `crate::channel::waiter`) on every channel but the one of case `won`,

@@ -22,10 +22,21 @@
 //! Only blocks that own a shared variable (and block 0) make a scope; the
 //! others use their parent's, so a loop body without one allocates nothing
 //! per iteration.
+//!
+//! Channel variables are usually shared (a goroutine and its starter talk
+//! through them) and read by every channel operation, so their reads skip
+//! the lock: a shared slot also publishes the address of the channel it
+//! holds, and a goroutine keeps the channels it used in a [`ChannelCache`].
+//! A read that finds the published address in the cache uses the cached
+//! channel: no lock and no reference count, where a locked read costs four
+//! atomic instructions, most of a channel handoff. The address cannot be
+//! another channel's: the cache's reference keeps that memory from reuse.
 use std::ops::Deref;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use parking_lot::Mutex;
+use parking_lot::{Mutex, MutexGuard};
+use smallvec::SmallVec;
 
 use crate::goroutine::Frame;
 use crate::tensor::{Scalar, Tensor};
@@ -51,21 +62,51 @@ pub(crate) enum Place {
 #[derive(Debug)]
 pub(crate) struct Scope {
     parent: Option<Arc<Scope>>,
-    slots: Box<[Mutex<Value>]>,
+    slots: Box<[Slot]>,
+}
+
+/// One shared variable: its value under a lock, and the address of the
+/// channel it holds (0 if none), written with the value under the lock and
+/// read without it (see the module docs).
+#[derive(Debug, Default)]
+struct Slot {
+    value: Mutex<Value>,
+    channel: AtomicUsize,
+}
+
+fn channel_address(v: &Value) -> usize {
+    match v {
+        Value::Channel(c) => Arc::as_ptr(c) as usize,
+        _ => 0,
+    }
+}
+
+impl Slot {
+    fn read(&self) -> MutexGuard<'_, Value> {
+        self.value.lock()
+    }
+
+    /// Runs `f` on the value under the lock; every write goes through here.
+    fn write<R>(&self, f: impl FnOnce(&mut Value) -> R) -> R {
+        let mut v = self.value.lock();
+        let r = f(&mut v);
+        self.channel.store(channel_address(&v), Ordering::Release);
+        r
+    }
 }
 
 impl Scope {
     pub(crate) fn root(slots: usize) -> Arc<Scope> {
         Arc::new(Scope {
             parent: None,
-            slots: (0..slots).map(|_| Mutex::new(Value::Empty)).collect(),
+            slots: (0..slots).map(|_| Slot::default()).collect(),
         })
     }
 
     pub(crate) fn child(parent: &Arc<Scope>, slots: usize) -> Arc<Scope> {
         Arc::new(Scope {
             parent: Some(parent.clone()),
-            slots: (0..slots).map(|_| Mutex::new(Value::Empty)).collect(),
+            slots: (0..slots).map(|_| Slot::default()).collect(),
         })
     }
 
@@ -76,7 +117,8 @@ impl Scope {
     pub(crate) fn renew(scope: &mut Arc<Scope>) {
         if let Some(s) = Arc::get_mut(scope) {
             for slot in s.slots.iter_mut() {
-                *slot.get_mut() = Value::Empty;
+                *slot.value.get_mut() = Value::Empty;
+                *slot.channel.get_mut() = 0;
             }
             return;
         }
@@ -87,7 +129,7 @@ impl Scope {
         *scope = Scope::child(parent, scope.slots.len());
     }
 
-    fn cell(&self, up: u32, slot: u32) -> &Mutex<Value> {
+    fn cell(&self, up: u32, slot: u32) -> &Slot {
         let mut scope = self;
         for _ in 0..up {
             scope = scope
@@ -184,7 +226,7 @@ impl<'a> Vars<'a> {
     }
 
     #[inline]
-    fn shared(&self, up: u32, slot: u32) -> &'a Mutex<Value> {
+    fn shared(&self, up: u32, slot: u32) -> &'a Slot {
         self.scope().cell(up, slot)
     }
 
@@ -192,7 +234,7 @@ impl<'a> Vars<'a> {
     pub(crate) fn get(&self, r: &VarRef) -> Value {
         match r.place {
             Place::Local { up, slot } => self.locals[self.local_index(up, slot)].clone(),
-            Place::Shared { up, slot } => self.shared(up, slot).lock().clone(),
+            Place::Shared { up, slot } => self.shared(up, slot).read().clone(),
         }
     }
 
@@ -214,7 +256,7 @@ impl<'a> Vars<'a> {
                 let i = self.local_index(up, slot);
                 f(&mut self.locals[i])
             }
-            Place::Shared { up, slot } => f(&mut self.shared(up, slot).lock()),
+            Place::Shared { up, slot } => self.shared(up, slot).write(f),
         }
     }
 
@@ -229,7 +271,7 @@ impl<'a> Vars<'a> {
                 Value::Tensor(t) => Ok(TensorRef::Borrowed(t)),
                 other => read(other).map(TensorRef::Owned),
             },
-            Place::Shared { up, slot } => read(&self.shared(up, slot).lock()).map(TensorRef::Owned),
+            Place::Shared { up, slot } => read(&self.shared(up, slot).read()).map(TensorRef::Owned),
         }
     }
 
@@ -291,7 +333,7 @@ impl<'a> Vars<'a> {
 
     #[inline(never)]
     fn shared_scalar(&self, up: u32, slot: u32) -> Option<(Scalar, usize)> {
-        scalar_of(&self.shared(up, slot).lock())
+        scalar_of(&self.shared(up, slot).read())
     }
 
     /// Writes a one-element tensor of `rank` (at most 4, as
@@ -312,23 +354,38 @@ impl<'a> Vars<'a> {
 
     #[inline(never)]
     fn set_shared(&self, up: u32, slot: u32, value: Value) {
-        let old = std::mem::replace(&mut *self.shared(up, slot).lock(), value);
+        let old = self.shared(up, slot).write(|v| std::mem::replace(v, value));
         old.discard();
     }
 
+    /// The channel variable `r` holds, as an entry of `cache` (see the
+    /// module docs); the entry stays valid until `cache`'s next
+    /// [`ChannelCache::start`].
     #[inline]
-    pub(crate) fn channel(&self, r: &VarRef) -> Result<Arc<TypedChannel>, String> {
+    pub(crate) fn channel(&self, r: &VarRef, cache: &mut ChannelCache) -> Result<usize, String> {
+        let address = match r.place {
+            Place::Local { up, slot } => channel_address(&self.locals[self.local_index(up, slot)]),
+            Place::Shared { up, slot } => self.shared(up, slot).channel.load(Ordering::Acquire),
+        };
+        if address != 0 {
+            if let Some(i) = cache.find(address) {
+                return Ok(i);
+            }
+        }
         let found = match r.place {
             Place::Local { up, slot } => match &self.locals[self.local_index(up, slot)] {
                 Value::Channel(c) => Some(c.clone()),
                 _ => None,
             },
-            Place::Shared { up, slot } => match &*self.shared(up, slot).lock() {
+            Place::Shared { up, slot } => match &*self.shared(up, slot).read() {
                 Value::Channel(c) => Some(c.clone()),
                 _ => None,
             },
         };
-        found.ok_or_else(|| self.not_a_channel(r))
+        match found {
+            Some(c) => Ok(cache.insert(c)),
+            None => Err(self.not_a_channel(r)),
+        }
     }
 
     #[cold]
@@ -362,5 +419,45 @@ impl<'a> Vars<'a> {
                 t.shape()
             )),
         }
+    }
+}
+
+/// The channels a goroutine used lately (see the module docs). One channel
+/// operation reads its channels into it and uses them by index.
+#[derive(Debug, Default)]
+pub(crate) struct ChannelCache {
+    channels: SmallVec<[Arc<TypedChannel>; 2]>,
+}
+
+impl ChannelCache {
+    /// How many channels it keeps between operations; more are dropped at
+    /// the next one's start.
+    const KEEP: usize = 8;
+
+    /// Starts a channel operation: entries found or inserted from now on
+    /// stay until the next start.
+    #[inline]
+    pub(crate) fn start(&mut self) {
+        if self.channels.len() > Self::KEEP {
+            self.channels.clear();
+        }
+    }
+
+    #[inline]
+    fn find(&self, address: usize) -> Option<usize> {
+        self.channels
+            .iter()
+            .position(|c| Arc::as_ptr(c) as usize == address)
+    }
+
+    #[inline(never)]
+    fn insert(&mut self, c: Arc<TypedChannel>) -> usize {
+        self.channels.push(c);
+        self.channels.len() - 1
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> &Arc<TypedChannel> {
+        &self.channels[i]
     }
 }
