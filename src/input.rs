@@ -87,13 +87,22 @@ pub fn is_python(path: &str) -> bool {
     Path::new(path).extension().is_some_and(|e| e == "py")
 }
 
-/// Compiles a Python script; its diagnostics are rendered into the error.
+/// Compiles a Python script; its errors are rendered into the error, its
+/// warnings printed on standard error.
 pub fn compile_python(path: &str) -> Result<Program, CliError> {
     let bytes = read_bytes(path)?;
     let name = display_name(path);
-    crate::front::compile_bytes(name, &bytes).map_err(|(source, diags)| {
-        CliError::rendered(crate::front::diag::render(name, &source, &diags))
-    })
+    let (source, result) = crate::front::compile_bytes(name, &bytes);
+    let render = |diags| crate::front::diag::render(name, &source, diags);
+    match result {
+        Ok(compiled) => {
+            if !compiled.warnings.is_empty() {
+                eprint!("{}", render(&compiled.warnings));
+            }
+            Ok(compiled.program)
+        }
+        Err(diags) => Err(CliError::rendered(render(&diags))),
+    }
 }
 
 /// Decodes (or, for a `.py`, compiles) a program without verifying it.

@@ -149,3 +149,17 @@ fn python_compiles_to_a_pb_that_reads_back() {
     // 100 goroutines plus the one that starts the chain.
     assert_eq!(stdout(&from_py).matches("= go(").count(), 101);
 }
+
+#[test]
+fn a_keyword_paddle_ignores_is_a_warning_naming_the_likely_one() {
+    let out = fluidc(&["check", "testdata/front/warn/cond_keyword_typo.py"], b"");
+    let err = stderr(&out);
+    assert!(out.status.success(), "a warning does not fail the compile: {err}");
+    assert!(
+        err.contains("warning: less_than() ignores the keyword argument `cnd`"),
+        "{err}"
+    );
+    assert!(err.contains("cond_keyword_typo.py:12:28"), "{err}");
+    assert!(err.contains("did you mean `cond`?"), "{err}");
+    assert!(err.contains("1 warning"), "{err}");
+}

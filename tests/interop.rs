@@ -310,11 +310,12 @@ fn pruning_paddle_programs_keeps_their_fetches_in_paddle() {
                 run.extend(["--fetch".to_string(), f.clone()]);
             }
             let run: Vec<&str> = run.iter().map(String::as_str).collect();
-            assert_eq!(
-                fetches(&paddle_helper(&run)),
-                expected,
-                "{} {level}",
-                pb.display()
+            // Paddle's own float kernels round differently on different
+            // CPUs, so the stored expectation holds to the last place.
+            assert_same_fetches(
+                &fetches(&paddle_helper(&run)),
+                &expected,
+                &format!("{} {level}", pb.display()),
             );
         }
     }

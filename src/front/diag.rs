@@ -7,12 +7,15 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Config};
 
-/// One error in the user's source.
+/// One error (or warning) in the user's source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub span: Range<usize>,
     pub message: String,
     pub help: Option<String>,
+    /// A warning does not stop the compile: the program is what Paddle's
+    /// Python would build, but probably not what the user meant.
+    pub warning: bool,
 }
 
 impl Diagnostic {
@@ -21,6 +24,14 @@ impl Diagnostic {
             span,
             message: message.into(),
             help: None,
+            warning: false,
+        }
+    }
+
+    pub fn warning(span: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            warning: true,
+            ..Diagnostic::new(span, message)
         }
     }
 
@@ -49,8 +60,9 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Renders diagnostics as `error: msg` / `--> path:line:col` / source line /
-/// caret / `= help: ...`, the way rustc does, followed by a count.
+/// Renders diagnostics as `error: msg` (or `warning: msg`) / `--> path:line:col`
+/// / source line / caret / `= help: ...`, the way rustc does, followed by a
+/// count.
 pub fn render(path: &str, source: &str, diags: &[Diagnostic]) -> String {
     let file = SimpleFile::new(path, source);
     let config = Config::default();
@@ -58,7 +70,12 @@ pub fn render(path: &str, source: &str, diags: &[Diagnostic]) -> String {
     for d in diags {
         let start = floor_char_boundary(source, d.span.start.min(source.len()));
         let end = floor_char_boundary(source, d.span.end.clamp(start, source.len()));
-        let mut cs = CsDiagnostic::error()
+        let cs = if d.warning {
+            CsDiagnostic::warning()
+        } else {
+            CsDiagnostic::error()
+        };
+        let mut cs = cs
             .with_message(&d.message)
             .with_labels(vec![Label::primary((), start..end)]);
         if let Some(h) = &d.help {
@@ -67,11 +84,14 @@ pub fn render(path: &str, source: &str, diags: &[Diagnostic]) -> String {
         let _ = term::emit(&mut out, &config, &file, &cs);
     }
     let mut text = String::from_utf8_lossy(&out.into_inner()).into_owned();
-    let n = diags.len();
-    text.push_str(&format!(
-        "{path}: {n} error{}\n",
-        if n == 1 { "" } else { "s" }
-    ));
+    let warnings = diags.iter().filter(|d| d.warning).count();
+    let counts = [(diags.len() - warnings, "error"), (warnings, "warning")];
+    let counts: Vec<String> = counts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}{}", if *n == 1 { "" } else { "s" }))
+        .collect();
+    text.push_str(&format!("{path}: {}\n", counts.join(", ")));
     text
 }
 

@@ -407,6 +407,10 @@ impl<'s> Interp<'s> {
             exits.push((exit, span(&item.context_expr)));
         }
         let flow = self.block(&w.body);
+        // Ops a guard appends on exit (`while`, `select`, `conditional_block`)
+        // come from the `with` line, as Python's traceback gives it during
+        // `__exit__`, not from the body's last statement.
+        self.set_callstack(w.range.start().to_usize());
         for (exit, sp) in exits.into_iter().rev() {
             if let Err(d) = api::exit(self, exit, sp) {
                 self.report(d);
@@ -966,7 +970,34 @@ impl<'s> Interp<'s> {
         sp: Range<usize>,
     ) -> Result<Value> {
         let mut bound = api::bind(b, recv, args, arg_spans, kwargs, sp)?;
+        for (name, at) in std::mem::take(&mut bound.ignored) {
+            self.ignored_keyword(b, &name, at);
+        }
         (b.body)(self, &mut bound)
+    }
+
+    /// Paddle's `**ignored` layers drop unknown keywords without a word, so
+    /// a misspelt `cond=` silently builds another program (a loop that never
+    /// ends, say): fluidc builds the same program and warns.
+    fn ignored_keyword(&mut self, b: &api::Builtin, name: &str, at: Range<usize>) {
+        let short = b.name.rsplit('.').next().unwrap_or(b.name);
+        let close = b
+            .params
+            .iter()
+            .map(|(p, _)| *p)
+            .filter(|p| edit_distance(p, name) <= 2)
+            .min_by_key(|p| edit_distance(p, name));
+        let help = match close {
+            Some(p) => format!("did you mean `{p}`? (Paddle ignores unknown keywords here)"),
+            None => "remove it: Paddle ignores unknown keywords here".to_string(),
+        };
+        self.report(
+            Diagnostic::warning(
+                at,
+                format!("{short}() ignores the keyword argument `{name}`"),
+            )
+            .help(help),
+        );
     }
 
     fn call_function(

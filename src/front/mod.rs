@@ -23,8 +23,16 @@ use fluidc_transpiler::{AttrValue, Op, Program, Var, VarKind};
 
 use diag::Diagnostic;
 
-/// Compiles a script. On failure, every independent error found.
-pub fn compile(path: &str, source: &str) -> Result<Program, Vec<Diagnostic>> {
+/// A compiled script and the warnings its compile gave.
+#[derive(Debug)]
+pub struct Compiled {
+    pub program: Program,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Compiles a script. On failure, every independent error found (and the
+/// warnings).
+pub fn compile(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
     // The evaluator recurses on the syntax tree (bounded by parse::MAX_DEPTH),
     // so it runs on a thread with a stack sized for that bound.
     let (path, source) = (path.to_string(), source.to_string());
@@ -41,18 +49,24 @@ pub fn compile(path: &str, source: &str) -> Result<Program, Vec<Diagnostic>> {
     }
 }
 
-fn compile_here(path: &str, source: &str) -> Result<Program, Vec<Diagnostic>> {
+fn compile_here(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
     let body = parse::parse_module(source, path).map_err(|d| vec![d])?;
     let mut interp = eval::Interp::new(path, source);
     interp.run_module(&body);
-    if !interp.diags.is_empty() {
-        let mut diags = std::mem::take(&mut interp.diags);
-        diags.sort_by_key(|d| d.span.start);
+    let mut diags = std::mem::take(&mut interp.diags);
+    diags.sort_by_key(|d| d.span.start);
+    if diags.iter().any(|d| !d.warning) {
         return Err(diags);
     }
-    let program = finish(&mut interp).map_err(|d| vec![d])?;
+    let program = finish(&mut interp).map_err(|d| {
+        diags.push(d);
+        std::mem::take(&mut diags)
+    })?;
     std::mem::forget(body); // a deep tree drops recursively; the process owns it until exit anyway
-    Ok(program)
+    Ok(Compiled {
+        program,
+        warnings: diags,
+    })
 }
 
 /// The program to write: the one the script ran, with its startup program
@@ -123,24 +137,25 @@ fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
 }
 
 /// A whole file's bytes to a program; non-UTF-8 input is a diagnostic.
-pub fn compile_bytes(path: &str, bytes: &[u8]) -> Result<Program, (String, Vec<Diagnostic>)> {
+/// Also gives the source text the diagnostics point into.
+pub fn compile_bytes(path: &str, bytes: &[u8]) -> (String, Result<Compiled, Vec<Diagnostic>>) {
     match std::str::from_utf8(bytes) {
-        Ok(source) => compile(path, source).map_err(|d| (source.to_string(), d)),
+        Ok(source) => (source.to_string(), compile(path, source)),
         Err(e) => {
             let at = e.valid_up_to();
             let text = String::from_utf8_lossy(bytes).into_owned();
             let lossy_at = String::from_utf8_lossy(&bytes[..at]).len();
-            Err((
+            (
                 text,
-                vec![Diagnostic::new(
+                Err(vec![Diagnostic::new(
                     lossy_at..lossy_at + 1,
                     format!(
                         "the file is not UTF-8 text (invalid byte 0x{:02x})",
                         bytes[at]
                     ),
                 )
-                .help("save the script as UTF-8")],
-            ))
+                .help("save the script as UTF-8")]),
+            )
         }
     }
 }

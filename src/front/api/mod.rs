@@ -84,6 +84,8 @@ pub struct Args {
     pub call: Range<usize>,
     pub b: &'static Builtin,
     pub extra: Vec<Value>,
+    /// Keywords a `**ignored` builtin took and dropped, with their spans.
+    pub ignored: Vec<(String, Range<usize>)>,
 }
 
 impl Args {
@@ -264,6 +266,7 @@ pub fn bind(
     let mut vals: Vec<Option<Value>> = vec![None; n];
     let mut spans = vec![call.clone(); n];
     let mut extra = Vec::new();
+    let mut ignored = Vec::new();
     let short = b.name.rsplit('.').next().unwrap_or(b.name);
     for (i, (a, sp)) in args.into_iter().zip(arg_spans).enumerate() {
         // A varargs builtin (`print(*objects, sep=...)`) takes every positional
@@ -292,7 +295,7 @@ pub fn bind(
                 vals[i] = Some(v);
                 spans[i] = sp;
             }
-            None if b.rest == Rest::IgnoreKwargs => {}
+            None if b.rest == Rest::IgnoreKwargs => ignored.push((name, sp)),
             None => {
                 return Err(Diagnostic::new(
                     sp,
@@ -328,6 +331,7 @@ pub fn bind(
         call,
         b,
         extra,
+        ignored,
     })
 }
 
