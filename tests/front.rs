@@ -154,7 +154,10 @@ fn python_compiles_to_a_pb_that_reads_back() {
 fn a_keyword_paddle_ignores_is_a_warning_naming_the_likely_one() {
     let out = fluidc(&["check", "testdata/front/warn/cond_keyword_typo.py"], b"");
     let err = stderr(&out);
-    assert!(out.status.success(), "a warning does not fail the compile: {err}");
+    assert!(
+        out.status.success(),
+        "a warning does not fail the compile: {err}"
+    );
     assert!(
         err.contains("warning: less_than() ignores the keyword argument `cnd`"),
         "{err}"

@@ -195,9 +195,7 @@ impl Worker<'_, '_> {
                 let outcome = match g.parked.take() {
                     Some(_) => finish(&g.info.waiter).outcome,
                     None => {
-                        cache.start();
-                        let i = vars.channel(channel, cache)?;
-                        let ch = cache.get(i);
+                        let ch = cache.one(&vars, channel)?;
                         let value = vars.tensor_value(x)?;
                         ch.check(&value)?;
                         match ch.chan.send(value, &g.info.waiter) {
@@ -227,9 +225,7 @@ impl Worker<'_, '_> {
                 let (value, ok) = match g.parked.take() {
                     Some(p) => received(finish(&g.info.waiter), zero, &p.channels[0]),
                     None => {
-                        cache.start();
-                        let i = vars.channel(channel, cache)?;
-                        let ch = cache.get(i);
+                        let ch = cache.one(&vars, channel)?;
                         match ch.chan.recv(&g.info.waiter) {
                             Attempt::Done(c, woken) => {
                                 self.wake_all(woken);
@@ -251,9 +247,7 @@ impl Worker<'_, '_> {
                 g.frames[top].pc += 1;
             }
             Control::Close { channel } => {
-                cache.start();
-                let i = vars.channel(channel, cache)?;
-                let ch = cache.get(i);
+                let ch = cache.one(&vars, channel)?;
                 let woken = ch
                     .chan
                     .close()
@@ -276,13 +270,14 @@ impl Worker<'_, '_> {
                 };
                 // What the chosen case writes: `case_to_execute` in this
                 // frame, a received value in the cases block's.
-                let (index, received) = chosen.unwrap_or_else(|| {
-                    let default = sel.default;
-                    (
-                        default.expect("only a select with a default case takes it"),
+                let (index, received) = match chosen {
+                    Some(chosen) => chosen,
+                    None => (
+                        sel.default
+                            .expect("only a select with a default case takes it"),
                         None,
-                    )
-                });
+                    ),
+                };
                 vars.set_scalar(&sel.case_to_execute, Scalar::Int32(index), 1);
                 g.frames[top].pc += 1;
                 g.push(&prog.blocks[sel.body], sel.body, FrameKind::Once);

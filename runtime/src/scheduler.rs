@@ -15,13 +15,15 @@
 //! Deadlock: `active` counts goroutines that are running or runnable. A
 //! goroutine that parks or exits decrements it, one that wakes another
 //! increments it first, so it reaches 0 only when every live goroutine is
-//! parked and nobody can wake them. A worker keeps the wake-ups made by the
-//! goroutine it runs in a count of its own (`woken`) and adds them when that
-//! goroutine stops running; if it stops by parking or exiting, one of them
-//! takes over its place in `active`, so the usual channel handoff (wake the
-//! partner, then park) changes `active` not at all. The count is never too
-//! low to matter: the running goroutine is itself in it until it stops. Then the run stops at once with a report
+//! parked and nobody can wake them. Then the run stops at once with a report
 //! of every blocked goroutine. The main goroutine's end ends the run, as in Go.
+//!
+//! A worker keeps the wake-ups made by the goroutine it runs in a count of
+//! its own (`woken`) and adds them when that goroutine stops running; if it
+//! stops by parking or exiting, one of them takes over its place in
+//! `active`, so the usual channel handoff (wake the partner, then park)
+//! changes `active` not at all. The shared count is never too low to
+//! matter: the running goroutine is itself in it until it stops.
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::Arc;

@@ -460,4 +460,13 @@ impl ChannelCache {
     pub(crate) fn get(&self, i: usize) -> &Arc<TypedChannel> {
         &self.channels[i]
     }
+
+    /// The channel of a send, receive or close: starts an operation and
+    /// reads `r`'s channel into the cache.
+    #[inline]
+    pub(crate) fn one(&mut self, vars: &Vars, r: &VarRef) -> Result<&Arc<TypedChannel>, String> {
+        self.start();
+        let i = vars.channel(r, self)?;
+        Ok(self.get(i))
+    }
 }

@@ -476,10 +476,10 @@ impl<'s> Interp<'s> {
         for f in &self.scopes {
             known.extend(f.borrow().names.keys().cloned());
         }
-        let close = known
-            .iter()
-            .filter(|k| edit_distance(k, name) <= 2 && k.len() > 1)
-            .min_by_key(|k| edit_distance(k, name));
+        let close = closest(
+            known.iter().map(String::as_str).filter(|k| k.len() > 1),
+            name,
+        );
         let mut d = Diagnostic::new(sp, format!("name `{name}` is not defined"));
         d = match close {
             Some(c) => d.help(format!("did you mean `{c}`?")),
@@ -981,12 +981,7 @@ impl<'s> Interp<'s> {
     /// ends, say): fluidc builds the same program and warns.
     fn ignored_keyword(&mut self, b: &api::Builtin, name: &str, at: Range<usize>) {
         let short = b.name.rsplit('.').next().unwrap_or(b.name);
-        let close = b
-            .params
-            .iter()
-            .map(|(p, _)| *p)
-            .filter(|p| edit_distance(p, name) <= 2)
-            .min_by_key(|p| edit_distance(p, name));
+        let close = closest(b.params.iter().map(|(p, _)| *p), name);
         let help = match close {
             Some(p) => format!("did you mean `{p}`? (Paddle ignores unknown keywords here)"),
             None => "remove it: Paddle ignores unknown keywords here".to_string(),
@@ -1078,6 +1073,13 @@ impl<'s> Interp<'s> {
         self.set_callstack(sp.start);
         Ok(result)
     }
+}
+
+/// The candidate nearest to `name` within two edits, for "did you mean".
+fn closest<'c>(candidates: impl Iterator<Item = &'c str>, name: &str) -> Option<&'c str> {
+    candidates
+        .filter(|c| edit_distance(c, name) <= 2)
+        .min_by_key(|c| edit_distance(c, name))
 }
 
 /// Levenshtein distance, for "did you mean" hints.

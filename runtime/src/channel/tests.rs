@@ -427,28 +427,34 @@ fn closed_channels_are_ready_in_select() {
     assert_eq!(c.outcome, Outcome::Closed);
 }
 
+/// A select receiving on `a` and `b` blocks with `w`; another thread sends
+/// 7 on `b`, which completes it. Returns the completion.
+fn select_won_on_b(a: &Arc<Chan>, b: &Arc<Chan>, w: &Arc<Waiter<i32, Thread>>) -> Completion<i32> {
+    let Attempt::Blocked = select(&mut [recv_case(a), recv_case(b)], &[0, 1], false, w) else {
+        panic!("nothing is ready");
+    };
+    let b2 = b.clone();
+    let t = thread::spawn(move || send(&b2, 7));
+    let c = block(w.clone());
+    t.join().expect("sender").expect("delivered");
+    c
+}
+
 #[test]
 fn a_blocked_select_is_completed_once_and_its_stale_entry_is_skipped() {
     let (a, b) = (Arc::new(Chan::new(0)), Arc::new(Chan::new(0)));
     let w = fresh();
-    let Attempt::Blocked = select(&mut [recv_case(&a), recv_case(&b)], &[0, 1], false, &w) else {
-        panic!("nothing is ready");
-    };
     // A sender on `b` completes the select ...
-    let (b2, a2) = (b.clone(), a.clone());
-    let t = thread::spawn(move || send(&b2, 7));
-    let c = block(w.clone());
     assert_eq!(
-        c,
+        select_won_on_b(&a, &b, &w),
         Completion {
             case: 1,
             outcome: Outcome::Received(7)
         }
     );
-    t.join().expect("sender").expect("delivered");
     // ... and before it unregisters, a sender on `a` must skip the stale entry
     // and block instead of handing its value to a select that already won.
-    assert!(!try_send(&a2, 8), "the stale entry must not take the value");
+    assert!(!try_send(&a, 8), "the stale entry must not take the value");
     a.unregister(&w);
     b.unregister(&w);
     assert!(!try_send(&a, 8));
@@ -543,14 +549,7 @@ fn a_finished_waiter_serves_the_next_operation() {
     // waiter gets `a`'s value, not a stale claim.
     let (a, b) = (Arc::new(Chan::new(0)), Arc::new(Chan::new(0)));
     let w = fresh();
-    let Attempt::Blocked = select(&mut [recv_case(&a), recv_case(&b)], &[0, 1], false, &w) else {
-        panic!("nothing is ready");
-    };
-    let b2 = b.clone();
-    let t = thread::spawn(move || send(&b2, 7));
-    let c = block(w.clone());
-    t.join().expect("sender").expect("delivered");
-    assert_eq!(c.outcome, Outcome::Received(7));
+    assert_eq!(select_won_on_b(&a, &b, &w).outcome, Outcome::Received(7));
     a.unregister(&w);
     b.unregister(&w);
     assert!(w.finish().is_none(), "block took the completion");
@@ -572,13 +571,7 @@ fn a_finished_waiters_stale_entries_are_skipped_before_unregistering() {
     // complete the new operation through the old entry.
     let (a, b) = (Arc::new(Chan::new(0)), Arc::new(Chan::new(0)));
     let w = fresh();
-    let Attempt::Blocked = select(&mut [recv_case(&a), recv_case(&b)], &[0, 1], false, &w) else {
-        panic!("nothing is ready");
-    };
-    let b2 = b.clone();
-    let t = thread::spawn(move || send(&b2, 7));
-    assert_eq!(block(w.clone()).outcome, Outcome::Received(7));
-    t.join().expect("sender").expect("delivered");
+    assert_eq!(select_won_on_b(&a, &b, &w).outcome, Outcome::Received(7));
     assert!(w.finish().is_none(), "block took the completion");
     let Attempt::Blocked = b.recv(&w) else {
         panic!("nobody sends on `b` yet");
