@@ -196,3 +196,68 @@ fn text_format_errors_name_line_and_column() {
         "text format at line 3, column 15: expected an integer",
     );
 }
+
+/// A hand-made program: `x` float32 and `y` of `y_dtype` in block 0, and
+/// the op given as protobuf text.
+fn hand_made(y_dtype: &str, op: &str) -> String {
+    let var = |name: &str, dtype: &str| {
+        format!(
+            "vars {{ name: \"{name}\" type {{ type: DENSE_TENSOR dense_tensor {{ tensor {{ data_type: {dtype} dims: 2 }} }} }} }}"
+        )
+    };
+    format!(
+        "blocks {{ idx: 0 parent_idx: -1 {} {} {} ops {{ {op} }} }}",
+        var("x", "FP32"),
+        var("y", y_dtype),
+        var("out", "FP32")
+    )
+}
+
+#[test]
+fn the_verifier_checks_hand_made_programs_against_op_definitions() {
+    let add = |slots: &str, attrs: &str| {
+        format!("type: \"elementwise_add\" {slots} outputs {{ parameter: \"Out\" arguments: \"out\" }} {attrs}")
+    };
+    let both =
+        "inputs { parameter: \"X\" arguments: \"x\" } inputs { parameter: \"Y\" arguments: \"y\" }";
+    let cases = [
+        (
+            "unknown slot",
+            hand_made("FP32", &add(&format!("{both} inputs {{ parameter: \"Z\" arguments: \"x\" }}"), "")),
+            "block 0, op 0 (elementwise_add): unknown input slot `Z`; elementwise_add has X, Y",
+        ),
+        (
+            "missing required input",
+            hand_made("FP32", &add("inputs { parameter: \"X\" arguments: \"x\" }", "")),
+            "block 0, op 0 (elementwise_add): required input `Y` is missing",
+        ),
+        (
+            "wrong attribute type",
+            hand_made("FP32", &add(both, "attrs { name: \"axis\" type: FLOAT f: 1 }")),
+            "block 0, op 0 (elementwise_add): attribute `axis` has type FLOAT, expected INT",
+        ),
+        (
+            "mismatched dtypes",
+            hand_made("INT64", &add(both, "")),
+            "block 0, op 0 (elementwise_add): inputs X and Y have different dtypes (float32 and int64)",
+        ),
+    ];
+    let dir = temp_dir("hand_made");
+    for (what, text, expected) in cases {
+        let file = dir.join(format!("{}.pbtxt", what.replace(' ', "_")));
+        std::fs::write(&file, text).expect("write pbtxt");
+        let out = fluidc(&["compile", path_str(&file), "-o", "-"], b"");
+        assert_eq!(out.status.code(), Some(1), "{what}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(expected),
+            "{what}: expected {expected:?} in:\n{}",
+            stderr(&out)
+        );
+        assert!(!stderr(&out).contains("panicked"), "{what}");
+    }
+    // The same program with matching dtypes and known slots passes.
+    let file = dir.join("good.pbtxt");
+    std::fs::write(&file, hand_made("FP32", &add(both, ""))).expect("write pbtxt");
+    let out = fluidc(&["compile", path_str(&file), "-o", "-"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+}

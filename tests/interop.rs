@@ -393,3 +393,63 @@ fn front_end_matches_paddle_python_op_for_op() {
         );
     }
 }
+
+/// Runs the venv's python with `args`; its stdout, or a panic with its stderr.
+fn venv_python(args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new(paddle_python())
+        .args(args)
+        .output()
+        .expect("python starts");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The op protos fluidc's definitions are made from (transpiler/data) are
+/// Paddle 3.3.1's: the dump script, re-run against the venv, writes the
+/// committed file byte for byte. On drift, re-run
+/// `scripts/dump-op-protos.py > transpiler/data/op_protos.json` and review.
+#[test]
+fn op_protos_match_paddle() {
+    let dumped = venv_python(&[path_str(&repo().join("scripts/dump-op-protos.py"))]);
+    let committed = std::fs::read(repo().join("transpiler/data/op_protos.json"))
+        .expect("transpiler/data/op_protos.json exists");
+    assert!(
+        dumped == committed,
+        "transpiler/data/op_protos.json differs from what Paddle reports: re-run scripts/dump-op-protos.py"
+    );
+}
+
+/// Every op type that Paddle 3.3.1 has and fluidc defines is described by
+/// Paddle's protos, not by fluidc's hand-written file (which is only for
+/// ops Paddle 3 lacks).
+#[test]
+fn hand_written_op_protos_are_only_for_ops_paddle_lacks() {
+    let text =
+        std::fs::read_to_string(repo().join("transpiler/data/fluidc_ops.json")).expect("read");
+    let ours: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let names: Vec<&str> = ours["ops"]
+        .as_object()
+        .expect("ops")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let script = "import os, sys, json\nos.environ['FLAGS_enable_pir_api']='0'\n\
+        from paddle.base import core\nfrom paddle.base.proto import framework_pb2 as f\n\
+        have={f.OpProto.FromString(b).type for b in core.get_all_op_protos()}\n\
+        print(json.dumps(sorted(n for n in sys.argv[1:] if n in have)))";
+    let out = venv_python(&[&["-c", script][..], &names].concat());
+    let both: Vec<String> = serde_json::from_slice(
+        out.rsplit(|b| *b == b'\n')
+            .find(|l| !l.is_empty())
+            .unwrap_or_default(),
+    )
+    .expect("a JSON list");
+    assert!(
+        both.is_empty(),
+        "Paddle 3.3.1 has {both:?}: add them to the dump script's data instead"
+    );
+}

@@ -31,6 +31,7 @@ fn conditional_block_in_the_2018_spelling_and_non_scalar_conditions() {
                 .input("Params", &[])
                 .input("X", &[cond])
                 .output("Out", &[])
+                .output("Scope", &[&format!("scope{i}")])
                 .attr("sub_block", AttrValue::Block(body as i32))
                 .attr("is_scalar_condition", AttrValue::Bool(scalar)),
         );
@@ -96,7 +97,9 @@ fn reduce_sum_mean_and_matmul_through_programs() {
                 AttrValue::Floats(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
             ),
     );
-    p.var(0, "rows", F32);
+    p.program.blocks[0]
+        .vars
+        .push(Var::dense("rows", F32, vec![2]));
     p.push(
         0,
         Op::new("reduce_sum")
@@ -142,7 +145,8 @@ fn print_passes_its_input_on() {
             .input("In", &["x"])
             .output("Out", &["y"])
             .attr("message", AttrValue::String("x is".into()))
-            .attr("first_n", AttrValue::Int(-1)),
+            .attr("first_n", AttrValue::Int(-1))
+            .attr("summarize", AttrValue::Int(20)),
     );
     assert_eq!(fetch_text(p, &["y"]), vec!["y = [4] (int64, shape [1])"]);
 }

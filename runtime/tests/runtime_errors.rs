@@ -176,14 +176,22 @@ fn unknown_ops_are_reported_at_load_time_all_at_once() {
 }
 
 #[test]
-fn a_channel_checks_its_element_type_on_send() {
+fn a_channel_of_another_element_type_is_a_verify_error() {
+    // Sending or receiving a value of another dtype than the channel's is
+    // caught before the program runs (it used to turn a float32 variable
+    // into int64 silently on receive).
     let mut p = Builder::new();
     p.make_channel(0, "c", I64, 1);
     p.fill(0, "v", F32, 1.5);
     p.send(0, "c", "v");
+    p.recv(0, "c", "got", F32);
+    let err = Verified::new(p.program).unwrap_err().to_string();
     assert_all_contain(
-        &error_of(&p.verified()),
-        &["channel_send (block 0, op 2): the channel carries int64 but the value sent is float32"],
+        &[err],
+        &[
+            "block 0, op 2 (channel_send): the channel carries int64 but X is float32",
+            "block 0, op 3 (channel_recv): output Out `got` is declared float32 but the op makes int64",
+        ],
     );
 }
 

@@ -29,7 +29,7 @@ pub mod model;
 pub mod names;
 pub mod passes;
 pub mod pretty;
-pub mod schema;
+pub mod ops;
 pub mod target;
 pub mod text;
 pub mod verify;

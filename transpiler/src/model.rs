@@ -144,6 +144,11 @@ impl AttrValue {
     }
 }
 
+/// Whether `kind` is an element type (a tensor dtype), not a kind of variable.
+pub fn is_tensor_dtype(kind: VarKind) -> bool {
+    dtype_name(kind) != kind.as_str_name()
+}
+
 /// The numpy name of an element type (`float32`, `int64`, `bool`, ...), as
 /// fluidc prints dtypes; other kinds print as Paddle names them.
 pub fn dtype_name(kind: VarKind) -> &'static str {

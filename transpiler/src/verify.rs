@@ -10,13 +10,19 @@
 //!   whose parent is the op's block;
 //! - every input is declared in the op's block or an ancestor;
 //! - no variable is declared twice in one block;
-//! - attributes fluidc has a schema for have an accepted type ([`crate::schema`]).
-use std::collections::HashSet;
+//! - every op fluidc defines ([`crate::ops`]) is checked against its
+//!   definition: its slots are known, required inputs and outputs are
+//!   there (one variable where the slot takes one), attributes have the
+//!   declared type and required ones are set, and its inputs' dtypes and
+//!   shapes are consistent with each other and with its outputs'
+//!   declarations (the definition's inference). Ops fluidc does not know
+//!   get the structural checks only.
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Deref;
 
-use crate::model::{AttrType, Program};
-use crate::schema;
+use crate::model::{dtype_name, AttrType, AttrValue, Op, Program, Var, VarKind};
+use crate::ops::{self, InferCtx, OpDef, SlotDef, TensorType};
 
 /// A program that passed [`Verified::new`].
 #[derive(Debug, Clone, PartialEq)]
@@ -180,13 +186,19 @@ fn check(p: &Program) -> Vec<Problem> {
             }
         }
     }
-    // Declared names per block, so checking inputs stays linear.
-    let declared: Vec<HashSet<&str>> = p
+    // Declared variables per block, so checking inputs stays linear.
+    let declared: Vec<HashMap<&str, &Var>> = p
         .blocks
         .iter()
-        .map(|b| b.vars.iter().map(|v| v.name.as_str()).collect())
+        .map(|b| b.vars.iter().map(|v| (v.name.as_str(), v)).collect())
         .collect();
     let chains: Vec<Vec<usize>> = (0..n).map(|i| p.scope_chain(i)).collect();
+    let channels = channel_elements(p, |block, name| {
+        let var = chains[block]
+            .iter()
+            .find_map(|&b| declared[b].get(name).copied())?;
+        var.dtype()
+    });
     for (i, b) in p.blocks.iter().enumerate() {
         for (j, op) in b.ops.iter().enumerate() {
             let at = Some((j, op.ty.as_str()));
@@ -215,7 +227,7 @@ fn check(p: &Program) -> Vec<Problem> {
                 }
             }
             for name in op.input_names().filter(|n| !is_placeholder(n)) {
-                if !chains[i].iter().any(|&b| declared[b].contains(name)) {
+                if !chains[i].iter().any(|&b| declared[b].contains_key(name)) {
                     problem(
                         i,
                         at,
@@ -223,30 +235,208 @@ fn check(p: &Program) -> Vec<Problem> {
                     );
                 }
             }
-            for a in &op.attrs {
-                let Some(types) = schema::attr_types(&op.ty, &a.name) else {
-                    continue;
-                };
-                let actual = a.value.type_number();
-                if !types.iter().any(|t| *t as i32 == actual) {
-                    let actual_name =
-                        AttrType::try_from(actual).map(|t| t.as_str_name().to_string());
-                    let expected: Vec<&str> = types.iter().map(|t| t.as_str_name()).collect();
-                    problem(
-                        i,
-                        at,
-                        format!(
-                            "attribute `{}` has type {}, expected {}",
-                            a.name,
-                            actual_name.unwrap_or_else(|_| actual.to_string()),
-                            expected.join(" or ")
-                        ),
-                    );
+            let Some(def) = ops::get(&op.ty) else {
+                // An op fluidc does not know (Paddle has hundreds): only
+                // the structure above is checked; the runtime refuses it
+                // at load time if it is run.
+                continue;
+            };
+            let types = |name: &str| {
+                let var = chains[i]
+                    .iter()
+                    .find_map(|&b| declared[b].get(name).copied())?;
+                value_type(var, &channels)
+            };
+            for message in check_op(op, def, types) {
+                problem(i, at, message);
+            }
+        }
+    }
+    problems
+}
+
+/// The problems of one op against its definition.
+fn check_op(op: &Op, def: &OpDef, types: impl Fn(&str) -> Option<TensorType>) -> Vec<String> {
+    let mut problems = Vec::new();
+    check_slots(op, def, true, &mut problems);
+    check_slots(op, def, false, &mut problems);
+    for a in &op.attrs {
+        let Some(declared) = def.attr(&a.name) else {
+            continue; // Paddle accepts extra attributes (use_mkldnn, ...).
+        };
+        let actual = a.value.type_number();
+        if !ops::attr_type_accepts(declared.ty, actual) {
+            let actual = AttrType::try_from(actual)
+                .map_or(actual.to_string(), |t| t.as_str_name().to_string());
+            problems.push(format!(
+                "attribute `{}` has type {actual}, expected {}",
+                a.name,
+                declared.ty.as_str_name()
+            ));
+        }
+    }
+    for a in def.attrs.iter().filter(|a| a.default.is_none() && !a.extra) {
+        if op.get_attr(&a.name).is_none() {
+            problems.push(format!(
+                "required attribute `{}` ({}) is missing",
+                a.name,
+                a.ty.as_str_name()
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return problems; // inference needs well-formed slots and attributes
+    }
+    let Some(infer) = def.behaviour.infer else {
+        return problems;
+    };
+    let ctx = InferCtx::new(op, def, &types);
+    match infer(&ctx) {
+        Err(e) => problems.push(e),
+        Ok(outs) => {
+            for (slot, inferred) in outs {
+                for name in op.outputs_of(slot) {
+                    let Some(declared) = types(name) else {
+                        continue;
+                    };
+                    if let Some(e) = mismatch(&declared, &inferred) {
+                        problems.push(format!("output {slot} `{name}` {e}"));
+                    }
                 }
             }
         }
     }
     problems
+}
+
+/// Unknown, missing and over-full slots of one side of an op.
+fn check_slots(op: &Op, def: &OpDef, input: bool, problems: &mut Vec<String>) {
+    let (kind, used, defined) = if input {
+        ("input", &op.inputs, &def.inputs)
+    } else {
+        ("output", &op.outputs, &def.outputs)
+    };
+    let find = |name: &str| defined.iter().find(|s| s.name == def.canonical_slot(name));
+    for slot in used {
+        match find(&slot.parameter) {
+            None => {
+                let names: Vec<&str> = defined.iter().map(|s| s.name.as_str()).collect();
+                problems.push(format!(
+                    "unknown {kind} slot `{}`; {} has {}",
+                    slot.parameter,
+                    op.ty,
+                    if names.is_empty() {
+                        format!("no {kind}s")
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            }
+            Some(SlotDef {
+                duplicable: false, ..
+            }) if slot.arguments.iter().filter(|a| !is_placeholder(a)).count() > 1 => {
+                problems.push(format!(
+                    "{kind} slot `{}` takes one variable, it names {}",
+                    slot.parameter,
+                    slot.arguments.len()
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    for s in defined.iter().filter(|s| !s.dispensable && !s.extra) {
+        let given = used
+            .iter()
+            .find(|u| def.canonical_slot(&u.parameter) == s.name);
+        let present = match given {
+            None => false,
+            // A duplicable slot may be listed empty (a `while` with no inputs).
+            Some(u) => s.duplicable || u.arguments.iter().any(|a| !is_placeholder(a)),
+        };
+        if !present {
+            problems.push(format!("required {kind} `{}` is missing", s.name));
+        }
+    }
+}
+
+/// The element type of each channel variable: the `data_type` of the
+/// `channel_create` that makes it when that is a tensor dtype, else (2018
+/// channels carry any `LOD_TENSOR`) the dtype of the first value sent on it.
+/// A name made with two element types is left out.
+fn channel_elements(
+    p: &Program,
+    dtype_of: impl Fn(usize, &str) -> Option<VarKind>,
+) -> HashMap<&str, Option<VarKind>> {
+    let mut out: HashMap<&str, Option<VarKind>> = HashMap::new();
+    let ops = || {
+        p.blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(b, blk)| blk.ops.iter().map(move |op| (b, op)))
+    };
+    for (_, op) in ops().filter(|(_, op)| op.ty == "channel_create") {
+        let dtype = match op.get_attr("data_type") {
+            Some(AttrValue::Int(d)) => VarKind::try_from(*d)
+                .ok()
+                .filter(|k| crate::model::is_tensor_dtype(*k)),
+            _ => None,
+        };
+        for name in op.outputs_of("Out") {
+            let seen = out.entry(name.as_str()).or_insert(dtype);
+            if *seen != dtype {
+                *seen = None;
+            }
+        }
+    }
+    for (b, op) in ops().filter(|(_, op)| op.ty == "channel_send") {
+        let (Some(ch), Some(x)) = (op.inputs_of("Channel").first(), op.inputs_of("X").first())
+        else {
+            continue;
+        };
+        if let Some(slot @ None) = out.get_mut(ch.as_str()) {
+            *slot = dtype_of(b, x);
+        }
+    }
+    out
+}
+
+/// The type of the value a variable holds: a tensor's dtype and dims, or a
+/// channel's element type (with unknown rank).
+fn value_type(v: &Var, channels: &HashMap<&str, Option<VarKind>>) -> Option<TensorType> {
+    if v.kind() == Some(VarKind::Channel) {
+        let dtype = (*channels.get(v.name.as_str())?)?;
+        return Some(TensorType::new(dtype, Vec::new()));
+    }
+    let t = v.tensor_desc()?;
+    Some(TensorType::new(
+        VarKind::try_from(t.data_type).ok()?,
+        t.dims.clone(),
+    ))
+}
+
+/// How a declaration contradicts what the op makes: another dtype, or known
+/// dims that differ (ranks that differ are not compared: Paddle 1.x declared
+/// `[1]` where Paddle 3 infers a 0-D tensor).
+fn mismatch(declared: &TensorType, inferred: &TensorType) -> Option<String> {
+    if declared.dtype != inferred.dtype {
+        return Some(format!(
+            "is declared {} but the op makes {}",
+            dtype_name(declared.dtype),
+            dtype_name(inferred.dtype)
+        ));
+    }
+    let differs = declared.dims.len() == inferred.dims.len()
+        && declared
+            .dims
+            .iter()
+            .zip(&inferred.dims)
+            .any(|(&d, &i)| d >= 0 && i >= 0 && d != i);
+    differs.then(|| {
+        format!(
+            "is declared with dims {:?} but the op makes {:?}",
+            declared.dims, inferred.dims
+        )
+    })
 }
 
 #[cfg(test)]
@@ -261,6 +451,9 @@ mod tests {
         b0.ops.push(
             Op::new("conditional_block")
                 .input("Cond", &["c"])
+                .input("Input", &[])
+                .output("Out", &[])
+                .output("Scope", &["scope"])
                 .attr("sub_block", AttrValue::Block(1)),
         );
         p.blocks.push(b0);

@@ -414,10 +414,12 @@ fn attr_value(v: &Value, a: &Args) -> Result<AttrValue> {
 }
 
 /// Types an attribute as Paddle's op proto declares it: a list of ints is
-/// LONGS where the schema says so (`fill_constant.shape`), an int is LONG.
+/// LONGS where the definition says so (`fill_constant.shape`), an int is LONG.
 fn typed_as_declared(op: &str, name: &str, value: AttrValue) -> AttrValue {
     use fluidc_transpiler::model::AttrType;
-    let declared = fluidc_transpiler::schema::attr_types(op, name).and_then(|t| t.first().copied());
+    let declared = fluidc_transpiler::ops::get(op)
+        .and_then(|d| d.attr(name))
+        .map(|a| a.ty);
     match (declared, value) {
         (Some(AttrType::Longs), AttrValue::Ints(v)) => {
             AttrValue::Longs(v.into_iter().map(i64::from).collect())

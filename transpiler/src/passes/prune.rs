@@ -1,8 +1,10 @@
 //! prune: keep what the fetch targets need plus every op with an effect;
 //! drop the rest, dead stores, unused variables and unreferenced blocks.
 //!
-//! - Effects: channel ops, `go`, `select`, `print`, `feed`, `fetch`, writes to
-//!   persistable variables, and ops whose blocks keep anything.
+//! - Effects: ops whose definition ([`crate::ops`]) says they act on the
+//!   world (channel ops, `go`, `select`, `print`, `feed`, `fetch`, and any
+//!   op fluidc does not know), writes to persistable variables, and ops
+//!   whose blocks keep anything.
 //! - Liveness is by name over the whole program and runs to a fixpoint:
 //!   an op is kept if it has an effect or writes a needed name; what a kept
 //!   op reads is needed. This is conservative across loops and blocks.
@@ -10,7 +12,7 @@
 //!   is written again by a later op of the same block before anything reads
 //!   it (seed 000's `x_tmp = fill_constant(...)` before `assign(x, x_tmp)`).
 //!   Ops with effects and ops that run blocks are barriers: a goroutine or a
-//!   body may read the variable in between.
+//!   body may read the variable in between. One backward sweep per block.
 //! - Unused non-persistable variables are dropped; blocks no kept op runs
 //!   are dropped and the rest renumbered, `sub_block`/`blocks_idx` with them.
 use std::collections::{HashMap, HashSet};
@@ -18,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 use super::{Context, PassError};
 use crate::dataflow::{op_reads, op_writes, persistable_names};
 use crate::model::{Op, Program};
-use crate::SELECT_NODE;
+use crate::ops::{self, Effect};
 
 pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), PassError> {
     let before = program.clone();
@@ -89,108 +91,62 @@ fn live_ops(program: &Program, fetch: &[String]) -> Vec<Vec<bool>> {
     kept
 }
 
+/// Whether an op must be kept for its own sake: its definition says it acts
+/// on the world (unknown ops do), or it writes a persistable variable.
 fn has_effect(op: &Op, persistable: &HashSet<&str>) -> bool {
-    matches!(
-        op.ty.as_str(),
-        "channel_create"
-            | "channel_send"
-            | "channel_recv"
-            | "channel_close"
-            | "go"
-            | "select"
-            | "print"
-            | "feed"
-            | "fetch"
-    ) || op.ty == SELECT_NODE
+    ops::effect_of(&op.ty) == Effect::World
         || op_writes(op).iter().any(|n| persistable.contains(*n))
 }
 
-/// Ops known to replace each of their outputs whole (unlike, say,
-/// `write_to_array`, which writes one element): only these make an earlier
-/// store dead, and only these can be dead stores.
-fn overwrites_whole(op: &Op) -> bool {
-    let ty = op.ty.as_str();
-    ty.starts_with("elementwise_")
-        || matches!(
-            ty,
-            "fill_constant"
-                | "assign"
-                | "assign_value"
-                | "scale"
-                | "cast"
-                | "increment"
-                | "mean"
-                | "relu"
-                | "sigmoid"
-                | "tanh"
-                | "softmax"
-                | "square"
-                | "sqrt"
-                | "abs"
-                | "exp"
-                | "log"
-                | "matmul"
-                | "matmul_v2"
-                | "mul"
-                | "less_than"
-                | "less_equal"
-                | "greater_than"
-                | "greater_equal"
-                | "equal"
-                | "not_equal"
-                | "logical_and"
-                | "logical_or"
-                | "logical_xor"
-                | "logical_not"
-                | "reduce_sum"
-                | "sum"
-                | "shape"
-                | "fill_zeros_like"
-                | "select_input"
-                | "uniform_random"
-        )
-}
-
+/// Ops a store cannot be seen past: effects, and ops that run blocks (a
+/// goroutine or a body may read the variable in between).
 fn is_barrier(op: &Op) -> bool {
-    has_effect(op, &HashSet::new()) || op.sub_blocks().next().is_some()
+    ops::effect_of(&op.ty) != Effect::Pure || op.sub_blocks().next().is_some()
 }
 
+/// Removes, in each block, the stores that a later op of the block
+/// overwrites whole before anything reads them. One backward sweep per
+/// block: `overwritten` holds the names that the ops after the current one
+/// overwrite whole before reading (since the last barrier).
 fn remove_dead_stores(program: &mut Program, ctx: &mut Context) {
     let persistable = persistable_names(program);
     let persistable: HashSet<&str> = persistable.iter().map(String::as_str).collect();
-    for block in &mut program.blocks {
-        let ops = &block.ops;
-        let mut dead = vec![false; ops.len()];
-        for (i, op) in ops.iter().enumerate() {
+    let mut dead_per_block = Vec::with_capacity(program.blocks.len());
+    for block in &program.blocks {
+        let mut dead = vec![false; block.ops.len()];
+        let mut overwritten: HashMap<&str, bool> = HashMap::new();
+        for (i, op) in block.ops.iter().enumerate().rev() {
             let outs = op_writes(op);
-            if outs.is_empty()
-                || !overwrites_whole(op)
-                || has_effect(op, &persistable)
-                || op.sub_blocks().next().is_some()
-            {
+            let whole = ops::writes_whole(&op.ty);
+            dead[i] = whole
+                && !outs.is_empty()
+                && !has_effect(op, &persistable)
+                && op.sub_blocks().next().is_none()
+                && outs
+                    .iter()
+                    .all(|o| overwritten.get(o).copied().unwrap_or(false));
+            if is_barrier(op) {
+                overwritten.clear();
                 continue;
             }
-            dead[i] = outs
-                .iter()
-                .all(|out| overwritten_before_read(&ops[i + 1..], out))
-                && ctx.step();
+            for w in outs {
+                overwritten.insert(w, whole);
+            }
+            for r in op_reads(op) {
+                overwritten.insert(r, false);
+            }
+        }
+        dead_per_block.push(dead);
+    }
+    // Rewrites are counted in program order, so `--max-steps` bisects the
+    // same way whatever the sweep's direction.
+    for (block, mut dead) in program.blocks.iter_mut().zip(dead_per_block) {
+        for d in dead.iter_mut().filter(|d| **d) {
+            *d = ctx.step();
         }
         let mut d = dead.iter();
         block.ops.retain(|_| !*d.next().unwrap_or(&false));
     }
-}
-
-/// Whether `name` is written by one of `later` before any of them reads it.
-fn overwritten_before_read(later: &[Op], name: &str) -> bool {
-    for op in later {
-        if is_barrier(op) || op_reads(op).contains(&name) {
-            return false;
-        }
-        if op_writes(op).contains(&name) {
-            return overwrites_whole(op);
-        }
-    }
-    false
 }
 
 fn drop_unused_vars(program: &mut Program) {

@@ -1,0 +1,57 @@
+//! Making tensors: constants, copies, casts, random fills, `shape`, and
+//! `select_input` (the merge of `layers.cond`).
+use super::infer::{from_attrs, same_as_x, x_as, TensorType};
+use super::{Behaviour, InferCtx};
+use crate::model::VarKind;
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(Behaviour::pure("fill_constant", from_attrs));
+    r.push(Behaviour::pure("assign_value", from_attrs));
+    r.push(Behaviour::pure("assign", same_as_x));
+    r.push(Behaviour::pure("fill_zeros_like", same_as_x));
+    r.push(Behaviour::pure("cast", |c| {
+        Ok(match c.dtype("out_dtype") {
+            Some(d) => x_as(c, d),
+            None => Vec::new(),
+        })
+    }));
+    r.push(Behaviour::pure("shape", shape));
+    r.push(Behaviour::pure("select_input", select_input));
+    // Draws from the random engine: two runs differ, so it is never folded
+    // (prune may still drop an unused one, as Paddle's prune does).
+    r.push(Behaviour::pure("uniform_random", from_attrs).not_foldable());
+}
+
+type Out = Result<Vec<(&'static str, TensorType)>, String>;
+
+/// `Out` is `Input`'s dims as an int32 vector.
+fn shape(c: &InferCtx) -> Out {
+    Ok(c.input("Input")
+        .map(|x| {
+            (
+                "Out",
+                TensorType::new(VarKind::Int32, vec![x.dims.len() as i64]),
+            )
+        })
+        .into_iter()
+        .collect())
+}
+
+/// `Out` is one of the `X`s, chosen by `Mask` at run time: they share a dtype.
+fn select_input(c: &InferCtx) -> Out {
+    let Some(xs) = c.inputs("X") else {
+        return Ok(Vec::new());
+    };
+    match xs.split_first() {
+        Some((first, rest)) => {
+            for x in rest {
+                super::infer::same_dtype(first, x)?;
+            }
+            Ok(vec![(
+                "Out",
+                TensorType::new(first.dtype, vec![-1; first.dims.len()]),
+            )])
+        }
+        None => Ok(Vec::new()),
+    }
+}

@@ -1,0 +1,25 @@
+//! The executor's ops: `feed`, `fetch` and `print`.
+use super::infer::{unknown, TensorType};
+use super::{Behaviour, Effect, InferCtx};
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(
+        Behaviour::pure("feed", unknown)
+            .effect(Effect::World)
+            .no_infer(),
+    );
+    r.push(
+        Behaviour::pure("fetch", unknown)
+            .effect(Effect::World)
+            .no_infer(),
+    );
+    r.push(Behaviour::pure("print", print).effect(Effect::World));
+}
+
+/// `Out` passes `In` through.
+fn print(c: &InferCtx) -> Result<Vec<(&'static str, TensorType)>, String> {
+    Ok(c.input("In")
+        .map(|x| ("Out", x.clone()))
+        .into_iter()
+        .collect())
+}

@@ -1,0 +1,332 @@
+//! One definition per op (SPEC §9.1): everything fluidc knows about an op
+//! type, used by every part of fluidc.
+//!
+//! - **Slots and attributes** are Paddle 3.3.1's own, read from its op protos
+//!   (`data/op_protos.json`, written by `scripts/dump-op-protos.py` and
+//!   checked against the venv by an interop test), so they cannot drift from
+//!   what Paddle loads. Ops Paddle 3 no longer has (the 2018 CSP ops, fluidc's
+//!   select node) are described in the same form in `data/fluidc_ops.json`.
+//! - **Behaviour** is fluidc's and lives in this module's families (the same
+//!   grouping as the runtime's kernels): shape and dtype inference, effects
+//!   (what prune must keep), whether `fold_constants` may evaluate the op,
+//!   whether it replaces its outputs whole, and the gradient maker interface.
+//!
+//! Users: the front end appends ops through [`OpDef::op`], the verifier
+//! checks every op against its definition, prune and fold consult it, and
+//! the runtime registers one kernel per definition and refuses, at load
+//! time, an op that has a definition but no kernel.
+//!
+//! Adding an op: its name in `data/op_protos.json` (run the dump script with
+//! `--add NAME`), a [`Behaviour`] in the family module, a kernel in the
+//! runtime's family module, and tests.
+mod compare;
+mod control;
+mod elementwise;
+mod fill;
+pub mod infer;
+mod io;
+pub mod matmul;
+mod protos;
+mod reduce;
+mod unary;
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::model::{AttrType, AttrValue, Op};
+
+pub use infer::{InferCtx, InferFn, TensorType};
+pub use protos::{AttrDef, SlotDef};
+
+/// What an op does besides computing its outputs from its inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing: an op whose outputs nobody reads can go.
+    Pure,
+    /// Reads or writes the world (channels, goroutines, printing,
+    /// feed/fetch): never removed or reordered.
+    World,
+    /// Runs sub-blocks (`while`, `conditional_block`): as effectful as its
+    /// blocks (prune looks inside).
+    Blocks,
+}
+
+/// How an op writes its outputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// Each output is replaced whole: an earlier store to it is dead.
+    Whole,
+    /// Outputs may be updated in part (or not at all), e.g. `while`.
+    Partial,
+}
+
+/// The gradient maker interface (filled in by the training work, SPEC §9.2):
+/// which `_grad` op an op emits, and with which of its forward inputs,
+/// outputs and output gradients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GradMaker {
+    /// The grad op's type (`elementwise_add_grad`, ...).
+    pub op: &'static str,
+    /// Forward input slots the grad op reads.
+    pub inputs: &'static [&'static str],
+    /// Forward output slots the grad op reads.
+    pub outputs: &'static [&'static str],
+    /// Forward input slots whose gradients (`X@GRAD`) it writes.
+    pub grads_of: &'static [&'static str],
+}
+
+/// fluidc's side of an op's definition (the proto's side is in [`OpDef`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Behaviour {
+    pub ty: &'static str,
+    pub effect: Effect,
+    pub writes: Writes,
+    /// Whether `fold_constants` may evaluate the op when its inputs are
+    /// constants: pure, deterministic and cheap.
+    pub foldable: bool,
+    pub infer: Option<InferFn>,
+    pub grad: Option<GradMaker>,
+    /// Slot names older programs use for this op's slots: (old, new).
+    pub legacy_slots: &'static [(&'static str, &'static str)],
+}
+
+impl Behaviour {
+    /// A pure op that replaces its outputs whole and may be folded.
+    pub const fn pure(ty: &'static str, infer: InferFn) -> Behaviour {
+        Behaviour {
+            ty,
+            effect: Effect::Pure,
+            writes: Writes::Whole,
+            foldable: true,
+            infer: Some(infer),
+            grad: None,
+            legacy_slots: &[],
+        }
+    }
+
+    pub const fn effect(mut self, effect: Effect) -> Behaviour {
+        self.effect = effect;
+        self.foldable = false;
+        self
+    }
+
+    pub const fn writes(mut self, writes: Writes) -> Behaviour {
+        self.writes = writes;
+        self
+    }
+
+    pub const fn not_foldable(mut self) -> Behaviour {
+        self.foldable = false;
+        self
+    }
+
+    pub const fn no_infer(mut self) -> Behaviour {
+        self.infer = None;
+        self
+    }
+
+    pub const fn legacy_slots(
+        mut self,
+        slots: &'static [(&'static str, &'static str)],
+    ) -> Behaviour {
+        self.legacy_slots = slots;
+        self
+    }
+}
+
+/// Everything fluidc knows about one op type. See the module docs.
+#[derive(Debug, Clone)]
+pub struct OpDef {
+    pub ty: &'static str,
+    pub inputs: Vec<SlotDef>,
+    pub outputs: Vec<SlotDef>,
+    pub attrs: Vec<AttrDef>,
+    pub behaviour: Behaviour,
+}
+
+impl OpDef {
+    pub fn input(&self, name: &str) -> Option<&SlotDef> {
+        self.inputs.iter().find(|s| s.name == name)
+    }
+
+    pub fn output(&self, name: &str) -> Option<&SlotDef> {
+        self.outputs.iter().find(|s| s.name == name)
+    }
+
+    pub fn attr(&self, name: &str) -> Option<&AttrDef> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
+
+    /// The slot name Paddle 3 uses for `name` (older programs' names map through
+    /// [`Behaviour::legacy_slots`]).
+    pub fn canonical_slot<'a>(&self, name: &'a str) -> &'a str {
+        self.behaviour
+            .legacy_slots
+            .iter()
+            .find(|(old, _)| *old == name)
+            .map_or(name, |(_, new)| new)
+    }
+
+    /// The default Paddle's attribute checker fills in for `attr`, if any.
+    pub fn default(&self, attr: &str) -> Option<&AttrValue> {
+        self.attr(attr).and_then(|a| a.default.as_ref())
+    }
+
+    /// A new op of this type, for builders (the front end, passes): the
+    /// slots and attributes set on it are checked against this definition
+    /// by the verifier.
+    pub fn op(&self) -> Op {
+        Op::new(self.ty)
+    }
+
+    pub fn effect(&self) -> Effect {
+        self.behaviour.effect
+    }
+}
+
+/// The effect of an op of type `ty`; an op fluidc does not know is assumed
+/// to act on the world, so passes never drop or move it.
+pub fn effect_of(ty: &str) -> Effect {
+    get(ty).map_or(Effect::World, OpDef::effect)
+}
+
+/// Whether an op of type `ty` replaces each of its outputs whole (so an
+/// earlier store to them is dead); not assumed for unknown ops.
+pub fn writes_whole(ty: &str) -> bool {
+    get(ty).is_some_and(|d| d.behaviour.writes == Writes::Whole)
+}
+
+/// Every op definition, by type.
+#[derive(Debug)]
+pub struct Registry {
+    defs: HashMap<&'static str, OpDef>,
+}
+
+impl Registry {
+    fn build() -> Result<Registry, String> {
+        let mut behaviours = Vec::new();
+        compare::register(&mut behaviours);
+        control::register(&mut behaviours);
+        elementwise::register(&mut behaviours);
+        fill::register(&mut behaviours);
+        io::register(&mut behaviours);
+        matmul::register(&mut behaviours);
+        reduce::register(&mut behaviours);
+        unary::register(&mut behaviours);
+        let mut protos = protos::load()?;
+        let mut defs = HashMap::new();
+        for b in behaviours {
+            let proto = protos
+                .remove(b.ty)
+                .ok_or_else(|| format!("op `{}` has a behaviour but no proto", b.ty))?;
+            let def = OpDef {
+                ty: b.ty,
+                inputs: proto.inputs,
+                outputs: proto.outputs,
+                attrs: proto.attrs,
+                behaviour: b,
+            };
+            if defs.insert(b.ty, def).is_some() {
+                return Err(format!("op `{}` is defined twice", b.ty));
+            }
+        }
+        if let Some(name) = protos.keys().next() {
+            return Err(format!("op `{name}` has a proto but no behaviour"));
+        }
+        Ok(Registry { defs })
+    }
+
+    pub fn get(&self, ty: &str) -> Option<&OpDef> {
+        self.defs.get(ty)
+    }
+
+    /// Every defined op type, sorted.
+    pub fn types(&self) -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = self.defs.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+}
+
+/// The registry. Its data is compiled in and checked by this crate's tests,
+/// so building it cannot fail in a tested build.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| match Registry::build() {
+        Ok(r) => r,
+        // The data and the behaviours are part of the binary; a mismatch is
+        // a build defect that `registry_builds` catches before release.
+        Err(e) => panic!("fluidc's op definitions are inconsistent: {e}"),
+    })
+}
+
+/// The definition of op type `ty`, if fluidc knows it.
+pub fn get(ty: &str) -> Option<&'static OpDef> {
+    registry().get(ty)
+}
+
+/// The definition of an op type fluidc emits itself. Builders only name
+/// types that have a definition (a test checks every builder's output).
+pub fn def(ty: &str) -> &'static OpDef {
+    match get(ty) {
+        Some(d) => d,
+        None => panic!("op `{ty}` has no definition in fluidc_transpiler::ops"),
+    }
+}
+
+/// Whether an attribute of type `actual` is acceptable where the proto
+/// declares `declared`: the same type, or the other width of it (2018
+/// programs wrote shapes as INTS where Paddle 3 declares LONGS, and Paddle
+/// converts between the widths when it loads a program).
+pub fn attr_type_accepts(declared: AttrType, actual: i32) -> bool {
+    use AttrType as T;
+    let family = |t: AttrType| match t {
+        T::Int | T::Long => 1,
+        T::Ints | T::Longs => 2,
+        T::Float | T::Float64 => 3,
+        T::Floats | T::Float64s => 4,
+        other => 100 + other as i32,
+    };
+    match AttrType::try_from(actual) {
+        Ok(a) => family(a) == family(declared),
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_builds() {
+        assert!(Registry::build().is_ok(), "{:?}", Registry::build().err());
+        assert!(registry().types().len() > 50);
+    }
+
+    #[test]
+    fn definitions_carry_paddle_defaults() {
+        let fill = def("fill_constant");
+        assert_eq!(fill.default("dtype"), Some(&AttrValue::Int(5)));
+        assert_eq!(fill.default("value"), Some(&AttrValue::Float(0.0)));
+        assert!(fill.input("ShapeTensor").is_some_and(|s| s.dispensable));
+        let while_ = def("while");
+        assert!(while_
+            .attr("sub_block")
+            .is_some_and(|a| a.default.is_none()));
+        assert!(while_.input("X").is_some_and(|s| s.duplicable));
+    }
+
+    #[test]
+    fn legacy_slot_names_map_to_paddle_3() {
+        assert_eq!(def("conditional_block").canonical_slot("Params"), "Input");
+        assert_eq!(def("conditional_block").canonical_slot("Cond"), "Cond");
+    }
+
+    #[test]
+    fn attribute_widths_are_interchangeable() {
+        assert!(attr_type_accepts(AttrType::Longs, AttrType::Ints as i32));
+        assert!(attr_type_accepts(AttrType::Float, AttrType::Float64 as i32));
+        assert!(!attr_type_accepts(AttrType::Int, AttrType::Float as i32));
+        assert!(!attr_type_accepts(AttrType::Block, AttrType::Int as i32));
+    }
+}

@@ -1,0 +1,70 @@
+//! Reductions: `mean`, `reduce_*`, `cross_entropy`.
+use super::infer::TensorType;
+use super::{Behaviour, InferCtx};
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(Behaviour::pure("mean", mean));
+    for ty in ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min"] {
+        r.push(Behaviour::pure(ty, reduce));
+    }
+    r.push(Behaviour::pure("cross_entropy", cross_entropy));
+}
+
+type Out = Result<Vec<(&'static str, TensorType)>, String>;
+
+/// `mean` of everything: one element (Paddle 3 writes a 0-D tensor, 1.x `[1]`;
+/// the rank is left to the declaration).
+fn mean(c: &InferCtx) -> Out {
+    Ok(c.input("X")
+        .map(|x| ("Out", TensorType::new(x.dtype, Vec::new())))
+        .into_iter()
+        .collect())
+}
+
+fn reduce(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let rank = x.dims.len() as i64;
+    let dims = c.ints("dim").unwrap_or_default();
+    let all = c.bool("reduce_all").unwrap_or(false) || dims.is_empty() || rank == 0;
+    let mut reduced = vec![all; x.dims.len()];
+    if !all {
+        for d in dims {
+            let i = if d < 0 { d + rank } else { d };
+            match usize::try_from(i).ok().and_then(|i| reduced.get_mut(i)) {
+                Some(r) => *r = true,
+                None => {
+                    return Err(format!(
+                        "dim {d} is out of range for an input of rank {rank}"
+                    ))
+                }
+            }
+        }
+    }
+    let keep = c.bool("keep_dim").unwrap_or(false);
+    let out_dims = x
+        .dims
+        .iter()
+        .zip(&reduced)
+        .filter_map(|(&d, &r)| match (r, keep) {
+            (false, _) => Some(d),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect();
+    let dtype = c.dtype("out_dtype").unwrap_or(x.dtype);
+    Ok(vec![("Out", TensorType::new(dtype, out_dims))])
+}
+
+/// `Y` has `X`'s dims with the last one 1.
+fn cross_entropy(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let mut dims = x.dims.clone();
+    if let Some(last) = dims.last_mut() {
+        *last = 1;
+    }
+    Ok(vec![("Y", TensorType::new(x.dtype, dims))])
+}

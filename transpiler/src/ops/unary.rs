@@ -1,0 +1,21 @@
+//! One-input math: activations, `scale`, `increment`, `softmax`.
+use super::infer::same_as_x;
+use super::Behaviour;
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    for ty in [
+        "relu",
+        "sigmoid",
+        "tanh",
+        "square",
+        "sqrt",
+        "abs",
+        "exp",
+        "log",
+        "scale",
+        "increment",
+        "softmax",
+    ] {
+        r.push(Behaviour::pure(ty, same_as_x));
+    }
+}
