@@ -105,6 +105,9 @@ pub fn load_at(path: &str, stage: Stage, flags: &OptFlags) -> Result<Verified, C
         passes: chosen,
         options: passes::Options {
             fetch: flags.keep.clone(),
+            evaluator: Some(passes::EvaluatorRef(std::sync::Arc::new(
+                fluidc_runtime::KernelEvaluator,
+            ))),
         },
         verify_each: flags.verify,
         max_steps: flags.max_steps,

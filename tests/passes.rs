@@ -227,3 +227,22 @@ fn print_after_and_max_steps_bisect_a_pipeline() {
     );
     assert_ne!(stdout(&one), stdout(&parsed));
 }
+
+/// A pass never changes a fetch: every fold_constants script gives the same
+/// fetches unfolded (-O0) and folded (-O2). `cast_saturates.py` used to
+/// give -1 folded and 2147483647 unfolded (the fold had its own evaluator).
+#[test]
+fn folding_gives_the_fetches_of_the_unfolded_program() {
+    for f in std::fs::read_dir(repo().join("testdata/passes/fold_constants")).expect("dir") {
+        let py = f.expect("entry").path();
+        if py.extension().is_none_or(|e| e != "py") {
+            continue;
+        }
+        let run = |level: &str| {
+            let out = fluidc(&["run", path_str(&py), level, "--format", "json"], b"");
+            (out.status.code(), stdout(&out))
+        };
+        let (unfolded, folded) = (run("-O0"), run("-O2"));
+        assert_eq!(unfolded, folded, "{}", py.display());
+    }
+}

@@ -24,6 +24,7 @@
 //! [`parse_feed`] reads a `--feed` value. Errors are [`RuntimeError`]s whose
 //! text names the op (type, block, index) and its source line.
 mod channel;
+mod constant;
 mod error;
 mod feed;
 mod goroutine;
@@ -39,6 +40,7 @@ use std::collections::HashMap;
 
 use fluidc_transpiler::Verified;
 
+pub use constant::KernelEvaluator;
 pub use error::RuntimeError;
 pub use feed::parse_feed;
 pub use tensor::{Data, Tensor};

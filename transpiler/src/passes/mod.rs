@@ -17,11 +17,16 @@ use std::fmt;
 use crate::model::Program;
 use crate::verify::{Verified, VerifyError};
 
+pub use fold_constants::{ConstData, Constant, Evaluator, EvaluatorRef, MAX_FOLD_ELEMENTS};
+
 /// What a pass may need besides the program.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Extra fetch targets (roots for prune) beyond the program's fetch ops.
     pub fetch: Vec<String>,
+    /// Runs an op on constants for `fold_constants` (the runtime's kernels;
+    /// without one, nothing is folded).
+    pub evaluator: Option<EvaluatorRef>,
 }
 
 /// Shared by the passes of one pipeline run: the rewrite budget that

@@ -262,6 +262,7 @@ mod tests {
         };
         let options = Options {
             fetch: vec!["n".into()],
+            ..Options::default()
         };
         let (out, _) = run(p, &mut ctx(&options)).expect("prune runs");
         assert_eq!(
@@ -291,6 +292,7 @@ mod tests {
         };
         let options = Options {
             fetch: vec!["x".into()],
+            ..Options::default()
         };
         let (out, changed) = run(p, &mut ctx(&options)).expect("prune runs");
         assert!(changed);
