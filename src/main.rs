@@ -236,7 +236,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         } => {
             let program = driver::load_at(&path, default_stage(&path, stage), &opt)?;
             check_block(&program, block)?;
-            input::write_output("-", dot::to_dot(&program, block).as_bytes())
+            let dot =
+                dot::to_dot(&program, block).map_err(|e| CliError::user(format!("{path}: {e}")))?;
+            input::write_output("-", dot.as_bytes())
         }
     }
 }

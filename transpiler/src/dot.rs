@@ -7,8 +7,28 @@ use petgraph::visit::EdgeRef;
 use crate::graph::{BlockGraph, Edge, Node};
 use crate::model::Program;
 
-/// Renders the program, or only block `only` and the blocks nested in it.
-pub fn to_dot(program: &Program, only: Option<usize>) -> String {
+/// Graphviz cannot lay out clusters nested deeper than a few hundred
+/// levels, so fluidc draws at most this many.
+pub const MAX_DEPTH: usize = 200;
+
+/// Renders the program, or only block `only` and the blocks nested in it;
+/// an error when more than [`MAX_DEPTH`] levels of blocks would be drawn.
+pub fn to_dot(program: &Program, only: Option<usize>) -> Result<String, String> {
+    let depths = program.depths();
+    let top = only
+        .and_then(|b| depths.get(b).copied().flatten())
+        .unwrap_or(0);
+    if let Some((b, d)) = depths
+        .iter()
+        .enumerate()
+        .filter_map(|(b, d)| Some((b, (*d)?)))
+        .find(|(_, d)| d.saturating_sub(top) > MAX_DEPTH)
+    {
+        return Err(format!(
+            "block {b} is nested {d} levels deep; graph draws at most {MAX_DEPTH} levels: \
+             draw part of the program with --block N"
+        ));
+    }
     let mut out =
         String::from("digraph program {\n  compound=true;\n  node [fontname=\"monospace\"];\n");
     let mut edges = String::new();
@@ -30,7 +50,7 @@ pub fn to_dot(program: &Program, only: Option<usize>) -> String {
     }
     out.push_str(&edges);
     out.push_str("}\n");
-    out
+    Ok(out)
 }
 
 /// Whether block `b` is nested in a block (its parent exists and is not itself).

@@ -210,6 +210,45 @@ impl Program {
         chain
     }
 
+    /// Each block's nesting depth (block 0 is 0), or `None` where its
+    /// parent chain does not reach block 0. Linear in the number of blocks
+    /// however deep they nest: each depth is computed once.
+    pub fn depths(&self) -> Vec<Option<usize>> {
+        let n = self.blocks.len();
+        // Outer `None`: not known yet; `Some(None)`: no depth.
+        let mut depth: Vec<Option<Option<usize>>> = vec![None; n];
+        if let Some(d) = depth.first_mut() {
+            *d = Some(Some(0));
+        }
+        let (mut path, mut on_path) = (Vec::new(), vec![false; n]);
+        for start in 0..n {
+            let mut cur = start;
+            // Walk up to a block whose depth is known, a bad parent or a cycle.
+            let base = loop {
+                if let Some(d) = depth[cur] {
+                    break d;
+                }
+                if on_path[cur] {
+                    break None;
+                }
+                on_path[cur] = true;
+                path.push(cur);
+                match usize::try_from(self.blocks[cur].parent_idx) {
+                    Ok(parent) if parent < n => cur = parent,
+                    _ => break None,
+                }
+            };
+            let mut d = base;
+            for &b in path.iter().rev() {
+                d = d.map(|d| d + 1);
+                depth[b] = Some(d);
+                on_path[b] = false;
+            }
+            path.clear();
+        }
+        depth.into_iter().map(Option::flatten).collect()
+    }
+
     /// Finds a variable declared in block `idx` or one of its ancestors.
     pub fn find_var(&self, idx: usize, name: &str) -> Option<&Var> {
         self.scope_chain(idx)
@@ -621,6 +660,22 @@ mod tests {
         let attr = Attr::from(unknown.clone());
         assert_eq!(attr.value.type_number(), 99);
         assert_eq!(proto::op_desc::Attr::from(&attr), unknown);
+    }
+
+    #[test]
+    fn depths_are_linear_and_stop_on_cycles() {
+        let mut p = Program::default();
+        p.blocks.push(Block::new(0, -1));
+        p.blocks.push(Block::new(1, 3));
+        p.blocks.push(Block::new(2, 0));
+        p.blocks.push(Block::new(3, 2));
+        p.blocks.push(Block::new(4, 5));
+        p.blocks.push(Block::new(5, 4));
+        p.blocks.push(Block::new(6, 9));
+        assert_eq!(
+            p.depths(),
+            vec![Some(0), Some(3), Some(1), Some(2), None, None, None]
+        );
     }
 
     #[test]

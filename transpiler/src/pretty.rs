@@ -23,34 +23,73 @@ pub fn to_pretty(program: &Program, only: Option<usize>) -> String {
     out
 }
 
+/// Indentation stops growing at this depth, so that deeply nested programs
+/// print in linear size (each block's header still names it and its parent).
+const MAX_INDENT: usize = 32;
+
+/// Prints block `idx` and, under each op, the blocks it runs. Iterative, so
+/// that nesting depth is bounded by memory, not by the thread's stack.
 fn print_block(p: &Program, idx: usize, depth: usize, printed: &mut [bool], out: &mut String) {
-    let Some(block) = p.blocks.get(idx) else {
-        return;
+    /// A block being printed: the next op to print and that op's next sub-block.
+    struct Frame {
+        idx: usize,
+        depth: usize,
+        op: usize,
+        sub: usize,
+    }
+    let pad = |depth: usize| "    ".repeat(depth.min(MAX_INDENT));
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut enter = |idx: usize, depth: usize, stack: &mut Vec<Frame>, out: &mut String| {
+        let Some(block) = p.blocks.get(idx) else {
+            return;
+        };
+        if std::mem::replace(&mut printed[idx], true) {
+            return;
+        }
+        let pad = pad(depth);
+        let _ = writeln!(
+            out,
+            "{pad}{{ // block {}, parent {}",
+            block.idx, block.parent_idx
+        );
+        for v in &block.vars {
+            let _ = writeln!(out, "{pad}    {}", var_line(v));
+        }
+        if !block.vars.is_empty() && !block.ops.is_empty() {
+            out.push('\n');
+        }
+        stack.push(Frame {
+            idx,
+            depth,
+            op: 0,
+            sub: 0,
+        });
     };
-    if std::mem::replace(&mut printed[idx], true) {
-        return;
-    }
-    let pad = "    ".repeat(depth);
-    let _ = writeln!(
-        out,
-        "{pad}{{ // block {}, parent {}",
-        block.idx, block.parent_idx
-    );
-    for v in &block.vars {
-        let _ = writeln!(out, "{pad}    {}", var_line(v));
-    }
-    if !block.vars.is_empty() && !block.ops.is_empty() {
-        out.push('\n');
-    }
-    for op in &block.ops {
-        let _ = writeln!(out, "{pad}    {}", op_line(op));
-        for (_, sub) in op.sub_blocks() {
-            if let Ok(sub) = usize::try_from(sub) {
-                print_block(p, sub, depth + 1, printed, out);
+    enter(idx, depth, &mut stack, out);
+    while let Some(top) = stack.last_mut() {
+        let block = &p.blocks[top.idx];
+        let Some(op) = block.ops.get(top.op) else {
+            let _ = writeln!(out, "{}}}", pad(top.depth));
+            stack.pop();
+            continue;
+        };
+        if top.sub == 0 {
+            let _ = writeln!(out, "{}    {}", pad(top.depth), op_line(op));
+        }
+        match op.sub_blocks().nth(top.sub) {
+            Some((_, sub)) => {
+                top.sub += 1;
+                let depth = top.depth + 1;
+                if let Ok(sub) = usize::try_from(sub) {
+                    enter(sub, depth, &mut stack, out);
+                }
+            }
+            None => {
+                top.op += 1;
+                top.sub = 0;
             }
         }
     }
-    let _ = writeln!(out, "{pad}}}");
 }
 
 fn kind_name(n: i32) -> String {

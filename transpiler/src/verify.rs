@@ -144,6 +144,8 @@ fn check(p: &Program) -> Vec<Problem> {
         return problems;
     }
     let n = p.blocks.len();
+    // The block tree: children by parent, block 0 the root.
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, b) in p.blocks.iter().enumerate() {
         if b.idx != i as i32 {
             problem(
@@ -169,15 +171,8 @@ fn check(p: &Program) -> Vec<Problem> {
                     b.parent_idx
                 ),
             );
-        } else if *p.scope_chain(i).last().unwrap_or(&i) != 0 {
-            problem(
-                i,
-                None,
-                format!(
-                    "its parent chain {:?} does not reach block 0",
-                    p.scope_chain(i)
-                ),
-            );
+        } else {
+            children[b.parent_idx as usize].push(i);
         }
         let mut declared = HashSet::new();
         for v in &b.vars {
@@ -186,19 +181,11 @@ fn check(p: &Program) -> Vec<Problem> {
             }
         }
     }
-    // Declared variables per block, so checking inputs stays linear.
-    let declared: Vec<HashMap<&str, &Var>> = p
-        .blocks
-        .iter()
-        .map(|b| b.vars.iter().map(|v| (v.name.as_str(), v)).collect())
-        .collect();
-    let chains: Vec<Vec<usize>> = (0..n).map(|i| p.scope_chain(i)).collect();
-    let channels = channel_elements(p, |block, name| {
-        let var = chains[block]
-            .iter()
-            .find_map(|&b| declared[b].get(name).copied())?;
-        var.dtype()
-    });
+    // Sub-block references, over every op of every block (linear): each
+    // names an existing block other than 0, whose parent is the op's block,
+    // and no other op runs it (Paddle gives every sub-block one owner, and
+    // passes such as lower_select rely on it).
+    let mut owner: Vec<Option<(usize, usize)>> = vec![None; n];
     for (i, b) in p.blocks.iter().enumerate() {
         for (j, op) in b.ops.iter().enumerate() {
             let at = Some((j, op.ty.as_str()));
@@ -223,11 +210,41 @@ fn check(p: &Program) -> Vec<Problem> {
                             blk.parent_idx
                         ),
                     ),
-                    Some(_) => {}
+                    Some((s, _)) => match owner[s] {
+                        Some((ob, oj)) if (ob, oj) != (i, j) => problem(
+                            i,
+                            at,
+                            format!(
+                                "{attr} = {s}, but block {s} is already run by op {oj} ({}) of block {ob}; \
+                                 every sub-block belongs to one op: give this op a block of its own",
+                                p.blocks[ob].ops[oj].ty
+                            ),
+                        ),
+                        _ => owner[s] = Some((i, j)),
+                    },
                 }
             }
+        }
+    }
+    // Variables resolve through the block tree: one depth-first walk keeps
+    // the declarations visible from the current block, so checking is
+    // linear in the program's size however deep blocks nest.
+    let mut sends: Vec<(&str, Option<VarKind>)> = Vec::new();
+    walk(p, &children, |b, scope| {
+        for op in p.blocks[b].ops.iter().filter(|op| op.ty == "channel_send") {
+            if let (Some(ch), Some(x)) =
+                (op.inputs_of("Channel").first(), op.inputs_of("X").first())
+            {
+                sends.push((ch, scope.get(x).and_then(Var::dtype)));
+            }
+        }
+    });
+    let channels = channel_elements(p, &sends);
+    let reached = walk(p, &children, |i, scope| {
+        for (j, op) in p.blocks[i].ops.iter().enumerate() {
+            let at = Some((j, op.ty.as_str()));
             for name in op.input_names().filter(|n| !is_placeholder(n)) {
-                if !chains[i].iter().any(|&b| declared[b].contains_key(name)) {
+                if scope.get(name).is_none() {
                     problem(
                         i,
                         at,
@@ -241,18 +258,77 @@ fn check(p: &Program) -> Vec<Problem> {
                 // at load time if it is run.
                 continue;
             };
-            let types = |name: &str| {
-                let var = chains[i]
-                    .iter()
-                    .find_map(|&b| declared[b].get(name).copied())?;
-                value_type(var, &channels)
-            };
+            let types = |name: &str| value_type(scope.get(name)?, &channels);
             for message in check_op(op, def, types) {
                 problem(i, at, message);
             }
         }
+    });
+    for (i, b) in p.blocks.iter().enumerate().skip(1) {
+        let in_range = usize::try_from(b.parent_idx).is_ok_and(|x| x < n);
+        if in_range && !reached[i] {
+            let chain: Vec<usize> = p.scope_chain(i).into_iter().take(8).collect();
+            problem(
+                i,
+                None,
+                format!("its parent chain {chain:?} does not reach block 0"),
+            );
+        }
     }
     problems
+}
+
+/// The declarations visible from a block: innermost last, per name.
+#[derive(Debug, Default)]
+struct Visible<'a> {
+    vars: HashMap<&'a str, Vec<&'a Var>>,
+}
+
+impl<'a> Visible<'a> {
+    /// The declaration `name` resolves to.
+    fn get(&self, name: &str) -> Option<&'a Var> {
+        self.vars.get(name)?.last().copied()
+    }
+}
+
+/// Visits the blocks reachable from block 0 through `children`, depth
+/// first, each with the variables visible from it; returns which blocks
+/// were reached.
+fn walk<'a>(
+    p: &'a Program,
+    children: &[Vec<usize>],
+    mut visit: impl FnMut(usize, &Visible<'a>),
+) -> Vec<bool> {
+    enum Step {
+        Enter(usize),
+        Leave(usize),
+    }
+    let mut reached = vec![false; p.blocks.len()];
+    let mut visible = Visible::default();
+    let mut stack = vec![Step::Enter(0)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Enter(b) => {
+                if std::mem::replace(&mut reached[b], true) {
+                    continue;
+                }
+                for v in &p.blocks[b].vars {
+                    visible.vars.entry(v.name.as_str()).or_default().push(v);
+                }
+                visit(b, &visible);
+                stack.push(Step::Leave(b));
+                stack.extend(children[b].iter().rev().map(|&c| Step::Enter(c)));
+            }
+            Step::Leave(b) => {
+                for v in &p.blocks[b].vars {
+                    if let Some(decls) = visible.vars.get_mut(v.name.as_str()) {
+                        decls.pop();
+                    }
+                }
+            }
+        }
+    }
+    reached
 }
 
 /// The problems of one op against its definition.
@@ -361,20 +437,20 @@ fn check_slots(op: &Op, def: &OpDef, input: bool, problems: &mut Vec<String>) {
 
 /// The element type of each channel variable: the `data_type` of the
 /// `channel_create` that makes it when that is a tensor dtype, else (2018
-/// channels carry any `LOD_TENSOR`) the dtype of the first value sent on it.
+/// channels carry any `LOD_TENSOR`) the dtype of the first value sent on it
+/// (`sends`: each send's channel and value dtype, in block-tree order).
 /// A name made with two element types is left out.
-fn channel_elements(
-    p: &Program,
-    dtype_of: impl Fn(usize, &str) -> Option<VarKind>,
-) -> HashMap<&str, Option<VarKind>> {
+fn channel_elements<'a>(
+    p: &'a Program,
+    sends: &[(&'a str, Option<VarKind>)],
+) -> HashMap<&'a str, Option<VarKind>> {
     let mut out: HashMap<&str, Option<VarKind>> = HashMap::new();
-    let ops = || {
-        p.blocks
-            .iter()
-            .enumerate()
-            .flat_map(|(b, blk)| blk.ops.iter().map(move |op| (b, op)))
-    };
-    for (_, op) in ops().filter(|(_, op)| op.ty == "channel_create") {
+    for op in p
+        .blocks
+        .iter()
+        .flat_map(|b| &b.ops)
+        .filter(|op| op.ty == "channel_create")
+    {
         let dtype = match op.get_attr("data_type") {
             Some(AttrValue::Int(d)) => VarKind::try_from(*d)
                 .ok()
@@ -388,13 +464,9 @@ fn channel_elements(
             }
         }
     }
-    for (b, op) in ops().filter(|(_, op)| op.ty == "channel_send") {
-        let (Some(ch), Some(x)) = (op.inputs_of("Channel").first(), op.inputs_of("X").first())
-        else {
-            continue;
-        };
-        if let Some(slot @ None) = out.get_mut(ch.as_str()) {
-            *slot = dtype_of(b, x);
+    for (ch, dtype) in sends {
+        if let Some(slot @ None) = out.get_mut(ch) {
+            *slot = *dtype;
         }
     }
     out
@@ -490,6 +562,45 @@ mod tests {
         ] {
             assert!(err.contains(needle), "missing {needle:?} in:\n{err}");
         }
+    }
+
+    #[test]
+    fn a_sub_block_belongs_to_one_op() {
+        let mut p = two_blocks();
+        p.blocks[0].ops.push(
+            Op::new("go")
+                .input("X", &[])
+                .attr("sub_block", AttrValue::Block(1)),
+        );
+        let err = Verified::new(p).unwrap_err().to_string();
+        assert!(
+            err.contains("block 0, op 1 (go): sub_block = 1, but block 1 is already run by op 0 (conditional_block) of block 0"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_verifies_in_linear_time() {
+        // 20,000 nested blocks, each reading a variable of block 0: the
+        // scope walk is linear (a per-block scope chain was quadratic).
+        let mut p = two_blocks();
+        p.blocks.pop();
+        let n = 20_000;
+        for i in 1..=n {
+            let mut b = Block::new(i, i - 1);
+            if i < n {
+                b.ops.push(
+                    Op::new("conditional_block")
+                        .input("Cond", &["c"])
+                        .input("Input", &[])
+                        .output("Out", &[])
+                        .output("Scope", &["scope"])
+                        .attr("sub_block", AttrValue::Block(i + 1)),
+                );
+            }
+            p.blocks.push(b);
+        }
+        assert!(Verified::new(p).is_ok());
     }
 
     #[test]
