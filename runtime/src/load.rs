@@ -26,6 +26,9 @@ pub(crate) struct Runnable {
     pub(crate) fetches: Vec<(usize, String, VarRef)>,
     /// Whether any op starts a goroutine; without, one worker is enough.
     pub(crate) starts_goroutines: bool,
+    /// The persistable variables (any block's; they live in block 0's
+    /// scope), which a session keeps between runs.
+    pub(crate) persistables: Vec<(String, VarRef)>,
 }
 
 pub(crate) struct LoadedBlock {
@@ -237,7 +240,16 @@ impl Runnable {
                 .blocks
                 .iter()
                 .any(|b| b.ops.iter().any(|op| op.ty == "go")),
+            persistables: Vec::new(),
         };
+        let mut seen = std::collections::HashSet::new();
+        for var in p.blocks.iter().flat_map(|b| &b.vars) {
+            if var.is_persistable() && seen.insert(var.name.as_str()) {
+                if let Some(r) = runnable.root_var(&var.name) {
+                    runnable.persistables.push((var.name.clone(), r));
+                }
+            }
+        }
         runnable.find_feeds_and_fetches(p)?;
         Ok(runnable)
     }

@@ -1,0 +1,256 @@
+//! A session: programs loaded once and run many times against one scope
+//! (SPEC §8.1), as Paddle's `Executor` runs programs against its scope.
+//!
+//! The session's scope holds the persistable variables (parameters,
+//! optimizer state, global variables, channels of block 0): a run starts
+//! with them in its root scope and hands them back when it ends, so they
+//! keep their values from run to run and several programs (startup and
+//! main) share them. Values move in and out, they are not copied: a buffer
+//! that has one owner stays uniquely owned, so kernels may update it in
+//! place. Other variables live for one run, as in Paddle's executor, which
+//! runs a program in a local scope it drops afterwards.
+//!
+//! A loaded program ([`Runnable`]) is cached by the program's content, so a
+//! script that runs the same program in a loop loads it once.
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use fluidc_transpiler::{Program, Verified};
+
+use crate::error::RuntimeError;
+use crate::goroutine::{Frame, FrameKind};
+use crate::load::Runnable;
+use crate::scheduler::Sched;
+use crate::scope::{Scope, TensorRef, VarRef, Vars};
+use crate::tensor::Tensor;
+use crate::value::Value;
+
+/// How a session runs programs.
+#[derive(Debug, Clone, Default)]
+pub struct SessionOptions {
+    /// Seeds select's random choice; runs with one worker and the same seed
+    /// are identical.
+    pub seed: Option<u64>,
+    /// Worker threads; default: the number of cores.
+    pub workers: Option<usize>,
+}
+
+/// How many loaded programs a session keeps (a script's startup, main and
+/// test programs, with room to spare); the least recently loaded goes first.
+const CACHED_PROGRAMS: usize = 16;
+
+/// Programs run against one persistent scope. See the module docs.
+#[derive(Debug, Default)]
+pub struct Session {
+    options: SessionOptions,
+    /// The persistable variables between runs, by name.
+    scope: HashMap<String, Value>,
+    /// Loaded programs by content fingerprint, oldest first.
+    cache: VecDeque<(u64, Arc<Runnable>)>,
+}
+
+impl Session {
+    pub fn new(options: SessionOptions) -> Session {
+        Session {
+            options,
+            ..Session::default()
+        }
+    }
+
+    /// Runs block 0 of `program`: `feeds` set variables (through the
+    /// program's `feed` ops, or directly in the root scope), and the result
+    /// is the program's own fetch targets in `col` order, then `fetch`.
+    pub fn run(
+        &mut self,
+        program: &Verified,
+        feeds: Vec<(String, Tensor)>,
+        fetch: Vec<String>,
+    ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+        let prog = self.load(program)?;
+        self.run_loaded(&prog, feeds, fetch)
+    }
+
+    /// [`Session::run`] of a program that is run once: it is not cached (a
+    /// one-shot `fluidc run` need not fingerprint it).
+    pub fn run_once(
+        &mut self,
+        program: &Verified,
+        feeds: Vec<(String, Tensor)>,
+        fetch: Vec<String>,
+    ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+        self.run_loaded(&Runnable::load(program)?, feeds, fetch)
+    }
+
+    fn run_loaded(
+        &mut self,
+        prog: &Runnable,
+        feeds: Vec<(String, Tensor)>,
+        fetch: Vec<String>,
+    ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+        let root = Scope::root(prog.blocks[0].shared);
+        let frames = [root_frame(&root)];
+        let mut locals = vec![Value::Empty; prog.blocks[0].locals];
+        {
+            let mut vars = Vars::new(&frames, &mut locals, 0);
+            for (name, r) in &prog.persistables {
+                if let Some(v) = self.scope.remove(name.as_str()) {
+                    vars.set(r, v);
+                }
+            }
+            feed(prog, &mut vars, feeds)?;
+        }
+        // A program that starts no goroutine runs on the calling thread alone.
+        let workers = match self.options.workers {
+            _ if !prog.starts_goroutines => 1,
+            Some(n) => n.max(1),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let seed = self.options.seed.unwrap_or_else(rand::random);
+        let result = Sched::new(prog).run(root_frame(&root), locals, workers, seed);
+        let mut locals = result?;
+        let mut vars = Vars::new(&frames, &mut locals, 0);
+        let out = fetches(prog, &mut vars, fetch);
+        for (name, r) in &prog.persistables {
+            let v = vars.with(r, std::mem::take);
+            if !matches!(v, Value::Empty | Value::FeedList(_) | Value::FetchList(_)) {
+                self.scope.insert(name.clone(), v);
+            }
+        }
+        out
+    }
+
+    /// The tensor a persistable variable holds between runs
+    /// (`global_scope().find_var(name).get_tensor()`).
+    pub fn tensor(&self, name: &str) -> Option<Tensor> {
+        match self.scope.get(name)? {
+            Value::Tensor(t) => Some((**t).clone()),
+            Value::Scalar(s, rank) => Some(Tensor::from_scalar(*s, usize::from(*rank))),
+            _ => None,
+        }
+    }
+
+    /// Sets a variable of the scope (a parameter loaded from a file, a
+    /// tensor a script sets); programs that declare it persistable see it.
+    pub fn set_tensor(&mut self, name: &str, t: Tensor) {
+        self.scope.insert(name.to_string(), Value::tensor(t));
+    }
+
+    /// The names of the variables the scope holds, sorted.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.scope.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        names
+    }
+
+    /// How many loaded programs the session keeps.
+    pub fn cached_programs(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// The loaded form of `program`, from the cache when it was loaded before.
+    fn load(&mut self, program: &Verified) -> Result<Arc<Runnable>, RuntimeError> {
+        let key = fingerprint(program);
+        if let Some((_, prog)) = self.cache.iter().find(|(k, _)| *k == key) {
+            return Ok(prog.clone());
+        }
+        let prog = Arc::new(Runnable::load(program)?);
+        if self.cache.len() == CACHED_PROGRAMS {
+            self.cache.pop_front();
+        }
+        self.cache.push_back((key, prog.clone()));
+        Ok(prog)
+    }
+}
+
+/// A fingerprint of a program's content: its `Debug` form hashed, which
+/// covers every field (the model has no `Hash`, and encoding it would need
+/// a verified copy).
+fn fingerprint(program: &Program) -> u64 {
+    let mut h = DefaultHasher::new();
+    format!("{program:?}").hash(&mut h);
+    h.finish()
+}
+
+fn root_frame(root: &Arc<Scope>) -> Frame {
+    Frame {
+        block: 0,
+        pc: 0,
+        base: 0,
+        scope: Some(root.clone()),
+        scope_frame: 0,
+        kind: FrameKind::Once,
+    }
+}
+
+/// Puts feeds where the program reads them: the `feed` holder's columns for
+/// names a `feed` op reads, the root scope for the others.
+fn feed(
+    prog: &Runnable,
+    root: &mut Vars,
+    feeds: Vec<(String, Tensor)>,
+) -> Result<(), RuntimeError> {
+    let by_feed_op: HashMap<&str, (usize, &VarRef)> = prog
+        .feeds
+        .iter()
+        .map(|(col, name, holder)| (name.as_str(), (*col, holder)))
+        .collect();
+    for (name, t) in feeds {
+        if let Some(&(col, holder)) = by_feed_op.get(name.as_str()) {
+            root.with(holder, |v| {
+                if !matches!(v, Value::FeedList(_)) {
+                    *v = Value::FeedList(Vec::new());
+                }
+                if let Value::FeedList(cols) = v {
+                    if cols.len() <= col {
+                        cols.resize(col + 1, None);
+                    }
+                    cols[col] = Some(t);
+                }
+            });
+            continue;
+        }
+        let r = prog.root_var(&name).ok_or_else(|| {
+            RuntimeError::new(format!(
+                "cannot feed `{name}`: it is not a variable of block 0 (nor a persistable one)"
+            ))
+        })?;
+        root.set_tensor(&r, t);
+    }
+    Ok(())
+}
+
+/// The program's fetch targets in `col` order, then the variables `extra` names.
+fn fetches(
+    prog: &Runnable,
+    root: &mut Vars,
+    extra: Vec<String>,
+) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+    let mut out = Vec::new();
+    for (col, name, holder) in &prog.fetches {
+        let t = root.with(holder, |v| match v {
+            Value::FetchList(cols) => cols.get(*col).cloned().flatten(),
+            _ => None,
+        });
+        let t = t.ok_or_else(|| {
+            RuntimeError::new(format!(
+                "fetch target `{name}` (column {col}) was never written"
+            ))
+        })?;
+        out.push((name.clone(), t));
+    }
+    for name in extra {
+        let r = prog.root_var(&name).ok_or_else(|| {
+            RuntimeError::new(format!(
+                "cannot fetch `{name}`: it is not a variable of block 0 (nor a persistable one)"
+            ))
+        })?;
+        let t = root
+            .tensor(&r)
+            .map(TensorRef::into_owned)
+            .map_err(|e| RuntimeError::new(format!("cannot fetch `{name}`: {e}")))?;
+        out.push((name, t));
+    }
+    Ok(out)
+}
