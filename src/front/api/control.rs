@@ -329,15 +329,15 @@ fn switch_case(i: &mut Interp, a: &mut Args) -> Result<Value> {
     let previous = s.borrow().pre_not_conditions.last().cloned();
     let cond = match previous {
         None => {
-            let not_c = super::ops::logical_not(i, &c, None);
+            let not_c = super::logic::logical_not(i, &c, None);
             s.borrow_mut().pre_not_conditions.push(not_c);
             c
         }
         Some(pre_not) => {
-            let not_c = super::ops::logical_not(i, &c, None);
-            let new_not = super::ops::logical_and(i, &pre_not, &not_c);
+            let not_c = super::logic::logical_not(i, &c, None);
+            let new_not = super::logic::logical_and(i, &pre_not, &not_c);
             s.borrow_mut().pre_not_conditions.push(new_not);
-            super::ops::logical_and(i, &pre_not, &c)
+            super::logic::logical_and(i, &pre_not, &c)
         }
     };
     Ok(guard(GuardKind::Conditional {
@@ -486,7 +486,7 @@ fn cond(i: &mut Interp, a: &mut Args) -> Result<Value> {
     let f = if matches!(ff, Value::None) {
         None
     } else {
-        let not_pred = super::ops::logical_not(i, &pred, None);
+        let not_pred = super::logic::logical_not(i, &pred, None);
         cond_branch(i, &not_pred, &ff, a.span("false_fn"))?
     };
     match (t, f) {
@@ -494,7 +494,7 @@ fn cond(i: &mut Interp, a: &mut Args) -> Result<Value> {
         (Some(t), Some(f)) => {
             let helper = i.b.helper_name("cast");
             let mask =
-                i.b.tmp_var(&helper, VarKind::Int32, super::ops::dims(i, &pred));
+                i.b.tmp_var(&helper, VarKind::Int32, super::layer::dims(i, &pred));
             i.b.append(
                 Op::new("cast")
                     .input("X", &[&pred.name])

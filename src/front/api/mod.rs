@@ -8,9 +8,15 @@
 //! and methods by `Type.method` (`Select.case`).
 mod control;
 mod csp;
-mod ops;
+mod layer;
+mod logic;
+mod math;
+mod math_op_patch;
+mod nn;
 mod program;
 mod pyfns;
+mod reduce;
+mod tensor;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -357,7 +363,11 @@ fn registry() -> &'static HashMap<&'static str, &'static Builtin> {
     REGISTRY.get_or_init(|| {
         let mut map = HashMap::new();
         for table in [
-            ops::BUILTINS,
+            tensor::BUILTINS,
+            math::BUILTINS,
+            logic::BUILTINS,
+            reduce::BUILTINS,
+            nn::BUILTINS,
             control::BUILTINS,
             csp::BUILTINS,
             program::BUILTINS,
@@ -508,7 +518,7 @@ pub fn binary(
     sp: Range<usize>,
 ) -> Result<Value> {
     if matches!(l, Value::Var(_)) || matches!(r, Value::Var(_)) {
-        return ops::var_binary(interp, op, l, r, sp);
+        return math_op_patch::var_binary(interp, op, l, r, sp);
     }
     if matches!(l, Value::RunTime) || matches!(r, Value::RunTime) {
         return Ok(Value::RunTime);
@@ -518,7 +528,7 @@ pub fn binary(
 
 pub fn unary(interp: &mut Interp, op: UnaryOp, v: Value, sp: Range<usize>) -> Result<Value> {
     match (op, v) {
-        (UnaryOp::USub, Value::Var(var)) => ops::negate(interp, var),
+        (UnaryOp::USub, Value::Var(var)) => math_op_patch::negate(interp, var),
         (UnaryOp::UAdd, v @ Value::Var(_)) => Ok(v),
         (_, Value::RunTime) => Ok(Value::RunTime),
         (UnaryOp::USub, Value::Int(i)) => i
@@ -544,7 +554,7 @@ pub fn compare(
     sp: Range<usize>,
 ) -> Result<Value> {
     if matches!(l, Value::Var(_)) || matches!(r, Value::Var(_)) {
-        return ops::var_compare(interp, op, l.clone(), r.clone(), sp);
+        return math_op_patch::var_compare(interp, op, l.clone(), r.clone(), sp);
     }
     if matches!(l, Value::RunTime) || matches!(r, Value::RunTime) {
         return Ok(Value::RunTime);

@@ -855,7 +855,8 @@ pub fn slice(
     })
 }
 
-fn num(v: &Value) -> Option<f64> {
+/// A Python number as a float (`True` is 1.0).
+pub fn num(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
         Value::Float(f) => Some(*f),

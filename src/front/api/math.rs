@@ -1,0 +1,169 @@
+//! Arithmetic layers: `elementwise_*` (with broadcasting `axis`), `scale`,
+//! `increment`, `sums` and the unary math ops (`square`, `sqrt`, `abs`,
+//! `exp`, `log`). [`elementwise`] and [`scale_op`] are also what operator
+//! overloading on Variables appends.
+use fluidc_transpiler::{AttrValue, Op};
+
+use super::layer::{activation, broadcast_dims, dims, dtype_of, simple, unary_layer};
+use super::{builtin, Builtin, Rest, D};
+use crate::front::eval::Interp;
+use crate::front::value::{Value, VarRef};
+
+use D::*;
+
+/// Declares `fluid.layers.<name>(x, y, axis=-1, act=None, name=None)`.
+macro_rules! elementwise_layer {
+    ($name:literal) => {
+        builtin!(
+            [concat!("fluid.layers.", $name)],
+            [
+                ("x", Req),
+                ("y", Req),
+                ("axis", Int(-1)),
+                ("act", Nil),
+                ("name", Nil)
+            ],
+            Rest::No,
+            |i, a| {
+                let (x, y) = (a.var("x")?, a.var("y")?);
+                let axis = a.int("axis")? as i32;
+                let helper = i.b.helper_name($name);
+                let d = broadcast_dims(&dims(i, &x), &dims(i, &y));
+                let out = i.b.tmp_var(&helper, dtype_of(i, &x), d);
+                elementwise(i, $name, &x, &y, axis, Some(out.clone()));
+                activation(i, a, out, &helper)
+            }
+        )
+    };
+}
+
+pub const BUILTINS: &[Builtin] = &[
+    elementwise_layer!("elementwise_add"),
+    elementwise_layer!("elementwise_sub"),
+    elementwise_layer!("elementwise_mul"),
+    elementwise_layer!("elementwise_div"),
+    elementwise_layer!("elementwise_max"),
+    elementwise_layer!("elementwise_min"),
+    elementwise_layer!("elementwise_pow"),
+    elementwise_layer!("elementwise_mod"),
+    elementwise_layer!("elementwise_floordiv"),
+    builtin!(
+        ["fluid.layers.scale"],
+        [
+            ("x", Req),
+            ("scale", Float(1.0)),
+            ("bias", Float(0.0)),
+            ("bias_after_scale", Bool(true)),
+            ("act", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let helper = i.b.helper_name("scale");
+            let out = i.b.tmp_var(&helper, dtype_of(i, &x), dims(i, &x));
+            scale_op(
+                i,
+                &x,
+                &out,
+                a.float("scale")?,
+                a.float("bias")?,
+                a.bool("bias_after_scale")?,
+            );
+            activation(i, a, out, &helper)
+        }
+    ),
+    builtin!(
+        ["fluid.layers.increment"],
+        [("x", Req), ("value", Float(1.0)), ("in_place", Bool(true))],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let helper = i.b.helper_name("increment");
+            let out = if a.bool("in_place")? {
+                x.clone()
+            } else {
+                i.b.tmp_var(&helper, dtype_of(i, &x), dims(i, &x))
+            };
+            i.b.append(
+                Op::new("increment")
+                    .input("X", &[&x.name])
+                    .output("Out", &[&out.name])
+                    .attr("step", AttrValue::Float(a.float("value")? as f32)),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.sums"],
+        [("input", Req), ("out", Nil)],
+        Rest::No,
+        |i, a| {
+            let xs = a.var_list("input")?;
+            let first = xs
+                .first()
+                .ok_or_else(|| a.err("input", "sums() needs at least one Variable"))?
+                .clone();
+            let helper = i.b.helper_name("sum");
+            let out = match a.opt_var("out")? {
+                Some(o) => o,
+                None => i.b.tmp_var(&helper, dtype_of(i, &first), dims(i, &first)),
+            };
+            let names: Vec<&str> = xs.iter().map(|v| &*v.name).collect();
+            i.b.append(
+                Op::new("sum")
+                    .input("X", &names)
+                    .output("Out", &[&out.name])
+                    .attr("use_mkldnn", AttrValue::Bool(false)),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+    unary_layer!("square"),
+    unary_layer!("sqrt"),
+    unary_layer!("abs"),
+    unary_layer!("exp"),
+    unary_layer!("log"),
+];
+
+/// `elementwise_<kind>` into `out` (or a new `<kind>_N.tmp_0`).
+pub fn elementwise(
+    i: &mut Interp,
+    ty: &str,
+    x: &VarRef,
+    y: &VarRef,
+    axis: i32,
+    out: Option<VarRef>,
+) -> VarRef {
+    let out = out.unwrap_or_else(|| {
+        let helper = i.b.helper_name(ty);
+        let d = broadcast_dims(&dims(i, x), &dims(i, y));
+        i.b.tmp_var(&helper, dtype_of(i, x), d)
+    });
+    i.b.append(
+        Op::new(ty)
+            .input("X", &[&x.name])
+            .input("Y", &[&y.name])
+            .output("Out", &[&out.name])
+            .attr("axis", AttrValue::Int(axis)),
+    );
+    out
+}
+
+pub fn scale_op(
+    i: &mut Interp,
+    x: &VarRef,
+    out: &VarRef,
+    scale: f64,
+    bias: f64,
+    bias_after_scale: bool,
+) {
+    i.b.append(
+        Op::new("scale")
+            .input("X", &[&x.name])
+            .output("Out", &[&out.name])
+            .attr("scale", AttrValue::Float(scale as f32))
+            .attr("bias", AttrValue::Float(bias as f32))
+            .attr("bias_after_scale", AttrValue::Bool(bias_after_scale)),
+    );
+}

@@ -1,0 +1,70 @@
+//! Reductions over a tensor's elements: `mean` and `reduce_sum`.
+use fluidc_transpiler::{AttrValue, Op};
+
+use super::layer::{dims, dtype_of};
+use super::{builtin, Args, Builtin, Rest, D};
+use crate::front::diag::Result;
+use crate::front::eval::Interp;
+use crate::front::value::Value;
+
+use D::*;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.layers.mean"],
+        [("x", Req), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let helper = i.b.helper_name("mean");
+            let out = i.b.tmp_var(&helper, dtype_of(i, &x), vec![]);
+            i.b.append(
+                Op::new("mean")
+                    .input("X", &[&x.name])
+                    .output("Out", &[&out.name]),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.reduce_sum"],
+        [
+            ("input", Req),
+            ("dim", Nil),
+            ("keep_dim", Bool(false)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        reduce_sum
+    ),
+];
+
+fn reduce_sum(i: &mut Interp, a: &mut Args) -> Result<Value> {
+    let x = a.var("input")?;
+    let rank = dims(i, &x).len();
+    let dim = if a.is_none("dim") {
+        Vec::new()
+    } else {
+        a.ints("dim")?
+    };
+    let reduce_all = dim.is_empty() || dim.len() == rank;
+    let keep = a.bool("keep_dim")?;
+    let helper = i.b.helper_name("reduce_sum");
+    let out = i.b.tmp_var(&helper, dtype_of(i, &x), vec![]);
+    i.b.append(
+        Op::new("reduce_sum")
+            .input("X", &[&x.name])
+            .output("Out", &[&out.name])
+            .attr(
+                "dim",
+                AttrValue::Ints(if dim.is_empty() {
+                    vec![0]
+                } else {
+                    dim.iter().map(|d| *d as i32).collect()
+                }),
+            )
+            .attr("keep_dim", AttrValue::Bool(keep))
+            .attr("reduce_all", AttrValue::Bool(reduce_all)),
+    );
+    Ok(Value::Var(out))
+}
