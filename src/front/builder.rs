@@ -2,10 +2,18 @@
 //! of each (what `with` enters and leaves), Paddle's unique-name counters and
 //! the `op_callstack` of the statement being evaluated.
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use fluidc_transpiler::{AttrValue, Block, Op, Program, Var, VarKind};
 
-use super::value::VarRef;
+/// A program variable: which program and block declare it, and its name,
+/// as the builder hands it out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarRef {
+    pub program: usize,
+    pub block: usize,
+    pub name: Rc<str>,
+}
 
 /// One `fluid.Program()` being built.
 #[derive(Debug, Default)]

@@ -15,6 +15,7 @@ use rustpython_parser::ast::{self, BoolOp, CmpOp, Operator, UnaryOp};
 use super::api::{self, Builtin, Exit};
 use super::builder::ProgramBuilder;
 use super::diag::{Diagnostic, Result};
+use super::host::{Host, Script};
 use super::parse::{int_literal, span, Constant, Expr, Stmt};
 use super::value::{FnBody, FnParam, Frame, Function, Show, Value};
 
@@ -30,11 +31,14 @@ enum Flow {
 const MAX_CALL_DEPTH: usize = 200;
 const MAX_LOOP_ITERATIONS: u64 = 1_000_000;
 
+/// The evaluator's state: names and scopes, the calls and loops running
+/// and the diagnostics so far. The programs it builds are not part of it:
+/// they are a [`ProgramBuilder`] lent for the run, so that a builtin can
+/// hold the builder and the evaluator (as its [`Script`]) side by side.
 #[derive(Debug)]
 pub struct Interp<'s> {
     pub path: String,
     pub source: &'s str,
-    pub b: ProgramBuilder,
     pub diags: Vec<Diagnostic>,
     seen: HashSet<(usize, usize, String)>,
     globals: Rc<RefCell<Frame>>,
@@ -60,7 +64,6 @@ impl<'s> Interp<'s> {
         Interp {
             path: path.to_string(),
             source,
-            b: ProgramBuilder::new(),
             diags: Vec::new(),
             seen: HashSet::new(),
             globals,
@@ -75,20 +78,42 @@ impl<'s> Interp<'s> {
         }
     }
 
+    /// Runs a whole module; its ops go to `b`.
+    pub fn run_module(&mut self, b: &mut ProgramBuilder, body: &[Stmt]) {
+        let mut ev = Eval { b, st: self };
+        if let Flow::Return(_) | Flow::Break | Flow::Continue = ev.block(body) {
+            // `return`/`break` outside a function or loop were reported where they stood.
+        }
+    }
+}
+
+impl Script for Interp<'_> {
+    fn call(&mut self, b: &mut ProgramBuilder, f: Value, sp: Range<usize>) -> Result<Value> {
+        Eval { b, st: self }.call(f, Vec::new(), Vec::new(), Vec::new(), sp)
+    }
+}
+
+/// The evaluator at work: its state and the programs it builds, borrowed
+/// apart so that a builtin can get both (see [`Eval::host`]).
+struct Eval<'a, 's> {
+    b: &'a mut ProgramBuilder,
+    st: &'a mut Interp<'s>,
+}
+
+impl Eval<'_, '_> {
+    /// What a builtin runs with: the builder and the way back into the script.
+    fn host(&mut self) -> Host<'_> {
+        Host::new(self.b, self.st)
+    }
+
     /// Records an error once (the same span and message in a loop counts once).
     pub fn report(&mut self, d: Diagnostic) {
         if self
+            .st
             .seen
             .insert((d.span.start, d.span.end, d.message.clone()))
         {
-            self.diags.push(d);
-        }
-    }
-
-    /// Runs a whole module.
-    pub fn run_module(&mut self, body: &[Stmt]) {
-        if let Flow::Return(_) | Flow::Break | Flow::Continue = self.block(body) {
-            // `return`/`break` outside a function or loop were reported where they stood.
+            self.st.diags.push(d);
         }
     }
 
@@ -103,7 +128,8 @@ impl<'s> Interp<'s> {
     }
 
     fn line_of(&self, offset: usize) -> usize {
-        self.line_starts
+        self.st
+            .line_starts
             .partition_point(|&start| start <= offset)
             .max(1)
     }
@@ -111,17 +137,20 @@ impl<'s> Interp<'s> {
     /// Sets the `op_callstack` for ops appended by the statement at `offset`,
     /// in Python traceback order (outermost call first).
     fn set_callstack(&mut self, offset: usize) {
-        let mut frames: Vec<(usize, String)> = Vec::with_capacity(self.calls.len() + 1);
+        let mut frames: Vec<(usize, String)> = Vec::with_capacity(self.st.calls.len() + 1);
         let mut func = "<module>".to_string();
-        for (line, name) in &self.calls {
+        for (line, name) in &self.st.calls {
             frames.push((*line, func.clone()));
             func = name.clone();
         }
         frames.push((self.line_of(offset), func));
         let mut lines = Vec::with_capacity(frames.len() * 2);
         for (line, func) in frames {
-            lines.push(format!("  File \"{}\", line {line}, in {func}", self.path));
-            let code = self.lines.get(line - 1).map_or("", |l| l.trim());
+            lines.push(format!(
+                "  File \"{}\", line {line}, in {func}",
+                self.st.path
+            ));
+            let code = self.st.lines.get(line - 1).map_or("", |l| l.trim());
             lines.push(format!("    {code}"));
         }
         self.b.callstack = lines;
@@ -205,13 +234,13 @@ impl<'s> Interp<'s> {
             }
             Stmt::Return(r) => {
                 let v = r.value.as_ref().map_or(Value::None, |e| self.expr(e));
-                if self.calls.is_empty() {
+                if self.st.calls.is_empty() {
                     self.report(Diagnostic::new(span(s), "`return` outside a function"));
                     return Flow::Normal;
                 }
                 return Flow::Return(v);
             }
-            Stmt::Break(_) | Stmt::Continue(_) if self.loop_depth == 0 => {
+            Stmt::Break(_) | Stmt::Continue(_) if self.st.loop_depth == 0 => {
                 self.report(Diagnostic::new(
                     span(s),
                     "`break` and `continue` must be inside a loop",
@@ -232,7 +261,7 @@ impl<'s> Interp<'s> {
                 }
             }
             Stmt::Global(g) => {
-                if let Some(frame) = self.scopes.last() {
+                if let Some(frame) = self.st.scopes.last() {
                     frame
                         .borrow_mut()
                         .globals_declared
@@ -245,10 +274,11 @@ impl<'s> Interp<'s> {
                     match t {
                         Expr::Name(n) => {
                             let frame = self
+                                .st
                                 .scopes
                                 .last()
                                 .cloned()
-                                .unwrap_or_else(|| self.globals.clone());
+                                .unwrap_or_else(|| self.st.globals.clone());
                             if frame.borrow_mut().names.remove(n.id.as_str()).is_none() {
                                 self.undefined(n.id.as_str(), span(t));
                             }
@@ -326,16 +356,16 @@ impl<'s> Interp<'s> {
 
     /// Runs a loop body, so `break`/`continue` know they are in a loop.
     fn loop_body(&mut self, body: &[Stmt]) -> Flow {
-        self.loop_depth += 1;
+        self.st.loop_depth += 1;
         let flow = self.block(body);
-        self.loop_depth -= 1;
+        self.st.loop_depth -= 1;
         flow
     }
 
     fn unsupported(&mut self, s: &Stmt, what: &str) {
         let sp = span(s);
         // Point at the first line only: a class body can be long.
-        let end = self.source[sp.start..sp.end]
+        let end = self.st.source[sp.start..sp.end]
             .find('\n')
             .map_or(sp.end, |i| sp.start + i);
         self.report(
@@ -352,8 +382,8 @@ impl<'s> Interp<'s> {
     }
 
     fn count_step(&mut self, sp: Range<usize>) -> bool {
-        self.loop_steps += 1;
-        if self.loop_steps > MAX_LOOP_ITERATIONS {
+        self.st.loop_steps += 1;
+        if self.st.loop_steps > MAX_LOOP_ITERATIONS {
             self.report(
                 Diagnostic::new(sp, "this loop runs too long at compile time")
                     .help("a Python loop is unrolled into the program; use layers.While for a loop that runs in the program"),
@@ -392,7 +422,7 @@ impl<'s> Interp<'s> {
             let ctx = self.expr(&item.context_expr);
             let entered = match ctx {
                 Value::Poison => None,
-                other => match api::enter(self, &other, span(&item.context_expr)) {
+                other => match api::enter(&mut self.host(), &other, span(&item.context_expr)) {
                     Ok(x) => Some(x),
                     Err(d) => {
                         self.report(d);
@@ -412,7 +442,7 @@ impl<'s> Interp<'s> {
         // `__exit__`, not from the body's last statement.
         self.set_callstack(w.range.start().to_usize());
         for (exit, sp) in exits.into_iter().rev() {
-            if let Err(d) = api::exit(self, exit, sp) {
+            if let Err(d) = api::exit(&mut self.host(), exit, sp) {
                 self.report(d);
             }
         }
@@ -445,35 +475,35 @@ impl<'s> Interp<'s> {
             name: name.to_string(),
             params,
             body,
-            closure: self.scopes.clone(),
+            closure: self.st.scopes.clone(),
         }))
     }
 
     // ---- names ----
 
     fn set_name(&mut self, name: &str, v: Value) {
-        let frame = match self.scopes.last() {
+        let frame = match self.st.scopes.last() {
             Some(f) if !f.borrow().globals_declared.iter().any(|g| g == name) => f.clone(),
-            _ => self.globals.clone(),
+            _ => self.st.globals.clone(),
         };
         frame.borrow_mut().names.insert(name.to_string(), v);
     }
 
     fn get_name(&self, name: &str) -> Option<Value> {
-        for f in self.scopes.iter().rev() {
+        for f in self.st.scopes.iter().rev() {
             if let Some(v) = f.borrow().names.get(name) {
                 return Some(v.clone());
             }
         }
-        if let Some(v) = self.globals.borrow().names.get(name) {
+        if let Some(v) = self.st.globals.borrow().names.get(name) {
             return Some(v.clone());
         }
         api::python_builtin(name)
     }
 
     fn undefined(&mut self, name: &str, sp: Range<usize>) {
-        let mut known: Vec<String> = self.globals.borrow().names.keys().cloned().collect();
-        for f in &self.scopes {
+        let mut known: Vec<String> = self.st.globals.borrow().names.keys().cloned().collect();
+        for f in &self.st.scopes {
             known.extend(f.borrow().names.keys().cloned());
         }
         let close = closest(
@@ -615,7 +645,7 @@ impl<'s> Interp<'s> {
                 let obj = self.expr(&a.value);
                 match obj {
                     Value::Poison => Value::Poison,
-                    obj => api::get_attr(self, &obj, a.attr.as_str(), span(e))?,
+                    obj => api::get_attr(&mut self.host(), &obj, a.attr.as_str(), span(e))?,
                 }
             }
             Expr::Call(c) => self.call_expr(c, span(e))?,
@@ -639,7 +669,7 @@ impl<'s> Interp<'s> {
                         Some(b) => Value::Bool(!b),
                         None => Value::RunTime,
                     },
-                    (op, v) => api::unary(self, op, v, span(e))?,
+                    (op, v) => api::unary(&mut self.host(), op, v, span(e))?,
                 }
             }
             Expr::BoolOp(b) => {
@@ -840,10 +870,10 @@ impl<'s> Interp<'s> {
 
     fn comprehension(&mut self, elt: &Expr, gens: &[ast::Comprehension]) -> Result<Value> {
         let frame = Rc::new(RefCell::new(Frame::default()));
-        self.scopes.push(frame);
+        self.st.scopes.push(frame);
         let mut out = Vec::new();
         self.comp_level(elt, gens, &mut out);
-        self.scopes.pop();
+        self.st.scopes.pop();
         Ok(Value::list(out))
     }
 
@@ -874,7 +904,7 @@ impl<'s> Interp<'s> {
         if matches!(l, Value::Poison) || matches!(r, Value::Poison) {
             return Value::Poison;
         }
-        match api::binary(self, op, l, r, sp) {
+        match api::binary(&mut self.host(), op, l, r, sp) {
             Ok(v) => v,
             Err(d) => {
                 self.report(d);
@@ -887,7 +917,7 @@ impl<'s> Interp<'s> {
         if matches!(l, Value::Poison) || matches!(r, Value::Poison) {
             return Ok(Value::Poison);
         }
-        api::compare(self, op, l, r, sp)
+        api::compare(&mut self.host(), op, l, r, sp)
     }
 
     fn call_expr(&mut self, c: &ast::ExprCall, sp: Range<usize>) -> Result<Value> {
@@ -973,7 +1003,7 @@ impl<'s> Interp<'s> {
         for (name, at) in std::mem::take(&mut bound.ignored) {
             self.ignored_keyword(b, &name, at);
         }
-        (b.body)(self, &mut bound)
+        (b.body)(&mut self.host(), &mut bound)
     }
 
     /// Paddle's `**ignored` layers drop unknown keywords without a word, so
@@ -1002,7 +1032,7 @@ impl<'s> Interp<'s> {
         kwargs: Vec<(String, Value, Range<usize>)>,
         sp: Range<usize>,
     ) -> Result<Value> {
-        if self.calls.len() >= MAX_CALL_DEPTH {
+        if self.st.calls.len() >= MAX_CALL_DEPTH {
             return Err(Diagnostic::new(
                 sp,
                 format!("calls nested deeper than {MAX_CALL_DEPTH} levels (runaway recursion?)"),
@@ -1056,10 +1086,10 @@ impl<'s> Interp<'s> {
                 }
             }
         }
-        let saved = std::mem::replace(&mut self.scopes, f.closure.clone());
-        self.scopes.push(frame);
-        self.calls.push((self.line_of(sp.start), f.name.clone()));
-        let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
+        let saved = std::mem::replace(&mut self.st.scopes, f.closure.clone());
+        self.st.scopes.push(frame);
+        self.st.calls.push((self.line_of(sp.start), f.name.clone()));
+        let saved_loops = std::mem::replace(&mut self.st.loop_depth, 0);
         let result = match &f.body {
             FnBody::Def(body) => match self.block(body) {
                 Flow::Return(v) => v,
@@ -1067,9 +1097,9 @@ impl<'s> Interp<'s> {
             },
             FnBody::Lambda(e) => self.expr(e),
         };
-        self.calls.pop();
-        self.loop_depth = saved_loops;
-        self.scopes = saved;
+        self.st.calls.pop();
+        self.st.loop_depth = saved_loops;
+        self.st.scopes = saved;
         self.set_callstack(sp.start);
         Ok(result)
     }

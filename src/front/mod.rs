@@ -16,6 +16,7 @@ pub mod api;
 mod builder;
 pub mod diag;
 mod eval;
+mod host;
 mod parse;
 mod value;
 
@@ -52,13 +53,14 @@ pub fn compile(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
 fn compile_here(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
     let body = parse::parse_module(source, path).map_err(|d| vec![d])?;
     let mut interp = eval::Interp::new(path, source);
-    interp.run_module(&body);
-    let mut diags = std::mem::take(&mut interp.diags);
+    let mut b = builder::ProgramBuilder::new();
+    interp.run_module(&mut b, &body);
+    let mut diags = interp.diags;
     diags.sort_by_key(|d| d.span.start);
     if diags.iter().any(|d| !d.warning) {
         return Err(diags);
     }
-    let program = finish(&mut interp).map_err(|d| {
+    let program = finish(&mut b).map_err(|d| {
         diags.push(d);
         std::mem::take(&mut diags)
     })?;
@@ -71,8 +73,7 @@ fn compile_here(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
 
 /// The program to write: the one the script ran, with its startup program
 /// merged in and its feed/fetch ops added.
-fn finish(interp: &mut eval::Interp) -> Result<Program, Diagnostic> {
-    let b = &mut interp.b;
+fn finish(b: &mut builder::ProgramBuilder) -> Result<Program, Diagnostic> {
     let run = b.runs.last().cloned();
     let main = match &run {
         Some(r) => r.program,

@@ -7,15 +7,8 @@ use std::rc::Rc;
 use fluidc_transpiler::VarKind;
 use rustpython_parser::ast;
 
-use super::api::Builtin;
-
-/// A program variable: which program and block declare it, and its name.
-#[derive(Debug, Clone, PartialEq)]
-pub struct VarRef {
-    pub program: usize,
-    pub block: usize,
-    pub name: Rc<str>,
-}
+use super::api::builtin::Builtin;
+pub use super::builder::VarRef;
 
 /// A user function (`def` or `lambda`) with the scopes it closes over.
 #[derive(Debug)]

@@ -1,19 +1,19 @@
-//! Control flow: the `with` protocol, `While`, `ConditionalBlock`, `Switch`
-//! and `cond`, and how a finished block becomes its op.
+//! Control flow: `While`, `ConditionalBlock`, `Switch` and `cond`, and the
+//! ops that complete their blocks (`while`, `conditional_block`).
 //!
 //! A block's op lists what the block reads from outside (`X`, `Input`) and
 //! what it writes that enclosing blocks see (`Out`), by the rule in
 //! `fluidc_transpiler::dataflow`.
-use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 
-use fluidc_transpiler::{dataflow, AttrValue, Op, Var, VarKind};
+use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 
-use super::{builtin, recv_object, Args, Builtin, Rest, D};
+use super::blocks::{block_io, guard, parent_of, step_scopes, strs, visible};
+use super::builtin::{builtin, recv_object, Args, Builtin, Rest, D};
 use crate::front::diag::{Diagnostic, Result};
-use crate::front::eval::Interp;
-use crate::front::value::{BlockGuard, GuardKind, Object, SwitchState, Value, VarRef};
+use crate::front::host::Host;
+use crate::front::value::{GuardKind, Object, SwitchState, Value, VarRef};
 
 use D::*;
 
@@ -105,150 +105,7 @@ pub const BUILTINS: &[Builtin] = &[
     ),
 ];
 
-fn guard(kind: GuardKind) -> Value {
-    Value::object(Object::BlockGuard(std::cell::RefCell::new(BlockGuard {
-        kind,
-        entered: None,
-    })))
-}
-
-/// What leaving a `with` statement must do.
-#[derive(Debug)]
-pub enum Exit {
-    Nothing,
-    Programs { main: usize, startup: usize },
-    Block(Rc<Object>),
-    Select(Rc<Object>),
-    Case(Rc<Object>),
-    Switch(Rc<Object>),
-    Counters(HashMap<String, usize>),
-}
-
-pub fn enter(i: &mut Interp, v: &Value, sp: Range<usize>) -> Result<(Value, Exit)> {
-    let Value::Object(obj) = v else {
-        return Err(Diagnostic::new(
-            sp,
-            format!("a {} cannot be used in a `with` statement", v.type_name()),
-        ));
-    };
-    let exit = match obj.as_ref() {
-        Object::ProgramGuard { main, startup } => {
-            let saved = Exit::Programs {
-                main: i.b.main,
-                startup: i.b.startup,
-            };
-            i.b.main = *main;
-            if let Some(s) = startup {
-                i.b.startup = *s;
-                i.b.startup_of.insert(*main, *s);
-            }
-            saved
-        }
-        Object::BlockGuard(g) => {
-            let mut g = g.borrow_mut();
-            if g.entered.is_some() {
-                return Err(Diagnostic::new(sp, "this block was already entered once")
-                    .help("call .block() again for a new block"));
-            }
-            let idx = i.b.enter_block();
-            g.entered = Some((i.b.main, idx));
-            Exit::Block(obj.clone())
-        }
-        Object::Select(_) => super::csp::enter_select(i, obj, sp)?,
-        Object::SelectCase(_) => super::csp::enter_case(i, obj, sp)?,
-        Object::Switch(s) => {
-            s.borrow_mut().inside = true;
-            Exit::Switch(obj.clone())
-        }
-        Object::UniqueNameGuard => Exit::Counters(i.b.swap_counters(HashMap::new())),
-        _ => {
-            return Err(Diagnostic::new(
-                sp,
-                format!("a {} cannot be used in a `with` statement", v.type_name()),
-            ))
-        }
-    };
-    Ok((v.clone(), exit))
-}
-
-pub fn exit(i: &mut Interp, exit: Exit, sp: Range<usize>) -> Result<()> {
-    match exit {
-        Exit::Nothing => Ok(()),
-        Exit::Programs { main, startup } => {
-            i.b.main = main;
-            i.b.startup = startup;
-            Ok(())
-        }
-        Exit::Counters(saved) => {
-            i.b.swap_counters(saved);
-            Ok(())
-        }
-        Exit::Switch(obj) => {
-            if let Object::Switch(s) = obj.as_ref() {
-                s.borrow_mut().inside = false;
-            }
-            Ok(())
-        }
-        Exit::Select(obj) => super::csp::exit_select(i, &obj, sp),
-        Exit::Case(obj) => super::csp::exit_case(i, &obj),
-        Exit::Block(obj) => {
-            let Object::BlockGuard(g) = obj.as_ref() else {
-                unreachable!("Exit::Block holds a block guard")
-            };
-            let (kind, (program, block)) = {
-                let g = g.borrow();
-                (g.kind.clone(), g.entered.expect("entered before exit"))
-            };
-            i.b.exit_block();
-            match kind {
-                GuardKind::While { cond, is_test } => {
-                    complete_while(i, program, block, &cond, is_test)
-                }
-                GuardKind::Conditional { inputs, is_scalar } => {
-                    complete_conditional(i, program, block, &inputs, is_scalar);
-                }
-                GuardKind::Go => super::csp::complete_go(i, program, block),
-            }
-            Ok(())
-        }
-    }
-}
-
-/// [`dataflow::block_io`] of a block being built.
-pub fn block_io(
-    i: &Interp,
-    program: usize,
-    block: usize,
-    written: &[&str],
-) -> (Vec<String>, Vec<String>) {
-    dataflow::block_io(i.b.block(program, block), written)
-}
-
-/// [`dataflow::visible`] in a program being built.
-pub fn visible(i: &Interp, program: usize, block: usize, names: &[String]) -> Vec<String> {
-    dataflow::visible(&i.b.programs[program].program, block, names)
-}
-
-fn parent_of(i: &Interp, program: usize, block: usize) -> usize {
-    usize::try_from(i.b.block(program, block).parent_idx).unwrap_or(0)
-}
-
-/// A new STEP_SCOPES variable (`_generated_var_N`) in `block`.
-pub fn step_scopes(i: &mut Interp, program: usize, block: usize) -> String {
-    let name = i.b.unique("_generated_var");
-    i.b.declare_in(
-        program,
-        block,
-        Var::plain(name.as_str(), VarKind::StepScopes),
-    );
-    name
-}
-
-fn strs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
-
-fn complete_while(i: &mut Interp, program: usize, block: usize, cond: &VarRef, is_test: bool) {
+pub fn complete_while(i: &mut Host, program: usize, block: usize, cond: &VarRef, is_test: bool) {
     let parent = parent_of(i, program, block);
     let (reads, produced) = block_io(i, program, block, &[&cond.name]);
     let x = visible(i, program, parent, &reads);
@@ -270,7 +127,7 @@ fn complete_while(i: &mut Interp, program: usize, block: usize, cond: &VarRef, i
 /// Appends the `conditional_block` op for a finished block (Paddle 3 slots
 /// `Cond`/`Input`).
 pub fn complete_conditional(
-    i: &mut Interp,
+    i: &mut Host,
     program: usize,
     block: usize,
     inputs: &[VarRef],
@@ -320,7 +177,7 @@ fn switch_state(a: &Args) -> Result<Rc<Object>> {
 }
 
 /// `switch.case(c)`: runs when `c` holds and no earlier case did.
-fn switch_case(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn switch_case(i: &mut Host, a: &mut Args) -> Result<Value> {
     let c = a.var("condition")?;
     let obj = switch_state(a)?;
     let Object::Switch(s) = obj.as_ref() else {
@@ -347,7 +204,7 @@ fn switch_case(i: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// `switch.default()`: runs when no case did.
-fn switch_default(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn switch_default(_: &mut Host, a: &mut Args) -> Result<Value> {
     let obj = switch_state(a)?;
     let Object::Switch(s) = obj.as_ref() else {
         unreachable!("checked")
@@ -368,16 +225,11 @@ fn switch_default(_: &mut Interp, a: &mut Args) -> Result<Value> {
 
 /// Runs one branch of `cond` in a scalar conditional block; what the branch
 /// returns is copied to new variables of the enclosing block.
-fn cond_branch(
-    i: &mut Interp,
-    pred: &VarRef,
-    f: &Value,
-    sp: Range<usize>,
-) -> Result<Option<Value>> {
+fn cond_branch(i: &mut Host, pred: &VarRef, f: &Value, sp: Range<usize>) -> Result<Option<Value>> {
     let program = i.b.main;
     let parent = i.b.current_block();
     let block = i.b.enter_block();
-    let result = i.call(f.clone(), Vec::new(), Vec::new(), Vec::new(), sp.clone());
+    let result = i.call(f.clone(), sp.clone());
     let copied = match &result {
         Ok(Value::None) => Ok(None),
         Ok(out) => copy_to_parent(i, out, parent, sp.clone()).map(Some),
@@ -388,7 +240,7 @@ fn cond_branch(
     copied
 }
 
-fn copy_to_parent(i: &mut Interp, out: &Value, parent: usize, sp: Range<usize>) -> Result<Value> {
+fn copy_to_parent(i: &mut Host, out: &Value, parent: usize, sp: Range<usize>) -> Result<Value> {
     match out {
         Value::Var(v) => {
             // As Paddle's copy_var_to_parent_block: an unnamed variable of the
@@ -434,7 +286,7 @@ fn copy_to_parent(i: &mut Interp, out: &Value, parent: usize, sp: Range<usize>) 
 }
 
 /// `select_input([false, true], mask)`: the merge of both branches.
-fn merge(i: &mut Interp, f: &Value, t: &Value, mask: &VarRef, sp: Range<usize>) -> Result<Value> {
+fn merge(i: &mut Host, f: &Value, t: &Value, mask: &VarRef, sp: Range<usize>) -> Result<Value> {
     match (f, t) {
         (Value::Var(fv), Value::Var(tv)) => {
             // Paddle's select_input: LayerHelper('select_input') creates an
@@ -474,7 +326,7 @@ fn merge(i: &mut Interp, f: &Value, t: &Value, mask: &VarRef, sp: Range<usize>) 
 }
 
 /// `layers.cond(pred, true_fn, false_fn)` as Paddle's static graph builds it.
-fn cond(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn cond(i: &mut Host, a: &mut Args) -> Result<Value> {
     let pred = a.var("pred")?;
     let (tf, ff) = (a.get("true_fn").clone(), a.get("false_fn").clone());
     let sp = a.call.clone();

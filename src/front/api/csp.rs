@@ -15,12 +15,12 @@ use std::rc::Rc;
 use fluidc_transpiler::proto::var_type::ChannelDesc;
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 
-use super::control::{block_io, visible, Exit};
-use super::{builtin, recv_object, Args, Builtin, Rest, D};
+use super::blocks::{block_io, guard, parent_of, strs, visible};
+use super::builtin::{builtin, recv_object, Args, Builtin, Rest, D};
 use crate::front::diag::{Diagnostic, Result};
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{
-    BlockGuard, CaseState, GuardKind, Object, SelectCaseInfo, SelectState, Value, VarRef,
+    CaseState, GuardKind, Object, SelectCaseInfo, SelectState, Value, VarRef,
 };
 
 use D::*;
@@ -62,14 +62,7 @@ pub const BUILTINS: &[Builtin] = &[
         ["fluid.Go", "fluid.concurrency.Go"],
         [("name", Nil)],
         Rest::No,
-        |_, _| {
-            Ok(Value::object(Object::BlockGuard(RefCell::new(
-                BlockGuard {
-                    kind: GuardKind::Go,
-                    entered: None,
-                },
-            ))))
-        }
+        |_, _| Ok(guard(GuardKind::Go))
     ),
     builtin!(
         ["fluid.Select", "fluid.concurrency.Select"],
@@ -99,7 +92,7 @@ pub const BUILTINS: &[Builtin] = &[
 ];
 
 /// The channel argument `name`, checked to be a channel variable.
-fn channel_arg(i: &Interp, a: &Args, name: &str) -> Result<VarRef> {
+fn channel_arg(i: &Host, a: &Args, name: &str) -> Result<VarRef> {
     let v = a.var(name)?;
     let var = i.b.var(&v);
     if var.kind() != Some(VarKind::Channel) {
@@ -120,7 +113,7 @@ fn channel_arg(i: &Interp, a: &Args, name: &str) -> Result<VarRef> {
     Ok(v)
 }
 
-fn make_channel(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn make_channel(i: &mut Host, a: &mut Args) -> Result<Value> {
     let dtype = a.dtype("dtype")?;
     let capacity = a.int("capacity")?;
     if capacity < 0 {
@@ -158,7 +151,7 @@ fn make_channel(i: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// With `is_copy`, Paddle sends a fresh `<name>_copy_N` made by `assign`.
-fn copy_for_send(i: &mut Interp, value: &VarRef) -> VarRef {
+fn copy_for_send(i: &mut Host, value: &VarRef) -> VarRef {
     let mut var = i.b.var(value).clone();
     var.name = i.b.unique(&format!("{}_copy", value.name));
     var.persistable = Some(false);
@@ -171,7 +164,7 @@ fn copy_for_send(i: &mut Interp, value: &VarRef) -> VarRef {
     copy
 }
 
-fn channel_send(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn channel_send(i: &mut Host, a: &mut Args) -> Result<Value> {
     let ch = channel_arg(i, a, "channel")?;
     let mut value = a.var("value")?;
     i.b.helper_name("channel_send");
@@ -186,7 +179,7 @@ fn channel_send(i: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::None)
 }
 
-fn channel_recv(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn channel_recv(i: &mut Host, a: &mut Args) -> Result<Value> {
     let ch = channel_arg(i, a, "channel")?;
     let out = a.var("return_value")?;
     i.b.helper_name("channel_recv");
@@ -202,16 +195,15 @@ fn channel_recv(i: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// Appends the `go` op for a finished `with fluid.Go():` block.
-pub fn complete_go(i: &mut Interp, program: usize, block: usize) {
-    let parent = usize::try_from(i.b.block(program, block).parent_idx).unwrap_or(0);
+pub fn complete_go(i: &mut Host, program: usize, block: usize) {
+    let parent = parent_of(i, program, block);
     let (reads, _) = block_io(i, program, block, &[]);
     let x = visible(i, program, parent, &reads);
-    let x: Vec<&str> = x.iter().map(String::as_str).collect();
     i.b.append_to(
         program,
         parent,
         Op::new("go")
-            .input("X", &x)
+            .input("X", &strs(&x))
             .attr("sub_block", AttrValue::Block(block as i32)),
     );
 }
@@ -223,7 +215,7 @@ fn select_state(obj: &Rc<Object>) -> &RefCell<SelectState> {
     }
 }
 
-fn check_select_open(i: &Interp, obj: &Rc<Object>, sp: Range<usize>) -> Result<()> {
+fn check_select_open(i: &Host, obj: &Rc<Object>, sp: Range<usize>) -> Result<()> {
     let s = select_state(obj).borrow();
     if !s.entered || s.closed {
         return Err(Diagnostic::new(sp, "a select case must be inside `with fluid.Select() as select:`")
@@ -235,7 +227,7 @@ fn check_select_open(i: &Interp, obj: &Rc<Object>, sp: Range<usize>) -> Result<(
     Ok(())
 }
 
-fn select_case(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn select_case(i: &mut Host, a: &mut Args) -> Result<Value> {
     let obj = recv_object(a);
     check_select_open(i, &obj, a.call.clone())?;
     let kind = match a.get("channel_action_fn") {
@@ -271,7 +263,7 @@ fn next_index(obj: &Rc<Object>) -> usize {
     s.next_index - 1
 }
 
-fn select_default(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn select_default(i: &mut Host, a: &mut Args) -> Result<Value> {
     let obj = recv_object(a);
     check_select_open(i, &obj, a.call.clone())?;
     if std::mem::replace(&mut select_state(&obj).borrow_mut().has_default, true) {
@@ -294,7 +286,8 @@ fn select_default(i: &mut Interp, a: &mut Args) -> Result<Value> {
     }))))
 }
 
-pub fn enter_select(i: &mut Interp, obj: &Rc<Object>, sp: Range<usize>) -> Result<Exit> {
+/// Enters `with fluid.Select() as select:`; its cases go to the block it is in.
+pub fn enter_select(i: &mut Host, obj: &Rc<Object>, sp: Range<usize>) -> Result<()> {
     let mut s = select_state(obj).borrow_mut();
     if s.entered {
         return Err(Diagnostic::new(
@@ -305,10 +298,11 @@ pub fn enter_select(i: &mut Interp, obj: &Rc<Object>, sp: Range<usize>) -> Resul
     s.entered = true;
     s.program = i.b.main;
     s.block = i.b.current_block();
-    Ok(Exit::Select(obj.clone()))
+    Ok(())
 }
 
-pub fn enter_case(i: &mut Interp, obj: &Rc<Object>, sp: Range<usize>) -> Result<Exit> {
+/// Enters `with select.case(...):`, the case's body block.
+pub fn enter_case(i: &mut Host, obj: &Rc<Object>, sp: Range<usize>) -> Result<()> {
     let Object::SelectCase(c) = obj.as_ref() else {
         unreachable!("dispatched on SelectCase")
     };
@@ -319,12 +313,12 @@ pub fn enter_case(i: &mut Interp, obj: &Rc<Object>, sp: Range<usize>) -> Result<
     }
     let body = i.b.enter_block();
     c.borrow_mut().info.body = Some(body);
-    Ok(Exit::Case(obj.clone()))
+    Ok(())
 }
 
-pub fn exit_case(i: &mut Interp, obj: &Rc<Object>) -> Result<()> {
+pub fn exit_case(i: &mut Host, obj: &Rc<Object>) -> Result<()> {
     let Object::SelectCase(c) = obj.as_ref() else {
-        unreachable!("Exit::Case holds a case")
+        unreachable!("only a case is left as a case")
     };
     i.b.exit_block();
     let c = c.borrow();
@@ -335,12 +329,8 @@ pub fn exit_case(i: &mut Interp, obj: &Rc<Object>) -> Result<()> {
     Ok(())
 }
 
-fn strs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
-}
-
 /// Appends the high-level select node for a finished `with fluid.Select()`.
-pub fn exit_select(i: &mut Interp, obj: &Rc<Object>, _sp: Range<usize>) -> Result<()> {
+pub fn exit_select(i: &mut Host, obj: &Rc<Object>, _sp: Range<usize>) -> Result<()> {
     let (program, block, mut cases) = {
         let mut s = select_state(obj).borrow_mut();
         s.closed = true;

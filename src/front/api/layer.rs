@@ -3,9 +3,9 @@
 //! `LayerHelper` provides them to every layer.
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
-use super::Args;
+use super::builtin::Args;
 use crate::front::diag::Result;
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
 
 /// Declares a one-op layer `fluid.layers.<name>(x, name=None)`.
@@ -25,12 +25,12 @@ macro_rules! unary_layer {
 pub(crate) use unary_layer;
 
 /// The dtype of a declared variable (FP32 if it has none, as Paddle assumes).
-pub fn dtype_of(i: &Interp, v: &VarRef) -> VarKind {
+pub fn dtype_of(i: &Host, v: &VarRef) -> VarKind {
     i.b.var(v).dtype().unwrap_or(VarKind::Fp32)
 }
 
 /// The declared dims of a variable (none if it is not a tensor).
-pub fn dims(i: &Interp, v: &VarRef) -> Vec<i64> {
+pub fn dims(i: &Host, v: &VarRef) -> Vec<i64> {
     i.b.var(v)
         .tensor_desc()
         .map(|t| t.dims.clone())
@@ -56,7 +56,7 @@ pub fn is_int(k: VarKind) -> bool {
 
 /// A one-op layer whose output has the input's dtype and shape.
 pub fn simple(
-    i: &mut Interp,
+    i: &mut Host,
     ty: &str,
     inputs: &[(&str, &VarRef)],
     attr: Option<(&str, AttrValue)>,
@@ -78,7 +78,7 @@ pub fn simple(
 /// Applies a layer's `act=` by name (`relu`, `sigmoid`, `tanh`,
 /// `softmax`), into the layer helper's next temporary, as Paddle's
 /// `append_activation` does (`elementwise_add_0.tmp_1`).
-pub fn activation(i: &mut Interp, a: &Args, out: VarRef, helper: &str) -> Result<Value> {
+pub fn activation(i: &mut Host, a: &Args, out: VarRef, helper: &str) -> Result<Value> {
     match a.get("act") {
         Value::None => Ok(Value::Var(out)),
         Value::Str(act) if matches!(&**act, "relu" | "sigmoid" | "tanh" | "softmax") => {

@@ -4,10 +4,10 @@
 //! [`logical_not`] and [`logical_and`].
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
+use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::layer::{broadcast_dims, dims};
-use super::{builtin, Args, Builtin, Rest, D};
 use crate::front::diag::Result;
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
 
 use D::*;
@@ -81,7 +81,7 @@ pub const BUILTINS: &[Builtin] = &[
 ];
 
 /// Appends a compare op (Paddle 3 attrs `axis`, `force_cpu`) into `out`.
-pub fn compare_op(i: &mut Interp, ty: &str, x: &VarRef, y: &VarRef, out: VarRef) -> VarRef {
+pub fn compare_op(i: &mut Host, ty: &str, x: &VarRef, y: &VarRef, out: VarRef) -> VarRef {
     i.b.append(
         Op::new(ty)
             .input("X", &[&x.name])
@@ -93,7 +93,7 @@ pub fn compare_op(i: &mut Interp, ty: &str, x: &VarRef, y: &VarRef, out: VarRef)
     out
 }
 
-fn logical(i: &mut Interp, a: &Args, ty: &str) -> Result<Value> {
+fn logical(i: &mut Host, a: &Args, ty: &str) -> Result<Value> {
     let (x, y) = (a.var("x")?, a.var("y")?);
     let helper = i.b.helper_name(ty);
     let out = match a.opt_var("out")? {
@@ -109,7 +109,7 @@ fn logical(i: &mut Interp, a: &Args, ty: &str) -> Result<Value> {
     Ok(Value::Var(out))
 }
 
-pub fn logical_not(i: &mut Interp, x: &VarRef, out: Option<VarRef>) -> VarRef {
+pub fn logical_not(i: &mut Host, x: &VarRef, out: Option<VarRef>) -> VarRef {
     let helper = i.b.helper_name("logical_not");
     let out = out.unwrap_or_else(|| i.b.tmp_var(&helper, VarKind::Bool, dims(i, x)));
     i.b.append(
@@ -120,7 +120,7 @@ pub fn logical_not(i: &mut Interp, x: &VarRef, out: Option<VarRef>) -> VarRef {
     out
 }
 
-pub fn logical_and(i: &mut Interp, x: &VarRef, y: &VarRef) -> VarRef {
+pub fn logical_and(i: &mut Host, x: &VarRef, y: &VarRef) -> VarRef {
     let helper = i.b.helper_name("logical_and");
     let out = i.b.tmp_var(&helper, VarKind::Bool, dims(i, x));
     i.b.append(

@@ -4,9 +4,9 @@
 //! overloading on Variables appends.
 use fluidc_transpiler::{AttrValue, Op};
 
+use super::builtin::{builtin, Builtin, Rest, D};
 use super::layer::{activation, broadcast_dims, dims, dtype_of, simple, unary_layer};
-use super::{builtin, Builtin, Rest, D};
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
 
 use D::*;
@@ -128,7 +128,7 @@ pub const BUILTINS: &[Builtin] = &[
 
 /// `elementwise_<kind>` into `out` (or a new `<kind>_N.tmp_0`).
 pub fn elementwise(
-    i: &mut Interp,
+    i: &mut Host,
     ty: &str,
     x: &VarRef,
     y: &VarRef,
@@ -151,7 +151,7 @@ pub fn elementwise(
 }
 
 pub fn scale_op(
-    i: &mut Interp,
+    i: &mut Host,
     x: &VarRef,
     out: &VarRef,
     scale: f64,

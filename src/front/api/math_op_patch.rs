@@ -12,11 +12,11 @@ use super::math::{elementwise, scale_op};
 use super::pyfns::num;
 use super::tensor::{cast_to, fill_constant_op};
 use crate::front::diag::{Diagnostic, Result};
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
 
 /// A `tmp_N` variable, as `math_op_patch` names its outputs.
-fn patch_tmp(i: &mut Interp, dtype: VarKind, d: Vec<i64>) -> VarRef {
+fn patch_tmp(i: &mut Host, dtype: VarKind, d: Vec<i64>) -> VarRef {
     let name = i.b.unique("tmp");
     let mut var = Var::dense(name, dtype, d);
     var.stop_gradient = Some(false);
@@ -25,7 +25,7 @@ fn patch_tmp(i: &mut Interp, dtype: VarKind, d: Vec<i64>) -> VarRef {
 
 /// A Python number as a constant tensor of `dtype` and `shape`
 /// (`create_scalar` / `create_tensor`): a `tmp_N` filled by `fill_constant`.
-fn scalar_tensor(i: &mut Interp, v: f64, dtype: VarKind, shape: Vec<i64>) -> VarRef {
+fn scalar_tensor(i: &mut Host, v: f64, dtype: VarKind, shape: Vec<i64>) -> VarRef {
     let out = patch_tmp(i, dtype, shape.clone());
     fill_constant_op(i, &out, shape, dtype, v, false);
     out
@@ -46,7 +46,7 @@ fn elementwise_name(op: Operator) -> Option<&'static str> {
 
 /// Paddle 1.x's axis for a Variable-Variable op: 0 when `y` has a batch
 /// dim first (`y.shape[0] == -1`), else -1.
-fn patch_axis(i: &Interp, y: &VarRef) -> i32 {
+fn patch_axis(i: &Host, y: &VarRef) -> i32 {
     if dims(i, y).first() == Some(&-1) {
         0
     } else {
@@ -60,7 +60,7 @@ fn patch_axis(i: &Interp, y: &VarRef) -> i32 {
 /// float number first casts an integer Variable to float32; other numbers
 /// become a constant tensor; `x op y` is `elementwise_<op>` into `tmp_N`.
 pub fn var_binary(
-    i: &mut Interp,
+    i: &mut Host,
     op: Operator,
     l: Value,
     r: Value,
@@ -147,7 +147,7 @@ pub fn var_binary(
 }
 
 /// `-x` on a Variable: `scale` by -1.
-pub fn negate(i: &mut Interp, x: VarRef) -> Result<Value> {
+pub fn negate(i: &mut Host, x: VarRef) -> Result<Value> {
     let out = patch_tmp(i, dtype_of(i, &x), dims(i, &x));
     scale_op(i, &x, &out, -1.0, 0.0, true);
     Ok(Value::Var(out))
@@ -156,13 +156,7 @@ pub fn negate(i: &mut Interp, x: VarRef) -> Result<Value> {
 /// `x < y` and friends where a side is a Variable. A number becomes a
 /// constant tensor; with the number on the left Python calls the mirrored
 /// method on the Variable (`3 > x` is `x.__lt__(3)`), and so does Paddle.
-pub fn var_compare(
-    i: &mut Interp,
-    op: CmpOp,
-    l: Value,
-    r: Value,
-    sp: Range<usize>,
-) -> Result<Value> {
+pub fn var_compare(i: &mut Host, op: CmpOp, l: Value, r: Value, sp: Range<usize>) -> Result<Value> {
     let (op, l, r) = match (&l, &r) {
         (Value::Var(_), _) => (op, l, r),
         _ => {

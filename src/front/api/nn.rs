@@ -4,11 +4,11 @@
 //! `cross_entropy`.
 use fluidc_transpiler::{AttrValue, Op, Var};
 
+use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::layer::{activation, dims, dtype_of, simple, unary_layer};
 use super::math::elementwise;
-use super::{builtin, Args, Builtin, Rest, D};
 use crate::front::diag::Result;
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
 
 use D::*;
@@ -155,7 +155,7 @@ pub const BUILTINS: &[Builtin] = &[
 ];
 
 /// `mul` into a temporary of `helper` (`mul_N` for the layer, `fc_N` in fc).
-fn mul_op(i: &mut Interp, helper: &str, x: &VarRef, y: &VarRef, xn: i32, yn: i32) -> VarRef {
+fn mul_op(i: &mut Host, helper: &str, x: &VarRef, y: &VarRef, xn: i32, yn: i32) -> VarRef {
     let (xd, yd) = (dims(i, x), dims(i, y));
     let mut d: Vec<i64> = xd.iter().take(xn.max(0) as usize).copied().collect();
     d.extend(yd.iter().skip(yn.max(0) as usize));
@@ -174,7 +174,7 @@ fn mul_op(i: &mut Interp, helper: &str, x: &VarRef, y: &VarRef, xn: i32, yn: i32
 /// `fc`: a weight and a bias parameter (initialized in the startup program:
 /// Xavier uniform and zeros, Paddle's defaults), `mul`, `elementwise_add`
 /// with `axis = num_flatten_dims`, then the activation.
-fn fc(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn fc(i: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.var("input")?;
     let size = a.int("size")?;
     let nfd = a.int("num_flatten_dims")?;

@@ -2,10 +2,10 @@
 
 use fluidc_transpiler::{AttrValue, Op, Slot, Var, VarKind};
 
-use super::{builtin, recv_object, Args, Builtin, Rest, D};
+use super::builtin::{builtin, recv_object, Args, Builtin, Rest, D};
 use crate::front::builder::Run;
 use crate::front::diag::{Diagnostic, Result};
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{Object, Value, VarRef};
 
 use D::*;
@@ -248,7 +248,7 @@ fn program_arg(a: &Args, name: &str) -> Result<usize> {
 }
 
 /// A variable declaration from `create_var`-style keyword arguments.
-fn var_from_args(i: &mut Interp, a: &Args) -> Result<Var> {
+fn var_from_args(i: &mut Host, a: &Args) -> Result<Var> {
     let name = match a.opt_string("name")? {
         Some(n) => n,
         None => i.b.unique("_generated_var"),
@@ -449,13 +449,13 @@ fn op_from_args(a: &Args) -> Result<Op> {
 }
 
 /// Which programs are startup programs (run for initialization only).
-fn is_startup(i: &Interp, p: usize) -> bool {
+fn is_startup(i: &Host, p: usize) -> bool {
     p == i.b.startup || i.b.startup_of.values().any(|s| *s == p)
 }
 
 /// `exe.run(program, feed, fetch_list)`: records the run; the program's
 /// feed and fetch ops come from it. Returns placeholders for the results.
-fn executor_run(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn executor_run(i: &mut Host, a: &mut Args) -> Result<Value> {
     let program = if a.is_none("program") {
         i.b.main
     } else {
@@ -523,7 +523,7 @@ fn executor_run(i: &mut Interp, a: &mut Args) -> Result<Value> {
 }
 
 /// `var.name`, `var.dtype`, `var.shape`, ... for a program variable.
-pub fn var_attr(i: &Interp, v: &VarRef, name: &str) -> Option<Value> {
+pub fn var_attr(i: &Host, v: &VarRef, name: &str) -> Option<Value> {
     let var = i.b.var(v);
     Some(match name {
         "name" => Value::str(&v.name),

@@ -6,9 +6,9 @@ use std::rc::Rc;
 
 use rustpython_parser::ast::{CmpOp, Operator};
 
-use super::{builtin, Args, Builtin, Rest, D};
+use super::builtin::{builtin, Args, Builtin, Rest, D};
 use crate::front::diag::{Diagnostic, Result};
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{range_len, Show, Value, MAX_ITEMS};
 
 use D::*;
@@ -169,7 +169,7 @@ fn items_of(a: &Args, name: &str) -> Result<Vec<Value>> {
     })
 }
 
-fn len(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn len(_: &mut Host, a: &mut Args) -> Result<Value> {
     match a.get("obj") {
         Value::Var(v) => Err(a.err(
             "obj",
@@ -184,7 +184,7 @@ fn len(_: &mut Interp, a: &mut Args) -> Result<Value> {
     }
 }
 
-fn range(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn range(_: &mut Host, a: &mut Args) -> Result<Value> {
     let (start, stop) = if a.is_none("stop") {
         (0, a.int("start")?)
     } else {
@@ -197,7 +197,7 @@ fn range(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::Range { start, stop, step })
 }
 
-fn enumerate(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn enumerate(_: &mut Host, a: &mut Args) -> Result<Value> {
     let start = a.int("start")?;
     let items = items_of(a, "iterable")?;
     Ok(Value::list(
@@ -209,7 +209,7 @@ fn enumerate(_: &mut Interp, a: &mut Args) -> Result<Value> {
     ))
 }
 
-fn zip(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn zip(_: &mut Host, a: &mut Args) -> Result<Value> {
     let lists: Option<Vec<Vec<Value>>> = a.extra.iter().map(Value::items).collect();
     let lists =
         lists.ok_or_else(|| Diagnostic::new(a.call.clone(), "zip() arguments must be iterable"))?;
@@ -249,15 +249,15 @@ fn extremum(a: &Args, want: std::cmp::Ordering) -> Result<Value> {
     })
 }
 
-fn min(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn min(_: &mut Host, a: &mut Args) -> Result<Value> {
     extremum(a, std::cmp::Ordering::Less)
 }
 
-fn max(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn max(_: &mut Host, a: &mut Args) -> Result<Value> {
     extremum(a, std::cmp::Ordering::Greater)
 }
 
-fn sum(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn sum(_: &mut Host, a: &mut Args) -> Result<Value> {
     let mut acc = a.get("start").clone();
     for it in items_of(a, "iterable")? {
         acc = binary(Operator::Add, acc, it, a.call.clone())?;
@@ -265,7 +265,7 @@ fn sum(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(acc)
 }
 
-fn abs(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn abs(_: &mut Host, a: &mut Args) -> Result<Value> {
     match a.get("x") {
         Value::Int(i) => i
             .checked_abs()
@@ -276,7 +276,7 @@ fn abs(_: &mut Interp, a: &mut Args) -> Result<Value> {
     }
 }
 
-fn round(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn round(_: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.float("x")?;
     if a.is_none("ndigits") {
         // Python rounds half to even.
@@ -292,7 +292,7 @@ fn round(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::Float((x * p).round() / p))
 }
 
-fn to_int(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn to_int(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::Int(match a.get("x") {
         Value::Int(i) => *i,
         Value::Bool(b) => i64::from(*b),
@@ -305,7 +305,7 @@ fn to_int(_: &mut Interp, a: &mut Args) -> Result<Value> {
     }))
 }
 
-fn to_float(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn to_float(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::Float(match a.get("x") {
         Value::Str(s) => s
             .trim()
@@ -315,40 +315,40 @@ fn to_float(_: &mut Interp, a: &mut Args) -> Result<Value> {
     }))
 }
 
-fn to_bool(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn to_bool(_: &mut Host, a: &mut Args) -> Result<Value> {
     a.get("x")
         .truthy()
         .map(Value::Bool)
         .ok_or_else(|| a.err("x", "its truth is only known when the program runs"))
 }
 
-fn to_str(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn to_str(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::str(&Show(a.get("x"), false).to_string()))
 }
 
-fn to_repr(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn to_repr(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::str(&Show(a.get("x"), true).to_string()))
 }
 
-fn to_list(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn to_list(_: &mut Host, a: &mut Args) -> Result<Value> {
     if a.is_none("iterable") {
         return Ok(Value::list(Vec::new()));
     }
     Ok(Value::list(items_of(a, "iterable")?))
 }
 
-fn to_tuple(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn to_tuple(_: &mut Host, a: &mut Args) -> Result<Value> {
     if a.is_none("iterable") {
         return Ok(Value::tuple(Vec::new()));
     }
     Ok(Value::tuple(items_of(a, "iterable")?))
 }
 
-fn to_dict(_: &mut Interp, _: &mut Args) -> Result<Value> {
+fn to_dict(_: &mut Host, _: &mut Args) -> Result<Value> {
     Ok(Value::Dict(Rc::new(RefCell::new(Vec::new()))))
 }
 
-fn sorted(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn sorted(_: &mut Host, a: &mut Args) -> Result<Value> {
     let mut items = items_of(a, "iterable")?;
     let mut err = None;
     items.sort_by(|x, y| {
@@ -366,13 +366,13 @@ fn sorted(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::list(items))
 }
 
-fn reversed(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn reversed(_: &mut Host, a: &mut Args) -> Result<Value> {
     let mut items = items_of(a, "seq")?;
     items.reverse();
     Ok(Value::list(items))
 }
 
-fn isinstance(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn isinstance(_: &mut Host, a: &mut Args) -> Result<Value> {
     let obj = a.get("obj");
     let kinds = match a.get("classinfo") {
         Value::Tuple(t) => t.to_vec(),
@@ -391,7 +391,7 @@ fn isinstance(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::Bool(is))
 }
 
-fn print(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn print(_: &mut Host, a: &mut Args) -> Result<Value> {
     let sep = a.string("sep")?;
     let end = a.string("end")?;
     let parts: Vec<String> = a.extra.iter().map(|v| Show(v, false).to_string()).collect();
@@ -399,18 +399,18 @@ fn print(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::None)
 }
 
-fn list_append(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn list_append(_: &mut Host, a: &mut Args) -> Result<Value> {
     recv_list(a).borrow_mut().push(a.get("x").clone());
     Ok(Value::None)
 }
 
-fn list_extend(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn list_extend(_: &mut Host, a: &mut Args) -> Result<Value> {
     let items = items_of(a, "iterable")?;
     recv_list(a).borrow_mut().extend(items);
     Ok(Value::None)
 }
 
-fn list_pop(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn list_pop(_: &mut Host, a: &mut Args) -> Result<Value> {
     let list = recv_list(a);
     let mut l = list.borrow_mut();
     let i = norm_index(a.int("index")?, l.len())
@@ -418,7 +418,7 @@ fn list_pop(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(l.remove(i))
 }
 
-fn list_insert(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn list_insert(_: &mut Host, a: &mut Args) -> Result<Value> {
     let list = recv_list(a);
     let mut l = list.borrow_mut();
     let i = a.int("index")?.clamp(-(l.len() as i64), l.len() as i64);
@@ -431,14 +431,14 @@ fn list_insert(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::None)
 }
 
-fn list_index(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn list_index(_: &mut Host, a: &mut Args) -> Result<Value> {
     let l = recv_list(a);
     let pos = l.borrow().iter().position(|v| equal(v, a.get("x")));
     pos.map(|p| Value::Int(p as i64))
         .ok_or_else(|| a.err("x", "the value is not in the list"))
 }
 
-fn dict_items(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn dict_items(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::list(
         recv_dict(a)
             .borrow()
@@ -448,7 +448,7 @@ fn dict_items(_: &mut Interp, a: &mut Args) -> Result<Value> {
     ))
 }
 
-fn dict_keys(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn dict_keys(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::list(
         recv_dict(a)
             .borrow()
@@ -458,7 +458,7 @@ fn dict_keys(_: &mut Interp, a: &mut Args) -> Result<Value> {
     ))
 }
 
-fn dict_values(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn dict_values(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::list(
         recv_dict(a)
             .borrow()
@@ -468,7 +468,7 @@ fn dict_values(_: &mut Interp, a: &mut Args) -> Result<Value> {
     ))
 }
 
-fn dict_get(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn dict_get(_: &mut Host, a: &mut Args) -> Result<Value> {
     let d = recv_dict(a);
     let found = d
         .borrow()
@@ -478,7 +478,7 @@ fn dict_get(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(found.unwrap_or_else(|| a.get("default").clone()))
 }
 
-fn str_format(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn str_format(_: &mut Host, a: &mut Args) -> Result<Value> {
     let s = recv_str(a);
     let mut out = String::new();
     let mut next = 0;
@@ -523,7 +523,7 @@ fn str_format(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::str(&out))
 }
 
-fn str_join(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn str_join(_: &mut Host, a: &mut Args) -> Result<Value> {
     let sep = recv_str(a);
     let parts: Result<Vec<String>> = items_of(a, "iterable")?
         .into_iter()
@@ -538,7 +538,7 @@ fn str_join(_: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::str(&parts?.join(&sep)))
 }
 
-fn str_split(_: &mut Interp, a: &mut Args) -> Result<Value> {
+fn str_split(_: &mut Host, a: &mut Args) -> Result<Value> {
     let s = recv_str(a);
     let parts: Vec<Value> = match a.opt_string("sep")? {
         Some(sep) => s.split(sep.as_str()).map(Value::str).collect(),

@@ -1,10 +1,10 @@
 //! Reductions over a tensor's elements: `mean` and `reduce_sum`.
 use fluidc_transpiler::{AttrValue, Op};
 
+use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::layer::{dims, dtype_of};
-use super::{builtin, Args, Builtin, Rest, D};
 use crate::front::diag::Result;
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::Value;
 
 use D::*;
@@ -39,7 +39,7 @@ pub const BUILTINS: &[Builtin] = &[
     ),
 ];
 
-fn reduce_sum(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn reduce_sum(i: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.var("input")?;
     let rank = dims(i, &x).len();
     let dim = if a.is_none("dim") {

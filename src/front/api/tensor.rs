@@ -5,10 +5,10 @@
 use fluidc_transpiler::proto::{scalar, Scalar};
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 
+use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::layer::{dims, dtype_of, is_int};
-use super::{builtin, Args, Builtin, Rest, D};
 use crate::front::diag::Result;
-use crate::front::eval::Interp;
+use crate::front::host::Host;
 use crate::front::value::{py_float, Value, VarRef};
 
 use D::*;
@@ -150,7 +150,7 @@ pub const BUILTINS: &[Builtin] = &[
 ];
 
 /// `zeros`/`ones`: a `fill_constant` layer of `value`.
-fn filled(i: &mut Interp, a: &mut Args, value: f64) -> Result<Value> {
+fn filled(i: &mut Host, a: &mut Args, value: f64) -> Result<Value> {
     let (shape, dtype) = (a.ints("shape")?, a.dtype("dtype")?);
     Ok(Value::Var(fill_constant(
         i,
@@ -165,7 +165,7 @@ fn filled(i: &mut Interp, a: &mut Args, value: f64) -> Result<Value> {
 /// The `fill_constant` layer: a `fill_constant_N.tmp_0` output (unless
 /// `out` is given) filled by [`fill_constant_op`].
 pub fn fill_constant(
-    i: &mut Interp,
+    i: &mut Host,
     shape: Vec<i64>,
     dtype: VarKind,
     value: f64,
@@ -186,7 +186,7 @@ pub fn fill_constant(
 /// FLOAT and the exact value as `str_value`), without a layer helper, as
 /// Paddle's `create_scalar` and initializers append it.
 pub fn fill_constant_op(
-    i: &mut Interp,
+    i: &mut Host,
     out: &VarRef,
     shape: Vec<i64>,
     dtype: VarKind,
@@ -221,7 +221,7 @@ fn fill_constant_desc(
 }
 
 /// `x.astype(dtype)`: a `cast` into `cast_N.tmp_0`.
-pub fn cast_to(i: &mut Interp, x: &VarRef, dtype: VarKind) -> VarRef {
+pub fn cast_to(i: &mut Host, x: &VarRef, dtype: VarKind) -> VarRef {
     let helper = i.b.helper_name("cast");
     let out = i.b.tmp_var(&helper, dtype, dims(i, x));
     let from = dtype_of(i, x);
@@ -237,7 +237,7 @@ pub fn cast_to(i: &mut Interp, x: &VarRef, dtype: VarKind) -> VarRef {
 
 /// `assign(input, output=None)`: a Variable is copied with `assign`; a
 /// Python number or list becomes an `assign_value` constant.
-fn assign(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn assign(i: &mut Host, a: &mut Args) -> Result<Value> {
     let output = a.opt_var("output")?;
     let helper = i.b.helper_name("assign");
     match a.get("input").clone() {
@@ -364,7 +364,7 @@ fn flatten(v: &Value) -> Option<(Vec<Value>, Vec<i64>)> {
 
 /// A feed variable of the global block; `fluid.data` (not `layers.data`)
 /// asks Paddle to check fed shapes and dtypes (`need_check_feed`).
-fn data(i: &mut Interp, a: &Args, shape: Vec<i64>, check_feed: bool) -> Result<Value> {
+fn data(i: &mut Host, a: &Args, shape: Vec<i64>, check_feed: bool) -> Result<Value> {
     let name = a.string("name")?;
     let dtype = a.dtype("dtype")?;
     let mut var = Var::dense(name, dtype, shape);
@@ -378,7 +378,7 @@ fn data(i: &mut Interp, a: &Args, shape: Vec<i64>, check_feed: bool) -> Result<V
 
 /// A persistable-capable variable in the global block, initialized by a
 /// `fill_constant` in the startup program (as Paddle does).
-fn create_global_var(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn create_global_var(i: &mut Host, a: &mut Args) -> Result<Value> {
     let shape = a.ints("shape")?;
     let dtype = a.dtype("dtype")?;
     let value = a.float("value")?;
@@ -399,7 +399,7 @@ fn create_global_var(i: &mut Interp, a: &mut Args) -> Result<Value> {
     Ok(Value::Var(r))
 }
 
-fn print_layer(i: &mut Interp, a: &mut Args) -> Result<Value> {
+fn print_layer(i: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.var("input")?;
     // Paddle 1.8 names the helper after the input: print_<input>_N.
     let helper = i.b.helper_name(&format!("print_{}", x.name));
