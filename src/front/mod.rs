@@ -51,6 +51,12 @@ pub fn compile(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
 }
 
 fn compile_here(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
+    if let Err(e) = api::check_registry() {
+        return Err(vec![Diagnostic::new(
+            0..0,
+            format!("internal error: {e}; please report this"),
+        )]);
+    }
     let body = parse::parse_module(source, path).map_err(|d| vec![d])?;
     let mut interp = eval::Interp::new(path, source);
     let mut b = builder::ProgramBuilder::new();

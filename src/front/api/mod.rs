@@ -38,29 +38,54 @@ pub use builtin::{bind, Builtin};
 pub use guards::Exit;
 pub use pyfns::format_value;
 
-fn registry() -> &'static HashMap<&'static str, &'static Builtin> {
-    static REGISTRY: OnceLock<HashMap<&'static str, &'static Builtin>> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        let mut map = HashMap::new();
-        for table in [
-            tensor::BUILTINS,
-            math::BUILTINS,
-            logic::BUILTINS,
-            reduce::BUILTINS,
-            nn::BUILTINS,
-            control::BUILTINS,
-            csp::BUILTINS,
-            program::BUILTINS,
-            pyfns::BUILTINS,
-        ] {
-            for b in table {
-                for p in b.paths {
-                    map.insert(*p, b);
-                }
+/// Every module's builtins.
+const TABLES: &[&[Builtin]] = &[
+    tensor::BUILTINS,
+    math::BUILTINS,
+    logic::BUILTINS,
+    reduce::BUILTINS,
+    nn::BUILTINS,
+    control::BUILTINS,
+    csp::BUILTINS,
+    program::BUILTINS,
+    pyfns::BUILTINS,
+];
+
+type Registry = HashMap<&'static str, &'static Builtin>;
+
+/// The builtins by path. A path declared twice is a bug in fluidc (one
+/// declaration would silently hide the other), so it makes the table fail.
+fn build_registry(tables: &[&'static [Builtin]]) -> std::result::Result<Registry, String> {
+    let mut map: Registry = HashMap::new();
+    for b in tables.iter().copied().flatten() {
+        for p in b.paths {
+            if let Some(first) = map.insert(*p, b) {
+                return Err(format!(
+                    "the builtin path `{p}` is declared twice (by {} and {})",
+                    first.name, b.name
+                ));
             }
         }
-        map
-    })
+    }
+    Ok(map)
+}
+
+fn registry() -> &'static std::result::Result<Registry, String> {
+    static REGISTRY: OnceLock<std::result::Result<Registry, String>> = OnceLock::new();
+    REGISTRY.get_or_init(|| build_registry(TABLES))
+}
+
+/// Checks the builtin table (built once per process): the front end calls
+/// this before it evaluates anything, and reports a bad table as an
+/// internal error.
+pub fn check_registry() -> std::result::Result<(), String> {
+    registry().as_ref().map(|_| ()).map_err(Clone::clone)
+}
+
+/// The builtin declared at `path` (none if the table is bad: that was
+/// reported by [`check_registry`]).
+fn lookup(path: &str) -> Option<&'static Builtin> {
+    registry().as_ref().ok()?.get(path).copied()
 }
 
 /// Modules and namespaces fluidc knows, by canonical name.
@@ -108,7 +133,7 @@ pub fn import_module(path: &str) -> Option<&'static str> {
 /// `module.name`: a builtin, a submodule or a constant.
 pub fn module_attr(module: &'static str, name: &str) -> Option<Value> {
     let full = format!("{module}.{name}");
-    if let Some(b) = registry().get(full.as_str()) {
+    if let Some(b) = lookup(&full) {
         return Some(Value::Builtin(b, None));
     }
     if let Some(m) = canonical(&full) {
@@ -136,8 +161,7 @@ fn var_type_constant(name: &str) -> Option<VarKind> {
 /// Python's builtin functions (`len`, `range`, ...).
 pub fn python_builtin(name: &str) -> Option<Value> {
     let full = format!("builtins.{name}");
-    registry()
-        .get(full.as_str())
+    lookup(&full)
         .map(|b| Value::Builtin(b, None))
         .or(match name {
             "True" => Some(Value::Bool(true)),
@@ -169,7 +193,7 @@ pub fn get_attr(interp: &mut Host, obj: &Value, name: &str, sp: Range<usize>) ->
         }
     }
     let key = format!("{}.{name}", method_type(obj));
-    match registry().get(key.as_str()) {
+    match lookup(&key) {
         Some(b) => Ok(Value::Builtin(b, Some(Rc::new(obj.clone())))),
         None => Err(Diagnostic::new(
             sp,
@@ -291,4 +315,39 @@ pub fn convert_dtype_call(k: VarKind, args: Vec<Value>, sp: Range<usize>) -> Res
         VarKind::Bool => Value::Bool(f != 0.0),
         _ => Value::Int(f as i64),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::builtin::{builtin, Rest, D};
+    use super::*;
+
+    #[test]
+    fn the_real_table_declares_each_path_once() {
+        assert_eq!(check_registry(), Ok(()));
+        let paths: usize = TABLES
+            .iter()
+            .flat_map(|t| t.iter())
+            .map(|b| b.paths.len())
+            .sum();
+        assert_eq!(build_registry(TABLES).map(|m| m.len()), Ok(paths));
+    }
+
+    #[test]
+    fn a_table_with_a_duplicate_path_is_rejected() {
+        const AGAIN: &[Builtin] = &[builtin!(
+            ["fluid.layers.relu", "fluid.layers.my_relu"],
+            [("x", D::Req)],
+            Rest::No,
+            |_, _| Ok(Value::None)
+        )];
+        let err = build_registry(&[nn::BUILTINS, AGAIN]).expect_err("relu is declared twice");
+        assert!(
+            err.contains("`fluid.layers.relu` is declared twice"),
+            "{err}"
+        );
+        // Twice within one table too.
+        assert!(build_registry(&[AGAIN, AGAIN]).is_err());
+        assert!(build_registry(&[AGAIN]).is_ok());
+    }
 }
