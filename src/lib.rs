@@ -5,4 +5,5 @@
 //! passes are in `fluidc-transpiler`, the executor in `fluidc-runtime`.
 pub mod driver;
 pub mod front;
+pub mod host;
 pub mod input;
