@@ -47,6 +47,15 @@ fn numpy(cases: &[Value]) -> Vec<Value> {
     answers
 }
 
+/// numpy's answers to one case of `kind` per array.
+fn numpy_each(kind: &str, arrays: &[HostArray]) -> Vec<Value> {
+    let cases: Vec<Value> = arrays
+        .iter()
+        .map(|a| json!({"kind": kind, "a": encode(a)}))
+        .collect();
+    numpy(&cases)
+}
+
 /// splitmix64: a small seeded generator, so the cases are the same on
 /// every run.
 struct Rng(u64);
@@ -283,11 +292,7 @@ fn printing_matches_numpy() {
             }
         }
     }
-    let cases: Vec<Value> = arrays
-        .iter()
-        .map(|a| json!({"kind": "print", "a": encode(a)}))
-        .collect();
-    let answers = numpy(&cases);
+    let answers = numpy_each("print", &arrays);
     let mut failures = Vec::new();
     for (a, want) in arrays.iter().zip(&answers) {
         let mut check = |what: &str, got: String| {
@@ -352,4 +357,766 @@ fn a_list_of_arrays_prints_each_repr() {
         "[array([[1.5248038],\n       [3.0496075]], dtype=float32), array([1.6935859], dtype=float32), np.float32(2.5)]"
     );
     let _: Option<HostError> = None;
+}
+
+// ---------------------------------------------------------------------
+// Operations: fluidc's result against numpy's, exactly (dtype, shape,
+// every bit; NaNs compare as NaN) or, for transcendental functions, within
+// a few units in the last place.
+
+/// How results must agree.
+#[derive(Clone, Copy, PartialEq)]
+enum Agree {
+    /// Same bits (and the same repr).
+    Exactly,
+    /// Floats within this many units in the last place.
+    Ulps(u64),
+}
+
+fn ulps_apart(a: f64, b: f64, single: bool) -> u64 {
+    if a.is_nan() && b.is_nan() || a == b {
+        return 0;
+    }
+    if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() {
+        return u64::MAX;
+    }
+    let key = |x: f64| -> i64 {
+        if single {
+            let b = (x as f32).to_bits() as i32;
+            i64::from(if b < 0 { i32::MIN - b } else { b })
+        } else {
+            let b = x.to_bits() as i64;
+            if b < 0 {
+                i64::MIN - b
+            } else {
+                b
+            }
+        }
+    };
+    key(a).abs_diff(key(b))
+}
+
+/// Compares fluidc's outcome with numpy's answer; a description of the
+/// difference, or `None`.
+fn differs(ours: &Result<HostArray, HostError>, numpy: &Value, agree: Agree) -> Option<String> {
+    match (ours, numpy.get("error")) {
+        (Err(e), Some(err)) => {
+            let (kind, message) = (err[0].as_str().unwrap_or(""), err[1].as_str().unwrap_or(""));
+            let same_kind =
+                kind == e.kind.name() || (e.kind.name() == "AxisError" && kind == "AxisError");
+            (!same_kind || message != e.message)
+                .then(|| format!("numpy raised {kind}: {message}\n  fluidc raised {e}"))
+        }
+        (Err(e), None) if e.kind == fluidc::host::ErrorKind::Unsupported => None,
+        (_, None) if DType::from_name(numpy["dtype"].as_str().unwrap_or("")).is_none() => {
+            Some(format!(
+                "numpy gave {}, a dtype fluidc lacks, and fluidc did not say so",
+                numpy["repr"]
+            ))
+        }
+        (Err(e), None) => Some(format!("numpy gave {}\n  fluidc raised {e}", numpy["repr"])),
+        (Ok(a), Some(err)) => Some(format!(
+            "numpy raised {err}\n  fluidc gave {}",
+            array_repr(a)
+        )),
+        (Ok(a), None) => {
+            let want = decode(numpy);
+            let shown = || {
+                format!(
+                    "numpy gave {}\n  fluidc gave {}",
+                    numpy["repr"],
+                    array_repr(a)
+                )
+            };
+            if want.dtype() != a.dtype() || want.shape() != a.shape() {
+                return Some(shown());
+            }
+            let single = a.dtype() == DType::Float32;
+            let same = match agree {
+                _ if !a.dtype().is_float() => encode(a) == encode(&want),
+                Agree::Exactly => a
+                    .to_vec::<f64>()
+                    .iter()
+                    .zip(want.to_vec::<f64>())
+                    .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())),
+                Agree::Ulps(n) => a
+                    .to_vec::<f64>()
+                    .iter()
+                    .zip(want.to_vec::<f64>())
+                    .all(|(x, y)| ulps_apart(*x, y, single) <= n),
+            };
+            if !same {
+                return Some(shown());
+            }
+            if agree == Agree::Exactly && numpy["repr"].as_str() != Some(array_repr(a).as_str()) {
+                return Some(format!("repr differs: {}", shown()));
+            }
+            None
+        }
+    }
+}
+
+/// The start of a long text.
+fn clip(s: &str) -> String {
+    match s.char_indices().nth(400) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Runs `cases` through numpy and `ours` through fluidc; fails listing the
+/// first differences. Returns how many cases numpy answered with an error.
+fn compare_all(
+    what: &str,
+    cases: &[Value],
+    ours: &[Result<HostArray, HostError>],
+    agree: impl Fn(&Value) -> Agree,
+) -> usize {
+    let answers = numpy(cases);
+    let failures: Vec<String> = cases
+        .iter()
+        .zip(ours)
+        .zip(&answers)
+        .filter_map(|((case, ours), want)| {
+            differs(ours, want, agree(case))
+                .map(|d| format!("{}\n  {}", clip(&case.to_string()), clip(&d)))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} {what} cases differ from numpy:\n{}",
+        failures.len(),
+        cases.len(),
+        failures
+            .iter()
+            .take(6)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    answers.iter().filter(|a| a.get("error").is_some()).count()
+}
+
+/// An operand array with values that exercise arithmetic: zeros, signs,
+/// NaN and infinities, small exponents.
+fn operand_array(rng: &mut Rng, dtype: DType, shape: &[usize]) -> HostArray {
+    let n: usize = shape.iter().product();
+    let float = |rng: &mut Rng| -> f64 {
+        match rng.below(10) {
+            0 => rng.pick(&[0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]),
+            1..=3 => rng.range(-6, 6) as f64,
+            4 => rng.range(-20, 20) as f64 / 4.0,
+            5 => rng.normal() * 1e10,
+            6 => rng.normal() * 1e-10,
+            _ => rng.normal() * 10.0,
+        }
+    };
+    let int = |rng: &mut Rng| -> i64 {
+        match rng.below(10) {
+            0 => rng.pick(&[i64::from(i32::MIN), i64::from(i32::MAX), i64::MIN, i64::MAX]),
+            1..=6 => rng.range(-6, 6),
+            _ => rng.range(-100_000, 100_000),
+        }
+    };
+    let made = match dtype {
+        DType::Bool => HostArray::from_vec(shape, (0..n).map(|_| rng.below(2) == 1).collect()),
+        DType::Int32 => HostArray::from_vec(shape, (0..n).map(|_| int(rng) as i32).collect()),
+        DType::Int64 => HostArray::from_vec(shape, (0..n).map(|_| int(rng)).collect()),
+        DType::Float32 => HostArray::from_vec(shape, (0..n).map(|_| float(rng) as f32).collect()),
+        DType::Float64 => HostArray::from_vec(shape, (0..n).map(|_| float(rng)).collect()),
+    };
+    made.expect("valid shape")
+}
+
+/// A shape that broadcasts with `shape` (rarely one that does not).
+fn partner_shape(rng: &mut Rng, shape: &[usize]) -> Vec<usize> {
+    match rng.below(8) {
+        0 => Vec::new(),
+        1 => shape
+            .iter()
+            .skip(rng.below(shape.len() + 1))
+            .copied()
+            .collect(),
+        2 => shape
+            .iter()
+            .map(|&d| if rng.below(2) == 0 { 1 } else { d })
+            .collect(),
+        3 if rng.below(4) == 0 => vec![shape.first().copied().unwrap_or(1) + 1, 2],
+        _ => shape.to_vec(),
+    }
+}
+
+const OP_SHAPES: &[&[usize]] = &[&[], &[1], &[4], &[2, 3], &[3, 1], &[2, 2, 3], &[0], &[2, 0]];
+
+/// A Python scalar operand.
+fn python_scalar(rng: &mut Rng) -> (Value, Scalar) {
+    match rng.below(7) {
+        0 => {
+            let b = rng.below(2) == 1;
+            (json!({"py": "bool", "value": b}), Scalar::Bool(b))
+        }
+        1..=3 => {
+            let i = if rng.below(8) == 0 {
+                rng.pick(&[3_000_000_000i64, -2_147_483_649, 2_147_483_647, 1 << 40])
+            } else {
+                rng.range(-5, 5)
+            };
+            (json!({"py": "int", "value": i}), Scalar::Int(i))
+        }
+        _ => {
+            let f = rng.pick(&[0.5, 2.0, -1.5, 0.0, 1e-3, 3.25, f64::NAN, 1e300]);
+            (
+                json!({"py": "float", "value": f.to_bits()}),
+                Scalar::Float(f),
+            )
+        }
+    }
+}
+
+const BINARY: &[(&str, fluidc::host::BinaryOp)] = {
+    use fluidc::host::BinaryOp::*;
+    &[
+        ("add", Add),
+        ("sub", Sub),
+        ("mul", Mul),
+        ("truediv", TrueDiv),
+        ("floordiv", FloorDiv),
+        ("mod", Mod),
+        ("pow", Pow),
+        ("maximum", Maximum),
+        ("minimum", Minimum),
+        ("eq", Eq),
+        ("ne", Ne),
+        ("lt", Lt),
+        ("le", Le),
+        ("gt", Gt),
+        ("ge", Ge),
+    ]
+};
+
+#[test]
+fn arithmetic_and_comparisons_match_numpy() {
+    use fluidc::host::{binary, Operand};
+    let mut rng = Rng(0x5EED_0003);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for &(name, op) in BINARY {
+        for _ in 0..40 {
+            let shape = rng.pick(OP_SHAPES);
+            let (da, db) = (rng.pick(&DType::ALL), rng.pick(&DType::ALL));
+            let a = operand_array(&mut rng, da, shape);
+            let b_shape = partner_shape(&mut rng, shape);
+            let b = operand_array(&mut rng, db, &b_shape);
+            let (case, result) = match rng.below(6) {
+                0 => {
+                    let (v, s) = python_scalar(&mut rng);
+                    (
+                        json!({"a": encode(&a), "b": v}),
+                        binary(op, Operand::Array(&a), Operand::Scalar(s)),
+                    )
+                }
+                1 => {
+                    let (v, s) = python_scalar(&mut rng);
+                    (
+                        json!({"a": v, "b": encode(&b)}),
+                        binary(op, Operand::Scalar(s), Operand::Array(&b)),
+                    )
+                }
+                _ => (
+                    json!({"a": encode(&a), "b": encode(&b)}),
+                    binary(op, Operand::Array(&a), Operand::Array(&b)),
+                ),
+            };
+            let mut case = case;
+            case["kind"] = json!("binary");
+            case["op"] = json!(name);
+            cases.push(case);
+            ours.push(result);
+        }
+    }
+    let errors = compare_all("binary", &cases, &ours, |c| {
+        if c["op"] == "pow" {
+            Agree::Ulps(1)
+        } else {
+            Agree::Exactly
+        }
+    });
+    assert!(
+        (5..100).contains(&errors),
+        "{errors} of the binary cases fail: too few or too many"
+    );
+}
+
+#[test]
+fn math_functions_match_numpy() {
+    use fluidc::host::UnaryOp;
+    let ops = [
+        ("neg", UnaryOp::Neg),
+        ("abs", UnaryOp::Abs),
+        ("exp", UnaryOp::Exp),
+        ("log", UnaryOp::Log),
+        ("sqrt", UnaryOp::Sqrt),
+        ("tanh", UnaryOp::Tanh),
+    ];
+    let mut rng = Rng(0x5EED_0004);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for (name, op) in ops {
+        for dtype in DType::ALL {
+            for shape in [&[][..], &[7], &[3, 4], &[40]] {
+                let a = operand_array(&mut rng, dtype, shape);
+                cases.push(json!({"kind": "unary", "op": name, "a": encode(&a)}));
+                ours.push(a.unary(op));
+            }
+        }
+    }
+    compare_all("unary", &cases, &ours, |c| match c["op"].as_str() {
+        Some("neg" | "abs" | "sqrt") => Agree::Exactly,
+        _ => Agree::Ulps(2),
+    });
+}
+
+const REDUCTIONS: &[(&str, fluidc::host::Reduction)] = {
+    use fluidc::host::Reduction::*;
+    &[
+        ("sum", Sum),
+        ("prod", Prod),
+        ("mean", Mean),
+        ("max", Max),
+        ("min", Min),
+        ("std", Std),
+        ("var", Var),
+        ("argmax", Argmax),
+        ("argmin", Argmin),
+        ("any", Any),
+        ("all", All),
+    ]
+};
+
+#[test]
+fn reductions_match_numpy() {
+    let mut rng = Rng(0x5EED_0005);
+    let shapes: &[&[usize]] = &[
+        &[],
+        &[0],
+        &[1],
+        &[5],
+        &[9],
+        &[130],
+        &[2000],
+        &[20000],
+        &[3, 4],
+        &[300, 5],
+        &[5, 300],
+        &[3, 200, 2],
+        &[2, 3, 4],
+        &[0, 3],
+        &[3, 0],
+        &[257, 1],
+    ];
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for &(name, op) in REDUCTIONS {
+        for shape in shapes {
+            for dtype in DType::ALL {
+                let a = if dtype.is_float() && rng.below(3) > 0 {
+                    // Sums of values of mixed magnitude show the order of
+                    // the additions.
+                    random_array(&mut rng, dtype, shape)
+                } else {
+                    operand_array(&mut rng, dtype, shape)
+                };
+                let mut axes: Vec<Option<i64>> = vec![None];
+                axes.extend((0..shape.len() as i64).map(Some));
+                axes.push(Some(-1));
+                if rng.below(4) == 0 {
+                    axes.push(Some(shape.len() as i64));
+                }
+                for axis in axes {
+                    let keepdims = rng.below(3) == 0;
+                    cases.push(json!({"kind": "reduce", "op": name, "a": encode(&a), "axis": axis, "keepdims": keepdims}));
+                    ours.push(a.reduce(op, axis, keepdims));
+                }
+            }
+        }
+    }
+    compare_all("reduction", &cases, &ours, |_| Agree::Exactly);
+}
+
+/// A random index item for an array of `shape` (sometimes out of range or
+/// mismatched, for numpy's errors), with its JSON form.
+fn index_item(rng: &mut Rng, shape: &[usize], axis: usize) -> (Value, fluidc::host::Index) {
+    use fluidc::host::Index;
+    let n = shape.get(axis).copied().unwrap_or(3) as i64;
+    let opt = |rng: &mut Rng| (rng.below(3) > 0).then(|| rng.range(-n - 2, n + 2));
+    match rng.below(12) {
+        0..=2 => {
+            let i = if rng.below(12) == 0 {
+                n + rng.range(0, 2)
+            } else {
+                rng.range(-n, (n - 1).max(-n))
+            };
+            (json!({"int": i}), Index::Int(i))
+        }
+        3..=6 => {
+            let (a, b) = (opt(rng), opt(rng));
+            let c = (rng.below(2) == 0).then(|| rng.pick(&[1, 2, 3, -1, -2, -3]));
+            (json!({"slice": [a, b, c]}), Index::Slice(a, b, c))
+        }
+        7 => (json!({"none": true}), Index::NewAxis),
+        8 => (json!({"ellipsis": true}), Index::Ellipsis),
+        9 => {
+            // A boolean mask over the next dimension or two.
+            let dims = if rng.below(3) == 0 { 2 } else { 1 };
+            let mut mshape: Vec<usize> = shape.iter().skip(axis).take(dims).copied().collect();
+            if mshape.is_empty() || rng.below(10) == 0 {
+                mshape = vec![rng.range(1, 4) as usize];
+            }
+            let m = operand_array(rng, DType::Bool, &mshape);
+            (json!({"array": encode(&m)}), Index::Array(m))
+        }
+        _ => {
+            let ishape: Vec<usize> = match rng.below(4) {
+                0 => vec![],
+                1 => vec![2, 2],
+                _ => vec![rng.range(0, 4) as usize],
+            };
+            let count: usize = ishape.iter().product();
+            let hi = if rng.below(10) == 0 { n } else { n - 1 };
+            let values: Vec<i64> = (0..count).map(|_| rng.range(-n, hi.max(-n))).collect();
+            let a = if rng.below(2) == 0 {
+                HostArray::from_vec(&ishape, values).expect("index array")
+            } else {
+                HostArray::from_vec(&ishape, values.iter().map(|&v| v as i32).collect())
+                    .expect("index array")
+            };
+            (json!({"array": encode(&a)}), Index::Array(a))
+        }
+    }
+}
+
+#[test]
+fn indexing_matches_numpy() {
+    let mut rng = Rng(0x5EED_0006);
+    let shapes: &[&[usize]] = &[&[], &[5], &[0], &[4, 3], &[3, 4, 5], &[2, 3, 2, 2], &[1, 6]];
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for _ in 0..700 {
+        let shape = rng.pick(shapes);
+        let dtype = rng.pick(&DType::ALL);
+        let a = operand_array(&mut rng, dtype, shape);
+        let len = rng.below(shape.len() + 2);
+        let (mut json_items, mut items) = (Vec::new(), Vec::new());
+        for axis in 0..len {
+            let (j, i) = index_item(&mut rng, shape, axis);
+            json_items.push(j);
+            items.push(i);
+        }
+        cases.push(json!({"kind": "index", "a": encode(&a), "index": json_items}));
+        ours.push(a.index(&items));
+    }
+    let errors = compare_all("indexing", &cases, &ours, |_| Agree::Exactly);
+    assert!(
+        (20..250).contains(&errors),
+        "{errors} of the index cases fail: too few or too many"
+    );
+}
+
+#[test]
+fn casts_shapes_and_joins_match_numpy() {
+    use fluidc::host::{concatenate, stack, where_, Operand};
+    let mut rng = Rng(0x5EED_0007);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    // astype between every pair, with NaN, infinities and out-of-range
+    // values among the floats.
+    for from in DType::ALL {
+        for to in DType::ALL {
+            for _ in 0..3 {
+                let mut a = operand_array(&mut rng, from, &[12]);
+                if from.is_float() && rng.below(2) == 0 {
+                    let wide = [
+                        3e9,
+                        -3e9,
+                        1e19,
+                        -1e19,
+                        2147483647.5,
+                        -2147483648.9,
+                        1e300,
+                        -0.9,
+                        0.9,
+                    ];
+                    a = HostArray::from_vec(&[wide.len()], wide.to_vec())
+                        .expect("array")
+                        .astype(from);
+                }
+                cases.push(json!({"kind": "astype", "a": encode(&a), "dtype": to.name()}));
+                ours.push(Ok(a.astype(to)));
+            }
+        }
+    }
+    // reshape, with -1 and impossible shapes.
+    let reshapes: &[(&[usize], &[i64])] = &[
+        (&[6], &[2, 3]),
+        (&[6], &[-1, 2]),
+        (&[6], &[3, -1]),
+        (&[2, 3], &[-1]),
+        (&[2, 3], &[4]),
+        (&[3], &[-1, 2]),
+        (&[4], &[-1, 2, 3]),
+        (&[6], &[-1, -1]),
+        (&[6], &[2, -2]),
+        (&[0], &[0, 5]),
+        (&[0], &[-1, 5]),
+        (&[], &[1, 1]),
+        (&[1], &[]),
+        (&[2, 2, 3], &[3, -1, 2]),
+    ];
+    for (from, to) in reshapes {
+        let a = operand_array(&mut rng, DType::Int64, from);
+        cases.push(json!({"kind": "reshape", "a": encode(&a), "shape": to}));
+        ours.push(a.reshape(to));
+    }
+    // transpose.
+    let transposes: &[(&[usize], Option<&[i64]>)] = &[
+        (&[2, 3], None),
+        (&[2, 3, 4], None),
+        (&[2, 3, 4], Some(&[1, 0, 2])),
+        (&[2, 3, 4], Some(&[-1, 0, 1])),
+        (&[2, 3], Some(&[0])),
+        (&[2, 3], Some(&[0, 0])),
+        (&[2, 3], Some(&[0, 2])),
+        (&[], None),
+    ];
+    for (shape, axes) in transposes {
+        let a = operand_array(&mut rng, DType::Float32, shape);
+        cases.push(json!({"kind": "transpose", "a": encode(&a), "axes": axes}));
+        ours.push(a.transpose(*axes));
+    }
+    // concatenate and stack, with mixed dtypes and mismatched shapes.
+    let joins: &[(&[&[usize]], Option<i64>)] = &[
+        (&[&[2, 3], &[4, 3]], Some(0)),
+        (&[&[2, 3], &[2, 1]], Some(1)),
+        (&[&[2, 3], &[2, 3]], Some(-1)),
+        (&[&[2, 3], &[3, 3]], Some(1)),
+        (&[&[2, 3], &[3]], Some(0)),
+        (&[&[2, 3], &[2]], None),
+        (&[&[], &[]], Some(0)),
+        (&[&[3], &[3], &[3]], Some(2)),
+    ];
+    for (shapes, axis) in joins {
+        for kind in ["concatenate", "stack"] {
+            let arrays: Vec<HostArray> = shapes
+                .iter()
+                .map(|s| {
+                    let d = rng.pick(&DType::ALL);
+                    operand_array(&mut rng, d, s)
+                })
+                .collect();
+            let refs: Vec<&HostArray> = arrays.iter().collect();
+            let encoded: Vec<Value> = arrays.iter().map(encode).collect();
+            cases.push(json!({"kind": kind, "arrays": encoded, "axis": axis}));
+            ours.push(if kind == "stack" {
+                stack(&refs, axis.unwrap_or(0))
+            } else {
+                concatenate(&refs, *axis)
+            });
+        }
+    }
+    // where, with array and Python scalar branches.
+    for _ in 0..40 {
+        let shape = rng.pick(OP_SHAPES);
+        let dc = if rng.below(4) == 0 {
+            DType::Int32
+        } else {
+            DType::Bool
+        };
+        let cond = operand_array(&mut rng, dc, shape);
+        let (dx, dy) = (rng.pick(&DType::ALL), rng.pick(&DType::ALL));
+        let (sx, sy) = (
+            partner_shape(&mut rng, shape),
+            partner_shape(&mut rng, shape),
+        );
+        let x = operand_array(&mut rng, dx, &sx);
+        let y = operand_array(&mut rng, dy, &sy);
+        let (yv, ys) = python_scalar(&mut rng);
+        let scalar_y = rng.below(2) == 0;
+        cases.push(json!({"kind": "where", "cond": encode(&cond), "x": encode(&x), "y": if scalar_y { yv } else { encode(&y) }}));
+        let y_operand = if scalar_y {
+            Operand::Scalar(ys)
+        } else {
+            Operand::Array(&y)
+        };
+        ours.push(where_(&cond, Operand::Array(&x), y_operand));
+    }
+    compare_all("cast, shape and join", &cases, &ours, |_| Agree::Exactly);
+}
+
+#[test]
+fn closeness_and_equality_match_numpy() {
+    use fluidc::host::{allclose, array_equal, isclose, Operand, Tolerance};
+    let mut rng = Rng(0x5EED_0008);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    let mut bool_cases = Vec::new();
+    let mut bool_ours = Vec::new();
+    for _ in 0..150 {
+        let shape = rng.pick(&[&[][..], &[4], &[2, 3]]);
+        let (da, db) = (rng.pick(&DType::ALL), rng.pick(&DType::ALL));
+        let a = operand_array(&mut rng, da, shape);
+        // Nearby values: a copy nudged by relative amounts around the
+        // tolerances.
+        let nudge = rng.pick(&[0.0, 1e-9, 1e-7, 5e-6, 2e-5, 1e-3]);
+        let b = HostArray::from_vec(
+            shape,
+            a.to_vec::<f64>()
+                .iter()
+                .map(|x| x * (1.0 + nudge) + nudge * 1e-3)
+                .collect(),
+        )
+        .expect("array")
+        .astype(db);
+        let other = partner_shape(&mut rng, shape);
+        let b = if rng.below(6) == 0 {
+            operand_array(&mut rng, db, &other)
+        } else {
+            b
+        };
+        cases.push(json!({"kind": "isclose", "a": encode(&a), "b": encode(&b)}));
+        ours.push(isclose(
+            Operand::Array(&a),
+            Operand::Array(&b),
+            Tolerance::default(),
+        ));
+        for kind in ["allclose", "array_equal"] {
+            bool_cases.push(json!({"kind": kind, "a": encode(&a), "b": encode(&b)}));
+            bool_ours.push(if kind == "allclose" {
+                allclose(Operand::Array(&a), Operand::Array(&b), Tolerance::default())
+            } else {
+                Ok(array_equal(&a, &b))
+            });
+        }
+    }
+    compare_all("isclose", &cases, &ours, |_| Agree::Exactly);
+    let answers = numpy(&bool_cases);
+    for ((case, ours), want) in bool_cases.iter().zip(&bool_ours).zip(&answers) {
+        match (ours, want.get("bool").and_then(Value::as_bool)) {
+            (Ok(got), Some(expected)) => assert_eq!(*got, expected, "{}", clip(&case.to_string())),
+            (Err(e), None) => assert_eq!(
+                want["error"][1].as_str(),
+                Some(e.message.as_str()),
+                "{}",
+                clip(&case.to_string())
+            ),
+            (got, _) => panic!("{}: numpy {want}, fluidc {got:?}", clip(&case.to_string())),
+        }
+    }
+}
+
+/// A random nested Python value for `np.array(...)`, with its JSON form.
+fn nested_value(rng: &mut Rng, shape: &[usize], leaf: usize) -> (Value, fluidc::host::Nested) {
+    use fluidc::host::Nested;
+    if let Some((&n, rest)) = shape.split_first() {
+        // Now and then a ragged list.
+        let len = if rng.below(40) == 0 { n + 1 } else { n };
+        let (json_items, items): (Vec<Value>, Vec<Nested>) =
+            (0..len).map(|_| nested_value(rng, rest, leaf)).unzip();
+        return (Value::Array(json_items), Nested::List(items));
+    }
+    let kind = if rng.below(10) == 0 {
+        rng.below(4)
+    } else {
+        leaf
+    };
+    match kind {
+        0 => {
+            let b = rng.below(2) == 1;
+            (json!(b), Nested::Bool(b))
+        }
+        1 => {
+            let i = if rng.below(10) == 0 {
+                rng.pick(&[3_000_000_000, -3, i64::MAX])
+            } else {
+                rng.range(-9, 9)
+            };
+            (json!(i), Nested::Int(i))
+        }
+        2 => {
+            let f = rng.pick(&[0.5, -2.25, 1e20, f64::NAN, 3.0, -0.0, 7.75]);
+            (json!({"float": f.to_bits()}), Nested::Float(f))
+        }
+        _ => {
+            let d = rng.pick(&[DType::Float32, DType::Int32, DType::Bool]);
+            let a = operand_array(rng, d, &[]);
+            (encode(&a), Nested::Array(a))
+        }
+    }
+}
+
+#[test]
+fn array_construction_and_conversions_match_numpy() {
+    let mut rng = Rng(0x5EED_0009);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    let shapes: &[&[usize]] = &[&[], &[3], &[2, 2], &[0], &[2, 0], &[1, 2, 3]];
+    for _ in 0..250 {
+        let shape = rng.pick(shapes);
+        let leaf = rng.below(4);
+        let (json_value, value) = nested_value(&mut rng, shape, leaf);
+        let dtype = if rng.below(2) == 0 {
+            None
+        } else {
+            Some(rng.pick(&DType::ALL))
+        };
+        cases.push(json!({"kind": "nested", "value": json_value, "dtype": dtype.map(DType::name)}));
+        ours.push(HostArray::from_nested(&value, dtype));
+    }
+    let errors = compare_all("np.array", &cases, &ours, |_| Agree::Exactly);
+    assert!(
+        (5..100).contains(&errors),
+        "{errors} of the np.array cases fail: too few or too many"
+    );
+
+    // float(), int(), bool() of arrays.
+    let mut arrays = Vec::new();
+    for shape in [&[][..], &[1], &[1, 1], &[2], &[0]] {
+        for dtype in DType::ALL {
+            for _ in 0..4 {
+                arrays.push(operand_array(&mut rng, dtype, shape));
+            }
+        }
+    }
+    let answers = numpy_each("convert", &arrays);
+    for (a, want) in arrays.iter().zip(&answers) {
+        let context = clip(&encode(a).to_string());
+        let error_kind = |w: &Value| w["error"][0].as_str().map(str::to_string);
+        match a.to_float() {
+            Ok(f) => assert_eq!(
+                want["float"].as_u64(),
+                Some(f.to_bits()),
+                "float() of {context}"
+            ),
+            Err(e) => assert_eq!(
+                error_kind(&want["float"]).as_deref(),
+                Some(e.kind.name()),
+                "float() of {context}"
+            ),
+        }
+        match a.to_int() {
+            Ok(i) => assert_eq!(want["int"].as_i64(), Some(i), "int() of {context}"),
+            Err(e) => assert_eq!(
+                error_kind(&want["int"]).as_deref(),
+                Some(e.kind.name()),
+                "int() of {context}"
+            ),
+        }
+        match a.truthy() {
+            Ok(b) => assert_eq!(want["bool"].as_bool(), Some(b), "bool() of {context}"),
+            Err(e) => assert_eq!(
+                want["bool"]["error"][1].as_str(),
+                Some(e.message.as_str()),
+                "bool() of {context}"
+            ),
+        }
+    }
 }

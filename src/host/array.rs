@@ -306,30 +306,30 @@ impl HostArray {
         with_dtype!(explicit, T => fill::<T>(&d.dims, &leaves, explicit))
     }
 
-    /// `a.reshape(shape)`, with one `-1` inferred.
+    /// `a.reshape(shape)`, with one unknown (negative, usually `-1`)
+    /// dimension inferred.
     pub fn reshape(&self, shape: &[i64]) -> Result<HostArray> {
         let size = self.size();
-        let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i] == -1).collect();
+        let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i] < 0).collect();
         if unknown.len() > 1 {
             return Err(HostError::value_error(
                 "can only specify one unknown dimension",
             ));
         }
-        if shape.iter().any(|&d| d < -1) {
-            return Err(HostError::value_error("negative dimensions not allowed"));
-        }
         let known: Vec<usize> = shape
             .iter()
-            .filter(|&&d| d != -1)
+            .filter(|&&d| d >= 0)
             .map(|&d| usize::try_from(d).unwrap_or(usize::MAX))
             .collect();
         let known_size = known.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
         let mismatch = || {
+            // numpy prints the known dimensions only, without spaces, when
+            // one is unknown.
             let shown = if unknown.is_empty() {
                 tuple_repr(&known)
             } else {
                 let dims: Vec<String> = known.iter().map(|d| d.to_string()).collect();
-                format!("({})", dims.join(", "))
+                format!("({})", dims.join(","))
             };
             HostError::value_error(format!(
                 "cannot reshape array of size {size} into shape {shown}"

@@ -58,12 +58,23 @@ macro_rules! with_dtype {
 }
 
 pub mod array;
+pub mod combine;
 pub mod dragon4;
 pub mod dtype;
 pub mod error;
 pub mod format;
+pub mod index;
+pub mod ops;
+pub mod reduce;
 
 pub use array::{HostArray, Nested};
+pub use combine::{concatenate, nonzero, stack, where_};
 pub use dtype::{DType, Elem, Scalar, ScalarKind};
 pub use error::{ErrorKind, HostError};
 pub use format::{array_repr, array_str, float_repr, scalar_repr, scalar_str};
+pub use index::Index;
+pub use ops::{
+    allclose, array_equal, binary, broadcast_shapes, isclose, result_type, BinaryOp, Operand,
+    Tolerance, UnaryOp,
+};
+pub use reduce::{reduction_dtype, Reduction};

@@ -25,7 +25,9 @@ Case kinds (field "kind"):
   allclose/array_equal {"a", "b"}         -> {"bool"}
   nested     {"value", "dtype"}           -> result (np.array(value, dtype))
   convert    {"a"}                        -> {"float", "int", "bool"} each a
-                                             value or an error
+                                             value (a float as its bits) or
+                                             an error; one-element arrays
+                                             convert as 0-d ones
 A result is an array (with "repr", numpy's repr of it) or
 {"error": [exception type, message]}.
 """
@@ -38,7 +40,7 @@ import numpy as np
 
 warnings.simplefilter("ignore")
 
-FLOAT_BITS = {"float32": np.uint32, "float64": np.uint64}
+FLOAT_BITS = {"float16": np.uint16, "float32": np.uint32, "float64": np.uint64}
 
 
 def decode(a):
@@ -135,7 +137,7 @@ def run(case):
         for name, f in (("float", float), ("int", int), ("bool", bool)):
             try:
                 v = f(a.reshape(()) if a.size == 1 else a)
-                out[name] = v if name != "float" else float(v).hex()
+                out[name] = v if name != "float" else int(np.float64(v).view(np.uint64))
             except Exception as e:
                 out[name] = {"error": [type(e).__name__, str(e)]}
         return out
