@@ -324,7 +324,8 @@ fn pruning_paddle_programs_keeps_their_fetches_in_paddle() {
 /// The front end builds what Paddle's Python builds: each script is built by
 /// fluidc and, through the test-only 2018-names shim, by Paddle 3.3.1's
 /// LayerHelper/append_op; compare.py checks blocks, op sequence, slots,
-/// arguments, every attribute fluidc writes and the declared variables.
+/// arguments, every attribute (fluidc fills Paddle's defaults) and the
+/// declared variables.
 /// `str_value` is left out: fluidc writes it on every fill_constant (Paddle 3
 /// form, exact for large integers) where Paddle's Python sometimes does not.
 #[test]

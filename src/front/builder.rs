@@ -215,10 +215,14 @@ impl ProgramBuilder {
         self.block_mut(program, block).ops.insert(0, op);
     }
 
+    /// The op as Paddle's Python appends it: the Python source location in
+    /// `op_callstack`, and every attribute the op's definition has a
+    /// default for.
     fn with_callstack(&self, mut op: Op) -> Op {
         if !self.callstack.is_empty() && op.get_attr("op_callstack").is_none() {
             op.set_attr("op_callstack", AttrValue::Strings(self.callstack.clone()));
         }
+        fluidc_transpiler::ops::fill_defaults(&mut op);
         op
     }
 

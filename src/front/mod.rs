@@ -109,7 +109,9 @@ fn finish(b: &mut builder::ProgramBuilder) -> Result<Program, Diagnostic> {
     Ok(program)
 }
 
-/// Adds Paddle's feed and fetch ops and their holder variables.
+/// Adds Paddle's feed and fetch ops and their holder variables. Paddle's
+/// executor adds them to the op descs directly, so they carry `col` only
+/// (no defaults filled, unlike ops the Python API appends).
 fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
     let global = &mut program.blocks[0];
     if !feed.is_empty() {
@@ -119,13 +121,11 @@ fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
         // Paddle's executor prepends each feed op in turn, so the last
         // column comes first.
         for (col, name) in feed.iter().enumerate() {
-            global.ops.insert(
-                0,
-                Op::new("feed")
-                    .input("X", &["feed"])
-                    .output("Out", &[name])
-                    .attr("col", AttrValue::Int(col as i32)),
-            );
+            let op = Op::new("feed")
+                .input("X", &["feed"])
+                .output("Out", &[name])
+                .attr("col", AttrValue::Int(col as i32));
+            global.ops.insert(0, op);
         }
     }
     if !fetch.is_empty() {
@@ -133,12 +133,11 @@ fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
         holder.persistable = Some(true);
         global.vars.insert(0, holder);
         for (col, name) in fetch.iter().enumerate() {
-            global.ops.push(
-                Op::new("fetch")
-                    .input("X", &[name])
-                    .output("Out", &["fetch"])
-                    .attr("col", AttrValue::Int(col as i32)),
-            );
+            let op = Op::new("fetch")
+                .input("X", &[name])
+                .output("Out", &["fetch"])
+                .attr("col", AttrValue::Int(col as i32));
+            global.ops.push(op);
         }
     }
 }

@@ -136,8 +136,12 @@ fn var_line(v: &Var) -> String {
     s
 }
 
+/// Slots sorted by name, as Paddle prints them (its op desc keeps them in
+/// a sorted map).
 fn slots(slots: &[crate::model::Slot]) -> String {
-    let parts: Vec<String> = slots
+    let mut sorted: Vec<&crate::model::Slot> = slots.iter().collect();
+    sorted.sort_by(|a, b| a.parameter.cmp(&b.parameter));
+    let parts: Vec<String> = sorted
         .iter()
         .map(|s| format!("{}={}", s.parameter, py_str_list(&s.arguments)))
         .collect();

@@ -11,9 +11,8 @@ Python would have built (SPEC §1); this checks it, block by block:
   writes every slot its proto declares, so an empty slot equals a missing one;
   the X/Out of `while` and Input/Out of `conditional_block` are compared as
   sets, because Paddle 1.x collected them in Python sets);
-- every attribute fluidc wrote has the same type and value in Paddle's op
-  (Paddle adds its proto's defaults: attributes fluidc did not write are not
-  checked, nor is `op_callstack`);
+- both ops have the same attributes with the same types and values (fluidc
+  fills the proto's defaults as Paddle's Python does), except `op_callstack`;
 - the same variable names per block, and for each the same variable type,
   persistable and need_check_feed flags, dtype and dims (where fluidc declares
   a tensor). stop_gradient is not compared: 1.x kept it in Python only, and
@@ -74,6 +73,28 @@ def compare_op(where, a, b, ignore, out):
         elif (attr["type"], attr_value(attr)) != (other["type"], attr_value(other)):
             out.append(f"{where}: attr {name}: fluidc {attr['type']} {attr_value(attr)!r} "
                        f"vs paddle {other['type']} {attr_value(other)!r}")
+    # fluidc fills every default as Paddle's Python does, so an attribute
+    # only Paddle has is a difference too.
+    # Paddle's runtime-only extras (use_mkldnn, ...) are not in the op proto,
+    # and Paddle fills them on load: they are not compared.
+    names_a = {x["name"] for x in a.get("attrs", [])}
+    for name in sorted(set(attrs_b) - names_a - runtime_extras(a["type"])):
+        if name != "op_callstack" and f"{a['type']}.{name}" not in ignore:
+            out.append(f"{where}: attr {name}: paddle has it, fluidc has none")
+
+
+def runtime_extras(op_type):
+    """The attributes Paddle adds to an op at run time (not in its proto)."""
+    if op_type not in _EXTRAS:
+        try:
+            from paddle.base import core
+            _EXTRAS[op_type] = set(core.get_op_extra_attrs(op_type))
+        except Exception:  # an op Paddle does not know (2018 CSP ops)
+            _EXTRAS[op_type] = set()
+    return _EXTRAS[op_type]
+
+
+_EXTRAS = {}
 
 
 def compare_ops(idx, ops_a, ops_b, ignore, out):

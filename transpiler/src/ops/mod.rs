@@ -274,6 +274,48 @@ pub fn def(ty: &str) -> &'static OpDef {
     }
 }
 
+/// Completes an op of a known type as Paddle's Python does when it appends
+/// one: every slot the proto declares is written (empty if unused), and
+/// every attribute gets its default (`OpDesc::CheckAttrs`), with `op_role`
+/// forward and `op_namescope` `/` as the framework sets them. So a program
+/// fluidc builds carries what Paddle's would. The `op_callstack` is the
+/// builder's to set. Unknown op types are left alone.
+pub fn fill_defaults(op: &mut Op) {
+    let Some(def) = get(&op.ty) else {
+        return;
+    };
+    for (slots, defined) in [
+        (&mut op.inputs, &def.inputs),
+        (&mut op.outputs, &def.outputs),
+    ] {
+        for s in defined.iter().filter(|s| !s.extra) {
+            let present = slots
+                .iter()
+                .any(|u| def.canonical_slot(&u.parameter) == s.name);
+            if !present {
+                slots.push(crate::model::Slot::new(s.name.clone(), Vec::new()));
+            }
+        }
+    }
+    for a in &def.attrs {
+        if a.name == "op_callstack" || op.get_attr(&a.name).is_some() {
+            continue;
+        }
+        let value = match a.name.as_str() {
+            "op_role" => AttrValue::Int(0),
+            "op_namescope" => AttrValue::String("/".into()),
+            _ => match &a.default {
+                Some(v) => v.clone(),
+                None => continue,
+            },
+        };
+        op.attrs.push(crate::model::Attr {
+            name: a.name.clone(),
+            value,
+        });
+    }
+}
+
 /// Whether an attribute of type `actual` is acceptable where the proto
 /// declares `declared`: the same type, or the other width of it (2018
 /// programs wrote shapes as INTS where Paddle 3 declares LONGS, and Paddle

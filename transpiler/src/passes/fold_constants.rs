@@ -201,9 +201,10 @@ pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), P
                     continue;
                 }
                 let mut folded = constant_op(&out, &c);
-                if let Some(stack) = op.get_attr("op_callstack") {
-                    folded.set_attr("op_callstack", stack.clone());
+                for a in op.attrs.iter().filter(|a| a.name.starts_with("op_")) {
+                    folded.set_attr(&a.name, a.value.clone());
                 }
+                ops::fill_defaults(&mut folded);
                 *op = folded;
                 changed = true;
             }

@@ -15,6 +15,7 @@ use super::{Context, PassError};
 use crate::dataflow::{block_io, visible};
 use crate::model::{AttrValue, Block, Op, Program, Var, VarKind};
 use crate::names::Namer;
+use crate::ops;
 use crate::SELECT_NODE;
 
 pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), PassError> {
@@ -149,6 +150,8 @@ fn lower_one(
                 .attr("is_scalar_condition", AttrValue::Bool(true)),
         );
     }
+    // Completed as Paddle's Python appends ops (every slot and default).
+    cases_block.ops.iter_mut().for_each(ops::fill_defaults);
     program.blocks.push(cases_block);
     x.push(case_to_execute.clone());
     out.push(case_to_execute.clone());
@@ -164,5 +167,7 @@ fn lower_one(
         init.set_attr("op_callstack", stack.clone());
         select.set_attr("op_callstack", stack.clone());
     }
+    ops::fill_defaults(&mut init);
+    ops::fill_defaults(&mut select);
     Ok(vec![init, select])
 }
