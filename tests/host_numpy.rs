@@ -291,6 +291,10 @@ fn printing_matches_numpy() {
                 arrays.push(random_array(&mut rng, dtype, shape));
             }
         }
+        // numpy scalars (0-d arrays) of every magnitude.
+        for _ in 0..rounds * 25 {
+            arrays.push(random_array(&mut rng, dtype, &[]));
+        }
     }
     let answers = numpy_each("print", &arrays);
     let mut failures = Vec::new();
@@ -1118,5 +1122,118 @@ fn array_construction_and_conversions_match_numpy() {
                 "bool() of {context}"
             ),
         }
+    }
+}
+
+#[test]
+fn ranges_and_eye_match_numpy() {
+    use fluidc::host::{arange, eye, linspace};
+    let mut rng = Rng(0x5EED_000A);
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    let number = |rng: &mut Rng| -> (Value, Scalar) {
+        if rng.below(3) == 0 {
+            let f: f64 = rng.pick(&[0.0, 0.1, -2.5, 1.0, 0.3, 7.25, -0.7, 10.0, 1e-3]);
+            (
+                json!({"py": "float", "value": f.to_bits()}),
+                Scalar::Float(f),
+            )
+        } else {
+            let i = rng.range(-12, 12);
+            (json!({"py": "int", "value": i}), Scalar::Int(i))
+        }
+    };
+    for _ in 0..150 {
+        let (start, a) = number(&mut rng);
+        let (stop, b) = number(&mut rng);
+        let (step, c) = number(&mut rng);
+        let dtype = if rng.below(2) == 0 {
+            None
+        } else {
+            Some(rng.pick(&DType::ALL))
+        };
+        cases.push(json!({"kind": "arange", "start": start, "stop": stop, "step": step, "dtype": dtype.map(DType::name)}));
+        ours.push(arange(a, b, c, dtype));
+    }
+    for _ in 0..100 {
+        let (start, stop): (f64, f64) = (
+            rng.pick(&[0.0, 1.0, -3.5, 0.1, 2.0]),
+            rng.pick(&[1.0, 10.0, -1.0, 0.7, 2.0, 1e6]),
+        );
+        let num = rng.pick(&[0, 1, 2, 3, 5, 7, 50, 101]);
+        let endpoint = rng.below(3) > 0;
+        let dtype = if rng.below(2) == 0 {
+            None
+        } else {
+            Some(rng.pick(&DType::ALL))
+        };
+        cases.push(json!({"kind": "linspace", "start": start.to_bits(), "stop": stop.to_bits(), "num": num, "endpoint": endpoint, "dtype": dtype.map(DType::name)}));
+        ours.push(linspace(start, stop, num, endpoint, dtype));
+    }
+    for (n, m, k) in [
+        (3, None, 0),
+        (2, Some(4), 1),
+        (4, Some(2), -1),
+        (3, Some(3), 5),
+        (0, None, 0),
+    ] {
+        let dtype = rng.pick(&DType::ALL);
+        cases.push(json!({"kind": "eye", "n": n, "m": m, "k": k, "dtype": dtype.name()}));
+        ours.push(eye(n, m, k, dtype));
+    }
+    compare_all("arange, linspace and eye", &cases, &ours, |_| {
+        Agree::Exactly
+    });
+}
+
+#[test]
+fn lists_print_as_python_prints_them() {
+    use fluidc::host::{nested_repr, Nested};
+    let mut rng = Rng(0x5EED_000B);
+    // a.tolist() printed: Python's int, float and bool reprs.
+    let mut arrays = Vec::new();
+    for dtype in DType::ALL {
+        for shape in [&[][..], &[4], &[2, 3], &[0], &[2, 1, 2]] {
+            arrays.push(random_array(&mut rng, dtype, shape));
+        }
+    }
+    let answers = numpy_each("tolist", &arrays);
+    for (a, want) in arrays.iter().zip(&answers) {
+        assert_eq!(
+            want["repr"].as_str(),
+            Some(nested_repr(&a.tolist()).as_str()),
+            "tolist of {}",
+            clip(&encode(a).to_string())
+        );
+    }
+    // Lists of arrays and numpy scalars: each element's repr.
+    let mut cases = Vec::new();
+    let mut lists = Vec::new();
+    for _ in 0..60 {
+        let mut json_items = Vec::new();
+        let mut items = Vec::new();
+        for _ in 0..rng.range(1, 3) {
+            let dtype = rng.pick(&DType::ALL);
+            if rng.below(3) == 0 {
+                let s = random_array(&mut rng, dtype, &[]);
+                json_items.push(json!({"scalar": encode(&s)}));
+                items.push(scalar_repr(&s));
+            } else {
+                let shape = rng.pick(&[&[1][..], &[2, 1], &[3], &[2, 2], &[0]]);
+                let a = random_array(&mut rng, dtype, shape);
+                json_items.push(json!({"array": encode(&a)}));
+                items.push(nested_repr(&Nested::Array(a)));
+            }
+        }
+        cases.push(json!({"kind": "list_repr", "items": json_items}));
+        lists.push(format!("[{}]", items.join(", ")));
+    }
+    for ((case, got), want) in cases.iter().zip(&lists).zip(numpy(&cases)) {
+        assert_eq!(
+            want["repr"].as_str(),
+            Some(got.as_str()),
+            "{}",
+            clip(&case.to_string())
+        );
     }
 }

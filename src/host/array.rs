@@ -57,7 +57,8 @@ pub(crate) fn checked_size(shape: &[usize]) -> Result<usize> {
     shape
         .iter()
         .try_fold(1usize, |n, &d| n.checked_mul(d))
-        .filter(|&n| isize::try_from(n).is_ok())
+        // Eight bytes an element at most, as numpy counts bytes.
+        .filter(|&n| n <= isize::MAX as usize / 8)
         .ok_or_else(|| HostError::value_error("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."))
 }
 

@@ -8,6 +8,7 @@ pub enum ErrorKind {
     ValueError,
     IndexError,
     OverflowError,
+    ZeroDivisionError,
     /// `numpy.exceptions.AxisError`, a subclass of both `ValueError` and
     /// `IndexError`.
     AxisError,
@@ -25,6 +26,7 @@ impl ErrorKind {
             ErrorKind::ValueError => "ValueError",
             ErrorKind::IndexError => "IndexError",
             ErrorKind::OverflowError => "OverflowError",
+            ErrorKind::ZeroDivisionError => "ZeroDivisionError",
             ErrorKind::AxisError => "AxisError",
             ErrorKind::Unsupported => "NotImplementedError",
         }

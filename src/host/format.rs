@@ -19,7 +19,7 @@ use ndarray::{ArrayD, IxDyn};
 use super::array::tuple_repr;
 use super::dragon4::{positional, scientific, Float, FloatFormat, Trim};
 use super::dtype::{DType, Elem};
-use super::HostArray;
+use super::{HostArray, Nested};
 
 const PRECISION: i32 = 8;
 const THRESHOLD: usize = 1000;
@@ -91,6 +91,22 @@ pub fn scalar_repr(a: &HostArray) -> String {
 /// `1e+16`, `0.1`, `2.0`).
 pub fn float_repr(x: f64) -> String {
     float_scalar_str(x, 1e16)
+}
+
+/// Python's `repr` of a nested value: `[1.5, [2, True]]`, each float as
+/// Python prints it, each array as its [`array_repr`] (so a list of
+/// arrays prints as numpy's arrays do inside Python lists).
+pub fn nested_repr(value: &Nested) -> String {
+    match value {
+        Nested::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+        Nested::Int(i) => i.to_string(),
+        Nested::Float(f) => float_repr(*f),
+        Nested::List(items) => {
+            let parts: Vec<String> = items.iter().map(nested_repr).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Nested::Array(a) => array_repr(a),
+    }
 }
 
 /// numpy's scalar `str` for a float: positional between 1e-4 and `upper`

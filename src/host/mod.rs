@@ -2,15 +2,29 @@
 //! numpy subset scripts call, with numpy's dtypes, promotion, broadcasting,
 //! indexing and, above all, numpy's printing byte for byte.
 //!
+//! The reference is the numpy of the interop venv, 2.4 (numpy 2 printing
+//! and promotion): `tests/host_numpy.rs` checks this module against it.
+//!
 //! - [`HostArray`] holds an `ndarray::ArrayD` of one of five dtypes
-//!   ([`DType`]: bool, int32, int64, float32, float64), built from runtime
-//!   tensors, nested Python values ([`Nested`]) or shapes, and converted
-//!   back ([`array`]).
-//! - Element-wise arithmetic and comparisons with numpy 2's promotion
-//!   ([`dtype`] documents the rule), math functions ([`ops`]), reductions
-//!   ([`reduce`]), indexing ([`index`]).
-//! - `str`/`repr` of arrays and numpy scalars as numpy 2.4 prints them
-//!   ([`format`], on Dragon4 digits from [`dragon4`]).
+//!   ([`DType`]: bool, int32, int64, float32, float64). It is built from
+//!   runtime tensors ([`HostArray::from_tensor`], lossless both ways),
+//!   nested Python values ([`HostArray::from_nested`], `np.array`),
+//!   shapes ([`HostArray::full`]) and ranges ([`arange`], [`linspace`],
+//!   [`eye`]); a numpy scalar (`np.float32(1.5)`, an element read by
+//!   integer indexing, a full reduction) is a 0-d array.
+//! - Element-wise arithmetic and comparisons ([`binary`] over
+//!   [`Operand`]s: arrays, strongly typed, or Python scalars, weakly
+//!   typed; numpy 2's promotion is documented in [`dtype`]), math
+//!   functions ([`HostArray::unary`]), reductions ([`HostArray::reduce`]),
+//!   indexing ([`HostArray::index`]), joins ([`concatenate`], [`stack`],
+//!   [`where_`]) and closeness ([`isclose`], [`allclose`],
+//!   [`array_equal`]).
+//! - Printing ([`format`](mod@format)): [`array_str`] and [`array_repr`] for arrays,
+//!   [`scalar_str`] and [`scalar_repr`] for numpy scalars (`1.5` and
+//!   `np.float32(1.5)`, numpy 2's repr), [`nested_repr`] for `tolist()`
+//!   results and Python lists holding arrays, [`float_repr`] for Python
+//!   floats; digits from Dragon4 ([`dragon4`]) at each float's own
+//!   precision.
 //!
 //! Every fallible call returns a [`HostError`] (numpy's exception type and
 //! message); nothing panics on bad input.
@@ -59,6 +73,7 @@ macro_rules! with_dtype {
 
 pub mod array;
 pub mod combine;
+pub mod create;
 pub mod dragon4;
 pub mod dtype;
 pub mod error;
@@ -69,9 +84,10 @@ pub mod reduce;
 
 pub use array::{HostArray, Nested};
 pub use combine::{concatenate, nonzero, stack, where_};
+pub use create::{arange, eye, linspace};
 pub use dtype::{DType, Elem, Scalar, ScalarKind};
 pub use error::{ErrorKind, HostError};
-pub use format::{array_repr, array_str, float_repr, scalar_repr, scalar_str};
+pub use format::{array_repr, array_str, float_repr, nested_repr, scalar_repr, scalar_str};
 pub use index::Index;
 pub use ops::{
     allclose, array_equal, binary, broadcast_shapes, isclose, result_type, BinaryOp, Operand,

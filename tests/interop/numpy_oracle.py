@@ -24,6 +24,12 @@ Case kinds (field "kind"):
   isclose    {"a", "b"}                   -> result
   allclose/array_equal {"a", "b"}         -> {"bool"}
   nested     {"value", "dtype"}           -> result (np.array(value, dtype))
+  arange     {"start", "stop", "step", "dtype"} (Python scalar operands) -> result
+  linspace   {"start", "stop" (float bits), "num", "endpoint", "dtype"} -> result
+  eye        {"n", "m", "k", "dtype"}     -> result
+  tolist     {"a"}                        -> {"repr"}: repr(a.tolist())
+  list_repr  {"items": [{"array": a} | {"scalar": a (0-d)}]} -> {"repr"}:
+                                             repr of the Python list
   convert    {"a"}                        -> {"float", "int", "bool"} each a
                                              value (a float as its bits) or
                                              an error; one-element arrays
@@ -131,6 +137,11 @@ def run(case):
             out["scalar_str"] = str(a[()])
             out["scalar_repr"] = repr(a[()])
         return out
+    if kind == "tolist":
+        return {"repr": repr(decode(case["a"]).tolist())}
+    if kind == "list_repr":
+        items = [decode(i["array"]) if "array" in i else decode(i["scalar"])[()] for i in case["items"]]
+        return {"repr": repr(items)}
     if kind == "convert":
         a = decode(case["a"])
         out = {}
@@ -169,6 +180,13 @@ def run(case):
             r = np.isclose(operand(case["a"]), operand(case["b"]))
         elif kind in ("allclose", "array_equal"):
             return {"bool": bool(getattr(np, kind)(decode(case["a"]), decode(case["b"])))}
+        elif kind == "arange":
+            r = np.arange(operand(case["start"]), operand(case["stop"]), operand(case["step"]), dtype=case["dtype"])
+        elif kind == "linspace":
+            start, stop = (float(np.array([case[k]], dtype=np.uint64).view(np.float64)[0]) for k in ("start", "stop"))
+            r = np.linspace(start, stop, case["num"], endpoint=case["endpoint"], dtype=case["dtype"])
+        elif kind == "eye":
+            r = np.eye(case["n"], case["m"], case["k"], dtype=case["dtype"])
         elif kind == "nested":
             r = np.array(nested(case["value"]), dtype=case["dtype"])
         else:
