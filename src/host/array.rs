@@ -291,20 +291,19 @@ impl HostArray {
         }
         checked_size(&d.dims)?;
         let dtype = dtype.or(d.dtype).unwrap_or(DType::Float64);
-        let explicit = dtype;
         let mut leaves = Vec::new();
         collect_leaves(value, &mut leaves);
-        fn fill<T: Elem>(shape: &[usize], leaves: &[Leaf<'_>], dtype: DType) -> Result<HostArray> {
+        fn fill<T: Elem>(shape: &[usize], leaves: &[Leaf<'_>]) -> Result<HostArray> {
             let mut out: Vec<T> = Vec::new();
             for leaf in leaves {
                 match leaf {
-                    Leaf::Scalar(s) => out.push(T::cast_from(python_to(*s, dtype)?)),
+                    Leaf::Scalar(s) => out.push(T::cast_from(python_to(*s, T::DTYPE)?)),
                     Leaf::Array(h) => out.extend(h.view::<T>().iter().copied()),
                 }
             }
             HostArray::from_vec(shape, out)
         }
-        with_dtype!(explicit, T => fill::<T>(&d.dims, &leaves, explicit))
+        with_dtype!(dtype, T => fill::<T>(&d.dims, &leaves))
     }
 
     /// `a.reshape(shape)`, with one unknown (negative, usually `-1`)

@@ -51,11 +51,6 @@ impl DType {
         }
     }
 
-    /// The scalar type's name (`np.float32(1.5)`, `np.bool(True)`).
-    pub fn scalar_name(self) -> &'static str {
-        self.name()
-    }
-
     /// A dtype as a script names it: numpy names and aliases (`"float32"`,
     /// `"f4"`, `"float"`, `"int"`, `"bool_"`, ...) and Paddle's
     /// (`"fp32"`).
