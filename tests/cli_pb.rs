@@ -323,3 +323,25 @@ fn deeply_nested_programs_verify_and_print() {
     let out = fluidc(&["graph", path_str(&pb), "--block", "9990"], b"");
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// A fetch column beyond the program's fetch ops is a verify error (the
+/// runtime used to resize the fetch list to two billion entries and abort).
+#[test]
+fn a_fetch_column_out_of_range_is_refused() {
+    let text = "blocks { idx: 0 parent_idx: -1 \
+        vars { name: \"x\" type { type: DENSE_TENSOR dense_tensor { tensor { data_type: FP32 dims: 1 } } } } \
+        vars { name: \"fetch\" type { type: FETCH_LIST } persistable: true } \
+        ops { type: \"fill_constant\" outputs { parameter: \"Out\" arguments: \"x\" } \
+              attrs { name: \"shape\" type: LONGS longs: 1 } attrs { name: \"dtype\" type: INT i: 5 } } \
+        ops { type: \"fetch\" inputs { parameter: \"X\" arguments: \"x\" } outputs { parameter: \"Out\" arguments: \"fetch\" } \
+              attrs { name: \"col\" type: INT i: 2000000000 } } }";
+    let file = temp_dir("big_col").join("big_col.pbtxt");
+    std::fs::write(&file, text).expect("write");
+    let out = fluidc(&["run", path_str(&file)], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("block 0, op 1 (fetch): col 2000000000 is out of range: the program has 1 fetch op(s)"),
+        "{}",
+        stderr(&out)
+    );
+}

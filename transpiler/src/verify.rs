@@ -226,6 +226,38 @@ fn check(p: &Program) -> Vec<Problem> {
             }
         }
     }
+    // A feed or fetch column indexes the holder's list: it must be one of
+    // the program's columns (a huge `col` would make the runtime allocate
+    // that many entries).
+    let count = |ty: &str| {
+        p.blocks
+            .iter()
+            .flat_map(|b| &b.ops)
+            .filter(|op| op.ty == ty)
+            .count()
+    };
+    let columns = [("feed", count("feed")), ("fetch", count("fetch"))];
+    for (i, b) in p.blocks.iter().enumerate() {
+        for (j, op) in b.ops.iter().enumerate() {
+            let Some(&(ty, n)) = columns.iter().find(|(ty, _)| *ty == op.ty) else {
+                continue;
+            };
+            let col = match op.get_attr("col") {
+                Some(AttrValue::Int(c)) => Some(i64::from(*c)),
+                Some(AttrValue::Long(c)) => Some(*c),
+                _ => None,
+            };
+            if let Some(col) = col {
+                if col < 0 || col >= n as i64 {
+                    problem(
+                        i,
+                        Some((j, op.ty.as_str())),
+                        format!("col {col} is out of range: the program has {n} {ty} op(s), columns 0 to {}", n.saturating_sub(1)),
+                    );
+                }
+            }
+        }
+    }
     // Variables resolve through the block tree: one depth-first walk keeps
     // the declarations visible from the current block, so checking is
     // linear in the program's size however deep blocks nest.
