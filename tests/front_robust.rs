@@ -128,3 +128,54 @@ fn compile_time_arithmetic_and_sizes_are_bounded() {
     )
     .is_ok());
 }
+
+#[test]
+fn growing_lists_and_strings_stop_at_the_size_limit() {
+    // Each would build more than the 10M-item limit (the first doubles a
+    // list forty times, to 2^40 items): a diagnostic at the growing
+    // expression, with a hint, instead of an allocation abort.
+    let cases = [
+        ("x = [0]\nfor _ in range(40):\n    x = x + x\n", (3, 9)),
+        ("x = [0] * 6000000\nx += x\n", (2, 1)),
+        ("x = tuple([0] * 6000000)\ny = x + x\n", (2, 5)),
+        ("x = [0] * 6000000\nx.extend(x)\n", (2, 1)),
+        ("x = [0] * 6000000\ny = [*x, *x]\n", (2, 10)),
+        (
+            "x = 'ab'\nfor _ in range(40):\n    x = ''.join([x, x])\n",
+            (3, 9),
+        ),
+        (
+            "x = 'ab'\nfor _ in range(40):\n    x = x.replace('a', x)\n",
+            (3, 9),
+        ),
+        ("x = 'ab'\nfor _ in range(40):\n    x = f'{x}{x}'\n", (3, 9)),
+        (
+            "x = 'ab'\nfor _ in range(40):\n    x = '{}{}'.format(x, x)\n",
+            (3, 9),
+        ),
+        (
+            "x = 'ab'\nfor _ in range(40):\n    x = '%s%s' % (x, x)\n",
+            (3, 9),
+        ),
+    ];
+    for (src, (line, col)) in cases {
+        let diags = compile("grow.py", src).expect_err(src);
+        assert_eq!(diags.len(), 1, "{src}: {diags:?}");
+        let d = &diags[0];
+        assert!(d.message.contains("would build a value of"), "{src}: {d:?}");
+        assert!(
+            d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("program variable")),
+            "{src}: {d:?}"
+        );
+        let shown = fluidc::front::diag::render("grow.py", src, &diags);
+        assert!(
+            shown.contains(&format!("grow.py:{line}:{col}")),
+            "{src}: {shown}"
+        );
+    }
+    // Up to the limit, growing works.
+    let src = "x = [0]\nfor _ in range(20):\n    x = x + x\n    x += [1]\n    x.extend([2])\nassert len(x) == 3 * (2**20 - 1) + 1\n";
+    assert!(compile("grow.py", src).is_ok());
+}

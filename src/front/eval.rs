@@ -716,9 +716,9 @@ impl Eval<'_, '_> {
                 Some(false) => self.expr(&x.orelse),
                 None => Value::Poison,
             },
-            Expr::List(l) => Value::list(self.elements(&l.elts)),
-            Expr::Tuple(t) => Value::tuple(self.elements(&t.elts)),
-            Expr::Set(s) => Value::list(self.elements(&s.elts)),
+            Expr::List(l) => self.elements(&l.elts).map_or(Value::Poison, Value::list),
+            Expr::Tuple(t) => self.elements(&t.elts).map_or(Value::Poison, Value::tuple),
+            Expr::Set(s) => self.elements(&s.elts).map_or(Value::Poison, Value::list),
             Expr::Dict(d) => {
                 let mut items = Vec::new();
                 for (k, v) in d.keys.iter().zip(&d.values) {
@@ -796,6 +796,7 @@ impl Eval<'_, '_> {
                         }
                     }
                 }
+                api::check_size(s.len(), &span(e))?;
                 Value::str(&s)
             }
             Expr::Starred(_) => {
@@ -853,19 +854,38 @@ impl Eval<'_, '_> {
         })
     }
 
-    fn elements(&mut self, elts: &[Expr]) -> Vec<Value> {
+    /// The items of a list, tuple or set display; `None` after an error
+    /// (in an element or a `*` part), so that the display is an error too
+    /// rather than a container holding one.
+    fn elements(&mut self, elts: &[Expr]) -> Option<Vec<Value>> {
         let mut out = Vec::with_capacity(elts.len());
+        let mut failed = false;
         for e in elts {
-            if let Expr::Starred(s) = e {
-                let v = self.expr(&s.value);
-                if let Some(items) = self.iterate(&v, span(e)) {
-                    out.extend(items);
-                }
-            } else {
-                out.push(self.expr(e));
+            let v = match e {
+                Expr::Starred(s) => self.expr(&s.value),
+                _ => self.expr(e),
+            };
+            // Every element is evaluated, so that each error in it is reported.
+            if failed || matches!(v, Value::Poison) {
+                failed = true;
+                continue;
+            }
+            if !matches!(e, Expr::Starred(_)) {
+                out.push(v);
+                continue;
+            }
+            let more = v.item_count().unwrap_or(0);
+            if let Err(d) = api::check_size(out.len().saturating_add(more), &span(e)) {
+                self.report(d);
+                failed = true;
+                continue;
+            }
+            match self.iterate(&v, span(e)) {
+                Some(items) => out.extend(items),
+                None => failed = true,
             }
         }
-        out
+        (!failed).then_some(out)
     }
 
     fn comprehension(&mut self, elt: &Expr, gens: &[ast::Comprehension]) -> Result<Value> {

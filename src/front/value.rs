@@ -238,6 +238,20 @@ impl Value {
         })
     }
 
+    /// How many items [`Value::items`] would give, without building them.
+    pub fn item_count(&self) -> Option<usize> {
+        Some(match self {
+            Value::List(l) => l.borrow().len(),
+            Value::Tuple(t) => t.len(),
+            Value::Dict(d) => d.borrow().len(),
+            Value::Str(s) => s.chars().count(),
+            Value::Range { start, stop, step } => {
+                usize::try_from(range_len(*start, *stop, *step)).unwrap_or(usize::MAX)
+            }
+            _ => return None,
+        })
+    }
+
     /// Items of an iterable plain value.
     pub fn items(&self) -> Option<Vec<Value>> {
         Some(match self {

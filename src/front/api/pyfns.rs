@@ -112,11 +112,7 @@ pub const BUILTINS: &[Builtin] = &[
         ["str.replace"],
         [("old", Req), ("new", Req)],
         Rest::No,
-        |_, a| {
-            Ok(Value::str(
-                &recv_str(a).replace(&a.string("old")?, &a.string("new")?),
-            ))
-        }
+        str_replace
     ),
     builtin!(["str.split"], [("sep", Nil)], Rest::No, str_split),
     builtin!(["str.strip"], [], Rest::No, |_, a| Ok(Value::str(
@@ -178,9 +174,11 @@ fn len(_: &mut Host, a: &mut Args) -> Result<Value> {
                 v.name
             ),
         )),
-        Value::Str(s) => Ok(Value::Int(s.chars().count() as i64)),
         Value::Range { start, stop, step } => Ok(Value::Int(range_len(*start, *stop, *step))),
-        _ => Ok(Value::Int(items_of(a, "obj")?.len() as i64)),
+        other => match other.item_count() {
+            Some(n) => Ok(Value::Int(n as i64)),
+            None => Ok(Value::Int(items_of(a, "obj")?.len() as i64)),
+        },
     }
 }
 
@@ -405,8 +403,11 @@ fn list_append(_: &mut Host, a: &mut Args) -> Result<Value> {
 }
 
 fn list_extend(_: &mut Host, a: &mut Args) -> Result<Value> {
+    let list = recv_list(a);
+    let more = a.get("iterable").item_count().unwrap_or(0);
+    check_size(list.borrow().len().saturating_add(more), &a.call)?;
     let items = items_of(a, "iterable")?;
-    recv_list(a).borrow_mut().extend(items);
+    list.borrow_mut().extend(items);
     Ok(Value::None)
 }
 
@@ -520,22 +521,46 @@ fn str_format(_: &mut Host, a: &mut Args) -> Result<Value> {
         rest = &tail[close + 1..];
     }
     out.push_str(rest);
+    check_size(out.len(), &a.call)?;
     Ok(Value::str(&out))
 }
 
 fn str_join(_: &mut Host, a: &mut Args) -> Result<Value> {
     let sep = recv_str(a);
-    let parts: Result<Vec<String>> = items_of(a, "iterable")?
-        .into_iter()
-        .map(|v| match v {
-            Value::Str(s) => Ok(s.to_string()),
-            other => Err(a.err(
-                "iterable",
-                format!("join() needs strings, found {}", other.type_name()),
-            )),
-        })
-        .collect();
-    Ok(Value::str(&parts?.join(&sep)))
+    let items = items_of(a, "iterable")?;
+    let mut parts = Vec::with_capacity(items.len());
+    let mut len = sep.len().saturating_mul(items.len().saturating_sub(1));
+    for v in &items {
+        match v {
+            Value::Str(s) => {
+                len = len.saturating_add(s.len());
+                parts.push(&**s);
+            }
+            other => {
+                return Err(a.err(
+                    "iterable",
+                    format!("join() needs strings, found {}", other.type_name()),
+                ))
+            }
+        }
+    }
+    check_size(len, &a.call)?;
+    Ok(Value::str(&parts.join(&sep)))
+}
+
+fn str_replace(_: &mut Host, a: &mut Args) -> Result<Value> {
+    let (s, old, new) = (recv_str(a), a.string("old")?, a.string("new")?);
+    // An empty `old` matches before every character and at the end.
+    let n = if old.is_empty() {
+        s.chars().count() + 1
+    } else {
+        s.matches(old.as_str()).count()
+    };
+    let len = n
+        .saturating_mul(new.len())
+        .saturating_add(s.len() - n.saturating_mul(old.len()).min(s.len()));
+    check_size(len, &a.call)?;
+    Ok(Value::str(&s.replace(&old, &new)))
 }
 
 fn str_split(_: &mut Host, a: &mut Args) -> Result<Value> {
@@ -668,6 +693,7 @@ fn percent_format(fmt: &str, args: &Value, sp: Range<usize>) -> Result<Value> {
             out.push_str(&format_value(&v, &spec, false, sp.clone())?);
         }
     }
+    check_size(out.len(), &sp)?;
     Ok(Value::str(&out))
 }
 
@@ -873,15 +899,18 @@ fn int_of(v: &Value) -> Option<i64> {
     }
 }
 
-/// Refuses to build a value larger than [`MAX_ITEMS`] at compile time.
-fn check_size(n: usize, sp: &Range<usize>) -> Result<()> {
+/// Refuses to build a list, tuple or string of more than [`MAX_ITEMS`]
+/// items (characters) at compile time: a script doubling a list in a loop
+/// would otherwise exhaust memory and abort the compiler.
+pub fn check_size(n: usize, sp: &Range<usize>) -> Result<()> {
     if n > MAX_ITEMS {
         return Err(Diagnostic::new(
             sp.clone(),
             format!(
                 "this would build a value of {n} items at compile time (the limit is {MAX_ITEMS})"
             ),
-        ));
+        )
+        .help("fluidc keeps every Python value in memory while it compiles: build a smaller value, or make the data a program variable (layers.fill_constant, layers.assign, or a feed)"));
     }
     Ok(())
 }
@@ -967,14 +996,13 @@ pub fn binary(op: Operator, l: Value, r: Value, sp: Range<usize>) -> Result<Valu
             check_size(a.len() + b.len(), &sp)?;
             Ok(Value::str(&format!("{a}{b}")))
         }
-        (Operator::Add, Value::List(a), Value::List(b)) => Ok(Value::list(
-            a.borrow()
-                .iter()
-                .chain(b.borrow().iter())
-                .cloned()
-                .collect(),
-        )),
+        (Operator::Add, Value::List(a), Value::List(b)) => {
+            let (a, b) = (a.borrow(), b.borrow());
+            check_size(a.len().saturating_add(b.len()), &sp)?;
+            Ok(Value::list(a.iter().chain(b.iter()).cloned().collect()))
+        }
         (Operator::Add, Value::Tuple(a), Value::Tuple(b)) => {
+            check_size(a.len().saturating_add(b.len()), &sp)?;
             Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect()))
         }
         (Operator::Mult, Value::List(a), Value::Int(n))
