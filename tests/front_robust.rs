@@ -179,3 +179,44 @@ fn growing_lists_and_strings_stop_at_the_size_limit() {
     let src = "x = [0]\nfor _ in range(20):\n    x = x + x\n    x += [1]\n    x.extend([2])\nassert len(x) == 3 * (2**20 - 1) + 1\n";
     assert!(compile("grow.py", src).is_ok());
 }
+
+#[test]
+fn dict_assignment_is_not_quadratic() {
+    // 200k insertions scanned linearly took minutes; hashed they take
+    // well under a second even in a debug build.
+    let src = "d = {}\nfor i in range(200000):\n    d[i] = i\nassert len(d) == 200000\nassert d[199999] == 199999 and 5 in d\n";
+    assert!(compile("dict.py", src).is_ok());
+}
+
+#[test]
+fn dict_keys_are_equal_as_python_finds_them() {
+    let src = r#"
+d = {}
+d[1] = 'a'
+d[1.0] = 'b'
+d[True] = 'c'
+assert len(d) == 1
+assert str(d) == "{1: 'c'}"
+d['x'] = 1
+d[(1, 2)] = 2
+d[None] = 3
+d[2.5] = 4
+d[0] = 5
+d[-0.0] = 6
+assert str(d) == "{1: 'c', 'x': 1, (1, 2): 2, None: 3, 2.5: 4, 0: 6}", str(d)
+assert d[(1.0, 2)] == 2 and d[False] == 6
+del d['x']
+d['x'] = 7
+assert list(d.keys()) == [1, (1, 2), None, 2.5, 0, 'x']
+assert {1: 'a', 2: 'b', 2.0: 'c'} == {2: 'c', 1.0: 'a'}
+assert {1: 'a', 1.0: 'b', True: 'c'} == {1: 'c'}
+assert 2**62 in {2.0**62: 0}
+assert 9223372036854775807 != 2.0**63
+nan = float('nan')
+e = {nan: 1}
+e[nan] = 2
+assert len(e) == 2 and nan not in e
+"#;
+    let result = compile("keys.py", src);
+    assert!(result.is_ok(), "{:?}", result.err());
+}

@@ -17,7 +17,7 @@ use super::builder::ProgramBuilder;
 use super::diag::{Diagnostic, Result};
 use super::host::{Host, Script};
 use super::parse::{int_literal, span, Constant, Expr, Stmt};
-use super::value::{FnBody, FnParam, Frame, Function, Show, Value};
+use super::value::{Dict, FnBody, FnParam, Frame, Function, Show, Value};
 
 /// How a statement ended.
 enum Flow {
@@ -720,28 +720,33 @@ impl Eval<'_, '_> {
             Expr::Tuple(t) => self.elements(&t.elts).map_or(Value::Poison, Value::tuple),
             Expr::Set(s) => self.elements(&s.elts).map_or(Value::Poison, Value::list),
             Expr::Dict(d) => {
-                let mut items = Vec::new();
+                let mut dict = Dict::default();
+                let mut failed = false;
                 for (k, v) in d.keys.iter().zip(&d.values) {
                     let val = self.expr(v);
-                    match k {
-                        Some(k) => {
-                            let key = self.expr(k);
-                            match items
-                                .iter_mut()
-                                .find(|(existing, _)| api::equal(existing, &key))
-                            {
-                                Some(entry) => entry.1 = val,
-                                None => items.push((key, val)),
+                    let key = k.as_ref().map(|k| (self.expr(k), span(k)));
+                    match (key, val) {
+                        (Some((Value::Poison, _)), _) | (_, Value::Poison) => failed = true,
+                        (Some((key, sp)), val) => {
+                            if let Err(t) = dict.insert(key, val) {
+                                self.report(api::unhashable(t, sp));
+                                failed = true;
                             }
                         }
-                        None => {
-                            if let Value::Dict(other) = val {
-                                items.extend(other.borrow().iter().cloned());
+                        (None, Value::Dict(other)) => {
+                            for (k, v) in other.borrow().iter() {
+                                // Keys of a dict are hashable.
+                                let _ = dict.insert(k.clone(), v.clone());
                             }
                         }
+                        (None, _) => {}
                     }
                 }
-                Value::Dict(Rc::new(RefCell::new(items)))
+                if failed {
+                    Value::Poison
+                } else {
+                    Value::Dict(Rc::new(RefCell::new(dict)))
+                }
             }
             Expr::ListComp(lc) => self.comprehension(&lc.elt, &lc.generators)?,
             Expr::GeneratorExp(g) => self.comprehension(&g.elt, &g.generators)?,

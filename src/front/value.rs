@@ -10,6 +10,9 @@ use rustpython_parser::ast;
 use super::api::builtin::Builtin;
 pub use super::builder::VarRef;
 
+mod dict;
+pub use dict::{Dict, Key, Unhashable};
+
 /// A user function (`def` or `lambda`) with the scopes it closes over.
 #[derive(Debug)]
 pub struct Function {
@@ -146,7 +149,7 @@ pub enum Value {
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<[Value]>),
-    Dict(Rc<RefCell<Vec<(Value, Value)>>>),
+    Dict(Rc<RefCell<Dict>>),
     Range {
         start: i64,
         stop: i64,
@@ -257,7 +260,7 @@ impl Value {
         Some(match self {
             Value::List(l) => l.borrow().clone(),
             Value::Tuple(t) => t.to_vec(),
-            Value::Dict(d) => d.borrow().iter().map(|(k, _)| k.clone()).collect(),
+            Value::Dict(d) => d.borrow().keys().cloned().collect(),
             Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
             Value::Range { start, stop, step } => {
                 let n = range_len(*start, *stop, *step);

@@ -36,7 +36,7 @@ use super::value::{Show, Value};
 use builtin::dtype_from_str;
 pub use builtin::{bind, Builtin};
 pub use guards::Exit;
-pub use pyfns::{check_size, format_value};
+pub use pyfns::{check_size, format_value, unhashable};
 
 /// Every module's builtins.
 const TABLES: &[&[Builtin]] = &[

@@ -9,7 +9,7 @@ use rustpython_parser::ast::{CmpOp, Operator};
 use super::builtin::{builtin, Args, Builtin, Rest, D};
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::host::Host;
-use crate::front::value::{range_len, Show, Value, MAX_ITEMS};
+use crate::front::value::{range_len, Dict, Key, Show, Unhashable, Value, MAX_ITEMS};
 
 use D::*;
 
@@ -149,7 +149,7 @@ fn recv_list(a: &Args) -> Rc<RefCell<Vec<Value>>> {
     }
 }
 
-fn recv_dict(a: &Args) -> Rc<RefCell<Vec<(Value, Value)>>> {
+fn recv_dict(a: &Args) -> Rc<RefCell<Dict>> {
     match &a.recv {
         Some(Value::Dict(d)) => d.clone(),
         _ => unreachable!("dict methods are bound to dicts"),
@@ -343,7 +343,7 @@ fn to_tuple(_: &mut Host, a: &mut Args) -> Result<Value> {
 }
 
 fn to_dict(_: &mut Host, _: &mut Args) -> Result<Value> {
-    Ok(Value::Dict(Rc::new(RefCell::new(Vec::new()))))
+    Ok(Value::Dict(Rc::default()))
 }
 
 fn sorted(_: &mut Host, a: &mut Args) -> Result<Value> {
@@ -450,13 +450,7 @@ fn dict_items(_: &mut Host, a: &mut Args) -> Result<Value> {
 }
 
 fn dict_keys(_: &mut Host, a: &mut Args) -> Result<Value> {
-    Ok(Value::list(
-        recv_dict(a)
-            .borrow()
-            .iter()
-            .map(|(k, _)| k.clone())
-            .collect(),
-    ))
+    Ok(Value::list(recv_dict(a).borrow().keys().cloned().collect()))
 }
 
 fn dict_values(_: &mut Host, a: &mut Args) -> Result<Value> {
@@ -471,12 +465,11 @@ fn dict_values(_: &mut Host, a: &mut Args) -> Result<Value> {
 
 fn dict_get(_: &mut Host, a: &mut Args) -> Result<Value> {
     let d = recv_dict(a);
+    let d = d.borrow();
     let found = d
-        .borrow()
-        .iter()
-        .find(|(k, _)| equal(k, a.get("key")))
-        .map(|(_, v)| v.clone());
-    Ok(found.unwrap_or_else(|| a.get("default").clone()))
+        .get(a.get("key"))
+        .map_err(|t| unhashable(t, a.span("key")))?;
+    Ok(found.unwrap_or_else(|| a.get("default")).clone())
 }
 
 fn str_format(_: &mut Host, a: &mut Args) -> Result<Value> {
@@ -707,6 +700,16 @@ fn norm_index(i: i64, len: usize) -> Option<usize> {
     (0..len as i64).contains(&i).then_some(i as usize)
 }
 
+/// Python's `TypeError: unhashable type`, for a dict key.
+pub fn unhashable(type_name: Unhashable, sp: Range<usize>) -> Diagnostic {
+    Diagnostic::new(sp, format!("unhashable type: '{type_name}'"))
+        .help("a dict key must be a number, str, None, a tuple of those, or a fluid object (a list key can be a tuple)")
+}
+
+fn not_in_dict(key: &Value, sp: Range<usize>) -> Diagnostic {
+    Diagnostic::new(sp, format!("key {} is not in the dict", Show(key, true)))
+}
+
 pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
     let index = |len: usize| -> Result<usize> {
         match key {
@@ -738,12 +741,10 @@ pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
         }
         Value::Dict(d) => d
             .borrow()
-            .iter()
-            .find(|(k, _)| equal(k, key))
-            .map(|(_, v)| v.clone())
-            .ok_or_else(|| {
-                Diagnostic::new(sp, format!("key {} is not in the dict", Show(key, true)))
-            }),
+            .get(key)
+            .map_err(|t| unhashable(t, sp.clone()))?
+            .cloned()
+            .ok_or_else(|| not_in_dict(key, sp)),
         Value::RunTime => Ok(Value::RunTime),
         Value::Var(v) => Err(Diagnostic::new(
             sp,
@@ -773,14 +774,7 @@ pub fn set_item(obj: &Value, key: Value, v: Value, sp: Range<usize>) -> Result<(
             l[i] = v;
             Ok(())
         }
-        Value::Dict(d) => {
-            let mut d = d.borrow_mut();
-            match d.iter_mut().find(|(k, _)| equal(k, &key)) {
-                Some(entry) => entry.1 = v,
-                None => d.push((key, v)),
-            }
-            Ok(())
-        }
+        Value::Dict(d) => d.borrow_mut().insert(key, v).map_err(|t| unhashable(t, sp)),
         Value::Poison => Ok(()),
         other => Err(Diagnostic::new(
             sp,
@@ -802,14 +796,11 @@ pub fn del_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<()> {
             l.remove(i);
             Ok(())
         }
-        Value::Dict(d) => {
-            let mut d = d.borrow_mut();
-            let at = d.iter().position(|(k, _)| equal(k, key)).ok_or_else(|| {
-                Diagnostic::new(sp, format!("key {} is not in the dict", Show(key, true)))
-            })?;
-            d.remove(at);
-            Ok(())
-        }
+        Value::Dict(d) => match d.borrow_mut().remove(key) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(not_in_dict(key, sp)),
+            Err(t) => Err(unhashable(t, sp)),
+        },
         Value::Poison => Ok(()),
         other => Err(Diagnostic::new(
             sp,
@@ -1056,7 +1047,15 @@ pub fn equal(a: &Value, b: &Value) -> bool {
         (Value::Var(x), Value::Var(y)) => x == y,
         (Value::Object(x), Value::Object(y)) => Rc::ptr_eq(x, y),
         (Value::Module(x), Value::Module(y)) => x == y,
-        _ => match (num(a), num(b)) {
+        (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| matches!(y.get(k), Ok(Some(w)) if equal(v, w)))
+        }
+        // Numbers compare exactly, as they hash (`2**63 - 1 != 2.0**63`).
+        _ => match (Key::of_number(a), Key::of_number(b)) {
             (Some(x), Some(y)) => x == y,
             _ => false,
         },
@@ -1120,6 +1119,11 @@ pub fn compare(op: CmpOp, l: &Value, r: &Value, sp: Range<usize>) -> Result<Valu
                     }
                     _ => false,
                 },
+                Value::Dict(d) => d
+                    .borrow()
+                    .get(l)
+                    .map_err(|t| unhashable(t, sp.clone()))?
+                    .is_some(),
                 Value::Str(s) => match l {
                     Value::Str(sub) => s.contains(sub.as_ref()),
                     _ => return Err(Diagnostic::new(sp, "`in <str>` needs a string on the left")),
