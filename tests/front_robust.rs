@@ -220,3 +220,23 @@ assert len(e) == 2 and nan not in e
     let result = compile("keys.py", src);
     assert!(result.is_ok(), "{:?}", result.err());
 }
+
+#[test]
+fn values_that_contain_themselves_do_not_recurse_forever() {
+    let src = r#"
+x = [1]
+x.append(x)
+assert str(x) == '[1, [...]]', str(x)
+assert x == x and x in [x]
+assert sorted([x, x]) == [x, x]
+d = {}
+d['self'] = d
+assert f'{d}' == "{'self': {...}}"
+print(x, d)
+"#;
+    let result = compile("cyclic.py", src);
+    assert!(result.is_ok(), "{:?}", result.err());
+    let assign = "import paddle.fluid as fluid\nx = [1]\nx.append(x)\ny = fluid.layers.assign(x)\n";
+    let diags = compile("cyclic.py", assign).expect_err("not a tensor");
+    assert!(diags[0].message.contains("assign() needs"), "{diags:?}");
+}

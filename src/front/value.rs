@@ -320,9 +320,11 @@ impl fmt::Display for Show<'_> {
                 write!(f, "'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
             }
             Value::Str(s) => f.write_str(s),
-            Value::List(l) => seq(f, &l.borrow(), "[", "]"),
+            Value::List(l) => shown_once(f, Rc::as_ptr(l) as usize, "[...]", |f| {
+                seq(f, &l.borrow(), "[", "]")
+            }),
             Value::Tuple(t) => seq(f, t, "(", ")"),
-            Value::Dict(d) => {
+            Value::Dict(d) => shown_once(f, Rc::as_ptr(d) as usize, "{...}", |f| {
                 f.write_str("{")?;
                 for (i, (k, v)) in d.borrow().iter().enumerate() {
                     if i > 0 {
@@ -331,7 +333,7 @@ impl fmt::Display for Show<'_> {
                     write!(f, "{}: {}", Show(k, true), Show(v, true))?;
                 }
                 f.write_str("}")
-            }
+            }),
             Value::Range { start, stop, step } => write!(f, "range({start}, {stop}, {step})"),
             Value::Var(v) => write!(f, "Variable({})", v.name),
             Value::DType(k) => write!(f, "VarType.{}", k.as_str_name()),
@@ -342,6 +344,29 @@ impl fmt::Display for Show<'_> {
             other => write!(f, "<{}>", other.type_name()),
         }
     }
+}
+
+thread_local! {
+    /// The lists and dicts being shown now, by address.
+    static SHOWING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Shows a list or dict with `body`, or as `ellipsis` inside itself: a
+/// list that contains itself is `[[...]]`, as Python's repr gives it,
+/// rather than a recursion that overflows the stack.
+fn shown_once(
+    f: &mut fmt::Formatter<'_>,
+    addr: usize,
+    ellipsis: &str,
+    body: impl FnOnce(&mut fmt::Formatter<'_>) -> fmt::Result,
+) -> fmt::Result {
+    if SHOWING.with(|s| s.borrow().contains(&addr)) {
+        return f.write_str(ellipsis);
+    }
+    SHOWING.with(|s| s.borrow_mut().push(addr));
+    let shown = body(f);
+    SHOWING.with(|s| s.borrow_mut().pop());
+    shown
 }
 
 /// Python's float repr: `1.0`, `0.1`, `1e-05`.

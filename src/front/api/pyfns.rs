@@ -1036,6 +1036,11 @@ pub fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::None, Value::None) => true,
+        // The same list or dict is equal to itself without comparing its
+        // items (as Python's item comparison starts with identity), which
+        // also ends the comparison of one that contains itself.
+        (Value::List(x), Value::List(y)) if Rc::ptr_eq(x, y) => true,
+        (Value::Dict(x), Value::Dict(y)) if Rc::ptr_eq(x, y) => true,
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
@@ -1065,6 +1070,7 @@ pub fn equal(a: &Value, b: &Value) -> bool {
 fn order(a: &Value, b: &Value, sp: Range<usize>) -> Result<std::cmp::Ordering> {
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
+        (Value::List(x), Value::List(y)) if Rc::ptr_eq(x, y) => Ok(std::cmp::Ordering::Equal),
         (Value::List(_) | Value::Tuple(_), Value::List(_) | Value::Tuple(_)) => {
             let (x, y) = (a.items().unwrap_or_default(), b.items().unwrap_or_default());
             for (p, q) in x.iter().zip(&y) {

@@ -9,7 +9,7 @@ use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::layer::{dims, dtype_of, is_int};
 use crate::front::diag::Result;
 use crate::front::host::Host;
-use crate::front::value::{py_float, Value, VarRef};
+use crate::front::value::{py_float, Value, VarRef, MAX_ITEMS};
 
 use D::*;
 
@@ -260,10 +260,10 @@ fn assign(i: &mut Host, a: &mut Args) -> Result<Value> {
             Ok(Value::Var(out))
         }
         other => {
-            let (values, shape) = flatten(&other).ok_or_else(|| {
+            let (values, shape) = flatten(&other, MAX_RANK).ok_or_else(|| {
                 a.err(
                     "input",
-                    "assign() needs a Variable, a number or a (nested) list of numbers",
+                    "assign() needs a Variable, a number or a (nested, rectangular) list of numbers, at most 9 levels deep",
                 )
             })?;
             let dtype = if values.iter().all(|v| matches!(v, Value::Bool(_))) {
@@ -331,11 +331,16 @@ fn assign(i: &mut Host, a: &mut Args) -> Result<Value> {
     }
 }
 
-/// A number or nested list as flat values and a shape.
-fn flatten(v: &Value) -> Option<(Vec<Value>, Vec<i64>)> {
+/// Lists nested deeper than this are no tensor (Paddle's rank limit); the
+/// bound also ends the walk of a list that contains itself.
+const MAX_RANK: usize = 9;
+
+/// A number or nested list as flat values and a shape (`None` if it is
+/// ragged, deeper than `depth`, or more than [`MAX_ITEMS`] numbers).
+fn flatten(v: &Value, depth: usize) -> Option<(Vec<Value>, Vec<i64>)> {
     match v {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some((vec![v.clone()], vec![1])),
-        Value::List(_) | Value::Tuple(_) => {
+        Value::List(_) | Value::Tuple(_) if depth > 0 => {
             let items = v.items()?;
             if items
                 .iter()
@@ -347,8 +352,8 @@ fn flatten(v: &Value) -> Option<(Vec<Value>, Vec<i64>)> {
             let mut flat = Vec::new();
             let mut inner: Option<Vec<i64>> = None;
             for it in &items {
-                let (f, s) = flatten(it)?;
-                if inner.as_ref().is_some_and(|x| *x != s) {
+                let (f, s) = flatten(it, depth - 1)?;
+                if inner.as_ref().is_some_and(|x| *x != s) || flat.len() + f.len() > MAX_ITEMS {
                     return None;
                 }
                 inner = Some(s);
