@@ -49,7 +49,8 @@ pub struct OptFlags {
 }
 
 impl OptFlags {
-    fn pipeline_names(&self) -> Result<Vec<&'static passes::Pass>, CliError> {
+    /// The passes these flags choose (`-O` level or `--passes`).
+    pub fn pipeline_names(&self) -> Result<Vec<&'static passes::Pass>, CliError> {
         let names: Vec<String> = match &self.passes {
             Some(list) if list == "none" => Vec::new(),
             Some(list) => list

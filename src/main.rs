@@ -185,6 +185,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             workers,
             opt,
         } => {
+            if input::is_python(&path) {
+                let options = fluidc_runtime::SessionOptions { seed, workers };
+                return run_script(&path, &feed, fetch, format, options, &opt);
+            }
             let program = driver::load_at(&path, default_stage(&path, None), &opt)?;
             let mut feeds = Vec::with_capacity(feed.len());
             for f in &feed {
@@ -240,6 +244,72 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 dot::to_dot(&program, block).map_err(|e| CliError::user(format!("{path}: {e}")))?;
             input::write_output("-", dot.as_bytes())
         }
+    }
+}
+
+/// `fluidc run script.py`: the script runs as Python would run it (SPEC
+/// §8.1); its output is what it prints, or, if it printed nothing, the
+/// last run's fetches.
+fn run_script(
+    path: &str,
+    feed: &[String],
+    fetch: Vec<String>,
+    format: RunFormat,
+    options: fluidc_runtime::SessionOptions,
+    opt: &driver::OptFlags,
+) -> Result<(), CliError> {
+    let mut mode = fluidc::front::run::RunMode::new(options, opt.pipeline_names()?);
+    for f in feed {
+        let (name, value) = f.split_once('=').ok_or_else(|| CliError {
+            code: 2,
+            message: format!("error: --feed {f}: write NAME=VALUE"),
+        })?;
+        mode.cli_feeds.push((name.to_string(), value.to_string()));
+    }
+    mode.extra_fetch = fetch;
+    let bytes = input::read_bytes(path)?;
+    let name = input::display_name(path);
+    let source = String::from_utf8(bytes).map_err(|e| {
+        CliError::user(format!(
+            "{name}: the file is not UTF-8 text (at byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let render = |diags: &[fluidc::front::diag::Diagnostic]| {
+        fluidc::front::diag::render(name, &source, diags)
+    };
+    let (run, failure) = match fluidc::front::run_script(name, &source, mode) {
+        Ok(done) => {
+            if !done.warnings.is_empty() {
+                eprint!("{}", render(&done.warnings));
+            }
+            (done.run, None)
+        }
+        Err((diags, run)) => (*run, Some(diags)),
+    };
+    let fetched = &run.last;
+    let out = match format {
+        RunFormat::Json => {
+            let list: Vec<serde_json::Value> = fetched.iter().map(|(n, t)| t.to_json(n)).collect();
+            format!(
+                "{}\n",
+                serde_json::json!({ "fetch": list, "stdout": run.stdout })
+            )
+        }
+        RunFormat::Text if run.stdout.is_empty() && failure.is_none() => fetched
+            .iter()
+            .map(|(n, t)| format!("{}\n", t.to_text(n)))
+            .collect(),
+        RunFormat::Text => run.stdout.clone(),
+    };
+    input::write_output("-", out.as_bytes())?;
+    match (failure, &run.error) {
+        (_, Some(e)) => Err(CliError {
+            code: 3,
+            message: format!("error: {name}: {e}"),
+        }),
+        (Some(diags), None) => Err(CliError::rendered(render(&diags))),
+        (None, None) => Ok(()),
     }
 }
 

@@ -454,3 +454,42 @@ fn hand_written_op_protos_are_only_for_ops_paddle_lacks() {
         "Paddle 3.3.1 has {both:?}: add them to the dump script's data instead"
     );
 }
+
+/// Run mode (SPEC §8.1): each `testdata/run/*.py` host program prints,
+/// under `fluidc run`, exactly what CPython + Paddle 3.3.1 print running it
+/// (through the fluid2018 shim in run mode), with the same exit status.
+#[test]
+fn scripts_print_what_python_and_paddle_print() {
+    let runner = repo().join("tests/interop/fluid2018/run_with_paddle.py");
+    let mut scripts: Vec<_> = std::fs::read_dir(repo().join("testdata/run"))
+        .expect("testdata/run")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 2, "testdata/run has too few scripts");
+    for script in scripts {
+        let rel = script.strip_prefix(repo()).expect("in repo");
+        let ours = fluidc(&["run", path_str(rel)], b"");
+        let theirs = std::process::Command::new(paddle_python())
+            .arg(&runner)
+            .arg(rel)
+            .current_dir(repo())
+            .output()
+            .expect("python starts");
+        assert_eq!(
+            ours.status.code(),
+            theirs.status.code(),
+            "{}: fluidc stderr:\n{}\npython stderr:\n{}",
+            rel.display(),
+            stderr(&ours),
+            String::from_utf8_lossy(&theirs.stderr)
+        );
+        assert_eq!(
+            stdout(&ours),
+            String::from_utf8_lossy(&theirs.stdout),
+            "{}: stdout differs",
+            rel.display()
+        );
+    }
+}

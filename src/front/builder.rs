@@ -48,6 +48,8 @@ pub struct ProgramBuilder {
     /// The `op_callstack` lines for ops appended now.
     pub callstack: Vec<String>,
     pub runs: Vec<Run>,
+    /// Run mode (`fluidc run script.py`): `exe.run` executes programs.
+    pub run: Option<super::run::RunMode>,
 }
 
 impl Default for ProgramBuilder {
@@ -66,6 +68,7 @@ impl ProgramBuilder {
             counters: HashMap::new(),
             callstack: Vec::new(),
             runs: Vec::new(),
+            run: None,
         };
         b.main = b.new_program();
         b.startup = b.new_program();

@@ -18,6 +18,7 @@ pub mod diag;
 mod eval;
 mod host;
 mod parse;
+pub mod run;
 mod value;
 
 use fluidc_transpiler::{AttrValue, Op, Program, Var, VarKind};
@@ -48,6 +49,91 @@ pub fn compile(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
             "internal error: the compiler thread failed; please report this file",
         )]),
     }
+}
+
+/// What running a script (run mode, SPEC §8.1) gave.
+#[derive(Debug)]
+pub struct ScriptRun {
+    /// The run state at the end: what the script printed, the last run's
+    /// fetches, a runtime error that stopped it.
+    pub run: run::RunMode,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Runs a script (`fluidc run script.py`): every `exe.run` executes. On a
+/// Python error, the diagnostics; a runtime error is in the result's
+/// [`run::RunMode::error`] (with its diagnostic among the errors).
+pub fn run_script(
+    path: &str,
+    source: &str,
+    mode: run::RunMode,
+) -> Result<ScriptRun, (Vec<Diagnostic>, Box<run::RunMode>)> {
+    let (path, source) = (path.to_string(), source.to_string());
+    let worker = std::thread::Builder::new()
+        .name("fluidc-run".into())
+        .stack_size(1 << 30)
+        .spawn(move || run_here(&path, &source, mode));
+    match worker.map(|h| h.join()) {
+        Ok(result) => result.unwrap_or_else(|_| {
+            Err((
+                vec![Diagnostic::new(
+                    0..0,
+                    "internal error: the script thread failed; please report this file",
+                )],
+                Box::new(run::RunMode::new(Default::default(), Vec::new())),
+            ))
+        }),
+        Err(_) => Err((
+            vec![Diagnostic::new(
+                0..0,
+                "internal error: no thread for the script",
+            )],
+            Box::new(run::RunMode::new(Default::default(), Vec::new())),
+        )),
+    }
+}
+
+fn run_here(
+    path: &str,
+    source: &str,
+    mode: run::RunMode,
+) -> Result<ScriptRun, (Vec<Diagnostic>, Box<run::RunMode>)> {
+    let body = match parse::parse_module(source, path) {
+        Ok(body) => body,
+        Err(d) => return Err((vec![d], Box::new(mode))),
+    };
+    let mut interp = eval::Interp::new(path, source);
+    let mut b = builder::ProgramBuilder::new();
+    b.run = Some(mode);
+    interp.run_module(&mut b, &body);
+    std::mem::forget(body);
+    let mut mode = b
+        .run
+        .take()
+        .unwrap_or_else(|| run::RunMode::new(Default::default(), Vec::new()));
+    let mut diags = interp.diags;
+    diags.sort_by_key(|d| d.span.start);
+    if diags.iter().any(|d| !d.warning) {
+        return Err((diags, Box::new(mode)));
+    }
+    // A script that builds a program but runs none (a one-shot fluidc
+    // program) runs it once, as `fluidc compile` writes it: the default main
+    // program with its startup program merged in.
+    if mode.runs == 0 {
+        let program = match finish(&mut b) {
+            Ok(p) => p,
+            Err(d) => return Err((vec![d], Box::new(mode))),
+        };
+        if let Err(message) = mode.run(program, Vec::new(), &[]) {
+            if mode.error.is_none() {
+                return Err((vec![Diagnostic::new(0..0, message)], Box::new(mode)));
+            }
+        }
+    }
+    Ok(ScriptRun {
+        run: mode,
+        warnings: diags,
+    })
 }
 
 fn compile_here(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {

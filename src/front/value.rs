@@ -163,8 +163,15 @@ pub enum Value {
     Module(&'static str),
     DType(VarKind),
     Object(Rc<Object>),
-    /// Known only when the program runs (what `exe.run` returns).
+    /// Known only when the program runs (what `exe.run` returns when the
+    /// script is compiled rather than run).
     RunTime,
+    /// A numpy array on the host (run mode's fetched values, numpy calls),
+    /// of any rank (a fetched 0-d tensor is a 0-d array, as Paddle returns).
+    Array(Rc<crate::host::HostArray>),
+    /// A numpy scalar (`np.float32(1.5)`: an element, a full reduction),
+    /// held as a 0-d array; it prints as numpy prints scalars.
+    NpScalar(Rc<crate::host::HostArray>),
     /// The result of an expression that failed; its error is reported once.
     Poison,
 }
@@ -220,6 +227,8 @@ impl Value {
                 Object::Other(n) => n,
             },
             Value::RunTime => "run-time value",
+            Value::Array(_) => "ndarray",
+            Value::NpScalar(a) => a.dtype().name(),
             Value::Poison => "error",
         }
     }
@@ -236,6 +245,8 @@ impl Value {
             Value::Tuple(t) => !t.is_empty(),
             Value::Dict(d) => !d.borrow().is_empty(),
             Value::Range { start, stop, step } => range_len(*start, *stop, *step) > 0,
+            // numpy: the truth of a one-element array; others are an error.
+            Value::Array(a) | Value::NpScalar(a) => return a.truthy().ok(),
             Value::Var(_) | Value::RunTime | Value::Poison => return None,
             _ => true,
         })
@@ -257,6 +268,9 @@ impl Value {
 
     /// Items of an iterable plain value.
     pub fn items(&self) -> Option<Vec<Value>> {
+        if let Value::Array(x) = self {
+            return crate::front::api::numpy::rows(x);
+        }
         Some(match self {
             Value::List(l) => l.borrow().clone(),
             Value::Tuple(t) => t.to_vec(),
@@ -341,6 +355,11 @@ impl fmt::Display for Show<'_> {
             Value::Function(func) => write!(f, "<function {}>", func.name),
             Value::Builtin(b, _) => write!(f, "<built-in {}>", b.name),
             Value::RunTime => f.write_str("<known when the program runs>"),
+            // numpy's str at the top of a print, its repr inside containers.
+            Value::Array(a) if repr => f.write_str(&crate::host::array_repr(a)),
+            Value::Array(a) => f.write_str(&crate::host::array_str(a)),
+            Value::NpScalar(a) if repr => f.write_str(&crate::host::scalar_repr(a)),
+            Value::NpScalar(a) => f.write_str(&crate::host::scalar_str(a)),
             other => write!(f, "<{}>", other.type_name()),
         }
     }

@@ -16,6 +16,7 @@ mod logic;
 mod math;
 mod math_op_patch;
 mod nn;
+pub mod numpy;
 mod program;
 mod pyfns;
 mod reduce;
@@ -45,6 +46,7 @@ const TABLES: &[&[Builtin]] = &[
     logic::BUILTINS,
     reduce::BUILTINS,
     nn::BUILTINS,
+    numpy::BUILTINS,
     control::BUILTINS,
     csp::BUILTINS,
     program::BUILTINS,
@@ -192,6 +194,11 @@ pub fn get_attr(interp: &mut Host, obj: &Value, name: &str, sp: Range<usize>) ->
             return Ok(x);
         }
     }
+    if let Value::Array(x) | Value::NpScalar(x) = obj {
+        if let Some(v) = numpy::array_attr(x, name) {
+            return Ok(v);
+        }
+    }
     let key = format!("{}.{name}", method_type(obj));
     match lookup(&key) {
         Some(b) => Ok(Value::Builtin(b, Some(Rc::new(obj.clone())))),
@@ -227,6 +234,24 @@ pub fn binary(
     if matches!(l, Value::RunTime) || matches!(r, Value::RunTime) {
         return Ok(Value::RunTime);
     }
+    if is_numpy(&l) || is_numpy(&r) {
+        let op = match op {
+            Operator::Add => crate::host::BinaryOp::Add,
+            Operator::Sub => crate::host::BinaryOp::Sub,
+            Operator::Mult => crate::host::BinaryOp::Mul,
+            Operator::Div => crate::host::BinaryOp::TrueDiv,
+            Operator::FloorDiv => crate::host::BinaryOp::FloorDiv,
+            Operator::Mod => crate::host::BinaryOp::Mod,
+            Operator::Pow => crate::host::BinaryOp::Pow,
+            _ => {
+                return Err(Diagnostic::new(
+                    sp,
+                    "this operator is not supported on arrays",
+                ))
+            }
+        };
+        return numpy::binary(op, &l, &r, sp);
+    }
     pyfns::binary(op, l, r, sp)
 }
 
@@ -235,6 +260,7 @@ pub fn unary(interp: &mut Host, op: UnaryOp, v: Value, sp: Range<usize>) -> Resu
         (UnaryOp::USub, Value::Var(var)) => math_op_patch::negate(interp, var),
         (UnaryOp::UAdd, v @ Value::Var(_)) => Ok(v),
         (_, Value::RunTime) => Ok(Value::RunTime),
+        (UnaryOp::USub, v @ (Value::Array(_) | Value::NpScalar(_))) => numpy::negate(&v, sp),
         (UnaryOp::USub, Value::Int(i)) => i
             .checked_neg()
             .map(Value::Int)
@@ -263,10 +289,30 @@ pub fn compare(
     if matches!(l, Value::RunTime) || matches!(r, Value::RunTime) {
         return Ok(Value::RunTime);
     }
+    if is_numpy(l) || is_numpy(r) {
+        let op = match op {
+            CmpOp::Eq => crate::host::BinaryOp::Eq,
+            CmpOp::NotEq => crate::host::BinaryOp::Ne,
+            CmpOp::Lt => crate::host::BinaryOp::Lt,
+            CmpOp::LtE => crate::host::BinaryOp::Le,
+            CmpOp::Gt => crate::host::BinaryOp::Gt,
+            CmpOp::GtE => crate::host::BinaryOp::Ge,
+            _ => {
+                return Err(Diagnostic::new(
+                    sp,
+                    "this comparison is not supported on arrays",
+                ))
+            }
+        };
+        return numpy::binary(op, l, r, sp);
+    }
     pyfns::compare(op, l, r, sp)
 }
 
 pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
+    if let Value::Array(x) | Value::NpScalar(x) = obj {
+        return numpy::get_item(x, key, sp);
+    }
     pyfns::get_item(obj, key, sp)
 }
 
@@ -287,7 +333,28 @@ pub fn slice(
     step: Option<Value>,
     sp: Range<usize>,
 ) -> Result<Value> {
+    if let Value::Array(x) = obj {
+        let bound = |v: &Option<Value>| -> Result<Option<i64>> {
+            match v {
+                None | Some(Value::None) => Ok(None),
+                Some(Value::Int(i)) => Ok(Some(*i)),
+                Some(other) => Err(Diagnostic::new(
+                    sp.clone(),
+                    format!(
+                        "slice indices must be integers or None, not {}",
+                        other.type_name()
+                    ),
+                )),
+            }
+        };
+        return numpy::slice(x, [bound(&lo)?, bound(&hi)?, bound(&step)?], sp);
+    }
     pyfns::slice(obj, lo, hi, step, sp)
+}
+
+/// Whether a value is numpy's (an array or a numpy scalar).
+fn is_numpy(v: &Value) -> bool {
+    matches!(v, Value::Array(_) | Value::NpScalar(_))
 }
 
 /// `numpy.float32(x)` and friends: a plain number of that kind.

@@ -453,14 +453,18 @@ fn is_startup(i: &Host, p: usize) -> bool {
     p == i.b.startup || i.b.startup_of.values().any(|s| *s == p)
 }
 
-/// `exe.run(program, feed, fetch_list)`: records the run; the program's
-/// feed and fetch ops come from it. Returns placeholders for the results.
+/// `exe.run(program, feed, fetch_list)`. Build mode records the run (the
+/// program's feed and fetch ops come from it) and returns placeholders; run
+/// mode runs the program now and returns the fetched arrays.
 fn executor_run(i: &mut Host, a: &mut Args) -> Result<Value> {
     let program = if a.is_none("program") {
         i.b.main
     } else {
         program_arg(a, "program")?
     };
+    if i.b.run.is_some() {
+        return run_now(i, a, program);
+    }
     if is_startup(i, program) {
         return Ok(Value::list(Vec::new()));
     }
@@ -477,28 +481,9 @@ fn executor_run(i: &mut Host, a: &mut Args) -> Result<Value> {
         }
         _ => return Err(a.err("feed", "`feed` must be a dict of name: value")),
     }
-    let mut fetch = Vec::new();
-    if !a.is_none("fetch_list") {
-        let items = a
-            .get("fetch_list")
-            .items()
-            .ok_or_else(|| a.err("fetch_list", "`fetch_list` must be a list"))?;
-        for it in items {
-            match it {
-                Value::Var(v) => fetch.push(v.name.to_string()),
-                Value::Str(s) => fetch.push(s.to_string()),
-                other => {
-                    return Err(a.err(
-                        "fetch_list",
-                        format!(
-                            "fetch targets must be Variables or names, not {}",
-                            other.type_name()
-                        ),
-                    ))
-                }
-            }
-        }
-    }
+    let Some(fetch) = fetch_names(a)? else {
+        return Ok(Value::Poison);
+    };
     let global = &i.b.programs[program].program.blocks[0];
     for (name, what) in feed
         .iter()
@@ -520,6 +505,78 @@ fn executor_run(i: &mut Host, a: &mut Args) -> Result<Value> {
         fetch,
     });
     Ok(Value::list(vec![Value::RunTime; n]))
+}
+
+/// The names `fetch_list` gives; `None` when an item already failed (its
+/// error is reported; no follow-on error).
+fn fetch_names(a: &Args) -> Result<Option<Vec<String>>> {
+    let mut fetch = Vec::new();
+    if a.is_none("fetch_list") {
+        return Ok(Some(fetch));
+    }
+    let items = a
+        .get("fetch_list")
+        .items()
+        .ok_or_else(|| a.err("fetch_list", "`fetch_list` must be a list"))?;
+    for it in items {
+        match it {
+            Value::Var(v) => fetch.push(v.name.to_string()),
+            Value::Str(s) => fetch.push(s.to_string()),
+            Value::Poison => return Ok(None),
+            other => {
+                return Err(a.err(
+                    "fetch_list",
+                    format!(
+                        "fetch targets must be Variables or names, not {}",
+                        other.type_name()
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(Some(fetch))
+}
+
+/// Run mode's `exe.run`: the program runs now with the script's feeds.
+fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
+    let mut feeds = Vec::new();
+    match a.get("feed") {
+        Value::None => {}
+        Value::Dict(d) => {
+            for (k, v) in d.borrow().iter() {
+                let Value::Str(name) = k else {
+                    return Err(a.err("feed", "feed keys must be variable names"));
+                };
+                let value = super::numpy::as_array(&v).ok_or_else(|| {
+                    a.err(
+                        "feed",
+                        format!(
+                            "the value fed for `{name}` is a {}; feed numpy arrays, lists or numbers",
+                            v.type_name()
+                        ),
+                    )
+                })?;
+                feeds.push((name.to_string(), (*value).clone()));
+            }
+        }
+        _ => return Err(a.err("feed", "`feed` must be a dict of name: value")),
+    }
+    let Some(fetch) = fetch_names(a)? else {
+        return Ok(Value::Poison);
+    };
+    let built = i.b.programs[program].program.clone();
+    let Some(run) = i.b.run.as_mut() else {
+        return Ok(Value::Poison);
+    };
+    let arrays = run
+        .run(built, feeds, &fetch)
+        .map_err(|e| Diagnostic::new(a.call.clone(), e))?;
+    Ok(Value::list(
+        arrays
+            .into_iter()
+            .map(|x| Value::Array(std::rc::Rc::new(x)))
+            .collect(),
+    ))
 }
 
 /// `var.name`, `var.dtype`, `var.shape`, ... for a program variable.

@@ -124,12 +124,6 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         |_, a| Ok(a.get("default").clone())
     ),
-    builtin!(
-        ["numpy.array", "numpy.asarray"],
-        [("object", Req), ("dtype", Nil)],
-        Rest::No,
-        |_, a| Ok(a.get("object").clone())
-    ),
     builtin!(["unittest.main"], [], Rest::IgnoreKwargs, |_, _| Ok(
         Value::None
     )),
@@ -175,6 +169,11 @@ fn len(_: &mut Host, a: &mut Args) -> Result<Value> {
             ),
         )),
         Value::Range { start, stop, step } => Ok(Value::Int(range_len(*start, *stop, *step))),
+        Value::Array(x) => x
+            .shape()
+            .first()
+            .map(|n| Value::Int(*n as i64))
+            .ok_or_else(|| a.err("obj", "TypeError: len() of unsized object")),
         other => match other.item_count() {
             Some(n) => Ok(Value::Int(n as i64)),
             None => Ok(Value::Int(items_of(a, "obj")?.len() as i64)),
@@ -292,6 +291,9 @@ fn round(_: &mut Host, a: &mut Args) -> Result<Value> {
 
 fn to_int(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::Int(match a.get("x") {
+        Value::Array(x) | Value::NpScalar(x) => x
+            .to_int()
+            .map_err(|e| a.err("x", format!("{}: {}", e.kind.name(), e.message)))?,
         Value::Int(i) => *i,
         Value::Bool(b) => i64::from(*b),
         Value::Float(f) if f.is_finite() => f.trunc() as i64,
@@ -309,6 +311,9 @@ fn to_float(_: &mut Host, a: &mut Args) -> Result<Value> {
             .trim()
             .parse()
             .map_err(|_| a.err("x", format!("could not convert string to float: '{s}'")))?,
+        Value::Array(x) | Value::NpScalar(x) => x
+            .to_float()
+            .map_err(|e| a.err("x", format!("{}: {}", e.kind.name(), e.message)))?,
         _ => a.float("x")?,
     }))
 }
@@ -389,11 +394,17 @@ fn isinstance(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::Bool(is))
 }
 
-fn print(_: &mut Host, a: &mut Args) -> Result<Value> {
+/// `print`: to the script's standard output in run mode; while compiling,
+/// to standard error (the compiler's output is the program).
+fn print(i: &mut Host, a: &mut Args) -> Result<Value> {
     let sep = a.string("sep")?;
     let end = a.string("end")?;
     let parts: Vec<String> = a.extra.iter().map(|v| Show(v, false).to_string()).collect();
-    eprint!("{}{}", parts.join(&sep), end);
+    let text = format!("{}{}", parts.join(&sep), end);
+    match i.b.run.as_mut() {
+        Some(run) => run.stdout.push_str(&text),
+        None => eprint!("{text}"),
+    }
     Ok(Value::None)
 }
 

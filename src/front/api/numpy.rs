@@ -1,0 +1,502 @@
+//! numpy on the host (SPEC §8.2): `numpy.*` functions and `ndarray`
+//! methods over [`HostArray`]s, the values run mode fetches and scripts
+//! feed. The arithmetic, printing and dtype rules are [`crate::host`]'s.
+use std::rc::Rc;
+
+use fluidc_transpiler::VarKind;
+
+use super::builtin::{builtin, Args, Builtin, Rest, D::*};
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::value::Value;
+use crate::host::{self, DType, HostArray, HostError, Nested, Reduction, Scalar};
+
+/// `numpy.NAME(a, axis=None, keepdims=False)`.
+macro_rules! reduction {
+    ([$($path:expr),+], $r:expr) => {
+        builtin!(
+            [$($path),+],
+            [("a", Req), ("axis", Nil), ("keepdims", Bool(false))],
+            Rest::No,
+            |_, a| {
+                let x = operand_array(a, "a")?;
+                reduce(a, &x, $r)
+            }
+        )
+    };
+}
+
+/// `arr.NAME(axis=None, keepdims=False)`.
+macro_rules! method_reduction {
+    ([$($path:expr),+], $r:expr) => {
+        builtin!(
+            [$($path),+],
+            [("axis", Nil), ("keepdims", Bool(false))],
+            Rest::No,
+            |_, a| {
+                let x = recv(a);
+                reduce(a, &x, $r)
+            }
+        )
+    };
+}
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["numpy.array", "numpy.asarray"],
+        [("object", Req), ("dtype", Nil)],
+        Rest::No,
+        |_, a| {
+            let dtype = dtype_arg(a, "dtype")?;
+            let nested = nested(a.get("object")).ok_or_else(|| {
+                a.err(
+                    "object",
+                    "numpy.array takes numbers, lists of them or arrays",
+                )
+            })?;
+            array(a, "object", HostArray::from_nested(&nested, dtype))
+        }
+    ),
+    builtin!(
+        ["numpy.zeros"],
+        [("shape", Req), ("dtype", Str("float64"))],
+        Rest::No,
+        |_, a| filled(a, Scalar::Int(0))
+    ),
+    builtin!(
+        ["numpy.ones"],
+        [("shape", Req), ("dtype", Str("float64"))],
+        Rest::No,
+        |_, a| filled(a, Scalar::Int(1))
+    ),
+    builtin!(
+        ["numpy.arange"],
+        [("start", Req), ("stop", Nil), ("step", Nil), ("dtype", Nil)],
+        Rest::No,
+        |_, a| {
+            let num = |name: &str| scalar(a.get(name));
+            let (start, stop) = match a.is_none("stop") {
+                true => (Some(Scalar::Int(0)), num("start")),
+                false => (num("start"), num("stop")),
+            };
+            let (Some(start), Some(stop)) = (start, stop) else {
+                return Err(a.err("start", "arange takes numbers"));
+            };
+            let step = if a.is_none("step") {
+                Some(Scalar::Int(1))
+            } else {
+                num("step")
+            };
+            let step = step.ok_or_else(|| a.err("step", "arange takes numbers"))?;
+            array(
+                a,
+                "start",
+                host::arange(start, stop, step, dtype_arg(a, "dtype")?),
+            )
+        }
+    ),
+    builtin!(
+        ["numpy.concatenate"],
+        [("arrays", Req), ("axis", Int(0))],
+        Rest::No,
+        |_, a| {
+            let arrays = array_list(a, "arrays")?;
+            let refs: Vec<&HostArray> = arrays.iter().map(|x| &**x).collect();
+            array(a, "arrays", host::concatenate(&refs, Some(a.int("axis")?)))
+        }
+    ),
+    builtin!(
+        ["numpy.stack"],
+        [("arrays", Req), ("axis", Int(0))],
+        Rest::No,
+        |_, a| {
+            let arrays = array_list(a, "arrays")?;
+            let refs: Vec<&HostArray> = arrays.iter().map(|x| &**x).collect();
+            array(a, "arrays", host::stack(&refs, a.int("axis")?))
+        }
+    ),
+    builtin!(
+        ["numpy.allclose"],
+        [("a", Req), ("b", Req)],
+        Rest::IgnoreKwargs,
+        |_, a| {
+            let (x, y) = (operand_array(a, "a")?, operand_array(a, "b")?);
+            let close = host::allclose(
+                host::Operand::Array(&x),
+                host::Operand::Array(&y),
+                host::Tolerance::default(),
+            );
+            close.map(Value::Bool).map_err(|e| host_err(a, "a", e))
+        }
+    ),
+    builtin!(
+        ["numpy.array_equal"],
+        [("a1", Req), ("a2", Req)],
+        Rest::No,
+        |_, a| {
+            let (x, y) = (operand_array(a, "a1")?, operand_array(a, "a2")?);
+            Ok(Value::Bool(host::array_equal(&x, &y)))
+        }
+    ),
+    reduction!(["numpy.sum"], Reduction::Sum),
+    reduction!(["numpy.mean"], Reduction::Mean),
+    reduction!(["numpy.max", "numpy.amax"], Reduction::Max),
+    reduction!(["numpy.min", "numpy.amin"], Reduction::Min),
+    reduction!(["numpy.prod"], Reduction::Prod),
+    reduction!(["numpy.argmax"], Reduction::Argmax),
+    method_reduction!(["ndarray.sum"], Reduction::Sum),
+    method_reduction!(["ndarray.mean"], Reduction::Mean),
+    method_reduction!(["ndarray.max"], Reduction::Max),
+    method_reduction!(["ndarray.min"], Reduction::Min),
+    method_reduction!(["ndarray.prod"], Reduction::Prod),
+    method_reduction!(["ndarray.argmax"], Reduction::Argmax),
+    builtin!(
+        ["ndarray.astype"],
+        [("dtype", Req)],
+        Rest::IgnoreKwargs,
+        |_, a| {
+            let d = dtype_arg(a, "dtype")?.ok_or_else(|| a.err("dtype", "astype needs a dtype"))?;
+            Ok(Value::Array(Rc::new(recv(a).astype(d))))
+        }
+    ),
+    builtin!(["ndarray.reshape"], [], Rest::Varargs, |_, a| {
+        let dims = match a.extra.as_slice() {
+            [one] if one.items().is_some() => one.items().unwrap_or_default(),
+            more => more.to_vec(),
+        };
+        let dims: Option<Vec<i64>> = dims
+            .iter()
+            .map(|d| match d {
+                Value::Int(i) => Some(*i),
+                _ => None,
+            })
+            .collect();
+        let dims = dims.ok_or_else(|| Diagnostic::new(a.call.clone(), "reshape takes integers"))?;
+        recv(a)
+            .reshape(&dims)
+            .map(|x| Value::Array(Rc::new(x)))
+            .map_err(|e| Diagnostic::new(a.call.clone(), e.message))
+    }),
+    builtin!(
+        ["ndarray.flatten", "ndarray.ravel"],
+        [],
+        Rest::No,
+        |_, a| Ok(Value::Array(Rc::new(recv(a).flatten())))
+    ),
+    builtin!(["ndarray.copy"], [], Rest::No, |_, a| Ok(Value::Array(
+        recv(a)
+    ))),
+    builtin!(["ndarray.transpose"], [], Rest::No, |_, a| {
+        recv(a)
+            .transpose(None)
+            .map(|x| Value::Array(Rc::new(x)))
+            .map_err(|e| Diagnostic::new(a.call.clone(), e.message))
+    }),
+    builtin!(["ndarray.tolist"], [], Rest::No, |_, a| Ok(from_nested(
+        &recv(a).tolist()
+    ))),
+    builtin!(["ndarray.item"], [], Rest::No, |_, a| {
+        recv(a)
+            .item()
+            .map(from_scalar)
+            .map_err(|e| Diagnostic::new(a.call.clone(), e.message))
+    }),
+];
+
+fn reduce(a: &Args, x: &HostArray, r: Reduction) -> Result<Value> {
+    let axis = if a.is_none("axis") {
+        None
+    } else {
+        Some(a.int("axis")?)
+    };
+    let keepdims = a.bool("keepdims")?;
+    x.reduce(r, axis, keepdims)
+        .map(scalar_or_array)
+        .map_err(|e| Diagnostic::new(a.call.clone(), e.message))
+}
+
+/// The array a method is bound to.
+fn recv(a: &Args) -> Rc<HostArray> {
+    match &a.recv {
+        Some(Value::Array(x) | Value::NpScalar(x)) => x.clone(),
+        _ => Rc::new(HostArray::scalar(DType::Float64, Scalar::Float(0.0))),
+    }
+}
+
+/// An array result.
+fn array_value(x: HostArray) -> Value {
+    Value::Array(Rc::new(x))
+}
+
+/// A result numpy gives as a scalar when it is 0-d (a full reduction, an
+/// operation between scalars).
+fn scalar_or_array(x: HostArray) -> Value {
+    if x.ndim() == 0 {
+        Value::NpScalar(Rc::new(x))
+    } else {
+        Value::Array(Rc::new(x))
+    }
+}
+
+fn array(a: &Args, name: &str, r: std::result::Result<HostArray, HostError>) -> Result<Value> {
+    r.map(array_value).map_err(|e| host_err(a, name, e))
+}
+
+fn host_err(a: &Args, name: &str, e: HostError) -> Diagnostic {
+    a.err(name, format!("{}: {}", e.kind.name(), e.message))
+}
+
+fn filled(a: &Args, value: Scalar) -> Result<Value> {
+    let shape: Vec<usize> = match a.get("shape") {
+        Value::Int(n) => vec![usize::try_from(*n)
+            .map_err(|_| a.err("shape", "negative dimensions are not allowed"))?],
+        other => other
+            .items()
+            .ok_or_else(|| a.err("shape", "shape must be an int or a tuple of ints"))?
+            .iter()
+            .map(|d| match d {
+                Value::Int(n) => usize::try_from(*n).ok(),
+                _ => None,
+            })
+            .collect::<Option<_>>()
+            .ok_or_else(|| {
+                a.err(
+                    "shape",
+                    "negative or non-integer dimensions are not allowed",
+                )
+            })?,
+    };
+    let dtype = dtype_arg(a, "dtype")?.unwrap_or(DType::Float64);
+    array(a, "shape", HostArray::full(dtype, &shape, value))
+}
+
+/// A dtype argument in numpy's spellings (`'float32'`, `numpy.float32`).
+fn dtype_arg(a: &Args, name: &str) -> Result<Option<DType>> {
+    match a.get(name) {
+        Value::None => Ok(None),
+        Value::Str(s) => DType::from_name(s)
+            .map(Some)
+            .ok_or_else(|| a.err(name, format!("data type '{s}' not understood"))),
+        Value::DType(k) => dtype_of_kind(*k)
+            .map(Some)
+            .ok_or_else(|| a.err(name, format!("fluidc's numpy has no {}", k.as_str_name()))),
+        Value::Builtin(b, None) if b.name == "builtins.float" => Ok(Some(DType::Float64)),
+        Value::Builtin(b, None) if b.name == "builtins.int" => Ok(Some(DType::Int64)),
+        Value::Builtin(b, None) if b.name == "builtins.bool" => Ok(Some(DType::Bool)),
+        other => Err(a.err(
+            name,
+            format!("data type {} not understood", other.type_name()),
+        )),
+    }
+}
+
+/// The host dtype of a program dtype.
+pub fn dtype_of_kind(k: VarKind) -> Option<DType> {
+    DType::from_name(fluidc_transpiler::model::dtype_name(k))
+}
+
+/// A list of arrays (or of values numpy turns into arrays).
+fn array_list(a: &Args, name: &str) -> Result<Vec<Rc<HostArray>>> {
+    let items = a
+        .get(name)
+        .items()
+        .ok_or_else(|| a.err(name, "expected a list of arrays"))?;
+    items
+        .iter()
+        .map(|v| as_array(v).ok_or_else(|| a.err(name, "expected a list of arrays")))
+        .collect()
+}
+
+fn operand_array(a: &Args, name: &str) -> Result<Rc<HostArray>> {
+    as_array(a.get(name)).ok_or_else(|| a.err(name, "expected an array or numbers"))
+}
+
+/// A value as an array: an array, or numbers and lists numpy would convert.
+pub fn as_array(v: &Value) -> Option<Rc<HostArray>> {
+    match v {
+        Value::Array(x) | Value::NpScalar(x) => Some(x.clone()),
+        other => HostArray::from_nested(&nested(other)?, None)
+            .ok()
+            .map(Rc::new),
+    }
+}
+
+/// A Python scalar for numpy.
+pub fn scalar(v: &Value) -> Option<Scalar> {
+    match v {
+        Value::Bool(b) => Some(Scalar::Bool(*b)),
+        Value::Int(i) => Some(Scalar::Int(*i)),
+        Value::Float(f) => Some(Scalar::Float(*f)),
+        _ => None,
+    }
+}
+
+/// A script value as numpy's nested input.
+pub fn nested(v: &Value) -> Option<Nested> {
+    match v {
+        Value::Array(x) | Value::NpScalar(x) => Some(Nested::Array((**x).clone())),
+        Value::List(_) | Value::Tuple(_) => {
+            let items = v.items()?;
+            Some(Nested::List(
+                items.iter().map(nested).collect::<Option<_>>()?,
+            ))
+        }
+        other => Some(match scalar(other)? {
+            Scalar::Bool(b) => Nested::Bool(b),
+            Scalar::Int(i) => Nested::Int(i),
+            Scalar::Float(f) => Nested::Float(f),
+        }),
+    }
+}
+
+fn from_scalar(s: Scalar) -> Value {
+    match s {
+        Scalar::Bool(b) => Value::Bool(b),
+        Scalar::Int(i) => Value::Int(i),
+        Scalar::Float(f) => Value::Float(f),
+    }
+}
+
+/// `tolist()`: Python lists of Python numbers.
+fn from_nested(n: &Nested) -> Value {
+    match n {
+        Nested::Bool(b) => Value::Bool(*b),
+        Nested::Int(i) => Value::Int(*i),
+        Nested::Float(f) => Value::Float(*f),
+        Nested::List(items) => Value::list(items.iter().map(from_nested).collect()),
+        Nested::Array(x) => scalar_or_array(x.clone()),
+    }
+}
+
+/// `arr.shape`, `arr.dtype`, ... of an array.
+pub fn array_attr(x: &Rc<HostArray>, name: &str) -> Option<Value> {
+    Some(match name {
+        "shape" => Value::tuple(x.shape().iter().map(|d| Value::Int(*d as i64)).collect()),
+        "ndim" => Value::Int(x.ndim() as i64),
+        "size" => Value::Int(x.size() as i64),
+        "dtype" => Value::str(x.dtype().name()),
+        "T" => Value::Array(Rc::new(x.transpose(None).ok()?)),
+        _ => return None,
+    })
+}
+
+/// `l OP r` where either side is an array.
+pub fn binary(
+    op: host::BinaryOp,
+    l: &Value,
+    r: &Value,
+    sp: std::ops::Range<usize>,
+) -> Result<Value> {
+    let operand = |v: &Value| -> Option<(Option<Rc<HostArray>>, Option<Scalar>)> {
+        match v {
+            Value::Array(x) | Value::NpScalar(x) => Some((Some(x.clone()), None)),
+            other => match scalar(other) {
+                Some(s) => Some((None, Some(s))),
+                None => Some((Some(as_array(other)?), None)),
+            },
+        }
+    };
+    let bad = || {
+        Diagnostic::new(
+            sp.clone(),
+            "unsupported operand types for an array operation",
+        )
+    };
+    let (la, ls) = operand(l).ok_or_else(bad)?;
+    let (ra, rs) = operand(r).ok_or_else(bad)?;
+    fn pick(a: &Option<Rc<HostArray>>, s: Option<Scalar>) -> host::Operand<'_> {
+        match (a, s) {
+            (Some(x), _) => host::Operand::Array(x),
+            (None, Some(s)) => host::Operand::Scalar(s),
+            (None, None) => host::Operand::Scalar(Scalar::Int(0)),
+        }
+    }
+    let scalars = !matches!(l, Value::Array(_)) && !matches!(r, Value::Array(_));
+    host::binary(op, pick(&la, ls), pick(&ra, rs))
+        .map(|x| {
+            if scalars {
+                scalar_or_array(x)
+            } else {
+                array_value(x)
+            }
+        })
+        .map_err(|e| Diagnostic::new(sp, format!("{}: {}", e.kind.name(), e.message)))
+}
+
+/// `-x` of an array or a numpy scalar.
+pub fn negate(v: &Value, sp: std::ops::Range<usize>) -> Result<Value> {
+    let (Value::Array(x) | Value::NpScalar(x)) = v else {
+        return Err(Diagnostic::new(sp, "bad operand type for unary -"));
+    };
+    let y = x
+        .unary(host::UnaryOp::Neg)
+        .map_err(|e| Diagnostic::new(sp, format!("{}: {}", e.kind.name(), e.message)))?;
+    Ok(match v {
+        Value::NpScalar(_) => scalar_or_array(y),
+        _ => array_value(y),
+    })
+}
+
+/// `x[key]` of an array: integers, `None`, tuples of them, and bool or
+/// integer arrays; an element (all axes indexed by integers) is a numpy scalar.
+pub fn get_item(x: &Rc<HostArray>, key: &Value, sp: std::ops::Range<usize>) -> Result<Value> {
+    let keys = match key {
+        Value::Tuple(items) => items.to_vec(),
+        other => vec![other.clone()],
+    };
+    let index: Vec<host::Index> = keys
+        .iter()
+        .map(|k| match k {
+            Value::Int(i) => Some(host::Index::Int(*i)),
+            Value::Bool(b) => Some(host::Index::Int(i64::from(*b))),
+            Value::None => Some(host::Index::NewAxis),
+            other => as_array(other).map(|a| host::Index::Array((*a).clone())),
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            Diagnostic::new(
+                sp.clone(),
+                "arrays are indexed by integers, None, slices or arrays",
+            )
+        })?;
+    slice_result(x.index(&index), &index, sp)
+}
+
+/// `x[lo:hi:step]` of an array (along its first axis).
+pub fn slice(
+    x: &Rc<HostArray>,
+    bounds: [Option<i64>; 3],
+    sp: std::ops::Range<usize>,
+) -> Result<Value> {
+    let index = [host::Index::Slice(bounds[0], bounds[1], bounds[2])];
+    slice_result(x.index(&index), &index, sp)
+}
+
+fn slice_result(
+    r: std::result::Result<HostArray, HostError>,
+    index: &[host::Index],
+    sp: std::ops::Range<usize>,
+) -> Result<Value> {
+    let x = r.map_err(|e| Diagnostic::new(sp, format!("{}: {}", e.kind.name(), e.message)))?;
+    Ok(if x.ndim() == 0 && host::Index::yields_scalar(index) {
+        Value::NpScalar(Rc::new(x))
+    } else {
+        Value::Array(Rc::new(x))
+    })
+}
+
+/// The rows of an array, as iterating over it gives them.
+pub fn rows(x: &HostArray) -> Option<Vec<Value>> {
+    let n = *x.shape().first()?;
+    (0..n as i64)
+        .map(|i| {
+            let index = [host::Index::Int(i)];
+            x.index(&index).ok().map(|r| {
+                if r.ndim() == 0 {
+                    Value::NpScalar(Rc::new(r))
+                } else {
+                    Value::Array(Rc::new(r))
+                }
+            })
+        })
+        .collect()
+}

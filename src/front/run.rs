@@ -1,0 +1,156 @@
+//! Run mode (SPEC §8.1): `fluidc run script.py` executes the whole script.
+//! Each `exe.run(program, feed=..., fetch_list=...)` runs that program at
+//! that moment in a runtime [`Session`] (the executor's scope, so
+//! parameters and other persistable variables keep their values from run to
+//! run), and returns the fetched values as host arrays. What the script
+//! prints goes to [`RunMode::stdout`].
+//!
+//! Each run's program is the one the script built, with Paddle's feed and
+//! fetch ops added for that run, verified and taken through the pass
+//! pipeline of the command line (`-O`), as `fluidc compile` would write it.
+use fluidc_runtime::{RuntimeError, Session, SessionOptions, Tensor};
+use fluidc_transpiler::passes::{Pass, Pipeline};
+use fluidc_transpiler::{passes, Program, Verified};
+
+use crate::host::{DType, HostArray};
+
+/// What run mode keeps while the script runs.
+#[derive(Debug)]
+pub struct RunMode {
+    session: Session,
+    /// What the script printed.
+    pub stdout: String,
+    /// The last run's fetches, with their variable names.
+    pub last: Vec<(String, Tensor)>,
+    /// Extra names to fetch from every run (`--fetch`); shown after the
+    /// last run's own fetches.
+    pub extra_fetch: Vec<String>,
+    /// `--feed NAME=VALUE`: values that replace what the script feeds.
+    pub cli_feeds: Vec<(String, String)>,
+    passes: Vec<&'static Pass>,
+    /// The runtime error that stopped the script (the CLI exits 3).
+    pub error: Option<RuntimeError>,
+    /// How many programs the script ran.
+    pub runs: usize,
+}
+
+impl RunMode {
+    pub fn new(options: SessionOptions, passes: Vec<&'static Pass>) -> RunMode {
+        RunMode {
+            session: Session::new(options),
+            stdout: String::new(),
+            last: Vec::new(),
+            extra_fetch: Vec::new(),
+            cli_feeds: Vec::new(),
+            passes,
+            error: None,
+            runs: 0,
+        }
+    }
+
+    /// Runs `program` with `feeds` (script values, converted to each
+    /// variable's declared dtype as Paddle converts them) and returns the
+    /// fetch targets' values in order. `Err` is a message for the script's
+    /// diagnostic; a runtime error is also kept in [`RunMode::error`].
+    pub fn run(
+        &mut self,
+        mut program: Program,
+        feeds: Vec<(String, HostArray)>,
+        fetch: &[String],
+    ) -> Result<Vec<HostArray>, String> {
+        self.runs += 1;
+        let feed_names: Vec<String> = feeds.iter().map(|(n, _)| n.clone()).collect();
+        super::add_feed_fetch(&mut program, &feed_names, fetch);
+        let verified = Verified::new(program).map_err(|e| e.to_string())?;
+        let pipeline = Pipeline {
+            passes: self.passes.clone(),
+            options: passes::Options {
+                fetch: self.extra_fetch.clone(),
+                evaluator: Some(passes::EvaluatorRef(std::sync::Arc::new(
+                    fluidc_runtime::KernelEvaluator,
+                ))),
+            },
+            ..Pipeline::default()
+        };
+        let program = pipeline.run(verified).map_err(|e| e.to_string())?;
+        let mut tensors = Vec::with_capacity(feeds.len());
+        for (name, value) in feeds {
+            let t = match self.cli_feeds.iter().find(|(n, _)| *n == name) {
+                Some((_, text)) => fluidc_runtime::parse_feed(&program, &name, text)
+                    .map_err(|e| format!("--feed {name}: {e}"))?,
+                None => feed_tensor(&program, &name, &value)?,
+            };
+            tensors.push((name, t));
+        }
+        // `--fetch` names this program declares (a startup program may not).
+        let extra: Vec<String> = self
+            .extra_fetch
+            .iter()
+            .filter(|n| program.blocks[0].var(n).is_some())
+            .cloned()
+            .collect();
+        let fetched = match self.session.run(&program, tensors, extra) {
+            Ok(f) => f,
+            Err(e) => {
+                let message = e.to_string();
+                self.error = Some(e);
+                return Err(message);
+            }
+        };
+        let arrays = fetched
+            .iter()
+            .take(fetch.len())
+            .map(|(_, t)| HostArray::from_tensor(t).map_err(String::from))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.last = fetched;
+        Ok(arrays)
+    }
+
+    /// The tensor the executor's scope holds for `name`
+    /// (`global_scope().find_var(name).get_tensor()`).
+    pub fn scope_tensor(&self, name: &str) -> Option<HostArray> {
+        HostArray::from_tensor(&self.session.tensor(name)?).ok()
+    }
+}
+
+/// A fed value as the variable's declared dtype: Paddle converts a numpy
+/// array to the variable's dtype and refuses a rank it cannot take.
+fn feed_tensor(program: &Verified, name: &str, value: &HostArray) -> Result<Tensor, String> {
+    let Some(var) = program.blocks[0].var(name) else {
+        return Err(format!(
+            "cannot feed `{name}`: it is not a variable of the program's global block"
+        ));
+    };
+    let value = match var.dtype().and_then(dtype_of) {
+        Some(d) if d != value.dtype() => value.astype(d),
+        _ => value.clone(),
+    };
+    let mut value = value;
+    if let Some(dims) = var.tensor_desc().map(|t| &t.dims) {
+        if value.size() == 1
+            && value.ndim() != dims.len()
+            && dims.iter().all(|d| *d == 1 || *d == -1)
+        {
+            // One value for a one-element variable (`[1]`, a scalar).
+            value = value.reshape(&vec![1; dims.len()]).map_err(String::from)?;
+        }
+        let shape = value.shape();
+        let fits = dims.len() == shape.len()
+            && dims
+                .iter()
+                .zip(shape)
+                .all(|(&d, &s)| d < 0 || d as usize == s);
+        if !fits {
+            return Err(format!(
+                "cannot feed `{name}`: the value has shape {shape:?} but `{name}` is declared {dims:?} \
+                 (-1 is any size); reshape the value"
+            ));
+        }
+    }
+    value.to_tensor().map_err(String::from)
+}
+
+/// The host dtype of a program dtype.
+fn dtype_of(kind: fluidc_transpiler::VarKind) -> Option<DType> {
+    DType::from_name(fluidc_transpiler::model::dtype_name(kind))
+}
