@@ -80,6 +80,7 @@ pub mod error;
 pub mod format;
 pub mod index;
 pub mod ops;
+pub mod random;
 pub mod reduce;
 
 pub use array::{HostArray, Nested};

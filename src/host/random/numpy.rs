@@ -1,0 +1,515 @@
+//! numpy's legacy `RandomState` (numpy/random/mtrand.pyx,
+//! `_bounded_integers.pyx.in`, `distributions.c`, `legacy-distributions.c`).
+use rand_mt::Mt;
+
+use super::{mt_from_key, res53};
+use crate::host::error::{ErrorKind, HostError, Result};
+
+/// The integer dtypes `randint` draws (numpy's bounded-integer fills; the
+/// 8- and 16-bit ones and bool take their bits from a buffered 32-bit
+/// draw, as numpy does). `uint64` is left out: its values do not all fit
+/// the `i64` results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntDtype {
+    Bool,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+}
+
+impl IntDtype {
+    /// numpy's name, as its messages spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntDtype::Bool => "bool",
+            IntDtype::Int8 => "int8",
+            IntDtype::Int16 => "int16",
+            IntDtype::Int32 => "int32",
+            IntDtype::Int64 => "int64",
+            IntDtype::UInt8 => "uint8",
+            IntDtype::UInt16 => "uint16",
+            IntDtype::UInt32 => "uint32",
+        }
+    }
+
+    /// The closed range of the dtype.
+    fn bounds(self) -> (i128, i128) {
+        match self {
+            IntDtype::Bool => (0, 1),
+            IntDtype::Int8 => (i8::MIN.into(), i8::MAX.into()),
+            IntDtype::Int16 => (i16::MIN.into(), i16::MAX.into()),
+            IntDtype::Int32 => (i32::MIN.into(), i32::MAX.into()),
+            IntDtype::Int64 => (i64::MIN.into(), i64::MAX.into()),
+            IntDtype::UInt8 => (0, u8::MAX.into()),
+            IntDtype::UInt16 => (0, u16::MAX.into()),
+            IntDtype::UInt32 => (0, u32::MAX.into()),
+        }
+    }
+}
+
+/// What `choice(a, ...)` draws from: `a` an integer (`arange(a)`) or a
+/// 1-d array of this length (the caller indexes it with the result).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Population {
+    Int(i64),
+    Len(usize),
+}
+
+/// `choice`'s `p`, as float64 values. `float32` says `p` was a float32
+/// ndarray: numpy then allows `sqrt(float32 eps)` in its sum check instead
+/// of `sqrt(float64 eps)`.
+#[derive(Debug, Clone, Copy)]
+pub struct Probabilities<'a> {
+    pub p: &'a [f64],
+    pub float32: bool,
+}
+
+/// numpy's legacy `RandomState`: MT19937 plus the cached Gaussian.
+#[derive(Debug, Clone)]
+pub struct RandomState {
+    mt: Mt,
+    gauss: Option<f64>,
+}
+
+/// The 32-bit buffer numpy's bounded fills take 8- and 16-bit values and
+/// bools from (fresh for each fill call).
+#[derive(Default)]
+struct Buffer {
+    buf: u32,
+    left: u32,
+}
+
+impl Buffer {
+    /// The next `bits` bits (8, 16 or 1): a new draw when none are left,
+    /// else the buffer shifted.
+    fn next(&mut self, mt: &mut Mt, bits: u32) -> u32 {
+        if self.left == 0 {
+            self.buf = mt.next_u32();
+            self.left = 32 / bits - 1;
+        } else {
+            self.buf >>= bits;
+            self.left -= 1;
+        }
+        self.buf & (u32::MAX >> (32 - bits))
+    }
+}
+
+/// The smallest all-ones mask covering `rng` (> 0).
+fn gen_mask(rng: u64) -> u64 {
+    u64::MAX >> rng.leading_zeros()
+}
+
+fn value_error(message: impl Into<String>) -> HostError {
+    HostError::value_error(message)
+}
+
+impl RandomState {
+    /// `RandomState(seed)` for a seed in [0, 2**32): MT19937's
+    /// `init_genrand(seed)` (numpy's `mt19937_seed`; an int seed does not
+    /// go through `init_by_array`).
+    pub fn new(seed: u32) -> RandomState {
+        RandomState {
+            mt: Mt::new(seed),
+            gauss: None,
+        }
+    }
+
+    /// `RandomState(seed)` for a Python int: numpy's range check.
+    pub fn from_seed(seed: i64) -> Result<RandomState> {
+        let mut rs = RandomState::new(0);
+        rs.seed(seed)?;
+        Ok(rs)
+    }
+
+    /// `RandomState(key)` for a sequence of ints.
+    pub fn from_key(key: &[i64]) -> Result<RandomState> {
+        let mut rs = RandomState::new(0);
+        rs.seed_key(key)?;
+        Ok(rs)
+    }
+
+    /// `seed(n)` (and `numpy.random.seed(n)`) for an int: `init_genrand`,
+    /// and the cached Gaussian is dropped.
+    pub fn seed(&mut self, seed: i64) -> Result<()> {
+        let seed =
+            u32::try_from(seed).map_err(|_| value_error("Seed must be between 0 and 2**32 - 1"))?;
+        *self = RandomState::new(seed);
+        Ok(())
+    }
+
+    /// `seed(key)` for a 1-d sequence of ints: `init_by_array(key)`.
+    pub fn seed_key(&mut self, key: &[i64]) -> Result<()> {
+        if key.is_empty() {
+            return Err(value_error("Seed must be non-empty"));
+        }
+        let words = key
+            .iter()
+            .map(|&k| u32::try_from(k))
+            .collect::<std::result::Result<Vec<u32>, _>>()
+            .map_err(|_| value_error("Seed must be between 0 and 2**32 - 1"))?;
+        self.mt = mt_from_key(&words);
+        self.gauss = None;
+        Ok(())
+    }
+
+    /// MT19937's next 32-bit output.
+    pub fn next_u32(&mut self) -> u32 {
+        self.mt.next_u32()
+    }
+
+    /// numpy's `next_uint64`: two 32-bit outputs, the first high.
+    pub fn next_u64(&mut self) -> u64 {
+        self.mt.next_u64()
+    }
+
+    /// One `random_sample()`: 53 random bits in [0, 1).
+    pub fn next_double(&mut self) -> f64 {
+        res53(&mut self.mt)
+    }
+
+    /// `random_sample`/`random`/`rand`: `count` doubles in [0, 1).
+    pub fn random_sample(&mut self, count: usize) -> Vec<f64> {
+        (0..count).map(|_| self.next_double()).collect()
+    }
+
+    /// numpy's `legacy_gauss`: the polar method, whose second value is
+    /// kept for the next call.
+    pub fn gauss(&mut self) -> f64 {
+        if let Some(g) = self.gauss.take() {
+            return g;
+        }
+        loop {
+            let x1 = 2.0 * self.next_double() - 1.0;
+            let x2 = 2.0 * self.next_double() - 1.0;
+            let r2 = x1 * x1 + x2 * x2;
+            if r2 < 1.0 && r2 != 0.0 {
+                let f = (-2.0 * r2.ln() / r2).sqrt();
+                self.gauss = Some(f * x1);
+                return f * x2;
+            }
+        }
+    }
+
+    /// `standard_normal`/`randn`: `count` values of [`gauss`](Self::gauss).
+    pub fn standard_normal(&mut self, count: usize) -> Vec<f64> {
+        (0..count).map(|_| self.gauss()).collect()
+    }
+
+    /// `normal(loc, scale, size)` for scalar `loc` and `scale`:
+    /// `loc + scale * gauss()`. A negative `scale` (-0.0 too, as numpy's
+    /// `signbit` test) is numpy's `ValueError: scale < 0`.
+    pub fn normal(&mut self, loc: f64, scale: f64, count: usize) -> Result<Vec<f64>> {
+        if !scale.is_nan() && scale.is_sign_negative() {
+            return Err(value_error("scale < 0"));
+        }
+        Ok((0..count).map(|_| loc + scale * self.gauss()).collect())
+    }
+
+    /// `uniform(low, high, size)` for scalar bounds: `low + (high - low) *
+    /// random_sample()`; an infinite or NaN `high - low` is numpy's
+    /// `OverflowError`.
+    pub fn uniform(&mut self, low: f64, high: f64, count: usize) -> Result<Vec<f64>> {
+        let range = high - low;
+        if !range.is_finite() {
+            return Err(HostError::new(
+                ErrorKind::OverflowError,
+                "Range exceeds valid bounds",
+            ));
+        }
+        Ok((0..count)
+            .map(|_| low + range * self.next_double())
+            .collect())
+    }
+
+    /// `randint(low, high=None, size, dtype)` for scalar bounds (`high`
+    /// exclusive; `randint(n)` is `low = n, high = None`): numpy's bounds
+    /// checks and messages, then its masked rejection sampling. A `size`
+    /// of no elements (`count == 0`) returns before any check, as numpy
+    /// does; `size=None` is `count == 1`.
+    ///
+    /// Array bounds broadcast element by element in numpy with the same
+    /// draws as `count == 1` calls for the 32- and 64-bit dtypes.
+    pub fn randint(
+        &mut self,
+        low: i128,
+        high: Option<i128>,
+        count: usize,
+        dtype: IntDtype,
+    ) -> Result<Vec<i64>> {
+        let (low, high) = match high {
+            Some(high) => (low, high),
+            None => (0, low),
+        };
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let high = high.saturating_sub(1);
+        let (lb, ub) = dtype.bounds();
+        if low < lb {
+            return Err(value_error(format!(
+                "low is out of bounds for {}",
+                dtype.name()
+            )));
+        }
+        if high > ub {
+            return Err(value_error(format!(
+                "high is out of bounds for {}",
+                dtype.name()
+            )));
+        }
+        if low > high {
+            return Err(value_error(if low == 0 {
+                "high <= 0"
+            } else {
+                "low >= high"
+            }));
+        }
+        // Both in range, so the difference fits 64 bits and `low + v`
+        // stays within [low, high].
+        let rng = (high - low) as u64;
+        let values = self.bounded(rng, dtype, count);
+        Ok(values
+            .into_iter()
+            .map(|v| (low + i128::from(v)) as i64)
+            .collect())
+    }
+
+    /// `count` values in [0, rng], drawn as numpy's
+    /// `random_bounded_<utype>_fill` with `use_masked` draws them.
+    fn bounded(&mut self, rng: u64, dtype: IntDtype, count: usize) -> Vec<u64> {
+        if rng == 0 {
+            return vec![0; count];
+        }
+        let mask = gen_mask(rng);
+        let mt = &mut self.mt;
+        let mut buffer = Buffer::default();
+        let mut draw: Box<dyn FnMut() -> u64 + '_> = match dtype {
+            IntDtype::Int64 | IntDtype::Int32 | IntDtype::UInt32 if rng == 0xffff_ffff => {
+                Box::new(|| u64::from(mt.next_u32()))
+            }
+            IntDtype::Int64 | IntDtype::Int32 | IntDtype::UInt32 if rng < 0xffff_ffff => {
+                Box::new(move || loop {
+                    let v = u64::from(mt.next_u32()) & mask;
+                    if v <= rng {
+                        return v;
+                    }
+                })
+            }
+            IntDtype::Int64 if rng == u64::MAX => Box::new(|| mt.next_u64()),
+            IntDtype::Int64 | IntDtype::Int32 | IntDtype::UInt32 => Box::new(move || loop {
+                let v = mt.next_u64() & mask;
+                if v <= rng {
+                    return v;
+                }
+            }),
+            IntDtype::Bool => Box::new(move || u64::from(buffer.next(mt, 1))),
+            IntDtype::Int16 | IntDtype::UInt16 | IntDtype::Int8 | IntDtype::UInt8 => {
+                let bits = if matches!(dtype, IntDtype::Int16 | IntDtype::UInt16) {
+                    16
+                } else {
+                    8
+                };
+                // The full range takes the bits as they come; a smaller
+                // one masks and rejects.
+                Box::new(move || loop {
+                    let v = u64::from(buffer.next(mt, bits)) & mask;
+                    if v <= rng {
+                        return v;
+                    }
+                })
+            }
+        };
+        (0..count).map(|_| draw()).collect()
+    }
+
+    /// numpy's `random_interval(max)`: a value in [0, max] by masked
+    /// rejection, from 32-bit draws while `max` fits 32 bits.
+    pub fn interval(&mut self, max: u64) -> u64 {
+        if max == 0 {
+            return 0;
+        }
+        let mask = gen_mask(max);
+        loop {
+            let v = if max <= 0xffff_ffff {
+                u64::from(self.mt.next_u32()) & mask
+            } else {
+                self.mt.next_u64() & mask
+            };
+            if v <= max {
+                return v;
+            }
+        }
+    }
+
+    /// `shuffle(x)` along the first axis: Fisher–Yates from the end, `j =
+    /// random_interval(i)`. An n-d array shuffles a list of its row
+    /// indices and gathers the rows (numpy swaps rows with the same
+    /// draws).
+    pub fn shuffle<T>(&mut self, x: &mut [T]) {
+        for i in (1..x.len()).rev() {
+            let j = self.interval(i as u64) as usize;
+            x.swap(i, j);
+        }
+    }
+
+    /// `permutation(n)`: `arange(n)` shuffled (empty for `n <= 0`). For an
+    /// array, permute `0..len` and gather.
+    pub fn permutation(&mut self, n: i64) -> Vec<i64> {
+        let mut v: Vec<i64> = (0..n.max(0)).collect();
+        self.shuffle(&mut v);
+        v
+    }
+
+    /// `choice(a, size, replace, p)`: `count` indices into `a` (for an int
+    /// `a`, the values themselves), drawn as numpy's legacy `choice`
+    /// draws them: `randint(0, n)` with replacement, a full
+    /// `permutation(n)` cut to `count` without, and with `p` the
+    /// inverse CDF of `random_sample` values (without replacement, in
+    /// rounds that zero the found entries, as numpy loops). `size=None`
+    /// is `count == 1`.
+    pub fn choice(
+        &mut self,
+        a: Population,
+        count: usize,
+        replace: bool,
+        p: Option<Probabilities<'_>>,
+    ) -> Result<Vec<i64>> {
+        let pop_size: i64 = match a {
+            Population::Int(n) => {
+                if n <= 0 && count != 0 {
+                    return Err(value_error(
+                        "a must be greater than 0 unless no samples are taken",
+                    ));
+                }
+                n
+            }
+            Population::Len(n) => {
+                if n == 0 && count != 0 {
+                    return Err(value_error(
+                        "'a' cannot be empty unless no samples are taken",
+                    ));
+                }
+                i64::try_from(n).unwrap_or(i64::MAX)
+            }
+        };
+        if let Some(p) = p {
+            check_probabilities(p, pop_size)?;
+        }
+        let p = p.map(|p| p.p);
+        if replace {
+            return match p {
+                Some(p) => {
+                    let cdf = normalized_cdf(p);
+                    Ok((0..count)
+                        .map(|_| {
+                            let x = self.next_double();
+                            search_right(&cdf, x) as i64
+                        })
+                        .collect())
+                }
+                None => self.randint(0, Some(pop_size.into()), count, IntDtype::Int64),
+            };
+        }
+        if count as i128 > i128::from(pop_size) {
+            return Err(value_error(
+                "Cannot take a larger sample than population when 'replace=False'",
+            ));
+        }
+        let Some(p) = p else {
+            let mut perm = self.permutation(pop_size);
+            perm.truncate(count);
+            return Ok(perm);
+        };
+        if p.iter().filter(|&&v| v > 0.0).count() < count {
+            return Err(value_error("Fewer non-zero entries in p than size"));
+        }
+        let mut p = p.to_vec();
+        let mut found: Vec<i64> = Vec::with_capacity(count);
+        while found.len() < count {
+            let x = self.random_sample(count - found.len());
+            for &i in &found {
+                if let Some(v) = p.get_mut(i as usize) {
+                    *v = 0.0;
+                }
+            }
+            let cdf = normalized_cdf(&p);
+            // numpy keeps the first occurrence of each new index, in draw
+            // order (`unique(return_index=True)`, indices sorted).
+            let mut seen = std::collections::HashSet::new();
+            for v in x {
+                let idx = search_right(&cdf, v) as i64;
+                if seen.insert(idx) {
+                    found.push(idx);
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// numpy's checks of `choice`'s `p`, in its order and with its messages.
+fn check_probabilities(p: Probabilities<'_>, pop_size: i64) -> Result<()> {
+    let atol = if p.float32 {
+        f64::from(f32::EPSILON.sqrt()).max(f64::EPSILON.sqrt())
+    } else {
+        f64::EPSILON.sqrt()
+    };
+    if i64::try_from(p.p.len()).ok() != Some(pop_size) {
+        return Err(value_error("'a' and 'p' must have same size"));
+    }
+    let sum = kahan_sum(p.p);
+    if sum.is_nan() {
+        return Err(value_error("probabilities contain NaN"));
+    }
+    if p.p.iter().any(|&v| v < 0.0) {
+        return Err(value_error("probabilities are not non-negative"));
+    }
+    if (sum - 1.0).abs() > atol {
+        return Err(value_error("probabilities do not sum to 1"));
+    }
+    Ok(())
+}
+
+/// numpy's `kahan_sum` (mtrand's compensated sum).
+fn kahan_sum(v: &[f64]) -> f64 {
+    let Some((&first, rest)) = v.split_first() else {
+        return 0.0;
+    };
+    let mut sum = first;
+    let mut c = 0.0;
+    for &x in rest {
+        let y = x - c;
+        let t = sum + y;
+        c = (t - sum) - y;
+        sum = t;
+    }
+    sum
+}
+
+/// `cdf = p.cumsum(); cdf /= cdf[-1]`.
+fn normalized_cdf(p: &[f64]) -> Vec<f64> {
+    let mut acc = 0.0;
+    let mut cdf: Vec<f64> = p
+        .iter()
+        .map(|&v| {
+            acc += v;
+            acc
+        })
+        .collect();
+    if let Some(&last) = cdf.last() {
+        for c in &mut cdf {
+            *c /= last;
+        }
+    }
+    cdf
+}
+
+/// `cdf.searchsorted(x, side='right')` on a non-decreasing `cdf`: how
+/// many entries are `<= x`.
+fn search_right(cdf: &[f64], x: f64) -> usize {
+    cdf.partition_point(|&c| c <= x)
+}
