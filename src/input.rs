@@ -55,16 +55,27 @@ pub fn display_name(path: &str) -> &str {
     }
 }
 
+/// Standard input, read once (it is sniffed before it is used).
+fn stdin_bytes() -> Result<&'static [u8], CliError> {
+    static STDIN: std::sync::OnceLock<Result<Vec<u8>, String>> = std::sync::OnceLock::new();
+    let read = STDIN.get_or_init(|| {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+            .map_err(|e| e.to_string())
+    });
+    read.as_deref()
+        .map_err(|e| CliError::user(format!("<stdin>: cannot read: {e}")))
+}
+
 /// Reads the raw bytes of `path` (`-` = stdin).
 pub fn read_bytes(path: &str) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    let result = if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::read(path).map(|b| bytes = b)
-    };
-    result.map_err(|e| CliError::user(format!("{}: cannot read: {e}", display_name(path))))?;
-    Ok(bytes)
+    if path == "-" {
+        return stdin_bytes().map(<[u8]>::to_vec);
+    }
+    std::fs::read(path)
+        .map_err(|e| CliError::user(format!("{}: cannot read: {e}", display_name(path))))
 }
 
 /// The `ProgramDesc` bytes of a `.pb` or `.pbtxt` input.
@@ -82,8 +93,19 @@ pub fn program_bytes(path: &str) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-/// Whether `path` names a Python script.
+/// Whether `path` names a Python script: a `.py` file, or standard input
+/// holding text that does not decode as a `ProgramDesc` (a Python script is
+/// UTF-8 text; a program's bytes start with a block, field 1, and rarely
+/// are text at all).
 pub fn is_python(path: &str) -> bool {
+    if path == "-" {
+        let Ok(bytes) = stdin_bytes() else {
+            return false;
+        };
+        return std::str::from_utf8(bytes).is_ok()
+            && !bytes.is_empty()
+            && decode_program(bytes).map_or(true, |p| Verified::new(p).is_err());
+    }
     Path::new(path).extension().is_some_and(|e| e == "py")
 }
 

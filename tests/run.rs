@@ -215,3 +215,26 @@ fn send_on_closed_and_double_close_are_runtime_errors() {
     );
     assert!(err.contains("double_close.py\", line 6"), "{err}");
 }
+
+/// `fluidc run -` and `compile -` take a Python script on standard input
+/// (they used to parse it as a ProgramDesc), and build mode stops at the
+/// script's first run of a main program: a host loop after it that needs
+/// fetched values does not make `compile` fail.
+#[test]
+fn scripts_on_stdin_and_host_loops_in_build_mode() {
+    let script = std::fs::read("testdata/run/persistable_state.py").expect("read");
+    let out = fluidc(&["run", "-"], &script);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("counter went [11, 12, 13, 14, 15]"),
+        "{}",
+        stdout(&out)
+    );
+    let out = fluidc(&["compile", "-", "-o", "-"], &script);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let back = fluidc(&["dump", "-"], &out.stdout);
+    assert!(back.status.success(), "{}", stderr(&back));
+    assert!(stdout(&back).contains("increment"), "{}", stdout(&back));
+    let out = fluidc(&["check", "testdata/run/host_loop.py"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+}

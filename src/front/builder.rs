@@ -50,6 +50,9 @@ pub struct ProgramBuilder {
     pub runs: Vec<Run>,
     /// Run mode (`fluidc run script.py`): `exe.run` executes programs.
     pub run: Option<super::run::RunMode>,
+    /// Build mode stops the script at its first run of a program other
+    /// than a startup program (SPEC §8.1): what it builds is complete then.
+    pub stopped: bool,
 }
 
 impl Default for ProgramBuilder {
@@ -69,6 +72,7 @@ impl ProgramBuilder {
             callstack: Vec::new(),
             runs: Vec::new(),
             run: None,
+            stopped: false,
         };
         b.main = b.new_program();
         b.startup = b.new_program();

@@ -119,6 +119,11 @@ impl Eval<'_, '_> {
 
     fn block(&mut self, body: &[Stmt]) -> Flow {
         for s in body {
+            if self.b.stopped {
+                // Build mode reached the program the script runs: unwind
+                // out of every block, loop and call (nothing after it counts).
+                return Flow::Return(Value::None);
+            }
             match self.stmt(s) {
                 Flow::Normal => {}
                 other => return other,

@@ -504,6 +504,7 @@ fn executor_run(i: &mut Host, a: &mut Args) -> Result<Value> {
         feed,
         fetch,
     });
+    i.b.stopped = true;
     Ok(Value::list(vec![Value::RunTime; n]))
 }
 
