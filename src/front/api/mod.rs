@@ -19,6 +19,7 @@ mod nn;
 pub mod numpy;
 mod program;
 mod pyfns;
+mod random;
 mod reduce;
 mod tensor;
 
@@ -47,6 +48,7 @@ const TABLES: &[&[Builtin]] = &[
     reduce::BUILTINS,
     nn::BUILTINS,
     numpy::BUILTINS,
+    random::BUILTINS,
     control::BUILTINS,
     csp::BUILTINS,
     program::BUILTINS,
@@ -105,6 +107,8 @@ const MODULES: &[&str] = &[
     "fluid.unique_name",
     "fluid.optimizer",
     "numpy",
+    "numpy.random",
+    "random",
     "unittest",
     "os",
     "sys",

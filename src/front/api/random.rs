@@ -1,0 +1,287 @@
+//! `numpy.random` and Python's `random` module in scripts, with numpy's and
+//! CPython's exact numbers (the generators are [`crate::host::random`]'s).
+//! Each script has one global state per module, as each process has; an
+//! unseeded state starts from entropy, as in numpy and CPython.
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::builtin::{builtin, Args, Builtin, Rest, D::*};
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::value::{Show, Value};
+use crate::host::random::{IntDtype, PyRandom, RandomState};
+use crate::host::{HostArray, HostError};
+
+thread_local! {
+    static NUMPY: RefCell<RandomState> = RefCell::new(RandomState::new(entropy() as u32));
+    static PYTHON: RefCell<PyRandom> = RefCell::new(PyRandom::new(entropy() as i64 & i64::MAX));
+}
+
+/// A seed for an unseeded generator: the clock's nanoseconds.
+fn entropy() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Elements a `size=` may ask for (a script's arrays are bounded like its lists).
+const MAX_ELEMENTS: usize = crate::front::value::MAX_ITEMS;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(["numpy.random.seed"], [("seed", Nil)], Rest::No, |_, a| {
+        let seed = a.int("seed")?;
+        NUMPY
+            .with(|r| r.borrow_mut().seed(seed))
+            .map_err(|e| err(a, "seed", e))?;
+        Ok(Value::None)
+    }),
+    builtin!(["numpy.random.rand"], [], Rest::Varargs, |_, a| {
+        let shape = Some(dims_of(a, &a.extra)?).filter(|s| !s.is_empty());
+        floats(
+            shape,
+            |n| Ok(NUMPY.with(|r| r.borrow_mut().random_sample(n))),
+            a,
+        )
+    }),
+    builtin!(["numpy.random.randn"], [], Rest::Varargs, |_, a| {
+        let shape = Some(dims_of(a, &a.extra)?).filter(|s| !s.is_empty());
+        floats(
+            shape,
+            |n| Ok(NUMPY.with(|r| r.borrow_mut().standard_normal(n))),
+            a,
+        )
+    }),
+    builtin!(
+        [
+            "numpy.random.random",
+            "numpy.random.random_sample",
+            "numpy.random.sample"
+        ],
+        [("size", Nil)],
+        Rest::No,
+        |_, a| floats(
+            size(a)?,
+            |n| Ok(NUMPY.with(|r| r.borrow_mut().random_sample(n))),
+            a
+        )
+    ),
+    builtin!(
+        ["numpy.random.uniform"],
+        [("low", Float(0.0)), ("high", Float(1.0)), ("size", Nil)],
+        Rest::No,
+        |_, a| {
+            let (low, high) = (a.float("low")?, a.float("high")?);
+            floats(
+                size(a)?,
+                |n| NUMPY.with(|r| r.borrow_mut().uniform(low, high, n)),
+                a,
+            )
+        }
+    ),
+    builtin!(
+        ["numpy.random.normal"],
+        [("loc", Float(0.0)), ("scale", Float(1.0)), ("size", Nil)],
+        Rest::No,
+        |_, a| {
+            let (loc, scale) = (a.float("loc")?, a.float("scale")?);
+            floats(
+                size(a)?,
+                |n| NUMPY.with(|r| r.borrow_mut().normal(loc, scale, n)),
+                a,
+            )
+        }
+    ),
+    builtin!(
+        ["numpy.random.randint"],
+        [
+            ("low", Req),
+            ("high", Nil),
+            ("size", Nil),
+            ("dtype", Str("int64"))
+        ],
+        Rest::No,
+        |_, a| {
+            let low = i128::from(a.int("low")?);
+            let high = if a.is_none("high") {
+                None
+            } else {
+                Some(i128::from(a.int("high")?))
+            };
+            let dtype = match a.string("dtype")?.as_str() {
+                "int32" => IntDtype::Int32,
+                "int64" | "int" => IntDtype::Int64,
+                other => {
+                    return Err(a.err("dtype", format!("fluidc's randint has no dtype {other}")))
+                }
+            };
+            let shape = size(a)?;
+            let n = count(a, shape.as_deref())?;
+            let v = NUMPY
+                .with(|r| r.borrow_mut().randint(low, high, n, dtype))
+                .map_err(|e| err(a, "low", e))?;
+            match shape {
+                None => Ok(Value::Int(v.first().copied().unwrap_or(0))),
+                Some(s) => {
+                    let arr = HostArray::from_vec(&s, v).map_err(|e| err(a, "size", e))?;
+                    let arr = if dtype == IntDtype::Int32 {
+                        arr.astype(crate::host::DType::Int32)
+                    } else {
+                        arr
+                    };
+                    Ok(Value::Array(Rc::new(arr)))
+                }
+            }
+        }
+    ),
+    builtin!(
+        ["numpy.random.permutation"],
+        [("x", Req)],
+        Rest::No,
+        |_, a| {
+            let n = a.int("x")?;
+            if !(0..=MAX_ELEMENTS as i64).contains(&n) {
+                return Err(a.err("x", "permutation takes a size from 0 to the array limit"));
+            }
+            let v = NUMPY.with(|r| r.borrow_mut().permutation(n));
+            let arr = HostArray::from_vec(&[v.len()], v).map_err(|e| err(a, "x", e))?;
+            Ok(Value::Array(Rc::new(arr)))
+        }
+    ),
+    builtin!(["numpy.random.shuffle"], [("x", Req)], Rest::No, |_, a| {
+        match a.get("x") {
+            Value::List(l) => {
+                NUMPY.with(|r| r.borrow_mut().shuffle(&mut l.borrow_mut()));
+                Ok(Value::None)
+            }
+            other => Err(a.err(
+                "x",
+                format!(
+                    "fluidc shuffles lists in place, not a {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }),
+    builtin!(["random.seed"], [("a", Nil)], Rest::No, |_, a| {
+        match a.get("a") {
+            Value::Float(f) => PYTHON.with(|r| r.borrow_mut().seed_f64(*f)),
+            _ => {
+                let seed = a.int("a")?;
+                PYTHON.with(|r| r.borrow_mut().seed(seed));
+            }
+        }
+        Ok(Value::None)
+    }),
+    builtin!(["random.random"], [], Rest::No, |_, _| Ok(Value::Float(
+        PYTHON.with(|r| r.borrow_mut().random())
+    ))),
+    builtin!(
+        ["random.uniform"],
+        [("a", Req), ("b", Req)],
+        Rest::No,
+        |_, a| {
+            let (x, y) = (a.float("a")?, a.float("b")?);
+            Ok(Value::Float(PYTHON.with(|r| r.borrow_mut().uniform(x, y))))
+        }
+    ),
+    builtin!(
+        ["random.randint"],
+        [("a", Req), ("b", Req)],
+        Rest::No,
+        |_, a| {
+            let (x, y) = (a.int("a")?, a.int("b")?);
+            PYTHON
+                .with(|r| r.borrow_mut().randint(x, y))
+                .map(Value::Int)
+                .map_err(|e| err(a, "a", e))
+        }
+    ),
+    builtin!(
+        ["random.gauss"],
+        [("mu", Float(0.0)), ("sigma", Float(1.0))],
+        Rest::No,
+        |_, a| {
+            let (mu, sigma) = (a.float("mu")?, a.float("sigma")?);
+            Ok(Value::Float(
+                PYTHON.with(|r| r.borrow_mut().gauss(mu, sigma)),
+            ))
+        }
+    ),
+    builtin!(["random.choice"], [("seq", Req)], Rest::No, |_, a| {
+        let items = a.get("seq").items().ok_or_else(|| {
+            a.err(
+                "seq",
+                format!("cannot choose from {}", Show(a.get("seq"), true)),
+            )
+        })?;
+        let i = PYTHON
+            .with(|r| r.borrow_mut().choice(items.len()))
+            .map_err(|e| err(a, "seq", e))?;
+        Ok(items[i].clone())
+    }),
+    builtin!(["random.shuffle"], [("x", Req)], Rest::No, |_, a| {
+        match a.get("x") {
+            Value::List(l) => {
+                PYTHON.with(|r| r.borrow_mut().shuffle(&mut l.borrow_mut()));
+                Ok(Value::None)
+            }
+            other => Err(a.err("x", format!("cannot shuffle a {}", other.type_name()))),
+        }
+    }),
+];
+
+fn err(a: &Args, name: &str, e: HostError) -> Diagnostic {
+    a.err(name, format!("{}: {}", e.kind.name(), e.message))
+}
+
+/// A `size=` argument: `None` (one value), an int, or a tuple of ints.
+fn size(a: &Args) -> Result<Option<Vec<usize>>> {
+    match a.get("size") {
+        Value::None => Ok(None),
+        one @ Value::Int(_) => dims_of(a, std::slice::from_ref(one)).map(Some),
+        other => dims_of(a, &other.items().unwrap_or_default()).map(Some),
+    }
+}
+
+/// Dimensions given as ints (`rand(2, 3)`).
+fn dims_of(a: &Args, values: &[Value]) -> Result<Vec<usize>> {
+    values
+        .iter()
+        .map(|v| match v {
+            Value::Int(n) => usize::try_from(*n).ok(),
+            _ => None,
+        })
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(|| Diagnostic::new(a.call.clone(), "dimensions must be non-negative integers"))
+}
+
+/// How many values a shape asks for, within the limit.
+fn count(a: &Args, shape: Option<&[usize]>) -> Result<usize> {
+    let n = shape.map_or(Some(1), |s| {
+        s.iter().try_fold(1usize, |acc, d| acc.checked_mul(*d))
+    });
+    n.filter(|n| *n <= MAX_ELEMENTS).ok_or_else(|| {
+        Diagnostic::new(
+            a.call.clone(),
+            format!("the array would have more than {MAX_ELEMENTS} elements"),
+        )
+    })
+}
+
+/// Float draws: a Python float for no shape (numpy's scalar return), else a
+/// float64 array of the shape.
+fn floats(
+    shape: Option<Vec<usize>>,
+    draw: impl FnOnce(usize) -> std::result::Result<Vec<f64>, HostError>,
+    a: &Args,
+) -> Result<Value> {
+    let n = count(a, shape.as_deref())?;
+    let v = draw(n).map_err(|e| {
+        Diagnostic::new(a.call.clone(), format!("{}: {}", e.kind.name(), e.message))
+    })?;
+    match shape {
+        None => Ok(Value::Float(v.first().copied().unwrap_or(0.0))),
+        Some(s) => HostArray::from_vec(&s, v)
+            .map(|x| Value::Array(Rc::new(x)))
+            .map_err(|e| Diagnostic::new(a.call.clone(), e.message)),
+    }
+}
