@@ -541,3 +541,22 @@ impl<'a> OpLoader<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One definition per op, one kernel per definition (SPEC §9.1): every
+    /// op the transpiler defines has a kernel under the same type.
+    #[test]
+    fn every_defined_op_has_a_kernel() {
+        let registry = Registry::new();
+        let missing: Vec<&str> = fluidc_transpiler::ops::registry()
+            .types()
+            .into_iter()
+            .filter(|ty| *ty != fluidc_transpiler::SELECT_NODE) // lowered before any run
+            .filter(|ty| registry.get(ty).is_none())
+            .collect();
+        assert!(missing.is_empty(), "defined ops without a kernel: {missing:?}");
+    }
+}
