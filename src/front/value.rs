@@ -78,6 +78,8 @@ pub enum Object {
     UniqueNameGuard,
     /// A `unittest.TestCase`-like namespace; only its assert methods exist.
     Other(&'static str),
+    /// `scope.find_var(name)`: a variable of the executor's scope.
+    ScopeVar(String),
 }
 
 /// Which construct a block guard completes on exit.
@@ -225,6 +227,7 @@ impl Value {
                 Object::SelectCase(_) => "SelectCase",
                 Object::UniqueNameGuard => "unique_name.guard",
                 Object::Other(n) => n,
+                Object::ScopeVar(_) => "ScopeVar",
             },
             Value::RunTime => "run-time value",
             Value::Array(_) => "ndarray",

@@ -1,6 +1,7 @@
 # Persistable variables keep their values from run to run: a global counter
 # the main program increments, a startup program that sets it, and fetched
 # values used by the host loop.
+import numpy
 import paddle.fluid as fluid
 
 counter = fluid.layers.create_global_var(
@@ -18,3 +19,5 @@ while True:
         break
 print("counter went", seen, "and doubled is", d)
 print(float(c[0]), int(d[0]), bool(c > 12), len(c), c.shape)
+scope = fluid.global_scope()
+print(numpy.array(scope.find_var('counter').get_tensor()), fluid.executor._fetch_var('counter'))

@@ -215,6 +215,33 @@ pub const BUILTINS: &[Builtin] = &[
     ),
     builtin!(["Executor.close"], [], Rest::No, |_, _| Ok(Value::None)),
     builtin!(
+        ["fluid.global_scope", "fluid.executor.global_scope"],
+        [],
+        Rest::No,
+        |_, _| Ok(Value::object(Object::Other("Scope")))
+    ),
+    builtin!(["Scope.find_var"], [("name", Req)], Rest::No, |_, a| Ok(
+        Value::object(Object::ScopeVar(a.string("name")?))
+    )),
+    builtin!(["ScopeVar.get_tensor"], [], Rest::No, |i, a| {
+        match recv_object(a).as_ref() {
+            Object::ScopeVar(name) => scope_tensor(i, a, name),
+            _ => Ok(Value::Poison),
+        }
+    }),
+    builtin!(
+        ["fluid.executor._fetch_var"],
+        [("name", Req), ("scope", Nil), ("return_numpy", Bool(true))],
+        Rest::No,
+        |i, a| {
+            let name = match a.get("name") {
+                Value::Var(v) => v.name.to_string(),
+                _ => a.string("name")?,
+            };
+            scope_tensor(i, a, &name)
+        }
+    ),
+    builtin!(
         ["fluid.unique_name.generate"],
         [("key", Req)],
         Rest::No,
@@ -506,6 +533,22 @@ fn executor_run(i: &mut Host, a: &mut Args) -> Result<Value> {
     });
     i.b.stopped = true;
     Ok(Value::list(vec![Value::RunTime; n]))
+}
+
+/// The tensor the executor's scope holds for `name`, as an array; known
+/// only when the script runs (run mode).
+fn scope_tensor(i: &mut Host, a: &Args, name: &str) -> Result<Value> {
+    let Some(run) = i.b.run.as_ref() else {
+        return Ok(Value::RunTime);
+    };
+    run.scope_tensor(name)
+        .map(|x| Value::Array(std::rc::Rc::new(x)))
+        .ok_or_else(|| {
+            Diagnostic::new(
+                a.call.clone(),
+                format!("the scope holds no tensor `{name}` (only persistable variables stay in it after a run)"),
+            )
+        })
 }
 
 /// The names `fetch_list` gives; `None` when an item already failed (its

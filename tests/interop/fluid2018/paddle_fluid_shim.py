@@ -704,11 +704,15 @@ def install(run=False):
     )
     fluid = _module(
         "paddle.fluid", layers=layers, core=core, unique_name=unique_name, data=data,
-        Executor=Executor, CPUPlace=core.CPUPlace, **programs,
+        Executor=Executor, CPUPlace=core.CPUPlace, global_scope=paddle.static.global_scope,
+        **programs,
     )
     fluid.framework = _module("paddle.fluid.framework", **programs)
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)
-    fluid.executor = _module("paddle.fluid.executor", Executor=Executor)
+    from paddle.base import executor as base_executor
+    fluid.executor = _module("paddle.fluid.executor", Executor=Executor,
+                             global_scope=paddle.static.global_scope,
+                             _fetch_var=base_executor._fetch_var)
     sys.modules["paddle.fluid.core"] = core
     sys.modules["paddle.fluid.unique_name"] = unique_name
     paddle.fluid = fluid
