@@ -83,7 +83,16 @@ impl OptFlags {
 
 /// Loads `path` and takes it to `stage`.
 pub fn load_at(path: &str, stage: Stage, flags: &OptFlags) -> Result<Verified, CliError> {
-    let program = input::load(path)?;
+    take_to(path, input::load(path)?, stage, flags)
+}
+
+/// Takes a program read from `path` to `stage`.
+pub fn take_to(
+    path: &str,
+    program: Verified,
+    stage: Stage,
+    flags: &OptFlags,
+) -> Result<Verified, CliError> {
     let chosen = match stage {
         Stage::Parsed => return Ok(program),
         Stage::Lowered => vec![passes::find("lower_select").expect("lower_select exists")],

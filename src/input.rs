@@ -112,16 +112,30 @@ pub fn is_python(path: &str) -> bool {
 /// Compiles a Python script; its errors are rendered into the error, its
 /// warnings printed on standard error.
 pub fn compile_python(path: &str) -> Result<Program, CliError> {
+    compile_python_with(path, false).map(|c| c.program)
+}
+
+/// Compiles a Python script into its main program and its startup
+/// program apart (`--startup-out`), both verified.
+pub fn compile_python_split(path: &str) -> Result<(Verified, Verified), CliError> {
+    let compiled = compile_python_with(path, true)?;
+    let verify =
+        |p: Program| Verified::new(p).map_err(|e| CliError::user(verify_message(path, &e)));
+    let startup = compiled.startup.unwrap_or_default();
+    Ok((verify(compiled.program)?, verify(startup)?))
+}
+
+fn compile_python_with(path: &str, split: bool) -> Result<crate::front::Compiled, CliError> {
     let bytes = read_bytes(path)?;
     let name = display_name(path);
-    let (source, result) = crate::front::compile_bytes(name, &bytes);
+    let (source, result) = crate::front::compile_bytes(name, &bytes, split);
     let render = |diags| crate::front::diag::render(name, &source, diags);
     match result {
         Ok(compiled) => {
             if !compiled.warnings.is_empty() {
                 eprint!("{}", render(&compiled.warnings));
             }
-            Ok(compiled.program)
+            Ok(compiled)
         }
         Err(diags) => Err(CliError::rendered(render(&diags))),
     }

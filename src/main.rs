@@ -29,6 +29,10 @@ enum Command {
         output: Option<String>,
         #[arg(long, value_enum, default_value_t = TargetArg::Paddle3)]
         target: TargetArg,
+        /// Write the script's startup program to FILE, apart (a .py only);
+        /// without it, the startup program is merged into block 0.
+        #[arg(long, value_name = "FILE")]
+        startup_out: Option<String>,
         #[command(flatten)]
         opt: OptFlags,
     },
@@ -135,6 +139,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             input: path,
             output,
             target,
+            startup_out,
             opt,
         } => {
             let output = match output {
@@ -147,6 +152,22 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     })
                 }
             };
+            if let Some(startup_out) = startup_out {
+                if !input::is_python(&path) {
+                    return Err(CliError {
+                        code: 2,
+                        message: format!(
+                            "error: --startup-out takes a Python script; {path} is a program already"
+                        ),
+                    });
+                }
+                let (main, startup) = input::compile_python_split(&path)?;
+                let take = |p| driver::take_to(&path, p, Stage::Optimized, &opt);
+                let main = driver::for_target(take(main)?, target)?;
+                let startup = driver::for_target(take(startup)?, target)?;
+                input::write_output(&startup_out, &codec::encode_program(&startup))?;
+                return input::write_output(&output, &codec::encode_program(&main));
+            }
             let program =
                 driver::for_target(driver::load_at(&path, Stage::Optimized, &opt)?, target)?;
             input::write_output(&output, &codec::encode_program(&program))

@@ -493,3 +493,35 @@ fn scripts_print_what_python_and_paddle_print() {
         );
     }
 }
+
+/// `compile --startup-out`: the startup program is written apart, and the
+/// two files run in Paddle 3.3.1 as the script runs them (startup once,
+/// then main: the persistable counter starts at 10 and main adds 1).
+#[test]
+fn startup_out_writes_two_programs_paddle_runs_in_order() {
+    let dir = temp_dir("startup_out");
+    let (main, startup) = (dir.join("main.pb"), dir.join("startup.pb"));
+    let out = fluidc(
+        &[
+            "compile",
+            "testdata/run/persistable_state.py",
+            "-o",
+            path_str(&main),
+            "--startup-out",
+            path_str(&startup),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = "import os, sys\nos.environ['FLAGS_enable_pir_api']='0'\nimport paddle\n\
+        paddle.enable_static()\n\
+        load = lambda f: paddle.static.Program.parse_from_string(open(f, 'rb').read())\n\
+        startup, main = load(sys.argv[1]), load(sys.argv[2])\n\
+        exe = paddle.static.Executor(paddle.CPUPlace())\n\
+        exe.run(startup)\n\
+        for _ in range(2):\n    c, d = exe.run(main, fetch_list=['counter', 'tmp_0'])\n\
+        print(int(c[0]), int(d[0]))";
+    let printed = venv_python(&["-c", script, path_str(&startup), path_str(&main)]);
+    let printed = String::from_utf8_lossy(&printed);
+    assert_eq!(printed.lines().last(), Some("12 24"), "{printed}");
+}

@@ -29,19 +29,26 @@ use diag::Diagnostic;
 #[derive(Debug)]
 pub struct Compiled {
     pub program: Program,
+    /// The startup program on its own, when asked for (`--startup-out`);
+    /// otherwise it is merged into `program`'s block 0.
+    pub startup: Option<Program>,
     pub warnings: Vec<Diagnostic>,
 }
 
 /// Compiles a script. On failure, every independent error found (and the
 /// warnings).
 pub fn compile(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
+    compile_with(path, source, false)
+}
+
+fn compile_with(path: &str, source: &str, split: bool) -> Result<Compiled, Vec<Diagnostic>> {
     // The evaluator recurses on the syntax tree (bounded by parse::MAX_DEPTH),
     // so it runs on a thread with a stack sized for that bound.
     let (path, source) = (path.to_string(), source.to_string());
     let worker = std::thread::Builder::new()
         .name("fluidc-front".into())
         .stack_size(1 << 30)
-        .spawn(move || compile_here(&path, &source));
+        .spawn(move || compile_here(&path, &source, split));
     match worker.map(|h| h.join()) {
         Ok(Ok(result)) => result,
         _ => Err(vec![Diagnostic::new(
@@ -136,7 +143,7 @@ fn run_here(
     })
 }
 
-fn compile_here(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
+fn compile_here(path: &str, source: &str, split: bool) -> Result<Compiled, Vec<Diagnostic>> {
     if let Err(e) = api::check_registry() {
         return Err(vec![Diagnostic::new(
             0..0,
@@ -152,6 +159,7 @@ fn compile_here(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
     if diags.iter().any(|d| !d.warning) {
         return Err(diags);
     }
+    let startup = split.then(|| take_startup(&mut b));
     let program = finish(&mut b).map_err(|d| {
         diags.push(d);
         std::mem::take(&mut diags)
@@ -159,8 +167,21 @@ fn compile_here(path: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
     std::mem::forget(body); // a deep tree drops recursively; the process owns it until exit anyway
     Ok(Compiled {
         program,
+        startup,
         warnings: diags,
     })
+}
+
+/// The startup program of the program the script runs, taken out of the
+/// builder (so [`finish`] merges nothing).
+fn take_startup(b: &mut builder::ProgramBuilder) -> Program {
+    let main = b.runs.last().map_or(0, |r| r.program);
+    let startup = b.startup_of.get(&main).copied().unwrap_or(1);
+    let empty = Program {
+        blocks: vec![fluidc_transpiler::Block::new(0, -1)],
+        ..Default::default()
+    };
+    std::mem::replace(&mut b.programs[startup].program, empty)
 }
 
 /// The program to write: the one the script ran, with its startup program
@@ -230,9 +251,13 @@ fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
 
 /// A whole file's bytes to a program; non-UTF-8 input is a diagnostic.
 /// Also gives the source text the diagnostics point into.
-pub fn compile_bytes(path: &str, bytes: &[u8]) -> (String, Result<Compiled, Vec<Diagnostic>>) {
+pub fn compile_bytes(
+    path: &str,
+    bytes: &[u8],
+    split: bool,
+) -> (String, Result<Compiled, Vec<Diagnostic>>) {
     match std::str::from_utf8(bytes) {
-        Ok(source) => (source.to_string(), compile(path, source)),
+        Ok(source) => (source.to_string(), compile_with(path, source, split)),
         Err(e) => {
             let at = e.valid_up_to();
             let text = String::from_utf8_lossy(bytes).into_owned();
