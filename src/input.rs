@@ -128,7 +128,7 @@ pub fn compile_python_split(path: &str) -> Result<(Verified, Verified), CliError
 fn compile_python_with(path: &str, split: bool) -> Result<crate::front::Compiled, CliError> {
     let bytes = read_bytes(path)?;
     let name = display_name(path);
-    let (source, result) = crate::front::compile_bytes(name, &bytes, split);
+    let (source, result) = crate::front::compile_bytes_with(name, &bytes, split);
     let render = |diags| crate::front::diag::render(name, &source, diags);
     match result {
         Ok(compiled) => {

@@ -251,7 +251,12 @@ fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
 
 /// A whole file's bytes to a program; non-UTF-8 input is a diagnostic.
 /// Also gives the source text the diagnostics point into.
-pub fn compile_bytes(
+pub fn compile_bytes(path: &str, bytes: &[u8]) -> (String, Result<Compiled, Vec<Diagnostic>>) {
+    compile_bytes_with(path, bytes, false)
+}
+
+/// [`compile_bytes`], with the startup program apart when `split`.
+pub fn compile_bytes_with(
     path: &str,
     bytes: &[u8],
     split: bool,
