@@ -238,3 +238,71 @@ fn scripts_on_stdin_and_host_loops_in_build_mode() {
     let out = fluidc(&["check", "testdata/run/host_loop.py"], b"");
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// A version-1 `.npy` file of little-endian f64 or f32 values.
+fn npy(descr: &str, shape: &[usize], values: &[f64]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let shape = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    for v in values {
+        if descr == "<f8" {
+            out.extend(v.to_le_bytes());
+        } else {
+            out.extend((*v as f32).to_le_bytes());
+        }
+    }
+    out
+}
+
+/// `--feed x=file.npy` is checked against `x`'s declaration, as Paddle
+/// checks feeds: another dtype or a shape that does not fit is an error
+/// naming the variable (it used to fail later, inside an op).
+#[test]
+fn npy_feeds_are_checked_against_the_declaration() {
+    let dir = temp_dir("npy_feeds");
+    let pb = dir.join("scale.pb");
+    let out = fluidc(
+        &["compile", "testdata/run/host_loop.py", "-o", path_str(&pb)],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let cases = [
+        (
+            "f64.npy",
+            npy("<f8", &[2, 3], &[1.0; 6]),
+            Some("the value is float64 but `x` is declared float32"),
+        ),
+        (
+            "rank.npy",
+            npy("<f4", &[3], &[1.0; 3]),
+            Some("the value has shape [3] but `x` is declared [-1, 3]"),
+        ),
+        ("ok.npy", npy("<f4", &[2, 3], &[1.0; 6]), None),
+    ];
+    for (file, bytes, error) in cases {
+        let path = dir.join(file);
+        std::fs::write(&path, bytes).expect("write npy");
+        let x = format!("x={}", path_str(&path));
+        let y = format!("y={}", path_str(&dir.join("ok.npy")));
+        std::fs::write(dir.join("ok.npy"), npy("<f4", &[2, 3], &[1.0; 6])).expect("write npy");
+        let out = fluidc(&["run", path_str(&pb), "--feed", &x, "--feed", &y], b"");
+        match error {
+            Some(e) => {
+                assert_eq!(out.status.code(), Some(1), "{file}: {}", stderr(&out));
+                assert!(stderr(&out).contains(e), "{file}: {}", stderr(&out));
+            }
+            None => assert!(out.status.success(), "{file}: {}", stderr(&out)),
+        }
+    }
+}

@@ -8,9 +8,17 @@ use crate::tensor::{dtype_name, tensor_dtype, with_dtype, Element, Tensor};
 /// Reads a feed value for variable `name`: a path ending in `.npy` (its own
 /// dtype and shape), or a JSON literal (`[1,2,3]`, `5`, `[[1.0,2.0]]`) taking
 /// the dtype block 0 declares for `name`.
+///
+/// A `.npy` whose dtype or shape the variable's declaration refuses (another
+/// dtype; another rank, or a dim other than a declared one, `-1` being any)
+/// is an error naming the variable, as Paddle's executor checks feeds.
 pub fn parse_feed(program: &Verified, name: &str, value: &str) -> Result<Tensor, String> {
     if value.ends_with(".npy") {
-        return read_npy(value);
+        let t = read_npy(value)?;
+        if let Some(var) = program.blocks[0].var(name) {
+            check_declared(var, name, &t)?;
+        }
+        return Ok(t);
     }
     let var = program.blocks[0]
         .var(name)
@@ -23,6 +31,31 @@ pub fn parse_feed(program: &Verified, name: &str, value: &str) -> Result<Tensor,
         .map_err(|e| format!("--feed {name}={value}: not a .npy path nor a JSON literal ({e})"))?;
     let declared_0d = var.tensor_desc().is_some_and(|t| t.dims.is_empty());
     literal(&json, dtype, declared_0d).map_err(|e| format!("--feed {name}={value}: {e}"))
+}
+
+/// Whether a fed tensor fits the variable's declared dtype and dims.
+fn check_declared(var: &fluidc_transpiler::Var, name: &str, t: &Tensor) -> Result<(), String> {
+    if let Some(declared) = var.dtype() {
+        if declared != t.dtype() {
+            return Err(format!(
+                "cannot feed `{name}`: the value is {} but `{name}` is declared {}; convert it first (numpy: .astype('{}'))",
+                dtype_name(t.dtype()),
+                dtype_name(declared),
+                dtype_name(declared)
+            ));
+        }
+    }
+    if let Some(dims) = var.tensor_desc().map(|d| &d.dims) {
+        let fits = dims.len() == t.shape().len()
+            && dims.iter().zip(t.shape()).all(|(&d, &s)| d < 0 || d == s);
+        if !fits {
+            return Err(format!(
+                "cannot feed `{name}`: the value has shape {:?} but `{name}` is declared {dims:?} (-1 is any size)",
+                t.shape()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A JSON number, bool or (nested, rectangular) list as a tensor of `dtype`.
