@@ -212,7 +212,38 @@ impl ProgramBuilder {
 
     pub fn append_to(&mut self, program: usize, block: usize, op: Op) {
         let op = self.with_callstack(op);
+        self.pass_stop_gradient(program, block, &op);
         self.block_mut(program, block).ops.push(op);
+    }
+
+    /// Paddle 3's `Block.append_op` (`pass_stop_gradient`): when no input
+    /// of an op is a variable with `stop_gradient` false, its outputs stop
+    /// gradients too (`while` and `conditional_block` excepted). A variable
+    /// that never set the flag has Python's default, false.
+    fn pass_stop_gradient(&mut self, program: usize, block: usize, op: &Op) {
+        if matches!(op.ty.as_str(), "while" | "conditional_block") {
+            return;
+        }
+        let state = &mut self.programs[program];
+        let chain = state.program.scope_chain(block);
+        // Each name's declaration, through the per-block index (O(1) each).
+        let find = |state: &ProgramState, name: &str| {
+            chain
+                .iter()
+                .find_map(|&b| state.index.get(b)?.get(name).map(|&i| (b, i)))
+        };
+        let stops = |name: &str| {
+            find(state, name)
+                .is_none_or(|(b, i)| state.program.blocks[b].vars[i].stop_gradient == Some(true))
+        };
+        if !op.input_names().all(stops) {
+            return;
+        }
+        for name in op.output_names() {
+            if let Some((b, i)) = find(state, name) {
+                state.program.blocks[b].vars[i].stop_gradient = Some(true);
+            }
+        }
     }
 
     /// Puts `op` first in a block, as Paddle's initializers do in the

@@ -23,6 +23,37 @@ pub fn to_pretty(program: &Program, only: Option<usize>) -> String {
     out
 }
 
+/// The program as Paddle's `Program.__str__` prints it (`print(program)`
+/// in a script): every block in index order under a `block_idx` header,
+/// its variables, a blank line, its ops, with no nesting.
+pub fn paddle_program_text(program: &Program) -> String {
+    let mut out = String::new();
+    for block in &program.blocks {
+        let _ = writeln!(
+            out,
+            "{{ // block_idx:{}  parent_idx:{}  forward_idx:{}  backward_idx:-1",
+            block.idx,
+            block.parent_idx,
+            block.forward_block_idx.unwrap_or(-1)
+        );
+        for v in &block.vars {
+            // Paddle closes a non-tensor variable's line with a stray ')'.
+            let close = if v.tensor_desc().is_none() && v.ty.channel.is_none() {
+                ")"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "    {}{close}", var_line(v));
+        }
+        out.push('\n');
+        for op in &block.ops {
+            let _ = writeln!(out, "    {}", op_line(op));
+        }
+        out.push_str("}\n");
+    }
+    out
+}
+
 /// Indentation stops growing at this depth, so that deeply nested programs
 /// print in linear size (each block's header still names it and its parent).
 const MAX_INDENT: usize = 32;

@@ -399,7 +399,20 @@ fn isinstance(_: &mut Host, a: &mut Args) -> Result<Value> {
 fn print(i: &mut Host, a: &mut Args) -> Result<Value> {
     let sep = a.string("sep")?;
     let end = a.string("end")?;
-    let parts: Vec<String> = a.extra.iter().map(|v| Show(v, false).to_string()).collect();
+    let parts: Vec<String> = a
+        .extra
+        .iter()
+        .map(|v| match v {
+            // A program prints as Paddle prints it.
+            Value::Object(o) => match o.as_ref() {
+                crate::front::value::Object::Program(p) => {
+                    fluidc_transpiler::pretty::paddle_program_text(&i.b.programs[*p].program)
+                }
+                _ => Show(v, false).to_string(),
+            },
+            _ => Show(v, false).to_string(),
+        })
+        .collect();
     let text = format!("{}{}", parts.join(&sep), end);
     match i.b.run.as_mut() {
         Some(run) => run.stdout.push_str(&text),
