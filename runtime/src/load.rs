@@ -557,6 +557,9 @@ mod tests {
             .filter(|ty| *ty != fluidc_transpiler::SELECT_NODE) // lowered before any run
             .filter(|ty| registry.get(ty).is_none())
             .collect();
-        assert!(missing.is_empty(), "defined ops without a kernel: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "defined ops without a kernel: {missing:?}"
+        );
     }
 }

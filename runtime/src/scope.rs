@@ -312,6 +312,36 @@ impl<'a> Vars<'a> {
         self.set(r, Value::tensor(t));
     }
 
+    /// Takes the tensor a local variable holds (leaving it empty) for a
+    /// kernel to write its result into: a buffer nobody else shares is
+    /// reused (see `Buffer::refill`). `None` for a shared variable (another
+    /// goroutine may read it meanwhile) or one that holds no multi-element
+    /// tensor.
+    #[inline]
+    pub(crate) fn take_output(&mut self, r: &VarRef) -> Option<Box<Tensor>> {
+        let Place::Local { up, slot } = r.place else {
+            return None;
+        };
+        let v = &mut self.locals[self.local_index(up, slot)];
+        if !matches!(v, Value::Tensor(_)) {
+            return None;
+        }
+        match std::mem::take(v) {
+            Value::Tensor(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// [`Vars::set_tensor`] of a boxed tensor (one [`Vars::take_output`]
+    /// gave, updated in place), keeping its box.
+    pub(crate) fn set_boxed(&mut self, r: &VarRef, t: Box<Tensor>) {
+        let v = match t.as_scalar() {
+            Some((s, rank)) => Value::Scalar(s, rank as u8),
+            None => Value::Tensor(t),
+        };
+        self.set(r, v);
+    }
+
     /// The element and rank of a one-element tensor variable (see
     /// `crate::tensor::scalar`); `None` for anything else.
     #[inline(always)]

@@ -191,3 +191,82 @@ fn parse_feed_reads_literals_with_the_declared_dtype() {
         "double = [[2.0, 4.0], [6.0, 9.0]] (float32, shape [2, 2])"
     );
 }
+
+/// Kernels write into their output's buffer when nobody shares it and
+/// update an input in place when it is the output; a buffer `assign`
+/// shared is never written (copy-on-write).
+#[test]
+fn outputs_written_in_place_keep_shared_copies_intact() {
+    let mut p = Builder::new();
+    let vector = |p: &mut Builder, name: &str, values: Vec<f32>| {
+        p.program.blocks[0]
+            .vars
+            .push(Var::dense(name, F32, vec![values.len() as i64]));
+        p.push(
+            0,
+            Op::new("assign_value")
+                .output("Out", &[name])
+                .attr("dtype", AttrValue::Int(F32 as i32))
+                .attr("shape", AttrValue::Ints(vec![values.len() as i32]))
+                .attr("fp32_values", AttrValue::Floats(values)),
+        );
+    };
+    vector(&mut p, "c", vec![1.0, 2.0, 3.0]);
+    vector(&mut p, "y", vec![10.0, 20.0, 30.0]);
+    for name in ["x", "z", "saved"] {
+        p.program.blocks[0]
+            .vars
+            .push(Var::dense(name, F32, vec![3]));
+    }
+    // x is a copy of the constant c: writing x must not change c.
+    p.push(
+        0,
+        Op::new("assign").input("X", &["c"]).output("Out", &["x"]),
+    );
+    p.push(0, binary("elementwise_add", "x", "y", "x"));
+    // saved shares x's buffer, so the next write to x copies.
+    p.push(
+        0,
+        Op::new("assign")
+            .input("X", &["x"])
+            .output("Out", &["saved"]),
+    );
+    p.push(0, binary("elementwise_mul", "x", "x", "x"));
+    p.push(0, binary("elementwise_sub", "y", "x", "x"));
+    p.push(0, Op::new("relu").input("X", &["x"]).output("Out", &["x"]));
+    p.push(
+        0,
+        Op::new("scale")
+            .input("X", &["y"])
+            .output("Out", &["y"])
+            .attr("scale", AttrValue::Float(2.0))
+            .attr("bias", AttrValue::Float(1.0))
+            .attr("bias_after_scale", AttrValue::Bool(true)),
+    );
+    p.push(0, binary("elementwise_add", "y", "c", "z"));
+    p.push(0, binary("elementwise_add", "c", "y", "z"));
+    p.push(
+        0,
+        Op::new("sum")
+            .input("X", &["z", "c", "y"])
+            .output("Out", &["z"]),
+    );
+    p.push(
+        0,
+        Op::new("fill_zeros_like")
+            .input("X", &["saved"])
+            .output("Out", &["saved"]),
+    );
+    assert_eq!(
+        fetch_text(p, &["c", "x", "y", "z", "saved"]),
+        vec![
+            "c = [1.0, 2.0, 3.0] (float32, shape [3])",
+            // (c + y)^2 = 121, 484, 1089; y - that is negative: relu gives 0.
+            "x = [0.0, 0.0, 0.0] (float32, shape [3])",
+            "y = [21.0, 41.0, 61.0] (float32, shape [3])",
+            // (c + y) + c + y
+            "z = [44.0, 86.0, 128.0] (float32, shape [3])",
+            "saved = [0.0, 0.0, 0.0] (float32, shape [3])",
+        ]
+    );
+}

@@ -103,11 +103,19 @@ pub(crate) fn compare_tensors(
 ) -> Result<Tensor, String> {
     let (xs, ys) = (x.shape(), y.shape());
     let (shape, out) = match (x.data(), y.data()) {
-        (Data::Bool(a), Data::Bool(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
-        (Data::Int32(a), Data::Int32(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
-        (Data::Int64(a), Data::Int64(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
-        (Data::Float32(a), Data::Float32(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
-        (Data::Float64(a), Data::Float64(c)) => zip_operands((xs, a), (ys, c), axis, op.function()),
+        (Data::Bool(a), Data::Bool(c)) => zip_operands((xs, a), (ys, c), axis, None, op.function()),
+        (Data::Int32(a), Data::Int32(c)) => {
+            zip_operands((xs, a), (ys, c), axis, None, op.function())
+        }
+        (Data::Int64(a), Data::Int64(c)) => {
+            zip_operands((xs, a), (ys, c), axis, None, op.function())
+        }
+        (Data::Float32(a), Data::Float32(c)) => {
+            zip_operands((xs, a), (ys, c), axis, None, op.function())
+        }
+        (Data::Float64(a), Data::Float64(c)) => {
+            zip_operands((xs, a), (ys, c), axis, None, op.function())
+        }
         _ => return Err(dtype_mismatch(x, y)),
     }?;
     Ok(Tensor::from_parts(shape, Data::Bool(out)))
@@ -126,7 +134,7 @@ fn logical(l: &OpLoader, f: fn(bool, bool) -> bool) -> Result<Exec, String> {
         let (Some(av), Some(cv)) = (a.values::<bool>(), c.values::<bool>()) else {
             return Err("logical ops need bool or numeric tensors".into());
         };
-        let (shape, v) = zip_operands((a.shape(), av), (c.shape(), cv), -1, f)?;
+        let (shape, v) = zip_operands((a.shape(), av), (c.shape(), cv), -1, None, f)?;
         s.set_tensor(&out, Tensor::from_parts(shape, bool::wrap(v)));
         Ok(())
     })

@@ -2,12 +2,13 @@
 //!
 //! Both operands must have the same dtype, as Paddle's static-graph kernels
 //! require; the error says which dtypes met, so the program can cast.
+use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
 use crate::load::OpLoader;
 use crate::scope::{VarRef, Vars};
-use crate::tensor::broadcast::zip_operands;
-use crate::tensor::num::{with_numeric_pair, Num};
-use crate::tensor::{dtype_name, Element, Scalar, Tensor};
+use crate::tensor::broadcast::{broadcast, zip_operands};
+use crate::tensor::num::{with_numeric, with_numeric_pair, Num};
+use crate::tensor::{dtype_name, same_dims, Element, Scalar, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("elementwise_add", |l| binary(l, Arith::Add));
@@ -83,6 +84,7 @@ impl Arith {
 fn binary(l: &OpLoader, op: Arith) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis", -1)?;
+    let alias = Alias::of(&out, &x, &y);
     compute(move |s| {
         if let Some((a, b, rank)) = s.scalar_pair(&x, &y) {
             if let Some(v) = op.scalar(a, b) {
@@ -90,26 +92,67 @@ fn binary(l: &OpLoader, op: Arith) -> Result<Exec, String> {
                 return Ok(());
             }
         }
-        binary_vars(s, op, (&x, &y, &out), axis)
+        binary_vars(s, op, (&x, &y, &out), axis, alias)
     })
 }
 
+/// Which input of a binary op is also its output (the same variable), as
+/// the loader resolved them: that input's buffer is then updated in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Alias {
+    None,
+    X,
+    Y,
+    Both,
+}
+
+impl Alias {
+    fn of(out: &VarRef, x: &VarRef, y: &VarRef) -> Alias {
+        match (out.place == x.place, out.place == y.place) {
+            (false, false) => Alias::None,
+            (true, false) => Alias::X,
+            (false, true) => Alias::Y,
+            (true, true) => Alias::Both,
+        }
+    }
+}
+
 /// The general path of an elementwise kernel, out of line so that the
-/// scalar path stays small.
+/// scalar path stays small. The result goes into the buffer the output
+/// variable held when nothing else shares it (see `Buffer::refill`).
 #[inline(never)]
 fn binary_vars(
     s: &mut Vars,
     op: Arith,
     (x, y, out): (&VarRef, &VarRef, &VarRef),
     axis: i64,
+    alias: Alias,
 ) -> Result<(), String> {
-    let t = arith(op, &*s.tensor(x)?, &*s.tensor(y)?, axis)?;
-    s.set_tensor(out, t);
+    let t = match (alias, s.take_output(out)) {
+        (Alias::X, Some(own)) => arith_in_place(op, own, &*s.tensor(y)?, axis, true)?,
+        (Alias::Y, Some(own)) => arith_in_place(op, own, &*s.tensor(x)?, axis, false)?,
+        (Alias::Both, Some(own)) => Box::new(arith_into(op, &own, &own, axis, None)?),
+        (_, old) => Box::new(arith_into(op, &*s.tensor(x)?, &*s.tensor(y)?, axis, old)?),
+    };
+    s.set_boxed(out, t);
     Ok(())
 }
 
 /// `x op y` elementwise, broadcasting by Paddle's `axis` rule.
+#[cfg(test)]
 pub(crate) fn arith(op: Arith, x: &Tensor, y: &Tensor, axis: i64) -> Result<Tensor, String> {
+    arith_into(op, x, y, axis, None)
+}
+
+/// [`arith`] written into `old`'s buffer when it has one owner and the
+/// result's dtype and size.
+fn arith_into(
+    op: Arith,
+    x: &Tensor,
+    y: &Tensor,
+    axis: i64,
+    old: Option<Box<Tensor>>,
+) -> Result<Tensor, String> {
     let (shape, data) = with_numeric_pair!(
         x.data(),
         y.data(),
@@ -117,13 +160,82 @@ pub(crate) fn arith(op: Arith, x: &Tensor, y: &Tensor, axis: i64) -> Result<Tens
             if T::IS_INT && op.divides() && c.contains(&T::ZERO) {
                 return Err("integer division by zero".to_string());
             }
-            let (shape, out) =
-                zip_operands((x.shape(), a), (y.shape(), c), axis, op.function::<T>())?;
+            let old = old.and_then(|t| t.into_buffer::<T>());
+            let (shape, out) = zip_operands(
+                (x.shape(), a),
+                (y.shape(), c),
+                axis,
+                old,
+                op.function::<T>(),
+            )?;
             (shape, T::wrap(out))
         },
         return Err(dtype_mismatch(x, y))
     );
     Ok(Tensor::from_parts(shape, data))
+}
+
+/// `own op other` (`own_is_x`) or `other op own`, written over `own`'s
+/// elements when its buffer has one owner and the result has its shape
+/// (`x += y`); else computed into a new buffer.
+fn arith_in_place(
+    op: Arith,
+    mut own: Box<Tensor>,
+    other: &Tensor,
+    axis: i64,
+    own_is_x: bool,
+) -> Result<Box<Tensor>, String> {
+    let (x, y) = if own_is_x {
+        (&*own, other)
+    } else {
+        (other, &*own)
+    };
+    let b = broadcast(x.shape(), y.shape(), axis)?;
+    let fits = same_dims(&b.out_shape, own.shape()) && own.dtype() == other.dtype();
+    let fresh = |x: &Tensor, y: &Tensor| arith_into(op, x, y, axis, None).map(Box::new);
+    if !fits {
+        return fresh(x, y);
+    }
+    let done = with_numeric!(
+        other.data(),
+        |o: T| {
+            let o: &[T] = o;
+            let divisor = if own_is_x {
+                o
+            } else {
+                own.values::<T>().unwrap_or_default()
+            };
+            if T::IS_INT && op.divides() && divisor.contains(&T::ZERO) {
+                return Err("integer division by zero".to_string());
+            }
+            let f = op.function::<T>();
+            match own.unique_values_mut::<T>() {
+                None => false,
+                Some(mine) => {
+                    let g = |m: T, o: T| if own_is_x { f(m, o) } else { f(o, m) };
+                    if o.len() == mine.len() {
+                        mine.iter_mut().zip(o).for_each(|(m, &o)| *m = g(*m, o));
+                    } else if let [o] = o {
+                        mine.iter_mut().for_each(|m| *m = g(*m, *o));
+                    } else {
+                        for (m, (i, j)) in mine.iter_mut().zip(b.indices()) {
+                            *m = g(*m, o[if own_is_x { j } else { i }]);
+                        }
+                    }
+                    true
+                }
+            }
+        },
+        return Err(dtype_mismatch(&own, other))
+    );
+    if done {
+        return Ok(own);
+    }
+    if own_is_x {
+        fresh(&own, other)
+    } else {
+        fresh(other, &own)
+    }
 }
 
 pub(crate) fn dtype_mismatch(x: &Tensor, y: &Tensor) -> String {
@@ -138,18 +250,31 @@ pub(crate) fn dtype_mismatch(x: &Tensor, y: &Tensor) -> String {
     }
 }
 
-/// `sum`: adds every tensor of the `X` list.
+/// `sum`: adds every tensor of the `X` list, into the output's buffer
+/// when it has one owner and is none of the inputs.
 fn sum(l: &OpLoader) -> Result<Exec, String> {
     let (xs, out) = (l.inputs("X")?, l.output("Out")?);
     if xs.is_empty() {
         return Err("input `X` names no variable".into());
     }
     compute(move |s| {
-        let mut acc = s.tensor(&xs[0])?.into_owned();
-        for x in &xs[1..] {
-            acc = arith(Arith::Add, &acc, &*s.tensor(x)?, -1)?;
+        let inputs: Vec<&VarRef> = xs.iter().collect();
+        let old = take_unless_input(s, &out, &inputs);
+        let mut acc = match &xs[..] {
+            [x] => Box::new(s.tensor(x)?.into_owned()),
+            [x, y, ..] => Box::new(arith_into(
+                Arith::Add,
+                &*s.tensor(x)?,
+                &*s.tensor(y)?,
+                -1,
+                old,
+            )?),
+            [] => unreachable!("checked at load"),
+        };
+        for x in xs.iter().skip(2) {
+            acc = arith_in_place(Arith::Add, acc, &*s.tensor(x)?, -1, true)?;
         }
-        s.set_tensor(&out, acc);
+        s.set_boxed(&out, acc);
         Ok(())
     })
 }

@@ -7,10 +7,11 @@
 //! and copy-on-write keeps later writers from changing it.
 use fluidc_transpiler::{AttrValue, VarKind};
 
+use super::output::{map, map_into, map_vars, Source};
 use super::{compute, Exec, Registry};
 use crate::load::OpLoader;
 use crate::scope::{VarRef, Vars};
-use crate::tensor::{with_dtype, Element, Tensor};
+use crate::tensor::{convert, with_data, with_dtype, Element, Tensor};
 use crate::value::Value;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -266,8 +267,19 @@ fn unary_kernel(
     })
 }
 
+/// Zeros of `X`'s shape and dtype, written over the output's own buffer
+/// when it has one owner.
 fn fill_zeros_like(l: &OpLoader) -> Result<Exec, String> {
-    unary_kernel(l, "X", |t| Tensor::zeros(t.dtype(), t.shape()))
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        map_vars(s, &x, &out, |src| {
+            Ok(with_dtype!(
+                src.tensor().dtype(),
+                |T| map::<T>(src, |_| T::ZERO),
+                unreachable!("tensors hold only tensor dtypes")
+            ))
+        })
+    })
 }
 
 /// The dims of `Input` as an int32 tensor.
@@ -281,11 +293,26 @@ fn shape(l: &OpLoader) -> Result<Exec, String> {
 fn cast(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let to = l.dtype("out_dtype", VarKind::Fp32)?;
-    compute(move |s| {
-        let t = s.tensor(&x)?.cast(to)?;
-        s.set_tensor(&out, t);
-        Ok(())
-    })
+    compute(move |s| map_vars(s, &x, &out, |src| Ok(cast_source(src, to))))
+}
+
+/// `cast` into the output's old buffer when it has one owner and room; a
+/// cast to the same dtype shares the input's buffer.
+fn cast_source(src: Source, to: VarKind) -> Box<Tensor> {
+    let (x, old) = match src {
+        Source::Own(t) if t.dtype() == to => return t,
+        Source::Read(x, _) if x.dtype() == to => return Box::new(x.clone()),
+        Source::Own(t) => (std::borrow::Cow::Owned(*t), None),
+        Source::Read(x, old) => (std::borrow::Cow::Borrowed(x), old),
+    };
+    let x: &Tensor = &x;
+    Box::new(with_data!(x.data(), |_v: S| {
+        with_dtype!(
+            to,
+            |T| map_into::<S, T>(x, old, convert::<S, T>),
+            unreachable!("`OpLoader::dtype` only returns tensor dtypes")
+        )
+    }))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod io;
 pub(crate) mod matmul;
+mod output;
 pub(crate) mod reduce;
 pub(crate) mod unary;
 

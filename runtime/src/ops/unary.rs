@@ -4,10 +4,11 @@
 //! Transcendental functions are evaluated in f64 and rounded to the tensor's
 //! dtype: never less accurate than Paddle's float kernels, and within the
 //! 1e-5 relative tolerance the interop tests allow.
+use super::output::{map, map_vars, Source};
 use super::{compute, Exec, Registry};
 use crate::load::OpLoader;
 use crate::scope::{VarRef, Vars};
-use crate::tensor::num::{with_numeric, Num};
+use crate::tensor::num::{with_numeric, with_numeric_dtype, Num};
 use crate::tensor::{dtype_name, Buffer, Data, Element, Scalar, Shape, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -50,53 +51,39 @@ impl Unary {
         }
     }
 
-    /// The ops defined on integers too, computed exactly.
-    fn exact<T: Num>(self) -> Option<fn(T) -> T> {
-        Some(match self {
-            Unary::Relu => |x| if x > T::ZERO { x } else { T::ZERO },
-            Unary::Square => |x: T| x.mul(x),
-            Unary::Abs => |x: T| x.abs_of(),
-            _ => return None,
+    /// The function on `T`: exact on integers for the ops defined there,
+    /// through f64 for the others; `None` for those on integers.
+    fn function<T: Num>(self) -> Option<fn(T) -> T> {
+        Some(match (self, T::IS_INT) {
+            (Unary::Relu, _) => |x| if x > T::ZERO { x } else { T::ZERO },
+            (Unary::Square, _) => |x: T| x.mul(x),
+            (Unary::Abs, _) => |x: T| x.abs_of(),
+            (_, true) => return None,
+            (Unary::Sigmoid, _) => |x: T| T::from_f64(1.0 / (1.0 + (-x.to_f64()).exp())),
+            (Unary::Tanh, _) => |x: T| T::from_f64(x.to_f64().tanh()),
+            (Unary::Sqrt, _) => |x: T| T::from_f64(x.to_f64().sqrt()),
+            (Unary::Exp, _) => |x: T| T::from_f64(x.to_f64().exp()),
+            (Unary::Log, _) => |x: T| T::from_f64(x.to_f64().ln()),
         })
-    }
-
-    fn real(self) -> fn(f64) -> f64 {
-        match self {
-            Unary::Sigmoid => |x| 1.0 / (1.0 + (-x).exp()),
-            Unary::Tanh => f64::tanh,
-            Unary::Sqrt => f64::sqrt,
-            Unary::Exp => f64::exp,
-            Unary::Log => f64::ln,
-            Unary::Relu => |x| x.max(0.0),
-            Unary::Square => |x| x * x,
-            Unary::Abs => f64::abs,
-        }
     }
 }
 
 fn unary(l: &OpLoader, op: Unary) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    compute(move |s| {
-        let t = apply(op, &*s.tensor(&x)?)?;
-        s.set_tensor(&out, t);
-        Ok(())
-    })
+    compute(move |s| map_vars(s, &x, &out, |src| apply(op, src)))
 }
 
-pub(crate) fn apply(op: Unary, t: &Tensor) -> Result<Tensor, String> {
-    let data = with_numeric!(
-        t.data(),
-        |v: T| match (op.exact::<T>(), T::IS_INT) {
-            (Some(f), _) => T::wrap(v.iter().map(|&x| f(x)).collect()),
-            (None, false) => {
-                let f = op.real();
-                T::wrap(v.iter().map(|&x| T::from_f64(f(x.to_f64()))).collect())
-            }
-            (None, true) => return Err(needs_float(op.name(), t)),
+pub(crate) fn apply(op: Unary, src: Source) -> Result<Box<Tensor>, String> {
+    let t = src.tensor();
+    let fail = || needs_float(op.name(), t);
+    with_numeric_dtype!(
+        t.dtype(),
+        |T| {
+            let f = op.function::<T>().ok_or_else(fail)?;
+            Ok(map::<T>(src, f))
         },
-        return Err(needs_float(op.name(), t))
-    );
-    Ok(Tensor::from_parts(Shape::from_slice(t.shape()), data))
+        Err(fail())
+    )
 }
 
 fn needs_float(op: &str, t: &Tensor) -> String {
@@ -111,31 +98,24 @@ fn scale(l: &OpLoader) -> Result<Exec, String> {
     let (scale, bias) = (l.float("scale", 1.0)?, l.float("bias", 0.0)?);
     let after = l.bool("bias_after_scale", true)?;
     compute(move |s| {
-        let t = s.tensor(&x)?;
         let scale = match &scale_tensor {
             Some(r) => s.tensor(r)?.scalar_f64()?,
             None => scale,
         };
-        let data = with_numeric!(
-            t.data(),
-            |v: T| {
-                let (k, b) = (T::from_f64(scale), T::from_f64(bias));
-                T::wrap(
-                    v.iter()
-                        .map(|&x| {
-                            if after {
-                                x.mul(k).add(b)
-                            } else {
-                                x.add(b).mul(k)
-                            }
-                        })
-                        .collect(),
-                )
-            },
-            return Err("scale does not take bool tensors".into())
-        );
-        s.set_tensor(&out, Tensor::from_parts(Shape::from_slice(t.shape()), data));
-        Ok(())
+        map_vars(s, &x, &out, |src| {
+            with_numeric_dtype!(
+                src.tensor().dtype(),
+                |T| {
+                    let (k, b) = (T::from_f64(scale), T::from_f64(bias));
+                    Ok(if after {
+                        map(src, |x: T| x.mul(k).add(b))
+                    } else {
+                        map(src, |x: T| x.add(b).mul(k))
+                    })
+                },
+                Err("scale does not take bool tensors".into())
+            )
+        })
     })
 }
 
@@ -244,9 +224,13 @@ mod tests {
         assert!((v[0] - 0.5).abs() < 1e-7 && (v[2] + v[3] - 1.0).abs() < 1e-6);
         let i = Tensor::from_vec(&[2], vec![-1i64, 2]).expect("tensor");
         assert_eq!(
-            apply(Unary::Relu, &i).expect("ok").values::<i64>(),
+            apply(Unary::Relu, Source::Read(&i, None))
+                .expect("ok")
+                .values::<i64>(),
             Some(&[0, 2][..])
         );
-        assert!(apply(Unary::Exp, &i).unwrap_err().contains("needs a float"));
+        assert!(apply(Unary::Exp, Source::Read(&i, None))
+            .unwrap_err()
+            .contains("needs a float"));
     }
 }

@@ -68,24 +68,26 @@ pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, String> {
 }
 
 /// `f` over the broadcast pairs of two operands, each given as (shape,
-/// elements); returns the output shape and elements. Equal shapes (scalar
+/// elements); returns the output shape and elements, written into `old`
+/// when it has one owner (see [`Buffer::refill`]). Equal shapes (scalar
 /// loop counters above all) skip the broadcast bookkeeping.
 #[inline]
 pub fn zip_operands<A: Copy, B: Copy, O>(
     x: (&[i64], &[A]),
     y: (&[i64], &[B]),
     axis: i64,
+    old: Option<Buffer<O>>,
     mut f: impl FnMut(A, B) -> O,
 ) -> Result<(Shape, Buffer<O>), String> {
     if same_dims(x.0, y.0) {
         let out = match (x.1, y.1) {
             ([a], [b]) => Buffer::One(f(*a, *b)),
-            _ => x.1.iter().zip(y.1).map(|(&a, &b)| f(a, b)).collect(),
+            _ => Buffer::refill(old, x.1.len(), x.1.iter().zip(y.1).map(|(&a, &b)| f(a, b))),
         };
         return Ok((Shape::from_slice(x.0), out));
     }
     let b = broadcast(x.0, y.0, axis)?;
-    let out = b.zip(x.1, y.1, f);
+    let out = b.zip(x.1, y.1, old, f);
     Ok((b.out_shape, out))
 }
 
@@ -109,50 +111,84 @@ impl Broadcast {
             .product()
     }
 
-    /// Applies `f` to each broadcast pair of elements, in output order.
+    /// Applies `f` to each broadcast pair of elements, in output order,
+    /// writing into `old` when it has one owner (see [`Buffer::refill`]).
     pub fn zip<A: Copy, B: Copy, O>(
         &self,
         x: &[A],
         y: &[B],
+        old: Option<Buffer<O>>,
         mut f: impl FnMut(A, B) -> O,
     ) -> Buffer<O> {
         let n = self.numel();
-        // Fast paths (at most one allocation): same shape, or one side a
-        // single element.
+        // Fast paths: same shape, or one side a single element.
         if x.len() == n && y.len() == n {
-            return x.iter().zip(y).map(|(&a, &b)| f(a, b)).collect();
+            return Buffer::refill(old, n, x.iter().zip(y).map(|(&a, &b)| f(a, b)));
         }
         if y.len() == 1 && x.len() == n {
             let b = y[0];
-            return x.iter().map(|&a| f(a, b)).collect();
+            return Buffer::refill(old, n, x.iter().map(|&a| f(a, b)));
         }
         if x.len() == 1 && y.len() == n {
             let a = x[0];
-            return y.iter().map(|&b| f(a, b)).collect();
+            return Buffer::refill(old, n, y.iter().map(|&b| f(a, b)));
         }
+        Buffer::refill(old, n, self.indices().map(|(i, j)| f(x[i], y[j])))
+    }
+
+    /// For each output element in order, the index of its X and its Y element.
+    pub fn indices(&self) -> Indices<'_> {
         let rank = self.out_shape.len();
-        let dims = self.out_shape.clone();
-        let mut index = Dims::from_elem(0, rank);
-        let (mut xi, mut yi) = (0i64, 0i64);
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(f(x[xi as usize], y[yi as usize]));
-            // Advance the multi-index like an odometer, keeping both offsets.
-            for d in (0..rank).rev() {
-                index[d] += 1;
-                xi += self.x_strides[d];
-                yi += self.y_strides[d];
-                if index[d] < dims[d] {
-                    break;
-                }
-                xi -= self.x_strides[d] * dims[d];
-                yi -= self.y_strides[d] * dims[d];
-                index[d] = 0;
-            }
+        Indices {
+            b: self,
+            index: Dims::from_elem(0, rank),
+            at: (0, 0),
+            left: self.numel(),
         }
-        out.into()
     }
 }
+
+/// See [`Broadcast::indices`]: an odometer over the output's multi-index
+/// that keeps both operands' offsets.
+#[derive(Debug)]
+pub struct Indices<'a> {
+    b: &'a Broadcast,
+    index: Dims,
+    at: (i64, i64),
+    left: usize,
+}
+
+impl Iterator for Indices<'_> {
+    type Item = (usize, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let here = (self.at.0 as usize, self.at.1 as usize);
+        let (b, dims) = (self.b, &self.b.out_shape);
+        for d in (0..dims.len()).rev() {
+            self.index[d] += 1;
+            self.at.0 += b.x_strides[d];
+            self.at.1 += b.y_strides[d];
+            if self.index[d] < dims[d] {
+                break;
+            }
+            self.at.0 -= b.x_strides[d] * dims[d];
+            self.at.1 -= b.y_strides[d] * dims[d];
+            self.index[d] = 0;
+        }
+        Some(here)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Indices<'_> {}
 
 #[cfg(test)]
 mod tests {
@@ -162,30 +198,34 @@ mod tests {
     fn trailing_alignment_and_explicit_axis() {
         let b = broadcast(&[2, 3], &[3], -1).expect("broadcasts");
         assert_eq!(&*b.out_shape, &[2, 3]);
-        let out = b.zip(&[1, 2, 3, 4, 5, 6], &[10, 20, 30], |a, b| a + b);
+        let out = b.zip(&[1, 2, 3, 4, 5, 6], &[10, 20, 30], None, |a, b| a + b);
         assert_eq!(out.to_vec(), vec![11, 22, 33, 14, 25, 36]);
 
         // fc's bias: [N, 8] + [8] with axis 1; and Y aligned at axis 0.
         let b = broadcast(&[2, 3], &[2], 0).expect("broadcasts");
-        let out = b.zip(&[1, 2, 3, 4, 5, 6], &[10, 20], |a, b| a + b);
+        let out = b.zip(&[1, 2, 3, 4, 5, 6], &[10, 20], None, |a, b| a + b);
         assert_eq!(out.to_vec(), vec![11, 12, 13, 24, 25, 26]);
 
         // Both sides broadcast, and the smaller rank on the left.
         let b = broadcast(&[3, 1], &[1, 2], -1).expect("broadcasts");
         assert_eq!(
-            b.zip(&[1, 2, 3], &[10, 20], |a, b| a * b).to_vec(),
+            b.zip(&[1, 2, 3], &[10, 20], None, |a, b| a * b).to_vec(),
             vec![10, 20, 20, 40, 30, 60]
         );
         let b = broadcast(&[2], &[3, 2], -1).expect("broadcasts");
         assert_eq!(&*b.out_shape, &[3, 2]);
         assert_eq!(
-            b.zip(&[1, 2], &[0, 0, 1, 1, 2, 2], |a, b| a + b).to_vec(),
+            b.zip(&[1, 2], &[0, 0, 1, 1, 2, 2], None, |a, b| a + b)
+                .to_vec(),
             vec![1, 2, 2, 3, 3, 4]
         );
 
         // 0-D with anything.
         let b = broadcast(&[], &[2], -1).expect("broadcasts");
-        assert_eq!(b.zip(&[5], &[1, 2], |a, b| a - b).to_vec(), vec![4, 3]);
+        assert_eq!(
+            b.zip(&[5], &[1, 2], None, |a, b| a - b).to_vec(),
+            vec![4, 3]
+        );
     }
 
     #[test]

@@ -71,6 +71,9 @@ pub trait Element: Copy + PartialEq + PartialOrd + Send + Sync + std::fmt::Debug
     const ZERO: Self;
     fn slice(data: &Data) -> Option<&[Self]>;
     fn wrap(values: Buffer<Self>) -> Data;
+    /// The buffer of `data` if it holds this type.
+    fn buffer(data: Data) -> Option<Buffer<Self>>;
+    fn buffer_mut(data: &mut Data) -> Option<&mut Buffer<Self>>;
     fn to_f64(self) -> f64;
     /// `static_cast` semantics: floats truncate toward zero (saturating), bools are `!= 0`.
     fn from_f64(v: f64) -> Self;
@@ -93,6 +96,18 @@ macro_rules! element {
             }
             fn wrap(values: Buffer<Self>) -> Data {
                 Data::$variant(values)
+            }
+            fn buffer(data: Data) -> Option<Buffer<Self>> {
+                match data {
+                    Data::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn buffer_mut(data: &mut Data) -> Option<&mut Buffer<Self>> {
+                match data {
+                    Data::$variant(v) => Some(v),
+                    _ => None,
+                }
             }
             fn to_f64(self) -> f64 {
                 self as f64
@@ -136,6 +151,18 @@ impl Element for bool {
     }
     fn wrap(values: Buffer<Self>) -> Data {
         Data::Bool(values)
+    }
+    fn buffer(data: Data) -> Option<Buffer<Self>> {
+        match data {
+            Data::Bool(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn buffer_mut(data: &mut Data) -> Option<&mut Buffer<Self>> {
+        match data {
+            Data::Bool(v) => Some(v),
+            _ => None,
+        }
     }
     fn to_f64(self) -> f64 {
         f64::from(u8::from(self))
@@ -334,6 +361,18 @@ impl Tensor {
     /// The elements as `T`, if the tensor holds that dtype.
     pub fn values<T: Element>(&self) -> Option<&[T]> {
         T::slice(&self.data)
+    }
+
+    /// The elements as `T`, mutable, if the tensor holds that dtype and
+    /// nothing else shares its buffer.
+    pub(crate) fn unique_values_mut<T: Element>(&mut self) -> Option<&mut [T]> {
+        T::buffer_mut(&mut self.data)?.unique_mut()
+    }
+
+    /// The buffer, to reuse for a result of dtype `T` (see
+    /// [`Buffer::refill`]); `None` for another dtype.
+    pub(crate) fn into_buffer<T: Element>(self) -> Option<Buffer<T>> {
+        T::buffer(self.data)
     }
 
     /// The same data under another shape with the same element count.

@@ -204,6 +204,33 @@ macro_rules! with_numeric {
 }
 pub(crate) use with_numeric;
 
+/// Calls `$body` with `$T` bound to the element type of a numeric dtype
+/// `$kind`; evaluates `$other` for any other dtype.
+macro_rules! with_numeric_dtype {
+    ($kind:expr, |$T:ident| $body:expr, $other:expr) => {
+        match $kind {
+            fluidc_transpiler::VarKind::Int32 => {
+                type $T = i32;
+                $body
+            }
+            fluidc_transpiler::VarKind::Int64 => {
+                type $T = i64;
+                $body
+            }
+            fluidc_transpiler::VarKind::Fp32 => {
+                type $T = f32;
+                $body
+            }
+            fluidc_transpiler::VarKind::Fp64 => {
+                type $T = f64;
+                $body
+            }
+            _ => $other,
+        }
+    };
+}
+pub(crate) use with_numeric_dtype;
+
 #[cfg(test)]
 mod tests {
     use super::*;
