@@ -70,6 +70,11 @@ enum Command {
         /// Worker threads for goroutines (default: the number of cores).
         #[arg(long)]
         workers: Option<usize>,
+        /// The most memory one tensor may take: bytes, or with a K, M, G or T
+        /// suffix (binary: 1G = 2^30). Default: half the machine's memory,
+        /// rounded down to whole GiB. A larger tensor is a runtime error.
+        #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+        max_memory: Option<u64>,
         #[command(flatten)]
         opt: OptFlags,
     },
@@ -98,6 +103,32 @@ enum DumpFormat {
     Text,
     Pretty,
     Json,
+}
+
+/// `--max-memory`: `4096`, `512M`, `12G`, `1.5G`, `2GiB` (K, M, G, T are
+/// powers of 1024).
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(format!("`{s}`: write bytes, or a number with K, M, G or T")),
+    };
+    let n: f64 = number
+        .parse()
+        .map_err(|_| format!("`{s}`: write bytes, or a number with K, M, G or T"))?;
+    let bytes = n * (1u64 << shift) as f64;
+    if !(1.0..=u64::MAX as f64).contains(&bytes) {
+        return Err(format!("`{s}`: the limit must be at least 1 byte"));
+    }
+    Ok(bytes as u64)
 }
 
 const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "run", "help"];
@@ -204,10 +235,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             format,
             seed,
             workers,
+            max_memory,
             opt,
         } => {
             if input::is_python(&path) {
-                let options = fluidc_runtime::SessionOptions { seed, workers };
+                let options = fluidc_runtime::SessionOptions {
+                    seed,
+                    workers,
+                    max_memory,
+                };
                 return run_script(&path, &feed, fetch, format, options, &opt);
             }
             let program = driver::load_at(&path, default_stage(&path, None), &opt)?;
@@ -226,6 +262,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 fetch,
                 seed,
                 workers,
+                max_memory,
             };
             let results = fluidc_runtime::run(&program, options).map_err(|e| CliError {
                 code: 3,

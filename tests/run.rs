@@ -306,3 +306,58 @@ fn npy_feeds_are_checked_against_the_declaration() {
         }
     }
 }
+
+/// A tensor too large for memory, or whose byte size overflows, is a
+/// runtime error naming the op and its line (exit 3), not an abort.
+#[test]
+fn tensors_over_the_memory_limit_are_runtime_errors() {
+    let script = |shape: &str| {
+        format!(
+            "import paddle.fluid as fluid\n\
+             x = fluid.layers.fill_constant(shape={shape}, dtype='float32', value=1.0)\n\
+             y = fluid.layers.reduce_sum(x)\n\
+             exe = fluid.Executor(fluid.CPUPlace())\n\
+             print(exe.run(fetch_list=[y]))\n"
+        )
+    };
+    let run = |shape: &str, extra: &[&str]| {
+        let mut args = vec!["run", "-"];
+        args.extend_from_slice(extra);
+        let out = fluidc(&args, script(shape).as_bytes());
+        assert_eq!(out.status.code(), Some(3), "{shape}: {}", stderr(&out));
+        stderr(&out)
+    };
+    let err = run("[100000, 100000]", &[]);
+    assert!(
+        err.contains(
+            "fill_constant (block 0, op 0): the output of shape [100000, 100000] float32 \
+             needs 40000000000 bytes, over the"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("limit (--max-memory)"), "{err}");
+    assert!(err.contains("line 2"), "{err}");
+
+    let err = run("[3037000500, 3037000500]", &[]);
+    assert!(
+        err.contains("float32 needs 36893488148001000000 bytes"),
+        "{err}"
+    );
+
+    // The limit is the flag's; under it, the same program runs.
+    let err = run("[1000, 1000]", &["--max-memory", "1M"]);
+    assert!(
+        err.contains("needs 4000000 bytes, over the 1 MiB limit (--max-memory)"),
+        "{err}"
+    );
+    let out = fluidc(
+        &["run", "-", "--max-memory", "4M", "--format", "json"],
+        script("[1000, 1000]").as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1000000"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

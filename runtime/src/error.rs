@@ -1,20 +1,30 @@
 //! Runtime errors and how they point back to the op and its source line.
 use std::fmt;
 
-use fluidc_transpiler::{AttrValue, Op};
+use fluidc_transpiler::{AttrValue, Op, VarKind};
+
+use crate::tensor::dtype_name;
 
 /// Why a program could not be loaded or run. `Display` is the whole report;
 /// the CLI prints it and exits with code 3.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuntimeError {
     pub message: String,
+    /// The kernel's own error when an op failed, to tell kinds apart.
+    kernel: Option<KernelError>,
 }
 
 impl RuntimeError {
     pub(crate) fn new(message: impl Into<String>) -> Self {
         RuntimeError {
             message: message.into(),
+            kernel: None,
         }
+    }
+
+    /// What kind of failure it was, when an op's kernel failed.
+    pub fn kernel_error(&self) -> Option<&KernelError> {
+        self.kernel.as_ref()
     }
 }
 
@@ -25,6 +35,114 @@ impl fmt::Display for RuntimeError {
 }
 
 impl std::error::Error for RuntimeError {}
+
+/// Why a kernel failed. `Display` is the message (the caller adds the op
+/// and its source line, see [`OpInfo::error`]); the variant tells callers
+/// what kind of failure it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KernelError {
+    /// Operands of a dtype the op does not take, or of two dtypes that
+    /// must agree.
+    Dtype(String),
+    /// Shapes that do not fit together (broadcast, matmul, reshape, dims).
+    Shape(String),
+    /// A tensor too large to allocate (see [`AllocError`]).
+    OutOfMemory(AllocError),
+    /// An attribute (or a tensor standing for one) with a value the op
+    /// cannot use.
+    Attribute(String),
+    /// An input variable that holds no value, or not a tensor.
+    MissingInput(String),
+    /// Values the op refuses: integer division by zero, a label out of
+    /// range, a send on a closed channel, ...
+    Invalid(String),
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KernelError::OutOfMemory(e) => e.fmt(f),
+            KernelError::Dtype(m)
+            | KernelError::Shape(m)
+            | KernelError::Attribute(m)
+            | KernelError::MissingInput(m)
+            | KernelError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+/// Messages not sorted into a kind yet are [`KernelError::Invalid`].
+impl From<String> for KernelError {
+    fn from(message: String) -> Self {
+        KernelError::Invalid(message)
+    }
+}
+
+impl From<&str> for KernelError {
+    fn from(message: &str) -> Self {
+        KernelError::Invalid(message.to_string())
+    }
+}
+
+/// Code that reports plain messages (loading, the public tensor API)
+/// takes a kernel error as its message.
+impl From<KernelError> for String {
+    fn from(e: KernelError) -> Self {
+        e.to_string()
+    }
+}
+
+/// A tensor whose byte size overflows or is over the memory limit
+/// (`fluidc run --max-memory`, see `crate::tensor::alloc`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllocError {
+    /// What the tensor is for the op: "the output", "a temporary".
+    pub what: &'static str,
+    pub shape: Vec<i64>,
+    pub dtype: VarKind,
+    /// The bytes it needs; `None` if that does not fit in 128 bits.
+    pub bytes: Option<u128>,
+    pub limit: u64,
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let needs = match self.bytes {
+            Some(b) => format!("{b} bytes"),
+            None => "more than 2^128 bytes".to_string(),
+        };
+        write!(
+            f,
+            "{} of shape {:?} {} needs {needs}, over the {} limit (--max-memory)",
+            self.what,
+            self.shape,
+            dtype_name(self.dtype),
+            human_bytes(self.limit)
+        )
+    }
+}
+
+/// `12 GiB`, `1.5 GiB`, `512 MiB`, `100 bytes`.
+pub(crate) fn human_bytes(b: u64) -> String {
+    const UNITS: [(u64, &str); 4] = [
+        (1 << 40, "TiB"),
+        (1 << 30, "GiB"),
+        (1 << 20, "MiB"),
+        (1 << 10, "KiB"),
+    ];
+    for (size, unit) in UNITS {
+        if b >= size {
+            return if b % size == 0 {
+                format!("{} {unit}", b / size)
+            } else {
+                format!("{:.1} {unit}", b as f64 / size as f64)
+            };
+        }
+    }
+    format!("{b} bytes")
+}
 
 /// Where an op is: its type, block, index and source line, for messages.
 #[derive(Debug, Clone)]
@@ -66,6 +184,14 @@ impl OpInfo {
             out.push_str(&format!("\n{indent}     {l}"));
         }
         out
+    }
+
+    /// [`OpInfo::error`] of a kernel's error, which the result keeps.
+    pub(crate) fn kernel_error(&self, e: KernelError) -> RuntimeError {
+        RuntimeError {
+            kernel: Some(e.clone()),
+            ..self.error(e)
+        }
     }
 
     /// An error raised by this op: `channel_send (block 1, op 3): send on

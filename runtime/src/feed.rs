@@ -83,7 +83,7 @@ fn literal(json: &Json, dtype: VarKind, declared_0d: bool) -> Result<Tensor, Str
                 .iter()
                 .map(|v| element::<T>(v, dtype))
                 .collect::<Result<Vec<T>, String>>()?;
-            Tensor::from_vec(&shape, values)
+            Ok(Tensor::from_vec(&shape, values)?)
         },
         Err(format!("dtype {} cannot be fed", dtype_name(dtype)))
     )
@@ -149,14 +149,15 @@ fn read_npy(path: &str) -> Result<Tensor, String> {
         format!("{path} holds {ts} values; fluidc reads bool, int32, int64, float32 and float64")
     };
     let io = |e: std::io::Error| format!("cannot read {path}: {e}");
-    match (ts.type_char(), ts.size_field()) {
+    let t = match (ts.type_char(), ts.size_field()) {
         (TypeChar::Bool, 1) => Tensor::from_vec(&shape, npy.into_vec::<bool>().map_err(io)?),
         (TypeChar::Int, 4) => Tensor::from_vec(&shape, npy.into_vec::<i32>().map_err(io)?),
         (TypeChar::Int, 8) => Tensor::from_vec(&shape, npy.into_vec::<i64>().map_err(io)?),
         (TypeChar::Float, 4) => Tensor::from_vec(&shape, npy.into_vec::<f32>().map_err(io)?),
         (TypeChar::Float, 8) => Tensor::from_vec(&shape, npy.into_vec::<f64>().map_err(io)?),
-        _ => Err(unsupported()),
-    }
+        _ => return Err(unsupported()),
+    };
+    Ok(t?)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use rand::RngCore;
 use smallvec::{smallvec, SmallVec};
 
 use crate::channel::{self, Attempt, Completion, Outcome};
-use crate::error::RuntimeError;
+use crate::error::{KernelError, RuntimeError};
 use crate::goroutine::{Frame, FrameKind, GWaiter, Goroutine, Parked};
 use crate::load::LoadedOp;
 use crate::ops::control::{CaseOp, Select, ZeroValue};
@@ -95,7 +95,7 @@ impl Worker<'_, '_> {
             info,
         }) = ops.get(pc)
         {
-            kernel(&mut vars).map_err(|e| info.error(e))?;
+            kernel(&mut vars).map_err(|e| info.kernel_error(e))?;
             pc += 1;
             *budget = budget.saturating_sub(1);
         }
@@ -107,7 +107,7 @@ impl Worker<'_, '_> {
                 info,
             }) => {
                 let here = (g.frames[top].block, pc);
-                self.control(g, c, here).map_err(|e| info.error(e))
+                self.control(g, c, here).map_err(|e| info.kernel_error(e))
             }
             Some(_) => unreachable!("compute ops ran above"),
         }
@@ -124,7 +124,7 @@ impl Worker<'_, '_> {
             // The condition as the `while` op sees it, from the enclosing frame.
             let again = Vars::new(&g.frames, &mut g.locals, top - 1)
                 .condition(cond)
-                .map_err(|e| while_op.info.error(e))?;
+                .map_err(|e| while_op.info.kernel_error(e))?;
             if again {
                 let frame = &mut g.frames[top];
                 for v in &mut g.locals[frame.base..g.used] {
@@ -154,7 +154,7 @@ impl Worker<'_, '_> {
         g: &mut Goroutine,
         c: &Control,
         here: (usize, usize),
-    ) -> Result<Step, String> {
+    ) -> Result<Step, KernelError> {
         let prog = self.sched.prog;
         let top = g.depth - 1;
         let mut vars = Vars::new(&g.frames, &mut g.locals, top);

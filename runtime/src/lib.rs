@@ -40,7 +40,7 @@ mod value;
 use fluidc_transpiler::Verified;
 
 pub use constant::KernelEvaluator;
-pub use error::RuntimeError;
+pub use error::{AllocError, KernelError, RuntimeError};
 pub use feed::parse_feed;
 pub use session::{Session, SessionOptions};
 pub use tensor::{Data, Tensor};
@@ -59,6 +59,9 @@ pub struct RunOptions {
     pub seed: Option<u64>,
     /// Worker threads; default: the number of cores.
     pub workers: Option<usize>,
+    /// The most bytes one tensor may take; default:
+    /// [`tensor::alloc::default_max_memory`].
+    pub max_memory: Option<u64>,
 }
 
 /// Runs block 0 of `program` once, in a fresh session, and returns the
@@ -68,6 +71,7 @@ pub fn run(program: &Verified, options: RunOptions) -> Result<Vec<(String, Tenso
     let mut session = Session::new(SessionOptions {
         seed: options.seed,
         workers: options.workers,
+        max_memory: options.max_memory,
     });
     session.run_once(program, options.feeds, options.fetch)
 }

@@ -109,10 +109,15 @@ impl<'r> Sched<'r> {
             local: VecDeque::new(),
             rng: SmallRng::seed_from_u64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
         };
+        // Kernels on every worker allocate under the caller's memory limit.
+        let limit = crate::tensor::alloc::current();
         std::thread::scope(|s| {
             for i in 1..workers {
                 let w = worker(i as u64);
-                s.spawn(move || w.run());
+                s.spawn(move || {
+                    let _limit = crate::tensor::alloc::limit_to(limit);
+                    w.run()
+                });
             }
             worker(0).run();
         });

@@ -38,6 +38,7 @@ use std::sync::Arc;
 use parking_lot::{Mutex, MutexGuard};
 use smallvec::SmallVec;
 
+use crate::error::KernelError;
 use crate::goroutine::Frame;
 use crate::tensor::{Scalar, Tensor};
 use crate::value::{TypedChannel, Value};
@@ -195,8 +196,12 @@ fn tensor_scalar(t: &Tensor) -> Option<(Scalar, usize)> {
     t.as_scalar()
 }
 
-fn not_a_tensor(r: &VarRef, v: &Value) -> String {
-    format!("`{}` must hold a tensor but holds {}", r.name, v.describe())
+fn not_a_tensor(r: &VarRef, v: &Value) -> KernelError {
+    KernelError::MissingInput(format!(
+        "`{}` must hold a tensor but holds {}",
+        r.name,
+        v.describe()
+    ))
 }
 
 impl<'a> Vars<'a> {
@@ -260,7 +265,7 @@ impl<'a> Vars<'a> {
         }
     }
 
-    pub(crate) fn tensor(&self, r: &VarRef) -> Result<TensorRef<'_>, String> {
+    pub(crate) fn tensor(&self, r: &VarRef) -> Result<TensorRef<'_>, KernelError> {
         let read = |v: &Value| match v {
             Value::Scalar(s, rank) => Ok(Tensor::from_scalar(*s, usize::from(*rank))),
             Value::Tensor(t) => Ok((**t).clone()),
@@ -278,7 +283,7 @@ impl<'a> Vars<'a> {
     /// The value of a tensor variable (a copy: a reference-count increment
     /// or one element), as a channel send passes it.
     #[inline(always)]
-    pub(crate) fn tensor_value(&self, r: &VarRef) -> Result<Value, String> {
+    pub(crate) fn tensor_value(&self, r: &VarRef) -> Result<Value, KernelError> {
         match self.scalar(r) {
             Some((v, rank)) => Ok(Value::Scalar(v, rank as u8)),
             None => self.any_tensor_value(r),
@@ -291,7 +296,7 @@ impl<'a> Vars<'a> {
         &self,
         r: &VarRef,
         out: &mut Option<Value>,
-    ) -> Result<(), String> {
+    ) -> Result<(), KernelError> {
         match self.scalar(r) {
             Some((v, rank)) => *out = Some(Value::Scalar(v, rank as u8)),
             None => *out = Some(self.any_tensor_value(r)?),
@@ -300,7 +305,7 @@ impl<'a> Vars<'a> {
     }
 
     #[inline(never)]
-    fn any_tensor_value(&self, r: &VarRef) -> Result<Value, String> {
+    fn any_tensor_value(&self, r: &VarRef) -> Result<Value, KernelError> {
         match self.get(r) {
             v @ (Value::Tensor(_) | Value::Scalar(..)) => Ok(v),
             other => Err(not_a_tensor(r, &other)),
@@ -429,7 +434,7 @@ impl<'a> Vars<'a> {
 
     /// The one bool of a condition variable (`while`, scalar `conditional_block`).
     #[inline(always)]
-    pub(crate) fn condition(&self, r: &VarRef) -> Result<bool, String> {
+    pub(crate) fn condition(&self, r: &VarRef) -> Result<bool, KernelError> {
         match self.scalar(r) {
             Some((Scalar::Bool(b), _)) => Ok(b),
             _ => self.tensor_condition(r),
@@ -438,16 +443,16 @@ impl<'a> Vars<'a> {
 
     /// The general path of [`Vars::condition`].
     #[inline(never)]
-    fn tensor_condition(&self, r: &VarRef) -> Result<bool, String> {
+    fn tensor_condition(&self, r: &VarRef) -> Result<bool, KernelError> {
         let t = self.tensor(r)?;
         match t.values::<bool>() {
             Some([b]) => Ok(*b),
-            _ => Err(format!(
+            _ => Err(KernelError::Invalid(format!(
                 "condition `{}` must be a bool tensor with one element, got {} of shape {:?}",
                 r.name,
                 crate::tensor::dtype_name(t.dtype()),
                 t.shape()
-            )),
+            ))),
         }
     }
 }

@@ -24,6 +24,7 @@ use crate::goroutine::{Frame, FrameKind};
 use crate::load::Runnable;
 use crate::scheduler::Sched;
 use crate::scope::{Scope, TensorRef, VarRef, Vars};
+use crate::tensor::alloc::{self, LimitGuard};
 use crate::tensor::Tensor;
 use crate::value::Value;
 
@@ -35,6 +36,9 @@ pub struct SessionOptions {
     pub seed: Option<u64>,
     /// Worker threads; default: the number of cores.
     pub workers: Option<usize>,
+    /// The most bytes one tensor may take (see `crate::tensor::alloc`);
+    /// default: [`crate::tensor::alloc::default_max_memory`].
+    pub max_memory: Option<u64>,
 }
 
 /// How many loaded programs a session keeps (a script's startup, main and
@@ -68,8 +72,19 @@ impl Session {
         feeds: Vec<(String, Tensor)>,
         fetch: Vec<String>,
     ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+        let _limit = self.limit();
         let prog = self.load(program)?;
         self.run_loaded(&prog, feeds, fetch)
+    }
+
+    /// Sets the memory limit of this thread (and so of the run's workers)
+    /// while the guard lives.
+    fn limit(&self) -> LimitGuard {
+        alloc::limit_to(
+            self.options
+                .max_memory
+                .unwrap_or_else(alloc::default_max_memory),
+        )
     }
 
     /// [`Session::run`] of a program that is run once: it is not cached (a
@@ -80,6 +95,7 @@ impl Session {
         feeds: Vec<(String, Tensor)>,
         fetch: Vec<String>,
     ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+        let _limit = self.limit();
         self.run_loaded(&Runnable::load(program)?, feeds, fetch)
     }
 

@@ -121,6 +121,7 @@ fn every_paddle_program_gives_paddles_fetches() {
                 fetch,
                 seed: Some(1),
                 workers: Some(1),
+                max_memory: None,
             },
         )
         .unwrap_or_else(|e| panic!("{} fails:\n{e}", pb.display()));

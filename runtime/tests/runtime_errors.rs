@@ -243,3 +243,53 @@ fn fetching_an_unknown_variable() {
         "cannot fetch `nope`: it is not a variable of block 0 (nor a persistable one)"
     );
 }
+
+/// A kernel's error keeps its kind, so callers tell them apart; the text
+/// is the same as before.
+#[test]
+fn kernel_errors_keep_their_kind() {
+    use fluidc_runtime::KernelError;
+    use fluidc_transpiler::{AttrValue, Var};
+    let fails = |p: Builder| run_with(&p.verified(), &[], 1, 1).expect_err("fails");
+
+    let mut p = Builder::new();
+    p.program.blocks[0]
+        .vars
+        .push(Var::dense("big", F32, vec![100_000, 100_000]));
+    p.push(
+        0,
+        fill("big", F32, 1.0).attr("shape", AttrValue::Longs(vec![100_000, 100_000])),
+    );
+    let e = fails(p);
+    assert!(
+        matches!(e.kernel_error(), Some(KernelError::OutOfMemory(a)) if a.bytes == Some(40_000_000_000)),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().starts_with(
+            "fill_constant (block 0, op 0): the output of shape [100000, 100000] float32 needs 40000000000 bytes"
+        ),
+        "{e}"
+    );
+
+    let mut p = Builder::new();
+    p.fill(0, "i", I64, 1.0);
+    p.var(0, "never_written", I64);
+    p.add(0, "i", "never_written", "out", I64);
+    let e = fails(p);
+    assert!(
+        matches!(e.kernel_error(), Some(KernelError::MissingInput(_))),
+        "{e:?}"
+    );
+
+    let mut p = Builder::new();
+    p.fill(0, "i", I64, 1.0);
+    p.fill(0, "zero", I64, 0.0);
+    p.var(0, "q", I64);
+    p.push(0, binary("elementwise_div", "i", "zero", "q"));
+    let e = fails(p);
+    assert!(
+        matches!(e.kernel_error(), Some(KernelError::Invalid(m)) if m == "integer division by zero"),
+        "{e:?}"
+    );
+}

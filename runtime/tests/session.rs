@@ -29,6 +29,7 @@ fn session() -> Session {
     Session::new(SessionOptions {
         seed: Some(1),
         workers: Some(1),
+        max_memory: None,
     })
 }
 

@@ -1,6 +1,7 @@
 //! Comparisons (bool out, broadcasting like elementwise ops) and logical ops.
 use super::elementwise::dtype_mismatch;
 use super::{compute, Exec, Registry};
+use crate::error::KernelError;
 use crate::load::OpLoader;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::zip_operands;
@@ -89,7 +90,7 @@ fn compare_vars(
     op: Cmp,
     (x, y, out): (&VarRef, &VarRef, &VarRef),
     axis: i64,
-) -> Result<(), String> {
+) -> Result<(), KernelError> {
     let t = compare_tensors(op, &*s.tensor(x)?, &*s.tensor(y)?, axis)?;
     s.set_tensor(out, t);
     Ok(())
@@ -100,7 +101,7 @@ pub(crate) fn compare_tensors(
     x: &Tensor,
     y: &Tensor,
     axis: i64,
-) -> Result<Tensor, String> {
+) -> Result<Tensor, KernelError> {
     let (xs, ys) = (x.shape(), y.shape());
     let (shape, out) = match (x.data(), y.data()) {
         (Data::Bool(a), Data::Bool(c)) => zip_operands((xs, a), (ys, c), axis, None, op.function()),

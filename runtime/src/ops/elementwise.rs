@@ -4,6 +4,7 @@
 //! require; the error says which dtypes met, so the program can cast.
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
+use crate::error::KernelError;
 use crate::load::OpLoader;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::{broadcast, zip_operands};
@@ -127,7 +128,7 @@ fn binary_vars(
     (x, y, out): (&VarRef, &VarRef, &VarRef),
     axis: i64,
     alias: Alias,
-) -> Result<(), String> {
+) -> Result<(), KernelError> {
     let t = match (alias, s.take_output(out)) {
         (Alias::X, Some(own)) => arith_in_place(op, own, &*s.tensor(y)?, axis, true)?,
         (Alias::Y, Some(own)) => arith_in_place(op, own, &*s.tensor(x)?, axis, false)?,
@@ -140,7 +141,7 @@ fn binary_vars(
 
 /// `x op y` elementwise, broadcasting by Paddle's `axis` rule.
 #[cfg(test)]
-pub(crate) fn arith(op: Arith, x: &Tensor, y: &Tensor, axis: i64) -> Result<Tensor, String> {
+pub(crate) fn arith(op: Arith, x: &Tensor, y: &Tensor, axis: i64) -> Result<Tensor, KernelError> {
     arith_into(op, x, y, axis, None)
 }
 
@@ -152,13 +153,13 @@ fn arith_into(
     y: &Tensor,
     axis: i64,
     old: Option<Box<Tensor>>,
-) -> Result<Tensor, String> {
+) -> Result<Tensor, KernelError> {
     let (shape, data) = with_numeric_pair!(
         x.data(),
         y.data(),
         |a, c: T| {
             if T::IS_INT && op.divides() && c.contains(&T::ZERO) {
-                return Err("integer division by zero".to_string());
+                return Err(division_by_zero());
             }
             let old = old.and_then(|t| t.into_buffer::<T>());
             let (shape, out) = zip_operands(
@@ -184,7 +185,7 @@ fn arith_in_place(
     other: &Tensor,
     axis: i64,
     own_is_x: bool,
-) -> Result<Box<Tensor>, String> {
+) -> Result<Box<Tensor>, KernelError> {
     let (x, y) = if own_is_x {
         (&*own, other)
     } else {
@@ -206,7 +207,7 @@ fn arith_in_place(
                 own.values::<T>().unwrap_or_default()
             };
             if T::IS_INT && op.divides() && divisor.contains(&T::ZERO) {
-                return Err("integer division by zero".to_string());
+                return Err(division_by_zero());
             }
             let f = op.function::<T>();
             match own.unique_values_mut::<T>() {
@@ -238,8 +239,8 @@ fn arith_in_place(
     }
 }
 
-pub(crate) fn dtype_mismatch(x: &Tensor, y: &Tensor) -> String {
-    if x.dtype() == y.dtype() {
+pub(crate) fn dtype_mismatch(x: &Tensor, y: &Tensor) -> KernelError {
+    KernelError::Dtype(if x.dtype() == y.dtype() {
         format!("{} tensors are not supported here", dtype_name(x.dtype()))
     } else {
         format!(
@@ -247,7 +248,11 @@ pub(crate) fn dtype_mismatch(x: &Tensor, y: &Tensor) -> String {
             dtype_name(x.dtype()),
             dtype_name(y.dtype())
         )
-    }
+    })
+}
+
+fn division_by_zero() -> KernelError {
+    KernelError::Invalid("integer division by zero".to_string())
 }
 
 /// `sum`: adds every tensor of the `X` list, into the output's buffer
@@ -303,16 +308,17 @@ mod tests {
         assert_eq!(got(Arith::FloorDiv), vec![-4, 3, 4]);
         assert_eq!(got(Arith::Pow), vec![49, 49, 81]);
         let zero = t(&[1], vec![0]);
-        assert!(arith(Arith::Div, &x, &zero, -1)
-            .unwrap_err()
-            .contains("division by zero"));
+        assert!(matches!(
+            arith(Arith::Div, &x, &zero, -1),
+            Err(KernelError::Invalid(m)) if m.contains("division by zero")
+        ));
     }
 
     #[test]
     fn dtypes_must_agree() {
         let x = t(&[1], vec![1]);
         let y = Tensor::from_vec(&[1], vec![1.0f32]).expect("tensor");
-        let err = arith(Arith::Add, &x, &y, -1).unwrap_err();
+        let err = arith(Arith::Add, &x, &y, -1).unwrap_err().to_string();
         assert!(err.contains("X is int64 but Y is float32"), "{err}");
     }
 }

@@ -9,9 +9,10 @@ use fluidc_transpiler::{AttrValue, VarKind};
 
 use super::output::{map, map_into, map_vars, Source};
 use super::{compute, Exec, Registry};
+use crate::error::KernelError;
 use crate::load::OpLoader;
 use crate::scope::{VarRef, Vars};
-use crate::tensor::{convert, with_data, with_dtype, Element, Tensor};
+use crate::tensor::{alloc, convert, with_data, with_dtype, Element, Tensor};
 use crate::value::Value;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -36,7 +37,7 @@ fn select_input(l: &OpLoader) -> Result<Exec, String> {
             .and_then(|i| xs.get(i))
             .ok_or_else(|| format!("Mask is {m}, but there are {} inputs", xs.len()))?;
         match s.get(chosen) {
-            Value::Empty => Err(format!("input `{}` has no value yet", chosen.name)),
+            Value::Empty => Err(no_value(chosen)),
             v => {
                 s.set(&out, v);
                 Ok(())
@@ -59,16 +60,16 @@ fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
             "uniform_random needs min < max, got [{min}, {max})"
         ));
     }
-    let n = crate::tensor::numel(&shape)?;
     compute(move |s| {
+        let n = alloc::check(&shape, dtype)?;
         let mut rng = match seed {
             0 => rand::rngs::StdRng::from_os_rng(),
             k => rand::rngs::StdRng::seed_from_u64(k as u64),
         };
-        let values: Vec<f64> = (0..n).map(|_| rng.random_range(min..max)).collect();
+        let mut draw = || rng.random_range(min..max);
         let t = with_dtype!(
             dtype,
-            |T| Tensor::from_vec::<T>(&shape, values.iter().map(|v| T::from_f64(*v)).collect()),
+            |T| Tensor::from_vec::<T>(&shape, (0..n).map(|_| T::from_f64(draw())).collect()),
             unreachable!("`OpLoader::dtype` only returns tensor dtypes")
         )?;
         s.set_tensor(&out, t);
@@ -103,14 +104,13 @@ impl Scalar {
         })
     }
 
-    fn fill(self, dtype: VarKind, shape: &[i64]) -> Result<Tensor, String> {
+    fn fill(self, dtype: VarKind, shape: &[i64]) -> Result<Tensor, KernelError> {
         match self {
             Scalar::Float(v) => Tensor::full(dtype, shape, v),
             Scalar::Int(i) => {
-                let n = crate::tensor::numel(shape)?;
                 with_dtype!(
                     dtype,
-                    |T| Tensor::from_vec(shape, vec![T::from_i64(i); n]),
+                    |T| Tensor::filled(shape, T::from_i64(i)),
                     Tensor::full(dtype, shape, i as f64)
                 )
             }
@@ -130,7 +130,12 @@ fn fill_constant(l: &OpLoader) -> Result<Exec, String> {
     let shape_tensor = l.opt_input("ShapeTensor")?;
     let shape_list = l.inputs("ShapeTensorList")?;
     if value_tensor.is_none() && shape_tensor.is_none() && shape_list.is_empty() {
-        let constant = value.fill(dtype, &shape)?;
+        let constant = match value.fill(dtype, &shape) {
+            Ok(c) => c,
+            // Over the memory limit: an error if the op ever runs.
+            Err(e @ KernelError::OutOfMemory(_)) => return compute(move |_| Err(e.clone())),
+            Err(e) => return Err(e.into()),
+        };
         if let Some((v, rank)) = constant.as_scalar() {
             return compute(move |s| {
                 s.set_scalar(&out, v, rank);
@@ -185,14 +190,18 @@ fn assign(l: &OpLoader) -> Result<Exec, String> {
 /// `out = x` for any value, out of line so that `assign`'s scalar path
 /// stays small.
 #[inline(never)]
-fn copy_value(s: &mut Vars, x: &VarRef, out: &VarRef) -> Result<(), String> {
+fn copy_value(s: &mut Vars, x: &VarRef, out: &VarRef) -> Result<(), KernelError> {
     match s.get(x) {
-        Value::Empty => Err(format!("input `{}` has no value yet", x.name)),
+        Value::Empty => Err(no_value(x)),
         v => {
             s.set(out, v);
             Ok(())
         }
     }
+}
+
+fn no_value(x: &VarRef) -> KernelError {
+    KernelError::MissingInput(format!("input `{}` has no value yet", x.name))
 }
 
 fn assign_value(l: &OpLoader) -> Result<Exec, String> {
@@ -257,7 +266,7 @@ fn assign_value(l: &OpLoader) -> Result<Exec, String> {
 fn unary_kernel(
     l: &OpLoader,
     input: &str,
-    f: fn(&Tensor) -> Result<Tensor, String>,
+    f: fn(&Tensor) -> Result<Tensor, KernelError>,
 ) -> Result<Exec, String> {
     let (x, out): (VarRef, VarRef) = (l.input(input)?, l.output("Out")?);
     compute(move |s| {
@@ -293,7 +302,12 @@ fn shape(l: &OpLoader) -> Result<Exec, String> {
 fn cast(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let to = l.dtype("out_dtype", VarKind::Fp32)?;
-    compute(move |s| map_vars(s, &x, &out, |src| Ok(cast_source(src, to))))
+    compute(move |s| {
+        map_vars(s, &x, &out, |src| {
+            alloc::check(src.tensor().shape(), to)?;
+            Ok(cast_source(src, to))
+        })
+    })
 }
 
 /// `cast` into the output's old buffer when it has one owner and room; a

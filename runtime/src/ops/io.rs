@@ -2,6 +2,7 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::{compute, Exec, Registry};
+use crate::error::KernelError;
 use crate::load::OpLoader;
 use crate::value::Value;
 
@@ -25,10 +26,10 @@ fn feed(l: &OpLoader) -> Result<Exec, String> {
             _ => None,
         });
         let t = fed.ok_or_else(|| {
-            format!(
+            KernelError::MissingInput(format!(
                 "nothing was fed for `{}` (feed column {col}); give it with --feed {}=VALUE",
                 out.name, out.name
-            )
+            ))
         })?;
         s.set_tensor(&out, t);
         Ok(())

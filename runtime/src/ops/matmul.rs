@@ -6,10 +6,11 @@
 use super::elementwise::dtype_mismatch;
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
+use crate::error::KernelError;
 use crate::load::OpLoader;
 use crate::tensor::broadcast::broadcast;
 use crate::tensor::num::{with_numeric_pair, Num};
-use crate::tensor::{Buffer, Element, Shape, Tensor};
+use crate::tensor::{alloc, Buffer, Element, Shape, Tensor};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2, Axis};
 
@@ -44,11 +45,11 @@ struct Plan {
     ty: bool,
 }
 
-fn plan(x: &[i64], y: &[i64], tx: bool, ty: bool) -> Result<Plan, String> {
+fn plan(x: &[i64], y: &[i64], tx: bool, ty: bool) -> Result<Plan, KernelError> {
     if x.is_empty() || y.is_empty() {
-        return Err(format!(
+        return Err(KernelError::Shape(format!(
             "matmul needs operands of rank 1 or more, got {x:?} and {y:?}"
-        ));
+        )));
     }
     let (x_vec, y_vec) = (x.len() == 1, y.len() == 1);
     let xs: Vec<i64> = if x_vec { vec![1, x[0]] } else { x.to_vec() };
@@ -66,9 +67,9 @@ fn plan(x: &[i64], y: &[i64], tx: bool, ty: bool) -> Result<Plan, String> {
         (ys[yr - 2], ys[yr - 1])
     };
     if kx != ky {
-        return Err(format!(
+        return Err(KernelError::Shape(format!(
             "matmul shapes {x:?} and {y:?} do not fit: {kx} columns against {ky} rows"
-        ));
+        )));
     }
     let batch = broadcast(&xs[..xr - 2], &ys[..yr - 2], -1)?;
     let count = |s: &[i64]| s.iter().product::<i64>() as usize;
@@ -102,7 +103,7 @@ fn matmul_tensors(
     tx: bool,
     ty: bool,
     alpha: f64,
-) -> Result<Tensor, String> {
+) -> Result<Tensor, KernelError> {
     matmul_into(x, y, (tx, ty, alpha), None)
 }
 
@@ -113,14 +114,15 @@ fn matmul_into(
     y: &Tensor,
     (tx, ty, alpha): (bool, bool, f64),
     old: Option<Box<Tensor>>,
-) -> Result<Tensor, String> {
+) -> Result<Tensor, KernelError> {
     let p = plan(x.shape(), y.shape(), tx, ty)?;
     let data = with_numeric_pair!(
         x.data(),
         y.data(),
         |a, b: T| {
+            let n = alloc::check(&p.shape, T::KIND)?;
             let old = old.and_then(|t| t.into_buffer::<T>());
-            let mut out = Buffer::reuse_vec(old, p.pairs.len() * p.m * p.n, T::ZERO);
+            let mut out = Buffer::reuse_vec(old, n, T::ZERO);
             multiply(&p, a, b, T::from_f64(alpha), &mut out)?;
             T::wrap(out.into())
         },
@@ -130,7 +132,13 @@ fn matmul_into(
 }
 
 /// Fills `out` (one `[m, n]` block per batch) with the products of `plan`.
-fn multiply<T: MatElem>(p: &Plan, a: &[T], b: &[T], alpha: T, out: &mut [T]) -> Result<(), String> {
+fn multiply<T: MatElem>(
+    p: &Plan,
+    a: &[T],
+    b: &[T],
+    alpha: T,
+    out: &mut [T],
+) -> Result<(), KernelError> {
     let (m, k, n) = (p.m, p.k, p.n);
     if m * n == 0 {
         return Ok(());
@@ -296,6 +304,7 @@ mod tests {
         );
         assert!(matmul_tensors(&x, &x, false, false, 1.0)
             .unwrap_err()
+            .to_string()
             .contains("do not fit"));
     }
 

@@ -19,11 +19,12 @@ use std::collections::HashMap;
 
 pub(crate) use control::Control;
 
+use crate::error::KernelError;
 use crate::load::OpLoader;
 use crate::scope::Vars;
 
 /// A compute kernel: reads its inputs from the frame's variables, writes its outputs.
-pub(crate) type Kernel = Box<dyn Fn(&mut Vars) -> Result<(), String> + Send + Sync>;
+pub(crate) type Kernel = Box<dyn Fn(&mut Vars) -> Result<(), KernelError> + Send + Sync>;
 
 /// What running an op means.
 pub(crate) enum Exec {
@@ -67,7 +68,7 @@ impl Registry {
 
 /// Wraps a closure as a compute kernel.
 pub(crate) fn compute(
-    k: impl Fn(&mut Vars) -> Result<(), String> + Send + Sync + 'static,
+    k: impl Fn(&mut Vars) -> Result<(), KernelError> + Send + Sync + 'static,
 ) -> Result<Exec, String> {
     Ok(Exec::Compute(Box::new(k)))
 }

@@ -11,6 +11,7 @@
 //! shared buffer is never written: copy-on-write keeps `assign`'s and
 //! channel sends' copies intact.
 use super::Vars;
+use crate::error::KernelError;
 use crate::scope::VarRef;
 use crate::tensor::{Buffer, Element, Shape, Tensor};
 
@@ -66,8 +67,8 @@ pub(crate) fn map_vars(
     s: &mut Vars,
     x: &VarRef,
     out: &VarRef,
-    f: impl FnOnce(Source) -> Result<Box<Tensor>, String>,
-) -> Result<(), String> {
+    f: impl FnOnce(Source) -> Result<Box<Tensor>, KernelError>,
+) -> Result<(), KernelError> {
     let old = s.take_output(out);
     let t = match old {
         Some(own) if x.place == out.place => f(Source::Own(own))?,

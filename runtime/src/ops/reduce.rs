@@ -7,6 +7,7 @@
 use fluidc_transpiler::VarKind;
 
 use super::{compute, Exec, Registry};
+use crate::error::KernelError;
 use crate::load::OpLoader;
 use crate::tensor::num::{with_numeric, Num};
 use crate::tensor::{Element, Shape, Tensor};
@@ -118,13 +119,16 @@ pub(crate) fn reduce_tensor(
     t: &Tensor,
     dims: &[i64],
     keep: bool,
-) -> Result<Tensor, String> {
+) -> Result<Tensor, KernelError> {
     let rank = t.shape().len();
     let mut reduced = vec![false; rank];
     for &d in dims {
         let k = if d < 0 { d + rank as i64 } else { d };
         if !(0..rank as i64).contains(&k) {
-            return Err(format!("dim {d} is out of range for shape {:?}", t.shape()));
+            return Err(KernelError::Shape(format!(
+                "dim {d} is out of range for shape {:?}",
+                t.shape()
+            )));
         }
         reduced[k as usize] = true;
     }

@@ -6,6 +6,7 @@
 //! 1e-5 relative tolerance the interop tests allow.
 use super::output::{map, map_vars, Source};
 use super::{compute, Exec, Registry};
+use crate::error::KernelError;
 use crate::load::OpLoader;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::num::{with_numeric, with_numeric_dtype, Num};
@@ -73,7 +74,7 @@ fn unary(l: &OpLoader, op: Unary) -> Result<Exec, String> {
     compute(move |s| map_vars(s, &x, &out, |src| apply(op, src)))
 }
 
-pub(crate) fn apply(op: Unary, src: Source) -> Result<Box<Tensor>, String> {
+pub(crate) fn apply(op: Unary, src: Source) -> Result<Box<Tensor>, KernelError> {
     let t = src.tensor();
     let fail = || needs_float(op.name(), t);
     with_numeric_dtype!(
@@ -86,8 +87,11 @@ pub(crate) fn apply(op: Unary, src: Source) -> Result<Box<Tensor>, String> {
     )
 }
 
-fn needs_float(op: &str, t: &Tensor) -> String {
-    format!("{op} needs a float tensor, got {}", dtype_name(t.dtype()))
+fn needs_float(op: &str, t: &Tensor) -> KernelError {
+    KernelError::Dtype(format!(
+        "{op} needs a float tensor, got {}",
+        dtype_name(t.dtype())
+    ))
 }
 
 /// `scale`: `x * scale + bias` (or `(x + bias) * scale`), with scale and bias
@@ -144,14 +148,14 @@ fn increment(l: &OpLoader) -> Result<Exec, String> {
 /// The general path of `increment` (and its errors), out of line so that
 /// the scalar path stays small.
 #[inline(never)]
-fn increment_vars(s: &mut Vars, x: &VarRef, out: &VarRef, step: f64) -> Result<(), String> {
+fn increment_vars(s: &mut Vars, x: &VarRef, out: &VarRef, step: f64) -> Result<(), KernelError> {
     let t = s.tensor(x)?;
     if t.numel() != 1 {
-        return Err(format!(
+        return Err(KernelError::Shape(format!(
             "increment needs a tensor with one element, `{}` has shape {:?}",
             x.name,
             t.shape()
-        ));
+        )));
     }
     let data = with_numeric!(
         t.data(),
@@ -173,14 +177,14 @@ fn softmax(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, String> {
+pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, KernelError> {
     let rank = t.shape().len() as i64;
     let a = if axis < 0 { axis + rank.max(1) } else { axis };
     if !(0..rank.max(1)).contains(&a) {
-        return Err(format!(
+        return Err(KernelError::Attribute(format!(
             "softmax axis {axis} is out of range for shape {:?}",
             t.shape()
-        ));
+        )));
     }
     let a = a as usize;
     let dims: Vec<usize> = t.shape().iter().map(|&d| d as usize).collect();
@@ -231,6 +235,7 @@ mod tests {
         );
         assert!(apply(Unary::Exp, Source::Read(&i, None))
             .unwrap_err()
+            .to_string()
             .contains("needs a float"));
     }
 }

@@ -9,7 +9,8 @@
 //! With equal ranks `axis` does not matter.
 use smallvec::SmallVec;
 
-use super::{same_dims, Buffer, Shape};
+use super::{alloc, same_dims, Buffer, Element, Shape};
+use crate::error::KernelError;
 
 /// Working dims (padded shapes, strides, an index), inline up to rank 4.
 type Dims = SmallVec<[i64; 4]>;
@@ -24,7 +25,7 @@ pub struct Broadcast {
 }
 
 /// Computes the broadcast of shapes `x` and `y` under Paddle's `axis` rule.
-pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, String> {
+pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, KernelError> {
     let rank = x.len().max(y.len());
     let diff = x.len().abs_diff(y.len());
     // Equal ranks need no alignment; Paddle ignores `axis` then.
@@ -35,7 +36,7 @@ pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, String> {
             .ok()
             .filter(|&a| a <= diff)
             .ok_or_else(|| {
-                format!("axis {axis} is out of range for shapes {x:?} and {y:?} (it must be -1 or in 0..={diff})")
+                KernelError::Shape(format!("axis {axis} is out of range for shapes {x:?} and {y:?} (it must be -1 or in 0..={diff})"))
             })?
     };
     let pad = |s: &[i64]| -> Dims {
@@ -54,9 +55,9 @@ pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, String> {
             (1, _) => b,
             (_, 1) => a,
             _ => {
-                return Err(format!(
+                return Err(KernelError::Shape(format!(
                     "shapes {x:?} and {y:?} do not broadcast (axis {axis}): dim {a} against {b}"
-                ))
+                )))
             }
         });
     }
@@ -72,13 +73,13 @@ pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Broadcast, String> {
 /// when it has one owner (see [`Buffer::refill`]). Equal shapes (scalar
 /// loop counters above all) skip the broadcast bookkeeping.
 #[inline]
-pub fn zip_operands<A: Copy, B: Copy, O>(
+pub fn zip_operands<A: Copy, B: Copy, O: Element>(
     x: (&[i64], &[A]),
     y: (&[i64], &[B]),
     axis: i64,
     old: Option<Buffer<O>>,
     mut f: impl FnMut(A, B) -> O,
-) -> Result<(Shape, Buffer<O>), String> {
+) -> Result<(Shape, Buffer<O>), KernelError> {
     if same_dims(x.0, y.0) {
         let out = match (x.1, y.1) {
             ([a], [b]) => Buffer::One(f(*a, *b)),
@@ -87,6 +88,9 @@ pub fn zip_operands<A: Copy, B: Copy, O>(
         return Ok((Shape::from_slice(x.0), out));
     }
     let b = broadcast(x.0, y.0, axis)?;
+    // Two operands broadcast against each other can make far more
+    // elements than either has.
+    alloc::check(&b.out_shape, O::KIND)?;
     let out = b.zip(x.1, y.1, old, f);
     Ok((b.out_shape, out))
 }
@@ -230,9 +234,9 @@ mod tests {
 
     #[test]
     fn mismatched_dims_and_bad_axis_are_errors() {
-        let err = broadcast(&[2, 3], &[2], -1).unwrap_err();
+        let err = broadcast(&[2, 3], &[2], -1).unwrap_err().to_string();
         assert!(err.contains("do not broadcast"), "{err}");
-        let err = broadcast(&[2, 3], &[3], 2).unwrap_err();
+        let err = broadcast(&[2, 3], &[3], 2).unwrap_err().to_string();
         assert!(err.contains("axis 2 is out of range"), "{err}");
     }
 }

@@ -9,6 +9,7 @@
 //! and kernels are plain loops over slices. The shape is a small inline
 //! vector and a one-element buffer is inline too, so a scalar tensor costs
 //! no allocation at all.
+pub mod alloc;
 pub(crate) mod broadcast;
 mod buffer;
 mod format;
@@ -21,6 +22,8 @@ pub(crate) use scalar::Scalar;
 pub use shape::{same_dims, Shape};
 
 use fluidc_transpiler::VarKind;
+
+use crate::error::KernelError;
 
 /// The element buffer of a tensor, one variant per supported dtype.
 #[derive(Debug, Clone, PartialEq)]
@@ -281,24 +284,26 @@ pub(crate) fn tensor_dtype(number: i64) -> Result<VarKind, String> {
 }
 
 /// The number of elements of `shape`, or an error for a negative dimension.
-pub(crate) fn numel(shape: &[i64]) -> Result<usize, String> {
+pub(crate) fn numel(shape: &[i64]) -> Result<usize, KernelError> {
     shape.iter().try_fold(1usize, |n, &d| {
         usize::try_from(d)
             .ok()
             .and_then(|d| n.checked_mul(d))
-            .ok_or_else(|| format!("shape {shape:?} is not a valid tensor shape"))
+            .ok_or_else(|| {
+                KernelError::Shape(format!("shape {shape:?} is not a valid tensor shape"))
+            })
     })
 }
 
 impl Tensor {
     /// A tensor of `shape` over `data`; the element count must match.
-    pub fn new(shape: &[i64], data: Data) -> Result<Tensor, String> {
+    pub fn new(shape: &[i64], data: Data) -> Result<Tensor, KernelError> {
         let n = numel(shape)?;
         if n != data.len() {
-            return Err(format!(
+            return Err(KernelError::Shape(format!(
                 "shape {shape:?} holds {n} elements but {} values were given",
                 data.len()
-            ));
+            )));
         }
         Ok(Tensor {
             shape: Shape::from_slice(shape),
@@ -306,7 +311,7 @@ impl Tensor {
         })
     }
 
-    pub fn from_vec<T: Element>(shape: &[i64], values: Vec<T>) -> Result<Tensor, String> {
+    pub fn from_vec<T: Element>(shape: &[i64], values: Vec<T>) -> Result<Tensor, KernelError> {
         Tensor::new(shape, T::wrap(values.into()))
     }
 
@@ -324,21 +329,30 @@ impl Tensor {
         Tensor { shape, data }
     }
 
-    /// A tensor of `shape` with every element `value` (converted as `static_cast` does).
-    pub fn full(dtype: VarKind, shape: &[i64], value: f64) -> Result<Tensor, String> {
-        let n = numel(shape)?;
-        let data = with_dtype!(
+    /// A tensor of `shape` with every element `value` (converted as
+    /// `static_cast` does), if it fits under the memory limit (see [`alloc`]).
+    pub fn full(dtype: VarKind, shape: &[i64], value: f64) -> Result<Tensor, KernelError> {
+        with_dtype!(
             dtype,
-            |T| T::wrap(std::iter::repeat_n(T::from_f64(value), n).collect()),
-            return Err(tensor_dtype(dtype as i64).err().unwrap_or_default())
-        );
+            |T| Tensor::filled(shape, T::from_f64(value)),
+            Err(KernelError::Dtype(
+                tensor_dtype(dtype as i64).err().unwrap_or_default()
+            ))
+        )
+    }
+
+    /// A tensor of `shape` with every element `value`, if it fits under
+    /// the memory limit (see [`alloc`]).
+    pub fn filled<T: Element>(shape: &[i64], value: T) -> Result<Tensor, KernelError> {
+        let n = alloc::check(shape, T::KIND)?;
+        let data = T::wrap(std::iter::repeat_n(value, n).collect());
         Ok(Tensor {
             shape: Shape::from_slice(shape),
             data,
         })
     }
 
-    pub fn zeros(dtype: VarKind, shape: &[i64]) -> Result<Tensor, String> {
+    pub fn zeros(dtype: VarKind, shape: &[i64]) -> Result<Tensor, KernelError> {
         Tensor::full(dtype, shape, 0.0)
     }
 
@@ -376,20 +390,23 @@ impl Tensor {
     }
 
     /// The same data under another shape with the same element count.
-    pub fn reshaped(&self, shape: &[i64]) -> Result<Tensor, String> {
+    pub fn reshaped(&self, shape: &[i64]) -> Result<Tensor, KernelError> {
         Tensor::new(shape, self.data.clone())
     }
 
     /// Converts to `dtype` as Paddle's `cast` does (`static_cast` per element).
-    pub fn cast(&self, dtype: VarKind) -> Result<Tensor, String> {
+    pub fn cast(&self, dtype: VarKind) -> Result<Tensor, KernelError> {
         if dtype == self.dtype() {
             return Ok(self.clone());
         }
+        alloc::check(self.shape(), dtype)?;
         let data = with_data!(&self.data, |v: S| {
             with_dtype!(
                 dtype,
                 |T| T::wrap(v.iter().map(|&x| convert::<S, T>(x)).collect()),
-                return Err(tensor_dtype(dtype as i64).err().unwrap_or_default())
+                return Err(KernelError::Dtype(
+                    tensor_dtype(dtype as i64).err().unwrap_or_default()
+                ))
             )
         });
         Ok(Tensor {
@@ -399,25 +416,25 @@ impl Tensor {
     }
 
     /// The one element as `f64`, for tensors with exactly one element.
-    pub fn scalar_f64(&self) -> Result<f64, String> {
-        if self.numel() != 1 {
-            return Err(format!(
-                "expected a tensor with one element, got shape {:?}",
-                self.shape()
-            ));
-        }
+    pub fn scalar_f64(&self) -> Result<f64, KernelError> {
+        self.one_element()?;
         Ok(with_data!(&self.data, |v: T| v[0].to_f64()))
     }
 
     /// The one element as `i64`, for tensors with exactly one element.
-    pub fn scalar_i64(&self) -> Result<i64, String> {
+    pub fn scalar_i64(&self) -> Result<i64, KernelError> {
+        self.one_element()?;
+        Ok(with_data!(&self.data, |v: T| v[0].to_i64()))
+    }
+
+    fn one_element(&self) -> Result<(), KernelError> {
         if self.numel() != 1 {
-            return Err(format!(
+            return Err(KernelError::Shape(format!(
                 "expected a tensor with one element, got shape {:?}",
                 self.shape()
-            ));
+            )));
         }
-        Ok(with_data!(&self.data, |v: T| v[0].to_i64()))
+        Ok(())
     }
 
     /// `{"name", "dtype", "shape", "data"}` as `fluidc run --format json` prints a fetch.
@@ -465,10 +482,13 @@ mod tests {
 
     #[test]
     fn new_checks_the_element_count() {
-        let err = Tensor::from_vec(&[2, 2], vec![1i64, 2, 3]).unwrap_err();
+        let err = Tensor::from_vec(&[2, 2], vec![1i64, 2, 3])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("holds 4 elements but 3"), "{err}");
         assert!(Tensor::full(VarKind::Fp16, &[1], 0.0)
             .unwrap_err()
+            .to_string()
             .contains("float16"));
     }
 }

@@ -326,6 +326,7 @@ pub fn run_with(
             fetch: fetch.iter().map(|s| s.to_string()).collect(),
             seed: Some(seed),
             workers: Some(workers),
+            max_memory: None,
         },
     )
 }
