@@ -10,6 +10,10 @@ the peer in every repetition, and reports medians and ratios:
 - compile: generated scripts of K ops compiled by fluidc, and built and
   serialized by Paddle's Python through the test-only 2018-names shim when
   it is present (tests/interop/fluid2018).
+- gemm: `mul` and `matmul` of square float32 matrices (64, 256, 1024) in a
+  While loop, the same .pb in `fluidc run` and in Paddle's executor; time
+  per product by difference of iteration counts, as GFLOP/s (2 N^3 / t),
+  against the machine's peak.
 - channels: ping-pong, buffered throughput, select fan-in, select Fibonacci
   and the daisy chain as fluidc DSL programs and as Go programs, both with
   the same number of worker threads; per-item cost by difference of sizes,
@@ -152,6 +156,66 @@ def compile_bench(reps, sizes):
     return rows
 
 
+# Iteration counts (low, high) per matrix size: enough for the difference
+# to take about a second in the slower of the two.
+GEMM_ITERS = {64: (200, 2000), 256: (20, 200), 1024: (2, 12)}
+GEMM_ITERS_QUICK = {64: (100, 600), 256: (10, 60), 1024: (1, 4)}
+
+
+def cpu_mhz():
+    """The clock /proc/cpuinfo reports (the first core's), in MHz."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("cpu MHz"):
+                    return float(line.split(":")[1])
+    except OSError:
+        pass
+    return float("nan")
+
+
+def gemm_peak():
+    """A note on the machine's float32 peak: cores x 32 FLOP/cycle (two
+    8-wide AVX2 FMA units) x the reported clock."""
+    mhz = cpu_mhz()
+    cores = os.cpu_count()
+    per_core = 32 * mhz / 1000
+    return (
+        f"Peak assumed: {cores} cores × 32 float32 FLOP/cycle (AVX2 FMA) × {mhz:.0f} MHz "
+        f"(`cpu MHz` in /proc/cpuinfo) = {cores * per_core:.0f} GFLOP/s, {per_core:.0f} per core. "
+        "A single thread above the per-core figure means the core runs above that clock (boost). "
+        "Paddle's CPU matmul runs one thread; fluidc splits products of 128³ multiply-adds "
+        "or more over two.\n"
+    )
+
+
+def gemm(reps, quick):
+    rows = []
+    iters = GEMM_ITERS_QUICK if quick else GEMM_ITERS
+    paddle_time = os.path.join(ROOT, "bench", "paddle_time.py")
+    for op in ["mul", "matmul"]:
+        for n, (lo, hi) in iters.items():
+            pbs = {k: compile_pb(instantiate("gemm", OP=op, N=n, ITERS=k)) for k in (lo, hi)}
+            ours, theirs = {}, {}
+            for k in (lo, hi):
+                ours[k], theirs[k] = median_pair(
+                    reps,
+                    lambda: timed([FLUIDC, "run", pbs[k]])[0],
+                    lambda: float(timed([VENV_PY, paddle_time, pbs[k], "1"])[2]),
+                )
+            o = (ours[hi] - ours[lo]) / (hi - lo)
+            t = (theirs[hi] - theirs[lo]) / (hi - lo)
+            flop = 2 * n**3
+            rows.append((
+                f"{op} {n}×{n} float32",
+                f"{o * 1000:.3f} ms ({flop / o / 1e9:.1f} GFLOP/s)",
+                f"{t * 1000:.3f} ms ({flop / t / 1e9:.1f} GFLOP/s)",
+                t / o,
+                "≥ Paddle at 256 and 1024",
+            ))
+    return rows
+
+
 GO_PROGRAMS = ["pingpong", "buffered", "fanin", "fibonacci", "daisy"]
 
 
@@ -218,13 +282,25 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small sizes, for a fast check")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--write", help="write the tables to this Markdown file")
+    ap.add_argument("--only", choices=["executor", "compile", "gemm", "channels"], help="run one section and print it")
     args = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     exec_sizes = (2_000, 20_000) if args.quick else (10_000, 100_000)
     compile_sizes = [1_000, 5_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+    if args.only:
+        sections = {
+            "executor": lambda: table("Executor", "Paddle", executor(args.reps, exec_sizes)),
+            "compile": lambda: table("Compile", "Paddle", compile_bench(args.reps, compile_sizes)),
+            "gemm": lambda: table("GEMM", "Paddle", gemm(args.reps, args.quick)) + "\n" + gemm_peak(),
+            "channels": lambda: table("Channels", "Go", channels(args.reps, args.quick)),
+        }
+        print(sections[args.only]())
+        return
     parts = [
         table("Executor: fluidc vs Paddle 3.3.1 on the same .pb", "Paddle", executor(args.reps, exec_sizes)),
         table("Compile: fluidc vs Paddle's Python building the same script", "Paddle", compile_bench(args.reps, compile_sizes)),
+        table("GEMM: fluidc vs Paddle 3.3.1 on the same .pb (mul and matmul, time per product)", "Paddle", gemm(args.reps, args.quick))
+        + "\n" + gemm_peak(),
         table(f"Channels: fluidc vs Go ({WORKERS} workers / GOMAXPROCS={WORKERS})", "Go", channels(args.reps, args.quick)),
     ]
     go_version = subprocess.run(["go", "version"], capture_output=True, text=True).stdout.strip()

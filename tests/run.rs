@@ -361,3 +361,22 @@ fn tensors_over_the_memory_limit_are_runtime_errors() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// The GEMM benchmark program (bench/workloads/gemm.py) computes the right
+/// product with `mul` and `matmul`, so the benchmark never times a wrong one.
+#[test]
+fn the_gemm_benchmark_program_computes_the_product() {
+    let template = std::fs::read_to_string("bench/workloads/gemm.py").expect("workload");
+    for op in ["mul", "matmul"] {
+        let script = template
+            .replace("@OP@", op)
+            .replace("@N@", "64")
+            .replace("@ITERS@", "3");
+        let out = fluidc(&["run", "-", "--format", "json"], script.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{op}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        // Every element is 64 * 0.5 * 0.25; there are 64 * 64 of them.
+        assert_eq!(v["fetch"][0]["data"], serde_json::json!([32768.0]), "{op}");
+        assert_eq!(v["fetch"][1]["data"], serde_json::json!([3]), "{op}");
+    }
+}

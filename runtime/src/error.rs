@@ -47,7 +47,9 @@ pub enum KernelError {
     /// Shapes that do not fit together (broadcast, matmul, reshape, dims).
     Shape(String),
     /// A tensor too large to allocate (see [`AllocError`]).
-    OutOfMemory(AllocError),
+    /// Boxed: kernels return `Result<(), KernelError>` on every op, so the
+    /// error stays two words and a tag.
+    OutOfMemory(Box<AllocError>),
     /// An attribute (or a tensor standing for one) with a value the op
     /// cannot use.
     Attribute(String),

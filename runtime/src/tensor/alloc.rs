@@ -92,13 +92,13 @@ pub(crate) fn check_as(
         Some(b) if b <= u128::from(limit) => {
             Ok(n.and_then(|n| usize::try_from(n).ok()).unwrap_or(0))
         }
-        _ => Err(KernelError::OutOfMemory(AllocError {
+        _ => Err(KernelError::OutOfMemory(Box::new(AllocError {
             what,
             shape: shape.to_vec(),
             dtype,
             bytes,
             limit,
-        })),
+        }))),
     }
 }
 
