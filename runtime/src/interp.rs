@@ -13,10 +13,9 @@ use smallvec::{smallvec, SmallVec};
 
 use crate::channel::{self, Attempt, Completion, Outcome};
 use crate::error::{KernelError, RuntimeError};
+use crate::exec::{CaseOp, Control, Exec, Select, ZeroValue};
 use crate::goroutine::{Frame, FrameKind, GWaiter, Goroutine, Parked};
 use crate::load::LoadedOp;
-use crate::ops::control::{CaseOp, Select, ZeroValue};
-use crate::ops::{Control, Exec};
 use crate::scheduler::{Worker, TIME_SLICE};
 use crate::scope::{ChannelCache, Scope, VarRef, Vars};
 use crate::tensor::Scalar;

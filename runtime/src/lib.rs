@@ -26,10 +26,13 @@
 mod channel;
 mod constant;
 mod error;
+mod exec;
 mod feed;
 mod goroutine;
 mod interp;
+mod layout;
 mod load;
+mod loader;
 mod ops;
 mod scheduler;
 mod scope;

@@ -2,7 +2,7 @@
 use super::elementwise::dtype_mismatch;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::load::OpLoader;
+use crate::loader::OpLoader;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::zip_operands;
 use crate::tensor::{Buffer, Data, Element, Scalar, Shape, Tensor};

@@ -1,14 +1,16 @@
 //! Control-flow and CSP ops: while, conditional_block, go, select,
-//! channel_send, channel_recv, channel_close (run by the interpreter, see
-//! `crate::interp`), and channel_create (an ordinary kernel).
+//! channel_send, channel_recv, channel_close (built here as the
+//! `crate::exec::Control` the interpreter carries out), and channel_create
+//! (an ordinary kernel).
 use std::sync::Arc;
 
 use fluidc_transpiler::{Op, VarKind};
 
 use super::{compute, Exec, Registry};
-use crate::load::OpLoader;
+use crate::exec::{CaseOp, Control, Select, SelectCase, ZeroValue};
+use crate::loader::OpLoader;
 use crate::scope::{Place, VarRef};
-use crate::tensor::{tensor_dtype, Tensor};
+use crate::tensor::tensor_dtype;
 use crate::value::{TypedChannel, Value};
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -22,105 +24,18 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("channel_close", channel_close);
 }
 
-/// An op the interpreter carries out itself.
-#[derive(Debug)]
-pub(crate) enum Control {
-    /// Runs `body` in a fresh child scope while `cond` is true.
-    While {
-        cond: VarRef,
-        body: usize,
-    },
-    /// Runs `body` once in a child scope if the condition holds: the one bool
-    /// of `conds[0]` (scalar), or every `conds` tensor non-empty.
-    CondBlock {
-        conds: Vec<VarRef>,
-        scalar: bool,
-        body: usize,
-    },
-    /// Starts a goroutine running `body` in a child scope.
-    Go {
-        body: usize,
-    },
-    Send {
-        channel: VarRef,
-        x: VarRef,
-    },
-    Recv {
-        channel: VarRef,
-        out: VarRef,
-        status: Option<VarRef>,
-        zero: ZeroValue,
-    },
-    Close {
-        channel: VarRef,
-    },
-    Select(Select),
-}
-
-/// The lowered select (SPEC §4).
-#[derive(Debug)]
-pub(crate) struct Select {
-    /// The send and receive cases, in the order of `cases`.
-    pub(crate) cases: Vec<SelectCase>,
-    /// The index of the default case (written to `case_to_execute` as an
-    /// int32 `[1]`), if there is one.
-    pub(crate) default: Option<i32>,
-    pub(crate) case_to_execute: VarRef,
-    /// The cases block.
-    pub(crate) body: usize,
-    /// When the cases block is exactly the lowered dispatch (see
-    /// [`case_dispatch`]): for each case index, the block of that case's
-    /// body, which the interpreter then runs directly.
-    pub(crate) dispatch: Option<Vec<(i32, usize)>>,
-}
-
-#[derive(Debug)]
-pub(crate) struct SelectCase {
-    /// The index written to `case_to_execute` (an int32 `[1]`) when this
-    /// case is chosen.
-    pub(crate) index: i32,
-    pub(crate) channel: VarRef,
-    pub(crate) op: CaseOp,
-}
-
-#[derive(Debug)]
-pub(crate) enum CaseOp {
-    /// Sends the value of this variable.
-    Send(VarRef),
-    /// Receives into this variable, resolved from the cases block's scope.
-    Recv { value: VarRef, zero: ZeroValue },
-}
-
-/// What a receive from a closed, drained channel writes: Go's zero value.
-/// The dtype is the channel's element dtype if it has one, else the
-/// receiving variable's declared dtype (else float32); the shape is the
-/// declared one if fully known, else `[1]`.
-#[derive(Debug, Clone)]
-pub(crate) struct ZeroValue {
-    dtype: Option<VarKind>,
-    shape: Vec<i64>,
-}
-
-impl ZeroValue {
-    fn of(l: &OpLoader, block: usize, name: &str) -> ZeroValue {
-        let var = l.program.find_var(block, name);
-        let dtype = var
-            .and_then(|v| v.dtype())
-            .filter(|d| tensor_dtype(*d as i64).is_ok());
-        let shape = var
-            .and_then(|v| v.tensor_desc())
-            .map(|t| t.dims.clone())
-            .filter(|d| d.iter().all(|&x| x >= 0))
-            .unwrap_or_else(|| vec![1]);
-        ZeroValue { dtype, shape }
-    }
-
-    pub(crate) fn tensor(&self, chan: &TypedChannel) -> Tensor {
-        let dtype = chan.elem_dtype().or(self.dtype).unwrap_or(VarKind::Fp32);
-        Tensor::zeros(dtype, &self.shape)
-            .or_else(|_| Tensor::zeros(dtype, &[1]))
-            .unwrap_or_else(|_| Tensor::scalar(0.0f32))
-    }
+/// The zero value of variable `name` as seen from `block` (see [`ZeroValue`]).
+fn zero_value(l: &OpLoader, block: usize, name: &str) -> ZeroValue {
+    let var = l.program.find_var(block, name);
+    let dtype = var
+        .and_then(|v| v.dtype())
+        .filter(|d| tensor_dtype(*d as i64).is_ok());
+    let shape = var
+        .and_then(|v| v.tensor_desc())
+        .map(|t| t.dims.clone())
+        .filter(|d| d.iter().all(|&x| x >= 0))
+        .unwrap_or_else(|| vec![1]);
+    ZeroValue { dtype, shape }
 }
 
 fn while_op(l: &OpLoader) -> Result<Exec, String> {
@@ -182,7 +97,7 @@ fn channel_recv(l: &OpLoader) -> Result<Exec, String> {
     let out = l.output("Out")?;
     Ok(Exec::Control(Control::Recv {
         channel: l.input("Channel")?,
-        zero: ZeroValue::of(l, l.block, &out.name),
+        zero: zero_value(l, l.block, &out.name),
         out,
         status: l.opt_output("Status")?,
     }))
@@ -224,7 +139,7 @@ fn select(l: &OpLoader) -> Result<Exec, String> {
                 channel: l.var(channel).map_err(|e| bad(&e))?,
                 op: CaseOp::Recv {
                     value: l.var_in(body, value).map_err(|e| bad(&e))?,
-                    zero: ZeroValue::of(l, body, value),
+                    zero: zero_value(l, body, value),
                 },
             }),
             other => {

@@ -5,7 +5,7 @@
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::load::OpLoader;
+use crate::loader::OpLoader;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::{broadcast, zip_operands};
 use crate::tensor::num::{with_numeric, with_numeric_pair, Num};

@@ -10,7 +10,7 @@ use fluidc_transpiler::{AttrValue, VarKind};
 use super::output::{map, map_into, map_vars, Source};
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::load::OpLoader;
+use crate::loader::OpLoader;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{alloc, convert, with_data, with_dtype, Element, Tensor};
 use crate::value::Value;

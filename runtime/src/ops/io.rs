@@ -3,7 +3,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::load::OpLoader;
+use crate::loader::OpLoader;
 use crate::value::Value;
 
 pub(crate) fn register_all(r: &mut Registry) {

@@ -7,7 +7,7 @@ use super::elementwise::dtype_mismatch;
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::load::OpLoader;
+use crate::loader::OpLoader;
 use crate::tensor::broadcast::broadcast;
 use crate::tensor::num::{with_numeric_pair, Num};
 use crate::tensor::{alloc, Buffer, Element, Shape, Tensor};

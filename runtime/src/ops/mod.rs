@@ -1,10 +1,10 @@
 //! Op kernels, one module per family, each with a `register_all`.
 //!
 //! A kernel is built once at load time from an op ([`OpLoader`]): the builder
-//! parses attributes and resolves variables, and returns either a compute
-//! kernel (a closure that reads its inputs from the running frame's
-//! [`Vars`] and writes its outputs) or a [`Control`] op that the interpreter carries out itself
-//! because it pushes frames, starts goroutines or blocks on channels.
+//! parses attributes and resolves variables, and returns an [`Exec`]: either
+//! a compute kernel (a closure that reads its inputs from the running
+//! frame's variables and writes its outputs) or a control op that the
+//! interpreter carries out itself (see `crate::exec`).
 pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod elementwise;
@@ -17,20 +17,9 @@ pub(crate) mod unary;
 
 use std::collections::HashMap;
 
-pub(crate) use control::Control;
-
-use crate::error::KernelError;
-use crate::load::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::loader::OpLoader;
 use crate::scope::Vars;
-
-/// A compute kernel: reads its inputs from the frame's variables, writes its outputs.
-pub(crate) type Kernel = Box<dyn Fn(&mut Vars) -> Result<(), KernelError> + Send + Sync>;
-
-/// What running an op means.
-pub(crate) enum Exec {
-    Compute(Kernel),
-    Control(Control),
-}
 
 /// Builds an op's [`Exec`] at load time.
 pub(crate) type Builder = fn(&OpLoader) -> Result<Exec, String>;
@@ -64,11 +53,4 @@ impl Registry {
     pub(crate) fn get(&self, op: &str) -> Option<Builder> {
         self.builders.get(op).copied()
     }
-}
-
-/// Wraps a closure as a compute kernel.
-pub(crate) fn compute(
-    k: impl Fn(&mut Vars) -> Result<(), KernelError> + Send + Sync + 'static,
-) -> Result<Exec, String> {
-    Ok(Exec::Compute(Box::new(k)))
 }

@@ -8,7 +8,7 @@ use fluidc_transpiler::VarKind;
 
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::load::OpLoader;
+use crate::loader::OpLoader;
 use crate::tensor::num::{with_numeric, Num};
 use crate::tensor::{Element, Shape, Tensor};
 

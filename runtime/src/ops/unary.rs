@@ -7,7 +7,7 @@
 use super::output::{map, map_vars, Source};
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::load::OpLoader;
+use crate::loader::OpLoader;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::num::{with_numeric, with_numeric_dtype, Num};
 use crate::tensor::{dtype_name, Buffer, Data, Element, Scalar, Shape, Tensor};

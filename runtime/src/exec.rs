@@ -1,0 +1,117 @@
+//! What a loaded op does when it runs: a compute [`Kernel`], or a
+//! [`Control`] op that the interpreter (`crate::interp`) carries out itself
+//! because it pushes frames, starts goroutines or blocks on channels.
+//!
+//! The kernel builders in `crate::ops` make these at load time and the
+//! interpreter runs them; this module is what the two share, so neither
+//! depends on the other.
+use fluidc_transpiler::VarKind;
+
+use crate::error::KernelError;
+use crate::scope::{VarRef, Vars};
+use crate::tensor::Tensor;
+use crate::value::TypedChannel;
+
+/// A compute kernel: reads its inputs from the frame's variables, writes its outputs.
+pub(crate) type Kernel = Box<dyn Fn(&mut Vars) -> Result<(), KernelError> + Send + Sync>;
+
+/// What running an op means.
+pub(crate) enum Exec {
+    Compute(Kernel),
+    Control(Control),
+}
+
+/// Wraps a closure as a compute kernel.
+pub(crate) fn compute(
+    k: impl Fn(&mut Vars) -> Result<(), KernelError> + Send + Sync + 'static,
+) -> Result<Exec, String> {
+    Ok(Exec::Compute(Box::new(k)))
+}
+
+/// An op the interpreter carries out itself.
+#[derive(Debug)]
+pub(crate) enum Control {
+    /// Runs `body` in a fresh child scope while `cond` is true.
+    While {
+        cond: VarRef,
+        body: usize,
+    },
+    /// Runs `body` once in a child scope if the condition holds: the one bool
+    /// of `conds[0]` (scalar), or every `conds` tensor non-empty.
+    CondBlock {
+        conds: Vec<VarRef>,
+        scalar: bool,
+        body: usize,
+    },
+    /// Starts a goroutine running `body` in a child scope.
+    Go {
+        body: usize,
+    },
+    Send {
+        channel: VarRef,
+        x: VarRef,
+    },
+    Recv {
+        channel: VarRef,
+        out: VarRef,
+        status: Option<VarRef>,
+        zero: ZeroValue,
+    },
+    Close {
+        channel: VarRef,
+    },
+    Select(Select),
+}
+
+/// The lowered select (SPEC §4).
+#[derive(Debug)]
+pub(crate) struct Select {
+    /// The send and receive cases, in the order of `cases`.
+    pub(crate) cases: Vec<SelectCase>,
+    /// The index of the default case (written to `case_to_execute` as an
+    /// int32 `[1]`), if there is one.
+    pub(crate) default: Option<i32>,
+    pub(crate) case_to_execute: VarRef,
+    /// The cases block.
+    pub(crate) body: usize,
+    /// When the cases block is exactly the lowered dispatch (see
+    /// [`case_dispatch`]): for each case index, the block of that case's
+    /// body, which the interpreter then runs directly.
+    pub(crate) dispatch: Option<Vec<(i32, usize)>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct SelectCase {
+    /// The index written to `case_to_execute` (an int32 `[1]`) when this
+    /// case is chosen.
+    pub(crate) index: i32,
+    pub(crate) channel: VarRef,
+    pub(crate) op: CaseOp,
+}
+
+#[derive(Debug)]
+pub(crate) enum CaseOp {
+    /// Sends the value of this variable.
+    Send(VarRef),
+    /// Receives into this variable, resolved from the cases block's scope.
+    Recv { value: VarRef, zero: ZeroValue },
+}
+
+/// What a receive from a closed, drained channel writes: Go's zero value.
+/// The dtype is the channel's element dtype if it has one, else the
+/// receiving variable's declared dtype (else float32); the shape is the
+/// declared one if fully known, else `[1]`.
+#[derive(Debug, Clone)]
+pub(crate) struct ZeroValue {
+    pub(crate) dtype: Option<VarKind>,
+    pub(crate) shape: Vec<i64>,
+}
+
+impl ZeroValue {
+    pub(crate) fn tensor(&self, chan: &TypedChannel) -> Tensor {
+        let dtype = chan.elem_dtype().or(self.dtype).unwrap_or(VarKind::Fp32);
+        Tensor::zeros(dtype, &self.shape)
+            .or_else(|_| Tensor::zeros(dtype, &[1]))
+            .unwrap_or_else(|_| Tensor::scalar(0.0f32))
+    }
+}

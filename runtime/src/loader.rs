@@ -1,0 +1,222 @@
+//! What a kernel builder sees of one op ([`OpLoader`]): its slots resolved
+//! to variables (through the program's [`Layout`]) and its attributes read
+//! with the types Paddle writes. Kernels in `crate::ops` are built from it;
+//! `crate::load` makes one per op.
+use fluidc_transpiler::{AttrValue, Op, Program, VarKind};
+
+use crate::layout::Layout;
+use crate::scope::VarRef;
+use crate::tensor::tensor_dtype;
+
+/// Names that stand for "no variable" in Paddle programs.
+pub(crate) fn is_placeholder(name: &str) -> bool {
+    name.is_empty() || name == "@EMPTY@"
+}
+
+/// What a kernel builder sees of one op: its slots resolved to variables and
+/// its attributes read with the types Paddle writes (older and newer forms).
+pub(crate) struct OpLoader<'a> {
+    pub(crate) program: &'a Program,
+    pub(crate) op: &'a Op,
+    pub(crate) block: usize,
+    layout: &'a Layout,
+}
+
+impl<'a> OpLoader<'a> {
+    /// The loader of op `op` of block `block`.
+    pub(crate) fn new(
+        program: &'a Program,
+        op: &'a Op,
+        block: usize,
+        layout: &'a Layout,
+    ) -> OpLoader<'a> {
+        OpLoader {
+            program,
+            op,
+            block,
+            layout,
+        }
+    }
+
+    /// A loader for another op of the program, in `block` (to read its
+    /// attributes and resolve its variables).
+    pub(crate) fn for_op(&self, block: usize, op: &'a Op) -> OpLoader<'a> {
+        OpLoader {
+            program: self.program,
+            op,
+            block,
+            layout: self.layout,
+        }
+    }
+
+    /// Resolves `name` as seen from `block`.
+    pub(crate) fn var_in(&self, block: usize, name: &str) -> Result<VarRef, String> {
+        self.layout.resolve(block, name).ok_or_else(|| {
+            format!("variable `{name}` is not declared in block {block} or its ancestors")
+        })
+    }
+
+    pub(crate) fn var(&self, name: &str) -> Result<VarRef, String> {
+        self.var_in(self.block, name)
+    }
+
+    /// The variable names of an input (`input = true`) or output slot, without placeholders.
+    pub(crate) fn var_names(&self, slot: &str, input: bool) -> Result<Vec<String>, String> {
+        let args = if input {
+            self.op.inputs_of(slot)
+        } else {
+            self.op.outputs_of(slot)
+        };
+        let names: Vec<String> = args
+            .iter()
+            .filter(|n| !is_placeholder(n))
+            .cloned()
+            .collect();
+        if names.is_empty() {
+            return Err(format!(
+                "{} `{slot}` names no variable",
+                if input { "input" } else { "output" }
+            ));
+        }
+        Ok(names)
+    }
+
+    fn one(&self, slot: &str, input: bool) -> Result<VarRef, String> {
+        let names = self.var_names(slot, input)?;
+        if names.len() != 1 {
+            return Err(format!(
+                "{} `{slot}` must name one variable, it names {}",
+                if input { "input" } else { "output" },
+                names.len()
+            ));
+        }
+        self.var(&names[0])
+    }
+
+    fn optional(&self, slot: &str, input: bool) -> Result<Option<VarRef>, String> {
+        let args = if input {
+            self.op.inputs_of(slot)
+        } else {
+            self.op.outputs_of(slot)
+        };
+        if args.iter().all(|n| is_placeholder(n)) {
+            return Ok(None);
+        }
+        self.one(slot, input).map(Some)
+    }
+
+    fn many(&self, slot: &str, input: bool) -> Result<Vec<VarRef>, String> {
+        let args = if input {
+            self.op.inputs_of(slot)
+        } else {
+            self.op.outputs_of(slot)
+        };
+        args.iter()
+            .filter(|n| !is_placeholder(n))
+            .map(|n| self.var(n))
+            .collect()
+    }
+
+    pub(crate) fn input(&self, slot: &str) -> Result<VarRef, String> {
+        self.one(slot, true)
+    }
+
+    pub(crate) fn opt_input(&self, slot: &str) -> Result<Option<VarRef>, String> {
+        self.optional(slot, true)
+    }
+
+    pub(crate) fn inputs(&self, slot: &str) -> Result<Vec<VarRef>, String> {
+        self.many(slot, true)
+    }
+
+    pub(crate) fn output(&self, slot: &str) -> Result<VarRef, String> {
+        self.one(slot, false)
+    }
+
+    pub(crate) fn opt_output(&self, slot: &str) -> Result<Option<VarRef>, String> {
+        self.optional(slot, false)
+    }
+
+    pub(crate) fn attr(&self, name: &str) -> Option<&AttrValue> {
+        self.op.get_attr(name)
+    }
+
+    fn bad_attr(&self, name: &str, expected: &str) -> String {
+        format!(
+            "attribute `{name}` must be {expected}, it is {:?}",
+            self.attr(name)
+        )
+    }
+
+    /// An INT or LONG attribute.
+    pub(crate) fn int(&self, name: &str, default: i64) -> Result<i64, String> {
+        match self.attr(name) {
+            None => Ok(default),
+            Some(AttrValue::Int(v)) => Ok(i64::from(*v)),
+            Some(AttrValue::Long(v)) => Ok(*v),
+            Some(_) => Err(self.bad_attr(name, "an integer")),
+        }
+    }
+
+    /// A FLOAT, FLOAT64 or integer attribute.
+    pub(crate) fn float(&self, name: &str, default: f64) -> Result<f64, String> {
+        match self.attr(name) {
+            None => Ok(default),
+            Some(AttrValue::Float(v)) => Ok(f64::from(*v)),
+            Some(AttrValue::Float64(v)) => Ok(*v),
+            Some(AttrValue::Int(v)) => Ok(f64::from(*v)),
+            Some(AttrValue::Long(v)) => Ok(*v as f64),
+            Some(_) => Err(self.bad_attr(name, "a number")),
+        }
+    }
+
+    pub(crate) fn bool(&self, name: &str, default: bool) -> Result<bool, String> {
+        match self.attr(name) {
+            None => Ok(default),
+            Some(AttrValue::Bool(v)) => Ok(*v),
+            Some(_) => Err(self.bad_attr(name, "a BOOLEAN")),
+        }
+    }
+
+    /// An INTS or LONGS attribute (2018 wrote shapes as INTS, Paddle 3 as LONGS).
+    pub(crate) fn ints(&self, name: &str) -> Result<Option<Vec<i64>>, String> {
+        match self.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::Ints(v)) => Ok(Some(v.iter().map(|&x| i64::from(x)).collect())),
+            Some(AttrValue::Longs(v)) => Ok(Some(v.clone())),
+            Some(_) => Err(self.bad_attr(name, "INTS or LONGS")),
+        }
+    }
+
+    pub(crate) fn string(&self, name: &str) -> Result<Option<&str>, String> {
+        match self.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.bad_attr(name, "a STRING")),
+        }
+    }
+
+    pub(crate) fn strings(&self, name: &str) -> Result<Vec<String>, String> {
+        match self.attr(name) {
+            None => Ok(Vec::new()),
+            Some(AttrValue::Strings(s)) => Ok(s.clone()),
+            Some(_) => Err(self.bad_attr(name, "STRINGS")),
+        }
+    }
+
+    /// A dtype attribute (a `VarType.Type` number) that tensors can hold.
+    pub(crate) fn dtype(&self, name: &str, default: VarKind) -> Result<VarKind, String> {
+        let number = self.int(name, default as i64)?;
+        tensor_dtype(number).map_err(|e| format!("attribute `{name}`: {e}"))
+    }
+
+    /// The block the op runs (`sub_block`).
+    pub(crate) fn sub_block(&self) -> Result<usize, String> {
+        match self.attr("sub_block") {
+            Some(AttrValue::Block(b)) => {
+                usize::try_from(*b).map_err(|_| self.bad_attr("sub_block", "a block"))
+            }
+            _ => Err(self.bad_attr("sub_block", "a BLOCK")),
+        }
+    }
+}
