@@ -340,7 +340,9 @@ fn a_fetch_column_out_of_range_is_refused() {
     let out = fluidc(&["run", path_str(&file)], b"");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("block 0, op 1 (fetch): col 2000000000 is out of range: the program has 1 fetch op(s)"),
+        stderr(&out).contains(
+            "block 0, op 1 (fetch): col 2000000000 is out of range: the program has 1 fetch op(s)"
+        ),
         "{}",
         stderr(&out)
     );
