@@ -9,7 +9,7 @@ use crate::loader::OpLoader;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::{broadcast, zip_operands};
 use crate::tensor::num::{with_numeric, with_numeric_pair, Num};
-use crate::tensor::{dtype_name, same_dims, Element, Scalar, Tensor};
+use crate::tensor::{dtype_name, par, same_dims, Element, Scalar, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("elementwise_add", |l| binary(l, Arith::Add));
@@ -215,7 +215,11 @@ fn arith_in_place(
                 Some(mine) => {
                     let g = |m: T, o: T| if own_is_x { f(m, o) } else { f(o, m) };
                     if o.len() == mine.len() {
-                        mine.iter_mut().zip(o).for_each(|(m, &o)| *m = g(*m, o));
+                        par::for_halves(mine, |start, chunk| {
+                            for (m, &o) in chunk.iter_mut().zip(&o[start..]) {
+                                *m = g(*m, o);
+                            }
+                        });
                     } else if let [o] = o {
                         mine.iter_mut().for_each(|m| *m = g(*m, *o));
                     } else {

@@ -10,7 +10,7 @@ use crate::error::KernelError;
 use crate::loader::OpLoader;
 use crate::tensor::broadcast::broadcast;
 use crate::tensor::num::{with_numeric_pair, Num};
-use crate::tensor::{alloc, Buffer, Element, Shape, Tensor};
+use crate::tensor::{alloc, par, Buffer, Element, Shape, Tensor};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2, Axis};
 
@@ -160,14 +160,11 @@ fn multiply<T: MatElem>(
         }
         .map_err(shape_err)?;
         let c = ArrayViewMut2::from_shape((m, n), c).map_err(shape_err)?;
-        if m >= 2 && m * n * k >= PARALLEL_MACS && threads() > 1 {
+        if m >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
             // Two threads, each with half of the rows of the product.
             let (a1, a2) = a.split_at(Axis(0), m / 2);
             let (c1, c2) = c.split_at(Axis(0), m / 2);
-            std::thread::scope(|s| {
-                s.spawn(|| T::gemm(alpha, a1, b, c1));
-                T::gemm(alpha, a2, b, c2);
-            });
+            par::join(|| T::gemm(alpha, a1, b, c1), || T::gemm(alpha, a2, b, c2));
         } else {
             T::gemm(alpha, a, b, c);
         }
@@ -178,13 +175,6 @@ fn multiply<T: MatElem>(
 /// Products of at least this many multiply-adds (128^3) use two threads:
 /// below it, starting a thread costs more than it saves.
 const PARALLEL_MACS: usize = 1 << 21;
-
-/// Threads for one large product: 2 where the machine has them (SPEC §9.3;
-/// Paddle's CPU matmul is single-threaded MKL).
-fn threads() -> usize {
-    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(2)))
-}
 
 /// `c = alpha * a b` for one element type.
 ///

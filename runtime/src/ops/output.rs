@@ -13,7 +13,7 @@
 use super::Vars;
 use crate::error::KernelError;
 use crate::scope::VarRef;
-use crate::tensor::{Buffer, Element, Shape, Tensor};
+use crate::tensor::{par, Buffer, Element, Shape, Tensor};
 
 /// The input of a one-input kernel whose output has the input's shape.
 #[derive(Debug)]
@@ -35,11 +35,11 @@ impl Source<'_> {
 
 /// `f` of every element of a `T` tensor: in place for [`Source::Own`] when
 /// its buffer has one owner, else into the old output buffer or a new one.
-pub(crate) fn map<T: Element>(src: Source, f: impl Fn(T) -> T) -> Box<Tensor> {
+pub(crate) fn map<T: Element>(src: Source, f: impl Fn(T) -> T + Sync) -> Box<Tensor> {
     let (x, old) = match src {
         Source::Own(mut t) => {
             if let Some(v) = t.unique_values_mut::<T>() {
-                v.iter_mut().for_each(|e| *e = f(*e));
+                par::for_halves(v, |_, chunk| chunk.iter_mut().for_each(|e| *e = f(*e)));
                 return t;
             }
             return Box::new(map_into(&t, None, f));
@@ -50,15 +50,27 @@ pub(crate) fn map<T: Element>(src: Source, f: impl Fn(T) -> T) -> Box<Tensor> {
 }
 
 /// `f` of every element of `x` (of dtype `S`) as a new tensor of dtype `T`,
-/// written into `old`'s buffer when it has one owner and room.
+/// written into `old`'s buffer when it has one owner and room; on two
+/// threads for a large tensor (see `crate::tensor::par`).
 pub(crate) fn map_into<S: Element, T: Element>(
     x: &Tensor,
     old: Option<Box<Tensor>>,
-    f: impl Fn(S) -> T,
+    f: impl Fn(S) -> T + Sync,
 ) -> Tensor {
     let v = x.values::<S>().unwrap_or_default();
     let old = old.and_then(|t| t.into_buffer::<T>());
-    let data = Buffer::refill(old, v.len(), v.iter().map(|&e| f(e)));
+    let data = match v.first() {
+        Some(&first) if v.len() >= par::ELEMENTS && par::threads() > 1 => {
+            let mut out = Buffer::reuse_vec(old, v.len(), f(first));
+            par::for_halves(&mut out, |start, chunk| {
+                for (o, &e) in chunk.iter_mut().zip(&v[start..]) {
+                    *o = f(e);
+                }
+            });
+            Buffer::from(out)
+        }
+        _ => Buffer::refill(old, v.len(), v.iter().map(|&e| f(e))),
+    };
     Tensor::from_parts(Shape::from_slice(x.shape()), T::wrap(data))
 }
 
@@ -89,4 +101,25 @@ pub(crate) fn take_unless_input(
         return None;
     }
     s.take_output(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_maps_split_over_threads_give_the_one_thread_result() {
+        let n = par::ELEMENTS * 2 + 3;
+        let v: Vec<f32> = (0..n).map(|i| (i % 97) as f32 * 0.01).collect();
+        let x = Tensor::from_vec(&[n as i64], v.clone()).expect("tensor");
+        let got = map_into::<f32, f64>(&x, None, |e| f64::from(e).exp());
+        let want: Vec<f64> = v.iter().map(|&e| f64::from(e).exp()).collect();
+        assert_eq!(got.values::<f64>(), Some(&want[..]));
+
+        let at = x.values::<f32>().expect("f32").as_ptr();
+        let own = map(Source::Own(Box::new(x)), |e: f32| e * 2.0 + 1.0);
+        let want: Vec<f32> = v.iter().map(|&e| e * 2.0 + 1.0).collect();
+        let got = own.values::<f32>().expect("f32");
+        assert_eq!((got, got.as_ptr()), (&want[..], at), "in place");
+    }
 }

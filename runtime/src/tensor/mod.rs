@@ -14,6 +14,7 @@ pub(crate) mod broadcast;
 mod buffer;
 mod format;
 pub(crate) mod num;
+pub(crate) mod par;
 mod scalar;
 mod shape;
 
