@@ -137,8 +137,14 @@ impl<'a> OpLoader<'a> {
         self.optional(slot, false)
     }
 
+    /// An attribute as the op writes it, else the default its definition
+    /// gives (the one Paddle's attribute checker fills in), so a kernel
+    /// reads what Paddle's kernel would; a kernel's own default applies only
+    /// where neither gives one (ops fluidc defines always have theirs).
     pub(crate) fn attr(&self, name: &str) -> Option<&AttrValue> {
-        self.op.get_attr(name)
+        self.op
+            .get_attr(name)
+            .or_else(|| fluidc_transpiler::ops::get(&self.op.ty).and_then(|d| d.default(name)))
     }
 
     fn bad_attr(&self, name: &str, expected: &str) -> String {

@@ -208,7 +208,21 @@ fn assign_value(l: &OpLoader) -> Result<Exec, String> {
     let out = l.output("Out")?;
     let dtype = l.dtype("dtype", VarKind::Fp32)?;
     let shape = l.ints("shape")?.unwrap_or_default();
-    let values: Vec<Scalar> = if let Some(AttrValue::Scalars(v)) = l.attr("values") {
+    // Paddle 3 writes `values` (SCALARS); 2018 programs one list per dtype.
+    // An empty `values` (its default) next to a 2018 list is the 2018 form.
+    let legacy = [
+        "fp32_values",
+        "fp64_values",
+        "int32_values",
+        "int64_values",
+        "bool_values",
+    ]
+    .iter()
+    .any(|n| l.op.get_attr(n).is_some());
+    let values: Vec<Scalar> = if let Some(AttrValue::Scalars(v)) = l
+        .attr("values")
+        .filter(|v| !legacy || !matches!(v, AttrValue::Scalars(s) if s.is_empty()))
+    {
         v.iter()
             .map(|s| match (s.b, s.i, s.r) {
                 (Some(b), _, _) => Ok(Scalar::Int(i64::from(b))),
