@@ -46,49 +46,22 @@ struct Plan {
 }
 
 fn plan(x: &[i64], y: &[i64], tx: bool, ty: bool) -> Result<Plan, KernelError> {
-    if x.is_empty() || y.is_empty() {
-        return Err(KernelError::Shape(format!(
-            "matmul needs operands of rank 1 or more, got {x:?} and {y:?}"
-        )));
-    }
-    let (x_vec, y_vec) = (x.len() == 1, y.len() == 1);
-    let xs: Vec<i64> = if x_vec { vec![1, x[0]] } else { x.to_vec() };
-    let ys: Vec<i64> = if y_vec { vec![y[0], 1] } else { y.to_vec() };
-    let (tx, ty) = (tx && !x_vec, ty && !y_vec);
-    let (xr, yr) = (xs.len(), ys.len());
-    let (m, kx) = if tx {
-        (xs[xr - 1], xs[xr - 2])
-    } else {
-        (xs[xr - 2], xs[xr - 1])
-    };
-    let (ky, n) = if ty {
-        (ys[yr - 1], ys[yr - 2])
-    } else {
-        (ys[yr - 2], ys[yr - 1])
-    };
-    if kx != ky {
-        return Err(KernelError::Shape(format!(
-            "matmul shapes {x:?} and {y:?} do not fit: {kx} columns against {ky} rows"
-        )));
-    }
-    let batch = broadcast(&xs[..xr - 2], &ys[..yr - 2], -1)?;
+    // The shape rule is the op definition's, shared with shape inference.
+    let d = fluidc_transpiler::ops::matmul::matmul_dims(x, y, tx, ty).map_err(|e| {
+        KernelError::Shape(format!("matmul shapes {x:?} and {y:?} do not fit: {e}"))
+    })?;
+    let (tx, ty) = (tx && x.len() > 1, ty && y.len() > 1);
+    let batch = broadcast(&d.x_batch, &d.y_batch, -1)?;
     let count = |s: &[i64]| s.iter().product::<i64>() as usize;
-    let xi: Vec<usize> = (0..count(&xs[..xr - 2])).collect();
-    let yi: Vec<usize> = (0..count(&ys[..yr - 2])).collect();
+    let xi: Vec<usize> = (0..count(&d.x_batch)).collect();
+    let yi: Vec<usize> = (0..count(&d.y_batch)).collect();
     let pairs: Buffer<(usize, usize)> = batch.zip(&xi, &yi, None, |a, b| (a, b));
-    let mut shape = Shape::from_slice(&batch.out_shape);
-    if !x_vec {
-        shape.push(m);
-    }
-    if !y_vec {
-        shape.push(n);
-    }
     Ok(Plan {
-        shape,
+        shape: Shape::from_slice(&d.out),
         pairs: pairs.to_vec(),
-        m: m as usize,
-        k: kx as usize,
-        n: n as usize,
+        m: d.m as usize,
+        k: d.k as usize,
+        n: d.n as usize,
         tx,
         ty,
     })
