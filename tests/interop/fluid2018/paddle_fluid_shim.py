@@ -21,13 +21,73 @@ Python, 1.x wins:
 1.x iterated Python sets there, so its order was hash-dependent; this shim keeps
 first-use order and compare.py compares those slots as sets.
 
+Training (SPEC §9.2), what maps to what:
+- Layers and parameters are 1.x's (1.8's Python), rebuilt here: `ParamAttr`
+  (`name`, `initializer`, `learning_rate`, `regularizer`, `trainable`; a
+  string, an initializer, a regularizer, or False for `param_attr=` /
+  `bias_attr=`, False creating no parameter and no add), the initializers
+  (`Constant`, `Uniform`, `Normal`, `TruncatedNormal`, `Xavier`, `MSRA`,
+  `NumpyArrayInitializer`, long names too), each *prepending* one op to the
+  startup block and taking the startup program's `random_seed` when its seed
+  is 0; per-layer defaults (weights Xavier uniform, biases Constant 0, conv2d
+  filters Normal(0, sqrt(2/(k*k*C)))); fc, embedding (`lookup_table`),
+  conv2d, pool2d, batch_norm, dropout, cross_entropy (`cross_entropy2` for
+  hard labels, as 1.6+), softmax_with_cross_entropy, accuracy (`top_k` +
+  `accuracy`), concat, reshape (`reshape2` + XShape), transpose
+  (`transpose2`), reduce_*, sums, clip, the unary activations,
+  create_parameter, autoincreased_step_counter. Attributes 1.x passed that
+  Paddle 3 keeps only as "extra" attributes (use_cudnn, use_mkldnn, dropout's
+  seed/fix_seed) are passed and Paddle keeps them; those it no longer knows
+  it drops.
+- Backward and optimizers are Paddle 3.3.1's own, legacy static mode:
+  `fluid.backward.append_backward` / `gradients` are paddle.static's (that is
+  paddle.base.backward); `fluid.optimizer.X` / `XOptimizer` (SGD, Momentum,
+  Adam, Adamax, Adagrad, RMSProp, Adadelta, Lamb) make a paddle.optimizer.X
+  from 1.x's arguments (`regularization` -> weight_decay; `parameter_list`,
+  `grad_clip`, minimize's 1.6 `grad_clip=` accepted), a Variable learning
+  rate (a schedule) set in `_learning_rate_map` as 1.x did; regularizers are
+  paddle.regularizer.L2Decay/L1Decay under the 1.x names (and
+  `regularization_coeff=`); GradientClipByValue/ByNorm and set_gradient_clip
+  are paddle.nn's.
+- Built by this shim the 1.x way, because Paddle 3.3.1 has no legacy-static
+  equivalent that works: the learning-rate schedules (1.8's ops on the
+  `@LR_DECAY_COUNTER@` step counter, op_role LRSched; Paddle 3's
+  paddle.optimizer.lr.*_decay functions use 3.x layers and `case`/`cond`),
+  and GradientClipByGlobalNorm (3.3.1's static path calls PIR-only
+  functions and fails): 1.8's square/reduce_sum/sum/sqrt/elementwise_max/
+  elementwise_div/elementwise_mul ops, a subclass of Paddle's class so its
+  optimizer and set_gradient_clip take it.
+- batch_norm adds a ReserveSpace output (`batch_norm_N.tmp_3`) when training:
+  Paddle 3's CPU kernel needs it (1.x added it only for cuDNN NHWC).
+Where Paddle 3.3.1's optimizer/backward differ from 1.x's (SPEC: the 3.3.1
+build is the contract):
+- `learning_rate_0` is 0-D (shape []; 1.x [1]) and its fill_constant
+  (str_value "0.01") is *appended* to the startup block after the prepended
+  parameter initializers; accumulators are appended too (1.x prepended all
+  of them). Accumulator names are 1.x's: `<param>_moment1_0`,
+  `_beta1_pow_acc_0` ([1]), `_velocity_0`, `_moment_0`, `_inf_norm_0`,
+  `_mean_square_0`, `__avg_squared_grad_0`, ...
+- the loss gradient is a fill_constant shaped like the loss, and 3.3.1's
+  `mean` is 0-D, so `shape: []` (1.x [1]), with op_role 257 and an empty
+  op_namescope; losses fetch as 0-D arrays (print `16.135`, not `[16.135]`).
+- Momentum with L2Decay fuses the decay into the momentum op
+  (`regularization_method: "l2_decay"`, `regularization_coeff`) instead of
+  1.x's scale + sum; per-parameter regularizers still get scale/sign + sum.
+- optimizer ops carry 3.3.1's newer attributes (`multi_precision`, ...) and
+  each parameter's update is in its own name scope `/optimizer_N/`.
+
 `Executor.run` runs nothing: it records the program, the feed names and the
-fetch targets (fluidc turns the last run into feed/fetch ops the same way).
+fetch targets of the script's first run of a program other than a startup
+program, and stops the script there (`StopBuild`; SPEC §8.1, as fluidc's
+build does). With `install(run=True)` (run_with_paddle.py) every run goes to
+Paddle's executor instead, so training loops train.
 
 Channels, Go and Select are not here: Paddle 3 has no such ops.
 """
 
 import contextlib
+import copy
+import math
 import os
 import sys
 import types
@@ -86,9 +146,16 @@ def program_guard(main_program, startup_program=None):
         yield
 
 
+class StopBuild(BaseException):
+    """Raised by `Executor.run` in build mode: the script has built its
+    program (a BaseException, so the script's `except Exception` lets it by)."""
+
+
 class Executor:
-    """Records `exe.run(program, feed, fetch_list)`; with `install(run=True)`
-    it also runs the program in Paddle 3.3.1's executor (run_with_paddle.py)."""
+    """Records `exe.run(program, feed, fetch_list)` and stops the script
+    (`StopBuild`) at the first run of a non-startup program; with
+    `install(run=True)` it runs each program in Paddle 3.3.1's executor
+    instead (run_with_paddle.py)."""
 
     def __init__(self, place=None):
         self.place = place
@@ -104,7 +171,8 @@ class Executor:
             return []
         fetch = [v if isinstance(v, str) else v.name for v in (fetch_list or [])]
         STATE.runs.append((program, list(feed or {}), fetch))
-        return [None] * len(fetch)
+        # SPEC §8.1: the build stops at the first run of a non-startup program.
+        raise StopBuild()
 
     def close(self):
         pass
@@ -112,7 +180,8 @@ class Executor:
 
 def result():
     """(main, startup, feed names, fetch names) of the program the script ran
-    last, else of the default main program with no feeds or fetches."""
+    (its first non-startup run), else of the default main program with no
+    feeds or fetches."""
     if STATE.runs:
         program, feed, fetch = STATE.runs[-1]
     else:
@@ -324,37 +393,650 @@ def softmax(input, use_cudnn=False, name=None, axis=-1):
     return out
 
 
-def _parameter(helper, suffix, shape, dtype, init_type, init_attrs):
-    """1.x LayerHelper.create_parameter: `<layer>_N.<w|b>_0`, created in the
-    startup program first (its initializer *prepended* there), then in main."""
-    name = unique_name.generate(helper.name + "." + suffix)
-    startup_block = helper.startup_program.global_block()
-    init_var = startup_block.create_parameter(name=name, shape=shape, dtype=dtype)
-    startup_block._prepend_op(type=init_type, outputs={"Out": init_var},
-                              attrs=dict(shape=shape, dtype=int(init_var.dtype), **init_attrs),
-                              stop_gradient=True)
-    return helper.main_program.global_block().create_parameter(name=name, shape=shape, dtype=dtype)
+# ---------------------------------------------------------------- initializers (1.x initializer.py)
+
+
+class Initializer:
+    """1.x `fluid.initializer.Initializer`: `init(var, block)` *prepends* one
+    op to `block` (the startup block). A seed of 0 takes the seed of the
+    block's program (`startup_program.random_seed`) when it is called."""
+
+    def __call__(self, var, block):
+        raise NotImplementedError()
+
+    def _compute_fans(self, var):
+        shape = var.shape
+        if not shape or len(shape) == 0:
+            return 1, 1
+        if len(shape) == 1:
+            return shape[0], shape[0]
+        if len(shape) == 2:
+            return shape[0], shape[1]
+        receptive_field_size = int(numpy.prod(shape[2:]))
+        return shape[1] * receptive_field_size, shape[0] * receptive_field_size
+
+    def _seeded(self, block):
+        if self._seed == 0:
+            self._seed = block.program.random_seed
+        return self._seed
+
+    @staticmethod
+    def _prepend(block, var, op_type, attrs):
+        # 1.x passed `inputs={}` (every slot declared, empty) for uniform_random only.
+        extra = {"inputs": {}} if op_type == "uniform_random" else {}
+        op = block._prepend_op(type=op_type, outputs={"Out": var}, attrs=dict(attrs),
+                               stop_gradient=True, **extra)
+        var.op = op
+        return op
+
+
+class ConstantInitializer(Initializer):
+    def __init__(self, value=0.0, force_cpu=False):
+        assert value is not None
+        self._value = value
+        self._force_cpu = force_cpu
+
+    def __call__(self, var, block):
+        return self._prepend(block, var, "fill_constant", {
+            "shape": var.shape, "dtype": int(var.dtype), "value": float(self._value),
+            "force_cpu": self._force_cpu})
+
+
+class UniformInitializer(Initializer):
+    def __init__(self, low=-1.0, high=1.0, seed=0, diag_num=0, diag_step=0, diag_val=1.0):
+        assert high >= low
+        self._low, self._high, self._seed = low, high, seed
+        self._diag_num, self._diag_step, self._diag_val = diag_num, diag_step, diag_val
+
+    def __call__(self, var, block):
+        seed = self._seeded(block)
+        return self._prepend(block, var, "uniform_random", {
+            "shape": var.shape, "dtype": var.dtype, "min": self._low, "max": self._high,
+            "seed": seed, "diag_num": self._diag_num, "diag_step": self._diag_step,
+            "diag_val": self._diag_val})
+
+
+class NormalInitializer(Initializer):
+    def __init__(self, loc=0.0, scale=1.0, seed=0):
+        self._mean, self._std_dev, self._seed = loc, scale, seed
+
+    def __call__(self, var, block):
+        seed = self._seeded(block)
+        return self._prepend(block, var, "gaussian_random", {
+            "shape": var.shape, "dtype": var.dtype, "mean": self._mean, "std": self._std_dev,
+            "seed": seed, "use_mkldnn": False})
+
+
+class TruncatedNormalInitializer(Initializer):
+    def __init__(self, loc=0.0, scale=1.0, seed=0):
+        self._mean, self._std_dev, self._seed = loc, scale, seed
+
+    def __call__(self, var, block):
+        seed = self._seeded(block)
+        return self._prepend(block, var, "truncated_gaussian_random", {
+            "shape": var.shape, "dtype": var.dtype, "mean": self._mean, "std": self._std_dev,
+            "seed": seed})
+
+
+class XavierInitializer(Initializer):
+    def __init__(self, uniform=True, fan_in=None, fan_out=None, seed=0):
+        self._uniform, self._fan_in, self._fan_out, self._seed = uniform, fan_in, fan_out, seed
+
+    def __call__(self, var, block):
+        f_in, f_out = self._compute_fans(var)
+        fan_in = f_in if self._fan_in is None else self._fan_in
+        fan_out = f_out if self._fan_out is None else self._fan_out
+        seed = self._seeded(block)
+        if self._uniform:
+            limit = numpy.sqrt(6.0 / float(fan_in + fan_out))
+            return self._prepend(block, var, "uniform_random", {
+                "shape": var.shape, "dtype": var.dtype, "min": -limit, "max": limit,
+                "seed": seed})
+        std = numpy.sqrt(2.0 / float(fan_in + fan_out))
+        return self._prepend(block, var, "gaussian_random", {
+            "shape": var.shape, "dtype": var.dtype, "mean": 0.0, "std": std, "seed": seed})
+
+
+class MSRAInitializer(Initializer):
+    def __init__(self, uniform=True, fan_in=None, seed=0):
+        self._uniform, self._fan_in, self._seed = uniform, fan_in, seed
+
+    def __call__(self, var, block):
+        f_in, _ = self._compute_fans(var)
+        fan_in = f_in if self._fan_in is None else self._fan_in
+        seed = self._seeded(block)
+        if self._uniform:
+            limit = numpy.sqrt(6.0 / float(fan_in))
+            return self._prepend(block, var, "uniform_random", {
+                "shape": var.shape, "dtype": int(var.dtype), "min": -limit, "max": limit,
+                "seed": seed})
+        std = numpy.sqrt(2.0 / float(fan_in))
+        return self._prepend(block, var, "gaussian_random", {
+            "shape": var.shape, "dtype": int(var.dtype), "mean": 0.0, "std": std, "seed": seed})
+
+
+class NumpyArrayInitializer(Initializer):
+    """1.x wrote `fp32_values`/`int32_values`; Paddle 3's assign_value has
+    one `values` attribute (SCALARS), as the shim's `assign` spells it."""
+
+    def __init__(self, value):
+        assert isinstance(value, numpy.ndarray)
+        self._value = value
+
+    def __call__(self, var, block):
+        if var.dtype == VarType.FP32:
+            values = [float(v) for v in self._value.flat]
+        elif var.dtype == VarType.INT32:
+            values = [int(v) for v in self._value.flat]
+        else:
+            raise ValueError("Unsupported dtype %s" % self._value.dtype)
+        return self._prepend(block, var, "assign_value", {
+            "dtype": var.dtype, "shape": list(self._value.shape), "values": values})
+
+
+Constant = ConstantInitializer
+Uniform = UniformInitializer
+Normal = NormalInitializer
+TruncatedNormal = TruncatedNormalInitializer
+Xavier = XavierInitializer
+MSRA = MSRAInitializer
+
+
+# ---------------------------------------------------------------- ParamAttr and parameters
+# (1.x param_attr.py, layer_helper_base.py)
+
+
+class ParamAttr:
+    def __init__(self, name=None, initializer=None, learning_rate=1.0, regularizer=None,
+                 trainable=True, gradient_clip=None, do_model_average=True):
+        if name == "":
+            raise ValueError("name of ParamAttr can not be empty str")
+        self.name = name
+        self.initializer = initializer
+        self.learning_rate = learning_rate
+        self.regularizer = regularizer
+        self.trainable = trainable
+        self.do_model_average = do_model_average
+
+    def _set_default_initializer(self, initializer):
+        if initializer is None:
+            if self.initializer is None:
+                raise ValueError("ParamAttr.initializer is not set")
+            return
+        if self.initializer is None:
+            self.initializer = initializer
+
+    def _set_default_param_initializer(self):
+        self._set_default_initializer(Xavier())
+
+    def _set_default_bias_initializer(self):
+        self._set_default_initializer(Constant(0.0))
+
+    @staticmethod
+    def _to_attr(arg):
+        if arg is None:
+            return ParamAttr()
+        if isinstance(arg, (list, tuple)):
+            return [ParamAttr._to_attr(a) for a in arg]
+        if isinstance(arg, ParamAttr):
+            return arg
+        if isinstance(arg, str):
+            return ParamAttr(name=arg)
+        if isinstance(arg, Initializer):
+            return ParamAttr(initializer=arg)
+        if isinstance(arg, paddle.regularizer.WeightDecayRegularizer):
+            return ParamAttr(regularizer=arg)
+        if isinstance(arg, bool):
+            return ParamAttr._to_attr(None) if arg else False
+        raise TypeError("{0} cast to ParamAttr".format(type(arg)))
+
+    def _to_kwargs(self, with_initializer=False):
+        kwargs = {"name": self.name, "optimize_attr": {"learning_rate": self.learning_rate},
+                  "regularizer": self.regularizer, "trainable": self.trainable,
+                  "do_model_average": self.do_model_average}
+        if with_initializer:
+            kwargs["initializer"] = self.initializer
+        return kwargs
+
+
+def _create_parameter(helper, attr, shape, dtype, is_bias=False, default_initializer=None):
+    """1.x LayerHelperBase.create_parameter: `<layer>_N.<w|b>_K` unless named;
+    the default initializer (Xavier for weights, Constant(0) for biases) or
+    the layer's; created in the startup program first (Paddle's
+    Block.create_parameter calls the initializer unless an op there already
+    writes the name: a shared parameter is initialized once), then in main.
+    `bias_attr=False` (or `param_attr=False`) creates nothing."""
+    attr = ParamAttr._to_attr(copy.deepcopy(attr))
+    if not attr:
+        return None
+    suffix = "b" if is_bias else "w"
+    if attr.name is None:
+        attr.name = unique_name.generate(helper.name + "." + suffix)
+    dtype = _dtype(dtype)
+    if default_initializer is None and attr.initializer is None:
+        if dtype not in (VarType.FP32, VarType.FP64, VarType.FP16):
+            raise TypeError("Can not create parameter with default initializer when dtype is "
+                            "not float type. Set default_initializer to fit the parameter "
+                            "dtype!")
+        if is_bias:
+            attr._set_default_bias_initializer()
+        else:
+            attr._set_default_param_initializer()
+    else:
+        attr._set_default_initializer(default_initializer)
+    helper.startup_program.global_block().create_parameter(
+        dtype=dtype, shape=list(shape), **attr._to_kwargs(with_initializer=True))
+    return helper.main_program.global_block().create_parameter(
+        dtype=dtype, shape=list(shape), **attr._to_kwargs())
+
+
+def _append_bias(helper, input_var, bias_attr, dim_start=1, dim_end=None):
+    """1.x LayerHelper.append_bias_op: a bias shaped input.shape[dim_start:dim_end]
+    and an `elementwise_add` with axis=dim_start; none with bias_attr=False."""
+    size = list(input_var.shape[dim_start:dim_end])
+    bias_attr = ParamAttr._to_attr(bias_attr)
+    if not bias_attr:
+        return input_var
+    b = _create_parameter(helper, bias_attr, size, input_var.dtype, is_bias=True)
+    tmp = helper.create_variable_for_type_inference(dtype=input_var.dtype)
+    helper.append_op(type="elementwise_add", inputs={"X": [input_var], "Y": [b]},
+                     outputs={"Out": [tmp]}, attrs={"axis": dim_start})
+    return tmp
+
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
+    helper = LayerHelper("create_parameter", name=name)
+    if attr is None:
+        attr = ParamAttr(name=name)
+    return _create_parameter(helper, attr, shape, dtype, is_bias, default_initializer)
+
+
+# ---------------------------------------------------------------- nn layers
+# (1.x layers/{nn,loss,metric_op,tensor}.py)
 
 
 def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=None, name=None):
-    """1.x fc with default attributes: Xavier-uniform weight, zero bias; its
-    temporaries are all `fc_N.tmp_K` (mul, bias add, activation)."""
+    """1.x fc: one `mul` per input (a `sum` of them for several inputs), the
+    bias add (unless bias_attr=False) and the activation; temporaries are
+    `fc_N.tmp_K`."""
     helper = LayerHelper("fc", act=act, name=name)
-    fan_in = 1
-    for dim in input.shape[num_flatten_dims:]:
-        fan_in *= dim
-    limit = (6.0 / (fan_in + size)) ** 0.5
-    w = _parameter(helper, "w", [fan_in, size], input.dtype, "uniform_random",
-                   {"min": -limit, "max": limit, "seed": 0})
-    product = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op(type="mul", inputs={"X": input, "Y": w}, outputs={"Out": product},
-                     attrs={"x_num_col_dims": num_flatten_dims, "y_num_col_dims": 1})
-    b = _parameter(helper, "b", [size], input.dtype, "fill_constant",
-                   {"value": 0.0, "force_cpu": False})
-    biased = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op(type="elementwise_add", inputs={"X": [product], "Y": [b]},
-                     outputs={"Out": [biased]}, attrs={"axis": num_flatten_dims})
-    return helper.append_activation(biased)
+    inputs = list(input) if isinstance(input, (list, tuple)) else [input]
+    attrs = ParamAttr._to_attr(param_attr)
+    attrs = attrs if isinstance(attrs, list) else [attrs]
+    if len(attrs) != 1 and len(attrs) != len(inputs):
+        raise ValueError("parameter number mismatch")
+    if len(attrs) == 1 and len(inputs) != 1:
+        attrs = [copy.deepcopy(attrs[0]) for _ in inputs]
+    dtype = inputs[0].dtype
+    mul_results = []
+    for input_var, attr in zip(inputs, attrs):
+        if num_flatten_dims == -1:
+            num_flatten_dims = len(input_var.shape) - 1
+        fan_in = 1
+        for dim in input_var.shape[num_flatten_dims:]:
+            fan_in *= dim
+        w = _create_parameter(helper, attr, [fan_in, size], dtype, is_bias=False)
+        tmp = helper.create_variable_for_type_inference(dtype)
+        helper.append_op(type="mul", inputs={"X": input_var, "Y": w}, outputs={"Out": tmp},
+                         attrs={"x_num_col_dims": num_flatten_dims, "y_num_col_dims": 1})
+        mul_results.append(tmp)
+    if len(mul_results) == 1:
+        pre_bias = mul_results[0]
+    else:
+        pre_bias = helper.create_variable_for_type_inference(dtype)
+        helper.append_op(type="sum", inputs={"X": mul_results}, outputs={"Out": pre_bias},
+                         attrs={"use_mkldnn": False})
+    pre_activation = _append_bias(helper, pre_bias, bias_attr, dim_start=num_flatten_dims)
+    return helper.append_activation(pre_activation)
+
+
+def _to_list(value, n, name):
+    """1.x layers/utils.convert_to_list."""
+    if isinstance(value, int):
+        return [value] * n
+    value = list(value)
+    if len(value) != n:
+        raise ValueError("The %s's length must be %d. Received: %s" % (name, n, value))
+    return value
+
+
+def _padding(padding, data_format, name):
+    """1.x conv2d/pool2d `_update_padding` for 2-D: [ph, pw] or, when
+    asymmetric, [top, bottom, left, right]; "SAME"/"VALID" strings."""
+    algorithm = "EXPLICIT"
+    if isinstance(padding, str):
+        padding = padding.upper()
+        if padding not in ("SAME", "VALID"):
+            raise ValueError("Unknown padding: '%s'" % padding)
+        algorithm, padding = padding, [0, 0]
+    if isinstance(padding, (list, tuple)) and len(padding) == 4:
+        if isinstance(padding[0], (list, tuple)):
+            pairs = padding[2:4] if data_format == "NCHW" else padding[1:3]
+            padding = [p for pair in pairs for p in pair]
+        padding = _to_list(padding, 4, name)
+        if padding[0] == padding[1] and padding[2] == padding[3]:
+            padding = [padding[0], padding[2]]
+    else:
+        padding = _to_list(padding, 2, name)
+    return padding, algorithm
+
+
+def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None,
+              param_attr=None, dtype="float32"):
+    """1.x embedding: a `lookup_table` op (Ids must end in a dim of 1)."""
+    helper = LayerHelper("embedding")
+    remote_prefetch = is_sparse and not is_distributed
+    w = _create_parameter(helper, param_attr, size, dtype, is_bias=False)
+    tmp = helper.create_variable_for_type_inference(_dtype(dtype))
+    padding_idx = -1 if padding_idx is None else (
+        padding_idx if padding_idx >= 0 else size[0] + padding_idx)
+    helper.append_op(type="lookup_table", inputs={"Ids": input, "W": w}, outputs={"Out": tmp},
+                     attrs={"is_sparse": is_sparse, "is_distributed": is_distributed,
+                            "remote_prefetch": remote_prefetch, "padding_idx": padding_idx})
+    return tmp
+
+
+def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
+           param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+           data_format="NCHW"):
+    """1.x conv2d: filter Normal(0, sqrt(2 / (k*k*C_in))) by default, bias
+    `[num_filters]` added on axis 1, `depthwise_conv2d` when groups == C_in
+    and use_cudnn is off."""
+    channel_last = data_format == "NHWC"
+    num_channels = input.shape[3] if channel_last else input.shape[1]
+    l_type = "conv2d"
+    if num_channels == groups and num_filters % num_channels == 0 and not use_cudnn:
+        l_type = "depthwise_conv2d"
+    helper = LayerHelper(l_type, act=act, name=name, use_cudnn=use_cudnn)
+    dtype = input.dtype
+    num_filter_channels = num_channels if groups is None else num_channels // groups
+    filter_size = _to_list(filter_size, 2, "filter_size")
+    stride = _to_list(stride, 2, "stride")
+    dilation = _to_list(dilation, 2, "dilation")
+    padding, padding_algorithm = _padding(padding, data_format, "padding")
+    filter_shape = [num_filters, int(num_filter_channels)] + filter_size
+    std = (2.0 / (filter_size[0] * filter_size[1] * num_channels)) ** 0.5
+    filter_param = _create_parameter(helper, param_attr, filter_shape, dtype,
+                                     default_initializer=Normal(0.0, std, 0))
+    pre_bias = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(
+        type=l_type, inputs={"Input": input, "Filter": filter_param},
+        outputs={"Output": pre_bias},
+        attrs={"strides": stride, "paddings": padding, "dilations": dilation,
+               "groups": groups, "use_cudnn": use_cudnn, "use_mkldnn": False,
+               "fuse_relu_before_depthwise_conv": False,
+               "padding_algorithm": padding_algorithm, "data_format": data_format})
+    if data_format == "NCHW":
+        pre_act = _append_bias(helper, pre_bias, bias_attr, dim_start=1, dim_end=2)
+    else:
+        pre_act = _append_bias(helper, pre_bias, bias_attr, dim_start=3, dim_end=4)
+    return helper.append_activation(pre_act)
+
+
+def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
+           global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
+           data_format="NCHW"):
+    if pool_type not in ("max", "avg"):
+        raise ValueError("Unknown Attr(pool_type): '%s'" % pool_type)
+    if global_pooling is False and pool_size == -1:
+        raise ValueError("When Attr(global_pooling) is False, Attr(pool_size) must be passed")
+    pool_size = _to_list(pool_size, 2, "pool_size")
+    pool_stride = _to_list(pool_stride, 2, "pool_stride")
+    pool_padding, padding_algorithm = _padding(pool_padding, data_format, "pool_padding")
+    helper = LayerHelper("pool2d", name=name)
+    pool_out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(
+        type="pool2d", inputs={"X": input}, outputs={"Out": pool_out},
+        attrs={"pooling_type": pool_type, "ksize": pool_size, "global_pooling": global_pooling,
+               "strides": pool_stride, "paddings": pool_padding,
+               "padding_algorithm": padding_algorithm, "use_cudnn": use_cudnn,
+               "ceil_mode": ceil_mode, "use_mkldnn": False, "exclusive": exclusive,
+               "data_format": data_format})
+    return pool_out
+
+
+def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
+               bias_attr=None, data_layout="NCHW", in_place=False, name=None,
+               moving_mean_name=None, moving_variance_name=None,
+               do_model_average_for_mean_and_var=True, use_global_stats=False):
+    """1.x batch_norm: scale `batch_norm_N.w_0` (Constant 1), bias `.b_0`
+    (Constant 0), moving mean `.w_1` (Constant 0) and variance `.w_2`
+    (Constant 1) not trainable; MeanOut/VarianceOut are the moving stats;
+    ReserveSpace (`.tmp_3`) when training, which Paddle 3 requires."""
+    assert bias_attr is not False, "bias_attr should not be False in batch_norm."
+    helper = LayerHelper("batch_norm", act=act, name=name)
+    dtype = input.dtype
+    if dtype == VarType.FP16:
+        dtype = VarType.FP32
+    channel_num = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
+    param_shape = [channel_num]
+    scale = _create_parameter(helper, param_attr, param_shape, dtype,
+                              default_initializer=Constant(1.0))
+    bias = _create_parameter(helper, bias_attr, param_shape, dtype, is_bias=True)
+    mean = _create_parameter(
+        helper, ParamAttr(name=moving_mean_name, initializer=Constant(0.0), trainable=False,
+                          do_model_average=do_model_average_for_mean_and_var),
+        param_shape, dtype)
+    mean.stop_gradient = True
+    variance = _create_parameter(
+        helper, ParamAttr(name=moving_variance_name, initializer=Constant(1.0), trainable=False,
+                          do_model_average=do_model_average_for_mean_and_var),
+        param_shape, dtype)
+    variance.stop_gradient = True
+    saved_mean = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    saved_variance = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    out = input if in_place else helper.create_variable_for_type_inference(dtype)
+    outputs = {"Y": out, "MeanOut": mean, "VarianceOut": variance,
+               "SavedMean": saved_mean, "SavedVariance": saved_variance}
+    if not is_test:
+        # Paddle 3's CPU kernel needs ReserveSpace when training (1.x added it
+        # only for cuDNN NHWC); made after Y so Y keeps its 1.x name.
+        outputs["ReserveSpace"] = helper.create_variable_for_type_inference(
+            dtype=input.dtype, stop_gradient=True)
+    inputs = {"X": input, "Scale": scale, "Bias": bias, "Mean": mean, "Variance": variance}
+    attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout,
+             "use_mkldnn": False, "fuse_with_relu": False, "use_global_stats": use_global_stats}
+    if isinstance(momentum, Variable):
+        inputs["MomemtumTensor"] = momentum
+    else:
+        attrs["momentum"] = momentum
+    helper.append_op(type="batch_norm", inputs=inputs, outputs=outputs, attrs=attrs)
+    return helper.append_activation(out)
+
+
+def dropout(x, dropout_prob, is_test=False, seed=None, name=None,
+            dropout_implementation="downgrade_in_infer"):
+    """1.x dropout: a seed of None/0 takes the main program's random_seed
+    when that is set (fix_seed then true). Paddle 3 keeps seed/fix_seed as
+    extra attributes."""
+    helper = LayerHelper("dropout", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    mask = helper.create_variable_for_type_inference(dtype=VarType.UINT8, stop_gradient=True)
+    if (seed is None or seed == 0) and helper.main_program.random_seed != 0:
+        seed = helper.main_program.random_seed
+    helper.append_op(type="dropout", inputs={"X": [x]}, outputs={"Out": [out], "Mask": [mask]},
+                     attrs={"dropout_prob": dropout_prob, "is_test": is_test,
+                            "fix_seed": seed is not None, "seed": seed if seed is not None else 0,
+                            "dropout_implementation": dropout_implementation})
+    return out
+
+
+_IGNORE_INDEX = -100
+
+
+def cross_entropy(input, label, soft_label=False, ignore_index=_IGNORE_INDEX):
+    """1.x (1.6+): hard labels build `cross_entropy2` (Y, MatchX, XShape)."""
+    if not soft_label:
+        helper = LayerHelper("cross_entropy2")
+        out = helper.create_variable_for_type_inference(dtype=input.dtype)
+        xshape = helper.create_variable_for_type_inference(dtype=input.dtype)
+        match_x = helper.create_variable_for_type_inference(dtype=input.dtype)
+        helper.append_op(type="cross_entropy2", inputs={"X": [input], "Label": [label]},
+                         outputs={"Y": [out], "MatchX": [match_x], "XShape": [xshape]},
+                         attrs={"ignore_index": ignore_index})
+        return out
+    helper = LayerHelper("cross_entropy")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="cross_entropy", inputs={"X": [input], "Label": [label]},
+                     outputs={"Y": [out]},
+                     attrs={"soft_label": soft_label, "ignore_index": ignore_index})
+    return out
+
+
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=_IGNORE_INDEX,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    helper = LayerHelper("softmax_with_cross_entropy")
+    softmax_out = helper.create_variable_for_type_inference(dtype=logits.dtype)
+    loss = helper.create_variable_for_type_inference(dtype=logits.dtype)
+    helper.append_op(type="softmax_with_cross_entropy",
+                     inputs={"Logits": logits, "Label": label},
+                     outputs={"Softmax": softmax_out, "Loss": loss},
+                     attrs={"soft_label": soft_label, "ignore_index": ignore_index,
+                            "numeric_stable_mode": numeric_stable_mode, "axis": axis})
+    return (loss, softmax_out) if return_softmax else loss
+
+
+def topk(input, k, name=None):
+    helper = LayerHelper("top_k", name=name)
+    inputs, attrs = {"X": [input]}, {}
+    if isinstance(k, Variable):
+        inputs["K"] = [k]
+    else:
+        attrs = {"k": k}
+    values = helper.create_variable_for_type_inference(dtype=input.dtype)
+    indices = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="top_k", inputs=inputs,
+                     outputs={"Out": [values], "Indices": [indices]}, attrs=attrs)
+    values.stop_gradient = True
+    indices.stop_gradient = True
+    return values, indices
+
+
+def accuracy(input, label, k=1, correct=None, total=None):
+    """1.x metric_op.accuracy: `top_k` then `accuracy` (float32 Accuracy,
+    int32 Correct and Total)."""
+    helper = LayerHelper("accuracy")
+    topk_out, topk_indices = topk(input, k=k)
+    acc_out = helper.create_variable_for_type_inference(dtype="float32")
+    if correct is None:
+        correct = helper.create_variable_for_type_inference(dtype="int32")
+    if total is None:
+        total = helper.create_variable_for_type_inference(dtype="int32")
+    helper.append_op(type="accuracy",
+                     inputs={"Out": [topk_out], "Indices": [topk_indices], "Label": [label]},
+                     outputs={"Accuracy": [acc_out], "Correct": [correct], "Total": [total]})
+    return acc_out
+
+
+def concat(input, axis=0, name=None):
+    if not isinstance(input, list):
+        input = [input]
+    helper = LayerHelper("concat", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input[0].dtype)
+    inputs, attrs = {"X": input}, {}
+    if isinstance(axis, Variable):
+        axis.stop_gradient = True
+        inputs["AxisTensor"] = axis
+    else:
+        attrs["axis"] = axis
+    helper.append_op(type="concat", inputs=inputs, outputs={"Out": [out]}, attrs=attrs)
+    return out
+
+
+def sums(input, out=None):
+    helper = LayerHelper("sum")
+    if out is None:
+        first = input[0] if isinstance(input, (list, tuple)) else input
+        out = helper.create_variable_for_type_inference(dtype=first.dtype)
+    helper.append_op(type="sum", inputs={"X": input}, outputs={"Out": out},
+                     attrs={"use_mkldnn": False})
+    return out
+
+
+def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
+    """1.x reshape: `reshape2` with an XShape output; Variables inside
+    `shape` become int32 `fill_constant`s in ShapeTensor."""
+    helper = LayerHelper("reshape2", act=act, name=name)
+    inputs, attrs = {"X": x}, {}
+    if isinstance(shape, Variable):
+        shape.stop_gradient = True
+        inputs["Shape"] = shape
+    else:
+        attrs["shape"] = [-1 if isinstance(d, Variable) else d for d in shape]
+        if any(isinstance(d, Variable) for d in shape):
+            tensors = []
+            for dim in shape:
+                if isinstance(dim, Variable):
+                    dim.stop_gradient = True
+                    tensors.append(dim)
+                else:
+                    tmp = helper.create_variable_for_type_inference("int32")
+                    fill_constant([1], "int32", dim, force_cpu=True, out=tmp)
+                    tensors.append(tmp)
+            inputs["ShapeTensor"] = tensors
+        elif isinstance(actual_shape, Variable):
+            actual_shape.stop_gradient = True
+            inputs["Shape"] = actual_shape
+    out = x if inplace else helper.create_variable_for_type_inference(dtype=x.dtype)
+    x_shape = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="reshape2", inputs=inputs, attrs=attrs,
+                     outputs={"Out": out, "XShape": x_shape})
+    return helper.append_activation(out)
+
+
+def transpose(x, perm, name=None):
+    helper = LayerHelper("transpose", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    x_shape = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="transpose2", inputs={"X": [x]},
+                     outputs={"Out": [out], "XShape": [x_shape]}, attrs={"axis": perm})
+    return out
+
+
+def _reduce(op_type):
+    def layer(input, dim=None, keep_dim=False, name=None):
+        helper = LayerHelper(op_type, name=name)
+        out = helper.create_variable_for_type_inference(dtype=input.dtype)
+        if dim is not None and not isinstance(dim, list):
+            dim = [dim]
+        helper.append_op(type=op_type, inputs={"X": input}, outputs={"Out": out},
+                         attrs={"dim": dim if dim else [0], "keep_dim": keep_dim,
+                                "reduce_all": not dim})
+        return out
+
+    layer.__name__ = op_type
+    return layer
+
+
+def clip(x, min, max, name=None):
+    helper = LayerHelper("clip", name=name)
+    if name is None:
+        name = unique_name.generate_with_ignorable_key(helper.name + ".tmp")
+    out = helper.create_variable(type=x.type, name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="clip", inputs={"X": x}, attrs={"min": min, "max": max},
+                     outputs={"Out": out})
+    return out
+
+
+def autoincreased_step_counter(counter_name=None, begin=1, step=1):
+    """1.x: an int64 [1] persistable counter initialized to begin - 1 (a
+    force_cpu fill_constant prepended to startup) and an `increment`
+    prepended to the main program's block 0."""
+    helper = LayerHelper("global_step_counter")
+    if counter_name is None:
+        counter_name = "@STEP_COUNTER@"
+    counter, is_new_var = helper.create_or_get_global_variable(
+        name=counter_name, dtype="int64", shape=[1], persistable=True,
+        belong_to_optimizer=True)
+    if is_new_var:
+        helper.startup_program.global_block().create_var(
+            name=counter.name, type=counter.type, dtype=counter.dtype, shape=counter.shape,
+            persistable=True, initializer=Constant(value=begin - 1, force_cpu=True))
+        helper.main_program.global_block()._prepend_op(
+            type="increment", inputs={"X": [counter]}, outputs={"Out": [counter]},
+            attrs={"step": float(step)})
+        counter.stop_gradient = True
+    return counter
 
 
 def square_error_cost(input, label):
@@ -652,6 +1334,319 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     return _map_structure(lambda f, t: _select_input([f, t], mask), false_output, true_output)
 
 
+# ---------------------------------------------------------------- learning-rate schedules
+# (1.x layers/learning_rate_scheduler.py)
+#
+# As 1.x built them (Paddle 1.8's Python, with the shim's 1.x layers and
+# Variable operators): a global step `@LR_DECAY_COUNTER@` (int64 [1], an
+# `increment` prepended to main, its fill_constant of begin-1 prepended to
+# startup), cast to float32, then ops, all with op_role LRSched (16).
+# Paddle 3.3.1 still has static versions in paddle.optimizer.lr, but they are
+# written with Paddle 3 layers (0-D constants, appended initializers,
+# `static.nn.case`/`cond` instead of Switch in linear_lr_warmup and cycling
+# polynomial_decay), so the 1.x ones are rebuilt here.
+
+
+def _decay_step_counter(begin=0):
+    global_step = autoincreased_step_counter(counter_name="@LR_DECAY_COUNTER@", begin=begin,
+                                             step=1)
+    return cast(global_step, "float32")
+
+
+def _lr_guard():
+    return framework.default_main_program()._lr_schedule_guard()
+
+
+def noam_decay(d_model, warmup_steps, learning_rate=1.0):
+    with _lr_guard():
+        global_step = _decay_step_counter(1)
+        a = global_step ** -0.5
+        b = (warmup_steps ** -1.5) * global_step
+        return learning_rate * (d_model ** -0.5) * _elementwise("elementwise_min")(a, b)
+
+
+def exponential_decay(learning_rate, decay_steps, decay_rate, staircase=False):
+    with _lr_guard():
+        global_step = _decay_step_counter()
+        div_res = global_step / decay_steps
+        if staircase:
+            div_res = _unary("floor")(div_res)
+        return learning_rate * (decay_rate ** div_res)
+
+
+def natural_exp_decay(learning_rate, decay_steps, decay_rate, staircase=False):
+    with _lr_guard():
+        global_step = _decay_step_counter()
+        div_res = global_step / decay_steps
+        if staircase:
+            div_res = _unary("floor")(div_res)
+        return learning_rate * _unary("exp")(-1 * decay_rate * div_res)
+
+
+def inverse_time_decay(learning_rate, decay_steps, decay_rate, staircase=False):
+    with _lr_guard():
+        global_step = _decay_step_counter()
+        div_res = global_step / decay_steps
+        if staircase:
+            div_res = _unary("floor")(div_res)
+        return learning_rate / (1 + decay_rate * div_res)
+
+
+def polynomial_decay(learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
+                     cycle=False):
+    with _lr_guard():
+        global_step = _decay_step_counter()
+        if cycle:
+            div_res = _unary("ceil")(global_step / decay_steps)
+            zero_var = fill_constant(shape=[1], dtype="float32", value=0.0)
+            one_var = fill_constant(shape=[1], dtype="float32", value=1.0)
+            with Switch() as switch:
+                with switch.case(global_step == zero_var):
+                    assign(input=one_var, output=div_res)
+            decay_steps = decay_steps * div_res
+        else:
+            decay_steps_var = fill_constant(shape=[1], dtype="float32", value=float(decay_steps))
+            global_step = _elementwise("elementwise_min")(x=global_step, y=decay_steps_var)
+        return (learning_rate - end_learning_rate) * \
+            ((1 - global_step / decay_steps) ** power) + end_learning_rate
+
+
+def piecewise_decay(boundaries, values):
+    with _lr_guard():
+        if len(values) - len(boundaries) != 1:
+            raise ValueError("len(values) - len(boundaries) should be 1")
+        global_step = _decay_step_counter()
+        lr = create_global_var(shape=[1], value=0.0, dtype="float32", persistable=True,
+                               name="learning_rate")
+        with Switch() as switch:
+            for i in range(len(boundaries)):
+                boundary_val = fill_constant(shape=[1], dtype="float32",
+                                             value=float(boundaries[i]), force_cpu=True)
+                with switch.case(global_step < boundary_val):
+                    fill_constant(shape=[1], dtype="float32", value=float(values[i]), out=lr)
+            with switch.default():
+                fill_constant(shape=[1], dtype="float32", value=float(values[-1]), out=lr)
+        return lr
+
+
+def cosine_decay(learning_rate, step_each_epoch, epochs):
+    with _lr_guard():
+        global_step = _decay_step_counter()
+        cur_epoch = _unary("floor")(global_step / step_each_epoch)
+        return learning_rate * 0.5 * (_unary("cos")(cur_epoch * math.pi / epochs) + 1)
+
+
+def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
+    dtype = learning_rate.dtype if isinstance(learning_rate, Variable) else "float32"
+    linear_step = float(end_lr) - float(start_lr)
+    with _lr_guard():
+        lr = create_global_var(shape=[1], value=0.0, dtype=dtype, persistable=True,
+                               name="learning_rate_warmup")
+        global_step = _decay_step_counter()
+        with Switch() as switch:
+            with switch.case(global_step < warmup_steps):
+                decayed_lr = start_lr + linear_step * (global_step / float(warmup_steps))
+                assign(decayed_lr, lr)
+            with switch.default():
+                if not isinstance(learning_rate, Variable):
+                    learning_rate = fill_constant(shape=[1], dtype=dtype,
+                                                  value=float(learning_rate))
+                assign(learning_rate, lr)
+        return lr
+
+
+# ---------------------------------------------------------------- regularizers, clipping, backward,
+# optimizers
+#
+# Paddle 3.3.1's own (legacy static mode, paddle.base.backward and
+# paddle.optimizer), under their 1.x names and arguments: the ops they append
+# are what Paddle 3.3.1 appends (SPEC §9.2). GradientClipByGlobalNorm alone
+# is 1.x's (Paddle 3.3.1's fails in legacy static mode).
+
+
+class L2DecayRegularizer(paddle.regularizer.L2Decay):
+    def __init__(self, regularization_coeff=0.0):
+        super().__init__(regularization_coeff)
+
+
+class L1DecayRegularizer(paddle.regularizer.L1Decay):
+    def __init__(self, regularization_coeff=0.0):
+        super().__init__(regularization_coeff)
+
+
+class GradientClipByGlobalNorm(paddle.nn.ClipGradByGlobalNorm):
+    """1.x's clip by global norm. Paddle 3.3.1's own cannot build in legacy
+    static mode (its static path calls paddle.sqrt / stack().sum(), which
+    take PIR values only), so this is 1.8's, a subclass so that Paddle 3's
+    optimizer and set_gradient_clip accept it: per gradient `square` and
+    `reduce_sum`; then `sum`, `sqrt`, a [1] fill_constant of clip_norm,
+    `elementwise_max`, `elementwise_div`; and each gradient
+    `elementwise_mul`'d by the scale into a new variable that the optimizer
+    then reads (op_role_var corrected to it)."""
+
+    def __init__(self, clip_norm, group_name="default_group", need_clip=None):
+        super().__init__(clip_norm, group_name)
+        self._need_clip_func = need_clip
+
+    def _skip(self, p):
+        return self._need_clip_func is not None and not self._need_clip_func(p)
+
+    def _static_clip(self, params_grads):
+        params_and_grads, sum_square_list = [], []
+        with framework.name_scope("gradient_clip"):
+            for p, g in params_grads:
+                if g is None or self._skip(p):
+                    continue
+                with p.block.program._optimized_guard([p, g]):
+                    square = _unary("square")(g)
+                    sum_square_list.append(_reduce("reduce_sum")(input=square))
+            if not sum_square_list:
+                return params_grads
+            with p.block.program._optimized_guard([p, g]):
+                global_norm_var = _unary("sqrt")(sums(sum_square_list))
+                max_global_norm = fill_constant(shape=[1], dtype="float32",
+                                                value=self.clip_norm)
+                scale_var = _elementwise("elementwise_div")(
+                    x=max_global_norm,
+                    y=_elementwise("elementwise_max")(x=max_global_norm, y=global_norm_var))
+            new_names = {}
+            for p, g in params_grads:
+                if g is None:
+                    continue
+                if self._skip(p):
+                    params_and_grads.append((p, g))
+                    continue
+                with p.block.program._optimized_guard([p, g]):
+                    new_grad = _elementwise("elementwise_mul")(x=g, y=scale_var)
+                new_names[p.name] = new_grad.name
+                params_and_grads.append((p, new_grad))
+        paddle.nn.clip._correct_clip_op_role_var(params_and_grads, new_names)
+        return params_and_grads
+
+    def _process_context(self, context, param, grad):
+        if self.group_name not in context:
+            context[self.group_name] = []
+            context[self.group_name + "_clip_value"] = self.clip_norm
+            context[self.group_name + "_clip"] = fill_constant(
+                shape=[1], dtype="float32", value=self.clip_norm)
+        elif self.clip_norm != context[self.group_name + "_clip_value"]:
+            raise ValueError("All parameters' 'clip_norm' of a same group should be the same")
+        square = _unary("square")(grad)
+        context[self.group_name].append(_reduce("reduce_sum")(input=square))
+        self.context = context
+
+    def _create_operators(self, param, grad):
+        group_scale_name = self.group_name + "_scale"
+        if group_scale_name not in self.context:
+            group_norm_var = _unary("sqrt")(sums(input=self.context[self.group_name]))
+            clip_var = self.context[self.group_name + "_clip"]
+            self.context[group_scale_name] = _elementwise("elementwise_div")(
+                x=clip_var, y=_elementwise("elementwise_max")(x=clip_var, y=group_norm_var))
+        new_grad = _elementwise("elementwise_mul")(x=grad, y=self.context[group_scale_name])
+        return param, new_grad
+
+
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
+    return paddle.static.append_backward(loss, parameter_list=parameter_list,
+                                         no_grad_set=no_grad_set, callbacks=callbacks)
+
+
+def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
+    return paddle.static.gradients(targets, inputs, target_gradients=target_gradients,
+                                   no_grad_set=no_grad_set)
+
+
+def _backward_1x(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
+                 callbacks=None, parameters=None):
+    # `parameters` is how Paddle 3's own minimize calls it.
+    return type(self).backward(self, loss, startup_program=startup_program,
+                               parameters=parameters or parameter_list,
+                               no_grad_set=no_grad_set, callbacks=callbacks)
+
+
+def _minimize_1x(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
+                 grad_clip=None):
+    if grad_clip is not None:  # 1.6/1.7: minimize(..., grad_clip=)
+        self._grad_clip = grad_clip
+    return type(self).minimize(self, loss, startup_program=startup_program,
+                               parameters=parameter_list, no_grad_set=no_grad_set)
+
+
+def _apply_optimize_1x(self, loss, startup_program, params_grads):
+    return self._apply_optimize(loss, startup_program, params_grads)
+
+
+def _optimizer(cls, learning_rate, regularization=None, grad_clip=None, **kwargs):
+    """A Paddle 3.3.1 optimizer made from 1.x arguments. A Variable learning
+    rate (a schedule) goes where 1.x put it, in `_learning_rate_map` of the
+    default main program (Paddle 3's constructor takes floats only)."""
+    lr_var = learning_rate if isinstance(learning_rate, Variable) else None
+    lr = 0.001 if lr_var is not None else float(learning_rate)
+    if regularization is not None:
+        kwargs["weight_decay"] = regularization
+    opt = cls(learning_rate=lr, grad_clip=grad_clip, **kwargs)
+    if lr_var is not None:
+        opt._learning_rate_map[framework.default_main_program()] = lr_var
+    opt.minimize = types.MethodType(_minimize_1x, opt)
+    opt.backward = types.MethodType(_backward_1x, opt)
+    opt.apply_optimize = types.MethodType(_apply_optimize_1x, opt)
+    return opt
+
+
+def SGD(learning_rate, regularization=None, name=None, parameter_list=None, grad_clip=None):
+    return _optimizer(paddle.optimizer.SGD, learning_rate, regularization, grad_clip, name=name)
+
+
+def Momentum(learning_rate, momentum, use_nesterov=False, regularization=None, name=None,
+             parameter_list=None, grad_clip=None):
+    return _optimizer(paddle.optimizer.Momentum, learning_rate, regularization, grad_clip,
+                      momentum=momentum, use_nesterov=use_nesterov, name=name)
+
+
+def Adagrad(learning_rate, epsilon=1.0e-6, regularization=None, name=None,
+            initial_accumulator_value=0.0, parameter_list=None, grad_clip=None):
+    return _optimizer(paddle.optimizer.Adagrad, learning_rate, regularization, grad_clip,
+                      epsilon=epsilon, name=name,
+                      initial_accumulator_value=initial_accumulator_value)
+
+
+def Adam(learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, regularization=None,
+         name=None, lazy_mode=False, parameter_list=None, grad_clip=None):
+    return _optimizer(paddle.optimizer.Adam, learning_rate, regularization, grad_clip,
+                      beta1=beta1, beta2=beta2, epsilon=epsilon, name=name, lazy_mode=lazy_mode)
+
+
+def Adamax(learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, regularization=None,
+           name=None, parameter_list=None, grad_clip=None):
+    return _optimizer(paddle.optimizer.Adamax, learning_rate, regularization, grad_clip,
+                      beta1=beta1, beta2=beta2, epsilon=epsilon, name=name)
+
+
+def Adadelta(learning_rate, epsilon=1.0e-6, rho=0.95, regularization=None, name=None,
+             parameter_list=None, grad_clip=None):
+    return _optimizer(paddle.optimizer.Adadelta, learning_rate, regularization, grad_clip,
+                      epsilon=epsilon, rho=rho, name=name)
+
+
+def RMSProp(learning_rate, rho=0.95, epsilon=1.0e-6, momentum=0.0, centered=False,
+            regularization=None, name=None, parameter_list=None, grad_clip=None):
+    return _optimizer(paddle.optimizer.RMSProp, learning_rate, regularization, grad_clip,
+                      rho=rho, epsilon=epsilon, momentum=momentum, centered=centered, name=name)
+
+
+def Lamb(learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-6,
+         regularization=None, exclude_from_weight_decay_fn=None, name=None,
+         parameter_list=None, grad_clip=None):
+    # Paddle 3's Lamb takes no weight_decay argument; 1.x's `regularization`
+    # is set on the optimizer as Paddle's base class would have.
+    opt = _optimizer(paddle.optimizer.Lamb, learning_rate, None, grad_clip,
+                     lamb_weight_decay=lamb_weight_decay, beta1=beta1, beta2=beta2,
+                     epsilon=epsilon, exclude_from_weight_decay_fn=exclude_from_weight_decay_fn,
+                     name=name)
+    opt.regularization = regularization
+    return opt
+
+
 # ---------------------------------------------------------------- the modules
 
 
@@ -697,6 +1692,28 @@ def install(run=False):
     )
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):
         setattr(layers, "elementwise_" + op, _elementwise("elementwise_" + op))
+    for op in ("exp", "log", "sqrt", "rsqrt", "abs", "ceil", "floor", "cos", "sin", "round",
+               "reciprocal", "square", "softplus", "softsign", "logsigmoid", "atan"):
+        setattr(layers, op, _unary(op))
+    for op in ("sum", "mean", "max", "min", "prod"):
+        setattr(layers, "reduce_" + op, _reduce("reduce_" + op))
+    schedules = dict(
+        exponential_decay=exponential_decay, natural_exp_decay=natural_exp_decay,
+        inverse_time_decay=inverse_time_decay, polynomial_decay=polynomial_decay,
+        piecewise_decay=piecewise_decay, noam_decay=noam_decay, cosine_decay=cosine_decay,
+        linear_lr_warmup=linear_lr_warmup,
+    )
+    layers.__dict__.update(
+        embedding=embedding, conv2d=conv2d, pool2d=pool2d, batch_norm=batch_norm,
+        dropout=dropout, cross_entropy=cross_entropy,
+        softmax_with_cross_entropy=softmax_with_cross_entropy, accuracy=accuracy, topk=topk,
+        concat=concat, sums=sums, sum=sums, reshape=reshape, transpose=transpose, clip=clip,
+        create_parameter=create_parameter,
+        autoincreased_step_counter=autoincreased_step_counter,
+        learning_rate_scheduler=_module("paddle.fluid.layers.learning_rate_scheduler",
+                                        **schedules),
+        **schedules,
+    )
     programs = dict(
         Program=Program, program_guard=program_guard, Variable=Variable,
         default_main_program=framework.default_main_program,
@@ -708,6 +1725,35 @@ def install(run=False):
         **programs,
     )
     fluid.framework = _module("paddle.fluid.framework", **programs)
+    initializers = dict(
+        Initializer=Initializer, Constant=Constant, Uniform=Uniform, Normal=Normal,
+        TruncatedNormal=TruncatedNormal, Xavier=Xavier, MSRA=MSRA,
+        ConstantInitializer=ConstantInitializer, UniformInitializer=UniformInitializer,
+        NormalInitializer=NormalInitializer,
+        TruncatedNormalInitializer=TruncatedNormalInitializer,
+        XavierInitializer=XavierInitializer, MSRAInitializer=MSRAInitializer,
+        NumpyArrayInitializer=NumpyArrayInitializer,
+    )
+    fluid.initializer = _module("paddle.fluid.initializer", **initializers)
+    fluid.ParamAttr = ParamAttr
+    fluid.param_attr = _module("paddle.fluid.param_attr", ParamAttr=ParamAttr)
+    fluid.regularizer = _module(
+        "paddle.fluid.regularizer", L1Decay=L1DecayRegularizer, L2Decay=L2DecayRegularizer,
+        L1DecayRegularizer=L1DecayRegularizer, L2DecayRegularizer=L2DecayRegularizer,
+    )
+    fluid.clip = _module(
+        "paddle.fluid.clip", GradientClipByValue=paddle.nn.ClipGradByValue,
+        GradientClipByNorm=paddle.nn.ClipGradByNorm,
+        GradientClipByGlobalNorm=GradientClipByGlobalNorm,
+        set_gradient_clip=paddle.nn.clip.set_gradient_clip,
+    )
+    fluid.backward = _module("paddle.fluid.backward", append_backward=append_backward,
+                             gradients=gradients)
+    fluid.gradients = gradients
+    optimizers = dict(SGD=SGD, Momentum=Momentum, Adagrad=Adagrad, Adam=Adam, Adamax=Adamax,
+                      Adadelta=Adadelta, RMSProp=RMSProp, Lamb=Lamb)
+    fluid.optimizer = _module("paddle.fluid.optimizer", **optimizers,
+                              **{k + "Optimizer": v for k, v in optimizers.items()})
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)
     from paddle.base import executor as base_executor
     fluid.executor = _module("paddle.fluid.executor", Executor=Executor,
