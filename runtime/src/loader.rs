@@ -141,10 +141,18 @@ impl<'a> OpLoader<'a> {
     /// gives (the one Paddle's attribute checker fills in), so a kernel
     /// reads what Paddle's kernel would; a kernel's own default applies only
     /// where neither gives one (ops fluidc defines always have theirs).
+    /// A grad op (`X_grad`) copies its forward op's attributes, so one the
+    /// grad's definition does not give defaults as the forward op's does.
     pub(crate) fn attr(&self, name: &str) -> Option<&AttrValue> {
+        use fluidc_transpiler::ops::get;
+        let ty = self.op.ty.as_str();
         self.op
             .get_attr(name)
-            .or_else(|| fluidc_transpiler::ops::get(&self.op.ty).and_then(|d| d.default(name)))
+            .or_else(|| get(ty).and_then(|d| d.default(name)))
+            .or_else(|| {
+                let forward = ty.strip_suffix("_grad")?;
+                get(forward).and_then(|d| d.default(name))
+            })
     }
 
     fn bad_attr(&self, name: &str, expected: &str) -> String {

@@ -15,7 +15,8 @@
 //!   `std::mt19937_64`, `std::uniform_real_distribution` and
 //!   `std::normal_distribution`, which Paddle 3.3.1's CPU `uniform_random`
 //!   and `gaussian_random` kernels draw from ([`paddle_uniform`],
-//!   [`paddle_gaussian`]).
+//!   [`paddle_gaussian`]). They live in the runtime (`fluidc_runtime::random`),
+//!   which draws its random kernels from them.
 //!
 //! The reference is the interop venv (numpy 2.4, CPython 3.11, Paddle
 //! 3.3.1): `tests/host_random.rs` compares every value exactly. Floating
@@ -31,11 +32,14 @@
 //! as a [`HostError`](super::error::HostError).
 
 mod cpython;
-mod libstdcxx;
 mod numpy;
 
 pub use cpython::{py_hash_f64, PyRandom};
-pub use libstdcxx::{paddle_gaussian, paddle_uniform, Normal, StdMt19937_64, StdReal, UniformReal};
+// The libstdc++ engines are the runtime's: its random kernels and the host
+// share one implementation.
+pub use fluidc_runtime::random::{
+    paddle_gaussian, paddle_uniform, Normal, StdMt19937_64, StdReal, UniformReal,
+};
 pub use numpy::{IntDtype, Population, Probabilities, RandomState};
 
 use rand_mt::Mt;

@@ -2,6 +2,7 @@
 //!
 //! Both operands must have the same dtype, as Paddle's static-graph kernels
 //! require; the error says which dtypes met, so the program can cast.
+use super::float::{self, f64s};
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
@@ -22,6 +23,127 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("elementwise_mod", |l| binary(l, Arith::Mod));
     r.add("elementwise_floordiv", |l| binary(l, Arith::FloorDiv));
     r.add("sum", sum);
+    r.add("elementwise_add_grad", |l| binary_grad(l, Arith::Add));
+    r.add("elementwise_sub_grad", |l| binary_grad(l, Arith::Sub));
+    r.add("elementwise_mul_grad", |l| binary_grad(l, Arith::Mul));
+    r.add("elementwise_div_grad", |l| binary_grad(l, Arith::Div));
+    r.add("elementwise_max_grad", |l| binary_grad(l, Arith::Max));
+    r.add("elementwise_min_grad", |l| binary_grad(l, Arith::Min));
+    r.add("elementwise_pow_grad", |l| binary_grad(l, Arith::Pow));
+    // elementwise_mod's grad op (Paddle names it after the phi kernel).
+    r.add("remainder_grad", |l| binary_grad(l, Arith::Mod));
+}
+
+/// The partial derivatives of `x op y` times `d`: (for X, for Y), as
+/// Paddle's grad functors compute them (max/min route the gradient to X
+/// only where X wins strictly).
+fn partials(op: Arith, x: f64, y: f64, d: f64) -> (f64, f64) {
+    match op {
+        Arith::Add => (d, d),
+        Arith::Sub => (d, -d),
+        Arith::Mul => (d * y, d * x),
+        Arith::Div => (d / y, -d * (x / y) / y),
+        Arith::Max => {
+            if x > y {
+                (d, 0.0)
+            } else {
+                (0.0, d)
+            }
+        }
+        Arith::Min => {
+            if x < y {
+                (d, 0.0)
+            } else {
+                (0.0, d)
+            }
+        }
+        Arith::Pow => (d * y * x.powf(y - 1.0), d * x.powf(y) * x.ln()),
+        // remainder_grad: x - floor(x / y) * y.
+        Arith::Mod => (d, -d * (x / y).floor()),
+        Arith::FloorDiv => (0.0, 0.0),
+    }
+}
+
+/// `elementwise_*_grad`: `X@GRAD` and `Y@GRAD` (either may be absent)
+/// from `X`, `Y` and `Out@GRAD`, each summed over the dims its operand
+/// was broadcast along (Paddle's `axis` rule).
+fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, String> {
+    let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
+    let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
+    let axis = l.int("axis", -1)?;
+    compute(move |s| {
+        let (xt, yt, dt) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
+        // The common case of add and sub: no broadcast, the gradient is
+        // Out@GRAD itself (shared, not copied) or its negation.
+        let plain = matches!(op, Arith::Add | Arith::Sub)
+            && same_dims(xt.shape(), yt.shape())
+            && same_dims(xt.shape(), dt.shape());
+        let (gx, gy) = if plain {
+            let gy = match (op, &dy) {
+                (_, None) => None,
+                (Arith::Add, Some(_)) => Some(dt.clone()),
+                _ => Some(negate(&dt)?),
+            };
+            (dx.as_ref().map(|_| dt.clone()), gy)
+        } else {
+            let b = broadcast(xt.shape(), yt.shape(), axis)?;
+            if b.numel() != dt.numel() {
+                return Err(KernelError::Shape(format!(
+                    "Out@GRAD has shape {:?} but X {:?} and Y {:?} broadcast to {:?}",
+                    dt.shape(),
+                    xt.shape(),
+                    yt.shape(),
+                    &b.out_shape[..]
+                )));
+            }
+            let name = op_name(op);
+            let (xv, yv, d) = (f64s(&xt, name)?, f64s(&yt, name)?, f64s(&dt, name)?);
+            let mut gx = vec![0.0; xv.len()];
+            let mut gy = vec![0.0; yv.len()];
+            for (k, (i, j)) in b.indices().enumerate() {
+                let (a, c) = partials(op, xv[i], yv[j], d[k]);
+                gx[i] += a;
+                gy[j] += c;
+            }
+            (
+                match dx {
+                    Some(_) => Some(float::tensor(xt.dtype(), xt.shape(), gx)?),
+                    None => None,
+                },
+                match dy {
+                    Some(_) => Some(float::tensor(yt.dtype(), yt.shape(), gy)?),
+                    None => None,
+                },
+            )
+        };
+        drop((xt, yt, dt));
+        super::float::set_grads(s, vec![(&dx, gx), (&dy, gy)]);
+        Ok(())
+    })
+}
+
+fn op_name(op: Arith) -> &'static str {
+    match op {
+        Arith::Add => "elementwise_add_grad",
+        Arith::Sub => "elementwise_sub_grad",
+        Arith::Mul => "elementwise_mul_grad",
+        Arith::Div => "elementwise_div_grad",
+        Arith::Max => "elementwise_max_grad",
+        Arith::Min => "elementwise_min_grad",
+        Arith::Pow => "elementwise_pow_grad",
+        Arith::Mod => "remainder_grad",
+        Arith::FloorDiv => "elementwise_floordiv_grad",
+    }
+}
+
+/// `-t` for a numeric tensor.
+fn negate(t: &Tensor) -> Result<Tensor, KernelError> {
+    let data = with_numeric!(
+        t.data(),
+        |v: T| T::wrap(v.iter().map(|&e| T::ZERO.sub(e)).collect()),
+        return Err(dtype_mismatch(t, t))
+    );
+    Tensor::new(t.shape(), data)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

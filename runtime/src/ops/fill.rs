@@ -1,6 +1,8 @@
 //! Ops that make or copy tensors: fill_constant, assign, assign_value,
 //! fill_zeros_like, shape, cast, select_input (the merge of `layers.cond`)
-//! and uniform_random (parameter initialization).
+//! and the random fills that initialize parameters (uniform_random,
+//! gaussian_random, truncated_gaussian_random, bit for bit as Paddle's: see
+//! `crate::random`), fill_any_like.
 //!
 //! A constant whose shape and value are attributes is built once at load
 //! time; running the op then only shares it (one reference-count increment),
@@ -11,6 +13,7 @@ use super::output::{map, map_into, map_vars, Source};
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
+use crate::random::{self, Erfinv, Normal, StdMt19937_64, StdReal, TruncatedNormal, UniformReal};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{alloc, convert, with_data, with_dtype, Element, Tensor};
 use crate::value::Value;
@@ -24,6 +27,9 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("cast", cast);
     r.add("select_input", select_input);
     r.add("uniform_random", uniform_random);
+    r.add("gaussian_random", gaussian_random);
+    r.add("truncated_gaussian_random", truncated_gaussian_random);
+    r.add("fill_any_like", fill_any_like);
 }
 
 /// `Out = X[Mask]`: only the chosen input is read, because the branch that
@@ -46,32 +52,138 @@ fn select_input(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-/// Uniform values in [min, max). A non-zero `seed` attribute gives the same
-/// values on every run; 0 draws a fresh seed, as Paddle does.
-fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
-    use rand::{Rng, SeedableRng};
-    let out = l.output("Out")?;
-    let dtype = l.dtype("dtype", VarKind::Fp32)?;
-    let shape = l.ints("shape")?.unwrap_or_default();
-    let (min, max) = (l.float("min", -1.0)?, l.float("max", 1.0)?);
-    let seed = l.int("seed", 0)?;
-    if min.partial_cmp(&max) != Some(std::cmp::Ordering::Less) {
-        return Err(format!(
-            "uniform_random needs min < max, got [{min}, {max})"
-        ));
+/// The shape of a random fill: `ShapeTensor`, else `ShapeTensorList`,
+/// else the `shape` attribute.
+pub(crate) fn shape_of(
+    s: &Vars,
+    tensor: &Option<VarRef>,
+    list: &[VarRef],
+    attr: &[i64],
+) -> Result<Vec<i64>, KernelError> {
+    if let Some(r) = tensor {
+        let t = s.tensor(r)?.cast(VarKind::Int64)?;
+        return Ok(t.values::<i64>().unwrap_or_default().to_vec());
     }
+    if !list.is_empty() {
+        return list.iter().map(|r| s.tensor(r)?.scalar_i64()).collect();
+    }
+    Ok(attr.to_vec())
+}
+
+/// A float dtype for a random fill (Paddle registers float and double).
+fn random_dtype(l: &OpLoader) -> Result<VarKind, String> {
+    match l.dtype("dtype", VarKind::Fp32)? {
+        d @ (VarKind::Fp32 | VarKind::Fp64) => Ok(d),
+        d => Err(format!(
+            "{} draws float32 or float64 values, not {}",
+            l.op.ty,
+            crate::tensor::dtype_name(d)
+        )),
+    }
+}
+
+/// Draws `n` values of `T` for a random fill.
+type Draw<T> = fn(&mut StdMt19937_64, usize, [f32; 4]) -> Vec<T>;
+
+/// A random fill op: the shape (attribute or tensors), a float dtype, the
+/// `seed` attribute and four float parameters handed to `f32s`/`f64s`.
+fn random_fill(
+    l: &OpLoader,
+    params: [f32; 4],
+    f32s: Draw<f32>,
+    f64s: Draw<f64>,
+) -> Result<Exec, String> {
+    let out = l.output("Out")?;
+    let dtype = random_dtype(l)?;
+    let shape = l.ints("shape")?.unwrap_or_default();
+    let seed = l.int("seed", 0)?;
+    let shape_tensor = l.opt_input("ShapeTensor").ok().flatten();
+    let shape_list = l.inputs("ShapeTensorList").unwrap_or_default();
+    let diag = (
+        l.int("diag_num", 0)?,
+        l.int("diag_step", 0)?,
+        l.float("diag_val", 1.0)?,
+    );
     compute(move |s| {
+        let shape = shape_of(s, &shape_tensor, &shape_list, &shape)?;
         let n = alloc::check(&shape, dtype)?;
-        let mut rng = match seed {
-            0 => rand::rngs::StdRng::from_os_rng(),
-            k => rand::rngs::StdRng::seed_from_u64(k as u64),
-        };
-        let mut draw = || rng.random_range(min..max);
-        let t = with_dtype!(
-            dtype,
-            |T| Tensor::from_vec::<T>(&shape, (0..n).map(|_| T::from_f64(draw())).collect()),
-            unreachable!("`OpLoader::dtype` only returns tensor dtypes")
-        )?;
+        let mut t = random::with_engine(seed, |e| match dtype {
+            VarKind::Fp64 => Tensor::from_vec(&shape, f64s(e, n, params)),
+            _ => Tensor::from_vec(&shape, f32s(e, n, params)),
+        })?;
+        let (num, step, val) = diag;
+        if num > 0 {
+            let last = (num - 1).saturating_mul(step + 1);
+            if last >= n as i64 {
+                return Err(KernelError::Attribute(format!(
+                    "diag_num {num} with diag_step {step} does not fit {n} elements"
+                )));
+            }
+            with_dtype!(
+                dtype,
+                |T| {
+                    if let Some(v) = t.unique_values_mut::<T>() {
+                        for i in 0..num {
+                            v[(i * step + i) as usize] = T::from_f64(val);
+                        }
+                    }
+                },
+                ()
+            );
+        }
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `uniform_random`: `uniform_real_distribution<T>(min, max)` (see
+/// `crate::random`), then `diag_val` at every `diag_step + 1`-th element,
+/// `diag_num` times.
+fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
+    let (min, max) = (l.float("min", -1.0)? as f32, l.float("max", 1.0)? as f32);
+    fn draw<T: StdReal + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
+        let d = UniformReal::new(T::from(p[0]), T::from(p[1]));
+        (0..n).map(|_| d.sample(e)).collect()
+    }
+    random_fill(l, [min, max, 0.0, 0.0], draw::<f32>, draw::<f64>)
+}
+
+/// `gaussian_random`: `normal_distribution<T>(mean, std)`.
+fn gaussian_random(l: &OpLoader) -> Result<Exec, String> {
+    let (mean, std) = (l.float("mean", 0.0)? as f32, l.float("std", 1.0)? as f32);
+    fn draw<T: StdReal + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
+        let mut d = Normal::new(T::from(p[0]), T::from(p[1]));
+        (0..n).map(|_| d.sample(e)).collect()
+    }
+    random_fill(l, [mean, std, 0.0, 0.0], draw::<f32>, draw::<f64>)
+}
+
+/// `truncated_gaussian_random`: Paddle's truncated normal on `[a, b]`.
+fn truncated_gaussian_random(l: &OpLoader) -> Result<Exec, String> {
+    let p = [
+        l.float("mean", 0.0)? as f32,
+        l.float("std", 1.0)? as f32,
+        l.float("a", -2.0)? as f32,
+        l.float("b", 2.0)? as f32,
+    ];
+    fn draw<T: Erfinv + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
+        let d = TruncatedNormal::new(T::from(p[0]), T::from(p[1]), T::from(p[2]), T::from(p[3]));
+        (0..n).map(|_| d.sample(e)).collect()
+    }
+    random_fill(l, p, draw::<f32>, draw::<f64>)
+}
+
+/// `fill_any_like`: `X`'s shape filled with `value`, of `dtype` (-1: `X`'s).
+fn fill_any_like(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let value = l.float("value", 0.0)?;
+    let dtype = match l.int("dtype", -1)? {
+        -1 => None,
+        _ => Some(l.dtype("dtype", VarKind::Fp32)?),
+    };
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let t = Tensor::full(dtype.unwrap_or(t.dtype()), t.shape(), value)?;
         s.set_tensor(&out, t);
         Ok(())
     })

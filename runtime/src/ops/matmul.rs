@@ -18,6 +18,121 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("matmul", |l| matmul(l, "transpose_X", "transpose_Y"));
     r.add("matmul_v2", |l| matmul(l, "trans_x", "trans_y"));
     r.add("mul", mul);
+    r.add("mul_grad", mul_grad);
+    r.add("matmul_grad", |l| {
+        matmul_grad(l, "transpose_X", "transpose_Y")
+    });
+    r.add("matmul_v2_grad", |l| matmul_grad(l, "trans_x", "trans_y"));
+}
+
+/// `mul_grad`: with X and Y flattened to matrices as `mul` does,
+/// `X@GRAD = Out@GRAD · Yᵀ` and `Y@GRAD = Xᵀ · Out@GRAD`, each in its
+/// operand's shape (GEMM, as the forward).
+fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
+    let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
+    let xn = l.int("x_num_col_dims", 1)?;
+    let yn = l.int("y_num_col_dims", 1)?;
+    compute(move |s| {
+        let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
+        let flat = |t: &Tensor, at: i64| -> Result<Tensor, KernelError> {
+            let at = usize::try_from(at)
+                .ok()
+                .filter(|&a| a >= 1 && a <= t.shape().len())
+                .ok_or_else(|| {
+                    KernelError::Attribute(format!(
+                        "num_col_dims {at} is out of range for shape {:?}",
+                        t.shape()
+                    ))
+                })?;
+            let prod = |s: &[i64]| s.iter().product::<i64>();
+            t.reshaped(&[prod(&t.shape()[..at]), prod(&t.shape()[at..])])
+        };
+        let (a2, b2) = (flat(&a, xn)?, flat(&b, yn)?);
+        let d2 = d.reshaped(&[a2.shape()[0], b2.shape()[1]])?;
+        let gx = match dx {
+            Some(_) => Some(matmul_into(&d2, &b2, (false, true, 1.0), None)?.reshaped(a.shape())?),
+            None => None,
+        };
+        let gy = match dy {
+            Some(_) => Some(matmul_into(&a2, &d2, (true, false, 1.0), None)?.reshaped(b.shape())?),
+            None => None,
+        };
+        drop((a, b, d));
+        super::float::set_grads(s, vec![(&dx, gx), (&dy, gy)]);
+        Ok(())
+    })
+}
+
+/// Sums a gradient computed at the broadcast batch shape down to the
+/// operand's own shape (`want`, its matrix dims last), as Paddle reduces
+/// over broadcast batch dims.
+fn reduce_to(g: Tensor, want: &[i64]) -> Result<Tensor, KernelError> {
+    let have = g.shape().to_vec();
+    if have == want {
+        return Ok(g);
+    }
+    let extra = have.len().saturating_sub(want.len());
+    let mut dims: Vec<i64> = (0..extra as i64).collect();
+    for (i, &w) in want.iter().enumerate() {
+        if w == 1 && have[extra + i] != 1 {
+            dims.push((extra + i) as i64);
+        }
+    }
+    let r = super::reduce::reduce_tensor(super::reduce::Reduce::Sum, &g, &dims, false)?;
+    r.reshaped(want)
+}
+
+/// `matmul_grad`/`matmul_v2_grad`: the products of `Out@GRAD` with the
+/// other operand for each transpose case (times `alpha` for v1), 1-D
+/// operands treated as `matmul` treats them, batch dims summed back to each
+/// operand's shape.
+fn matmul_grad(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
+    let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
+    let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
+    let (tx, ty) = (l.bool(tx, false)?, l.bool(ty, false)?);
+    let alpha = l.float("alpha", 1.0)?;
+    compute(move |s| {
+        let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
+        let (xv, yv) = (a.shape().len() == 1, b.shape().len() == 1);
+        let (tx, ty) = (tx && !xv, ty && !yv);
+        let a2 = if xv {
+            a.reshaped(&[1, a.shape()[0]])?
+        } else {
+            (*a).clone()
+        };
+        let b2 = if yv {
+            b.reshaped(&[b.shape()[0], 1])?
+        } else {
+            (*b).clone()
+        };
+        let p = plan(a2.shape(), b2.shape(), tx, ty)?;
+        // The operands are matrices here, so the product's shape keeps both dims.
+        let d2 = d.reshaped(&p.shape)?;
+        // (lhs, rhs, transpose lhs, transpose rhs) of each operand's gradient.
+        let (for_x, for_y) = match (tx, ty) {
+            (false, false) => ((&d2, &b2, false, true), (&a2, &d2, true, false)),
+            (true, false) => ((&b2, &d2, false, true), (&a2, &d2, false, false)),
+            (false, true) => ((&d2, &b2, false, false), (&d2, &a2, true, false)),
+            (true, true) => ((&b2, &d2, true, true), (&d2, &a2, true, true)),
+        };
+        let product =
+            |(p, q, tp, tq): (&Tensor, &Tensor, bool, bool), want: &Tensor, shape: &[i64]| {
+                let g = matmul_into(p, q, (tp, tq, alpha), None)?;
+                reduce_to(g, want.shape())?.reshaped(shape)
+            };
+        let gx = dx
+            .as_ref()
+            .map(|_| product(for_x, &a2, a.shape()))
+            .transpose()?;
+        let gy = dy
+            .as_ref()
+            .map(|_| product(for_y, &b2, b.shape()))
+            .transpose()?;
+        drop((a, b, d));
+        super::float::set_grads(s, vec![(&dx, gx), (&dy, gy)]);
+        Ok(())
+    })
 }
 
 fn matmul(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {

@@ -9,8 +9,12 @@ pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod elementwise;
 pub(crate) mod fill;
+pub(crate) mod float;
 pub(crate) mod io;
+pub(crate) mod manip;
 pub(crate) mod matmul;
+pub(crate) mod nn;
+pub(crate) mod optim;
 mod output;
 pub(crate) mod reduce;
 pub(crate) mod unary;
@@ -42,6 +46,9 @@ impl Registry {
         reduce::register_all(&mut r);
         matmul::register_all(&mut r);
         io::register_all(&mut r);
+        optim::register_all(&mut r);
+        nn::register_all(&mut r);
+        manip::register_all(&mut r);
         control::register_all(&mut r);
         r
     }

@@ -6,6 +6,7 @@
 //! `out_dtype` says otherwise.
 use fluidc_transpiler::VarKind;
 
+use super::float::{self, f64s};
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
@@ -19,6 +20,222 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("reduce_max", |l| reduce(l, Reduce::Max));
     r.add("reduce_min", |l| reduce(l, Reduce::Min));
     r.add("cross_entropy", cross_entropy);
+    r.add("squared_l2_norm", squared_l2_norm);
+    r.add("clip_by_norm", clip_by_norm);
+    r.add("mean_grad", mean_grad);
+    r.add("reduce_sum_grad", |l| reduce_grad(l, Reduce::Sum));
+    r.add("reduce_mean_grad", |l| reduce_grad(l, Reduce::Mean));
+    r.add("reduce_max_grad", |l| reduce_grad(l, Reduce::Max));
+    r.add("reduce_min_grad", |l| reduce_grad(l, Reduce::Min));
+    r.add("cross_entropy_grad", cross_entropy_grad);
+    r.add("squared_l2_norm_grad", squared_l2_norm_grad);
+}
+
+/// `squared_l2_norm`: the sum of squares, shape `[1]`.
+fn squared_l2_norm(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let v = f64s(&t, "squared_l2_norm")?;
+        let sum = v.iter().map(|x| x * x).sum();
+        let r = float::tensor(t.dtype(), &[1], vec![sum])?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `squared_l2_norm_grad`: `2 x d`.
+fn squared_l2_norm_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (t, d) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let d = d.scalar_f64()?;
+        let v = f64s(&t, "squared_l2_norm_grad")?;
+        let g = v.iter().map(|x| 2.0 * x * d).collect();
+        let r = float::tensor(t.dtype(), t.shape(), g)?;
+        drop(t);
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `clip_by_norm`: `x * max_norm / ||x||` when the norm exceeds `max_norm`.
+fn clip_by_norm(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let max_norm = l.float("max_norm", 1.0)?;
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let v = f64s(&t, "clip_by_norm")?;
+        let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let r = if norm > max_norm {
+            let k = max_norm / norm;
+            float::tensor(t.dtype(), t.shape(), v.iter().map(|x| x * k).collect())?
+        } else {
+            (*t).clone()
+        };
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// For each element of a tensor of `dims`, the index of the element it
+/// reduces into when the `reduced` dims are folded.
+fn reduced_index(dims: &[usize], reduced: &[bool]) -> Vec<usize> {
+    let mut ostride = vec![0usize; dims.len()];
+    let mut acc = 1usize;
+    for i in (0..dims.len()).rev() {
+        if !reduced[i] {
+            ostride[i] = acc;
+            acc *= dims[i];
+        }
+    }
+    float::offsets(dims, &ostride)
+}
+
+/// `mean_grad`: `d / numel` everywhere.
+fn mean_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (t, d) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let g = d.scalar_f64()? / t.numel().max(1) as f64;
+        let r = match t.dtype() {
+            VarKind::Fp32 | VarKind::Fp64 => Tensor::full(t.dtype(), t.shape(), g)?,
+            _ => return Err(float::needs_float("mean_grad", &t)),
+        };
+        drop((t, d));
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `reduce_*_grad`: `Out@GRAD` spread back over the reduced dims (divided
+/// by the count for mean; for max and min only where `X` equals `Out`).
+fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let out = match op {
+        Reduce::Max | Reduce::Min => Some(l.input("Out")?),
+        _ => None,
+    };
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let dims = l.ints("dim")?.unwrap_or_default();
+    let all = l.bool("reduce_all", false)?;
+    compute(move |s| {
+        let (t, d) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let rank = t.shape().len();
+        let mut reduced = vec![all || dims.is_empty(); rank];
+        if !(all || dims.is_empty()) {
+            for &k in &dims {
+                let i = if k < 0 { k + rank as i64 } else { k };
+                match usize::try_from(i).ok().and_then(|i| reduced.get_mut(i)) {
+                    Some(r) => *r = true,
+                    None => {
+                        return Err(KernelError::Shape(format!(
+                            "dim {k} is out of range for shape {:?}",
+                            t.shape()
+                        )))
+                    }
+                }
+            }
+        }
+        let sizes: Vec<usize> = t.shape().iter().map(|&d| d.max(0) as usize).collect();
+        let map = reduced_index(&sizes, &reduced);
+        let count: usize = sizes
+            .iter()
+            .zip(&reduced)
+            .filter(|(_, r)| **r)
+            .map(|(d, _)| *d)
+            .product();
+        let dv = f64s(&d, "reduce_grad")?;
+        let xv = f64s(&t, "reduce_grad")?;
+        if map.iter().any(|&o| o >= dv.len()) {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD of shape {:?} does not fit X {:?} reduced",
+                d.shape(),
+                t.shape()
+            )));
+        }
+        let ov = match &out {
+            Some(o) => Some(f64s(&*s.tensor(o)?, "reduce_grad")?.into_owned()),
+            None => None,
+        };
+        let g = map
+            .iter()
+            .enumerate()
+            .map(|(i, &o)| match op {
+                Reduce::Sum => dv[o],
+                Reduce::Mean => dv[o] / count.max(1) as f64,
+                Reduce::Max | Reduce::Min => match &ov {
+                    Some(ov) if ov[o] == xv[i] => dv[o],
+                    _ => 0.0,
+                },
+            })
+            .collect();
+        let r = float::tensor(t.dtype(), t.shape(), g)?;
+        drop((t, d));
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `cross_entropy_grad`: hard labels, `-d / x` at the label's class (0 for
+/// `ignore_index` rows); soft labels, `-label / x * d`.
+fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, label, dy) = (l.input("X")?, l.input("Label")?, l.input("Y@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let soft = l.bool("soft_label", false)?;
+    let ignore = l.int("ignore_index", -100)?;
+    compute(move |s| {
+        let (xt, lt, dt) = (s.tensor(&x)?, s.tensor(&label)?, s.tensor(&dy)?);
+        let classes = *xt.shape().last().ok_or("X must have a class dimension")? as usize;
+        let rows = xt.numel() / classes.max(1);
+        let xv = f64s(&xt, "cross_entropy_grad")?;
+        let d = f64s(&dt, "cross_entropy_grad")?;
+        if d.len() != rows {
+            return Err(KernelError::Shape(format!(
+                "Y@GRAD has {} elements for {rows} rows",
+                d.len()
+            )));
+        }
+        let mut g = vec![0.0; xv.len()];
+        if soft {
+            let lv = f64s(&lt, "cross_entropy_grad")?;
+            for (i, gi) in g.iter_mut().enumerate() {
+                *gi = -lv[i] / xv[i] * d[i / classes];
+            }
+        } else {
+            let lv = float::i64s(&lt)?;
+            for r in 0..rows {
+                match lv.get(r) {
+                    Some(&k) if k == ignore => {}
+                    Some(&k) if (0..classes as i64).contains(&k) => {
+                        let at = r * classes + k as usize;
+                        g[at] = -d[r] / xv[at];
+                    }
+                    other => {
+                        return Err(KernelError::Invalid(format!(
+                            "label {other:?} of row {r} is not a class in 0..{classes}"
+                        )))
+                    }
+                }
+            }
+        }
+        let t = float::tensor(xt.dtype(), xt.shape(), g)?;
+        drop((xt, lt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
 }
 
 /// Hard labels: `Y[i] = -log(X[i, Label[i]])`, shape `[N, 1]`; a row whose
@@ -170,33 +387,18 @@ pub(crate) fn reduce_tensor(
 
 /// Folds every input element into its output element with `f`.
 fn fold<T: Num>(v: &[T], dims: &[usize], reduced: &[bool], f: fn(T, T) -> T) -> Vec<T> {
-    let rank = dims.len();
-    // Output strides per input dim; 0 on reduced dims.
-    let mut ostride = vec![0usize; rank];
-    let mut acc = 1usize;
-    for i in (0..rank).rev() {
-        if !reduced[i] {
-            ostride[i] = acc;
-            acc *= dims[i];
-        }
-    }
-    let mut out: Vec<Option<T>> = vec![None; acc];
-    let mut index = vec![0usize; rank];
-    let mut o = 0usize;
-    for &x in v {
+    let n_out: usize = dims
+        .iter()
+        .zip(reduced)
+        .filter(|(_, r)| !**r)
+        .map(|(d, _)| *d)
+        .product();
+    let mut out: Vec<Option<T>> = vec![None; n_out];
+    for (&x, o) in v.iter().zip(reduced_index(dims, reduced)) {
         out[o] = Some(match out[o] {
             Some(a) => f(a, x),
             None => x,
         });
-        for d in (0..rank).rev() {
-            index[d] += 1;
-            o += ostride[d];
-            if index[d] < dims[d] {
-                break;
-            }
-            o -= ostride[d] * dims[d];
-            index[d] = 0;
-        }
     }
     out.into_iter().map(|a| a.unwrap_or(T::ZERO)).collect()
 }

@@ -4,6 +4,9 @@
 //! Transcendental functions are evaluated in f64 and rounded to the tensor's
 //! dtype: never less accurate than Paddle's float kernels, and within the
 //! 1e-5 relative tolerance the interop tests allow.
+use fluidc_transpiler::VarKind;
+
+use super::float::{self, f64s};
 use super::output::{map, map_vars, Source};
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
@@ -24,6 +27,39 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("scale", scale);
     r.add("increment", increment);
     r.add("softmax", softmax);
+    r.add("leaky_relu", leaky_relu);
+    r.add("sign", sign);
+    r.add("clip", clip);
+    // Gradients: `X@GRAD` from `Out@GRAD` and the forward `X` or `Out`.
+    r.add("relu_grad", |l| {
+        grad(l, From::Out, |_, o, d| if o > 0.0 { d } else { 0.0 })
+    });
+    r.add("sigmoid_grad", |l| {
+        grad(l, From::Out, |_, o, d| d * o * (1.0 - o))
+    });
+    r.add("tanh_grad", |l| {
+        grad(l, From::Out, |_, o, d| d * (1.0 - o * o))
+    });
+    r.add("sqrt_grad", |l| grad(l, From::Out, |_, o, d| d * 0.5 / o));
+    r.add("exp_grad", |l| grad(l, From::Out, |_, o, d| d * o));
+    r.add("square_grad", |l| grad(l, From::X, |_, x, d| d * 2.0 * x));
+    r.add("log_grad", |l| grad(l, From::X, |_, x, d| d / x));
+    r.add("abs_grad", |l| {
+        grad(l, From::X, |_, x, d| {
+            if x > 0.0 {
+                d
+            } else if x < 0.0 {
+                -d
+            } else {
+                0.0
+            }
+        })
+    });
+    r.add("leaky_relu_grad", |l| {
+        grad(l, From::X, |a, x, d| if x > 0.0 { d } else { a * d })
+    });
+    r.add("softmax_grad", softmax_grad);
+    r.add("clip_grad", clip_grad);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,6 +250,203 @@ pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, KernelErro
         _ => return Err(needs_float("softmax", t)),
     };
     Ok(Tensor::from_parts(Shape::from_slice(t.shape()), data))
+}
+
+/// `leaky_relu`: `x` where positive, else `alpha * x`.
+fn leaky_relu(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let alpha = l.float("alpha", 0.02)?;
+    compute(move |s| {
+        map_vars(s, &x, &out, |src| match src.tensor().dtype() {
+            VarKind::Fp32 => {
+                let a = alpha as f32;
+                Ok(map::<f32>(src, move |v| if v > 0.0 { v } else { v * a }))
+            }
+            VarKind::Fp64 => Ok(map::<f64>(
+                src,
+                move |v| if v > 0.0 { v } else { v * alpha },
+            )),
+            _ => Err(needs_float("leaky_relu", src.tensor())),
+        })
+    })
+}
+
+/// `sign`: -1, 0 or 1.
+fn sign(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        map_vars(s, &x, &out, |src| {
+            with_numeric_dtype!(
+                src.tensor().dtype(),
+                |T| Ok(map::<T>(src, |v: T| {
+                    if v > T::ZERO {
+                        T::from_f64(1.0)
+                    } else if v < T::ZERO {
+                        T::from_f64(-1.0)
+                    } else {
+                        T::ZERO
+                    }
+                })),
+                Err("sign does not take bool tensors".into())
+            )
+        })
+    })
+}
+
+/// The `min` and `max` of `clip`: the `Min`/`Max` tensors when given,
+/// else the attributes.
+fn clip_bounds(
+    s: &Vars,
+    bounds: &(Option<VarRef>, Option<VarRef>, f64, f64),
+) -> Result<(f64, f64), KernelError> {
+    let min = match &bounds.0 {
+        Some(r) => s.tensor(r)?.scalar_f64()?,
+        None => bounds.2,
+    };
+    let max = match &bounds.1 {
+        Some(r) => s.tensor(r)?.scalar_f64()?,
+        None => bounds.3,
+    };
+    Ok((min, max))
+}
+
+fn clip_attrs(l: &OpLoader) -> Result<(Option<VarRef>, Option<VarRef>, f64, f64), String> {
+    Ok((
+        l.opt_input("Min")?,
+        l.opt_input("Max")?,
+        l.float("min", f64::NEG_INFINITY)?,
+        l.float("max", f64::INFINITY)?,
+    ))
+}
+
+/// `clip`: `min(max(x, min), max)`, the bounds cast to the dtype.
+fn clip(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let bounds = clip_attrs(l)?;
+    compute(move |s| {
+        let (min, max) = clip_bounds(s, &bounds)?;
+        map_vars(s, &x, &out, |src| {
+            with_numeric_dtype!(
+                src.tensor().dtype(),
+                |T| {
+                    let (lo, hi) = (T::from_f64(min), T::from_f64(max));
+                    Ok(map::<T>(src, move |v: T| {
+                        let v = if v < lo { lo } else { v };
+                        if v > hi {
+                            hi
+                        } else {
+                            v
+                        }
+                    }))
+                },
+                Err("clip does not take bool tensors".into())
+            )
+        })
+    })
+}
+
+/// Which forward value an activation's gradient reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum From {
+    X,
+    Out,
+}
+
+/// `X@GRAD = f(alpha, v, d)` per element, `v` the forward `X` or `Out`, `d`
+/// the `Out@GRAD` element (`alpha`: leaky_relu's attribute).
+fn grad(l: &OpLoader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, String> {
+    let v = l.input(match from {
+        From::X => "X",
+        From::Out => "Out",
+    })?;
+    let dout = l.input("Out@GRAD")?;
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let alpha = l.float("alpha", 0.02)?;
+    let op = l.op.ty.clone();
+    compute(move |s| {
+        let (vt, dt) = (s.tensor(&v)?, s.tensor(&dout)?);
+        if vt.numel() != dt.numel() {
+            return Err(KernelError::Shape(format!(
+                "{op}: `{}` has shape {:?} but Out@GRAD has {:?}",
+                v.name,
+                vt.shape(),
+                dt.shape()
+            )));
+        }
+        let (a, d) = (f64s(&vt, &op)?, f64s(&dt, &op)?);
+        let g = a
+            .iter()
+            .zip(d.iter())
+            .map(|(&a, &d)| f(alpha, a, d))
+            .collect();
+        let t = float::tensor(vt.dtype(), vt.shape(), g)?;
+        drop((vt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `softmax_grad`: `dx = out * (d - sum(d * out))` along `axis`.
+fn softmax_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (out, dout) = (l.input("Out")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let axis = l.int("axis", -1)?;
+    compute(move |s| {
+        let (ot, dt) = (s.tensor(&out)?, s.tensor(&dout)?);
+        let (o, d) = (f64s(&ot, "softmax_grad")?, f64s(&dt, "softmax_grad")?);
+        if o.len() != d.len() {
+            return Err(KernelError::Shape(
+                "softmax_grad: Out and Out@GRAD differ".into(),
+            ));
+        }
+        let (outer, n, inner) = float::split_at_axis(ot.shape(), axis)?;
+        let mut g = vec![0.0; o.len()];
+        for oi in 0..outer {
+            for i in 0..inner {
+                let at = |k: usize| oi * n * inner + k * inner + i;
+                let dot: f64 = (0..n).map(|k| d[at(k)] * o[at(k)]).sum();
+                for k in 0..n {
+                    g[at(k)] = o[at(k)] * (d[at(k)] - dot);
+                }
+            }
+        }
+        let t = float::tensor(ot.dtype(), ot.shape(), g)?;
+        drop((ot, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `clip_grad`: `d` where `min < x < max`, else 0.
+fn clip_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let bounds = clip_attrs(l)?;
+    compute(move |s| {
+        let (min, max) = clip_bounds(s, &bounds)?;
+        let (xt, dt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let (xv, d) = (f64s(&xt, "clip_grad")?, f64s(&dt, "clip_grad")?);
+        // The bounds as the dtype holds them.
+        let (min, max) = match xt.dtype() {
+            VarKind::Fp32 => (f64::from(min as f32), f64::from(max as f32)),
+            _ => (min, max),
+        };
+        let g = xv
+            .iter()
+            .zip(d.iter())
+            .map(|(&x, &d)| if x > min && x < max { d } else { 0.0 })
+            .collect();
+        let t = float::tensor(xt.dtype(), xt.shape(), g)?;
+        drop((xt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -384,6 +384,12 @@ impl Tensor {
         T::buffer_mut(&mut self.data)?.unique_mut()
     }
 
+    /// The elements as `T`, mutable, if the tensor holds that dtype: copied
+    /// first when something else shares the buffer (copy-on-write).
+    pub(crate) fn make_values_mut<T: Element>(&mut self) -> Option<&mut [T]> {
+        Some(T::buffer_mut(&mut self.data)?.make_mut())
+    }
+
     /// The buffer, to reuse for a result of dtype `T` (see
     /// [`Buffer::refill`]); `None` for another dtype.
     pub(crate) fn into_buffer<T: Element>(self) -> Option<Buffer<T>> {

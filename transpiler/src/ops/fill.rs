@@ -1,5 +1,5 @@
 //! Making tensors: constants, copies, casts, random fills, `shape`, and
-//! `select_input` (the merge of `layers.cond`).
+//! `select_input` (the merge of `layers.cond`), `fill_any_like`.
 use super::infer::{from_attrs, same_as_x, x_as, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -20,6 +20,24 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     // Draws from the random engine: two runs differ, so it is never folded
     // (prune may still drop an unused one, as Paddle's prune does).
     r.push(Behaviour::pure("uniform_random", from_attrs).not_foldable());
+    r.push(Behaviour::pure("gaussian_random", from_attrs).not_foldable());
+    r.push(Behaviour::pure("truncated_gaussian_random", from_attrs).not_foldable());
+    r.push(Behaviour::pure("fill_any_like", fill_any_like));
+}
+
+/// `Out` has `X`'s dims; `dtype` -1 keeps `X`'s dtype.
+fn fill_any_like(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let dtype = match c.int("dtype") {
+        Some(-1) | None => x.dtype,
+        Some(_) => match c.dtype("dtype") {
+            Some(d) => d,
+            None => return Ok(Vec::new()),
+        },
+    };
+    Ok(vec![("Out", TensorType::new(dtype, x.dims.clone()))])
 }
 
 type Out = Result<Vec<(&'static str, TensorType)>, String>;

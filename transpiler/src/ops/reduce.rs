@@ -1,4 +1,4 @@
-//! Reductions: `mean`, `reduce_*`, `cross_entropy`.
+//! Reductions: `mean`, `reduce_*`, `cross_entropy`, `squared_l2_norm`, `clip_by_norm`.
 use super::infer::TensorType;
 use super::{Behaviour, InferCtx};
 
@@ -8,6 +8,16 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         r.push(Behaviour::pure(ty, reduce));
     }
     r.push(Behaviour::pure("cross_entropy", cross_entropy));
+    r.push(Behaviour::pure("squared_l2_norm", squared_l2_norm));
+    r.push(Behaviour::pure("clip_by_norm", super::infer::same_as_x));
+}
+
+/// `squared_l2_norm`: the sum of squares, shape `[1]` as Paddle infers it.
+fn squared_l2_norm(c: &InferCtx) -> Out {
+    Ok(c.input("X")
+        .map(|x| ("Out", TensorType::new(x.dtype, vec![1])))
+        .into_iter()
+        .collect())
 }
 
 type Out = Result<Vec<(&'static str, TensorType)>, String>;

@@ -1,4 +1,4 @@
-//! One-input math: activations, `scale`, `increment`, `softmax`.
+//! One-input math: activations, `scale`, `increment`, `softmax`, `clip`, `sign`.
 use super::infer::same_as_x;
 use super::Behaviour;
 
@@ -15,6 +15,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "scale",
         "increment",
         "softmax",
+        "leaky_relu",
+        "sign",
+        "clip",
     ] {
         r.push(Behaviour::pure(ty, same_as_x));
     }

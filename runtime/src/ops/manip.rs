@@ -1,0 +1,247 @@
+//! Tensor manipulation: reshape2, transpose2, concat, and their gradients.
+//!
+//! `reshape2` and its gradient share the input's buffer (a reshape moves no
+//! data). `XShape` records the input's dims as Paddle does: a tensor of
+//! dims `[0, ...X]`, which has no elements.
+use fluidc_transpiler::ops::manip::{permutation, reshape_dims};
+
+use super::float::outputs_by_position;
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+use crate::scope::{VarRef, Vars};
+use crate::tensor::{with_data, Element, Tensor};
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("reshape2", reshape2);
+    r.add("reshape2_grad", reshape2_grad);
+    r.add("transpose2", transpose2);
+    r.add("transpose2_grad", transpose2_grad);
+    r.add("concat", concat);
+    r.add("concat_grad", concat_grad);
+}
+
+/// The empty tensor `[0, ...dims]` of `t`'s dtype that Paddle writes to `XShape`.
+fn xshape_of(t: &Tensor) -> Result<Tensor, KernelError> {
+    let mut dims = vec![0];
+    dims.extend_from_slice(t.shape());
+    Tensor::zeros(t.dtype(), &dims)
+}
+
+/// `XShape`'s dims without the leading 0: the forward input's dims.
+fn dims_from_xshape(s: &Vars, r: &VarRef) -> Result<Vec<i64>, KernelError> {
+    let t = s.tensor(r)?;
+    Ok(t.shape().get(1..).unwrap_or_default().to_vec())
+}
+
+fn reshape2(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let xshape = l.opt_output("XShape")?;
+    let shape_tensor = l.opt_input("Shape")?;
+    let shape_list = l.inputs("ShapeTensor").unwrap_or_default();
+    let shape = l.ints("shape")?.unwrap_or_default();
+    compute(move |s| {
+        let shape = super::fill::shape_of(s, &shape_tensor, &shape_list, &shape)?;
+        let t = s.tensor(&x)?;
+        let dims = reshape_dims(t.shape(), &shape).map_err(KernelError::Shape)?;
+        let r = t.reshaped(&dims)?;
+        let xs = xshape.as_ref().map(|_| xshape_of(&t)).transpose()?;
+        drop(t);
+        s.set_tensor(&out, r);
+        super::float::set_grads(s, vec![(&xshape, xs)]);
+        Ok(())
+    })
+}
+
+/// `reshape2_grad`: `Out@GRAD` in the input's dims.
+fn reshape2_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (xshape, dout) = (l.input("XShape")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let dims = dims_from_xshape(s, &xshape)?;
+        let g = s.tensor(&dout)?.reshaped(&dims)?;
+        s.set_tensor(&dx, g);
+        Ok(())
+    })
+}
+
+/// `x` with its dims permuted: output dim `i` is input dim `perm[i]`.
+pub(crate) fn permute(t: &Tensor, perm: &[usize]) -> Result<Tensor, KernelError> {
+    let dims: Vec<usize> = t.shape().iter().map(|&d| d.max(0) as usize).collect();
+    if perm.len() != dims.len() {
+        return Err(KernelError::Shape(format!(
+            "a permutation of {} dims does not fit shape {:?}",
+            perm.len(),
+            t.shape()
+        )));
+    }
+    let mut strides = vec![1usize; dims.len()];
+    for i in (0..dims.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * dims[i + 1];
+    }
+    let out_dims: Vec<usize> = perm.iter().map(|&p| dims[p]).collect();
+    let out_strides: Vec<usize> = perm.iter().map(|&p| strides[p]).collect();
+    let src = super::float::offsets(&out_dims, &out_strides);
+    let shape: Vec<i64> = out_dims.iter().map(|&d| d as i64).collect();
+    let data = with_data!(t.data(), |v: T| T::wrap(
+        src.iter().map(|&i| v[i]).collect()
+    ));
+    Tensor::new(&shape, data)
+}
+
+fn transpose2(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let xshape = l.opt_output("XShape")?;
+    let axis = l.ints("axis")?.unwrap_or_default();
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let perm = permutation(&axis, t.shape().len()).map_err(KernelError::Attribute)?;
+        let r = permute(&t, &perm)?;
+        let xs = xshape.as_ref().map(|_| xshape_of(&t)).transpose()?;
+        drop(t);
+        s.set_tensor(&out, r);
+        super::float::set_grads(s, vec![(&xshape, xs)]);
+        Ok(())
+    })
+}
+
+/// `transpose2_grad`: `Out@GRAD` permuted back.
+fn transpose2_grad(l: &OpLoader) -> Result<Exec, String> {
+    let dout = l.input("Out@GRAD")?;
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let axis = l.ints("axis")?.unwrap_or_default();
+    compute(move |s| {
+        let d = s.tensor(&dout)?;
+        let perm = permutation(&axis, d.shape().len()).map_err(KernelError::Attribute)?;
+        let mut inverse = vec![0; perm.len()];
+        for (i, &p) in perm.iter().enumerate() {
+            inverse[p] = i;
+        }
+        let g = permute(&d, &inverse)?;
+        drop(d);
+        s.set_tensor(&dx, g);
+        Ok(())
+    })
+}
+
+/// The axis of `concat` (from `AxisTensor` when given) as an index.
+fn concat_axis(
+    s: &Vars,
+    tensor: &Option<VarRef>,
+    attr: i64,
+    rank: usize,
+) -> Result<usize, KernelError> {
+    let axis = match tensor {
+        Some(r) => s.tensor(r)?.scalar_i64()?,
+        None => attr,
+    };
+    let a = if axis < 0 { axis + rank as i64 } else { axis };
+    usize::try_from(a)
+        .ok()
+        .filter(|&a| a < rank)
+        .ok_or_else(|| {
+            KernelError::Attribute(format!("axis {axis} is out of range for rank {rank}"))
+        })
+}
+
+/// (outer, inner) element counts around `axis` of `shape`.
+fn around(shape: &[i64], axis: usize) -> (usize, usize) {
+    let outer = shape[..axis].iter().product::<i64>().max(0) as usize;
+    let inner = shape[axis + 1..].iter().product::<i64>().max(0) as usize;
+    (outer, inner)
+}
+
+fn concat(l: &OpLoader) -> Result<Exec, String> {
+    let (xs, out) = (l.inputs("X")?, l.output("Out")?);
+    let axis_tensor = l.opt_input("AxisTensor")?;
+    let axis = l.int("axis", 0)?;
+    compute(move |s| {
+        let ts: Vec<Tensor> = xs
+            .iter()
+            .map(|x| s.tensor(x).map(|t| t.into_owned()))
+            .collect::<Result<_, _>>()?;
+        let Some(first) = ts.first() else {
+            return Err(KernelError::MissingInput("concat has no inputs".into()));
+        };
+        let rank = first.shape().len();
+        let a = concat_axis(s, &axis_tensor, axis, rank)?;
+        let mut shape = first.shape().to_vec();
+        shape[a] = 0;
+        for t in &ts {
+            let fits = t.shape().len() == rank
+                && t.dtype() == first.dtype()
+                && t.shape()
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &d)| i == a || d == first.shape()[i]);
+            if !fits {
+                return Err(KernelError::Shape(format!(
+                    "concat along axis {a}: {} {:?} does not fit {} {:?}",
+                    crate::tensor::dtype_name(t.dtype()),
+                    t.shape(),
+                    crate::tensor::dtype_name(first.dtype()),
+                    first.shape()
+                )));
+            }
+            shape[a] += t.shape()[a];
+        }
+        let (outer, _) = around(&shape, a);
+        let data = with_data!(first.data(), |_v: T| {
+            let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
+            for o in 0..outer {
+                for t in &ts {
+                    let v = t.values::<T>().unwrap_or_default();
+                    let (_, inner) = around(t.shape(), a);
+                    let chunk = t.shape()[a] as usize * inner;
+                    out.extend_from_slice(&v[o * chunk..(o + 1) * chunk]);
+                }
+            }
+            T::wrap(out.into())
+        });
+        s.set_tensor(&out, Tensor::new(&shape, data)?);
+        Ok(())
+    })
+}
+
+/// `concat_grad`: `Out@GRAD` cut back into each input's part along the axis.
+fn concat_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (xs, dout) = (l.inputs("X")?, l.input("Out@GRAD")?);
+    let dxs = outputs_by_position(l, "X@GRAD")?;
+    let axis_tensor = l.opt_input("AxisTensor")?;
+    let axis = l.int("axis", 0)?;
+    compute(move |s| {
+        let d = s.tensor(&dout)?.into_owned();
+        let rank = d.shape().len();
+        let a = concat_axis(s, &axis_tensor, axis, rank)?;
+        let (outer, inner) = around(d.shape(), a);
+        let total = d.shape()[a] as usize;
+        let mut start = 0usize;
+        for (x, dx) in xs.iter().zip(&dxs) {
+            let shape = s.tensor(x)?.shape().to_vec();
+            let len = shape.get(a).copied().unwrap_or(0).max(0) as usize;
+            if start + len > total {
+                return Err(KernelError::Shape(format!(
+                    "Out@GRAD of shape {:?} is too small for the inputs along axis {a}",
+                    d.shape()
+                )));
+            }
+            if let Some(dx) = dx {
+                let data = with_data!(d.data(), |v: T| {
+                    let mut out: Vec<T> = Vec::with_capacity(outer * len * inner);
+                    for o in 0..outer {
+                        let at = o * total * inner + start * inner;
+                        out.extend_from_slice(&v[at..at + len * inner]);
+                    }
+                    T::wrap(out.into())
+                });
+                s.set_tensor(dx, Tensor::new(&shape, data)?);
+            }
+            start += len;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,1240 @@
+//! Layers' ops: softmax_with_cross_entropy, top_k and accuracy (and, with
+//! their gradients, embeddings, conv2d, pool2d, batch_norm and dropout).
+use fluidc_transpiler::VarKind;
+
+use super::float::{self, f64s, i64s, split_at_axis};
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+use crate::scope::VarRef;
+use crate::tensor::Tensor;
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("softmax_with_cross_entropy", softmax_with_cross_entropy);
+    r.add(
+        "softmax_with_cross_entropy_grad",
+        softmax_with_cross_entropy_grad,
+    );
+    r.add("top_k", top_k);
+    r.add("accuracy", accuracy);
+    r.add("top_k_grad", top_k_grad);
+    r.add("lookup_table", |l| lookup_table(l, true));
+    r.add("lookup_table_v2", |l| lookup_table(l, false));
+    r.add("lookup_table_grad", lookup_table_grad);
+    r.add("lookup_table_v2_grad", lookup_table_grad);
+    r.add("conv2d", conv2d);
+    r.add("conv2d_grad", conv2d_grad);
+    r.add("pool2d", pool2d);
+    r.add("pool2d_grad", pool2d_grad);
+    r.add("batch_norm", batch_norm);
+    r.add("batch_norm_grad", batch_norm_grad);
+    r.add("dropout", dropout);
+    r.add("dropout_grad", dropout_grad);
+}
+
+/// Paddle's `TolerableValue`: infinities become ±1e20.
+fn tolerable(v: f64) -> f64 {
+    if v == f64::INFINITY {
+        1e20
+    } else if v == f64::NEG_INFINITY {
+        -1e20
+    } else {
+        v
+    }
+}
+
+/// The softmax of `x` along the middle of (outer, n, inner).
+fn softmax(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Vec<f64> {
+    let mut out = vec![0.0; x.len()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| o * n * inner + k * inner + i;
+            let max = (0..n).map(|k| x[at(k)]).fold(f64::NEG_INFINITY, f64::max);
+            let sum: f64 = (0..n).map(|k| (x[at(k)] - max).exp()).sum();
+            for k in 0..n {
+                out[at(k)] = (x[at(k)] - max).exp() / sum;
+            }
+        }
+    }
+    out
+}
+
+/// `softmax_with_cross_entropy`: `Softmax` along `axis` (or `Logits` as
+/// they are without `use_softmax`), and `Loss`: hard labels `-log p[label]`
+/// (0 for `ignore_index`), soft labels `-sum(label * log p)`.
+fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, String> {
+    let (logits, label) = (l.input("Logits")?, l.input("Label")?);
+    let (sm_out, loss_out) = (l.output("Softmax")?, l.output("Loss")?);
+    let soft = l.bool("soft_label", false)?;
+    let use_softmax = l.bool("use_softmax", true)?;
+    let ignore = l.int("ignore_index", -100)?;
+    let axis = l.int("axis", -1)?;
+    compute(move |s| {
+        let (xt, lt) = (s.tensor(&logits)?, s.tensor(&label)?);
+        let split @ (outer, n, inner) = split_at_axis(xt.shape(), axis)?;
+        let x = f64s(&xt, "softmax_with_cross_entropy")?;
+        let p = if use_softmax {
+            softmax(&x, split)
+        } else {
+            x.to_vec()
+        };
+        let mut loss = vec![0.0; outer * inner];
+        if soft {
+            let lv = f64s(&lt, "softmax_with_cross_entropy")?;
+            if lv.len() != p.len() {
+                return Err(KernelError::Shape(format!(
+                    "soft Label of shape {:?} does not match Logits {:?}",
+                    lt.shape(),
+                    xt.shape()
+                )));
+            }
+            for o in 0..outer {
+                for i in 0..inner {
+                    let at = |k: usize| o * n * inner + k * inner + i;
+                    loss[o * inner + i] = -(0..n)
+                        .map(|k| lv[at(k)] * tolerable(p[at(k)].ln()))
+                        .sum::<f64>();
+                }
+            }
+        } else {
+            let lv = i64s(&lt)?;
+            if lv.len() != loss.len() {
+                return Err(KernelError::Shape(format!(
+                    "Label of shape {:?} does not match Logits {:?} along axis {axis}",
+                    lt.shape(),
+                    xt.shape()
+                )));
+            }
+            for (j, (l, &k)) in loss.iter_mut().zip(lv.iter()).enumerate() {
+                if k == ignore {
+                    continue;
+                }
+                if !(0..n as i64).contains(&k) {
+                    return Err(KernelError::Invalid(format!(
+                        "label {k} at {j} is not a class in 0..{n}"
+                    )));
+                }
+                let at = (j / inner) * n * inner + k as usize * inner + j % inner;
+                *l = -tolerable(p[at].ln());
+            }
+        }
+        let mut lshape = xt.shape().to_vec();
+        let a = if axis < 0 {
+            axis + lshape.len() as i64
+        } else {
+            axis
+        } as usize;
+        if let Some(d) = lshape.get_mut(a) {
+            *d = 1;
+        }
+        let dtype = xt.dtype();
+        let sm = float::tensor(dtype, xt.shape(), p)?;
+        let loss = float::tensor(dtype, &lshape, loss)?;
+        drop((xt, lt));
+        s.set_tensor(&sm_out, sm);
+        s.set_tensor(&loss_out, loss);
+        Ok(())
+    })
+}
+
+/// `softmax_with_cross_entropy_grad`: `(softmax - label) * dloss` (the
+/// label one-hot for hard labels, rows of `ignore_index` 0); without
+/// `use_softmax`, `-label / p * dloss`.
+fn softmax_with_cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (sm, label, dloss) = (
+        l.input("Softmax")?,
+        l.input("Label")?,
+        l.input("Loss@GRAD")?,
+    );
+    let Some(dx) = l.opt_output("Logits@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let soft = l.bool("soft_label", false)?;
+    let use_softmax = l.bool("use_softmax", true)?;
+    let ignore = l.int("ignore_index", -100)?;
+    let axis = l.int("axis", -1)?;
+    compute(move |s| {
+        let (pt, lt, dt) = (s.tensor(&sm)?, s.tensor(&label)?, s.tensor(&dloss)?);
+        let (outer, n, inner) = split_at_axis(pt.shape(), axis)?;
+        let p = f64s(&pt, "softmax_with_cross_entropy_grad")?;
+        let d = f64s(&dt, "softmax_with_cross_entropy_grad")?;
+        if d.len() != outer * inner {
+            return Err(KernelError::Shape(format!(
+                "Loss@GRAD of shape {:?} does not fit Softmax {:?}",
+                dt.shape(),
+                pt.shape()
+            )));
+        }
+        let at = |o: usize, k: usize, i: usize| o * n * inner + k * inner + i;
+        let mut g = vec![0.0; p.len()];
+        if soft {
+            let lv = f64s(&lt, "softmax_with_cross_entropy_grad")?;
+            for o in 0..outer {
+                for i in 0..inner {
+                    let dl = d[o * inner + i];
+                    for k in 0..n {
+                        let j = at(o, k, i);
+                        g[j] = if use_softmax {
+                            (p[j] - lv[j]) * dl
+                        } else {
+                            -lv[j] / p[j] * dl
+                        };
+                    }
+                }
+            }
+        } else {
+            let lv = i64s(&lt)?;
+            for o in 0..outer {
+                for i in 0..inner {
+                    let r = o * inner + i;
+                    let k = lv.get(r).copied().unwrap_or(ignore);
+                    if k == ignore {
+                        continue;
+                    }
+                    for c in 0..n {
+                        let j = at(o, c, i);
+                        let hit = c as i64 == k;
+                        g[j] = if use_softmax {
+                            (p[j] - if hit { 1.0 } else { 0.0 }) * d[r]
+                        } else if hit {
+                            -d[r] / p[j]
+                        } else {
+                            0.0
+                        };
+                    }
+                }
+            }
+        }
+        let t = float::tensor(pt.dtype(), pt.shape(), g)?;
+        drop((pt, lt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `top_k`: the `k` largest of each last-dim row, largest first (ties: the
+/// lower index first), and their int64 indices.
+fn top_k(l: &OpLoader) -> Result<Exec, String> {
+    let x = l.input("X")?;
+    let kt = l.opt_input("K")?;
+    let (out, indices) = (l.output("Out")?, l.output("Indices")?);
+    let k_attr = l.int("k", 1)?;
+    compute(move |s| {
+        let k = match &kt {
+            Some(r) => s.tensor(r)?.scalar_i64()?,
+            None => k_attr,
+        };
+        let t = s.tensor(&x)?;
+        let width = *t.shape().last().unwrap_or(&1) as usize;
+        let k = usize::try_from(k)
+            .ok()
+            .filter(|&k| k >= 1 && k <= width)
+            .ok_or_else(|| {
+                KernelError::Attribute(format!("k {k} must be in 1..={width} (the last dim)"))
+            })?;
+        let v = f64s(&t, "top_k")?;
+        let rows = v.len() / width.max(1);
+        let mut vals = Vec::with_capacity(rows * k);
+        let mut idx = Vec::with_capacity(rows * k);
+        for r in 0..rows {
+            let row = &v[r * width..(r + 1) * width];
+            let mut order: Vec<usize> = (0..width).collect();
+            order.sort_by(|&a, &b| {
+                row[b]
+                    .partial_cmp(&row[a])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(a.cmp(&b))
+            });
+            for &j in &order[..k] {
+                vals.push(row[j]);
+                idx.push(j as i64);
+            }
+        }
+        let mut shape = t.shape().to_vec();
+        if let Some(last) = shape.last_mut() {
+            *last = k as i64;
+        }
+        let vt = float::tensor(t.dtype(), &shape, vals)?;
+        let it = Tensor::from_vec(&shape, idx)?;
+        drop(t);
+        s.set_tensor(&out, vt);
+        s.set_tensor(&indices, it);
+        Ok(())
+    })
+}
+
+/// `accuracy`: the share of rows whose label is among their top-k
+/// `Indices` (float32 `[1]`), and the counts (int32 `[1]`).
+fn accuracy(l: &OpLoader) -> Result<Exec, String> {
+    let (indices, label) = (l.input("Indices")?, l.input("Label")?);
+    let (acc, correct, total) = (
+        l.output("Accuracy")?,
+        l.opt_output("Correct")?,
+        l.opt_output("Total")?,
+    );
+    compute(move |s| {
+        let (it, lt) = (s.tensor(&indices)?, s.tensor(&label)?);
+        let rows = it.shape().first().copied().unwrap_or(1).max(0) as usize;
+        let iv = i64s(&it)?;
+        let lv = i64s(&lt)?;
+        let k = if rows == 0 { 0 } else { iv.len() / rows };
+        if lv.len() < rows {
+            return Err(KernelError::Shape(format!(
+                "Label of shape {:?} has fewer rows than Indices {:?}",
+                lt.shape(),
+                it.shape()
+            )));
+        }
+        let hits = (0..rows)
+            .filter(|&r| iv[r * k..(r + 1) * k].contains(&lv[r]))
+            .count();
+        let a = if rows == 0 {
+            0.0
+        } else {
+            hits as f32 / rows as f32
+        };
+        drop((it, lt));
+        s.set_tensor(&acc, Tensor::from_vec(&[], vec![a])?);
+        if let Some(c) = &correct {
+            s.set_tensor(c, Tensor::from_vec(&[], vec![hits as i32])?);
+        }
+        if let Some(t) = &total {
+            s.set_tensor(t, Tensor::from_vec(&[], vec![rows as i32])?);
+        }
+        Ok(())
+    })
+}
+
+/// `top_k_grad`: `Out@GRAD` scattered back to the positions `Indices` names.
+fn top_k_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, indices, dout) = (l.input("X")?, l.input("Indices")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, it, dt) = (s.tensor(&x)?, s.tensor(&indices)?, s.tensor(&dout)?);
+        let width = *xt.shape().last().unwrap_or(&1) as usize;
+        let iv = i64s(&it)?;
+        let d = f64s(&dt, "top_k_grad")?;
+        let rows = xt.numel() / width.max(1);
+        let k = if rows == 0 { 0 } else { iv.len() / rows };
+        let mut g = vec![0.0; xt.numel()];
+        for r in 0..rows {
+            for j in 0..k {
+                let c = usize::try_from(iv[r * k + j])
+                    .ok()
+                    .filter(|&c| c < width)
+                    .ok_or_else(|| {
+                        KernelError::Invalid(format!("index {} is out of range", iv[r * k + j]))
+                    })?;
+                g[r * width + c] += d[r * k + j];
+            }
+        }
+        let t = float::tensor(xt.dtype(), xt.shape(), g)?;
+        drop((xt, it, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `lookup_table` (v1: `Ids` ends in a dim of 1) and `lookup_table_v2`: the
+/// rows of `W` that `Ids` names; `padding_idx`'s row reads as zeros.
+fn lookup_table(l: &OpLoader, v1: bool) -> Result<Exec, String> {
+    let (w, ids, out) = (l.input("W")?, l.input("Ids")?, l.output("Out")?);
+    let padding = l.int("padding_idx", -1)?;
+    compute(move |s| {
+        let (wt, it) = (s.tensor(&w)?, s.tensor(&ids)?);
+        let [rows, width] = wt.shape()[..] else {
+            return Err(KernelError::Shape(format!(
+                "W must be a matrix, it is {:?}",
+                wt.shape()
+            )));
+        };
+        let (rows, width) = (rows as usize, width as usize);
+        let iv = i64s(&it)?;
+        let wv = f64s(&wt, &l_name(v1))?;
+        let mut out_v = Vec::with_capacity(iv.len() * width);
+        for &i in iv.iter() {
+            if padding != -1 && i == padding {
+                out_v.extend(std::iter::repeat_n(0.0, width));
+                continue;
+            }
+            let r = usize::try_from(i)
+                .ok()
+                .filter(|&r| r < rows)
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "id {i} is out of range for a table of {rows} rows"
+                    ))
+                })?;
+            out_v.extend_from_slice(&wv[r * width..(r + 1) * width]);
+        }
+        let mut shape = it.shape().to_vec();
+        if v1 && shape.last() == Some(&1) {
+            shape.pop();
+        }
+        shape.push(width as i64);
+        let t = float::tensor(wt.dtype(), &shape, out_v)?;
+        drop((wt, it));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+fn l_name(v1: bool) -> String {
+    if v1 {
+        "lookup_table"
+    } else {
+        "lookup_table_v2"
+    }
+    .to_string()
+}
+
+/// `lookup_table(_v2)_grad`, dense: each id's `Out@GRAD` row added to its
+/// row of a zero `W@GRAD` (none for `padding_idx`).
+fn lookup_table_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (w, ids, dout) = (l.input("W")?, l.input("Ids")?, l.input("Out@GRAD")?);
+    let Some(dw) = l.opt_output("W@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let padding = l.int("padding_idx", -1)?;
+    compute(move |s| {
+        let (wt, it, dt) = (s.tensor(&w)?, s.tensor(&ids)?, s.tensor(&dout)?);
+        let width = wt.shape().get(1).copied().unwrap_or(1).max(0) as usize;
+        let rows = wt.shape().first().copied().unwrap_or(0).max(0) as usize;
+        let iv = i64s(&it)?;
+        let d = f64s(&dt, "lookup_table_grad")?;
+        if d.len() != iv.len() * width {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD of shape {:?} does not fit {} ids of width {width}",
+                dt.shape(),
+                iv.len()
+            )));
+        }
+        let mut g = vec![0.0; rows * width];
+        for (k, &i) in iv.iter().enumerate() {
+            if padding != -1 && i == padding {
+                continue;
+            }
+            let r = usize::try_from(i)
+                .ok()
+                .filter(|&r| r < rows)
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "id {i} is out of range for a table of {rows} rows"
+                    ))
+                })?;
+            for c in 0..width {
+                g[r * width + c] += d[k * width + c];
+            }
+        }
+        let t = float::tensor(wt.dtype(), wt.shape(), g)?;
+        drop((wt, it, dt));
+        s.set_tensor(&dw, t);
+        Ok(())
+    })
+}
+
+/// A 2-D window op's geometry (NCHW): input, output, window, strides,
+/// paddings (before, after per dim) and dilations.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    n: usize,
+    c: usize,
+    h: usize,
+    w: usize,
+    oh: usize,
+    ow: usize,
+    kh: usize,
+    kw: usize,
+    sh: usize,
+    sw: usize,
+    ph: usize,
+    pw: usize,
+    dh: usize,
+    dw: usize,
+}
+
+/// Paddle's paddings (2 values, or 4 as top, bottom, left, right) after
+/// `padding_algorithm`: `SAME` pads to cover the input (and dilations
+/// become 1), `VALID` pads nothing.
+fn paddings(
+    algorithm: &str,
+    pads: &[i64],
+    input: [usize; 2],
+    k: [usize; 2],
+    strides: [usize; 2],
+    dil: &mut [usize; 2],
+) -> Result<[(usize, usize); 2], KernelError> {
+    match algorithm {
+        "VALID" => return Ok([(0, 0), (0, 0)]),
+        "SAME" => {
+            let mut out = [(0, 0); 2];
+            for i in 0..2 {
+                let o = input[i].div_ceil(strides[i]);
+                let need = ((o.max(1) - 1) * strides[i] + k[i]).saturating_sub(input[i]);
+                out[i] = (need / 2, need - need / 2);
+                dil[i] = 1;
+            }
+            return Ok(out);
+        }
+        _ => {}
+    }
+    let u = |v: i64| {
+        usize::try_from(v).map_err(|_| KernelError::Attribute(format!("padding {v} is negative")))
+    };
+    match *pads {
+        [h, w] => Ok([(u(h)?, u(h)?), (u(w)?, u(w)?)]),
+        [t, b, l, r] => Ok([(u(t)?, u(b)?), (u(l)?, u(r)?)]),
+        _ => Err(KernelError::Attribute(format!(
+            "paddings {pads:?} must have 2 or 4 values"
+        ))),
+    }
+}
+
+fn pair(v: &[i64], what: &str) -> Result<[usize; 2], KernelError> {
+    match *v {
+        [a, b] if a > 0 && b > 0 => Ok([a as usize, b as usize]),
+        _ => Err(KernelError::Attribute(format!(
+            "{what} {v:?} must be two positive values"
+        ))),
+    }
+}
+
+fn nchw(l: &OpLoader, attr: &str) -> Result<(), String> {
+    match l.string(attr)?.unwrap_or("NCHW") {
+        "NCHW" | "AnyLayout" => Ok(()),
+        other => Err(format!(
+            "{} supports the NCHW layout only, not {other}",
+            l.op.ty
+        )),
+    }
+}
+
+/// Attributes of conv2d (and its grad).
+#[derive(Debug, Clone)]
+struct ConvAttrs {
+    strides: Vec<i64>,
+    pads: Vec<i64>,
+    dilations: Vec<i64>,
+    groups: usize,
+    algorithm: String,
+}
+
+impl ConvAttrs {
+    fn load(l: &OpLoader) -> Result<ConvAttrs, String> {
+        nchw(l, "data_format")?;
+        Ok(ConvAttrs {
+            strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),
+            pads: l.ints("paddings")?.unwrap_or_else(|| vec![0, 0]),
+            dilations: l.ints("dilations")?.unwrap_or_else(|| vec![1, 1]),
+            groups: usize::try_from(l.int("groups", 1)?).unwrap_or(1).max(1),
+            algorithm: l
+                .string("padding_algorithm")?
+                .unwrap_or("EXPLICIT")
+                .to_string(),
+        })
+    }
+
+    /// The geometry for input `x` and filter `f` (`[oc, c / groups, kh, kw]`).
+    fn window(&self, x: &[i64], f: &[i64]) -> Result<Window, KernelError> {
+        let (&[n, c, h, w], &[oc, icg, kh, kw]) = (x, f) else {
+            return Err(KernelError::Shape(format!(
+                "conv2d needs a 4-D input and filter, got {x:?} and {f:?}"
+            )));
+        };
+        let u = |v: i64| v.max(0) as usize;
+        if u(icg) * self.groups != u(c) || u(oc) % self.groups != 0 {
+            return Err(KernelError::Shape(format!(
+                "filter {f:?} with {} groups does not fit input {x:?}",
+                self.groups
+            )));
+        }
+        let strides = pair(&self.strides, "strides")?;
+        let mut dil = pair(&self.dilations, "dilations")?;
+        let k = [u(kh), u(kw)];
+        let p = paddings(
+            &self.algorithm,
+            &self.pads,
+            [u(h), u(w)],
+            k,
+            strides,
+            &mut dil,
+        )?;
+        let span = |i: usize, size: usize| -> Result<usize, KernelError> {
+            let ke = dil[i] * (k[i].max(1) - 1) + 1;
+            (size + p[i].0 + p[i].1)
+                .checked_sub(ke)
+                .map(|v| v / strides[i] + 1)
+                .ok_or_else(|| {
+                    KernelError::Shape(format!(
+                        "the filter {f:?} is larger than the padded input {x:?}"
+                    ))
+                })
+        };
+        // Paddle's conv pads symmetrically by the first value of each pair
+        // when they differ only through SAME; use the leading padding.
+        Ok(Window {
+            n: u(n),
+            c: u(c),
+            h: u(h),
+            w: u(w),
+            oh: span(0, u(h))?,
+            ow: span(1, u(w))?,
+            kh: k[0],
+            kw: k[1],
+            sh: strides[0],
+            sw: strides[1],
+            ph: p[0].0,
+            pw: p[1].0,
+            dh: dil[0],
+            dw: dil[1],
+        })
+    }
+}
+
+/// Visits every (output, input, filter) index triple of a grouped conv.
+fn conv_each(g: &Window, oc: usize, groups: usize, mut f: impl FnMut(usize, usize, usize)) {
+    let icg = g.c / groups;
+    let ocg = oc / groups;
+    for n in 0..g.n {
+        for o in 0..oc {
+            let grp = o / ocg.max(1);
+            for y in 0..g.oh {
+                for x in 0..g.ow {
+                    let out_at = ((n * oc + o) * g.oh + y) * g.ow + x;
+                    for ci in 0..icg {
+                        let c = grp * icg + ci;
+                        for ky in 0..g.kh {
+                            let iy = (y * g.sh + ky * g.dh) as isize - g.ph as isize;
+                            if iy < 0 || iy >= g.h as isize {
+                                continue;
+                            }
+                            for kx in 0..g.kw {
+                                let ix = (x * g.sw + kx * g.dw) as isize - g.pw as isize;
+                                if ix < 0 || ix >= g.w as isize {
+                                    continue;
+                                }
+                                let in_at = ((n * g.c + c) * g.h + iy as usize) * g.w + ix as usize;
+                                let f_at = ((o * icg + ci) * g.kh + ky) * g.kw + kx;
+                                f(out_at, in_at, f_at);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn conv2d(l: &OpLoader) -> Result<Exec, String> {
+    let (input, filter, out) = (l.input("Input")?, l.input("Filter")?, l.output("Output")?);
+    let a = ConvAttrs::load(l)?;
+    compute(move |s| {
+        let (xt, ft) = (s.tensor(&input)?, s.tensor(&filter)?);
+        let g = a.window(xt.shape(), ft.shape())?;
+        let oc = ft.shape()[0] as usize;
+        let (x, f) = (f64s(&xt, "conv2d")?, f64s(&ft, "conv2d")?);
+        let mut o = vec![0.0; g.n * oc * g.oh * g.ow];
+        conv_each(&g, oc, a.groups, |oa, ia, fa| o[oa] += x[ia] * f[fa]);
+        let shape = [g.n as i64, oc as i64, g.oh as i64, g.ow as i64];
+        let t = float::tensor(xt.dtype(), &shape, o)?;
+        drop((xt, ft));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+fn conv2d_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (input, filter, dout) = (
+        l.input("Input")?,
+        l.input("Filter")?,
+        l.input("Output@GRAD")?,
+    );
+    let (dx, df) = (l.opt_output("Input@GRAD")?, l.opt_output("Filter@GRAD")?);
+    let a = ConvAttrs::load(l)?;
+    compute(move |s| {
+        let (xt, ft, dt) = (s.tensor(&input)?, s.tensor(&filter)?, s.tensor(&dout)?);
+        let g = a.window(xt.shape(), ft.shape())?;
+        let oc = ft.shape()[0] as usize;
+        let (x, f, d) = (
+            f64s(&xt, "conv2d_grad")?,
+            f64s(&ft, "conv2d_grad")?,
+            f64s(&dt, "conv2d_grad")?,
+        );
+        if d.len() != g.n * oc * g.oh * g.ow {
+            return Err(KernelError::Shape(format!(
+                "Output@GRAD of shape {:?} does not fit the conv",
+                dt.shape()
+            )));
+        }
+        let mut gx = vec![0.0; x.len()];
+        let mut gf = vec![0.0; f.len()];
+        conv_each(&g, oc, a.groups, |oa, ia, fa| {
+            gx[ia] += d[oa] * f[fa];
+            gf[fa] += d[oa] * x[ia];
+        });
+        let tx = float::tensor(xt.dtype(), xt.shape(), gx)?;
+        let tf = float::tensor(ft.dtype(), ft.shape(), gf)?;
+        drop((xt, ft, dt));
+        if let Some(r) = &dx {
+            s.set_tensor(r, tx);
+        }
+        if let Some(r) = &df {
+            s.set_tensor(r, tf);
+        }
+        Ok(())
+    })
+}
+
+/// Attributes of pool2d (and its grad).
+#[derive(Debug, Clone)]
+struct PoolAttrs {
+    max: bool,
+    ksize: Vec<i64>,
+    strides: Vec<i64>,
+    pads: Vec<i64>,
+    global: bool,
+    adaptive: bool,
+    ceil: bool,
+    exclusive: bool,
+    algorithm: String,
+}
+
+/// One output position's window: rows `hs..he`, columns `ws..we` of the
+/// input, and the divisor of an average.
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    hs: usize,
+    he: usize,
+    ws: usize,
+    we: usize,
+    size: f64,
+}
+
+impl PoolAttrs {
+    fn load(l: &OpLoader) -> Result<PoolAttrs, String> {
+        nchw(l, "data_format")?;
+        let max = match l.string("pooling_type")?.unwrap_or("") {
+            "max" => true,
+            "avg" => false,
+            other => return Err(format!("pooling_type {other:?} must be \"max\" or \"avg\"")),
+        };
+        Ok(PoolAttrs {
+            max,
+            ksize: l.ints("ksize")?.unwrap_or_default(),
+            strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),
+            pads: l.ints("paddings")?.unwrap_or_else(|| vec![0, 0]),
+            global: l.bool("global_pooling", false)?,
+            adaptive: l.bool("adaptive", false)?,
+            ceil: l.bool("ceil_mode", false)?,
+            exclusive: l.bool("exclusive", true)?,
+            algorithm: l
+                .string("padding_algorithm")?
+                .unwrap_or("EXPLICIT")
+                .to_string(),
+        })
+    }
+
+    /// (n, c, h, w, oh, ow) and each output position's window.
+    fn cells(
+        &self,
+        x: &[i64],
+    ) -> Result<((usize, usize, usize, usize, usize, usize), Vec<Cell>), KernelError> {
+        let &[n, c, h, w] = x else {
+            return Err(KernelError::Shape(format!(
+                "pool2d needs a 4-D input, got {x:?}"
+            )));
+        };
+        let u = |v: i64| v.max(0) as usize;
+        let (h, w) = (u(h), u(w));
+        let (k, strides, p) = if self.global {
+            ([h, w], [1, 1], [(0, 0), (0, 0)])
+        } else {
+            let k = pair(&self.ksize, "ksize")?;
+            let strides = pair(&self.strides, "strides")?;
+            let mut dil = [1, 1];
+            let algorithm = if self.adaptive {
+                "EXPLICIT"
+            } else {
+                &self.algorithm
+            };
+            let p = paddings(algorithm, &self.pads, [h, w], k, strides, &mut dil)?;
+            (k, strides, p)
+        };
+        let out = |i: usize, size: usize| -> Result<usize, KernelError> {
+            if self.adaptive {
+                return Ok(k[i]);
+            }
+            let span = (size + p[i].0 + p[i].1).checked_sub(k[i]).ok_or_else(|| {
+                KernelError::Shape(format!("ksize {k:?} is larger than the padded input {x:?}"))
+            })?;
+            Ok(if self.ceil {
+                span.div_ceil(strides[i]) + 1
+            } else {
+                span / strides[i] + 1
+            })
+        };
+        let (oh, ow) = (out(0, h)?, out(1, w)?);
+        let range = |i: usize, o: usize, size: usize, osize: usize| -> (usize, usize) {
+            if self.adaptive {
+                (o * size / osize, ((o + 1) * size).div_ceil(osize))
+            } else {
+                let start = (o * strides[i]) as isize - p[i].0 as isize;
+                let end = (start + k[i] as isize).min(size as isize);
+                (start.max(0) as usize, end.max(0) as usize)
+            }
+        };
+        let mut cells = Vec::with_capacity(oh * ow);
+        for y in 0..oh {
+            let (hs, he) = range(0, y, h, oh);
+            for x in 0..ow {
+                let (ws, we) = range(1, x, w, ow);
+                let area = (he.saturating_sub(hs) * we.saturating_sub(ws)) as f64;
+                let size = if self.exclusive || self.adaptive {
+                    area
+                } else {
+                    (k[0] * k[1]) as f64
+                };
+                cells.push(Cell {
+                    hs,
+                    he,
+                    ws,
+                    we,
+                    size,
+                });
+            }
+        }
+        Ok(((u(n), u(c), h, w, oh, ow), cells))
+    }
+}
+
+fn pool2d(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let a = PoolAttrs::load(l)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let ((n, c, h, w, oh, ow), cells) = a.cells(xt.shape())?;
+        let v = f64s(&xt, "pool2d")?;
+        let mut o = Vec::with_capacity(n * c * oh * ow);
+        for plane in 0..n * c {
+            let base = plane * h * w;
+            for cell in &cells {
+                let mut acc = if a.max { f64::from(-f32::MAX) } else { 0.0 };
+                for y in cell.hs..cell.he {
+                    for x in cell.ws..cell.we {
+                        let e = v[base + y * w + x];
+                        acc = if a.max { acc.max(e) } else { acc + e };
+                    }
+                }
+                o.push(if a.max { acc } else { acc / cell.size });
+            }
+        }
+        let shape = [n as i64, c as i64, oh as i64, ow as i64];
+        let t = float::tensor(xt.dtype(), &shape, o)?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `pool2d_grad`: max routes each output's gradient to the first input
+/// equal to it in its window; avg spreads it over the window.
+fn pool2d_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out, dout) = (l.input("X")?, l.input("Out")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let a = PoolAttrs::load(l)?;
+    compute(move |s| {
+        let (xt, ot, dt) = (s.tensor(&x)?, s.tensor(&out)?, s.tensor(&dout)?);
+        let ((n, c, h, w, oh, ow), cells) = a.cells(xt.shape())?;
+        let (v, o, d) = (
+            f64s(&xt, "pool2d_grad")?,
+            f64s(&ot, "pool2d_grad")?,
+            f64s(&dt, "pool2d_grad")?,
+        );
+        if d.len() != n * c * oh * ow || o.len() != d.len() {
+            return Err(KernelError::Shape(
+                "pool2d_grad: Out@GRAD does not fit the pooling".into(),
+            ));
+        }
+        let mut g = vec![0.0; v.len()];
+        for plane in 0..n * c {
+            let base = plane * h * w;
+            for (k, cell) in cells.iter().enumerate() {
+                let at = plane * oh * ow + k;
+                'window: for y in cell.hs..cell.he {
+                    for x in cell.ws..cell.we {
+                        let i = base + y * w + x;
+                        if a.max {
+                            if v[i] == o[at] {
+                                g[i] += d[at];
+                                break 'window;
+                            }
+                        } else {
+                            g[i] += d[at] / cell.size;
+                        }
+                    }
+                }
+            }
+        }
+        let t = float::tensor(xt.dtype(), xt.shape(), g)?;
+        drop((xt, ot, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// (n, c, spatial) of a batch-norm input and the index of element
+/// (n, c, i) for the layout.
+fn bn_dims(shape: &[i64], nhwc: bool) -> Result<(usize, usize, usize), KernelError> {
+    if shape.len() < 2 {
+        return Err(KernelError::Shape(format!(
+            "batch_norm needs rank 2 or more, got {shape:?}"
+        )));
+    }
+    let u = |v: i64| v.max(0) as usize;
+    let n = u(shape[0]);
+    let c = if nhwc {
+        u(shape[shape.len() - 1])
+    } else {
+        u(shape[1])
+    };
+    let total: usize = shape.iter().map(|&d| u(d)).product();
+    Ok((n, c, total / (n * c).max(1)))
+}
+
+fn bn_index(nhwc: bool, (_, c, sp): (usize, usize, usize), b: usize, ch: usize, i: usize) -> usize {
+    if nhwc {
+        (b * sp + i) * c + ch
+    } else {
+        (b * c + ch) * sp + i
+    }
+}
+
+fn bn_layout(l: &OpLoader) -> Result<bool, String> {
+    match l.string("data_layout")?.unwrap_or("NCHW") {
+        "NCHW" | "AnyLayout" => Ok(false),
+        "NHWC" => Ok(true),
+        other => Err(format!("batch_norm: unknown data_layout {other}")),
+    }
+}
+
+/// `batch_norm`: training normalizes with the batch's mean and (biased)
+/// variance and folds them into the running ones with `momentum`;
+/// `is_test`/`use_global_stats` normalize with the running ones.
+/// `SavedVariance` is the inverse standard deviation, as Paddle saves it.
+fn batch_norm(l: &OpLoader) -> Result<Exec, String> {
+    let x = l.input("X")?;
+    let (scale, bias) = (l.opt_input("Scale")?, l.opt_input("Bias")?);
+    let (mean, var) = (l.input("Mean")?, l.input("Variance")?);
+    let mom_t = l.opt_input("MomentumTensor")?;
+    let y = l.output("Y")?;
+    let (mean_out, var_out) = (l.opt_output("MeanOut")?, l.opt_output("VarianceOut")?);
+    let (saved_mean, saved_var) = (l.opt_output("SavedMean")?, l.opt_output("SavedVariance")?);
+    let global = l.bool("is_test", false)? || l.bool("use_global_stats", false)?;
+    let momentum = l.float("momentum", 0.9)?;
+    let eps = l.float("epsilon", 1e-5)?;
+    let nhwc = bn_layout(l)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let dims @ (n, c, sp) = bn_dims(xt.shape(), nhwc)?;
+        let xv = f64s(&xt, "batch_norm")?;
+        let param = |r: &Option<VarRef>, fill: f64| -> Result<Vec<f64>, KernelError> {
+            match r {
+                Some(r) => Ok(f64s(&*s.tensor(r)?, "batch_norm")?.into_owned()),
+                None => Ok(vec![fill; c]),
+            }
+        };
+        let (sc, bi) = (param(&scale, 1.0)?, param(&bias, 0.0)?);
+        let (mt, vt) = (s.tensor(&mean)?.into_owned(), s.tensor(&var)?.into_owned());
+        let (rm, rv) = (
+            f64s(&mt, "batch_norm")?.into_owned(),
+            f64s(&vt, "batch_norm")?.into_owned(),
+        );
+        if sc.len() != c || bi.len() != c || rm.len() != c || rv.len() != c {
+            return Err(KernelError::Shape(format!(
+                "batch_norm: the per-channel inputs must have {c} elements"
+            )));
+        }
+        let momentum = match &mom_t {
+            Some(r) => s.tensor(r)?.scalar_f64()?,
+            None => momentum,
+        };
+        let m = (n * sp) as f64;
+        let (bm, bv) = if global {
+            (rm.clone(), rv.clone())
+        } else {
+            let mut bm = vec![0.0; c];
+            let mut bv = vec![0.0; c];
+            for ch in 0..c {
+                let mut sum = 0.0;
+                for b in 0..n {
+                    for i in 0..sp {
+                        sum += xv[bn_index(nhwc, dims, b, ch, i)];
+                    }
+                }
+                bm[ch] = sum / m;
+                let mut sq = 0.0;
+                for b in 0..n {
+                    for i in 0..sp {
+                        let d = xv[bn_index(nhwc, dims, b, ch, i)] - bm[ch];
+                        sq += d * d;
+                    }
+                }
+                bv[ch] = sq / m;
+            }
+            (bm, bv)
+        };
+        let inv: Vec<f64> = bv.iter().map(|v| 1.0 / (v + eps).sqrt()).collect();
+        let mut yv = vec![0.0; xv.len()];
+        for b in 0..n {
+            for ch in 0..c {
+                for i in 0..sp {
+                    let at = bn_index(nhwc, dims, b, ch, i);
+                    yv[at] = (xv[at] - bm[ch]) * inv[ch] * sc[ch] + bi[ch];
+                }
+            }
+        }
+        let dtype = xt.dtype();
+        let yt = float::tensor(dtype, xt.shape(), yv)?;
+        let (new_m, new_v): (Vec<f64>, Vec<f64>) = if global {
+            (rm.clone(), rv.clone())
+        } else {
+            (
+                rm.iter()
+                    .zip(&bm)
+                    .map(|(r, b)| r * momentum + b * (1.0 - momentum))
+                    .collect(),
+                rv.iter()
+                    .zip(&bv)
+                    .map(|(r, b)| r * momentum + b * (1.0 - momentum))
+                    .collect(),
+            )
+        };
+        s.set_tensor(&y, yt);
+        if let Some(r) = &mean_out {
+            s.set_tensor(r, float::tensor(mt.dtype(), mt.shape(), new_m)?);
+        }
+        if let Some(r) = &var_out {
+            s.set_tensor(r, float::tensor(vt.dtype(), vt.shape(), new_v)?);
+        }
+        if let Some(r) = &saved_mean {
+            s.set_tensor(r, float::tensor(mt.dtype(), &[c as i64], bm)?);
+        }
+        if let Some(r) = &saved_var {
+            s.set_tensor(r, float::tensor(vt.dtype(), &[c as i64], inv)?);
+        }
+        Ok(())
+    })
+}
+
+/// `batch_norm_grad`: from the saved batch statistics (or, with global
+/// statistics, the running ones): `dbias = sum dy`, `dscale = sum dy x̂`,
+/// `dx = scale inv_std (dy - dbias / m - x̂ dscale / m)` (global: `dx =
+/// scale inv_std dy`).
+fn batch_norm_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dy) = (l.input("X")?, l.input("Y@GRAD")?);
+    let scale = l.opt_input("Scale")?;
+    let (saved_mean, saved_var) = (l.input("SavedMean")?, l.input("SavedVariance")?);
+    let (mean_out, var_out) = (l.opt_input("MeanOut")?, l.opt_input("VarianceOut")?);
+    let (dx, dscale, dbias) = (
+        l.opt_output("X@GRAD")?,
+        l.opt_output("Scale@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+    );
+    let global = l.bool("is_test", false)? || l.bool("use_global_stats", false)?;
+    let eps = l.float("epsilon", 1e-5)?;
+    let nhwc = bn_layout(l)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let dims @ (n, c, sp) = bn_dims(xt.shape(), nhwc)?;
+        let xv = f64s(&xt, "batch_norm_grad")?;
+        let dt = s.tensor(&dy)?.into_owned();
+        let d = f64s(&dt, "batch_norm_grad")?;
+        let read = |r: &VarRef| -> Result<Vec<f64>, KernelError> {
+            Ok(f64s(&*s.tensor(r)?, "batch_norm_grad")?.into_owned())
+        };
+        let sc = match &scale {
+            Some(r) => read(r)?,
+            None => vec![1.0; c],
+        };
+        let (mean, inv) = match (global, &mean_out, &var_out) {
+            (true, Some(m), Some(v)) => {
+                let v = read(v)?;
+                (read(m)?, v.iter().map(|v| 1.0 / (v + eps).sqrt()).collect())
+            }
+            _ => (read(&saved_mean)?, read(&saved_var)?),
+        };
+        if sc.len() != c || mean.len() != c || inv.len() != c || d.len() != xv.len() {
+            return Err(KernelError::Shape(
+                "batch_norm_grad: inputs do not fit X".into(),
+            ));
+        }
+        let m = (n * sp) as f64;
+        let mut db = vec![0.0; c];
+        let mut ds = vec![0.0; c];
+        for b in 0..n {
+            for ch in 0..c {
+                for i in 0..sp {
+                    let at = bn_index(nhwc, dims, b, ch, i);
+                    db[ch] += d[at];
+                    ds[ch] += d[at] * (xv[at] - mean[ch]) * inv[ch];
+                }
+            }
+        }
+        let mut g = vec![0.0; xv.len()];
+        for b in 0..n {
+            for ch in 0..c {
+                for i in 0..sp {
+                    let at = bn_index(nhwc, dims, b, ch, i);
+                    g[at] = if global {
+                        sc[ch] * inv[ch] * d[at]
+                    } else {
+                        let xh = (xv[at] - mean[ch]) * inv[ch];
+                        sc[ch] * inv[ch] * (d[at] - db[ch] / m - xh * ds[ch] / m)
+                    };
+                }
+            }
+        }
+        let dtype = xt.dtype();
+        if let Some(r) = &dx {
+            s.set_tensor(r, float::tensor(dtype, xt.shape(), g)?);
+        }
+        if let Some(r) = &dscale {
+            s.set_tensor(r, float::tensor(dtype, &[c as i64], ds)?);
+        }
+        if let Some(r) = &dbias {
+            s.set_tensor(r, float::tensor(dtype, &[c as i64], db)?);
+        }
+        Ok(())
+    })
+}
+
+/// The attributes dropout and its grad share.
+#[derive(Debug, Clone, Copy)]
+struct DropoutAttrs {
+    p: f64,
+    is_test: bool,
+    upscale: bool,
+}
+
+impl DropoutAttrs {
+    fn load(l: &OpLoader) -> Result<DropoutAttrs, String> {
+        let upscale = match l
+            .string("dropout_implementation")?
+            .unwrap_or("downgrade_in_infer")
+        {
+            "upscale_in_train" => true,
+            "downgrade_in_infer" => false,
+            other => return Err(format!("unknown dropout_implementation {other:?}")),
+        };
+        Ok(DropoutAttrs {
+            p: l.float("dropout_prob", 0.5)?,
+            is_test: l.bool("is_test", false)?,
+            upscale,
+        })
+    }
+}
+
+/// `dropout`, as Paddle's CPU kernel: training draws `uniform_real<float>(0,
+/// 1)` per element from `mt19937_64(seed)` (`Seed` input, or `seed` when
+/// `fix_seed`) or the session's engine, and drops the element when the
+/// draw is below `dropout_prob` (`Mask` 0; kept ones are scaled by `1 / (1
+/// - p)` with `upscale_in_train`). At test time `downgrade_in_infer`
+/// scales by `1 - p`. `Mask` is held as bool (Paddle's is uint8).
+fn dropout(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let seed_t = l.opt_input("Seed").ok().flatten();
+    let mask = l.opt_output("Mask")?;
+    let a = DropoutAttrs::load(l)?;
+    let fixed = if l.bool("fix_seed", false)? {
+        l.int("seed", 0)?
+    } else {
+        0
+    };
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let v = f64s(&xt, "dropout")?;
+        let dtype = xt.dtype();
+        if a.is_test {
+            let k = if a.upscale { 1.0 } else { 1.0 - a.p };
+            let t = float::tensor(dtype, xt.shape(), v.iter().map(|x| x * k).collect())?;
+            s.set_tensor(&out, t);
+            return Ok(());
+        }
+        let seed = match &seed_t {
+            Some(r) => s.tensor(r)?.scalar_i64()?,
+            None => fixed,
+        };
+        let (keep, y): (Vec<bool>, Vec<f64>) = if a.p >= 1.0 {
+            (vec![false; v.len()], vec![0.0; v.len()])
+        } else {
+            let p = a.p as f32;
+            let dist = crate::random::UniformReal::new(0.0f32, 1.0);
+            let keep: Vec<bool> = crate::random::with_engine(seed, |e| {
+                (0..v.len()).map(|_| dist.sample(e) >= p).collect()
+            });
+            let y = v
+                .iter()
+                .zip(&keep)
+                .map(|(&x, &k)| match (k, a.upscale) {
+                    (false, _) => 0.0,
+                    (true, true) => scale_kept(dtype, x, a.p),
+                    (true, false) => x,
+                })
+                .collect();
+            (keep, y)
+        };
+        s.set_tensor(&out, float::tensor(dtype, xt.shape(), y)?);
+        if let Some(m) = &mask {
+            s.set_tensor(m, Tensor::from_vec(xt.shape(), keep)?);
+        }
+        Ok(())
+    })
+}
+
+/// `x / T(1 - p)` in the tensor's dtype, as Paddle scales kept elements.
+fn scale_kept(dtype: VarKind, x: f64, p: f64) -> f64 {
+    match dtype {
+        VarKind::Fp32 => f64::from(x as f32 / (1.0f32 - p as f32)),
+        _ => x / (1.0 - p),
+    }
+}
+
+/// `dropout_grad`: `Out@GRAD` through the mask (scaled as the forward).
+fn dropout_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (mask, dout) = (l.input("Mask")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let a = DropoutAttrs::load(l)?;
+    compute(move |s| {
+        let dt = s.tensor(&dout)?.into_owned();
+        let d = f64s(&dt, "dropout_grad")?;
+        let g: Vec<f64> = if a.is_test {
+            let k = if a.upscale { 1.0 } else { 1.0 - a.p };
+            d.iter().map(|x| x * k).collect()
+        } else {
+            let mt = s.tensor(&mask)?;
+            let m = i64s(&mt)?;
+            if m.len() != d.len() {
+                return Err(KernelError::Shape(
+                    "dropout_grad: Mask does not fit Out@GRAD".into(),
+                ));
+            }
+            d.iter()
+                .zip(m.iter())
+                .map(|(&x, &k)| match (k != 0, a.upscale) {
+                    (false, _) => 0.0,
+                    (true, true) if a.p < 1.0 => scale_kept(dt.dtype(), x, a.p),
+                    (true, true) => 0.0,
+                    (true, false) => x,
+                })
+                .collect()
+        };
+        s.set_tensor(&dx, float::tensor(dt.dtype(), dt.shape(), g)?);
+        Ok(())
+    })
+}

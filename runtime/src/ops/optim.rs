@@ -1,0 +1,561 @@
+//! Optimizers with Paddle 3.3.1's CPU formulas (phi/kernels: sgd_kernel.cc,
+//! momentum_kernel_impl.h, cpu/adam_kernel.cc with jit's refer `Adam`,
+//! adamax_kernel_impl.h, adagrad, rmsprop, adadelta_kernel_impl.h,
+//! lamb), float32 and float64, computed in the parameter's dtype as Paddle
+//! computes them.
+//!
+//! Each updates its state in place (SPEC §9.3): `ParamOut` is the same
+//! variable as `Param` (and `Moment1Out` as `Moment1`, ...), so the kernel
+//! takes the tensor out of the variable and writes its buffer when nothing
+//! else shares it (copy-on-write otherwise), then puts it back. An output
+//! that names another variable gets an updated copy of the input.
+use fluidc_transpiler::VarKind;
+use num_traits::{Float, One, Zero};
+
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+use crate::scope::{VarRef, Vars};
+use crate::tensor::{dtype_name, Element, Tensor};
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("sgd", sgd);
+    r.add("momentum", momentum);
+    r.add("adam", adam);
+    r.add("adamax", adamax);
+    r.add("adagrad", adagrad);
+    r.add("rmsprop", rmsprop);
+    r.add("adadelta", adadelta);
+    r.add("lamb", lamb);
+}
+
+/// The float types optimizers run in.
+pub(crate) trait Real: Float + Element + Send + Sync {}
+impl Real for f32 {}
+impl Real for f64 {}
+
+/// A state tensor the op updates (see the module docs): taken out of its
+/// variable when the output is the input, else a copy of the input.
+fn take_state(s: &mut Vars, input: &VarRef, out: &VarRef) -> Result<Box<Tensor>, KernelError> {
+    if input.place == out.place {
+        if let Some(t) = s.take_output(out) {
+            return Ok(t);
+        }
+    }
+    Ok(Box::new(s.tensor(input)?.into_owned()))
+}
+
+fn dtype_error(what: &str, t: &Tensor, want: VarKind) -> KernelError {
+    KernelError::Dtype(format!(
+        "{what} is {} but the parameter is {}; an optimizer's tensors share one float dtype",
+        dtype_name(t.dtype()),
+        dtype_name(want)
+    ))
+}
+
+/// The elements of a state tensor, writable (copy-on-write).
+fn state_mut<'a, T: Real>(t: &'a mut Tensor, what: &str) -> Result<&'a mut [T], KernelError> {
+    let kind = t.dtype();
+    let shape = t.shape().to_vec();
+    t.make_values_mut::<T>().ok_or_else(|| {
+        KernelError::Dtype(format!(
+            "{what} is {} {shape:?}; the parameter is {}",
+            dtype_name(kind),
+            dtype_name(T::KIND)
+        ))
+    })
+}
+
+fn values<'a, T: Real>(t: &'a Tensor, what: &str) -> Result<&'a [T], KernelError> {
+    t.values::<T>().ok_or_else(|| dtype_error(what, t, T::KIND))
+}
+
+/// The one value of a `[1]` tensor (learning rate, beta powers) as `T`.
+fn one<T: Real>(s: &Vars, r: &VarRef) -> Result<T, KernelError> {
+    let v = s.tensor(r)?.scalar_f64()?;
+    Ok(T::from(v).unwrap_or_else(T::nan))
+}
+
+fn same_len(what: &str, n: usize, m: usize) -> Result<(), KernelError> {
+    if n != m {
+        return Err(KernelError::Shape(format!(
+            "{what} has {m} elements but the parameter has {n}"
+        )));
+    }
+    Ok(())
+}
+
+/// The parameter's dtype, which must be float32 or float64.
+fn param_dtype(s: &Vars, param: &VarRef) -> Result<VarKind, KernelError> {
+    match s.tensor(param)?.dtype() {
+        d @ (VarKind::Fp32 | VarKind::Fp64) => Ok(d),
+        d => Err(KernelError::Dtype(format!(
+            "optimizers update float32 or float64 parameters, `{}` is {}",
+            param.name,
+            dtype_name(d)
+        ))),
+    }
+}
+
+/// Runs `$body` with `$T` bound to f32 or f64 as `$dtype` says.
+macro_rules! with_real {
+    ($dtype:expr, |$T:ident| $body:expr) => {
+        match $dtype {
+            VarKind::Fp64 => {
+                type $T = f64;
+                $body
+            }
+            _ => {
+                type $T = f32;
+                $body
+            }
+        }
+    };
+}
+
+/// `(input, output)` pairs of updated state, resolved at load time.
+struct State {
+    pairs: Vec<(&'static str, VarRef, VarRef)>,
+}
+
+impl State {
+    fn load(l: &OpLoader, slots: &[(&'static str, &'static str)]) -> Result<State, String> {
+        let pairs = slots
+            .iter()
+            .map(|&(i, o)| Ok((i, l.input(i)?, l.output(o)?)))
+            .collect::<Result<_, String>>()?;
+        Ok(State { pairs })
+    }
+
+    fn take(&self, s: &mut Vars) -> Result<Vec<Box<Tensor>>, KernelError> {
+        self.pairs
+            .iter()
+            .map(|(_, i, o)| take_state(s, i, o))
+            .collect()
+    }
+
+    fn put(&self, s: &mut Vars, tensors: Vec<Box<Tensor>>) {
+        for ((_, _, o), t) in self.pairs.iter().zip(tensors) {
+            s.set_boxed(o, t);
+        }
+    }
+}
+
+/// Takes the state, checks it, runs `update` on `T` slices of it, puts it
+/// back. `update` gets the state's slices in `State` order.
+fn run_update(
+    s: &mut Vars,
+    state: &State,
+    grad: &VarRef,
+    f: impl FnOnce(&Vars, VarKind, &mut [Box<Tensor>], &Tensor) -> Result<(), KernelError>,
+) -> Result<(), KernelError> {
+    let dtype = param_dtype(s, &state.pairs[0].1)?;
+    let mut tensors = state.take(s)?;
+    let n = tensors[0].numel();
+    for ((what, _, _), t) in state.pairs.iter().zip(&tensors).skip(1) {
+        if t.dtype() != dtype {
+            return Err(dtype_error(what, t, dtype));
+        }
+        if !what.contains("Pow") {
+            same_len(what, n, t.numel())?;
+        }
+    }
+    let result = {
+        let g = s.tensor(grad)?;
+        if g.dtype() != dtype {
+            return Err(dtype_error("Grad", &g, dtype));
+        }
+        same_len("Grad", n, g.numel())?;
+        f(s, dtype, &mut tensors, &g)
+    };
+    state.put(s, tensors);
+    result
+}
+
+/// Mutable slices of every state tensor.
+fn slices<'a, T: Real>(
+    tensors: &'a mut [Box<Tensor>],
+    names: &[(&'static str, VarRef, VarRef)],
+) -> Result<Vec<&'a mut [T]>, KernelError> {
+    tensors
+        .iter_mut()
+        .zip(names)
+        .map(|(t, (what, _, _))| state_mut::<T>(t, what))
+        .collect()
+}
+
+/// `sgd`: `param -= lr * grad`.
+fn sgd(l: &OpLoader) -> Result<Exec, String> {
+    let state = State::load(l, &[("Param", "ParamOut")])?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    compute(move |s| {
+        run_update(s, &state, &grad, |s, dtype, ts, g| {
+            with_real!(dtype, |T| {
+                let lr: T = one(s, &lr)?;
+                let g = values::<T>(g, "Grad")?;
+                let p = state_mut::<T>(&mut ts[0], "Param")?;
+                for (p, &g) in p.iter_mut().zip(g) {
+                    *p = *p - lr * g;
+                }
+                Ok(())
+            })
+        })
+    })
+}
+
+/// `momentum` (Paddle's CPU functor: `rescale_grad` is not applied there):
+/// `v = mu * v + g` (with `g += coeff * param` for `l2_decay`), then
+/// `param -= lr * v`, or with Nesterov `param -= (g + mu * v) * lr`.
+fn momentum(l: &OpLoader) -> Result<Exec, String> {
+    let state = State::load(l, &[("Param", "ParamOut"), ("Velocity", "VelocityOut")])?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    let mu = l.float("mu", 0.0)?;
+    let nesterov = l.bool("use_nesterov", false)?;
+    let l2 = l.string("regularization_method")?.unwrap_or("") == "l2_decay";
+    let coeff = l.float("regularization_coeff", 0.0)?;
+    compute(move |s| {
+        run_update(s, &state, &grad, |s, dtype, ts, g| {
+            with_real!(dtype, |T| {
+                let lr: T = one(s, &lr)?;
+                let (mu, coeff) = (mu as T, coeff as T);
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let (p, rest) = sl.split_at_mut(1);
+                let (p, v) = (&mut *p[0], &mut *rest[0]);
+                for i in 0..p.len() {
+                    let gi = if l2 { p[i] * coeff + g[i] } else { g[i] };
+                    v[i] = v[i] * mu + gi;
+                    p[i] = if nesterov {
+                        p[i] - (gi + v[i] * mu) * lr
+                    } else {
+                        p[i] - lr * v[i]
+                    };
+                }
+                Ok(())
+            })
+        })
+    })
+}
+
+/// Reads an optional one-value tensor input, else the attribute.
+fn scalar_or(s: &Vars, r: &Option<VarRef>, attr: f64) -> Result<f64, KernelError> {
+    match r {
+        Some(r) => s.tensor(r)?.scalar_f64(),
+        None => Ok(attr),
+    }
+}
+
+/// `adam`, as Paddle 3.3.1's CPU kernel: `lr_t = lr * sqrt(1 - beta2_pow)
+/// / (1 - beta1_pow)`, `eps_t = epsilon * sqrt(1 - beta2_pow)`, then per
+/// element `m1 = beta1 m1 + (1 - beta1) g`, `m2 = beta2 m2 + (1 - beta2) g g`,
+/// `param -= lr_t * m1 / (sqrt(m2) + eps_t)`; the beta powers advance
+/// unless `use_global_beta_pow`. `SkipUpdate` true leaves everything.
+fn adam(l: &OpLoader) -> Result<Exec, String> {
+    let amsgrad = l.bool("amsgrad", false)?;
+    let mut slots = vec![
+        ("Param", "ParamOut"),
+        ("Moment1", "Moment1Out"),
+        ("Moment2", "Moment2Out"),
+    ];
+    if amsgrad {
+        slots.push(("Moment2Max", "Moment2MaxOut"));
+    }
+    let state = State::load(l, &slots)?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    let pows = (
+        l.input("Beta1Pow")?,
+        l.input("Beta2Pow")?,
+        l.output("Beta1PowOut")?,
+        l.output("Beta2PowOut")?,
+    );
+    let tensors = (
+        l.opt_input("Beta1Tensor")?,
+        l.opt_input("Beta2Tensor")?,
+        l.opt_input("EpsilonTensor")?,
+        l.opt_input("SkipUpdate")?,
+    );
+    let (beta1, beta2) = (l.float("beta1", 0.9)?, l.float("beta2", 0.999)?);
+    let epsilon = l.float("epsilon", 1e-8)?;
+    let global_pow = l.bool("use_global_beta_pow", false)?;
+    compute(move |s| {
+        if let Some(skip) = &tensors.3 {
+            if s.tensor(skip)?.scalar_f64()? != 0.0 {
+                return Ok(());
+            }
+        }
+        let beta1 = scalar_or(s, &tensors.0, beta1)?;
+        let beta2 = scalar_or(s, &tensors.1, beta2)?;
+        let epsilon = scalar_or(s, &tensors.2, epsilon)?;
+        let dtype = param_dtype(s, &state.pairs[0].1)?;
+        with_real!(dtype, |T| {
+            let (b1, b2, eps) = (beta1 as T, beta2 as T, epsilon as T);
+            let b1p: T = one(s, &pows.0)?;
+            let b2p: T = one(s, &pows.1)?;
+            run_update(s, &state, &grad, |s, _, ts, g| {
+                let lr: T = one(s, &lr)?;
+                let lr_t = lr * ((T::one() - b2p).sqrt() / (T::one() - b1p));
+                let eps_t = eps * (T::one() - b2p).sqrt();
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let mut it = sl.iter_mut();
+                let (Some(p), Some(m1), Some(m2)) = (it.next(), it.next(), it.next()) else {
+                    return Err(KernelError::Invalid("adam: missing state".into()));
+                };
+                let mut m2max = it.next();
+                for i in 0..p.len() {
+                    m1[i] = b1 * m1[i] + (T::one() - b1) * g[i];
+                    m2[i] = b2 * m2[i] + (T::one() - b2) * g[i] * g[i];
+                    let m2v = match &mut m2max {
+                        Some(mx) => {
+                            mx[i] = mx[i].max(m2[i]);
+                            mx[i]
+                        }
+                        None => m2[i],
+                    };
+                    p[i] = p[i] + (-lr_t) * (m1[i] / (m2v.sqrt() + eps_t));
+                }
+                Ok(())
+            })?;
+            if !global_pow {
+                s.set_tensor(&pows.2, pow_tensor(&*s.tensor(&pows.0)?, b1p * b1)?);
+                s.set_tensor(&pows.3, pow_tensor(&*s.tensor(&pows.1)?, b2p * b2)?);
+            }
+            Ok(())
+        })
+    })
+}
+
+/// A beta power's next value, with the old one's shape and dtype.
+fn pow_tensor<T: Real>(old: &Tensor, v: T) -> Result<Tensor, KernelError> {
+    Tensor::full(old.dtype(), old.shape(), Element::to_f64(v))
+}
+
+/// `adamax`: `m = beta1 m + (1 - beta1) g`, `u = max(|g|, beta2 u + eps)`,
+/// `param -= lr / (1 - beta1_pow) * m / u` (the beta power is advanced by
+/// a separate `scale` op the optimizer appends).
+fn adamax(l: &OpLoader) -> Result<Exec, String> {
+    let state = State::load(
+        l,
+        &[
+            ("Param", "ParamOut"),
+            ("Moment", "MomentOut"),
+            ("InfNorm", "InfNormOut"),
+        ],
+    )?;
+    let (grad, lr, b1pow) = (
+        l.input("Grad")?,
+        l.input("LearningRate")?,
+        l.input("Beta1Pow")?,
+    );
+    let (beta1, beta2) = (l.float("beta1", 0.9)?, l.float("beta2", 0.999)?);
+    let epsilon = l.float("epsilon", 1e-8)?;
+    compute(move |s| {
+        run_update(s, &state, &grad, |s, dtype, ts, g| {
+            with_real!(dtype, |T| {
+                let (b1, b2, eps) = (beta1 as T, beta2 as T, epsilon as T);
+                let lr_t = one::<T>(s, &lr)? / (T::one() - one::<T>(s, &b1pow)?);
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let [p, m, u] = &mut sl[..] else {
+                    return Err(KernelError::Invalid("adamax: missing state".into()));
+                };
+                for i in 0..p.len() {
+                    m[i] = b1 * m[i] + (T::one() - b1) * g[i];
+                    u[i] = g[i].abs().max(b2 * u[i] + eps);
+                    p[i] = p[i] - lr_t * (m[i] / u[i]);
+                }
+                Ok(())
+            })
+        })
+    })
+}
+
+/// `adagrad`: `m += g * g`, `param -= lr * g / (sqrt(m) + epsilon)`.
+fn adagrad(l: &OpLoader) -> Result<Exec, String> {
+    let state = State::load(l, &[("Param", "ParamOut"), ("Moment", "MomentOut")])?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    let epsilon = l.float("epsilon", 1e-6)?;
+    compute(move |s| {
+        run_update(s, &state, &grad, |s, dtype, ts, g| {
+            with_real!(dtype, |T| {
+                let (lr, eps): (T, T) = (one(s, &lr)?, epsilon as T);
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let [p, m] = &mut sl[..] else {
+                    return Err(KernelError::Invalid("adagrad: missing state".into()));
+                };
+                for i in 0..p.len() {
+                    m[i] = m[i] + g[i] * g[i];
+                    p[i] = p[i] - lr * g[i] / (m[i].sqrt() + eps);
+                }
+                Ok(())
+            })
+        })
+    })
+}
+
+/// `rmsprop`: `ms = rho ms + (1 - rho) g g` (rho is `decay`); centered:
+/// `mg = rho mg + (1 - rho) g` and `mom = momentum mom + lr g /
+/// sqrt(ms - mg mg + eps)`, else `mom = momentum mom + lr g / sqrt(ms +
+/// eps)`; `param -= mom`.
+fn rmsprop(l: &OpLoader) -> Result<Exec, String> {
+    let centered = l.bool("centered", false)?;
+    let mut slots = vec![
+        ("Param", "ParamOut"),
+        ("MeanSquare", "MeanSquareOut"),
+        ("Moment", "MomentOut"),
+    ];
+    if centered {
+        slots.push(("MeanGrad", "MeanGradOut"));
+    }
+    let state = State::load(l, &slots)?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    let (eps, rho) = (l.float("epsilon", 1e-10)?, l.float("decay", 0.9)?);
+    let momentum = l.float("momentum", 0.0)?;
+    compute(move |s| {
+        run_update(s, &state, &grad, |s, dtype, ts, g| {
+            with_real!(dtype, |T| {
+                let lr: T = one(s, &lr)?;
+                let (eps, rho, mom) = (eps as T, rho as T, momentum as T);
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let mut it = sl.iter_mut();
+                let (Some(p), Some(ms), Some(m)) = (it.next(), it.next(), it.next()) else {
+                    return Err(KernelError::Invalid("rmsprop: missing state".into()));
+                };
+                let mut mg = it.next();
+                for i in 0..p.len() {
+                    ms[i] = rho * ms[i] + (T::one() - rho) * g[i] * g[i];
+                    let denom = match &mut mg {
+                        Some(mg) => {
+                            mg[i] = rho * mg[i] + (T::one() - rho) * g[i];
+                            (ms[i] - mg[i] * mg[i] + eps).sqrt()
+                        }
+                        None => (ms[i] + eps).sqrt(),
+                    };
+                    m[i] = mom * m[i] + lr * g[i] / denom;
+                    p[i] = p[i] - m[i];
+                }
+                Ok(())
+            })
+        })
+    })
+}
+
+/// `adadelta`: `asg = rho asg + (1 - rho) g g`, `update = -sqrt((asu + eps)
+/// / (asg + eps)) g` (as two square roots), `param += lr * update`,
+/// `asu = rho asu + (1 - rho) update^2`.
+fn adadelta(l: &OpLoader) -> Result<Exec, String> {
+    let state = State::load(
+        l,
+        &[
+            ("Param", "ParamOut"),
+            ("AvgSquaredGrad", "AvgSquaredGradOut"),
+            ("AvgSquaredUpdate", "AvgSquaredUpdateOut"),
+        ],
+    )?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    let (rho, eps) = (l.float("rho", 0.95)?, l.float("epsilon", 1e-6)?);
+    compute(move |s| {
+        run_update(s, &state, &grad, |s, dtype, ts, g| {
+            with_real!(dtype, |T| {
+                let lr: T = one(s, &lr)?;
+                let (rho, eps) = (rho as T, eps as T);
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let [p, asg, asu] = &mut sl[..] else {
+                    return Err(KernelError::Invalid("adadelta: missing state".into()));
+                };
+                for i in 0..p.len() {
+                    asg[i] = rho * asg[i] + (T::one() - rho) * g[i] * g[i];
+                    let update = -((asu[i] + eps).sqrt() / (asg[i] + eps).sqrt() * g[i]);
+                    p[i] = p[i] + lr * update;
+                    asu[i] = rho * asu[i] + (T::one() - rho) * update * update;
+                }
+                Ok(())
+            })
+        })
+    })
+}
+
+/// `lamb`: Adam's moments, `r = m1_hat / (sqrt(m2_hat) + eps) + wd *
+/// param`, then `param -= lr * trust * r` with `trust = ||param|| / ||r||`
+/// (1 when either norm is 0); the beta powers advance into their outputs
+/// when those are given.
+fn lamb(l: &OpLoader) -> Result<Exec, String> {
+    let state = State::load(
+        l,
+        &[
+            ("Param", "ParamOut"),
+            ("Moment1", "Moment1Out"),
+            ("Moment2", "Moment2Out"),
+        ],
+    )?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    let (b1pow, b2pow) = (l.input("Beta1Pow")?, l.input("Beta2Pow")?);
+    let (b1out, b2out) = (l.opt_output("Beta1PowOut")?, l.opt_output("Beta2PowOut")?);
+    let skip = l.opt_input("SkipUpdate")?;
+    let wd = l.float("weight_decay", 0.0)?;
+    let (beta1, beta2) = (l.float("beta1", 0.9)?, l.float("beta2", 0.999)?);
+    let epsilon = l.float("epsilon", 1e-6)?;
+    compute(move |s| {
+        if let Some(skip) = &skip {
+            if s.tensor(skip)?.scalar_f64()? != 0.0 {
+                return Ok(());
+            }
+        }
+        let dtype = param_dtype(s, &state.pairs[0].1)?;
+        with_real!(dtype, |T| {
+            let (b1, b2, eps, wd) = (beta1 as T, beta2 as T, epsilon as T, wd as T);
+            let b1p: T = one(s, &b1pow)?;
+            let b2p: T = one(s, &b2pow)?;
+            run_update(s, &state, &grad, |s, _, ts, g| {
+                let lr: T = one(s, &lr)?;
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let [p, m1, m2] = &mut sl[..] else {
+                    return Err(KernelError::Invalid("lamb: missing state".into()));
+                };
+                let mut r = vec![T::zero(); p.len()];
+                for i in 0..p.len() {
+                    m1[i] = b1 * m1[i] + (T::one() - b1) * g[i];
+                    m2[i] = b2 * m2[i] + (T::one() - b2) * g[i] * g[i];
+                    let m1h = m1[i] / (T::one() - b1p);
+                    let m2h = m2[i] / (T::one() - b2p);
+                    r[i] = m1h / (m2h.sqrt() + eps) + wd * p[i];
+                }
+                let norm = |v: &[T]| v.iter().fold(T::zero(), |a, &x| a + x * x).sqrt();
+                let (pn, rn) = (norm(p), norm(&r));
+                let trust = if pn > T::zero() && rn > T::zero() {
+                    pn / rn
+                } else {
+                    T::one()
+                };
+                for i in 0..p.len() {
+                    p[i] = p[i] - lr * trust * r[i];
+                }
+                Ok(())
+            })?;
+            if let Some(o) = &b1out {
+                let t = pow_tensor(&*s.tensor(&b1pow)?, b1p * b1)?;
+                s.set_tensor(o, t);
+            }
+            if let Some(o) = &b2out {
+                let t = pow_tensor(&*s.tensor(&b2pow)?, b2p * b2)?;
+                s.set_tensor(o, t);
+            }
+            Ok(())
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_covers_both_float_dtypes() {
+        assert_eq!(<f32 as Element>::KIND, VarKind::Fp32);
+        assert_eq!(<f64 as Element>::KIND, VarKind::Fp64);
+    }
+}

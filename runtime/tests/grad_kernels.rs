@@ -1,0 +1,638 @@
+//! Every gradient kernel against central finite differences of its
+//! forward kernel (SPEC §9.3), in float64 on pseudo-random inputs,
+//! broadcasting cases included. The grad op is built from Paddle's own
+//! grad maker (`transpiler/data/grad_makers.json`): its slots are exactly
+//! the ones `append_backward` writes.
+//!
+//! For a forward op `F` and random weights `W_o` for each output `o` whose
+//! gradient the grad op reads, `L = sum_o sum(W_o * o)`; the grad op fed
+//! `o@GRAD = W_o` must give `dL/dx` for every float input `x`.
+use std::collections::HashMap;
+
+use fluidc_runtime::{run, RunOptions, Tensor};
+use fluidc_transpiler::{AttrValue, Block, Op, Program, Var, VarKind, Verified};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let v = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        (v >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in [lo, hi).
+    fn tensor(&mut self, shape: &[i64], lo: f64, hi: f64) -> Tensor {
+        let n = shape.iter().product::<i64>() as usize;
+        let v = (0..n).map(|_| lo + (hi - lo) * self.next()).collect();
+        Tensor::from_vec(shape, v).expect("tensor")
+    }
+}
+
+/// Runs one program made of `ops` with `feeds`, fetching `fetch`.
+fn run_ops(ops: &[Op], feeds: &[(String, Tensor)], fetch: &[String]) -> Vec<Tensor> {
+    let mut block = Block::new(0, -1);
+    let mut declared = std::collections::HashSet::new();
+    for (name, t) in feeds {
+        block
+            .vars
+            .push(Var::dense(name.clone(), t.dtype(), t.shape().to_vec()));
+        declared.insert(name.clone());
+    }
+    for op in ops {
+        for n in op.output_names().chain(op.input_names()) {
+            if !n.is_empty() && declared.insert(n.to_string()) {
+                block.vars.push(Var::plain(n, VarKind::DenseTensor));
+            }
+        }
+        block.ops.push(op.clone());
+    }
+    let program = Program {
+        blocks: vec![block],
+        ..Default::default()
+    };
+    let verified = Verified::new(program).expect("the test program verifies");
+    let got = run(
+        &verified,
+        RunOptions {
+            feeds: feeds.to_vec(),
+            fetch: fetch.to_vec(),
+            seed: Some(1),
+            workers: Some(1),
+            ..RunOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    got.into_iter().map(|(_, t)| t).collect()
+}
+
+fn makers() -> &'static serde_json::Value {
+    static M: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    M.get_or_init(|| {
+        let text = include_str!("../../transpiler/data/grad_makers.json");
+        serde_json::from_str::<serde_json::Value>(text).expect("json")["ops"].clone()
+    })
+}
+
+/// A forward op under test: its type, slots (one variable each, named
+/// after the slot) with their values, output slots and attributes.
+struct Case {
+    ty: &'static str,
+    inputs: Vec<(&'static str, Tensor)>,
+    outputs: Vec<&'static str>,
+    attrs: Vec<(&'static str, AttrValue)>,
+    /// Inputs not to differentiate (labels, ids).
+    constant: Vec<&'static str>,
+}
+
+impl Case {
+    fn new(ty: &'static str) -> Case {
+        Case {
+            ty,
+            inputs: Vec::new(),
+            outputs: vec!["Out"],
+            attrs: Vec::new(),
+            constant: Vec::new(),
+        }
+    }
+
+    fn input(mut self, slot: &'static str, t: Tensor) -> Case {
+        self.inputs.push((slot, t));
+        self
+    }
+
+    fn outputs(mut self, slots: &[&'static str]) -> Case {
+        self.outputs = slots.to_vec();
+        self
+    }
+
+    fn attr(mut self, name: &'static str, v: AttrValue) -> Case {
+        self.attrs.push((name, v));
+        self
+    }
+
+    fn constant(mut self, slot: &'static str) -> Case {
+        self.constant.push(slot);
+        self
+    }
+
+    fn var(slot: &str) -> String {
+        format!("v_{slot}")
+    }
+
+    fn forward_op(&self) -> Op {
+        let mut op = Op::new(self.ty);
+        for (slot, _) in &self.inputs {
+            op = op.input(slot, &[&Case::var(slot)]);
+        }
+        for slot in &self.outputs {
+            op = op.output(slot, &[&Case::var(slot)]);
+        }
+        for (n, v) in &self.attrs {
+            op = op.attr(n, v.clone());
+        }
+        op
+    }
+
+    fn feeds(&self, inputs: &[(&'static str, Tensor)]) -> Vec<(String, Tensor)> {
+        inputs
+            .iter()
+            .map(|(s, t)| (Case::var(s), t.clone()))
+            .collect()
+    }
+
+    fn forward(&self, inputs: &[(&'static str, Tensor)]) -> Vec<Tensor> {
+        let fetch: Vec<String> = self.outputs.iter().map(|s| Case::var(s)).collect();
+        run_ops(&[self.forward_op()], &self.feeds(inputs), &fetch)
+    }
+
+    /// The grad op Paddle's maker makes, and which forward outputs it
+    /// reads gradients of.
+    fn grad_op(&self) -> (Op, Vec<&'static str>) {
+        let maker = &makers()[self.ty];
+        let spec = maker
+            .as_array()
+            .and_then(|a| a.first())
+            .unwrap_or_else(|| panic!("{} has no grad maker: {maker}", self.ty));
+        let mut op = Op::new(spec["type"].as_str().expect("type"));
+        let mut seeded = Vec::new();
+        let name = |kind: &str, slot: &str| match kind {
+            "in" | "out" => Case::var(slot),
+            _ => format!("{}@GRAD", Case::var(slot)),
+        };
+        let present = |kind: &str, slot: &str| match kind {
+            "in" | "in@GRAD" => self.inputs.iter().any(|(s, _)| *s == slot),
+            _ => self.outputs.contains(&slot),
+        };
+        for (key, is_input) in [("inputs", true), ("outputs", false)] {
+            let Some(slots) = spec[key].as_object() else {
+                continue;
+            };
+            for (gslot, refs) in slots {
+                let mut args = Vec::new();
+                for r in refs.as_array().expect("refs") {
+                    let (kind, slot) = (r[0].as_str().expect("kind"), r[1].as_str().expect("slot"));
+                    if !present(kind, slot) {
+                        continue;
+                    }
+                    if kind == "out@GRAD" {
+                        if let Some(s) = self.outputs.iter().find(|s| **s == slot) {
+                            seeded.push(*s);
+                        }
+                    }
+                    args.push(name(kind, slot));
+                }
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                op = if is_input {
+                    op.input(gslot, &args)
+                } else {
+                    op.output(gslot, &args)
+                };
+            }
+        }
+        for (n, v) in &self.attrs {
+            op = op.attr(n, v.clone());
+        }
+        (op, seeded)
+    }
+
+    /// Checks every float input's gradient against central differences.
+    fn check(self, rng: &mut Rng) {
+        let (grad, seeded) = self.grad_op();
+        let outs = self.forward(&self.inputs);
+        // The loss weights of each output whose gradient the grad op reads.
+        let weights: Vec<(usize, Tensor)> = seeded
+            .iter()
+            .map(|s| {
+                let i = self.outputs.iter().position(|o| o == s).expect("output");
+                (i, rng.tensor(outs[i].shape(), -1.0, 1.0))
+            })
+            .collect();
+        let loss = |inputs: &[(&'static str, Tensor)]| -> f64 {
+            let outs = self.forward(inputs);
+            weights
+                .iter()
+                .map(|(i, w)| {
+                    let o = outs[*i].values::<f64>().expect("f64 output");
+                    let w = w.values::<f64>().expect("f64");
+                    o.iter().zip(w).map(|(a, b)| a * b).sum::<f64>()
+                })
+                .sum()
+        };
+        let mut feeds = self.feeds(&self.inputs);
+        for (i, o) in self.outputs.iter().enumerate() {
+            feeds.push((Case::var(o), outs[i].clone()));
+        }
+        for (i, w) in &weights {
+            feeds.push((format!("{}@GRAD", Case::var(self.outputs[*i])), w.clone()));
+        }
+        let wrt: Vec<&'static str> = self
+            .inputs
+            .iter()
+            .filter(|(s, t)| !self.constant.contains(s) && t.dtype() == VarKind::Fp64)
+            .map(|(s, _)| *s)
+            .filter(|s| grad.outputs_of(&format!("{s}@GRAD")).len() == 1)
+            .collect();
+        assert!(!wrt.is_empty(), "{}: nothing to differentiate", self.ty);
+        let fetch: Vec<String> = wrt
+            .iter()
+            .map(|s| format!("{}@GRAD", Case::var(s)))
+            .collect();
+        let got = run_ops(&[grad], &feeds, &fetch);
+        let h = 1e-6;
+        for (slot, g) in wrt.iter().zip(&got) {
+            let at = self
+                .inputs
+                .iter()
+                .position(|(s, _)| s == slot)
+                .expect("input");
+            let x = &self.inputs[at].1;
+            assert_eq!(g.shape(), x.shape(), "{} {slot}@GRAD shape", self.ty);
+            let g = g.values::<f64>().expect("f64 grad");
+            let xv = x.values::<f64>().expect("f64").to_vec();
+            for k in 0..xv.len() {
+                let shifted = |dx: f64| {
+                    let mut v = xv.clone();
+                    v[k] += dx;
+                    let mut inputs = self.inputs.clone();
+                    inputs[at].1 = Tensor::from_vec(x.shape(), v).expect("tensor");
+                    loss(&inputs)
+                };
+                let fd = (shifted(h) - shifted(-h)) / (2.0 * h);
+                let tol = 1e-5 * fd.abs().max(g[k].abs()).max(1.0);
+                assert!(
+                    (fd - g[k]).abs() <= tol,
+                    "{} d/d{slot}[{k}]: kernel {} vs finite difference {fd}",
+                    self.ty,
+                    g[k]
+                );
+            }
+        }
+    }
+}
+
+fn labels(shape: &[i64], v: Vec<i64>) -> Tensor {
+    Tensor::from_vec(shape, v).expect("labels")
+}
+
+#[test]
+fn elementwise_grads_with_broadcasting_match_finite_differences() {
+    let mut rng = Rng(7);
+    for ty in [
+        "elementwise_add",
+        "elementwise_sub",
+        "elementwise_mul",
+        "elementwise_div",
+        "elementwise_max",
+        "elementwise_min",
+        "elementwise_pow",
+    ] {
+        for (xs, ys, axis) in [
+            (vec![2i64, 3], vec![2i64, 3], -1i32),
+            (vec![2, 3, 4], vec![4], -1),
+            (vec![2, 3, 4], vec![3], 1),
+            (vec![3, 1], vec![1, 4], -1),
+        ] {
+            let (lo, hi) = if ty == "elementwise_pow" {
+                (0.5, 2.0)
+            } else {
+                (-2.0, 2.0)
+            };
+            let mut y = rng.tensor(&ys, lo, hi);
+            if ty == "elementwise_div" {
+                y = rng.tensor(&ys, 0.5, 2.0);
+            }
+            Case::new(ty)
+                .input("X", rng.tensor(&xs, lo, hi))
+                .input("Y", y)
+                .attr("axis", AttrValue::Int(axis))
+                .check(&mut rng);
+        }
+    }
+}
+
+#[test]
+fn activation_grads_match_finite_differences() {
+    let mut rng = Rng(11);
+    for ty in [
+        "relu",
+        "sigmoid",
+        "tanh",
+        "square",
+        "sqrt",
+        "abs",
+        "exp",
+        "log",
+        "leaky_relu",
+    ] {
+        let (lo, hi) = match ty {
+            "sqrt" | "log" => (0.5, 3.0),
+            _ => (-2.0, 2.0),
+        };
+        Case::new(ty)
+            .input("X", rng.tensor(&[3, 4], lo, hi))
+            .check(&mut rng);
+    }
+    Case::new("softmax")
+        .input("X", rng.tensor(&[3, 5], -2.0, 2.0))
+        .check(&mut rng);
+    Case::new("softmax")
+        .input("X", rng.tensor(&[2, 3, 4], -2.0, 2.0))
+        .attr("axis", AttrValue::Int(1))
+        .check(&mut rng);
+    Case::new("clip")
+        .input("X", rng.tensor(&[4, 5], -2.0, 2.0))
+        .attr("min", AttrValue::Float(-0.7))
+        .attr("max", AttrValue::Float(0.9))
+        .check(&mut rng);
+}
+
+#[test]
+fn matrix_product_grads_match_finite_differences() {
+    let mut rng = Rng(13);
+    Case::new("mul")
+        .input("X", rng.tensor(&[3, 4], -1.0, 1.0))
+        .input("Y", rng.tensor(&[4, 2], -1.0, 1.0))
+        .check(&mut rng);
+    Case::new("mul")
+        .input("X", rng.tensor(&[2, 3, 2, 2], -1.0, 1.0))
+        .input("Y", rng.tensor(&[2, 2, 3], -1.0, 1.0))
+        .attr("x_num_col_dims", AttrValue::Int(2))
+        .attr("y_num_col_dims", AttrValue::Int(2))
+        .check(&mut rng);
+    for ty in ["matmul", "matmul_v2"] {
+        let (a, b) = if ty == "matmul" {
+            ("transpose_X", "transpose_Y")
+        } else {
+            ("trans_x", "trans_y")
+        };
+        for (xs, ys, tx, ty_) in [
+            (vec![3i64, 4], vec![4i64, 2], false, false),
+            (vec![4, 3], vec![4, 2], true, false),
+            (vec![3, 4], vec![2, 4], false, true),
+            (vec![4, 3], vec![2, 4], true, true),
+            (vec![2, 3, 4], vec![4, 2], false, false),
+            (vec![2, 1, 3, 4], vec![3, 4, 2], false, false),
+            (vec![4], vec![2, 4, 3], false, false),
+            (vec![2, 3, 4], vec![4], false, false),
+        ] {
+            let mut c = Case::new(ty)
+                .input("X", rng.tensor(&xs, -1.0, 1.0))
+                .input("Y", rng.tensor(&ys, -1.0, 1.0))
+                .attr(a, AttrValue::Bool(tx))
+                .attr(b, AttrValue::Bool(ty_));
+            if ty == "matmul" {
+                c = c.attr("alpha", AttrValue::Float(0.5));
+            }
+            c.check(&mut rng);
+        }
+    }
+}
+
+#[test]
+fn reduction_and_loss_grads_match_finite_differences() {
+    let mut rng = Rng(17);
+    Case::new("mean")
+        .input("X", rng.tensor(&[3, 4], -1.0, 1.0))
+        .check(&mut rng);
+    for ty in ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min"] {
+        for (dims, keep) in [(vec![1], false), (vec![0, 2], true), (vec![], false)] {
+            Case::new(ty)
+                .input("X", rng.tensor(&[2, 3, 4], -1.0, 1.0))
+                .attr("dim", AttrValue::Ints(dims.clone()))
+                .attr("keep_dim", AttrValue::Bool(keep))
+                .attr("reduce_all", AttrValue::Bool(dims.is_empty()))
+                .check(&mut rng);
+        }
+    }
+    Case::new("squared_l2_norm")
+        .input("X", rng.tensor(&[3, 4], -1.0, 1.0))
+        .check(&mut rng);
+    Case::new("cross_entropy")
+        .input("X", rng.tensor(&[4, 5], 0.1, 1.0))
+        .input("Label", labels(&[4, 1], vec![0, 3, 4, 1]))
+        .outputs(&["Y"])
+        .constant("Label")
+        .check(&mut rng);
+    Case::new("cross_entropy")
+        .input("X", rng.tensor(&[3, 4], 0.1, 1.0))
+        .input("Label", rng.tensor(&[3, 4], 0.0, 1.0))
+        .attr("soft_label", AttrValue::Bool(true))
+        .outputs(&["Y"])
+        .constant("Label")
+        .check(&mut rng);
+    Case::new("softmax_with_cross_entropy")
+        .input("Logits", rng.tensor(&[4, 5], -2.0, 2.0))
+        .input("Label", labels(&[4, 1], vec![2, 0, 4, 1]))
+        .outputs(&["Softmax", "Loss"])
+        .constant("Label")
+        .check(&mut rng);
+    Case::new("softmax_with_cross_entropy")
+        .input("Logits", rng.tensor(&[3, 4], -2.0, 2.0))
+        .input("Label", labels(&[3, 1], vec![1, -100, 3]))
+        .outputs(&["Softmax", "Loss"])
+        .constant("Label")
+        .check(&mut rng);
+    // Soft labels that sum to 1 per row (the gradient formula assumes it).
+    let soft = {
+        let t = rng.tensor(&[3, 4], 0.1, 1.0);
+        let v = t.values::<f64>().expect("f64");
+        let mut out = Vec::new();
+        for r in v.chunks(4) {
+            let s: f64 = r.iter().sum();
+            out.extend(r.iter().map(|x| x / s));
+        }
+        Tensor::from_vec(&[3, 4], out).expect("tensor")
+    };
+    Case::new("softmax_with_cross_entropy")
+        .input("Logits", rng.tensor(&[3, 4], -2.0, 2.0))
+        .input("Label", soft)
+        .attr("soft_label", AttrValue::Bool(true))
+        .outputs(&["Softmax", "Loss"])
+        .constant("Label")
+        .check(&mut rng);
+}
+
+#[test]
+fn manipulation_grads_match_finite_differences() {
+    let mut rng = Rng(19);
+    Case::new("reshape2")
+        .input("X", rng.tensor(&[2, 3, 4], -1.0, 1.0))
+        .attr("shape", AttrValue::Ints(vec![0, -1]))
+        .outputs(&["Out", "XShape"])
+        .check(&mut rng);
+    Case::new("transpose2")
+        .input("X", rng.tensor(&[2, 3, 4], -1.0, 1.0))
+        .attr("axis", AttrValue::Ints(vec![2, 0, 1]))
+        .outputs(&["Out", "XShape"])
+        .check(&mut rng);
+}
+
+#[test]
+fn concat_grad_splits_the_gradient() {
+    let mut rng = Rng(23);
+    let (a, b) = (
+        rng.tensor(&[2, 3], -1.0, 1.0),
+        rng.tensor(&[2, 2], -1.0, 1.0),
+    );
+    let d = rng.tensor(&[2, 5], -1.0, 1.0);
+    let op = Op::new("concat_grad")
+        .input("X", &["a", "b"])
+        .input("Out@GRAD", &["d"])
+        .output("X@GRAD", &["a@GRAD", "b@GRAD"])
+        .attr("axis", AttrValue::Int(1));
+    let got = run_ops(
+        &[op],
+        &[("a".into(), a), ("b".into(), b), ("d".into(), d.clone())],
+        &["a@GRAD".into(), "b@GRAD".into()],
+    );
+    let dv = d.values::<f64>().expect("f64");
+    let want_a: Vec<f64> = (0..2).flat_map(|r| dv[r * 5..r * 5 + 3].to_vec()).collect();
+    let want_b: Vec<f64> = (0..2)
+        .flat_map(|r| dv[r * 5 + 3..r * 5 + 5].to_vec())
+        .collect();
+    assert_eq!(got[0].values::<f64>(), Some(&want_a[..]));
+    assert_eq!(got[1].values::<f64>(), Some(&want_b[..]));
+    let _ = HashMap::<(), ()>::new();
+}
+
+#[test]
+fn layer_grads_match_finite_differences() {
+    let mut rng = Rng(29);
+    Case::new("top_k")
+        .input("X", rng.tensor(&[3, 5], -1.0, 1.0))
+        .attr("k", AttrValue::Int(2))
+        .outputs(&["Out", "Indices"])
+        .check(&mut rng);
+    for ty in ["lookup_table", "lookup_table_v2"] {
+        let ids = if ty == "lookup_table" {
+            labels(&[4, 1], vec![1, 0, 3, 1])
+        } else {
+            labels(&[2, 2], vec![1, 0, 3, 1])
+        };
+        Case::new(ty)
+            .input("W", rng.tensor(&[5, 3], -1.0, 1.0))
+            .input("Ids", ids)
+            .attr("padding_idx", AttrValue::Long(3))
+            .constant("Ids")
+            .check(&mut rng);
+    }
+    for (strides, pads, dil, groups) in [
+        (vec![1, 1], vec![0, 0], vec![1, 1], 1),
+        (vec![2, 1], vec![1, 1], vec![1, 1], 1),
+        (vec![1, 1], vec![1, 0, 2, 1], vec![2, 1], 2),
+    ] {
+        Case::new("conv2d")
+            .input("Input", rng.tensor(&[2, 2, 5, 5], -1.0, 1.0))
+            .input("Filter", rng.tensor(&[4, 2 / groups, 3, 2], -1.0, 1.0))
+            .attr("strides", AttrValue::Ints(strides))
+            .attr("paddings", AttrValue::Ints(pads))
+            .attr("dilations", AttrValue::Ints(dil))
+            .attr("groups", AttrValue::Int(groups as i32))
+            .outputs(&["Output"])
+            .check(&mut rng);
+    }
+    for (ty, ksize, strides, pads, ceil, exclusive, global, adaptive) in [
+        (
+            "max",
+            vec![2, 2],
+            vec![2, 2],
+            vec![0, 0],
+            false,
+            true,
+            false,
+            false,
+        ),
+        (
+            "avg",
+            vec![3, 3],
+            vec![2, 2],
+            vec![1, 1],
+            false,
+            true,
+            false,
+            false,
+        ),
+        (
+            "avg",
+            vec![3, 3],
+            vec![2, 2],
+            vec![1, 1],
+            true,
+            false,
+            false,
+            false,
+        ),
+        (
+            "max",
+            vec![2, 2],
+            vec![2, 2],
+            vec![0, 0],
+            true,
+            true,
+            false,
+            false,
+        ),
+        (
+            "avg",
+            vec![1, 1],
+            vec![1, 1],
+            vec![0, 0],
+            false,
+            true,
+            true,
+            false,
+        ),
+        (
+            "max",
+            vec![2, 3],
+            vec![1, 1],
+            vec![0, 0],
+            false,
+            true,
+            false,
+            true,
+        ),
+    ] {
+        Case::new("pool2d")
+            .input("X", rng.tensor(&[2, 2, 5, 5], -1.0, 1.0))
+            .attr("pooling_type", AttrValue::String(ty.into()))
+            .attr("ksize", AttrValue::Ints(ksize))
+            .attr("strides", AttrValue::Ints(strides))
+            .attr("paddings", AttrValue::Ints(pads))
+            .attr("ceil_mode", AttrValue::Bool(ceil))
+            .attr("exclusive", AttrValue::Bool(exclusive))
+            .attr("global_pooling", AttrValue::Bool(global))
+            .attr("adaptive", AttrValue::Bool(adaptive))
+            .check(&mut rng);
+    }
+    for is_test in [false, true] {
+        Case::new("batch_norm")
+            .input("X", rng.tensor(&[3, 2, 2, 2], -1.0, 1.0))
+            .input("Scale", rng.tensor(&[2], 0.5, 1.5))
+            .input("Bias", rng.tensor(&[2], -1.0, 1.0))
+            .input("Mean", rng.tensor(&[2], -0.5, 0.5))
+            .input("Variance", rng.tensor(&[2], 0.5, 1.5))
+            .attr("is_test", AttrValue::Bool(is_test))
+            .outputs(&["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"])
+            .constant("Mean")
+            .constant("Variance")
+            .check(&mut rng);
+    }
+    for implementation in ["downgrade_in_infer", "upscale_in_train"] {
+        Case::new("dropout")
+            .input("X", rng.tensor(&[4, 5], -1.0, 1.0))
+            .attr("dropout_prob", AttrValue::Float(0.3))
+            .attr("fix_seed", AttrValue::Bool(true))
+            .attr("seed", AttrValue::Int(5))
+            .attr(
+                "dropout_implementation",
+                AttrValue::String(implementation.into()),
+            )
+            .outputs(&["Out", "Mask"])
+            .check(&mut rng);
+    }
+}

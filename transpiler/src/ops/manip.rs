@@ -1,0 +1,178 @@
+//! Tensor manipulation: `reshape2`, `transpose2`, `concat`.
+use super::infer::TensorType;
+use super::{Behaviour, InferCtx};
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(Behaviour::pure("reshape2", reshape2));
+    r.push(Behaviour::pure("transpose2", transpose2));
+    r.push(Behaviour::pure("concat", concat));
+}
+
+type Out = Result<Vec<(&'static str, TensorType)>, String>;
+
+/// `XShape`: `[0]` then `X`'s dims, as Paddle records the input's shape
+/// for the grad op.
+fn xshape(x: &TensorType) -> (&'static str, TensorType) {
+    let mut dims = vec![0];
+    dims.extend_from_slice(&x.dims);
+    ("XShape", TensorType::new(x.dtype, dims))
+}
+
+/// Paddle's `shape` attribute of `reshape`: 0 copies `X`'s dim at that
+/// position, one -1 is inferred from the element count. Shared with the
+/// runtime's kernel.
+pub fn reshape_dims(x: &[i64], shape: &[i64]) -> Result<Vec<i64>, String> {
+    let mut out = Vec::with_capacity(shape.len());
+    let mut infer = None;
+    for (i, &d) in shape.iter().enumerate() {
+        match d {
+            0 => out.push(*x.get(i).ok_or_else(|| {
+                format!(
+                    "shape {shape:?} copies dim {i} (0) but X has rank {}",
+                    x.len()
+                )
+            })?),
+            -1 if infer.is_none() => {
+                infer = Some(i);
+                out.push(-1);
+            }
+            -1 => return Err(format!("shape {shape:?} has more than one -1")),
+            d if d > 0 => out.push(d),
+            d => return Err(format!("shape {shape:?} has the invalid dim {d}")),
+        }
+    }
+    let known = |d: &[i64]| {
+        d.iter()
+            .try_fold(1i64, |a, &b| if b < 0 { None } else { a.checked_mul(b) })
+    };
+    let total = known(x);
+    match infer {
+        Some(i) => {
+            let rest: i64 = out
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, &d)| d)
+                .product();
+            if let Some(t) = total {
+                if rest > 0 {
+                    if t % rest != 0 {
+                        return Err(format!(
+                            "X of dims {x:?} ({t} elements) cannot take shape {shape:?}"
+                        ));
+                    }
+                    out[i] = t / rest;
+                }
+            }
+        }
+        None => {
+            if let (Some(t), Some(n)) = (total, known(&out)) {
+                if t != n {
+                    return Err(format!(
+                        "X of dims {x:?} ({t} elements) cannot take shape {shape:?} ({n} elements)"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn reshape2(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let mut out = vec![xshape(x)];
+    if !c.has_input("Shape") && !c.has_input("ShapeTensor") {
+        if let Some(shape) = c.ints("shape") {
+            let dims = if x.dims.contains(&-1) {
+                // The batch dim is unknown: only copy and fixed dims are known.
+                shape
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &d)| match d {
+                        0 => x.dims.get(i).copied().unwrap_or(-1),
+                        d => d,
+                    })
+                    .collect()
+            } else {
+                reshape_dims(&x.dims, &shape)?
+            };
+            out.push(("Out", TensorType::new(x.dtype, dims)));
+        }
+    }
+    Ok(out)
+}
+
+/// The permutation `axis` checked against rank `rank`.
+pub fn permutation(axis: &[i64], rank: usize) -> Result<Vec<usize>, String> {
+    let mut seen = vec![false; rank];
+    if axis.len() != rank {
+        return Err(format!(
+            "axis {axis:?} must list each of the {rank} dims once"
+        ));
+    }
+    axis.iter()
+        .map(|&a| {
+            let i = usize::try_from(if a < 0 { a + rank as i64 } else { a })
+                .ok()
+                .filter(|&i| i < rank && !seen[i])
+                .ok_or_else(|| format!("axis {axis:?} must list each of the {rank} dims once"))?;
+            seen[i] = true;
+            Ok(i)
+        })
+        .collect()
+}
+
+fn transpose2(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let Some(axis) = c.ints("axis") else {
+        return Ok(vec![xshape(x)]);
+    };
+    let perm = permutation(&axis, x.dims.len())?;
+    let dims = perm.iter().map(|&p| x.dims[p]).collect();
+    Ok(vec![("Out", TensorType::new(x.dtype, dims)), xshape(x)])
+}
+
+fn concat(c: &InferCtx) -> Out {
+    let Some(xs) = c.inputs("X") else {
+        return Ok(Vec::new());
+    };
+    let Some((first, rest)) = xs.split_first() else {
+        return Ok(Vec::new());
+    };
+    if c.has_input("AxisTensor") {
+        return Ok(Vec::new());
+    }
+    let rank = first.dims.len();
+    let axis = c.int("axis").unwrap_or(0);
+    let a = usize::try_from(if axis < 0 { axis + rank as i64 } else { axis })
+        .ok()
+        .filter(|&a| a < rank)
+        .ok_or_else(|| format!("axis {axis} is out of range for rank {rank}"))?;
+    let mut dims = first.dims.clone();
+    for x in rest {
+        super::infer::same_dtype(first, x)?;
+        if x.dims.len() != rank {
+            return Err(format!(
+                "inputs of ranks {rank} and {} cannot be concatenated",
+                x.dims.len()
+            ));
+        }
+        for (i, (&d, &e)) in dims.clone().iter().zip(&x.dims).enumerate() {
+            if i == a {
+                dims[i] = if d < 0 || e < 0 { -1 } else { d + e };
+            } else if d >= 0 && e >= 0 && d != e {
+                return Err(format!(
+                    "inputs of dims {:?} and {:?} differ outside axis {axis}",
+                    first.dims, x.dims
+                ));
+            } else if d < 0 {
+                dims[i] = e;
+            }
+        }
+    }
+    Ok(vec![("Out", TensorType::new(first.dtype, dims))])
+}

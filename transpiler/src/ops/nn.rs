@@ -1,0 +1,229 @@
+//! Neural-network layers' ops: `softmax_with_cross_entropy`, embeddings
+//! (`lookup_table`, `lookup_table_v2`), `conv2d`, `pool2d`, `batch_norm`,
+//! `dropout`, `top_k` and `accuracy`.
+use super::infer::{same_as_x, TensorType};
+use super::{Behaviour, InferCtx};
+use crate::model::VarKind;
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(Behaviour::pure(
+        "softmax_with_cross_entropy",
+        softmax_with_cross_entropy,
+    ));
+    r.push(Behaviour::pure("lookup_table", |c| lookup_table(c, true)));
+    r.push(Behaviour::pure("lookup_table_v2", |c| {
+        lookup_table(c, false)
+    }));
+    r.push(Behaviour::pure("conv2d", conv2d));
+    r.push(Behaviour::pure("pool2d", pool2d));
+    r.push(Behaviour::pure("batch_norm", batch_norm).not_foldable());
+    // Draws its mask from the random engine when training.
+    r.push(Behaviour::pure("dropout", dropout).not_foldable());
+    r.push(Behaviour::pure("top_k", top_k));
+    r.push(Behaviour::pure("accuracy", accuracy));
+}
+
+type Out = Result<Vec<(&'static str, TensorType)>, String>;
+
+/// The index of dim `axis` (negative counts from the end) of a rank-`rank` tensor.
+fn axis_index(axis: i64, rank: usize) -> Result<usize, String> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    usize::try_from(a)
+        .ok()
+        .filter(|&a| a < rank.max(1))
+        .ok_or_else(|| format!("axis {axis} is out of range for rank {rank}"))
+}
+
+/// `Softmax` has `Logits`' dims; `Loss` the same with the class dim 1.
+fn softmax_with_cross_entropy(c: &InferCtx) -> Out {
+    let Some(x) = c.input("Logits") else {
+        return Ok(Vec::new());
+    };
+    let a = axis_index(c.int("axis").unwrap_or(-1), x.dims.len())?;
+    let mut loss = x.dims.clone();
+    if let Some(d) = loss.get_mut(a) {
+        *d = 1;
+    }
+    Ok(vec![
+        ("Softmax", x.clone()),
+        ("Loss", TensorType::new(x.dtype, loss)),
+    ])
+}
+
+/// `Out` is `Ids`' dims (v1: without its last, which is 1) then the row width of `W`.
+fn lookup_table(c: &InferCtx, v1: bool) -> Out {
+    let (Some(w), Some(ids)) = (c.input("W"), c.input("Ids")) else {
+        return Ok(Vec::new());
+    };
+    if w.dims.len() != 2 {
+        return Err(format!("W must be a matrix, it has dims {:?}", w.dims));
+    }
+    let mut dims = ids.dims.clone();
+    if v1 {
+        dims.pop();
+    }
+    dims.push(w.dims[1]);
+    Ok(vec![("Out", TensorType::new(w.dtype, dims))])
+}
+
+/// One spatial output dim of a window of `k` (dilated) with `stride` and
+/// the two paddings; unknown stays unknown.
+fn window_out(size: i64, k: i64, pad: (i64, i64), stride: i64, ceil: bool) -> i64 {
+    if size < 0 || k < 0 || stride <= 0 {
+        return -1;
+    }
+    let span = size + pad.0 + pad.1 - k;
+    if ceil {
+        (span + stride - 1) / stride + 1
+    } else {
+        span / stride + 1
+    }
+}
+
+/// Paddings as (before, after) per spatial dim: 2 values are symmetric, 4
+/// are (top, bottom, left, right).
+fn pads(p: &[i64]) -> Option<[(i64, i64); 2]> {
+    match *p {
+        [h, w] => Some([(h, h), (w, w)]),
+        [t, b, l, r] => Some([(t, b), (l, r)]),
+        _ => None,
+    }
+}
+
+/// The (N, C, H, W) positions of `data_format`.
+fn layout(c: &InferCtx, attr: &str) -> Option<[usize; 4]> {
+    match c.attr(attr) {
+        Some(crate::model::AttrValue::String(s)) if s == "NHWC" => Some([0, 3, 1, 2]),
+        Some(crate::model::AttrValue::String(s)) if s == "NCHW" || s == "AnyLayout" => {
+            Some([0, 1, 2, 3])
+        }
+        None => Some([0, 1, 2, 3]),
+        _ => None,
+    }
+}
+
+fn explicit_padding(c: &InferCtx) -> bool {
+    !matches!(c.attr("padding_algorithm"), Some(crate::model::AttrValue::String(s)) if s != "EXPLICIT")
+}
+
+fn conv2d(c: &InferCtx) -> Out {
+    let (Some(x), Some(f)) = (c.input("Input"), c.input("Filter")) else {
+        return Ok(Vec::new());
+    };
+    super::infer::same_dtype(x, f)?;
+    let Some(l) = layout(c, "data_format") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 || f.dims.len() != 4 || !explicit_padding(c) {
+        return Ok(Vec::new());
+    }
+    let strides = c.ints("strides").unwrap_or_else(|| vec![1, 1]);
+    let dil = c.ints("dilations").unwrap_or_else(|| vec![1, 1]);
+    let Some(p) = pads(&c.ints("paddings").unwrap_or_else(|| vec![0, 0])) else {
+        return Ok(Vec::new());
+    };
+    if strides.len() != 2 || dil.len() != 2 {
+        return Ok(Vec::new());
+    }
+    let mut out = vec![0; 4];
+    out[l[0]] = x.dims[l[0]];
+    out[l[1]] = f.dims[0];
+    for i in 0..2 {
+        let k = f.dims[2 + i];
+        let k = if k < 0 { -1 } else { dil[i] * (k - 1) + 1 };
+        out[l[2 + i]] = window_out(x.dims[l[2 + i]], k, p[i], strides[i], false);
+    }
+    Ok(vec![("Output", TensorType::new(x.dtype, out))])
+}
+
+fn pool2d(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let Some(l) = layout(c, "data_format") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 || !explicit_padding(c) {
+        return Ok(Vec::new());
+    }
+    let mut out = x.dims.clone();
+    if c.bool("global_pooling").unwrap_or(false) {
+        out[l[2]] = 1;
+        out[l[3]] = 1;
+        return Ok(vec![("Out", TensorType::new(x.dtype, out))]);
+    }
+    let Some(k) = c.ints("ksize").filter(|k| k.len() == 2) else {
+        return Ok(Vec::new());
+    };
+    if c.bool("adaptive").unwrap_or(false) {
+        out[l[2]] = k[0];
+        out[l[3]] = k[1];
+        return Ok(vec![("Out", TensorType::new(x.dtype, out))]);
+    }
+    let strides = c.ints("strides").unwrap_or_else(|| vec![1, 1]);
+    let Some(p) = pads(&c.ints("paddings").unwrap_or_else(|| vec![0, 0])) else {
+        return Ok(Vec::new());
+    };
+    if strides.len() != 2 {
+        return Ok(Vec::new());
+    }
+    let ceil = c.bool("ceil_mode").unwrap_or(false);
+    for i in 0..2 {
+        out[l[2 + i]] = window_out(x.dims[l[2 + i]], k[i], p[i], strides[i], ceil);
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, out))])
+}
+
+/// `Y` is `X`; the running statistics keep their own types.
+fn batch_norm(c: &InferCtx) -> Out {
+    let mut out = Vec::new();
+    if let Some(x) = c.input("X") {
+        out.push(("Y", x.clone()));
+    }
+    if let Some(m) = c.input("Mean") {
+        out.push(("MeanOut", m.clone()));
+    }
+    if let Some(v) = c.input("Variance") {
+        out.push(("VarianceOut", v.clone()));
+    }
+    Ok(out)
+}
+
+/// `Out` is `X`; `Mask` has `X`'s dims as uint8.
+fn dropout(c: &InferCtx) -> Out {
+    let mut out = same_as_x(c)?;
+    if let Some(x) = c.input("X") {
+        out.push(("Mask", TensorType::new(VarKind::Uint8, x.dims.clone())));
+    }
+    Ok(out)
+}
+
+/// `Out` and `Indices` (int64) are `X` with the last dim `k`.
+fn top_k(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let mut dims = x.dims.clone();
+    if let Some(last) = dims.last_mut() {
+        *last = if c.has_input("K") {
+            -1
+        } else {
+            c.int("k").unwrap_or(1)
+        };
+    }
+    Ok(vec![
+        ("Out", TensorType::new(x.dtype, dims.clone())),
+        ("Indices", TensorType::new(VarKind::Int64, dims)),
+    ])
+}
+
+/// `Accuracy` float32 `[1]`, `Correct` and `Total` int32 `[1]`.
+/// `accuracy`: Accuracy has the input's float type. Correct and Total are
+/// int32 at run time, but Paddle 3.3.1's Python declares them float32
+/// (its `create_variable_for_type_inference` ignores the 1.x dtype), so
+/// their declared dtype is not checked: programs Paddle builds must load.
+fn accuracy(c: &InferCtx) -> Out {
+    let acc = c.input("Out").map_or(VarKind::Fp32, |o| o.dtype);
+    Ok(vec![("Accuracy", TensorType::new(acc, vec![]))])
+}

@@ -1,0 +1,77 @@
+//! Optimizers: `sgd`, `momentum`, `adam`, `adamax`, `adagrad`, `rmsprop`,
+//! `adadelta`, `lamb`. Each updates its parameter and accumulators in
+//! place (`ParamOut` is `Param`): every `XOut` has the type of `X`. They
+//! write persistable variables, so prune keeps them; they are never folded.
+use super::infer::TensorType;
+use super::{Behaviour, InferCtx};
+
+/// Each optimizer's (output, input) slot pairs.
+const OPTIMIZERS: &[(&str, &[(&str, &str)])] = &[
+    ("sgd", &[("ParamOut", "Param")]),
+    (
+        "momentum",
+        &[("ParamOut", "Param"), ("VelocityOut", "Velocity")],
+    ),
+    (
+        "adam",
+        &[
+            ("ParamOut", "Param"),
+            ("Moment1Out", "Moment1"),
+            ("Moment2Out", "Moment2"),
+            ("Beta1PowOut", "Beta1Pow"),
+            ("Beta2PowOut", "Beta2Pow"),
+        ],
+    ),
+    (
+        "adamax",
+        &[
+            ("ParamOut", "Param"),
+            ("MomentOut", "Moment"),
+            ("InfNormOut", "InfNorm"),
+        ],
+    ),
+    ("adagrad", &[("ParamOut", "Param"), ("MomentOut", "Moment")]),
+    (
+        "rmsprop",
+        &[
+            ("ParamOut", "Param"),
+            ("MomentOut", "Moment"),
+            ("MeanSquareOut", "MeanSquare"),
+        ],
+    ),
+    (
+        "adadelta",
+        &[
+            ("ParamOut", "Param"),
+            ("AvgSquaredGradOut", "AvgSquaredGrad"),
+            ("AvgSquaredUpdateOut", "AvgSquaredUpdate"),
+        ],
+    ),
+    (
+        "lamb",
+        &[
+            ("ParamOut", "Param"),
+            ("Moment1Out", "Moment1"),
+            ("Moment2Out", "Moment2"),
+        ],
+    ),
+];
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    for (ty, _) in OPTIMIZERS {
+        r.push(Behaviour::pure(ty, infer).not_foldable());
+    }
+}
+
+fn infer(c: &InferCtx) -> Result<Vec<(&'static str, TensorType)>, String> {
+    let Some((_, pairs)) = OPTIMIZERS.iter().find(|(ty, _)| *ty == c.op.ty) else {
+        return Ok(Vec::new());
+    };
+    if let (Some(p), Some(g)) = (c.input("Param"), c.input("Grad")) {
+        super::infer::same_dtype(p, g)?;
+    }
+    Ok(pairs
+        .iter()
+        .filter_map(|(out, input)| c.input(input).map(|t| (*out, t.clone())))
+        .collect())
+}
