@@ -776,8 +776,12 @@ impl PoolAttrs {
             })
         };
         let (oh, ow) = (out(0, h)?, out(1, w)?);
+        // Paddle 3.3.1's CPU max pooling ignores `adaptive` for the windows
+        // (plain `ksize` windows at `strides`) while the output still has
+        // `ksize` dims (measured); average pooling adapts.
+        let adaptive_windows = self.adaptive && !self.max;
         let range = |i: usize, o: usize, size: usize, osize: usize| -> (usize, usize) {
-            if self.adaptive {
+            if adaptive_windows {
                 (o * size / osize, ((o + 1) * size).div_ceil(osize))
             } else {
                 let start = (o * strides[i]) as isize - p[i].0 as isize;
@@ -785,16 +789,23 @@ impl PoolAttrs {
                 (start.max(0) as usize, end.max(0) as usize)
             }
         };
+        // Paddle's CPU divisor without `exclusive`: the window clipped to
+        // the padded input (padding counts, the overhang of ceil_mode not).
+        let padded_len = |i: usize, o: usize, size: usize| -> usize {
+            let start = (o * strides[i]) as isize - p[i].0 as isize;
+            let end = (start + k[i] as isize).min((size + p[i].1) as isize);
+            (end - start).max(0) as usize
+        };
         let mut cells = Vec::with_capacity(oh * ow);
         for y in 0..oh {
             let (hs, he) = range(0, y, h, oh);
             for x in 0..ow {
                 let (ws, we) = range(1, x, w, ow);
                 let area = (he.saturating_sub(hs) * we.saturating_sub(ws)) as f64;
-                let size = if self.exclusive || self.adaptive {
+                let size = if self.exclusive || adaptive_windows {
                     area
                 } else {
-                    (k[0] * k[1]) as f64
+                    (padded_len(0, y, h) * padded_len(1, x, w)) as f64
                 };
                 cells.push(Cell {
                     hs,

@@ -10,14 +10,6 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
 
 type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
-/// `XShape`: `[0]` then `X`'s dims, as Paddle records the input's shape
-/// for the grad op.
-fn xshape(x: &TensorType) -> (&'static str, TensorType) {
-    let mut dims = vec![0];
-    dims.extend_from_slice(&x.dims);
-    ("XShape", TensorType::new(x.dtype, dims))
-}
-
 /// Paddle's `shape` attribute of `reshape`: 0 copies `X`'s dim at that
 /// position, one -1 is inferred from the element count. Shared with the
 /// runtime's kernel.
@@ -82,7 +74,9 @@ fn reshape2(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
     };
-    let mut out = vec![xshape(x)];
+    // `XShape` (`[0]` then X's dims) is left to its declaration: Paddle
+    // declares its dtype as the layer chose it.
+    let mut out = Vec::new();
     if !c.has_input("Shape") && !c.has_input("ShapeTensor") {
         if let Some(shape) = c.ints("shape") {
             let dims = if x.dims.contains(&-1) {
@@ -129,11 +123,11 @@ fn transpose2(c: &InferCtx) -> Out {
         return Ok(Vec::new());
     };
     let Some(axis) = c.ints("axis") else {
-        return Ok(vec![xshape(x)]);
+        return Ok(Vec::new());
     };
     let perm = permutation(&axis, x.dims.len())?;
     let dims = perm.iter().map(|&p| x.dims[p]).collect();
-    Ok(vec![("Out", TensorType::new(x.dtype, dims)), xshape(x)])
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }
 
 fn concat(c: &InferCtx) -> Out {
