@@ -636,3 +636,19 @@ fn layer_grads_match_finite_differences() {
             .check(&mut rng);
     }
 }
+
+#[test]
+fn select_output_routes_the_gradient_to_the_chosen_branch() {
+    let x = Tensor::from_vec(&[2], vec![1.5f64, -2.0]).expect("x");
+    let mask = Tensor::from_vec(&[1], vec![1i32]).expect("mask");
+    let op = Op::new("select_output")
+        .input("X", &["x"])
+        .input("Mask", &["mask"])
+        .output("Out", &["a", "b"]);
+    let got = run_ops(
+        &[op],
+        &[("x".into(), x.clone()), ("mask".into(), mask)],
+        &["b".into()],
+    );
+    assert_eq!(got[0], x);
+}

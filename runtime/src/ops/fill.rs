@@ -26,6 +26,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("shape", shape);
     r.add("cast", cast);
     r.add("select_input", select_input);
+    r.add("select_output", select_output);
     r.add("uniform_random", uniform_random);
     r.add("gaussian_random", gaussian_random);
     r.add("truncated_gaussian_random", truncated_gaussian_random);
@@ -49,6 +50,27 @@ fn select_input(l: &OpLoader) -> Result<Exec, String> {
                 Ok(())
             }
         }
+    })
+}
+
+/// `select_output` (select_input's grad op): `X` goes to `Out[Mask]`; the
+/// other outputs are left alone.
+fn select_output(l: &OpLoader) -> Result<Exec, String> {
+    let (x, mask) = (l.input("X")?, l.input("Mask")?);
+    let outs = super::float::outputs_by_position(l, "Out")?;
+    compute(move |s| {
+        let m = s.tensor(&mask)?.scalar_i64()?;
+        let chosen = usize::try_from(m)
+            .ok()
+            .and_then(|i| outs.get(i))
+            .ok_or_else(|| format!("Mask is {m}, but there are {} outputs", outs.len()))?;
+        if let Some(out) = chosen {
+            match s.get(&x) {
+                Value::Empty => return Err(no_value(&x)),
+                v => s.set(out, v),
+            }
+        }
+        Ok(())
     })
 }
 
