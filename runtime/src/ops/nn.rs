@@ -277,7 +277,7 @@ fn accuracy(l: &OpLoader) -> Result<Exec, String> {
         let rows = it.shape().first().copied().unwrap_or(1).max(0) as usize;
         let iv = i64s(&it)?;
         let lv = i64s(&lt)?;
-        let k = if rows == 0 { 0 } else { iv.len() / rows };
+        let k = iv.len().checked_div(rows).unwrap_or(0);
         if lv.len() < rows {
             return Err(KernelError::Shape(format!(
                 "Label of shape {:?} has fewer rows than Indices {:?}",
@@ -317,7 +317,7 @@ fn top_k_grad(l: &OpLoader) -> Result<Exec, String> {
         let iv = i64s(&it)?;
         let d = f64s(&dt, "top_k_grad")?;
         let rows = xt.numel() / width.max(1);
-        let k = if rows == 0 { 0 } else { iv.len() / rows };
+        let k = iv.len().checked_div(rows).unwrap_or(0);
         let mut g = vec![0.0; xt.numel()];
         for r in 0..rows {
             for j in 0..k {
@@ -687,6 +687,9 @@ fn conv2d_grad(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
+/// (n, c, h, w, oh, ow) of a pooling.
+type PoolDims = (usize, usize, usize, usize, usize, usize);
+
 /// Attributes of pool2d (and its grad).
 #[derive(Debug, Clone)]
 struct PoolAttrs {
@@ -737,10 +740,7 @@ impl PoolAttrs {
     }
 
     /// (n, c, h, w, oh, ow) and each output position's window.
-    fn cells(
-        &self,
-        x: &[i64],
-    ) -> Result<((usize, usize, usize, usize, usize, usize), Vec<Cell>), KernelError> {
+    fn cells(&self, x: &[i64]) -> Result<(PoolDims, Vec<Cell>), KernelError> {
         let &[n, c, h, w] = x else {
             return Err(KernelError::Shape(format!(
                 "pool2d needs a 4-D input, got {x:?}"

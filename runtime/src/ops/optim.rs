@@ -118,6 +118,9 @@ struct State {
     pairs: Vec<(&'static str, VarRef, VarRef)>,
 }
 
+// The tensors stay in the boxes their variables hold them in, to go back
+// without a move of the tensor (see `Vars::set_boxed`).
+#[allow(clippy::vec_box)]
 impl State {
     fn load(l: &OpLoader, slots: &[(&'static str, &'static str)]) -> Result<State, String> {
         let pairs = slots
@@ -195,7 +198,7 @@ fn sgd(l: &OpLoader) -> Result<Exec, String> {
                 let g = values::<T>(g, "Grad")?;
                 let p = state_mut::<T>(&mut ts[0], "Param")?;
                 for (p, &g) in p.iter_mut().zip(g) {
-                    *p = *p - lr * g;
+                    *p -= lr * g;
                 }
                 Ok(())
             })
@@ -312,7 +315,7 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
                         }
                         None => m2[i],
                     };
-                    p[i] = p[i] + (-lr_t) * (m1[i] / (m2v.sqrt() + eps_t));
+                    p[i] += (-lr_t) * (m1[i] / (m2v.sqrt() + eps_t));
                 }
                 Ok(())
             })?;
@@ -362,7 +365,7 @@ fn adamax(l: &OpLoader) -> Result<Exec, String> {
                 for i in 0..p.len() {
                     m[i] = b1 * m[i] + (T::one() - b1) * g[i];
                     u[i] = g[i].abs().max(b2 * u[i] + eps);
-                    p[i] = p[i] - lr_t * (m[i] / u[i]);
+                    p[i] -= lr_t * (m[i] / u[i]);
                 }
                 Ok(())
             })
@@ -385,8 +388,8 @@ fn adagrad(l: &OpLoader) -> Result<Exec, String> {
                     return Err(KernelError::Invalid("adagrad: missing state".into()));
                 };
                 for i in 0..p.len() {
-                    m[i] = m[i] + g[i] * g[i];
-                    p[i] = p[i] - lr * g[i] / (m[i].sqrt() + eps);
+                    m[i] += g[i] * g[i];
+                    p[i] -= lr * g[i] / (m[i].sqrt() + eps);
                 }
                 Ok(())
             })
@@ -434,7 +437,7 @@ fn rmsprop(l: &OpLoader) -> Result<Exec, String> {
                         None => (ms[i] + eps).sqrt(),
                     };
                     m[i] = mom * m[i] + lr * g[i] / denom;
-                    p[i] = p[i] - m[i];
+                    p[i] -= m[i];
                 }
                 Ok(())
             })
@@ -469,7 +472,7 @@ fn adadelta(l: &OpLoader) -> Result<Exec, String> {
                 for i in 0..p.len() {
                     asg[i] = rho * asg[i] + (T::one() - rho) * g[i] * g[i];
                     let update = -((asu[i] + eps).sqrt() / (asg[i] + eps).sqrt() * g[i]);
-                    p[i] = p[i] + lr * update;
+                    p[i] += lr * update;
                     asu[i] = rho * asu[i] + (T::one() - rho) * update * update;
                 }
                 Ok(())
@@ -532,7 +535,7 @@ fn lamb(l: &OpLoader) -> Result<Exec, String> {
                     T::one()
                 };
                 for i in 0..p.len() {
-                    p[i] = p[i] - lr * trust * r[i];
+                    p[i] -= lr * trust * r[i];
                 }
                 Ok(())
             })?;
