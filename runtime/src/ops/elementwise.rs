@@ -78,6 +78,7 @@ fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, String> {
         let plain = matches!(op, Arith::Add | Arith::Sub)
             && same_dims(xt.shape(), yt.shape())
             && same_dims(xt.shape(), dt.shape());
+        let block = bias_block(xt.shape(), yt.shape(), dt.shape(), axis);
         let (gx, gy) = if plain {
             let gy = match (op, &dy) {
                 (_, None) => None,
@@ -85,6 +86,44 @@ fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, String> {
                 _ => Some(negate(&dt)?),
             };
             (dx.as_ref().map(|_| dt.clone()), gy)
+        } else if let (Some(split), Arith::Add | Arith::Sub) = (block, op) {
+            // A bias: X's gradient is Out@GRAD itself, Y's its sum over the
+            // dims around Y's block.
+            let gy = match &dy {
+                Some(_) => {
+                    let d = f64s(&dt, op_name(op))?;
+                    let mut sums = sum_around(&d, split);
+                    if op == Arith::Sub {
+                        sums.iter_mut().for_each(|v| *v = -*v);
+                    }
+                    Some(float::tensor(yt.dtype(), yt.shape(), sums)?)
+                }
+                None => None,
+            };
+            (dx.as_ref().map(|_| dt.clone()), gy)
+        } else if let Some((pre, n, post)) = block {
+            let name = op_name(op);
+            let (xv, yv, d) = (f64s(&xt, name)?, f64s(&yt, name)?, f64s(&dt, name)?);
+            let mut gx = vec![0.0; xv.len()];
+            let mut gy = vec![0.0; yv.len()];
+            for p in 0..pre {
+                for (j, (&y, g)) in yv.iter().zip(gy.iter_mut()).enumerate() {
+                    let at = (p * n + j) * post;
+                    for k in at..at + post {
+                        let (a, c) = partials(op, xv[k], y, d[k]);
+                        gx[k] = a;
+                        *g += c;
+                    }
+                }
+            }
+            (
+                dx.as_ref()
+                    .map(|_| float::tensor(xt.dtype(), xt.shape(), gx))
+                    .transpose()?,
+                dy.as_ref()
+                    .map(|_| float::tensor(yt.dtype(), yt.shape(), gy))
+                    .transpose()?,
+            )
         } else {
             let b = broadcast(xt.shape(), yt.shape(), axis)?;
             if b.numel() != dt.numel() {
@@ -120,6 +159,37 @@ fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, String> {
         super::float::set_grads(s, vec![(&dx, gx), (&dy, gy)]);
         Ok(())
     })
+}
+
+/// When X and Out@GRAD have one shape and Y's dims are a run of X's (at
+/// Paddle's `axis`; an fc bias, a per-channel scale): (elements before
+/// the run, elements of Y, elements after it).
+fn bias_block(x: &[i64], y: &[i64], d: &[i64], axis: i64) -> Option<(usize, usize, usize)> {
+    if !same_dims(x, d) || y.len() > x.len() {
+        return None;
+    }
+    let start = if axis < 0 || y.len() == x.len() {
+        x.len() - y.len()
+    } else {
+        usize::try_from(axis).ok()?
+    };
+    if x.get(start..start + y.len())? != y {
+        return None;
+    }
+    let count = |s: &[i64]| s.iter().map(|&v| v.max(0) as usize).product::<usize>();
+    Some((count(&x[..start]), count(y), count(&x[start + y.len()..])))
+}
+
+/// The sums of `d` (laid out as (pre, n, post)) over pre and post.
+fn sum_around(d: &[f64], (pre, n, post): (usize, usize, usize)) -> Vec<f64> {
+    let mut sums = vec![0.0; n];
+    for p in 0..pre {
+        for (j, s) in sums.iter_mut().enumerate() {
+            let at = (p * n + j) * post;
+            *s += d[at..at + post].iter().sum::<f64>();
+        }
+    }
+    sums
 }
 
 fn op_name(op: Arith) -> &'static str {
