@@ -7,6 +7,7 @@
 //! interpreter carries out itself (see `crate::exec`).
 pub(crate) mod compare;
 pub(crate) mod control;
+pub(crate) mod conv;
 pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod float;
@@ -48,6 +49,7 @@ impl Registry {
         io::register_all(&mut r);
         optim::register_all(&mut r);
         nn::register_all(&mut r);
+        conv::register_all(&mut r);
         manip::register_all(&mut r);
         control::register_all(&mut r);
         r

@@ -1,5 +1,6 @@
 //! Layers' ops: softmax_with_cross_entropy, top_k and accuracy (and, with
-//! their gradients, embeddings, conv2d, pool2d, batch_norm and dropout).
+//! their gradients, embeddings, pool2d, batch_norm and dropout; conv2d's
+//! geometry, whose kernels are in `super::conv`).
 use fluidc_transpiler::VarKind;
 
 use super::float::{self, f64s, i64s, split_at_axis};
@@ -22,8 +23,6 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("lookup_table_v2", |l| lookup_table(l, false));
     r.add("lookup_table_grad", lookup_table_grad);
     r.add("lookup_table_v2_grad", lookup_table_grad);
-    r.add("conv2d", conv2d);
-    r.add("conv2d_grad", conv2d_grad);
     r.add("pool2d", pool2d);
     r.add("pool2d_grad", pool2d_grad);
     r.add("batch_norm", batch_norm);
@@ -438,21 +437,21 @@ fn lookup_table_grad(l: &OpLoader) -> Result<Exec, String> {
 /// A 2-D window op's geometry (NCHW): input, output, window, strides,
 /// paddings (before, after per dim) and dilations.
 #[derive(Debug, Clone, Copy)]
-struct Window {
-    n: usize,
-    c: usize,
-    h: usize,
-    w: usize,
-    oh: usize,
-    ow: usize,
-    kh: usize,
-    kw: usize,
-    sh: usize,
-    sw: usize,
-    ph: usize,
-    pw: usize,
-    dh: usize,
-    dw: usize,
+pub(crate) struct Window {
+    pub(crate) n: usize,
+    pub(crate) c: usize,
+    pub(crate) h: usize,
+    pub(crate) w: usize,
+    pub(crate) oh: usize,
+    pub(crate) ow: usize,
+    pub(crate) kh: usize,
+    pub(crate) kw: usize,
+    pub(crate) sh: usize,
+    pub(crate) sw: usize,
+    pub(crate) ph: usize,
+    pub(crate) pw: usize,
+    pub(crate) dh: usize,
+    pub(crate) dw: usize,
 }
 
 /// Paddle's paddings (2 values, or 4 as top, bottom, left, right) after
@@ -513,16 +512,16 @@ fn nchw(l: &OpLoader, attr: &str) -> Result<(), String> {
 
 /// Attributes of conv2d (and its grad).
 #[derive(Debug, Clone)]
-struct ConvAttrs {
+pub(crate) struct ConvAttrs {
     strides: Vec<i64>,
     pads: Vec<i64>,
     dilations: Vec<i64>,
-    groups: usize,
+    pub(crate) groups: usize,
     algorithm: String,
 }
 
 impl ConvAttrs {
-    fn load(l: &OpLoader) -> Result<ConvAttrs, String> {
+    pub(crate) fn load(l: &OpLoader) -> Result<ConvAttrs, String> {
         nchw(l, "data_format")?;
         Ok(ConvAttrs {
             strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),
@@ -537,7 +536,7 @@ impl ConvAttrs {
     }
 
     /// The geometry for input `x` and filter `f` (`[oc, c / groups, kh, kw]`).
-    fn window(&self, x: &[i64], f: &[i64]) -> Result<Window, KernelError> {
+    pub(crate) fn window(&self, x: &[i64], f: &[i64]) -> Result<Window, KernelError> {
         let (&[n, c, h, w], &[oc, icg, kh, kw]) = (x, f) else {
             return Err(KernelError::Shape(format!(
                 "conv2d needs a 4-D input and filter, got {x:?} and {f:?}"
@@ -591,100 +590,6 @@ impl ConvAttrs {
             dw: dil[1],
         })
     }
-}
-
-/// Visits every (output, input, filter) index triple of a grouped conv.
-fn conv_each(g: &Window, oc: usize, groups: usize, mut f: impl FnMut(usize, usize, usize)) {
-    let icg = g.c / groups;
-    let ocg = oc / groups;
-    for n in 0..g.n {
-        for o in 0..oc {
-            let grp = o / ocg.max(1);
-            for y in 0..g.oh {
-                for x in 0..g.ow {
-                    let out_at = ((n * oc + o) * g.oh + y) * g.ow + x;
-                    for ci in 0..icg {
-                        let c = grp * icg + ci;
-                        for ky in 0..g.kh {
-                            let iy = (y * g.sh + ky * g.dh) as isize - g.ph as isize;
-                            if iy < 0 || iy >= g.h as isize {
-                                continue;
-                            }
-                            for kx in 0..g.kw {
-                                let ix = (x * g.sw + kx * g.dw) as isize - g.pw as isize;
-                                if ix < 0 || ix >= g.w as isize {
-                                    continue;
-                                }
-                                let in_at = ((n * g.c + c) * g.h + iy as usize) * g.w + ix as usize;
-                                let f_at = ((o * icg + ci) * g.kh + ky) * g.kw + kx;
-                                f(out_at, in_at, f_at);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn conv2d(l: &OpLoader) -> Result<Exec, String> {
-    let (input, filter, out) = (l.input("Input")?, l.input("Filter")?, l.output("Output")?);
-    let a = ConvAttrs::load(l)?;
-    compute(move |s| {
-        let (xt, ft) = (s.tensor(&input)?, s.tensor(&filter)?);
-        let g = a.window(xt.shape(), ft.shape())?;
-        let oc = ft.shape()[0] as usize;
-        let (x, f) = (f64s(&xt, "conv2d")?, f64s(&ft, "conv2d")?);
-        let mut o = vec![0.0; g.n * oc * g.oh * g.ow];
-        conv_each(&g, oc, a.groups, |oa, ia, fa| o[oa] += x[ia] * f[fa]);
-        let shape = [g.n as i64, oc as i64, g.oh as i64, g.ow as i64];
-        let t = float::tensor(xt.dtype(), &shape, o)?;
-        drop((xt, ft));
-        s.set_tensor(&out, t);
-        Ok(())
-    })
-}
-
-fn conv2d_grad(l: &OpLoader) -> Result<Exec, String> {
-    let (input, filter, dout) = (
-        l.input("Input")?,
-        l.input("Filter")?,
-        l.input("Output@GRAD")?,
-    );
-    let (dx, df) = (l.opt_output("Input@GRAD")?, l.opt_output("Filter@GRAD")?);
-    let a = ConvAttrs::load(l)?;
-    compute(move |s| {
-        let (xt, ft, dt) = (s.tensor(&input)?, s.tensor(&filter)?, s.tensor(&dout)?);
-        let g = a.window(xt.shape(), ft.shape())?;
-        let oc = ft.shape()[0] as usize;
-        let (x, f, d) = (
-            f64s(&xt, "conv2d_grad")?,
-            f64s(&ft, "conv2d_grad")?,
-            f64s(&dt, "conv2d_grad")?,
-        );
-        if d.len() != g.n * oc * g.oh * g.ow {
-            return Err(KernelError::Shape(format!(
-                "Output@GRAD of shape {:?} does not fit the conv",
-                dt.shape()
-            )));
-        }
-        let mut gx = vec![0.0; x.len()];
-        let mut gf = vec![0.0; f.len()];
-        conv_each(&g, oc, a.groups, |oa, ia, fa| {
-            gx[ia] += d[oa] * f[fa];
-            gf[fa] += d[oa] * x[ia];
-        });
-        let tx = float::tensor(xt.dtype(), xt.shape(), gx)?;
-        let tf = float::tensor(ft.dtype(), ft.shape(), gf)?;
-        drop((xt, ft, dt));
-        if let Some(r) = &dx {
-            s.set_tensor(r, tx);
-        }
-        if let Some(r) = &df {
-            s.set_tensor(r, tf);
-        }
-        Ok(())
-    })
 }
 
 /// (n, c, h, w, oh, ow) of a pooling.
