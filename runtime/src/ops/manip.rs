@@ -223,7 +223,13 @@ fn concat_grad(l: &OpLoader) -> Result<Exec, String> {
         for (x, dx) in xs.iter().zip(&dxs) {
             let shape = s.tensor(x)?.shape().to_vec();
             let len = shape.get(a).copied().unwrap_or(0).max(0) as usize;
-            if start + len > total {
+            let fits = shape.len() == rank
+                && shape
+                    .iter()
+                    .zip(d.shape())
+                    .enumerate()
+                    .all(|(i, (x, y))| i == a || x == y);
+            if !fits || start + len > total {
                 return Err(KernelError::Shape(format!(
                     "Out@GRAD of shape {:?} is too small for the inputs along axis {a}",
                     d.shape()

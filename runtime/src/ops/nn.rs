@@ -168,6 +168,9 @@ fn softmax_with_cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
         let mut g = vec![0.0; p.len()];
         if soft {
             let lv = f64s(&lt, "softmax_with_cross_entropy_grad")?;
+            if lv.len() != p.len() {
+                return Err(label_mismatch(lt.shape(), pt.shape()));
+            }
             for o in 0..outer {
                 for i in 0..inner {
                     let dl = d[o * inner + i];
@@ -209,6 +212,13 @@ fn softmax_with_cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
         s.set_tensor(&dx, t);
         Ok(())
     })
+}
+
+/// A soft label whose shape is not the probabilities'.
+pub(crate) fn label_mismatch(label: &[i64], x: &[i64]) -> KernelError {
+    KernelError::Shape(format!(
+        "soft Label of shape {label:?} does not match the probabilities {x:?}"
+    ))
 }
 
 /// `top_k`: the `k` largest of each last-dim row, largest first (ties: the
@@ -317,6 +327,13 @@ fn top_k_grad(l: &OpLoader) -> Result<Exec, String> {
         let d = f64s(&dt, "top_k_grad")?;
         let rows = xt.numel() / width.max(1);
         let k = iv.len().checked_div(rows).unwrap_or(0);
+        if d.len() != iv.len() {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD of shape {:?} does not fit Indices {:?}",
+                dt.shape(),
+                it.shape()
+            )));
+        }
         let mut g = vec![0.0; xt.numel()];
         for r in 0..rows {
             for j in 0..k {
