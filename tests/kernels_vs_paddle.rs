@@ -67,7 +67,8 @@ for case in cases:
                    pb.BOOLEANS: desc._set_bools_attr}
         types = {a.name: a.type for a in proto.attrs}
         for k, v in attrs.items():
-            setters.get(types.get(k), desc._set_attr)(k, v)
+            plain = desc._set_bool_attr if isinstance(v, bool) else desc._set_attr
+            setters.get(types.get(k), plain)(k, v)
         desc.infer_var_type(block.desc)
         desc.infer_shape(block.desc)
         main._sync_with_cpp()
@@ -221,7 +222,10 @@ impl Case {
                 let t = match *d {
                     "float32" => Tensor::from_vec(&shape, v.iter().map(|&x| x as f32).collect()),
                     "float64" => Tensor::from_vec(&shape, v.clone()),
-                    "int32" => Tensor::from_vec(&shape, v.iter().map(|&x| x as i32).collect()),
+                    // fluidc holds uint8 (dropout's Mask) as int32.
+                    "int32" | "uint8" => {
+                        Tensor::from_vec(&shape, v.iter().map(|&x| x as i32).collect())
+                    }
                     _ => Tensor::from_vec(&shape, v.iter().map(|&x| x as i64).collect()),
                 };
                 (n.clone(), t.expect("feed tensor"))
@@ -560,6 +564,186 @@ fn layer_cases(rng: &mut Rng) -> Vec<Case> {
     cases
 }
 
+/// More grad ops, fed Paddle's own slots.
+fn grad_cases(rng: &mut Rng) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for dt in float_dtypes() {
+        let name = |n: &str| format!("{n}_{dt}");
+        let x = rng.values(100, -1.0, 1.0);
+        for (tag, attrs) in [
+            (
+                "max",
+                json!({"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2], "paddings": [0, 0]}),
+            ),
+            (
+                "avg",
+                json!({"pooling_type": "avg", "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1], "exclusive": false}),
+            ),
+        ] {
+            // Out from fluidc's own forward is what Paddle's grad reads too.
+            let out = pool_forward(&x, tag);
+            cases.push(
+                Case::new(name(&format!("pool_grad_{tag}")), "pool2d_grad")
+                    .feed("X", dt, &[1, 4, 5, 5], x.clone())
+                    .feed("Out", dt, &[1, 4, out.1, out.1], out.0)
+                    .feed(
+                        "Out@GRAD",
+                        dt,
+                        &[1, 4, out.1, out.1],
+                        rng.values(4 * out.1 * out.1, -1.0, 1.0),
+                    )
+                    .attrs(attrs)
+                    .out("X@GRAD", None),
+            );
+        }
+        for (ty, slot) in [
+            ("relu_grad", "Out"),
+            ("sigmoid_grad", "Out"),
+            ("tanh_grad", "Out"),
+            ("leaky_relu_grad", "X"),
+            ("square_grad", "X"),
+            ("clip_grad", "X"),
+        ] {
+            let attrs = match ty {
+                "leaky_relu_grad" => json!({"alpha": 0.1}),
+                "clip_grad" => json!({"min": -0.3, "max": 0.5}),
+                _ => json!({}),
+            };
+            cases.push(
+                Case::new(name(ty), ty)
+                    .feed(slot, dt, &[3, 4], rng.values(12, -0.9, 0.9))
+                    .feed("Out@GRAD", dt, &[3, 4], rng.values(12, -1.0, 1.0))
+                    .attrs(attrs)
+                    .out("X@GRAD", None),
+            );
+        }
+        let sm = {
+            let v = rng.values(12, 0.1, 1.0);
+            let mut out = Vec::new();
+            for r in v.chunks(4) {
+                let t: f64 = r.iter().sum();
+                out.extend(r.iter().map(|x| x / t));
+            }
+            out
+        };
+        cases.push(
+            Case::new(name("softmax_grad"), "softmax_grad")
+                .feed("Out", dt, &[3, 4], sm.clone())
+                .feed("Out@GRAD", dt, &[3, 4], rng.values(12, -1.0, 1.0))
+                .out("X@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("cross_entropy_grad"), "cross_entropy_grad")
+                .feed("X", dt, &[3, 4], sm)
+                .feed("Label", "int64", &[3, 1], vec![2.0, 0.0, 3.0])
+                .feed("Y@GRAD", dt, &[3, 1], rng.values(3, -1.0, 1.0))
+                .out("X@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("matmul_v2_grad"), "matmul_v2_grad")
+                .feed("X", dt, &[2, 3, 4], rng.values(24, -1.0, 1.0))
+                .feed("Y", dt, &[4, 5], rng.values(20, -1.0, 1.0))
+                .feed("Out@GRAD", dt, &[2, 3, 5], rng.values(30, -1.0, 1.0))
+                .out("X@GRAD", None)
+                .out("Y@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("mul_grad_broadcast"), "elementwise_mul_grad")
+                .feed("X", dt, &[2, 3, 4], rng.values(24, -1.0, 1.0))
+                .feed("Y", dt, &[3, 1], rng.values(3, -1.0, 1.0))
+                .feed("Out@GRAD", dt, &[2, 3, 4], rng.values(24, -1.0, 1.0))
+                .attrs(json!({"axis": 1}))
+                .out("X@GRAD", None)
+                .out("Y@GRAD", None),
+        );
+        let (a, b) = (rng.values(12, -1.0, 1.0), rng.values(12, 0.5, 2.0));
+        let q: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x / y).collect();
+        cases.push(
+            Case::new(name("div_grad"), "elementwise_div_grad")
+                .feed("X", dt, &[3, 4], a)
+                .feed("Y", dt, &[3, 4], b)
+                .feed("Out", dt, &[3, 4], q)
+                .feed("Out@GRAD", dt, &[3, 4], rng.values(12, -1.0, 1.0))
+                .out("X@GRAD", None)
+                .out("Y@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("reduce_mean_grad"), "reduce_mean_grad")
+                .feed("X", dt, &[2, 3, 4], rng.values(24, -1.0, 1.0))
+                .feed("Out@GRAD", dt, &[2, 4], rng.values(8, -1.0, 1.0))
+                .attrs(json!({"dim": [1]}))
+                .out("X@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("mean_grad"), "mean_grad")
+                .feed("X", dt, &[3, 4], rng.values(12, -1.0, 1.0))
+                .feed("Out@GRAD", dt, &[1], vec![0.7])
+                .out("X@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("lookup_grad"), "lookup_table_v2_grad")
+                .feed("W", dt, &[5, 3], rng.values(15, -1.0, 1.0))
+                .feed("Ids", "int64", &[4], vec![1.0, 4.0, 1.0, 2.0])
+                .feed("Out@GRAD", dt, &[4, 3], rng.values(12, -1.0, 1.0))
+                .attrs(json!({"padding_idx": 2, "is_sparse": false}))
+                .out("W@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("dropout_grad"), "dropout_grad")
+                .feed(
+                    "Mask",
+                    "uint8",
+                    &[3, 4],
+                    (0..12).map(|i| f64::from(i % 3 != 0)).collect(),
+                )
+                .feed("Out@GRAD", dt, &[3, 4], rng.values(12, -1.0, 1.0))
+                .attrs(json!({"dropout_prob": 0.25, "dropout_implementation": "upscale_in_train"}))
+                .out("X@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("top_k_grad"), "top_k_grad")
+                .feed("X", dt, &[2, 4], rng.values(8, -1.0, 1.0))
+                .feed("Indices", "int64", &[2, 2], vec![3.0, 0.0, 1.0, 2.0])
+                .feed("Out@GRAD", dt, &[2, 2], rng.values(4, -1.0, 1.0))
+                .attrs(json!({"k": 2}))
+                .out("X@GRAD", None),
+        );
+    }
+    cases
+}
+
+/// fluidc's pool2d of a `[1, 4, 5, 5]` input for the two grad cases (max
+/// 2x2 stride 2; avg 3x3 stride 2 pad 1 without exclusive): the values and
+/// the output size.
+fn pool_forward(x: &[f64], tag: &str) -> (Vec<f64>, usize) {
+    let (k, stride, pad, o) = if tag == "max" {
+        (2, 2, 0, 2)
+    } else {
+        (3, 2, 1, 3)
+    };
+    let mut out = Vec::new();
+    for c in 0..4 {
+        for oy in 0..o {
+            for ox in 0..o {
+                let (hs, ws) = ((oy * stride) as isize - pad, (ox * stride) as isize - pad);
+                let mut acc: f64 = if tag == "max" { f64::MIN } else { 0.0 };
+                for y in hs.max(0)..(hs + k).min(5) {
+                    for xx in ws.max(0)..(ws + k).min(5) {
+                        let v = x[c * 25 + y as usize * 5 + xx as usize];
+                        acc = if tag == "max" { acc.max(v) } else { acc + v };
+                    }
+                }
+                if tag != "max" {
+                    let span = |s: isize| ((s + k).min(5 + pad) - s) as f64;
+                    acc /= span(hs) * span(ws);
+                }
+                out.push(acc);
+            }
+        }
+    }
+    (out, o)
+}
+
 /// Seeded random fills: bit for bit.
 fn random_cases() -> Vec<Case> {
     let mut cases = Vec::new();
@@ -605,6 +789,7 @@ fn kernels_match_paddle() {
     let mut rng = Rng(2024);
     let mut cases = optimizer_cases(&mut rng);
     cases.extend(layer_cases(&mut rng));
+    cases.extend(grad_cases(&mut rng));
     cases.extend(random_cases());
     let dir = temp_dir("kernels_vs_paddle");
     let specs: Vec<Value> = cases.iter().map(Case::to_json).collect();
