@@ -167,7 +167,14 @@ impl HostArray {
             .iter()
             .map(|&d| i64::try_from(d).unwrap_or(i64::MAX))
             .collect();
-        let made = each!(self, a => Tensor::from_vec(&shape, a.iter().copied().collect()));
+        // A standard-layout array copies as one slice (a feed, every step).
+        let made = each!(self, a => Tensor::from_vec(
+            &shape,
+            match a.as_slice() {
+                Some(v) => v.to_vec(),
+                None => a.iter().copied().collect(),
+            }
+        ));
         made.map_err(HostError::value_error)
     }
 

@@ -137,7 +137,38 @@ impl Broadcast {
             let a = x[0];
             return Buffer::refill(old, n, y.iter().map(|&b| f(a, b)));
         }
+        if let Some((pre, m, post)) = self.y_block(x.len(), y.len()) {
+            // A bias (Y a run of X's dims): no per-element index walk.
+            let values = (0..pre).flat_map(|p| {
+                (0..m).flat_map(move |j| (0..post).map(move |q| ((p * m + j) * post + q, j)))
+            });
+            return Buffer::refill(old, n, values.map(|(i, j)| f(x[i], y[j])));
+        }
         Buffer::refill(old, n, self.indices().map(|(i, j)| f(x[i], y[j])))
+    }
+
+    /// When X has every output element and Y's dims are one run of the
+    /// output's (an fc bias, a per-channel scale): (elements before the
+    /// run, elements of Y, elements after it).
+    fn y_block(&self, x_len: usize, y_len: usize) -> Option<(usize, usize, usize)> {
+        let n = self.numel();
+        if x_len != n || y_len <= 1 {
+            return None;
+        }
+        let used = |d: usize| self.y_strides[d] != 0;
+        let first = (0..self.out_shape.len()).find(|&d| used(d))?;
+        let last = (0..self.out_shape.len()).rev().find(|&d| used(d))?;
+        if !(first..=last).all(|d| used(d) || self.out_shape[d] == 1) {
+            return None;
+        }
+        let count = |r: std::ops::Range<usize>| -> usize {
+            self.out_shape[r]
+                .iter()
+                .map(|&d| usize::try_from(d).unwrap_or(0))
+                .product()
+        };
+        let (pre, post) = (count(0..first), count(last + 1..self.out_shape.len()));
+        (pre * y_len * post == n).then_some((pre, y_len, post))
     }
 
     /// For each output element in order, the index of its X and its Y element.
@@ -230,6 +261,24 @@ mod tests {
             b.zip(&[5], &[1, 2], None, |a, b| a - b).to_vec(),
             vec![4, 3]
         );
+    }
+
+    #[test]
+    fn a_bias_block_gives_what_the_index_walk_gives() {
+        let x: Vec<i64> = (0..48).collect();
+        for (ys, axis) in [
+            (vec![3i64], 2i64),
+            (vec![3, 4], 2),
+            (vec![2], 1),
+            (vec![4], -1),
+            (vec![2, 3, 1], -1),
+            (vec![2, 1, 4], -1),
+        ] {
+            let y: Vec<i64> = (0..ys.iter().product::<i64>()).map(|v| v * 100).collect();
+            let b = broadcast(&[2, 2, 3, 4], &ys, axis).expect("broadcasts");
+            let walked: Vec<i64> = b.indices().map(|(i, j)| x[i] + y[j]).collect();
+            assert_eq!(b.zip(&x, &y, None, |a, c| a + c).to_vec(), walked, "{ys:?}");
+        }
     }
 
     #[test]
