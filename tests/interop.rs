@@ -341,58 +341,135 @@ fn front_end_matches_paddle_python_op_for_op() {
     assert!(scripts.len() >= 7);
     let dir = temp_dir("interop_front");
     for script in scripts {
-        let name = script
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .expect("stem")
-            .to_string();
-        let ours = fluidc(
-            &[
-                "dump",
-                path_str(&script),
-                "--stage",
-                "parsed",
-                "--format",
-                "json",
-            ],
-            b"",
-        );
+        assert_builds_like_paddle(&script, &dir);
+    }
+}
+
+/// Builds `script` with fluidc (`dump --stage parsed`) and with Paddle
+/// 3.3.1 through the shim, and compares the programs op for op.
+fn assert_builds_like_paddle(script: &std::path::Path, dir: &std::path::Path) {
+    let shim_dir = repo().join("tests/interop/fluid2018");
+    let name = script
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("stem")
+        .to_string();
+    let ours = fluidc(
+        &[
+            "dump",
+            path_str(&script),
+            "--stage",
+            "parsed",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert!(ours.status.success(), "{name}: {}", stderr(&ours));
+    let ours_json = dir.join(format!("{name}.fluidc.json"));
+    std::fs::write(&ours_json, &ours.stdout).expect("write");
+    let theirs_json = dir.join(format!("{name}.paddle.json"));
+    let build = std::process::Command::new(paddle_python())
+        .arg(shim_dir.join("build_with_paddle.py"))
+        .args([
+            path_str(&script),
+            path_str(&theirs_json),
+            "--fluidc",
+            env!("CARGO_BIN_EXE_fluidc"),
+        ])
+        .output()
+        .expect("python runs");
+    assert!(
+        build.status.success(),
+        "{name}: Paddle failed to build it:\n{}",
+        stderr(&build)
+    );
+    let cmp = std::process::Command::new(paddle_python())
+        .arg(shim_dir.join("compare.py"))
+        .args([
+            "--ignore-attr",
+            "fill_constant.str_value",
+            path_str(&ours_json),
+            path_str(&theirs_json),
+        ])
+        .output()
+        .expect("python runs");
+    assert!(
+        cmp.status.success(),
+        "{name}: fluidc and Paddle differ:\n{}{}",
+        stdout(&cmp),
+        stderr(&cmp)
+    );
+}
+
+/// Training (SPEC §9): each `testdata/train/*.py` builds the program Paddle
+/// 3.3.1 builds (backward, optimizer, initializers; op for op through the
+/// shim, which maps `fluid.optimizer` and `append_backward` to Paddle's
+/// own), and trains to the losses Paddle prints when it runs the script
+/// (numbers within a relative tolerance: 1e-5, or the script's
+/// `# rtol: R` line; other output exactly).
+#[test]
+fn training_scripts_build_and_train_as_paddle_does() {
+    let shim_dir = repo().join("tests/interop/fluid2018");
+    let mut scripts: Vec<_> = std::fs::read_dir(repo().join("testdata/train"))
+        .expect("testdata/train")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    scripts.sort();
+    assert!(!scripts.is_empty(), "testdata/train has no scripts");
+    let dir = temp_dir("interop_train");
+    for script in scripts {
+        assert_builds_like_paddle(&script, &dir);
+        let rel = script.strip_prefix(repo()).expect("in repo");
+        let name = rel.display().to_string();
+        let ours = fluidc(&["run", path_str(rel)], b"");
         assert!(ours.status.success(), "{name}: {}", stderr(&ours));
-        let ours_json = dir.join(format!("{name}.fluidc.json"));
-        std::fs::write(&ours_json, &ours.stdout).expect("write");
-        let theirs_json = dir.join(format!("{name}.paddle.json"));
-        let build = std::process::Command::new(paddle_python())
-            .arg(shim_dir.join("build_with_paddle.py"))
-            .args([
-                path_str(&script),
-                path_str(&theirs_json),
-                "--fluidc",
-                env!("CARGO_BIN_EXE_fluidc"),
-            ])
+        let theirs = std::process::Command::new(paddle_python())
+            .arg(shim_dir.join("run_with_paddle.py"))
+            .arg(rel)
+            .current_dir(repo())
             .output()
-            .expect("python runs");
+            .expect("python starts");
         assert!(
-            build.status.success(),
-            "{name}: Paddle failed to build it:\n{}",
-            stderr(&build)
+            theirs.status.success(),
+            "{name}: Paddle failed:\n{}",
+            String::from_utf8_lossy(&theirs.stderr)
         );
+        let text = std::fs::read_to_string(&script).expect("script");
+        let rtol = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# rtol:"))
+            .map_or("1e-5".to_string(), |r| r.trim().to_string());
+        let (a, b) = (dir.join("fluidc.out"), dir.join("paddle.out"));
+        std::fs::write(&a, &ours.stdout).expect("write");
+        std::fs::write(&b, &theirs.stdout).expect("write");
         let cmp = std::process::Command::new(paddle_python())
-            .arg(shim_dir.join("compare.py"))
-            .args([
-                "--ignore-attr",
-                "fill_constant.str_value",
-                path_str(&ours_json),
-                path_str(&theirs_json),
-            ])
+            .arg(shim_dir.join("compare_numbers.py"))
+            .args([path_str(&a), path_str(&b), "--rtol", &rtol])
             .output()
             .expect("python runs");
         assert!(
             cmp.status.success(),
-            "{name}: fluidc and Paddle differ:\n{}{}",
+            "{name}: fluidc's output differs from Paddle's:\n{}{}",
             stdout(&cmp),
             stderr(&cmp)
         );
     }
+}
+
+/// The grad makers fluidc builds backward from (transpiler/data) are Paddle
+/// 3.3.1's: the dump script, re-run against the venv, writes the committed
+/// file byte for byte.
+#[test]
+fn grad_makers_match_paddle() {
+    let fresh = venv_python(&[path_str(&repo().join("scripts/dump-grad-makers.py"))]);
+    let committed =
+        std::fs::read(repo().join("transpiler/data/grad_makers.json")).expect("committed data");
+    assert!(
+        fresh == committed,
+        "transpiler/data/grad_makers.json is stale: run scripts/dump-grad-makers.py > transpiler/data/grad_makers.json"
+    );
 }
 
 /// Runs the venv's python with `args`; its stdout, or a panic with its stderr.

@@ -53,6 +53,11 @@ pub struct ProgramBuilder {
     /// Build mode stops the script at its first run of a program other
     /// than a startup program (SPEC §8.1): what it builds is complete then.
     pub stopped: bool,
+    /// Each parameter's layer-side facts (trainable, learning rate,
+    /// regularizer), by name, in creation order.
+    pub params: indexmap::IndexMap<String, crate::front::api::param::ParamInfo>,
+    /// `program.random_seed` per program (0 unless the script sets it).
+    pub random_seeds: HashMap<usize, i64>,
 }
 
 impl Default for ProgramBuilder {
@@ -73,6 +78,8 @@ impl ProgramBuilder {
             runs: Vec::new(),
             run: None,
             stopped: false,
+            params: indexmap::IndexMap::new(),
+            random_seeds: HashMap::new(),
         };
         b.main = b.new_program();
         b.startup = b.new_program();
@@ -105,6 +112,43 @@ impl ProgramBuilder {
     /// Swaps the unique-name counters (for `unique_name.guard()`).
     pub fn swap_counters(&mut self, counters: HashMap<String, usize>) -> HashMap<String, usize> {
         std::mem::replace(&mut self.counters, counters)
+    }
+
+    /// Paddle's `name_scope(prefix)` names: `prefix`, `prefix_1`, ...
+    pub fn unique_scope(&mut self, prefix: &str) -> String {
+        let n = self
+            .counters
+            .entry(format!("name_scope {prefix}"))
+            .or_insert(0);
+        let name = match *n {
+            0 => prefix.to_string(),
+            k => format!("{prefix}_{k}"),
+        };
+        *n += 1;
+        name
+    }
+
+    /// Rebuilds the variable index of `program` after a transformation
+    /// that declared variables itself (append_backward).
+    pub fn reindex(&mut self, program: usize) {
+        let state = &mut self.programs[program];
+        state.index = state
+            .program
+            .blocks
+            .iter()
+            .map(|b| {
+                b.vars
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| (v.name.clone(), k))
+                    .collect()
+            })
+            .collect();
+    }
+
+    /// `program.random_seed`: what an initializer with seed 0 uses.
+    pub fn random_seed(&self, program: usize) -> i64 {
+        self.random_seeds.get(&program).copied().unwrap_or(0)
     }
 
     /// A `LayerHelper(layer_type)`'s name, which also consumes a counter.

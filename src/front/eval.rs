@@ -323,6 +323,11 @@ impl Eval<'_, '_> {
             }
             Stmt::ImportFrom(i) => {
                 let module = i.module.as_ref().map_or("", |m| m.as_str());
+                if module == "__future__" {
+                    // Python 2 compatibility imports (`print_function`,
+                    // `division`, ...): Python 3 semantics are fluidc's.
+                    return Flow::Normal;
+                }
                 match api::import_module(module) {
                     None => self.unknown_module(module, span(s)),
                     Some(m) => {
@@ -541,10 +546,11 @@ impl Eval<'_, '_> {
             Expr::Attribute(a) => {
                 let obj = self.expr(&a.value);
                 if !matches!(obj, Value::Poison) {
-                    self.report(Diagnostic::new(
-                        span(target),
-                        format!("cannot set attribute `{}` on {}", a.attr, obj.type_name()),
-                    ));
+                    if let Err(d) =
+                        api::set_attr(&mut self.host(), &obj, a.attr.as_str(), v, span(target))
+                    {
+                        self.report(d);
+                    }
                 }
             }
             other => self.report(Diagnostic::new(
@@ -769,6 +775,20 @@ impl Eval<'_, '_> {
                         bound(self, &sl.step),
                     );
                     api::slice(&obj, lo, hi, st, span(e))?
+                } else if let Expr::Tuple(t) = s.slice.as_ref() {
+                    // `x[:, 0, 1:]`: slices are allowed inside an array's key.
+                    let mut parts = Vec::with_capacity(t.elts.len());
+                    for el in &t.elts {
+                        parts.push(match el {
+                            Expr::Slice(sl) => {
+                                let mut b =
+                                    |x: &Option<Box<Expr>>| x.as_ref().map(|x| self.expr(x));
+                                api::KeyPart::Slice([b(&sl.lower), b(&sl.upper), b(&sl.step)])
+                            }
+                            other => api::KeyPart::Value(self.expr(other)),
+                        });
+                    }
+                    api::get_item_parts(&obj, parts, span(e))?
                 } else {
                     let key = self.expr(&s.slice);
                     api::get_item(&obj, &key, span(e))?

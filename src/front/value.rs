@@ -80,6 +80,12 @@ pub enum Object {
     Other(&'static str),
     /// `scope.find_var(name)`: a variable of the executor's scope.
     ScopeVar(String),
+    ParamAttr(crate::front::api::param::ParamAttr),
+    Initializer(crate::front::api::param::Init),
+    Regularizer(crate::front::api::param::Regularizer),
+    Optimizer(crate::front::api::optimizer::Optimizer),
+    /// `numpy.random.RandomState(seed)`: a generator of its own.
+    RandomState(RefCell<crate::host::random::RandomState>),
 }
 
 /// Which construct a block guard completes on exit.
@@ -228,6 +234,11 @@ impl Value {
                 Object::UniqueNameGuard => "unique_name.guard",
                 Object::Other(n) => n,
                 Object::ScopeVar(_) => "ScopeVar",
+                Object::ParamAttr(_) => "ParamAttr",
+                Object::Initializer(_) => "Initializer",
+                Object::Regularizer(_) => "WeightDecayRegularizer",
+                Object::Optimizer(_) => "Optimizer",
+                Object::RandomState(_) => "RandomState",
             },
             Value::RunTime => "run-time value",
             Value::Array(_) => "ndarray",

@@ -21,6 +21,7 @@
 //! -> passes -> [`codec::encode_program`] / [`text`] / [`pretty`] / [`dot`] / the runtime.
 //! The petgraph view of a block ([`graph`]) is derived from the model when
 //! needed and written back; the model stays the one source of truth.
+pub mod backward;
 pub mod codec;
 pub mod dataflow;
 pub mod dot;

@@ -9,6 +9,7 @@
 mod blocks;
 pub mod builtin;
 mod control;
+mod conv;
 mod csp;
 mod guards;
 mod layer;
@@ -17,6 +18,8 @@ mod math;
 mod math_op_patch;
 mod nn;
 pub mod numpy;
+pub mod optimizer;
+pub mod param;
 mod program;
 mod pyfns;
 mod random;
@@ -47,6 +50,9 @@ const TABLES: &[&[Builtin]] = &[
     logic::BUILTINS,
     reduce::BUILTINS,
     nn::BUILTINS,
+    param::BUILTINS,
+    conv::BUILTINS,
+    optimizer::BUILTINS,
     numpy::BUILTINS,
     random::BUILTINS,
     control::BUILTINS,
@@ -106,6 +112,10 @@ const MODULES: &[&str] = &[
     "fluid.concurrency",
     "fluid.unique_name",
     "fluid.optimizer",
+    "fluid.initializer",
+    "fluid.regularizer",
+    "fluid.param_attr",
+    "fluid.backward",
     "numpy",
     "numpy.random",
     "random",
@@ -216,6 +226,47 @@ pub fn get_attr(interp: &mut Host, obj: &Value, name: &str, sp: Range<usize>) ->
     }
 }
 
+/// `obj.name = v`: the attributes scripts set on fluid objects
+/// (`var.stop_gradient`, `var.persistable`, `program.random_seed`).
+pub fn set_attr(
+    interp: &mut Host,
+    obj: &Value,
+    name: &str,
+    v: Value,
+    sp: Range<usize>,
+) -> Result<()> {
+    let flag = |v: &Value| match v {
+        Value::Bool(b) => Ok(*b),
+        Value::Int(n) => Ok(*n != 0),
+        other => Err(Diagnostic::new(
+            sp.clone(),
+            format!("`{name}` takes True or False, not {}", other.type_name()),
+        )),
+    };
+    match (obj, name) {
+        (Value::Var(r), "stop_gradient") => {
+            interp.b.var_mut(r).stop_gradient = Some(flag(&v)?);
+            Ok(())
+        }
+        (Value::Var(r), "persistable") => {
+            interp.b.var_mut(r).persistable = Some(flag(&v)?);
+            Ok(())
+        }
+        (Value::Object(o), "random_seed") => match (o.as_ref(), &v) {
+            (super::value::Object::Program(p), Value::Int(seed)) => {
+                interp.b.random_seeds.insert(*p, *seed);
+                Ok(())
+            }
+            _ => Err(Diagnostic::new(sp, "random_seed takes an int")),
+        },
+        _ => Err(Diagnostic::new(
+            sp,
+            format!("cannot set attribute `{name}` on {}", obj.type_name()),
+        )
+        .help("fluidc lets scripts set `stop_gradient` and `persistable` on a Variable and `random_seed` on a Program")),
+    }
+}
+
 /// Enters a `with` context; returns the `as` value and what to do on exit.
 pub fn enter(interp: &mut Host, v: &Value, sp: Range<usize>) -> Result<(Value, Exit)> {
     guards::enter(interp, v, sp)
@@ -318,6 +369,36 @@ pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
         return numpy::get_item(x, key, sp);
     }
     pyfns::get_item(obj, key, sp)
+}
+
+/// One element of a subscript tuple: a value, or a slice `lo:hi:step`.
+pub enum KeyPart {
+    Value(Value),
+    Slice([Option<Value>; 3]),
+}
+
+/// `obj[a, b:c, ...]`: a tuple key that may hold slices. Arrays take
+/// slices on any axis; for other values the key must be a plain tuple.
+pub fn get_item_parts(obj: &Value, parts: Vec<KeyPart>, sp: Range<usize>) -> Result<Value> {
+    if let Value::Array(x) | Value::NpScalar(x) = obj {
+        return numpy::get_item_parts(x, parts, sp);
+    }
+    let mut values = Vec::with_capacity(parts.len());
+    for p in parts {
+        match p {
+            KeyPart::Value(v) => values.push(v),
+            KeyPart::Slice(_) => {
+                return Err(Diagnostic::new(
+                    sp,
+                    format!(
+                        "{} indices cannot hold slices inside a tuple",
+                        obj.type_name()
+                    ),
+                ))
+            }
+        }
+    }
+    pyfns::get_item(obj, &Value::tuple(values), sp)
 }
 
 pub fn set_item(obj: &Value, key: Value, v: Value, sp: Range<usize>) -> Result<()> {

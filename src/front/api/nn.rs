@@ -2,11 +2,12 @@
 //! startup program), `mul`, `matmul`, the activations (`relu`, `sigmoid`,
 //! `tanh`, `softmax`) and the losses `square_error_cost` and
 //! `cross_entropy`.
-use fluidc_transpiler::{AttrValue, Op, Var};
+use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::layer::{activation, dims, dtype_of, simple, unary_layer};
 use super::math::elementwise;
+use super::param::{create_parameter, param_attr};
 use crate::front::diag::Result;
 use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
@@ -139,6 +140,32 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     builtin!(
+        ["fluid.layers.softmax_with_cross_entropy"],
+        [
+            ("logits", Req),
+            ("label", Req),
+            ("soft_label", Bool(false)),
+            ("ignore_index", Int(-100)),
+            ("numeric_stable_mode", Bool(true)),
+            ("return_softmax", Bool(false)),
+            ("axis", Int(-1))
+        ],
+        Rest::No,
+        softmax_with_cross_entropy
+    ),
+    builtin!(
+        ["fluid.layers.accuracy"],
+        [
+            ("input", Req),
+            ("label", Req),
+            ("k", Int(1)),
+            ("correct", Nil),
+            ("total", Nil)
+        ],
+        Rest::No,
+        accuracy
+    ),
+    builtin!(
         ["fluid.layers.fc"],
         [
             ("input", Req),
@@ -171,61 +198,119 @@ fn mul_op(i: &mut Host, helper: &str, x: &VarRef, y: &VarRef, xn: i32, yn: i32) 
     out
 }
 
-/// `fc`: a weight and a bias parameter (initialized in the startup program:
-/// Xavier uniform and zeros, Paddle's defaults), `mul`, `elementwise_add`
-/// with `axis = num_flatten_dims`, then the activation.
+/// `fc` as Paddle 1.x built it: a weight parameter (`param_attr`, Xavier
+/// uniform by default), `mul`, then unless `bias_attr=False` a bias
+/// parameter (zero by default) added with `axis = num_flatten_dims`, then
+/// the activation. Parameters are created as [`create_parameter`] does.
 fn fc(i: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.var("input")?;
     let size = a.int("size")?;
     let nfd = a.int("num_flatten_dims")?;
+    let w_attr = param_attr(a, "param_attr")?.ok_or_else(|| {
+        a.err(
+            "param_attr",
+            "fc needs a weight; param_attr cannot be False",
+        )
+    })?;
+    let b_attr = param_attr(a, "bias_attr")?;
     let xd = dims(i, &x);
     let fan_in: i64 = xd.iter().skip(nfd.max(0) as usize).product::<i64>().max(1);
     let dtype = dtype_of(i, &x);
-    let helper = i.b.helper_name("fc");
-    let w_name = format!("{helper}.w_0");
-    let b_name = format!("{helper}.b_0");
-    let (main, startup) = (i.b.main, i.b.startup);
-    let limit = (6.0 / (fan_in + size) as f64).sqrt();
-    for (name, shape, init) in [
-        (&w_name, vec![fan_in, size], Some(limit)),
-        (&b_name, vec![size], None),
-    ] {
-        let mut var = Var::dense(name.as_str(), dtype, shape.clone());
-        var.persistable = Some(true);
-        var.is_parameter = Some(true);
-        var.stop_gradient = Some(false);
-        i.b.declare_in(main, 0, var.clone());
-        i.b.declare_in(startup, 0, var);
-        let op = match init {
-            Some(limit) => Op::new("uniform_random")
-                .output("Out", &[name])
-                .attr("shape", AttrValue::Longs(shape))
-                .attr("dtype", AttrValue::Int(dtype as i32))
-                .attr("min", AttrValue::Float(-limit as f32))
-                .attr("max", AttrValue::Float(limit as f32))
-                .attr("seed", AttrValue::Int(0)),
-            None => Op::new("fill_constant")
-                .output("Out", &[name])
-                .attr("shape", AttrValue::Longs(shape))
-                .attr("dtype", AttrValue::Int(dtype as i32))
-                .attr("value", AttrValue::Float(0.0))
-                .attr("str_value", AttrValue::String("0.0".into()))
-                .attr("force_cpu", AttrValue::Bool(false)),
-        };
-        i.b.prepend_to(startup, 0, op);
-    }
-    let w = VarRef {
-        program: main,
-        block: 0,
-        name: w_name.as_str().into(),
+    let helper = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.helper_name("fc"),
     };
-    let b = VarRef {
-        program: main,
-        block: 0,
-        name: b_name.as_str().into(),
-    };
+    let w = create_parameter(i, &helper, &w_attr, vec![fan_in, size], dtype, false, None);
     let prod = mul_op(i, &helper, &x, &w, nfd as i32, 1);
+    let Some(b_attr) = b_attr else {
+        return activation(i, a, prod, &helper);
+    };
+    let b = create_parameter(i, &helper, &b_attr, vec![size], dtype, true, None);
     let sum = i.b.tmp_var(&helper, dtype, dims(i, &prod));
     let biased = elementwise(i, "elementwise_add", &prod, &b, nfd as i32, Some(sum));
     activation(i, a, biased, &helper)
+}
+
+/// 1.x `softmax_with_cross_entropy`: Softmax shaped like the logits, Loss
+/// with the class axis reduced to 1.
+fn softmax_with_cross_entropy(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let (logits, label) = (a.var("logits")?, a.var("label")?);
+    let helper = i.b.helper_name("softmax_with_cross_entropy");
+    let dtype = dtype_of(i, &logits);
+    let ld = dims(i, &logits);
+    let axis = a.int("axis")?;
+    let mut loss_dims = ld.clone();
+    let at = if axis < 0 {
+        ld.len() as i64 + axis
+    } else {
+        axis
+    };
+    if let Some(d) = usize::try_from(at).ok().and_then(|k| loss_dims.get_mut(k)) {
+        *d = 1;
+    }
+    let softmax = i.b.tmp_var(&helper, dtype, ld);
+    let loss = i.b.tmp_var(&helper, dtype, loss_dims);
+    i.b.append(
+        Op::new("softmax_with_cross_entropy")
+            .input("Logits", &[&logits.name])
+            .input("Label", &[&label.name])
+            .output("Softmax", &[&softmax.name])
+            .output("Loss", &[&loss.name])
+            .attr("soft_label", AttrValue::Bool(a.bool("soft_label")?))
+            .attr(
+                "ignore_index",
+                AttrValue::Int(a.int("ignore_index")? as i32),
+            )
+            .attr(
+                "numeric_stable_mode",
+                AttrValue::Bool(a.bool("numeric_stable_mode")?),
+            )
+            .attr("axis", AttrValue::Int(axis as i32)),
+    );
+    if a.bool("return_softmax")? {
+        return Ok(Value::tuple(vec![Value::Var(loss), Value::Var(softmax)]));
+    }
+    Ok(Value::Var(loss))
+}
+
+/// 1.x `accuracy`: `top_k` of the input (its own helper, `top_k_N`), then
+/// `accuracy`, all outputs 0-D as Paddle 3.3.1 declares them. Correct and Total hold int32 at run time
+/// but are declared float32, as Paddle 3.3.1's Python declares them.
+fn accuracy(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let (input, label) = (a.var("input")?, a.var("label")?);
+    let k = a.int("k")?;
+    let helper = i.b.helper_name("accuracy");
+    let topk = i.b.helper_name("top_k");
+    let mut td = dims(i, &input);
+    if let Some(last) = td.last_mut() {
+        *last = k;
+    }
+    let values = i.b.tmp_var(&topk, dtype_of(i, &input), td.clone());
+    let indices = i.b.tmp_var(&topk, VarKind::Int64, td);
+    i.b.append(
+        Op::new("top_k")
+            .input("X", &[&input.name])
+            .output("Out", &[&values.name])
+            .output("Indices", &[&indices.name])
+            .attr("k", AttrValue::Int(k as i32)),
+    );
+    let acc = i.b.tmp_var(&helper, VarKind::Fp32, vec![]);
+    let counter = |i: &mut Host, name: &str| -> Result<VarRef> {
+        match a.get(name) {
+            Value::None => Ok(i.b.tmp_var(&helper, VarKind::Fp32, vec![])),
+            _ => a.var(name),
+        }
+    };
+    let correct = counter(i, "correct")?;
+    let total = counter(i, "total")?;
+    i.b.append(
+        Op::new("accuracy")
+            .input("Out", &[&values.name])
+            .input("Indices", &[&indices.name])
+            .input("Label", &[&label.name])
+            .output("Accuracy", &[&acc.name])
+            .output("Correct", &[&correct.name])
+            .output("Total", &[&total.name]),
+    );
+    Ok(Value::Var(acc))
 }

@@ -461,6 +461,45 @@ pub fn get_item(x: &Rc<HostArray>, key: &Value, sp: std::ops::Range<usize>) -> R
     slice_result(x.index(&index), &index, sp)
 }
 
+/// `x[a, lo:hi, ...]`: a tuple key with slices on any axis.
+pub fn get_item_parts(
+    x: &Rc<HostArray>,
+    parts: Vec<super::KeyPart>,
+    sp: std::ops::Range<usize>,
+) -> Result<Value> {
+    let bad = || {
+        Diagnostic::new(
+            sp.clone(),
+            "arrays are indexed by integers, None, slices or arrays",
+        )
+    };
+    let bound = |v: &Option<Value>| -> Result<Option<i64>> {
+        match v {
+            None | Some(Value::None) => Ok(None),
+            Some(Value::Int(i)) => Ok(Some(*i)),
+            Some(_) => Err(Diagnostic::new(
+                sp.clone(),
+                "slice indices must be integers or None",
+            )),
+        }
+    };
+    let mut index = Vec::with_capacity(parts.len());
+    for p in &parts {
+        index.push(match p {
+            super::KeyPart::Slice([lo, hi, st]) => {
+                host::Index::Slice(bound(lo)?, bound(hi)?, bound(st)?)
+            }
+            super::KeyPart::Value(Value::Int(i)) => host::Index::Int(*i),
+            super::KeyPart::Value(Value::Bool(b)) => host::Index::Int(i64::from(*b)),
+            super::KeyPart::Value(Value::None) => host::Index::NewAxis,
+            super::KeyPart::Value(other) => {
+                host::Index::Array((*as_array(other).ok_or_else(bad)?).clone())
+            }
+        });
+    }
+    slice_result(x.index(&index), &index, sp)
+}
+
 /// `x[lo:hi:step]` of an array (along its first axis).
 pub fn slice(
     x: &Rc<HostArray>,

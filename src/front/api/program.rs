@@ -58,6 +58,21 @@ pub const BUILTINS: &[Builtin] = &[
             block: 0,
         }))
     }),
+    builtin!(
+        ["Program.clone"],
+        [("for_test", Bool(false))],
+        Rest::No,
+        |i, a| {
+            let Object::Program(p) = *recv_object(a) else {
+                unreachable!("bound to Program")
+            };
+            Ok(Value::object(Object::Program(clone_program(
+                i,
+                p,
+                a.bool("for_test")?,
+            ))))
+        }
+    ),
     builtin!(["Program.current_block"], [], Rest::No, |i, a| {
         let Object::Program(p) = *recv_object(a) else {
             unreachable!("bound to Program")
@@ -263,6 +278,49 @@ pub const BUILTINS: &[Builtin] = &[
         Value::None
     )),
 ];
+
+/// `program.clone(for_test)`: a copy paired with the same startup program.
+/// For a test, as Paddle 1.x's `prune_backward` and `_inference_optimize`:
+/// backward and optimizer ops (and the gradient variables) are left out, and
+/// every op with an `is_test` attribute gets it set.
+fn clone_program(i: &mut Host, p: usize, for_test: bool) -> usize {
+    let mut program = i.b.programs[p].program.clone();
+    if for_test {
+        let role_of = |op: &fluidc_transpiler::Op| match op.get_attr("op_role") {
+            Some(AttrValue::Int(r)) => *r,
+            _ => 0,
+        };
+        for block in &mut program.blocks {
+            block.ops.retain(|op| {
+                role_of(op)
+                    & (fluidc_transpiler::backward::role::BACKWARD
+                        | fluidc_transpiler::backward::role::OPTIMIZE)
+                    == 0
+            });
+            block
+                .vars
+                .retain(|v| !v.name.contains(fluidc_transpiler::ops::GRAD_SUFFIX));
+            for op in &mut block.ops {
+                if op.get_attr("is_test").is_some() {
+                    op.set_attr("is_test", AttrValue::Bool(true));
+                }
+                if role_of(op) & fluidc_transpiler::backward::role::LOSS != 0 {
+                    op.set_attr(
+                        "op_role",
+                        AttrValue::Int(fluidc_transpiler::backward::role::FORWARD),
+                    );
+                }
+            }
+        }
+    }
+    let q = i.b.new_program();
+    i.b.programs[q].program = program;
+    i.b.reindex(q);
+    if let Some(&s) = i.b.startup_of.get(&p) {
+        i.b.startup_of.insert(q, s);
+    }
+    q
+}
 
 fn program_arg(a: &Args, name: &str) -> Result<usize> {
     match a.get(name) {

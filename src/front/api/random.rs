@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::builtin::{builtin, Args, Builtin, Rest, D::*};
 use crate::front::diag::{Diagnostic, Result};
-use crate::front::value::{Show, Value};
+use crate::front::value::{Object, Show, Value};
 use crate::host::random::{IntDtype, PyRandom, RandomState};
 use crate::host::{HostArray, HostError};
 
@@ -26,72 +26,91 @@ fn entropy() -> u64 {
 /// Elements a `size=` may ask for (a script's arrays are bounded like its lists).
 const MAX_ELEMENTS: usize = crate::front::value::MAX_ITEMS;
 
+/// Runs `f` on the generator a call uses: the receiver's for a method of
+/// a `numpy.random.RandomState`, else the module's global one.
+fn with_numpy<T>(a: &Args, f: impl FnOnce(&mut RandomState) -> T) -> T {
+    if let Some(Value::Object(o)) = &a.recv {
+        if let Object::RandomState(r) = o.as_ref() {
+            return f(&mut r.borrow_mut());
+        }
+    }
+    NUMPY.with(|r| f(&mut r.borrow_mut()))
+}
+
 pub const BUILTINS: &[Builtin] = &[
-    builtin!(["numpy.random.seed"], [("seed", Nil)], Rest::No, |_, a| {
-        let seed = a.int("seed")?;
-        NUMPY
-            .with(|r| r.borrow_mut().seed(seed))
-            .map_err(|e| err(a, "seed", e))?;
-        Ok(Value::None)
-    }),
-    builtin!(["numpy.random.rand"], [], Rest::Varargs, |_, a| {
-        let shape = Some(dims_of(a, &a.extra)?).filter(|s| !s.is_empty());
-        floats(
-            shape,
-            |n| Ok(NUMPY.with(|r| r.borrow_mut().random_sample(n))),
-            a,
-        )
-    }),
-    builtin!(["numpy.random.randn"], [], Rest::Varargs, |_, a| {
-        let shape = Some(dims_of(a, &a.extra)?).filter(|s| !s.is_empty());
-        floats(
-            shape,
-            |n| Ok(NUMPY.with(|r| r.borrow_mut().standard_normal(n))),
-            a,
-        )
-    }),
+    builtin!(
+        ["numpy.random.RandomState"],
+        [("seed", Nil)],
+        Rest::No,
+        |_, a| {
+            let mut state = RandomState::new(entropy() as u32);
+            if !a.is_none("seed") {
+                state.seed(a.int("seed")?).map_err(|e| err(a, "seed", e))?;
+            }
+            Ok(Value::object(Object::RandomState(RefCell::new(state))))
+        }
+    ),
+    builtin!(
+        ["numpy.random.seed", "RandomState.seed"],
+        [("seed", Nil)],
+        Rest::No,
+        |_, a| {
+            let seed = a.int("seed")?;
+            with_numpy(a, |r| r.seed(seed)).map_err(|e| err(a, "seed", e))?;
+            Ok(Value::None)
+        }
+    ),
+    builtin!(
+        ["numpy.random.rand", "RandomState.rand"],
+        [],
+        Rest::Varargs,
+        |_, a| {
+            let shape = Some(dims_of(a, &a.extra)?).filter(|s| !s.is_empty());
+            floats(shape, |n| Ok(with_numpy(a, |r| r.random_sample(n))), a)
+        }
+    ),
+    builtin!(
+        ["numpy.random.randn", "RandomState.randn"],
+        [],
+        Rest::Varargs,
+        |_, a| {
+            let shape = Some(dims_of(a, &a.extra)?).filter(|s| !s.is_empty());
+            floats(shape, |n| Ok(with_numpy(a, |r| r.standard_normal(n))), a)
+        }
+    ),
     builtin!(
         [
             "numpy.random.random",
             "numpy.random.random_sample",
-            "numpy.random.sample"
+            "numpy.random.sample",
+            "RandomState.random",
+            "RandomState.random_sample",
+            "RandomState.sample"
         ],
         [("size", Nil)],
         Rest::No,
-        |_, a| floats(
-            size(a)?,
-            |n| Ok(NUMPY.with(|r| r.borrow_mut().random_sample(n))),
-            a
-        )
+        |_, a| floats(size(a)?, |n| Ok(with_numpy(a, |r| r.random_sample(n))), a)
     ),
     builtin!(
-        ["numpy.random.uniform"],
+        ["numpy.random.uniform", "RandomState.uniform"],
         [("low", Float(0.0)), ("high", Float(1.0)), ("size", Nil)],
         Rest::No,
         |_, a| {
             let (low, high) = (a.float("low")?, a.float("high")?);
-            floats(
-                size(a)?,
-                |n| NUMPY.with(|r| r.borrow_mut().uniform(low, high, n)),
-                a,
-            )
+            floats(size(a)?, |n| with_numpy(a, |r| r.uniform(low, high, n)), a)
         }
     ),
     builtin!(
-        ["numpy.random.normal"],
+        ["numpy.random.normal", "RandomState.normal"],
         [("loc", Float(0.0)), ("scale", Float(1.0)), ("size", Nil)],
         Rest::No,
         |_, a| {
             let (loc, scale) = (a.float("loc")?, a.float("scale")?);
-            floats(
-                size(a)?,
-                |n| NUMPY.with(|r| r.borrow_mut().normal(loc, scale, n)),
-                a,
-            )
+            floats(size(a)?, |n| with_numpy(a, |r| r.normal(loc, scale, n)), a)
         }
     ),
     builtin!(
-        ["numpy.random.randint"],
+        ["numpy.random.randint", "RandomState.randint"],
         [
             ("low", Req),
             ("high", Nil),
@@ -115,9 +134,8 @@ pub const BUILTINS: &[Builtin] = &[
             };
             let shape = size(a)?;
             let n = count(a, shape.as_deref())?;
-            let v = NUMPY
-                .with(|r| r.borrow_mut().randint(low, high, n, dtype))
-                .map_err(|e| err(a, "low", e))?;
+            let v =
+                with_numpy(a, |r| r.randint(low, high, n, dtype)).map_err(|e| err(a, "low", e))?;
             match shape {
                 None => Ok(Value::Int(v.first().copied().unwrap_or(0))),
                 Some(s) => {
@@ -133,7 +151,7 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     builtin!(
-        ["numpy.random.permutation"],
+        ["numpy.random.permutation", "RandomState.permutation"],
         [("x", Req)],
         Rest::No,
         |_, a| {
@@ -141,26 +159,31 @@ pub const BUILTINS: &[Builtin] = &[
             if !(0..=MAX_ELEMENTS as i64).contains(&n) {
                 return Err(a.err("x", "permutation takes a size from 0 to the array limit"));
             }
-            let v = NUMPY.with(|r| r.borrow_mut().permutation(n));
+            let v = with_numpy(a, |r| r.permutation(n));
             let arr = HostArray::from_vec(&[v.len()], v).map_err(|e| err(a, "x", e))?;
             Ok(Value::Array(Rc::new(arr)))
         }
     ),
-    builtin!(["numpy.random.shuffle"], [("x", Req)], Rest::No, |_, a| {
-        match a.get("x") {
-            Value::List(l) => {
-                NUMPY.with(|r| r.borrow_mut().shuffle(&mut l.borrow_mut()));
-                Ok(Value::None)
+    builtin!(
+        ["numpy.random.shuffle", "RandomState.shuffle"],
+        [("x", Req)],
+        Rest::No,
+        |_, a| {
+            match a.get("x") {
+                Value::List(l) => {
+                    with_numpy(a, |r| r.shuffle(&mut l.borrow_mut()));
+                    Ok(Value::None)
+                }
+                other => Err(a.err(
+                    "x",
+                    format!(
+                        "fluidc shuffles lists in place, not a {}",
+                        other.type_name()
+                    ),
+                )),
             }
-            other => Err(a.err(
-                "x",
-                format!(
-                    "fluidc shuffles lists in place, not a {}",
-                    other.type_name()
-                ),
-            )),
         }
-    }),
+    ),
     builtin!(["random.seed"], [("a", Nil)], Rest::No, |_, a| {
         match a.get("a") {
             Value::Float(f) => PYTHON.with(|r| r.borrow_mut().seed_f64(*f)),

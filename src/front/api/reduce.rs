@@ -1,7 +1,8 @@
-//! Reductions over a tensor's elements: `mean` and `reduce_sum`.
+//! Reductions over a tensor's elements: `mean` and `reduce_sum`/`_mean`/`_max`/`_min`.
 use fluidc_transpiler::{AttrValue, Op};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
+use super::conv::append_inferred;
 use super::layer::{dims, dtype_of};
 use crate::front::diag::Result;
 use crate::front::host::Host;
@@ -35,11 +36,46 @@ pub const BUILTINS: &[Builtin] = &[
             ("name", Nil)
         ],
         Rest::No,
-        reduce_sum
+        |i, a| reduce(i, a, "reduce_sum")
+    ),
+    builtin!(
+        ["fluid.layers.reduce_mean"],
+        [
+            ("input", Req),
+            ("dim", Nil),
+            ("keep_dim", Bool(false)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| reduce(i, a, "reduce_mean")
+    ),
+    builtin!(
+        ["fluid.layers.reduce_max"],
+        [
+            ("input", Req),
+            ("dim", Nil),
+            ("keep_dim", Bool(false)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| reduce(i, a, "reduce_max")
+    ),
+    builtin!(
+        ["fluid.layers.reduce_min"],
+        [
+            ("input", Req),
+            ("dim", Nil),
+            ("keep_dim", Bool(false)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| reduce(i, a, "reduce_min")
     ),
 ];
 
-fn reduce_sum(i: &mut Host, a: &mut Args) -> Result<Value> {
+/// `reduce_sum`/`_mean`/`_max`/`_min` (op `ty`):
+/// the output declared as the definition infers it.
+fn reduce(i: &mut Host, a: &mut Args, ty: &str) -> Result<Value> {
     let x = a.var("input")?;
     let rank = dims(i, &x).len();
     let dim = if a.is_none("dim") {
@@ -49,10 +85,11 @@ fn reduce_sum(i: &mut Host, a: &mut Args) -> Result<Value> {
     };
     let reduce_all = dim.is_empty() || dim.len() == rank;
     let keep = a.bool("keep_dim")?;
-    let helper = i.b.helper_name("reduce_sum");
+    let helper = i.b.helper_name(ty);
     let out = i.b.tmp_var(&helper, dtype_of(i, &x), vec![]);
-    i.b.append(
-        Op::new("reduce_sum")
+    append_inferred(
+        i,
+        Op::new(ty)
             .input("X", &[&x.name])
             .output("Out", &[&out.name])
             .attr(
@@ -65,6 +102,7 @@ fn reduce_sum(i: &mut Host, a: &mut Args) -> Result<Value> {
             )
             .attr("keep_dim", AttrValue::Bool(keep))
             .attr("reduce_all", AttrValue::Bool(reduce_all)),
-    );
+        a,
+    )?;
     Ok(Value::Var(out))
 }

@@ -865,16 +865,9 @@ _IGNORE_INDEX = -100
 
 
 def cross_entropy(input, label, soft_label=False, ignore_index=_IGNORE_INDEX):
-    """1.x (1.6+): hard labels build `cross_entropy2` (Y, MatchX, XShape)."""
-    if not soft_label:
-        helper = LayerHelper("cross_entropy2")
-        out = helper.create_variable_for_type_inference(dtype=input.dtype)
-        xshape = helper.create_variable_for_type_inference(dtype=input.dtype)
-        match_x = helper.create_variable_for_type_inference(dtype=input.dtype)
-        helper.append_op(type="cross_entropy2", inputs={"X": [input], "Label": [label]},
-                         outputs={"Y": [out], "MatchX": [match_x], "XShape": [xshape]},
-                         attrs={"ignore_index": ignore_index})
-        return out
+    """1.x up to 1.5: one `cross_entropy` op for hard and soft labels (1.6+
+    built `cross_entropy2` for hard labels; fluidc follows the earlier form,
+    which the 2018-19 scripts it targets were written against)."""
     helper = LayerHelper("cross_entropy")
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
     helper.append_op(type="cross_entropy", inputs={"X": [input], "Label": [label]},

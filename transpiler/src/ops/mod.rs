@@ -23,6 +23,7 @@ mod compare;
 mod control;
 mod elementwise;
 mod fill;
+pub mod grad;
 pub mod infer;
 mod io;
 pub mod manip;
@@ -38,6 +39,7 @@ use std::sync::OnceLock;
 
 use crate::model::{AttrType, AttrValue, Op};
 
+pub use grad::{GradMaker, GradOpSpec, GRAD_SUFFIX};
 pub use infer::{InferCtx, InferFn, TensorType};
 pub use protos::{AttrDef, SlotDef};
 
@@ -63,21 +65,6 @@ pub enum Writes {
     Partial,
 }
 
-/// The gradient maker interface (filled in by the training work, SPEC §9.2):
-/// which `_grad` op an op emits, and with which of its forward inputs,
-/// outputs and output gradients.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GradMaker {
-    /// The grad op's type (`elementwise_add_grad`, ...).
-    pub op: &'static str,
-    /// Forward input slots the grad op reads.
-    pub inputs: &'static [&'static str],
-    /// Forward output slots the grad op reads.
-    pub outputs: &'static [&'static str],
-    /// Forward input slots whose gradients (`X@GRAD`) it writes.
-    pub grads_of: &'static [&'static str],
-}
-
 /// fluidc's side of an op's definition (the proto's side is in [`OpDef`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Behaviour {
@@ -88,7 +75,6 @@ pub struct Behaviour {
     /// constants: pure, deterministic and cheap.
     pub foldable: bool,
     pub infer: Option<InferFn>,
-    pub grad: Option<GradMaker>,
     /// Slot names older programs use for this op's slots: (old, new).
     pub legacy_slots: &'static [(&'static str, &'static str)],
 }
@@ -102,7 +88,6 @@ impl Behaviour {
             writes: Writes::Whole,
             foldable: true,
             infer: Some(infer),
-            grad: None,
             legacy_slots: &[],
         }
     }
@@ -145,6 +130,8 @@ pub struct OpDef {
     pub outputs: Vec<SlotDef>,
     pub attrs: Vec<AttrDef>,
     pub behaviour: Behaviour,
+    /// Its backward (Paddle's grad maker, `data/grad_makers.json`).
+    pub grad: GradMaker,
 }
 
 impl OpDef {
@@ -220,6 +207,7 @@ impl Registry {
         reduce::register(&mut behaviours);
         unary::register(&mut behaviours);
         let mut protos = protos::load()?;
+        let mut makers = grad::load()?;
         let mut defs = HashMap::new();
         for b in behaviours {
             let proto = protos
@@ -231,6 +219,7 @@ impl Registry {
                 outputs: proto.outputs,
                 attrs: proto.attrs,
                 behaviour: b,
+                grad: makers.remove(b.ty).unwrap_or(GradMaker::None),
             };
             if defs.insert(b.ty, def).is_some() {
                 return Err(format!("op `{}` is defined twice", b.ty));
@@ -239,7 +228,55 @@ impl Registry {
         if let Some(name) = protos.keys().next() {
             return Err(format!("op `{name}` has a proto but no behaviour"));
         }
+        if let Some(name) = makers.keys().next() {
+            return Err(format!("op `{name}` has a grad maker but no definition"));
+        }
+        Self::define_grad_ops(&mut defs);
         Ok(Registry { defs })
+    }
+
+    /// Definitions of the `*_grad` op types the makers emit (Paddle gives
+    /// them no proto): slots from the maker, attributes from the forward
+    /// op; pure, never folded. Grad ops of forward types (`scale`, `cast`)
+    /// are those types' own definitions.
+    fn define_grad_ops(defs: &mut HashMap<&'static str, OpDef>) {
+        let mut derived = Vec::new();
+        for def in defs.values() {
+            let GradMaker::Ops(specs) = &def.grad else {
+                continue;
+            };
+            let forward = protos::Proto {
+                inputs: def.inputs.clone(),
+                outputs: def.outputs.clone(),
+                attrs: def.attrs.clone(),
+            };
+            for spec in specs {
+                if spec.ty.ends_with("_grad") && !defs.contains_key(spec.ty.as_str()) {
+                    derived.push((spec.ty.clone(), grad::grad_proto(&forward, spec)));
+                }
+            }
+        }
+        derived.sort_by(|a, b| a.0.cmp(&b.0));
+        for (ty, proto) in derived {
+            if defs.contains_key(ty.as_str()) {
+                continue; // two forward ops share a grad type: the first wins
+            }
+            let ty: &'static str = Box::leak(ty.into_boxed_str());
+            let behaviour = Behaviour::pure(ty, infer::same_as_x)
+                .no_infer()
+                .not_foldable();
+            defs.insert(
+                ty,
+                OpDef {
+                    ty,
+                    inputs: proto.inputs,
+                    outputs: proto.outputs,
+                    attrs: proto.attrs,
+                    behaviour,
+                    grad: GradMaker::None,
+                },
+            );
+        }
     }
 
     pub fn get(&self, ty: &str) -> Option<&OpDef> {

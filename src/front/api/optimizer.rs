@@ -1,0 +1,518 @@
+//! Training (SPEC §9.2): `fluid.backward.append_backward` and the
+//! optimizers' `minimize`, building the ops Paddle 3.3.1 builds in legacy
+//! static mode (checked op for op against it through the fluid2018 shim).
+//!
+//! `minimize(loss)` is `append_backward` (transpiler::backward), then, with
+//! the (parameter, gradient) pairs sorted by parameter name as Paddle's
+//! `apply_gradients` sorts them: the global learning rate
+//! (`learning_rate_N`, a persistable 0-D float32 filled in the startup
+//! program), each parameter's accumulators (`<param>_<acc>_N`, zero-filled
+//! or as the optimizer says, in the startup program), and one update op per
+//! parameter in name scope `/optimizer_N/` with `op_role` Optimize and
+//! `op_role_var = [param, grad]`. Parameters update in place (`ParamOut`
+//! is `Param`).
+use fluidc_transpiler::backward::{self, check_attrs, role};
+use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
+
+use super::builtin::{builtin, recv_object, Args, Builtin, Rest, D};
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::host::Host;
+use crate::front::value::{Object, Value, VarRef};
+
+use D::*;
+
+/// Which update rule, with its hyper-parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rule {
+    Sgd,
+    Momentum {
+        mu: f64,
+        nesterov: bool,
+    },
+    Adam {
+        beta1: f64,
+        beta2: f64,
+        epsilon: f64,
+        lazy_mode: bool,
+    },
+    Adagrad {
+        epsilon: f64,
+        initial: f64,
+    },
+    RmsProp {
+        rho: f64,
+        epsilon: f64,
+        momentum: f64,
+        centered: bool,
+    },
+}
+
+/// An optimizer object (`fluid.optimizer.Adam(...)`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Optimizer {
+    pub rule: Rule,
+    pub learning_rate: f64,
+}
+
+fn optimizer(rule: Rule, a: &Args) -> Result<Value> {
+    if !a.is_none("regularization") {
+        return Err(a.err(
+            "regularization",
+            "regularization is not supported yet by fluidc's optimizers; \
+             leave it out (fluid.regularizer on ParamAttr is not supported either)",
+        ));
+    }
+    let learning_rate =
+        match a.get("learning_rate") {
+            Value::Int(n) => *n as f64,
+            Value::Float(f) => *f,
+            _ => return Err(a.err(
+                "learning_rate",
+                "learning_rate must be a number (learning-rate schedules are not supported yet)",
+            )),
+        };
+    Ok(Value::object(Object::Optimizer(Optimizer {
+        rule,
+        learning_rate,
+    })))
+}
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.optimizer.SGD", "fluid.optimizer.SGDOptimizer"],
+        [
+            ("learning_rate", Req),
+            ("regularization", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |_, a| optimizer(Rule::Sgd, a)
+    ),
+    builtin!(
+        [
+            "fluid.optimizer.Momentum",
+            "fluid.optimizer.MomentumOptimizer"
+        ],
+        [
+            ("learning_rate", Req),
+            ("momentum", Req),
+            ("use_nesterov", Bool(false)),
+            ("regularization", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |_, a| optimizer(
+            Rule::Momentum {
+                mu: a.float("momentum")?,
+                nesterov: a.bool("use_nesterov")?,
+            },
+            a
+        )
+    ),
+    builtin!(
+        ["fluid.optimizer.Adam", "fluid.optimizer.AdamOptimizer"],
+        [
+            ("learning_rate", Float(0.001)),
+            ("beta1", Float(0.9)),
+            ("beta2", Float(0.999)),
+            ("epsilon", Float(1e-8)),
+            ("regularization", Nil),
+            ("name", Nil),
+            ("lazy_mode", Bool(false))
+        ],
+        Rest::No,
+        |_, a| optimizer(
+            Rule::Adam {
+                beta1: a.float("beta1")?,
+                beta2: a.float("beta2")?,
+                epsilon: a.float("epsilon")?,
+                lazy_mode: a.bool("lazy_mode")?,
+            },
+            a
+        )
+    ),
+    builtin!(
+        [
+            "fluid.optimizer.Adagrad",
+            "fluid.optimizer.AdagradOptimizer"
+        ],
+        [
+            ("learning_rate", Req),
+            ("epsilon", Float(1e-6)),
+            ("regularization", Nil),
+            ("name", Nil),
+            ("initial_accumulator_value", Float(0.0))
+        ],
+        Rest::No,
+        |_, a| optimizer(
+            Rule::Adagrad {
+                epsilon: a.float("epsilon")?,
+                initial: a.float("initial_accumulator_value")?,
+            },
+            a
+        )
+    ),
+    builtin!(
+        [
+            "fluid.optimizer.RMSProp",
+            "fluid.optimizer.RMSPropOptimizer"
+        ],
+        [
+            ("learning_rate", Req),
+            ("rho", Float(0.95)),
+            ("epsilon", Float(1e-6)),
+            ("momentum", Float(0.0)),
+            ("centered", Bool(false)),
+            ("regularization", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |_, a| optimizer(
+            Rule::RmsProp {
+                rho: a.float("rho")?,
+                epsilon: a.float("epsilon")?,
+                momentum: a.float("momentum")?,
+                centered: a.bool("centered")?,
+            },
+            a
+        )
+    ),
+    builtin!(
+        ["Optimizer.minimize"],
+        [
+            ("loss", Req),
+            ("startup_program", Nil),
+            ("parameter_list", Nil),
+            ("no_grad_set", Nil)
+        ],
+        Rest::No,
+        minimize
+    ),
+    builtin!(
+        ["fluid.backward.append_backward", "fluid.append_backward"],
+        [
+            ("loss", Req),
+            ("parameter_list", Nil),
+            ("no_grad_set", Nil),
+            ("callbacks", Nil)
+        ],
+        Rest::No,
+        |i, a| {
+            if !a.is_none("callbacks") {
+                return Err(a.err("callbacks", "append_backward callbacks are not supported"));
+            }
+            let pairs = backward_of(i, a)?;
+            Ok(pairs_value(i, &pairs))
+        }
+    ),
+];
+
+/// Names from a list of Variables or strings (`parameter_list`, `no_grad_set`).
+fn names(a: &Args, name: &str) -> Result<Option<Vec<String>>> {
+    let items = match a.get(name) {
+        Value::None => return Ok(None),
+        Value::List(l) => l.borrow().clone(),
+        Value::Tuple(t) => t.to_vec(),
+        other => {
+            return Err(a.err(
+                name,
+                format!(
+                    "{name} must be a list or set of Variables or names, not {}",
+                    other.type_name()
+                ),
+            ))
+        }
+    };
+    items
+        .iter()
+        .map(|v| match v {
+            Value::Var(r) => Ok(r.name.to_string()),
+            Value::Str(s) => Ok(s.to_string()),
+            other => Err(a.err(
+                name,
+                format!(
+                    "{name} must hold Variables or names, not {}",
+                    other.type_name()
+                ),
+            )),
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+/// `append_backward` on the loss's program: the (param, grad) pairs.
+fn backward_of(i: &mut Host, a: &Args) -> Result<Vec<(String, String)>> {
+    let loss = a.var("loss")?;
+    if loss.block != 0 {
+        return Err(a.err(
+            "loss",
+            "the loss must be computed in the program's global block (gradients through \
+             While and conditional blocks are not supported yet)",
+        ));
+    }
+    // Paddle's optimizer adds non-trainable parameters to the no-grad set;
+    // the default parameter list is every trainable parameter.
+    let mut no_grad = names(a, "no_grad_set")?.unwrap_or_default();
+    let program_params: Vec<String> =
+        i.b.block(loss.program, 0)
+            .vars
+            .iter()
+            .filter(|v| v.is_parameter == Some(true))
+            .map(|v| v.name.clone())
+            .collect();
+    let trainable = |n: &str| i.b.params.get(n).is_none_or(|p| p.trainable);
+    let parameters = match names(a, "parameter_list")? {
+        Some(list) => list,
+        None => program_params
+            .iter()
+            .filter(|n| trainable(n))
+            .cloned()
+            .collect(),
+    };
+    no_grad.extend(program_params.iter().filter(|n| !trainable(n)).cloned());
+    let program = &mut i.b.programs[loss.program].program;
+    let pairs = backward::append_backward(program, &loss.name, &parameters, &no_grad)
+        .map_err(|e| Diagnostic::new(a.call.clone(), e))?;
+    i.b.reindex(loss.program);
+    Ok(pairs)
+}
+
+fn var_ref(program: usize, name: &str) -> Value {
+    Value::Var(VarRef {
+        program,
+        block: 0,
+        name: name.into(),
+    })
+}
+
+fn pairs_value(i: &Host, pairs: &[(String, String)]) -> Value {
+    let p = i.b.main;
+    Value::list(
+        pairs
+            .iter()
+            .map(|(w, g)| Value::tuple(vec![var_ref(p, w), var_ref(p, g)]))
+            .collect(),
+    )
+}
+
+/// `optimizer.minimize(loss)`: backward, then the update ops; returns
+/// `(optimize_ops, params_grads)` as Paddle does (the ops as None: fluidc
+/// has no Operator objects).
+fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let opt = match recv_object(a).as_ref() {
+        Object::Optimizer(o) => o.clone(),
+        _ => return Ok(Value::Poison),
+    };
+    if !a.is_none("startup_program") {
+        return Err(a.err(
+            "startup_program",
+            "minimize(startup_program=...) is not supported; use program_guard",
+        ));
+    }
+    let loss = a.var("loss")?;
+    let mut pairs = backward_of(i, a)?;
+    pairs.sort_by(|x, y| x.0.cmp(&y.0));
+    let regularized = pairs.iter().find(|(p, _)| {
+        i.b.params
+            .get(p)
+            .is_some_and(|info| info.regularizer.is_some() || info.learning_rate != 1.0)
+    });
+    if let Some((p, _)) = regularized {
+        return Err(a.err(
+            "loss",
+            format!(
+                "parameter `{p}` has a regularizer or its own learning_rate in its ParamAttr; \
+                 fluidc's optimizers do not apply those yet, so leave them out"
+            ),
+        ));
+    }
+    let program = loss.program;
+    let startup = i.b.startup_of.get(&program).copied().unwrap_or(i.b.startup);
+    let lr = learning_rate_var(i, program, startup, opt.learning_rate);
+    let accs: Vec<Vec<String>> = pairs
+        .iter()
+        .map(|(p, _)| create_accumulators(i, program, startup, &opt.rule, p))
+        .collect();
+    let mut ops = Vec::new();
+    for ((p, g), acc) in pairs.iter().zip(&accs) {
+        let scope = i.b.unique_scope("optimizer");
+        let mut op = update_op(&opt.rule, p, g, &lr, acc)
+            .attr("op_role", AttrValue::Int(role::OPTIMIZE))
+            .attr(
+                "op_role_var",
+                AttrValue::Strings(vec![p.clone(), g.clone()]),
+            )
+            .attr("op_namescope", AttrValue::String(format!("/{scope}/")));
+        check_attrs(&mut op);
+        i.b.append_to(program, 0, op);
+        ops.push(Value::None);
+    }
+    Ok(Value::tuple(vec![Value::list(ops), pairs_value(i, &pairs)]))
+}
+
+fn declare_persistable(
+    i: &mut Host,
+    program: usize,
+    name: &str,
+    dims: Vec<i64>,
+    dtype: VarKind,
+    stop: bool,
+) {
+    let mut var = Var::dense(name, dtype, dims);
+    var.persistable = Some(true);
+    var.stop_gradient = Some(stop);
+    i.b.declare_in(program, 0, var);
+}
+
+fn fill_op(name: &str, dims: &[i64], value: f64, device: &str) -> Op {
+    Op::new("fill_constant")
+        .output("Out", &[name])
+        .attr("shape", AttrValue::Longs(dims.to_vec()))
+        .attr("dtype", AttrValue::Int(VarKind::Fp32 as i32))
+        .attr("value", AttrValue::Float(value as f32))
+        .attr("str_value", AttrValue::String(py_float(value)))
+        .attr("force_cpu", AttrValue::Bool(false))
+        .attr("op_device", AttrValue::String(device.to_string()))
+}
+
+/// Python's `str(float)` for the short values optimizers use.
+fn py_float(v: f64) -> String {
+    let s = format!("{v}");
+    if s.contains('.') || s.contains('e') || s.contains("inf") || s.contains("NaN") {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+/// `_create_global_learning_rate`: `learning_rate_N`, 0-D float32,
+/// persistable, filled in the startup program.
+fn learning_rate_var(i: &mut Host, program: usize, startup: usize, lr: f64) -> String {
+    let name = i.b.unique("learning_rate");
+    declare_persistable(i, program, &name, vec![], VarKind::Fp32, true);
+    declare_persistable(i, startup, &name, vec![], VarKind::Fp32, true);
+    i.b.append_to(startup, 0, fill_op(&name, &[], lr, ""));
+    name
+}
+
+/// The accumulators of `rule` for parameter `p`: (suffix, fill value,
+/// shape of the parameter or `[1]`, device).
+fn accumulators(rule: &Rule) -> Vec<(&'static str, f64, bool, &'static str)> {
+    match *rule {
+        Rule::Sgd => vec![],
+        Rule::Momentum { .. } => vec![("velocity", 0.0, true, "")],
+        Rule::Adam { beta1, beta2, .. } => vec![
+            ("moment1", 0.0, true, ""),
+            ("moment2", 0.0, true, ""),
+            ("beta1_pow_acc", beta1, false, "cpu"),
+            ("beta2_pow_acc", beta2, false, "cpu"),
+        ],
+        Rule::Adagrad { initial, .. } => vec![("moment", initial, true, "")],
+        Rule::RmsProp { .. } => vec![
+            ("momentum", 0.0, true, ""),
+            ("mean_square", 0.0, true, ""),
+            ("mean_grad", 0.0, true, ""),
+        ],
+    }
+}
+
+/// Declares `p`'s accumulators (main and startup) and fills them in the
+/// startup program; their names, in [`accumulators`] order.
+fn create_accumulators(
+    i: &mut Host,
+    program: usize,
+    startup: usize,
+    rule: &Rule,
+    p: &str,
+) -> Vec<String> {
+    let mut names = Vec::new();
+    let pvar = i.b.block(program, 0).var(p).cloned();
+    let dtype = pvar
+        .as_ref()
+        .and_then(|v| v.dtype())
+        .unwrap_or(VarKind::Fp32);
+    let pdims = pvar
+        .as_ref()
+        .and_then(|v| v.tensor_desc().map(|t| t.dims.clone()))
+        .unwrap_or_default();
+    for (suffix, value, like_param, device) in accumulators(rule) {
+        let name = i.b.unique(&format!("{p}_{suffix}"));
+        let dims = if like_param { pdims.clone() } else { vec![1] };
+        declare_persistable(i, program, &name, dims.clone(), dtype, false);
+        declare_persistable(i, startup, &name, dims.clone(), dtype, true);
+        i.b.append_to(startup, 0, fill_op(&name, &dims, value, device));
+        names.push(name);
+    }
+    names
+}
+
+/// The update op for one parameter; `accs` are its accumulators.
+fn update_op(rule: &Rule, p: &str, g: &str, lr: &str, accs: &[String]) -> Op {
+    let acc = |suffix: &str| {
+        let k = accumulators(rule)
+            .iter()
+            .position(|a| a.0 == suffix)
+            .unwrap_or(0);
+        accs.get(k).cloned().unwrap_or_default()
+    };
+    let base = |ty: &str| {
+        Op::new(ty)
+            .input("Param", &[p])
+            .input("Grad", &[g])
+            .input("LearningRate", &[lr])
+            .output("ParamOut", &[p])
+            .attr("multi_precision", AttrValue::Bool(false))
+    };
+    match *rule {
+        Rule::Sgd => base("sgd"),
+        Rule::Momentum { mu, nesterov } => base("momentum")
+            .input("Velocity", &[&acc("velocity")])
+            .output("VelocityOut", &[&acc("velocity")])
+            .attr("mu", AttrValue::Float(mu as f32))
+            .attr("use_nesterov", AttrValue::Bool(nesterov))
+            .attr("regularization_method", AttrValue::String(String::new()))
+            .attr("regularization_coeff", AttrValue::Float(0.0))
+            .attr("rescale_grad", AttrValue::Float(1.0)),
+        Rule::Adam {
+            beta1,
+            beta2,
+            epsilon,
+            lazy_mode,
+        } => base("adam")
+            .input("Moment1", &[&acc("moment1")])
+            .input("Moment2", &[&acc("moment2")])
+            .input("Beta1Pow", &[&acc("beta1_pow_acc")])
+            .input("Beta2Pow", &[&acc("beta2_pow_acc")])
+            .output("Moment1Out", &[&acc("moment1")])
+            .output("Moment2Out", &[&acc("moment2")])
+            .output("Beta1PowOut", &[&acc("beta1_pow_acc")])
+            .output("Beta2PowOut", &[&acc("beta2_pow_acc")])
+            .attr("beta1", AttrValue::Float(beta1 as f32))
+            .attr("beta2", AttrValue::Float(beta2 as f32))
+            .attr("epsilon", AttrValue::Float(epsilon as f32))
+            .attr("lazy_mode", AttrValue::Bool(lazy_mode))
+            .attr("min_row_size_to_use_multithread", AttrValue::Long(1000))
+            .attr("use_global_beta_pow", AttrValue::Bool(false))
+            .attr("amsgrad", AttrValue::Bool(false)),
+        Rule::Adagrad { epsilon, .. } => base("adagrad")
+            .input("Moment", &[&acc("moment")])
+            .output("MomentOut", &[&acc("moment")])
+            .attr("epsilon", AttrValue::Float(epsilon as f32)),
+        Rule::RmsProp {
+            rho,
+            epsilon,
+            momentum,
+            centered,
+        } => base("rmsprop")
+            .input("Moment", &[&acc("momentum")])
+            .input("MeanSquare", &[&acc("mean_square")])
+            .input("MeanGrad", &[&acc("mean_grad")])
+            .output("MomentOut", &[&acc("momentum")])
+            .output("MeanSquareOut", &[&acc("mean_square")])
+            .output("MeanGradOut", &[&acc("mean_grad")])
+            .attr("decay", AttrValue::Float(rho as f32))
+            .attr("epsilon", AttrValue::Float(epsilon as f32))
+            .attr("momentum", AttrValue::Float(momentum as f32))
+            .attr("centered", AttrValue::Bool(centered)),
+    }
+}

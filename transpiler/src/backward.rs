@@ -1,0 +1,752 @@
+//! `append_backward` (SPEC §9.2): the grad ops of a loss, built as Paddle
+//! 3.3.1's legacy `paddle.base.backward.append_backward` builds them, so a
+//! program fluidc trains is the program Paddle would train.
+//!
+//! The steps and their Paddle names, for the global block:
+//! 1. mark the loss op (`op_role` Forward|Loss) and append
+//!    `fill_constant(1.0)` for `loss@GRAD` (`_create_loss_op_desc_`);
+//! 2. the no-grad set: `v@GRAD` for every variable with `stop_gradient` and
+//!    every name the caller lists (`_get_stop_gradients_`);
+//! 3. the ops on the path to the loss (`_find_op_path_`), and the outputs
+//!    no one reads (`_find_no_grad_vars`);
+//! 4. the grad ops, in reverse, from each op's maker ([`GradOpSpec`]);
+//! 5. gradients written twice are renamed `X@GRAD@RENAME@block0@N` and
+//!    added up by a `sum` (`_addup_repetitive_outputs_`);
+//! 6. grad ops that produce or consume only unwanted gradients go, and a
+//!    `fill_any_like` zero stands in for an unwanted gradient still read
+//!    (`_remove_no_grad_branch_`, `_find_not_need_ops`);
+//! 7. the ops are appended with `op_role` Backward, their gradient
+//!    variables declared like their forward variables
+//!    (`_append_backward_vars_`), and `op_role_var = [param, grad]` set on
+//!    the last op writing each parameter's gradient.
+//!
+//! Gradients through ops that run sub-blocks (`while`, `conditional_block`)
+//! are not built yet: such an op on the path is an error.
+use std::collections::{HashMap, HashSet};
+
+use indexmap::IndexMap;
+
+use crate::model::{Attr, AttrValue, Block, Op, Program, Slot, Var};
+use crate::ops::{self, GradMaker, GRAD_SUFFIX};
+
+/// Paddle's `OpRole` bits.
+pub mod role {
+    pub const FORWARD: i32 = 0;
+    pub const BACKWARD: i32 = 1;
+    pub const OPTIMIZE: i32 = 2;
+    pub const LR_SCHED: i32 = 16;
+    pub const LOSS: i32 = 256;
+}
+
+/// `name@GRAD`.
+pub fn grad_name(name: &str) -> String {
+    format!("{name}{GRAD_SUFFIX}")
+}
+
+/// Paddle's `_strip_grad_suffix_`: `x@GRAD` -> `x`,
+/// `y@GRAD@RENAME@block0@1` -> `y`.
+pub fn strip_grad_suffix(name: &str) -> &str {
+    match name.find(GRAD_SUFFIX) {
+        Some(pos) => &name[..pos],
+        None => name,
+    }
+}
+
+/// Builds the backward of `loss` into block 0 of `program` and returns the
+/// (parameter, gradient) pairs, in the order of `parameters` (the trainable
+/// parameters the caller wants, by name). `no_grad` lists variables whose
+/// gradients are not wanted besides those with `stop_gradient`.
+pub fn append_backward(
+    program: &mut Program,
+    loss: &str,
+    parameters: &[String],
+    no_grad: &[String],
+) -> Result<Vec<(String, String)>, String> {
+    let block = program
+        .blocks
+        .first_mut()
+        .ok_or("the program has no global block")?;
+    let loss_var = block
+        .var(loss)
+        .ok_or_else(|| format!("the loss `{loss}` is not a variable of the global block"))?
+        .clone();
+    let loss_op = block
+        .ops
+        .iter()
+        .rposition(|op| op.output_names().any(|n| n == loss))
+        .ok_or_else(|| format!("no op computes the loss `{loss}`"))?;
+    block.ops[loss_op].set_attr("op_role", AttrValue::Int(role::FORWARD | role::LOSS));
+    let op_device = match block.ops[loss_op].get_attr("op_device") {
+        Some(AttrValue::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+
+    // 2. The no-grad set, as gradient names.
+    let mut no_grad_set: HashSet<String> = block
+        .vars
+        .iter()
+        .filter(|v| v.stop_gradient.unwrap_or(false))
+        .map(|v| grad_name(&v.name))
+        .collect();
+    no_grad_set.extend(no_grad.iter().map(|n| grad_name(n)));
+    let mut block_no_grad: HashSet<String> = no_grad_set
+        .iter()
+        .map(|n| strip_grad_suffix(n).to_string())
+        .collect();
+
+    // 3. The path to the loss.
+    let fwd_op_num = block.ops.len();
+    let path = find_op_path(block, loss, &block_no_grad)?;
+    for v in find_no_grad_vars(block, &path, loss, &block_no_grad) {
+        block_no_grad.insert(v);
+    }
+    no_grad_set.extend(block_no_grad.iter().map(|n| grad_name(n)));
+
+    // 1. loss@GRAD.
+    let dims = loss_var
+        .tensor_desc()
+        .map(|t| t.dims.clone())
+        .unwrap_or_default();
+    let shape = if dims.is_empty() || dims.contains(&0) {
+        dims
+    } else {
+        vec![1]
+    };
+    let mut fill = Op::new("fill_constant")
+        .output("Out", &[&grad_name(loss)])
+        .attr("shape", AttrValue::Longs(shape))
+        .attr("value", AttrValue::Float(1.0))
+        .attr(
+            "dtype",
+            AttrValue::Int(loss_var.dtype().map_or(5, |d| d as i32)),
+        )
+        .attr("force_cpu", AttrValue::Bool(false))
+        .attr("op_role", AttrValue::Int(role::BACKWARD | role::LOSS))
+        .attr("op_device", AttrValue::String(op_device));
+    check_attrs(&mut fill);
+    block.ops.push(fill);
+
+    // 4. The grad ops, in reverse.
+    let mut grad_ops: Vec<Op> = Vec::new();
+    let mut grad_to_var: HashMap<String, String> = HashMap::new();
+    for &i in path.iter().rev() {
+        let fwd = &block.ops[i];
+        let specs = match &ops::get(&fwd.ty).map(|d| &d.grad) {
+            Some(GradMaker::Ops(specs)) => specs.clone(),
+            Some(GradMaker::Blocks) => {
+                return Err(format!(
+                    "gradients through `{}` (a loop or branch) are not supported yet; \
+                     compute the loss outside the block",
+                    fwd.ty
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "op `{}` has no gradient in Paddle, but the loss depends on it; \
+                     set stop_gradient on its outputs or pass them in no_grad_set",
+                    fwd.ty
+                ))
+            }
+        };
+        let want = |v: &str| {
+            let g = grad_name(v);
+            (!no_grad_set.contains(&g)).then_some(g)
+        };
+        for spec in &specs {
+            for mut g in spec.make(fwd, &want) {
+                for (slot, refs) in &spec.outputs {
+                    for r in refs {
+                        if r.source != ops::grad::Source::InGrad {
+                            continue;
+                        }
+                        for (name, v) in
+                            g.outputs_of(slot).iter().zip(fwd.inputs_of(&r.slot).iter())
+                        {
+                            grad_to_var.insert(name.clone(), v.clone());
+                        }
+                    }
+                }
+                if let Some(dev) = fwd.get_attr("op_device").cloned() {
+                    g.set_attr("op_device", dev);
+                }
+                grad_ops.push(g);
+            }
+        }
+    }
+
+    // 5. and 6.
+    let grad_ops = addup_repetitive_outputs(grad_ops, 0);
+    let grad_ops = remove_no_grad_branch(grad_ops, &mut no_grad_set, loss);
+    let forward: Vec<&Op> = path.iter().map(|&i| &block.ops[i]).collect();
+    let not_needed = find_not_need_ops(&grad_ops, &forward);
+    for (k, mut op) in grad_ops.into_iter().enumerate() {
+        if not_needed.contains(&k) {
+            continue;
+        }
+        op.set_attr("op_role", AttrValue::Int(role::BACKWARD));
+        block.ops.push(op);
+    }
+
+    // 7.
+    let grad_info = append_backward_vars(block, fwd_op_num, &grad_to_var)?;
+    let mut pairs = Vec::new();
+    for p in parameters {
+        let Some(g) = grad_info.get(p) else {
+            continue;
+        };
+        pairs.push((p.clone(), g.clone()));
+    }
+    for (p, g) in &pairs {
+        if let Some(op) = block
+            .ops
+            .iter_mut()
+            .rev()
+            .find(|op| op.output_names().any(|n| n == g))
+        {
+            let mut val = vec![p.clone(), g.clone()];
+            if let Some(AttrValue::Strings(old)) = op.get_attr("op_role_var") {
+                val.extend(old.iter().cloned());
+            }
+            op.set_attr("op_role_var", AttrValue::Strings(val));
+        }
+    }
+    Ok(pairs)
+}
+
+/// Fills an op built here with its proto's defaults, as Paddle's
+/// `OpDesc::CheckAttrs` does (no `op_callstack`; `op_namescope` and
+/// `op_role_var` at their proto defaults, unlike ops the front end appends).
+pub fn check_attrs(op: &mut Op) {
+    let Some(def) = ops::get(&op.ty) else {
+        return;
+    };
+    for a in &def.attrs {
+        if a.name == "op_callstack" || op.get_attr(&a.name).is_some() {
+            continue;
+        }
+        if let Some(v) = &a.default {
+            op.attrs.push(Attr {
+                name: a.name.clone(),
+                value: v.clone(),
+            });
+        }
+    }
+    for s in def.inputs.iter().filter(|s| !s.extra) {
+        if op.inputs.iter().all(|u| u.parameter != s.name) {
+            op.inputs.push(Slot::new(s.name.clone(), Vec::new()));
+        }
+    }
+    for s in def.outputs.iter().filter(|s| !s.extra) {
+        if op.outputs.iter().all(|u| u.parameter != s.name) {
+            op.outputs.push(Slot::new(s.name.clone(), Vec::new()));
+        }
+    }
+}
+
+fn has_empty_maker(ty: &str) -> bool {
+    ops::get(ty).is_some_and(|d| d.grad == GradMaker::Empty)
+}
+
+/// `_find_op_path_` for the global block: the ops the loss depends on
+/// through variables not in `no_grad`, in program order, by index.
+fn find_op_path(
+    block: &Block,
+    loss: &str,
+    no_grad: &HashSet<String>,
+) -> Result<Vec<usize>, String> {
+    let mut outputs: HashSet<&str> = HashSet::from([loss]);
+    let mut path = Vec::new();
+    for (i, op) in block.ops.iter().enumerate().rev() {
+        if op.output_names().any(|n| outputs.contains(n)) && !has_empty_maker(&op.ty) {
+            for n in op.input_names() {
+                if !no_grad.contains(n) {
+                    outputs.insert(n);
+                }
+            }
+            path.push(i);
+        }
+    }
+    path.reverse();
+    Ok(path)
+}
+
+/// `_find_no_grad_vars`: outputs of ops on the path that nothing on the
+/// way to the loss reads (and that are not stop_gradient already).
+fn find_no_grad_vars(
+    block: &Block,
+    path: &[usize],
+    loss: &str,
+    no_grad: &HashSet<String>,
+) -> Vec<String> {
+    let mut outputs: HashSet<String> = HashSet::from([loss.to_string()]);
+    let mut found = Vec::new();
+    for &i in path.iter().rev() {
+        let op = &block.ops[i];
+        let inputs: HashSet<&str> = op.input_names().collect();
+        if op.sub_blocks().next().is_none() {
+            for out in op.output_names() {
+                let stop = block
+                    .var(out)
+                    .is_some_and(|v| v.stop_gradient.unwrap_or(false));
+                if !outputs.contains(out) && !inputs.contains(out) && !stop {
+                    found.push(out.to_string());
+                }
+            }
+        }
+        for n in op.input_names() {
+            if !no_grad.contains(n) {
+                outputs.insert(n.to_string());
+            }
+        }
+    }
+    found
+}
+
+/// Input argument names in Paddle's order: slots sorted by name (OpDesc
+/// keeps them in a `std::map`), arguments in order.
+fn input_args(op: &Op) -> Vec<String> {
+    sorted_args(&op.inputs)
+}
+
+fn output_args(op: &Op) -> Vec<String> {
+    sorted_args(&op.outputs)
+}
+
+fn sorted_args(slots: &[Slot]) -> Vec<String> {
+    let mut s: Vec<&Slot> = slots.iter().collect();
+    s.sort_by(|a, b| a.parameter.cmp(&b.parameter));
+    s.iter().flat_map(|s| s.arguments.iter().cloned()).collect()
+}
+
+fn rename_in(op: &mut Op, old: &str, new: &str) {
+    for slot in op.inputs.iter_mut().chain(op.outputs.iter_mut()) {
+        for a in &mut slot.arguments {
+            if a == old {
+                *a = new.to_string();
+            }
+        }
+    }
+}
+
+/// `_create_op_desc_("sum", ...)` for accumulating `renamed` into `var`.
+fn sum_op(renamed: &[String], var: &str, device: &str) -> Op {
+    let refs: Vec<&str> = renamed.iter().map(String::as_str).collect();
+    Op::new("sum")
+        .input("X", &refs)
+        .output("Out", &[var])
+        .attr("op_device", AttrValue::String(device.to_string()))
+        .attr("op_role", AttrValue::Int(role::BACKWARD))
+}
+
+/// `_addup_repetitive_outputs_` (with Paddle's default
+/// `FLAGS_max_inplace_grad_add = 0`, so always `sum`).
+fn addup_repetitive_outputs(mut descs: Vec<Op>, block_idx: usize) -> Vec<Op> {
+    let mut pending: IndexMap<usize, Vec<Op>> = IndexMap::new();
+    let mut rename_count: HashMap<String, usize> = HashMap::new();
+    let mut renamed: IndexMap<String, Vec<String>> = IndexMap::new();
+    let mut start_idx: HashMap<String, usize> = HashMap::new();
+    let mut device: HashMap<String, String> = HashMap::new();
+    let new_name = |var: &str, count: &mut HashMap<String, usize>| {
+        let c = count.entry(var.to_string()).or_insert(0);
+        let n = format!("{var}@RENAME@block{block_idx}@{c}");
+        *c += 1;
+        n
+    };
+    for idx in 0..descs.len() {
+        for var in input_args(&descs[idx]) {
+            if !var.contains(GRAD_SUFFIX) {
+                continue;
+            }
+            let list = renamed.entry(var.clone()).or_default();
+            if list.len() > 1 {
+                let dev = device.get(&var).cloned().unwrap_or_default();
+                pending
+                    .entry(idx)
+                    .or_default()
+                    .push(sum_op(list, &var, &dev));
+                *list = vec![var.clone()];
+            }
+        }
+        let op_device = match descs[idx].get_attr("op_device") {
+            Some(AttrValue::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let inputs: HashSet<String> = input_args(&descs[idx]).into_iter().collect();
+        let mut params: Vec<String> = descs[idx]
+            .outputs
+            .iter()
+            .map(|s| s.parameter.clone())
+            .collect();
+        params.sort();
+        for (param_idx, param) in params.iter().enumerate() {
+            let mut args = descs[idx].outputs_of(param).to_vec();
+            for arg_idx in 0..args.len() {
+                let var = args[arg_idx].clone();
+                if !var.contains(GRAD_SUFFIX) || var == "@EMPTY@" || inputs.contains(&var) {
+                    continue;
+                }
+                let list = renamed.entry(var.clone()).or_default();
+                if list.is_empty() {
+                    *list = vec![var.clone()];
+                    start_idx.insert(var.clone(), idx);
+                    continue;
+                }
+                if list.len() == 1 {
+                    let first = new_name(&var, &mut rename_count);
+                    renamed[&var][0] = first.clone();
+                    let start = start_idx.get(&var).copied().unwrap_or(0);
+                    for op in &mut descs[start..idx] {
+                        rename_in(op, &var, &first);
+                    }
+                    for ops in pending.values_mut() {
+                        for op in ops {
+                            rename_in(op, &var, &first);
+                        }
+                    }
+                    for p in &params[..param_idx] {
+                        if let Some(slot) =
+                            descs[idx].outputs.iter_mut().find(|s| &s.parameter == p)
+                        {
+                            for a in &mut slot.arguments {
+                                if *a == var {
+                                    *a = first.clone();
+                                }
+                            }
+                        }
+                    }
+                    for a in &mut args[..arg_idx] {
+                        if *a == var {
+                            *a = first.clone();
+                        }
+                    }
+                }
+                let next = new_name(&var, &mut rename_count);
+                args[arg_idx] = next.clone();
+                if let Some(slot) = descs[idx]
+                    .outputs
+                    .iter_mut()
+                    .find(|s| &s.parameter == param)
+                {
+                    slot.arguments = args.clone();
+                }
+                renamed[&var].push(next);
+                device.insert(var.clone(), op_device.clone());
+            }
+        }
+    }
+    let end = descs.len();
+    let finals: Vec<(String, Vec<String>)> = renamed
+        .iter()
+        .filter(|(_, l)| l.len() > 1)
+        .map(|(v, l)| (v.clone(), l.clone()))
+        .collect();
+    for (var, list) in finals {
+        let dev = device.get(&var).cloned().unwrap_or_default();
+        pending
+            .entry(end)
+            .or_default()
+            .push(sum_op(&list, &var, &dev));
+    }
+    for (idx, ops) in pending.into_iter().rev() {
+        for (i, op) in ops.into_iter().enumerate() {
+            descs.insert(idx + i, op);
+        }
+    }
+    descs
+}
+
+/// `_remove_no_grad_branch_`.
+fn remove_no_grad_branch(descs: Vec<Op>, no_grad: &mut HashSet<String>, loss: &str) -> Vec<Op> {
+    let target = grad_name(loss);
+    let mut kept = Vec::new();
+    for op in descs {
+        let outs = output_args(&op);
+        if outs.is_empty() || outs.iter().all(|o| no_grad.contains(o)) {
+            continue;
+        }
+        let grad_ins: Vec<String> = input_args(&op)
+            .into_iter()
+            .filter(|n| n.contains(GRAD_SUFFIX))
+            .collect();
+        if !grad_ins.is_empty() && grad_ins.iter().all(|n| no_grad.contains(n)) {
+            for o in outs {
+                if o != target {
+                    no_grad.insert(o);
+                }
+            }
+            continue;
+        }
+        kept.push(op);
+    }
+    let mut out = Vec::with_capacity(kept.len());
+    for op in kept {
+        for arg in input_args(&op) {
+            if arg.contains(GRAD_SUFFIX) && no_grad.contains(&arg) {
+                let mut zero = Op::new("fill_any_like")
+                    .input("X", &[strip_grad_suffix(&arg)])
+                    .output("Out", &[&arg])
+                    .attr("value", AttrValue::Float(0.0))
+                    .attr("dtype", AttrValue::Int(-1))
+                    .attr("op_role", AttrValue::Int(role::BACKWARD))
+                    .attr("op_device", AttrValue::String(String::new()));
+                check_attrs(&mut zero);
+                out.push(zero);
+            }
+        }
+        out.push(op);
+    }
+    out
+}
+
+/// `_find_not_need_ops`: grad ops in a part of the backward graph that
+/// starts from gradients nothing produces (indices into `descs`).
+fn find_not_need_ops(descs: &[Op], forward: &[&Op]) -> HashSet<usize> {
+    let mut forward_vars: HashSet<String> = HashSet::new();
+    for op in forward {
+        forward_vars.extend(op.input_names().map(str::to_string));
+        forward_vars.extend(op.output_names().map(str::to_string));
+    }
+    // Variable versions: each output makes a new node; inputs read the last.
+    let mut versions: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut var_pending: Vec<Vec<usize>> = Vec::new(); // var node -> op indices
+    let mut op_inputs: Vec<Vec<usize>> = Vec::new();
+    let mut op_outputs: Vec<Vec<usize>> = Vec::new();
+    let mut backward_vars: HashSet<String> = HashSet::new();
+    let mut special = Vec::new();
+    for (k, op) in descs.iter().enumerate() {
+        let ins = input_args(op);
+        let input_set: HashSet<&String> = ins.iter().collect();
+        let new_vars = input_set
+            .iter()
+            .filter(|n| !forward_vars.contains(n.as_str()) && !backward_vars.contains(n.as_str()))
+            .count();
+        backward_vars.extend(output_args(op));
+        let mut in_nodes = Vec::new();
+        for name in &ins {
+            let list = versions.entry(name.clone()).or_default();
+            if list.is_empty() {
+                list.push(var_pending.len());
+                var_pending.push(Vec::new());
+            }
+            let node = *list.last().unwrap_or(&0);
+            var_pending[node].push(k);
+            in_nodes.push(node);
+        }
+        let mut out_nodes = Vec::new();
+        for name in output_args(op) {
+            let node = var_pending.len();
+            var_pending.push(Vec::new());
+            versions.entry(name).or_default().push(node);
+            out_nodes.push(node);
+        }
+        op_inputs.push(in_nodes);
+        op_outputs.push(out_nodes);
+        if new_vars == input_set.len() {
+            special.push(k);
+        }
+    }
+    let mut not_needed = HashSet::new();
+    for s in special {
+        let mut list = vec![s];
+        let mut ready: HashSet<usize> = op_inputs[s].iter().copied().collect();
+        let mut remove = true;
+        let mut candidates = std::collections::VecDeque::from([s]);
+        while let Some(k) = candidates.pop_front() {
+            if op_inputs[k].iter().all(|n| ready.contains(n)) && !op_inputs[k].is_empty() {
+                for &o in &op_outputs[k] {
+                    candidates.extend(var_pending[o].iter().copied());
+                    list.extend(var_pending[o].iter().copied());
+                }
+                ready.extend(op_outputs[k].iter().copied());
+            } else {
+                remove = false;
+                break;
+            }
+        }
+        if remove {
+            not_needed.extend(list);
+        }
+    }
+    if not_needed.len() == descs.len() {
+        return HashSet::new();
+    }
+    not_needed
+}
+
+/// `_append_backward_vars_` for the global block: drops grad ops with
+/// nothing to do, declares each new gradient variable like its forward
+/// variable, and returns forward name -> gradient name.
+fn append_backward_vars(
+    block: &mut Block,
+    start: usize,
+    grad_to_var: &HashMap<String, String>,
+) -> Result<HashMap<String, String>, String> {
+    let mut info = HashMap::new();
+    let mut remove = Vec::new();
+    for idx in start..block.ops.len() {
+        let op = &block.ops[idx];
+        let outputs: Vec<String> = output_args(op)
+            .into_iter()
+            .filter(|n| n != "@EMPTY@")
+            .collect();
+        if outputs.is_empty() {
+            remove.push(idx);
+            continue;
+        }
+        let grad_ins: Vec<String> = input_args(op)
+            .into_iter()
+            .filter(|n| n.contains(GRAD_SUFFIX))
+            .collect();
+        if !grad_ins.is_empty() && grad_ins.iter().all(|n| block.var(n).is_none()) {
+            remove.push(idx);
+            continue;
+        }
+        if op.ty == "sum" {
+            let kept: Vec<String> = op
+                .inputs_of("X")
+                .iter()
+                .filter(|n| block.var(n).is_some())
+                .cloned()
+                .collect();
+            if kept.is_empty() {
+                return Err("internal: a gradient sum has no inputs left".into());
+            }
+            if let Some(slot) = block.ops[idx]
+                .inputs
+                .iter_mut()
+                .find(|s| s.parameter == "X")
+            {
+                slot.arguments = kept;
+            }
+        }
+        check_attrs(&mut block.ops[idx]);
+        for name in output_args(&block.ops[idx]) {
+            if name == "@EMPTY@" || block.var(&name).is_some() {
+                continue;
+            }
+            let fwd = strip_grad_suffix(&name);
+            let var = match block.var(fwd) {
+                Some(f) => {
+                    let dims = f.tensor_desc().map(|t| t.dims.clone()).unwrap_or_default();
+                    Var::dense(
+                        name.clone(),
+                        f.dtype().unwrap_or(crate::VarKind::Fp32),
+                        dims,
+                    )
+                }
+                None => Var::dense(name.clone(), crate::VarKind::Fp32, Vec::new()),
+            };
+            block.vars.push(Var {
+                stop_gradient: Some(false),
+                ..var
+            });
+            if let Some(v) = grad_to_var.get(&name) {
+                info.insert(v.clone(), name.clone());
+            }
+        }
+    }
+    for idx in remove.into_iter().rev() {
+        block.ops.remove(idx);
+    }
+    Ok(info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::VarKind;
+
+    fn var(name: &str, dims: Vec<i64>, stop: bool) -> Var {
+        Var {
+            stop_gradient: Some(stop),
+            ..Var::dense(name, VarKind::Fp32, dims)
+        }
+    }
+
+    /// `loss = mean(x*w + x*w)`: `w` is read twice, so its two gradients
+    /// are renamed `w@GRAD@RENAME@block0@N` and added by a `sum` that
+    /// carries `op_role_var`; `x` (stop_gradient) gets no gradient at all.
+    #[test]
+    fn fan_in_is_renamed_and_summed_and_stopped_inputs_get_nothing() {
+        let mut block = Block::new(0, -1);
+        block.vars = vec![
+            var("x", vec![-1, 3], true),
+            var("w", vec![3, 2], false),
+            var("a", vec![-1, 2], false),
+            var("b", vec![-1, 2], false),
+            var("s", vec![-1, 2], false),
+            var("loss", vec![], false),
+        ];
+        let mul = |out: &str| {
+            let mut op = Op::new("mul")
+                .input("X", &["x"])
+                .input("Y", &["w"])
+                .output("Out", &[out]);
+            ops::fill_defaults(&mut op);
+            op
+        };
+        let mut add = Op::new("elementwise_add")
+            .input("X", &["a"])
+            .input("Y", &["b"])
+            .output("Out", &["s"]);
+        ops::fill_defaults(&mut add);
+        let mut mean = Op::new("mean").input("X", &["s"]).output("Out", &["loss"]);
+        ops::fill_defaults(&mut mean);
+        block.ops = vec![mul("a"), mul("b"), add, mean];
+        let mut program = Program {
+            blocks: vec![block],
+            ..Default::default()
+        };
+        let pairs = append_backward(&mut program, "loss", &["w".into()], &[]).expect("backward");
+        assert_eq!(pairs, vec![("w".to_string(), "w@GRAD".to_string())]);
+        let b = &program.blocks[0];
+        let types: Vec<&str> = b.ops.iter().map(|o| o.ty.as_str()).collect();
+        assert_eq!(
+            types,
+            [
+                "mul",
+                "mul",
+                "elementwise_add",
+                "mean",
+                "fill_constant",
+                "mean_grad",
+                "elementwise_add_grad",
+                "mul_grad",
+                "mul_grad",
+                "sum"
+            ]
+        );
+        let sum = &b.ops[9];
+        assert_eq!(
+            sum.inputs_of("X"),
+            ["w@GRAD@RENAME@block0@0", "w@GRAD@RENAME@block0@1"]
+        );
+        assert_eq!(sum.outputs_of("Out"), ["w@GRAD"]);
+        assert_eq!(
+            sum.get_attr("op_role_var"),
+            Some(&AttrValue::Strings(vec!["w".into(), "w@GRAD".into()]))
+        );
+        for g in &b.ops[7..9] {
+            assert!(g.outputs_of("X@GRAD").is_empty(), "x stops gradients");
+        }
+        assert!(b.var("x@GRAD").is_none());
+        let wg = b.var("w@GRAD").expect("declared");
+        assert_eq!(wg.tensor_desc().map(|t| t.dims.clone()), Some(vec![3, 2]));
+        assert_eq!(
+            b.ops[3].get_attr("op_role"),
+            Some(&AttrValue::Int(role::LOSS))
+        );
+    }
+
+    #[test]
+    fn a_loss_nothing_computes_is_an_error() {
+        let mut block = Block::new(0, -1);
+        block.vars = vec![var("loss", vec![], false)];
+        let mut program = Program {
+            blocks: vec![block],
+            ..Default::default()
+        };
+        let e = append_backward(&mut program, "loss", &[], &[]).unwrap_err();
+        assert!(e.contains("no op computes the loss"), "{e}");
+    }
+}
