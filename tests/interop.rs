@@ -458,6 +458,56 @@ fn training_scripts_build_and_train_as_paddle_does() {
     }
 }
 
+/// SPEC §9.4: a training script compiled to two files (`--startup-out`)
+/// trains in Paddle 3.3.1 as the script trains in Paddle: startup once,
+/// then main 100 times on the script's data, with the losses the script
+/// prints when Paddle runs it (seed 003's regression, issue 15's numbers).
+#[test]
+fn compiled_training_program_trains_in_paddle_as_the_script_does() {
+    let script = "testdata/train/linear_sgd_const.py";
+    let dir = temp_dir("compiled_training");
+    let (main, startup) = (dir.join("main.pb"), dir.join("startup.pb"));
+    let out = fluidc(
+        &[
+            "compile",
+            script,
+            "-o",
+            path_str(&main),
+            "--startup-out",
+            path_str(&startup),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let runner = "import os, sys\nos.environ['FLAGS_enable_pir_api']='0'\nimport numpy, paddle\n\
+        paddle.enable_static()\n\
+        load = lambda f: paddle.static.Program.parse_from_string(open(f, 'rb').read())\n\
+        startup, main = load(sys.argv[1]), load(sys.argv[2])\n\
+        exe = paddle.static.Executor(paddle.CPUPlace())\n\
+        exe.run(startup)\n\
+        x = numpy.array([[1.0], [2.0], [3.0], [4.0]], dtype='float32')\n\
+        for i in range(100):\n    p, l = exe.run(main, feed={'x': x, 'y': 2 * x}, fetch_list=['fc_0.tmp_1', 'mean_0.tmp_0'])\n    \
+        if i in (0, 1, 9, 99): print(i, l)\n\
+        print(p.flatten())";
+    let ours = venv_python(&["-c", runner, path_str(&startup), path_str(&main)]);
+    let theirs = std::process::Command::new(paddle_python())
+        .arg(repo().join("tests/interop/fluid2018/run_with_paddle.py"))
+        .arg(script)
+        .current_dir(repo())
+        .output()
+        .expect("python starts");
+    assert!(theirs.status.success(), "{}", stderr(&theirs));
+    let (a, b) = (dir.join("compiled.out"), dir.join("script.out"));
+    std::fs::write(&a, &ours).expect("write");
+    std::fs::write(&b, &theirs.stdout).expect("write");
+    let cmp = std::process::Command::new(paddle_python())
+        .arg(repo().join("tests/interop/fluid2018/compare_numbers.py"))
+        .args([path_str(&a), path_str(&b), "--rtol", "1e-5"])
+        .output()
+        .expect("python runs");
+    assert!(cmp.status.success(), "{}{}", stdout(&cmp), stderr(&cmp));
+}
+
 /// The grad makers fluidc builds backward from (transpiler/data) are Paddle
 /// 3.3.1's: the dump script, re-run against the venv, writes the committed
 /// file byte for byte.
