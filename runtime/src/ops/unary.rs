@@ -375,13 +375,24 @@ fn grad(l: &OpLoader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, S
                 dt.shape()
             )));
         }
-        let (a, d) = (f64s(&vt, &op)?, f64s(&dt, &op)?);
-        let g = a
-            .iter()
-            .zip(d.iter())
-            .map(|(&a, &d)| f(alpha, a, d))
-            .collect();
-        let t = float::tensor(vt.dtype(), vt.shape(), g)?;
+        // Element by element in the tensor's dtype (through f64 per element,
+        // no intermediate vectors): relu_grad runs on every training step.
+        fn each<T: Element>(v: &[T], d: &[T], f: impl Fn(f64, f64) -> f64) -> Vec<T> {
+            v.iter()
+                .zip(d)
+                .map(|(&a, &b)| T::from_f64(f(a.to_f64(), b.to_f64())))
+                .collect()
+        }
+        let g = |a, b| f(alpha, a, b);
+        let t = match (vt.data(), dt.data()) {
+            (Data::Float32(v), Data::Float32(d)) => Tensor::from_vec(vt.shape(), each(v, d, g))?,
+            (Data::Float64(v), Data::Float64(d)) => Tensor::from_vec(vt.shape(), each(v, d, g))?,
+            _ => {
+                let (a, d) = (f64s(&vt, &op)?, f64s(&dt, &op)?);
+                let g = a.iter().zip(d.iter()).map(|(&a, &d)| g(a, d)).collect();
+                float::tensor(vt.dtype(), vt.shape(), g)?
+            }
+        };
         drop((vt, dt));
         s.set_tensor(&dx, t);
         Ok(())
