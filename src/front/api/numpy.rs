@@ -42,6 +42,42 @@ macro_rules! method_reduction {
 
 pub const BUILTINS: &[Builtin] = &[
     builtin!(
+        ["numpy.abs", "numpy.absolute"],
+        [("x", Req)],
+        Rest::No,
+        |_, a| elementwise_fn(a, host::UnaryOp::Abs)
+    ),
+    builtin!(
+        ["numpy.exp"],
+        [("x", Req)],
+        Rest::No,
+        |_, a| elementwise_fn(a, host::UnaryOp::Exp)
+    ),
+    builtin!(
+        ["numpy.log"],
+        [("x", Req)],
+        Rest::No,
+        |_, a| elementwise_fn(a, host::UnaryOp::Log)
+    ),
+    builtin!(["numpy.sqrt"], [("x", Req)], Rest::No, |_, a| {
+        elementwise_fn(a, host::UnaryOp::Sqrt)
+    }),
+    builtin!(["numpy.tanh"], [("x", Req)], Rest::No, |_, a| {
+        elementwise_fn(a, host::UnaryOp::Tanh)
+    }),
+    builtin!(["numpy.square"], [("x", Req)], Rest::No, |_, a| {
+        elementwise_fn(a, host::UnaryOp::Square)
+    }),
+    builtin!(["numpy.isnan"], [("x", Req)], Rest::No, |_, a| {
+        elementwise_fn(a, host::UnaryOp::IsNan)
+    }),
+    builtin!(["numpy.isinf"], [("x", Req)], Rest::No, |_, a| {
+        elementwise_fn(a, host::UnaryOp::IsInf)
+    }),
+    builtin!(["numpy.isfinite"], [("x", Req)], Rest::No, |_, a| {
+        elementwise_fn(a, host::UnaryOp::IsFinite)
+    }),
+    builtin!(
         ["numpy.array", "numpy.asarray"],
         [("object", Req), ("dtype", Nil)],
         Rest::No,
@@ -223,6 +259,29 @@ fn recv(a: &Args) -> Rc<HostArray> {
 }
 
 /// An array result.
+/// `np.abs(x)`, `np.exp(x)`, ...: element-wise on an array, a numpy
+/// scalar or a Python number; an array gives an array, else a scalar.
+fn elementwise_fn(a: &Args, op: host::UnaryOp) -> Result<Value> {
+    let x = a.get("x");
+    let arr = as_array(x).ok_or_else(|| {
+        a.err(
+            "x",
+            format!(
+                "{}() takes an array or a number, not {}",
+                a.short_name(),
+                x.type_name()
+            ),
+        )
+    })?;
+    let y = arr
+        .unary(op)
+        .map_err(|e| a.err("x", format!("{}: {}", e.kind.name(), e.message)))?;
+    Ok(match x {
+        Value::Array(_) | Value::List(_) | Value::Tuple(_) => array_value(y),
+        _ => scalar_or_array(y),
+    })
+}
+
 fn array_value(x: HostArray) -> Value {
     Value::Array(Rc::new(x))
 }

@@ -15,6 +15,7 @@ use fluidc_transpiler::backward::{self, check_attrs, role};
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 
 use super::builtin::{builtin, recv_object, Args, Builtin, Rest, D};
+use super::param::{regularizer_arg, Regularizer};
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::host::Host;
 use crate::front::value::{Object, Value, VarRef};
@@ -52,16 +53,12 @@ pub enum Rule {
 pub struct Optimizer {
     pub rule: Rule,
     pub learning_rate: f64,
+    /// The optimizer-wide `regularization=` (a parameter's own wins).
+    pub regularization: Option<Regularizer>,
 }
 
 fn optimizer(rule: Rule, a: &Args) -> Result<Value> {
-    if !a.is_none("regularization") {
-        return Err(a.err(
-            "regularization",
-            "regularization is not supported yet by fluidc's optimizers; \
-             leave it out (fluid.regularizer on ParamAttr is not supported either)",
-        ));
-    }
+    let regularization = regularizer_arg(a, "regularization")?;
     let learning_rate =
         match a.get("learning_rate") {
             Value::Int(n) => *n as f64,
@@ -74,6 +71,7 @@ fn optimizer(rule: Rule, a: &Args) -> Result<Value> {
     Ok(Value::object(Object::Optimizer(Optimizer {
         rule,
         learning_rate,
+        regularization,
     })))
 }
 
@@ -312,31 +310,32 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
     let loss = a.var("loss")?;
     let mut pairs = backward_of(i, a)?;
     pairs.sort_by(|x, y| x.0.cmp(&y.0));
-    let regularized = pairs.iter().find(|(p, _)| {
+    let scaled = pairs.iter().find(|(p, _)| {
         i.b.params
             .get(p)
-            .is_some_and(|info| info.regularizer.is_some() || info.learning_rate != 1.0)
+            .is_some_and(|info| info.learning_rate != 1.0)
     });
-    if let Some((p, _)) = regularized {
+    if let Some((p, _)) = scaled {
         return Err(a.err(
             "loss",
             format!(
-                "parameter `{p}` has a regularizer or its own learning_rate in its ParamAttr; \
-                 fluidc's optimizers do not apply those yet, so leave them out"
+                "parameter `{p}` has its own learning_rate in its ParamAttr; \
+                 fluidc's optimizers do not apply per-parameter learning rates yet, so leave it out"
             ),
         ));
     }
     let program = loss.program;
     let startup = i.b.startup_of.get(&program).copied().unwrap_or(i.b.startup);
+    let fused = regularize(i, program, &opt, &pairs);
     let lr = learning_rate_var(i, program, startup, opt.learning_rate);
     let accs: Vec<Vec<String>> = pairs
         .iter()
         .map(|(p, _)| create_accumulators(i, program, startup, &opt.rule, p))
         .collect();
     let mut ops = Vec::new();
-    for ((p, g), acc) in pairs.iter().zip(&accs) {
+    for (((p, g), acc), l2) in pairs.iter().zip(&accs).zip(&fused) {
         let scope = i.b.unique_scope("optimizer");
-        let mut op = update_op(&opt.rule, p, g, &lr, acc)
+        let mut op = update_op(&opt.rule, p, g, &lr, acc, *l2)
             .attr("op_role", AttrValue::Int(role::OPTIMIZE))
             .attr(
                 "op_role_var",
@@ -446,8 +445,110 @@ fn create_accumulators(
     names
 }
 
-/// The update op for one parameter; `accs` are its accumulators.
-fn update_op(rule: &Rule, p: &str, g: &str, lr: &str, accs: &[String]) -> Op {
+/// `append_regularization_ops` (Paddle 3.3.1): in name scope
+/// `/regularization/`, each regularized gradient gets its decay added in
+/// place: L2 `scale(param, coeff)`, L1 `scale(sign(param), coeff)`, then
+/// `sum([grad, decay]) -> grad`. A parameter's own regularizer wins over
+/// the optimizer's. Momentum fuses L2 decay into its op instead: the
+/// returned coefficient per pair (None: nothing fused).
+fn regularize(
+    i: &mut Host,
+    program: usize,
+    opt: &Optimizer,
+    pairs: &[(String, String)],
+) -> Vec<Option<f64>> {
+    let momentum = matches!(opt.rule, Rule::Momentum { .. });
+    // Momentum takes an optimizer-wide L2 decay as its attribute.
+    let (wide, wide_fused) = match opt.regularization {
+        Some(Regularizer::L2(c)) if momentum => (None, Some(c)),
+        r => (r, None),
+    };
+    let mut fused = Vec::with_capacity(pairs.len());
+    let mut scope: Option<String> = None;
+    for (p, g) in pairs {
+        let own = i.b.params.get(p).and_then(|info| info.regularizer);
+        let reg = match (own, momentum) {
+            (Some(Regularizer::L2(c)), true) => {
+                fused.push(Some(c));
+                continue;
+            }
+            (Some(r), true) => {
+                fused.push(Some(f64::NAN)); // the parameter's own decay replaces the fused one
+                Some(r)
+            }
+            (Some(r), false) => {
+                fused.push(None);
+                Some(r)
+            }
+            (None, _) => {
+                fused.push(wide_fused);
+                wide
+            }
+        };
+        let Some(reg) = reg else {
+            continue;
+        };
+        let scope = scope
+            .get_or_insert_with(|| i.b.unique_scope("regularization"))
+            .clone();
+        let (dtype, dims) = {
+            let v = i.b.block(program, 0).var(p);
+            (
+                v.and_then(|v| v.dtype()).unwrap_or(VarKind::Fp32),
+                v.and_then(|v| v.tensor_desc().map(|t| t.dims.clone()))
+                    .unwrap_or_default(),
+            )
+        };
+        let guard = |op: Op| {
+            op.attr("op_role", AttrValue::Int(role::OPTIMIZE))
+                .attr(
+                    "op_role_var",
+                    AttrValue::Strings(vec![p.clone(), g.clone()]),
+                )
+                .attr("op_namescope", AttrValue::String(format!("/{scope}/")))
+        };
+        let mut fresh = |i: &mut Host| {
+            let name = i.b.unique("_generated_var");
+            let mut v = Var::dense(name.as_str(), dtype, dims.clone());
+            v.stop_gradient = Some(false);
+            i.b.declare_in(program, 0, v);
+            name
+        };
+        let (source, coeff) = match reg {
+            Regularizer::L2(c) => (p.clone(), c),
+            Regularizer::L1(c) => {
+                let sign = fresh(i);
+                i.b.append_to(
+                    program,
+                    0,
+                    guard(Op::new("sign").input("X", &[p]).output("Out", &[&sign])),
+                );
+                (sign, c)
+            }
+        };
+        let decay = fresh(i);
+        i.b.append_to(
+            program,
+            0,
+            guard(
+                Op::new("scale")
+                    .input("X", &[&source])
+                    .output("Out", &[&decay])
+                    .attr("scale", AttrValue::Float(coeff as f32)),
+            ),
+        );
+        i.b.append_to(
+            program,
+            0,
+            guard(Op::new("sum").input("X", &[g, &decay]).output("Out", &[g])),
+        );
+    }
+    fused
+}
+
+/// The update op for one parameter; `accs` are its accumulators, `l2` a
+/// Momentum's fused L2 decay (NaN: none, the parameter decays itself).
+fn update_op(rule: &Rule, p: &str, g: &str, lr: &str, accs: &[String], l2: Option<f64>) -> Op {
     let acc = |suffix: &str| {
         let k = accumulators(rule)
             .iter()
@@ -470,8 +571,17 @@ fn update_op(rule: &Rule, p: &str, g: &str, lr: &str, accs: &[String]) -> Op {
             .output("VelocityOut", &[&acc("velocity")])
             .attr("mu", AttrValue::Float(mu as f32))
             .attr("use_nesterov", AttrValue::Bool(nesterov))
-            .attr("regularization_method", AttrValue::String(String::new()))
-            .attr("regularization_coeff", AttrValue::Float(0.0))
+            .attr(
+                "regularization_method",
+                AttrValue::String(match l2 {
+                    Some(c) if !c.is_nan() => "l2_decay".into(),
+                    _ => String::new(),
+                }),
+            )
+            .attr(
+                "regularization_coeff",
+                AttrValue::Float(l2.filter(|c| !c.is_nan()).unwrap_or(0.0) as f32),
+            )
             .attr("rescale_grad", AttrValue::Float(1.0)),
         Rule::Adam {
             beta1,
