@@ -46,6 +46,21 @@ pub enum Rule {
         momentum: f64,
         centered: bool,
     },
+    Adamax {
+        beta1: f64,
+        beta2: f64,
+        epsilon: f64,
+    },
+    Adadelta {
+        rho: f64,
+        epsilon: f64,
+    },
+    Lamb {
+        beta1: f64,
+        beta2: f64,
+        epsilon: f64,
+        weight_decay: f64,
+    },
 }
 
 /// An optimizer object (`fluid.optimizer.Adam(...)`).
@@ -174,6 +189,78 @@ pub const BUILTINS: &[Builtin] = &[
             },
             a
         )
+    ),
+    builtin!(
+        ["fluid.optimizer.Adamax", "fluid.optimizer.AdamaxOptimizer"],
+        [
+            ("learning_rate", Float(0.001)),
+            ("beta1", Float(0.9)),
+            ("beta2", Float(0.999)),
+            ("epsilon", Float(1e-8)),
+            ("regularization", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |_, a| optimizer(
+            Rule::Adamax {
+                beta1: a.float("beta1")?,
+                beta2: a.float("beta2")?,
+                epsilon: a.float("epsilon")?,
+            },
+            a
+        )
+    ),
+    builtin!(
+        [
+            "fluid.optimizer.Adadelta",
+            "fluid.optimizer.AdadeltaOptimizer"
+        ],
+        [
+            ("learning_rate", Req),
+            ("epsilon", Float(1e-6)),
+            ("rho", Float(0.95)),
+            ("regularization", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |_, a| optimizer(
+            Rule::Adadelta {
+                rho: a.float("rho")?,
+                epsilon: a.float("epsilon")?,
+            },
+            a
+        )
+    ),
+    builtin!(
+        ["fluid.optimizer.Lamb", "fluid.optimizer.LambOptimizer"],
+        [
+            ("learning_rate", Float(0.001)),
+            ("lamb_weight_decay", Float(0.01)),
+            ("beta1", Float(0.9)),
+            ("beta2", Float(0.999)),
+            ("epsilon", Float(1e-6)),
+            ("regularization", Nil),
+            ("exclude_from_weight_decay_fn", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |_, a| {
+            if !a.is_none("exclude_from_weight_decay_fn") {
+                return Err(a.err(
+                    "exclude_from_weight_decay_fn",
+                    "Lamb's exclude_from_weight_decay_fn is not supported yet; leave it out",
+                ));
+            }
+            optimizer(
+                Rule::Lamb {
+                    beta1: a.float("beta1")?,
+                    beta2: a.float("beta2")?,
+                    epsilon: a.float("epsilon")?,
+                    weight_decay: a.float("lamb_weight_decay")?,
+                },
+                a,
+            )
+        }
     ),
     builtin!(
         ["Optimizer.minimize"],
@@ -346,6 +433,26 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
         i.b.append_to(program, 0, op);
         ops.push(Value::None);
     }
+    // Adamax's `_finish_update`: beta1_pow *= beta1, one `scale` per
+    // parameter in name scope `/adamax_N/`, after every update.
+    if let Rule::Adamax { beta1, .. } = opt.rule {
+        for ((p, g), acc) in pairs.iter().zip(&accs) {
+            let pow = acc.get(2).cloned().unwrap_or_default();
+            let scope = i.b.unique_scope("adamax");
+            let mut op = Op::new("scale")
+                .input("X", &[&pow])
+                .output("Out", &[&pow])
+                .attr("scale", AttrValue::Float(beta1 as f32))
+                .attr("op_role", AttrValue::Int(role::OPTIMIZE))
+                .attr(
+                    "op_role_var",
+                    AttrValue::Strings(vec![p.clone(), g.clone()]),
+                )
+                .attr("op_namescope", AttrValue::String(format!("/{scope}/")));
+            check_attrs(&mut op);
+            i.b.append_to(program, 0, op);
+        }
+    }
     Ok(Value::tuple(vec![Value::list(ops), pairs_value(i, &pairs)]))
 }
 
@@ -411,6 +518,21 @@ fn accumulators(rule: &Rule) -> Vec<(&'static str, f64, bool, &'static str)> {
             ("momentum", 0.0, true, ""),
             ("mean_square", 0.0, true, ""),
             ("mean_grad", 0.0, true, ""),
+        ],
+        Rule::Adamax { beta1, .. } => vec![
+            ("moment", 0.0, true, ""),
+            ("inf_norm", 0.0, true, ""),
+            ("beta1_pow_acc", beta1, false, ""),
+        ],
+        Rule::Adadelta { .. } => vec![
+            ("_avg_squared_grad", 0.0, true, ""),
+            ("_avg_squared_update", 0.0, true, ""),
+        ],
+        Rule::Lamb { beta1, beta2, .. } => vec![
+            ("moment1", 0.0, true, ""),
+            ("moment2", 0.0, true, ""),
+            ("beta1_pow_acc", beta1, false, "cpu"),
+            ("beta2_pow_acc", beta2, false, "cpu"),
         ],
     }
 }
@@ -624,5 +746,44 @@ fn update_op(rule: &Rule, p: &str, g: &str, lr: &str, accs: &[String], l2: Optio
             .attr("epsilon", AttrValue::Float(epsilon as f32))
             .attr("momentum", AttrValue::Float(momentum as f32))
             .attr("centered", AttrValue::Bool(centered)),
+        Rule::Adamax {
+            beta1,
+            beta2,
+            epsilon,
+        } => base("adamax")
+            .input("Moment", &[&acc("moment")])
+            .input("InfNorm", &[&acc("inf_norm")])
+            .input("Beta1Pow", &[&acc("beta1_pow_acc")])
+            .output("MomentOut", &[&acc("moment")])
+            .output("InfNormOut", &[&acc("inf_norm")])
+            .attr("beta1", AttrValue::Float(beta1 as f32))
+            .attr("beta2", AttrValue::Float(beta2 as f32))
+            .attr("epsilon", AttrValue::Float(epsilon as f32)),
+        Rule::Adadelta { rho, epsilon } => base("adadelta")
+            .input("AvgSquaredGrad", &[&acc("_avg_squared_grad")])
+            .input("AvgSquaredUpdate", &[&acc("_avg_squared_update")])
+            .output("AvgSquaredGradOut", &[&acc("_avg_squared_grad")])
+            .output("AvgSquaredUpdateOut", &[&acc("_avg_squared_update")])
+            .attr("rho", AttrValue::Float(rho as f32))
+            .attr("epsilon", AttrValue::Float(epsilon as f32)),
+        Rule::Lamb {
+            beta1,
+            beta2,
+            epsilon,
+            weight_decay,
+        } => base("lamb")
+            .input("Moment1", &[&acc("moment1")])
+            .input("Moment2", &[&acc("moment2")])
+            .input("Beta1Pow", &[&acc("beta1_pow_acc")])
+            .input("Beta2Pow", &[&acc("beta2_pow_acc")])
+            .output("Moment1Out", &[&acc("moment1")])
+            .output("Moment2Out", &[&acc("moment2")])
+            .output("Beta1PowOut", &[&acc("beta1_pow_acc")])
+            .output("Beta2PowOut", &[&acc("beta2_pow_acc")])
+            .attr("beta1", AttrValue::Float(beta1 as f32))
+            .attr("beta2", AttrValue::Float(beta2 as f32))
+            .attr("epsilon", AttrValue::Float(epsilon as f32))
+            .attr("weight_decay", AttrValue::Float(weight_decay as f32))
+            .attr("always_adapt", AttrValue::Bool(false)),
     }
 }
