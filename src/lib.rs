@@ -7,3 +7,4 @@ pub mod driver;
 pub mod front;
 pub mod host;
 pub mod input;
+pub mod train;

@@ -1,5 +1,6 @@
 //! The `fluidc` command line (SPEC §7).
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use fluidc::driver::{self, OptFlags, Stage, TargetArg};
@@ -23,10 +24,12 @@ struct Cli {
 enum Command {
     /// Compile a program (.py, .pb or .pbtxt): lower select, optimize, write ProgramDesc bytes.
     Compile {
+        /// The program: a script (.py), or a program to optimize (.pb, .pbtxt, `-` for stdin).
         input: String,
         /// Output file; `-` is standard output. Default: the input with `.pb`.
         #[arg(short = 'o', long = "output")]
         output: Option<String>,
+        /// Which Paddle to write for: paddle3 (Paddle 3's op spellings) or fluid2018.
         #[arg(long, value_enum, default_value_t = TargetArg::Paddle3)]
         target: TargetArg,
         /// Write the script's startup program to FILE, apart (a .py only);
@@ -38,7 +41,10 @@ enum Command {
     },
     /// Print a program as protobuf text (as protoc does), Paddle-style text or JSON.
     Dump {
+        /// The program: a script (.py), or a compiled program (.pb, .pbtxt, `-` for stdin).
         input: String,
+        /// text: protobuf text format (as protoc prints it); pretty: one line per op,
+        /// as Paddle's `Program.__str__`; json: protobuf's JSON mapping.
         #[arg(long, value_enum, default_value_t = DumpFormat::Pretty)]
         format: DumpFormat,
         /// Print only this block (and, for `pretty`, the blocks nested in it).
@@ -53,8 +59,18 @@ enum Command {
         #[command(flatten)]
         opt: OptFlags,
     },
-    /// Run a program (.py, .pb or .pbtxt; a .py is compiled first) and print its fetches.
+    /// Run a program (.py, .pb or .pbtxt) and print its fetches; a script runs as
+    /// Python would run it. With --steps, run a compiled program N times (training).
+    #[command(
+        mut_arg("max_steps", |a| a
+            .long("max-rewrites")
+            .help("Stop rewriting after N rewrites, to bisect a bad rewrite (`--max-steps` of compile and dump)")),
+        after_help = "Training: fluidc compile train.py -o main.pb --startup-out startup.pb, then\n  \
+                      fluidc run main.pb --startup startup.pb --steps 100 --batch-size 4 --feed x=x.npy --feed y=y.npy\n\
+                      prints one line per step: `step 0: mean_0.tmp_0 = 16.135` (or JSON lines with --format json)."
+    )]
     Run {
+        /// The program: a script (.py), or a compiled program (.pb, .pbtxt, `-` for stdin).
         input: String,
         /// NAME=VALUE: a .npy file or a literal such as [1,2,3] (the variable's declared dtype).
         #[arg(long = "feed", value_name = "NAME=VALUE")]
@@ -62,6 +78,9 @@ enum Command {
         /// Variables to print after the program's own fetch targets.
         #[arg(long = "fetch", value_name = "NAME")]
         fetch: Vec<String>,
+        /// text: `name = value (dtype, shape)` per fetch, or one `step i: name = value, ...`
+        /// line per step; json: one object (`{"fetch": [...]}`), or one per line, one line per step
+        /// (`{"step": i, "fetch": [...]}`).
         #[arg(long, value_enum, default_value_t = RunFormat::Text)]
         format: RunFormat,
         /// Seeds select's random choice (with --workers 1, runs repeat exactly).
@@ -75,16 +94,49 @@ enum Command {
         /// rounded down to whole GiB. A larger tensor is a runtime error.
         #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
         max_memory: Option<u64>,
+        /// A startup program (.pb, as `compile --startup-out` writes it) to run once
+        /// first, in the same scope: the parameters it initializes carry into the
+        /// main program's runs. Not for a script, which runs its own.
+        #[arg(long, value_name = "FILE")]
+        startup: Option<String>,
+        /// Run the program N times (training steps, N >= 1), parameters carrying from
+        /// step to step, and print each step's fetches as one line. A compiled
+        /// program only: a script's own loop decides how often it runs.
+        #[arg(long, value_name = "N", value_parser = at_least_one("run at least one step (--steps 1 or more)"))]
+        steps: Option<u64>,
+        /// With --steps: cut each .npy feed along axis 0 into batches of B rows, one
+        /// batch per step. The rows cycle: a batch past the last row goes on from
+        /// the first (5 rows, B = 2: rows 0-1, 2-3, 4 and 0, 1-2, ...). Literal
+        /// feeds are fed whole every step.
+        #[arg(long, value_name = "B", value_parser = at_least_one("a batch has at least one row (--batch-size 1 or more)"))]
+        batch_size: Option<u64>,
+        /// Stop a run that executes more than N ops (exit 3), to catch a runaway
+        /// loop. Unit: ops executed in one run of a program (each --steps step,
+        /// each `exe.run` of a script), counting every op of every goroutine, each
+        /// loop iteration's ops again, and a `while` once per check of its
+        /// condition. Default: no limit.
+        #[arg(long = "max-steps", value_name = "N", value_parser = at_least_one("no program runs in 0 ops; give 1 or more"))]
+        max_ops: Option<u64>,
+        /// Stop running programs after SECONDS of wall-clock time (a decimal, such
+        /// as 2 or 0.5) for the whole command (exit 3). Default: no limit.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        timeout: Option<Duration>,
         #[command(flatten)]
         opt: OptFlags,
     },
     /// Check a Python script: print its diagnostics, write nothing.
-    Check { input: String },
+    Check {
+        /// The script (.py) to check.
+        input: String,
+    },
     /// Write the data-flow graph of a program as Graphviz dot.
     Graph {
+        /// The program: a script (.py), or a compiled program (.pb, .pbtxt, `-` for stdin).
         input: String,
+        /// Draw only this block (and the blocks nested in it).
         #[arg(long)]
         block: Option<usize>,
+        /// parsed (default for .pb/.pbtxt), lowered, or optimized (default for .py).
         #[arg(long, value_enum)]
         stage: Option<Stage>,
         #[command(flatten)]
@@ -129,6 +181,26 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
         return Err(format!("`{s}`: the limit must be at least 1 byte"));
     }
     Ok(bytes as u64)
+}
+
+/// A whole number from 1 (`--steps`, `--batch-size`, `--max-steps`);
+/// `zero` says why 0 is refused.
+fn at_least_one(zero: &'static str) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |s| match s.trim().parse::<u64>() {
+        Ok(0) => Err(zero.to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}`: give a whole number from 1")),
+    }
+}
+
+/// `--timeout`: seconds, more than 0.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let bad = || format!("`{s}`: give seconds, a number more than 0 (such as 30 or 0.5)");
+    let secs: f64 = s.trim().parse().map_err(|_| bad())?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(bad());
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| bad())
 }
 
 const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "run", "help"];
@@ -236,38 +308,82 @@ fn run(cli: Cli) -> Result<(), CliError> {
             seed,
             workers,
             max_memory,
+            startup,
+            steps,
+            batch_size,
+            max_ops,
+            timeout,
             opt,
         } => {
-            if input::is_python(&path) {
-                let options = fluidc_runtime::SessionOptions {
-                    seed,
-                    workers,
-                    max_memory,
-                };
-                return run_script(&path, &feed, fetch, format, options, &opt);
-            }
-            let program = driver::load_at(&path, default_stage(&path, None), &opt)?;
-            let mut feeds = Vec::with_capacity(feed.len());
-            for f in &feed {
-                let (name, value) = f.split_once('=').ok_or_else(|| CliError {
-                    code: 2,
-                    message: format!("error: --feed {f}: write NAME=VALUE"),
-                })?;
-                let tensor = fluidc_runtime::parse_feed(&program, name, value)
-                    .map_err(|e| CliError::user(format!("--feed {name}: {e}")))?;
-                feeds.push((name.to_string(), tensor));
-            }
-            let options = fluidc_runtime::RunOptions {
-                feeds,
-                fetch,
+            let options = fluidc_runtime::SessionOptions {
                 seed,
                 workers,
                 max_memory,
+                max_ops,
+                timeout,
             };
-            let results = fluidc_runtime::run(&program, options).map_err(|e| CliError {
-                code: 3,
-                message: format!("error: {}: {e}", input::display_name(&path)),
-            })?;
+            if input::is_python(&path) {
+                script_flags_are_for_programs(&path, &startup, steps, batch_size)?;
+                return run_script(&path, &feed, fetch, format, options, &opt);
+            }
+            if batch_size.is_some() && steps.is_none() {
+                return Err(CliError {
+                    code: 2,
+                    message: "error: --batch-size cuts the feeds into one batch per step; \
+                              give the number of steps with --steps N"
+                        .into(),
+                });
+            }
+            let program = driver::load_at(&path, default_stage(&path, None), &opt)?;
+            let startup = match &startup {
+                Some(s) if input::is_python(s) => {
+                    return Err(CliError {
+                        code: 2,
+                        message: format!(
+                            "error: --startup {s}: give the compiled startup program (.pb); \
+                             `fluidc compile SCRIPT.py -o main.pb --startup-out startup.pb` writes it"
+                        ),
+                    })
+                }
+                Some(s) => Some((s.as_str(), input::load(s)?)),
+                None => None,
+            };
+            // A batch larger than usize has more rows than any array.
+            let batch_size = batch_size.map(|b| usize::try_from(b).unwrap_or(usize::MAX));
+            let feeds = fluidc::train::read_feeds(&program, &feed, batch_size)?;
+            let mut session = fluidc_runtime::Session::new(options);
+            if let Some((name, startup)) = &startup {
+                session
+                    .run_once(startup, Vec::new(), Vec::new())
+                    .map_err(|e| CliError {
+                        code: 3,
+                        message: format!("error: {}: {e}", input::display_name(name)),
+                    })?;
+            }
+            if let Some(steps) = steps {
+                return fluidc::train::train(
+                    &mut session,
+                    fluidc::train::Training {
+                        path: &path,
+                        program: &program,
+                        feeds,
+                        fetch,
+                        steps,
+                        json: format == RunFormat::Json,
+                        startup_given: startup.is_some(),
+                    },
+                );
+            }
+            let feeds = feeds
+                .into_iter()
+                .map(|(name, f)| match f {
+                    fluidc::train::StepFeed::Whole(t) => (name, t),
+                    fluidc::train::StepFeed::Batched(b) => (name, b.get(0)),
+                })
+                .collect();
+            let results = session
+                .run_once(&program, feeds, fetch)
+                .map_err(|e| fluidc::train::runtime_error(&path, None, &e, startup.is_some()))?;
             let out = match format {
                 RunFormat::Json => {
                     let list: Vec<serde_json::Value> =
@@ -305,6 +421,32 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
+/// `--startup`, `--steps` and `--batch-size` run compiled programs; a
+/// script runs its own startup program and its own loop.
+fn script_flags_are_for_programs(
+    path: &str,
+    startup: &Option<String>,
+    steps: Option<u64>,
+    batch_size: Option<u64>,
+) -> Result<(), CliError> {
+    let flag = match (startup, steps, batch_size) {
+        (Some(_), _, _) => "--startup",
+        (_, Some(_), _) => "--steps",
+        (_, _, Some(_)) => "--batch-size",
+        _ => return Ok(()),
+    };
+    let name = input::display_name(path);
+    Err(CliError {
+        code: 2,
+        message: format!(
+            "error: {flag} is for a compiled program; {name} is a script, which runs its own \
+             startup program and decides how often it runs. To train from the command line, \
+             compile it apart: `fluidc compile {name} -o main.pb --startup-out startup.pb`, \
+             then `fluidc run main.pb --startup startup.pb --steps N --feed ...`"
+        ),
+    })
+}
+
 /// `fluidc run script.py`: the script runs as Python would run it (SPEC
 /// §8.1); its output is what it prints, or, if it printed nothing, the
 /// last run's fetches.
@@ -318,10 +460,7 @@ fn run_script(
 ) -> Result<(), CliError> {
     let mut mode = fluidc::front::run::RunMode::new(options, opt.pipeline_names()?);
     for f in feed {
-        let (name, value) = f.split_once('=').ok_or_else(|| CliError {
-            code: 2,
-            message: format!("error: --feed {f}: write NAME=VALUE"),
-        })?;
+        let (name, value) = fluidc::train::split_feed(f)?;
         mode.cli_feeds.push((name.to_string(), value.to_string()));
     }
     mode.extra_fetch = fetch;

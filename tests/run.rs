@@ -239,32 +239,6 @@ fn scripts_on_stdin_and_host_loops_in_build_mode() {
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
-/// A version-1 `.npy` file of little-endian f64 or f32 values.
-fn npy(descr: &str, shape: &[usize], values: &[f64]) -> Vec<u8> {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    let shape = if dims.len() == 1 {
-        format!("({},)", dims[0])
-    } else {
-        format!("({})", dims.join(", "))
-    };
-    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend((header.len() as u16).to_le_bytes());
-    out.extend(header.as_bytes());
-    for v in values {
-        if descr == "<f8" {
-            out.extend(v.to_le_bytes());
-        } else {
-            out.extend((*v as f32).to_le_bytes());
-        }
-    }
-    out
-}
-
 /// `--feed x=file.npy` is checked against `x`'s declaration, as Paddle
 /// checks feeds: another dtype or a shape that does not fit is an error
 /// naming the variable (it used to fail later, inside an op).

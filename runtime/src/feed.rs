@@ -3,7 +3,7 @@ use fluidc_transpiler::{VarKind, Verified};
 use npyz::{DType, NpyFile, Order, TypeChar};
 use serde_json::Value as Json;
 
-use crate::tensor::{dtype_name, tensor_dtype, with_dtype, Element, Tensor};
+use crate::tensor::{dtype_name, tensor_dtype, with_data, with_dtype, Buffer, Element, Tensor};
 
 /// Reads a feed value for variable `name`: a path ending in `.npy` (its own
 /// dtype and shape), or a JSON literal (`[1,2,3]`, `5`, `[[1.0,2.0]]`) taking
@@ -31,6 +31,73 @@ pub fn parse_feed(program: &Verified, name: &str, value: &str) -> Result<Tensor,
         .map_err(|e| format!("--feed {name}={value}: not a .npy path nor a JSON literal ({e})"))?;
     let declared_0d = var.tensor_desc().is_some_and(|t| t.dims.is_empty());
     literal(&json, dtype, declared_0d).map_err(|e| format!("--feed {name}={value}: {e}"))
+}
+
+/// A `.npy` feed cut along axis 0 into batches of the same number of rows,
+/// one batch per training step (`fluidc run --steps N --batch-size B`).
+/// The rows are an endless cycle: a batch that runs past the last row goes
+/// on from the first (rows 4, 0 of 5 rows in batches of 2), so every batch
+/// has B rows and every row is used as often as the others.
+#[derive(Debug, Clone)]
+pub struct Batches {
+    all: Tensor,
+    batch: usize,
+}
+
+impl Batches {
+    /// Reads `path` (a `.npy` file) for variable `name` and checks that a
+    /// batch of `batch` rows fits the variable's declaration.
+    pub fn new(
+        program: &Verified,
+        name: &str,
+        path: &str,
+        batch: usize,
+    ) -> Result<Batches, String> {
+        let all = read_npy(path)?;
+        let why = match all.shape().first() {
+            Some(&rows) if rows > 0 => None,
+            Some(_) => Some("it has no rows"),
+            None => Some("it is 0-dimensional; batches are rows of axis 0"),
+        };
+        if let Some(why) = why {
+            return Err(format!("cannot cut {path} into batches: {why}"));
+        }
+        let rows = all.shape()[0] as usize;
+        if batch == 0 || batch > rows {
+            return Err(format!(
+                "--batch-size {batch}: {path} has {rows} rows; give a batch size from 1 to {rows}"
+            ));
+        }
+        let batches = Batches { all, batch };
+        if let Some(var) = program.blocks[0].var(name) {
+            check_declared(var, name, &batches.get(0))?;
+        }
+        Ok(batches)
+    }
+
+    /// The number of rows the batches cycle through.
+    pub fn rows(&self) -> usize {
+        self.all.shape()[0] as usize
+    }
+
+    /// Step `step`'s batch: rows `step * B ..` (B of them), counted round
+    /// the cycle of rows.
+    pub fn get(&self, step: u64) -> Tensor {
+        let rows = self.rows();
+        let start = ((u128::from(step) * self.batch as u128) % rows as u128) as usize;
+        let row_len = self.all.numel() / rows;
+        let data = with_data!(self.all.data(), |v: T| {
+            let mut out: Vec<T> = Vec::with_capacity(self.batch * row_len);
+            for i in 0..self.batch {
+                let r = (start + i) % rows;
+                out.extend_from_slice(&v[r * row_len..(r + 1) * row_len]);
+            }
+            T::wrap(Buffer::from(out))
+        });
+        let mut shape = self.all.shape().to_vec();
+        shape[0] = self.batch as i64;
+        Tensor::new(&shape, data).expect("a batch has B rows of the same length")
+    }
 }
 
 /// Whether a fed tensor fits the variable's declared dtype and dims.
@@ -163,6 +230,21 @@ fn read_npy(path: &str) -> Result<Tensor, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn batches_cycle_through_the_rows_and_wrap_around_the_end() {
+        let all = Tensor::from_vec(&[5, 2], (0..10).collect::<Vec<i64>>()).expect("tensor");
+        let b = Batches { all, batch: 2 };
+        let rows = |step| b.get(step).values::<i64>().expect("int64").to_vec();
+        assert_eq!(rows(0), vec![0, 1, 2, 3]);
+        assert_eq!(rows(1), vec![4, 5, 6, 7]);
+        // Row 4, then round to row 0.
+        assert_eq!(rows(2), vec![8, 9, 0, 1]);
+        assert_eq!(rows(3), vec![2, 3, 4, 5]);
+        assert_eq!(rows(5), rows(0), "5 batches of 2 go round 5 rows twice");
+        assert_eq!(b.get(2).shape(), &[2, 2]);
+        assert_eq!(rows(u64::MAX), rows(u64::MAX % 5));
+    }
 
     #[test]
     fn literals_take_the_declared_dtype_and_nesting_gives_the_shape() {

@@ -15,8 +15,8 @@ use crate::channel::{self, Attempt, Completion, Outcome};
 use crate::error::{KernelError, RuntimeError};
 use crate::exec::{CaseOp, Control, Exec, Select, ZeroValue};
 use crate::goroutine::{Frame, FrameKind, GWaiter, Goroutine, Parked};
-use crate::load::LoadedOp;
-use crate::scheduler::{Worker, TIME_SLICE};
+use crate::load::{LoadedOp, Runnable};
+use crate::scheduler::{Stop, Worker};
 use crate::scope::{ChannelCache, Scope, VarRef, Vars};
 use crate::tensor::Scalar;
 use crate::value::{TypedChannel, Value};
@@ -39,15 +39,25 @@ impl Worker<'_, '_> {
         self.count_woken();
     }
 
+    /// Runs `g` on grants of ops from the scheduler (see
+    /// `crate::scheduler`); gives back what it did not use when it stops.
     fn run_slice(&mut self, mut g: Box<Goroutine>) {
-        let mut budget = TIME_SLICE;
+        let mut budget = match self.sched.grant() {
+            Ok(n) => n,
+            Err(stop) => {
+                return self
+                    .sched
+                    .finish(Some(stopped_at(&g, self.sched.prog, stop)))
+            }
+        };
         loop {
             if self.sched.is_done() {
-                return;
+                return self.sched.refund(budget);
             }
             match self.step(&mut g, &mut budget) {
                 Ok(Step::Next) => {}
                 Ok(Step::Exit) => {
+                    self.sched.refund(budget);
                     if self.sched.exited(*g) {
                         self.stopped();
                     }
@@ -58,19 +68,28 @@ impl Worker<'_, '_> {
                     let info = g.info.clone();
                     info.park_at(frame.block, frame.pc);
                     match info.waiter.park(g) {
-                        Ok(()) => return self.stopped(),
+                        Ok(()) => {
+                            self.sched.refund(budget);
+                            return self.stopped();
+                        }
                         // Completed while registering: carry on.
                         Err(back) => g = back,
                     }
                 }
                 Err(e) => return self.sched.finish(Some(e)),
             }
-            budget = budget.saturating_sub(1);
             if budget == 0 {
-                budget = TIME_SLICE;
                 if self.others_wait() {
                     return self.sched.push(g);
                 }
+                budget = match self.sched.grant() {
+                    Ok(n) => n,
+                    Err(stop) => {
+                        return self
+                            .sched
+                            .finish(Some(stopped_at(&g, self.sched.prog, stop)))
+                    }
+                };
             }
         }
     }
@@ -81,8 +100,10 @@ impl Worker<'_, '_> {
         }
     }
 
-    /// Runs the innermost frame's compute ops up to the next control op
-    /// (counting them against `budget`), then that op or the frame's end.
+    /// Runs the innermost frame's compute ops up to the next control op,
+    /// then that op or the frame's end, each op taking one of `budget`
+    /// (the end of a `while` body too: the `while` checks its condition
+    /// again). With `budget` spent it stops before the next op.
     fn step(&mut self, g: &mut Goroutine, budget: &mut u32) -> Result<Step, RuntimeError> {
         let prog = self.sched.prog;
         let top = g.depth - 1;
@@ -94,12 +115,30 @@ impl Worker<'_, '_> {
             info,
         }) = ops.get(pc)
         {
+            if *budget == 0 {
+                break;
+            }
             kernel(&mut vars).map_err(|e| info.kernel_error(e))?;
             pc += 1;
-            *budget = budget.saturating_sub(1);
+            *budget -= 1;
         }
         g.frames[top].pc = pc;
-        match ops.get(pc) {
+        let op = ops.get(pc);
+        let counts = match op {
+            Some(LoadedOp {
+                exec: Exec::Compute(_),
+                ..
+            }) => return Ok(Step::Next),
+            Some(_) => true,
+            None => matches!(g.frames[top].kind, FrameKind::While { .. }),
+        };
+        if counts {
+            if *budget == 0 {
+                return Ok(Step::Next);
+            }
+            *budget -= 1;
+        }
+        match op {
             None => self.end_frame(g),
             Some(LoadedOp {
                 exec: Exec::Control(c),
@@ -355,6 +394,22 @@ impl Worker<'_, '_> {
             Attempt::Default => Ok(None),
             Attempt::Blocked => Err(at.iter().map(|&i| cache.get(i).clone()).collect()),
         })
+    }
+}
+
+/// The error of a run stopped by `stop` while `g` was about to run its
+/// next op: that op (or, at the end of a `while` body, the `while`) and
+/// its source line.
+fn stopped_at(g: &Goroutine, prog: &Runnable, stop: Stop) -> RuntimeError {
+    let frame = &g.frames[g.depth - 1];
+    let op = match (prog.blocks[frame.block].ops.get(frame.pc), &frame.kind) {
+        (Some(op), _) => Some(op),
+        (None, FrameKind::While { op }) => Some(&prog.blocks[op.0].ops[op.1]),
+        (None, FrameKind::Once) => None,
+    };
+    match op {
+        Some(op) => op.info.error(stop),
+        None => RuntimeError::new(stop.to_string()),
     }
 }
 

@@ -34,7 +34,6 @@ mod layout;
 mod load;
 mod loader;
 mod ops;
-pub mod random;
 mod scheduler;
 mod scope;
 mod session;
@@ -45,8 +44,8 @@ use fluidc_transpiler::Verified;
 
 pub use constant::KernelEvaluator;
 pub use error::{AllocError, KernelError, RuntimeError};
-pub use feed::parse_feed;
-pub use session::{Session, SessionOptions};
+pub use feed::{parse_feed, Batches};
+pub use session::{Prepared, Session, SessionOptions};
 pub use tensor::{Data, Tensor};
 
 /// How to run a program.
@@ -76,6 +75,7 @@ pub fn run(program: &Verified, options: RunOptions) -> Result<Vec<(String, Tenso
         seed: options.seed,
         workers: options.workers,
         max_memory: options.max_memory,
+        ..SessionOptions::default()
     });
     session.run_once(program, options.feeds, options.fetch)
 }

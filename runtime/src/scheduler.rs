@@ -24,9 +24,18 @@
 //! `active`, so the usual channel handoff (wake the partner, then park)
 //! changes `active` not at all. The shared count is never too low to
 //! matter: the running goroutine is itself in it until it stops.
+//!
+//! Limits (`--max-steps`, `--timeout`): a goroutine runs its time slice on
+//! a grant of ops taken from the run's op budget (a whole slice when there
+//! is no budget), and gives back what it did not use when it stops; the
+//! deadline is checked at every grant. A grant refused ends the run with an
+//! error, as a failed op does: blocked goroutines are freed as after any
+//! error. With one worker the budget is exact: the run executes exactly the
+//! ops it allows, then stops at the next.
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 use rand::rngs::SmallRng;
@@ -40,8 +49,49 @@ use crate::value::Value;
 /// Ops a goroutine runs before it yields to others waiting.
 pub(crate) const TIME_SLICE: u32 = 256;
 
+/// When a run must stop (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Limits {
+    /// The most ops the run may execute.
+    pub(crate) max_ops: Option<u64>,
+    /// The instant the run must stop by, and the timeout it came from.
+    pub(crate) deadline: Option<(Instant, Duration)>,
+}
+
+/// The limit that stopped a run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Stop {
+    Ops(u64),
+    Timeout(Duration),
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hint = "else look for a `while` whose condition never changes";
+        match self {
+            Stop::Ops(n) => write!(
+                f,
+                "stopped after {n} ops, the most one run of a program may execute \
+                 (--max-steps {n}); if it needs more, raise the limit (--max-steps N), {hint}"
+            ),
+            Stop::Timeout(t) => {
+                let t = t.as_secs_f64();
+                write!(
+                    f,
+                    "stopped after {t} seconds, the time limit of the whole command \
+                     (--timeout {t}); if it needs longer, raise the limit (--timeout SECONDS), \
+                     {hint}"
+                )
+            }
+        }
+    }
+}
+
 pub(crate) struct Sched<'r> {
     pub(crate) prog: &'r Runnable,
+    limits: Limits,
+    /// What is left of `limits.max_ops` (ungranted).
+    ops_left: AtomicU64,
     queue: Mutex<Queue>,
     wakeup: Condvar,
     queued: AtomicUsize,
@@ -73,9 +123,11 @@ pub(crate) struct Worker<'s, 'r> {
 }
 
 impl<'r> Sched<'r> {
-    pub(crate) fn new(prog: &'r Runnable) -> Self {
+    pub(crate) fn new(prog: &'r Runnable, limits: Limits) -> Self {
         Sched {
             prog,
+            limits,
+            ops_left: AtomicU64::new(limits.max_ops.unwrap_or(u64::MAX)),
             queue: Mutex::new(Queue {
                 runnable: VecDeque::new(),
                 idle_workers: 0,
@@ -111,15 +163,11 @@ impl<'r> Sched<'r> {
         };
         // Kernels on every worker allocate under the caller's memory limit.
         let limit = crate::tensor::alloc::current();
-        // Random kernels on every worker draw from the session's engine.
-        let engine = crate::random::session_engine();
         std::thread::scope(|s| {
             for i in 1..workers {
                 let w = worker(i as u64);
-                let engine = engine.clone();
                 s.spawn(move || {
                     let _limit = crate::tensor::alloc::limit_to(limit);
-                    let _engine = crate::random::use_engine(engine);
                     w.run()
                 });
             }
@@ -130,6 +178,38 @@ impl<'r> Sched<'r> {
             return Err(e);
         }
         Ok(self.main_locals.lock().take().unwrap_or_default())
+    }
+
+    /// The ops a goroutine may run before it asks again: a time slice, or
+    /// less when the op budget is nearly spent; `Err` when a limit is reached.
+    pub(crate) fn grant(&self) -> Result<u32, Stop> {
+        if let Some((deadline, timeout)) = self.limits.deadline {
+            if Instant::now() >= deadline {
+                return Err(Stop::Timeout(timeout));
+            }
+        }
+        let Some(max) = self.limits.max_ops else {
+            return Ok(TIME_SLICE);
+        };
+        let slice = u64::from(TIME_SLICE);
+        let left = match self
+            .ops_left
+            .fetch_update(SeqCst, SeqCst, |left| Some(left.saturating_sub(slice)))
+        {
+            Ok(left) | Err(left) => left,
+        };
+        match left.min(slice) {
+            0 => Err(Stop::Ops(max)),
+            // At most TIME_SLICE, so it fits.
+            n => Ok(n as u32),
+        }
+    }
+
+    /// Gives back the part of a grant a goroutine did not use.
+    pub(crate) fn refund(&self, unused: u32) {
+        if self.limits.max_ops.is_some() && unused > 0 {
+            self.ops_left.fetch_add(u64::from(unused), SeqCst);
+        }
     }
 
     pub(crate) fn is_done(&self) -> bool {

@@ -16,14 +16,14 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use fluidc_transpiler::{Program, Verified};
 
 use crate::error::RuntimeError;
 use crate::goroutine::{Frame, FrameKind};
 use crate::load::Runnable;
-use crate::random;
-use crate::scheduler::Sched;
+use crate::scheduler::{Limits, Sched};
 use crate::scope::{Scope, TensorRef, VarRef, Vars};
 use crate::tensor::alloc::{self, LimitGuard};
 use crate::tensor::Tensor;
@@ -40,7 +40,21 @@ pub struct SessionOptions {
     /// The most bytes one tensor may take (see `crate::tensor::alloc`);
     /// default: [`crate::tensor::alloc::default_max_memory`].
     pub max_memory: Option<u64>,
+    /// The most ops one run of a program may execute (`--max-steps`): every
+    /// op of every goroutine, each loop iteration's ops again, and a
+    /// `while` once per check of its condition. A run that needs more
+    /// stops with an error naming the op it stopped at. Default: no limit.
+    pub max_ops: Option<u64>,
+    /// How long the session may run programs (`--timeout`), counted from
+    /// [`Session::new`]; a run still going then stops with an error.
+    /// Default: no limit.
+    pub timeout: Option<Duration>,
 }
+
+/// A program loaded once to be run many times ([`Session::prepare`]): a
+/// training loop runs the same program every step without looking it up.
+#[derive(Debug, Clone)]
+pub struct Prepared(Arc<Runnable>);
 
 /// How many loaded programs a session keeps (a script's startup, main and
 /// test programs, with room to spare); the least recently loaded goes first.
@@ -50,22 +64,18 @@ const CACHED_PROGRAMS: usize = 16;
 #[derive(Debug, Default)]
 pub struct Session {
     options: SessionOptions,
+    /// When runs must stop (`SessionOptions::timeout` after the start).
+    deadline: Option<Instant>,
     /// The persistable variables between runs, by name.
     scope: HashMap<String, Value>,
     /// Loaded programs by content fingerprint, oldest first.
     cache: VecDeque<(u64, Arc<Runnable>)>,
-    /// The engine random ops with seed 0 draw from (Paddle's global
-    /// generator): seeded as `paddle.seed(options.seed)` seeds Paddle's,
-    /// or at random; its draws continue from run to run.
-    engine: Option<random::SharedEngine>,
 }
 
 impl Session {
     pub fn new(options: SessionOptions) -> Session {
         Session {
-            engine: Some(random::seeded_engine(
-                options.seed.unwrap_or_else(rand::random),
-            )),
+            deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
             options,
             ..Session::default()
         }
@@ -107,13 +117,30 @@ impl Session {
         self.run_loaded(&Runnable::load(program)?, feeds, fetch)
     }
 
+    /// Loads `program` for [`Session::run_prepared`]; an op with no kernel
+    /// is reported here, before anything runs.
+    pub fn prepare(&self, program: &Verified) -> Result<Prepared, RuntimeError> {
+        let _limit = self.limit();
+        Ok(Prepared(Arc::new(Runnable::load(program)?)))
+    }
+
+    /// [`Session::run`] of a program [`Session::prepare`] loaded.
+    pub fn run_prepared(
+        &mut self,
+        program: &Prepared,
+        feeds: Vec<(String, Tensor)>,
+        fetch: Vec<String>,
+    ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+        let _limit = self.limit();
+        self.run_loaded(&program.0, feeds, fetch)
+    }
+
     fn run_loaded(
         &mut self,
         prog: &Runnable,
         feeds: Vec<(String, Tensor)>,
         fetch: Vec<String>,
     ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
-        let _engine = random::use_engine(self.engine.clone());
         let root = Scope::root(prog.blocks[0].shared);
         let frames = [root_frame(&root)];
         let mut locals = vec![Value::Empty; prog.blocks[0].locals];
@@ -133,7 +160,11 @@ impl Session {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let seed = self.options.seed.unwrap_or_else(rand::random);
-        let result = Sched::new(prog).run(root_frame(&root), locals, workers, seed);
+        let limits = Limits {
+            max_ops: self.options.max_ops,
+            deadline: self.deadline.zip(self.options.timeout),
+        };
+        let result = Sched::new(prog, limits).run(root_frame(&root), locals, workers, seed);
         let mut locals = result?;
         let mut vars = Vars::new(&frames, &mut locals, 0);
         let out = fetches(prog, &mut vars, fetch);

@@ -29,7 +29,7 @@ fn session() -> Session {
     Session::new(SessionOptions {
         seed: Some(1),
         workers: Some(1),
-        max_memory: None,
+        ..SessionOptions::default()
     })
 }
 
@@ -113,4 +113,49 @@ fn a_program_is_loaded_once_until_it_changes() {
     s.run(&changed_startup, Vec::new(), Vec::new())
         .expect("runs");
     assert_eq!(s.cached_programs(), 3, "a changed program is loaded anew");
+}
+
+/// `max_ops` limits each run, exactly with one worker: the main program's
+/// three ops (fill, add, assign) run in a budget of 3, run after run; with
+/// 2 the run stops before the third op, naming it.
+#[test]
+fn the_op_budget_of_a_run_is_exact() {
+    let (startup, main) = counter_programs(0.0);
+    let limited = |max_ops| {
+        Session::new(SessionOptions {
+            workers: Some(1),
+            max_ops: Some(max_ops),
+            ..SessionOptions::default()
+        })
+    };
+    let mut s = limited(3);
+    s.run(&startup, Vec::new(), Vec::new()).expect("runs");
+    for expected in 1..=3 {
+        let out = s.run(&main, Vec::new(), vec!["seen".into()]).expect("runs");
+        assert_eq!(ints(&out), vec![expected]);
+    }
+    let mut s = limited(2);
+    s.run(&startup, Vec::new(), Vec::new()).expect("runs");
+    let err = s
+        .run(&main, Vec::new(), vec!["seen".into()])
+        .expect_err("the third op is over the budget");
+    assert!(
+        err.to_string()
+            .starts_with("assign (block 0, op 2): stopped after 2 ops"),
+        "{err}"
+    );
+}
+
+/// A session whose time is up runs nothing more.
+#[test]
+fn a_run_past_the_deadline_stops() {
+    let (startup, _) = counter_programs(0.0);
+    let mut s = Session::new(SessionOptions {
+        timeout: Some(std::time::Duration::ZERO),
+        ..SessionOptions::default()
+    });
+    let err = s
+        .run(&startup, Vec::new(), Vec::new())
+        .expect_err("no time left");
+    assert!(err.to_string().contains("--timeout 0"), "{err}");
 }

@@ -86,3 +86,29 @@ pub fn temp_dir(name: &str) -> PathBuf {
 pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
 }
+
+/// A version-1 `.npy` file of little-endian f64 or f32 values.
+pub fn npy(descr: &str, shape: &[usize], values: &[f64]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let shape = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    for v in values {
+        if descr == "<f8" {
+            out.extend(v.to_le_bytes());
+        } else {
+            out.extend((*v as f32).to_le_bytes());
+        }
+    }
+    out
+}

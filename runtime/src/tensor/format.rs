@@ -29,15 +29,31 @@ fn json_value<T: Element>(x: T) -> Value {
 }
 
 pub(super) fn to_text(t: &Tensor, name: &str) -> String {
+    format!(
+        "{name} = {} ({}, shape {:?})",
+        nested_values(t),
+        dtype_name(t.dtype()),
+        t.shape()
+    )
+}
+
+impl Tensor {
+    /// The values alone, as a training step's line shows them: one element
+    /// bare (`16.135`), more as nested lists (`[[1.0, 2.0]]`).
+    pub fn to_short_text(&self) -> String {
+        match self.numel() {
+            1 => with_data!(self.data(), |v: T| text_value(v[0])),
+            _ => nested_values(self),
+        }
+    }
+}
+
+fn nested_values(t: &Tensor) -> String {
     let items: Vec<String> =
         with_data!(t.data(), |v: T| v.iter().map(|x| text_value(*x)).collect());
     let mut out = String::new();
     nested(&mut out, t.shape(), &items);
-    format!(
-        "{name} = {out} ({}, shape {:?})",
-        dtype_name(t.dtype()),
-        t.shape()
-    )
+    out
 }
 
 fn text_value<T: Element>(x: T) -> String {
@@ -86,5 +102,8 @@ mod tests {
         let f = Tensor::from_vec(&[], vec![0.5f32]).expect("tensor");
         assert_eq!(f.to_text("f"), "f = 0.5 (float32, shape [])");
         assert_eq!(f.to_json("f")["data"], json!([0.5]));
+        assert_eq!(f.to_short_text(), "0.5");
+        assert_eq!(t.to_short_text(), "34");
+        assert_eq!(b.to_short_text(), "[[true, false], [false, true]]");
     }
 }

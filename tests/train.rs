@@ -1,0 +1,332 @@
+//! Training from the command line (SPEC §9.4): `fluidc run main.pb
+//! --startup startup.pb --steps N [--batch-size B]`, and the limits that
+//! stop a runaway run (`--max-steps`, `--timeout`).
+mod common;
+use common::*;
+
+use std::path::{Path, PathBuf};
+
+/// Compiles `script` into `dir` as main and startup programs apart.
+fn compile_split(dir: &Path, script: &str) -> (PathBuf, PathBuf) {
+    let (main, startup) = (dir.join("main.pb"), dir.join("startup.pb"));
+    let out = fluidc(
+        &[
+            "compile",
+            script,
+            "-o",
+            path_str(&main),
+            "--startup-out",
+            path_str(&startup),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    (main, startup)
+}
+
+/// The JSON lines of a `--format json` training run.
+fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
+    stdout(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: not JSON: {e}")))
+        .collect()
+}
+
+/// The startup program sets the persistable counter to 10 once; each step
+/// increments it, as the script's own loop of `exe.run` does.
+#[test]
+fn steps_carry_persistable_state_from_the_startup_program() {
+    let dir = temp_dir("train_counter");
+    let (main, startup) = compile_split(&dir, "testdata/run/persistable_state.py");
+    let (main, startup) = (path_str(&main), path_str(&startup));
+    let out = fluidc(&["run", main, "--startup", startup, "--steps", "5"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Standard error is a pipe here: no progress bar.
+    assert_eq!(stderr(&out), "");
+    assert_eq!(
+        stdout(&out),
+        "step 0: counter = 11, tmp_0 = 22\n\
+         step 1: counter = 12, tmp_0 = 24\n\
+         step 2: counter = 13, tmp_0 = 26\n\
+         step 3: counter = 14, tmp_0 = 28\n\
+         step 4: counter = 15, tmp_0 = 30\n"
+    );
+    // The same values as the script's five runs.
+    let script = fluidc(&["run", "testdata/run/persistable_state.py"], b"");
+    assert!(script.status.success(), "{}", stderr(&script));
+    assert!(
+        stdout(&script).starts_with("counter went [11, 12, 13, 14, 15]"),
+        "{}",
+        stdout(&script)
+    );
+    // Without --steps: one run after the startup program, printed as ever.
+    let once = fluidc(&["run", main, "--startup", startup], b"");
+    assert_eq!(
+        stdout(&once),
+        "counter = [11] (int64, shape [1])\ntmp_0 = [22] (int64, shape [1])\n"
+    );
+    // Without the startup program the counter was never set.
+    let bare = fluidc(&["run", main, "--steps", "2"], b"");
+    assert_eq!(bare.status.code(), Some(3), "{}", stderr(&bare));
+    assert!(stdout(&bare).is_empty());
+    assert!(
+        stderr(&bare).contains("step 0: increment")
+            && stderr(&bare).contains("give it with --startup startup.pb"),
+        "{}",
+        stderr(&bare)
+    );
+}
+
+#[test]
+fn json_lines_give_each_step_and_its_fetches() {
+    let dir = temp_dir("train_json");
+    let (main, startup) = compile_split(&dir, "testdata/run/persistable_state.py");
+    let out = fluidc(
+        &[
+            "run",
+            path_str(&main),
+            "--startup",
+            path_str(&startup),
+            "--steps",
+            "3",
+            "--format",
+            "json",
+            "--fetch",
+            "counter",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("{\"step\":0,"), "{}", stdout(&out));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 3);
+    for (i, line) in lines.iter().enumerate() {
+        let counter = 11 + i as i64;
+        assert_eq!(line["step"], serde_json::json!(i));
+        assert_eq!(
+            line["fetch"],
+            serde_json::json!([
+                {"name": "counter", "dtype": "int64", "shape": [1], "data": [counter]},
+                {"name": "tmp_0", "dtype": "int64", "shape": [1], "data": [2 * counter]},
+                {"name": "counter", "dtype": "int64", "shape": [1], "data": [counter]},
+            ])
+        );
+    }
+}
+
+/// `--batch-size 2` over 3 rows: rows 0-1, then 2 and round to 0, then
+/// 1-2, then 0-1 again; y is cut the same way, so the rows stay paired.
+#[test]
+fn batches_cycle_through_the_rows_of_each_npy_feed() {
+    let dir = temp_dir("train_batches");
+    let (main, startup) = compile_split(&dir, "testdata/run/seed003_feeds.py");
+    let (x, y) = (dir.join("x.npy"), dir.join("y.npy"));
+    std::fs::write(&x, npy("<f4", &[3, 1], &[1.0, 2.0, 3.0])).expect("write x");
+    std::fs::write(&y, npy("<f4", &[3, 1], &[2.0, 4.0, 6.0])).expect("write y");
+    let (x_feed, y_feed) = (format!("x={}", path_str(&x)), format!("y={}", path_str(&y)));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            path_str(&main),
+            "--startup",
+            path_str(&startup),
+            "--feed",
+            &x_feed,
+            "--feed",
+            &y_feed,
+        ];
+        args.extend_from_slice(extra);
+        fluidc(&args, b"")
+    };
+    let out = run(&["--steps", "4", "--batch-size", "2", "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // y_predict = x * w with w = 0.5; the loss is the mean of (x/2 - 2x)^2.
+    let predictions: Vec<serde_json::Value> = json_lines(&out)
+        .iter()
+        .map(|l| l["fetch"][0]["data"].clone())
+        .collect();
+    assert_eq!(
+        predictions,
+        vec![
+            serde_json::json!([0.5, 1.0]),
+            serde_json::json!([1.5, 0.5]),
+            serde_json::json!([1.0, 1.5]),
+            serde_json::json!([0.5, 1.0]),
+        ]
+    );
+    let text = run(&["--steps", "2", "--batch-size", "2"]);
+    assert_eq!(
+        stdout(&text),
+        "step 0: elementwise_mul_0.tmp_0 = [[0.5], [1.0]], mean_0.tmp_0 = 5.625\n\
+         step 1: elementwise_mul_0.tmp_0 = [[1.5], [0.5]], mean_0.tmp_0 = 11.25\n"
+    );
+    // Without --batch-size every step gets the whole arrays.
+    let whole = run(&["--steps", "2", "--format", "json"]);
+    for line in json_lines(&whole) {
+        assert_eq!(line["fetch"][0]["data"], serde_json::json!([0.5, 1.0, 1.5]));
+    }
+
+    // Batched feeds of different lengths would drift apart.
+    let y4 = dir.join("y4.npy");
+    std::fs::write(&y4, npy("<f4", &[4, 1], &[2.0, 4.0, 6.0, 8.0])).expect("write y4");
+    let y4_feed = format!("y={}", path_str(&y4));
+    let out = fluidc(
+        &[
+            "run",
+            path_str(&main),
+            "--steps",
+            "2",
+            "--batch-size",
+            "2",
+            "--feed",
+            &x_feed,
+            "--feed",
+            &y4_feed,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("has 3 rows but") && stderr(&out).contains("has 4"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["--steps", "2", "--batch-size", "4"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("give a batch size from 1 to 3"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["--batch-size", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--steps N"), "{}", stderr(&out));
+}
+
+#[test]
+fn training_flags_are_usage_errors_where_they_do_not_apply() {
+    let dir = temp_dir("train_usage");
+    let (main, startup) = compile_split(&dir, "testdata/run/persistable_state.py");
+    let script = "testdata/run/persistable_state.py";
+    for (args, says) in [
+        (
+            vec!["run", script, "--startup", path_str(&startup)],
+            "--startup is for a compiled program",
+        ),
+        (vec!["run", script, "--steps", "3"], "--startup-out"),
+        (
+            vec!["run", path_str(&main), "--steps", "0"],
+            "run at least one step",
+        ),
+        (
+            vec!["run", path_str(&main), "--startup", script],
+            "give the compiled startup program",
+        ),
+        (
+            vec!["run", path_str(&main), "--max-steps", "0"],
+            "give 1 or more",
+        ),
+        (
+            vec!["run", path_str(&main), "--timeout", "0"],
+            "a number more than 0",
+        ),
+    ] {
+        let out = fluidc(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?}");
+    }
+}
+
+/// `--max-steps` counts the ops of one run: the counter program runs 4
+/// ops a step (increment, scale, two fetches), so 4 lets every step run
+/// and 3 stops the first step before its last fetch.
+#[test]
+fn max_steps_counts_the_ops_of_each_run() {
+    let dir = temp_dir("train_max_steps");
+    let (main, startup) = compile_split(&dir, "testdata/run/persistable_state.py");
+    let (main, startup) = (path_str(&main), path_str(&startup));
+    let args = ["run", main, "--startup", startup, "--steps", "3"];
+    let ok = fluidc(&[&args[..], &["--max-steps", "4"]].concat(), b"");
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert_eq!(stdout(&ok).lines().count(), 3);
+    let stopped = fluidc(&[&args[..], &["--max-steps", "3"]].concat(), b"");
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr(&stopped));
+    assert!(stdout(&stopped).is_empty());
+    assert!(
+        stderr(&stopped).contains("step 0: fetch (block 0, op 3): stopped after 3 ops"),
+        "{}",
+        stderr(&stopped)
+    );
+}
+
+/// A `while` whose condition never changes (`cnd=` for `cond=`) runs
+/// forever; the limits stop it, in a script and in its compiled program.
+#[test]
+fn limits_stop_a_loop_whose_condition_never_changes() {
+    let dir = temp_dir("train_runaway");
+    let script = "testdata/front/warn/cond_keyword_typo.py";
+    let pb = dir.join("typo.pb");
+    let out = fluidc(&["compile", script, "-o", path_str(&pb)], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    for input in [script, path_str(&pb)] {
+        let out = fluidc(&["run", input, "--max-steps", "1000"], b"");
+        assert_eq!(out.status.code(), Some(3), "{input}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("stopped after 1000 ops")
+                && err.contains("raise the limit (--max-steps N)")
+                && err.contains("line 11"),
+            "{input}: {err}"
+        );
+        let out = fluidc(&["run", input, "--timeout", "0.2"], b"");
+        assert_eq!(out.status.code(), Some(3), "{input}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("stopped after 0.2 seconds")
+                && stderr(&out).contains("raise the limit (--timeout SECONDS)"),
+            "{input}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// Goroutines blocked on a channel when the limit stops the main
+/// goroutine's loop are freed: the run ends with the limit's error (not a
+/// hang, a panic or a deadlock report), on one worker and on several.
+#[test]
+fn limits_end_runs_with_blocked_goroutines() {
+    let script = "testdata/programs/runaway_goroutines.py";
+    for workers in ["1", "2", "4"] {
+        // The timeout is a backstop: the op limit must trip first.
+        let out = fluidc(
+            &[
+                "run",
+                script,
+                "--workers",
+                workers,
+                "--max-steps",
+                "5000",
+                "--timeout",
+                "120",
+            ],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("stopped after 5000 ops"), "{workers}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("deadlock"),
+            "{err}"
+        );
+        let out = fluidc(
+            &["run", script, "--workers", workers, "--timeout", "0.2"],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("stopped after 0.2 seconds"),
+            "{workers}: {}",
+            stderr(&out)
+        );
+    }
+}
