@@ -34,6 +34,7 @@ mod layout;
 mod load;
 mod loader;
 mod ops;
+pub mod random;
 mod scheduler;
 mod scope;
 mod session;

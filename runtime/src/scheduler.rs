@@ -163,11 +163,15 @@ impl<'r> Sched<'r> {
         };
         // Kernels on every worker allocate under the caller's memory limit.
         let limit = crate::tensor::alloc::current();
+        // Random kernels on every worker draw from the session's engine.
+        let engine = crate::random::session_engine();
         std::thread::scope(|s| {
             for i in 1..workers {
                 let w = worker(i as u64);
+                let engine = engine.clone();
                 s.spawn(move || {
                     let _limit = crate::tensor::alloc::limit_to(limit);
+                    let _engine = crate::random::use_engine(engine);
                     w.run()
                 });
             }

@@ -23,6 +23,7 @@ use fluidc_transpiler::{Program, Verified};
 use crate::error::RuntimeError;
 use crate::goroutine::{Frame, FrameKind};
 use crate::load::Runnable;
+use crate::random;
 use crate::scheduler::{Limits, Sched};
 use crate::scope::{Scope, TensorRef, VarRef, Vars};
 use crate::tensor::alloc::{self, LimitGuard};
@@ -70,12 +71,19 @@ pub struct Session {
     scope: HashMap<String, Value>,
     /// Loaded programs by content fingerprint, oldest first.
     cache: VecDeque<(u64, Arc<Runnable>)>,
+    /// The engine random ops with seed 0 draw from (Paddle's global
+    /// generator): seeded as `paddle.seed(options.seed)` seeds Paddle's,
+    /// or at random; its draws continue from run to run.
+    engine: Option<random::SharedEngine>,
 }
 
 impl Session {
     pub fn new(options: SessionOptions) -> Session {
         Session {
             deadline: options.timeout.and_then(|t| Instant::now().checked_add(t)),
+            engine: Some(random::seeded_engine(
+                options.seed.unwrap_or_else(rand::random),
+            )),
             options,
             ..Session::default()
         }
@@ -141,6 +149,7 @@ impl Session {
         feeds: Vec<(String, Tensor)>,
         fetch: Vec<String>,
     ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+        let _engine = random::use_engine(self.engine.clone());
         let root = Scope::root(prog.blocks[0].shared);
         let frames = [root_frame(&root)];
         let mut locals = vec![Value::Empty; prog.blocks[0].locals];
