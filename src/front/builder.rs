@@ -58,6 +58,9 @@ pub struct ProgramBuilder {
     pub params: indexmap::IndexMap<String, crate::front::api::param::ParamInfo>,
     /// `program.random_seed` per program (0 unless the script sets it).
     pub random_seeds: HashMap<usize, i64>,
+    /// Attributes every op appended now gets, as Paddle's guards set them
+    /// (`_optimized_guard`: op_role and op_role_var; `name_scope`).
+    pub op_guard: Vec<(String, AttrValue)>,
 }
 
 impl Default for ProgramBuilder {
@@ -80,6 +83,7 @@ impl ProgramBuilder {
             stopped: false,
             params: indexmap::IndexMap::new(),
             random_seeds: HashMap::new(),
+            op_guard: Vec::new(),
         };
         b.main = b.new_program();
         b.startup = b.new_program();
@@ -303,6 +307,11 @@ impl ProgramBuilder {
     fn with_callstack(&self, mut op: Op) -> Op {
         if !self.callstack.is_empty() && op.get_attr("op_callstack").is_none() {
             op.set_attr("op_callstack", AttrValue::Strings(self.callstack.clone()));
+        }
+        for (name, value) in &self.op_guard {
+            if op.get_attr(name).is_none() {
+                op.set_attr(name, value.clone());
+            }
         }
         fluidc_transpiler::ops::fill_defaults(&mut op);
         op

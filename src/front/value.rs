@@ -84,6 +84,7 @@ pub enum Object {
     Initializer(crate::front::api::param::Init),
     Regularizer(crate::front::api::param::Regularizer),
     Optimizer(crate::front::api::optimizer::Optimizer),
+    GradientClip(crate::front::api::clip::Clip),
     /// `numpy.random.RandomState(seed)`: a generator of its own.
     RandomState(RefCell<crate::host::random::RandomState>),
 }
@@ -239,6 +240,7 @@ impl Value {
                 Object::Regularizer(_) => "WeightDecayRegularizer",
                 Object::Optimizer(_) => "Optimizer",
                 Object::RandomState(_) => "RandomState",
+                Object::GradientClip(_) => "GradientClip",
             },
             Value::RunTime => "run-time value",
             Value::Array(_) => "ndarray",

@@ -8,6 +8,7 @@
 //! as a [`Host`]: the builder, and a way to call a script function.
 mod blocks;
 pub mod builtin;
+pub mod clip;
 mod control;
 mod conv;
 mod csp;
@@ -51,6 +52,7 @@ const TABLES: &[&[Builtin]] = &[
     reduce::BUILTINS,
     nn::BUILTINS,
     param::BUILTINS,
+    clip::BUILTINS,
     conv::BUILTINS,
     optimizer::BUILTINS,
     numpy::BUILTINS,
@@ -116,6 +118,7 @@ const MODULES: &[&str] = &[
     "fluid.regularizer",
     "fluid.param_attr",
     "fluid.backward",
+    "fluid.clip",
     "numpy",
     "numpy.random",
     "random",

@@ -413,6 +413,7 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
     }
     let program = loss.program;
     let startup = i.b.startup_of.get(&program).copied().unwrap_or(i.b.startup);
+    let pairs = super::clip::append_gradient_clip_ops(i, a, program, pairs)?;
     let fused = regularize(i, program, &opt, &pairs);
     let lr = learning_rate_var(i, program, startup, opt.learning_rate);
     let accs: Vec<Vec<String>> = pairs

@@ -69,6 +69,8 @@ pub struct ParamInfo {
     pub learning_rate: f64,
     pub regularizer: Option<Regularizer>,
     pub trainable: bool,
+    /// `fluid.clip.set_gradient_clip`'s clip for this parameter.
+    pub clip: Option<super::clip::Clip>,
 }
 
 fn seed_arg(a: &Args) -> Result<i64> {
@@ -454,6 +456,7 @@ pub fn create_parameter(
             learning_rate: attr.learning_rate,
             regularizer: attr.regularizer,
             trainable: attr.trainable,
+            clip: None,
         },
     );
     r
