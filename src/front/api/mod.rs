@@ -375,6 +375,7 @@ pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
 }
 
 /// One element of a subscript tuple: a value, or a slice `lo:hi:step`.
+#[derive(Debug)]
 pub enum KeyPart {
     Value(Value),
     Slice([Option<Value>; 3]),

@@ -630,7 +630,7 @@ fn regularize(
                 )
                 .attr("op_namescope", AttrValue::String(format!("/{scope}/")))
         };
-        let mut fresh = |i: &mut Host| {
+        let fresh = |i: &mut Host| {
             let name = i.b.unique("_generated_var");
             let mut v = Var::dense(name.as_str(), dtype, dims.clone());
             v.stop_gradient = Some(false);
