@@ -84,16 +84,13 @@ pub fn var_binary(
         (other, Value::Var(y)) => (y.clone(), other.clone(), true),
         _ => unreachable!("var_binary is called when one side is a Variable"),
     };
-    if reverse && matches!(op, Operator::FloorDiv | Operator::Mod | Operator::Pow) {
+    // Paddle 1.8 defines `__rpow__` but no reflected `//` or `%`.
+    if reverse && matches!(op, Operator::FloorDiv | Operator::Mod) {
         return Err(Diagnostic::new(
             sp,
             format!(
                 "a number {} a Variable is not defined in Paddle",
-                match op {
-                    Operator::FloorDiv => "//",
-                    Operator::Mod => "%",
-                    _ => "**",
-                }
+                if op == Operator::FloorDiv { "//" } else { "%" }
             ),
         )
         .help("make the number a Variable with layers.fill_constant first"));

@@ -15,6 +15,7 @@ mod csp;
 mod guards;
 mod layer;
 mod logic;
+mod lr;
 mod math;
 mod math_op_patch;
 mod nn;
@@ -53,6 +54,7 @@ const TABLES: &[&[Builtin]] = &[
     nn::BUILTINS,
     param::BUILTINS,
     clip::BUILTINS,
+    lr::BUILTINS,
     conv::BUILTINS,
     optimizer::BUILTINS,
     numpy::BUILTINS,

@@ -63,26 +63,38 @@ pub enum Rule {
     },
 }
 
+/// A constant learning rate, or a Variable (a schedule's).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LearningRate {
+    Const(f64),
+    Var(String),
+}
+
 /// An optimizer object (`fluid.optimizer.Adam(...)`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Optimizer {
     pub rule: Rule,
-    pub learning_rate: f64,
+    pub learning_rate: LearningRate,
     /// The optimizer-wide `regularization=` (a parameter's own wins).
     pub regularization: Option<Regularizer>,
 }
 
 fn optimizer(rule: Rule, a: &Args) -> Result<Value> {
     let regularization = regularizer_arg(a, "regularization")?;
-    let learning_rate =
-        match a.get("learning_rate") {
-            Value::Int(n) => *n as f64,
-            Value::Float(f) => *f,
-            _ => return Err(a.err(
+    let learning_rate = match a.get("learning_rate") {
+        Value::Int(n) => LearningRate::Const(*n as f64),
+        Value::Float(f) => LearningRate::Const(*f),
+        Value::Var(v) => LearningRate::Var(v.name.to_string()),
+        other => {
+            return Err(a.err(
                 "learning_rate",
-                "learning_rate must be a number (learning-rate schedules are not supported yet)",
-            )),
-        };
+                format!(
+                    "learning_rate must be a number or a Variable (a schedule), not {}",
+                    other.type_name()
+                ),
+            ))
+        }
+    };
     Ok(Value::object(Object::Optimizer(Optimizer {
         rule,
         learning_rate,
@@ -415,7 +427,10 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
     let startup = i.b.startup_of.get(&program).copied().unwrap_or(i.b.startup);
     let pairs = super::clip::append_gradient_clip_ops(i, a, program, pairs)?;
     let fused = regularize(i, program, &opt, &pairs);
-    let lr = learning_rate_var(i, program, startup, opt.learning_rate);
+    let lr = match &opt.learning_rate {
+        LearningRate::Const(v) => learning_rate_var(i, program, startup, *v),
+        LearningRate::Var(name) => name.clone(),
+    };
     let accs: Vec<Vec<String>> = pairs
         .iter()
         .map(|(p, _)| create_accumulators(i, program, startup, &opt.rule, p))

@@ -1,0 +1,248 @@
+//! Learning-rate schedules (SPEC §9.2) as Paddle 1.x's
+//! `layers/learning_rate_scheduler.py` built them: a global step counter
+//! (`@LR_DECAY_COUNTER@`, int64, incremented by an op prepended to the main
+//! program), cast to float32, then ordinary Variable arithmetic
+//! (`math_op_patch`), every main-program op with `op_role` LRSched. The
+//! result is a Variable the optimizer takes as its learning rate.
+//!
+//! Not yet: `piecewise_decay`, `linear_lr_warmup` and `polynomial_decay`
+//! with `cycle` (they need a Switch), `cosine_decay` and `staircase=True`
+//! (`floor`/`cos` ops); each is refused with a message.
+use fluidc_transpiler::backward::role;
+use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
+use rustpython_parser::ast::Operator;
+
+use super::builtin::{builtin, Args, Builtin, Rest, D};
+use super::math_op_patch::var_binary;
+use super::tensor::cast_to;
+use crate::front::diag::Result;
+use crate::front::host::Host;
+use crate::front::value::{Value, VarRef};
+
+use D::*;
+
+const COUNTER: &str = "@LR_DECAY_COUNTER@";
+
+/// `_decay_step_counter(begin)`: the counter (created once per program,
+/// initialized to `begin - 1` in the startup program, incremented first
+/// thing in every run) as float32.
+fn step_counter(i: &mut Host, begin: i64) -> VarRef {
+    let (main, startup) = (i.b.main, i.b.startup);
+    if !i.b.declares(main, 0, COUNTER) {
+        let mut var = Var::dense(COUNTER, VarKind::Int64, vec![1]);
+        var.persistable = Some(true);
+        var.stop_gradient = Some(true);
+        i.b.declare_in(main, 0, var.clone());
+        i.b.declare_in(startup, 0, var);
+        let guard = std::mem::take(&mut i.b.op_guard);
+        i.b.prepend_to(
+            startup,
+            0,
+            Op::new("fill_constant")
+                .output("Out", &[COUNTER])
+                .attr("shape", AttrValue::Longs(vec![1]))
+                .attr("dtype", AttrValue::Int(VarKind::Int64 as i32))
+                .attr("value", AttrValue::Float((begin - 1) as f32))
+                .attr("str_value", AttrValue::String(format!("{}", begin - 1)))
+                .attr("force_cpu", AttrValue::Bool(true)),
+        );
+        i.b.op_guard = guard;
+        i.b.prepend_to(
+            main,
+            0,
+            Op::new("increment")
+                .input("X", &[COUNTER])
+                .output("Out", &[COUNTER])
+                .attr("step", AttrValue::Float(1.0)),
+        );
+    }
+    let counter = VarRef {
+        program: main,
+        block: 0,
+        name: COUNTER.into(),
+    };
+    cast_to(i, &counter, VarKind::Fp32)
+}
+
+/// Runs `f` under `_lr_schedule_guard` (main-program ops get LRSched).
+fn scheduled(i: &mut Host, f: impl FnOnce(&mut Host) -> Result<Value>) -> Result<Value> {
+    i.b.op_guard = vec![("op_role".into(), AttrValue::Int(role::LR_SCHED))];
+    let out = f(i);
+    i.b.op_guard.clear();
+    out
+}
+
+fn bin(i: &mut Host, a: &Args, op: Operator, l: Value, r: Value) -> Result<Value> {
+    var_binary(i, op, l, r, a.call.clone())
+}
+
+fn num(a: &Args, name: &str) -> Result<Value> {
+    Ok(Value::Float(a.float(name)?))
+}
+
+fn no_staircase(a: &Args) -> Result<()> {
+    if a.bool("staircase")? {
+        return Err(a.err(
+            "staircase",
+            "staircase=True needs the floor op, which fluidc does not have yet",
+        ));
+    }
+    Ok(())
+}
+
+/// `global_step / decay_steps` of the exponential-family schedules.
+fn div_res(i: &mut Host, a: &Args) -> Result<Value> {
+    no_staircase(a)?;
+    let step = step_counter(i, 0);
+    bin(
+        i,
+        a,
+        Operator::Div,
+        Value::Var(step),
+        num(a, "decay_steps")?,
+    )
+}
+
+fn var_unary(i: &mut Host, ty: &str, x: &Value) -> Result<Value> {
+    let Value::Var(x) = x else {
+        return Ok(x.clone());
+    };
+    super::layer::simple(i, ty, &[("X", x)], None)
+}
+
+fn unsupported(a: &Args, what: &str) -> Result<Value> {
+    Err(crate::front::diag::Diagnostic::new(
+        a.call.clone(),
+        format!("{what} is not supported yet"),
+    )
+    .help("use a constant learning rate, or exponential_decay, natural_exp_decay, inverse_time_decay, polynomial_decay (cycle=False) or noam_decay"))
+}
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.layers.exponential_decay"],
+        [
+            ("learning_rate", Req),
+            ("decay_steps", Req),
+            ("decay_rate", Req),
+            ("staircase", Bool(false))
+        ],
+        Rest::No,
+        |i, a| scheduled(i, |i| {
+            let d = div_res(i, a)?;
+            let p = bin(i, a, Operator::Pow, num(a, "decay_rate")?, d)?;
+            bin(i, a, Operator::Mult, num(a, "learning_rate")?, p)
+        })
+    ),
+    builtin!(
+        ["fluid.layers.natural_exp_decay"],
+        [
+            ("learning_rate", Req),
+            ("decay_steps", Req),
+            ("decay_rate", Req),
+            ("staircase", Bool(false))
+        ],
+        Rest::No,
+        |i, a| scheduled(i, |i| {
+            let d = div_res(i, a)?;
+            // `-1 * decay_rate * div_res`: the numbers multiply in Python.
+            let c = Value::Float(-a.float("decay_rate")?);
+            let e = bin(i, a, Operator::Mult, c, d)?;
+            let e = var_unary(i, "exp", &e)?;
+            bin(i, a, Operator::Mult, num(a, "learning_rate")?, e)
+        })
+    ),
+    builtin!(
+        ["fluid.layers.inverse_time_decay"],
+        [
+            ("learning_rate", Req),
+            ("decay_steps", Req),
+            ("decay_rate", Req),
+            ("staircase", Bool(false))
+        ],
+        Rest::No,
+        |i, a| scheduled(i, |i| {
+            let d = div_res(i, a)?;
+            let t = bin(i, a, Operator::Mult, num(a, "decay_rate")?, d)?;
+            let t = bin(i, a, Operator::Add, Value::Int(1), t)?;
+            bin(i, a, Operator::Div, num(a, "learning_rate")?, t)
+        })
+    ),
+    builtin!(
+        ["fluid.layers.polynomial_decay"],
+        [
+            ("learning_rate", Req),
+            ("decay_steps", Req),
+            ("end_learning_rate", Float(0.0001)),
+            ("power", Float(1.0)),
+            ("cycle", Bool(false))
+        ],
+        Rest::No,
+        |i, a| {
+            if a.bool("cycle")? {
+                return unsupported(a, "polynomial_decay(cycle=True)");
+            }
+            scheduled(i, |i| {
+                let step = step_counter(i, 0);
+                let steps = a.float("decay_steps")?;
+                let limit =
+                    super::tensor::fill_constant(i, vec![1], VarKind::Fp32, steps, false, None);
+                let step = super::math::elementwise(i, "elementwise_min", &step, &limit, -1, None);
+                let (lr, end) = (a.float("learning_rate")?, a.float("end_learning_rate")?);
+                let f = bin(i, a, Operator::Div, Value::Var(step), Value::Float(steps))?;
+                let f = bin(i, a, Operator::Sub, Value::Int(1), f)?;
+                let f = bin(i, a, Operator::Pow, f, num(a, "power")?)?;
+                let f = bin(i, a, Operator::Mult, Value::Float(lr - end), f)?;
+                bin(i, a, Operator::Add, f, Value::Float(end))
+            })
+        }
+    ),
+    builtin!(
+        ["fluid.layers.noam_decay"],
+        [
+            ("d_model", Req),
+            ("warmup_steps", Req),
+            ("learning_rate", Float(1.0))
+        ],
+        Rest::No,
+        |i, a| scheduled(i, |i| {
+            let step = Value::Var(step_counter(i, 1));
+            let x = bin(i, a, Operator::Pow, step.clone(), Value::Float(-0.5))?;
+            let warm = a.float("warmup_steps")?.powf(-1.5);
+            let y = bin(i, a, Operator::Mult, Value::Float(warm), step)?;
+            let (Value::Var(x), Value::Var(y)) = (&x, &y) else {
+                return Err(a.err("d_model", "noam_decay: internal error"));
+            };
+            let m = super::math::elementwise(i, "elementwise_min", x, y, -1, None);
+            let c = a.float("learning_rate")? * a.float("d_model")?.powf(-0.5);
+            bin(i, a, Operator::Mult, Value::Float(c), Value::Var(m))
+        })
+    ),
+    builtin!(
+        ["fluid.layers.piecewise_decay"],
+        [("boundaries", Req), ("values", Req)],
+        Rest::No,
+        |_, a| unsupported(a, "piecewise_decay")
+    ),
+    builtin!(
+        ["fluid.layers.cosine_decay"],
+        [
+            ("learning_rate", Req),
+            ("step_each_epoch", Req),
+            ("epochs", Req)
+        ],
+        Rest::No,
+        |_, a| unsupported(a, "cosine_decay")
+    ),
+    builtin!(
+        ["fluid.layers.linear_lr_warmup"],
+        [
+            ("learning_rate", Req),
+            ("warmup_steps", Req),
+            ("start_lr", Req),
+            ("end_lr", Req)
+        ],
+        Rest::No,
+        |_, a| unsupported(a, "linear_lr_warmup")
+    ),
+];
