@@ -24,6 +24,14 @@ fn compile_split(dir: &Path, script: &str) -> (PathBuf, PathBuf) {
     (main, startup)
 }
 
+/// Writes a float32 `.npy` of `rows` (one value a row) as `dir/FILE.npy`
+/// and returns the argument `--feed NAME=dir/FILE.npy`.
+fn npy_feed(dir: &Path, name: &str, file: &str, rows: &[f64]) -> String {
+    let path = dir.join(format!("{file}.npy"));
+    std::fs::write(&path, npy("<f4", &[rows.len(), 1], rows)).expect("write npy");
+    format!("{name}={}", path_str(&path))
+}
+
 /// The JSON lines of a `--format json` training run.
 fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
     stdout(out)
@@ -77,6 +85,52 @@ fn steps_carry_persistable_state_from_the_startup_program() {
     );
 }
 
+/// Issue 15's numbers: seed 003's linear regression trained with SGD for
+/// 100 steps from its compiled programs gives Paddle 3.3.1's losses and
+/// predictions, as the script does in run mode.
+#[test]
+fn training_steps_give_paddles_losses() {
+    let dir = temp_dir("train_sgd");
+    let (main, startup) = compile_split(&dir, "testdata/train/linear_sgd_const.py");
+    let x_feed = npy_feed(&dir, "x", "x", &[1.0, 2.0, 3.0, 4.0]);
+    let y_feed = npy_feed(&dir, "y", "y", &[2.0, 4.0, 6.0, 8.0]);
+    let out = fluidc(
+        &[
+            "run",
+            path_str(&main),
+            "--startup",
+            path_str(&startup),
+            "--steps",
+            "100",
+            "--feed",
+            &x_feed,
+            "--feed",
+            &y_feed,
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 100);
+    for (step, loss) in [
+        (0, "16.135"),
+        (1, "11.210728"),
+        (9, "0.64708817"),
+        (99, "0.027590197"),
+    ] {
+        assert!(
+            lines[step].ends_with(&format!("mean_0.tmp_0 = {loss}")),
+            "{}",
+            lines[step]
+        );
+    }
+    assert!(
+        lines[99].contains("[[2.2682047], [4.1299634], [5.9917216], [7.8534803]]"),
+        "{}",
+        lines[99]
+    );
+}
+
 #[test]
 fn json_lines_give_each_step_and_its_fetches() {
     let dir = temp_dir("train_json");
@@ -120,10 +174,8 @@ fn json_lines_give_each_step_and_its_fetches() {
 fn batches_cycle_through_the_rows_of_each_npy_feed() {
     let dir = temp_dir("train_batches");
     let (main, startup) = compile_split(&dir, "testdata/run/seed003_feeds.py");
-    let (x, y) = (dir.join("x.npy"), dir.join("y.npy"));
-    std::fs::write(&x, npy("<f4", &[3, 1], &[1.0, 2.0, 3.0])).expect("write x");
-    std::fs::write(&y, npy("<f4", &[3, 1], &[2.0, 4.0, 6.0])).expect("write y");
-    let (x_feed, y_feed) = (format!("x={}", path_str(&x)), format!("y={}", path_str(&y)));
+    let x_feed = npy_feed(&dir, "x", "x", &[1.0, 2.0, 3.0]);
+    let y_feed = npy_feed(&dir, "y", "y", &[2.0, 4.0, 6.0]);
     let run = |extra: &[&str]| {
         let mut args = vec![
             "run",
@@ -167,9 +219,7 @@ fn batches_cycle_through_the_rows_of_each_npy_feed() {
     }
 
     // Batched feeds of different lengths would drift apart.
-    let y4 = dir.join("y4.npy");
-    std::fs::write(&y4, npy("<f4", &[4, 1], &[2.0, 4.0, 6.0, 8.0])).expect("write y4");
-    let y4_feed = format!("y={}", path_str(&y4));
+    let y4_feed = npy_feed(&dir, "y", "y4", &[2.0, 4.0, 6.0, 8.0]);
     let out = fluidc(
         &[
             "run",
