@@ -5,9 +5,12 @@
 //! (`math_op_patch`), every main-program op with `op_role` LRSched. The
 //! result is a Variable the optimizer takes as its learning rate.
 //!
-//! Not yet: `piecewise_decay`, `linear_lr_warmup` and `polynomial_decay`
-//! with `cycle` (they need a Switch), `cosine_decay` and `staircase=True`
-//! (`floor`/`cos` ops); each is refused with a message.
+//! `piecewise_decay` is 1.x's Switch: a `learning_rate` global variable
+//! filled in one conditional block per interval.
+//!
+//! Not yet: `linear_lr_warmup` and `polynomial_decay` with `cycle`,
+//! `cosine_decay` and `staircase=True` (`floor`/`cos` ops); each is refused
+//! with a message.
 use fluidc_transpiler::backward::role;
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 use rustpython_parser::ast::Operator;
@@ -222,7 +225,7 @@ pub const BUILTINS: &[Builtin] = &[
         ["fluid.layers.piecewise_decay"],
         [("boundaries", Req), ("values", Req)],
         Rest::No,
-        |_, a| unsupported(a, "piecewise_decay")
+        piecewise_decay
     ),
     builtin!(
         ["fluid.layers.cosine_decay"],
@@ -246,3 +249,101 @@ pub const BUILTINS: &[Builtin] = &[
         |_, a| unsupported(a, "linear_lr_warmup")
     ),
 ];
+
+/// A number or a list of numbers as floats.
+fn floats(a: &Args, name: &str) -> Result<Vec<f64>> {
+    let items = match a.get(name) {
+        Value::List(l) => l.borrow().clone(),
+        Value::Tuple(t) => t.to_vec(),
+        other => {
+            return Err(a.err(
+                name,
+                format!(
+                    "{name} must be a list of numbers, not {}",
+                    other.type_name()
+                ),
+            ))
+        }
+    };
+    items
+        .iter()
+        .map(|v| match v {
+            Value::Int(n) => Ok(*n as f64),
+            Value::Float(f) => Ok(*f),
+            other => Err(a.err(
+                name,
+                format!("{name} holds numbers, not {}", other.type_name()),
+            )),
+        })
+        .collect()
+}
+
+/// 1.x `piecewise_decay(boundaries, values)`: `learning_rate` (a global
+/// `[1]` variable) is `values[k]` while the step is below `boundaries[k]`,
+/// built as a Switch: one conditional block per case, then the default.
+fn piecewise_decay(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let boundaries = floats(a, "boundaries")?;
+    let values = floats(a, "values")?;
+    if values.len() != boundaries.len() + 1 {
+        return Err(a.err("values", "len(values) - len(boundaries) should be 1"));
+    }
+    scheduled(i, |i| {
+        let step = step_counter(i, 0);
+        let (main, startup) = (i.b.main, i.b.startup);
+        i.b.helper_name("global_var");
+        let mut var = Var::dense("learning_rate", VarKind::Fp32, vec![1]);
+        var.persistable = Some(true);
+        var.stop_gradient = Some(true);
+        let lr = i.b.declare_in(main, 0, var.clone());
+        i.b.declare_in(startup, 0, var);
+        let guard = std::mem::take(&mut i.b.op_guard);
+        i.b.prepend_to(
+            startup,
+            0,
+            Op::new("fill_constant")
+                .output("Out", &["learning_rate"])
+                .attr("shape", AttrValue::Longs(vec![1]))
+                .attr("dtype", AttrValue::Int(VarKind::Fp32 as i32))
+                .attr("value", AttrValue::Float(0.0))
+                .attr("str_value", AttrValue::String("0.0".into()))
+                .attr("force_cpu", AttrValue::Bool(false)),
+        );
+        i.b.op_guard = guard;
+        let mut pre_not: Option<VarRef> = None;
+        let case = |i: &mut Host, cond: VarRef, value: f64| {
+            let block = i.b.enter_block();
+            super::tensor::fill_constant(i, vec![1], VarKind::Fp32, value, false, Some(lr.clone()));
+            i.b.exit_block();
+            super::control::complete_conditional(i, main, block, &[cond], true);
+        };
+        for (b, v) in boundaries.iter().zip(&values) {
+            let bound = super::tensor::fill_constant(i, vec![1], VarKind::Fp32, *b, true, None);
+            let c = super::math_op_patch::var_compare(
+                i,
+                rustpython_parser::ast::CmpOp::Lt,
+                Value::Var(step.clone()),
+                Value::Var(bound),
+                a.call.clone(),
+            )?;
+            let Value::Var(c) = c else {
+                return Err(a.err("boundaries", "piecewise_decay: internal error"));
+            };
+            let not_c = super::logic::logical_not(i, &c, None);
+            let cond = match pre_not.take() {
+                None => {
+                    pre_not = Some(not_c);
+                    c
+                }
+                Some(prev) => {
+                    pre_not = Some(super::logic::logical_and(i, &prev, &not_c));
+                    super::logic::logical_and(i, &prev, &c)
+                }
+            };
+            case(i, cond, *v);
+        }
+        if let (Some(cond), Some(last)) = (pre_not, values.last()) {
+            case(i, cond, *last);
+        }
+        Ok(Value::Var(lr))
+    })
+}

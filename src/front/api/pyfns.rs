@@ -591,6 +591,22 @@ fn str_split(_: &mut Host, a: &mut Args) -> Result<Value> {
 
 /// Formats one value with a format spec (`.2f`, `d`, `>5`, `05d`, ...).
 pub fn format_value(v: &Value, spec: &str, repr: bool, sp: Range<usize>) -> Result<String> {
+    // A numpy scalar or a one-element array formats as the Python number
+    // it converts to (`"%.4f" % loss` of a fetched loss), as in numpy.
+    if let (Some('d' | 'e' | 'f' | 'g'), Value::Array(x) | Value::NpScalar(x)) =
+        (spec.chars().last(), v)
+    {
+        if x.size() == 1 {
+            if let Ok(item) = x.item() {
+                let number = match item {
+                    crate::host::Scalar::Bool(b) => Value::Int(i64::from(b)),
+                    crate::host::Scalar::Int(n) => Value::Int(n),
+                    crate::host::Scalar::Float(f) => Value::Float(f),
+                };
+                return format_value(&number, spec, repr, sp);
+            }
+        }
+    }
     let base = Show(v, repr).to_string();
     if spec.is_empty() {
         return Ok(base);
