@@ -409,20 +409,6 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
     let loss = a.var("loss")?;
     let mut pairs = backward_of(i, a)?;
     pairs.sort_by(|x, y| x.0.cmp(&y.0));
-    let scaled = pairs.iter().find(|(p, _)| {
-        i.b.params
-            .get(p)
-            .is_some_and(|info| info.learning_rate != 1.0)
-    });
-    if let Some((p, _)) = scaled {
-        return Err(a.err(
-            "loss",
-            format!(
-                "parameter `{p}` has its own learning_rate in its ParamAttr; \
-                 fluidc's optimizers do not apply per-parameter learning rates yet, so leave it out"
-            ),
-        ));
-    }
     let program = loss.program;
     let startup = i.b.startup_of.get(&program).copied().unwrap_or(i.b.startup);
     let pairs = super::clip::append_gradient_clip_ops(i, a, program, pairs)?;
@@ -438,7 +424,8 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
     let mut ops = Vec::new();
     for (((p, g), acc), l2) in pairs.iter().zip(&accs).zip(&fused) {
         let scope = i.b.unique_scope("optimizer");
-        let mut op = update_op(&opt.rule, p, g, &lr, acc, *l2)
+        let param_lr = param_learning_rate(i, a, p, &lr, &scope)?;
+        let mut op = update_op(&opt.rule, p, g, &param_lr, acc, *l2)
             .attr("op_role", AttrValue::Int(role::OPTIMIZE))
             .attr(
                 "op_role_var",
@@ -581,6 +568,47 @@ fn create_accumulators(
         names.push(name);
     }
     names
+}
+
+/// `_create_param_lr`: the global learning rate, or for a parameter whose
+/// `ParamAttr` has its own `learning_rate` the global one scaled by it (a
+/// `scale` with `op_role` LRSched|Optimize in `/optimizer_N/scale_with_param_lr/`).
+fn param_learning_rate(i: &mut Host, a: &Args, p: &str, lr: &str, scope: &str) -> Result<String> {
+    let factor = i.b.params.get(p).map_or(1.0, |info| info.learning_rate);
+    if factor == 1.0 {
+        return Ok(lr.to_string());
+    }
+    i.b.op_guard = vec![
+        (
+            "op_role".into(),
+            AttrValue::Int(role::LR_SCHED | role::OPTIMIZE),
+        ),
+        ("op_role_var".into(), AttrValue::Strings(Vec::new())),
+        (
+            "op_namescope".into(),
+            AttrValue::String(format!("/{scope}/scale_with_param_lr/")),
+        ),
+    ];
+    let lr_var = Value::Var(VarRef {
+        program: i.b.main,
+        block: 0,
+        name: lr.into(),
+    });
+    let scaled = super::math_op_patch::var_binary(
+        i,
+        rustpython_parser::ast::Operator::Mult,
+        lr_var,
+        Value::Float(factor),
+        a.call.clone(),
+    );
+    i.b.op_guard.clear();
+    match scaled? {
+        Value::Var(v) => Ok(v.name.to_string()),
+        _ => Err(a.err(
+            "loss",
+            "internal error: a scaled learning rate is not a Variable",
+        )),
+    }
 }
 
 /// `append_regularization_ops` (Paddle 3.3.1): in name scope
