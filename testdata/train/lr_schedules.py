@@ -14,6 +14,12 @@ schedules = [
     ('polynomial', lambda: fluid.layers.polynomial_decay(
         learning_rate=0.1, decay_steps=5, end_learning_rate=0.01, power=2.0)),
     ('noam', lambda: fluid.layers.noam_decay(d_model=16, warmup_steps=4)),
+    ('piecewise', lambda: fluid.layers.piecewise_decay(
+        boundaries=[2, 4], values=[0.1, 0.05, 0.01])),
+    ('warmup', lambda: fluid.layers.linear_lr_warmup(
+        learning_rate=fluid.layers.exponential_decay(
+            learning_rate=0.1, decay_steps=3, decay_rate=0.5),
+        warmup_steps=3, start_lr=0.01, end_lr=0.1)),
 ]
 
 rng = np.random.RandomState(3)

@@ -8,7 +8,10 @@
 //! `piecewise_decay` is 1.x's Switch: a `learning_rate` global variable
 //! filled in one conditional block per interval.
 //!
-//! Not yet: `linear_lr_warmup` and `polynomial_decay` with `cycle`,
+//! `linear_lr_warmup` too: `learning_rate_warmup` is assigned in a case
+//! block while the step is below `warmup_steps`, else the wrapped rate.
+//!
+//! Not yet: `polynomial_decay` with `cycle`,
 //! `cosine_decay` and `staircase=True` (`floor`/`cos` ops); each is refused
 //! with a message.
 use fluidc_transpiler::backward::role;
@@ -246,7 +249,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("end_lr", Req)
         ],
         Rest::No,
-        |_, a| unsupported(a, "linear_lr_warmup")
+        linear_lr_warmup
     ),
 ];
 
@@ -344,6 +347,121 @@ fn piecewise_decay(i: &mut Host, a: &mut Args) -> Result<Value> {
         if let (Some(cond), Some(last)) = (pre_not, values.last()) {
             case(i, cond, *last);
         }
+        Ok(Value::Var(lr))
+    })
+}
+
+/// A persistable `[1]` global variable `name` of `dtype`, zero-filled by a
+/// `fill_constant` prepended to the startup program (1.x
+/// `create_global_var`, outside the LRSched guard).
+fn global_var(i: &mut Host, name: &str, dtype: VarKind) -> VarRef {
+    let (main, startup) = (i.b.main, i.b.startup);
+    i.b.helper_name("global_var");
+    let mut var = Var::dense(name, dtype, vec![1]);
+    var.persistable = Some(true);
+    var.stop_gradient = Some(true);
+    let r = i.b.declare_in(main, 0, var.clone());
+    i.b.declare_in(startup, 0, var);
+    let guard = std::mem::take(&mut i.b.op_guard);
+    i.b.prepend_to(
+        startup,
+        0,
+        Op::new("fill_constant")
+            .output("Out", &[name])
+            .attr("shape", AttrValue::Longs(vec![1]))
+            .attr("dtype", AttrValue::Int(dtype as i32))
+            .attr("value", AttrValue::Float(0.0))
+            .attr("str_value", AttrValue::String("0.0".into()))
+            .attr("force_cpu", AttrValue::Bool(false)),
+    );
+    i.b.op_guard = guard;
+    r
+}
+
+/// `assign(x, out)` of a Variable (the `assign` layer helper's op).
+fn assign(i: &mut Host, x: &VarRef, out: &VarRef) {
+    i.b.helper_name("assign");
+    i.b.append(
+        Op::new("assign")
+            .input("X", &[&x.name])
+            .output("Out", &[&out.name]),
+    );
+}
+
+/// One case block of a Switch writing `out`: `body` builds its ops.
+fn case_block(
+    i: &mut Host,
+    cond: &VarRef,
+    body: impl FnOnce(&mut Host) -> Result<()>,
+) -> Result<()> {
+    let program = i.b.main;
+    let block = i.b.enter_block();
+    let r = body(i);
+    i.b.exit_block();
+    r?;
+    super::control::complete_conditional(i, program, block, std::slice::from_ref(cond), true);
+    Ok(())
+}
+
+/// 1.x `linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr)`.
+fn linear_lr_warmup(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let wrapped = a.get("learning_rate").clone();
+    let dtype = match &wrapped {
+        Value::Var(v) => super::layer::dtype_of(i, v),
+        Value::Int(_) | Value::Float(_) => VarKind::Fp32,
+        other => {
+            return Err(a.err(
+                "learning_rate",
+                format!(
+                    "learning_rate must be a number or a Variable, not {}",
+                    other.type_name()
+                ),
+            ))
+        }
+    };
+    let (start, end) = (a.float("start_lr")?, a.float("end_lr")?);
+    let warmup = a.get("warmup_steps").clone();
+    let warmup_f = a.float("warmup_steps")?;
+    scheduled(i, |i| {
+        let lr = global_var(i, "learning_rate_warmup", dtype);
+        let step = step_counter(i, 0);
+        let below = super::math_op_patch::var_compare(
+            i,
+            rustpython_parser::ast::CmpOp::Lt,
+            Value::Var(step.clone()),
+            warmup,
+            a.call.clone(),
+        )?;
+        let Value::Var(below) = below else {
+            return Err(a.err("warmup_steps", "warmup_steps must be a number"));
+        };
+        let not_below = super::logic::logical_not(i, &below, None);
+        case_block(i, &below, |i| {
+            let f = bin(
+                i,
+                a,
+                Operator::Div,
+                Value::Var(step.clone()),
+                Value::Float(warmup_f),
+            )?;
+            let f = bin(i, a, Operator::Mult, Value::Float(end - start), f)?;
+            let f = bin(i, a, Operator::Add, Value::Float(start), f)?;
+            if let Value::Var(v) = f {
+                assign(i, &v, &lr);
+            }
+            Ok(())
+        })?;
+        case_block(i, &not_below, |i| {
+            let source = match wrapped {
+                Value::Var(v) => v,
+                _ => {
+                    let value = a.float("learning_rate")?;
+                    super::tensor::fill_constant(i, vec![1], dtype, value, false, None)
+                }
+            };
+            assign(i, &source, &lr);
+            Ok(())
+        })?;
         Ok(Value::Var(lr))
     })
 }
