@@ -7,6 +7,12 @@ import paddle.fluid as fluid
 schedules = [
     ('exponential', lambda: fluid.layers.exponential_decay(
         learning_rate=0.1, decay_steps=3, decay_rate=0.5)),
+    ('staircase', lambda: fluid.layers.exponential_decay(
+        learning_rate=0.1, decay_steps=2, decay_rate=0.5, staircase=True)),
+    ('cosine', lambda: fluid.layers.cosine_decay(
+        learning_rate=0.1, step_each_epoch=2, epochs=4)),
+    ('polynomial cycle', lambda: fluid.layers.polynomial_decay(
+        learning_rate=0.1, decay_steps=2, end_learning_rate=0.01, power=2.0, cycle=True)),
     ('natural_exp', lambda: fluid.layers.natural_exp_decay(
         learning_rate=0.1, decay_steps=3, decay_rate=0.5)),
     ('inverse_time', lambda: fluid.layers.inverse_time_decay(

@@ -24,6 +24,9 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("abs", |l| unary(l, Unary::Abs));
     r.add("exp", |l| unary(l, Unary::Exp));
     r.add("log", |l| unary(l, Unary::Log));
+    r.add("floor", |l| unary(l, Unary::Floor));
+    r.add("ceil", |l| unary(l, Unary::Ceil));
+    r.add("cos", |l| unary(l, Unary::Cos));
     r.add("scale", scale);
     r.add("increment", increment);
     r.add("softmax", softmax);
@@ -58,6 +61,10 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("leaky_relu_grad", |l| {
         grad(l, From::X, |a, x, d| if x > 0.0 { d } else { a * d })
     });
+    r.add("cos_grad", |l| grad(l, From::X, |_, x, d| -d * x.sin()));
+    // floor and ceil are flat almost everywhere: Paddle's grads are zero.
+    r.add("floor_grad", zero_grad);
+    r.add("ceil_grad", zero_grad);
     r.add("softmax_grad", softmax_grad);
     r.add("clip_grad", clip_grad);
 }
@@ -72,6 +79,9 @@ pub(crate) enum Unary {
     Abs,
     Exp,
     Log,
+    Floor,
+    Ceil,
+    Cos,
 }
 
 impl Unary {
@@ -85,6 +95,9 @@ impl Unary {
             Unary::Abs => "abs",
             Unary::Exp => "exp",
             Unary::Log => "log",
+            Unary::Floor => "floor",
+            Unary::Ceil => "ceil",
+            Unary::Cos => "cos",
         }
     }
 
@@ -101,6 +114,9 @@ impl Unary {
             (Unary::Sqrt, _) => |x: T| T::from_f64(x.to_f64().sqrt()),
             (Unary::Exp, _) => |x: T| T::from_f64(x.to_f64().exp()),
             (Unary::Log, _) => |x: T| T::from_f64(x.to_f64().ln()),
+            (Unary::Floor, _) => |x: T| T::from_f64(x.to_f64().floor()),
+            (Unary::Ceil, _) => |x: T| T::from_f64(x.to_f64().ceil()),
+            (Unary::Cos, _) => |x: T| T::from_f64(x.to_f64().cos()),
         })
     }
 }
@@ -354,6 +370,21 @@ enum From {
 
 /// `X@GRAD = f(alpha, v, d)` per element, `v` the forward `X` or `Out`, `d`
 /// the `Out@GRAD` element (`alpha`: leaky_relu's attribute).
+/// `X@GRAD` = zeros shaped and typed like `Out@GRAD`.
+fn zero_grad(l: &OpLoader) -> Result<Exec, String> {
+    let dout = l.input("Out@GRAD")?;
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let d = s.tensor(&dout)?;
+        let zeros = float::tensor(d.dtype(), d.shape(), vec![0.0; d.numel()])?;
+        drop(d);
+        s.set_tensor(&dx, zeros);
+        Ok(())
+    })
+}
+
 fn grad(l: &OpLoader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, String> {
     let v = l.input(match from {
         From::X => "X",

@@ -9,11 +9,8 @@
 //! filled in one conditional block per interval.
 //!
 //! `linear_lr_warmup` too: `learning_rate_warmup` is assigned in a case
-//! block while the step is below `warmup_steps`, else the wrapped rate.
-//!
-//! Not yet: `polynomial_decay` with `cycle`,
-//! `cosine_decay` and `staircase=True` (`floor`/`cos` ops); each is refused
-//! with a message.
+//! block while the step is below `warmup_steps`, else the wrapped rate; and
+//! `polynomial_decay(cycle=True)`, whose period restarts at step 0.
 use fluidc_transpiler::backward::role;
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 use rustpython_parser::ast::Operator;
@@ -86,27 +83,21 @@ fn num(a: &Args, name: &str) -> Result<Value> {
     Ok(Value::Float(a.float(name)?))
 }
 
-fn no_staircase(a: &Args) -> Result<()> {
-    if a.bool("staircase")? {
-        return Err(a.err(
-            "staircase",
-            "staircase=True needs the floor op, which fluidc does not have yet",
-        ));
-    }
-    Ok(())
-}
-
-/// `global_step / decay_steps` of the exponential-family schedules.
+/// `global_step / decay_steps` of the exponential-family schedules,
+/// floored with `staircase`.
 fn div_res(i: &mut Host, a: &Args) -> Result<Value> {
-    no_staircase(a)?;
     let step = step_counter(i, 0);
-    bin(
+    let d = bin(
         i,
         a,
         Operator::Div,
         Value::Var(step),
         num(a, "decay_steps")?,
-    )
+    )?;
+    if a.bool("staircase")? {
+        return var_unary(i, "floor", &d);
+    }
+    Ok(d)
 }
 
 fn var_unary(i: &mut Host, ty: &str, x: &Value) -> Result<Value> {
@@ -114,14 +105,6 @@ fn var_unary(i: &mut Host, ty: &str, x: &Value) -> Result<Value> {
         return Ok(x.clone());
     };
     super::layer::simple(i, ty, &[("X", x)], None)
-}
-
-fn unsupported(a: &Args, what: &str) -> Result<Value> {
-    Err(crate::front::diag::Diagnostic::new(
-        a.call.clone(),
-        format!("{what} is not supported yet"),
-    )
-    .help("use a constant learning rate, or exponential_decay, natural_exp_decay, inverse_time_decay, polynomial_decay (cycle=False) or noam_decay"))
 }
 
 pub const BUILTINS: &[Builtin] = &[
@@ -186,7 +169,7 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         |i, a| {
             if a.bool("cycle")? {
-                return unsupported(a, "polynomial_decay(cycle=True)");
+                return polynomial_cycle(i, a);
             }
             scheduled(i, |i| {
                 let step = step_counter(i, 0);
@@ -238,7 +221,29 @@ pub const BUILTINS: &[Builtin] = &[
             ("epochs", Req)
         ],
         Rest::No,
-        |_, a| unsupported(a, "cosine_decay")
+        |i, a| scheduled(i, |i| {
+            let step = step_counter(i, 0);
+            let e = bin(
+                i,
+                a,
+                Operator::Div,
+                Value::Var(step),
+                num(a, "step_each_epoch")?,
+            )?;
+            let epoch = var_unary(i, "floor", &e)?;
+            let x = bin(
+                i,
+                a,
+                Operator::Mult,
+                epoch,
+                Value::Float(std::f64::consts::PI),
+            )?;
+            let x = bin(i, a, Operator::Div, x, num(a, "epochs")?)?;
+            let c = var_unary(i, "cos", &x)?;
+            let c = bin(i, a, Operator::Add, c, Value::Int(1))?;
+            let lr = a.float("learning_rate")? * 0.5;
+            bin(i, a, Operator::Mult, Value::Float(lr), c)
+        })
     ),
     builtin!(
         ["fluid.layers.linear_lr_warmup"],
@@ -463,5 +468,55 @@ fn linear_lr_warmup(i: &mut Host, a: &mut Args) -> Result<Value> {
             Ok(())
         })?;
         Ok(Value::Var(lr))
+    })
+}
+
+/// 1.x `polynomial_decay(..., cycle=True)`: the decay period is
+/// `decay_steps * ceil(step / decay_steps)` (at least one period).
+fn polynomial_cycle(i: &mut Host, a: &mut Args) -> Result<Value> {
+    scheduled(i, |i| {
+        let step = step_counter(i, 0);
+        let d = bin(
+            i,
+            a,
+            Operator::Div,
+            Value::Var(step.clone()),
+            num(a, "decay_steps")?,
+        )?;
+        let Value::Var(div_res) = var_unary(i, "ceil", &d)? else {
+            return Err(a.err("decay_steps", "polynomial_decay: internal error"));
+        };
+        let zero = super::tensor::fill_constant(i, vec![1], VarKind::Fp32, 0.0, false, None);
+        let one = super::tensor::fill_constant(i, vec![1], VarKind::Fp32, 1.0, false, None);
+        let at_zero = super::math_op_patch::var_compare(
+            i,
+            rustpython_parser::ast::CmpOp::Eq,
+            Value::Var(step.clone()),
+            Value::Var(zero),
+            a.call.clone(),
+        )?;
+        let Value::Var(at_zero) = at_zero else {
+            return Err(a.err("decay_steps", "polynomial_decay: internal error"));
+        };
+        // The Switch's one case (its negation is made for a default that
+        // never comes, as 1.x's Switch makes it).
+        super::logic::logical_not(i, &at_zero, None);
+        case_block(i, &at_zero, |i| {
+            assign(i, &one, &div_res);
+            Ok(())
+        })?;
+        let period = bin(
+            i,
+            a,
+            Operator::Mult,
+            num(a, "decay_steps")?,
+            Value::Var(div_res),
+        )?;
+        let (lr, end) = (a.float("learning_rate")?, a.float("end_learning_rate")?);
+        let f = bin(i, a, Operator::Div, Value::Var(step), period)?;
+        let f = bin(i, a, Operator::Sub, Value::Int(1), f)?;
+        let f = bin(i, a, Operator::Pow, f, num(a, "power")?)?;
+        let f = bin(i, a, Operator::Mult, Value::Float(lr - end), f)?;
+        bin(i, a, Operator::Add, f, Value::Float(end))
     })
 }

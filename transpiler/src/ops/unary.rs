@@ -1,4 +1,5 @@
-//! One-input math: activations, `scale`, `increment`, `softmax`, `clip`, `sign`.
+//! One-input math: activations, `scale`, `increment`, `softmax`, `clip`,
+//! `sign`, `floor`, `ceil`, `cos`.
 use super::infer::same_as_x;
 use super::Behaviour;
 
@@ -18,6 +19,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "leaky_relu",
         "sign",
         "clip",
+        "floor",
+        "ceil",
+        "cos",
     ] {
         r.push(Behaviour::pure(ty, same_as_x));
     }
