@@ -89,6 +89,18 @@ pub const BUILTINS: &[Builtin] = &[
     ),
 ];
 
+/// A `grad_clip=` argument: None or a `fluid.clip.GradientClipBy*`.
+pub fn clip_arg(a: &Args, name: &str) -> Result<Option<Clip>> {
+    match a.get(name) {
+        Value::None => Ok(None),
+        Value::Object(o) => match o.as_ref() {
+            Object::GradientClip(c) => Ok(Some(c.clone())),
+            _ => Err(a.err(name, format!("{name} must be a fluid.clip.GradientClipBy*"))),
+        },
+        _ => Err(a.err(name, format!("{name} must be a fluid.clip.GradientClipBy*"))),
+    }
+}
+
 fn no_need_clip(a: &Args) -> Result<()> {
     if a.is_none("need_clip") {
         Ok(())
@@ -209,6 +221,142 @@ fn unary(
     Ok(out)
 }
 
+/// An optimizer's `grad_clip=` (`ClipGradBase._static_clip`): one name
+/// scope `/gradient_clip/` for all of it, each op under its pair's
+/// `_optimized_guard`; the global norm's shared ops under the last pair's.
+pub fn static_clip(
+    i: &mut Host,
+    a: &Args,
+    program: usize,
+    pairs: Vec<(String, String)>,
+    clip: &Clip,
+) -> Result<Vec<(String, String)>> {
+    let scope = format!("/{}/", i.b.unique_scope("gradient_clip"));
+    let result = static_clip_ops(i, a, program, &pairs, clip, &scope);
+    i.b.op_guard.clear();
+    let out = result?;
+    correct_role_var(i, program, &out);
+    Ok(out)
+}
+
+fn set_guard(i: &mut Host, p: &str, g: &str, scope: &str) {
+    i.b.op_guard = vec![
+        ("op_role".into(), AttrValue::Int(role::OPTIMIZE)),
+        (
+            "op_role_var".into(),
+            AttrValue::Strings(vec![p.to_string(), g.to_string()]),
+        ),
+        ("op_namescope".into(), AttrValue::String(scope.to_string())),
+    ];
+}
+
+fn static_clip_ops(
+    i: &mut Host,
+    a: &Args,
+    program: usize,
+    pairs: &[(String, String)],
+    clip: &Clip,
+    scope: &str,
+) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::with_capacity(pairs.len());
+    match clip {
+        Clip::Value { min, max } => {
+            for (p, g) in pairs {
+                set_guard(i, p, g, scope);
+                let attrs = vec![
+                    ("min", AttrValue::Float(*min as f32)),
+                    ("max", AttrValue::Float(*max as f32)),
+                ];
+                let n = unary(i, a, "clip", &var(program, g), attrs)?;
+                out.push((p.clone(), n.name.to_string()));
+            }
+        }
+        Clip::Norm { clip_norm } => {
+            for (p, g) in pairs {
+                set_guard(i, p, g, scope);
+                let attrs = vec![("max_norm", AttrValue::Float(*clip_norm as f32))];
+                let n = unary(i, a, "clip_by_norm", &var(program, g), attrs)?;
+                out.push((p.clone(), n.name.to_string()));
+            }
+        }
+        Clip::GlobalNorm { clip_norm, .. } => {
+            let mut sums = Vec::new();
+            for (p, g) in pairs {
+                set_guard(i, p, g, scope);
+                let square = unary(i, a, "square", &var(program, g), vec![])?;
+                sums.push(reduce_all(i, a, &square)?);
+            }
+            let Some((lp, lg)) = pairs.last() else {
+                return Ok(out);
+            };
+            set_guard(i, lp, lg, scope);
+            let total = sum_of(i, &sums);
+            let norm = unary(i, a, "sqrt", &total, vec![])?;
+            let c = fill_constant(i, vec![1], VarKind::Fp32, *clip_norm, false, None);
+            let max = elementwise(i, "elementwise_max", &c, &norm, -1, None);
+            let scale = elementwise(i, "elementwise_div", &c, &max, -1, None);
+            for (p, g) in pairs {
+                set_guard(i, p, g, scope);
+                let n = elementwise(i, "elementwise_mul", &var(program, g), &scale, -1, None);
+                out.push((p.clone(), n.name.to_string()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `reduce_sum` of every element (1.x `reduce_sum(x)`).
+fn reduce_all(i: &mut Host, a: &Args, x: &VarRef) -> Result<VarRef> {
+    unary(
+        i,
+        a,
+        "reduce_sum",
+        x,
+        vec![
+            ("dim", AttrValue::Ints(vec![0])),
+            ("keep_dim", AttrValue::Bool(false)),
+            ("reduce_all", AttrValue::Bool(true)),
+        ],
+    )
+}
+
+/// 1.x `sums(xs)`: one `sum` into `sum_N.tmp_0`.
+fn sum_of(i: &mut Host, xs: &[VarRef]) -> VarRef {
+    let helper = i.b.helper_name("sum");
+    let (dtype, d) = match xs.first() {
+        Some(f) => (dtype_of(i, f), dims(i, f)),
+        None => (VarKind::Fp32, vec![]),
+    };
+    let total = i.b.tmp_var(&helper, dtype, d);
+    let names: Vec<&str> = xs.iter().map(|v| &*v.name).collect();
+    i.b.append(
+        Op::new("sum")
+            .input("X", &names)
+            .output("Out", &[&total.name])
+            .attr("use_mkldnn", AttrValue::Bool(false)),
+    );
+    total
+}
+
+/// `_correct_clip_op_role_var`: every op in a gradient-clip name scope
+/// names its parameter's clipped gradient.
+fn correct_role_var(i: &mut Host, program: usize, out: &[(String, String)]) {
+    let renamed: HashMap<&str, &str> = out.iter().map(|(p, g)| (p.as_str(), g.as_str())).collect();
+    for op in &mut i.b.programs[program].program.blocks[0].ops {
+        let in_clip = matches!(op.get_attr("op_namescope"), Some(AttrValue::String(s)) if s.contains("gradient_clip"));
+        let param = match op.get_attr("op_role_var") {
+            Some(AttrValue::Strings(v)) if in_clip && !v.is_empty() => v[0].clone(),
+            _ => continue,
+        };
+        if let Some(g) = renamed.get(param.as_str()) {
+            op.set_attr(
+                "op_role_var",
+                AttrValue::Strings(vec![param.clone(), g.to_string()]),
+            );
+        }
+    }
+}
+
 /// `append_gradient_clip_ops` over the (param, grad) pairs of `program`;
 /// returns the pairs with the clipped gradients.
 pub fn append_gradient_clip_ops(
@@ -248,17 +396,7 @@ fn clip_ops(
             }
             let grad = var(program, g);
             let square = unary(i, a, "square", &grad, vec![])?;
-            let sum = unary(
-                i,
-                a,
-                "reduce_sum",
-                &square,
-                vec![
-                    ("dim", AttrValue::Ints(vec![0])),
-                    ("keep_dim", AttrValue::Bool(false)),
-                    ("reduce_all", AttrValue::Bool(true)),
-                ],
-            )?;
+            let sum = reduce_all(i, a, &square)?;
             if let Some(entry) = groups.get_mut(group) {
                 entry.1.push(sum);
             }
@@ -293,16 +431,7 @@ fn clip_ops(
                         .get(group)
                         .cloned()
                         .unwrap_or_else(|| (var(program, g), Vec::new()));
-                    let helper = i.b.helper_name("sum");
-                    let first = sums.first().cloned().unwrap_or_else(|| grad.clone());
-                    let total = i.b.tmp_var(&helper, dtype_of(i, &first), dims(i, &first));
-                    let names: Vec<&str> = sums.iter().map(|v| &*v.name).collect();
-                    i.b.append(
-                        Op::new("sum")
-                            .input("X", &names)
-                            .output("Out", &[&total.name])
-                            .attr("use_mkldnn", AttrValue::Bool(false)),
-                    );
+                    let total = sum_of(i, &sums);
                     let norm = unary(i, a, "sqrt", &total, vec![])?;
                     let max = elementwise(i, "elementwise_max", &clip_var, &norm, -1, None);
                     let scale = elementwise(i, "elementwise_div", &clip_var, &max, -1, None);
@@ -315,20 +444,6 @@ fn clip_ops(
         };
         out.push((p.clone(), new_grad.name.to_string()));
     }
-    // `_correct_clip_op_role_var`: every clip op names the clipped gradient.
-    let renamed: HashMap<&str, &str> = out.iter().map(|(p, g)| (p.as_str(), g.as_str())).collect();
-    for op in &mut i.b.programs[program].program.blocks[0].ops {
-        let in_clip = matches!(op.get_attr("op_namescope"), Some(AttrValue::String(s)) if s.contains("gradient_clip"));
-        let param = match op.get_attr("op_role_var") {
-            Some(AttrValue::Strings(v)) if in_clip && !v.is_empty() => v[0].clone(),
-            _ => continue,
-        };
-        if let Some(g) = renamed.get(param.as_str()) {
-            op.set_attr(
-                "op_role_var",
-                AttrValue::Strings(vec![param.clone(), g.to_string()]),
-            );
-        }
-    }
+    correct_role_var(i, program, &out);
     Ok(out)
 }

@@ -77,6 +77,8 @@ pub struct Optimizer {
     pub learning_rate: LearningRate,
     /// The optimizer-wide `regularization=` (a parameter's own wins).
     pub regularization: Option<Regularizer>,
+    /// `grad_clip=` (1.6+), which replaces `set_gradient_clip`'s clips.
+    pub grad_clip: Option<super::clip::Clip>,
 }
 
 fn optimizer(rule: Rule, a: &Args) -> Result<Value> {
@@ -95,10 +97,12 @@ fn optimizer(rule: Rule, a: &Args) -> Result<Value> {
             ))
         }
     };
+    let grad_clip = super::clip::clip_arg(a, "grad_clip")?;
     Ok(Value::object(Object::Optimizer(Optimizer {
         rule,
         learning_rate,
         regularization,
+        grad_clip,
     })))
 }
 
@@ -108,6 +112,7 @@ pub const BUILTINS: &[Builtin] = &[
         [
             ("learning_rate", Req),
             ("regularization", Nil),
+            ("grad_clip", Nil),
             ("name", Nil)
         ],
         Rest::No,
@@ -123,6 +128,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("momentum", Req),
             ("use_nesterov", Bool(false)),
             ("regularization", Nil),
+            ("grad_clip", Nil),
             ("name", Nil)
         ],
         Rest::No,
@@ -142,6 +148,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("beta2", Float(0.999)),
             ("epsilon", Float(1e-8)),
             ("regularization", Nil),
+            ("grad_clip", Nil),
             ("name", Nil),
             ("lazy_mode", Bool(false))
         ],
@@ -165,6 +172,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("learning_rate", Req),
             ("epsilon", Float(1e-6)),
             ("regularization", Nil),
+            ("grad_clip", Nil),
             ("name", Nil),
             ("initial_accumulator_value", Float(0.0))
         ],
@@ -189,6 +197,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("momentum", Float(0.0)),
             ("centered", Bool(false)),
             ("regularization", Nil),
+            ("grad_clip", Nil),
             ("name", Nil)
         ],
         Rest::No,
@@ -210,6 +219,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("beta2", Float(0.999)),
             ("epsilon", Float(1e-8)),
             ("regularization", Nil),
+            ("grad_clip", Nil),
             ("name", Nil)
         ],
         Rest::No,
@@ -232,6 +242,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("epsilon", Float(1e-6)),
             ("rho", Float(0.95)),
             ("regularization", Nil),
+            ("grad_clip", Nil),
             ("name", Nil)
         ],
         Rest::No,
@@ -252,6 +263,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("beta2", Float(0.999)),
             ("epsilon", Float(1e-6)),
             ("regularization", Nil),
+            ("grad_clip", Nil),
             ("exclude_from_weight_decay_fn", Nil),
             ("name", Nil)
         ],
@@ -280,7 +292,8 @@ pub const BUILTINS: &[Builtin] = &[
             ("loss", Req),
             ("startup_program", Nil),
             ("parameter_list", Nil),
-            ("no_grad_set", Nil)
+            ("no_grad_set", Nil),
+            ("grad_clip", Nil)
         ],
         Rest::No,
         minimize
@@ -411,7 +424,11 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
     pairs.sort_by(|x, y| x.0.cmp(&y.0));
     let program = loss.program;
     let startup = i.b.startup_of.get(&program).copied().unwrap_or(i.b.startup);
-    let pairs = super::clip::append_gradient_clip_ops(i, a, program, pairs)?;
+    let grad_clip = super::clip::clip_arg(a, "grad_clip")?.or(opt.grad_clip.clone());
+    let pairs = match grad_clip {
+        Some(clip) => super::clip::static_clip(i, a, program, pairs, &clip)?,
+        None => super::clip::append_gradient_clip_ops(i, a, program, pairs)?,
+    };
     let fused = regularize(i, program, &opt, &pairs);
     let lr = match &opt.learning_rate {
         LearningRate::Const(v) => learning_rate_var(i, program, startup, *v),
