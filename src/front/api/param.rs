@@ -41,6 +41,11 @@ pub enum Init {
         fan_in: Option<f64>,
         seed: i64,
     },
+    /// `NumpyArrayInitializer(value)`: the array's elements, row-major.
+    NumpyArray {
+        values: Vec<f64>,
+        shape: Vec<i64>,
+    },
 }
 
 /// A weight regularizer (`fluid.regularizer.L2Decay(c)`).
@@ -211,6 +216,29 @@ pub const BUILTINS: &[Builtin] = &[
     ),
     builtin!(
         [
+            "fluid.initializer.NumpyArrayInitializer",
+            "fluid.initializer.NumpyArray"
+        ],
+        [("value", Req)],
+        Rest::No,
+        |_, a| {
+            let Value::Array(x) = a.get("value") else {
+                return Err(a.err("value", "NumpyArrayInitializer takes a numpy array"));
+            };
+            let values = (0..x.size())
+                .map(|k| match x.item_at(k as i64) {
+                    Ok(crate::host::Scalar::Float(f)) => f,
+                    Ok(crate::host::Scalar::Int(n)) => n as f64,
+                    Ok(crate::host::Scalar::Bool(b)) => f64::from(u8::from(b)),
+                    Err(_) => 0.0,
+                })
+                .collect();
+            let shape = x.shape().iter().map(|&d| d as i64).collect();
+            init(Init::NumpyArray { values, shape })
+        }
+    ),
+    builtin!(
+        [
             "fluid.regularizer.L2Decay",
             "fluid.regularizer.L2DecayRegularizer"
         ],
@@ -347,10 +375,20 @@ fn init_op(init: &Init, name: &str, shape: &[i64], dtype: VarKind, program_seed:
             s as i32
         })
     };
+    // `shape` in the width the op's proto declares (Paddle converts the
+    // Python list to it): LONGS for most, INTS for truncated_gaussian_random.
     let base = |ty: &str| {
+        let ints = fluidc_transpiler::ops::get(ty)
+            .and_then(|d| d.attr("shape"))
+            .is_some_and(|a| a.ty == fluidc_transpiler::model::AttrType::Ints);
+        let shape_attr = if ints {
+            AttrValue::Ints(shape.iter().map(|&d| d as i32).collect())
+        } else {
+            AttrValue::Longs(shape.to_vec())
+        };
         Op::new(ty)
             .output("Out", &[name])
-            .attr("shape", AttrValue::Longs(shape.to_vec()))
+            .attr("shape", shape_attr)
             .attr("dtype", AttrValue::Int(dtype as i32))
     };
     let uniform = |limit: f64, s: i64| {
@@ -366,6 +404,13 @@ fn init_op(init: &Init, name: &str, shape: &[i64], dtype: VarKind, program_seed:
             .attr("seed", seed(s))
     };
     let (fan_in, fan_out) = fans(shape);
+    if let Init::NumpyArray {
+        values,
+        shape: vshape,
+    } = init
+    {
+        return numpy_array_op(name, dtype, values, vshape);
+    }
     match *init {
         Init::Constant(v) => base("fill_constant")
             .attr("value", AttrValue::Float(v as f32))
@@ -392,6 +437,7 @@ fn init_op(init: &Init, name: &str, shape: &[i64], dtype: VarKind, program_seed:
                 gaussian(0.0, (2.0 / (fi + fo)).sqrt(), s)
             }
         }
+        Init::NumpyArray { .. } => unreachable!("handled above"),
         Init::Msra {
             uniform: u,
             fan_in: fi,
@@ -405,6 +451,36 @@ fn init_op(init: &Init, name: &str, shape: &[i64], dtype: VarKind, program_seed:
             }
         }
     }
+}
+
+/// 1.x `NumpyArrayInitializer`: an `assign_value` of the array's elements
+/// (Paddle 3's one `values` attribute: float64 scalars for float32, longs
+/// for int32).
+fn numpy_array_op(name: &str, dtype: VarKind, values: &[f64], shape: &[i64]) -> Op {
+    use fluidc_transpiler::proto::{scalar, Scalar};
+    let scalars = values
+        .iter()
+        .map(|&v| match dtype {
+            VarKind::Int32 => Scalar {
+                r#type: scalar::Type::Long as i32,
+                i: Some(v as i64),
+                ..Default::default()
+            },
+            _ => Scalar {
+                r#type: scalar::Type::Float64 as i32,
+                r: Some(v),
+                ..Default::default()
+            },
+        })
+        .collect();
+    Op::new("assign_value")
+        .output("Out", &[name])
+        .attr("dtype", AttrValue::Int(dtype as i32))
+        .attr(
+            "shape",
+            AttrValue::Ints(shape.iter().map(|&d| d as i32).collect()),
+        )
+        .attr("values", AttrValue::Scalars(scalars))
 }
 
 /// `LayerHelper.create_parameter`: `attr` (from [`param_attr`]) names the
