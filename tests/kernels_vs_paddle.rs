@@ -364,8 +364,14 @@ fn optimizer_cases(rng: &mut Rng) -> Vec<Case> {
                 ("AvgSquaredUpdate", "AvgSquaredUpdateOut", 0.0, 0.5),
             ],
         ));
-        let c = common("lamb", "lamb", rng).attrs(json!({"weight_decay": 0.01}));
-        cases.push(state(beta_pows(c, dt, 0.81, 0.998), rng, ADAM_STATE));
+        for (tag, attrs) in [
+            ("lamb", json!({"weight_decay": 0.01})),
+            ("lamb_no_decay", json!({"weight_decay": 0.0})),
+            ("lamb_adapt", json!({"weight_decay": 0.0, "always_adapt": true})),
+        ] {
+            let c = common(tag, "lamb", rng).attrs(attrs);
+            cases.push(state(beta_pows(c, dt, 0.81, 0.998), rng, ADAM_STATE));
+        }
     }
     cases
 }

@@ -483,8 +483,9 @@ fn adadelta(l: &OpLoader) -> Result<Exec, String> {
 
 /// `lamb`: Adam's moments, `r = m1_hat / (sqrt(m2_hat) + eps) + wd *
 /// param`, then `param -= lr * trust * r` with `trust = ||param|| / ||r||`
-/// (1 when either norm is 0); the beta powers advance into their outputs
-/// when those are given.
+/// (1 when either norm is 0, or without weight decay unless
+/// `always_adapt`); the beta powers advance into their outputs when those
+/// are given.
 fn lamb(l: &OpLoader) -> Result<Exec, String> {
     let state = State::load(
         l,
@@ -499,6 +500,7 @@ fn lamb(l: &OpLoader) -> Result<Exec, String> {
     let (b1out, b2out) = (l.opt_output("Beta1PowOut")?, l.opt_output("Beta2PowOut")?);
     let skip = l.opt_input("SkipUpdate")?;
     let wd = l.float("weight_decay", 0.0)?;
+    let adapt = wd > 0.0 || l.bool("always_adapt", false)?;
     let (beta1, beta2) = (l.float("beta1", 0.9)?, l.float("beta2", 0.999)?);
     let epsilon = l.float("epsilon", 1e-6)?;
     compute(move |s| {
@@ -528,7 +530,13 @@ fn lamb(l: &OpLoader) -> Result<Exec, String> {
                     r[i] = m1h / (m2h.sqrt() + eps) + wd * p[i];
                 }
                 let norm = |v: &[T]| v.iter().fold(T::zero(), |a, &x| a + x * x).sqrt();
-                let (pn, rn) = (norm(p), norm(&r));
+                // Paddle computes the norms only with decay or `always_adapt`;
+                // without them the trust ratio is 1.
+                let (pn, rn) = if adapt {
+                    (norm(p), norm(&r))
+                } else {
+                    (T::zero(), T::zero())
+                };
                 let trust = if pn > T::zero() && rn > T::zero() {
                     pn / rn
                 } else {
