@@ -367,7 +367,10 @@ fn optimizer_cases(rng: &mut Rng) -> Vec<Case> {
         for (tag, attrs) in [
             ("lamb", json!({"weight_decay": 0.01})),
             ("lamb_no_decay", json!({"weight_decay": 0.0})),
-            ("lamb_adapt", json!({"weight_decay": 0.0, "always_adapt": true})),
+            (
+                "lamb_adapt",
+                json!({"weight_decay": 0.0, "always_adapt": true}),
+            ),
         ] {
             let c = common(tag, "lamb", rng).attrs(attrs);
             cases.push(state(beta_pows(c, dt, 0.81, 0.998), rng, ADAM_STATE));
