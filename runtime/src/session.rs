@@ -89,6 +89,18 @@ impl Session {
         }
     }
 
+    /// A session with a scope of its own that shares this one's deadline
+    /// and random engine: Paddle's `fluid.Scope()` beside the global scope
+    /// (one process, one generator, one `--timeout`).
+    pub fn sibling(&self) -> Session {
+        Session {
+            options: self.options.clone(),
+            deadline: self.deadline,
+            engine: self.engine.clone(),
+            ..Session::default()
+        }
+    }
+
     /// Runs block 0 of `program`: `feeds` set variables (through the
     /// program's `feed` ops, or directly in the root scope), and the result
     /// is the program's own fetch targets in `col` order, then `fetch`.

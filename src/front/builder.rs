@@ -58,6 +58,10 @@ pub struct ProgramBuilder {
     pub params: indexmap::IndexMap<String, crate::front::api::param::ParamInfo>,
     /// `program.random_seed` per program (0 unless the script sets it).
     pub random_seeds: HashMap<usize, i64>,
+    /// The scope runs use now (0: the global scope; `fluid.scope_guard`).
+    pub scope: usize,
+    /// How many scopes the script made (the global one counts).
+    pub scopes: usize,
     /// Attributes every op appended now gets, as Paddle's guards set them
     /// (`_optimized_guard`: op_role and op_role_var; `name_scope`).
     pub op_guard: Vec<(String, AttrValue)>,
@@ -84,6 +88,8 @@ impl ProgramBuilder {
             params: indexmap::IndexMap::new(),
             random_seeds: HashMap::new(),
             op_guard: Vec::new(),
+            scope: 0,
+            scopes: 1,
         };
         b.main = b.new_program();
         b.startup = b.new_program();

@@ -131,7 +131,7 @@ fn run_here(
             Ok(p) => p,
             Err(d) => return Err((vec![d], Box::new(mode))),
         };
-        if let Err(message) = mode.run(program, Vec::new(), &[]) {
+        if let Err(message) = mode.run(program, Vec::new(), &[], 0) {
             if mode.error.is_none() {
                 return Err((vec![Diagnostic::new(0..0, message)], Box::new(mode)));
             }

@@ -17,7 +17,9 @@ use crate::host::{DType, HostArray};
 /// What run mode keeps while the script runs.
 #[derive(Debug)]
 pub struct RunMode {
-    session: Session,
+    /// One session per scope: the global scope's first, then each
+    /// `fluid.Scope()` the script made, created at its first run.
+    sessions: Vec<Session>,
     /// What the script printed.
     pub stdout: String,
     /// The last run's fetches, with their variable names.
@@ -37,7 +39,7 @@ pub struct RunMode {
 impl RunMode {
     pub fn new(options: SessionOptions, passes: Vec<&'static Pass>) -> RunMode {
         RunMode {
-            session: Session::new(options),
+            sessions: vec![Session::new(options)],
             stdout: String::new(),
             last: Vec::new(),
             extra_fetch: Vec::new(),
@@ -57,6 +59,7 @@ impl RunMode {
         mut program: Program,
         feeds: Vec<(String, HostArray)>,
         fetch: &[String],
+        scope: usize,
     ) -> Result<Vec<HostArray>, String> {
         self.runs += 1;
         let feed_names: Vec<String> = feeds.iter().map(|(n, _)| n.clone()).collect();
@@ -89,7 +92,11 @@ impl RunMode {
             .filter(|n| program.blocks[0].var(n).is_some())
             .cloned()
             .collect();
-        let fetched = match self.session.run(&program, tensors, extra) {
+        while self.sessions.len() <= scope {
+            let sibling = self.sessions[0].sibling();
+            self.sessions.push(sibling);
+        }
+        let fetched = match self.sessions[scope].run(&program, tensors, extra) {
             Ok(f) => f,
             Err(e) => {
                 let message = e.to_string();
@@ -106,10 +113,11 @@ impl RunMode {
         Ok(arrays)
     }
 
-    /// The tensor the executor's scope holds for `name`
-    /// (`global_scope().find_var(name).get_tensor()`).
-    pub fn scope_tensor(&self, name: &str) -> Option<HostArray> {
-        HostArray::from_tensor(&self.session.tensor(name)?).ok()
+    /// The tensor scope `scope` holds for `name`
+    /// (`global_scope().find_var(name).get_tensor()`); a scope no run has
+    /// used yet holds nothing.
+    pub fn scope_tensor(&self, scope: usize, name: &str) -> Option<HostArray> {
+        HostArray::from_tensor(&self.sessions.get(scope)?.tensor(name)?).ok()
     }
 }
 
@@ -153,4 +161,56 @@ fn feed_tensor(program: &Verified, name: &str, value: &HostArray) -> Result<Tens
 /// The host dtype of a program dtype.
 fn dtype_of(kind: fluidc_transpiler::VarKind) -> Option<DType> {
     DType::from_name(fluidc_transpiler::model::dtype_name(kind))
+}
+
+/// Paddle 3.3.1's text of a DenseTensor (`print(t)` of a value fetched
+/// with `return_numpy=False`): shape, layout, place, dtype, then the
+/// elements flat as C++'s `operator<<` writes them.
+pub fn dense_tensor_text(a: &crate::host::HostArray) -> String {
+    let shape: Vec<String> = a.shape().iter().map(|d| d.to_string()).collect();
+    let data: Vec<String> = (0..a.size())
+        .map(|k| match a.item_at(k as i64) {
+            Ok(crate::host::Scalar::Float(x)) => cpp_float(x),
+            Ok(crate::host::Scalar::Int(n)) => n.to_string(),
+            Ok(crate::host::Scalar::Bool(b)) => u8::from(b).to_string(),
+            Err(_) => String::from("?"),
+        })
+        .collect();
+    format!(
+        "  - shape: [{}]\n  - layout: NCHW\n  - place: Place(cpu)\n  - dtype: {}\n  - data: [{}]",
+        shape.join(", "),
+        a.dtype().name(),
+        data.join(" ")
+    )
+}
+
+/// C++'s default `ostream << double`: `%g` with 6 significant digits.
+pub fn cpp_float(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    // Round to 6 significant digits first; the exponent decides the form.
+    let sci = format!("{x:.5e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let trim = |s: &str| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.abs())
+    } else {
+        let decimals = (5 - exp).max(0) as usize;
+        trim(&format!("{x:.decimals$}"))
+    }
 }

@@ -78,8 +78,14 @@ pub enum Object {
     UniqueNameGuard,
     /// A `unittest.TestCase`-like namespace; only its assert methods exist.
     Other(&'static str),
-    /// `scope.find_var(name)`: a variable of the executor's scope.
-    ScopeVar(String),
+    /// `scope.find_var(name)`: a variable of scope N (0: the global scope).
+    ScopeVar(usize, String),
+    /// `fluid.global_scope()` (0) or a `fluid.Scope()`.
+    Scope(usize),
+    /// `fluid.scope_guard(scope)`: runs use that scope while it is entered.
+    ScopeGuard(usize),
+    /// A fetched value with `return_numpy=False`: Paddle's DenseTensor.
+    DenseTensor(Rc<crate::host::HostArray>),
     ParamAttr(crate::front::api::param::ParamAttr),
     Initializer(crate::front::api::param::Init),
     Regularizer(crate::front::api::param::Regularizer),
@@ -234,7 +240,10 @@ impl Value {
                 Object::SelectCase(_) => "SelectCase",
                 Object::UniqueNameGuard => "unique_name.guard",
                 Object::Other(n) => n,
-                Object::ScopeVar(_) => "ScopeVar",
+                Object::ScopeVar(..) => "ScopeVar",
+                Object::Scope(_) => "Scope",
+                Object::ScopeGuard(_) => "scope_guard",
+                Object::DenseTensor(_) => "DenseTensor",
                 Object::ParamAttr(_) => "ParamAttr",
                 Object::Initializer(_) => "Initializer",
                 Object::Regularizer(_) => "WeightDecayRegularizer",
@@ -376,6 +385,10 @@ impl fmt::Display for Show<'_> {
             Value::Array(a) => f.write_str(&crate::host::array_str(a)),
             Value::NpScalar(a) if repr => f.write_str(&crate::host::scalar_repr(a)),
             Value::NpScalar(a) => f.write_str(&crate::host::scalar_str(a)),
+            Value::Object(o) => match o.as_ref() {
+                Object::DenseTensor(a) => f.write_str(&crate::front::run::dense_tensor_text(a)),
+                _ => write!(f, "<{}>", self.0.type_name()),
+            },
             other => write!(f, "<{}>", other.type_name()),
         }
     }

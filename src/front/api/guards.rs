@@ -17,12 +17,17 @@ use crate::front::value::{GuardKind, Object, Value};
 #[derive(Debug)]
 pub enum Exit {
     Nothing,
-    Programs { main: usize, startup: usize },
+    Programs {
+        main: usize,
+        startup: usize,
+    },
     Block(Rc<Object>),
     Select(Rc<Object>),
     Case(Rc<Object>),
     Switch(Rc<Object>),
     Counters(HashMap<String, usize>),
+    /// The scope to go back to after a `scope_guard`.
+    Scope(usize),
 }
 
 /// Enters a `with` context; returns the `as` value and what to do on exit.
@@ -69,6 +74,7 @@ pub fn enter(i: &mut Host, v: &Value, sp: Range<usize>) -> Result<(Value, Exit)>
             Exit::Switch(obj.clone())
         }
         Object::UniqueNameGuard => Exit::Counters(i.b.swap_counters(HashMap::new())),
+        Object::ScopeGuard(scope) => Exit::Scope(std::mem::replace(&mut i.b.scope, *scope)),
         _ => {
             return Err(Diagnostic::new(
                 sp,
@@ -87,6 +93,10 @@ pub fn exit(i: &mut Host, exit: Exit, sp: Range<usize>) -> Result<()> {
         Exit::Programs { main, startup } => {
             i.b.main = main;
             i.b.startup = startup;
+            Ok(())
+        }
+        Exit::Scope(previous) => {
+            i.b.scope = previous;
             Ok(())
         }
         Exit::Counters(saved) => {

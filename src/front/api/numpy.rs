@@ -373,6 +373,11 @@ fn operand_array(a: &Args, name: &str) -> Result<Rc<HostArray>> {
 pub fn as_array(v: &Value) -> Option<Rc<HostArray>> {
     match v {
         Value::Array(x) | Value::NpScalar(x) => Some(x.clone()),
+        // `numpy.array(tensor)` of a fetched DenseTensor.
+        Value::Object(o) => match o.as_ref() {
+            crate::front::value::Object::DenseTensor(x) => Some(x.clone()),
+            _ => None,
+        },
         other => HostArray::from_nested(&nested(other)?, None)
             .ok()
             .map(Rc::new),
@@ -393,6 +398,10 @@ pub fn scalar(v: &Value) -> Option<Scalar> {
 pub fn nested(v: &Value) -> Option<Nested> {
     match v {
         Value::Array(x) | Value::NpScalar(x) => Some(Nested::Array((**x).clone())),
+        Value::Object(o) => match o.as_ref() {
+            crate::front::value::Object::DenseTensor(x) => Some(Nested::Array((**x).clone())),
+            _ => None,
+        },
         Value::List(_) | Value::Tuple(_) => {
             let items = v.items()?;
             Some(Nested::List(

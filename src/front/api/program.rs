@@ -233,14 +233,33 @@ pub const BUILTINS: &[Builtin] = &[
         ["fluid.global_scope", "fluid.executor.global_scope"],
         [],
         Rest::No,
-        |_, _| Ok(Value::object(Object::Other("Scope")))
+        |_, _| Ok(Value::object(Object::Scope(0)))
     ),
-    builtin!(["Scope.find_var"], [("name", Req)], Rest::No, |_, a| Ok(
-        Value::object(Object::ScopeVar(a.string("name")?))
-    )),
+    builtin!(
+        ["fluid.Scope", "fluid.core.Scope", "fluid.executor.Scope"],
+        [],
+        Rest::No,
+        |i, _| {
+            let id = i.b.scopes;
+            i.b.scopes += 1;
+            Ok(Value::object(Object::Scope(id)))
+        }
+    ),
+    builtin!(
+        ["fluid.scope_guard", "fluid.executor.scope_guard"],
+        [("scope", Req)],
+        Rest::No,
+        |_, a| Ok(Value::object(Object::ScopeGuard(scope_arg(a, "scope")?)))
+    ),
+    builtin!(["Scope.find_var"], [("name", Req)], Rest::No, |_, a| {
+        let Object::Scope(scope) = *recv_object(a) else {
+            unreachable!("bound to Scope")
+        };
+        Ok(Value::object(Object::ScopeVar(scope, a.string("name")?)))
+    }),
     builtin!(["ScopeVar.get_tensor"], [], Rest::No, |i, a| {
         match recv_object(a).as_ref() {
-            Object::ScopeVar(name) => scope_tensor(i, a, name),
+            Object::ScopeVar(scope, name) => scope_tensor(i, a, *scope, name).map(dense_tensor),
             _ => Ok(Value::Poison),
         }
     }),
@@ -253,8 +272,32 @@ pub const BUILTINS: &[Builtin] = &[
                 Value::Var(v) => v.name.to_string(),
                 _ => a.string("name")?,
             };
-            scope_tensor(i, a, &name)
+            let scope = if a.is_none("scope") {
+                0
+            } else {
+                scope_arg(a, "scope")?
+            };
+            let value = scope_tensor(i, a, scope, &name)?;
+            Ok(if a.bool("return_numpy")? {
+                value
+            } else {
+                dense_tensor(value)
+            })
         }
+    ),
+    builtin!(["DenseTensor.shape"], [], Rest::No, |_, a| {
+        match recv_object(a).as_ref() {
+            Object::DenseTensor(x) => Ok(Value::list(
+                x.shape().iter().map(|&d| Value::Int(d as i64)).collect(),
+            )),
+            _ => Ok(Value::Poison),
+        }
+    }),
+    builtin!(
+        ["DenseTensor.lod", "DenseTensor.recursive_sequence_lengths"],
+        [],
+        Rest::No,
+        |_, _| { Ok(Value::list(Vec::new())) }
     ),
     builtin!(
         ["fluid.unique_name.generate"],
@@ -593,13 +636,41 @@ fn executor_run(i: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::list(vec![Value::RunTime; n]))
 }
 
-/// The tensor the executor's scope holds for `name`, as an array; known
-/// only when the script runs (run mode).
-fn scope_tensor(i: &mut Host, a: &Args, name: &str) -> Result<Value> {
+/// A `scope=` argument: the global scope or a `fluid.Scope()`.
+fn scope_arg(a: &Args, name: &str) -> Result<usize> {
+    match a.get(name) {
+        Value::Object(o) => match o.as_ref() {
+            Object::Scope(s) => Ok(*s),
+            _ => Err(a.err(
+                name,
+                format!("{name} must be fluid.global_scope() or a fluid.Scope()"),
+            )),
+        },
+        other => Err(a.err(
+            name,
+            format!(
+                "{name} must be fluid.global_scope() or a fluid.Scope(), not {}",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+/// A fetched array as `return_numpy=False` returns it: a DenseTensor.
+fn dense_tensor(v: Value) -> Value {
+    match v {
+        Value::Array(x) => Value::object(Object::DenseTensor(x)),
+        other => other,
+    }
+}
+
+/// The tensor scope `scope` holds for `name`, as an array; known only when
+/// the script runs (run mode).
+fn scope_tensor(i: &mut Host, a: &Args, scope: usize, name: &str) -> Result<Value> {
     let Some(run) = i.b.run.as_ref() else {
         return Ok(Value::RunTime);
     };
-    run.scope_tensor(name)
+    run.scope_tensor(scope, name)
         .map(|x| Value::Array(std::rc::Rc::new(x)))
         .ok_or_else(|| {
             Diagnostic::new(
@@ -666,17 +737,30 @@ fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
     let Some(fetch) = fetch_names(a)? else {
         return Ok(Value::Poison);
     };
+    let scope = if a.is_none("scope") {
+        i.b.scope
+    } else {
+        scope_arg(a, "scope")?
+    };
+    let numpy = a.bool("return_numpy")?;
     let built = i.b.programs[program].program.clone();
     let Some(run) = i.b.run.as_mut() else {
         return Ok(Value::Poison);
     };
     let arrays = run
-        .run(built, feeds, &fetch)
+        .run(built, feeds, &fetch, scope)
         .map_err(|e| Diagnostic::new(a.call.clone(), e))?;
     Ok(Value::list(
         arrays
             .into_iter()
-            .map(|x| Value::Array(std::rc::Rc::new(x)))
+            .map(|x| {
+                let v = Value::Array(std::rc::Rc::new(x));
+                if numpy {
+                    v
+                } else {
+                    dense_tensor(v)
+                }
+            })
             .collect(),
     ))
 }

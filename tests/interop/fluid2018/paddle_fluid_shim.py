@@ -165,7 +165,7 @@ class Executor:
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
         program = framework.default_main_program() if program is None else program
         if self.real is not None:
-            return self.real.run(program, feed=feed, fetch_list=fetch_list,
+            return self.real.run(program, feed=feed, fetch_list=fetch_list, scope=scope,
                                  return_numpy=return_numpy)
         if STATE.is_startup(program):
             return []
@@ -1715,6 +1715,7 @@ def install(run=False):
     fluid = _module(
         "paddle.fluid", layers=layers, core=core, unique_name=unique_name, data=data,
         Executor=Executor, CPUPlace=core.CPUPlace, global_scope=paddle.static.global_scope,
+        Scope=core.Scope, scope_guard=paddle.static.scope_guard,
         **programs,
     )
     fluid.framework = _module("paddle.fluid.framework", **programs)
@@ -1751,6 +1752,7 @@ def install(run=False):
     from paddle.base import executor as base_executor
     fluid.executor = _module("paddle.fluid.executor", Executor=Executor,
                              global_scope=paddle.static.global_scope,
+                             scope_guard=paddle.static.scope_guard,
                              _fetch_var=base_executor._fetch_var)
     sys.modules["paddle.fluid.core"] = core
     sys.modules["paddle.fluid.unique_name"] = unique_name
