@@ -8,7 +8,8 @@ use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
 use crate::scope::VarRef;
-use crate::tensor::Tensor;
+use crate::tensor::num::with_numeric;
+use crate::tensor::{Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("softmax_with_cross_entropy", softmax_with_cross_entropy);
@@ -241,35 +242,50 @@ fn top_k(l: &OpLoader) -> Result<Exec, String> {
             .ok_or_else(|| {
                 KernelError::Attribute(format!("k {k} must be in 1..={width} (the last dim)"))
             })?;
-        let v = f64s(&t, "top_k")?;
-        let rows = v.len() / width.max(1);
-        let mut vals = Vec::with_capacity(rows * k);
-        let mut idx = Vec::with_capacity(rows * k);
-        for r in 0..rows {
-            let row = &v[r * width..(r + 1) * width];
-            let mut order: Vec<usize> = (0..width).collect();
-            order.sort_by(|&a, &b| {
-                row[b]
-                    .partial_cmp(&row[a])
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then(a.cmp(&b))
-            });
-            for &j in &order[..k] {
-                vals.push(row[j]);
-                idx.push(j as i64);
-            }
-        }
         let mut shape = t.shape().to_vec();
         if let Some(last) = shape.last_mut() {
             *last = k as i64;
         }
-        let vt = float::tensor(t.dtype(), &shape, vals)?;
+        // In the tensor's own dtype (Paddle's top_k takes ints too).
+        let (data, idx) = with_numeric!(
+            t.data(),
+            |v: T| {
+                let (vals, idx) = largest(v, width, k);
+                (T::wrap(vals.into()), idx)
+            },
+            return Err(KernelError::Dtype(
+                "top_k does not take bool tensors".into()
+            ))
+        );
+        let vt = Tensor::new(&shape, data)?;
         let it = Tensor::from_vec(&shape, idx)?;
         drop(t);
         s.set_tensor(&out, vt);
         s.set_tensor(&indices, it);
         Ok(())
     })
+}
+
+/// The `k` largest of each `width`-long row of `v`, largest first (ties:
+/// the lower index first), and their indices.
+fn largest<T: Copy + PartialOrd>(v: &[T], width: usize, k: usize) -> (Vec<T>, Vec<i64>) {
+    let rows = v.len() / width.max(1);
+    let mut vals = Vec::with_capacity(rows * k);
+    let mut idx = Vec::with_capacity(rows * k);
+    for row in v.chunks_exact(width.max(1)).take(rows) {
+        let mut order: Vec<usize> = (0..width).collect();
+        order.sort_by(|&a, &b| {
+            row[b]
+                .partial_cmp(&row[a])
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.cmp(&b))
+        });
+        for &j in &order[..k] {
+            vals.push(row[j]);
+            idx.push(j as i64);
+        }
+    }
+    (vals, idx)
 }
 
 /// `accuracy`: the share of rows whose label is among their top-k
@@ -1170,4 +1186,17 @@ fn dropout_grad(l: &OpLoader) -> Result<Exec, String> {
         s.set_tensor(&dx, float::tensor(dt.dtype(), dt.shape(), g)?);
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn largest_keeps_the_dtype_and_breaks_ties_by_index() {
+        let (v, i) = largest(&[3i64, 9, 3, 9, 1, 5, 5, 2], 4, 2);
+        assert_eq!((v, i), (vec![9, 9, 5, 5], vec![1, 3, 1, 2]));
+        let (v, i) = largest(&[0.5f32, -1.0, 2.0], 3, 3);
+        assert_eq!((v, i), (vec![2.0, 0.5, -1.0], vec![2, 0, 1]));
+    }
 }
