@@ -46,6 +46,9 @@ pub struct OptFlags {
     /// Extra fetch targets that prune keeps (beyond the program's fetch ops).
     #[arg(long = "keep", value_name = "VAR")]
     pub keep: Vec<String>,
+    /// A unittest file: the test whose program to build (`test_x` or `Class.test_x`).
+    #[arg(long, value_name = "NAME")]
+    pub test: Option<String>,
 }
 
 impl OptFlags {
@@ -83,6 +86,7 @@ impl OptFlags {
 
 /// Loads `path` and takes it to `stage`.
 pub fn load_at(path: &str, stage: Stage, flags: &OptFlags) -> Result<Verified, CliError> {
+    crate::front::set_test_select(flags.test.clone());
     take_to(path, input::load(path)?, stage, flags)
 }
 

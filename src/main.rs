@@ -124,10 +124,14 @@ enum Command {
         #[command(flatten)]
         opt: OptFlags,
     },
-    /// Check a Python script: print its diagnostics, write nothing.
+    /// Check a Python script: print its diagnostics, write nothing. A unittest
+    /// file: list its tests and check each one's program (or only --test NAME).
     Check {
         /// The script (.py) to check.
         input: String,
+        /// A unittest file: check only this test (`test_x` or `Class.test_x`).
+        #[arg(long, value_name = "NAME")]
+        test: Option<String>,
     },
     /// Write the data-flow graph of a program as Graphviz dot.
     Graph {
@@ -264,6 +268,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                         ),
                     });
                 }
+                fluidc::front::set_test_select(opt.test.clone());
                 let (main, startup) = input::compile_python_split(&path)?;
                 let take = |p| driver::take_to(&path, p, Stage::Optimized, &opt);
                 let main = driver::for_target(take(main)?, target)?;
@@ -397,14 +402,48 @@ fn run(cli: Cli) -> Result<(), CliError> {
             };
             input::write_output("-", out.as_bytes())
         }
-        Command::Check { input: path } => {
+        Command::Check { input: path, test } => {
             if !input::is_python(&path) {
                 return Err(CliError {
                     code: 2,
                     message: format!("error: {path}: `check` takes a Python script (.py)"),
                 });
             }
-            input::load(&path).map(|_| ())
+            if test.is_some() {
+                fluidc::front::set_test_select(test);
+                return input::load(&path).map(|_| ());
+            }
+            let source = String::from_utf8_lossy(&input::read_bytes(&path)?).into_owned();
+            // Only a file that mentions unittest is evaluated twice (first
+            // to find its tests): a script's compile-time prints show once.
+            let tests = match source.contains("unittest") {
+                true => fluidc::front::list_tests(input::display_name(&path), &source),
+                false => None,
+            };
+            let Some(tests) = tests else {
+                return input::load(&path).map(|_| ());
+            };
+            // A unittest file: list its tests, then check each one's program.
+            let mut out = format!("{path}: {} tests\n", tests.len());
+            for t in &tests {
+                out.push_str(&format!("  {t}\n"));
+            }
+            input::write_output("-", out.as_bytes())?;
+            let mut failed = false;
+            for t in tests {
+                fluidc::front::set_test_select(Some(t));
+                if let Err(e) = input::load(&path) {
+                    eprintln!("{e}");
+                    failed = true;
+                }
+            }
+            if failed {
+                return Err(CliError {
+                    code: 1,
+                    message: String::new(),
+                });
+            }
+            Ok(())
         }
         Command::Graph {
             input: path,
@@ -475,14 +514,14 @@ fn run_script(
     let render = |diags: &[fluidc::front::diag::Diagnostic]| {
         fluidc::front::diag::render(name, &source, diags)
     };
-    let (run, failure) = match fluidc::front::run_script(name, &source, mode) {
+    let (run, failure, exit_code) = match fluidc::front::run_script(name, &source, mode) {
         Ok(done) => {
             if !done.warnings.is_empty() {
                 eprint!("{}", render(&done.warnings));
             }
-            (done.run, None)
+            (done.run, None, done.exit_code)
         }
-        Err((diags, run)) => (*run, Some(diags)),
+        Err((diags, run)) => (*run, Some(diags), None),
     };
     let fetched = &run.last;
     let out = match format {
@@ -493,10 +532,13 @@ fn run_script(
                 serde_json::json!({ "fetch": list, "stdout": run.stdout })
             )
         }
-        RunFormat::Text if run.stdout.is_empty() && failure.is_none() => fetched
-            .iter()
-            .map(|(n, t)| format!("{}\n", t.to_text(n)))
-            .collect(),
+        // A script that ends with sys.exit (unittest.main()) prints what it prints.
+        RunFormat::Text if run.stdout.is_empty() && failure.is_none() && exit_code.is_none() => {
+            fetched
+                .iter()
+                .map(|(n, t)| format!("{}\n", t.to_text(n)))
+                .collect()
+        }
         RunFormat::Text => run.stdout.clone(),
     };
     input::write_output("-", out.as_bytes())?;
@@ -506,7 +548,14 @@ fn run_script(
             message: format!("error: {name}: {e}"),
         }),
         (Some(diags), None) => Err(CliError::rendered(render(&diags))),
-        (None, None) => Ok(()),
+        // `sys.exit(n)` (unittest.main() after a failure): the status, no message.
+        (None, None) => match exit_code {
+            Some(code) if code != 0 => Err(CliError {
+                code: u8::try_from(code.rem_euclid(256)).unwrap_or(1),
+                message: String::new(),
+            }),
+            _ => Ok(()),
+        },
     }
 }
 
@@ -515,7 +564,9 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{e}");
+            if !e.message.is_empty() {
+                eprintln!("{e}");
+            }
             ExitCode::from(e.code)
         }
     }

@@ -19,12 +19,20 @@ use super::host::{Host, Script};
 use super::parse::{int_literal, span, Constant, Expr, Stmt};
 use super::value::{Dict, FnBody, FnParam, Frame, Function, Show, Value};
 
+mod classes;
+mod exc;
+mod unittest;
+
+pub use exc::Exc;
+
 /// How a statement ended.
 enum Flow {
     Normal,
     Return(Value),
     Break,
     Continue,
+    /// An exception is in flight ([`Interp::raised`]): unwind to a `try`.
+    Raise,
 }
 
 /// Limits that keep a runaway script from hanging or overflowing the compiler.
@@ -52,6 +60,25 @@ pub struct Interp<'s> {
     /// Byte offset where each line starts, for line numbers in O(log n).
     line_starts: Vec<usize>,
     loop_steps: u64,
+    /// The exception being raised, while the code unwinds to a handler.
+    raised: Option<Exc>,
+    /// `try` statements with handlers (and unittest's test calls) around
+    /// the code running now: inside one, an error is an exception the code
+    /// can catch; outside, it is a diagnostic, as before.
+    try_depth: usize,
+    /// The exceptions being handled (`except` bodies running), for a bare `raise`.
+    handling: Vec<Rc<super::value::Instance>>,
+    /// `sys.exit(n)` (or unittest's verdict): the script's exit status.
+    pub exit_code: Option<i32>,
+    /// The values each running generator body has yielded.
+    yields: Vec<Vec<Value>>,
+    /// For `super()`: the class that defined each running method and its
+    /// first argument (`None` for plain functions).
+    methods: Vec<Option<(Rc<super::value::Class>, Value)>>,
+    /// Build mode of a unittest file: the one test to build (`--test NAME`).
+    pub test_select: Option<String>,
+    /// Build mode: the tests `unittest.main()` found (and where it was called).
+    pub tests_found: Option<(Vec<String>, Range<usize>)>,
 }
 
 impl<'s> Interp<'s> {
@@ -75,15 +102,24 @@ impl<'s> Interp<'s> {
                 .chain(source.match_indices('\n').map(|(i, _)| i + 1))
                 .collect(),
             loop_steps: 0,
+            raised: None,
+            try_depth: 0,
+            handling: Vec::new(),
+            exit_code: None,
+            yields: Vec::new(),
+            methods: Vec::new(),
+            test_select: None,
+            tests_found: None,
         }
     }
 
     /// Runs a whole module; its ops go to `b`.
     pub fn run_module(&mut self, b: &mut ProgramBuilder, body: &[Stmt]) {
         let mut ev = Eval { b, st: self };
-        if let Flow::Return(_) | Flow::Break | Flow::Continue = ev.block(body) {
-            // `return`/`break` outside a function or loop were reported where they stood.
+        if let Flow::Raise = ev.block(body) {
+            ev.uncaught();
         }
+        // `return`/`break` outside a function or loop were reported where they stood.
     }
 }
 
@@ -108,6 +144,18 @@ impl Eval<'_, '_> {
 
     /// Records an error once (the same span and message in a loop counts once).
     pub fn report(&mut self, d: Diagnostic) {
+        if !d.warning {
+            if self.st.raised.is_some() {
+                // Unwinding: what fails on the way is a follow-on error.
+                return;
+            }
+            if self.st.try_depth > 0 {
+                // Inside a `try`: the error is an exception the script may catch.
+                let e = self.exc_from_diag(d);
+                self.st.raised = Some(e);
+                return;
+            }
+        }
         if self
             .st
             .seen
@@ -124,9 +172,15 @@ impl Eval<'_, '_> {
                 // out of every block, loop and call (nothing after it counts).
                 return Flow::Return(Value::None);
             }
+            if self.st.raised.is_some() {
+                return Flow::Raise;
+            }
             match self.stmt(s) {
                 Flow::Normal => {}
                 other => return other,
+            }
+            if self.st.raised.is_some() {
+                return Flow::Raise;
             }
         }
         Flow::Normal
@@ -202,6 +256,7 @@ impl Eval<'_, '_> {
                 match self.loop_body(&x.body) {
                     Flow::Break => return Flow::Normal,
                     Flow::Return(v) => return Flow::Return(v),
+                    Flow::Raise => return Flow::Raise,
                     Flow::Normal | Flow::Continue => {}
                 }
             },
@@ -218,23 +273,34 @@ impl Eval<'_, '_> {
                     match self.loop_body(&x.body) {
                         Flow::Break => return Flow::Normal,
                         Flow::Return(v) => return Flow::Return(v),
+                        Flow::Raise => return Flow::Raise,
                         Flow::Normal | Flow::Continue => {}
                     }
                 }
                 return self.block(&x.orelse);
             }
             Stmt::FunctionDef(f) => {
-                if let Some(d) = f.decorator_list.first() {
-                    self.report(
-                        Diagnostic::new(span(d), "decorators are not supported")
-                            .help("call the function directly"),
-                    );
-                }
-                let func = self.make_function(
+                let mut func = self.make_function(
                     f.name.as_str(),
                     &f.args,
                     FnBody::Def(Rc::new(f.body.clone())),
                 );
+                // Decorators apply innermost (last) first.
+                for d in f.decorator_list.iter().rev() {
+                    let deco = self.expr(d);
+                    func = match (deco, func) {
+                        (Value::Poison, _) | (_, Value::Poison) => Value::Poison,
+                        (deco, func) => {
+                            match self.call(deco, vec![func], vec![span(d)], Vec::new(), span(d)) {
+                                Ok(v) => v,
+                                Err(e) => {
+                                    self.report(e);
+                                    Value::Poison
+                                }
+                            }
+                        }
+                    };
+                }
                 self.set_name(f.name.as_str(), func);
             }
             Stmt::Return(r) => {
@@ -258,11 +324,14 @@ impl Eval<'_, '_> {
             Stmt::Assert(a) => {
                 let v = self.expr(&a.test);
                 if v.truthy() == Some(false) {
-                    let msg = match &a.msg {
-                        Some(m) => format!("assertion failed: {}", Show(&self.expr(m), false)),
-                        None => "assertion failed".to_string(),
+                    let (msg, text) = match &a.msg {
+                        Some(m) => {
+                            let t = Show(&self.expr(m), false).to_string();
+                            (format!("assertion failed: {t}"), t)
+                        }
+                        None => ("assertion failed".to_string(), String::new()),
                     };
-                    self.report(Diagnostic::new(span(s), msg));
+                    self.fail("AssertionError", &text, Diagnostic::new(span(s), msg));
                 }
             }
             Stmt::Global(g) => {
@@ -306,14 +375,14 @@ impl Eval<'_, '_> {
                 for alias in &i.names {
                     let full = alias.name.as_str();
                     match alias.asname.as_ref() {
-                        Some(asname) => match api::import_module(full) {
+                        Some(asname) => match import_module(full) {
                             Some(m) => self.set_name(asname.as_str(), Value::Module(m)),
                             None => self.unknown_module(full, span(alias)),
                         },
                         None => {
                             // `import paddle.fluid` binds `paddle`.
                             let top = full.split('.').next().unwrap_or(full);
-                            match (api::import_module(full), api::import_module(top)) {
+                            match (import_module(full), import_module(top)) {
                                 (Some(_), Some(m)) => self.set_name(top, Value::Module(m)),
                                 _ => self.unknown_module(full, span(alias)),
                             }
@@ -328,7 +397,7 @@ impl Eval<'_, '_> {
                     // `division`, ...): Python 3 semantics are fluidc's.
                     return Flow::Normal;
                 }
-                match api::import_module(module) {
+                match import_module(module) {
                     None => self.unknown_module(module, span(s)),
                     Some(m) => {
                         for alias in &i.names {
@@ -341,6 +410,10 @@ impl Eval<'_, '_> {
                                 continue;
                             }
                             let bound = alias.asname.as_ref().map_or(name, |a| a.as_str());
+                            if let Some(v) = self.special_attr(m, name) {
+                                self.set_name(bound, v);
+                                continue;
+                            }
                             match api::module_attr(m, name) {
                                 Some(v) => self.set_name(bound, v),
                                 None => self.report(Diagnostic::new(
@@ -352,9 +425,10 @@ impl Eval<'_, '_> {
                     }
                 }
             }
-            Stmt::ClassDef(_) => self.unsupported(s, "class definitions"),
-            Stmt::Try(_) | Stmt::TryStar(_) => self.unsupported(s, "`try` statements"),
-            Stmt::Raise(_) => self.unsupported(s, "`raise`"),
+            Stmt::ClassDef(c) => self.class_def(c),
+            Stmt::Try(t) => return self.try_stmt(t),
+            Stmt::TryStar(_) => self.unsupported(s, "`try` ... `except*` statements"),
+            Stmt::Raise(r) => self.raise_stmt(r, span(s)),
             Stmt::AsyncFunctionDef(_) | Stmt::AsyncFor(_) | Stmt::AsyncWith(_) => {
                 self.unsupported(s, "async code")
             }
@@ -379,15 +453,16 @@ impl Eval<'_, '_> {
             .find('\n')
             .map_or(sp.end, |i| sp.start + i);
         self.report(
-            Diagnostic::new(sp.start..end, format!("{what} are not supported by fluidc"))
-                .help("fluidc evaluates a subset of Python at compile time; see SPEC §1.1"),
+            Diagnostic::new(sp.start..end, format!("{what} are not supported by fluidc")).help(
+                "fluidc runs a subset of Python: README.md's \"Python subset\" section lists it",
+            ),
         );
     }
 
     fn unknown_module(&mut self, module: &str, sp: Range<usize>) {
         self.report(
             Diagnostic::new(sp, format!("module `{module}` is not supported"))
-                .help("fluidc knows paddle, paddle.fluid (and its core, layers, framework, layer_helper, executor, concurrency, unique_name), numpy, unittest, os and sys"),
+                .help("fluidc knows paddle, paddle.fluid (and its core, layers, framework, layer_helper, executor, concurrency, unique_name), numpy, random, unittest, os, os.path, sys, math, time, functools and collections"),
         );
     }
 
@@ -430,6 +505,13 @@ impl Eval<'_, '_> {
         let mut exits = Vec::new();
         for item in &w.items {
             let ctx = self.expr(&item.context_expr);
+            if let Value::Native(n, _) = &ctx {
+                if let super::value::Native::AssertRaises(classes) = n.as_ref() {
+                    if w.items.len() == 1 {
+                        return self.assert_raises_with(classes, item, w);
+                    }
+                }
+            }
             let entered = match ctx {
                 Value::Poison => None,
                 other => match api::enter(&mut self.host(), &other, span(&item.context_expr)) {
@@ -481,11 +563,24 @@ impl Eval<'_, '_> {
                 "`*args` and `**kwargs` parameters are not supported",
             ));
         }
+        let generator = match &body {
+            FnBody::Def(stmts) => stmts.iter().any(exc::yields),
+            FnBody::Lambda(_) => false,
+        };
         Value::Function(Rc::new(Function {
             name: name.to_string(),
             params,
             body,
-            closure: self.st.scopes.clone(),
+            // A class body's names are not visible to the functions in it.
+            closure: self
+                .st
+                .scopes
+                .iter()
+                .filter(|f| !f.borrow().is_class)
+                .cloned()
+                .collect(),
+            owner: RefCell::new(None),
+            generator,
         }))
     }
 
@@ -508,7 +603,7 @@ impl Eval<'_, '_> {
         if let Some(v) = self.st.globals.borrow().names.get(name) {
             return Some(v.clone());
         }
-        api::python_builtin(name)
+        classes::builtin_name(name).or_else(|| api::python_builtin(name))
     }
 
     fn undefined(&mut self, name: &str, sp: Range<usize>) {
@@ -545,6 +640,9 @@ impl Eval<'_, '_> {
             }
             Expr::Attribute(a) => {
                 let obj = self.expr(&a.value);
+                if self.set_attr_ext(&obj, a.attr.as_str(), &v) {
+                    return;
+                }
                 if !matches!(obj, Value::Poison) {
                     if let Err(d) =
                         api::set_attr(&mut self.host(), &obj, a.attr.as_str(), v, span(target))
@@ -645,6 +743,16 @@ impl Eval<'_, '_> {
     fn try_expr(&mut self, e: &Expr) -> Result<Value> {
         Ok(match e {
             Expr::Constant(c) => self.constant(&c.value, span(e))?,
+            Expr::Name(n) if n.id.as_str() == "xrange" && self.get_name("xrange").is_none() => {
+                self.report(
+                    Diagnostic::warning(
+                        span(e),
+                        "`xrange` is Python 2's; fluidc runs it as `range`",
+                    )
+                    .help("write `range` (Python 3)"),
+                );
+                api::python_builtin("range").unwrap_or(Value::Poison)
+            }
             Expr::Name(n) => match self.get_name(n.id.as_str()) {
                 Some(v) => v,
                 None => {
@@ -656,7 +764,10 @@ impl Eval<'_, '_> {
                 let obj = self.expr(&a.value);
                 match obj {
                     Value::Poison => Value::Poison,
-                    obj => api::get_attr(&mut self.host(), &obj, a.attr.as_str(), span(e))?,
+                    obj => match self.get_attr_ext(&obj, a.attr.as_str(), span(e)) {
+                        Some(v) => v?,
+                        None => api::get_attr(&mut self.host(), &obj, a.attr.as_str(), span(e))?,
+                    },
                 }
             }
             Expr::Call(c) => self.call_expr(c, span(e))?,
@@ -835,12 +946,53 @@ impl Eval<'_, '_> {
                     "`*` is only supported in call arguments",
                 ))
             }
-            Expr::NamedExpr(_)
-            | Expr::Await(_)
-            | Expr::Yield(_)
-            | Expr::YieldFrom(_)
-            | Expr::SetComp(_)
-            | Expr::DictComp(_) => {
+            Expr::Yield(y) => {
+                let v = y.value.as_ref().map_or(Value::None, |v| self.expr(v));
+                match self.st.yields.last_mut() {
+                    Some(out) => {
+                        api::check_size(out.len() + 1, &span(e))?;
+                        out.push(v);
+                    }
+                    None => return Err(Diagnostic::new(span(e), "`yield` outside a function")),
+                }
+                Value::None
+            }
+            Expr::SetComp(sc) => {
+                let Value::List(items) = self.comprehension(&sc.elt, &sc.generators)? else {
+                    return Ok(Value::Poison);
+                };
+                let mut seen = Dict::default();
+                let mut out = Vec::new();
+                for v in items.borrow().iter() {
+                    if let Ok(None) = seen.get(v) {
+                        if let Err(t) = seen.insert(v.clone(), Value::None) {
+                            return Err(api::unhashable(t, span(e)));
+                        }
+                        out.push(v.clone());
+                    }
+                }
+                Value::list(out)
+            }
+            Expr::DictComp(dc) => {
+                let pair = Expr::Tuple(ast::ExprTuple {
+                    range: dc.range,
+                    elts: vec![(*dc.key).clone(), (*dc.value).clone()],
+                    ctx: ast::ExprContext::Load,
+                });
+                let Value::List(items) = self.comprehension(&pair, &dc.generators)? else {
+                    return Ok(Value::Poison);
+                };
+                let mut dict = Dict::default();
+                for kv in items.borrow().iter() {
+                    if let Value::Tuple(kv) = kv {
+                        if let Err(t) = dict.insert(kv[0].clone(), kv[1].clone()) {
+                            return Err(api::unhashable(t, span(dc.key.as_ref())));
+                        }
+                    }
+                }
+                Value::Dict(Rc::new(RefCell::new(dict)))
+            }
+            Expr::NamedExpr(_) | Expr::Await(_) | Expr::YieldFrom(_) => {
                 return Err(Diagnostic::new(
                     span(e),
                     "this expression is not supported by fluidc",
@@ -937,7 +1089,7 @@ impl Eval<'_, '_> {
             return;
         };
         'items: for item in items {
-            if !self.count_step(span(&g.iter)) {
+            if self.st.raised.is_some() || !self.count_step(span(&g.iter)) {
                 return;
             }
             self.assign(&g.target, item);
@@ -966,6 +1118,22 @@ impl Eval<'_, '_> {
     fn compare(&mut self, op: CmpOp, l: &Value, r: &Value, sp: Range<usize>) -> Result<Value> {
         if matches!(l, Value::Poison) || matches!(r, Value::Poison) {
             return Ok(Value::Poison);
+        }
+        if let Some(same) = classes::identical(l, r) {
+            return Ok(Value::Bool(match op {
+                CmpOp::Eq | CmpOp::Is => same,
+                CmpOp::NotEq | CmpOp::IsNot => !same,
+                _ => {
+                    return Err(Diagnostic::new(
+                        sp,
+                        format!(
+                            "TypeError: this comparison is not supported between {} and {}",
+                            l.type_name(),
+                            r.type_name()
+                        ),
+                    ))
+                }
+            }));
         }
         api::compare(&mut self.host(), op, l, r, sp)
     }
@@ -1027,6 +1195,9 @@ impl Eval<'_, '_> {
         kwargs: Vec<(String, Value, Range<usize>)>,
         sp: Range<usize>,
     ) -> Result<Value> {
+        if let Some(r) = self.call_ext(&func, &args, &arg_spans, &kwargs, &sp) {
+            return r;
+        }
         match func {
             Value::Builtin(b, recv) => {
                 self.call_builtin(b, recv.map(|r| (*r).clone()), args, arg_spans, kwargs, sp)
@@ -1136,23 +1307,50 @@ impl Eval<'_, '_> {
                 }
             }
         }
+        let owner = f.owner.borrow().as_ref().and_then(|w| w.upgrade());
+        let first = f
+            .params
+            .first()
+            .and_then(|p| frame.borrow().names.get(&p.name).cloned());
+        self.st.methods.push(owner.zip(first));
         let saved = std::mem::replace(&mut self.st.scopes, f.closure.clone());
         self.st.scopes.push(frame);
         self.st.calls.push((self.line_of(sp.start), f.name.clone()));
         let saved_loops = std::mem::replace(&mut self.st.loop_depth, 0);
-        let result = match &f.body {
+        if f.generator {
+            self.st.yields.push(Vec::new());
+        }
+        let mut result = match &f.body {
             FnBody::Def(body) => match self.block(body) {
                 Flow::Return(v) => v,
                 _ => Value::None,
             },
             FnBody::Lambda(e) => self.expr(e),
         };
+        if f.generator {
+            // Eager: the values it yielded, as a list to iterate.
+            result = Value::list(self.st.yields.pop().unwrap_or_default());
+        }
+        if self.st.raised.is_some() {
+            result = Value::Poison;
+        }
+        self.st.methods.pop();
         self.st.calls.pop();
         self.st.loop_depth = saved_loops;
         self.st.scopes = saved;
         self.set_callstack(sp.start);
         Ok(result)
     }
+}
+
+/// The module an `import` names: one `api` knows, or one the evaluator
+/// implements (`math`, `functools`, ...).
+fn import_module(path: &str) -> Option<&'static str> {
+    classes::OWN_MODULES
+        .iter()
+        .find(|m| **m == path)
+        .copied()
+        .or_else(|| api::import_module(path))
 }
 
 /// The candidate nearest to `name` within two edits, for "did you mean".

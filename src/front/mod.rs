@@ -65,6 +65,9 @@ pub struct ScriptRun {
     /// fetches, a runtime error that stopped it.
     pub run: run::RunMode,
     pub warnings: Vec<Diagnostic>,
+    /// The script's exit status, when it ended with `sys.exit` (or
+    /// `unittest.main()`, which exits 1 when a test failed).
+    pub exit_code: Option<i32>,
 }
 
 /// Runs a script (`fluidc run script.py`): every `exe.run` executes. On a
@@ -114,6 +117,7 @@ fn run_here(
     b.run = Some(mode);
     interp.run_module(&mut b, &body);
     std::mem::forget(body);
+    let exit_code = interp.exit_code;
     let mut mode = b
         .run
         .take()
@@ -126,7 +130,7 @@ fn run_here(
     // A script that builds a program but runs none (a one-shot fluidc
     // program) runs it once, as `fluidc compile` writes it: the default main
     // program with its startup program merged in.
-    if mode.runs == 0 {
+    if mode.runs == 0 && exit_code.is_none() {
         let program = match finish(&mut b) {
             Ok(p) => p,
             Err(d) => return Err((vec![d], Box::new(mode))),
@@ -140,7 +144,42 @@ fn run_here(
     Ok(ScriptRun {
         run: mode,
         warnings: diags,
+        exit_code,
     })
+}
+
+/// The test of a unittest file that build mode builds (`--test NAME`),
+/// set once by the command line.
+static TEST_SELECT: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Picks the test method of a unittest file that `compile`, `dump` and
+/// `graph` build (`--test NAME`: `method` or `Class.method`).
+pub fn set_test_select(test: Option<String>) {
+    if let Ok(mut t) = TEST_SELECT.lock() {
+        *t = test;
+    }
+}
+
+fn test_select() -> Option<String> {
+    TEST_SELECT.lock().ok().and_then(|t| t.clone())
+}
+
+/// The tests of a unittest file (`Class.method`, in the order
+/// `unittest.main()` runs them), or `None` for a script that is not one.
+pub fn list_tests(path: &str, source: &str) -> Option<Vec<String>> {
+    let (path, source) = (path.to_string(), source.to_string());
+    let worker = std::thread::Builder::new()
+        .name("fluidc-tests".into())
+        .stack_size(1 << 30)
+        .spawn(move || {
+            let body = parse::parse_module(&source, &path).ok()?;
+            let mut interp = eval::Interp::new(&path, &source);
+            let mut b = builder::ProgramBuilder::new();
+            interp.run_module(&mut b, &body);
+            std::mem::forget(body);
+            interp.tests_found.take().map(|(t, _)| t)
+        });
+    worker.ok()?.join().ok().flatten()
 }
 
 fn compile_here(path: &str, source: &str, split: bool) -> Result<Compiled, Vec<Diagnostic>> {
@@ -152,9 +191,26 @@ fn compile_here(path: &str, source: &str, split: bool) -> Result<Compiled, Vec<D
     }
     let body = parse::parse_module(source, path).map_err(|d| vec![d])?;
     let mut interp = eval::Interp::new(path, source);
+    interp.test_select = test_select();
     let mut b = builder::ProgramBuilder::new();
     interp.run_module(&mut b, &body);
     let mut diags = interp.diags;
+    if let Some((tests, at)) = interp.tests_found.take() {
+        // A unittest file builds one program per test: the user picks one.
+        diags.push(
+            Diagnostic::new(
+                at,
+                format!(
+                    "this is a unittest file with {} tests, each building its own program",
+                    tests.len()
+                ),
+            )
+            .help(format!(
+                "pick the test to build with --test NAME (a method, or Class.method); `fluidc check` lists them: {}",
+                tests.join(", ")
+            )),
+        );
+    }
     diags.sort_by_key(|d| d.span.start);
     if diags.iter().any(|d| !d.warning) {
         return Err(diags);

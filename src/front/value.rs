@@ -10,7 +10,9 @@ use rustpython_parser::ast;
 use super::api::builtin::Builtin;
 pub use super::builder::VarRef;
 
+mod class;
 mod dict;
+pub use class::{builtin_class, Class, Instance, Native, Root, EXCEPTIONS};
 pub use dict::{Dict, Key, Unhashable};
 
 /// A user function (`def` or `lambda`) with the scopes it closes over.
@@ -20,6 +22,11 @@ pub struct Function {
     pub params: Vec<FnParam>,
     pub body: FnBody,
     pub closure: Vec<Rc<RefCell<Frame>>>,
+    /// The class whose body defined it (a method), for `super()`.
+    pub owner: RefCell<Option<std::rc::Weak<Class>>>,
+    /// Its body yields: a call runs it to the end and gives the yielded
+    /// values (fluidc's generators are eager).
+    pub generator: bool,
 }
 
 #[derive(Debug)]
@@ -40,6 +47,8 @@ pub enum FnBody {
 pub struct Frame {
     pub names: std::collections::HashMap<String, Value>,
     pub globals_declared: Vec<String>,
+    /// A class body's scope: the functions defined in it do not see it.
+    pub is_class: bool,
 }
 
 /// An object of the fluid API; the mutable ones carry their state inside.
@@ -187,6 +196,16 @@ pub enum Value {
     /// A numpy scalar (`np.float32(1.5)`: an element, a full reduction),
     /// held as a 0-d array; it prints as numpy prints scalars.
     NpScalar(Rc<crate::host::HostArray>),
+    /// A class (`class Foo:`, a built-in exception, `unittest.TestCase`).
+    Class(Rc<Class>),
+    /// An instance of a class.
+    Instance(Rc<Instance>),
+    /// A function bound to its first argument (`obj.method`, a classmethod).
+    Method(Rc<Value>, Rc<Value>),
+    /// A callable the evaluator implements, bound to its receiver.
+    Native(Rc<Native>, Option<Rc<Value>>),
+    /// `super()`: attributes are looked up after the class, bound to the object.
+    Super(Rc<Class>, Rc<Value>),
     /// The result of an expression that failed; its error is reported once.
     Poison,
 }
@@ -254,6 +273,11 @@ impl Value {
             Value::RunTime => "run-time value",
             Value::Array(_) => "ndarray",
             Value::NpScalar(a) => a.dtype().name(),
+            Value::Class(_) => "type",
+            Value::Instance(_) => "object",
+            Value::Method(..) => "method",
+            Value::Native(..) => "builtin function",
+            Value::Super(..) => "super",
             Value::Poison => "error",
         }
     }
@@ -355,9 +379,7 @@ impl fmt::Display for Show<'_> {
             Value::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
             Value::Int(i) => write!(f, "{i}"),
             Value::Float(x) => f.write_str(&py_float(*x)),
-            Value::Str(s) if repr => {
-                write!(f, "'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
-            }
+            Value::Str(s) if repr => f.write_str(&py_str_repr(s)),
             Value::Str(s) => f.write_str(s),
             Value::List(l) => shown_once(f, Rc::as_ptr(l) as usize, "[...]", |f| {
                 seq(f, &l.borrow(), "[", "]")
@@ -389,6 +411,27 @@ impl fmt::Display for Show<'_> {
                 Object::DenseTensor(a) => f.write_str(&crate::front::run::dense_tensor_text(a)),
                 _ => write!(f, "<{}>", self.0.type_name()),
             },
+            Value::Class(c) => f.write_str(&c.repr()),
+            Value::Instance(i) if i.class.root == Root::Exception => {
+                let args = i.args();
+                if repr {
+                    let items: Vec<String> =
+                        args.iter().map(|a| Show(a, true).to_string()).collect();
+                    return write!(f, "{}({})", i.class.name, items.join(", "));
+                }
+                match args.as_slice() {
+                    [] => Ok(()),
+                    [one] => write!(f, "{}", Show(one, false)),
+                    more => seq(f, more, "(", ")"),
+                }
+            }
+            Value::Instance(i) => write!(f, "<{}.{} object>", i.class.module, i.class.name),
+            Value::Method(func, recv) => write!(
+                f,
+                "<bound method {} of {}>",
+                Show(func, true),
+                Show(recv, true)
+            ),
             other => write!(f, "<{}>", other.type_name()),
         }
     }
@@ -415,6 +458,37 @@ fn shown_once(
     let shown = body(f);
     SHOWING.with(|s| s.borrow_mut().pop());
     shown
+}
+
+/// Python's `repr` of a string: single quotes unless the string has a
+/// single quote and no double one; backslash escapes for the quote,
+/// backslashes and control characters.
+pub fn py_str_repr(s: &str) -> String {
+    let q = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(q);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == q => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(q);
+    out
 }
 
 /// Python's float repr: `1.0`, `0.1`, `1e-05`.

@@ -81,6 +81,8 @@ impl Key {
             Value::Var(r) => Key::Var(r.program, r.block, r.name.clone()),
             Value::Object(o) => Key::Identity(Rc::as_ptr(o) as *const () as usize),
             Value::Function(f) => Key::Identity(Rc::as_ptr(f) as *const () as usize),
+            Value::Class(c) => Key::Identity(Rc::as_ptr(c) as *const () as usize),
+            Value::Instance(i) => Key::Identity(Rc::as_ptr(i) as *const () as usize),
             Value::Builtin(b, None) => Key::Identity(*b as *const _ as *const () as usize),
             other => return Err(other.type_name()),
         })

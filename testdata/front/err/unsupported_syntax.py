@@ -3,12 +3,10 @@ import paddle.fluid as fluid
 import tensorflow as tf
 
 
-class Model:
-    def forward(self):
-        return 1
+async def forward():
+    return 1
 
 
-try:
-    pass
-except Exception:
-    pass
+match fluid:
+    case _:
+        pass

@@ -1,0 +1,958 @@
+//! Classes (`class` statements, instances, methods, `super()`), the
+//! built-in names that see them (`isinstance`, `getattr`, ...), and the
+//! small Python modules the evaluator implements itself: `math`, `time`,
+//! `os.path`, `functools`, `collections`, and `sys.exit`/`sys.argv`.
+use std::cell::RefCell;
+use std::ops::Range;
+use std::rc::Rc;
+
+use rustpython_parser::ast;
+
+use super::{Eval, Flow};
+use crate::front::api;
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::parse::span;
+use crate::front::value::{
+    builtin_class, Class, Dict, Frame, Instance, Native, Root, Show, Value, EXCEPTIONS,
+};
+
+/// Built-in names the evaluator implements: the exception classes,
+/// `object`, and the functions that need classes or calls back into the
+/// script.
+pub fn builtin_name(name: &str) -> Option<Value> {
+    if name == "object" || EXCEPTIONS.iter().any(|(n, _)| *n == name) {
+        return builtin_class(name).map(Value::Class);
+    }
+    const NATIVE: &[&str] = &[
+        "super",
+        "classmethod",
+        "staticmethod",
+        "isinstance",
+        "issubclass",
+        "getattr",
+        "hasattr",
+        "setattr",
+        "callable",
+        "next",
+        "iter",
+        "map",
+        "filter",
+        "any",
+        "all",
+        "set",
+        "frozenset",
+    ];
+    NATIVE.iter().find(|n| **n == name).map(|n| native(n, None))
+}
+
+fn native(name: &'static str, recv: Option<Value>) -> Value {
+    Value::Native(Rc::new(Native::Method(name)), recv.map(Rc::new))
+}
+
+/// The modules the evaluator implements (beyond the ones `api` knows).
+pub const OWN_MODULES: &[&str] = &[
+    "math",
+    "time",
+    "functools",
+    "collections",
+    "os.path",
+    "sys.stdout",
+    "sys.stderr",
+];
+
+const MATH: &[&str] = &[
+    "sqrt", "exp", "log", "log10", "log2", "floor", "ceil", "fabs", "pow", "sin", "cos", "tan",
+    "tanh", "atan", "asin", "acos", "isnan", "isinf", "isfinite",
+];
+
+/// The `unittest.TestCase` methods fluidc implements.
+pub const TESTCASE_METHODS: &[&str] = &[
+    "assertEqual",
+    "assertEquals",
+    "assertNotEqual",
+    "assertTrue",
+    "assert_",
+    "assertFalse",
+    "assertAlmostEqual",
+    "assertAlmostEquals",
+    "assertNotAlmostEqual",
+    "assertIn",
+    "assertNotIn",
+    "assertIs",
+    "assertIsNot",
+    "assertIsNone",
+    "assertIsNotNone",
+    "assertIsInstance",
+    "assertGreater",
+    "assertGreaterEqual",
+    "assertLess",
+    "assertLessEqual",
+    "assertListEqual",
+    "assertTupleEqual",
+    "assertDictEqual",
+    "assertSequenceEqual",
+    "assertRaises",
+    "fail",
+    "setUp",
+    "tearDown",
+    "setUpClass",
+    "tearDownClass",
+];
+
+/// Whether `t` is one of the evaluator's own names that needs an
+/// `&'static str` (natives are named by static strings).
+fn static_name(list: &'static [&'static str], t: &str) -> Option<&'static str> {
+    list.iter().find(|n| **n == t).copied()
+}
+
+impl Eval<'_, '_> {
+    /// `module.name` for the names the evaluator implements.
+    pub(super) fn special_attr(&mut self, module: &str, name: &str) -> Option<Value> {
+        let num = |x: f64| Some(Value::Float(x));
+        match (module, name) {
+            ("unittest", "TestCase") => builtin_class("TestCase").map(Value::Class),
+            ("unittest", "main") => Some(native("unittest.main", None)),
+            ("sys", "exit") => Some(native("sys.exit", None)),
+            ("sys", "argv") => Some(Value::list(vec![Value::str(&self.st.path)])),
+            ("sys", "stdout") => Some(Value::Module("sys.stdout")),
+            ("sys", "stderr") => Some(Value::Module("sys.stderr")),
+            ("sys", "version_info") => Some(Value::tuple(vec![
+                Value::Int(3),
+                Value::Int(11),
+                Value::Int(0),
+            ])),
+            ("sys", "maxsize") => Some(Value::Int(i64::MAX)),
+            ("sys.stdout", "write") => Some(native("sys.stdout.write", None)),
+            ("sys.stderr", "write") => Some(native("sys.stderr.write", None)),
+            ("sys.stdout" | "sys.stderr", "flush") => Some(native("flush", None)),
+            ("os", "path") => Some(Value::Module("os.path")),
+            ("os", "sep") | ("os.path", "sep") => Some(Value::str("/")),
+            ("os.path", n) => static_name(
+                &[
+                    "join",
+                    "exists",
+                    "isfile",
+                    "isdir",
+                    "dirname",
+                    "basename",
+                    "abspath",
+                    "splitext",
+                    "expanduser",
+                ],
+                n,
+            )
+            .map(|n| native(n, Some(Value::Module("os.path")))),
+            ("math", "pi") => num(std::f64::consts::PI),
+            ("math", "e") => num(std::f64::consts::E),
+            ("math", "inf") => num(f64::INFINITY),
+            ("math", "nan") => num(f64::NAN),
+            ("math", n) => static_name(MATH, n).map(|n| native(n, Some(Value::Module("math")))),
+            ("time", n) => static_name(&["time", "sleep", "perf_counter", "clock"], n)
+                .map(|n| native(n, Some(Value::Module("time")))),
+            ("functools", "partial") => Some(native("functools.partial", None)),
+            ("functools", "reduce") => Some(native("functools.reduce", None)),
+            ("collections", "OrderedDict") => Some(native("collections.OrderedDict", None)),
+            _ => None,
+        }
+    }
+
+    pub(super) fn class_def(&mut self, c: &ast::StmtClassDef) {
+        if let Some(k) = c.keywords.first() {
+            self.report(
+                Diagnostic::new(span(k), "class keywords (metaclass=...) are not supported")
+                    .help("define the class with one base class"),
+            );
+            return;
+        }
+        if let Some(d) = c.decorator_list.first() {
+            self.report(Diagnostic::new(
+                span(d),
+                "class decorators are not supported",
+            ));
+            return;
+        }
+        let base = match c.bases.as_slice() {
+            [] => builtin_class("object"),
+            [b] => match self.expr(b) {
+                Value::Class(k) => Some(k),
+                Value::Poison => return,
+                other => {
+                    self.report(Diagnostic::new(
+                        span(b),
+                        format!("a class's base must be a class, not {}", other.type_name()),
+                    ));
+                    return;
+                }
+            },
+            [_, second, ..] => {
+                self.report(
+                    Diagnostic::new(
+                        span(second),
+                        "multiple inheritance is not supported by fluidc",
+                    )
+                    .help("give the class one base class"),
+                );
+                return;
+            }
+        };
+        let root = base.as_ref().map_or(Root::Object, |b| b.root);
+        let frame = Rc::new(RefCell::new(Frame {
+            is_class: true,
+            ..Frame::default()
+        }));
+        self.st.scopes.push(frame.clone());
+        let flow = self.block(&c.body);
+        self.st.scopes.pop();
+        if let Flow::Return(_) | Flow::Raise = flow {
+            return;
+        }
+        let class = Class::new(c.name.as_str(), "__main__", base, root);
+        let mut names: Vec<(String, Value)> = frame.borrow_mut().names.drain().collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, v) in names {
+            let f = match &v {
+                Value::Function(f) => Some(f.clone()),
+                Value::Native(n, _) => match n.as_ref() {
+                    Native::ClassMethod(Value::Function(f))
+                    | Native::StaticMethod(Value::Function(f)) => Some(f.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(f) = f {
+                *f.owner.borrow_mut() = Some(Rc::downgrade(&class));
+            }
+            class.attrs.borrow_mut().insert(name, v);
+        }
+        self.set_name(c.name.as_str(), Value::Class(class));
+    }
+
+    /// An attribute found on a class, bound to `obj` as Python binds it.
+    fn bind(&self, v: Value, obj: &Value, class: &Rc<Class>) -> Value {
+        match &v {
+            Value::Function(_) if !matches!(obj, Value::Class(_)) => {
+                Value::Method(Rc::new(v), Rc::new(obj.clone()))
+            }
+            Value::Native(n, _) => match n.as_ref() {
+                Native::ClassMethod(f) => {
+                    Value::Method(Rc::new(f.clone()), Rc::new(Value::Class(class.clone())))
+                }
+                Native::StaticMethod(f) => f.clone(),
+                _ => v,
+            },
+            _ => v,
+        }
+    }
+
+    /// A method of the built-in class `root` under `name`, bound to `obj`.
+    fn root_method(&self, root: Root, name: &str, obj: &Value) -> Option<Value> {
+        let n = match (root, name) {
+            (Root::TestCase, n) => static_name(TESTCASE_METHODS, n)?,
+            (Root::Exception, "__init__") => "BaseException.__init__",
+            (_, "__init__") => "object.__init__",
+            _ => return None,
+        };
+        Some(native(n, Some(obj.clone())))
+    }
+
+    /// `obj.name` for classes, instances, `super()` and the evaluator's own
+    /// modules; `None` for the values `api` knows.
+    pub(super) fn get_attr_ext(
+        &mut self,
+        obj: &Value,
+        name: &str,
+        sp: Range<usize>,
+    ) -> Option<Result<Value>> {
+        Some(match obj {
+            Value::Module(m) => match self.special_attr(m, name) {
+                Some(v) => Ok(v),
+                None if OWN_MODULES.contains(m) => Err(Diagnostic::new(
+                    sp,
+                    format!("module `{m}` has no `{name}` that fluidc knows"),
+                )),
+                None => return None,
+            },
+            Value::Instance(i) => {
+                if let Some(v) = i.attrs.borrow().get(name) {
+                    return Some(Ok(v.clone()));
+                }
+                if name == "__class__" {
+                    return Some(Ok(Value::Class(i.class.clone())));
+                }
+                match i.class.lookup(name) {
+                    Some((v, _)) => Ok(self.bind(v, obj, &i.class)),
+                    None => match self.root_method(i.class.root, name, obj) {
+                        Some(v) => Ok(v),
+                        None => Err(Diagnostic::new(
+                            sp,
+                            format!(
+                                "AttributeError: '{}' object has no attribute '{name}'",
+                                i.class.name
+                            ),
+                        )),
+                    },
+                }
+            }
+            Value::Class(c) => {
+                if name == "__name__" {
+                    return Some(Ok(Value::str(&c.name)));
+                }
+                match c.lookup(name) {
+                    Some((v, _)) => Ok(self.bind(v, obj, c)),
+                    None => match self.root_method(c.root, name, obj) {
+                        Some(v) => Ok(v),
+                        None => Err(Diagnostic::new(
+                            sp,
+                            format!(
+                                "AttributeError: type object '{}' has no attribute '{name}'",
+                                c.name
+                            ),
+                        )),
+                    },
+                }
+            }
+            Value::Super(c, o) => {
+                let found = c
+                    .mro()
+                    .into_iter()
+                    .skip(1)
+                    .find_map(|k| k.attrs.borrow().get(name).cloned());
+                match found {
+                    Some(v) => Ok(self.bind(v, o, c)),
+                    None => match self.root_method(c.root, name, o) {
+                        Some(v) => Ok(v),
+                        None => Err(Diagnostic::new(
+                            sp,
+                            format!("AttributeError: 'super' object has no attribute '{name}'"),
+                        )),
+                    },
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// `obj.name = v` on instances and classes; false for other values.
+    pub(super) fn set_attr_ext(&mut self, obj: &Value, name: &str, v: &Value) -> bool {
+        match obj {
+            Value::Instance(i) => {
+                i.attrs.borrow_mut().insert(name.to_string(), v.clone());
+                true
+            }
+            Value::Class(c) => {
+                c.attrs.borrow_mut().insert(name.to_string(), v.clone());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Calls of classes, bound methods and natives; `None` for the values
+    /// `call` handles itself.
+    pub(super) fn call_ext(
+        &mut self,
+        func: &Value,
+        args: &[Value],
+        arg_spans: &[Range<usize>],
+        kwargs: &[(String, Value, Range<usize>)],
+        sp: &Range<usize>,
+    ) -> Option<Result<Value>> {
+        let sp = sp.clone();
+        Some(match func {
+            Value::Class(c) => self.instantiate(c, args, arg_spans, kwargs, sp),
+            Value::Method(f, recv) => {
+                let mut all = Vec::with_capacity(args.len() + 1);
+                all.push((**recv).clone());
+                all.extend(args.iter().cloned());
+                let mut spans = vec![sp.clone()];
+                spans.extend(arg_spans.iter().cloned());
+                self.call((**f).clone(), all, spans, kwargs.to_vec(), sp)
+            }
+            Value::Native(n, recv) => {
+                let recv = recv.as_deref().cloned();
+                self.call_native(n, recv, args, arg_spans, kwargs, sp)
+            }
+            _ => return None,
+        })
+    }
+
+    fn instantiate(
+        &mut self,
+        c: &Rc<Class>,
+        args: &[Value],
+        arg_spans: &[Range<usize>],
+        kwargs: &[(String, Value, Range<usize>)],
+        sp: Range<usize>,
+    ) -> Result<Value> {
+        let inst = Instance::new(c.clone());
+        if c.root == Root::Exception {
+            inst.attrs
+                .borrow_mut()
+                .insert("args".into(), Value::tuple(args.to_vec()));
+        }
+        let obj = Value::Instance(inst);
+        match c.lookup("__init__") {
+            Some((init @ Value::Function(_), _)) => {
+                let mut all = vec![obj.clone()];
+                all.extend(args.iter().cloned());
+                let mut spans = vec![sp.clone()];
+                spans.extend(arg_spans.iter().cloned());
+                let r = self.call(init, all, spans, kwargs.to_vec(), sp.clone())?;
+                if !matches!(r, Value::None | Value::Poison) {
+                    return Err(Diagnostic::new(
+                        sp,
+                        "TypeError: __init__() should return None",
+                    ));
+                }
+            }
+            _ if c.root == Root::Object && (!args.is_empty() || !kwargs.is_empty()) => {
+                return Err(Diagnostic::new(
+                    sp,
+                    format!("TypeError: {}() takes no arguments", c.name),
+                )
+                .help("define `__init__` to take arguments"));
+            }
+            _ => {}
+        }
+        Ok(obj)
+    }
+
+    fn call_native(
+        &mut self,
+        n: &Rc<Native>,
+        recv: Option<Value>,
+        args: &[Value],
+        arg_spans: &[Range<usize>],
+        kwargs: &[(String, Value, Range<usize>)],
+        sp: Range<usize>,
+    ) -> Result<Value> {
+        let name = match n.as_ref() {
+            Native::Method(name) => *name,
+            Native::Partial(f, pre, kw) => {
+                let mut all = pre.clone();
+                all.extend(args.iter().cloned());
+                let mut kws: Vec<(String, Value, Range<usize>)> = kw
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone(), sp.clone()))
+                    .collect();
+                for (k, v, s) in kwargs {
+                    kws.retain(|(k2, _, _)| k2 != k);
+                    kws.push((k.clone(), v.clone(), s.clone()));
+                }
+                let spans = vec![sp.clone(); all.len()];
+                return self.call(f.clone(), all, spans, kws, sp);
+            }
+            Native::ClassMethod(f) | Native::StaticMethod(f) => {
+                return self.call(
+                    f.clone(),
+                    args.to_vec(),
+                    arg_spans.to_vec(),
+                    kwargs.to_vec(),
+                    sp,
+                )
+            }
+            Native::AssertRaises(_) => {
+                return Err(Diagnostic::new(sp, "assertRaises(...) is used with `with`"))
+            }
+        };
+        if let Some(Value::Instance(_) | Value::Class(_)) = &recv {
+            if static_name(TESTCASE_METHODS, name).is_some() {
+                let recv = recv.unwrap_or(Value::None);
+                return self.test_case_method(name, recv, args, arg_spans, kwargs, sp);
+            }
+        }
+        let arg = |i: usize| args.get(i).cloned();
+        let kw = |k: &str| kwargs.iter().find(|(n, _, _)| n == k).map(|x| x.1.clone());
+        let need = |i: usize, what: &str| -> Result<Value> {
+            args.get(i).cloned().ok_or_else(|| {
+                Diagnostic::new(
+                    sp.clone(),
+                    format!("TypeError: {name}() is missing `{what}`"),
+                )
+            })
+        };
+        let float = |v: &Value| -> Result<f64> {
+            match v {
+                Value::Int(i) => Ok(*i as f64),
+                Value::Float(f) => Ok(*f),
+                Value::Bool(b) => Ok(f64::from(u8::from(*b))),
+                Value::NpScalar(a) | Value::Array(a) if a.size() == 1 => a
+                    .to_float()
+                    .map_err(|_| Diagnostic::new(sp.clone(), "TypeError: must be real number")),
+                other => Err(Diagnostic::new(
+                    sp.clone(),
+                    format!("TypeError: must be real number, not {}", other.type_name()),
+                )),
+            }
+        };
+        let string = |v: &Value| -> Result<String> {
+            match v {
+                Value::Str(s) => Ok(s.to_string()),
+                other => Err(Diagnostic::new(
+                    sp.clone(),
+                    format!("TypeError: expected str, not {}", other.type_name()),
+                )),
+            }
+        };
+        let module = match &recv {
+            Some(Value::Module(m)) => *m,
+            _ => "",
+        };
+        match (module, name) {
+            ("math", "floor" | "ceil") => {
+                let x = float(&need(0, "x")?)?;
+                let r = if name == "floor" { x.floor() } else { x.ceil() };
+                if !r.is_finite() {
+                    return Err(Diagnostic::new(
+                        sp,
+                        format!(
+                            "OverflowError: cannot convert {} to integer",
+                            crate::front::value::py_float(x)
+                        ),
+                    ));
+                }
+                return Ok(Value::Int(r as i64));
+            }
+            ("math", "isnan" | "isinf" | "isfinite") => {
+                let x = float(&need(0, "x")?)?;
+                return Ok(Value::Bool(match name {
+                    "isnan" => x.is_nan(),
+                    "isinf" => x.is_infinite(),
+                    _ => x.is_finite(),
+                }));
+            }
+            ("math", "log") => {
+                let x = float(&need(0, "x")?)?;
+                if x <= 0.0 {
+                    return Err(Diagnostic::new(sp, "ValueError: math domain error"));
+                }
+                return Ok(Value::Float(match arg(1) {
+                    Some(b) => x.ln() / float(&b)?.ln(),
+                    None => x.ln(),
+                }));
+            }
+            ("math", "pow") => {
+                return Ok(Value::Float(
+                    float(&need(0, "x")?)?.powf(float(&need(1, "y")?)?),
+                ))
+            }
+            ("math", f) => {
+                let x = float(&need(0, "x")?)?;
+                let domain = match f {
+                    "sqrt" => x >= 0.0,
+                    "log10" | "log2" => x > 0.0,
+                    "asin" | "acos" => (-1.0..=1.0).contains(&x),
+                    _ => true,
+                };
+                if !domain {
+                    return Err(Diagnostic::new(sp, "ValueError: math domain error"));
+                }
+                return Ok(Value::Float(match f {
+                    "sqrt" => x.sqrt(),
+                    "exp" => x.exp(),
+                    "log10" => x.log10(),
+                    "log2" => x.log2(),
+                    "fabs" => x.abs(),
+                    "sin" => x.sin(),
+                    "cos" => x.cos(),
+                    "tan" => x.tan(),
+                    "tanh" => x.tanh(),
+                    "atan" => x.atan(),
+                    "asin" => x.asin(),
+                    _ => x.acos(),
+                }));
+            }
+            ("time", "sleep") => return Ok(Value::None),
+            ("time", _) => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0.0, |d| d.as_secs_f64());
+                return Ok(Value::Float(now));
+            }
+            ("os.path", "join") => {
+                let mut out = String::new();
+                for a in args {
+                    let s = string(a)?;
+                    if s.starts_with('/') {
+                        out = s;
+                    } else if out.is_empty() || out.ends_with('/') {
+                        out.push_str(&s);
+                    } else {
+                        out.push('/');
+                        out.push_str(&s);
+                    }
+                }
+                return Ok(Value::str(&out));
+            }
+            ("os.path", f) => {
+                let p = string(&need(0, "path")?)?;
+                let path = std::path::Path::new(&p);
+                return Ok(match f {
+                    "exists" => Value::Bool(path.exists()),
+                    "isfile" => Value::Bool(path.is_file()),
+                    "isdir" => Value::Bool(path.is_dir()),
+                    "dirname" => Value::str(p.rsplit_once('/').map_or("", |(d, _)| {
+                        if d.is_empty() {
+                            "/"
+                        } else {
+                            d
+                        }
+                    })),
+                    "basename" => Value::str(p.rsplit('/').next().unwrap_or("")),
+                    "abspath" => Value::str(&absolute(&p)),
+                    "expanduser" => match (p.strip_prefix('~'), std::env::var("HOME")) {
+                        (Some(rest), Ok(home)) => Value::str(&format!("{home}{rest}")),
+                        _ => Value::str(&p),
+                    },
+                    _ => {
+                        let base_start = p.rfind('/').map_or(0, |i| i + 1);
+                        match p[base_start..].rfind('.') {
+                            Some(dot) if dot > 0 => {
+                                let at = base_start + dot;
+                                Value::tuple(vec![Value::str(&p[..at]), Value::str(&p[at..])])
+                            }
+                            _ => Value::tuple(vec![Value::str(&p), Value::str("")]),
+                        }
+                    }
+                });
+            }
+            _ => {}
+        }
+        match name {
+            "super" => match args {
+                [] => match self.st.methods.last().cloned().flatten() {
+                    Some((class, obj)) => Ok(Value::Super(class, Rc::new(obj))),
+                    None => Err(Diagnostic::new(
+                        sp,
+                        "RuntimeError: super(): no arguments outside a method",
+                    )
+                    .help("call super() inside a method of a class")),
+                },
+                [Value::Class(c), obj] | [Value::Class(c), obj, ..] => {
+                    Ok(Value::Super(c.clone(), Rc::new(obj.clone())))
+                }
+                _ => Err(Diagnostic::new(
+                    sp,
+                    "TypeError: super() takes a class and an object",
+                )),
+            },
+            "classmethod" => Ok(Value::Native(
+                Rc::new(Native::ClassMethod(need(0, "function")?)),
+                None,
+            )),
+            "staticmethod" => Ok(Value::Native(
+                Rc::new(Native::StaticMethod(need(0, "function")?)),
+                None,
+            )),
+            "isinstance" | "issubclass" => {
+                let obj = need(0, "obj")?;
+                let info = need(1, "classinfo")?;
+                let kinds = match &info {
+                    Value::Tuple(t) => t.to_vec(),
+                    other => vec![other.clone()],
+                };
+                for k in kinds {
+                    let is = match (&k, &obj, name) {
+                        (Value::Class(c), Value::Instance(i), "isinstance") => {
+                            i.class.is_subclass(c)
+                        }
+                        (Value::Class(c), Value::Class(o), "issubclass") => o.is_subclass(c),
+                        (Value::Class(c), _, "isinstance") => c.name == "object",
+                        (Value::Class(_), _, _) => false,
+                        (_, Value::Instance(_) | Value::Class(_), _) => false,
+                        _ => {
+                            let f = api::python_builtin(name).unwrap_or(Value::Poison);
+                            let r = self.call(
+                                f,
+                                vec![obj.clone(), k.clone()],
+                                arg_spans.to_vec(),
+                                Vec::new(),
+                                sp.clone(),
+                            )?;
+                            matches!(r, Value::Bool(true))
+                        }
+                    };
+                    if is {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                Ok(Value::Bool(false))
+            }
+            "getattr" | "hasattr" => {
+                let obj = need(0, "object")?;
+                let attr = string(&need(1, "name")?)?;
+                let got = match self.get_attr_ext(&obj, &attr, sp.clone()) {
+                    Some(r) => r,
+                    None => api::get_attr(&mut self.host(), &obj, &attr, sp.clone()),
+                };
+                match (name, got, arg(2)) {
+                    ("hasattr", r, _) => Ok(Value::Bool(r.is_ok())),
+                    (_, Ok(v), _) => Ok(v),
+                    (_, Err(_), Some(default)) => Ok(default),
+                    (_, Err(e), None) => Err(e),
+                }
+            }
+            "setattr" => {
+                let obj = need(0, "object")?;
+                let attr = string(&need(1, "name")?)?;
+                let v = need(2, "value")?;
+                if !self.set_attr_ext(&obj, &attr, &v) {
+                    api::set_attr(&mut self.host(), &obj, &attr, v, sp)?;
+                }
+                Ok(Value::None)
+            }
+            "callable" => Ok(Value::Bool(matches!(
+                need(0, "obj")?,
+                Value::Function(_)
+                    | Value::Builtin(..)
+                    | Value::Class(_)
+                    | Value::Method(..)
+                    | Value::Native(..)
+            ))),
+            "iter" => {
+                let v = need(0, "iterable")?;
+                Ok(Value::list(self.iterate(&v, sp).unwrap_or_default()))
+            }
+            "next" => match need(0, "iterator")? {
+                // fluidc's iterators are lists: `next` takes the first item.
+                Value::List(l) => {
+                    if l.borrow().is_empty() {
+                        match arg(1) {
+                            Some(d) => Ok(d),
+                            None => Err(Diagnostic::new(sp, "StopIteration")),
+                        }
+                    } else {
+                        Ok(l.borrow_mut().remove(0))
+                    }
+                }
+                other => Err(Diagnostic::new(
+                    sp,
+                    format!(
+                        "TypeError: '{}' object is not an iterator",
+                        other.type_name()
+                    ),
+                )),
+            },
+            "map" | "filter" => {
+                let f = need(0, "function")?;
+                let mut lists = Vec::new();
+                for (i, a) in args.iter().enumerate().skip(1) {
+                    let s = arg_spans.get(i).cloned().unwrap_or(sp.clone());
+                    match self.iterate(a, s) {
+                        Some(items) => lists.push(items),
+                        None => return Ok(Value::Poison),
+                    }
+                }
+                let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+                let mut out = Vec::with_capacity(n);
+                for k in 0..n {
+                    let call_args: Vec<Value> = lists.iter().map(|l| l[k].clone()).collect();
+                    if name == "filter" {
+                        let keep = match &f {
+                            Value::None => call_args[0].truthy() == Some(true),
+                            f => {
+                                let r = self.call(
+                                    f.clone(),
+                                    call_args.clone(),
+                                    vec![sp.clone()],
+                                    Vec::new(),
+                                    sp.clone(),
+                                )?;
+                                r.truthy() == Some(true)
+                            }
+                        };
+                        if keep {
+                            out.push(call_args[0].clone());
+                        }
+                    } else {
+                        let spans = vec![sp.clone(); call_args.len()];
+                        out.push(self.call(f.clone(), call_args, spans, Vec::new(), sp.clone())?);
+                    }
+                    if self.st.raised.is_some() {
+                        return Ok(Value::Poison);
+                    }
+                }
+                Ok(Value::list(out))
+            }
+            "any" | "all" => {
+                let v = need(0, "iterable")?;
+                let items = self.iterate(&v, sp.clone()).unwrap_or_default();
+                let mut result = name == "all";
+                for it in items {
+                    match it.truthy() {
+                        Some(t) if t == (name == "any") => {
+                            result = t;
+                            break;
+                        }
+                        Some(_) => {}
+                        None => {
+                            return Err(Diagnostic::new(
+                                sp,
+                                format!(
+                                    "ValueError: the truth of a {} is not known here",
+                                    it.type_name()
+                                ),
+                            ))
+                        }
+                    }
+                }
+                Ok(Value::Bool(result))
+            }
+            "set" | "frozenset" => {
+                // fluidc's sets are lists without repeats.
+                let items = match arg(0) {
+                    None => Vec::new(),
+                    Some(v) => self.iterate(&v, sp.clone()).unwrap_or_default(),
+                };
+                let mut seen = Dict::default();
+                let mut out = Vec::new();
+                for v in items {
+                    if let Ok(None) = seen.get(&v) {
+                        seen.insert(v.clone(), Value::None)
+                            .map_err(|t| api::unhashable(t, sp.clone()))?;
+                        out.push(v);
+                    }
+                }
+                Ok(Value::list(out))
+            }
+            "object.__init__" => Ok(Value::None),
+            "BaseException.__init__" => {
+                if let Some(Value::Instance(i)) = &recv {
+                    i.attrs
+                        .borrow_mut()
+                        .insert("args".into(), Value::tuple(args.to_vec()));
+                }
+                Ok(Value::None)
+            }
+            "unittest.main" => self.unittest_main(kw("exit"), sp),
+            "sys.exit" => {
+                let code = arg(0).unwrap_or(Value::None);
+                let d = Diagnostic::new(sp, "SystemExit");
+                let class = builtin_class("SystemExit").expect("SystemExit is built in");
+                let e = self.exc_of(class, vec![code], d);
+                self.st.raised = Some(e);
+                Ok(Value::None)
+            }
+            "sys.stdout.write" | "sys.stderr.write" => {
+                let text = string(&need(0, "s")?)?;
+                match self.b.run.as_mut() {
+                    Some(run) if name == "sys.stdout.write" => run.stdout.push_str(&text),
+                    _ => eprint!("{text}"),
+                }
+                Ok(Value::Int(text.chars().count() as i64))
+            }
+            "flush" => Ok(Value::None),
+            "functools.partial" => {
+                let f = need(0, "func")?;
+                let kws = kwargs
+                    .iter()
+                    .map(|(k, v, _)| (k.clone(), v.clone()))
+                    .collect();
+                Ok(Value::Native(
+                    Rc::new(Native::Partial(f, args[1..].to_vec(), kws)),
+                    None,
+                ))
+            }
+            "functools.reduce" => {
+                let f = need(0, "function")?;
+                let items = self
+                    .iterate(&need(1, "iterable")?, sp.clone())
+                    .unwrap_or_default();
+                let mut it = items.into_iter();
+                let mut acc = match arg(2) {
+                    Some(init) => init,
+                    None => it.next().ok_or_else(|| {
+                        Diagnostic::new(
+                            sp.clone(),
+                            "TypeError: reduce() of empty iterable with no initial value",
+                        )
+                    })?,
+                };
+                for x in it {
+                    acc = self.call(
+                        f.clone(),
+                        vec![acc, x],
+                        vec![sp.clone(); 2],
+                        Vec::new(),
+                        sp.clone(),
+                    )?;
+                }
+                Ok(acc)
+            }
+            "collections.OrderedDict" => {
+                let mut d = Dict::default();
+                if let Some(src) = arg(0) {
+                    let pairs = match &src {
+                        Value::Dict(x) => x
+                            .borrow()
+                            .iter()
+                            .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                            .collect(),
+                        other => self.iterate(other, sp.clone()).unwrap_or_default(),
+                    };
+                    for p in pairs {
+                        match p.items().as_deref() {
+                            Some([k, v]) => d
+                                .insert(k.clone(), v.clone())
+                                .map_err(|t| api::unhashable(t, sp.clone()))?,
+                            _ => {
+                                return Err(Diagnostic::new(
+                                    sp,
+                                    "TypeError: OrderedDict() takes (key, value) pairs",
+                                ))
+                            }
+                        }
+                    }
+                }
+                for (k, v, _) in kwargs {
+                    let _ = d.insert(Value::str(k), v.clone());
+                }
+                Ok(Value::Dict(Rc::new(RefCell::new(d))))
+            }
+            other => Err(Diagnostic::new(
+                sp,
+                format!("{other}() is not supported by fluidc here"),
+            )),
+        }
+    }
+}
+
+/// A path made absolute against the working directory, as `os.path.abspath`
+/// (without resolving links).
+pub fn absolute(p: &str) -> String {
+    let joined = if p.starts_with('/') {
+        p.to_string()
+    } else {
+        let cwd = std::env::current_dir().map_or_else(|_| ".".into(), |d| d.display().to_string());
+        format!("{cwd}/{p}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            x => parts.push(x),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// For `==`/`is` with a class or an instance on either side: whether the
+/// two are the same object (their identity is their equality).
+pub fn identical(l: &Value, r: &Value) -> Option<bool> {
+    match (l, r) {
+        (Value::Class(a), Value::Class(b)) => Some(Rc::ptr_eq(a, b)),
+        (Value::Instance(a), Value::Instance(b)) => Some(Rc::ptr_eq(a, b)),
+        (Value::Class(_) | Value::Instance(_), _) | (_, Value::Class(_) | Value::Instance(_)) => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
+/// `repr` of a value, for assertion messages.
+pub fn repr(v: &Value) -> String {
+    Show(v, true).to_string()
+}
