@@ -514,14 +514,15 @@ fn run_script(
     let render = |diags: &[fluidc::front::diag::Diagnostic]| {
         fluidc::front::diag::render(name, &source, diags)
     };
-    let (run, failure, exit_code) = match fluidc::front::run_script(name, &source, mode) {
+    let (run, failure, exit_code, var_names) = match fluidc::front::run_script(name, &source, mode)
+    {
         Ok(done) => {
             if !done.warnings.is_empty() {
                 eprint!("{}", render(&done.warnings));
             }
-            (done.run, None, done.exit_code)
+            (done.run, None, done.exit_code, done.var_names)
         }
-        Err((diags, run)) => (*run, Some(diags), None),
+        Err((diags, run)) => (*run, Some(diags), None, Default::default()),
     };
     let fetched = &run.last;
     let out = match format {
@@ -534,9 +535,14 @@ fn run_script(
         }
         // A script that ends with sys.exit (unittest.main()) prints what it prints.
         RunFormat::Text if run.stdout.is_empty() && failure.is_none() && exit_code.is_none() => {
+            // Named after the script's variable where there is one:
+            // `result (_generated_var_1) = [34] ...`.
             fetched
                 .iter()
-                .map(|(n, t)| format!("{}\n", t.to_text(n)))
+                .map(|(n, t)| match var_names.get(n) {
+                    Some(py) if py != n => format!("{}\n", t.to_text(&format!("{py} ({n})"))),
+                    _ => format!("{}\n", t.to_text(n)),
+                })
                 .collect()
         }
         RunFormat::Text => run.stdout.clone(),

@@ -120,6 +120,8 @@ fn compile_time_print_writes_to_stderr_with_keywords() {
     assert_eq!(stderr(&out), "compiled: operators\n");
 }
 
+/// A script that prints nothing shows its last run's fetches, each named
+/// after the script's variable bound to it (SPEC §8.1), `--fetch` ones too.
 #[test]
 fn text_output_and_extra_fetch() {
     let out = fluidc(
@@ -134,7 +136,8 @@ fn text_output_and_extra_fetch() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "fill_constant_2.tmp_0 = [9.0] (float64, shape [1])\nfill_constant_0.tmp_0 = [9.0] (float64, shape [1])\n"
+        "result (fill_constant_2.tmp_0) = [9.0] (float64, shape [1])\n\
+         msg (fill_constant_0.tmp_0) = [9.0] (float64, shape [1])\n"
     );
 }
 

@@ -113,6 +113,24 @@ impl<'s> Interp<'s> {
         }
     }
 
+    /// The script's global names bound to program variables, by variable
+    /// name (the alphabetically first, when several are): what the fetches
+    /// printed for a script that printed nothing are called.
+    pub fn global_var_names(&self) -> std::collections::HashMap<String, String> {
+        let mut names: std::collections::HashMap<String, String> = Default::default();
+        for (py, v) in &self.globals.borrow().names {
+            if let Value::Var(r) = v {
+                let slot = names
+                    .entry(r.name.to_string())
+                    .or_insert_with(|| py.clone());
+                if py < slot {
+                    *slot = py.clone();
+                }
+            }
+        }
+        names
+    }
+
     /// Runs a whole module; its ops go to `b`.
     pub fn run_module(&mut self, b: &mut ProgramBuilder, body: &[Stmt]) {
         let mut ev = Eval { b, st: self };

@@ -68,6 +68,8 @@ pub struct ScriptRun {
     /// The script's exit status, when it ended with `sys.exit` (or
     /// `unittest.main()`, which exits 1 when a test failed).
     pub exit_code: Option<i32>,
+    /// Program variable name -> the script's global name bound to it.
+    pub var_names: std::collections::HashMap<String, String>,
 }
 
 /// Runs a script (`fluidc run script.py`): every `exe.run` executes. On a
@@ -118,6 +120,7 @@ fn run_here(
     interp.run_module(&mut b, &body);
     std::mem::forget(body);
     let exit_code = interp.exit_code;
+    let var_names = interp.global_var_names();
     let mut mode = b
         .run
         .take()
@@ -145,6 +148,7 @@ fn run_here(
         run: mode,
         warnings: diags,
         exit_code,
+        var_names,
     })
 }
 
