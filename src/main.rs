@@ -124,6 +124,8 @@ enum Command {
         #[command(flatten)]
         opt: OptFlags,
     },
+    /// List every module, layer and function of the Python API fluidc knows.
+    Api,
     /// Check a Python script: print its diagnostics, write nothing. A unittest
     /// file: list its tests and check each one's program (or only --test NAME).
     Check {
@@ -207,7 +209,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|_| bad())
 }
 
-const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "run", "help"];
+const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "run", "api", "help"];
 
 /// `fluidc model.py -o x` means `fluidc compile model.py -o x`.
 fn with_implicit_compile(mut args: Vec<String>) -> Vec<String> {
@@ -402,6 +404,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             };
             input::write_output("-", out.as_bytes())
         }
+        Command::Api => input::write_output("-", fluidc::front::api::catalog::listing().as_bytes()),
         Command::Check { input: path, test } => {
             if !input::is_python(&path) {
                 return Err(CliError {

@@ -31,6 +31,16 @@ const CASES: &[Case] = &[
         ],
     ),
     (
+        "testdata/front/ok/csp_2018_forms.py",
+        &[],
+        &[
+            ("channel_recv_0.tmp_0", "[true]"),
+            ("channel_recv_1.tmp_0", "[7]"),
+            ("channel_recv_2.tmp_0", "[2.5]"),
+            ("channel_recv_3.tmp_0", "[1.0]"),
+        ],
+    ),
+    (
         "testdata/front/ok/csp_fibonacci.py",
         &[],
         &[("_generated_var_1", "[34]")],

@@ -22,6 +22,9 @@ pub(crate) enum Value {
     /// with no shape to build or drop (see `crate::tensor::scalar`).
     Scalar(Scalar, u8),
     Channel(Arc<TypedChannel>),
+    /// A tensor array (`LOD_TENSOR_ARRAY`): tensor values, [`Value::Empty`]
+    /// where no write reached; shared copy-on-write.
+    TensorArray(Arc<Vec<Value>>),
     /// The `feed` holder: column `col` is what the feed op of that column reads.
     FeedList(Vec<Option<Tensor>>),
     /// The `fetch` holder: column `col` is what the fetch op of that column wrote.
@@ -65,6 +68,7 @@ impl Value {
             Value::Empty => "nothing (no op has written it yet)",
             Value::Tensor(_) | Value::Scalar(..) => "a tensor",
             Value::Channel(_) => "a channel",
+            Value::TensorArray(_) => "a tensor array",
             Value::FeedList(_) => "the feed list",
             Value::FetchList(_) => "the fetch list",
         }

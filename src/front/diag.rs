@@ -95,6 +95,16 @@ pub fn render(path: &str, source: &str, diags: &[Diagnostic]) -> String {
     text
 }
 
+/// The candidate closest to `name` (at most two edits away), for "did you
+/// mean" hints.
+pub fn closest<'c>(candidates: impl Iterator<Item = &'c str>, name: &str) -> Option<&'c str> {
+    candidates
+        .map(|c| (strsim::levenshtein(c, name), c))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

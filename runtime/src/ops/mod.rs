@@ -5,6 +5,7 @@
 //! a compute kernel (a closure that reads its inputs from the running
 //! frame's variables and writes its outputs) or a control op that the
 //! interpreter carries out itself (see `crate::exec`).
+pub(crate) mod array;
 pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod conv;
@@ -40,6 +41,7 @@ impl Registry {
         let mut r = Registry {
             builders: HashMap::new(),
         };
+        array::register_all(&mut r);
         fill::register_all(&mut r);
         elementwise::register_all(&mut r);
         compare::register_all(&mut r);

@@ -197,6 +197,13 @@ impl Args {
                 self.err(name, format!("unknown dtype '{s}'"))
                     .help("use 'float32', 'float64', 'int32', 'int64', 'bool', ... or core.VarDesc.VarType.X")
             }),
+            // Python's types, as numpy reads them (`make_channel(dtype=bool)`).
+            Value::Builtin(b, None) => match b.name {
+                "builtins.bool" => Ok(VarKind::Bool),
+                "builtins.int" => Ok(VarKind::Int64),
+                "builtins.float" => Ok(VarKind::Fp64),
+                _ => Err(self.wrong(name, "a dtype")),
+            },
             _ => Err(self.wrong(name, "a dtype")),
         }
     }
@@ -320,9 +327,14 @@ pub fn bind(
     })
 }
 
-/// `name(a, b=1, ...)`, for help lines.
+/// `the signature is name(a, b=1, ...)`, for help lines.
 fn signature(b: &Builtin) -> String {
-    let params: Vec<String> = b
+    format!("the signature is {}", call_form(b, b.name))
+}
+
+/// `path(a, b=1, ...)`: how a builtin is called under one of its paths.
+pub fn call_form(b: &Builtin, path: &str) -> String {
+    let mut params: Vec<String> = b
         .params
         .iter()
         .map(|(p, d)| match d {
@@ -334,7 +346,10 @@ fn signature(b: &Builtin) -> String {
             D::Str(x) => format!("{p}='{x}'"),
         })
         .collect();
-    format!("the signature is {}({})", b.name, params.join(", "))
+    if b.rest == Rest::Varargs {
+        params.insert(0, "*args".into());
+    }
+    format!("{path}({})", params.join(", "))
 }
 
 /// The `Object` inside a receiver value, for method bodies.

@@ -203,6 +203,36 @@ fn switch_case(i: &mut Host, a: &mut Args) -> Result<Value> {
     }))
 }
 
+thread_local! {
+    /// Switches a `case(...)` of which failed to evaluate (its error was
+    /// reported): their default is not checked for a case before it.
+    static FAILED_CASES: std::cell::RefCell<Vec<std::rc::Weak<Object>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A call the evaluator skipped because an argument failed (SPEC §8.5):
+/// a `switch.case(<failed>)` marks its Switch, so that the default after it
+/// is no second error.
+pub fn call_skipped(func: &Value) {
+    if let Value::Builtin(b, Some(recv)) = func {
+        if let (["Switch.case"], Value::Object(obj)) = (b.paths, recv.as_ref()) {
+            FAILED_CASES.with(|f| {
+                let mut f = f.borrow_mut();
+                f.retain(|w| w.strong_count() > 0);
+                f.push(Rc::downgrade(obj));
+            });
+        }
+    }
+}
+
+fn had_failed_case(obj: &Rc<Object>) -> bool {
+    FAILED_CASES.with(|f| {
+        f.borrow()
+            .iter()
+            .any(|w| w.upgrade().is_some_and(|o| Rc::ptr_eq(&o, obj)))
+    })
+}
+
 /// `switch.default()`: runs when no case did.
 fn switch_default(_: &mut Host, a: &mut Args) -> Result<Value> {
     let obj = switch_state(a)?;
@@ -211,6 +241,9 @@ fn switch_default(_: &mut Host, a: &mut Args) -> Result<Value> {
     };
     let last = s.borrow().pre_not_conditions.last().cloned();
     let Some(cond) = last else {
+        if had_failed_case(&obj) {
+            return Ok(Value::Poison);
+        }
         return Err(Diagnostic::new(
             a.call.clone(),
             "a Switch needs a case before its default",

@@ -31,7 +31,7 @@ pub const SELECT_NODE: &str = fluidc_transpiler::SELECT_NODE;
 pub const BUILTINS: &[Builtin] = &[
     builtin!(
         ["fluid.make_channel", "fluid.concurrency.make_channel"],
-        [("dtype", Req), ("capacity", Int(0))],
+        [("dtype", Req), ("capacity", Int(0)), ("name", Nil)],
         Rest::No,
         make_channel
     ),
@@ -43,7 +43,7 @@ pub const BUILTINS: &[Builtin] = &[
     ),
     builtin!(
         ["fluid.channel_recv", "fluid.concurrency.channel_recv"],
-        [("channel", Req), ("return_value", Req)],
+        [("channel", Req), ("return_value", Nil), ("dtype", Nil)],
         Rest::No,
         channel_recv
     ),
@@ -123,7 +123,11 @@ fn make_channel(i: &mut Host, a: &mut Args) -> Result<Value> {
         ));
     }
     i.b.helper_name("channel_create");
-    let name = i.b.unique("channel");
+    // Early 2018's `make_channel(..., name=)` names the channel variable.
+    let name = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.unique("channel"),
+    };
     let mut var = Var::plain(name.as_str(), VarKind::Channel);
     var.ty.channel = Some(ChannelDesc {
         data_type: dtype as i32,
@@ -164,9 +168,39 @@ fn copy_for_send(i: &mut Host, value: &VarRef) -> VarRef {
     copy
 }
 
+/// The element dtype a channel was declared with (none for 2018's
+/// `LOD_TENSOR` channels, which carry any dtype).
+fn element_dtype(i: &Host, ch: &VarRef) -> Option<VarKind> {
+    let elem = i.b.var(ch).ty.channel.as_ref()?.data_type;
+    VarKind::try_from(elem)
+        .ok()
+        .filter(|k| !matches!(k, VarKind::DenseTensor | VarKind::DenseTensorArray))
+}
+
+/// What `channel_send` sends: a Variable, or (early 2018) a Python bool,
+/// int or float as a `[1]` `fill_constant` of the channel's element dtype
+/// (of the number's own type, numpy's, on a `LOD_TENSOR` channel).
+fn send_value(i: &mut Host, a: &Args, ch: &VarRef) -> Result<VarRef> {
+    let (own, value) = match a.get("value") {
+        Value::Bool(b) => (VarKind::Bool, f64::from(u8::from(*b))),
+        Value::Int(n) => (VarKind::Int64, *n as f64),
+        Value::Float(f) => (VarKind::Fp64, *f),
+        _ => return a.var("value"),
+    };
+    let dtype = element_dtype(i, ch).unwrap_or(own);
+    Ok(super::tensor::fill_constant(
+        i,
+        vec![1],
+        dtype,
+        value,
+        false,
+        None,
+    ))
+}
+
 fn channel_send(i: &mut Host, a: &mut Args) -> Result<Value> {
     let ch = channel_arg(i, a, "channel")?;
-    let mut value = a.var("value")?;
+    let mut value = send_value(i, a, &ch)?;
     i.b.helper_name("channel_send");
     if a.bool("is_copy")? {
         value = copy_for_send(i, &value);
@@ -181,8 +215,33 @@ fn channel_send(i: &mut Host, a: &mut Args) -> Result<Value> {
 
 fn channel_recv(i: &mut Host, a: &mut Args) -> Result<Value> {
     let ch = channel_arg(i, a, "channel")?;
-    let out = a.var("return_value")?;
-    i.b.helper_name("channel_recv");
+    // Early 2018: `channel_recv(ch)` or `channel_recv(ch, 'int32')` /
+    // `dtype=` makes the variable it receives into and returns just it.
+    let dtype_arg = match a.get("return_value") {
+        Value::Var(_) => None,
+        Value::None => (!a.is_none("dtype")).then_some("dtype"),
+        _ => Some("return_value"),
+    };
+    let made = a.is_none("return_value");
+    let helper = i.b.helper_name("channel_recv");
+    let out = if made || dtype_arg.is_some() {
+        let dtype = match dtype_arg {
+            Some(arg) => a.dtype(arg)?,
+            None => element_dtype(i, &ch).ok_or_else(|| {
+                a.err("channel", "channel_recv() cannot tell what this channel carries: it was made with a LOD_TENSOR dtype")
+                    .help("pass the element type, e.g. fluid.channel_recv(ch, dtype='int64'), or a variable to receive into")
+            })?,
+        };
+        i.b.tmp_var(&helper, dtype, vec![1])
+    } else {
+        a.var("return_value")?
+    };
+    if !a.is_none("dtype") && !made && dtype_arg.is_none() {
+        return Err(a.err(
+            "dtype",
+            "channel_recv() takes a dtype only when it makes the variable it receives into",
+        ));
+    }
     let name = i.b.unique("status");
     let status = i.b.declare(Var::dense(name, VarKind::Bool, vec![1]));
     i.b.append(
@@ -191,6 +250,9 @@ fn channel_recv(i: &mut Host, a: &mut Args) -> Result<Value> {
             .output("Out", &[&out.name])
             .output("Status", &[&status.name]),
     );
+    if made || dtype_arg.is_some() {
+        return Ok(Value::Var(out));
+    }
     Ok(Value::tuple(vec![Value::Var(out), Value::Var(status)]))
 }
 

@@ -26,13 +26,22 @@ use D::*;
 
 const COUNTER: &str = "@LR_DECAY_COUNTER@";
 
-/// `_decay_step_counter(begin)`: the counter (created once per program,
-/// initialized to `begin - 1` in the startup program, incremented first
-/// thing in every run) as float32.
+/// `_decay_step_counter(begin)`: 1.x's `autoincreased_step_counter` on
+/// `@LR_DECAY_COUNTER@` (see [`global_step_counter`]) as float32.
 fn step_counter(i: &mut Host, begin: i64) -> VarRef {
+    let counter = global_step_counter(i, COUNTER, begin, 1);
+    cast_to(i, &counter, VarKind::Fp32)
+}
+
+/// `layers.autoincreased_step_counter(counter_name, begin, step)`: a
+/// persistable int64 `[1]` global variable (created once per program,
+/// initialized to `begin - 1` by a force_cpu `fill_constant` prepended to
+/// the startup program, and increased by `step` by an `increment`
+/// prepended to the main program, so first thing in every run).
+fn global_step_counter(i: &mut Host, name: &str, begin: i64, step: i64) -> VarRef {
     let (main, startup) = (i.b.main, i.b.startup);
-    if !i.b.declares(main, 0, COUNTER) {
-        let mut var = Var::dense(COUNTER, VarKind::Int64, vec![1]);
+    if !i.b.declares(main, 0, name) {
+        let mut var = Var::dense(name, VarKind::Int64, vec![1]);
         var.persistable = Some(true);
         var.stop_gradient = Some(true);
         i.b.declare_in(main, 0, var.clone());
@@ -42,7 +51,7 @@ fn step_counter(i: &mut Host, begin: i64) -> VarRef {
             startup,
             0,
             Op::new("fill_constant")
-                .output("Out", &[COUNTER])
+                .output("Out", &[name])
                 .attr("shape", AttrValue::Longs(vec![1]))
                 .attr("dtype", AttrValue::Int(VarKind::Int64 as i32))
                 .attr("value", AttrValue::Float((begin - 1) as f32))
@@ -54,17 +63,16 @@ fn step_counter(i: &mut Host, begin: i64) -> VarRef {
             main,
             0,
             Op::new("increment")
-                .input("X", &[COUNTER])
-                .output("Out", &[COUNTER])
-                .attr("step", AttrValue::Float(1.0)),
+                .input("X", &[name])
+                .output("Out", &[name])
+                .attr("step", AttrValue::Float(step as f32)),
         );
     }
-    let counter = VarRef {
+    VarRef {
         program: main,
         block: 0,
-        name: COUNTER.into(),
-    };
-    cast_to(i, &counter, VarKind::Fp32)
+        name: name.into(),
+    }
 }
 
 /// Runs `f` under `_lr_schedule_guard` (main-program ops get LRSched).
@@ -108,6 +116,18 @@ fn var_unary(i: &mut Host, ty: &str, x: &Value) -> Result<Value> {
 }
 
 pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.layers.autoincreased_step_counter"],
+        [("counter_name", Nil), ("begin", Int(1)), ("step", Int(1))],
+        Rest::No,
+        |i, a| {
+            let name = a
+                .opt_string("counter_name")?
+                .unwrap_or_else(|| "@STEP_COUNTER@".to_string());
+            let (begin, step) = (a.int("begin")?, a.int("step")?);
+            Ok(Value::Var(global_step_counter(i, &name, begin, step)))
+        }
+    ),
     builtin!(
         ["fluid.layers.exponential_decay"],
         [

@@ -6,9 +6,12 @@
 //! by dotted path (`fluid.layers.fill_constant`) and methods by
 //! `Type.method` (`Select.case`). A builtin's body sees the interpreter only
 //! as a [`Host`]: the builder, and a way to call a script function.
+mod array;
 mod blocks;
 pub mod builtin;
+pub mod catalog;
 pub mod clip;
+mod compat;
 mod control;
 mod conv;
 mod csp;
@@ -42,12 +45,15 @@ use super::value::{Show, Value};
 
 use builtin::dtype_from_str;
 pub use builtin::{bind, Builtin};
+pub use control::call_skipped;
 pub use guards::Exit;
 pub use pyfns::{check_size, format_value, unhashable};
 
 /// Every module's builtins.
 const TABLES: &[&[Builtin]] = &[
     tensor::BUILTINS,
+    array::BUILTINS,
+    compat::BUILTINS,
     math::BUILTINS,
     logic::BUILTINS,
     reduce::BUILTINS,
@@ -121,6 +127,7 @@ const MODULES: &[&str] = &[
     "fluid.param_attr",
     "fluid.backward",
     "fluid.clip",
+    "fluid.compiler",
     "numpy",
     "numpy.random",
     "random",
@@ -131,6 +138,11 @@ const MODULES: &[&str] = &[
 
 /// The canonical name of a module path (`paddle.fluid.layers.tensor` is `fluid.layers`).
 fn canonical(module: &str) -> Option<&'static str> {
+    // Early 2018's `paddle.v2.fluid` is `paddle.fluid`.
+    let module = match module.strip_prefix("paddle.v2") {
+        Some(rest) => return canonical(&format!("paddle{rest}")),
+        None => module,
+    };
     let m = module.strip_prefix("paddle.").unwrap_or(module);
     let m = match m {
         "fluid.layers.tensor"
@@ -200,13 +212,7 @@ fn method_type(v: &Value) -> &'static str {
 /// `obj.name`.
 pub fn get_attr(interp: &mut Host, obj: &Value, name: &str, sp: Range<usize>) -> Result<Value> {
     if let Value::Module(m) = obj {
-        return module_attr(m, name).ok_or_else(|| {
-            Diagnostic::new(
-                sp,
-                format!("module `{m}` has no `{name}` that fluidc knows"),
-            )
-            .help("see SPEC §1.2 for the supported fluid API")
-        });
+        return module_attr(m, name).ok_or_else(|| catalog::no_such_attr(m, name, sp));
     }
     if let Value::Var(v) = obj {
         if let Some(x) = program::var_attr(interp, v, name) {
@@ -221,13 +227,7 @@ pub fn get_attr(interp: &mut Host, obj: &Value, name: &str, sp: Range<usize>) ->
     let key = format!("{}.{name}", method_type(obj));
     match lookup(&key) {
         Some(b) => Ok(Value::Builtin(b, Some(Rc::new(obj.clone())))),
-        None => Err(Diagnostic::new(
-            sp,
-            format!(
-                "{} has no attribute `{name}` that fluidc knows",
-                obj.type_name()
-            ),
-        )),
+        None => Err(catalog::no_such_method(obj.type_name(), name, sp)),
     }
 }
 

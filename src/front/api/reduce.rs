@@ -12,7 +12,7 @@ use D::*;
 
 pub const BUILTINS: &[Builtin] = &[
     builtin!(
-        ["fluid.layers.mean"],
+        ["fluid.layers.mean", "paddle.mean"],
         [("x", Req), ("name", Nil)],
         Rest::No,
         |i, a| {

@@ -178,6 +178,91 @@ class Executor:
         pass
 
 
+# ---------------------------------------------------------------- fluid.io (SPEC §10)
+
+from paddle.static import io as static_io  # noqa: E402
+
+
+def _building():
+    """Build mode: the script has not run, so nothing is saved or loaded."""
+    return not RUN
+
+
+def _real(executor):
+    """Paddle's own executor behind the shim's (Paddle's io calls flush())."""
+    return getattr(executor, "real", None) or executor
+
+
+def _unwrapping(fn):
+    """paddle.static.{save,load}_inference_model taking the shim's Executor."""
+    def call(*args, **kwargs):
+        args = [_real(a) if isinstance(a, Executor) else a for a in args]
+        if "executor" in kwargs:
+            kwargs["executor"] = _real(kwargs["executor"])
+        return fn(*args, **kwargs)
+    return call
+
+
+def io_save_vars(executor, dirname, main_program=None, vars=None, predicate=None,
+                 filename=None):
+    if _building():
+        return None
+    return static_io.save_vars(_real(executor), dirname, main_program=main_program, vars=vars,
+                               predicate=predicate, filename=filename)
+
+
+def io_load_vars(executor, dirname, main_program=None, vars=None, predicate=None,
+                 filename=None):
+    if _building():
+        return None
+    return static_io.load_vars(_real(executor), dirname, main_program=main_program, vars=vars,
+                               predicate=predicate, filename=filename)
+
+
+def _io_by(predicate, fn):
+    def call(executor, dirname, main_program=None, filename=None):
+        return fn(executor, dirname, main_program=main_program, predicate=predicate,
+                  filename=filename)
+    return call
+
+
+def io_save_inference_model(dirname, feeded_var_names, target_vars, executor,
+                            main_program=None, model_filename=None, params_filename=None,
+                            export_for_deployment=True, program_only=False):
+    """1.x's fluid.io.save_inference_model on Paddle 3.3.1's normalize_program
+    (the program paddle.static.save_inference_model writes) and save_vars."""
+    if _building():
+        return None
+    main_program = main_program or framework.default_main_program()
+    if isinstance(feeded_var_names, str):
+        feeded_var_names = [feeded_var_names]
+    if not isinstance(target_vars, (list, tuple)):
+        target_vars = [target_vars]
+    block = main_program.global_block()
+    program = static_io.normalize_program(
+        main_program, [block.var(n) for n in feeded_var_names], list(target_vars))
+    os.makedirs(dirname, exist_ok=True)
+    with open(os.path.join(dirname, model_filename or "__model__"), "wb") as f:
+        f.write(program.desc.serialize_to_string())
+    if not program_only:
+        if params_filename is not None:
+            params_filename = os.path.basename(params_filename)
+        static_io.save_vars(_real(executor), dirname, main_program=program,
+                            predicate=static_io.is_persistable, filename=params_filename)
+    return [v.name for v in target_vars]
+
+
+def io_load_inference_model(dirname, executor, model_filename=None, params_filename=None,
+                            pserver_endpoints=None):
+    with open(os.path.join(dirname, model_filename or "__model__"), "rb") as f:
+        program = Program.parse_from_string(f.read())
+    static_io.load_vars(_real(executor), dirname, main_program=program,
+                        predicate=static_io.is_persistable, filename=params_filename)
+    feed = program.desc.get_feed_target_names()
+    fetch = [program.global_block().var(n) for n in program.desc.get_fetch_target_names()]
+    return [program, feed, fetch]
+
+
 def result():
     """(main, startup, feed names, fetch names) of the program the script ran
     (its first non-startup run), else of the default main program with no
@@ -1703,6 +1788,11 @@ def install(run=False):
         concat=concat, sums=sums, sum=sums, reshape=reshape, transpose=transpose, clip=clip,
         create_parameter=create_parameter,
         autoincreased_step_counter=autoincreased_step_counter,
+        # Tensor arrays and create_tensor: Paddle 3's legacy-static Python
+        # builds what 1.x's did (same helpers, names and ops).
+        create_array=paddle.tensor.create_array, array_write=paddle.tensor.array_write,
+        array_read=paddle.tensor.array_read, array_length=paddle.tensor.array_length,
+        create_tensor=paddle.tensor.create_tensor,
         learning_rate_scheduler=_module("paddle.fluid.layers.learning_rate_scheduler",
                                         **schedules),
         **schedules,
@@ -1719,6 +1809,8 @@ def install(run=False):
         **programs,
     )
     fluid.framework = _module("paddle.fluid.framework", **programs)
+    fluid.compiler = _module("paddle.fluid.compiler",
+                             CompiledProgram=paddle.static.CompiledProgram)
     initializers = dict(
         Initializer=Initializer, Constant=Constant, Uniform=Uniform, Normal=Normal,
         TruncatedNormal=TruncatedNormal, Xavier=Xavier, MSRA=MSRA,
@@ -1729,6 +1821,19 @@ def install(run=False):
         NumpyArrayInitializer=NumpyArrayInitializer,
     )
     fluid.initializer = _module("paddle.fluid.initializer", **initializers)
+    fluid.io = _module(
+        "paddle.fluid.io", save_vars=io_save_vars, load_vars=io_load_vars,
+        save_params=_io_by(static_io.is_parameter, io_save_vars),
+        load_params=_io_by(static_io.is_parameter, io_load_vars),
+        save_persistables=_io_by(static_io.is_persistable, io_save_vars),
+        load_persistables=_io_by(static_io.is_persistable, io_load_vars),
+        save_inference_model=io_save_inference_model,
+        load_inference_model=io_load_inference_model,
+    )
+    if not hasattr(paddle.static, "_fluidc_shim_io"):
+        paddle.static._fluidc_shim_io = True
+        for name in ("save_inference_model", "load_inference_model", "save_vars", "load_vars"):
+            setattr(paddle.static, name, _unwrapping(getattr(paddle.static, name)))
     fluid.ParamAttr = ParamAttr
     fluid.param_attr = _module("paddle.fluid.param_attr", ParamAttr=ParamAttr)
     fluid.regularizer = _module(

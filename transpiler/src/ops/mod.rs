@@ -19,6 +19,7 @@
 //! Adding an op: its name in `data/op_protos.json` (run the dump script with
 //! `--add NAME`), a [`Behaviour`] in the family module, a kernel in the
 //! runtime's family module, and tests.
+mod array;
 mod compare;
 mod control;
 mod elementwise;
@@ -195,6 +196,7 @@ pub struct Registry {
 impl Registry {
     fn build() -> Result<Registry, String> {
         let mut behaviours = Vec::new();
+        array::register(&mut behaviours);
         compare::register(&mut behaviours);
         control::register(&mut behaviours);
         elementwise::register(&mut behaviours);

@@ -1,0 +1,143 @@
+//! Tensor arrays and bare tensors as Paddle 1.x's `layers/control_flow.py`
+//! and `layers/tensor.py` built them: `create_array` (a `array_N.out`
+//! variable, no op), `array_write` (`write_to_array`), `array_read`
+//! (`read_from_array`), `array_length` (`lod_array_length`) and
+//! `create_tensor` (a variable, no op).
+use fluidc_transpiler::proto::var_type::{DenseTensorArrayDesc, TensorDesc};
+use fluidc_transpiler::{Op, Var, VarKind};
+
+use super::builtin::{builtin, Args, Builtin, Rest, D};
+use super::layer::dtype_of;
+use crate::front::diag::Result;
+use crate::front::host::Host;
+use crate::front::value::{Value, VarRef};
+
+use D::*;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.layers.create_array"],
+        [("dtype", Req)],
+        Rest::No,
+        |i, a| {
+            let dtype = a.dtype("dtype")?;
+            let helper = i.b.helper_name("array");
+            Ok(Value::Var(declare_array(i, &helper, dtype)))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.array_write"],
+        [("x", Req), ("i", Req), ("array", Nil)],
+        Rest::No,
+        array_write
+    ),
+    builtin!(
+        ["fluid.layers.array_read"],
+        [("array", Req), ("i", Req)],
+        Rest::No,
+        array_read
+    ),
+    builtin!(
+        ["fluid.layers.array_length"],
+        [("array", Req)],
+        Rest::No,
+        |i, a| {
+            let array = array_arg(i, a, "array")?;
+            let helper = i.b.helper_name("array_length");
+            let out = i.b.tmp_var(&helper, VarKind::Int64, vec![1]);
+            i.b.var_mut(&out).stop_gradient = Some(true);
+            i.b.append(
+                Op::new("lod_array_length")
+                    .input("X", &[&array.name])
+                    .output("Out", &[&out.name]),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.create_tensor"],
+        [("dtype", Req), ("name", Nil), ("persistable", Bool(false))],
+        Rest::No,
+        |i, a| {
+            let dtype = a.dtype("dtype")?;
+            let name = match a.opt_string("name")? {
+                Some(n) => n,
+                None => i.b.helper_name("create_tensor"),
+            };
+            let mut var = Var::dense(name, dtype, Vec::new());
+            var.persistable = Some(a.bool("persistable")?);
+            Ok(Value::Var(i.b.declare(var)))
+        }
+    ),
+];
+
+/// `<helper>.out`, a `LOD_TENSOR_ARRAY` of `dtype` in the current block.
+fn declare_array(i: &mut Host, helper: &str, dtype: VarKind) -> VarRef {
+    let mut var = Var::plain(format!("{helper}.out"), VarKind::DenseTensorArray);
+    var.ty.tensor_array = Some(DenseTensorArrayDesc {
+        tensor: TensorDesc {
+            data_type: dtype as i32,
+            dims: Vec::new(),
+        },
+        legacy_lod_level: Some(0),
+    });
+    i.b.declare(var)
+}
+
+/// The argument `name`, checked to be a tensor array.
+fn array_arg(i: &Host, a: &Args, name: &str) -> Result<VarRef> {
+    let v = a.var(name)?;
+    if i.b.var(&v).kind() != Some(VarKind::DenseTensorArray) {
+        return Err(a
+            .err(
+                name,
+                format!(
+                    "{}() needs a tensor array, but `{}` is not one",
+                    a.short_name(),
+                    v.name
+                ),
+            )
+            .help(
+                "make one with fluid.layers.create_array(dtype) or fluid.layers.array_write(x, i)",
+            ));
+    }
+    Ok(v)
+}
+
+/// `array_write(x, i, array=None)`: `array[i] = x`, making the array
+/// (`array_write_N.out`, of x's dtype) when none is given.
+fn array_write(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let x = a.var("x")?;
+    let index = a.var("i")?;
+    let helper = i.b.helper_name("array_write");
+    let array = match a.is_none("array") {
+        true => {
+            let dtype = dtype_of(i, &x);
+            declare_array(i, &helper, dtype)
+        }
+        false => array_arg(i, a, "array")?,
+    };
+    i.b.append(
+        Op::new("write_to_array")
+            .input("X", &[&x.name])
+            .input("I", &[&index.name])
+            .output("Out", &[&array.name]),
+    );
+    Ok(Value::Var(array))
+}
+
+/// `array_read(array, i)`: `array[i]` into `array_read_N.tmp_0`.
+fn array_read(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let array = array_arg(i, a, "array")?;
+    let index = a.var("i")?;
+    let dtype = dtype_of(i, &array);
+    let helper = i.b.helper_name("array_read");
+    let out = i.b.tmp_var(&helper, dtype, Vec::new());
+    i.b.append(
+        Op::new("read_from_array")
+            .input("X", &[&array.name])
+            .input("I", &[&index.name])
+            .output("Out", &[&out.name]),
+    );
+    Ok(Value::Var(out))
+}
