@@ -7,4 +7,5 @@ pub mod driver;
 pub mod front;
 pub mod host;
 pub mod input;
+pub mod params;
 pub mod train;

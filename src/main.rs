@@ -56,6 +56,10 @@ enum Command {
         /// Rewrite for this target (after lowering or optimizing).
         #[arg(long, value_enum)]
         target: Option<TargetArg>,
+        /// List a params file's tensors instead (name, dtype, shape, min/max/mean;
+        /// a combined file's names are the program's persistables, sorted).
+        #[arg(long, value_name = "FILE")]
+        params: Option<String>,
         #[command(flatten)]
         opt: OptFlags,
     },
@@ -121,11 +125,21 @@ enum Command {
         /// as 2 or 0.5) for the whole command (exit 3). Default: no limit.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         timeout: Option<Duration>,
+        /// Parameters for a saved model: a directory of tensor files or one
+        /// combined file (Paddle's formats). `model.pdmodel` takes
+        /// `model.pdiparams` beside it without this.
+        #[arg(long, value_name = "DIR|FILE")]
+        params: Option<String>,
+        /// After the run, write every tensor the scope holds to DIR, one
+        /// Paddle tensor file each.
+        #[arg(long, value_name = "DIR")]
+        save_params: Option<String>,
+        /// After the run, write each fetched tensor to DIR as NAME.npy.
+        #[arg(long, value_name = "DIR")]
+        save_fetch: Option<String>,
         #[command(flatten)]
         opt: OptFlags,
     },
-    /// List every module, layer and function of the Python API fluidc knows.
-    Api,
     /// Check a Python script: print its diagnostics, write nothing. A unittest
     /// file: list its tests and check each one's program (or only --test NAME).
     Check {
@@ -135,6 +149,8 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         test: Option<String>,
     },
+    /// List every module, layer and function of the Python API fluidc knows.
+    Api,
     /// Write the data-flow graph of a program as Graphviz dot.
     Graph {
         /// The program: a script (.py), or a compiled program (.pb, .pbtxt, `-` for stdin).
@@ -288,9 +304,14 @@ fn run(cli: Cli) -> Result<(), CliError> {
             block,
             stage,
             target,
+            params,
             opt,
         } => {
             let mut program = driver::load_at(&path, default_stage(&path, stage), &opt)?;
+            if let Some(params) = params {
+                let listing = fluidc::params::dump(&params, Some(&program))?;
+                return input::write_output("-", listing.as_bytes());
+            }
             if let Some(t) = target {
                 program = driver::for_target(program, t)?;
             }
@@ -320,6 +341,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             batch_size,
             max_ops,
             timeout,
+            params,
+            save_params,
+            save_fetch,
             opt,
         } => {
             let options = fluidc_runtime::SessionOptions {
@@ -331,7 +355,24 @@ fn run(cli: Cli) -> Result<(), CliError> {
             };
             if input::is_python(&path) {
                 script_flags_are_for_programs(&path, &startup, steps, batch_size)?;
-                return run_script(&path, &feed, fetch, format, options, &opt);
+                if params.is_some() {
+                    return Err(CliError {
+                        code: 2,
+                        message: format!(
+                            "error: --params is for a saved model (.pdmodel, __model__); {path} is a \
+                             script, which loads its parameters with fluid.io.load_params"
+                        ),
+                    });
+                }
+                return run_script(
+                    &path,
+                    &feed,
+                    fetch,
+                    format,
+                    options,
+                    &opt,
+                    [save_params, save_fetch],
+                );
             }
             if batch_size.is_some() && steps.is_none() {
                 return Err(CliError {
@@ -359,6 +400,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let batch_size = batch_size.map(|b| usize::try_from(b).unwrap_or(usize::MAX));
             let feeds = fluidc::train::read_feeds(&program, &feed, batch_size)?;
             let mut session = fluidc_runtime::Session::new(options);
+            if let Some(p) = params.or_else(|| fluidc::params::beside(&path)) {
+                fluidc::params::load(&program, &p, &mut session)?;
+            }
             if let Some((name, startup)) = &startup {
                 session
                     .run_once(startup, Vec::new(), Vec::new())
@@ -391,6 +435,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let results = session
                 .run_once(&program, feeds, fetch)
                 .map_err(|e| fluidc::train::runtime_error(&path, None, &e, startup.is_some()))?;
+            if let Some(dir) = &save_params {
+                fluidc::params::save(&session, dir)?;
+            }
+            if let Some(dir) = &save_fetch {
+                fluidc::params::save_fetches(&results, dir)?;
+            }
             let out = match format {
                 RunFormat::Json => {
                     let list: Vec<serde_json::Value> =
@@ -499,6 +549,7 @@ fn run_script(
     format: RunFormat,
     options: fluidc_runtime::SessionOptions,
     opt: &driver::OptFlags,
+    [save_params, save_fetch]: [Option<String>; 2],
 ) -> Result<(), CliError> {
     let mut mode = fluidc::front::run::RunMode::new(options, opt.pipeline_names()?);
     for f in feed {
@@ -551,6 +602,13 @@ fn run_script(
         RunFormat::Text => run.stdout.clone(),
     };
     input::write_output("-", out.as_bytes())?;
+    let mut run = run;
+    if let (Some(dir), None, None) = (&save_params, &failure, &run.error) {
+        fluidc::params::save(run.session(0), dir)?;
+    }
+    if let (Some(dir), None, None) = (&save_fetch, &failure, &run.error) {
+        fluidc::params::save_fetches(&run.last, dir)?;
+    }
     match (failure, &run.error) {
         (_, Some(e)) => Err(CliError {
             code: 3,

@@ -129,6 +129,10 @@ impl<'a> OpLoader<'a> {
         self.many(slot, true)
     }
 
+    pub(crate) fn outputs(&self, slot: &str) -> Result<Vec<VarRef>, String> {
+        self.many(slot, false)
+    }
+
     pub(crate) fn output(&self, slot: &str) -> Result<VarRef, String> {
         self.one(slot, false)
     }

@@ -92,11 +92,7 @@ impl RunMode {
             .filter(|n| program.blocks[0].var(n).is_some())
             .cloned()
             .collect();
-        while self.sessions.len() <= scope {
-            let sibling = self.sessions[0].sibling();
-            self.sessions.push(sibling);
-        }
-        let fetched = match self.sessions[scope].run(&program, tensors, extra) {
+        let fetched = match self.session(scope).run(&program, tensors, extra) {
             Ok(f) => f,
             Err(e) => {
                 let message = e.to_string();
@@ -111,6 +107,20 @@ impl RunMode {
             .collect::<Result<Vec<_>, _>>()?;
         self.last = fetched;
         Ok(arrays)
+    }
+
+    /// The session of scope `scope`, made when first used.
+    pub fn session(&mut self, scope: usize) -> &mut Session {
+        while self.sessions.len() <= scope {
+            let sibling = self.sessions[0].sibling();
+            self.sessions.push(sibling);
+        }
+        &mut self.sessions[scope]
+    }
+
+    /// The runtime tensor scope `scope` holds for `name`.
+    pub fn tensor(&self, scope: usize, name: &str) -> Option<Tensor> {
+        self.sessions.get(scope)?.tensor(name)
     }
 
     /// The tensor scope `scope` holds for `name`

@@ -1,15 +1,125 @@
-//! Ops that move data in and out of the program: feed, fetch and print.
+//! Ops that move data in and out of the program: feed, fetch and print;
+//! `save`/`load` (one tensor file) and `save_combine`/`load_combine` (one
+//! file of several), in Paddle's format (`crate::tensor::file`).
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
+use crate::tensor::file;
 use crate::value::Value;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("feed", feed);
     r.add("fetch", fetch);
     r.add("print", print);
+    r.add("save", save);
+    r.add("save_combine", save_combine);
+    r.add("load", load);
+    r.add("load_combine", load_combine);
+}
+
+fn file_path(l: &OpLoader) -> Result<String, String> {
+    match l.string("file_path")? {
+        Some(p) if !p.is_empty() => Ok(p.to_string()),
+        _ => Err("attribute `file_path` is missing or empty: give the file to use".into()),
+    }
+}
+
+/// Writes `bytes` to `path`, making its directory, as Paddle's save ops do;
+/// refuses an existing file unless `overwrite`.
+fn write_file(path: &str, bytes: &[u8], overwrite: bool) -> Result<(), KernelError> {
+    let p = std::path::Path::new(path);
+    if !overwrite && p.exists() {
+        return Err(KernelError::Invalid(format!(
+            "{path} exists and `overwrite` is false: remove it or set overwrite=True"
+        )));
+    }
+    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            KernelError::Invalid(format!(
+                "cannot create the directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    std::fs::write(p, bytes).map_err(|e| KernelError::Invalid(format!("cannot write {path}: {e}")))
+}
+
+fn read_file(path: &str) -> Result<Vec<u8>, KernelError> {
+    std::fs::read(path).map_err(|e| {
+        KernelError::Invalid(format!(
+            "cannot read {path}: {e}; save the variables there first (fluid.io.save_vars) or fix the path"
+        ))
+    })
+}
+
+/// `save`: `X` to `file_path` as one DenseTensor stream.
+fn save(l: &OpLoader) -> Result<Exec, String> {
+    let (x, path) = (l.input("X")?, file_path(l)?);
+    let overwrite = l.bool("overwrite", true)?;
+    let fp16 = l.bool("save_as_fp16", false)?;
+    compute(move |s| {
+        let t = s.tensor(&x)?.into_owned();
+        let mut bytes = Vec::new();
+        file::write_stream(&mut bytes, &t, &[], fp16);
+        write_file(&path, &bytes, overwrite)
+    })
+}
+
+/// `save_combine`: every `X`, in order, to one file.
+fn save_combine(l: &OpLoader) -> Result<Exec, String> {
+    let (xs, path) = (l.inputs("X")?, file_path(l)?);
+    let overwrite = l.bool("overwrite", true)?;
+    let fp16 = l.bool("save_as_fp16", false)?;
+    compute(move |s| {
+        let mut bytes = Vec::new();
+        for x in &xs {
+            let t = s.tensor(x)?.into_owned();
+            file::write_stream(&mut bytes, &t, &[], fp16);
+        }
+        write_file(&path, &bytes, overwrite)
+    })
+}
+
+/// `load`: `Out` from a `save` file (`seek` reads the stream at that byte
+/// offset of a combined file; fluidc does not take `shape` with it).
+fn load(l: &OpLoader) -> Result<Exec, String> {
+    let (out, path) = (l.output("Out")?, file_path(l)?);
+    let seek = l.int("seek", -1)?;
+    compute(move |s| {
+        let bytes = read_file(&path)?;
+        let record = if seek >= 0 {
+            let mut pos = seek as usize;
+            file::read_stream(&bytes, &mut pos)
+        } else {
+            file::from_bytes(&bytes)
+        }
+        .map_err(|e| KernelError::Invalid(format!("{path}: {e}")))?;
+        s.set_tensor(&out, record.tensor);
+        Ok(())
+    })
+}
+
+/// `load_combine`: each `Out`, in order, from one combined file.
+fn load_combine(l: &OpLoader) -> Result<Exec, String> {
+    let (outs, path) = (l.outputs("Out")?, file_path(l)?);
+    compute(move |s| {
+        let bytes = read_file(&path)?;
+        let records = file::combined_from_bytes(&bytes)
+            .map_err(|e| KernelError::Invalid(format!("{path}: {e}")))?;
+        if records.len() != outs.len() {
+            return Err(KernelError::Invalid(format!(
+                "{path} holds {} tensors but the program loads {} from it: the file was saved from other variables",
+                records.len(),
+                outs.len()
+            )));
+        }
+        for (out, r) in outs.iter().zip(records) {
+            s.set_tensor(out, r.tensor);
+        }
+        Ok(())
+    })
 }
 
 fn column(l: &OpLoader) -> Result<usize, String> {

@@ -12,6 +12,7 @@
 pub mod alloc;
 pub(crate) mod broadcast;
 mod buffer;
+pub mod file;
 mod format;
 pub(crate) mod num;
 pub(crate) mod par;

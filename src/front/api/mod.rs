@@ -16,6 +16,7 @@ mod control;
 mod conv;
 mod csp;
 mod guards;
+mod io;
 mod layer;
 mod logic;
 mod lr;
@@ -68,6 +69,7 @@ const TABLES: &[&[Builtin]] = &[
     control::BUILTINS,
     csp::BUILTINS,
     program::BUILTINS,
+    io::BUILTINS,
     pyfns::BUILTINS,
 ];
 
@@ -127,6 +129,8 @@ const MODULES: &[&str] = &[
     "fluid.param_attr",
     "fluid.backward",
     "fluid.clip",
+    "fluid.io",
+    "paddle.static",
     "fluid.compiler",
     "numpy",
     "numpy.random",
@@ -152,6 +156,7 @@ fn canonical(module: &str) -> Option<&'static str> {
         | "fluid.layers.io"
         | "fluid.layers.math_op_patch" => "fluid.layers",
         "fluid.framework.core" => "fluid.core",
+        "static" => "paddle.static",
         "np" => "numpy",
         other => other,
     };

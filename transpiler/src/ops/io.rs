@@ -1,4 +1,5 @@
-//! The executor's ops: `feed`, `fetch` and `print`.
+//! The executor's ops: `feed`, `fetch` and `print`; and the tensor-file ops
+//! `save`, `load`, `save_combine`, `load_combine` (they touch files: World).
 use super::infer::{unknown, TensorType};
 use super::{Behaviour, Effect, InferCtx};
 
@@ -14,6 +15,14 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .no_infer(),
     );
     r.push(Behaviour::pure("print", print).effect(Effect::World));
+    // A loaded tensor's type is the file's, known only when it runs.
+    for ty in ["save", "load", "save_combine", "load_combine"] {
+        r.push(
+            Behaviour::pure(ty, unknown)
+                .effect(Effect::World)
+                .no_infer(),
+        );
+    }
 }
 
 /// `Out` passes `In` through.
