@@ -434,10 +434,9 @@ impl Eval<'_, '_> {
                             }
                             match api::module_attr(m, name) {
                                 Some(v) => self.set_name(bound, v),
-                                None => self.report(Diagnostic::new(
-                                    span(alias),
-                                    format!("module `{module}` has no `{name}` that fluidc knows"),
-                                )),
+                                None => {
+                                    self.report(api::catalog::no_such_attr(m, name, span(alias)))
+                                }
                             }
                         }
                     }
@@ -478,10 +477,7 @@ impl Eval<'_, '_> {
     }
 
     fn unknown_module(&mut self, module: &str, sp: Range<usize>) {
-        self.report(
-            Diagnostic::new(sp, format!("module `{module}` is not supported"))
-                .help("fluidc knows paddle, paddle.fluid (and its core, layers, framework, layer_helper, executor, concurrency, unique_name), numpy, random, unittest, os, os.path, sys, math, time, functools and collections"),
-        );
+        self.report(api::catalog::unknown_module(module, sp));
     }
 
     fn count_step(&mut self, sp: Range<usize>) -> bool {
@@ -503,7 +499,7 @@ impl Eval<'_, '_> {
             Value::Var(var) => {
                 self.report(
                     Diagnostic::new(span(test), format!("a Python `if`/`while` cannot test the program variable `{}`", var.name))
-                        .help("its value is only known when the program runs: use layers.While, layers.cond, layers.Switch or layers.IfElse"),
+                        .help("its value is only known when the program runs: use layers.While, layers.cond or layers.Switch"),
                 );
                 None
             }
@@ -629,14 +625,15 @@ impl Eval<'_, '_> {
         for f in &self.st.scopes {
             known.extend(f.borrow().names.keys().cloned());
         }
-        let close = closest(
+        let close = crate::front::diag::closest(
             known.iter().map(String::as_str).filter(|k| k.len() > 1),
             name,
         );
         let mut d = Diagnostic::new(sp, format!("name `{name}` is not defined"));
-        d = match close {
-            Some(c) => d.help(format!("did you mean `{c}`?")),
-            None => d.help(format!("assign `{name}` before this line, e.g. with fluid.make_channel(...) or layers.fill_constant(...)")),
+        d = match (api::catalog::undefined_name_help(name), close) {
+            (Some(help), _) => d.help(help),
+            (None, Some(c)) => d.help(format!("did you mean `{c}`?")),
+            (None, None) => d.help(format!("assign `{name}` before this line")),
         };
         self.report(d);
     }
@@ -1199,6 +1196,9 @@ impl Eval<'_, '_> {
                 .chain(kwargs.iter().map(|k| &k.1))
                 .any(|v| matches!(v, Value::Poison))
         {
+            // An argument failed (its error is reported): no second error
+            // from what the call would have set up (a Switch's case).
+            api::call_skipped(&func);
             return Ok(Value::Poison);
         }
         self.call(func, args, arg_spans, kwargs, sp)
@@ -1250,7 +1250,7 @@ impl Eval<'_, '_> {
     /// ends, say): fluidc builds the same program and warns.
     fn ignored_keyword(&mut self, b: &api::Builtin, name: &str, at: Range<usize>) {
         let short = b.name.rsplit('.').next().unwrap_or(b.name);
-        let close = closest(b.params.iter().map(|(p, _)| *p), name);
+        let close = crate::front::diag::closest(b.params.iter().map(|(p, _)| *p), name);
         let help = match close {
             Some(p) => format!("did you mean `{p}`? (Paddle ignores unknown keywords here)"),
             None => "remove it: Paddle ignores unknown keywords here".to_string(),
@@ -1369,27 +1369,4 @@ fn import_module(path: &str) -> Option<&'static str> {
         .find(|m| **m == path)
         .copied()
         .or_else(|| api::import_module(path))
-}
-
-/// The candidate nearest to `name` within two edits, for "did you mean".
-fn closest<'c>(candidates: impl Iterator<Item = &'c str>, name: &str) -> Option<&'c str> {
-    candidates
-        .filter(|c| edit_distance(c, name) <= 2)
-        .min_by_key(|c| edit_distance(c, name))
-}
-
-/// Levenshtein distance, for "did you mean" hints.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
