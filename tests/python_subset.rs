@@ -101,7 +101,7 @@ fn check_lists_the_tests_and_compile_takes_one() {
         "{err}"
     );
     assert!(err.contains("--test NAME"), "{err}");
-    assert!(err.contains("concurrency.py:157:5"), "{err}");
+    assert!(err.contains("concurrency.py:160:5"), "{err}");
 
     let out = fluidc(
         &["compile", file, "--test", "test_fibonacci", "-o", "-"],

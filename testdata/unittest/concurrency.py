@@ -1,6 +1,8 @@
 # A unittest file in the style of Paddle's 2018 test_concurrency.py
 # (written for fluidc's tests): each test builds its own program under
-# program_guard, runs it and checks the fetched values.
+# program_guard, runs it and checks the fetched values. Ping-pong uses the
+# early-2018 channel forms: channel_send of a Python value, channel_recv
+# without an output variable.
 from __future__ import print_function
 
 import unittest
@@ -60,26 +62,27 @@ class TestRoutineOp(unittest.TestCase):
 
     def test_ping_pong(self):
         with fluid.program_guard(self.main, self.startup):
-            pings = fluid.make_channel(dtype=core.VarDesc.VarType.LOD_TENSOR, capacity=1)
+            pings = fluid.make_channel(dtype=bool, capacity=1)
             pongs = fluid.make_channel(dtype=core.VarDesc.VarType.LOD_TENSOR, capacity=1)
             msg = fluid.layers.fill_constant(shape=[1], dtype=FP64, value=9)
-            ping_result = fluid.layers.fill_constant(shape=[1], dtype=FP64, value=0)
             result = fluid.layers.fill_constant(shape=[1], dtype=FP64, value=0)
 
-            def ping(ch, message):
-                fluid.channel_send(ch, message, is_copy=True)
+            def ping(ch):
+                fluid.channel_send(ch, True)
 
             def pong(ch1, ch2):
-                fluid.channel_recv(ch1, ping_result)
-                fluid.channel_send(ch2, ping_result, is_copy=True)
+                pinged = fluid.channel_recv(ch1)
+                fluid.channel_send(ch2, msg, is_copy=True)
+                return pinged
 
-            ping(pings, msg)
-            pong(pings, pongs)
+            ping(pings)
+            pinged = pong(pings, pongs)
             fluid.channel_recv(pongs, result)
             fluid.channel_close(pings)
             fluid.channel_close(pongs)
-        outs = self.run_program([result])
+        outs = self.run_program([result, pinged])
         self.assertAlmostEqual(float(outs[0][0]), 9.0, places=6)
+        self.assertTrue(bool(outs[1][0]))
 
 
 class TestSelect(unittest.TestCase):
