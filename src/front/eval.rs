@@ -395,14 +395,24 @@ impl Eval<'_, '_> {
                     match alias.asname.as_ref() {
                         Some(asname) => match import_module(full) {
                             Some(m) => self.set_name(asname.as_str(), Value::Module(m)),
-                            None => self.unknown_module(full, span(alias)),
+                            None => {
+                                self.unknown_module(full, span(alias));
+                                // A failed import binds a failed value: its
+                                // uses are no further errors (SPEC §8.5).
+                                self.set_name(asname.as_str(), Value::Poison);
+                            }
                         },
                         None => {
                             // `import paddle.fluid` binds `paddle`.
                             let top = full.split('.').next().unwrap_or(full);
                             match (import_module(full), import_module(top)) {
                                 (Some(_), Some(m)) => self.set_name(top, Value::Module(m)),
-                                _ => self.unknown_module(full, span(alias)),
+                                _ => {
+                                    self.unknown_module(full, span(alias));
+                                    if self.get_name(top).is_none() {
+                                        self.set_name(top, Value::Poison);
+                                    }
+                                }
                             }
                         }
                     }
@@ -416,7 +426,13 @@ impl Eval<'_, '_> {
                     return Flow::Normal;
                 }
                 match import_module(module) {
-                    None => self.unknown_module(module, span(s)),
+                    None => {
+                        self.unknown_module(module, span(s));
+                        for alias in &i.names {
+                            let name = alias.asname.as_ref().unwrap_or(&alias.name);
+                            self.set_name(name.as_str(), Value::Poison);
+                        }
+                    }
                     Some(m) => {
                         for alias in &i.names {
                             let name = alias.name.as_str();
@@ -435,7 +451,8 @@ impl Eval<'_, '_> {
                             match api::module_attr(m, name) {
                                 Some(v) => self.set_name(bound, v),
                                 None => {
-                                    self.report(api::catalog::no_such_attr(m, name, span(alias)))
+                                    self.report(api::catalog::no_such_attr(m, name, span(alias)));
+                                    self.set_name(bound, Value::Poison);
                                 }
                             }
                         }
