@@ -227,6 +227,35 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "run", "api", "help"];
 
+/// `--feed NAME=...` and `--fetch NAME` of a program must name variables of
+/// its global block; a misspelt one gets the closest name.
+fn check_cli_names(
+    program: &fluidc_transpiler::Program,
+    feed: &[String],
+    fetch: &[String],
+) -> Result<(), CliError> {
+    let vars = &program.blocks[0].vars;
+    let feed_names = feed
+        .iter()
+        .filter_map(|f| f.split_once('=').map(|(n, _)| n));
+    for (flag, name) in feed_names
+        .map(|n| ("--feed", n))
+        .chain(fetch.iter().map(|n| ("--fetch", n.as_str())))
+    {
+        if vars.iter().any(|v| v.name == name) {
+            continue;
+        }
+        let hint = match fluidc::front::diag::closest(vars.iter().map(|v| v.name.as_str()), name) {
+            Some(c) => format!("; did you mean `{c}`?"),
+            None => "; `fluidc dump` lists the program's variables".to_string(),
+        };
+        return Err(CliError::user(format!(
+            "{flag} {name}: the program's global block has no variable `{name}`{hint}"
+        )));
+    }
+    Ok(())
+}
+
 /// `fluidc model.py -o x` means `fluidc compile model.py -o x`.
 fn with_implicit_compile(mut args: Vec<String>) -> Vec<String> {
     if let Some(first) = args.get(1) {
@@ -398,6 +427,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             };
             // A batch larger than usize has more rows than any array.
             let batch_size = batch_size.map(|b| usize::try_from(b).unwrap_or(usize::MAX));
+            // A persistable that only the startup program or a params file
+            // declares can be fetched too; without those, check the names.
+            let scope_vars = startup.is_some() || params.is_some();
+            check_cli_names(&program, &feed, if scope_vars { &[] } else { &fetch })?;
             let feeds = fluidc::train::read_feeds(&program, &feed, batch_size)?;
             let mut session = fluidc_runtime::Session::new(options);
             if let Some(p) = params.or_else(|| fluidc::params::beside(&path)) {
@@ -578,6 +611,9 @@ fn run_script(
         }
         Err((diags, run)) => (*run, Some(diags), None, Default::default()),
     };
+    for warning in run.unused_cli_names() {
+        eprintln!("{warning}");
+    }
     let fetched = &run.last;
     let out = match format {
         RunFormat::Json => {

@@ -367,3 +367,56 @@ fn the_gemm_benchmark_program_computes_the_product() {
         assert_eq!(v["fetch"][1]["data"], serde_json::json!([3]), "{op}");
     }
 }
+
+/// A `--feed` or `--fetch` name is never silently ignored: on a script,
+/// one no run used is a warning naming the closest variable; on a
+/// program, one it does not declare is an error (exit 1, as other bad
+/// `--feed` values).
+#[test]
+fn command_line_names_nothing_uses_are_reported() {
+    let out = fluidc(
+        &[
+            "run",
+            "testdata/run/seed003_feeds.py",
+            "--feed",
+            "xx=[[1.0]]",
+            "--fetch",
+            "nothing_here",
+        ],
+        b"",
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: --feed xx: ignored, the script never feeds it; did you mean `x`?"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: --fetch nothing_here: ignored, no program the script ran declares it"
+        ),
+        "{err}"
+    );
+
+    let dir = temp_dir("cli_names");
+    let pb = dir.join("seed003.pb");
+    let out = fluidc(
+        &[
+            "compile",
+            "testdata/run/seed003_feeds.py",
+            "-o",
+            path_str(&pb),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = fluidc(&["run", path_str(&pb), "--feed", "xx=[[1.0]]"], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "--feed xx: the program's global block has no variable `xx`; did you mean `x`?"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -34,6 +34,11 @@ pub struct RunMode {
     pub error: Option<RuntimeError>,
     /// How many programs the script ran.
     pub runs: usize,
+    /// The `--feed` names some run fed, the `--fetch` names some run's
+    /// program declared, and every global variable of the programs run: a
+    /// command-line name never used is reported, not ignored.
+    pub used_names: std::collections::HashSet<String>,
+    pub seen_vars: std::collections::BTreeSet<String>,
 }
 
 impl RunMode {
@@ -47,6 +52,8 @@ impl RunMode {
             passes,
             error: None,
             runs: 0,
+            used_names: Default::default(),
+            seen_vars: Default::default(),
         }
     }
 
@@ -76,11 +83,16 @@ impl RunMode {
             ..Pipeline::default()
         };
         let program = pipeline.run(verified).map_err(|e| e.to_string())?;
+        self.seen_vars
+            .extend(program.blocks[0].vars.iter().map(|v| v.name.clone()));
         let mut tensors = Vec::with_capacity(feeds.len());
         for (name, value) in feeds {
             let t = match self.cli_feeds.iter().find(|(n, _)| *n == name) {
-                Some((_, text)) => fluidc_runtime::parse_feed(&program, &name, text)
-                    .map_err(|e| format!("--feed {name}: {e}"))?,
+                Some((_, text)) => {
+                    self.used_names.insert(format!("--feed {name}"));
+                    fluidc_runtime::parse_feed(&program, &name, text)
+                        .map_err(|e| format!("--feed {name}: {e}"))?
+                }
                 None => feed_tensor(&program, &name, &value)?,
             };
             tensors.push((name, t));
@@ -92,6 +104,9 @@ impl RunMode {
             .filter(|n| program.blocks[0].var(n).is_some())
             .cloned()
             .collect();
+        for n in &extra {
+            self.used_names.insert(format!("--fetch {n}"));
+        }
         let fetched = match self.session(scope).run(&program, tensors, extra) {
             Ok(f) => f,
             Err(e) => {
@@ -121,6 +136,28 @@ impl RunMode {
     /// The runtime tensor scope `scope` holds for `name`.
     pub fn tensor(&self, scope: usize, name: &str) -> Option<Tensor> {
         self.sessions.get(scope)?.tensor(name)
+    }
+
+    /// Warnings for `--feed`/`--fetch` names no run used (a `--feed` the
+    /// script never feeds, a `--fetch` no program declares), with the
+    /// closest variable name.
+    pub fn unused_cli_names(&self) -> Vec<String> {
+        let feeds = self.cli_feeds.iter().map(|(n, _)| ("--feed", n));
+        let fetches = self.extra_fetch.iter().map(|n| ("--fetch", n));
+        feeds
+            .chain(fetches)
+            .filter(|(flag, n)| !self.used_names.contains(&format!("{flag} {n}")))
+            .map(|(flag, n)| {
+                let what = if flag == "--feed" {
+                    "the script never feeds it"
+                } else {
+                    "no program the script ran declares it"
+                };
+                let hint = super::diag::closest(self.seen_vars.iter().map(String::as_str), n)
+                    .map_or(String::new(), |c| format!("; did you mean `{c}`?"));
+                format!("warning: {flag} {n}: ignored, {what}{hint}")
+            })
+            .collect()
     }
 
     /// The tensor scope `scope` holds for `name`
