@@ -4,6 +4,7 @@
 //! This crate is the command line and the front end; the program model and
 //! passes are in `fluidc-transpiler`, the executor in `fluidc-runtime`.
 pub mod driver;
+pub mod export;
 pub mod front;
 pub mod host;
 pub mod input;

@@ -151,6 +151,28 @@ enum Command {
     },
     /// List every module, layer and function of the Python API fluidc knows.
     Api,
+    /// Write a script's model as Paddle inference files (PREFIX.pdmodel and
+    /// PREFIX.pdiparams), which paddle.static.load_inference_model loads: the
+    /// program it runs first, pruned to its fetches, with the parameters its
+    /// startup program makes (or --params).
+    Export {
+        /// The script (.py).
+        input: String,
+        /// The path prefix of the two files (out/model writes out/model.pdmodel
+        /// and out/model.pdiparams).
+        #[arg(short = 'o', long = "output", value_name = "PREFIX")]
+        output: String,
+        /// The model's outputs (repeatable); default: what the script fetches.
+        #[arg(long = "fetch", value_name = "NAME")]
+        fetch: Vec<String>,
+        /// Parameters to write instead of running the startup program: a
+        /// directory of tensor files or one combined file.
+        #[arg(long, value_name = "DIR|FILE")]
+        params: Option<String>,
+        /// Seeds the startup program's random initializers whose seed is 0.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Write the data-flow graph of a program as Graphviz dot.
     Graph {
         /// The program: a script (.py), or a compiled program (.pb, .pbtxt, `-` for stdin).
@@ -225,7 +247,9 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|_| bad())
 }
 
-const SUBCOMMANDS: &[&str] = &["compile", "dump", "graph", "check", "run", "api", "help"];
+const SUBCOMMANDS: &[&str] = &[
+    "compile", "dump", "graph", "check", "run", "api", "export", "help",
+];
 
 /// `--feed NAME=...` and `--fetch NAME` of a program must name variables of
 /// its global block; a misspelt one gets the closest name.
@@ -487,6 +511,22 @@ fn run(cli: Cli) -> Result<(), CliError> {
             };
             input::write_output("-", out.as_bytes())
         }
+        Command::Export {
+            input: path,
+            output,
+            fetch,
+            params,
+            seed,
+        } => fluidc::export::export(fluidc::export::Export {
+            script: &path,
+            prefix: &output,
+            targets: &fetch,
+            params: params.as_deref(),
+            options: fluidc_runtime::SessionOptions {
+                seed,
+                ..Default::default()
+            },
+        }),
         Command::Api => input::write_output("-", fluidc::front::api::catalog::listing().as_bytes()),
         Command::Check { input: path, test } => {
             if !input::is_python(&path) {

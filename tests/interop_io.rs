@@ -256,3 +256,49 @@ fn missing_and_corrupt_files_are_user_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
 }
+
+/// `fluidc export`: a script's model, pruned to the output it names, with
+/// the parameters its startup program makes, as `.pdmodel`/`.pdiparams`
+/// that Paddle 3.3.1 loads and predicts with, as fluidc does.
+#[test]
+fn export_writes_inference_files_paddle_loads() {
+    let dir = temp_dir("export");
+    let prefix = dir.join("linear");
+    let out = fluidc(
+        &[
+            "export",
+            "testdata/train/linear_sgd_const.py",
+            "-o",
+            path_str(&prefix),
+            "--fetch",
+            "fc_0.tmp_1",
+        ],
+        b"",
+    );
+    ok(out, "fluidc export");
+    let theirs = paddle_predicts(&dir, "linear", false);
+    let model = dir.join("linear.pdmodel");
+    let ours = fluidc(
+        &[
+            "run",
+            path_str(&model),
+            "--feed",
+            "x=[[5.0],[6.5]]",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(ours, "fluidc run on the export")).expect("json");
+    let ours: Vec<f64> = json["fetch"][0]["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .flat_map(|row| row.as_array().cloned().unwrap_or_else(|| vec![row.clone()]))
+        .map(|v| v.as_f64().expect("a number"))
+        .collect();
+    assert_close(&ours, &theirs, "fluidc and Paddle on the exported model");
+    // The script's initializers: weight 0.5, bias 0.1.
+    assert_close(&theirs, &[2.6, 3.35], "Paddle on the exported model");
+}

@@ -279,7 +279,7 @@ fn finish(b: &mut builder::ProgramBuilder) -> Result<Program, Diagnostic> {
 /// Adds Paddle's feed and fetch ops and their holder variables. Paddle's
 /// executor adds them to the op descs directly, so they carry `col` only
 /// (no defaults filled, unlike ops the Python API appends).
-fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
+pub fn add_feed_fetch(program: &mut Program, feed: &[String], fetch: &[String]) {
     let global = &mut program.blocks[0];
     if !feed.is_empty() {
         let mut holder = Var::plain("feed", VarKind::FeedMinibatch);

@@ -16,7 +16,7 @@ mod control;
 mod conv;
 mod csp;
 mod guards;
-mod io;
+pub mod io;
 mod layer;
 mod logic;
 mod lr;
