@@ -30,6 +30,14 @@ pub(crate) struct Layout {
     /// Every resolution so far: (the block it was seen from, the owner, the
     /// variable's number); [`Layout::sort`] reads them.
     pub(crate) uses: Mutex<Vec<(usize, usize, u32)>>,
+    /// Where a name resolved from each block walked so far (by name, then
+    /// block): a name used at every level of a deep nest is looked up from
+    /// each block once, so loading is linear in the depth, not quadratic.
+    /// A name's entries go when it is declared again.
+    found: Mutex<HashMap<String, HashMap<usize, Option<(usize, u32)>>>>,
+    /// Per block, after [`Layout::sort`]: how many blocks with a scope lie
+    /// on its chain from block 0 (itself included).
+    scopes_above: Vec<u32>,
 }
 
 impl Layout {
@@ -39,8 +47,12 @@ impl Layout {
             .iter()
             .map(|b| usize::try_from(b.parent_idx).ok())
             .collect();
-        let depth = (0..p.blocks.len())
-            .map(|b| p.scope_chain(b).len() as u32 - 1)
+        // Linear in the number of blocks (a verified program's blocks all
+        // reach block 0).
+        let depth = p
+            .depths()
+            .into_iter()
+            .map(|d| d.unwrap_or(0) as u32)
             .collect();
         let mut go_body = vec![false; p.blocks.len()];
         for op in p.blocks.iter().flat_map(|b| &b.ops) {
@@ -60,6 +72,8 @@ impl Layout {
             index: vec![Vec::new(); p.blocks.len()],
             has_scope: vec![false; p.blocks.len()],
             uses: Mutex::new(Vec::new()),
+            found: Mutex::new(HashMap::new()),
+            scopes_above: vec![0; p.blocks.len()],
         };
         for (b, block) in p.blocks.iter().enumerate() {
             for var in &block.vars {
@@ -76,6 +90,7 @@ impl Layout {
         let next = slots.len() as u32;
         if !slots.contains_key(name) {
             slots.insert(name.to_string(), next);
+            self.found.get_mut().remove(name);
             // Until sorted, every variable counts as local, numbered in order.
             self.shared[block].push(false);
             self.index[block].push(next);
@@ -83,15 +98,33 @@ impl Layout {
     }
 
     /// The block that owns `name` as seen from `block`, and its number there.
+    /// Each block's answer is remembered, so the walk up stops at the first
+    /// block already asked.
     pub(crate) fn find(&self, block: usize, name: &str) -> Option<(usize, u32)> {
-        let mut b = Some(block);
-        while let Some(cur) = b {
-            if let Some(&slot) = self.slots[cur].get(name) {
-                return Some((cur, slot));
-            }
-            b = self.parent[cur];
+        let mut found = self.found.lock();
+        if !found.contains_key(name) {
+            found.insert(name.to_string(), HashMap::new());
         }
-        None
+        let known = found.get_mut(name).expect("inserted above");
+        let mut walked = Vec::new();
+        let mut b = Some(block);
+        let owner = loop {
+            let Some(cur) = b else {
+                break None;
+            };
+            if let Some(&owner) = known.get(&cur) {
+                break owner;
+            }
+            if let Some(&slot) = self.slots[cur].get(name) {
+                break Some((cur, slot));
+            }
+            walked.push(cur);
+            b = self.parent[cur];
+        };
+        for cur in walked {
+            known.insert(cur, owner);
+        }
+        owner
     }
 
     pub(crate) fn resolve(&self, block: usize, name: &str) -> Option<VarRef> {
@@ -99,13 +132,9 @@ impl Layout {
         self.uses.lock().push((block, owner, var));
         let slot = self.index[owner][var as usize];
         let place = if self.shared[owner][var as usize] {
-            // Only blocks with a scope count as a step up the scope chain.
-            let mut up = 0;
-            let mut b = block;
-            while b != owner {
-                up += u32::from(self.has_scope[b]);
-                b = self.parent[b].expect("the owner encloses the block");
-            }
+            // Only blocks with a scope count as a step up the scope chain:
+            // those below the owner, down to the block itself.
+            let up = self.scopes_above[block] - self.scopes_above[owner];
             Place::Shared { up, slot }
         } else {
             Place::Local {
@@ -123,13 +152,23 @@ impl Layout {
     /// so far: a variable used from a block inside a `go` body that lies
     /// below its owner is shared. Resolutions made earlier are stale.
     pub(crate) fn sort(&mut self) {
-        for (mut b, owner, var) in std::mem::take(&mut *self.uses.lock()) {
-            while b != owner {
-                if self.go_body[b] {
-                    self.shared[owner][var as usize] = true;
-                    break;
-                }
-                b = self.parent[b].expect("the owner encloses the block");
+        // Blocks in order of depth, so each parent comes before its children.
+        let mut order: Vec<usize> = (0..self.parent.len()).collect();
+        order.sort_by_key(|&b| self.depth[b]);
+        // The depth of the nearest `go` body on each block's chain (itself
+        // included): a use from `b` crosses a `go` body below its owner when
+        // that body is deeper than the owner.
+        let mut go_depth: Vec<Option<u32>> = vec![None; self.parent.len()];
+        for &b in &order {
+            go_depth[b] = if self.go_body[b] {
+                Some(self.depth[b])
+            } else {
+                self.parent[b].and_then(|p| go_depth[p])
+            };
+        }
+        for (b, owner, var) in std::mem::take(&mut *self.uses.lock()) {
+            if go_depth[b].is_some_and(|d| d > self.depth[owner]) {
+                self.shared[owner][var as usize] = true;
             }
         }
         for b in 0..self.slots.len() {
@@ -140,6 +179,10 @@ impl Layout {
                 *counter += 1;
             }
             self.has_scope[b] = b == 0 || shared > 0;
+        }
+        for &b in &order {
+            let above = self.parent[b].map_or(0, |p| self.scopes_above[p]);
+            self.scopes_above[b] = above + u32::from(self.has_scope[b]);
         }
     }
 

@@ -549,8 +549,13 @@ impl From<&Op> for proto::OpDesc {
 
 impl From<proto::op_desc::Attr> for Attr {
     fn from(a: proto::op_desc::Attr) -> Self {
+        // Compared encoded, not with `==`: a NaN attribute is not equal to
+        // itself, and must still decode typed (found by fuzzing).
         let value = typed_value(&a)
-            .filter(|v| encode_value(&a.name, v) == a)
+            .filter(|v| {
+                prost::Message::encode_to_vec(&encode_value(&a.name, v))
+                    == prost::Message::encode_to_vec(&a)
+            })
             .unwrap_or_else(|| AttrValue::Raw(Box::new(a.clone())));
         Attr {
             name: a.name,

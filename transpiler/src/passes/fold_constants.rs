@@ -166,6 +166,16 @@ pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), P
     let writes = write_counts(&program);
     let persistable = persistable_names(&program);
     let single = |name: &str| writes.get(name) == Some(&1) && !persistable.contains(name);
+    // The dtypes each name is declared with, in any block: a kernel whose
+    // result has another dtype (reduce_sum of int32 makes int64, as
+    // Paddle's does) is left to run time, or the folded constant would
+    // contradict the declaration and fail verification.
+    let mut declared: HashMap<String, Vec<VarKind>> = HashMap::new();
+    for v in program.blocks.iter().flat_map(|b| &b.vars) {
+        if let Some(dtype) = v.dtype() {
+            declared.entry(v.name.clone()).or_default().push(dtype);
+        }
+    }
     let mut changed = false;
     for block in &mut program.blocks {
         let mut consts: HashMap<String, Constant> = HashMap::new();
@@ -192,7 +202,11 @@ pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), P
                 continue;
             };
             let c = results.swap_remove(pos).1;
-            if numel(&c.dims).is_none_or(|n| n > MAX_FOLD_ELEMENTS) {
+            if numel(&c.dims).is_none_or(|n| n > MAX_FOLD_ELEMENTS)
+                || declared
+                    .get(&out)
+                    .is_some_and(|d| d.iter().any(|&t| t != c.dtype))
+            {
                 continue;
             }
             // An op without inputs already is a constant op.
