@@ -306,24 +306,23 @@ fn embedding(i: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::Var(out))
 }
 
-/// 1.x `append_bias_op` for a conv: a `[num_filters]` bias added on axis 1.
+/// 1.x `append_bias_op` for a conv: a `[num_filters]` bias added on the
+/// channel axis (none with `bias_attr=False`).
 fn add_bias(
     i: &mut Host,
-    a: &Args,
     helper: &str,
     x: VarRef,
     attr: Option<ParamAttr>,
     size: i64,
     axis: i32,
-) -> Result<VarRef> {
+) -> VarRef {
     let Some(attr) = attr else {
-        return Ok(x);
+        return x;
     };
     let dtype = dtype_of(i, &x);
     let b = create_parameter(i, helper, &attr, vec![size], dtype, true, None);
     let out = i.b.tmp_var(helper, dtype, dims(i, &x));
-    let _ = a;
-    Ok(elementwise(i, "elementwise_add", &x, &b, axis, Some(out)))
+    elementwise(i, "elementwise_add", &x, &b, axis, Some(out))
 }
 
 fn conv2d(i: &mut Host, a: &mut Args) -> Result<Value> {
@@ -389,7 +388,7 @@ fn conv2d(i: &mut Host, a: &mut Args) -> Result<Value> {
         .attr("data_format", AttrValue::String(format.clone()));
     append_inferred(i, op, a)?;
     let axis = if format == "NHWC" { 3 } else { 1 };
-    let biased = add_bias(i, a, &helper, pre, b_attr, num_filters, axis)?;
+    let biased = add_bias(i, &helper, pre, b_attr, num_filters, axis);
     activation(i, a, biased, &helper)
 }
 
