@@ -142,8 +142,32 @@ impl<'s> Interp<'s> {
 }
 
 impl Script for Interp<'_> {
-    fn call(&mut self, b: &mut ProgramBuilder, f: Value, sp: Range<usize>) -> Result<Value> {
-        Eval { b, st: self }.call(f, Vec::new(), Vec::new(), Vec::new(), sp)
+    fn call(
+        &mut self,
+        b: &mut ProgramBuilder,
+        f: Value,
+        args: Vec<Value>,
+        sp: Range<usize>,
+    ) -> Result<Value> {
+        let spans = vec![sp.clone(); args.len()];
+        let mut ev = Eval { b, st: self };
+        let r = ev.call(f, args, spans, Vec::new(), sp.clone())?;
+        if ev.st.raised.is_some() {
+            // The callee raised: the builtin stops here, the exception
+            // unwinds on from the builtin's call.
+            return Ok(Value::Poison);
+        }
+        Ok(r)
+    }
+
+    fn warn(&mut self, d: Diagnostic) {
+        debug_assert!(d.warning);
+        if self
+            .seen
+            .insert((d.span.start, d.span.end, d.message.clone()))
+        {
+            self.diags.push(d);
+        }
     }
 }
 

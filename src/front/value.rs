@@ -102,6 +102,8 @@ pub enum Object {
     GradientClip(crate::front::api::clip::Clip),
     /// `numpy.random.RandomState(seed)`: a generator of its own.
     RandomState(RefCell<crate::host::random::RandomState>),
+    /// `fluid.DataFeeder(feed_list, place)`: what each slot converts to.
+    DataFeeder(Vec<crate::front::api::reader::FeedSlot>),
 }
 
 /// Which construct a block guard completes on exit.
@@ -268,6 +270,7 @@ impl Value {
                 Object::Regularizer(_) => "WeightDecayRegularizer",
                 Object::Optimizer(_) => "Optimizer",
                 Object::RandomState(_) => "RandomState",
+                Object::DataFeeder(_) => "DataFeeder",
                 Object::GradientClip(_) => "GradientClip",
             },
             Value::RunTime => "run-time value",

@@ -112,3 +112,53 @@ pub fn npy(descr: &str, shape: &[usize], values: &[f64]) -> Vec<u8> {
     }
     out
 }
+
+/// A temporary HOME whose Paddle dataset cache holds a small `housing.data`
+/// (`rows` rows of 14 numbers in UCI housing's text format: 13 features of
+/// different scales and a price from 5 to 50, from a fixed LCG), as
+/// `paddle.dataset.uci_housing` reads it.
+pub fn housing_home(name: &str, rows: usize) -> PathBuf {
+    let home = temp_dir(name);
+    let dir = home.join(".cache/paddle/dataset/uci_housing");
+    std::fs::create_dir_all(&dir).expect("create dataset dir");
+    let mut state: u64 = 0x2018_0901;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut text = String::new();
+    for _ in 0..rows {
+        let mut price = 5.0;
+        for j in 0..13 {
+            let scale = [
+                10.0, 100.0, 30.0, 1.0, 1.0, 9.0, 100.0, 12.0, 24.0, 700.0, 22.0, 400.0, 38.0,
+            ][j];
+            let v = if j == 3 {
+                (next() < 0.1) as u8 as f64
+            } else {
+                next() * scale
+            };
+            price += v / scale
+                * [
+                    2.0, 1.0, -3.0, 4.0, -2.0, 9.0, -1.0, 3.0, -2.0, -4.0, -5.0, 2.0, -8.0,
+                ][j];
+            text.push_str(&format!(" {v:.5}"));
+        }
+        let price = (price + 15.0 + next() * 4.0).clamp(5.0, 50.0);
+        text.push_str(&format!(" {price:.1}\n"));
+    }
+    std::fs::write(dir.join("housing.data"), text).expect("write housing.data");
+    home
+}
+
+/// Runs `fluidc ARGS` with the environment variables `envs` set.
+pub fn fluidc_env(args: &[&str], envs: &[(&str, &Path)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fluidc"));
+    cmd.args(args).current_dir(repo()).stdin(Stdio::null());
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("fluidc runs")
+}

@@ -15,6 +15,7 @@ mod compat;
 mod control;
 mod conv;
 mod csp;
+mod dataset;
 mod guards;
 pub mod io;
 mod layer;
@@ -29,6 +30,7 @@ pub mod param;
 mod program;
 mod pyfns;
 mod random;
+pub mod reader;
 mod reduce;
 mod tensor;
 
@@ -70,6 +72,8 @@ const TABLES: &[&[Builtin]] = &[
     csp::BUILTINS,
     program::BUILTINS,
     io::BUILTINS,
+    reader::BUILTINS,
+    dataset::BUILTINS,
     pyfns::BUILTINS,
 ];
 
@@ -132,6 +136,11 @@ const MODULES: &[&str] = &[
     "fluid.io",
     "paddle.static",
     "fluid.compiler",
+    "fluid.data_feeder",
+    "paddle.reader",
+    "paddle.dataset",
+    "paddle.dataset.uci_housing",
+    "paddle.dataset.mnist",
     "numpy",
     "numpy.random",
     "random",
@@ -147,6 +156,19 @@ fn canonical(module: &str) -> Option<&'static str> {
         Some(rest) => return canonical(&format!("paddle{rest}")),
         None => module,
     };
+    match module {
+        // `paddle.reader` and `paddle.dataset` keep their `paddle.`: a
+        // script's own `reader.py` is `import reader`.
+        "paddle.reader.decorator" => return Some("paddle.reader"),
+        _ => {
+            if let Some(k) = MODULES
+                .iter()
+                .find(|k| k.starts_with("paddle.") && **k == module)
+            {
+                return Some(k);
+            }
+        }
+    }
     let m = module.strip_prefix("paddle.").unwrap_or(module);
     let m = match m {
         "fluid.layers.tensor"

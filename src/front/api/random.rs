@@ -308,3 +308,9 @@ fn floats(
             .map_err(|e| Diagnostic::new(a.call.clone(), e.message)),
     }
 }
+
+/// `random.shuffle(x)` on the script's Python `random` state (what
+/// `paddle.reader.shuffle` calls on each buffer).
+pub fn python_shuffle(items: &mut [Value]) {
+    PYTHON.with(|r| r.borrow_mut().shuffle(items));
+}

@@ -1728,6 +1728,29 @@ def Lamb(learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, ep
 # ---------------------------------------------------------------- the modules
 
 
+class DataFeeder(paddle.base.DataFeeder):
+    """1.x's `fluid.DataFeeder` is Paddle 3.3.1's (the same converters:
+    dtype and shape from each variable, a reshape when the ranks differ);
+    `feed` gives numpy arrays, as fluidc does, rather than DenseTensors."""
+
+    def feed(self, iterable):
+        return {name: numpy.array(t) for name, t in super().feed(iterable).items()}
+
+
+def _cached_download(url, module_name, md5sum, save_name=None):
+    """1.x's `paddle.dataset.common.download` without the download: the file
+    in `~/.cache/paddle/dataset/<module>/` as it is (tests write small files
+    whose md5 is not Paddle's; fluidc warns and reads them too)."""
+    import importlib
+
+    common = importlib.import_module("paddle.dataset.common")
+    path = os.path.join(common.DATA_HOME, module_name,
+                        save_name or url.split('/')[-1])
+    if not os.path.exists(path):
+        raise RuntimeError(f"{path} is missing (Paddle would download {url})")
+    return path
+
+
 def _module(name, **attrs):
     module = types.ModuleType(name)
     module.__dict__.update(attrs)
@@ -1859,6 +1882,15 @@ def install(run=False):
                              global_scope=paddle.static.global_scope,
                              scope_guard=paddle.static.scope_guard,
                              _fetch_var=base_executor._fetch_var)
+    # Readers and datasets (SPEC §8.4): Paddle 3.3.1 still ships 1.x's
+    # paddle.batch, paddle.reader and paddle.dataset (same Python); only the
+    # download is replaced by the cached file.
+    import importlib
+    importlib.import_module("paddle.dataset.mnist")
+    importlib.import_module("paddle.dataset.uci_housing")
+    importlib.import_module("paddle.dataset.common").download = _cached_download
+    fluid.DataFeeder = DataFeeder
+    fluid.data_feeder = _module("paddle.fluid.data_feeder", DataFeeder=DataFeeder)
     sys.modules["paddle.fluid.core"] = core
     sys.modules["paddle.fluid.unique_name"] = unique_name
     paddle.fluid = fluid
