@@ -90,10 +90,15 @@ pub fn decode(bytes: &[u8]) -> Outcome {
         .unwrap_or_else(|e| panic!("text of an encoded program: {e}"));
     text::to_json(Message::Program, &encoded)
         .unwrap_or_else(|e| panic!("json of an encoded program: {e}"));
-    let reparsed = text::from_text(&text)
-        .unwrap_or_else(|e| panic!("the text format does not parse back: {e}\n{text}"));
-    let back = decode_program(&reparsed).expect("from_text writes a ProgramDesc");
-    assert_same(&program, &back, "text format round trip");
+    // The text format is protoc's: a field or enum value the schema lacks
+    // prints by number (`1: 121`), which protoc's text parser (and
+    // fluidc's) refuses, so only a program without such data parses back.
+    if !has_unknown_fields(&text) {
+        let reparsed = text::from_text(&text)
+            .unwrap_or_else(|e| panic!("the text format does not parse back: {e}\n{text}"));
+        let back = decode_program(&reparsed).expect("from_text writes a ProgramDesc");
+        assert_same(&program, &back, "text format round trip");
+    }
     for (b, block) in program.blocks.iter().enumerate() {
         let bytes = text::encode_block(block);
         text::to_text(Message::Block, &bytes).unwrap_or_else(|e| panic!("text of block {b}: {e}"));
@@ -101,6 +106,16 @@ pub fn decode(bytes: &[u8]) -> Outcome {
     let _ = pretty::to_pretty(&program, None);
     let _ = dot::to_dot(&program, None);
     Outcome::Ok
+}
+
+/// Whether protoc-style text holds a field printed by number (unknown to
+/// the schema, or an enum value it does not name).
+fn has_unknown_fields(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        let digits = l.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && matches!(l.as_bytes().get(digits), Some(b':' | b' ' | b'{'))
+    })
 }
 
 /// Target `passes`: a Fluid script generated from the bytes
