@@ -177,3 +177,23 @@ fn sys_exit_sets_the_status() {
     assert_eq!(stdout(&out), "x\n");
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
 }
+
+/// Run mode stops at the first uncaught exception, as CPython does: the
+/// same stdout up to it, exit status 1, one error at its line.
+#[test]
+fn run_mode_stops_at_the_first_uncaught_exception_as_cpython_does() {
+    let file = "testdata/run_errors/uncaught_index_error.py";
+    let py = Command::new(common::paddle_python())
+        .arg(repo().join(file))
+        .current_dir(repo())
+        .output()
+        .expect("python runs");
+    let ours = fluidc(&["run", file], b"");
+    assert_eq!(stdout(&ours), stdout(&py), "stdout differs");
+    assert_eq!(ours.status.code(), py.status.code());
+    assert!(stderr(&py).contains("IndexError"), "{}", stderr(&py));
+    let err = stderr(&ours);
+    assert!(err.contains("error: IndexError: "), "{err}");
+    assert!(err.contains("uncaught_index_error.py:10:17"), "{err}");
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+}

@@ -191,13 +191,19 @@ impl Eval<'_, '_> {
                 // Unwinding: what fails on the way is a follow-on error.
                 return;
             }
-            if self.st.try_depth > 0 {
-                // Inside a `try`: the error is an exception the script may catch.
+            if self.raises() {
+                // An exception the script may catch; uncaught, it stops the
+                // script and is reported once.
                 let e = self.exc_from_diag(d);
                 self.st.raised = Some(e);
                 return;
             }
         }
+        self.record(d);
+    }
+
+    /// Keeps a diagnostic for the report, once per place and message.
+    pub fn record(&mut self, d: Diagnostic) {
         if self
             .st
             .seen

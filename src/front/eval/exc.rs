@@ -165,10 +165,18 @@ impl Eval<'_, '_> {
         e
     }
 
-    /// An error the script may catch: raised as `class(msg)` inside a
-    /// `try`, else reported as `diag`.
+    /// Whether an error now is a Python exception: inside a `try`, and
+    /// always in run mode, where the script stops at its first uncaught
+    /// exception as CPython does (nothing after it runs or prints). Build
+    /// mode (`check`, `compile`) goes on, to report every error at once.
+    pub(super) fn raises(&self) -> bool {
+        self.st.try_depth > 0 || self.b.run.is_some()
+    }
+
+    /// An error the script may catch: raised as `class(msg)` when
+    /// [`Self::raises`], else reported as `diag`.
     pub(super) fn fail(&mut self, class: &str, msg: &str, diag: Diagnostic) {
-        if self.st.try_depth > 0 && self.st.raised.is_none() {
+        if self.raises() && self.st.raised.is_none() {
             let e = self.new_exc(class, msg, diag);
             self.st.raised = Some(e);
         } else {
@@ -199,7 +207,7 @@ impl Eval<'_, '_> {
         if let (Some(err), Some(run)) = (e.runtime, self.b.run.as_mut()) {
             run.error.get_or_insert(err);
         }
-        self.report(e.diag);
+        self.record(e.diag);
     }
 
     pub(super) fn try_stmt(&mut self, t: &ast::StmtTry) -> Flow {
