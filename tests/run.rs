@@ -18,6 +18,11 @@ const CASES: &[Case] = &[
         &[("fill_constant_1.tmp_0", "[1234.0]")],
     ),
     (
+        "testdata/front/ok/csp_recv_placeholder.py",
+        &[],
+        &[("return_value_0", "[1234.0]")],
+    ),
+    (
         "testdata/front/ok/csp_daisy_chain.py",
         &[],
         &[("fill_constant_201.tmp_0", "[101]")],
