@@ -58,13 +58,7 @@ fn write_script(dir: &Path, name: &str, text: &str) -> PathBuf {
 /// Runs `script` with HOME=`home` in fluidc and in Python + Paddle.
 fn both(script: &Path, home: &Path) -> (std::process::Output, std::process::Output) {
     let ours = fluidc_env(&["run", path_str(script)], &[("HOME", home)]);
-    let theirs = std::process::Command::new(paddle_python())
-        .arg(repo().join("tests/interop/fluid2018/run_with_paddle.py"))
-        .arg(script)
-        .current_dir(repo())
-        .env("HOME", home)
-        .output()
-        .expect("python starts");
+    let theirs = run_with_paddle(script, &repo(), &[("HOME", home)]);
     (ours, theirs)
 }
 

@@ -410,7 +410,6 @@ fn assert_builds_like_paddle(script: &std::path::Path, dir: &std::path::Path) {
 /// `# rtol: R` line; other output exactly).
 #[test]
 fn training_scripts_build_and_train_as_paddle_does() {
-    let shim_dir = repo().join("tests/interop/fluid2018");
     let mut scripts: Vec<_> = std::fs::read_dir(repo().join("testdata/train"))
         .expect("testdata/train")
         .map(|e| e.expect("entry").path())
@@ -425,12 +424,7 @@ fn training_scripts_build_and_train_as_paddle_does() {
         let name = rel.display().to_string();
         let ours = fluidc(&["run", path_str(rel)], b"");
         assert!(ours.status.success(), "{name}: {}", stderr(&ours));
-        let theirs = std::process::Command::new(paddle_python())
-            .arg(shim_dir.join("run_with_paddle.py"))
-            .arg(rel)
-            .current_dir(repo())
-            .output()
-            .expect("python starts");
+        let theirs = run_with_paddle(rel, &repo(), &[]);
         assert!(
             theirs.status.success(),
             "{name}: Paddle failed:\n{}",
@@ -441,20 +435,7 @@ fn training_scripts_build_and_train_as_paddle_does() {
             .lines()
             .find_map(|l| l.strip_prefix("# rtol:"))
             .map_or("1e-5".to_string(), |r| r.trim().to_string());
-        let (a, b) = (dir.join("fluidc.out"), dir.join("paddle.out"));
-        std::fs::write(&a, &ours.stdout).expect("write");
-        std::fs::write(&b, &theirs.stdout).expect("write");
-        let cmp = std::process::Command::new(paddle_python())
-            .arg(shim_dir.join("compare_numbers.py"))
-            .args([path_str(&a), path_str(&b), "--rtol", &rtol])
-            .output()
-            .expect("python runs");
-        assert!(
-            cmp.status.success(),
-            "{name}: fluidc's output differs from Paddle's:\n{}{}",
-            stdout(&cmp),
-            stderr(&cmp)
-        );
+        assert_numbers_agree(&dir, &name, &ours.stdout, &theirs.stdout, &rtol);
     }
 }
 
@@ -466,19 +447,7 @@ fn training_scripts_build_and_train_as_paddle_does() {
 fn compiled_training_program_trains_in_paddle_as_the_script_does() {
     let script = "testdata/train/linear_sgd_const.py";
     let dir = temp_dir("compiled_training");
-    let (main, startup) = (dir.join("main.pb"), dir.join("startup.pb"));
-    let out = fluidc(
-        &[
-            "compile",
-            script,
-            "-o",
-            path_str(&main),
-            "--startup-out",
-            path_str(&startup),
-        ],
-        b"",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (main, startup) = compile_split(&dir, script);
     let runner = "import os, sys\nos.environ['FLAGS_enable_pir_api']='0'\nimport numpy, paddle\n\
         paddle.enable_static()\n\
         load = lambda f: paddle.static.Program.parse_from_string(open(f, 'rb').read())\n\
@@ -490,22 +459,9 @@ fn compiled_training_program_trains_in_paddle_as_the_script_does() {
         if i in (0, 1, 9, 99): print(i, l)\n\
         print(p.flatten())";
     let ours = venv_python(&["-c", runner, path_str(&startup), path_str(&main)]);
-    let theirs = std::process::Command::new(paddle_python())
-        .arg(repo().join("tests/interop/fluid2018/run_with_paddle.py"))
-        .arg(script)
-        .current_dir(repo())
-        .output()
-        .expect("python starts");
+    let theirs = run_with_paddle(std::path::Path::new(script), &repo(), &[]);
     assert!(theirs.status.success(), "{}", stderr(&theirs));
-    let (a, b) = (dir.join("compiled.out"), dir.join("script.out"));
-    std::fs::write(&a, &ours).expect("write");
-    std::fs::write(&b, &theirs.stdout).expect("write");
-    let cmp = std::process::Command::new(paddle_python())
-        .arg(repo().join("tests/interop/fluid2018/compare_numbers.py"))
-        .args([path_str(&a), path_str(&b), "--rtol", "1e-5"])
-        .output()
-        .expect("python runs");
-    assert!(cmp.status.success(), "{}{}", stdout(&cmp), stderr(&cmp));
+    assert_numbers_agree(&dir, script, &ours, &theirs.stdout, "1e-5");
 }
 
 /// The grad makers fluidc builds backward from (transpiler/data) are Paddle
@@ -587,7 +543,6 @@ fn hand_written_op_protos_are_only_for_ops_paddle_lacks() {
 /// (through the fluid2018 shim in run mode), with the same exit status.
 #[test]
 fn scripts_print_what_python_and_paddle_print() {
-    let runner = repo().join("tests/interop/fluid2018/run_with_paddle.py");
     let mut scripts: Vec<_> = std::fs::read_dir(repo().join("testdata/run"))
         .expect("testdata/run")
         .map(|e| e.expect("entry").path())
@@ -604,12 +559,7 @@ fn scripts_print_what_python_and_paddle_print() {
         let envs: Vec<(&str, &std::path::Path)> =
             home.iter().map(|h| ("HOME", h.as_path())).collect();
         let ours = fluidc_env(&["run", path_str(rel)], &envs);
-        let mut theirs = std::process::Command::new(paddle_python());
-        theirs.arg(&runner).arg(rel).current_dir(repo());
-        for (k, v) in &envs {
-            theirs.env(k, v);
-        }
-        let theirs = theirs.output().expect("python starts");
+        let theirs = run_with_paddle(rel, &repo(), &envs);
         assert_eq!(
             ours.status.code(),
             theirs.status.code(),
@@ -633,19 +583,7 @@ fn scripts_print_what_python_and_paddle_print() {
 #[test]
 fn startup_out_writes_two_programs_paddle_runs_in_order() {
     let dir = temp_dir("startup_out");
-    let (main, startup) = (dir.join("main.pb"), dir.join("startup.pb"));
-    let out = fluidc(
-        &[
-            "compile",
-            "testdata/run/persistable_state.py",
-            "-o",
-            path_str(&main),
-            "--startup-out",
-            path_str(&startup),
-        ],
-        b"",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (main, startup) = compile_split(&dir, "testdata/run/persistable_state.py");
     let script = "import os, sys\nos.environ['FLAGS_enable_pir_api']='0'\nimport paddle\n\
         paddle.enable_static()\n\
         load = lambda f: paddle.static.Program.parse_from_string(open(f, 'rb').read())\n\

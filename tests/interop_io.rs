@@ -17,12 +17,7 @@ fn fluidc_in(dir: &Path, script: &str) -> Output {
 
 /// Runs SCRIPT in CPython + Paddle 3.3.1 (the fluid2018 shim) in `dir`.
 fn paddle_in(dir: &Path, script: &str) -> Output {
-    Command::new(paddle_python())
-        .arg(repo().join("tests/interop/fluid2018/run_with_paddle.py"))
-        .arg(repo().join(script))
-        .current_dir(dir)
-        .output()
-        .expect("python starts")
+    run_with_paddle(&repo().join(script), dir, &[])
 }
 
 fn ok(o: Output, what: &str) -> String {

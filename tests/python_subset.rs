@@ -18,14 +18,20 @@ fn untimed(text: &str) -> String {
         .join("\n")
 }
 
-#[test]
-fn a_python_unittest_file_prints_what_cpython_prints() {
-    let file = "testdata/unittest/python_subset.py";
-    let py = Command::new(common::paddle_python())
+/// Runs `file` (relative to the repository) in CPython (the venv's, with
+/// numpy), from the repository.
+fn cpython(file: &str) -> std::process::Output {
+    Command::new(common::paddle_python())
         .arg(repo().join(file))
         .current_dir(repo())
         .output()
-        .expect("python runs");
+        .expect("python runs")
+}
+
+#[test]
+fn a_python_unittest_file_prints_what_cpython_prints() {
+    let file = "testdata/unittest/python_subset.py";
+    let py = cpython(file);
     let ours = fluidc(&["run", file], b"");
     assert_eq!(stdout(&ours), stdout(&py), "stdout differs");
     assert_eq!(
@@ -183,11 +189,7 @@ fn sys_exit_sets_the_status() {
 #[test]
 fn run_mode_stops_at_the_first_uncaught_exception_as_cpython_does() {
     let file = "testdata/run_errors/uncaught_index_error.py";
-    let py = Command::new(common::paddle_python())
-        .arg(repo().join(file))
-        .current_dir(repo())
-        .output()
-        .expect("python runs");
+    let py = cpython(file);
     let ours = fluidc(&["run", file], b"");
     assert_eq!(stdout(&ours), stdout(&py), "stdout differs");
     assert_eq!(ours.status.code(), py.status.code());

@@ -4,25 +4,7 @@
 mod common;
 use common::*;
 
-use std::path::{Path, PathBuf};
-
-/// Compiles `script` into `dir` as main and startup programs apart.
-fn compile_split(dir: &Path, script: &str) -> (PathBuf, PathBuf) {
-    let (main, startup) = (dir.join("main.pb"), dir.join("startup.pb"));
-    let out = fluidc(
-        &[
-            "compile",
-            script,
-            "-o",
-            path_str(&main),
-            "--startup-out",
-            path_str(&startup),
-        ],
-        b"",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    (main, startup)
-}
+use std::path::Path;
 
 /// Writes a float32 `.npy` of `rows` (one value a row) as `dir/FILE.npy`
 /// and returns the argument `--feed NAME=dir/FILE.npy`.

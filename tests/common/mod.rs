@@ -162,3 +162,54 @@ pub fn fluidc_env(args: &[&str], envs: &[(&str, &Path)]) -> Output {
     }
     cmd.output().expect("fluidc runs")
 }
+
+/// Runs `script` in CPython + Paddle 3.3.1 through the fluid2018 shim
+/// (`run_with_paddle.py`), in `cwd`, with the environment `envs` added.
+pub fn run_with_paddle(script: &Path, cwd: &Path, envs: &[(&str, &Path)]) -> Output {
+    let mut cmd = Command::new(paddle_python());
+    cmd.arg(repo().join("tests/interop/fluid2018/run_with_paddle.py"))
+        .arg(script)
+        .current_dir(cwd);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("python starts")
+}
+
+/// Asserts that two outputs agree (`compare_numbers.py`): numbers within
+/// `rtol`, other text exactly; `dir` holds the two files compared.
+pub fn assert_numbers_agree(dir: &Path, what: &str, ours: &[u8], theirs: &[u8], rtol: &str) {
+    let (a, b) = (dir.join("fluidc.out"), dir.join("paddle.out"));
+    std::fs::write(&a, ours).expect("write");
+    std::fs::write(&b, theirs).expect("write");
+    let cmp = Command::new(paddle_python())
+        .arg(repo().join("tests/interop/fluid2018/compare_numbers.py"))
+        .args([path_str(&a), path_str(&b), "--rtol", rtol])
+        .output()
+        .expect("python runs");
+    assert!(
+        cmp.status.success(),
+        "{what}: fluidc's output differs from Paddle's:\n{}{}",
+        stdout(&cmp),
+        stderr(&cmp)
+    );
+}
+
+/// Compiles `script` into `dir` as main and startup programs apart
+/// (`compile --startup-out`).
+pub fn compile_split(dir: &Path, script: &str) -> (PathBuf, PathBuf) {
+    let (main, startup) = (dir.join("main.pb"), dir.join("startup.pb"));
+    let out = fluidc(
+        &[
+            "compile",
+            script,
+            "-o",
+            path_str(&main),
+            "--startup-out",
+            path_str(&startup),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    (main, startup)
+}
