@@ -39,26 +39,9 @@ fn step_counter(i: &mut Host, begin: i64) -> VarRef {
 /// the startup program, and increased by `step` by an `increment`
 /// prepended to the main program, so first thing in every run).
 fn global_step_counter(i: &mut Host, name: &str, begin: i64, step: i64) -> VarRef {
-    let (main, startup) = (i.b.main, i.b.startup);
+    let main = i.b.main;
     if !i.b.declares(main, 0, name) {
-        let mut var = Var::dense(name, VarKind::Int64, vec![1]);
-        var.persistable = Some(true);
-        var.stop_gradient = Some(true);
-        i.b.declare_in(main, 0, var.clone());
-        i.b.declare_in(startup, 0, var);
-        let guard = std::mem::take(&mut i.b.op_guard);
-        i.b.prepend_to(
-            startup,
-            0,
-            Op::new("fill_constant")
-                .output("Out", &[name])
-                .attr("shape", AttrValue::Longs(vec![1]))
-                .attr("dtype", AttrValue::Int(VarKind::Int64 as i32))
-                .attr("value", AttrValue::Float((begin - 1) as f32))
-                .attr("str_value", AttrValue::String(format!("{}", begin - 1)))
-                .attr("force_cpu", AttrValue::Bool(true)),
-        );
-        i.b.op_guard = guard;
+        global_var(i, name, VarKind::Int64, (begin - 1) as f64, true);
         i.b.prepend_to(
             main,
             0,
@@ -317,26 +300,9 @@ fn piecewise_decay(i: &mut Host, a: &mut Args) -> Result<Value> {
     }
     scheduled(i, |i| {
         let step = step_counter(i, 0);
-        let (main, startup) = (i.b.main, i.b.startup);
+        let main = i.b.main;
         i.b.helper_name("global_var");
-        let mut var = Var::dense("learning_rate", VarKind::Fp32, vec![1]);
-        var.persistable = Some(true);
-        var.stop_gradient = Some(true);
-        let lr = i.b.declare_in(main, 0, var.clone());
-        i.b.declare_in(startup, 0, var);
-        let guard = std::mem::take(&mut i.b.op_guard);
-        i.b.prepend_to(
-            startup,
-            0,
-            Op::new("fill_constant")
-                .output("Out", &["learning_rate"])
-                .attr("shape", AttrValue::Longs(vec![1]))
-                .attr("dtype", AttrValue::Int(VarKind::Fp32 as i32))
-                .attr("value", AttrValue::Float(0.0))
-                .attr("str_value", AttrValue::String("0.0".into()))
-                .attr("force_cpu", AttrValue::Bool(false)),
-        );
-        i.b.op_guard = guard;
+        let lr = global_var(i, "learning_rate", VarKind::Fp32, 0.0, false);
         let mut pre_not: Option<VarRef> = None;
         let case = |i: &mut Host, cond: VarRef, value: f64| {
             let block = i.b.enter_block();
@@ -376,17 +342,22 @@ fn piecewise_decay(i: &mut Host, a: &mut Args) -> Result<Value> {
     })
 }
 
-/// A persistable `[1]` global variable `name` of `dtype`, zero-filled by a
-/// `fill_constant` prepended to the startup program (1.x
-/// `create_global_var`, outside the LRSched guard).
-fn global_var(i: &mut Host, name: &str, dtype: VarKind) -> VarRef {
+/// A persistable `[1]` global variable `name` (main and startup), set to
+/// `value` by a `fill_constant` prepended to the startup program, outside
+/// the LRSched guard: 1.x's `create_global_var` and the step counter's
+/// `create_or_get_global_variable` with its initializer.
+fn global_var(i: &mut Host, name: &str, dtype: VarKind, value: f64, force_cpu: bool) -> VarRef {
     let (main, startup) = (i.b.main, i.b.startup);
-    i.b.helper_name("global_var");
     let mut var = Var::dense(name, dtype, vec![1]);
     var.persistable = Some(true);
     var.stop_gradient = Some(true);
     let r = i.b.declare_in(main, 0, var.clone());
     i.b.declare_in(startup, 0, var);
+    let text = if dtype == VarKind::Int64 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value:?}")
+    };
     let guard = std::mem::take(&mut i.b.op_guard);
     i.b.prepend_to(
         startup,
@@ -395,9 +366,9 @@ fn global_var(i: &mut Host, name: &str, dtype: VarKind) -> VarRef {
             .output("Out", &[name])
             .attr("shape", AttrValue::Longs(vec![1]))
             .attr("dtype", AttrValue::Int(dtype as i32))
-            .attr("value", AttrValue::Float(0.0))
-            .attr("str_value", AttrValue::String("0.0".into()))
-            .attr("force_cpu", AttrValue::Bool(false)),
+            .attr("value", AttrValue::Float(value as f32))
+            .attr("str_value", AttrValue::String(text))
+            .attr("force_cpu", AttrValue::Bool(force_cpu)),
     );
     i.b.op_guard = guard;
     r
@@ -448,7 +419,8 @@ fn linear_lr_warmup(i: &mut Host, a: &mut Args) -> Result<Value> {
     let warmup = a.get("warmup_steps").clone();
     let warmup_f = a.float("warmup_steps")?;
     scheduled(i, |i| {
-        let lr = global_var(i, "learning_rate_warmup", dtype);
+        i.b.helper_name("global_var");
+        let lr = global_var(i, "learning_rate_warmup", dtype, 0.0, false);
         let step = step_counter(i, 0);
         let below = super::math_op_patch::var_compare(
             i,
