@@ -83,8 +83,12 @@ impl RunMode {
             ..Pipeline::default()
         };
         let program = pipeline.run(verified).map_err(|e| e.to_string())?;
-        self.seen_vars
-            .extend(program.blocks[0].vars.iter().map(|v| v.name.clone()));
+        // Names for the "did you mean" of unused --feed/--fetch names: kept
+        // only when there are some (a training loop runs this every step).
+        if !self.cli_feeds.is_empty() || !self.extra_fetch.is_empty() {
+            self.seen_vars
+                .extend(program.blocks[0].vars.iter().map(|v| v.name.clone()));
+        }
         let mut tensors = Vec::with_capacity(feeds.len());
         for (name, value) in feeds {
             let t = match self.cli_feeds.iter().find(|(n, _)| *n == name) {
