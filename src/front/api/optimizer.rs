@@ -655,11 +655,9 @@ fn regularize(
                 fused.push(Some(c));
                 continue;
             }
-            (Some(r), true) => {
-                fused.push(Some(f64::NAN)); // the parameter's own decay replaces the fused one
-                Some(r)
-            }
-            (Some(r), false) => {
+            // A parameter's own decay (L1, or any without Momentum) is
+            // built as ops; nothing fused.
+            (Some(r), _) => {
                 fused.push(None);
                 Some(r)
             }
@@ -730,7 +728,7 @@ fn regularize(
 }
 
 /// The update op for one parameter; `accs` are its accumulators, `l2` a
-/// Momentum's fused L2 decay (NaN: none, the parameter decays itself).
+/// Momentum's fused L2 decay.
 fn update_op(rule: &Rule, p: &str, g: &str, lr: &str, accs: &[String], l2: Option<f64>) -> Op {
     let acc = |suffix: &str| {
         let k = accumulators(rule)
@@ -757,13 +755,13 @@ fn update_op(rule: &Rule, p: &str, g: &str, lr: &str, accs: &[String], l2: Optio
             .attr(
                 "regularization_method",
                 AttrValue::String(match l2 {
-                    Some(c) if !c.is_nan() => "l2_decay".into(),
+                    Some(_) => "l2_decay".into(),
                     _ => String::new(),
                 }),
             )
             .attr(
                 "regularization_coeff",
-                AttrValue::Float(l2.filter(|c| !c.is_nan()).unwrap_or(0.0) as f32),
+                AttrValue::Float(l2.unwrap_or(0.0) as f32),
             )
             .attr("rescale_grad", AttrValue::Float(1.0)),
         Rule::Adam {
