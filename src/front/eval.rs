@@ -139,6 +139,14 @@ impl<'s> Interp<'s> {
         }
         // `return`/`break` outside a function or loop were reported where they stood.
     }
+
+    /// Errors reported so far. A loop whose body reported one stops: the
+    /// next iterations would only repeat it or follow from it, and a
+    /// `while True` whose `break` depended on the failed value would run to
+    /// the iteration limit.
+    fn error_count(&self) -> usize {
+        self.diags.iter().filter(|d| !d.warning).count()
+    }
 }
 
 impl Script for Interp<'_> {
@@ -301,8 +309,10 @@ impl Eval<'_, '_> {
                 if !self.count_step(span(s)) {
                     return Flow::Normal;
                 }
+                let errors = self.st.error_count();
                 match self.loop_body(&x.body) {
                     Flow::Break => return Flow::Normal,
+                    _ if self.st.error_count() > errors => return Flow::Normal,
                     Flow::Return(v) => return Flow::Return(v),
                     Flow::Raise => return Flow::Raise,
                     Flow::Normal | Flow::Continue => {}
@@ -318,8 +328,10 @@ impl Eval<'_, '_> {
                         return Flow::Normal;
                     }
                     self.assign(&x.target, item);
+                    let errors = self.st.error_count();
                     match self.loop_body(&x.body) {
                         Flow::Break => return Flow::Normal,
+                        _ if self.st.error_count() > errors => return Flow::Normal,
                         Flow::Return(v) => return Flow::Return(v),
                         Flow::Raise => return Flow::Raise,
                         Flow::Normal | Flow::Continue => {}

@@ -1,7 +1,8 @@
 # Found by the passes generator: -O2 failed verification. reduce_sum's
 # kernel sums int32 into int64 (as Paddle's does) while the variable is
 # declared int32, so the folded fill_constant contradicted the declaration.
-# fold_constants now leaves such an op to run time; every level fetches 6.
+# fold_constants now leaves such an op to run time, and the front end
+# declares the sum int64 as Paddle does; every level fetches 6.
 import paddle.fluid as fluid
 from paddle.fluid import layers
 

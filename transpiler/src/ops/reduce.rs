@@ -1,10 +1,12 @@
 //! Reductions: `mean`, `reduce_*`, `cross_entropy`, `squared_l2_norm`, `clip_by_norm`.
 use super::infer::TensorType;
 use super::{Behaviour, InferCtx};
+use crate::model::VarKind;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("mean", mean));
-    for ty in ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min"] {
+    r.push(Behaviour::pure("reduce_sum", reduce_sum));
+    for ty in ["reduce_mean", "reduce_max", "reduce_min"] {
         r.push(Behaviour::pure(ty, reduce));
     }
     r.push(Behaviour::pure("cross_entropy", cross_entropy));
@@ -65,6 +67,20 @@ fn reduce(c: &InferCtx) -> Out {
         .collect();
     let dtype = c.dtype("out_dtype").unwrap_or(x.dtype);
     Ok(vec![("Out", TensorType::new(dtype, out_dims))])
+}
+
+/// `reduce_sum` without `out_dtype` sums bool and int32 into int64, as
+/// Paddle's `SumRawInferMeta` declares it (and its kernel computes).
+fn reduce_sum(c: &InferCtx) -> Out {
+    let mut out = reduce(c)?;
+    if c.dtype("out_dtype").is_none() {
+        for (_, t) in &mut out {
+            if matches!(t.dtype, VarKind::Bool | VarKind::Int32) {
+                t.dtype = VarKind::Int64;
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `Y` has `X`'s dims with the last one 1.
