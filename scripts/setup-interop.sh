@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepare what fluidc's interop tests need: a Python venv with PaddlePaddle 3.3.1
+# Prepare what fluidc's interop tests need: a Python venv with PaddlePaddle 3.3.1, numpy and six (the 2018 scripts' helper)
 # (to run tests/interop/paddle_helper.py) and protoc (to decode program files).
 #
 # Idempotent: a marker file in the venv records a completed install, so re-runs
@@ -13,7 +13,7 @@ exec 3>&1 1>&2 # everything to stderr; fd 3 keeps the real stdout
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv=${FLUIDC_VENV:-$repo/target/interop-venv}
-requirements="paddlepaddle==3.3.1 numpy"
+requirements="paddlepaddle==3.3.1 numpy six==1.17.0"
 marker=$venv/.fluidc-interop-complete
 
 sudo=""
@@ -47,7 +47,7 @@ else
     rm -f "$marker"
     # shellcheck disable=SC2086 # word splitting of $requirements is intended
     "$venv/bin/python" -m pip install --disable-pip-version-check --quiet $requirements
-    "$venv/bin/python" -W ignore -c 'import numpy, paddle'
+    "$venv/bin/python" -W ignore -c 'import numpy, paddle, six'
     printf '%s\n' "$requirements" >"$marker"
 fi
 

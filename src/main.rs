@@ -139,6 +139,10 @@ enum Command {
         save_fetch: Option<String>,
         #[command(flatten)]
         opt: OptFlags,
+        /// After `--`: the script's command-line arguments (`sys.argv[1:]`,
+        /// what argparse parses), as `python script.py ARGS` would get them.
+        #[arg(last = true, value_name = "ARGS")]
+        script_args: Vec<String>,
     },
     /// Check a Python script: print its diagnostics, write nothing. A unittest
     /// file: list its tests and check each one's program (or only --test NAME).
@@ -398,6 +402,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             save_params,
             save_fetch,
             opt,
+            script_args,
         } => {
             let options = fluidc_runtime::SessionOptions {
                 seed,
@@ -419,6 +424,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 }
                 return run_script(
                     &path,
+                    script_args,
                     &feed,
                     fetch,
                     format,
@@ -426,6 +432,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     &opt,
                     [save_params, save_fetch],
                 );
+            }
+            if let Some(first) = script_args.first() {
+                return Err(CliError {
+                    code: 2,
+                    message: format!(
+                        "error: the arguments after `--` ({first} ...) are a script's sys.argv; \
+                         {path} is a compiled program, which takes --feed NAME=VALUE"
+                    ),
+                });
             }
             if batch_size.is_some() && steps.is_none() {
                 return Err(CliError {
@@ -617,6 +632,7 @@ fn script_flags_are_for_programs(
 /// last run's fetches.
 fn run_script(
     path: &str,
+    script_args: Vec<String>,
     feed: &[String],
     fetch: Vec<String>,
     format: RunFormat,
@@ -641,16 +657,16 @@ fn run_script(
     let render = |diags: &[fluidc::front::diag::Diagnostic]| {
         fluidc::front::diag::render(name, &source, diags)
     };
-    let (run, failure, exit_code, var_names) = match fluidc::front::run_script(name, &source, mode)
-    {
-        Ok(done) => {
-            if !done.warnings.is_empty() {
-                eprint!("{}", render(&done.warnings));
+    let (run, failure, exit_code, var_names) =
+        match fluidc::front::run_script(name, &source, script_args, mode) {
+            Ok(done) => {
+                if !done.warnings.is_empty() {
+                    eprint!("{}", render(&done.warnings));
+                }
+                (done.run, None, done.exit_code, done.var_names)
             }
-            (done.run, None, done.exit_code, done.var_names)
-        }
-        Err((diags, run)) => (*run, Some(diags), None, Default::default()),
-    };
+            Err((diags, run)) => (*run, Some(diags), None, Default::default()),
+        };
     for warning in run.unused_cli_names() {
         eprintln!("{warning}");
     }

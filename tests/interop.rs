@@ -552,10 +552,12 @@ fn scripts_print_what_python_and_paddle_print() {
     assert!(scripts.len() >= 2, "testdata/run has too few scripts");
     for script in scripts {
         let rel = script.strip_prefix(repo()).expect("in repo");
-        // fit_a_line.py reads paddle.dataset.uci_housing from the dataset
+        // fit_a_line*.py read paddle.dataset.uci_housing from the dataset
         // cache under HOME: a temporary one with a small housing.data.
-        let home = (rel.file_name().is_some_and(|n| n == "fit_a_line.py"))
-            .then(|| housing_home("run_fit_a_line_home", 60));
+        let home = (rel
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("fit_a_line")))
+        .then(|| housing_home("run_fit_a_line_home", 60));
         let envs: Vec<(&str, &std::path::Path)> =
             home.iter().map(|h| ("HOME", h.as_path())).collect();
         let ours = fluidc_env(&["run", path_str(rel)], &envs);

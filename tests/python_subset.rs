@@ -199,3 +199,52 @@ fn run_mode_stops_at_the_first_uncaught_exception_as_cpython_does() {
     assert!(err.contains("uncaught_index_error.py:10:17"), "{err}");
     assert_eq!(err.matches("error:").count(), 1, "{err}");
 }
+
+/// argparse (with `*args`/`**kwargs`, `type()`, `vars`, `six` and
+/// `distutils.util.strtobool`, as the book's and models' scripts use them):
+/// the words after `--` are the script's `sys.argv[1:]`, and every run
+/// prints, writes to stderr and exits as CPython does, help and errors
+/// included.
+#[test]
+fn argparse_scripts_parse_their_arguments_as_cpython_does() {
+    let file = "testdata/python/argparse_args.py";
+    for words in [
+        &[][..],
+        &["--num_epochs", "3", "--enable_ce", "a", "b"],
+        &[
+            "--use_cuda",
+            "yes",
+            "--lr=0.5",
+            "--mode",
+            "infer",
+            "-vv",
+            "--layer",
+            "2",
+        ],
+        &["--num", "5", "--", "-x"],
+        &["-h"],
+        &["--batch_size", "abc"],
+        &["--bogus", "1"],
+    ] {
+        let py = Command::new(common::paddle_python())
+            .arg(repo().join(file))
+            .args(words)
+            .current_dir(repo())
+            .output()
+            .expect("python runs");
+        let mut args = vec!["run", file, "--"];
+        args.extend(words);
+        let ours = fluidc(&args, b"");
+        assert_eq!(stdout(&ours), stdout(&py), "stdout differs for {words:?}");
+        assert_eq!(stderr(&ours), stderr(&py), "stderr differs for {words:?}");
+        assert_eq!(ours.status.code(), py.status.code(), "{words:?}");
+    }
+}
+
+#[test]
+fn script_arguments_are_refused_for_a_compiled_program() {
+    let out = fluidc(&["run", "testdata/paddle/compare.pb", "--", "--x"], b"");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("are a script's sys.argv"), "{err}");
+}

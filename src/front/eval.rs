@@ -19,6 +19,7 @@ use super::host::{Host, Script};
 use super::parse::{int_literal, span, Constant, Expr, Stmt};
 use super::value::{Dict, FnBody, FnParam, Frame, Function, Show, Value};
 
+pub(super) mod argparse;
 mod classes;
 mod exc;
 mod unittest;
@@ -79,6 +80,9 @@ pub struct Interp<'s> {
     pub test_select: Option<String>,
     /// Build mode: the tests `unittest.main()` found (and where it was called).
     pub tests_found: Option<(Vec<String>, Range<usize>)>,
+    /// `sys.argv`: the script's path, then the words after `--` on
+    /// `fluidc run script.py -- ARGS`.
+    pub argv: Vec<String>,
 }
 
 impl<'s> Interp<'s> {
@@ -110,6 +114,7 @@ impl<'s> Interp<'s> {
             methods: Vec::new(),
             test_select: None,
             tests_found: None,
+            argv: vec![path.to_string()],
         }
     }
 
@@ -630,12 +635,6 @@ impl Eval<'_, '_> {
                 kw_only,
             });
         }
-        if let Some(v) = args.vararg.as_ref().or(args.kwarg.as_ref()) {
-            self.report(Diagnostic::new(
-                span(v.as_ref()),
-                "`*args` and `**kwargs` parameters are not supported",
-            ));
-        }
         let generator = match &body {
             FnBody::Def(stmts) => stmts.iter().any(exc::yields),
             FnBody::Lambda(_) => false,
@@ -643,6 +642,8 @@ impl Eval<'_, '_> {
         Value::Function(Rc::new(Function {
             name: name.to_string(),
             params,
+            vararg: args.vararg.as_ref().map(|a| a.arg.to_string()),
+            kwarg: args.kwarg.as_ref().map(|a| a.arg.to_string()),
             body,
             // A class body's names are not visible to the functions in it.
             closure: self
@@ -1340,6 +1341,12 @@ impl Eval<'_, '_> {
         {
             let mut fr = frame.borrow_mut();
             let positional: Vec<&FnParam> = f.params.iter().filter(|p| !p.kw_only).collect();
+            let mut args = args;
+            if let Some(rest) = &f.vararg {
+                let extra = args.split_off(positional.len().min(args.len()));
+                fr.names.insert(rest.clone(), Value::tuple(extra));
+            }
+            let mut extra_kwargs = Dict::default();
             if args.len() > positional.len() {
                 return Err(Diagnostic::new(
                     sp,
@@ -1355,6 +1362,11 @@ impl Eval<'_, '_> {
                 fr.names.insert(p.name.clone(), a);
             }
             for (name, v, ksp) in kwargs {
+                if f.kwarg.is_some() && !f.params.iter().any(|p| p.name == name) {
+                    // A string key is always hashable.
+                    let _ = extra_kwargs.insert(Value::str(&name), v);
+                    continue;
+                }
                 if !f.params.iter().any(|p| p.name == name) {
                     return Err(Diagnostic::new(
                         ksp,
@@ -1367,6 +1379,10 @@ impl Eval<'_, '_> {
                         format!("{}() got multiple values for argument `{name}`", f.name),
                     ));
                 }
+            }
+            if let Some(kw) = &f.kwarg {
+                fr.names
+                    .insert(kw.clone(), Value::Dict(Rc::new(RefCell::new(extra_kwargs))));
             }
             for p in &f.params {
                 if !fr.names.contains_key(&p.name) {

@@ -78,13 +78,14 @@ pub struct ScriptRun {
 pub fn run_script(
     path: &str,
     source: &str,
+    args: Vec<String>,
     mode: run::RunMode,
 ) -> Result<ScriptRun, (Vec<Diagnostic>, Box<run::RunMode>)> {
     let (path, source) = (path.to_string(), source.to_string());
     let worker = std::thread::Builder::new()
         .name("fluidc-run".into())
         .stack_size(1 << 30)
-        .spawn(move || run_here(&path, &source, mode));
+        .spawn(move || run_here(&path, &source, args, mode));
     match worker.map(|h| h.join()) {
         Ok(result) => result.unwrap_or_else(|_| {
             Err((
@@ -108,6 +109,7 @@ pub fn run_script(
 fn run_here(
     path: &str,
     source: &str,
+    args: Vec<String>,
     mode: run::RunMode,
 ) -> Result<ScriptRun, (Vec<Diagnostic>, Box<run::RunMode>)> {
     let body = match parse::parse_module(source, path) {
@@ -115,6 +117,7 @@ fn run_here(
         Err(d) => return Err((vec![d], Box::new(mode))),
     };
     let mut interp = eval::Interp::new(path, source);
+    interp.argv.extend(args);
     let mut b = builder::ProgramBuilder::new();
     b.run = Some(mode);
     interp.run_module(&mut b, &body);

@@ -20,6 +20,10 @@ pub use dict::{Dict, Key, Unhashable};
 pub struct Function {
     pub name: String,
     pub params: Vec<FnParam>,
+    /// `*args` and `**kwargs`: the names that take the extra positional
+    /// arguments (a tuple) and the extra keywords (a dict).
+    pub vararg: Option<String>,
+    pub kwarg: Option<String>,
     pub body: FnBody,
     pub closure: Vec<Rc<RefCell<Frame>>>,
     /// The class whose body defined it (a method), for `super()`.
@@ -104,6 +108,9 @@ pub enum Object {
     RandomState(RefCell<crate::host::random::RandomState>),
     /// `fluid.DataFeeder(feed_list, place)`: what each slot converts to.
     DataFeeder(Vec<crate::front::api::reader::FeedSlot>),
+    /// `argparse.ArgumentParser(...)` and one of its argument groups.
+    ArgParser(RefCell<crate::front::eval::argparse::Parser>),
+    ArgGroup(crate::front::eval::argparse::Group),
 }
 
 /// Which construct a block guard completes on exit.
@@ -272,6 +279,8 @@ impl Value {
                 Object::RandomState(_) => "RandomState",
                 Object::DataFeeder(_) => "DataFeeder",
                 Object::GradientClip(_) => "GradientClip",
+                Object::ArgParser(_) => "ArgumentParser",
+                Object::ArgGroup(_) => "_ArgumentGroup",
             },
             Value::RunTime => "run-time value",
             Value::Array(_) => "ndarray",
@@ -428,7 +437,10 @@ impl fmt::Display for Show<'_> {
                     more => seq(f, more, "(", ")"),
                 }
             }
-            Value::Instance(i) => write!(f, "<{}.{} object>", i.class.module, i.class.name),
+            Value::Instance(i) => match crate::front::eval::argparse::namespace_repr(i) {
+                Some(text) => f.write_str(&text),
+                None => write!(f, "<{}.{} object>", i.class.module, i.class.name),
+            },
             Value::Method(func, recv) => write!(
                 f,
                 "<bound method {} of {}>",

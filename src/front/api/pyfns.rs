@@ -1093,6 +1093,8 @@ pub fn equal(a: &Value, b: &Value) -> bool {
         (Value::Object(x), Value::Object(y)) => Rc::ptr_eq(x, y),
         (Value::Module(x), Value::Module(y)) => x == y,
         (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
+        // `type == bool`: the same builtin, unbound.
+        (Value::Builtin(x, None), Value::Builtin(y, None)) => std::ptr::eq(*x, *y),
         (Value::Dict(x), Value::Dict(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             x.len() == y.len()

@@ -8,12 +8,13 @@ use std::rc::Rc;
 
 use rustpython_parser::ast;
 
+use super::argparse::{self, strtobool};
 use super::{Eval, Flow};
 use crate::front::api;
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::parse::span;
 use crate::front::value::{
-    builtin_class, Class, Dict, Frame, Instance, Native, Root, Show, Value, EXCEPTIONS,
+    builtin_class, Class, Dict, Frame, Instance, Native, Object, Root, Show, Value, EXCEPTIONS,
 };
 
 /// Built-in names the evaluator implements: the exception classes,
@@ -41,6 +42,8 @@ pub fn builtin_name(name: &str) -> Option<Value> {
         "all",
         "set",
         "frozenset",
+        "vars",
+        "type",
     ];
     NATIVE.iter().find(|n| **n == name).map(|n| native(n, None))
 }
@@ -58,6 +61,11 @@ pub const OWN_MODULES: &[&str] = &[
     "os.path",
     "sys.stdout",
     "sys.stderr",
+    "argparse",
+    "distutils",
+    "distutils.util",
+    "six",
+    "six.moves",
 ];
 
 const MATH: &[&str] = &[
@@ -113,7 +121,9 @@ impl Eval<'_, '_> {
             ("unittest", "TestCase") => builtin_class("TestCase").map(Value::Class),
             ("unittest", "main") => Some(native("unittest.main", None)),
             ("sys", "exit") => Some(native("sys.exit", None)),
-            ("sys", "argv") => Some(Value::list(vec![Value::str(&self.st.path)])),
+            ("sys", "argv") => Some(Value::list(
+                self.st.argv.iter().map(|a| Value::str(a)).collect(),
+            )),
             ("sys", "stdout") => Some(Value::Module("sys.stdout")),
             ("sys", "stderr") => Some(Value::Module("sys.stderr")),
             ("sys", "version_info") => Some(Value::tuple(vec![
@@ -152,6 +162,24 @@ impl Eval<'_, '_> {
             ("functools", "partial") => Some(native("functools.partial", None)),
             ("functools", "reduce") => Some(native("functools.reduce", None)),
             ("collections", "OrderedDict") => Some(native("collections.OrderedDict", None)),
+            ("argparse", "ArgumentParser") => Some(native("argparse.ArgumentParser", None)),
+            ("argparse", "Namespace") => Some(Value::Class(argparse::namespace_class())),
+            ("argparse", "SUPPRESS") => Some(Value::str("==SUPPRESS==")),
+            ("argparse", n) if argparse::Formatter::CLASSES.contains(&n) => {
+                builtin_class(n).map(Value::Class)
+            }
+            ("distutils", "util") => Some(Value::Module("distutils.util")),
+            ("distutils.util", "strtobool") => Some(native("strtobool", None)),
+            ("six", "moves") => Some(Value::Module("six.moves")),
+            ("six", "PY2") => Some(Value::Bool(false)),
+            ("six", "PY3") => Some(Value::Bool(true)),
+            ("six", n) => static_name(&["iteritems", "iterkeys", "itervalues"], n)
+                .map(|n| native(n, Some(Value::Module("six")))),
+            ("six.moves", "xrange" | "range") => api::python_builtin("range"),
+            ("six.moves", n @ ("zip" | "map" | "filter" | "input")) => {
+                api::python_builtin(n).or_else(|| builtin_name(n))
+            }
+            ("six.moves", "reduce") => Some(native("functools.reduce", None)),
             _ => None,
         }
     }
@@ -279,6 +307,9 @@ impl Eval<'_, '_> {
                 if name == "__class__" {
                     return Some(Ok(Value::Class(i.class.clone())));
                 }
+                if name == "code" && i.class.mro().iter().any(|c| c.name == "SystemExit") {
+                    return Some(Ok(i.args().first().cloned().unwrap_or(Value::None)));
+                }
                 match i.class.lookup(name) {
                     Some((v, _)) => Ok(self.bind(v, obj, &i.class)),
                     None => match self.root_method(i.class.root, name, obj) {
@@ -326,6 +357,27 @@ impl Eval<'_, '_> {
                             format!("AttributeError: 'super' object has no attribute '{name}'"),
                         )),
                     },
+                }
+            }
+            Value::Builtin(b, None) if name == "__name__" => {
+                Ok(Value::str(b.name.rsplit('.').next().unwrap_or(b.name)))
+            }
+            Value::Function(f) if name == "__name__" => Ok(Value::str(&f.name)),
+            Value::Native(n, _) if name == "__name__" => match n.as_ref() {
+                Native::Method(m) => Ok(Value::str(m.rsplit('.').next().unwrap_or(m))),
+                _ => return None,
+            },
+            Value::Object(o) if matches!(o.as_ref(), Object::ArgParser(_) | Object::ArgGroup(_)) => {
+                match static_name(argparse::METHODS, name) {
+                    Some(n) => Ok(native(n, Some(obj.clone()))),
+                    None => Err(Diagnostic::new(
+                        sp,
+                        format!(
+                            "AttributeError: '{}' object has no attribute '{name}' that fluidc knows",
+                            obj.type_name()
+                        ),
+                    )
+                    .help(format!("fluidc's ArgumentParser has {}", argparse::METHODS.join(", ")))),
                 }
             }
             _ => return None,
@@ -459,6 +511,11 @@ impl Eval<'_, '_> {
             if static_name(TESTCASE_METHODS, name).is_some() {
                 let recv = recv.unwrap_or(Value::None);
                 return self.test_case_method(name, recv, args, arg_spans, kwargs, sp);
+            }
+        }
+        if let Some(parser @ Value::Object(o)) = &recv {
+            if matches!(o.as_ref(), Object::ArgParser(_) | Object::ArgGroup(_)) {
+                return self.parser_method(name, parser, args, kwargs, sp);
             }
         }
         let arg = |i: usize| args.get(i).cloned();
@@ -619,6 +676,65 @@ impl Eval<'_, '_> {
             _ => {}
         }
         match name {
+            "argparse.ArgumentParser" => self.argument_parser(args, kwargs, sp),
+            "strtobool" => match strtobool(&string(&need(0, "val")?)?) {
+                Ok(v) => Ok(Value::Int(v)),
+                Err(e) => Err(Diagnostic::new(sp, e)),
+            },
+            "type" if args.len() == 1 => {
+                let v = need(0, "object")?;
+                let builtin = match &v {
+                    Value::Instance(i) => return Ok(Value::Class(i.class.clone())),
+                    Value::Class(_) => "type",
+                    Value::Bool(_)
+                    | Value::Int(_)
+                    | Value::Float(_)
+                    | Value::Str(_)
+                    | Value::List(_)
+                    | Value::Tuple(_)
+                    | Value::Dict(_)
+                    | Value::Range { .. } => v.type_name(),
+                    other => {
+                        return Err(Diagnostic::new(
+                            sp,
+                            format!("type() of {} is not supported by fluidc", other.type_name()),
+                        )
+                        .help("type() gives the class of an instance and of int, float, bool, str, list, tuple, dict and range values; use isinstance for others"))
+                    }
+                };
+                api::python_builtin(builtin).ok_or_else(|| {
+                    Diagnostic::new(sp, format!("type() of a {builtin} is not supported by fluidc"))
+                })
+            }
+            "vars" => match need(0, "object")? {
+                Value::Instance(i) => {
+                    let mut d = Dict::default();
+                    for (k, v) in i.attrs.borrow().iter() {
+                        let _ = d.insert(Value::str(k), v.clone());
+                    }
+                    Ok(Value::Dict(Rc::new(RefCell::new(d))))
+                }
+                other => Err(Diagnostic::new(
+                    sp,
+                    format!("TypeError: vars() argument must have __dict__ attribute (fluidc gives it for instances, not {})", other.type_name()),
+                )),
+            },
+            "iteritems" | "iterkeys" | "itervalues" if module == "six" => match need(0, "d")? {
+                Value::Dict(d) => Ok(Value::list(
+                    d.borrow()
+                        .iter()
+                        .map(|(k, v)| match name {
+                            "iteritems" => Value::tuple(vec![k.clone(), v.clone()]),
+                            "iterkeys" => k.clone(),
+                            _ => v.clone(),
+                        })
+                        .collect(),
+                )),
+                other => Err(Diagnostic::new(
+                    sp,
+                    format!("AttributeError: '{}' object has no attribute 'items'", other.type_name()),
+                )),
+            },
             "super" => match args {
                 [] => match self.st.methods.last().cloned().flatten() {
                     Some((class, obj)) => Ok(Value::Super(class, Rc::new(obj))),

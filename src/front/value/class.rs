@@ -158,5 +158,13 @@ fn make_builtin_classes() -> Vec<Rc<Class>> {
         out.push(Class::new(name, "builtins", base, Root::Exception));
     }
     out.push(Class::new("TestCase", "unittest", None, Root::TestCase));
+    for name in crate::front::eval::argparse::Formatter::CLASSES {
+        out.push(Class::new(
+            name,
+            "argparse",
+            out.first().cloned(),
+            Root::Object,
+        ));
+    }
     out
 }

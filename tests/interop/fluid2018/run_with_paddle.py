@@ -1,7 +1,7 @@
 """Run a fluid script as CPython + Paddle 3.3.1 would: the reference for
 `fluidc run script.py` (SPEC §8.1).
 
-    run_with_paddle.py SCRIPT
+    run_with_paddle.py SCRIPT [ARGS...]
 
 The script runs with the `paddle.fluid` shim (paddle_fluid_shim.py) in run
 mode: `Executor.run` runs each program in Paddle's legacy static executor and
@@ -25,6 +25,8 @@ import paddle_fluid_shim as shim  # noqa: E402
 
 def main():
     script = sys.argv[1]
+    # The script sees `python SCRIPT ARGS...`'s argv (what argparse parses).
+    sys.argv = sys.argv[1:]
     shim.install(run=True)
     sys.path.insert(0, str(Path(script).resolve().parent))
     runpy.run_path(script, run_name="__main__")
