@@ -83,6 +83,8 @@ pub struct Interp<'s> {
     /// `sys.argv`: the script's path, then the words after `--` on
     /// `fluidc run script.py -- ARGS`.
     pub argv: Vec<String>,
+    /// Every error [`Eval::record`] saw, repeats included.
+    errors_reported: u64,
 }
 
 impl<'s> Interp<'s> {
@@ -115,6 +117,7 @@ impl<'s> Interp<'s> {
             test_select: None,
             tests_found: None,
             argv: vec![path.to_string()],
+            errors_reported: 0,
         }
     }
 
@@ -145,12 +148,13 @@ impl<'s> Interp<'s> {
         // `return`/`break` outside a function or loop were reported where they stood.
     }
 
-    /// Errors reported so far. A loop whose body reported one stops: the
+    /// Errors reported so far, repeats included (a repeat is kept once in
+    /// `diags`, but a loop must still see it). A loop whose body reported one stops: the
     /// next iterations would only repeat it or follow from it, and a
     /// `while True` whose `break` depended on the failed value would run to
     /// the iteration limit.
-    fn error_count(&self) -> usize {
-        self.diags.iter().filter(|d| !d.warning).count()
+    fn error_count(&self) -> u64 {
+        self.errors_reported
     }
 }
 
@@ -217,6 +221,9 @@ impl Eval<'_, '_> {
 
     /// Keeps a diagnostic for the report, once per place and message.
     pub fn record(&mut self, d: Diagnostic) {
+        if !d.warning {
+            self.st.errors_reported += 1;
+        }
         if self
             .st
             .seen
