@@ -295,13 +295,18 @@ fn with_implicit_compile(mut args: Vec<String>) -> Vec<String> {
     args
 }
 
+/// A `--block` the program lacks is a bad argument value: a usage error
+/// (exit 2), as clap gives for values it can check itself.
 fn check_block(program: &Verified, block: Option<usize>) -> Result<(), CliError> {
     match block {
-        Some(b) if b >= program.blocks.len() => Err(CliError::user(format!(
-            "--block {b}: the program has {} blocks (0..{})",
-            program.blocks.len(),
-            program.blocks.len() - 1
-        ))),
+        Some(b) if b >= program.blocks.len() => Err(CliError {
+            code: 2,
+            message: format!(
+                "error: --block {b}: the program has {} blocks (0..{}); give one of those",
+                program.blocks.len(),
+                program.blocks.len() - 1
+            ),
+        }),
         _ => Ok(()),
     }
 }
@@ -484,7 +489,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     })?;
             }
             if let Some(steps) = steps {
-                return fluidc::train::train(
+                let trained = fluidc::train::train(
                     &mut session,
                     fluidc::train::Training {
                         path: &path,
@@ -496,6 +501,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
                         startup_given: startup.is_some(),
                     },
                 );
+                if let (Err(e), RunFormat::Json) = (&trained, format) {
+                    let object = serde_json::json!({ "error": json_error(e) });
+                    input::write_output("-", format!("{object}\n").as_bytes())?;
+                }
+                return trained;
             }
             let feeds = feeds
                 .into_iter()
@@ -504,9 +514,17 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     fluidc::train::StepFeed::Batched(b) => (name, b.get(0)),
                 })
                 .collect();
-            let results = session
-                .run_once(&program, feeds, fetch)
-                .map_err(|e| fluidc::train::runtime_error(&path, None, &e, startup.is_some()))?;
+            let results = match session.run_once(&program, feeds, fetch) {
+                Ok(r) => r,
+                Err(e) => {
+                    let e = fluidc::train::runtime_error(&path, None, &e, startup.is_some());
+                    if format == RunFormat::Json {
+                        let object = serde_json::json!({ "error": json_error(&e) });
+                        input::write_output("-", format!("{object}\n").as_bytes())?;
+                    }
+                    return Err(e);
+                }
+            };
             if let Some(dir) = &save_params {
                 fluidc::params::save(&session, dir)?;
             }
@@ -671,13 +689,31 @@ fn run_script(
         eprintln!("{warning}");
     }
     let fetched = &run.last;
+    let verdict = match (&failure, &run.error) {
+        (_, Some(e)) => Err(CliError {
+            code: 3,
+            message: format!("error: {name}: {e}"),
+        }),
+        (Some(diags), None) => Err(CliError::rendered(render(diags))),
+        // `sys.exit(n)` (unittest.main() after a failure): the status, no message.
+        (None, None) => match exit_code {
+            Some(code) if code != 0 => Err(CliError {
+                code: u8::try_from(code.rem_euclid(256)).unwrap_or(1),
+                message: String::new(),
+            }),
+            _ => Ok(()),
+        },
+    };
     let out = match format {
         RunFormat::Json => {
             let list: Vec<serde_json::Value> = fetched.iter().map(|(n, t)| t.to_json(n)).collect();
-            format!(
-                "{}\n",
-                serde_json::json!({ "fetch": list, "stdout": run.stdout })
-            )
+            let mut object = serde_json::json!({ "fetch": list, "stdout": run.stdout });
+            if let Err(e) = &verdict {
+                if !e.message.is_empty() {
+                    object["error"] = json_error(e);
+                }
+            }
+            format!("{object}\n")
         }
         // A script that ends with sys.exit (unittest.main()) prints what it prints.
         RunFormat::Text if run.stdout.is_empty() && failure.is_none() && exit_code.is_none() => {
@@ -701,21 +737,21 @@ fn run_script(
     if let (Some(dir), None, None) = (&save_fetch, &failure, &run.error) {
         fluidc::params::save_fetches(&run.last, dir)?;
     }
-    match (failure, &run.error) {
-        (_, Some(e)) => Err(CliError {
-            code: 3,
-            message: format!("error: {name}: {e}"),
-        }),
-        (Some(diags), None) => Err(CliError::rendered(render(&diags))),
-        // `sys.exit(n)` (unittest.main() after a failure): the status, no message.
-        (None, None) => match exit_code {
-            Some(code) if code != 0 => Err(CliError {
-                code: u8::try_from(code.rem_euclid(256)).unwrap_or(1),
-                message: String::new(),
-            }),
-            _ => Ok(()),
-        },
-    }
+    verdict
+}
+
+/// An error as `--format json` reports it on stdout (besides the text on
+/// stderr): `{"exit_code": 3, "kind": "deadlock", "message": "..."}`.
+/// `kind` is `deadlock`, `runtime` (exit 3), `usage` (exit 2) or `error`.
+fn json_error(e: &CliError) -> serde_json::Value {
+    let text = e.message.strip_prefix("error: ").unwrap_or(&e.message);
+    let kind = match e.code {
+        3 if text.contains("deadlock: all goroutines are asleep") => "deadlock",
+        3 => "runtime",
+        2 => "usage",
+        _ => "error",
+    };
+    serde_json::json!({ "exit_code": e.code, "kind": kind, "message": text })
 }
 
 fn main() -> ExitCode {

@@ -167,12 +167,9 @@ fn structurally_broken_programs_are_reported_by_block_and_op() {
 }
 
 #[test]
-fn missing_file_and_bad_block_are_user_errors() {
+fn a_missing_file_is_a_user_error() {
     let out = fluidc(&["dump", "no/such/file.pb"], b"");
     assert_clean_user_error(&out, "no/such/file.pb: cannot read");
-    let pb = paddle_programs()[0].clone();
-    let out = fluidc(&["dump", path_str(&pb), "--block", "99"], b"");
-    assert_clean_user_error(&out, "--block 99: the program has");
 }
 
 #[test]
@@ -346,4 +343,47 @@ fn a_fetch_column_out_of_range_is_refused() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A `--block` the program lacks is a usage error (exit 2), as other bad
+/// argument values are.
+#[test]
+fn a_block_the_program_lacks_is_a_usage_error() {
+    for cmd in ["dump", "graph"] {
+        let out = fluidc(&[cmd, "testdata/paddle/compare.pb", "--block", "9"], b"");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {err}");
+        assert!(err.contains("--block 9: the program has 1 blocks"), "{err}");
+    }
+}
+
+/// With `--format json`, a deadlock is JSON on stdout too (and text on
+/// stderr), for a script and for a compiled program.
+#[test]
+fn run_errors_are_json_on_stdout_with_format_json() {
+    let dir = temp_dir("json_errors");
+    let pb = dir.join("deadlock.pb");
+    let out = fluidc(
+        &[
+            "compile",
+            "testdata/programs/deadlock.py",
+            "-o",
+            path_str(&pb),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    for input in ["testdata/programs/deadlock.py", path_str(&pb)] {
+        let out = fluidc(&["run", input, "--format", "json"], b"");
+        assert_eq!(out.status.code(), Some(3), "{input}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+        assert_eq!(v["error"]["kind"], "deadlock", "{v}");
+        assert_eq!(v["error"]["exit_code"], 3, "{v}");
+        let message = v["error"]["message"].as_str().expect("a message");
+        assert!(message.contains("blocked in channel_recv"), "{message}");
+        assert!(
+            stderr(&out).contains("deadlock: all goroutines are asleep"),
+            "text on stderr too"
+        );
+    }
 }
