@@ -26,9 +26,12 @@ pub fn span<T: Ranged + ?Sized>(node: &T) -> std::ops::Range<usize> {
 
 /// Parses a module; a syntax error or too deep a nesting is a diagnostic.
 pub fn parse_module(source: &str, path: &str) -> Result<Vec<Stmt>, Diagnostic> {
-    check_brackets(source)?;
+    let brackets = check_brackets(source)?;
     let module = parse(source, Mode::Module, path).map_err(|e| {
         let at = e.offset.to_usize();
+        if let Some(d) = bracket_error(source, &brackets, at) {
+            return d;
+        }
         let message = match &e.error {
             ParseErrorType::Eof => "unexpected end of file".to_string(),
             ParseErrorType::Lexical(l) => format!("invalid syntax: {l}"),
@@ -48,11 +51,61 @@ pub fn parse_module(source: &str, path: &str) -> Result<Vec<Stmt>, Diagnostic> {
     Ok(m.body)
 }
 
+/// What the bracket scan found that does not pair up: the first closing
+/// bracket that matches no opener (with the opener it met, if any), and the
+/// brackets still open at the end of the file (outermost first).
+#[derive(Debug, Default)]
+struct Brackets {
+    mismatch: Option<(usize, Option<usize>)>,
+    unclosed: Vec<usize>,
+}
+
+/// On a syntax error at `at`, the bracket problem behind it, as CPython
+/// 3.10+ reports it: a closer that matches no opener, or an opener on an
+/// earlier line that was never closed (the parser only notices it at a
+/// later line's first token).
+fn bracket_error(source: &str, b: &Brackets, at: usize) -> Option<Diagnostic> {
+    let ch = |i: usize| source[i..].chars().next().unwrap_or(' ');
+    let line = |i: usize| source[..i].matches('\n').count() + 1;
+    if let Some((close, open)) = b.mismatch {
+        if close <= at {
+            let message = match open {
+                Some(o) if line(o) != line(close) => format!(
+                    "closing parenthesis '{}' does not match opening parenthesis '{}' on line {}",
+                    ch(close),
+                    ch(o),
+                    line(o)
+                ),
+                Some(o) => format!(
+                    "closing parenthesis '{}' does not match opening parenthesis '{}'",
+                    ch(close),
+                    ch(o)
+                ),
+                None => format!("unmatched '{}'", ch(close)),
+            };
+            return Some(Diagnostic::new(close..close + 1, message));
+        }
+    }
+    let open = b
+        .unclosed
+        .iter()
+        .rev()
+        .find(|&&o| o < at && line(o) < line(at.min(source.len())))
+        .or_else(|| b.unclosed.last().filter(|_| at >= source.len()))?;
+    Some(
+        Diagnostic::new(*open..open + 1, format!("'{}' was never closed", ch(*open)))
+            .help("close it where the expression ends"),
+    )
+}
+
 /// Rejects bracket nesting deeper than [`MAX_DEPTH`] before parsing, with a
-/// scan that skips strings and comments.
-fn check_brackets(source: &str) -> Result<(), Diagnostic> {
+/// scan that skips strings and comments; pairs the brackets for
+/// [`bracket_error`].
+fn check_brackets(source: &str) -> Result<Brackets, Diagnostic> {
     let bytes = source.as_bytes();
-    let (mut depth, mut i) = (0usize, 0usize);
+    let mut i = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    let mut found = Brackets::default();
     while i < bytes.len() {
         match bytes[i] {
             b'#' => {
@@ -79,8 +132,8 @@ fn check_brackets(source: &str) -> Result<(), Diagnostic> {
                 }
             }
             b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_BRACKETS {
+                open.push(i);
+                if open.len() > MAX_BRACKETS {
                     return Err(Diagnostic::new(
                         i..i + 1,
                         format!("brackets nested deeper than {MAX_BRACKETS} levels"),
@@ -88,12 +141,30 @@ fn check_brackets(source: &str) -> Result<(), Diagnostic> {
                     .help("split the expression into smaller named pieces"));
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            c @ (b')' | b']' | b'}') => {
+                let opener = match c {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                match open.last() {
+                    Some(&o) if bytes[o] == opener => {
+                        open.pop();
+                    }
+                    other => {
+                        if found.mismatch.is_none() {
+                            found.mismatch = Some((i, other.copied()));
+                        }
+                        open.pop();
+                    }
+                }
+            }
             _ => {}
         }
         i += 1;
     }
-    Ok(())
+    found.unclosed = open;
+    Ok(found)
 }
 
 fn too_deep_stmt(s: &Stmt, depth: usize) -> Option<std::ops::Range<usize>> {
