@@ -49,6 +49,11 @@ pub struct OptFlags {
     /// A unittest file: the test whose program to build (`test_x` or `Class.test_x`).
     #[arg(long, value_name = "NAME")]
     pub test: Option<String>,
+    /// Print to stderr, per pass, the ops and variables it removed or added
+    /// and the time it took (with --verify or in a debug build, verification
+    /// included).
+    #[arg(long, short = 'v')]
+    pub stats: bool,
 }
 
 impl OptFlags {
@@ -110,7 +115,30 @@ pub fn take_to(
             });
         }
     }
-    let mut print = |name: &str, program: &fluidc_transpiler::Program| {
+    let mut last = (size(&program), std::time::Instant::now());
+    if flags.stats {
+        let (ops, vars) = last.0;
+        eprintln!("{:<16} {ops:>8} ops {vars:>8} vars", "input");
+    }
+    let mut print = |name: &str, program: &fluidc_transpiler::Program, changed: bool| {
+        if flags.stats {
+            let ((ops0, vars0), started) = last;
+            let (ops, vars) = size(program);
+            let ms = started.elapsed().as_secs_f64() * 1e3;
+            let change = if !changed {
+                "  (no change)".to_string()
+            } else if (ops, vars) == (ops0, vars0) {
+                "  (ops rewritten in place)".to_string()
+            } else {
+                format!(
+                    "  ({:+} ops, {:+} vars)",
+                    ops as i64 - ops0 as i64,
+                    vars as i64 - vars0 as i64
+                )
+            };
+            eprintln!("{name:<16} {ops:>8} ops {vars:>8} vars {ms:>10.3} ms{change}");
+            last = ((ops, vars), std::time::Instant::now());
+        }
         if flags.print_after.as_deref() == Some(name) {
             eprint!("// after {name}\n{}", pretty::to_pretty(program, None));
         }
@@ -140,4 +168,12 @@ pub fn for_target(program: Verified, target: TargetArg) -> Result<Verified, CliE
     };
     Verified::new(retarget(program.into_inner(), target))
         .map_err(|e| CliError::user(format!("retargeting broke the program: {e}")))
+}
+
+/// Ops and variables over every block, for `--stats`.
+fn size(program: &fluidc_transpiler::Program) -> (usize, usize) {
+    program
+        .blocks
+        .iter()
+        .fold((0, 0), |(o, v), b| (o + b.ops.len(), v + b.vars.len()))
 }

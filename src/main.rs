@@ -418,6 +418,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             };
             if input::is_python(&path) {
                 script_flags_are_for_programs(&path, &startup, steps, batch_size)?;
+                if opt.stats {
+                    return Err(CliError {
+                        code: 2,
+                        message: format!(
+                            "error: --stats reports one compile; {path} compiles a program at each \
+                             exe.run: see them with `fluidc compile {path} --stats -o /dev/null`"
+                        ),
+                    });
+                }
                 if params.is_some() {
                     return Err(CliError {
                         code: 2,

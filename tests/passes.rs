@@ -246,3 +246,59 @@ fn folding_gives_the_fetches_of_the_unfolded_program() {
         assert_eq!(unfolded, folded, "{}", py.display());
     }
 }
+
+/// `compile --stats` (`-v`) prints a line per pass: the ops and variables
+/// after it, the change, and `(no change)` where a pass did nothing, so a
+/// user sees why two -O levels give the same program.
+#[test]
+fn stats_print_what_each_pass_did() {
+    let out = fluidc(
+        &[
+            "compile",
+            "testdata/front/ok/csp_fibonacci.py",
+            "-O2",
+            "--stats",
+            "-o",
+            "-",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    let names: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "input",
+            "lower_select",
+            "prune",
+            "fold_constants",
+            "dedup_constants",
+            "prune"
+        ],
+        "{err}"
+    );
+    assert!(
+        lines[1].contains(" ms  (+"),
+        "lower_select adds the lowered cases: {err}"
+    );
+    assert!(lines[3].ends_with("(no change)"), "{err}");
+    // The program written is the one the last line counts.
+    let ops: usize = lines[5].split_whitespace().nth(1).unwrap().parse().unwrap();
+    let dump = fluidc(&["dump", "-", "--format", "json"], &out.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&dump.stdout).expect("json");
+    let written: usize = v["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["ops"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(ops, written, "{err}");
+
+    let out = fluidc(&["run", "testdata/run/host_loop.py", "--stats"], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

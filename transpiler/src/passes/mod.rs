@@ -55,7 +55,7 @@ impl Context<'_> {
 pub type PassFn = fn(Program, &mut Context) -> Result<(Program, bool), PassError>;
 
 /// Called with each pass name and the program after it (`--print-after`).
-pub type AfterPass<'a> = &'a mut dyn FnMut(&str, &Program);
+pub type AfterPass<'a> = &'a mut dyn FnMut(&str, &Program, bool);
 
 /// A pass: its name on the command line and its function.
 #[derive(Debug, Clone, Copy)]
@@ -132,7 +132,8 @@ pub struct Pipeline<'a> {
     pub verify_each: bool,
     /// Stop rewriting after this many rewrites (all passes together).
     pub max_steps: Option<usize>,
-    /// Called with each pass name and the program after it.
+    /// Called with each pass name, the program after it and whether the
+    /// pass changed it.
     pub after_pass: Option<AfterPass<'a>>,
 }
 
@@ -144,13 +145,13 @@ impl Pipeline<'_> {
         };
         let mut program = program.into_inner();
         for pass in &self.passes {
-            let (next, _changed) = (pass.run)(program, &mut ctx)?;
+            let (next, changed) = (pass.run)(program, &mut ctx)?;
             program = next;
             if self.verify_each || cfg!(debug_assertions) {
                 program = check(pass.name, program)?.into_inner();
             }
             if let Some(f) = self.after_pass.as_mut() {
-                f(pass.name, &program);
+                f(pass.name, &program, changed);
             }
         }
         check("(end)", program)
