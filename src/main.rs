@@ -2,7 +2,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use fluidc::driver::{self, OptFlags, Stage, TargetArg};
 use fluidc::input::{self, CliError};
 use fluidc_transpiler::verify::Verified;
@@ -155,6 +155,13 @@ enum Command {
     },
     /// List every module, layer and function of the Python API fluidc knows.
     Api,
+    /// Print a shell completion script: `fluidc completions bash >
+    /// ~/.local/share/bash-completion/completions/fluidc` (zsh: a `_fluidc`
+    /// file on $fpath; fish: ~/.config/fish/completions/fluidc.fish).
+    Completions {
+        /// The shell to complete in.
+        shell: clap_complete::Shell,
+    },
     /// Write a script's model as Paddle inference files (PREFIX.pdmodel and
     /// PREFIX.pdiparams), which paddle.static.load_inference_model loads: the
     /// program it runs first, pruned to its fetches, with the parameters its
@@ -252,7 +259,15 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 const SUBCOMMANDS: &[&str] = &[
-    "compile", "dump", "graph", "check", "run", "api", "export", "help",
+    "compile",
+    "dump",
+    "graph",
+    "check",
+    "run",
+    "api",
+    "export",
+    "completions",
+    "help",
 ];
 
 /// `--feed NAME=...` and `--fetch NAME` of a program must name variables of
@@ -570,6 +585,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
             },
         }),
         Command::Api => input::write_output("-", fluidc::front::api::catalog::listing().as_bytes()),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "fluidc", &mut script);
+            input::write_output("-", &script)
+        }
         Command::Check { input: path, test } => {
             if !input::is_python(&path) {
                 return Err(CliError {

@@ -387,3 +387,38 @@ fn run_errors_are_json_on_stdout_with_format_json() {
         );
     }
 }
+
+/// `fluidc completions SHELL` prints a completion script generated from the
+/// command definitions: bash parses it, and it offers every subcommand and
+/// the flags of `run`.
+#[test]
+fn completions_cover_every_subcommand() {
+    let out = fluidc(&["completions", "bash"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = stdout(&out);
+    for word in [
+        "compile", "dump", "graph", "check", "run", "export", "--steps", "--stats",
+    ] {
+        assert!(script.contains(word), "bash completions lack {word}");
+    }
+    let dir = temp_dir("completions");
+    let file = dir.join("fluidc.bash");
+    std::fs::write(&file, &script).expect("write");
+    let syntax = std::process::Command::new("bash")
+        .args(["-n", path_str(&file)])
+        .output()
+        .expect("bash runs");
+    assert!(
+        syntax.status.success(),
+        "{}",
+        String::from_utf8_lossy(&syntax.stderr)
+    );
+    for shell in ["zsh", "fish"] {
+        let out = fluidc(&["completions", shell], b"");
+        assert!(
+            out.status.success() && stdout(&out).contains("--steps"),
+            "{shell}"
+        );
+    }
+    assert_eq!(fluidc(&["completions", "tcsh"], b"").status.code(), Some(2));
+}
