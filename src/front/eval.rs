@@ -984,6 +984,9 @@ impl Eval<'_, '_> {
                     api::get_item_parts(&obj, parts, span(e))?
                 } else {
                     let key = self.expr(&s.slice);
+                    if let Some(v) = self.default_item(&obj, &key, span(e))? {
+                        return Ok(v);
+                    }
                     api::get_item(&obj, &key, span(e))?
                 }
             }

@@ -149,6 +149,31 @@ class TestClasses(unittest.TestCase):
         self.assertIsNone(None)
         self.assertNotEqual(1, 2)
 
+    def test_defaultdict_and_varargs(self):
+        groups = collections.defaultdict(list)
+        for i, word in enumerate(["a", "b", "a"]):
+            groups[word].append(i)
+        self.assertEqual(sorted(groups.items()), [("a", [0, 2]), ("b", [1])])
+        counts = collections.defaultdict(int)
+        for ch in "hello":
+            counts[ch] += 1
+        self.assertEqual((counts["l"], counts["z"], len(counts)), (2, 0, 5))
+        plain = collections.defaultdict(None)
+        with self.assertRaises(KeyError):
+            plain["missing"]
+
+        def gather(first, *rest, **options):
+            return first, rest, sorted(options.items())
+
+        self.assertEqual(gather(1, 2, 3, b=2, a=1), (1, (2, 3), [("a", 1), ("b", 2)]))
+        self.assertEqual(gather(*[5], **{"k": 0}), (5, (), [("k", 0)]))
+        self.assertEqual(type(1.5).__name__, "float")
+        self.assertTrue(type([]) == list)
+        try:
+            {}["key"]
+        except KeyError as e:
+            print("KeyError", e)
+
 
 class TestReport(unittest.TestCase):
     def test_almost(self):

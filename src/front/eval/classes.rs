@@ -162,6 +162,7 @@ impl Eval<'_, '_> {
             ("functools", "partial") => Some(native("functools.partial", None)),
             ("functools", "reduce") => Some(native("functools.reduce", None)),
             ("collections", "OrderedDict") => Some(native("collections.OrderedDict", None)),
+            ("collections", "defaultdict") => Some(native("collections.defaultdict", None)),
             ("argparse", "ArgumentParser") => Some(native("argparse.ArgumentParser", None)),
             ("argparse", "Namespace") => Some(Value::Class(argparse::namespace_class())),
             ("argparse", "SUPPRESS") => Some(Value::str("==SUPPRESS==")),
@@ -995,6 +996,20 @@ impl Eval<'_, '_> {
                 }
                 Ok(acc)
             }
+            "collections.defaultdict" => {
+                let factory = arg(0).filter(|f| !matches!(f, Value::None));
+                let mut d = Dict::default();
+                d.default_factory = factory;
+                if let Some(Value::Dict(src)) = arg(1) {
+                    for (k, v) in src.borrow().iter() {
+                        let _ = d.insert(k.clone(), v.clone());
+                    }
+                }
+                for (k, v, _) in kwargs {
+                    let _ = d.insert(Value::str(k), v.clone());
+                }
+                Ok(Value::Dict(Rc::new(RefCell::new(d))))
+            }
             "collections.OrderedDict" => {
                 let mut d = Dict::default();
                 if let Some(src) = arg(0) {
@@ -1071,4 +1086,31 @@ pub fn identical(l: &Value, r: &Value) -> Option<bool> {
 /// `repr` of a value, for assertion messages.
 pub fn repr(v: &Value) -> String {
     Show(v, true).to_string()
+}
+
+impl Eval<'_, '_> {
+    /// `d[key]` of a `defaultdict` without the key: the factory's value,
+    /// stored under the key (as `__missing__` does); `None` otherwise.
+    pub(super) fn default_item(
+        &mut self,
+        obj: &Value,
+        key: &Value,
+        sp: Range<usize>,
+    ) -> Result<Option<Value>> {
+        let Value::Dict(d) = obj else {
+            return Ok(None);
+        };
+        let factory = {
+            let d = d.borrow();
+            match (&d.default_factory, d.get(key)) {
+                (Some(f), Ok(None)) => f.clone(),
+                _ => return Ok(None),
+            }
+        };
+        let v = self.call(factory, Vec::new(), Vec::new(), Vec::new(), sp.clone())?;
+        d.borrow_mut()
+            .insert(key.clone(), v.clone())
+            .map_err(|t| api::unhashable(t, sp))?;
+        Ok(Some(v))
+    }
 }

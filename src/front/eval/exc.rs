@@ -160,6 +160,13 @@ impl Eval<'_, '_> {
             } else {
                 msg
             });
+        // `d[k]` without k: CPython's KeyError shows the key's repr alone.
+        let msg = match (class, msg.strip_prefix("key ")) {
+            ("KeyError", Some(rest)) => rest
+                .strip_suffix(" is not in the dict")
+                .map_or(msg.clone(), str::to_string),
+            _ => msg,
+        };
         let mut e = self.new_exc(class, &msg, d);
         e.runtime = runtime;
         e

@@ -16,6 +16,8 @@ use super::{range_len, Value};
 #[derive(Debug, Default, Clone)]
 pub struct Dict {
     map: IndexMap<Key, (Value, Value)>,
+    /// `collections.defaultdict(factory)`: what a missing key gets.
+    pub default_factory: Option<Value>,
 }
 
 /// A value's identity as a dict key: Python's equality made hashable.
