@@ -574,7 +574,13 @@ impl Eval<'_, '_> {
                 );
                 None
             }
-            Value::Poison => None,
+            // A failed value decides where the code goes: its error was
+            // reported; an enclosing loop stops as after an error (it can
+            // no longer tell when it would end).
+            Value::Poison => {
+                self.st.errors_reported += 1;
+                None
+            }
             Value::RunTime => {
                 self.report(Diagnostic::new(
                     span(test),
