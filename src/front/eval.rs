@@ -291,6 +291,10 @@ impl Eval<'_, '_> {
             }
             Stmt::Assign(a) => {
                 let v = self.expr(&a.value);
+                if self.st.raised.is_some() {
+                    // The value raised: Python binds nothing.
+                    return Flow::Normal;
+                }
                 for t in &a.targets {
                     self.assign(t, v.clone());
                 }
@@ -305,6 +309,9 @@ impl Eval<'_, '_> {
                 let cur = self.expr(&a.target);
                 let rhs = self.expr(&a.value);
                 let v = self.binop(a.op, cur, rhs, span(s));
+                if self.st.raised.is_some() {
+                    return Flow::Normal;
+                }
                 self.assign(&a.target, v);
             }
             Stmt::If(x) => match self.condition(&x.test) {
@@ -324,9 +331,9 @@ impl Eval<'_, '_> {
                 let errors = self.st.error_count();
                 match self.loop_body(&x.body) {
                     Flow::Break => return Flow::Normal,
-                    _ if self.st.error_count() > errors => return Flow::Normal,
                     Flow::Return(v) => return Flow::Return(v),
                     Flow::Raise => return Flow::Raise,
+                    _ if self.st.error_count() > errors => return Flow::Normal,
                     Flow::Normal | Flow::Continue => {}
                 }
             },
@@ -343,9 +350,9 @@ impl Eval<'_, '_> {
                     let errors = self.st.error_count();
                     match self.loop_body(&x.body) {
                         Flow::Break => return Flow::Normal,
-                        _ if self.st.error_count() > errors => return Flow::Normal,
                         Flow::Return(v) => return Flow::Return(v),
                         Flow::Raise => return Flow::Raise,
+                        _ if self.st.error_count() > errors => return Flow::Normal,
                         Flow::Normal | Flow::Continue => {}
                     }
                 }
@@ -578,7 +585,11 @@ impl Eval<'_, '_> {
             // reported; an enclosing loop stops as after an error (it can
             // no longer tell when it would end).
             Value::Poison => {
-                self.st.errors_reported += 1;
+                // Only where errors are reported: where they are raised, a
+                // failed value left behind by a caught exception is no error.
+                if !self.raises() {
+                    self.st.errors_reported += 1;
+                }
                 None
             }
             Value::RunTime => {

@@ -84,3 +84,31 @@ required.print_usage()
 print(required.format_help())
 parser.print_help()
 sys.stdout.flush()
+
+# A value that raised binds nothing, and an exception caught in a loop does
+# not stop it.
+value = 0
+for word in ["3", "x", "5"]:
+    try:
+        value = int(word)
+    except ValueError:
+        pass
+    if value > 2:
+        print('value', value)
+
+late = argparse.ArgumentParser(prog='late')
+late.set_defaults(epochs=5)
+late.add_argument('--epochs', type=int)
+late.add_argument('-lr', type=float)
+late.add_argument('-l', type=float)
+late.add_argument('--opt', nargs='?', const='0.5', type=float)
+late.add_argument('n', nargs='?', default='3', type=int)
+late.add_argument('mode', choices=['train', 'test'], nargs='?')
+untitled = late.add_argument_group()
+untitled.add_argument('--x', help='in a group without a title')
+print(late.parse_args(['-lr=0.01', '-l=0.1', '--opt']))
+try:
+    late.parse_args(['4', 'zz'])
+except SystemExit as e:
+    print('exit', e.code)
+late.print_help()

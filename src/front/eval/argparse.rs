@@ -34,7 +34,7 @@ pub struct Parser {
     actions: Vec<Action>,
     /// Section titles and descriptions: positional arguments, options, then
     /// the script's `add_argument_group`s.
-    groups: Vec<(String, Option<String>)>,
+    groups: Vec<(Option<String>, Option<String>)>,
     /// `set_defaults(**kwargs)`.
     defaults: Vec<(String, Value)>,
 }
@@ -201,7 +201,7 @@ impl Action {
     /// The name errors use: `--lr/-l`, or the positional's metavar.
     fn name(&self) -> String {
         if self.options.is_empty() {
-            self.metavar()
+            self.metavar.clone().unwrap_or_else(|| self.dest.clone())
         } else {
             self.options.join("/")
         }
@@ -327,8 +327,8 @@ impl Eval<'_, '_> {
             formatter,
             actions: Vec::new(),
             groups: vec![
-                ("positional arguments".into(), None),
-                ("options".into(), None),
+                (Some("positional arguments".into()), None),
+                (Some("options".into()), None),
             ],
             defaults: Vec::new(),
         };
@@ -387,8 +387,7 @@ impl Eval<'_, '_> {
                     _ => None,
                 };
                 let mut p = cell.borrow_mut();
-                p.groups
-                    .push((as_text(title).unwrap_or_default(), as_text(description)));
+                p.groups.push((as_text(title), as_text(description)));
                 let section = p.groups.len() - 1;
                 Ok(Value::object(Object::ArgGroup(Group {
                     parser: parser.clone(),
@@ -616,7 +615,14 @@ impl Eval<'_, '_> {
             Some(Value::Str(s)) => Some(s.to_string()),
             _ => None,
         };
-        let default = match (kw("default"), kind) {
+        // A parser-level default (`set_defaults` before this argument)
+        // is the argument's default, as in CPython.
+        let parser_default = p
+            .defaults
+            .iter()
+            .find(|(d, _)| *d == dest)
+            .map(|x| x.1.clone());
+        let default = match (kw("default").or(parser_default), kind) {
             (Some(v), _) => v,
             (None, Kind::StoreTrue) => Value::Bool(false),
             (None, Kind::StoreFalse) => Value::Bool(true),
@@ -801,7 +807,13 @@ impl Eval<'_, '_> {
             {
                 Value::list(Vec::new())
             } else if taken.is_empty() {
-                a.default.clone()
+                match &a.default {
+                    // A `?` positional's string default goes through `type=`.
+                    Value::Str(d) if a.nargs == Nargs::Optional && &**d != SUPPRESS => {
+                        self.convert(a, &d.clone(), sp.clone())?
+                    }
+                    other => other.clone(),
+                }
             } else {
                 self.action_value(&p, a, &taken, sp.clone())?
             };
@@ -872,7 +884,11 @@ impl Eval<'_, '_> {
         Ok(match a.nargs {
             Nargs::Zero => a.konst.clone(),
             Nargs::One => out.pop().unwrap_or(Value::None),
-            Nargs::Optional if out.is_empty() => a.konst.clone(),
+            // CPython passes a string const through `type=` too.
+            Nargs::Optional if out.is_empty() => match &a.konst {
+                Value::Str(c) => self.convert(a, &c.clone(), sp)?,
+                other => other.clone(),
+            },
             Nargs::Optional => out.pop().unwrap_or(Value::None),
             _ => Value::list(out),
         })
@@ -1002,14 +1018,15 @@ fn find_option(
     if let Some(k) = find(word) {
         return Ok(Some((k, None)));
     }
+    // `--lr=0.1`, `-lr=0.1`, `-l=0.1`: an option string and its value.
+    let (head, value) = match word.split_once('=') {
+        Some((h, v)) => (h, Some(v.to_string())),
+        None => (word, None),
+    };
+    if let Some(k) = find(head) {
+        return Ok(Some((k, value)));
+    }
     if word.starts_with("--") {
-        let (head, value) = match word.split_once('=') {
-            Some((h, v)) => (h, Some(v.to_string())),
-            None => (word, None),
-        };
-        if let Some(k) = find(head) {
-            return Ok(Some((k, value)));
-        }
         let matches: Vec<(usize, &String)> = p
             .actions
             .iter()

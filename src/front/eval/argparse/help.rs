@@ -129,7 +129,10 @@ impl Parser {
             if items.is_empty() {
                 continue;
             }
-            out.push_str(&format!("\n{title}:\n{items}\n"));
+            match title {
+                Some(title) => out.push_str(&format!("\n{title}:\n{items}\n")),
+                None => out.push_str(&format!("\n{items}\n")),
+            }
         }
         if let Some(e) = &self.epilog {
             out.push_str(&text(e, 0));
@@ -211,6 +214,7 @@ fn text_width() -> usize {
     let cols = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
         .unwrap_or(80);
     cols.saturating_sub(2).max(11)
 }
