@@ -58,7 +58,7 @@ pub fn front(bytes: &[u8]) -> Outcome {
     let compiled = match result {
         Ok(c) => c,
         Err(diags) => {
-            if let Some(d) = diags.iter().find(|d| d.message.contains("internal error")) {
+            if let Some(d) = diags.iter().find(|d| d.message.starts_with("internal error")) {
                 panic!("the front end failed inside: {}", d.message);
             }
             let first = diags.first().map_or("", |d| d.message.as_str());
@@ -131,7 +131,7 @@ pub fn passes_script(script: &str) -> Outcome {
     let compiled = match result {
         Ok(c) => c,
         Err(diags) => {
-            if let Some(d) = diags.iter().find(|d| d.message.contains("internal error")) {
+            if let Some(d) = diags.iter().find(|d| d.message.starts_with("internal error")) {
                 panic!("the front end failed inside: {}", d.message);
             }
             let first = diags.first().map_or("", |d| d.message.as_str());
