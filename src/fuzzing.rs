@@ -45,6 +45,19 @@ impl Outcome {
     }
 }
 
+/// A script the front end refused: a user error, unless a message is one
+/// of fluidc's internal errors (they start with those words; a message
+/// may quote them from the source), which is the bug a target looks for.
+fn rejected_script(diags: &[crate::front::diag::Diagnostic]) -> Outcome {
+    if let Some(d) = diags
+        .iter()
+        .find(|d| d.message.starts_with("internal error"))
+    {
+        panic!("the front end failed inside: {}", d.message);
+    }
+    Outcome::rejected(diags.first().map_or("", |d| d.message.as_str()))
+}
+
 fn cap(bytes: &[u8]) -> &[u8] {
     &bytes[..bytes.len().min(MAX_INPUT)]
 }
@@ -57,13 +70,7 @@ pub fn front(bytes: &[u8]) -> Outcome {
     let (_source, result) = crate::front::compile_bytes("fuzz.py", cap(bytes));
     let compiled = match result {
         Ok(c) => c,
-        Err(diags) => {
-            if let Some(d) = diags.iter().find(|d| d.message.starts_with("internal error")) {
-                panic!("the front end failed inside: {}", d.message);
-            }
-            let first = diags.first().map_or("", |d| d.message.as_str());
-            return Outcome::rejected(first);
-        }
+        Err(diags) => return rejected_script(&diags),
     };
     let program = match Verified::new(compiled.program) {
         Ok(p) => p,
@@ -130,13 +137,7 @@ pub fn passes_script(script: &str) -> Outcome {
     let (_source, result) = crate::front::compile_bytes("fuzz.py", script.as_bytes());
     let compiled = match result {
         Ok(c) => c,
-        Err(diags) => {
-            if let Some(d) = diags.iter().find(|d| d.message.starts_with("internal error")) {
-                panic!("the front end failed inside: {}", d.message);
-            }
-            let first = diags.first().map_or("", |d| d.message.as_str());
-            return Outcome::rejected(first);
-        }
+        Err(diags) => return rejected_script(&diags),
     };
     match Verified::new(compiled.program) {
         Ok(p) => check_passes(&p),
