@@ -83,7 +83,11 @@ pub struct Interp<'s> {
     /// `sys.argv`: the script's path, then the words after `--` on
     /// `fluidc run script.py -- ARGS`.
     pub argv: Vec<String>,
-    /// Every error [`Eval::record`] saw, repeats included.
+    /// Every error [`Eval::record`] saw, repeats included (a repeat is kept
+    /// once in `diags`, but a loop must still see it). A loop whose body
+    /// reported one stops: the next iterations would only repeat it or
+    /// follow from it, and a `while True` whose `break` depended on the
+    /// failed value would run to the iteration limit.
     errors_reported: u64,
 }
 
@@ -146,15 +150,6 @@ impl<'s> Interp<'s> {
             ev.uncaught();
         }
         // `return`/`break` outside a function or loop were reported where they stood.
-    }
-
-    /// Errors reported so far, repeats included (a repeat is kept once in
-    /// `diags`, but a loop must still see it). A loop whose body reported one stops: the
-    /// next iterations would only repeat it or follow from it, and a
-    /// `while True` whose `break` depended on the failed value would run to
-    /// the iteration limit.
-    fn error_count(&self) -> u64 {
-        self.errors_reported
     }
 }
 
@@ -328,12 +323,12 @@ impl Eval<'_, '_> {
                 if !self.count_step(span(s)) {
                     return Flow::Normal;
                 }
-                let errors = self.st.error_count();
+                let errors = self.st.errors_reported;
                 match self.loop_body(&x.body) {
                     Flow::Break => return Flow::Normal,
                     Flow::Return(v) => return Flow::Return(v),
                     Flow::Raise => return Flow::Raise,
-                    _ if self.st.error_count() > errors => return Flow::Normal,
+                    _ if self.st.errors_reported > errors => return Flow::Normal,
                     Flow::Normal | Flow::Continue => {}
                 }
             },
@@ -347,12 +342,12 @@ impl Eval<'_, '_> {
                         return Flow::Normal;
                     }
                     self.assign(&x.target, item);
-                    let errors = self.st.error_count();
+                    let errors = self.st.errors_reported;
                     match self.loop_body(&x.body) {
                         Flow::Break => return Flow::Normal,
                         Flow::Return(v) => return Flow::Return(v),
                         Flow::Raise => return Flow::Raise,
-                        _ if self.st.error_count() > errors => return Flow::Normal,
+                        _ if self.st.errors_reported > errors => return Flow::Normal,
                         Flow::Normal | Flow::Continue => {}
                     }
                 }

@@ -108,7 +108,7 @@ struct Action {
     group: usize,
 }
 
-const SUPPRESS: &str = "==SUPPRESS==";
+pub const SUPPRESS: &str = "==SUPPRESS==";
 
 /// The methods of a parser (and of its argument groups, which are the
 /// parser itself in fluidc: a group only decides the help section).
@@ -962,7 +962,7 @@ impl Eval<'_, '_> {
     }
 
     /// Text on the script's stdout (kept in order with its prints) or stderr.
-    fn write_out(&mut self, text: &str, stderr: bool) {
+    pub(super) fn write_out(&mut self, text: &str, stderr: bool) {
         match self.b.run.as_mut() {
             Some(run) if !stderr => run.stdout.push_str(text),
             _ => eprint!("{text}"),

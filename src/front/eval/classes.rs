@@ -165,7 +165,7 @@ impl Eval<'_, '_> {
             ("collections", "defaultdict") => Some(native("collections.defaultdict", None)),
             ("argparse", "ArgumentParser") => Some(native("argparse.ArgumentParser", None)),
             ("argparse", "Namespace") => Some(Value::Class(argparse::namespace_class())),
-            ("argparse", "SUPPRESS") => Some(Value::str("==SUPPRESS==")),
+            ("argparse", "SUPPRESS") => Some(Value::str(argparse::SUPPRESS)),
             ("argparse", n) if argparse::Formatter::CLASSES.contains(&n) => {
                 builtin_class(n).map(Value::Class)
             }
@@ -952,10 +952,7 @@ impl Eval<'_, '_> {
             }
             "sys.stdout.write" | "sys.stderr.write" => {
                 let text = string(&need(0, "s")?)?;
-                match self.b.run.as_mut() {
-                    Some(run) if name == "sys.stdout.write" => run.stdout.push_str(&text),
-                    _ => eprint!("{text}"),
-                }
+                self.write_out(&text, name == "sys.stderr.write");
                 Ok(Value::Int(text.chars().count() as i64))
             }
             "flush" => Ok(Value::None),
@@ -997,49 +994,17 @@ impl Eval<'_, '_> {
                 Ok(acc)
             }
             "collections.defaultdict" => {
-                let factory = arg(0).filter(|f| !matches!(f, Value::None));
-                let mut d = Dict::default();
-                d.default_factory = factory;
-                if let Some(Value::Dict(src)) = arg(1) {
-                    for (k, v) in src.borrow().iter() {
-                        let _ = d.insert(k.clone(), v.clone());
-                    }
-                }
-                for (k, v, _) in kwargs {
-                    let _ = d.insert(Value::str(k), v.clone());
-                }
-                Ok(Value::Dict(Rc::new(RefCell::new(d))))
+                // defaultdict(factory, *args, **kwargs): the rest is dict()'s.
+                let d = self.dict_of(args.get(1), kwargs, "defaultdict", sp)?;
+                d.borrow_mut().default_factory = arg(0).filter(|f| !matches!(f, Value::None));
+                Ok(Value::Dict(d))
             }
-            "collections.OrderedDict" => {
-                let mut d = Dict::default();
-                if let Some(src) = arg(0) {
-                    let pairs = match &src {
-                        Value::Dict(x) => x
-                            .borrow()
-                            .iter()
-                            .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
-                            .collect(),
-                        other => self.iterate(other, sp.clone()).unwrap_or_default(),
-                    };
-                    for p in pairs {
-                        match p.items().as_deref() {
-                            Some([k, v]) => d
-                                .insert(k.clone(), v.clone())
-                                .map_err(|t| api::unhashable(t, sp.clone()))?,
-                            _ => {
-                                return Err(Diagnostic::new(
-                                    sp,
-                                    "TypeError: OrderedDict() takes (key, value) pairs",
-                                ))
-                            }
-                        }
-                    }
-                }
-                for (k, v, _) in kwargs {
-                    let _ = d.insert(Value::str(k), v.clone());
-                }
-                Ok(Value::Dict(Rc::new(RefCell::new(d))))
-            }
+            "collections.OrderedDict" => Ok(Value::Dict(self.dict_of(
+                args.first(),
+                kwargs,
+                "OrderedDict",
+                sp,
+            )?)),
             other => Err(Diagnostic::new(
                 sp,
                 format!("{other}() is not supported by fluidc here"),
@@ -1089,6 +1054,46 @@ pub fn repr(v: &Value) -> String {
 }
 
 impl Eval<'_, '_> {
+    /// A dict from a mapping or (key, value) pairs, then keywords, as
+    /// `dict(src, **kwargs)` builds it (`what` names the call in errors).
+    fn dict_of(
+        &mut self,
+        src: Option<&Value>,
+        kwargs: &[(String, Value, Range<usize>)],
+        what: &str,
+        sp: Range<usize>,
+    ) -> Result<Rc<RefCell<Dict>>> {
+        let mut d = Dict::default();
+        if let Some(src) = src {
+            let pairs = match src {
+                Value::Dict(x) => x
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                    .collect(),
+                other => self.iterate(other, sp.clone()).unwrap_or_default(),
+            };
+            for p in pairs {
+                match p.items().as_deref() {
+                    Some([k, v]) => d
+                        .insert(k.clone(), v.clone())
+                        .map_err(|t| api::unhashable(t, sp.clone()))?,
+                    _ => {
+                        return Err(Diagnostic::new(
+                            sp,
+                            format!("TypeError: {what}() takes (key, value) pairs"),
+                        ))
+                    }
+                }
+            }
+        }
+        for (k, v, _) in kwargs {
+            // A string key is always hashable.
+            let _ = d.insert(Value::str(k), v.clone());
+        }
+        Ok(Rc::new(RefCell::new(d)))
+    }
+
     /// `d[key]` of a `defaultdict` without the key: the factory's value,
     /// stored under the key (as `__missing__` does); `None` otherwise.
     pub(super) fn default_item(
