@@ -101,6 +101,26 @@ fn fluid_io_inference_model_round_trips_with_paddle() {
     assert_close(&predictions(&reload), &expected, "fluidc on Paddle's model");
 }
 
+/// `save_vars`/`load_vars` with a `predicate` (a function, `fluid.io.
+/// is_persistable`, a lambda) choose the files Paddle's choose, with the
+/// same bytes, and a scope never initialized predicts again from them.
+#[test]
+fn save_vars_with_a_predicate_saves_what_paddle_saves() {
+    let script = "testdata/io/save_vars_predicate.py";
+    let (ours, theirs) = (temp_dir("io_pred_ours"), temp_dir("io_pred_theirs"));
+    let a = ok(fluidc_in(&ours, script), "fluidc");
+    let b = ok(paddle_in(&theirs, script), "Paddle");
+    assert_eq!(a, b, "the script prints differently");
+    for f in [
+        "weights/fc_0.w_0",
+        "everything/all",
+        "by_name/out_w",
+        "by_name/counter",
+    ] {
+        same_bytes(&ours.join(f), &theirs.join(f));
+    }
+}
+
 /// The `.pdmodel` route: paddle.static.save_inference_model(prefix, ...)
 /// and load_inference_model(prefix, exe).
 #[test]

@@ -33,6 +33,18 @@ use D::*;
 
 pub const BUILTINS: &[Builtin] = &[
     builtin!(
+        ["fluid.io.is_parameter"],
+        [("var", Req)],
+        Rest::No,
+        |i, a| var_test(i, a, |v| v.is_parameter == Some(true))
+    ),
+    builtin!(
+        ["fluid.io.is_persistable"],
+        [("var", Req)],
+        Rest::No,
+        |i, a| var_test(i, a, crate::params::is_persistable)
+    ),
+    builtin!(
         ["fluid.io.save_vars", "paddle.static.save_vars"],
         [
             ("executor", Req),
@@ -268,13 +280,12 @@ fn vars_io(i: &mut Host, a: &mut Args, which: Which, save: bool) -> Result<Value
             }
         }
         names
-    } else {
-        if which == Which::Given && !a.is_none("predicate") {
-            return Err(a.err(
-                "predicate",
-                "fluidc does not call a `predicate`; pass the variables as `vars=[...]`, or use save_params/save_persistables",
-            ));
+    } else if which == Which::Given && !a.is_none("predicate") {
+        match chosen_by(i, a, program)? {
+            Some(names) => names,
+            None => return Ok(Value::Poison),
         }
+    } else {
         select(&i.b.programs[program].program, which)
     };
     let scope = i.b.scope;
@@ -288,6 +299,46 @@ fn vars_io(i: &mut Host, a: &mut Args, which: Which, save: bool) -> Result<Value
     };
     done.map_err(|e| Diagnostic::new(a.call.clone(), e))?;
     Ok(Value::None)
+}
+
+/// `fluid.io.is_parameter(var)` / `is_persistable(var)`: the predicates
+/// scripts pass to `save_vars`.
+fn var_test(i: &Host, a: &Args, test: fn(&fluidc_transpiler::Var) -> bool) -> Result<Value> {
+    match a.get("var") {
+        Value::Var(r) => Ok(Value::Bool(test(i.b.var(r)))),
+        Value::Poison => Ok(Value::Poison),
+        other => Err(a.err(
+            "var",
+            format!("expected a Variable, not {}", other.type_name()),
+        )),
+    }
+}
+
+/// The variables of `program` (every block, `list_vars` order) for which
+/// the script's `predicate` is true, as Paddle's `save_vars` filters
+/// `main_program.list_vars()`; None when the predicate failed.
+fn chosen_by(i: &mut Host, a: &Args, program: usize) -> Result<Option<Vec<String>>> {
+    let predicate = a.get("predicate").clone();
+    let mut names = Vec::new();
+    for var in super::program::list_vars(i, program) {
+        let name = var.name.to_string();
+        let keep = i.call_with(predicate.clone(), vec![Value::Var(var)], a.call.clone())?;
+        match keep.truthy() {
+            Some(true) => names.push(name),
+            Some(false) => {}
+            None if matches!(keep, Value::Poison) => return Ok(None),
+            None => {
+                return Err(a.err(
+                    "predicate",
+                    format!(
+                        "the predicate returned {} for `{name}`; it must return True or False",
+                        keep.type_name()
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(Some(names))
 }
 
 /// Writes the scope's tensors for `names` (see [`crate::params::write_tensors`]).

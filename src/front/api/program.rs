@@ -73,6 +73,14 @@ pub const BUILTINS: &[Builtin] = &[
             ))))
         }
     ),
+    builtin!(["Program.list_vars"], [], Rest::No, |i, a| {
+        let Object::Program(p) = *recv_object(a) else {
+            unreachable!("bound to Program")
+        };
+        Ok(Value::list(
+            list_vars(i, p).into_iter().map(Value::Var).collect(),
+        ))
+    }),
     builtin!(["Program.current_block"], [], Rest::No, |i, a| {
         let Object::Program(p) = *recv_object(a) else {
             unreachable!("bound to Program")
@@ -763,6 +771,22 @@ fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
             })
             .collect(),
     ))
+}
+
+/// `program.list_vars()`: every block's variables, block by block.
+pub fn list_vars(i: &Host, program: usize) -> Vec<VarRef> {
+    let blocks = &i.b.programs[program].program.blocks;
+    blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(block, b)| {
+            b.vars.iter().map(move |v| VarRef {
+                program,
+                block,
+                name: v.name.as_str().into(),
+            })
+        })
+        .collect()
 }
 
 /// `var.name`, `var.dtype`, `var.shape`, ... for a program variable.

@@ -136,6 +136,7 @@ impl Eval<'_, '_> {
             ("sys.stderr", "write") => Some(native("sys.stderr.write", None)),
             ("sys.stdout" | "sys.stderr", "flush") => Some(native("flush", None)),
             ("os", "path") => Some(Value::Module("os.path")),
+            ("os", "listdir") => Some(native("os.listdir", None)),
             ("os", "sep") | ("os.path", "sep") => Some(Value::str("/")),
             ("os.path", n) => static_name(
                 &[
@@ -956,6 +957,21 @@ impl Eval<'_, '_> {
                 Ok(Value::Int(text.chars().count() as i64))
             }
             "flush" => Ok(Value::None),
+            "os.listdir" => {
+                let dir = match arg(0) {
+                    Some(p) => string(&p)?,
+                    None => ".".to_string(),
+                };
+                // Directory order, as CPython's listdir gives it.
+                let entries = std::fs::read_dir(&dir).map_err(|e| {
+                    Diagnostic::new(sp.clone(), format!("os.listdir('{dir}'): {e}"))
+                })?;
+                let mut names = Vec::new();
+                for e in entries.flatten() {
+                    names.push(Value::str(&e.file_name().to_string_lossy()));
+                }
+                Ok(Value::list(names))
+            }
             "functools.partial" => {
                 let f = need(0, "func")?;
                 let kws = kwargs

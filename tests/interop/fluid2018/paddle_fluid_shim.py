@@ -1852,6 +1852,7 @@ def install(run=False):
         load_persistables=_io_by(static_io.is_persistable, io_load_vars),
         save_inference_model=io_save_inference_model,
         load_inference_model=io_load_inference_model,
+        is_parameter=static_io.is_parameter, is_persistable=static_io.is_persistable,
     )
     if not hasattr(paddle.static, "_fluidc_shim_io"):
         paddle.static._fluidc_shim_io = True
