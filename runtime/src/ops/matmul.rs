@@ -34,6 +34,12 @@ fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
     let xn = l.int("x_num_col_dims", 1)?;
     let yn = l.int("y_num_col_dims", 1)?;
     compute(move |s| {
+        // Last step's gradients, to write this step's into.
+        let mut old = |g: &Option<_>| {
+            g.as_ref()
+                .and_then(|g| take_unless_input(s, g, &[&x, &y, &dout]))
+        };
+        let (old_dx, old_dy) = (old(&dx), old(&dy));
         let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
         let flat = |t: &Tensor, at: i64| -> Result<Tensor, KernelError> {
             let at = usize::try_from(at)
@@ -51,11 +57,15 @@ fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
         let (a2, b2) = (flat(&a, xn)?, flat(&b, yn)?);
         let d2 = d.reshaped(&[a2.shape()[0], b2.shape()[1]])?;
         let gx = match dx {
-            Some(_) => Some(matmul_into(&d2, &b2, (false, true, 1.0), None)?.reshaped(a.shape())?),
+            Some(_) => {
+                Some(matmul_into(&d2, &b2, (false, true, 1.0), old_dx)?.reshaped(a.shape())?)
+            }
             None => None,
         };
         let gy = match dy {
-            Some(_) => Some(matmul_into(&a2, &d2, (true, false, 1.0), None)?.reshaped(b.shape())?),
+            Some(_) => {
+                Some(matmul_into(&a2, &d2, (true, false, 1.0), old_dy)?.reshaped(b.shape())?)
+            }
             None => None,
         };
         drop((a, b, d));

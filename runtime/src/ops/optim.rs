@@ -304,18 +304,29 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
                 let (Some(p), Some(m1), Some(m2)) = (it.next(), it.next(), it.next()) else {
                     return Err(KernelError::Invalid("adam: missing state".into()));
                 };
-                let mut m2max = it.next();
-                for i in 0..p.len() {
-                    m1[i] = b1 * m1[i] + (T::one() - b1) * g[i];
-                    m2[i] = b2 * m2[i] + (T::one() - b2) * g[i] * g[i];
-                    let m2v = match &mut m2max {
-                        Some(mx) => {
-                            mx[i] = mx[i].max(m2[i]);
-                            mx[i]
+                // Zipped slices (lengths checked by run_update), one loop
+                // per variant: no bounds checks or branches inside, so the
+                // compiler vectorizes it (Adam is most of a small-batch step).
+                let moments = |m1: &mut T, m2: &mut T, g: T| {
+                    *m1 = b1 * *m1 + (T::one() - b1) * g;
+                    *m2 = b2 * *m2 + (T::one() - b2) * g * g;
+                };
+                let step = |m1: T, m2v: T| (-lr_t) * (m1 / (m2v.sqrt() + eps_t));
+                let rows = p.iter_mut().zip(m1.iter_mut()).zip(m2.iter_mut()).zip(g);
+                match it.next() {
+                    None => {
+                        for (((p, m1), m2), &g) in rows {
+                            moments(m1, m2, g);
+                            *p += step(*m1, *m2);
                         }
-                        None => m2[i],
-                    };
-                    p[i] += (-lr_t) * (m1[i] / (m2v.sqrt() + eps_t));
+                    }
+                    Some(mx) => {
+                        for ((((p, m1), m2), &g), mx) in rows.zip(mx.iter_mut()) {
+                            moments(m1, m2, g);
+                            *mx = mx.max(*m2);
+                            *p += step(*m1, *mx);
+                        }
+                    }
                 }
                 Ok(())
             })?;
