@@ -7,13 +7,19 @@ the peer in every repetition, and reports medians and ratios:
   and by Paddle's executor on the very same file. Cost per op is the
   difference between two sizes divided by the difference in ops executed,
   so start-up (and Paddle's import) cancel out.
-- compile: generated scripts of K ops compiled by fluidc, and built and
-  serialized by Paddle's Python through the test-only 2018-names shim when
-  it is present (tests/interop/fluid2018).
+- compile: generated scripts of K ops compiled by fluidc (the whole
+  process), against Paddle building the same ops through its own static
+  API and serializing them, timed in process (bench/paddle_build.py: no
+  Python start, no `import paddle`, no shim).
 - gemm: `mul` and `matmul` of square float32 matrices (64, 256, 1024) in a
   While loop, the same .pb in `fluidc run` and in Paddle's executor; time
   per product by difference of iteration counts, as GFLOP/s (2 N^3 / t),
   against the machine's peak.
+- training: one step of an MLP (784-256-256-10, relu,
+  softmax_with_cross_entropy, Adam) at batch 1, 64 and 512, from the same
+  main.pb + startup.pb: `fluidc run --startup --steps N` against Paddle's
+  executor running them in process (bench/paddle_train.py); time per step
+  by difference of step counts; peak RSS of each whole process.
 - channels: ping-pong, buffered throughput, select fan-in, select Fibonacci
   and the daisy chain as fluidc DSL programs and as Go programs, both with
   the same number of worker threads; per-item cost by difference of sizes,
@@ -23,16 +29,21 @@ Usage: bench/run.py [--quick] [--reps N] [--write BENCHMARKS.md]
 """
 
 import argparse
+import json
 import os
 import platform
+import random
 import re
 import statistics
+import struct
 import subprocess
 import sys
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 FLUIDC = os.path.join(ROOT, "target", "release", "fluidc")
+# rustpython_parser::parse alone (examples/parse_time.rs).
+PARSE_TIME = os.path.join(ROOT, "target", "release", "examples", "parse_time")
 VENV_PY = os.path.join(os.environ.get("FLUIDC_VENV", os.path.join(ROOT, "target", "interop-venv")), "bin", "python")
 WORK = os.path.join(ROOT, "target", "bench")
 WORKERS = "2"
@@ -136,20 +147,24 @@ def generated_script(k):
 
 
 def compile_bench(reps, sizes):
-    shim = os.path.join(ROOT, "tests", "interop", "fluid2018", "build_with_paddle.py")
-    have_shim = os.path.exists(shim)
+    build = os.path.join(ROOT, "bench", "paddle_build.py")
     times = {}
     for k in sizes:
         script = generated_script(k)
         out = os.path.join(WORK, f"generated_{k}.pb")
         ours = lambda: timed([FLUIDC, "compile", script, "--passes", "lower_select", "-o", out])[0]
-        theirs = (lambda: timed([VENV_PY, shim, script, out + ".json"])[0]) if have_shim else (lambda: float("nan"))
+        theirs = lambda: float(timed([VENV_PY, build, str(k)])[2].split()[0])
         # Paddle's Python needs minutes at 100k ops: one run is enough there.
         times[k] = median_pair(reps if k <= 10_000 else 1, ours, theirs)
     rows = []
     for k in sizes:
         o, t = times[k]
-        rows.append((f"compile {k} ops", f"{o * 1000:.1f} ms", f"{t * 1000:.1f} ms" if have_shim else "n/a (no shim)", t / o if have_shim else float("nan"), "≥ 50× at 10k"))
+        rows.append((f"compile {k} ops", f"{o * 1000:.1f} ms", f"{t * 1000:.1f} ms", t / o, "report"))
+    for k in sizes:
+        parse = float(timed([PARSE_TIME, generated_script(k), str(max(reps, 3))])[2])
+        o = times[k][0]
+        rows.append((f"compile {k} ops ÷ parser alone", f"{o / parse:.2f}× ({parse * 1000:.1f} ms parse)", "",
+                     float("nan"), "≤ 1.25×"))
     lo, hi = sizes[-2], sizes[-1]
     slope = (times[hi][0] - times[lo][0]) / (hi - lo) * 1e6
     rows.append(("compile slope (fluidc)", f"{slope:.2f} µs/op", "", float("nan"), "linear"))
@@ -214,6 +229,60 @@ def gemm(reps, quick):
                 "≥ Paddle at 256 and 1024",
             ))
     return rows
+
+
+def write_npy(path, descr, shape, values):
+    """A .npy file (format 1.0) of little-endian values, without numpy."""
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, "".join(f"{d}, " for d in shape).rstrip(" ") if len(shape) > 1 else f"{shape[0]},")
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    code = {"<f4": "f", "<i8": "q"}[descr]
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack(f"<{len(values)}{code}", *values))
+
+
+# (batch, low and high step counts): the difference takes about a second.
+TRAIN_STEPS = {1: (20, 1020), 64: (10, 210), 512: (4, 44)}
+TRAIN_STEPS_QUICK = {1: (10, 210), 64: (5, 45), 512: (2, 10)}
+# Multiply-adds of one sample through the MLP's three layers.
+MLP_MACS = 784 * 256 + 256 * 256 + 256 * 10
+
+
+def training(reps, quick):
+    rows = []
+    rss_rows = []
+    paddle_train = os.path.join(ROOT, "bench", "paddle_train.py")
+    rng = random.Random(0)
+    for b, (lo, hi) in (TRAIN_STEPS_QUICK if quick else TRAIN_STEPS).items():
+        script = instantiate("mlp_train", B=b)
+        main_pb, startup_pb = script[:-3] + ".pb", script[:-3] + "_startup.pb"
+        timed([FLUIDC, "compile", script, "-o", main_pb, "--startup-out", startup_pb])
+        x, label = script[:-3] + "_x.npy", script[:-3] + "_label.npy"
+        write_npy(x, "<f4", [b, 784], [rng.random() for _ in range(b * 784)])
+        write_npy(label, "<i8", [b, 1], [rng.randrange(10) for _ in range(b)])
+        ours_cmd = lambda n: [FLUIDC, "run", main_pb, "--startup", startup_pb, "--steps", str(n),
+                              "--feed", f"x={x}", "--feed", f"label={label}"]
+        ours, theirs, rss = [], [], []
+        for _ in range(reps):
+            t_lo = timed(ours_cmd(lo))[0]
+            t_hi, m, _ = timed(ours_cmd(hi))
+            ours.append((t_hi - t_lo) / (hi - lo))
+            out = timed([VENV_PY, paddle_train, main_pb, startup_pb, x, label, str(lo), str(hi)])
+            marks = json.loads(out[2])
+            theirs.append((marks["high"] - marks["low"]) / (hi - lo))
+            rss.append((m, out[1]))
+        o, t = statistics.median(ours), statistics.median(theirs)
+        flop = 6 * b * MLP_MACS  # forward and two products back, 2 FLOP each
+        target = {1: "≥ 20× faster", 64: "≥ 2× faster", 512: "≥ 1.2× faster"}[b]
+        rows.append((f"MLP training step, batch {b}",
+                     f"{o * 1000:.3f} ms ({flop / o / 1e9:.1f} GFLOP/s)",
+                     f"{t * 1000:.3f} ms ({flop / t / 1e9:.1f} GFLOP/s)", t / o, target))
+        ours_rss, theirs_rss = max(r[0] for r in rss), max(r[1] for r in rss)
+        rss_rows.append((f"peak RSS of {hi} training steps, batch {b} (whole process)",
+                         f"{ours_rss / 1024:.1f} MiB", f"{theirs_rss / 1024:.1f} MiB",
+                         theirs_rss / ours_rss, "report"))
+    return rows + rss_rows
 
 
 GO_PROGRAMS = ["pingpong", "buffered", "fanin", "fibonacci", "daisy"]
@@ -282,7 +351,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small sizes, for a fast check")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--write", help="write the tables to this Markdown file")
-    ap.add_argument("--only", choices=["executor", "compile", "gemm", "channels"], help="run one section and print it")
+    ap.add_argument("--only", choices=["executor", "compile", "gemm", "training", "channels"], help="run one section and print it")
     args = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     exec_sizes = (2_000, 20_000) if args.quick else (10_000, 100_000)
@@ -292,15 +361,18 @@ def main():
             "executor": lambda: table("Executor", "Paddle", executor(args.reps, exec_sizes)),
             "compile": lambda: table("Compile", "Paddle", compile_bench(args.reps, compile_sizes)),
             "gemm": lambda: table("GEMM", "Paddle", gemm(args.reps, args.quick)) + "\n" + gemm_peak(),
+            "training": lambda: table("Training", "Paddle", training(args.reps, args.quick)),
             "channels": lambda: table("Channels", "Go", channels(args.reps, args.quick)),
         }
         print(sections[args.only]())
         return
     parts = [
         table("Executor: fluidc vs Paddle 3.3.1 on the same .pb", "Paddle", executor(args.reps, exec_sizes)),
-        table("Compile: fluidc vs Paddle's Python building the same script", "Paddle", compile_bench(args.reps, compile_sizes)),
+        table("Compile: fluidc's whole process vs Paddle building and serializing the same ops in process", "Paddle", compile_bench(args.reps, compile_sizes)),
         table("GEMM: fluidc vs Paddle 3.3.1 on the same .pb (mul and matmul, time per product)", "Paddle", gemm(args.reps, args.quick))
         + "\n" + gemm_peak(),
+        table("Training: fluidc vs Paddle 3.3.1 on the same main.pb + startup.pb (time per step)", "Paddle",
+              training(args.reps, args.quick)),
         table(f"Channels: fluidc vs Go ({WORKERS} workers / GOMAXPROCS={WORKERS})", "Go", channels(args.reps, args.quick)),
     ]
     go_version = subprocess.run(["go", "version"], capture_output=True, text=True).stdout.strip()

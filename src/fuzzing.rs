@@ -286,6 +286,7 @@ fn run(program: &Verified) -> Result<Vec<(String, Tensor)>, RuntimeError> {
         max_memory: Some(MAX_TENSOR_BYTES),
         max_ops: Some(MAX_OPS),
         timeout: Some(RUN_TIMEOUT),
+        profile: false,
     });
     session.run_once(program, feeds(program), Vec::new())
 }

@@ -125,6 +125,11 @@ enum Command {
         /// as 2 or 0.5) for the whole command (exit 3). Default: no limit.
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         timeout: Option<Duration>,
+        /// After the run, print to stderr the time spent per op type: calls,
+        /// total and mean time, share (the program's runs: every `exe.run` of
+        /// a script; the --steps of a training run, not its --startup program)
+        #[arg(long)]
+        profile: bool,
         /// Parameters for a saved model: a directory of tensor files or one
         /// combined file (Paddle's formats). `model.pdmodel` takes
         /// `model.pdiparams` beside it without this.
@@ -418,6 +423,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             batch_size,
             max_ops,
             timeout,
+            profile,
             params,
             save_params,
             save_fetch,
@@ -430,6 +436,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 max_memory,
                 max_ops,
                 timeout,
+                profile,
             };
             if input::is_python(&path) {
                 script_flags_are_for_programs(&path, &startup, steps, batch_size)?;
@@ -511,6 +518,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                         code: 3,
                         message: format!("error: {}: {e}", input::display_name(name)),
                     })?;
+                session.reset_profile();
             }
             if let Some(steps) = steps {
                 let trained = fluidc::train::train(
@@ -529,6 +537,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     let object = serde_json::json!({ "error": json_error(e) });
                     input::write_output("-", format!("{object}\n").as_bytes())?;
                 }
+                print_profile(profile, &session.profile());
                 return trained;
             }
             let feeds = feeds
@@ -538,7 +547,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     fluidc::train::StepFeed::Batched(b) => (name, b.get(0)),
                 })
                 .collect();
-            let results = match session.run_once(&program, feeds, fetch) {
+            let results = session.run_once(&program, feeds, fetch);
+            print_profile(profile, &session.profile());
+            let results = match results {
                 Ok(r) => r,
                 Err(e) => {
                     let e = fluidc::train::runtime_error(&path, None, &e, startup.is_some());
@@ -679,6 +690,13 @@ fn script_flags_are_for_programs(
 /// last run's fetches.
 // The `run` flags a script takes, one by one as clap parsed them.
 #[allow(clippy::too_many_arguments)]
+/// The `--profile` table, on stderr.
+fn print_profile(wanted: bool, rows: &[fluidc_runtime::OpProfile]) {
+    if wanted {
+        eprint!("{}", fluidc_runtime::format_table(rows));
+    }
+}
+
 fn run_script(
     path: &str,
     script_args: Vec<String>,
@@ -689,6 +707,7 @@ fn run_script(
     opt: &driver::OptFlags,
     [save_params, save_fetch]: [Option<String>; 2],
 ) -> Result<(), CliError> {
+    let profiled = options.profile;
     let mut mode = fluidc::front::run::RunMode::new(options, opt.pipeline_names()?);
     for f in feed {
         let (name, value) = fluidc::train::split_feed(f)?;
@@ -719,6 +738,7 @@ fn run_script(
     for warning in run.unused_cli_names() {
         eprintln!("{warning}");
     }
+    print_profile(profiled, &run.profile());
     let fetched = &run.last;
     let verdict = match (&failure, &run.error) {
         (_, Some(e)) => Err(CliError {

@@ -67,6 +67,74 @@ fn steps_carry_persistable_state_from_the_startup_program() {
     );
 }
 
+/// `--profile` counts each op type's calls: the steps' ops (not the
+/// startup program's) for a training run, every `exe.run` for a script.
+#[test]
+fn profile_counts_the_calls_of_each_op_type() {
+    let dir = temp_dir("train_profile");
+    let (main, startup) = compile_split(&dir, "testdata/run/persistable_state.py");
+    let (main, startup) = (path_str(&main), path_str(&startup));
+    let calls = |out: &std::process::Output| -> Vec<(String, u64)> {
+        let text = stderr(out);
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
+        assert_eq!(
+            header,
+            ["op", "calls", "total", "ms", "mean", "µs", "share"],
+            "{text}"
+        );
+        let mut rows: Vec<(String, u64)> = lines
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f[0].to_string(), f[1].parse().expect("a count of calls"))
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let out = fluidc(
+        &[
+            "run",
+            main,
+            "--startup",
+            startup,
+            "--steps",
+            "5",
+            "--profile",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let row = |n: &str, c: u64| (n.to_string(), c);
+    assert_eq!(
+        calls(&out),
+        [
+            row("fetch", 10),
+            row("increment", 5),
+            row("scale", 5),
+            row("total", 20)
+        ]
+    );
+    let script = fluidc(
+        &["run", "testdata/run/persistable_state.py", "--profile"],
+        b"",
+    );
+    assert!(script.status.success(), "{}", stderr(&script));
+    assert_eq!(
+        calls(&script),
+        [
+            row("fetch", 10),
+            row("fill_constant", 1),
+            row("increment", 5),
+            row("scale", 5),
+            row("total", 21)
+        ]
+    );
+    // Without --profile, no table.
+    let plain = fluidc(&["run", main, "--startup", startup, "--steps", "2"], b"");
+    assert_eq!(stderr(&plain), "");
+}
+
 /// Issue 15's numbers: seed 003's linear regression trained with SGD for
 /// 100 steps from its compiled programs gives Paddle 3.3.1's losses and
 /// predictions, as the script does in run mode.

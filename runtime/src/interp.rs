@@ -7,6 +7,7 @@
 //! goroutine runs the same op again, which then finishes with the waiter's
 //! completion (the transfer already happened, as in Go).
 use std::sync::Arc;
+use std::time::Instant;
 
 use rand::RngCore;
 use smallvec::{smallvec, SmallVec};
@@ -109,6 +110,7 @@ impl Worker<'_, '_> {
         let top = g.depth - 1;
         let ops = &prog.blocks[g.frames[top].block].ops;
         let mut pc = g.frames[top].pc;
+        let block = g.frames[top].block;
         let mut vars = Vars::new(&g.frames, &mut g.locals, top);
         while let Some(LoadedOp {
             exec: Exec::Compute(kernel),
@@ -118,7 +120,15 @@ impl Worker<'_, '_> {
             if *budget == 0 {
                 break;
             }
-            kernel(&mut vars).map_err(|e| info.kernel_error(e))?;
+            match &mut self.times {
+                None => kernel(&mut vars).map_err(|e| info.kernel_error(e))?,
+                Some(times) => {
+                    let start = Instant::now();
+                    let done = kernel(&mut vars);
+                    record(times, (block, pc), start);
+                    done.map_err(|e| info.kernel_error(e))?;
+                }
+            }
             pc += 1;
             *budget -= 1;
         }
@@ -144,8 +154,13 @@ impl Worker<'_, '_> {
                 exec: Exec::Control(c),
                 info,
             }) => {
-                let here = (g.frames[top].block, pc);
-                self.control(g, c, here).map_err(|e| info.kernel_error(e))
+                let here = (block, pc);
+                let start = self.times.is_some().then(Instant::now);
+                let done = self.control(g, c, here);
+                if let (Some(times), Some(start)) = (&mut self.times, start) {
+                    record(times, here, start);
+                }
+                done.map_err(|e| info.kernel_error(e))
             }
             Some(_) => unreachable!("compute ops ran above"),
         }
@@ -472,4 +487,11 @@ fn finish(waiter: &GWaiter) -> Completion<Value> {
     waiter
         .finish()
         .expect("a goroutine is woken only after its waiter is claimed")
+}
+
+/// One call of op `at` (block, index), from `start` until now (profiling).
+fn record(times: &mut crate::profile::OpTimes, (block, op): (usize, usize), start: Instant) {
+    let e = &mut times[block][op];
+    e.0 += 1;
+    e.1 += u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
 }

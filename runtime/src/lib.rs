@@ -34,6 +34,7 @@ mod layout;
 mod load;
 mod loader;
 mod ops;
+mod profile;
 pub mod random;
 mod scheduler;
 mod scope;
@@ -46,6 +47,7 @@ use fluidc_transpiler::Verified;
 pub use constant::KernelEvaluator;
 pub use error::{AllocError, KernelError, RuntimeError};
 pub use feed::{parse_feed, Batches};
+pub use profile::{format_table, OpProfile};
 pub use session::{Prepared, Session, SessionOptions};
 pub use tensor::{Data, Tensor};
 

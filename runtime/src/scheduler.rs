@@ -44,6 +44,7 @@ use rand::SeedableRng;
 use crate::error::RuntimeError;
 use crate::goroutine::{Frame, GInfo, Goroutine};
 use crate::load::Runnable;
+use crate::profile::{add_times, empty_times, OpTimes};
 use crate::value::Value;
 
 /// Ops a goroutine runs before it yields to others waiting.
@@ -56,6 +57,8 @@ pub(crate) struct Limits {
     pub(crate) max_ops: Option<u64>,
     /// The instant the run must stop by, and the timeout it came from.
     pub(crate) deadline: Option<(Instant, Duration)>,
+    /// Time every op (`--profile`; see `crate::profile`).
+    pub(crate) profile: bool,
 }
 
 /// The limit that stopped a run.
@@ -102,6 +105,8 @@ pub(crate) struct Sched<'r> {
     next_id: AtomicU64,
     /// Main's locals once it has ended.
     main_locals: Mutex<Option<Vec<Value>>>,
+    /// The workers' op times, added up as each worker stops (profiling).
+    times: Option<Mutex<OpTimes>>,
 }
 
 struct Queue {
@@ -120,6 +125,8 @@ pub(crate) struct Worker<'s, 'r> {
     /// Woken here earlier and displaced from `next`; only this worker runs them.
     local: VecDeque<Box<Goroutine>>,
     pub(crate) rng: SmallRng,
+    /// This worker's op times, when the run is profiled.
+    pub(crate) times: Option<OpTimes>,
 }
 
 impl<'r> Sched<'r> {
@@ -140,7 +147,13 @@ impl<'r> Sched<'r> {
             live: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(0),
             main_locals: Mutex::new(None),
+            times: limits.profile.then(|| Mutex::new(empty_times(prog))),
         }
+    }
+
+    /// The op times of a profiled run, once it has ended.
+    pub(crate) fn take_times(&self) -> Option<OpTimes> {
+        self.times.as_ref().map(|t| std::mem::take(&mut *t.lock()))
     }
 
     /// Runs the program from `main` (goroutine 0, with its locals) on
@@ -160,6 +173,7 @@ impl<'r> Sched<'r> {
             woken: 0,
             local: VecDeque::new(),
             rng: SmallRng::seed_from_u64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            times: self.times.as_ref().map(|_| empty_times(self.prog)),
         };
         // Kernels on every worker allocate under the caller's memory limit.
         let limit = crate::tensor::alloc::current();
@@ -342,6 +356,13 @@ impl<'r> Sched<'r> {
 
 impl Worker<'_, '_> {
     fn run(mut self) {
+        self.run_goroutines();
+        if let (Some(mine), Some(all)) = (&self.times, &self.sched.times) {
+            add_times(&mut all.lock(), mine);
+        }
+    }
+
+    fn run_goroutines(&mut self) {
         loop {
             let g = match self.next.take().or_else(|| self.local.pop_front()) {
                 Some(g) => g,

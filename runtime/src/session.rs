@@ -23,6 +23,7 @@ use fluidc_transpiler::{Program, Verified};
 use crate::error::RuntimeError;
 use crate::goroutine::{Frame, FrameKind};
 use crate::load::Runnable;
+use crate::profile::{OpProfile, Profile};
 use crate::random;
 use crate::scheduler::{Limits, Sched};
 use crate::scope::{Scope, TensorRef, VarRef, Vars};
@@ -50,6 +51,8 @@ pub struct SessionOptions {
     /// [`Session::new`]; a run still going then stops with an error.
     /// Default: no limit.
     pub timeout: Option<Duration>,
+    /// Time every op, by type, for [`Session::profile`] (`--profile`).
+    pub profile: bool,
 }
 
 /// A program loaded once to be run many times ([`Session::prepare`]): a
@@ -75,6 +78,8 @@ pub struct Session {
     /// generator): seeded as `paddle.seed(options.seed)` seeds Paddle's,
     /// or at random; its draws continue from run to run.
     engine: Option<random::SharedEngine>,
+    /// Op times of the profiled runs (shared with siblings).
+    profile: Profile,
 }
 
 impl Session {
@@ -97,6 +102,7 @@ impl Session {
             options: self.options.clone(),
             deadline: self.deadline,
             engine: self.engine.clone(),
+            profile: self.profile.clone(),
             ..Session::default()
         }
     }
@@ -184,8 +190,13 @@ impl Session {
         let limits = Limits {
             max_ops: self.options.max_ops,
             deadline: self.deadline.zip(self.options.timeout),
+            profile: self.options.profile,
         };
-        let result = Sched::new(prog, limits).run(root_frame(&root), locals, workers, seed);
+        let sched = Sched::new(prog, limits);
+        let result = sched.run(root_frame(&root), locals, workers, seed);
+        if let Some(times) = sched.take_times() {
+            self.profile.add(prog, &times);
+        }
         let mut locals = result?;
         let mut vars = Vars::new(&frames, &mut locals, 0);
         let out = fetches(prog, &mut vars, fetch);
@@ -196,6 +207,18 @@ impl Session {
             }
         }
         out
+    }
+
+    /// Time per op type of the runs so far, longest first, when the
+    /// session profiles ([`SessionOptions::profile`]; this session's and
+    /// its siblings' runs).
+    pub fn profile(&self) -> Vec<OpProfile> {
+        self.profile.report()
+    }
+
+    /// Forgets the runs profiled so far (a training run's startup program).
+    pub fn reset_profile(&self) {
+        self.profile.clear();
     }
 
     /// The tensor a persistable variable holds between runs

@@ -129,6 +129,11 @@ impl RunMode {
     }
 
     /// The session of scope `scope`, made when first used.
+    /// Time per op type of every run the script made (`--profile`).
+    pub fn profile(&self) -> Vec<fluidc_runtime::OpProfile> {
+        self.sessions[0].profile()
+    }
+
     pub fn session(&mut self, scope: usize) -> &mut Session {
         while self.sessions.len() <= scope {
             let sibling = self.sessions[0].sibling();
