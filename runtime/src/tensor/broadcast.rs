@@ -117,7 +117,7 @@ impl Broadcast {
 
     /// Applies `f` to each broadcast pair of elements, in output order,
     /// writing into `old` when it has one owner (see [`Buffer::refill`]).
-    pub fn zip<A: Copy, B: Copy, O>(
+    pub fn zip<A: Copy, B: Copy, O: Clone>(
         &self,
         x: &[A],
         y: &[B],
@@ -137,12 +137,26 @@ impl Broadcast {
             let a = x[0];
             return Buffer::refill(old, n, y.iter().map(|&b| f(a, b)));
         }
-        if let Some((pre, m, post)) = self.y_block(x.len(), y.len()) {
-            // A bias (Y a run of X's dims): no per-element index walk.
-            let values = (0..pre).flat_map(|p| {
-                (0..m).flat_map(move |j| (0..post).map(move |q| ((p * m + j) * post + q, j)))
-            });
-            return Buffer::refill(old, n, values.map(|(i, j)| f(x[i], y[j])));
+        if let Some((_, m, post)) = self.y_block(x.len(), y.len()).filter(|_| n > 0) {
+            // A bias (Y a run of X's dims): plain loops over rows of X, no
+            // per-element index walk (an fc's bias add is one per layer).
+            let mut out = Buffer::reuse_vec(old, n, f(x[0], y[0]));
+            let rows = out.chunks_exact_mut(m * post).zip(x.chunks_exact(m * post));
+            for (o, a) in rows {
+                if post == 1 {
+                    for ((o, &a), &b) in o.iter_mut().zip(a).zip(y) {
+                        *o = f(a, b);
+                    }
+                    continue;
+                }
+                let runs = o.chunks_exact_mut(post).zip(a.chunks_exact(post));
+                for ((o, a), &b) in runs.zip(y) {
+                    for (o, &a) in o.iter_mut().zip(a) {
+                        *o = f(a, b);
+                    }
+                }
+            }
+            return Buffer::from(out);
         }
         Buffer::refill(old, n, self.indices().map(|(i, j)| f(x[i], y[j])))
     }
