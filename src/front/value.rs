@@ -397,6 +397,22 @@ impl fmt::Display for Show<'_> {
                 seq(f, &l.borrow(), "[", "]")
             }),
             Value::Tuple(t) => seq(f, t, "(", ")"),
+            Value::Dict(d) if d.borrow().ordered => {
+                shown_once(f, Rc::as_ptr(d) as usize, "...", |f| {
+                    let d = d.borrow();
+                    if d.is_empty() {
+                        return f.write_str("OrderedDict()");
+                    }
+                    f.write_str("OrderedDict([")?;
+                    for (i, (k, v)) in d.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "({}, {})", Show(k, true), Show(v, true))?;
+                    }
+                    f.write_str("])")
+                })
+            }
             Value::Dict(d) => shown_once(f, Rc::as_ptr(d) as usize, "{...}", |f| {
                 f.write_str("{")?;
                 for (i, (k, v)) in d.borrow().iter().enumerate() {

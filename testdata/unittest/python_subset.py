@@ -143,6 +143,11 @@ class TestClasses(unittest.TestCase):
         self.assertEqual(functools.reduce(lambda a, b: a * b, [1, 2, 3, 4]), 24)
         d = collections.OrderedDict([("b", 1), ("a", 2)])
         self.assertEqual(list(d.keys()), ["b", "a"])
+        self.assertEqual(repr(d), "OrderedDict([('b', 1), ('a', 2)])")
+        self.assertEqual(str(collections.OrderedDict()), "OrderedDict()")
+        d["self"] = d
+        self.assertEqual(repr(d), "OrderedDict([('b', 1), ('a', 2), ('self', ...)])")
+        del d["self"]
         self.assertGreater(time.time(), 0)
         self.assertLessEqual(1, 1)
         self.assertIn("b", d)

@@ -1015,12 +1015,11 @@ impl Eval<'_, '_> {
                 d.borrow_mut().default_factory = arg(0).filter(|f| !matches!(f, Value::None));
                 Ok(Value::Dict(d))
             }
-            "collections.OrderedDict" => Ok(Value::Dict(self.dict_of(
-                args.first(),
-                kwargs,
-                "OrderedDict",
-                sp,
-            )?)),
+            "collections.OrderedDict" => {
+                let d = self.dict_of(args.first(), kwargs, "OrderedDict", sp)?;
+                d.borrow_mut().ordered = true;
+                Ok(Value::Dict(d))
+            }
             other => Err(Diagnostic::new(
                 sp,
                 format!("{other}() is not supported by fluidc here"),

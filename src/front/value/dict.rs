@@ -18,6 +18,9 @@ pub struct Dict {
     map: IndexMap<Key, (Value, Value)>,
     /// `collections.defaultdict(factory)`: what a missing key gets.
     pub default_factory: Option<Value>,
+    /// `collections.OrderedDict()`: printed as CPython prints one,
+    /// `OrderedDict([(k, v), ...])` (the order itself is every dict's).
+    pub ordered: bool,
 }
 
 /// A value's identity as a dict key: Python's equality made hashable.
