@@ -81,6 +81,12 @@ impl Worker<'_, '_> {
             }
             if budget == 0 {
                 if self.others_wait() {
+                    // Count its wake-ups first: once in the shared queue it
+                    // may run, park and stop on another worker at once, and
+                    // with them still uncounted `active` could reach 0
+                    // while the goroutines it woke wait here (a false
+                    // deadlock report).
+                    self.count_woken();
                     return self.sched.push(g);
                 }
                 budget = match self.sched.grant() {
