@@ -220,26 +220,24 @@ fn a_deadlock_is_reported_with_every_blocked_goroutine_not_hung() {
 
 /// A goroutine preempted while the goroutines it woke still wait on its
 /// worker counts them before another worker can take it: before the fix,
-/// about one run in 25 of this program ended in a false deadlock report
-/// (the bench's buffered-channel workload found it). Forty runs catch that
-/// with ~80% odds, in a few seconds.
+/// about one run in 25 of the bench's buffered-channel workload (a sender
+/// of 10000 values through a capacity-100 channel, main summing them)
+/// ended in a false deadlock report. Forty runs catch that with ~80% odds,
+/// in a few seconds.
 #[test]
 fn a_preempted_sender_never_looks_like_a_deadlock() {
     let dir = temp_dir("buffered_handoff");
-    let pb = dir.join("handoff.pb");
-    let out = fluidc(
-        &[
-            "compile",
-            "testdata/programs/buffered_handoff.py",
-            "-o",
-            path_str(&pb),
-        ],
-        b"",
-    );
+    let template = std::fs::read_to_string(repo().join("bench/workloads/buffered.py"))
+        .expect("the bench workload");
+    let script = dir.join("buffered.py");
+    std::fs::write(&script, template.replace("@N@", "10000")).expect("write script");
+    let pb = dir.join("buffered.pb");
+    let out = fluidc(&["compile", path_str(&script), "-o", path_str(&pb)], b"");
     assert!(out.status.success(), "{}", stderr(&out));
     for run in 0..40 {
         let out = fluidc(&["run", path_str(&pb), "--workers", "2"], b"");
         assert!(out.status.success(), "run {run}: {}", stderr(&out));
+        // 0 + 1 + ... + 9999, as Python's sum(range(10000)) gives it.
         assert!(
             stdout(&out).contains("[49995000]"),
             "run {run}: {}",
