@@ -31,18 +31,27 @@ pub(crate) fn compute(
 /// An op the interpreter carries out itself.
 #[derive(Debug)]
 pub(crate) enum Control {
-    /// Runs `body` in a fresh child scope while `cond` is true.
+    /// Runs `body` in a fresh child scope while `cond` is true; with
+    /// `keep`, each run's variables are kept for a `while_grad`.
     While {
         cond: VarRef,
         body: usize,
+        keep: Option<Box<KeepSteps>>,
     },
     /// Runs `body` once in a child scope if the condition holds: the one bool
-    /// of `conds[0]` (scalar), or every `conds` tensor non-empty.
+    /// of `conds[0]` (scalar), or every `conds` tensor non-empty. With
+    /// `keep` (its `Scope` output), the run's variables are kept there for
+    /// a `conditional_block_grad`.
     CondBlock {
         conds: Vec<VarRef>,
         scalar: bool,
         body: usize,
+        keep: Option<VarRef>,
     },
+    /// Runs a loop's grad block once per kept step, last step first.
+    WhileGrad(Box<WhileGrad>),
+    /// Runs a branch's grad block over the kept run, if the branch ran.
+    CondBlockGrad(Box<CondBlockGrad>),
     /// Starts a goroutine running `body` in a child scope.
     Go {
         body: usize,
@@ -61,6 +70,63 @@ pub(crate) enum Control {
         channel: VarRef,
     },
     Select(Select),
+}
+
+/// What a `while` keeps of each step for its grad (Paddle's step scopes):
+/// the STEP_SCOPES variable it fills, and the inputs each step copies when
+/// it starts (`crate::layout::step_copies`).
+#[derive(Debug)]
+pub(crate) struct KeepSteps {
+    pub(crate) scopes: VarRef,
+    pub(crate) copies: Vec<VarRef>,
+}
+
+/// A `while_grad` (Paddle's WhileGradOp). Variables of the op's block
+/// unless said otherwise.
+#[derive(Debug)]
+pub(crate) struct WhileGrad {
+    /// The steps the forward loop kept.
+    pub(crate) scopes: VarRef,
+    /// The grad block, and the loop body it runs on top of.
+    pub(crate) body: usize,
+    pub(crate) forward: usize,
+    /// Where the grad block sees each step's copied inputs.
+    pub(crate) copies: Vec<VarRef>,
+    /// Output gradients the grad block holds a variable of its own for:
+    /// (outside, inside), the inside one set from the outside one at each
+    /// step's start.
+    pub(crate) links: Vec<(VarRef, VarRef)>,
+    /// Output gradients that are zeros when nothing wrote them: each with
+    /// its declared dtype and shape.
+    pub(crate) zero_ogs: Vec<(VarRef, VarKind, Vec<i64>)>,
+    pub(crate) grads: Vec<GradOut>,
+}
+
+/// How one input gradient leaves a step of a grad block.
+#[derive(Debug)]
+pub(crate) struct GradOut {
+    /// The gradient outside (in the op's block).
+    pub(crate) outside: VarRef,
+    /// `X@GRAD` as the grad block sees it.
+    pub(crate) inside: VarRef,
+    /// The variable is also an output gradient the loop carries from step
+    /// to step: the outside one becomes the inside one (else each step's
+    /// is added to it).
+    pub(crate) carried: bool,
+}
+
+/// A `conditional_block_grad` (Paddle's ConditionalBlockGradOp).
+#[derive(Debug)]
+pub(crate) struct CondBlockGrad {
+    pub(crate) conds: Vec<VarRef>,
+    pub(crate) scalar: bool,
+    pub(crate) scope: VarRef,
+    pub(crate) body: usize,
+    pub(crate) forward: usize,
+    /// Per wanted input gradient: the outside gradient, the input it is the
+    /// gradient of (for zeros of its shape), and the gradient the grad
+    /// block computed, if the branch's scope holds one.
+    pub(crate) grads: Vec<(VarRef, VarRef, Option<VarRef>)>,
 }
 
 /// The lowered select (SPEC §4).

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::channel::Waiter;
 use crate::load::LoadedBlock;
 use crate::scope::{ChannelCache, Scope};
-use crate::value::{TypedChannel, Value};
+use crate::value::{StepScope, TypedChannel, Value};
 
 /// The waiter a goroutine parks in.
 pub(crate) type GWaiter = Waiter<Value, Box<Goroutine>>;
@@ -78,6 +78,17 @@ pub(crate) enum FrameKind {
     /// `while` op at `op`, in the enclosing frame), and a true one restarts
     /// the body with fresh variables.
     While { op: (usize, usize) },
+    /// A conditional block whose run is kept for its grad (by the op at
+    /// `op`): at its end its variables go to the op's `Scope`.
+    Branch { op: (usize, usize) },
+    /// A grad block run by the grad op at `op`, on top of a frame holding
+    /// a restored run of its forward block: `steps` are the runs still to
+    /// go (a loop's, last first), `first` whether this is the first.
+    Grad {
+        op: (usize, usize),
+        steps: Vec<StepScope>,
+        first: bool,
+    },
 }
 
 /// What the scheduler keeps of every live goroutine, for the deadlock report

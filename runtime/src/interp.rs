@@ -19,6 +19,7 @@ use crate::goroutine::{Frame, FrameKind, GWaiter, Goroutine, Parked};
 use crate::load::{LoadedOp, Runnable};
 use crate::scheduler::{Stop, Worker};
 use crate::scope::{ChannelCache, Scope, VarRef, Vars};
+use crate::steps;
 use crate::tensor::Scalar;
 use crate::value::{TypedChannel, Value};
 
@@ -175,16 +176,43 @@ impl Worker<'_, '_> {
     fn end_frame(&mut self, g: &mut Goroutine) -> Result<Step, RuntimeError> {
         let prog = self.sched.prog;
         let top = g.depth - 1;
+        match g.frames[top].kind {
+            FrameKind::Branch { op } => {
+                let Exec::Control(Control::CondBlock {
+                    keep: Some(scope), ..
+                }) = &prog.blocks[op.0].ops[op.1].exec
+                else {
+                    unreachable!("a kept branch frame is pushed by a conditional_block that keeps");
+                };
+                steps::keep_branch(g, top, scope);
+                g.pop();
+                return Ok(Step::Next);
+            }
+            FrameKind::Grad { op, .. } => {
+                let grad_op = &prog.blocks[op.0].ops[op.1];
+                return steps::end_grad_step(g, prog, grad_op)
+                    .map(|()| Step::Next)
+                    .map_err(|e| grad_op.info.kernel_error(e));
+            }
+            _ => {}
+        }
         if let FrameKind::While { op } = g.frames[top].kind {
             let while_op = &prog.blocks[op.0].ops[op.1];
-            let Exec::Control(Control::While { cond, .. }) = &while_op.exec else {
+            let Exec::Control(Control::While { cond, keep, .. }) = &while_op.exec else {
                 unreachable!("a loop frame is pushed by a while op");
             };
+            if let Some(k) = keep {
+                steps::keep_step(g, top, k);
+            }
             // The condition as the `while` op sees it, from the enclosing frame.
-            let again = Vars::new(&g.frames, &mut g.locals, top - 1)
+            let mut outer = Vars::new(&g.frames, &mut g.locals, top - 1);
+            let again = outer
                 .condition(cond)
                 .map_err(|e| while_op.info.kernel_error(e))?;
             if again {
+                if let Some(k) = keep {
+                    steps::start(&mut outer, k);
+                }
                 let frame = &mut g.frames[top];
                 for v in &mut g.locals[frame.base..g.used] {
                     std::mem::take(v).discard();
@@ -219,8 +247,21 @@ impl Worker<'_, '_> {
         let mut vars = Vars::new(&g.frames, &mut g.locals, top);
         let cache = &mut g.channels;
         match c {
-            Control::While { cond, body } => {
+            Control::While { cond, body, keep } => {
                 let run = vars.condition(cond)?;
+                if let Some(k) = keep {
+                    if prog.blocks[*body].has_scope {
+                        return Err(KernelError::Invalid(
+                            "gradients through a loop whose body starts goroutines are not \
+                             supported"
+                                .into(),
+                        ));
+                    }
+                    vars.set(&k.scopes, Value::Steps(Box::default()));
+                    if run {
+                        steps::start(&mut vars, k);
+                    }
+                }
                 g.frames[top].pc += 1;
                 if run {
                     g.push(&prog.blocks[*body], *body, FrameKind::While { op: here });
@@ -230,20 +271,55 @@ impl Worker<'_, '_> {
                 conds,
                 scalar,
                 body,
+                keep,
             } => {
-                let run = if *scalar {
-                    vars.condition(&conds[0])?
-                } else {
-                    let mut all = true;
-                    for c in conds {
-                        all &= vars.tensor(c)?.numel() != 0;
-                    }
-                    all
-                };
+                let run = branch_runs(&vars, conds, *scalar)?;
+                if let Some(scope) = keep {
+                    vars.set(scope, Value::Steps(Box::default()));
+                }
                 g.frames[top].pc += 1;
                 if run {
-                    g.push(&prog.blocks[*body], *body, FrameKind::Once);
+                    let kind = match keep {
+                        Some(_) => FrameKind::Branch { op: here },
+                        None => FrameKind::Once,
+                    };
+                    g.push(&prog.blocks[*body], *body, kind);
                 }
+            }
+            Control::WhileGrad(wg) => {
+                let kept = vars.with(&wg.scopes, std::mem::take);
+                let kept = match kept {
+                    Value::Steps(kept) if !kept.is_empty() => *kept,
+                    _ => Vec::new(),
+                };
+                if !kept.is_empty() {
+                    steps::zero_unwritten(&mut vars, &wg.zero_ogs)?;
+                }
+                g.frames[top].pc += 1;
+                if kept.is_empty() {
+                    return Ok(Step::Next);
+                }
+                steps::push_grad_step(
+                    g, prog, here, wg.forward, wg.body, &wg.copies, &wg.links, kept, true,
+                )?;
+            }
+            Control::CondBlockGrad(cg) => {
+                let run = branch_runs(&vars, &cg.conds, cg.scalar)?;
+                if !run {
+                    steps::zero_grads(&mut vars, cg.grads.iter().map(|(o, x, _)| (o, x)))?;
+                    g.frames[top].pc += 1;
+                    return Ok(Step::Next);
+                }
+                let kept = match vars.with(&cg.scope, std::mem::take) {
+                    Value::Steps(kept) if !kept.is_empty() => *kept,
+                    _ => {
+                        return Err(KernelError::Invalid(
+                            "the branch ran but kept no scope for its grad".into(),
+                        ))
+                    }
+                };
+                g.frames[top].pc += 1;
+                steps::push_grad_step(g, prog, here, cg.forward, cg.body, &[], &[], kept, true)?;
             }
             Control::Go { body } => {
                 let (frame, locals) = Frame::start(&prog.blocks[*body], *body, vars.scope());
@@ -418,6 +494,19 @@ impl Worker<'_, '_> {
     }
 }
 
+/// Whether a conditional block (or its grad) runs: the one bool of
+/// `conds[0]` (scalar), or every `conds` tensor non-empty.
+fn branch_runs(vars: &Vars, conds: &[VarRef], scalar: bool) -> Result<bool, KernelError> {
+    if scalar {
+        return vars.condition(&conds[0]);
+    }
+    let mut all = true;
+    for c in conds {
+        all &= vars.tensor(c)?.numel() != 0;
+    }
+    Ok(all)
+}
+
 /// The error of a run stopped by `stop` while `g` was about to run its
 /// next op: that op (or, at the end of a `while` body, the `while`) and
 /// its source line.
@@ -425,7 +514,9 @@ fn stopped_at(g: &Goroutine, prog: &Runnable, stop: Stop) -> RuntimeError {
     let frame = &g.frames[g.depth - 1];
     let op = match (prog.blocks[frame.block].ops.get(frame.pc), &frame.kind) {
         (Some(op), _) => Some(op),
-        (None, FrameKind::While { op }) => Some(&prog.blocks[op.0].ops[op.1]),
+        (None, FrameKind::While { op } | FrameKind::Branch { op } | FrameKind::Grad { op, .. }) => {
+            Some(&prog.blocks[op.0].ops[op.1])
+        }
         (None, FrameKind::Once) => None,
     };
     match op {

@@ -1,7 +1,7 @@
 //! Where each variable of a program lives at run time: which block owns
 //! it, whether it is a frame local or shared with goroutines, its slot
 //! (see `crate::scope`), and how a name used in a block resolves.
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use fluidc_transpiler::{AttrValue, Program};
@@ -42,18 +42,26 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub(crate) fn new(p: &Program) -> Layout {
-        let parent: Vec<Option<usize>> = p
+        let mut parent: Vec<Option<usize>> = p
             .blocks
             .iter()
             .map(|b| usize::try_from(b.parent_idx).ok())
             .collect();
         // Linear in the number of blocks (a verified program's blocks all
         // reach block 0).
-        let depth = p
+        let mut depth: Vec<u32> = p
             .depths()
             .into_iter()
             .map(|d| d.unwrap_or(0) as u32)
             .collect();
+        // A grad block runs on top of a restored run of its forward block,
+        // so names resolve through that block first.
+        for b in 0..p.blocks.len() {
+            if let Some(f) = forward_of(p, b) {
+                parent[b] = Some(f);
+                depth[b] = depth[f] + 1;
+            }
+        }
         let mut go_body = vec![false; p.blocks.len()];
         for op in p.blocks.iter().flat_map(|b| &b.ops) {
             if let (true, Some(AttrValue::Block(body))) = (op.ty == "go", op.get_attr("sub_block"))
@@ -82,7 +90,29 @@ impl Layout {
                 layout.declare(owner, &var.name);
             }
         }
+        // A loop's grad block reads the inputs each step copied.
+        for op in p.blocks.iter().flat_map(|b| &b.ops) {
+            if op.ty != "while_grad" {
+                continue;
+            }
+            let Some(AttrValue::Block(g)) = op.get_attr("sub_block") else {
+                continue;
+            };
+            let Some(g) = usize::try_from(*g).ok().filter(|&g| g < p.blocks.len()) else {
+                continue;
+            };
+            if let Some(f) = forward_of(p, g) {
+                for name in step_copies(p, f, op.inputs_of("X")) {
+                    layout.declare(g, &name);
+                }
+            }
+        }
         layout
+    }
+
+    /// The block whose own variables hold `name` as seen from `block`.
+    pub(crate) fn owner(&self, block: usize, name: &str) -> Option<usize> {
+        self.find(block, name).map(|(owner, _)| owner)
     }
 
     pub(crate) fn declare(&mut self, block: usize, name: &str) {
@@ -191,4 +221,48 @@ impl Layout {
         let shared = self.shared[block].iter().filter(|s| **s).count();
         (self.shared[block].len() - shared, shared)
     }
+}
+
+/// The forward block of grad block `b`, when it is one the runtime can run
+/// on top of a restored run of its forward block: a different block, not
+/// a grad block itself, with the same parent (a grad block of a loop or
+/// branch in a grad block, i.e. nested ones, is not).
+pub(crate) fn forward_of(p: &Program, b: usize) -> Option<usize> {
+    let block = p.blocks.get(b)?;
+    let f = usize::try_from(block.forward_block_idx?).ok()?;
+    let fwd = p.blocks.get(f)?;
+    let plain = fwd.forward_block_idx.is_none_or(|x| x < 0);
+    (f != b && plain && fwd.parent_idx == block.parent_idx).then_some(f)
+}
+
+/// The inputs `xs` of a `while` over block `f` that each step copies when
+/// it starts, for the grad block (Paddle's WhileOp copies each input that
+/// is a dense tensor, not a parameter, and not both read and written by one
+/// op of the body; persistable variables are left out too, as nothing in
+/// one run changes them behind the loop).
+pub(crate) fn step_copies(p: &Program, f: usize, xs: &[String]) -> Vec<String> {
+    let Some(body) = p.blocks.get(f) else {
+        return Vec::new();
+    };
+    let in_place: HashSet<&str> = body
+        .ops
+        .iter()
+        .flat_map(|op| {
+            let outs: HashSet<&str> = op.output_names().collect();
+            op.input_names()
+                .filter(move |n| outs.contains(n))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    xs.iter()
+        .filter(|x| !in_place.contains(x.as_str()))
+        .filter(|x| {
+            p.find_var_recursive(f, x).is_some_and(|(_, v)| {
+                v.kind() == Some(fluidc_transpiler::VarKind::DenseTensor)
+                    && !v.is_persistable()
+                    && v.is_parameter != Some(true)
+            })
+        })
+        .cloned()
+        .collect()
 }

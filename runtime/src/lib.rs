@@ -39,6 +39,7 @@ pub mod random;
 mod scheduler;
 mod scope;
 mod session;
+mod steps;
 pub mod tensor;
 mod value;
 

@@ -56,6 +56,11 @@ impl<'a> OpLoader<'a> {
         })
     }
 
+    /// The block whose own variables hold `name` as seen from `block`.
+    pub(crate) fn owner(&self, block: usize, name: &str) -> Option<usize> {
+        self.layout.owner(block, name)
+    }
+
     pub(crate) fn var(&self, name: &str) -> Result<VarRef, String> {
         self.var_in(self.block, name)
     }

@@ -202,7 +202,10 @@ impl Session {
         let out = fetches(prog, &mut vars, fetch);
         for (name, r) in &prog.persistables {
             let v = vars.with(r, std::mem::take);
-            if !matches!(v, Value::Empty | Value::FeedList(_) | Value::FetchList(_)) {
+            if !matches!(
+                v,
+                Value::Empty | Value::FeedList(_) | Value::FetchList(_) | Value::Steps(_)
+            ) {
                 self.scope.insert(name.clone(), v);
             }
         }

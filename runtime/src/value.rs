@@ -10,8 +10,8 @@ use crate::tensor::{dtype_name, tensor_dtype, Scalar, Tensor};
 /// The value of one variable in a scope.
 #[derive(Debug, Clone, Default)]
 pub(crate) enum Value {
-    /// Declared but never written (also STEP_SCOPES variables, which the
-    /// runtime does not need: each block run gets its own scope anyway).
+    /// Declared but never written (also STEP_SCOPES variables of loops and
+    /// branches no grad op reads: each block run gets its own scope anyway).
     #[default]
     Empty,
     /// Boxed so that a value stays three words: frames hold many variables,
@@ -29,6 +29,18 @@ pub(crate) enum Value {
     FeedList(Vec<Option<Tensor>>),
     /// The `fetch` holder: column `col` is what the fetch op of that column wrote.
     FetchList(Vec<Option<Tensor>>),
+    /// A STEP_SCOPES variable a grad op reads: what each run of the loop
+    /// body (or the one run of a branch) left, for its grad block.
+    Steps(Box<Vec<StepScope>>),
+}
+
+/// What one run of a block keeps for its grad block (Paddle keeps the
+/// run's scope): the block's variables at its end, and the values of the
+/// inputs the run copied when it started (see `crate::layout::step_copies`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct StepScope {
+    pub(crate) locals: Vec<Value>,
+    pub(crate) copies: Vec<Value>,
 }
 
 impl Value {
@@ -71,6 +83,7 @@ impl Value {
             Value::TensorArray(_) => "a tensor array",
             Value::FeedList(_) => "the feed list",
             Value::FetchList(_) => "the fetch list",
+            Value::Steps(_) => "the scopes of a loop's steps",
         }
     }
 }

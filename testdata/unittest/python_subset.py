@@ -179,6 +179,17 @@ class TestClasses(unittest.TestCase):
         except KeyError as e:
             print("KeyError", e)
 
+    def test_dict_constructor(self):
+        base = {"b": 1, "a": 2}
+        copy = dict(base)
+        copy["c"] = 3
+        self.assertEqual(list(copy.items()), [("b", 1), ("a", 2), ("c", 3)])
+        self.assertEqual(len(base), 2)
+        self.assertEqual(dict([("x", 1), ("y", 2)]), {"y": 2, "x": 1})
+        self.assertEqual(dict(), {})
+        with self.assertRaises(ValueError):
+            dict([[1, 2, 3]])
+
 
 class TestReport(unittest.TestCase):
     def test_almost(self):

@@ -20,14 +20,17 @@
 //!    (`_append_backward_vars_`), and `op_role_var = [param, grad]` set on
 //!    the last op writing each parameter's gradient.
 //!
-//! Gradients through ops that run sub-blocks (`while`, `conditional_block`)
-//! are not built yet: such an op on the path is an error.
+//! An op on the path that runs a sub-block (`while`, `conditional_block`)
+//! gets a grad block: a new block, child of the block its grad op goes to,
+//! whose `forward_block_idx` is the sub-block, holding the sub-block's grad
+//! ops built the same way (`_append_backward_ops_` recursing); its grad op
+//! (`while_grad`, `conditional_block_grad`) runs that block.
 use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 
 use crate::model::{Attr, AttrValue, Block, Op, Program, Slot, Var};
-use crate::ops::{self, GradMaker, GRAD_SUFFIX};
+use crate::ops::{self, GradMaker, GradOpSpec, GRAD_SUFFIX};
 
 /// Paddle's `OpRole` bits.
 pub mod role {
@@ -81,26 +84,34 @@ pub fn append_backward(
         _ => String::new(),
     };
 
-    // 2. The no-grad set, as gradient names.
-    let mut no_grad_set: HashSet<String> = block
-        .vars
+    // 2. The no-grad sets, as gradient names, per block
+    // (`_get_stop_gradients_`); the caller's names count in block 0.
+    let mut no_grad_dict: Vec<HashSet<String>> = program
+        .blocks
         .iter()
-        .filter(|v| v.stop_gradient.unwrap_or(false))
-        .map(|v| grad_name(&v.name))
+        .map(|b| {
+            b.vars
+                .iter()
+                .filter(|v| v.stop_gradient.unwrap_or(false))
+                .map(|v| grad_name(&v.name))
+                .collect()
+        })
         .collect();
-    no_grad_set.extend(no_grad.iter().map(|n| grad_name(n)));
-    let mut block_no_grad: HashSet<String> = no_grad_set
+    no_grad_dict[0].extend(no_grad.iter().map(|n| grad_name(n)));
+    let mut block_no_grad: HashSet<String> = no_grad_dict[0]
         .iter()
         .map(|n| strip_grad_suffix(n).to_string())
         .collect();
 
-    // 3. The path to the loss.
-    let fwd_op_num = block.ops.len();
-    let path = find_op_path(block, loss, &block_no_grad)?;
-    for v in find_no_grad_vars(block, &path, loss, &block_no_grad) {
+    // 3. The path to the loss, and the paths inside the blocks on it.
+    let fwd_op_num = program.blocks[0].ops.len();
+    let mut op_paths = HashMap::new();
+    let targets = HashSet::from([loss.to_string()]);
+    let path = find_op_path(program, 0, targets, &block_no_grad, &mut op_paths, false);
+    for v in find_no_grad_vars(&program.blocks[0], &path, loss, &block_no_grad) {
         block_no_grad.insert(v);
     }
-    no_grad_set.extend(block_no_grad.iter().map(|n| grad_name(n)));
+    no_grad_dict[0].extend(block_no_grad.iter().map(|n| grad_name(n)));
 
     // 1. loss@GRAD.
     let dims = loss_var
@@ -124,77 +135,34 @@ pub fn append_backward(
         .attr("op_role", AttrValue::Int(role::BACKWARD | role::LOSS))
         .attr("op_device", AttrValue::String(op_device));
     check_attrs(&mut fill);
-    block.ops.push(fill);
+    program.blocks[0].ops.push(fill);
 
-    // 4. The grad ops, in reverse.
-    let mut grad_ops: Vec<Op> = Vec::new();
+    // 4.-6. The grad ops, in reverse, with the grad blocks of the loops
+    // and branches on the path.
     let mut grad_to_var: HashMap<String, String> = HashMap::new();
-    for &i in path.iter().rev() {
-        let fwd = &block.ops[i];
-        let specs = match &ops::get(&fwd.ty).map(|d| &d.grad) {
-            Some(GradMaker::Ops(specs)) => specs.clone(),
-            Some(GradMaker::Blocks) => {
-                return Err(format!(
-                    "gradients through `{}` (a loop or branch) are not supported yet; \
-                     compute the loss outside the block",
-                    fwd.ty
-                ))
-            }
-            _ => {
-                return Err(format!(
-                    "op `{}` has no gradient in Paddle, but the loss depends on it; \
-                     set stop_gradient on its outputs or pass them in no_grad_set",
-                    fwd.ty
-                ))
-            }
-        };
-        let want = |v: &str| {
-            let g = grad_name(v);
-            (!no_grad_set.contains(&g)).then_some(g)
-        };
-        for spec in &specs {
-            for mut g in spec.make(fwd, &want) {
-                for (slot, refs) in &spec.outputs {
-                    for r in refs {
-                        if r.source != ops::grad::Source::InGrad {
-                            continue;
-                        }
-                        for (name, v) in
-                            g.outputs_of(slot).iter().zip(fwd.inputs_of(&r.slot).iter())
-                        {
-                            grad_to_var.insert(name.clone(), v.clone());
-                        }
-                    }
-                }
-                if let Some(dev) = fwd.get_attr("op_device").cloned() {
-                    g.set_attr("op_device", dev);
-                }
-                grad_ops.push(g);
-            }
-        }
-    }
-
-    // 5. and 6.
-    let grad_ops = addup_repetitive_outputs(grad_ops, 0);
-    let grad_ops = remove_no_grad_branch(grad_ops, &mut no_grad_set, loss);
-    let forward: Vec<&Op> = path.iter().map(|&i| &block.ops[i]).collect();
-    let not_needed = find_not_need_ops(&grad_ops, &forward);
-    for (k, mut op) in grad_ops.into_iter().enumerate() {
-        if not_needed.contains(&k) {
-            continue;
-        }
-        op.set_attr("op_role", AttrValue::Int(role::BACKWARD));
-        block.ops.push(op);
-    }
+    let mut ctx = Backward {
+        program,
+        no_grad: no_grad_dict,
+        grad_to_var: &mut grad_to_var,
+        op_paths: &op_paths,
+        loss,
+    };
+    let grad_ops = ctx.append_ops(0, &path, 0)?;
+    program.blocks[0].ops.extend(grad_ops);
 
     // 7.
-    let grad_info = append_backward_vars(block, fwd_op_num, &grad_to_var)?;
+    let mut grad_info = HashMap::new();
+    append_backward_vars(program, 0, fwd_op_num, &grad_to_var, &mut grad_info)?;
+    let block = &mut program.blocks[0];
     let mut pairs = Vec::new();
     for p in parameters {
-        let Some(g) = grad_info.get(p) else {
+        let Some((g, b)) = grad_info.get(p) else {
             continue;
         };
-        pairs.push((p.clone(), g.clone()));
+        // Paddle pairs a parameter only with a gradient of the loss's block.
+        if *b == 0 {
+            pairs.push((p.clone(), g.clone()));
+        }
     }
     for (p, g) in &pairs {
         if let Some(op) = block
@@ -211,6 +179,210 @@ pub fn append_backward(
         }
     }
     Ok(pairs)
+}
+
+/// Paddle's placeholder for an argument with no variable.
+const EMPTY_VAR: &str = "@EMPTY@";
+
+/// The block an op runs as its `sub_block`, if any.
+fn sub_block_of(op: &Op) -> Option<usize> {
+    match op.get_attr("sub_block") {
+        Some(AttrValue::Block(b)) => usize::try_from(*b).ok(),
+        _ => None,
+    }
+}
+
+/// The state of one `append_backward` across the blocks it visits.
+struct Backward<'a> {
+    program: &'a mut Program,
+    /// Per block, the gradient names not wanted (`no_grad_dict`).
+    no_grad: Vec<HashSet<String>>,
+    grad_to_var: &'a mut HashMap<String, String>,
+    /// The forward path inside each sub-block on the way to the loss.
+    op_paths: &'a HashMap<usize, Vec<usize>>,
+    loss: &'a str,
+}
+
+impl Backward<'_> {
+    /// `_append_backward_ops_`: the grad ops of the ops `path` of block
+    /// `b`, in reverse, for block `target`. An op that runs a sub-block
+    /// first gets a grad block (a child of `target` whose forward block is
+    /// the sub-block) holding the sub-block's grad ops.
+    fn append_ops(&mut self, b: usize, path: &[usize], target: usize) -> Result<Vec<Op>, String> {
+        let mut grad_ops: Vec<Op> = Vec::new();
+        for &i in path.iter().rev() {
+            let fwd = self.program.blocks[b].ops[i].clone();
+            let mut grad_block = None;
+            if let Some(sub) = sub_block_of(&fwd) {
+                let g = self.program.blocks.len();
+                let mut block = Block::new(g as i32, target as i32);
+                block.forward_block_idx = Some(sub as i32);
+                self.program.blocks.push(block);
+                self.no_grad.push(HashSet::new());
+                let sub_path = self.op_paths.get(&sub).cloned().unwrap_or_default();
+                let ops = self.append_ops(sub, &sub_path, g)?;
+                self.program.blocks[g].ops = ops;
+                grad_block = Some(g);
+            }
+            let made = match &ops::get(&fwd.ty).map(|d| &d.grad) {
+                Some(GradMaker::Ops(specs)) => self.make_grad_ops(b, &fwd, specs),
+                Some(GradMaker::Blocks) => {
+                    let g = grad_block.ok_or_else(|| {
+                        format!("`{}` on the path to the loss has no sub_block", fwd.ty)
+                    })?;
+                    vec![self.make_block_grad(b, &fwd, g)?]
+                }
+                Some(GradMaker::Empty) => Vec::new(),
+                _ => {
+                    return Err(format!(
+                        "op `{}` has no gradient in Paddle, but the loss depends on it; \
+                         set stop_gradient on its outputs or pass them in no_grad_set",
+                        fwd.ty
+                    ))
+                }
+            };
+            for mut g in made {
+                if let Some(dev) = fwd.get_attr("op_device").cloned() {
+                    g.set_attr("op_device", dev);
+                }
+                grad_ops.push(g);
+            }
+        }
+        // 5. and 6.
+        let grad_ops = addup_repetitive_outputs(grad_ops, b);
+        let grad_ops = remove_no_grad_branch(grad_ops, &mut self.no_grad[b], self.loss);
+        let block = &self.program.blocks[b];
+        let forward: Vec<&Op> = path.iter().map(|&i| &block.ops[i]).collect();
+        let not_needed = find_not_need_ops(&grad_ops, &forward);
+        Ok(grad_ops
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| !not_needed.contains(k))
+            .map(|(_, mut op)| {
+                op.set_attr("op_role", AttrValue::Int(role::BACKWARD));
+                op
+            })
+            .collect())
+    }
+
+    /// The grad ops an op's maker data describes (`core.get_grad_op_desc`).
+    fn make_grad_ops(&mut self, b: usize, fwd: &Op, specs: &[GradOpSpec]) -> Vec<Op> {
+        let no_grad = &self.no_grad[b];
+        let want = |v: &str| {
+            let g = grad_name(v);
+            (!no_grad.contains(&g)).then_some(g)
+        };
+        let mut made = Vec::new();
+        for spec in specs {
+            for g in spec.make(fwd, &want) {
+                for (slot, refs) in &spec.outputs {
+                    for r in refs {
+                        if r.source != ops::grad::Source::InGrad {
+                            continue;
+                        }
+                        for (name, v) in g.outputs_of(slot).iter().zip(fwd.inputs_of(&r.slot)) {
+                            self.grad_to_var.insert(name.clone(), v.clone());
+                        }
+                    }
+                }
+                made.push(g);
+            }
+        }
+        made
+    }
+
+    /// `InputGrad(slot, false)`: a gradient name per argument of the
+    /// forward input `slot`, `@EMPTY@` where it is not wanted.
+    fn input_grads(&mut self, b: usize, fwd: &Op, slot: &str) -> Vec<String> {
+        fwd.inputs_of(slot)
+            .iter()
+            .map(|x| {
+                let g = grad_name(x);
+                if self.no_grad[b].contains(&g) {
+                    EMPTY_VAR.to_string()
+                } else {
+                    self.grad_to_var.insert(g.clone(), x.clone());
+                    g
+                }
+            })
+            .collect()
+    }
+
+    /// The grad op of a `while` or `conditional_block` whose grad block
+    /// `g` is built: Paddle's C++ `WhileGradOpMaker` and
+    /// `ConditionalBlockGradMaker`.
+    fn make_block_grad(&mut self, b: usize, fwd: &Op, g: usize) -> Result<Op, String> {
+        fn strs(v: &[String]) -> Vec<&str> {
+            v.iter().map(String::as_str).collect()
+        }
+        let mut op = match fwd.ty.as_str() {
+            "while" => {
+                let mut igs = self.input_grads(b, fwd, "X");
+                let grad_ops = &self.program.blocks[g].ops;
+                let inner: HashSet<&str> = grad_ops.iter().flat_map(Op::output_names).collect();
+                for ig in &mut igs {
+                    if !inner.contains(ig.as_str()) {
+                        *ig = EMPTY_VAR.to_string();
+                    }
+                }
+                // The output gradients the grad block reads from outside:
+                // names it reads that are neither the loop's inputs and
+                // outputs, nor written before in it, nor forward variables.
+                let grad_ops = &self.program.blocks[g].ops;
+                let parent = usize::try_from(self.program.blocks[g].parent_idx).unwrap_or(0);
+                let fwd_block = sub_block_of(fwd).unwrap_or(0);
+                let mut block_ins: HashSet<&str> = fwd
+                    .inputs_of("X")
+                    .iter()
+                    .chain(fwd.outputs_of("Out"))
+                    .map(String::as_str)
+                    .collect();
+                let mut ogs: Vec<String> = Vec::new();
+                for op in grad_ops {
+                    for name in op.input_names() {
+                        if block_ins.contains(name)
+                            || self.program.find_var_recursive(fwd_block, name).is_some()
+                            || self.program.find_var_recursive(parent, name).is_some()
+                            || ogs.iter().any(|o| o == name)
+                        {
+                            continue;
+                        }
+                        ogs.push(name.to_string());
+                    }
+                    block_ins.extend(op.output_names());
+                }
+                let ogs = crate::cxx_hash::unordered_set_order(ogs);
+                let mut op = Op::new("while_grad")
+                    .input("X", &strs(fwd.inputs_of("X")))
+                    .input("Out", &strs(fwd.outputs_of("Out")))
+                    .input("StepScopes", &strs(fwd.outputs_of("StepScopes")))
+                    .input("Out@GRAD", &strs(&ogs))
+                    .output("X@GRAD", &strs(&igs));
+                op.attrs = fwd.attrs.clone();
+                op.set_attr("original_output_grad", AttrValue::Strings(ogs));
+                op.set_attr("skip_eager_deletion_vars", AttrValue::Strings(Vec::new()));
+                op
+            }
+            "conditional_block" => {
+                let igs = self.input_grads(b, fwd, "Input");
+                let ogs: Vec<String> = fwd.outputs_of("Out").iter().map(|o| grad_name(o)).collect();
+                let mut op = Op::new("conditional_block_grad")
+                    .input("Cond", &strs(fwd.inputs_of("Cond")))
+                    .input("Input", &strs(fwd.inputs_of("Input")))
+                    .input("Out", &strs(fwd.outputs_of("Out")))
+                    .input("Out@GRAD", &strs(&ogs))
+                    .input("Scope", &strs(fwd.outputs_of("Scope")))
+                    .output("Input@GRAD", &strs(&igs));
+                if let Some(v) = fwd.get_attr("is_scalar_condition") {
+                    op.set_attr("is_scalar_condition", v.clone());
+                }
+                op
+            }
+            other => return Err(format!("gradients through `{other}` are not supported")),
+        };
+        op.set_attr("sub_block", AttrValue::Block(g as i32));
+        Ok(op)
+    }
 }
 
 /// Fills an op built here with its proto's defaults, as Paddle's
@@ -247,27 +419,89 @@ fn has_empty_maker(ty: &str) -> bool {
     ops::get(ty).is_some_and(|d| d.grad == GradMaker::Empty)
 }
 
-/// `_find_op_path_` for the global block: the ops the loss depends on
-/// through variables not in `no_grad`, in program order, by index.
+/// `_find_op_path_`: the ops of block `b` that `targets` depend on
+/// through variables not in `no_grad`, in program order, by index. For
+/// each op that runs a sub-block, the path inside that block goes into
+/// `paths` (`_get_sub_block_path`). In a `while` body (`is_while`), an op
+/// writing a variable the path reads counts even if it comes later, since
+/// the next iteration reads what it wrote.
 fn find_op_path(
-    block: &Block,
-    loss: &str,
+    program: &Program,
+    b: usize,
+    targets: HashSet<String>,
     no_grad: &HashSet<String>,
-) -> Result<Vec<usize>, String> {
-    let mut outputs: HashSet<&str> = HashSet::from([loss]);
-    let mut path = Vec::new();
+    paths: &mut HashMap<usize, Vec<usize>>,
+    is_while: bool,
+) -> Vec<usize> {
+    let block = &program.blocks[b];
+    let mut outputs = targets;
+    let mut relevant = vec![true; block.ops.len()];
     for (i, op) in block.ops.iter().enumerate().rev() {
+        if let Some(sub) = sub_block_of(op).filter(|&s| s < program.blocks.len()) {
+            let sub_targets: HashSet<String> = op
+                .output_names()
+                .filter(|n| outputs.contains(*n))
+                .map(str::to_string)
+                .collect();
+            let sub_path = sub_block_path(program, sub, op, sub_targets, paths);
+            paths.insert(sub, sub_path);
+        }
         if op.output_names().any(|n| outputs.contains(n)) && !has_empty_maker(&op.ty) {
             for n in op.input_names() {
                 if !no_grad.contains(n) {
-                    outputs.insert(n);
+                    outputs.insert(n.to_string());
                 }
             }
-            path.push(i);
+        } else {
+            relevant[i] = false;
         }
     }
-    path.reverse();
-    Ok(path)
+    if is_while {
+        for (i, op) in block.ops.iter().enumerate().rev() {
+            if !relevant[i] && op.output_names().any(|n| outputs.contains(n)) {
+                relevant[i] = true;
+                if !has_empty_maker(&op.ty) {
+                    for n in op.input_names() {
+                        if !no_grad.contains(n) {
+                            outputs.insert(n.to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (0..block.ops.len()).filter(|&i| relevant[i]).collect()
+}
+
+/// `_get_sub_block_path`: the path inside the block `sub` that `op` runs,
+/// towards the op's outputs in `targets` and the inputs of the ops in the
+/// block that write them. Paddle looks for it with an empty no-grad set.
+fn sub_block_path(
+    program: &Program,
+    sub: usize,
+    op: &Op,
+    targets: HashSet<String>,
+    paths: &mut HashMap<usize, Vec<usize>>,
+) -> Vec<usize> {
+    if op.ty != "while" && op.ty != "conditional_block" {
+        return (0..program.blocks[sub].ops.len()).collect();
+    }
+    let mut outputs = targets.clone();
+    for var in &targets {
+        for inner in &program.blocks[sub].ops {
+            if inner.output_names().any(|n| n == var) {
+                outputs.extend(inner.input_names().map(str::to_string));
+            }
+        }
+    }
+    find_op_path(
+        program,
+        sub,
+        outputs,
+        &HashSet::new(),
+        paths,
+        op.ty == "while",
+    )
 }
 
 /// `_find_no_grad_vars`: outputs of ops on the path that nothing on the
@@ -573,21 +807,43 @@ fn find_not_need_ops(descs: &[Op], forward: &[&Op]) -> HashSet<usize> {
     not_needed
 }
 
-/// `_append_backward_vars_` for the global block: drops grad ops with
-/// nothing to do, declares each new gradient variable like its forward
-/// variable, and returns forward name -> gradient name.
+/// `_append_backward_vars_`: from op `start` of block `b` (and in the
+/// grad blocks of the ops there), drops grad ops with nothing to do,
+/// declares each new gradient variable like its forward variable, and
+/// records forward name -> (gradient name, block) in `info`.
 fn append_backward_vars(
-    block: &mut Block,
+    program: &mut Program,
+    b: usize,
     start: usize,
     grad_to_var: &HashMap<String, String>,
-) -> Result<HashMap<String, String>, String> {
-    let mut info = HashMap::new();
+    info: &mut HashMap<String, (String, usize)>,
+) -> Result<(), String> {
+    // A grad block's inputs that its op also writes count as declared (a
+    // `while_grad` carries them from one iteration to the next).
+    let parent_op_vars: HashSet<String> = program
+        .blocks
+        .iter()
+        .flat_map(|blk| &blk.ops)
+        .find(|op| b != 0 && sub_block_of(op) == Some(b))
+        .map(|op| {
+            let outs: HashSet<&str> = op.output_names().collect();
+            op.input_names()
+                .filter(|n| outs.contains(n))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
     let mut remove = Vec::new();
-    for idx in start..block.ops.len() {
-        let op = &block.ops[idx];
+    for idx in start..program.blocks[b].ops.len() {
+        if let Some(sub) = sub_block_of(&program.blocks[b].ops[idx]) {
+            if sub < program.blocks.len() {
+                append_backward_vars(program, sub, 0, grad_to_var, info)?;
+            }
+        }
+        let op = &program.blocks[b].ops[idx];
         let outputs: Vec<String> = output_args(op)
             .into_iter()
-            .filter(|n| n != "@EMPTY@")
+            .filter(|n| n != EMPTY_VAR)
             .collect();
         if outputs.is_empty() {
             remove.push(idx);
@@ -597,7 +853,12 @@ fn append_backward_vars(
             .into_iter()
             .filter(|n| n.contains(GRAD_SUFFIX))
             .collect();
-        if !grad_ins.is_empty() && grad_ins.iter().all(|n| block.var(n).is_none()) {
+        let declared = |n: &str| program.find_var_recursive(b, n).is_some();
+        if !grad_ins.is_empty()
+            && grad_ins
+                .iter()
+                .all(|n| !declared(n) && !parent_op_vars.contains(n))
+        {
             remove.push(idx);
             continue;
         }
@@ -605,13 +866,13 @@ fn append_backward_vars(
             let kept: Vec<String> = op
                 .inputs_of("X")
                 .iter()
-                .filter(|n| block.var(n).is_some())
+                .filter(|n| declared(n))
                 .cloned()
                 .collect();
             if kept.is_empty() {
                 return Err("internal: a gradient sum has no inputs left".into());
             }
-            if let Some(slot) = block.ops[idx]
+            if let Some(slot) = program.blocks[b].ops[idx]
                 .inputs
                 .iter_mut()
                 .find(|s| s.parameter == "X")
@@ -619,36 +880,52 @@ fn append_backward_vars(
                 slot.arguments = kept;
             }
         }
-        check_attrs(&mut block.ops[idx]);
-        for name in output_args(&block.ops[idx]) {
-            if name == "@EMPTY@" || block.var(&name).is_some() {
+        check_attrs(&mut program.blocks[b].ops[idx]);
+        for name in output_args(&program.blocks[b].ops[idx]) {
+            if name == EMPTY_VAR || program.find_var_recursive(b, &name).is_some() {
                 continue;
             }
-            let fwd = strip_grad_suffix(&name);
-            let var = match block.var(fwd) {
-                Some(f) => {
-                    let dims = f.tensor_desc().map(|t| t.dims.clone()).unwrap_or_default();
-                    Var::dense(
-                        name.clone(),
-                        f.dtype().unwrap_or(crate::VarKind::Fp32),
-                        dims,
-                    )
-                }
-                None => Var::dense(name.clone(), crate::VarKind::Fp32, Vec::new()),
-            };
-            block.vars.push(Var {
-                stop_gradient: Some(false),
-                ..var
-            });
+            let var = grad_var_like(program, b, &name);
+            program.blocks[b].vars.push(var);
             if let Some(v) = grad_to_var.get(&name) {
-                info.insert(v.clone(), name.clone());
+                info.insert(v.clone(), (name.clone(), b));
             }
         }
     }
     for idx in remove.into_iter().rev() {
-        block.ops.remove(idx);
+        program.blocks[b].ops.remove(idx);
     }
-    Ok(info)
+    Ok(())
+}
+
+/// A new gradient variable `name` of block `b`, of its forward variable's
+/// kind (tensor or tensor array), dtype and shape
+/// (`_infer_var_data_type_shape_`); float32 when there is none.
+fn grad_var_like(program: &Program, b: usize, name: &str) -> Var {
+    let fwd = program
+        .find_var_recursive(b, strip_grad_suffix(name))
+        .map(|(_, v)| v);
+    let dtype = fwd.and_then(Var::dtype).unwrap_or(crate::VarKind::Fp32);
+    let dims = fwd
+        .and_then(Var::tensor_desc)
+        .map(|t| t.dims.clone())
+        .unwrap_or_default();
+    let mut var = Var::dense(name.to_string(), dtype, dims);
+    if fwd.and_then(Var::kind) == Some(crate::VarKind::DenseTensorArray) {
+        var.ty.r#type = crate::VarKind::DenseTensorArray as i32;
+        var.ty.tensor_array =
+            var.ty
+                .dense_tensor
+                .take()
+                .map(|d| crate::proto::var_type::DenseTensorArrayDesc {
+                    tensor: d.tensor,
+                    legacy_lod_level: d.legacy_lod_level,
+                });
+    }
+    Var {
+        stop_gradient: Some(false),
+        ..var
+    }
 }
 
 #[cfg(test)]

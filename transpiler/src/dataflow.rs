@@ -10,11 +10,17 @@ use crate::model::{AttrValue, Block, Op, Program};
 use crate::SELECT_NODE;
 
 /// Reads-before-writes and writes of a block's direct ops, in first-seen
-/// order; `written` seeds names that count as already written.
+/// order; `written` seeds names that count as already written. Each op's
+/// slots are taken in name order, as Paddle's `op.input_names` lists them
+/// (an `OpDesc` keeps its slots in a sorted map).
 pub fn block_io(block: &Block, written: &[&str]) -> (Vec<String>, Vec<String>) {
     let mut produced: Vec<String> = written.iter().map(|s| s.to_string()).collect();
     let mut reads = Vec::new();
     for op in &block.ops {
+        let mut sorted = op.clone();
+        sorted.inputs.sort_by(|a, b| a.parameter.cmp(&b.parameter));
+        sorted.outputs.sort_by(|a, b| a.parameter.cmp(&b.parameter));
+        let op = &sorted;
         for name in op_reads(op) {
             if !produced.iter().any(|p| p == name) && !reads.iter().any(|r| r == name) {
                 reads.push(name.to_string());

@@ -23,6 +23,7 @@
 //! needed and written back; the model stays the one source of truth.
 pub mod backward;
 pub mod codec;
+mod cxx_hash;
 pub mod dataflow;
 pub mod dot;
 pub mod graph;

@@ -249,6 +249,32 @@ impl Program {
         depth.into_iter().map(Option::flatten).collect()
     }
 
+    /// Finds a variable as Paddle's `BlockDesc::FindVarRecursive` does:
+    /// breadth first from block `idx` through each block's forward block
+    /// (a grad block sees the variables of the block it differentiates)
+    /// and its parent. Returns the declaring block and the variable.
+    pub fn find_var_recursive(&self, idx: usize, name: &str) -> Option<(usize, &Var)> {
+        let mut frontier = std::collections::VecDeque::from([idx]);
+        let mut visited = std::collections::HashSet::new();
+        while let Some(cur) = frontier.pop_front() {
+            let Some(block) = self.blocks.get(cur) else {
+                continue;
+            };
+            if !visited.insert(cur) {
+                continue;
+            }
+            if let Some(v) = block.var(name) {
+                return Some((cur, v));
+            }
+            for next in [block.forward_block_idx.unwrap_or(-1), block.parent_idx] {
+                if let Ok(next) = usize::try_from(next) {
+                    frontier.push_back(next);
+                }
+            }
+        }
+        None
+    }
+
     /// Finds a variable declared in block `idx` or one of its ancestors.
     pub fn find_var(&self, idx: usize, name: &str) -> Option<&Var> {
         self.scope_chain(idx)

@@ -174,6 +174,27 @@ fn check(p: &Program) -> Vec<Problem> {
         } else {
             children[b.parent_idx as usize].push(i);
         }
+        // A grad block sees the variables of the block it differentiates
+        // (its forward block): one level, never itself.
+        if let Some(f) = b.forward_block_idx.filter(|&f| f >= 0) {
+            let fwd = usize::try_from(f).ok().and_then(|f| p.blocks.get(f));
+            let problem_with = match fwd {
+                None => Some(format!(
+                    "forward_block_idx {f} is out of range (the program has {n} blocks)"
+                )),
+                Some(_) if f as usize == i => {
+                    Some(format!("forward_block_idx {f} is the block itself"))
+                }
+                Some(fb) if fb.forward_block_idx.is_some_and(|g| g >= 0) => Some(format!(
+                    "forward_block_idx {f} names a grad block (block {f} has forward block {})",
+                    fb.forward_block_idx.unwrap_or(-1)
+                )),
+                Some(_) => None,
+            };
+            if let Some(message) = problem_with {
+                problem(i, None, message);
+            }
+        }
         let mut declared = HashSet::new();
         for v in &b.vars {
             if !declared.insert(v.name.as_str()) {
@@ -334,7 +355,7 @@ fn walk<'a>(
                 if std::mem::replace(&mut reached[b], true) {
                     continue;
                 }
-                for v in &p.blocks[b].vars {
+                for v in declarations(p, b) {
                     visible.vars.entry(v.name.as_str()).or_default().push(v);
                 }
                 visit(b, &visible);
@@ -342,7 +363,7 @@ fn walk<'a>(
                 stack.extend(children[b].iter().rev().map(|&c| Step::Enter(c)));
             }
             Step::Leave(b) => {
-                for v in &p.blocks[b].vars {
+                for v in declarations(p, b) {
                     if let Some(decls) = visible.vars.get_mut(v.name.as_str()) {
                         decls.pop();
                     }
@@ -351,6 +372,19 @@ fn walk<'a>(
         }
     }
     reached
+}
+
+/// The variables block `b` adds to what its ops see: its forward block's
+/// (for a grad block, checked above to be a plain block), then its own.
+fn declarations(p: &Program, b: usize) -> impl Iterator<Item = &Var> {
+    let fwd = p.blocks[b]
+        .forward_block_idx
+        .and_then(|f| usize::try_from(f).ok())
+        .filter(|&f| f != b)
+        .and_then(|f| p.blocks.get(f));
+    fwd.into_iter()
+        .flat_map(|f| &f.vars)
+        .chain(&p.blocks[b].vars)
 }
 
 /// The problems of one op against its definition.

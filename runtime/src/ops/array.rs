@@ -6,8 +6,9 @@ use std::sync::Arc;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
+use crate::ops::elementwise::{arith, Arith};
 use crate::scope::{VarRef, Vars};
-use crate::tensor::Scalar;
+use crate::tensor::{Scalar, Tensor};
 use crate::value::Value;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -69,9 +70,11 @@ fn write_to_array(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `Out = X[I]`. Reading past the end, or an element never written, is an
-/// error (Paddle leaves `Out` as it was).
+/// error (Paddle leaves `Out` as it was), except with `X_W` (the grad of a
+/// `write_to_array`): then `Out` is zeros shaped like `X_W`, as Paddle's.
 fn read_from_array(l: &OpLoader) -> Result<Exec, String> {
     let (x, i, out) = (l.input("X")?, l.input("I")?, l.output("Out")?);
+    let like = l.opt_input("X_W")?;
     compute(move |s| {
         let at = index(s, &i)?;
         let v = s.with(&x, |a| match a {
@@ -82,6 +85,12 @@ fn read_from_array(l: &OpLoader) -> Result<Exec, String> {
         let v = v.map_err(|what| {
             KernelError::Invalid(format!("`{}` must be a tensor array, not {what}", x.name))
         })?;
+        if let (Value::Empty, Some(like)) = (&v, &like) {
+            let w = s.tensor(like)?;
+            let zeros = Tensor::zeros(w.dtype(), w.shape())?;
+            s.set_tensor(&out, zeros);
+            return Ok(());
+        }
         if matches!(v, Value::Empty) {
             let len = array_len(s, &x);
             return Err(KernelError::Invalid(format!(
@@ -110,4 +119,50 @@ fn lod_array_length(l: &OpLoader) -> Result<Exec, String> {
         s.set_scalar(&out, Scalar::Int64(len), 1);
         Ok(())
     })
+}
+
+/// `a + b` as Paddle's `sum` adds gradients: tensors element by element;
+/// tensor arrays element by element, an element missing on one side (never
+/// written, or empty) taken from the other; nothing plus `b` is `b`.
+pub(crate) fn add_values(a: Value, b: Value) -> Result<Value, KernelError> {
+    let empty = |v: &Value| match v {
+        Value::Empty => true,
+        Value::Tensor(t) => t.numel() == 0,
+        _ => false,
+    };
+    if empty(&a) {
+        return Ok(b);
+    }
+    if empty(&b) {
+        return Ok(a);
+    }
+    match (a, b) {
+        (Value::TensorArray(x), Value::TensorArray(y)) => {
+            let mut x = Arc::unwrap_or_clone(x);
+            if x.len() < y.len() {
+                x.resize(y.len(), Value::Empty);
+            }
+            for (i, v) in y.iter().enumerate() {
+                let old = std::mem::take(&mut x[i]);
+                x[i] = add_values(old, v.clone())?;
+            }
+            Ok(Value::TensorArray(Arc::new(x)))
+        }
+        (a, b) => {
+            let (x, y) = (value_tensor(a)?, value_tensor(b)?);
+            Ok(Value::tensor(arith(Arith::Add, &x, &y, -1)?))
+        }
+    }
+}
+
+/// The tensor a tensor value holds.
+fn value_tensor(v: Value) -> Result<Tensor, KernelError> {
+    match v {
+        Value::Scalar(s, rank) => Ok(Tensor::from_scalar(s, usize::from(rank))),
+        Value::Tensor(t) => Ok(*t),
+        other => Err(KernelError::Invalid(format!(
+            "cannot add {} to a gradient",
+            other.describe()
+        ))),
+    }
 }

@@ -7,8 +7,11 @@ use std::sync::Arc;
 use fluidc_transpiler::{Op, VarKind};
 
 use super::{compute, Exec, Registry};
-use crate::exec::{CaseOp, Control, Select, SelectCase, ZeroValue};
-use crate::loader::OpLoader;
+use crate::exec::{
+    CaseOp, CondBlockGrad, Control, GradOut, KeepSteps, Select, SelectCase, WhileGrad, ZeroValue,
+};
+use crate::layout::{forward_of, step_copies};
+use crate::loader::{is_placeholder, OpLoader};
 use crate::scope::{Place, VarRef};
 use crate::tensor::tensor_dtype;
 use crate::value::{TypedChannel, Value};
@@ -16,6 +19,8 @@ use crate::value::{TypedChannel, Value};
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("while", while_op);
     r.add("conditional_block", conditional_block);
+    r.add("while_grad", while_grad);
+    r.add("conditional_block_grad", conditional_block_grad);
     r.add("go", go);
     r.add("select", select);
     r.add("channel_create", channel_create);
@@ -39,14 +44,162 @@ fn zero_value(l: &OpLoader, block: usize, name: &str) -> ZeroValue {
 }
 
 fn while_op(l: &OpLoader) -> Result<Exec, String> {
+    let body = l.sub_block()?;
+    let keep = match kept_for(l, "StepScopes", "while_grad")? {
+        Some(scopes) => {
+            let copies = step_copies(l.program, body, l.op.inputs_of("X"))
+                .iter()
+                .map(|n| l.var(n))
+                .collect::<Result<_, _>>()?;
+            Some(Box::new(KeepSteps { scopes, copies }))
+        }
+        None => None,
+    };
     Ok(Exec::Control(Control::While {
         cond: l.input("Condition")?,
-        body: l.sub_block()?,
+        body,
+        keep,
     }))
 }
 
-/// Reads both spellings: `Cond`/`Input` (Paddle 3) and `X`/`Params` (2018).
-fn conditional_block(l: &OpLoader) -> Result<Exec, String> {
+/// The op's scopes output `slot`, if an op of type `grad` reads it (then
+/// the op keeps its runs there; otherwise nothing needs them).
+fn kept_for(l: &OpLoader, slot: &str, grad: &str) -> Result<Option<VarRef>, String> {
+    let Some(name) = l.op.outputs_of(slot).first().filter(|n| !is_placeholder(n)) else {
+        return Ok(None);
+    };
+    let read = l
+        .program
+        .blocks
+        .iter()
+        .flat_map(|b| &b.ops)
+        .any(|op| op.ty == grad && op.inputs_of(slot).contains(name));
+    if read {
+        l.var(name).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+/// The forward block of a grad op's block, which must not itself be in a
+/// grad block (gradients through nested loops and branches are not built
+/// by the runtime yet).
+fn grad_blocks(l: &OpLoader) -> Result<(usize, usize), String> {
+    let body = l.sub_block()?;
+    if forward_of(l.program, l.block).is_some() {
+        return Err(format!(
+            "`{}` inside a grad block: gradients through a loop or branch nested in \
+             another are not supported yet",
+            l.op.ty
+        ));
+    }
+    let forward = forward_of(l.program, body).ok_or_else(|| {
+        format!("block {body} is not a grad block of a block beside it (its forward_block_idx)")
+    })?;
+    Ok((body, forward))
+}
+
+fn while_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (body, forward) = grad_blocks(l)?;
+    let xs = l.op.inputs_of("X");
+    let copies = step_copies(l.program, forward, xs)
+        .iter()
+        .map(|n| l.var_in(body, n))
+        .collect::<Result<_, _>>()?;
+    let ogs = l.op.inputs_of("Out@GRAD");
+    let inside_ogs = l.strings("original_output_grad")?;
+    let mut links = Vec::new();
+    for (og, inside) in ogs.iter().zip(&inside_ogs) {
+        if is_placeholder(og) {
+            continue;
+        }
+        if matches!(l.owner(body, inside), Some(o) if o == body || o == forward) {
+            links.push((l.var(og)?, l.var_in(body, inside)?));
+        }
+    }
+    let mut zero_ogs = Vec::new();
+    for og in ogs.iter().filter(|n| !is_placeholder(n)) {
+        let declared = l.program.find_var_recursive(l.block, og).map(|(_, v)| v);
+        if let Some(v) = declared.filter(|v| v.kind() == Some(VarKind::DenseTensor)) {
+            let dims = v.tensor_desc().map(|t| t.dims.clone()).unwrap_or_default();
+            if let (Some(dtype), true) = (v.dtype(), dims.iter().all(|&d| d >= 0)) {
+                zero_ogs.push((l.var(og)?, dtype, dims));
+            }
+        }
+    }
+    let pgs = l.op.outputs_of("X@GRAD");
+    if pgs.len() != xs.len() {
+        return Err(format!(
+            "X@GRAD has {} arguments but X has {}; they pair up",
+            pgs.len(),
+            xs.len()
+        ));
+    }
+    let mut grads = Vec::new();
+    for (x, pg) in xs.iter().zip(pgs) {
+        if is_placeholder(pg) {
+            continue;
+        }
+        let inside = format!("{x}@GRAD");
+        let carried = ogs.contains(pg);
+        let local = matches!(l.owner(body, &inside), Some(o) if o == body || o == forward);
+        if !carried && !local {
+            return Err(format!(
+                "the gradient `{inside}` of `{x}` is not a variable of the grad block {body} \
+                 or of the loop body {forward}"
+            ));
+        }
+        grads.push(GradOut {
+            outside: l.var(pg)?,
+            inside: l.var_in(body, &inside)?,
+            carried,
+        });
+    }
+    Ok(Exec::Control(Control::WhileGrad(Box::new(WhileGrad {
+        scopes: l.input("StepScopes")?,
+        body,
+        forward,
+        copies,
+        links,
+        zero_ogs,
+        grads,
+    }))))
+}
+
+fn conditional_block_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (body, forward) = grad_blocks(l)?;
+    let (conds, scalar) = branch_condition(l)?;
+    let inputs = l.op.inputs_of("Input");
+    let igs = l.op.outputs_of("Input@GRAD");
+    let mut grads = Vec::new();
+    for (x, ig) in inputs.iter().zip(igs) {
+        if is_placeholder(ig) {
+            continue;
+        }
+        let inside = format!("{x}@GRAD");
+        let local = matches!(l.owner(body, &inside), Some(o) if o == body || o == forward);
+        let inside = if local {
+            Some(l.var_in(body, &inside)?)
+        } else {
+            None
+        };
+        grads.push((l.var(ig)?, l.var(x)?, inside));
+    }
+    Ok(Exec::Control(Control::CondBlockGrad(Box::new(
+        CondBlockGrad {
+            conds,
+            scalar,
+            scope: l.input("Scope")?,
+            body,
+            forward,
+            grads,
+        },
+    ))))
+}
+
+/// The condition of a conditional block or its grad. Reads both
+/// spellings: `Cond` (Paddle 3) and `X` (2018).
+fn branch_condition(l: &OpLoader) -> Result<(Vec<VarRef>, bool), String> {
     let conds = if l.op.inputs.iter().any(|s| s.parameter == "Cond") {
         l.inputs("Cond")?
     } else {
@@ -59,10 +212,16 @@ fn conditional_block(l: &OpLoader) -> Result<Exec, String> {
             conds.len()
         ));
     }
+    Ok((conds, scalar))
+}
+
+fn conditional_block(l: &OpLoader) -> Result<Exec, String> {
+    let (conds, scalar) = branch_condition(l)?;
     Ok(Exec::Control(Control::CondBlock {
         conds,
         scalar,
         body: l.sub_block()?,
+        keep: kept_for(l, "Scope", "conditional_block_grad")?,
     }))
 }
 

@@ -11,6 +11,8 @@ use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::{broadcast, zip_operands};
 use crate::tensor::num::{with_numeric, with_numeric_pair, Num};
 use crate::tensor::{dtype_name, par, same_dims, Element, Scalar, Tensor};
+use crate::value::Value;
+use fluidc_transpiler::VarKind;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("elementwise_add", |l| binary(l, Arith::Add));
@@ -332,7 +334,6 @@ fn binary_vars(
 }
 
 /// `x op y` elementwise, broadcasting by Paddle's `axis` rule.
-#[cfg(test)]
 pub(crate) fn arith(op: Arith, x: &Tensor, y: &Tensor, axis: i64) -> Result<Tensor, KernelError> {
     arith_into(op, x, y, axis, None)
 }
@@ -457,6 +458,22 @@ fn sum(l: &OpLoader) -> Result<Exec, String> {
     let (xs, out) = (l.inputs("X")?, l.output("Out")?);
     if xs.is_empty() {
         return Err("input `X` names no variable".into());
+    }
+    // Gradients of tensor arrays add up element by element.
+    let arrays = l.op.inputs_of("X").iter().any(|n| {
+        l.program
+            .find_var_recursive(l.block, n)
+            .is_some_and(|(_, v)| v.kind() == Some(VarKind::DenseTensorArray))
+    });
+    if arrays {
+        return compute(move |s| {
+            let mut acc = Value::Empty;
+            for x in &xs {
+                acc = super::add_values(acc, s.get(x))?;
+            }
+            s.set(&out, acc);
+            Ok(())
+        });
     }
     compute(move |s| {
         let inputs: Vec<&VarRef> = xs.iter().collect();

@@ -21,6 +21,8 @@ mod output;
 pub(crate) mod reduce;
 pub(crate) mod unary;
 
+pub(crate) use array::add_values;
+
 use std::collections::HashMap;
 
 use crate::exec::{compute, Exec};

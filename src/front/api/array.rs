@@ -7,7 +7,7 @@ use fluidc_transpiler::proto::var_type::{DenseTensorArrayDesc, TensorDesc};
 use fluidc_transpiler::{Op, Var, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
-use super::layer::dtype_of;
+use super::layer::{dims, dtype_of};
 use crate::front::diag::Result;
 use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
@@ -123,6 +123,12 @@ fn array_write(i: &mut Host, a: &mut Args) -> Result<Value> {
             .input("I", &[&index.name])
             .output("Out", &[&array.name]),
     );
+    // Paddle's InferShape gives the array the shape of what was written
+    // last (an `array_read` then declares that shape).
+    let x_dims = dims(i, &x);
+    if let Some(desc) = i.b.var_mut(&array).ty.tensor_array.as_mut() {
+        desc.tensor.dims = x_dims;
+    }
     Ok(Value::Var(array))
 }
 
@@ -132,7 +138,7 @@ fn array_read(i: &mut Host, a: &mut Args) -> Result<Value> {
     let index = a.var("i")?;
     let dtype = dtype_of(i, &array);
     let helper = i.b.helper_name("array_read");
-    let out = i.b.tmp_var(&helper, dtype, Vec::new());
+    let out = i.b.tmp_var(&helper, dtype, dims(i, &array));
     i.b.append(
         Op::new("read_from_array")
             .input("X", &[&array.name])

@@ -17,7 +17,7 @@ use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::conv::append_inferred;
-use super::layer::{dims, dtype_of};
+use super::layer::{append_sum, dims, dtype_of};
 use super::math::elementwise;
 use super::tensor::fill_constant;
 use crate::front::diag::Result;
@@ -328,13 +328,7 @@ fn sum_of(i: &mut Host, xs: &[VarRef]) -> VarRef {
         None => (VarKind::Fp32, vec![]),
     };
     let total = i.b.tmp_var(&helper, dtype, d);
-    let names: Vec<&str> = xs.iter().map(|v| &*v.name).collect();
-    i.b.append(
-        Op::new("sum")
-            .input("X", &names)
-            .output("Out", &[&total.name])
-            .attr("use_mkldnn", AttrValue::Bool(false)),
-    );
+    append_sum(i, xs, &total);
     total
 }
 

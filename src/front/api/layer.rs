@@ -29,6 +29,18 @@ pub fn dtype_of(i: &Host, v: &VarRef) -> VarKind {
     i.b.var(v).dtype().unwrap_or(VarKind::Fp32)
 }
 
+/// A `sum` of `xs` into `out`, as every 1.x layer that adds a list
+/// appends it (`sums`, fc's several inputs, gradient clipping).
+pub fn append_sum(i: &mut Host, xs: &[VarRef], out: &VarRef) {
+    let names: Vec<&str> = xs.iter().map(|v| &*v.name).collect();
+    i.b.append(
+        fluidc_transpiler::Op::new("sum")
+            .input("X", &names)
+            .output("Out", &[&out.name])
+            .attr("use_mkldnn", fluidc_transpiler::AttrValue::Bool(false)),
+    );
+}
+
 /// The declared dims of a variable (none if it is not a tensor).
 pub fn dims(i: &Host, v: &VarRef) -> Vec<i64> {
     i.b.var(v)

@@ -5,7 +5,7 @@
 use fluidc_transpiler::{AttrValue, Op};
 
 use super::builtin::{builtin, Builtin, Rest, D};
-use super::layer::{activation, broadcast_dims, dims, dtype_of, simple, unary_layer};
+use super::layer::{activation, append_sum, broadcast_dims, dims, dtype_of, simple, unary_layer};
 use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
 
@@ -109,13 +109,7 @@ pub const BUILTINS: &[Builtin] = &[
                 Some(o) => o,
                 None => i.b.tmp_var(&helper, dtype_of(i, &first), dims(i, &first)),
             };
-            let names: Vec<&str> = xs.iter().map(|v| &*v.name).collect();
-            i.b.append(
-                Op::new("sum")
-                    .input("X", &names)
-                    .output("Out", &[&out.name])
-                    .attr("use_mkldnn", AttrValue::Bool(false)),
-            );
+            append_sum(i, &xs, &out);
             Ok(Value::Var(out))
         }
     ),

@@ -5,9 +5,9 @@
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
-use super::layer::{activation, dims, dtype_of, simple, unary_layer};
+use super::layer::{activation, append_sum, dims, dtype_of, simple, unary_layer};
 use super::math::elementwise;
-use super::param::{create_parameter, param_attr};
+use super::param::{create_parameter, param_attr, param_attrs};
 use crate::front::diag::Result;
 use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
@@ -198,30 +198,49 @@ fn mul_op(i: &mut Host, helper: &str, x: &VarRef, y: &VarRef, xn: i32, yn: i32) 
     out
 }
 
-/// `fc` as Paddle 1.x built it: a weight parameter (`param_attr`, Xavier
-/// uniform by default), `mul`, then unless `bias_attr=False` a bias
-/// parameter (zero by default) added with `axis = num_flatten_dims`, then
-/// the activation. Parameters are created as [`create_parameter`] does.
+/// `fc` as Paddle 1.x built it: per input (one Variable or a list), a
+/// weight parameter (`param_attr`, one for all or one per input; Xavier
+/// uniform by default) and a `mul`; with several inputs a `sum` of the
+/// products; then unless `bias_attr=False` a bias parameter (zero by
+/// default) added with `axis = num_flatten_dims`, then the activation.
+/// Parameters are created as [`create_parameter`] does.
 fn fc(i: &mut Host, a: &mut Args) -> Result<Value> {
-    let x = a.var("input")?;
+    let inputs = a.var_list("input")?;
+    if inputs.is_empty() {
+        return Err(a.err("input", "fc needs at least one input Variable"));
+    }
     let size = a.int("size")?;
-    let nfd = a.int("num_flatten_dims")?;
-    let w_attr = param_attr(a, "param_attr")?.ok_or_else(|| {
-        a.err(
-            "param_attr",
-            "fc needs a weight; param_attr cannot be False",
-        )
-    })?;
+    let mut nfd = a.int("num_flatten_dims")?;
+    let w_attrs = param_attrs(a, "param_attr", inputs.len())?;
     let b_attr = param_attr(a, "bias_attr")?;
-    let xd = dims(i, &x);
-    let fan_in: i64 = xd.iter().skip(nfd.max(0) as usize).product::<i64>().max(1);
-    let dtype = dtype_of(i, &x);
+    let dtype = dtype_of(i, &inputs[0]);
     let helper = match a.opt_string("name")? {
         Some(n) => n,
         None => i.b.helper_name("fc"),
     };
-    let w = create_parameter(i, &helper, &w_attr, vec![fan_in, size], dtype, false, None);
-    let prod = mul_op(i, &helper, &x, &w, nfd as i32, 1);
+    let mut products = Vec::new();
+    for (x, w_attr) in inputs.iter().zip(w_attrs) {
+        let w_attr = w_attr.ok_or_else(|| {
+            a.err(
+                "param_attr",
+                "fc needs a weight; param_attr cannot be False",
+            )
+        })?;
+        let xd = dims(i, x);
+        if nfd == -1 {
+            nfd = xd.len() as i64 - 1;
+        }
+        let fan_in: i64 = xd.iter().skip(nfd.max(0) as usize).product::<i64>().max(1);
+        let w = create_parameter(i, &helper, &w_attr, vec![fan_in, size], dtype, false, None);
+        products.push(mul_op(i, &helper, x, &w, nfd as i32, 1));
+    }
+    let prod = if products.len() == 1 {
+        products.remove(0)
+    } else {
+        let sum = i.b.tmp_var(&helper, dtype, dims(i, &products[0]));
+        append_sum(i, &products, &sum);
+        sum
+    };
     let Some(b_attr) = b_attr else {
         return activation(i, a, prod, &helper);
     };

@@ -152,14 +152,24 @@ pub const BUILTINS: &[Builtin] = &[
     ),
     builtin!(
         ["numpy.allclose"],
-        [("a", Req), ("b", Req)],
-        Rest::IgnoreKwargs,
+        [
+            ("a", Req),
+            ("b", Req),
+            ("rtol", Float(1e-5)),
+            ("atol", Float(1e-8)),
+            ("equal_nan", Bool(false))
+        ],
+        Rest::No,
         |_, a| {
             let (x, y) = (operand_array(a, "a")?, operand_array(a, "b")?);
             let close = host::allclose(
                 host::Operand::Array(&x),
                 host::Operand::Array(&y),
-                host::Tolerance::default(),
+                host::Tolerance {
+                    rtol: a.float("rtol")?,
+                    atol: a.float("atol")?,
+                    equal_nan: a.bool("equal_nan")?,
+                },
             );
             close.map(Value::Bool).map_err(|e| host_err(a, "a", e))
         }

@@ -356,8 +356,8 @@ fn backward_of(i: &mut Host, a: &Args) -> Result<Vec<(String, String)>> {
     if loss.block != 0 {
         return Err(a.err(
             "loss",
-            "the loss must be computed in the program's global block (gradients through \
-             While and conditional blocks are not supported yet)",
+            "the loss must be computed in the program's global block (a loss computed inside \
+             a While or conditional block is not supported yet); compute it after the block",
         ));
     }
     // Paddle's optimizer adds non-trainable parameters to the no-grad set;

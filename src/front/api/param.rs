@@ -314,12 +314,38 @@ pub fn regularizer_arg(a: &Args, name: &str) -> Result<Option<Regularizer>> {
 /// `ParamAttr._to_attr(arg)`: None (defaults), a name, a ParamAttr, an
 /// initializer, or False (no parameter: `bias_attr=False`).
 pub fn param_attr(a: &Args, name: &str) -> Result<Option<ParamAttr>> {
+    attr_of_value(a, name, a.get(name))
+}
+
+/// [`param_attr`] for a layer with `n` inputs (`fc`): a list gives one
+/// attribute per input, a single one is copied for each.
+pub fn param_attrs(a: &Args, name: &str, n: usize) -> Result<Vec<Option<ParamAttr>>> {
+    let value = a.get(name);
+    let attrs = match (value, value.items()) {
+        (Value::List(_) | Value::Tuple(_), Some(items)) => items
+            .iter()
+            .map(|v| attr_of_value(a, name, v))
+            .collect::<Result<Vec<_>>>()?,
+        _ => vec![attr_of_value(a, name, value)?],
+    };
+    match attrs.len() {
+        1 => Ok(vec![attrs[0].clone(); n]),
+        k if k == n => Ok(attrs),
+        k => Err(a.err(
+            name,
+            format!("{name} gives {k} attributes for {n} inputs; give one, or one per input"),
+        )),
+    }
+}
+
+/// The parameter attribute `value` (argument `name`) stands for.
+fn attr_of_value(a: &Args, name: &str, value: &Value) -> Result<Option<ParamAttr>> {
     let default = ParamAttr {
         learning_rate: 1.0,
         trainable: true,
         ..Default::default()
     };
-    match a.get(name) {
+    match value {
         Value::None | Value::Bool(true) => Ok(Some(default)),
         Value::Bool(false) => Ok(None),
         Value::Str(s) => Ok(Some(ParamAttr {

@@ -50,7 +50,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!(["builtins.repr"], [("x", Req)], Rest::No, to_repr),
     builtin!(["builtins.list"], [("iterable", Nil)], Rest::No, to_list),
     builtin!(["builtins.tuple"], [("iterable", Nil)], Rest::No, to_tuple),
-    builtin!(["builtins.dict"], [], Rest::No, to_dict),
+    builtin!(["builtins.dict"], [("iterable", Nil)], Rest::No, to_dict),
     builtin!(
         ["builtins.sorted"],
         [("iterable", Req), ("reverse", Bool(false))],
@@ -347,8 +347,41 @@ fn to_tuple(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::tuple(items_of(a, "iterable")?))
 }
 
-fn to_dict(_: &mut Host, _: &mut Args) -> Result<Value> {
-    Ok(Value::Dict(Rc::default()))
+/// `dict()`, `dict(mapping)` (a copy, in its order) or `dict(pairs)`.
+fn to_dict(_: &mut Host, a: &mut Args) -> Result<Value> {
+    let mut out = Dict::default();
+    let pairs: Vec<(Value, Value)> = match a.get("iterable") {
+        Value::None => Vec::new(),
+        Value::Dict(d) => d
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        _ => items_of(a, "iterable")?
+            .into_iter()
+            .enumerate()
+            .map(|(n, item)| match item.items().as_deref() {
+                Some([k, v]) => Ok((k.clone(), v.clone())),
+                // CPython's messages (a ValueError, a TypeError).
+                Some(other) => Err(a.err(
+                    "iterable",
+                    format!(
+                        "dictionary update sequence element #{n} has length {}; 2 is required",
+                        other.len()
+                    ),
+                )),
+                None => Err(a.err(
+                    "iterable",
+                    format!("cannot unpack dictionary update sequence element #{n}: not iterable"),
+                )),
+            })
+            .collect::<Result<_>>()?,
+    };
+    for (k, v) in pairs {
+        out.insert(k, v)
+            .map_err(|t| a.err("iterable", format!("unhashable type: '{t}'")))?;
+    }
+    Ok(Value::Dict(Rc::new(RefCell::new(out))))
 }
 
 fn sorted(_: &mut Host, a: &mut Args) -> Result<Value> {

@@ -1,4 +1,4 @@
-//! Ops that run blocks (`while`, `conditional_block`, `go`, `select` and
+//! Ops that run blocks (`while`, `conditional_block`, their grads, `go`, `select` and
 //! fluidc's select node) and the 2018 CSP channel ops.
 use super::infer::{unknown, TensorType};
 use super::{Behaviour, Effect, InferCtx, Writes};
@@ -12,6 +12,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .no_infer()
     };
     r.push(blocks("while"));
+    // Their grads run grad blocks over the scopes the forward ops kept.
+    r.push(blocks("while_grad"));
+    r.push(blocks("conditional_block_grad"));
     // 2018 programs name the condition `X` and the inputs `Params`.
     r.push(blocks("conditional_block").legacy_slots(&[("X", "Cond"), ("Params", "Input")]));
     // A goroutine and a select communicate: never removed, whatever their
