@@ -653,6 +653,59 @@ mod tests {
         assert!(Verified::new(p).is_ok());
     }
 
+    /// A grad block (here block 2, run by a conditional_block_grad) reads
+    /// the variables of its forward block, and only a plain block other
+    /// than itself can be one.
+    #[test]
+    fn a_grad_block_sees_its_forward_block() {
+        let grad_program = |forward: i32| {
+            let mut p = two_blocks();
+            p.blocks[1]
+                .vars
+                .push(Var::dense("inner", VarKind::Fp32, vec![1]));
+            p.blocks[0].ops.push(
+                Op::new("conditional_block_grad")
+                    .input("Cond", &["c"])
+                    .input("Input", &[])
+                    .input("Out", &[])
+                    .input("Out@GRAD", &[])
+                    .input("Scope", &["scope"])
+                    .output("Input@GRAD", &[])
+                    .attr("sub_block", AttrValue::Block(2)),
+            );
+            let mut g = Block::new(2, 0);
+            g.forward_block_idx = Some(forward);
+            g.vars
+                .push(Var::dense("inner@GRAD", VarKind::Fp32, vec![1]));
+            g.ops.push(
+                Op::new("scale")
+                    .input("X", &["inner"])
+                    .output("Out", &["inner@GRAD"]),
+            );
+            p.blocks.push(g);
+            p
+        };
+        let scope = Var::plain("scope", VarKind::StepScopes);
+        let ok = |mut p: Program| {
+            p.blocks[0].vars.push(scope.clone());
+            Verified::new(p).map(|_| ()).map_err(|e| e.to_string())
+        };
+        assert_eq!(ok(grad_program(1)), Ok(()));
+        let e = ok(grad_program(-1)).unwrap_err();
+        assert!(
+            e.contains("input `inner` is not declared in block 2"),
+            "{e}"
+        );
+        let e = ok(grad_program(9)).unwrap_err();
+        assert!(e.contains("forward_block_idx 9 is out of range"), "{e}");
+        let e = ok(grad_program(2)).unwrap_err();
+        assert!(e.contains("forward_block_idx 2 is the block itself"), "{e}");
+        let mut p = grad_program(1);
+        p.blocks[1].forward_block_idx = Some(2);
+        let e = ok(p).unwrap_err();
+        assert!(e.contains("forward_block_idx 2 names a grad block"), "{e}");
+    }
+
     #[test]
     fn reports_parent_out_of_range_and_cycles() {
         let mut p = two_blocks();
