@@ -35,6 +35,8 @@ pub(crate) struct Layout {
     /// each block once, so loading is linear in the depth, not quadratic.
     /// A name's entries go when it is declared again.
     found: Mutex<HashMap<String, HashMap<usize, Option<(usize, u32)>>>>,
+    /// STEP_SCOPES variables a grad op reads.
+    kept: HashSet<String>,
     /// Per block, after [`Layout::sort`]: how many blocks with a scope lie
     /// on its chain from block 0 (itself included).
     scopes_above: Vec<u32>,
@@ -82,6 +84,7 @@ impl Layout {
             uses: Mutex::new(Vec::new()),
             found: Mutex::new(HashMap::new()),
             scopes_above: vec![0; p.blocks.len()],
+            kept: HashSet::new(),
         };
         for (b, block) in p.blocks.iter().enumerate() {
             for var in &block.vars {
@@ -90,11 +93,21 @@ impl Layout {
                 layout.declare(owner, &var.name);
             }
         }
-        // A loop's grad block reads the inputs each step copied.
         for op in p.blocks.iter().flat_map(|b| &b.ops) {
+            // The scopes a grad op reads: their loop or branch keeps its runs.
+            match op.ty.as_str() {
+                "while_grad" => layout
+                    .kept
+                    .extend(op.inputs_of("StepScopes").iter().cloned()),
+                "conditional_block_grad" => {
+                    layout.kept.extend(op.inputs_of("Scope").iter().cloned())
+                }
+                _ => continue,
+            }
             if op.ty != "while_grad" {
                 continue;
             }
+            // A loop's grad block reads the inputs each step copied.
             let Some(AttrValue::Block(g)) = op.get_attr("sub_block") else {
                 continue;
             };
@@ -108,6 +121,12 @@ impl Layout {
             }
         }
         layout
+    }
+
+    /// Whether a grad op reads the STEP_SCOPES variable `name` (so the op
+    /// writing it keeps its runs there).
+    pub(crate) fn is_kept(&self, name: &str) -> bool {
+        self.kept.contains(name)
     }
 
     /// The block whose own variables hold `name` as seen from `block`.

@@ -56,6 +56,11 @@ impl<'a> OpLoader<'a> {
         })
     }
 
+    /// Whether a grad op reads the STEP_SCOPES variable `name`.
+    pub(crate) fn is_kept(&self, name: &str) -> bool {
+        self.layout.is_kept(name)
+    }
+
     /// The block whose own variables hold `name` as seen from `block`.
     pub(crate) fn owner(&self, block: usize, name: &str) -> Option<usize> {
         self.layout.owner(block, name)

@@ -227,11 +227,7 @@ impl Session {
     /// The tensor a persistable variable holds between runs
     /// (`global_scope().find_var(name).get_tensor()`).
     pub fn tensor(&self, name: &str) -> Option<Tensor> {
-        match self.scope.get(name)? {
-            Value::Tensor(t) => Some((**t).clone()),
-            Value::Scalar(s, rank) => Some(Tensor::from_scalar(*s, usize::from(*rank))),
-            _ => None,
-        }
+        self.scope.get(name)?.to_tensor()
     }
 
     /// Sets a variable of the scope (a parameter loaded from a file, a

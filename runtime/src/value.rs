@@ -65,6 +65,15 @@ impl Value {
         }
     }
 
+    /// The tensor a tensor value holds (a one-element one rebuilt).
+    pub(crate) fn to_tensor(&self) -> Option<Tensor> {
+        match self {
+            Value::Tensor(t) => Some((**t).clone()),
+            Value::Scalar(s, rank) => Some(Tensor::from_scalar(*s, usize::from(*rank))),
+            _ => None,
+        }
+    }
+
     /// The dtype of a tensor value.
     pub(crate) fn dtype(&self) -> Option<VarKind> {
         match self {

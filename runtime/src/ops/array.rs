@@ -149,20 +149,13 @@ pub(crate) fn add_values(a: Value, b: Value) -> Result<Value, KernelError> {
             Ok(Value::TensorArray(Arc::new(x)))
         }
         (a, b) => {
-            let (x, y) = (value_tensor(a)?, value_tensor(b)?);
+            let tensor = |v: Value| {
+                v.to_tensor().ok_or_else(|| {
+                    KernelError::Invalid(format!("cannot add {} to a gradient", v.describe()))
+                })
+            };
+            let (x, y) = (tensor(a)?, tensor(b)?);
             Ok(Value::tensor(arith(Arith::Add, &x, &y, -1)?))
         }
-    }
-}
-
-/// The tensor a tensor value holds.
-fn value_tensor(v: Value) -> Result<Tensor, KernelError> {
-    match v {
-        Value::Scalar(s, rank) => Ok(Tensor::from_scalar(s, usize::from(rank))),
-        Value::Tensor(t) => Ok(*t),
-        other => Err(KernelError::Invalid(format!(
-            "cannot add {} to a gradient",
-            other.describe()
-        ))),
     }
 }

@@ -45,7 +45,7 @@ fn zero_value(l: &OpLoader, block: usize, name: &str) -> ZeroValue {
 
 fn while_op(l: &OpLoader) -> Result<Exec, String> {
     let body = l.sub_block()?;
-    let keep = match kept_for(l, "StepScopes", "while_grad")? {
+    let keep = match kept_for(l, "StepScopes")? {
         Some(scopes) => {
             let copies = step_copies(l.program, body, l.op.inputs_of("X"))
                 .iter()
@@ -62,22 +62,12 @@ fn while_op(l: &OpLoader) -> Result<Exec, String> {
     }))
 }
 
-/// The op's scopes output `slot`, if an op of type `grad` reads it (then
-/// the op keeps its runs there; otherwise nothing needs them).
-fn kept_for(l: &OpLoader, slot: &str, grad: &str) -> Result<Option<VarRef>, String> {
-    let Some(name) = l.op.outputs_of(slot).first().filter(|n| !is_placeholder(n)) else {
-        return Ok(None);
-    };
-    let read = l
-        .program
-        .blocks
-        .iter()
-        .flat_map(|b| &b.ops)
-        .any(|op| op.ty == grad && op.inputs_of(slot).contains(name));
-    if read {
-        l.var(name).map(Some)
-    } else {
-        Ok(None)
+/// The op's scopes output `slot`, if a grad op reads it (then the op keeps
+/// its runs there; otherwise nothing needs them).
+fn kept_for(l: &OpLoader, slot: &str) -> Result<Option<VarRef>, String> {
+    match l.op.outputs_of(slot).first() {
+        Some(name) if !is_placeholder(name) && l.is_kept(name) => l.var(name).map(Some),
+        _ => Ok(None),
     }
 }
 
@@ -221,7 +211,7 @@ fn conditional_block(l: &OpLoader) -> Result<Exec, String> {
         conds,
         scalar,
         body: l.sub_block()?,
-        keep: kept_for(l, "Scope", "conditional_block_grad")?,
+        keep: kept_for(l, "Scope")?,
     }))
 }
 
