@@ -727,6 +727,11 @@ impl Eval<'_, '_> {
                 if matches!(obj, Value::Poison) {
                     return;
                 }
+                if let Value::Array(x) = obj {
+                    let parts = self.subscript_parts(&s.slice);
+                    self.set_array_item(&s.value, x, &parts, &v, span(target));
+                    return;
+                }
                 let key = self.expr(&s.slice);
                 if let Err(d) = api::set_item(&obj, key, v, span(target)) {
                     self.report(d);
@@ -749,6 +754,66 @@ impl Eval<'_, '_> {
                 span(other),
                 "cannot assign to this expression",
             )),
+        }
+    }
+
+    /// A subscript's key as the parts of an index tuple: `a[i]`, `a[1:3]`,
+    /// `a[i, :]`, `a[..., 0]` and a tuple value `a[t]`.
+    fn subscript_parts(&mut self, slice: &Expr) -> Vec<api::KeyPart> {
+        let part = |me: &mut Self, e: &Expr| match e {
+            Expr::Constant(c) if matches!(c.value, Constant::Ellipsis) => api::KeyPart::Ellipsis,
+            Expr::Slice(sl) => {
+                let mut b = |x: &Option<Box<Expr>>| x.as_ref().map(|x| me.expr(x));
+                api::KeyPart::Slice([b(&sl.lower), b(&sl.upper), b(&sl.step)])
+            }
+            other => api::KeyPart::Value(me.expr(other)),
+        };
+        match slice {
+            Expr::Tuple(t) => t.elts.iter().map(|el| part(self, el)).collect(),
+            other => match part(self, other) {
+                api::KeyPart::Value(Value::Tuple(items)) => {
+                    items.iter().cloned().map(api::KeyPart::Value).collect()
+                }
+                p => vec![p],
+            },
+        }
+    }
+
+    /// `a[key] = v` into a numpy array. Arrays are shared values, so every
+    /// name bound to this array sees the change, as numpy's in-place write
+    /// shows through every name of the array (views of a part of it, such
+    /// as `row = a[0]`, are copies here). The array is written in place
+    /// when nothing else holds it.
+    fn set_array_item(
+        &mut self,
+        base: &Expr,
+        mut x: Rc<crate::host::HostArray>,
+        parts: &[api::KeyPart],
+        v: &Value,
+        sp: Range<usize>,
+    ) {
+        let mut holders = Vec::new();
+        let frames = std::iter::once(self.st.globals.clone()).chain(self.st.scopes.iter().cloned());
+        for frame in frames {
+            for (name, held) in frame.borrow_mut().names.iter_mut() {
+                if matches!(held, Value::Array(h) if Rc::ptr_eq(h, &x)) {
+                    *held = Value::None;
+                    holders.push((frame.clone(), name.clone()));
+                }
+            }
+        }
+        let result = api::numpy::set_item_parts(Rc::make_mut(&mut x), parts, v, sp);
+        for (frame, name) in holders {
+            frame
+                .borrow_mut()
+                .names
+                .insert(name, Value::Array(x.clone()));
+        }
+        match result {
+            Err(d) => self.report(d),
+            // `self.w[i] = v`, `d[k][i] = v`: the container takes the new array.
+            Ok(()) if !matches!(base, Expr::Name(_)) => self.assign(base, Value::Array(x)),
+            Ok(()) => {}
         }
     }
 
@@ -971,7 +1036,10 @@ impl Eval<'_, '_> {
                 if matches!(obj, Value::Poison) {
                     return Ok(Value::Poison);
                 }
-                if let Expr::Slice(sl) = s.slice.as_ref() {
+                if let Value::Array(_) | Value::NpScalar(_) = obj {
+                    let parts = self.subscript_parts(&s.slice);
+                    api::get_item_parts(&obj, parts, span(e))?
+                } else if let Expr::Slice(sl) = s.slice.as_ref() {
                     let bound =
                         |me: &mut Self, x: &Option<Box<Expr>>| x.as_ref().map(|x| me.expr(x));
                     let (lo, hi, st) = (
@@ -980,19 +1048,9 @@ impl Eval<'_, '_> {
                         bound(self, &sl.step),
                     );
                     api::slice(&obj, lo, hi, st, span(e))?
-                } else if let Expr::Tuple(t) = s.slice.as_ref() {
+                } else if let Expr::Tuple(_) = s.slice.as_ref() {
                     // `x[:, 0, 1:]`: slices are allowed inside an array's key.
-                    let mut parts = Vec::with_capacity(t.elts.len());
-                    for el in &t.elts {
-                        parts.push(match el {
-                            Expr::Slice(sl) => {
-                                let mut b =
-                                    |x: &Option<Box<Expr>>| x.as_ref().map(|x| self.expr(x));
-                                api::KeyPart::Slice([b(&sl.lower), b(&sl.upper), b(&sl.step)])
-                            }
-                            other => api::KeyPart::Value(self.expr(other)),
-                        });
-                    }
+                    let parts = self.subscript_parts(&s.slice);
                     api::get_item_parts(&obj, parts, span(e))?
                 } else {
                     let key = self.expr(&s.slice);

@@ -1,4 +1,4 @@
-//! `a[index]`: numpy's basic and advanced indexing.
+//! `a[index]` and `a[index] = value`: numpy's basic and advanced indexing.
 //!
 //! Integers (negative from the end), slices with any step, `None`, `...`,
 //! and boolean and integer arrays. With any array in the index, integers
@@ -281,54 +281,82 @@ fn plan(shape: &[usize], index: &[Index]) -> Result<Plan> {
     Ok(p)
 }
 
-fn gather<T: Elem>(a: &ArrayD<T>, p: &Plan) -> Result<ArrayD<T>> {
-    let n: usize = p.shape.iter().product();
-    let mut out = Vec::with_capacity(n);
-    if n > 0 {
-        let block: Vec<usize> = p
-            .roles
-            .iter()
-            .zip(&p.shape)
-            .filter(|(r, _)| matches!(r, Role::Advanced(_)))
-            .map(|(_, &d)| d)
-            .collect();
-        let mut src = vec![0usize; a.ndim()];
-        for &(axis, i) in &p.fixed {
-            src[axis] = i;
+/// Calls `f` with the input position each output position reads, in
+/// row-major output order.
+fn for_each_source(ndim: usize, p: &Plan, mut f: impl FnMut(&[usize]) -> Result<()>) -> Result<()> {
+    if p.shape.iter().product::<usize>() == 0 {
+        return Ok(());
+    }
+    let block: Vec<usize> = p
+        .roles
+        .iter()
+        .zip(&p.shape)
+        .filter(|(r, _)| matches!(r, Role::Advanced(_)))
+        .map(|(_, &d)| d)
+        .collect();
+    let mut src = vec![0usize; ndim];
+    for &(axis, i) in &p.fixed {
+        src[axis] = i;
+    }
+    let mut at = vec![0usize; p.shape.len()];
+    loop {
+        let mut flat = 0;
+        for (role, &i) in p.roles.iter().zip(&at) {
+            match role {
+                Role::Basic(axis, positions) => src[*axis] = positions[i],
+                Role::Advanced(k) => flat = flat * block[*k] + i,
+                Role::New => {}
+            }
         }
-        let mut at = vec![0usize; p.shape.len()];
+        for adv in &p.advanced {
+            src[adv.axis] = adv.positions[flat];
+        }
+        f(&src)?;
+        // The next output position, row-major.
+        let mut d = at.len();
         loop {
-            let mut flat = 0;
-            for (role, &i) in p.roles.iter().zip(&at) {
-                match role {
-                    Role::Basic(axis, positions) => src[*axis] = positions[i],
-                    Role::Advanced(k) => flat = flat * block[*k] + i,
-                    Role::New => {}
-                }
+            if d == 0 {
+                return Ok(());
             }
-            for adv in &p.advanced {
-                src[adv.axis] = adv.positions[flat];
+            d -= 1;
+            at[d] += 1;
+            if at[d] < p.shape[d] {
+                break;
             }
-            let x = a
-                .get(IxDyn(&src))
-                .ok_or_else(|| HostError::index_error("index out of bounds"))?;
-            out.push(*x);
-            // The next output position, row-major.
-            let mut d = at.len();
-            loop {
-                if d == 0 {
-                    return from_shape_vec(&p.shape, out);
-                }
-                d -= 1;
-                at[d] += 1;
-                if at[d] < p.shape[d] {
-                    break;
-                }
-                at[d] = 0;
-            }
+            at[d] = 0;
         }
     }
+}
+
+fn gather<T: Elem>(a: &ArrayD<T>, p: &Plan) -> Result<ArrayD<T>> {
+    let mut out = Vec::with_capacity(p.shape.iter().product());
+    for_each_source(a.ndim(), p, |src| {
+        let x = a
+            .get(IxDyn(src))
+            .ok_or_else(|| HostError::index_error("index out of bounds"))?;
+        out.push(*x);
+        Ok(())
+    })?;
     from_shape_vec(&p.shape, out)
+}
+
+/// Writes `value` (broadcast to the indexed shape) where `p` reads.
+fn scatter<T: Elem>(a: &mut ArrayD<T>, p: &Plan, value: &ArrayD<T>) -> Result<()> {
+    let v = value.broadcast(IxDyn(&p.shape)).ok_or_else(|| {
+        HostError::value_error(format!(
+            "could not broadcast input array from shape {} into shape {}",
+            super::array::tuple_repr(value.shape()),
+            super::array::tuple_repr(&p.shape)
+        ))
+    })?;
+    let mut values = v.iter();
+    for_each_source(a.ndim(), p, |src| {
+        let (Some(slot), Some(x)) = (a.get_mut(IxDyn(src)), values.next()) else {
+            return Err(HostError::index_error("index out of bounds"));
+        };
+        *slot = *x;
+        Ok(())
+    })
 }
 
 impl HostArray {
@@ -337,5 +365,12 @@ impl HostArray {
     pub fn index(&self, index: &[Index]) -> Result<HostArray> {
         let p = plan(self.shape(), index)?;
         Ok(each!(self, a => Elem::wrap(gather(a, &p)?)))
+    }
+
+    /// `a[index] = value`: `value` is cast to the array's dtype (as
+    /// numpy's assignment casts) and broadcast to the indexed shape.
+    pub fn assign_index(&mut self, index: &[Index], value: &HostArray) -> Result<()> {
+        let p = plan(self.shape(), index)?;
+        each!(self, a => scatter(a, &p, &value.view().into_owned()))
     }
 }

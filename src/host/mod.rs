@@ -17,7 +17,7 @@
 //!   typed; numpy 2's promotion is documented in [`dtype`]), math
 //!   functions ([`HostArray::unary`]), reductions ([`HostArray::reduce`]),
 //!   indexing ([`HostArray::index`]), joins ([`concatenate`], [`stack`],
-//!   [`where_`]) and closeness ([`isclose`], [`allclose`],
+//!   [`where_`]), products ([`dot`]) and closeness ([`isclose`], [`allclose`],
 //!   [`array_equal`]).
 //! - Printing ([`format`](mod@format)): [`array_str`] and [`array_repr`] for arrays,
 //!   [`scalar_str`] and [`scalar_repr`] for numpy scalars (`1.5` and
@@ -79,6 +79,7 @@ pub mod dtype;
 pub mod error;
 pub mod format;
 pub mod index;
+pub mod linalg;
 pub mod ops;
 pub mod random;
 pub mod reduce;
@@ -90,6 +91,7 @@ pub use dtype::{DType, Elem, Scalar, ScalarKind};
 pub use error::{ErrorKind, HostError};
 pub use format::{array_repr, array_str, float_repr, nested_repr, scalar_repr, scalar_str};
 pub use index::Index;
+pub use linalg::dot;
 pub use ops::{
     allclose, array_equal, binary, broadcast_shapes, isclose, result_type, BinaryOp, Operand,
     Tolerance, UnaryOp,

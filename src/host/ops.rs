@@ -95,6 +95,8 @@ pub enum UnaryOp {
     IsNan,
     IsInf,
     IsFinite,
+    Floor,
+    Ceil,
 }
 
 /// `np.result_type` of two operands (numpy 2's rules, see
@@ -110,7 +112,7 @@ pub fn result_type(a: Operand<'_>, b: Operand<'_>) -> DType {
 }
 
 /// A shape as numpy's broadcasting error prints it: `(2,3)`, `(4,)`.
-fn compact_shape(shape: &[usize]) -> String {
+pub(crate) fn compact_shape(shape: &[usize]) -> String {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     match shape {
         [_] => format!("({},)", dims[0]),
@@ -507,6 +509,10 @@ trait Math: Elem + Arith {
     fn is_infinite(self) -> bool;
     fn neg(self) -> Self;
     fn abs(self) -> Self;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    fn rint(self) -> Self;
+    fn from_f64(x: f64) -> Self;
 }
 
 macro_rules! math {
@@ -536,6 +542,18 @@ macro_rules! math {
             fn abs(self) -> $t {
                 <$t>::abs(self)
             }
+            fn floor(self) -> $t {
+                <$t>::floor(self)
+            }
+            fn ceil(self) -> $t {
+                <$t>::ceil(self)
+            }
+            fn rint(self) -> $t {
+                <$t>::round_ties_even(self)
+            }
+            fn from_f64(x: f64) -> $t {
+                x as $t
+            }
         }
     };
 }
@@ -557,6 +575,8 @@ fn float_unary<T: Math>(op: UnaryOp, a: &ArrayD<T>) -> HostArray {
                 UnaryOp::Sqrt => T::sqrt,
                 UnaryOp::Tanh => T::tanh,
                 UnaryOp::Square => |x| T::mul(x, x),
+                UnaryOp::Floor => T::floor,
+                UnaryOp::Ceil => T::ceil,
                 _ => |x| T::div(T::ONE, x),
             };
             T::wrap(a.mapv(f))
@@ -583,6 +603,8 @@ impl HostArray {
             HostArray::Int64(a) if op == UnaryOp::Abs => Ok(HostArray::Int64(a.mapv(i64::wrapping_abs))),
             HostArray::Int32(a) if op == UnaryOp::Square => Ok(HostArray::Int32(a.mapv(|x| x.wrapping_mul(x)))),
             HostArray::Int64(a) if op == UnaryOp::Square => Ok(HostArray::Int64(a.mapv(|x| x.wrapping_mul(x)))),
+            // numpy 2.4 keeps integer (and bool) dtypes for floor and ceil.
+            _ if matches!(op, UnaryOp::Floor | UnaryOp::Ceil) => Ok(self.clone()),
             HostArray::Int32(_) | HostArray::Int64(_) => Ok(float_unary(op, &self.view::<f64>())),
             HostArray::Bool(a) => match op {
                 UnaryOp::Abs => Ok(HostArray::Bool(a.clone())),
@@ -594,6 +616,51 @@ impl HostArray {
                 )),
             },
         }
+    }
+}
+
+/// `x * 10**d` rounded half to even and scaled back, in `T` as numpy's
+/// `round` computes it (a negative `d` divides first).
+fn round_float<T: Math>(a: &ArrayD<T>, decimals: i64) -> ArrayD<T> {
+    let scale = T::from_f64(10f64.powi(decimals.unsigned_abs().min(400) as i32));
+    if decimals >= 0 {
+        a.mapv(|x| T::div(T::rint(T::mul(x, scale)), scale))
+    } else {
+        a.mapv(|x| T::mul(T::rint(T::div(x, scale)), scale))
+    }
+}
+
+impl HostArray {
+    /// `np.round(a, decimals)`: floats round half to even at `decimals`
+    /// places; integers keep their dtype and round to a power of ten when
+    /// `decimals` is negative.
+    pub fn round(&self, decimals: i64) -> Result<HostArray> {
+        fn int_round<T: Elem + Into<i128> + TryFrom<i128>>(
+            a: &ArrayD<T>,
+            decimals: i64,
+        ) -> ArrayD<T> {
+            let Ok(k) = u32::try_from(-decimals) else {
+                return a.clone();
+            };
+            let Some(scale) = 10i128.checked_pow(k) else {
+                return a.mapv(|_| T::ZERO);
+            };
+            a.mapv(|x| {
+                let v: i128 = x.into();
+                let (q, r) = (v.div_euclid(scale), v.rem_euclid(scale));
+                let up = 2 * r > scale || (2 * r == scale && q % 2 != 0);
+                T::try_from((q + i128::from(up)) * scale).unwrap_or(T::ZERO)
+            })
+        }
+        Ok(match self {
+            HostArray::Float32(a) => HostArray::Float32(round_float(a, decimals)),
+            HostArray::Float64(a) => HostArray::Float64(round_float(a, decimals)),
+            HostArray::Int32(a) => HostArray::Int32(int_round(a, decimals)),
+            HostArray::Int64(a) => HostArray::Int64(int_round(a, decimals)),
+            HostArray::Bool(_) => return Err(HostError::unsupported(
+                "numpy gives a float16 array when it rounds a bool array; fluidc has no float16",
+            )),
+        })
     }
 }
 

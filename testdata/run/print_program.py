@@ -1,6 +1,6 @@
 # print(program) prints what Paddle 3.3.1 prints: every block under its
 # block_idx header, with the slots, defaults and stop_gradient flags
-# Paddle gives the ops and variables.
+# Paddle gives the ops and variables; then what a script reads of its blocks.
 import paddle.fluid as fluid
 i = fluid.layers.fill_constant(shape=[1], dtype='int64', value=0)
 n = fluid.layers.fill_constant(shape=[1], dtype='int64', value=3)
@@ -10,4 +10,10 @@ with w.block():
     fluid.layers.increment(i, in_place=True)
     fluid.layers.less_than(i, n, cond=c)
 print(fluid.default_main_program())
+prog = fluid.default_main_program()
+print(prog.num_blocks, [b.idx for b in prog.blocks], prog.block(1).parent_idx)
+body = prog.block(1)
+print(sorted(prog.global_block().vars.keys()), list(body.vars), 'i' in body.vars)
+for name in prog.global_block().vars:
+    print(name, prog.global_block().vars[name].persistable)
 print("end")

@@ -25,6 +25,7 @@ mod math;
 mod math_op_patch;
 mod nn;
 pub mod numpy;
+pub mod numpy_more;
 pub mod optimizer;
 pub mod param;
 mod program;
@@ -67,6 +68,7 @@ const TABLES: &[&[Builtin]] = &[
     conv::BUILTINS,
     optimizer::BUILTINS,
     numpy::BUILTINS,
+    numpy_more::BUILTINS,
     random::BUILTINS,
     control::BUILTINS,
     csp::BUILTINS,
@@ -251,6 +253,11 @@ pub fn get_attr(interp: &mut Host, obj: &Value, name: &str, sp: Range<usize>) ->
             return Ok(v);
         }
     }
+    if let Value::Object(o) = obj {
+        if let Some(v) = program::object_attr(interp, o, name) {
+            return Ok(v);
+        }
+    }
     let key = format!("{}.{name}", method_type(obj));
     match lookup(&key) {
         Some(b) => Ok(Value::Builtin(b, Some(Rc::new(obj.clone())))),
@@ -408,6 +415,8 @@ pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
 pub enum KeyPart {
     Value(Value),
     Slice([Option<Value>; 3]),
+    /// `...` (arrays only).
+    Ellipsis,
 }
 
 /// `obj[a, b:c, ...]`: a tuple key that may hold slices. Arrays take
@@ -420,7 +429,7 @@ pub fn get_item_parts(obj: &Value, parts: Vec<KeyPart>, sp: Range<usize>) -> Res
     for p in parts {
         match p {
             KeyPart::Value(v) => values.push(v),
-            KeyPart::Slice(_) => {
+            KeyPart::Slice(_) | KeyPart::Ellipsis => {
                 return Err(Diagnostic::new(
                     sp,
                     format!(

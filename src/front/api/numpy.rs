@@ -165,13 +165,39 @@ pub const BUILTINS: &[Builtin] = &[
             let close = host::allclose(
                 host::Operand::Array(&x),
                 host::Operand::Array(&y),
-                host::Tolerance {
-                    rtol: a.float("rtol")?,
-                    atol: a.float("atol")?,
-                    equal_nan: a.bool("equal_nan")?,
-                },
+                tolerance(a)?,
             );
             close.map(Value::Bool).map_err(|e| host_err(a, "a", e))
+        }
+    ),
+    builtin!(
+        ["numpy.isclose"],
+        [
+            ("a", Req),
+            ("b", Req),
+            ("rtol", Float(1e-5)),
+            ("atol", Float(1e-8)),
+            ("equal_nan", Bool(false))
+        ],
+        Rest::No,
+        |_, a| {
+            let (x, y) = (operand_array(a, "a")?, operand_array(a, "b")?);
+            let close = host::isclose(
+                host::Operand::Array(&x),
+                host::Operand::Array(&y),
+                tolerance(a)?,
+            );
+            let arrays =
+                matches!(a.get("a"), Value::Array(_)) || matches!(a.get("b"), Value::Array(_));
+            close
+                .map(|c| {
+                    if arrays {
+                        array_value(c)
+                    } else {
+                        scalar_or_array(c)
+                    }
+                })
+                .map_err(|e| host_err(a, "a", e))
         }
     ),
     builtin!(
@@ -189,12 +215,22 @@ pub const BUILTINS: &[Builtin] = &[
     reduction!(["numpy.min", "numpy.amin"], Reduction::Min),
     reduction!(["numpy.prod"], Reduction::Prod),
     reduction!(["numpy.argmax"], Reduction::Argmax),
+    reduction!(["numpy.argmin"], Reduction::Argmin),
+    reduction!(["numpy.std"], Reduction::Std),
+    reduction!(["numpy.var"], Reduction::Var),
+    reduction!(["numpy.any"], Reduction::Any),
+    reduction!(["numpy.all"], Reduction::All),
     method_reduction!(["ndarray.sum"], Reduction::Sum),
     method_reduction!(["ndarray.mean"], Reduction::Mean),
     method_reduction!(["ndarray.max"], Reduction::Max),
     method_reduction!(["ndarray.min"], Reduction::Min),
     method_reduction!(["ndarray.prod"], Reduction::Prod),
     method_reduction!(["ndarray.argmax"], Reduction::Argmax),
+    method_reduction!(["ndarray.argmin"], Reduction::Argmin),
+    method_reduction!(["ndarray.std"], Reduction::Std),
+    method_reduction!(["ndarray.var"], Reduction::Var),
+    method_reduction!(["ndarray.any"], Reduction::Any),
+    method_reduction!(["ndarray.all"], Reduction::All),
     builtin!(
         ["ndarray.astype"],
         [("dtype", Req)],
@@ -261,7 +297,17 @@ fn reduce(a: &Args, x: &HostArray, r: Reduction) -> Result<Value> {
 }
 
 /// The array a method is bound to.
-fn recv(a: &Args) -> Rc<HostArray> {
+/// The `rtol`, `atol` and `equal_nan` arguments of `allclose`/`isclose`.
+fn tolerance(a: &Args) -> Result<host::Tolerance> {
+    Ok(host::Tolerance {
+        rtol: a.float("rtol")?,
+        atol: a.float("atol")?,
+        equal_nan: a.bool("equal_nan")?,
+    })
+}
+
+/// The array a method is bound to.
+pub(super) fn recv(a: &Args) -> Rc<HostArray> {
     match &a.recv {
         Some(Value::Array(x) | Value::NpScalar(x)) => x.clone(),
         _ => Rc::new(HostArray::scalar(DType::Float64, Scalar::Float(0.0))),
@@ -271,7 +317,7 @@ fn recv(a: &Args) -> Rc<HostArray> {
 /// An array result.
 /// `np.abs(x)`, `np.exp(x)`, ...: element-wise on an array, a numpy
 /// scalar or a Python number; an array gives an array, else a scalar.
-fn elementwise_fn(a: &Args, op: host::UnaryOp) -> Result<Value> {
+pub(super) fn elementwise_fn(a: &Args, op: host::UnaryOp) -> Result<Value> {
     let x = a.get("x");
     let arr = as_array(x).ok_or_else(|| {
         a.err(
@@ -292,13 +338,13 @@ fn elementwise_fn(a: &Args, op: host::UnaryOp) -> Result<Value> {
     })
 }
 
-fn array_value(x: HostArray) -> Value {
+pub(super) fn array_value(x: HostArray) -> Value {
     Value::Array(Rc::new(x))
 }
 
 /// A result numpy gives as a scalar when it is 0-d (a full reduction, an
 /// operation between scalars).
-fn scalar_or_array(x: HostArray) -> Value {
+pub(super) fn scalar_or_array(x: HostArray) -> Value {
     if x.ndim() == 0 {
         Value::NpScalar(Rc::new(x))
     } else {
@@ -306,40 +352,46 @@ fn scalar_or_array(x: HostArray) -> Value {
     }
 }
 
-fn array(a: &Args, name: &str, r: std::result::Result<HostArray, HostError>) -> Result<Value> {
+pub(super) fn array(
+    a: &Args,
+    name: &str,
+    r: std::result::Result<HostArray, HostError>,
+) -> Result<Value> {
     r.map(array_value).map_err(|e| host_err(a, name, e))
 }
 
-fn host_err(a: &Args, name: &str, e: HostError) -> Diagnostic {
+pub(super) fn host_err(a: &Args, name: &str, e: HostError) -> Diagnostic {
     a.err(name, format!("{}: {}", e.kind.name(), e.message))
 }
 
 fn filled(a: &Args, value: Scalar) -> Result<Value> {
-    let shape: Vec<usize> = match a.get("shape") {
-        Value::Int(n) => vec![usize::try_from(*n)
-            .map_err(|_| a.err("shape", "negative dimensions are not allowed"))?],
+    let shape = shape_arg(a, "shape")?;
+    let dtype = dtype_arg(a, "dtype")?.unwrap_or(DType::Float64);
+    array(a, "shape", HostArray::full(dtype, &shape, value))
+}
+
+/// A shape argument: an int or a sequence of them.
+pub(super) fn shape_arg(a: &Args, name: &str) -> Result<Vec<usize>> {
+    Ok(match a.get(name) {
+        Value::Int(n) => {
+            vec![usize::try_from(*n)
+                .map_err(|_| a.err(name, "negative dimensions are not allowed"))?]
+        }
         other => other
             .items()
-            .ok_or_else(|| a.err("shape", "shape must be an int or a tuple of ints"))?
+            .ok_or_else(|| a.err(name, "shape must be an int or a tuple of ints"))?
             .iter()
             .map(|d| match d {
                 Value::Int(n) => usize::try_from(*n).ok(),
                 _ => None,
             })
             .collect::<Option<_>>()
-            .ok_or_else(|| {
-                a.err(
-                    "shape",
-                    "negative or non-integer dimensions are not allowed",
-                )
-            })?,
-    };
-    let dtype = dtype_arg(a, "dtype")?.unwrap_or(DType::Float64);
-    array(a, "shape", HostArray::full(dtype, &shape, value))
+            .ok_or_else(|| a.err(name, "negative or non-integer dimensions are not allowed"))?,
+    })
 }
 
 /// A dtype argument in numpy's spellings (`'float32'`, `numpy.float32`).
-fn dtype_arg(a: &Args, name: &str) -> Result<Option<DType>> {
+pub(super) fn dtype_arg(a: &Args, name: &str) -> Result<Option<DType>> {
     match a.get(name) {
         Value::None => Ok(None),
         Value::Str(s) => DType::from_name(s)
@@ -375,7 +427,7 @@ fn array_list(a: &Args, name: &str) -> Result<Vec<Rc<HostArray>>> {
         .collect()
 }
 
-fn operand_array(a: &Args, name: &str) -> Result<Rc<HostArray>> {
+pub(super) fn operand_array(a: &Args, name: &str) -> Result<Rc<HostArray>> {
     as_array(a.get(name)).ok_or_else(|| a.err(name, "expected an array or numbers"))
 }
 
@@ -457,6 +509,33 @@ pub fn array_attr(x: &Rc<HostArray>, name: &str) -> Option<Value> {
     })
 }
 
+/// A value as numpy takes an operand: an array (strongly typed) or a
+/// Python number (weakly typed).
+#[derive(Debug)]
+pub enum HeldOperand {
+    Array(Rc<HostArray>),
+    Scalar(Scalar),
+}
+
+impl HeldOperand {
+    pub fn of(v: &Value) -> Option<HeldOperand> {
+        match v {
+            Value::Array(x) | Value::NpScalar(x) => Some(HeldOperand::Array(x.clone())),
+            other => match scalar(other) {
+                Some(s) => Some(HeldOperand::Scalar(s)),
+                None => Some(HeldOperand::Array(as_array(other)?)),
+            },
+        }
+    }
+
+    pub fn operand(&self) -> host::Operand<'_> {
+        match self {
+            HeldOperand::Array(x) => host::Operand::Array(x),
+            HeldOperand::Scalar(s) => host::Operand::Scalar(*s),
+        }
+    }
+}
+
 /// `l OP r` where either side is an array.
 pub fn binary(
     op: host::BinaryOp,
@@ -464,32 +543,18 @@ pub fn binary(
     r: &Value,
     sp: std::ops::Range<usize>,
 ) -> Result<Value> {
-    let operand = |v: &Value| -> Option<(Option<Rc<HostArray>>, Option<Scalar>)> {
-        match v {
-            Value::Array(x) | Value::NpScalar(x) => Some((Some(x.clone()), None)),
-            other => match scalar(other) {
-                Some(s) => Some((None, Some(s))),
-                None => Some((Some(as_array(other)?), None)),
-            },
-        }
-    };
     let bad = || {
         Diagnostic::new(
             sp.clone(),
             "unsupported operand types for an array operation",
         )
     };
-    let (la, ls) = operand(l).ok_or_else(bad)?;
-    let (ra, rs) = operand(r).ok_or_else(bad)?;
-    fn pick(a: &Option<Rc<HostArray>>, s: Option<Scalar>) -> host::Operand<'_> {
-        match (a, s) {
-            (Some(x), _) => host::Operand::Array(x),
-            (None, Some(s)) => host::Operand::Scalar(s),
-            (None, None) => host::Operand::Scalar(Scalar::Int(0)),
-        }
-    }
+    let (lo, ro) = (
+        HeldOperand::of(l).ok_or_else(bad)?,
+        HeldOperand::of(r).ok_or_else(bad)?,
+    );
     let scalars = !matches!(l, Value::Array(_)) && !matches!(r, Value::Array(_));
-    host::binary(op, pick(&la, ls), pick(&ra, rs))
+    host::binary(op, lo.operand(), ro.operand())
         .map(|x| {
             if scalars {
                 scalar_or_array(x)
@@ -545,6 +610,33 @@ pub fn get_item_parts(
     parts: Vec<super::KeyPart>,
     sp: std::ops::Range<usize>,
 ) -> Result<Value> {
+    let index = index_of(&parts, &sp)?;
+    slice_result(x.index(&index), &index, sp)
+}
+
+/// `x[parts] = value`, in place.
+pub fn set_item_parts(
+    x: &mut HostArray,
+    parts: &[super::KeyPart],
+    value: &Value,
+    sp: std::ops::Range<usize>,
+) -> Result<()> {
+    let index = index_of(parts, &sp)?;
+    let value = as_array(value).ok_or_else(|| {
+        Diagnostic::new(
+            sp.clone(),
+            format!(
+                "cannot assign a {} into a numpy array; give a number, a list or an array",
+                value.type_name()
+            ),
+        )
+    })?;
+    x.assign_index(&index, &value)
+        .map_err(|e| Diagnostic::new(sp, format!("{}: {}", e.kind.name(), e.message)))
+}
+
+/// The numpy index a subscript's parts give.
+fn index_of(parts: &[super::KeyPart], sp: &std::ops::Range<usize>) -> Result<Vec<host::Index>> {
     let bad = || {
         Diagnostic::new(
             sp.clone(),
@@ -562,11 +654,12 @@ pub fn get_item_parts(
         }
     };
     let mut index = Vec::with_capacity(parts.len());
-    for p in &parts {
+    for p in parts {
         index.push(match p {
             super::KeyPart::Slice([lo, hi, st]) => {
                 host::Index::Slice(bound(lo)?, bound(hi)?, bound(st)?)
             }
+            super::KeyPart::Ellipsis => host::Index::Ellipsis,
             super::KeyPart::Value(Value::Int(i)) => host::Index::Int(*i),
             super::KeyPart::Value(Value::Bool(b)) => host::Index::Int(i64::from(*b)),
             super::KeyPart::Value(Value::None) => host::Index::NewAxis,
@@ -575,7 +668,7 @@ pub fn get_item_parts(
             }
         });
     }
-    slice_result(x.index(&index), &index, sp)
+    Ok(index)
 }
 
 /// `x[lo:hi:step]` of an array (along its first axis).

@@ -789,6 +789,45 @@ pub fn list_vars(i: &Host, program: usize) -> Vec<VarRef> {
         .collect()
 }
 
+/// The attributes of a Block and a Program that scripts read:
+/// `block.vars` (name to Variable, in declaration order, as Paddle's
+/// ordered dict), `block.idx`, `block.parent_idx`, `block.program`,
+/// `program.num_blocks` and `program.blocks`.
+pub fn object_attr(i: &Host, o: &Object, name: &str) -> Option<Value> {
+    match (o, name) {
+        (&Object::Block { program, block }, _) => {
+            let b = i.b.block(program, block);
+            Some(match name {
+                "vars" => {
+                    let mut vars = crate::front::value::Dict::default();
+                    for var in &b.vars {
+                        let v = Value::Var(VarRef {
+                            program,
+                            block,
+                            name: var.name.as_str().into(),
+                        });
+                        vars.insert(Value::str(&var.name), v).ok()?;
+                    }
+                    Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(vars)))
+                }
+                "idx" => Value::Int(i64::from(b.idx)),
+                "parent_idx" => Value::Int(i64::from(b.parent_idx)),
+                "program" => Value::object(Object::Program(program)),
+                _ => return None,
+            })
+        }
+        (&Object::Program(p), "num_blocks") => {
+            Some(Value::Int(i.b.programs[p].program.blocks.len() as i64))
+        }
+        (&Object::Program(p), "blocks") => Some(Value::list(
+            (0..i.b.programs[p].program.blocks.len())
+                .map(|block| Value::object(Object::Block { program: p, block }))
+                .collect(),
+        )),
+        _ => None,
+    }
+}
+
 /// `var.name`, `var.dtype`, `var.shape`, ... for a program variable.
 pub fn var_attr(i: &Host, v: &VarRef, name: &str) -> Option<Value> {
     let var = i.b.var(v);
