@@ -472,6 +472,15 @@ fn manipulation_grads_match_finite_differences() {
         .attr("axis", AttrValue::Ints(vec![2, 0, 1]))
         .outputs(&["Out", "XShape"])
         .check(&mut rng);
+    // A position gathered twice gets both gradients; axis 1 too.
+    for (axis, index) in [(0, vec![2, 0, 2]), (1, vec![1])] {
+        Case::new("gather")
+            .input("X", rng.tensor(&[3, 2, 4], -1.0, 1.0))
+            .input("Index", labels(&[index.len() as i64], index))
+            .attr("axis", AttrValue::Int(axis))
+            .constant("Index")
+            .check(&mut rng);
+    }
 }
 
 #[test]

@@ -181,6 +181,10 @@ impl Script for Interp<'_> {
             self.diags.push(d);
         }
     }
+
+    fn errors_reported(&self) -> u64 {
+        self.errors_reported
+    }
 }
 
 /// The evaluator at work: its state and the programs it builds, borrowed
@@ -1362,6 +1366,13 @@ impl Eval<'_, '_> {
             }
             Value::Function(f) => self.call_function(&f, args, kwargs, sp),
             Value::DType(k) => api::convert_dtype_call(k, args, sp),
+            // An object with a `__call__` method (`rnn()` of a StaticRNN).
+            Value::Object(_)
+                if api::lookup(&format!("{}.__call__", func.type_name())).is_some() =>
+            {
+                let call = api::get_attr(&mut self.host(), &func, "__call__", sp.clone())?;
+                self.call(call, args, arg_spans, kwargs, sp)
+            }
             other => Err(Diagnostic::new(
                 sp,
                 format!("a {} is not callable", other.type_name()),

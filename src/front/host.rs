@@ -29,6 +29,11 @@ pub trait Script {
     /// Reports a warning at `d`'s span (a builtin's note that does not stop
     /// the script).
     fn warn(&mut self, d: Diagnostic);
+
+    /// How many errors the script has reported so far (a construct that
+    /// sees new ones while it was built finishes quietly: SPEC §8.5's
+    /// no follow-on errors).
+    fn errors_reported(&self) -> u64;
 }
 
 /// What a builtin runs with: the programs being built, and the script.
@@ -55,6 +60,10 @@ impl<'a> Host<'a> {
     /// A warning, reported once where it is (a dataset file whose md5 is not Paddle's).
     pub fn warn(&mut self, d: Diagnostic) {
         self.script.warn(d);
+    }
+
+    pub fn errors_reported(&self) -> u64 {
+        self.script.errors_reported()
     }
 }
 

@@ -108,6 +108,8 @@ pub enum Object {
     RandomState(RefCell<crate::host::random::RandomState>),
     /// `fluid.DataFeeder(feed_list, place)`: what each slot converts to.
     DataFeeder(Vec<crate::front::api::reader::FeedSlot>),
+    /// `fluid.layers.StaticRNN()`: what its `step()` block has built so far.
+    StaticRnn(RefCell<crate::front::api::rnn::RnnState>),
     /// `argparse.ArgumentParser(...)` and one of its argument groups.
     ArgParser(RefCell<crate::front::eval::argparse::Parser>),
     ArgGroup(crate::front::eval::argparse::Group),
@@ -125,6 +127,8 @@ pub enum GuardKind {
         is_scalar: bool,
     },
     Go,
+    /// A `StaticRNN`'s step block: leaving it finishes the loop.
+    Rnn(Rc<Object>),
 }
 
 #[derive(Debug)]
@@ -281,6 +285,7 @@ impl Value {
                 Object::GradientClip(_) => "GradientClip",
                 Object::ArgParser(_) => "ArgumentParser",
                 Object::ArgGroup(_) => "_ArgumentGroup",
+                Object::StaticRnn(_) => "StaticRNN",
             },
             Value::RunTime => "run-time value",
             Value::Array(_) => "ndarray",

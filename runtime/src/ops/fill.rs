@@ -31,6 +31,10 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("gaussian_random", gaussian_random);
     r.add("truncated_gaussian_random", truncated_gaussian_random);
     r.add("fill_any_like", fill_any_like);
+    r.add(
+        "fill_constant_batch_size_like",
+        fill_constant_batch_size_like,
+    );
 }
 
 /// `Out = X[Mask]`: only the chosen input is read, because the branch that
@@ -196,6 +200,50 @@ fn truncated_gaussian_random(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `fill_any_like`: `X`'s shape filled with `value`, of `dtype` (-1: `X`'s).
+/// `fill_constant_batch_size_like`: a constant of `shape` whose dim
+/// `output_dim_idx` is `Input`'s dim `input_dim_idx` (the batch size, known
+/// only at run time).
+fn fill_constant_batch_size_like(l: &OpLoader) -> Result<Exec, String> {
+    let (input, out) = (l.input("Input")?, l.output("Out")?);
+    let shape = l
+        .ints("shape")?
+        .ok_or("fill_constant_batch_size_like needs `shape`")?;
+    let dtype = l.dtype("dtype", VarKind::Fp32)?;
+    let value = match l.string("str_value")?.unwrap_or("") {
+        "" => l.float("value", 0.0)?,
+        s => s
+            .trim()
+            .parse::<f64>()
+            .map_err(|_| format!("str_value {s:?} is not a number"))?,
+    };
+    let index = |name: &str, rank: usize| -> Result<usize, String> {
+        let i = l.int(name, 0)?;
+        usize::try_from(i)
+            .ok()
+            .filter(|&i| i < rank)
+            .ok_or_else(|| format!("{name} {i} is out of range for rank {rank}"))
+    };
+    let o = index("output_dim_idx", shape.len())?;
+    let input_dim_idx = l.int("input_dim_idx", 0)?;
+    compute(move |s| {
+        let t = s.tensor(&input)?;
+        let i = usize::try_from(input_dim_idx)
+            .ok()
+            .filter(|&i| i < t.shape().len())
+            .ok_or_else(|| {
+                KernelError::Shape(format!(
+                    "input_dim_idx {input_dim_idx} is out of range for Input of shape {:?}",
+                    t.shape()
+                ))
+            })?;
+        let mut dims = shape.clone();
+        dims[o] = t.shape()[i];
+        drop(t);
+        s.set_tensor(&out, Tensor::full(dtype, &dims, value)?);
+        Ok(())
+    })
+}
+
 fn fill_any_like(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let value = l.float("value", 0.0)?;

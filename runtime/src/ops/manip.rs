@@ -1,4 +1,5 @@
-//! Tensor manipulation: reshape2, transpose2, concat, and their gradients.
+//! Tensor manipulation: reshape2, transpose2, concat, gather, and their
+//! gradients.
 //!
 //! `reshape2` and its gradient share the input's buffer (a reshape moves no
 //! data). `XShape` records the input's dims as Paddle does: a tensor of
@@ -19,6 +20,130 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("transpose2_grad", transpose2_grad);
     r.add("concat", concat);
     r.add("concat_grad", concat_grad);
+    r.add("gather", gather);
+    r.add("gather_grad", gather_grad);
+}
+
+/// What `gather` takes along its axis: `X` seen as `[outer, n, inner]`
+/// and the checked positions.
+struct Gather {
+    outer: usize,
+    n: usize,
+    inner: usize,
+    positions: Vec<usize>,
+    out_shape: Vec<i64>,
+}
+
+impl Gather {
+    fn new(x: &[i64], index: &Tensor, axis: i64) -> Result<Gather, KernelError> {
+        let rank = x.len();
+        let a = usize::try_from(if axis < 0 { axis + rank as i64 } else { axis })
+            .ok()
+            .filter(|&a| a < rank)
+            .ok_or_else(|| KernelError::Invalid(format!("gather axis {axis} for rank {rank}")))?;
+        let (outer, inner) = around(x, a);
+        let n = x[a].max(0) as usize;
+        let positions = super::float::i64s(index)?
+            .iter()
+            .map(|&i| {
+                usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "gather index {i} is out of range for dim {a} of size {n}"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut out_shape = x.to_vec();
+        match index.shape() {
+            [] => {
+                out_shape.remove(a);
+            }
+            [_] => out_shape[a] = positions.len() as i64,
+            more => {
+                return Err(KernelError::Shape(format!(
+                    "gather Index must be 1-D, it is {more:?}"
+                )))
+            }
+        }
+        Ok(Gather {
+            outer,
+            n,
+            inner,
+            positions,
+            out_shape,
+        })
+    }
+}
+
+/// `gather`: the slices of `X` at `Index` along `axis` (Paddle's `Axis`
+/// input tensor is refused when the op loads).
+fn gather(l: &OpLoader) -> Result<Exec, String> {
+    let (x, index, out) = (l.input("X")?, l.input("Index")?, l.output("Out")?);
+    if l.opt_input("Axis")?.is_some() {
+        return Err(
+            "gather with an `Axis` tensor is not supported; set the `axis` attribute".into(),
+        );
+    }
+    let axis = l.int("axis", 0)?;
+    compute(move |s| {
+        let (xt, it) = (s.tensor(&x)?, s.tensor(&index)?);
+        let g = Gather::new(xt.shape(), &it, axis)?;
+        let data = with_data!(xt.data(), |v: T| {
+            let mut out: Vec<T> =
+                Vec::with_capacity(crate::tensor::alloc::check(&g.out_shape, T::KIND)?);
+            for o in 0..g.outer {
+                for &p in &g.positions {
+                    let at = (o * g.n + p) * g.inner;
+                    out.extend_from_slice(&v[at..at + g.inner]);
+                }
+            }
+            T::wrap(out.into())
+        });
+        let t = Tensor::new(&g.out_shape, data)?;
+        drop((xt, it));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `gather_grad`: `Out@GRAD` added back at the gathered positions of a
+/// zero tensor shaped like `X` (a position gathered twice gets both).
+fn gather_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, index, dout) = (l.input("X")?, l.input("Index")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    if l.opt_input("Axis")?.is_some() {
+        return Err("gather_grad with an `Axis` tensor is not supported".into());
+    }
+    let axis = l.int("axis", 0)?;
+    compute(move |s| {
+        let (xt, it, dt) = (s.tensor(&x)?, s.tensor(&index)?, s.tensor(&dout)?);
+        let g = Gather::new(xt.shape(), &it, axis)?;
+        let d = super::float::f64s(&dt, "gather_grad")?;
+        if d.len() != g.outer * g.positions.len() * g.inner {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD of shape {:?} does not fit gather's output {:?}",
+                dt.shape(),
+                g.out_shape
+            )));
+        }
+        let mut grad = vec![0.0; g.outer * g.n * g.inner];
+        let mut k = 0;
+        for o in 0..g.outer {
+            for &p in &g.positions {
+                let at = (o * g.n + p) * g.inner;
+                for (slot, v) in grad[at..at + g.inner].iter_mut().zip(&d[k..k + g.inner]) {
+                    *slot += v;
+                }
+                k += g.inner;
+            }
+        }
+        let t = super::float::tensor(dt.dtype(), xt.shape(), grad)?;
+        drop((xt, it, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
 }
 
 /// The empty tensor `[0, ...dims]` of `t`'s dtype that Paddle writes to `XShape`.

@@ -21,8 +21,7 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         |i, a| {
             let dtype = a.dtype("dtype")?;
-            let helper = i.b.helper_name("array");
-            Ok(Value::Var(declare_array(i, &helper, dtype)))
+            Ok(Value::Var(create_array(i, dtype)))
         }
     ),
     builtin!(
@@ -109,14 +108,20 @@ fn array_arg(i: &Host, a: &Args, name: &str) -> Result<VarRef> {
 fn array_write(i: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.var("x")?;
     let index = a.var("i")?;
-    let helper = i.b.helper_name("array_write");
     let array = match a.is_none("array") {
-        true => {
-            let dtype = dtype_of(i, &x);
-            declare_array(i, &helper, dtype)
-        }
-        false => array_arg(i, a, "array")?,
+        true => None,
+        false => Some(array_arg(i, a, "array")?),
     };
+    Ok(Value::Var(write_array(i, &x, &index, array)))
+}
+
+/// The `array_write` layer in the current block (also StaticRNN's).
+pub fn write_array(i: &mut Host, x: &VarRef, index: &VarRef, array: Option<VarRef>) -> VarRef {
+    let helper = i.b.helper_name("array_write");
+    let array = array.unwrap_or_else(|| {
+        let dtype = dtype_of(i, x);
+        declare_array(i, &helper, dtype)
+    });
     i.b.append(
         Op::new("write_to_array")
             .input("X", &[&x.name])
@@ -125,25 +130,36 @@ fn array_write(i: &mut Host, a: &mut Args) -> Result<Value> {
     );
     // Paddle's InferShape gives the array the shape of what was written
     // last (an `array_read` then declares that shape).
-    let x_dims = dims(i, &x);
+    let x_dims = dims(i, x);
     if let Some(desc) = i.b.var_mut(&array).ty.tensor_array.as_mut() {
         desc.tensor.dims = x_dims;
     }
-    Ok(Value::Var(array))
+    array
 }
 
 /// `array_read(array, i)`: `array[i]` into `array_read_N.tmp_0`.
 fn array_read(i: &mut Host, a: &mut Args) -> Result<Value> {
     let array = array_arg(i, a, "array")?;
     let index = a.var("i")?;
-    let dtype = dtype_of(i, &array);
+    Ok(Value::Var(read_array(i, &array, &index)))
+}
+
+/// The `array_read` layer in the current block (also StaticRNN's).
+pub fn read_array(i: &mut Host, array: &VarRef, index: &VarRef) -> VarRef {
+    let dtype = dtype_of(i, array);
     let helper = i.b.helper_name("array_read");
-    let out = i.b.tmp_var(&helper, dtype, dims(i, &array));
+    let out = i.b.tmp_var(&helper, dtype, dims(i, array));
     i.b.append(
         Op::new("read_from_array")
             .input("X", &[&array.name])
             .input("I", &[&index.name])
             .output("Out", &[&out.name]),
     );
-    Ok(Value::Var(out))
+    out
+}
+
+/// The `create_array` layer: `array_N.out`, no op.
+pub fn create_array(i: &mut Host, dtype: VarKind) -> VarRef {
+    let helper = i.b.helper_name("array");
+    declare_array(i, &helper, dtype)
 }

@@ -45,11 +45,6 @@ const UNSUPPORTED: &[(&str, Plan, &str)] = &[
         "fluidc reads paddle.dataset.uci_housing and paddle.dataset.mnist from Paddle's cache; the other datasets come as scripts need them",
     ),
     (
-        "fluid.layers.StaticRNN",
-        Plan::Planned,
-        "meanwhile write the recurrence with layers.While",
-    ),
-    (
         "fluid.layers.DynamicRNN",
         Plan::NotPlanned,
         "it needs LoD tensors, which fluidc does not model; use layers.While over a tensor array",

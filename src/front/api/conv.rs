@@ -20,6 +20,11 @@ use D::*;
 /// Appends `op` (its outputs bound to `outs`, already declared) and
 /// re-declares each output with the dtype and dims the definition infers.
 pub(super) fn append_inferred(i: &mut Host, op: Op, a: &Args) -> Result<()> {
+    append_inferred_at(i, op, a.call.clone())
+}
+
+/// [`append_inferred`] for ops a construct appends (an error names `sp`).
+pub(super) fn append_inferred_at(i: &mut Host, op: Op, sp: std::ops::Range<usize>) -> Result<()> {
     let def = ops::def(&op.ty);
     let types = |name: &str| {
         let r = i.b.lookup(name)?;
@@ -33,7 +38,7 @@ pub(super) fn append_inferred(i: &mut Host, op: Op, a: &Args) -> Result<()> {
     ops::fill_defaults(&mut full);
     let inferred = match def.behaviour.infer {
         Some(infer) => infer(&InferCtx::new(&full, def, types))
-            .map_err(|e| Diagnostic::new(a.call.clone(), format!("{}: {e}", op.ty)))?,
+            .map_err(|e| Diagnostic::new(sp, format!("{}: {e}", op.ty)))?,
         None => Vec::new(),
     };
     for (slot, t) in inferred {

@@ -119,8 +119,19 @@ pub fn exit(i: &mut Host, exit: Exit, sp: Range<usize>) -> Result<()> {
                 let g = g.borrow();
                 (g.kind.clone(), g.entered.expect("entered before exit"))
             };
+            // A StaticRNN's step block ends with ops of its own.
+            let rnn_cond = match &kind {
+                GuardKind::Rnn(rnn) => Some(super::rnn::finish_step(i, rnn, sp.clone())),
+                _ => None,
+            };
             i.b.exit_block();
             match kind {
+                GuardKind::Rnn(rnn) => {
+                    if let Some(cond) = rnn_cond.expect("set for an Rnn guard")? {
+                        control::complete_while(i, program, block, &cond, false);
+                        super::rnn::collect_outputs(i, &rnn, sp)?;
+                    }
+                }
                 GuardKind::While { cond, is_test } => {
                     control::complete_while(i, program, block, &cond, is_test)
                 }

@@ -33,6 +33,7 @@ mod pyfns;
 mod random;
 pub mod reader;
 mod reduce;
+pub mod rnn;
 mod tensor;
 
 use std::collections::HashMap;
@@ -69,6 +70,7 @@ const TABLES: &[&[Builtin]] = &[
     optimizer::BUILTINS,
     numpy::BUILTINS,
     numpy_more::BUILTINS,
+    rnn::BUILTINS,
     random::BUILTINS,
     control::BUILTINS,
     csp::BUILTINS,
@@ -112,7 +114,7 @@ pub fn check_registry() -> std::result::Result<(), String> {
 
 /// The builtin declared at `path` (none if the table is bad: that was
 /// reported by [`check_registry`]).
-fn lookup(path: &str) -> Option<&'static Builtin> {
+pub fn lookup(path: &str) -> Option<&'static Builtin> {
     registry().as_ref().ok()?.get(path).copied()
 }
 

@@ -1310,6 +1310,121 @@ class While:
         )
 
 
+class StaticRNN:
+    """1.x's StaticRNN. Paddle 3.3.1 no longer has the `recurrent` op 1.x
+    built it with, so this is fluidc's lowering onto a While loop (fluidc's
+    `front/api/rnn.rs` builds the same ops in the same order): a counter
+    `i`, `gather(x, i)` for each step input, a tensor array per memory
+    (the boot value written at 0, step t reading t and writing t + 1), a
+    tensor array per output read back after the loop and concatenated."""
+
+    def __init__(self, name=None):
+        self.program = framework.default_main_program()
+        self.parent = None
+        self.seq_len = None
+        self.inputs = {}
+        self.memories = []
+        self.outputs = []
+        self.results = None
+
+    def _in_parent(self, fn):
+        inside = self.program.current_block_idx
+        self.program.current_block_idx = self.parent.idx
+        try:
+            return fn()
+        finally:
+            self.program.current_block_idx = inside
+
+    def step(self):
+        return self._step()
+
+    @contextlib.contextmanager
+    def _step(self):
+        self.parent = self.program.current_block()
+        self.counter = fill_constant(shape=[1], dtype="int64", value=0)
+        self.counter.stop_gradient = True
+        self.cond = self.parent.create_var(name=unique_name.generate("static_rnn_cond"),
+                                           dtype="bool", shape=[1])
+        self.cond.stop_gradient = True
+        loop = While(cond=self.cond)
+        with loop.block():
+            yield
+            increment(self.counter, in_place=True)
+            for mem, array, new in self.memories:
+                paddle.tensor.array_write(new, self.counter, array=array)
+            _compare("less_than")(x=self.counter, y=self.limit, cond=self.cond)
+        self.results = []
+        for array, like in self.outputs:
+            steps = []
+            for t in range(self.seq_len):
+                k = fill_constant(shape=[1], dtype="int64", value=t)
+                steps.append(paddle.tensor.array_read(array, k))
+            joined = concat(steps, axis=0)
+            self.results.append(reshape(joined, shape=[self.seq_len] + list(like.shape)))
+
+    def step_input(self, x):
+        if self.seq_len is None:
+            self.seq_len = x.shape[0]
+
+            def limit():
+                self.limit = fill_constant(shape=[1], dtype="int64", value=self.seq_len)
+                _compare("less_than")(x=self.counter, y=self.limit, cond=self.cond)
+
+            self._in_parent(limit)
+        helper = LayerHelper("gather")
+        row = helper.create_variable_for_type_inference(dtype=x.dtype)
+        helper.append_op(type="gather", inputs={"X": [x], "Index": [self.counter]},
+                         outputs={"Out": [row]}, attrs={"axis": 0})
+        step = reshape(row, shape=list(x.shape[1:]))
+        self.inputs[step.name] = x
+        return step
+
+    def memory(self, init=None, shape=None, batch_ref=None, init_value=0.0,
+               init_batch_dim_idx=0, ref_batch_dim_idx=1):
+        def boot():
+            if init is not None:
+                start = init
+            else:
+                ref = self.inputs.get(batch_ref.name, batch_ref)
+                helper = LayerHelper("fill_constant_batch_size_like")
+                start = helper.create_variable_for_type_inference(dtype=ref.dtype)
+                helper.append_op(
+                    type="fill_constant_batch_size_like", inputs={"Input": [ref]},
+                    outputs={"Out": [start]},
+                    attrs={"shape": list(shape), "dtype": start.dtype,
+                           "value": float(init_value), "input_dim_idx": ref_batch_dim_idx,
+                           "output_dim_idx": init_batch_dim_idx})
+                start.stop_gradient = True
+            array = paddle.tensor.array_write(start, self.counter)
+            # Gradients flow through the memory from step to step even
+            # when the boot value stops them (Paddle 3's append_op would
+            # otherwise mark the array stop_gradient).
+            array.stop_gradient = False
+            return array
+
+        array = self._in_parent(boot)
+        mem = paddle.tensor.array_read(array, self.counter)
+        self.memories.append([mem, array, None])
+        return mem
+
+    def update_memory(self, mem, var):
+        for entry in self.memories:
+            if entry[0] is mem:
+                entry[2] = var
+
+    def step_output(self, o):
+        array = self._in_parent(lambda: paddle.tensor.create_array(o.dtype))
+        paddle.tensor.array_write(o, self.counter, array=array)
+        self.outputs.append((array, o))
+
+    def output(self, *outputs):
+        for o in outputs:
+            self.step_output(o)
+
+    def __call__(self):
+        return self.results[0] if len(self.results) == 1 else self.results
+
+
 class ConditionalBlock:
     def __init__(self, inputs, is_scalar_condition=False, name=None):
         self.inputs = inputs
@@ -1809,6 +1924,7 @@ def install(run=False):
         dropout=dropout, cross_entropy=cross_entropy,
         softmax_with_cross_entropy=softmax_with_cross_entropy, accuracy=accuracy, topk=topk,
         concat=concat, sums=sums, sum=sums, reshape=reshape, transpose=transpose, clip=clip,
+        StaticRNN=StaticRNN,
         create_parameter=create_parameter,
         autoincreased_step_counter=autoincreased_step_counter,
         # Tensor arrays and create_tensor: Paddle 3's legacy-static Python

@@ -1,5 +1,6 @@
 //! Making tensors: constants, copies, casts, random fills, `shape`, and
-//! `select_input` (the merge of `layers.cond`), `fill_any_like`.
+//! `select_input` (the merge of `layers.cond`), `fill_any_like`,
+//! `fill_constant_batch_size_like`.
 use super::infer::{from_attrs, same_as_x, x_as, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -23,6 +24,33 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("gaussian_random", from_attrs).not_foldable());
     r.push(Behaviour::pure("truncated_gaussian_random", from_attrs).not_foldable());
     r.push(Behaviour::pure("fill_any_like", fill_any_like));
+    r.push(Behaviour::pure(
+        "fill_constant_batch_size_like",
+        fill_constant_batch_size_like,
+    ));
+}
+
+/// `Out` is `shape` with dim `output_dim_idx` taken from `Input`'s dim
+/// `input_dim_idx` (the batch size), of dtype `dtype`.
+fn fill_constant_batch_size_like(c: &InferCtx) -> Out {
+    let (Some(x), Some(mut dims), Some(dtype)) =
+        (c.input("Input"), c.ints("shape"), c.dtype("dtype"))
+    else {
+        return Ok(Vec::new());
+    };
+    let at = |name: &str, rank: usize| {
+        let i = c.int(name).unwrap_or(0);
+        usize::try_from(i)
+            .ok()
+            .filter(|&i| i < rank)
+            .ok_or_else(|| format!("{name} {i} is out of range for rank {rank}"))
+    };
+    let (i, o) = (
+        at("input_dim_idx", x.dims.len())?,
+        at("output_dim_idx", dims.len())?,
+    );
+    dims[o] = x.dims[i];
+    Ok(vec![("Out", TensorType::new(dtype, dims))])
 }
 
 /// `Out` has `X`'s dims; `dtype` -1 keeps `X`'s dtype.

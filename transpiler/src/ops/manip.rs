@@ -1,11 +1,45 @@
-//! Tensor manipulation: `reshape2`, `transpose2`, `concat`.
+//! Tensor manipulation: `reshape2`, `transpose2`, `concat`, `gather`.
 use super::infer::TensorType;
 use super::{Behaviour, InferCtx};
+use crate::model::VarKind;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("reshape2", reshape2));
     r.push(Behaviour::pure("transpose2", transpose2));
     r.push(Behaviour::pure("concat", concat));
+    r.push(Behaviour::pure("gather", gather));
+}
+
+/// `Out` is `X` with dim `axis` replaced by the number of indices (a 1-D
+/// `Index`; a 0-D one removes the dim).
+fn gather(c: &InferCtx) -> Out {
+    let (Some(x), Some(index)) = (c.input("X"), c.input("Index")) else {
+        return Ok(Vec::new());
+    };
+    if c.has_input("Axis") {
+        return Ok(Vec::new());
+    }
+    if !matches!(index.dtype, VarKind::Int32 | VarKind::Int64) {
+        return Err(format!(
+            "Index must be int32 or int64, not {:?}",
+            index.dtype
+        ));
+    }
+    let rank = x.dims.len();
+    let axis = c.int("axis").unwrap_or(0);
+    let a = usize::try_from(if axis < 0 { axis + rank as i64 } else { axis })
+        .ok()
+        .filter(|&a| a < rank)
+        .ok_or_else(|| format!("axis {axis} is out of range for rank {rank}"))?;
+    let mut dims = x.dims.clone();
+    match index.dims.as_slice() {
+        [] => {
+            dims.remove(a);
+        }
+        [n] => dims[a] = *n,
+        more => return Err(format!("Index must be 1-D, not of dims {more:?}")),
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }
 
 type Out = Result<Vec<(&'static str, TensorType)>, String>;
