@@ -56,6 +56,30 @@ pub(super) fn append_inferred_at(i: &mut Host, op: Op, sp: std::ops::Range<usize
     Ok(())
 }
 
+/// `reshape2(x, shape)` as the `reshape` layer appends it (StaticRNN's
+/// step inputs and outputs too): the output and the helper's name.
+pub(super) fn reshape2(
+    i: &mut Host,
+    x: &VarRef,
+    shape: &[i64],
+    sp: std::ops::Range<usize>,
+) -> Result<(VarRef, String)> {
+    let helper = i.b.helper_name("reshape2");
+    let dtype = dtype_of(i, x);
+    let out = tmp(i, &helper, dtype);
+    let xshape = tmp(i, &helper, dtype);
+    let op = Op::new("reshape2")
+        .input("X", &[&x.name])
+        .output("Out", &[&out.name])
+        .output("XShape", &[&xshape.name])
+        .attr(
+            "shape",
+            AttrValue::Ints(shape.iter().map(|&d| d as i32).collect()),
+        );
+    append_inferred_at(i, op, sp)?;
+    Ok((out, helper))
+}
+
 /// 1.x `convert_to_list`: an int repeated, or a list of `n`.
 fn pair(a: &Args, name: &str) -> Result<Vec<i64>> {
     match a.get(name) {
@@ -226,19 +250,7 @@ pub const BUILTINS: &[Builtin] = &[
                 return Err(a.err("actual_shape", "reshape's actual_shape is not supported"));
             }
             let shape = a.ints("shape")?;
-            let helper = i.b.helper_name("reshape2");
-            let dtype = dtype_of(i, &x);
-            let out = tmp(i, &helper, dtype);
-            let xshape = tmp(i, &helper, dtype);
-            let op = Op::new("reshape2")
-                .input("X", &[&x.name])
-                .output("Out", &[&out.name])
-                .output("XShape", &[&xshape.name])
-                .attr(
-                    "shape",
-                    AttrValue::Ints(shape.iter().map(|&d| d as i32).collect()),
-                );
-            append_inferred(i, op, a)?;
+            let (out, helper) = reshape2(i, &x, &shape, a.call.clone())?;
             activation(i, a, out, &helper)
         }
     ),

@@ -32,7 +32,7 @@ use fluidc_transpiler::{AttrValue, Op, VarKind};
 use super::array::{create_array, read_array, write_array};
 use super::blocks::guard;
 use super::builtin::{builtin, recv_object, Args, Builtin, Rest, D};
-use super::conv::append_inferred_at;
+use super::conv::{self, append_inferred_at};
 use super::layer::{dims, dtype_of};
 use super::logic::compare_op;
 use super::tensor::fill_constant;
@@ -334,20 +334,7 @@ fn step_output(i: &mut Host, a: &Args, o: VarRef) -> Result<()> {
 
 /// `reshape2(x, shape)` as the `reshape` layer appends it.
 fn reshape(i: &mut Host, x: &VarRef, shape: &[i64], sp: Range<usize>) -> Result<VarRef> {
-    let helper = i.b.helper_name("reshape2");
-    let dtype = dtype_of(i, x);
-    let out = i.b.tmp_var(&helper, dtype, vec![]);
-    let xshape = i.b.tmp_var(&helper, dtype, vec![]);
-    let op = Op::new("reshape2")
-        .input("X", &[&x.name])
-        .output("Out", &[&out.name])
-        .output("XShape", &[&xshape.name])
-        .attr(
-            "shape",
-            AttrValue::Ints(shape.iter().map(|&d| d as i32).collect()),
-        );
-    append_inferred_at(i, op, sp)?;
-    Ok(out)
+    conv::reshape2(i, x, shape, sp).map(|(out, _)| out)
 }
 
 /// Leaving the step block, while it is still current: the counter moves
