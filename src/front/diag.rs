@@ -6,6 +6,9 @@ use std::ops::Range;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Config};
+use std::sync::Arc;
+
+use super::sources::SourceFile;
 
 /// One error (or warning) in the user's source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +19,9 @@ pub struct Diagnostic {
     /// A warning does not stop the compile: the program is what Paddle's
     /// Python would build, but probably not what the user meant.
     pub warning: bool,
+    /// The imported module the span is in (`None`: the script). The
+    /// evaluator sets it when it keeps the diagnostic.
+    pub file: Option<Arc<SourceFile>>,
 }
 
 impl Diagnostic {
@@ -25,6 +31,7 @@ impl Diagnostic {
             message: message.into(),
             help: None,
             warning: false,
+            file: None,
         }
     }
 
@@ -62,14 +69,21 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 
 /// Renders diagnostics as `error: msg` (or `warning: msg`) / `--> path:line:col`
 /// / source line / caret / `= help: ...`, the way rustc does, followed by a
-/// count.
+/// count. A diagnostic in an imported module shows that file.
 pub fn render(path: &str, source: &str, diags: &[Diagnostic]) -> String {
-    let file = SimpleFile::new(path, source);
     let config = Config::default();
     let mut out = term::termcolor::NoColor::new(Vec::new());
     for d in diags {
-        let start = floor_char_boundary(source, d.span.start.min(source.len()));
-        let end = floor_char_boundary(source, d.span.end.clamp(start, source.len()));
+        let (file, span) = match &d.file {
+            Some(f) => (
+                SimpleFile::new(f.path.as_str(), f.text.as_str()),
+                d.span.start.saturating_sub(f.base)..d.span.end.saturating_sub(f.base),
+            ),
+            None => (SimpleFile::new(path, source), d.span.clone()),
+        };
+        let source = *file.source();
+        let start = floor_char_boundary(source, span.start.min(source.len()));
+        let end = floor_char_boundary(source, span.end.clamp(start, source.len()));
         let cs = if d.warning {
             CsDiagnostic::warning()
         } else {

@@ -17,11 +17,13 @@ use super::builder::ProgramBuilder;
 use super::diag::{Diagnostic, Result};
 use super::host::{Host, Script};
 use super::parse::{int_literal, span, Constant, Expr, Stmt};
-use super::value::{Dict, FnBody, FnParam, Frame, Function, Show, Value};
+use super::sources::Sources;
+use super::value::{Dict, FnBody, FnParam, Frame, Function, Show, UserModule, Value};
 
 pub(super) mod argparse;
 mod classes;
 mod exc;
+mod modules;
 mod unittest;
 
 pub use exc::Exc;
@@ -45,21 +47,22 @@ const MAX_LOOP_ITERATIONS: u64 = 1_000_000;
 /// they are a [`ProgramBuilder`] lent for the run, so that a builtin can
 /// hold the builder and the evaluator (as its [`Script`]) side by side.
 #[derive(Debug)]
-pub struct Interp<'s> {
+pub struct Interp {
     pub path: String,
-    pub source: &'s str,
+    /// The script and the modules it imported: every span's file and line.
+    sources: Sources,
+    /// The sibling modules imported so far, by name (Python's `sys.modules`).
+    modules: std::collections::HashMap<String, Rc<UserModule>>,
     pub diags: Vec<Diagnostic>,
     seen: HashSet<(usize, usize, String)>,
     globals: Rc<RefCell<Frame>>,
     /// The scope chain of the code running now (globals excluded), innermost last.
     scopes: Vec<Rc<RefCell<Frame>>>,
-    /// Active user-function calls: (call line, function name), for `op_callstack`.
+    /// Active user-function calls and module imports: (offset of the call,
+    /// function name), for `op_callstack` and tracebacks.
     calls: Vec<(usize, String)>,
-    lines: Vec<&'s str>,
     /// Loops enclosing the code running now (in the current function).
     loop_depth: usize,
-    /// Byte offset where each line starts, for line numbers in O(log n).
-    line_starts: Vec<usize>,
     loop_steps: u64,
     /// The exception being raised, while the code unwinds to a handler.
     raised: Option<Exc>,
@@ -91,8 +94,8 @@ pub struct Interp<'s> {
     errors_reported: u64,
 }
 
-impl<'s> Interp<'s> {
-    pub fn new(path: &str, source: &'s str) -> Self {
+impl Interp {
+    pub fn new(path: &str, source: &str) -> Self {
         let globals = Rc::new(RefCell::new(Frame::default()));
         globals
             .borrow_mut()
@@ -100,17 +103,14 @@ impl<'s> Interp<'s> {
             .insert("__name__".into(), Value::str("__main__"));
         Interp {
             path: path.to_string(),
-            source,
+            sources: Sources::new(path, source),
+            modules: Default::default(),
             diags: Vec::new(),
             seen: HashSet::new(),
             globals,
             scopes: Vec::new(),
             calls: Vec::new(),
-            lines: source.lines().collect(),
             loop_depth: 0,
-            line_starts: std::iter::once(0)
-                .chain(source.match_indices('\n').map(|(i, _)| i + 1))
-                .collect(),
             loop_steps: 0,
             raised: None,
             try_depth: 0,
@@ -122,6 +122,15 @@ impl<'s> Interp<'s> {
             tests_found: None,
             argv: vec![path.to_string()],
             errors_reported: 0,
+        }
+    }
+
+    /// Marks a diagnostic in an imported module with its file, for
+    /// [`super::diag::render`].
+    fn in_file(&self, d: &mut Diagnostic) {
+        let file = self.sources.file_of(d.span.start);
+        if file.base > 0 {
+            d.file = Some(file.clone());
         }
     }
 
@@ -153,7 +162,7 @@ impl<'s> Interp<'s> {
     }
 }
 
-impl Script for Interp<'_> {
+impl Script for Interp {
     fn call(
         &mut self,
         b: &mut ProgramBuilder,
@@ -172,8 +181,9 @@ impl Script for Interp<'_> {
         Ok(r)
     }
 
-    fn warn(&mut self, d: Diagnostic) {
+    fn warn(&mut self, mut d: Diagnostic) {
         debug_assert!(d.warning);
+        self.in_file(&mut d);
         if self
             .seen
             .insert((d.span.start, d.span.end, d.message.clone()))
@@ -189,12 +199,12 @@ impl Script for Interp<'_> {
 
 /// The evaluator at work: its state and the programs it builds, borrowed
 /// apart so that a builtin can get both (see [`Eval::host`]).
-struct Eval<'a, 's> {
+struct Eval<'a> {
     b: &'a mut ProgramBuilder,
-    st: &'a mut Interp<'s>,
+    st: &'a mut Interp,
 }
 
-impl Eval<'_, '_> {
+impl Eval<'_> {
     /// What a builtin runs with: the builder and the way back into the script.
     fn host(&mut self) -> Host<'_> {
         Host::new(self.b, self.st)
@@ -219,7 +229,8 @@ impl Eval<'_, '_> {
     }
 
     /// Keeps a diagnostic for the report, once per place and message.
-    pub fn record(&mut self, d: Diagnostic) {
+    pub fn record(&mut self, mut d: Diagnostic) {
+        self.st.in_file(&mut d);
         if !d.warning {
             self.st.errors_reported += 1;
         }
@@ -253,31 +264,22 @@ impl Eval<'_, '_> {
         Flow::Normal
     }
 
-    fn line_of(&self, offset: usize) -> usize {
-        self.st
-            .line_starts
-            .partition_point(|&start| start <= offset)
-            .max(1)
+    /// The file, 1-based line and line text of an offset.
+    fn location(&self, offset: usize) -> (&str, usize, &str) {
+        let file = self.st.sources.file_of(offset);
+        let line = file.line_of(offset);
+        (&file.path, line, file.line(line))
     }
 
     /// Sets the `op_callstack` for ops appended by the statement at `offset`,
     /// in Python traceback order (outermost call first).
     fn set_callstack(&mut self, offset: usize) {
-        let mut frames: Vec<(usize, String)> = Vec::with_capacity(self.st.calls.len() + 1);
-        let mut func = "<module>".to_string();
-        for (line, name) in &self.st.calls {
-            frames.push((*line, func.clone()));
-            func = name.clone();
-        }
-        frames.push((self.line_of(offset), func));
+        let frames = self.trace_here(offset);
         let mut lines = Vec::with_capacity(frames.len() * 2);
-        for (line, func) in frames {
-            lines.push(format!(
-                "  File \"{}\", line {line}, in {func}",
-                self.st.path
-            ));
-            let code = self.st.lines.get(line - 1).map_or("", |l| l.trim());
-            lines.push(format!("    {code}"));
+        for (at, func) in frames {
+            let (path, line, code) = self.location(at);
+            lines.push(format!("  File \"{path}\", line {line}, in {func}"));
+            lines.push(format!("    {}", code.trim()));
         }
         self.b.callstack = lines;
     }
@@ -456,10 +458,14 @@ impl Eval<'_, '_> {
                         Some(asname) => match import_module(full) {
                             Some(m) => self.set_name(asname.as_str(), Value::Module(m)),
                             None => {
-                                self.unknown_module(full, span(alias));
+                                let m = self.import_sibling(full, span(alias));
                                 // A failed import binds a failed value: its
                                 // uses are no further errors (SPEC §8.5).
-                                self.set_name(asname.as_str(), Value::Poison);
+                                let m = m.unwrap_or_else(|| {
+                                    self.unknown_module(full, span(alias));
+                                    Value::Poison
+                                });
+                                self.set_name(asname.as_str(), m);
                             }
                         },
                         None => {
@@ -467,14 +473,20 @@ impl Eval<'_, '_> {
                             let top = full.split('.').next().unwrap_or(full);
                             match (import_module(full), import_module(top)) {
                                 (Some(_), Some(m)) => self.set_name(top, Value::Module(m)),
-                                _ => {
-                                    self.unknown_module(full, span(alias));
-                                    if self.get_name(top).is_none() {
-                                        self.set_name(top, Value::Poison);
+                                _ => match self.import_sibling(full, span(alias)) {
+                                    Some(m) => self.set_name(full, m),
+                                    None => {
+                                        self.unknown_module(full, span(alias));
+                                        if self.get_name(top).is_none() {
+                                            self.set_name(top, Value::Poison);
+                                        }
                                     }
-                                }
+                                },
                             }
                         }
+                    }
+                    if self.st.raised.is_some() {
+                        return Flow::Raise;
                     }
                 }
             }
@@ -485,7 +497,14 @@ impl Eval<'_, '_> {
                     // `division`, ...): Python 3 semantics are fluidc's.
                     return Flow::Normal;
                 }
-                match import_module(module) {
+                let found = match import_module(module) {
+                    Some(m) => Some(Value::Module(m)),
+                    None if i.level.map_or(0, |l| l.to_u32()) == 0 => {
+                        self.import_sibling(module, span(s))
+                    }
+                    None => None,
+                };
+                match found {
                     None => {
                         self.unknown_module(module, span(s));
                         for alias in &i.names {
@@ -493,7 +512,8 @@ impl Eval<'_, '_> {
                             self.set_name(name.as_str(), Value::Poison);
                         }
                     }
-                    Some(m) => {
+                    Some(Value::UserModule(m)) => self.import_from_sibling(&m, &i.names),
+                    Some(Value::Module(m)) => {
                         for alias in &i.names {
                             let name = alias.name.as_str();
                             if name == "*" {
@@ -515,6 +535,16 @@ impl Eval<'_, '_> {
                                     self.set_name(bound, Value::Poison);
                                 }
                             }
+                        }
+                    }
+                    Some(_) => {
+                        // The module failed to load (reported) or raised.
+                        for alias in &i.names {
+                            let name = alias.asname.as_ref().unwrap_or(&alias.name);
+                            self.set_name(name.as_str(), Value::Poison);
+                        }
+                        if self.st.raised.is_some() {
+                            return Flow::Raise;
                         }
                     }
                 }
@@ -543,7 +573,10 @@ impl Eval<'_, '_> {
     fn unsupported(&mut self, s: &Stmt, what: &str) {
         let sp = span(s);
         // Point at the first line only: a class body can be long.
-        let end = self.st.source[sp.start..sp.end]
+        let end = self
+            .st
+            .sources
+            .text(sp.clone())
             .find('\n')
             .map_or(sp.end, |i| sp.start + i);
         self.report(
@@ -678,6 +711,7 @@ impl Eval<'_, '_> {
                 .collect(),
             owner: RefCell::new(None),
             generator,
+            globals: self.st.globals.clone(),
         }))
     }
 
@@ -1498,8 +1532,9 @@ impl Eval<'_, '_> {
             .and_then(|p| frame.borrow().names.get(&p.name).cloned());
         self.st.methods.push(owner.zip(first));
         let saved = std::mem::replace(&mut self.st.scopes, f.closure.clone());
+        let saved_globals = std::mem::replace(&mut self.st.globals, f.globals.clone());
         self.st.scopes.push(frame);
-        self.st.calls.push((self.line_of(sp.start), f.name.clone()));
+        self.st.calls.push((sp.start, f.name.clone()));
         let saved_loops = std::mem::replace(&mut self.st.loop_depth, 0);
         if f.generator {
             self.st.yields.push(Vec::new());
@@ -1522,6 +1557,7 @@ impl Eval<'_, '_> {
         self.st.calls.pop();
         self.st.loop_depth = saved_loops;
         self.st.scopes = saved;
+        self.st.globals = saved_globals;
         self.set_callstack(sp.start);
         Ok(result)
     }

@@ -19,6 +19,7 @@ mod eval;
 mod host;
 mod parse;
 pub mod run;
+pub mod sources;
 mod value;
 
 use fluidc_transpiler::{AttrValue, Op, Program, Var, VarKind};

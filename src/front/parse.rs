@@ -4,7 +4,7 @@
 //! recursively, so nesting deeper than [`MAX_DEPTH`] is reported as an error
 //! and the tree is leaked instead of dropped.
 use rustpython_parser::ast::{self, Ranged};
-use rustpython_parser::{parse, Mode, ParseErrorType};
+use rustpython_parser::{parse_starts_at, Mode, ParseErrorType};
 
 use super::diag::Diagnostic;
 
@@ -26,21 +26,34 @@ pub fn span<T: Ranged + ?Sized>(node: &T) -> std::ops::Range<usize> {
 
 /// Parses a module; a syntax error or too deep a nesting is a diagnostic.
 pub fn parse_module(source: &str, path: &str) -> Result<Vec<Stmt>, Diagnostic> {
-    let brackets = check_brackets(source)?;
-    let module = parse(source, Mode::Module, path).map_err(|e| {
-        let at = e.offset.to_usize();
+    parse_module_at(source, path, 0)
+}
+
+/// [`parse_module`] of a file that starts at offset `base` of the
+/// [`super::sources::Sources`] (an imported module): every span, the
+/// tree's and the error's, is in that offset space.
+pub fn parse_module_at(source: &str, path: &str, base: usize) -> Result<Vec<Stmt>, Diagnostic> {
+    let shift = |mut d: Diagnostic| {
+        d.span = d.span.start + base..d.span.end + base;
+        d
+    };
+    let brackets = check_brackets(source).map_err(shift)?;
+    let start = ast::TextSize::try_from(base)
+        .map_err(|_| Diagnostic::new(base..base, "the imported source is too large"))?;
+    let module = parse_starts_at(source, Mode::Module, path, start).map_err(|e| {
+        let at = e.offset.to_usize().saturating_sub(base);
         if let Some(d) = bracket_error(source, &brackets, at) {
-            return d;
+            return shift(d);
         }
         let message = match &e.error {
             ParseErrorType::Eof => "unexpected end of file".to_string(),
             ParseErrorType::Lexical(l) => format!("invalid syntax: {l}"),
             other => format!("invalid syntax: {other}"),
         };
-        Diagnostic::new(at..at + 1, message)
+        shift(Diagnostic::new(at..at + 1, message))
     })?;
     let ast::Mod::Module(m) = module else {
-        return Err(Diagnostic::new(0..0, "expected a module"));
+        return Err(Diagnostic::new(base..base, "expected a module"));
     };
     if let Some(deep) = m.body.iter().find_map(|s| too_deep_stmt(s, 0)) {
         let d = Diagnostic::new(deep, format!("nesting deeper than {MAX_DEPTH} levels"))

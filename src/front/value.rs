@@ -31,6 +31,19 @@ pub struct Function {
     /// Its body yields: a call runs it to the end and gives the yielded
     /// values (fluidc's generators are eager).
     pub generator: bool,
+    /// The global names of the module that defined it: the script's, or
+    /// an imported sibling module's.
+    pub globals: Rc<RefCell<Frame>>,
+}
+
+/// A sibling `.py` file the script imported (`import helper`): its global
+/// names after its code ran once.
+#[derive(Debug)]
+pub struct UserModule {
+    pub name: String,
+    /// Its absolute path, Python's `__file__`.
+    pub file: String,
+    pub globals: Rc<RefCell<Frame>>,
 }
 
 #[derive(Debug)]
@@ -198,6 +211,8 @@ pub enum Value {
     Builtin(&'static Builtin, Option<Rc<Value>>),
     /// An imported module or a namespace in one (`fluid.layers`, `core.VarDesc.VarType`).
     Module(&'static str),
+    /// A sibling `.py` module the script imported.
+    UserModule(Rc<UserModule>),
     DType(VarKind),
     Object(Rc<Object>),
     /// Known only when the program runs (what `exe.run` returns when the
@@ -255,7 +270,7 @@ impl Value {
             Value::Var(_) => "Variable",
             Value::Function(_) => "function",
             Value::Builtin(..) => "builtin function",
-            Value::Module(_) => "module",
+            Value::Module(_) | Value::UserModule(_) => "module",
             Value::DType(_) => "dtype",
             Value::Object(o) => match o.as_ref() {
                 Object::Program(_) => "Program",
@@ -432,6 +447,7 @@ impl fmt::Display for Show<'_> {
             Value::Var(v) => write!(f, "Variable({})", v.name),
             Value::DType(k) => write!(f, "VarType.{}", k.as_str_name()),
             Value::Module(m) => write!(f, "<module '{m}'>"),
+            Value::UserModule(m) => write!(f, "<module '{}' from '{}'>", m.name, m.file),
             Value::Function(func) => write!(f, "<function {}>", func.name),
             Value::Builtin(b, _) => write!(f, "<built-in {}>", b.name),
             Value::RunTime => f.write_str("<known when the program runs>"),

@@ -196,6 +196,11 @@ pub fn unknown_module(module: &str, sp: Range<usize>) -> Diagnostic {
     .or_else(|| closest(top.iter().filter_map(|m| m.rsplit('.').next()), last));
     match close {
         Some(c) => d.help(format!("did you mean `{c}`? ({SEE_API})")),
+        // A plain name may be a helper module the user forgot to put
+        // beside the script (the evaluator imports `NAME.py` from there).
+        None if !module.contains('.') => d.help(format!(
+            "there is no `{module}.py` beside the script either; {SEE_API}"
+        )),
         None => d.help(SEE_API),
     }
 }

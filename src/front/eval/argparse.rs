@@ -224,7 +224,7 @@ enum Stop {
     Raised,
 }
 
-impl Eval<'_, '_> {
+impl Eval<'_> {
     /// `argparse.ArgumentParser(...)`.
     pub(super) fn argument_parser(
         &mut self,

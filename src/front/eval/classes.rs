@@ -113,7 +113,7 @@ fn static_name(list: &'static [&'static str], t: &str) -> Option<&'static str> {
     list.iter().find(|n| **n == t).copied()
 }
 
-impl Eval<'_, '_> {
+impl Eval<'_> {
     /// `module.name` for the names the evaluator implements.
     pub(super) fn special_attr(&mut self, module: &str, name: &str) -> Option<Value> {
         let num = |x: f64| Some(Value::Float(x));
@@ -236,7 +236,11 @@ impl Eval<'_, '_> {
         if let Flow::Return(_) | Flow::Raise = flow {
             return;
         }
-        let class = Class::new(c.name.as_str(), "__main__", base, root);
+        let module = match self.st.globals.borrow().names.get("__name__") {
+            Some(Value::Str(m)) => m.to_string(),
+            _ => "__main__".to_string(),
+        };
+        let class = Class::new(c.name.as_str(), &module, base, root);
         let mut names: Vec<(String, Value)> = frame.borrow_mut().names.drain().collect();
         names.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, v) in names {
@@ -294,6 +298,7 @@ impl Eval<'_, '_> {
         sp: Range<usize>,
     ) -> Option<Result<Value>> {
         Some(match obj {
+            Value::UserModule(m) => self.user_module_attr(m, name, sp),
             Value::Module(m) => match self.special_attr(m, name) {
                 Some(v) => Ok(v),
                 None if OWN_MODULES.contains(m) => Err(Diagnostic::new(
@@ -395,6 +400,13 @@ impl Eval<'_, '_> {
             }
             Value::Class(c) => {
                 c.attrs.borrow_mut().insert(name.to_string(), v.clone());
+                true
+            }
+            Value::UserModule(m) => {
+                m.globals
+                    .borrow_mut()
+                    .names
+                    .insert(name.to_string(), v.clone());
                 true
             }
             _ => false,
@@ -1056,9 +1068,9 @@ pub fn identical(l: &Value, r: &Value) -> Option<bool> {
     match (l, r) {
         (Value::Class(a), Value::Class(b)) => Some(Rc::ptr_eq(a, b)),
         (Value::Instance(a), Value::Instance(b)) => Some(Rc::ptr_eq(a, b)),
-        (Value::Class(_) | Value::Instance(_), _) | (_, Value::Class(_) | Value::Instance(_)) => {
-            Some(false)
-        }
+        (Value::UserModule(a), Value::UserModule(b)) => Some(Rc::ptr_eq(a, b)),
+        (Value::Class(_) | Value::Instance(_) | Value::UserModule(_), _)
+        | (_, Value::Class(_) | Value::Instance(_) | Value::UserModule(_)) => Some(false),
         _ => None,
     }
 }
@@ -1068,7 +1080,7 @@ pub fn repr(v: &Value) -> String {
     Show(v, true).to_string()
 }
 
-impl Eval<'_, '_> {
+impl Eval<'_> {
     /// A dict from a mapping or (key, value) pairs, then keywords, as
     /// `dict(src, **kwargs)` builds it (`what` names the call in errors).
     fn dict_of(

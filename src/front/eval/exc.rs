@@ -29,7 +29,7 @@ pub struct Exc {
     /// The runtime error of the `exe.run` that raised it (given back to the
     /// run, for exit status 3, if nothing catches it).
     pub runtime: Option<fluidc_runtime::RuntimeError>,
-    /// (line, function) frames from the module to where it was raised.
+    /// (offset, function) frames from the module to where it was raised.
     pub trace: Vec<(usize, String)>,
 }
 
@@ -97,16 +97,16 @@ pub fn yields(s: &Stmt) -> bool {
     }
 }
 
-impl Eval<'_, '_> {
-    /// The (line, function) frames of the code running now, outermost first.
+impl Eval<'_> {
+    /// The (offset, function) frames of the code running now, outermost first.
     pub(super) fn trace_here(&self, offset: usize) -> Vec<(usize, String)> {
         let mut frames = Vec::with_capacity(self.st.calls.len() + 1);
         let mut func = "<module>".to_string();
-        for (line, name) in &self.st.calls {
-            frames.push((*line, func.clone()));
+        for (at, name) in &self.st.calls {
+            frames.push((*at, func.clone()));
             func = name.clone();
         }
-        frames.push((self.line_of(offset), func));
+        frames.push((offset, func));
         frames
     }
 

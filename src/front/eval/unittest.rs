@@ -29,7 +29,7 @@ struct Problem {
     skip: usize,
 }
 
-impl Eval<'_, '_> {
+impl Eval<'_> {
     /// An assertion failed: `default`, with the user's `msg` after ` : `.
     fn assert_fail(
         &mut self,
@@ -587,16 +587,12 @@ impl Eval<'_, '_> {
 
     /// CPython's traceback of an exception, from the test method's frame.
     fn traceback(&self, exc: &Exc, skip: usize) -> String {
-        let path = absolute(&self.st.path);
         let mut s = String::from("Traceback (most recent call last):\n");
-        for (line, func) in exc.trace.iter().skip(skip) {
+        for (at, func) in exc.trace.iter().skip(skip) {
+            let (path, line, code) = self.location(*at);
+            let path = absolute(path);
             s.push_str(&format!("  File \"{path}\", line {line}, in {func}\n"));
-            let code = self
-                .st
-                .lines
-                .get(line.saturating_sub(1))
-                .map_or("", |l| l.trim());
-            s.push_str(&format!("    {code}\n"));
+            s.push_str(&format!("    {}\n", code.trim()));
         }
         let class = &exc.value.class;
         let name = if class.module == "builtins" || class.module == "__main__" {

@@ -87,6 +87,7 @@ impl Key {
             Value::Object(o) => Key::Identity(Rc::as_ptr(o) as *const () as usize),
             Value::Function(f) => Key::Identity(Rc::as_ptr(f) as *const () as usize),
             Value::Class(c) => Key::Identity(Rc::as_ptr(c) as *const () as usize),
+            Value::UserModule(m) => Key::Identity(Rc::as_ptr(m) as *const () as usize),
             Value::Instance(i) => Key::Identity(Rc::as_ptr(i) as *const () as usize),
             Value::Builtin(b, None) => Key::Identity(*b as *const _ as *const () as usize),
             other => return Err(other.type_name()),
