@@ -24,6 +24,7 @@ pub(super) mod argparse;
 mod classes;
 mod exc;
 mod modules;
+mod namedtuple;
 mod unittest;
 
 pub use exc::Exc;
@@ -1070,9 +1071,15 @@ impl Eval<'_> {
             Expr::ListComp(lc) => self.comprehension(&lc.elt, &lc.generators)?,
             Expr::GeneratorExp(g) => self.comprehension(&g.elt, &g.generators)?,
             Expr::Subscript(s) => {
-                let obj = self.expr(&s.value);
+                let mut obj = self.expr(&s.value);
                 if matches!(obj, Value::Poison) {
                     return Ok(Value::Poison);
+                }
+                if let Some(items) = match &obj {
+                    Value::Instance(i) => i.tuple_items(),
+                    _ => None,
+                } {
+                    obj = Value::tuple(items); // a namedtuple indexes as its tuple
                 }
                 if let Value::Array(_) | Value::NpScalar(_) = obj {
                     let parts = self.subscript_parts(&s.slice);

@@ -324,6 +324,9 @@ impl Value {
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
+            Value::Instance(i) if i.tuple_items().is_some() => {
+                !i.class.namedtuple_fields().is_empty()
+            }
             Value::Dict(d) => !d.borrow().is_empty(),
             Value::Range { start, stop, step } => range_len(*start, *stop, *step) > 0,
             // numpy: the truth of a one-element array; others are an error.
@@ -338,6 +341,7 @@ impl Value {
         Some(match self {
             Value::List(l) => l.borrow().len(),
             Value::Tuple(t) => t.len(),
+            Value::Instance(i) => return i.tuple_items().map(|t| t.len()),
             Value::Dict(d) => d.borrow().len(),
             Value::Str(s) => s.chars().count(),
             Value::Range { start, stop, step } => {
@@ -355,6 +359,7 @@ impl Value {
         Some(match self {
             Value::List(l) => l.borrow().clone(),
             Value::Tuple(t) => t.to_vec(),
+            Value::Instance(i) => return i.tuple_items(),
             Value::Dict(d) => d.borrow().keys().cloned().collect(),
             Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
             Value::Range { start, stop, step } => {
@@ -473,6 +478,20 @@ impl fmt::Display for Show<'_> {
                     [one] => write!(f, "{}", Show(one, false)),
                     more => seq(f, more, "(", ")"),
                 }
+            }
+            Value::Instance(i) if i.tuple_items().is_some() => {
+                // `Point(x=1, y=2)`, for str and repr alike.
+                let attrs = i.attrs.borrow();
+                let fields: Vec<String> = i
+                    .class
+                    .namedtuple_fields()
+                    .iter()
+                    .map(|n| {
+                        let v = attrs.get(n).cloned().unwrap_or(Value::None);
+                        format!("{n}={}", Show(&v, true))
+                    })
+                    .collect();
+                write!(f, "{}({})", i.class.name, fields.join(", "))
             }
             Value::Instance(i) => match crate::front::eval::argparse::namespace_repr(i) {
                 Some(text) => f.write_str(&text),

@@ -1121,6 +1121,18 @@ pub fn equal(a: &Value, b: &Value) -> bool {
         (Value::Tuple(x), Value::Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
         }
+        // A namedtuple is equal to the tuple of its fields.
+        (Value::Instance(i), other) | (other, Value::Instance(i)) if i.tuple_items().is_some() => {
+            match (i.tuple_items(), other) {
+                (Some(a), Value::Tuple(_) | Value::Instance(_)) => {
+                    equal(
+                        &Value::tuple(a),
+                        &Value::tuple(other.items().unwrap_or_default()),
+                    ) && other.items().is_some()
+                }
+                _ => false,
+            }
+        }
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Var(x), Value::Var(y)) => x == y,
         (Value::Object(x), Value::Object(y)) => Rc::ptr_eq(x, y),
@@ -1143,6 +1155,19 @@ pub fn equal(a: &Value, b: &Value) -> bool {
 }
 
 fn order(a: &Value, b: &Value, sp: Range<usize>) -> Result<std::cmp::Ordering> {
+    // A namedtuple orders as the tuple of its fields.
+    let as_tuple = |v: &Value| match v {
+        Value::Instance(i) => i.tuple_items().map(Value::tuple),
+        _ => None,
+    };
+    let (x, y) = (as_tuple(a), as_tuple(b));
+    if x.is_some() || y.is_some() {
+        let (x, y) = (
+            x.unwrap_or_else(|| a.clone()),
+            y.unwrap_or_else(|| b.clone()),
+        );
+        return order(&x, &y, sp);
+    }
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
         (Value::List(x), Value::List(y)) if Rc::ptr_eq(x, y) => Ok(std::cmp::Ordering::Equal),

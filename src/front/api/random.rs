@@ -6,10 +6,11 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::builtin::{builtin, Args, Builtin, Rest, D::*};
+use super::numpy;
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::value::{Object, Show, Value};
-use crate::host::random::{IntDtype, PyRandom, RandomState};
-use crate::host::{HostArray, HostError};
+use crate::host::random::{IntDtype, Population, Probabilities, PyRandom, RandomState};
+use crate::host::{DType, HostArray, HostError, Index};
 
 thread_local! {
     static NUMPY: RefCell<RandomState> = RefCell::new(RandomState::new(entropy() as u32));
@@ -165,6 +166,17 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     builtin!(
+        ["numpy.random.choice", "RandomState.choice"],
+        [
+            ("a", Req),
+            ("size", Nil),
+            ("replace", Bool(true)),
+            ("p", Nil)
+        ],
+        Rest::No,
+        |_, a| choice(a)
+    ),
+    builtin!(
         ["numpy.random.shuffle", "RandomState.shuffle"],
         [("x", Req)],
         Rest::No,
@@ -251,6 +263,64 @@ pub const BUILTINS: &[Builtin] = &[
         }
     }),
 ];
+
+/// `numpy.random.choice(a, size=None, replace=True, p=None)`: numpy's
+/// legacy draws ([`RandomState::choice`]); `a` is an int (`arange(a)`) or
+/// a 1-D sequence whose items are picked.
+fn choice(a: &Args) -> Result<Value> {
+    let picked_from = match a.get("a") {
+        Value::Int(_) | Value::Bool(_) => None,
+        other => {
+            let x = numpy::as_array(other)
+                .ok_or_else(|| a.err("a", "ValueError: a must be 1-dimensional or an integer"))?;
+            if x.ndim() != 1 {
+                return Err(a.err("a", "ValueError: a must be 1-dimensional"));
+            }
+            Some(x)
+        }
+    };
+    let population = match &picked_from {
+        None => Population::Int(a.int("a")?),
+        Some(x) => Population::Len(x.shape()[0]),
+    };
+    let p = if a.is_none("p") {
+        None
+    } else {
+        let x = numpy::as_array(a.get("p"))
+            .ok_or_else(|| a.err("p", "p must be a sequence of probabilities"))?;
+        if x.ndim() != 1 {
+            return Err(a.err("p", "ValueError: p must be 1-dimensional"));
+        }
+        let float32 = x.dtype() == DType::Float32;
+        Some((x.astype(DType::Float64).to_vec::<f64>(), float32))
+    };
+    let replace = a.bool("replace")?;
+    let shape = size(a)?;
+    let n = count(a, shape.as_deref())?;
+    let probabilities = p.as_ref().map(|(p, float32)| Probabilities {
+        p,
+        float32: *float32,
+    });
+    let idx = with_numpy(a, |r| r.choice(population, n, replace, probabilities))
+        .map_err(|e| err(a, "a", e))?;
+    let idx = HostArray::from_vec(&[idx.len()], idx).map_err(|e| err(a, "size", e))?;
+    let picked = match &picked_from {
+        None => idx,
+        Some(x) => x.index(&[Index::Array(idx)]).map_err(|e| err(a, "a", e))?,
+    };
+    match shape {
+        // One draw: numpy's scalar.
+        None => {
+            let one = picked.index(&[Index::Int(0)]).map_err(|e| err(a, "a", e))?;
+            Ok(Value::NpScalar(Rc::new(one)))
+        }
+        Some(s) => {
+            let dims: Vec<i64> = s.iter().map(|&d| d as i64).collect();
+            let shaped = picked.reshape(&dims).map_err(|e| err(a, "size", e))?;
+            Ok(Value::Array(Rc::new(shaped)))
+        }
+    }
+}
 
 fn err(a: &Args, name: &str, e: HostError) -> Diagnostic {
     a.err(name, format!("{}: {}", e.kind.name(), e.message))

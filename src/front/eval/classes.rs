@@ -164,6 +164,7 @@ impl Eval<'_> {
             ("functools", "reduce") => Some(native("functools.reduce", None)),
             ("collections", "OrderedDict") => Some(native("collections.OrderedDict", None)),
             ("collections", "defaultdict") => Some(native("collections.defaultdict", None)),
+            ("collections", "namedtuple") => Some(native("collections.namedtuple", None)),
             ("argparse", "ArgumentParser") => Some(native("argparse.ArgumentParser", None)),
             ("argparse", "Namespace") => Some(Value::Class(argparse::namespace_class())),
             ("argparse", "SUPPRESS") => Some(Value::str(argparse::SUPPRESS)),
@@ -283,6 +284,8 @@ impl Eval<'_> {
         let n = match (root, name) {
             (Root::TestCase, n) => static_name(TESTCASE_METHODS, n)?,
             (Root::Exception, "__init__") => "BaseException.__init__",
+            (Root::NamedTuple, "_replace") => "namedtuple._replace",
+            (Root::NamedTuple, "_asdict") => "namedtuple._asdict",
             (_, "__init__") => "object.__init__",
             _ => return None,
         };
@@ -450,6 +453,9 @@ impl Eval<'_> {
         kwargs: &[(String, Value, Range<usize>)],
         sp: Range<usize>,
     ) -> Result<Value> {
+        if c.root == Root::NamedTuple && c.lookup("__init__").is_none() {
+            return self.new_namedtuple(c, args, kwargs, sp);
+        }
         let inst = Instance::new(c.clone());
         if c.root == Root::Exception {
             inst.attrs
@@ -1027,6 +1033,10 @@ impl Eval<'_> {
                 d.borrow_mut().default_factory = arg(0).filter(|f| !matches!(f, Value::None));
                 Ok(Value::Dict(d))
             }
+            "collections.namedtuple" => self.namedtuple(args, kwargs, sp),
+            "namedtuple._replace" | "namedtuple._asdict" => {
+                self.namedtuple_method(name, recv, kwargs, sp)
+            }
             "collections.OrderedDict" => {
                 let d = self.dict_of(args.first(), kwargs, "OrderedDict", sp)?;
                 d.borrow_mut().ordered = true;
@@ -1067,6 +1077,8 @@ pub fn absolute(p: &str) -> String {
 pub fn identical(l: &Value, r: &Value) -> Option<bool> {
     match (l, r) {
         (Value::Class(a), Value::Class(b)) => Some(Rc::ptr_eq(a, b)),
+        // A namedtuple compares as the tuple it is (`equal`).
+        (Value::Instance(i), _) | (_, Value::Instance(i)) if i.tuple_items().is_some() => None,
         (Value::Instance(a), Value::Instance(b)) => Some(Rc::ptr_eq(a, b)),
         (Value::UserModule(a), Value::UserModule(b)) => Some(Rc::ptr_eq(a, b)),
         (Value::Class(_) | Value::Instance(_) | Value::UserModule(_), _)

@@ -17,6 +17,8 @@ pub enum Root {
     Object,
     Exception,
     TestCase,
+    /// `collections.namedtuple(...)`: its instances act as tuples.
+    NamedTuple,
 }
 
 /// A class: its name, its one base, and its attributes (methods, class
@@ -66,6 +68,20 @@ impl Class {
         })
     }
 
+    /// The field names of a namedtuple class (or a class derived from one).
+    pub fn namedtuple_fields(self: &Rc<Class>) -> Vec<String> {
+        match self.lookup("_fields") {
+            Some((Value::Tuple(t), _)) if self.root == Root::NamedTuple => t
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Str(s) => Some(s.to_string()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The class and its bases, nearest first (single inheritance: the MRO).
     pub fn mro(self: &Rc<Class>) -> Vec<Rc<Class>> {
         let mut out = vec![self.clone()];
@@ -104,6 +120,22 @@ impl Instance {
             class,
             attrs: RefCell::new(IndexMap::new()),
         })
+    }
+
+    /// A namedtuple instance's fields, in order: the tuple it acts as.
+    /// `None` for other instances.
+    pub fn tuple_items(&self) -> Option<Vec<Value>> {
+        if self.class.root != Root::NamedTuple {
+            return None;
+        }
+        let attrs = self.attrs.borrow();
+        Some(
+            self.class
+                .namedtuple_fields()
+                .iter()
+                .map(|n| attrs.get(n).cloned().unwrap_or(Value::None))
+                .collect(),
+        )
     }
 
     /// An exception's `args`.

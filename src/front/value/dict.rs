@@ -88,7 +88,10 @@ impl Key {
             Value::Function(f) => Key::Identity(Rc::as_ptr(f) as *const () as usize),
             Value::Class(c) => Key::Identity(Rc::as_ptr(c) as *const () as usize),
             Value::UserModule(m) => Key::Identity(Rc::as_ptr(m) as *const () as usize),
-            Value::Instance(i) => Key::Identity(Rc::as_ptr(i) as *const () as usize),
+            Value::Instance(i) => match i.tuple_items() {
+                Some(items) => Key::Tuple(items.iter().map(Key::of).collect::<Result<_, _>>()?),
+                None => Key::Identity(Rc::as_ptr(i) as *const () as usize),
+            },
             Value::Builtin(b, None) => Key::Identity(*b as *const _ as *const () as usize),
             other => return Err(other.type_name()),
         })
