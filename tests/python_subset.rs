@@ -43,6 +43,24 @@ fn a_python_unittest_file_prints_what_cpython_prints() {
     assert_eq!(ours.status.code(), Some(1), "one test fails on purpose");
 }
 
+/// unittest's failure texts (`Lists differ`, ndiff of pprint-ed values,
+/// shortened reprs, `maxDiff`) are CPython 3.11's: a unittest file whose
+/// tests fail on purpose prints what CPython + Paddle 3.3.1 print.
+#[test]
+fn assertion_failures_print_cpythons_diffs() {
+    let file = repo().join("testdata/unittest/failure_diffs.py");
+    let path = file.to_str().expect("UTF-8 path");
+    let py = common::run_with_paddle(&file, &repo(), &[]);
+    let ours = fluidc(&["run", path], b"");
+    assert_eq!(
+        untimed(&stderr(&ours)),
+        untimed(&stderr(&py)),
+        "stderr differs"
+    );
+    assert_eq!(ours.status.code(), py.status.code());
+    assert_eq!(ours.status.code(), Some(1), "the tests fail on purpose");
+}
+
 #[test]
 fn the_concurrency_unittest_file_passes() {
     let out = fluidc(&["run", "testdata/unittest/concurrency.py"], b"");

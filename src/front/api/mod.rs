@@ -453,6 +453,8 @@ pub fn del_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<()> {
     pyfns::del_item(obj, key, sp)
 }
 
+/// Python's comparison of plain values (no arrays, no program variables).
+pub use pyfns::compare as compare_values;
 pub use pyfns::equal;
 
 pub fn slice(

@@ -13,6 +13,9 @@ use std::rc::Rc;
 use rustpython_parser::ast::CmpOp;
 
 use super::classes::{absolute, repr};
+
+mod difflib;
+mod messages;
 use super::{Eval, Exc};
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::value::{builtin_class, Class, Native, Root, Show, Value};
@@ -46,6 +49,85 @@ impl Eval<'_> {
         Ok(Value::None)
     }
 
+    /// What `assertEqual(a, b)` (or `assertListEqual`, ...) says when they
+    /// differ: CPython picks the message by the two types (lists, tuples,
+    /// dicts and strings get a diff), with reprs shortened past 80
+    /// characters. `None` when `assertSequenceEqual` lets it pass.
+    fn not_equal_message(
+        &mut self,
+        asked: &str,
+        recv: &Value,
+        a: &Value,
+        b: &Value,
+        sp: &Range<usize>,
+    ) -> Result<Option<String>> {
+        let (ra, rb) = messages::common_shorten_repr(a, b);
+        let max_diff = match self.get_attr_ext(recv, "maxDiff", sp.clone()) {
+            Some(Ok(Value::None)) => None,
+            Some(Ok(Value::Int(n))) => Some(n.max(0) as usize),
+            _ => Some(messages::MAX_DIFF),
+        };
+        let kind = match (asked, a, b) {
+            ("assertSequenceEqual", _, _) => Some("sequence"),
+            (_, Value::List(_), Value::List(_)) => Some("list"),
+            (_, Value::Tuple(_), Value::Tuple(_)) => Some("tuple"),
+            _ => None,
+        };
+        let (Some(kind), Some(xs), Some(ys)) = (kind, a.items(), b.items()) else {
+            let base = format!("{ra} != {rb}");
+            return Ok(Some(match (a, b) {
+                (Value::Dict(_), Value::Dict(_)) => {
+                    messages::with_diff(base, messages::pformat_diff(a, b), max_diff)
+                }
+                // Strings longer than unittest's _diffThreshold get no diff.
+                (Value::Str(x), Value::Str(y)) if x.len().max(y.len()) <= 1 << 16 => {
+                    messages::with_diff(base, messages::string_diff(x, y), max_diff)
+                }
+                _ => base,
+            }));
+        };
+        let mut text = format!(
+            "{}{}s differ: {ra} != {rb}\n",
+            kind[..1].to_uppercase(),
+            &kind[1..]
+        );
+        let mut differing = None;
+        for (i, (x, y)) in xs.iter().zip(&ys).enumerate() {
+            if !self.py_equal(x, y, sp)? {
+                differing = Some(i);
+                break;
+            }
+        }
+        match differing {
+            Some(i) => {
+                let (rx, ry) = messages::common_shorten_repr(&xs[i], &ys[i]);
+                text.push_str(&format!("\nFirst differing element {i}:\n{rx}\n{ry}\n"));
+            }
+            None if xs.len() == ys.len() => {
+                // assertSequenceEqual of a list and a tuple with equal items.
+                return Ok(None);
+            }
+            None => {}
+        }
+        let (longer, which, extra) = if xs.len() > ys.len() {
+            (&xs, "First", ys.len())
+        } else {
+            (&ys, "Second", xs.len())
+        };
+        if xs.len() != ys.len() {
+            text.push_str(&format!(
+                "\n{which} {kind} contains {} additional elements.\nFirst extra element {extra}:\n{}\n",
+                longer.len() - extra,
+                repr(&longer[extra])
+            ));
+        }
+        Ok(Some(messages::with_diff(
+            text,
+            messages::pformat_diff(a, b),
+            max_diff,
+        )))
+    }
+
     /// `a == b` as Python's `==` gives it, and whether it is true.
     fn py_equal(&mut self, a: &Value, b: &Value, sp: &Range<usize>) -> Result<bool> {
         let v = self.compare(CmpOp::Eq, a, b, sp.clone())?;
@@ -77,7 +159,7 @@ impl Eval<'_> {
     pub(super) fn test_case_method(
         &mut self,
         name: &str,
-        _recv: Value,
+        recv: Value,
         args: &[Value],
         arg_spans: &[Range<usize>],
         kwargs: &[(String, Value, Range<usize>)],
@@ -101,6 +183,7 @@ impl Eval<'_> {
             ("assertIsInstance", &["obj", "cls", "msg"]),
             ("fail", &["msg"]),
         ];
+        let asked = name;
         let name = match name {
             "assertEquals"
             | "assertListEqual"
@@ -175,7 +258,10 @@ impl Eval<'_> {
                 let eq = self.py_equal(&a, &b, &sp)?;
                 match (name, eq) {
                     ("assertEqual", false) => {
-                        self.assert_fail(format!("{} != {}", repr(&a), repr(&b)), msg, sp)
+                        match self.not_equal_message(asked, &recv, &a, &b, &sp)? {
+                            Some(text) => self.assert_fail(text, msg, sp),
+                            None => Ok(Value::None),
+                        }
                     }
                     ("assertNotEqual", true) => {
                         self.assert_fail(format!("{} == {}", repr(&a), repr(&b)), msg, sp)
