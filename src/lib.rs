@@ -7,6 +7,7 @@ pub mod driver;
 pub mod export;
 pub mod front;
 pub mod fuzzing;
+pub mod graphviz;
 pub mod host;
 pub mod input;
 pub mod params;

@@ -167,6 +167,11 @@ enum Command {
         /// The shell to complete in.
         shell: clap_complete::Shell,
     },
+    /// Print a man page (roff): `fluidc man > fluidc.1`, then `man ./fluidc.1`.
+    Man {
+        /// The page of this subcommand (fluidc-run(1), ...); default: fluidc(1).
+        command: Option<String>,
+    },
     /// Write a script's model as Paddle inference files (PREFIX.pdmodel and
     /// PREFIX.pdiparams), which paddle.static.load_inference_model loads: the
     /// program it runs first, pruned to its fetches, with the parameters its
@@ -189,13 +194,16 @@ enum Command {
         #[arg(long)]
         seed: Option<u64>,
     },
-    /// Write the data-flow graph of a program as Graphviz dot.
+    /// Write the data-flow graph of a program as Graphviz dot (or SVG).
     Graph {
         /// The program: a script (.py), or a compiled program (.pb, .pbtxt, `-` for stdin).
         input: String,
         /// Draw only this block (and the blocks nested in it).
         #[arg(long)]
         block: Option<usize>,
+        /// dot text, or svg laid out by Graphviz's `dot` (which must be installed).
+        #[arg(long, value_enum, default_value = "dot")]
+        format: GraphFormat,
         /// parsed (default for .pb/.pbtxt), lowered, or optimized (default for .py).
         #[arg(long, value_enum)]
         stage: Option<Stage>,
@@ -208,6 +216,12 @@ enum Command {
 enum RunFormat {
     Text,
     Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum GraphFormat {
+    Dot,
+    Svg,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -263,18 +277,6 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|_| bad())
 }
 
-const SUBCOMMANDS: &[&str] = &[
-    "compile",
-    "dump",
-    "graph",
-    "check",
-    "run",
-    "api",
-    "export",
-    "completions",
-    "help",
-];
-
 /// `--feed NAME=...` and `--fetch NAME` of a program must name variables of
 /// its global block; a misspelt one gets the closest name.
 fn check_cli_names(
@@ -308,7 +310,12 @@ fn check_cli_names(
 fn with_implicit_compile(mut args: Vec<String>) -> Vec<String> {
     if let Some(first) = args.get(1) {
         let is_global_flag = matches!(first.as_str(), "-h" | "--help" | "-V" | "--version");
-        if !SUBCOMMANDS.contains(&first.as_str()) && !is_global_flag {
+        // The subcommands clap knows (and `help`), so this cannot drift.
+        let is_subcommand = first == "help"
+            || Cli::command()
+                .get_subcommands()
+                .any(|c| c.get_name() == first);
+        if !is_subcommand && !is_global_flag {
             args.insert(1, "compile".into());
         }
     }
@@ -601,6 +608,35 @@ fn run(cli: Cli) -> Result<(), CliError> {
             clap_complete::generate(shell, &mut Cli::command(), "fluidc", &mut script);
             input::write_output("-", &script)
         }
+        Command::Man { command } => {
+            let cli = Cli::command();
+            let page_of = match &command {
+                None => cli,
+                Some(name) => match cli.find_subcommand(name) {
+                    Some(sub) => sub
+                        .clone()
+                        .display_name(format!("fluidc-{name}"))
+                        .bin_name(format!("fluidc {name}"))
+                        .version(env!("CARGO_PKG_VERSION")),
+                    None => {
+                        let names: Vec<&str> =
+                            cli.get_subcommands().map(|c| c.get_name()).collect();
+                        return Err(CliError {
+                            code: 2,
+                            message: format!(
+                                "error: no subcommand `{name}`; man pages: {}",
+                                names.join(", ")
+                            ),
+                        });
+                    }
+                },
+            };
+            let mut page = Vec::new();
+            clap_mangen::Man::new(page_of)
+                .render(&mut page)
+                .map_err(|e| CliError::user(format!("cannot render the man page: {e}")))?;
+            input::write_output("-", &page)
+        }
         Command::Check { input: path, test } => {
             if !input::is_python(&path) {
                 return Err(CliError {
@@ -647,6 +683,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Graph {
             input: path,
             block,
+            format,
             stage,
             opt,
         } => {
@@ -654,7 +691,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             check_block(&program, block)?;
             let dot =
                 dot::to_dot(&program, block).map_err(|e| CliError::user(format!("{path}: {e}")))?;
-            input::write_output("-", dot.as_bytes())
+            match format {
+                GraphFormat::Dot => input::write_output("-", dot.as_bytes()),
+                GraphFormat::Svg => input::write_output("-", &fluidc::graphviz::to_svg(&dot)?),
+            }
         }
     }
 }

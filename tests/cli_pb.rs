@@ -422,3 +422,42 @@ fn completions_cover_every_subcommand() {
     }
     assert_eq!(fluidc(&["completions", "tcsh"], b"").status.code(), Some(2));
 }
+
+/// `fluidc man [COMMAND]` prints roff man pages generated from the same
+/// definitions as `--help`: fluidc(1) lists every subcommand, each has its
+/// own page, and an unknown one is a usage error.
+#[test]
+fn man_pages_cover_every_subcommand() {
+    let out = fluidc(&["man"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = stdout(&out);
+    assert!(page.starts_with(".ie"), "not roff: {page}");
+    for sub in [
+        "compile",
+        "dump",
+        "run",
+        "check",
+        "graph",
+        "export",
+        "completions",
+    ] {
+        assert!(
+            page.contains(&format!("fluidc\\-{sub}(1)")),
+            "fluidc(1) lacks {sub}:\n{page}"
+        );
+        let sub_page = fluidc(&["man", sub], b"");
+        assert!(sub_page.status.success(), "{sub}: {}", stderr(&sub_page));
+        assert!(
+            stdout(&sub_page).contains(&format!(".TH fluidc-{sub} 1")),
+            "{sub}"
+        );
+    }
+    assert!(stdout(&fluidc(&["man", "graph"], b"")).contains("\\-\\-format"));
+    let bad = fluidc(&["man", "nope"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("no subcommand `nope`; man pages: compile,"),
+        "{}",
+        stderr(&bad)
+    );
+}

@@ -202,7 +202,7 @@ pub fn op_line(op: &Op) -> String {
     s
 }
 
-fn attr_text(v: &AttrValue) -> String {
+pub(crate) fn attr_text(v: &AttrValue) -> String {
     fn list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
         format!("[{}]", items.iter().map(f).collect::<Vec<_>>().join(", "))
     }
