@@ -302,21 +302,33 @@ def channels(reps, quick):
     bins = build_go()
     go_env = {**os.environ, "GOMAXPROCS": WORKERS}
     rows = []
-    items = {"pingpong": ("N", "round trip"), "buffered": ("N", "value"), "fanin": ("HALF", "value"), "fibonacci": ("N", "value")}
+    # The select workloads run twice: with the runtime's direct dispatch of
+    # the lowered cases block (the default), and with it off
+    # (`--select-dispatch ops`), which runs the lowered ops themselves.
+    items = [
+        ("pingpong", "N", "round trip", ""),
+        ("buffered", "N", "value", ""),
+        ("fanin", "HALF", "value", "direct"),
+        ("fanin", "HALF", "value", "ops"),
+        ("fibonacci", "N", "value", "direct"),
+        ("fibonacci", "N", "value", "ops"),
+    ]
     small, big = (2_000, 20_000) if quick else (10_000, 100_000)
-    for name, (param, unit) in items.items():
+    for name, param, unit, dispatch in items:
+        flags = ["--select-dispatch", dispatch] if dispatch else []
         res = {}
         for n in (small, big):
             value = n // 2 if param == "HALF" else n
             pb = compile_pb(instantiate(name, **{param: value}))
             res[n] = median_pair(
                 reps,
-                lambda: timed([FLUIDC, "run", pb, "--workers", WORKERS])[0],
+                lambda: timed([FLUIDC, "run", pb, "--workers", WORKERS] + flags)[0],
                 lambda: timed([bins[name], str(value)], env=go_env)[0],
             )
         o = (res[big][0] - res[small][0]) / (big - small) * 1e9
         g = (res[big][1] - res[small][1]) / (big - small) * 1e9
-        rows.append((f"{name} (per {unit})", f"{o:.0f} ns", f"{g:.0f} ns", g / o, "within 2× of Go"))
+        how = {"": "", "direct": ", select dispatched directly", "ops": ", select cases run op by op"}[dispatch]
+        rows.append((f"{name} (per {unit}{how})", f"{o:.0f} ns", f"{g:.0f} ns", g / o, "within 2× of Go"))
     sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000]
     rss = {}
     for n in sizes:

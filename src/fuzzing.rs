@@ -287,6 +287,7 @@ fn run(program: &Verified) -> Result<Vec<(String, Tensor)>, RuntimeError> {
         max_ops: Some(MAX_OPS),
         timeout: Some(RUN_TIMEOUT),
         profile: false,
+        select_ops: false,
     });
     session.run_once(program, feeds(program), Vec::new())
 }

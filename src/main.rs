@@ -130,6 +130,11 @@ enum Command {
         /// a script; the --steps of a training run, not its --startup program)
         #[arg(long)]
         profile: bool,
+        /// How a lowered select runs its chosen case: direct (jump to the case's
+        /// body) or ops (run the lowered cases block op by op, as Paddle would;
+        /// slower, same results). For measuring what the lowering costs.
+        #[arg(long, value_enum, default_value = "direct")]
+        select_dispatch: SelectDispatch,
         /// Parameters for a saved model: a directory of tensor files or one
         /// combined file (Paddle's formats). `model.pdmodel` takes
         /// `model.pdiparams` beside it without this.
@@ -216,6 +221,12 @@ enum Command {
 enum RunFormat {
     Text,
     Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SelectDispatch {
+    Direct,
+    Ops,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -431,6 +442,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             max_ops,
             timeout,
             profile,
+            select_dispatch,
             params,
             save_params,
             save_fetch,
@@ -444,6 +456,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 max_ops,
                 timeout,
                 profile,
+                select_ops: select_dispatch == SelectDispatch::Ops,
             };
             if input::is_python(&path) {
                 script_flags_are_for_programs(&path, &startup, steps, batch_size)?;

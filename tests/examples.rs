@@ -31,7 +31,12 @@ fn example_scripts_print_their_golden_output_and_paddles() {
             std::fs::write(&golden, &shown).expect("write golden");
         }
         let expected = std::fs::read_to_string(&golden).unwrap_or_default();
-        assert_eq!(shown, expected, "{rel_str} differs from {}", golden.display());
+        assert_eq!(
+            shown,
+            expected,
+            "{rel_str} differs from {}",
+            golden.display()
+        );
         let source = std::fs::read_to_string(&script).expect("read");
         if !source.contains("make_channel") {
             let theirs = run_with_paddle(rel, &repo(), &[]);

@@ -453,3 +453,57 @@ fn command_line_names_nothing_uses_are_reported() {
         stderr(&out)
     );
 }
+
+/// `--select-dispatch ops` runs a lowered select's cases block op by op
+/// (its `equal` and `conditional_block` ops show in `--profile`), where the
+/// default jumps to the chosen case's body; both print the same.
+#[test]
+fn select_dispatch_ops_runs_the_lowered_cases_block_with_the_same_results() {
+    let script = "testdata/front/ok/csp_fibonacci.py";
+    let direct = fluidc(&["run", "--profile", "--seed", "1", script], b"");
+    let ops = fluidc(
+        &[
+            "run",
+            "--profile",
+            "--seed",
+            "1",
+            "--select-dispatch",
+            "ops",
+            script,
+        ],
+        b"",
+    );
+    assert!(
+        direct.status.success() && ops.status.success(),
+        "{}",
+        stderr(&ops)
+    );
+    assert_eq!(stdout(&direct), stdout(&ops));
+    let calls = |out: &std::process::Output, op: &str| -> u64 {
+        stderr(out)
+            .lines()
+            .find_map(|l| {
+                let mut words = l.split_whitespace();
+                (words.next() == Some(op)).then(|| words.next()?.parse().ok())?
+            })
+            .unwrap_or(0)
+    };
+    assert_eq!(calls(&direct, "select"), calls(&ops, "select"));
+    assert!(calls(&direct, "select") > 0);
+    assert_eq!(
+        calls(&direct, "conditional_block"),
+        0,
+        "{}",
+        stderr(&direct)
+    );
+    assert!(
+        calls(&ops, "conditional_block") >= calls(&ops, "select"),
+        "{}",
+        stderr(&ops)
+    );
+    assert!(
+        calls(&ops, "equal") > calls(&direct, "equal"),
+        "{}",
+        stderr(&ops)
+    );
+}

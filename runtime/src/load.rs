@@ -51,6 +51,16 @@ impl std::fmt::Debug for Runnable {
 }
 
 impl Runnable {
+    /// Drops every select's direct dispatch (`SessionOptions::select_ops`):
+    /// the cases blocks then run op by op.
+    pub(crate) fn without_select_dispatch(&mut self) {
+        for op in self.blocks.iter_mut().flat_map(|b| b.ops.iter_mut()) {
+            if let Exec::Control(crate::exec::Control::Select(sel)) = &mut op.exec {
+                sel.dispatch = None;
+            }
+        }
+    }
+
     pub(crate) fn load(program: &Verified) -> Result<Runnable, RuntimeError> {
         let p: &Program = program;
         let mut layout = Layout::new(p);

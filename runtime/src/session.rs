@@ -53,6 +53,11 @@ pub struct SessionOptions {
     pub timeout: Option<Duration>,
     /// Time every op, by type, for [`Session::profile`] (`--profile`).
     pub profile: bool,
+    /// Run a lowered select's cases block op by op, as Paddle would,
+    /// instead of jumping to the chosen case's body (`--select-dispatch
+    /// ops`; see `ops::control::case_dispatch`). For measuring what the
+    /// lowered ops cost; the results are the same.
+    pub select_ops: bool,
 }
 
 /// A program loaded once to be run many times ([`Session::prepare`]): a
@@ -140,14 +145,15 @@ impl Session {
         fetch: Vec<String>,
     ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
         let _limit = self.limit();
-        self.run_loaded(&Runnable::load(program)?, feeds, fetch)
+        let loaded = self.load_runnable(program)?;
+        self.run_loaded(&loaded, feeds, fetch)
     }
 
     /// Loads `program` for [`Session::run_prepared`]; an op with no kernel
     /// is reported here, before anything runs.
     pub fn prepare(&self, program: &Verified) -> Result<Prepared, RuntimeError> {
         let _limit = self.limit();
-        Ok(Prepared(Arc::new(Runnable::load(program)?)))
+        Ok(Prepared(Arc::new(self.load_runnable(program)?)))
     }
 
     /// [`Session::run`] of a program [`Session::prepare`] loaded.
@@ -248,13 +254,22 @@ impl Session {
         self.cache.len()
     }
 
+    /// `program` loaded as the options ask.
+    fn load_runnable(&self, program: &Verified) -> Result<Runnable, RuntimeError> {
+        let mut loaded = Runnable::load(program)?;
+        if self.options.select_ops {
+            loaded.without_select_dispatch();
+        }
+        Ok(loaded)
+    }
+
     /// The loaded form of `program`, from the cache when it was loaded before.
     fn load(&mut self, program: &Verified) -> Result<Arc<Runnable>, RuntimeError> {
         let key = fingerprint(program);
         if let Some((_, prog)) = self.cache.iter().find(|(k, _)| *k == key) {
             return Ok(prog.clone());
         }
-        let prog = Arc::new(Runnable::load(program)?);
+        let prog = Arc::new(self.load_runnable(program)?);
         if self.cache.len() == CACHED_PROGRAMS {
             self.cache.pop_front();
         }
