@@ -236,6 +236,11 @@ impl Session {
         self.scope.get(name)?.to_tensor()
     }
 
+    /// Whether the scope holds a variable `name` (without copying it).
+    pub fn holds(&self, name: &str) -> bool {
+        self.scope.contains_key(name)
+    }
+
     /// Sets a variable of the scope (a parameter loaded from a file, a
     /// tensor a script sets); programs that declare it persistable see it.
     pub fn set_tensor(&mut self, name: &str, t: Tensor) {

@@ -172,6 +172,11 @@ impl RunMode {
     /// The tensor scope `scope` holds for `name`
     /// (`global_scope().find_var(name).get_tensor()`); a scope no run has
     /// used yet holds nothing.
+    /// Whether scope `scope` holds a variable `name`.
+    pub fn scope_holds(&self, scope: usize, name: &str) -> bool {
+        self.sessions.get(scope).is_some_and(|s| s.holds(name))
+    }
+
     pub fn scope_tensor(&self, scope: usize, name: &str) -> Option<HostArray> {
         HostArray::from_tensor(&self.sessions.get(scope)?.tensor(name)?).ok()
     }

@@ -16,6 +16,7 @@ mod control;
 mod conv;
 mod csp;
 mod dataset;
+mod format_spec;
 mod guards;
 pub mod io;
 mod layer;

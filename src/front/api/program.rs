@@ -241,7 +241,19 @@ pub const BUILTINS: &[Builtin] = &[
         ["fluid.global_scope", "fluid.executor.global_scope"],
         [],
         Rest::No,
-        |_, _| Ok(Value::object(Object::Scope(0)))
+        // Inside `with fluid.scope_guard(s)`, the global scope is `s`.
+        |i, _| Ok(Value::object(Object::Scope(i.b.scope)))
+    ),
+    builtin!(
+        [
+            "fluid.core.is_compiled_with_cuda",
+            "fluid.is_compiled_with_cuda",
+            "fluid.core.is_compiled_with_mkldnn"
+        ],
+        [],
+        Rest::No,
+        // fluidc runs on the CPU only: tests that need a GPU skip themselves.
+        |_, _| Ok(Value::Bool(false))
     ),
     builtin!(
         ["fluid.Scope", "fluid.core.Scope", "fluid.executor.Scope"],
@@ -259,11 +271,19 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         |_, a| Ok(Value::object(Object::ScopeGuard(scope_arg(a, "scope")?)))
     ),
-    builtin!(["Scope.find_var"], [("name", Req)], Rest::No, |_, a| {
+    builtin!(["Scope.find_var"], [("name", Req)], Rest::No, |i, a| {
         let Object::Scope(scope) = *recv_object(a) else {
             unreachable!("bound to Scope")
         };
-        Ok(Value::object(Object::ScopeVar(scope, a.string("name")?)))
+        let name = a.string("name")?;
+        // Run mode knows what the scope holds: a name it lacks is `None`,
+        // as Paddle gives (build mode cannot tell yet).
+        if let Some(run) = i.b.run.as_ref() {
+            if !run.scope_holds(scope, &name) {
+                return Ok(Value::None);
+            }
+        }
+        Ok(Value::object(Object::ScopeVar(scope, name)))
     }),
     builtin!(["ScopeVar.get_tensor"], [], Rest::No, |i, a| {
         match recv_object(a).as_ref() {

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use rustpython_parser::ast::{CmpOp, Operator};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
+use super::format_spec::{self, Formattable};
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::host::Host;
 use crate::front::value::{range_len, Dict, Key, Show, Unhashable, Value, MAX_ITEMS};
@@ -58,6 +59,15 @@ pub const BUILTINS: &[Builtin] = &[
         sorted
     ),
     builtin!(["builtins.reversed"], [("seq", Req)], Rest::No, reversed),
+    builtin!(
+        ["builtins.format"],
+        [("value", Req), ("format_spec", Str(""))],
+        Rest::No,
+        |_, a| {
+            let spec = a.string("format_spec")?;
+            format_value(a.get("value"), &spec, false, a.call.clone()).map(|s| Value::str(&s))
+        }
+    ),
     builtin!(
         ["builtins.isinstance"],
         [("obj", Req), ("classinfo", Req)],
@@ -553,6 +563,18 @@ fn str_format(_: &mut Host, a: &mut Args) -> Result<Value> {
             .ok_or_else(|| Diagnostic::new(a.call.clone(), "unmatched `{` in format string"))?;
         let field = &tail[1..close];
         let (name, spec) = field.split_once(':').unwrap_or((field, ""));
+        // `{0!r}`, `{!s}`: the conversion before the spec.
+        let (name, repr) = match name.split_once('!') {
+            Some((n, "r")) => (n, true),
+            Some((n, "s")) => (n, false),
+            Some((_, c)) => {
+                return Err(Diagnostic::new(
+                    a.call.clone(),
+                    format!("ValueError: Unknown conversion specifier {c}"),
+                ))
+            }
+            None => (name, false),
+        };
         let idx = if name.is_empty() {
             next += 1;
             next - 1
@@ -567,7 +589,7 @@ fn str_format(_: &mut Host, a: &mut Args) -> Result<Value> {
         let v = a.extra.get(idx).ok_or_else(|| {
             Diagnostic::new(a.call.clone(), "not enough arguments for format string")
         })?;
-        out.push_str(&format_value(v, spec, false, a.call.clone())?);
+        out.push_str(&format_value(v, spec, repr, a.call.clone())?);
         rest = &tail[close + 1..];
     }
     out.push_str(rest);
@@ -622,91 +644,29 @@ fn str_split(_: &mut Host, a: &mut Args) -> Result<Value> {
     Ok(Value::list(parts))
 }
 
-/// Formats one value with a format spec (`.2f`, `d`, `>5`, `05d`, ...).
+/// Formats one value with a format spec (`.2f`, `d`, `>5`, `05d`, `,`,
+/// `.3g`, ...) as Python's `format(v, spec)` does ([`format_spec`]);
+/// `repr`: the value goes through `repr` first (`!r`).
 pub fn format_value(v: &Value, spec: &str, repr: bool, sp: Range<usize>) -> Result<String> {
-    // A numpy scalar or a one-element array formats as the Python number
-    // it converts to (`"%.4f" % loss` of a fetched loss), as in numpy.
-    if let (Some('d' | 'e' | 'f' | 'g'), Value::Array(x) | Value::NpScalar(x)) =
-        (spec.chars().last(), v)
-    {
-        if x.size() == 1 {
-            if let Ok(item) = x.item() {
-                let number = match item {
-                    crate::host::Scalar::Bool(b) => Value::Int(i64::from(b)),
-                    crate::host::Scalar::Int(n) => Value::Int(n),
-                    crate::host::Scalar::Float(f) => Value::Float(f),
-                };
-                return format_value(&number, spec, repr, sp);
-            }
-        }
-    }
-    let base = Show(v, repr).to_string();
     if spec.is_empty() {
-        return Ok(base);
+        return Ok(Show(v, repr).to_string());
     }
-    let (align, rest) = match spec.chars().next() {
-        Some(c @ ('<' | '>' | '^')) => (Some(c), &spec[1..]),
-        _ => (None, spec),
+    let value = match v {
+        _ if repr => Formattable::Str(Show(v, true).to_string()),
+        Value::Int(n) => Formattable::Int(*n),
+        Value::Bool(b) => Formattable::Int(i64::from(*b)),
+        Value::Float(x) => Formattable::Float(*x),
+        // A numpy scalar (or a one-element array) formats as the Python
+        // number it converts to, as numpy's `__format__` does.
+        Value::Array(x) | Value::NpScalar(x) if x.size() == 1 => match x.item() {
+            Ok(crate::host::Scalar::Bool(b)) => Formattable::Int(i64::from(b)),
+            Ok(crate::host::Scalar::Int(n)) => Formattable::Int(n),
+            Ok(crate::host::Scalar::Float(f)) => Formattable::Float(f),
+            Err(_) => Formattable::Str(Show(v, false).to_string()),
+        },
+        other => Formattable::Str(Show(other, false).to_string()),
     };
-    let zero = rest.starts_with('0');
-    let kind = rest.chars().last().filter(|c| c.is_ascii_alphabetic());
-    let body = kind.map_or(rest, |_| &rest[..rest.len() - 1]);
-    let (width, precision) =
-        match body.split_once('.') {
-            Some((w, p)) => (
-                w,
-                Some(p.parse::<usize>().map_err(|_| {
-                    Diagnostic::new(sp.clone(), format!("bad format spec `{spec}`"))
-                })?),
-            ),
-            None => (body, None),
-        };
-    let width: usize = if width.is_empty() {
-        0
-    } else {
-        width
-            .parse()
-            .map_err(|_| Diagnostic::new(sp.clone(), format!("bad format spec `{spec}`")))?
-    };
-    // Python allows huge widths and precisions; fluidc caps them so a
-    // format spec cannot exhaust memory (or Rust's formatter limits).
-    const MAX_SPEC: usize = 10_000;
-    if width > MAX_SPEC || precision.is_some_and(|p| p > MAX_SPEC) {
-        return Err(Diagnostic::new(
-            sp,
-            format!("format width and precision are limited to {MAX_SPEC} here"),
-        ));
-    }
-    let text = match (kind, v) {
-        (Some('f'), Value::Int(_) | Value::Float(_)) => {
-            let x = if let Value::Int(i) = v {
-                *i as f64
-            } else if let Value::Float(f) = v {
-                *f
-            } else {
-                0.0
-            };
-            format!("{x:.*}", precision.unwrap_or(6))
-        }
-        (Some('e'), Value::Float(x)) => format!("{x:.*e}", precision.unwrap_or(6)),
-        (Some('d') | None, Value::Int(_)) => base,
-        (None, Value::Float(x)) => precision.map_or(base.clone(), |p| format!("{x:.p$}")),
-        (Some('s') | None, _) => base,
-        _ => {
-            return Err(Diagnostic::new(
-                sp,
-                format!("format spec `{spec}` does not apply to {}", v.type_name()),
-            ))
-        }
-    };
-    let pad = width.saturating_sub(text.chars().count());
-    Ok(match (align, zero) {
-        (Some('<'), _) => format!("{text}{}", " ".repeat(pad)),
-        (Some('^'), _) => format!("{}{text}{}", " ".repeat(pad / 2), " ".repeat(pad - pad / 2)),
-        (None, true) => format!("{}{text}", "0".repeat(pad)),
-        (None, false) if matches!(v, Value::Str(_)) => format!("{text}{}", " ".repeat(pad)),
-        _ => format!("{}{text}", " ".repeat(pad)),
-    })
+    format_spec::format(&value, spec).map_err(|e| Diagnostic::new(sp, format!("ValueError: {e}")))
 }
 
 /// `%` formatting of a string.
@@ -740,32 +700,30 @@ fn percent_format(fmt: &str, args: &Value, sp: Range<usize>) -> Result<Value> {
             .next()
             .ok_or_else(|| Diagnostic::new(sp.clone(), "not enough arguments for format string"))?;
         let conv = spec.pop().unwrap_or('s');
-        let spec = match conv {
-            'd' | 'i' => format!("{spec}d"),
-            'f' => format!("{spec}f"),
-            'r' => return_repr(&mut out, v),
-            _ => spec,
+        let fspec = format_spec::percent_spec(&spec, conv);
+        let text = match conv {
+            's' | 'r' | 'a' => {
+                let text = Show(v, conv != 's').to_string();
+                format_value(&Value::str(&text), &fspec, false, sp.clone())?
+            }
+            // `%d` truncates a float, as `int()` does.
+            'd' | 'i' | 'u' => {
+                let n = match v {
+                    Value::Float(f) => Value::Int(*f as i64),
+                    Value::Array(x) | Value::NpScalar(x) if x.size() == 1 => match x.item() {
+                        Ok(crate::host::Scalar::Float(f)) => Value::Int(f as i64),
+                        _ => v.clone(),
+                    },
+                    _ => v.clone(),
+                };
+                format_value(&n, &fspec, false, sp.clone())?
+            }
+            _ => format_value(v, &fspec, false, sp.clone())?,
         };
-        if conv != 'r' {
-            let v = if matches!(conv, 'd' | 'i') {
-                if let Value::Float(f) = v {
-                    Value::Int(*f as i64)
-                } else {
-                    v.clone()
-                }
-            } else {
-                v.clone()
-            };
-            out.push_str(&format_value(&v, &spec, false, sp.clone())?);
-        }
+        out.push_str(&text);
     }
     check_size(out.len(), &sp)?;
     Ok(Value::str(&out))
-}
-
-fn return_repr(out: &mut String, v: &Value) -> String {
-    out.push_str(&Show(v, true).to_string());
-    String::new()
 }
 
 fn norm_index(i: i64, len: usize) -> Option<usize> {

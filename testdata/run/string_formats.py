@@ -1,0 +1,31 @@
+# The ways 2018 scripts print their numbers: str.format with general,
+# fixed, exponent, percent and grouped specs (`{0:2.2}` as the book's
+# fit_a_line prints a loss), `%` conversions with flags, f-strings,
+# `format()`, `!r`, and fetched numpy values inside all of them.
+from __future__ import print_function
+
+import numpy as np
+import paddle.fluid as fluid
+
+x = fluid.layers.data(name='x', shape=[3], dtype='float32')
+loss = fluid.layers.reduce_mean(fluid.layers.square(x))
+exe = fluid.Executor(fluid.CPUPlace())
+exe.run(fluid.default_startup_program())
+for step, scale in enumerate([0.5, 30.0, 2000.0]):
+    out, = exe.run(feed={'x': np.full((2, 3), scale, dtype='float32')},
+                   fetch_list=[loss])
+    value = float(out)
+    print("step {0}: loss {1:2.2}, {1:.3e}, {1:g}, {1:,.1f}".format(step, value))
+    print("Pass %d, Cost %f, %8.3f|%-10.2e|%+g|%5.1f%%" % (step, value, value, value, value, 12.5))
+    print(f"{step:03d} {value:>12.4f} {out!r} {value:.2%}")
+
+print("cost is too large, {0:2.2}".format(411.01))
+print("Test Loss {0:2.2}, Acc {1:2.2}".format(3.5432, 0.0))
+print("{:.2e} {:g} {:+.3f} {:,} {:>8} {:<6}| {:^7}|".format(
+    123.456, 0.00001234, 2.5, 1234567, 'ab', 3, 'mid'))
+print("%5.2f|%-8s|%05d|%x|%e|%g|%.3g|%10.4f|%r|%s" % (
+    3.14159, 'hi', 42, 255, 12345.678, 0.0001, 1234.5, -2.5, 'q', [1, 2]))
+print("%d %i" % (3.7, -2.2), "%s" % np.float32(1.5), "%.4f" % np.float32(0.1))
+print("{0!r} {1!s} {0!r:>6}".format('a', 'b'))
+print(format(0.5, '.0%'), format(1234.5678, '_.2f'), format(10, 'b'), format(255, '#X'))
+print("{:10.3}|{:<10.3}|{:e}|{:.0f}|{:#x}".format(3.14159, 'abcdef', 0.0, 2.5, 255))
