@@ -46,19 +46,23 @@ fn a_python_unittest_file_prints_what_cpython_prints() {
 /// unittest's failure texts (`Lists differ`, ndiff of pprint-ed values,
 /// shortened reprs, `maxDiff`) are CPython 3.11's: a unittest file whose
 /// tests fail on purpose prints what CPython + Paddle 3.3.1 print.
+/// So do skipped tests (`@unittest.skipIf` on a class, `skip`,
+/// `skipUnless`, `skipTest`, `SkipTest`) and docstrings under FAIL.
 #[test]
 fn assertion_failures_print_cpythons_diffs() {
-    let file = repo().join("testdata/unittest/failure_diffs.py");
-    let path = file.to_str().expect("UTF-8 path");
-    let py = common::run_with_paddle(&file, &repo(), &[]);
-    let ours = fluidc(&["run", path], b"");
-    assert_eq!(
-        untimed(&stderr(&ours)),
-        untimed(&stderr(&py)),
-        "stderr differs"
-    );
-    assert_eq!(ours.status.code(), py.status.code());
-    assert_eq!(ours.status.code(), Some(1), "the tests fail on purpose");
+    for name in ["failure_diffs.py", "skips.py"] {
+        let file = repo().join("testdata/unittest").join(name);
+        let path = file.to_str().expect("UTF-8 path");
+        let py = common::run_with_paddle(&file, &repo(), &[]);
+        let ours = fluidc(&["run", path], b"");
+        assert_eq!(
+            untimed(&stderr(&ours)),
+            untimed(&stderr(&py)),
+            "{name}: stderr differs"
+        );
+        assert_eq!(ours.status.code(), py.status.code(), "{name}");
+        assert_eq!(ours.status.code(), Some(1), "{name}: tests fail on purpose");
+    }
 }
 
 #[test]

@@ -22,12 +22,20 @@ use super::value::{Dict, FnBody, FnParam, Frame, Function, Show, UserModule, Val
 
 pub(super) mod argparse;
 mod classes;
+mod copy;
 mod exc;
 mod modules;
 mod namedtuple;
 mod unittest;
 
 pub use exc::Exc;
+
+/// What leaving a `with` item does: a fluid guard's exit, or a user
+/// object's `__exit__`.
+enum WithExit {
+    Api(Exit),
+    User(Value),
+}
 
 /// How a statement ended.
 enum Flow {
@@ -84,6 +92,9 @@ pub struct Interp {
     pub test_select: Option<String>,
     /// Build mode: the tests `unittest.main()` found (and where it was called).
     pub tests_found: Option<(Vec<String>, Range<usize>)>,
+    /// Test functions and classes `unittest.skip`/`skipIf`/`skipUnless`
+    /// marked, with the reason (by [`unittest::skip_key`]).
+    skipped: std::collections::HashMap<usize, String>,
     /// `sys.argv`: the script's path, then the words after `--` on
     /// `fluidc run script.py -- ARGS`.
     pub argv: Vec<String>,
@@ -122,6 +133,7 @@ impl Interp {
             test_select: None,
             tests_found: None,
             argv: vec![path.to_string()],
+            skipped: Default::default(),
             errors_reported: 0,
         }
     }
@@ -647,6 +659,18 @@ impl Eval<'_> {
                     }
                 }
             }
+            if let Value::Instance(i) = &ctx {
+                // A class with `__enter__`/`__exit__`: Python's protocol.
+                if i.class.lookup("__enter__").is_some() {
+                    let sp = span(&item.context_expr);
+                    let entered = self.call_method(&ctx, "__enter__", Vec::new(), sp.clone());
+                    if let Some(target) = &item.optional_vars {
+                        self.assign(target, entered.unwrap_or(Value::Poison));
+                    }
+                    exits.push((WithExit::User(ctx.clone()), sp));
+                    continue;
+                }
+            }
             let entered = match ctx {
                 Value::Poison => None,
                 other => match api::enter(&mut self.host(), &other, span(&item.context_expr)) {
@@ -661,19 +685,71 @@ impl Eval<'_> {
             if let Some(target) = &item.optional_vars {
                 self.assign(target, as_value);
             }
-            exits.push((exit, span(&item.context_expr)));
+            exits.push((WithExit::Api(exit), span(&item.context_expr)));
         }
-        let flow = self.block(&w.body);
+        let mut flow = self.block(&w.body);
         // Ops a guard appends on exit (`while`, `select`, `conditional_block`)
         // come from the `with` line, as Python's traceback gives it during
         // `__exit__`, not from the body's last statement.
         self.set_callstack(w.range.start().to_usize());
         for (exit, sp) in exits.into_iter().rev() {
-            if let Err(d) = api::exit(&mut self.host(), exit, sp) {
-                self.report(d);
+            match exit {
+                WithExit::Api(exit) => {
+                    if let Err(d) = api::exit(&mut self.host(), exit, sp) {
+                        self.report(d);
+                    }
+                }
+                WithExit::User(ctx) => {
+                    // `__exit__(type, value, traceback)`; a true result
+                    // swallows the exception the body raised.
+                    let raised = self.st.raised.take();
+                    let args = match &raised {
+                        Some(e) => vec![
+                            Value::Class(e.value.class.clone()),
+                            Value::Instance(e.value.clone()),
+                            Value::None,
+                        ],
+                        None => vec![Value::None; 3],
+                    };
+                    let swallow = self
+                        .call_method(&ctx, "__exit__", args, sp)
+                        .is_some_and(|r| r.truthy() == Some(true));
+                    if self.st.raised.is_none() && !swallow {
+                        self.st.raised = raised;
+                    } else if swallow && matches!(flow, Flow::Raise) {
+                        flow = Flow::Normal;
+                    }
+                }
             }
         }
         flow
+    }
+
+    /// `obj.name(*args)`; `None` when it failed (reported, or raised).
+    fn call_method(
+        &mut self,
+        obj: &Value,
+        name: &str,
+        args: Vec<Value>,
+        sp: Range<usize>,
+    ) -> Option<Value> {
+        let method = match self.get_attr_ext(obj, name, sp.clone()) {
+            Some(Ok(m)) => m,
+            Some(Err(d)) => {
+                self.report(d);
+                return None;
+            }
+            None => return None,
+        };
+        let spans = vec![sp.clone(); args.len()];
+        match self.call(method, args, spans, Vec::new(), sp) {
+            Ok(v) if self.st.raised.is_none() => Some(v),
+            Ok(_) => None,
+            Err(d) => {
+                self.report(d);
+                None
+            }
+        }
     }
 
     fn make_function(&mut self, name: &str, args: &ast::Arguments, body: FnBody) -> Value {

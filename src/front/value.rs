@@ -76,6 +76,12 @@ pub enum Object {
         program: usize,
         block: usize,
     },
+    /// Op `index` of a block (`block.ops[index]`).
+    Operator {
+        program: usize,
+        block: usize,
+        index: usize,
+    },
     Executor,
     Place,
     /// A `LayerHelper(layer_type)` and the name it generated (`scale_0`),
@@ -275,6 +281,7 @@ impl Value {
             Value::Object(o) => match o.as_ref() {
                 Object::Program(_) => "Program",
                 Object::Block { .. } => "Block",
+                Object::Operator { .. } => "Operator",
                 Object::Executor => "Executor",
                 Object::Place => "CPUPlace",
                 Object::LayerHelper { .. } => "LayerHelper",

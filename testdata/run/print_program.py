@@ -17,3 +17,16 @@ print(sorted(prog.global_block().vars.keys()), list(body.vars), 'i' in body.vars
 for name in prog.global_block().vars:
     print(name, prog.global_block().vars[name].persistable)
 print("end")
+
+# block.ops: the operators a 2018 test inspects after building.
+ops_prog = fluid.Program()
+with fluid.program_guard(ops_prog):
+    ox = fluid.layers.data(name='ox', shape=[2], dtype='float32')
+    oy = fluid.layers.scale(ox, scale=2.0, bias=1.0)
+    oz = fluid.layers.elementwise_add(ox, oy)
+ops_block = ops_prog.global_block()
+print(len(ops_block.ops), [op.type for op in ops_block.ops])
+first = ops_block.ops[0]
+print(first.type, first.input_names, first.output_names, first.input('X'), first.output('Out'))
+print(first.attr('scale'), first.attr('bias'), first.has_attr('scale'), first.has_attr('nope'))
+print(ops_block.ops[1].input_arg_names, ops_block.ops[1].output_arg_names)

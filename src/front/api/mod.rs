@@ -27,6 +27,7 @@ mod math_op_patch;
 mod nn;
 pub mod numpy;
 pub mod numpy_more;
+mod operator;
 pub mod optimizer;
 pub mod param;
 mod program;
@@ -76,6 +77,7 @@ const TABLES: &[&[Builtin]] = &[
     control::BUILTINS,
     csp::BUILTINS,
     program::BUILTINS,
+    operator::BUILTINS,
     io::BUILTINS,
     reader::BUILTINS,
     dataset::BUILTINS,

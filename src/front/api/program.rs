@@ -830,12 +830,31 @@ pub fn object_attr(i: &Host, o: &Object, name: &str) -> Option<Value> {
                     }
                     Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(vars)))
                 }
+                "ops" => Value::list(
+                    (0..b.ops.len())
+                        .map(|index| {
+                            Value::object(Object::Operator {
+                                program,
+                                block,
+                                index,
+                            })
+                        })
+                        .collect(),
+                ),
                 "idx" => Value::Int(i64::from(b.idx)),
                 "parent_idx" => Value::Int(i64::from(b.parent_idx)),
                 "program" => Value::object(Object::Program(program)),
                 _ => return None,
             })
         }
+        (
+            &Object::Operator {
+                program,
+                block,
+                index,
+            },
+            _,
+        ) => super::operator::operator_attr(i, program, block, index, name),
         (&Object::Program(p), "num_blocks") => {
             Some(Value::Int(i.b.programs[p].program.blocks.len() as i64))
         }

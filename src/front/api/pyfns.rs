@@ -1163,6 +1163,13 @@ pub fn compare(op: CmpOp, l: &Value, r: &Value, sp: Range<usize>) -> Result<Valu
         CmpOp::Is => match (l, r) {
             (Value::None, Value::None) => true,
             (Value::Bool(a), Value::Bool(b)) => a == b,
+            // Containers are the same object only when they share their storage.
+            (Value::List(a), Value::List(b)) => Rc::ptr_eq(a, b),
+            (Value::Dict(a), Value::Dict(b)) => Rc::ptr_eq(a, b),
+            (Value::Tuple(a), Value::Tuple(b)) => {
+                Rc::ptr_eq(a, b) || (a.is_empty() && b.is_empty())
+            }
+            (Value::Array(a), Value::Array(b)) => Rc::ptr_eq(a, b),
             _ => equal(l, r) && !matches!(l, Value::Int(_) | Value::Float(_) | Value::Str(_)),
         },
         CmpOp::IsNot => !matches!(compare(CmpOp::Is, l, r, sp)?, Value::Bool(true)),

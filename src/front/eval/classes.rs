@@ -66,6 +66,7 @@ pub const OWN_MODULES: &[&str] = &[
     "distutils.util",
     "six",
     "six.moves",
+    "copy",
 ];
 
 const MATH: &[&str] = &[
@@ -101,6 +102,7 @@ pub const TESTCASE_METHODS: &[&str] = &[
     "assertSequenceEqual",
     "assertRaises",
     "fail",
+    "skipTest",
     "setUp",
     "tearDown",
     "setUpClass",
@@ -120,6 +122,11 @@ impl Eval<'_> {
         match (module, name) {
             ("unittest", "TestCase") => builtin_class("TestCase").map(Value::Class),
             ("unittest", "main") => Some(native("unittest.main", None)),
+            ("unittest", "SkipTest") => builtin_class("SkipTest").map(Value::Class),
+            ("unittest", n @ ("skip" | "skipIf" | "skipUnless")) => {
+                static_name(&["skip", "skipIf", "skipUnless"], n)
+                    .map(|n| native(n, Some(Value::Module("unittest"))))
+            }
             ("sys", "exit") => Some(native("sys.exit", None)),
             ("sys", "argv") => Some(Value::list(
                 self.st.argv.iter().map(|a| Value::str(a)).collect(),
@@ -160,6 +167,8 @@ impl Eval<'_> {
             ("math", n) => static_name(MATH, n).map(|n| native(n, Some(Value::Module("math")))),
             ("time", n) => static_name(&["time", "sleep", "perf_counter", "clock"], n)
                 .map(|n| native(n, Some(Value::Module("time")))),
+            ("copy", "copy") => Some(native("copy.copy", None)),
+            ("copy", "deepcopy") => Some(native("copy.deepcopy", None)),
             ("functools", "partial") => Some(native("functools.partial", None)),
             ("functools", "reduce") => Some(native("functools.reduce", None)),
             ("collections", "OrderedDict") => Some(native("collections.OrderedDict", None)),
@@ -193,13 +202,6 @@ impl Eval<'_> {
                 Diagnostic::new(span(k), "class keywords (metaclass=...) are not supported")
                     .help("define the class with one base class"),
             );
-            return;
-        }
-        if let Some(d) = c.decorator_list.first() {
-            self.report(Diagnostic::new(
-                span(d),
-                "class decorators are not supported",
-            ));
             return;
         }
         let base = match c.bases.as_slice() {
@@ -259,7 +261,23 @@ impl Eval<'_> {
             }
             class.attrs.borrow_mut().insert(name, v);
         }
-        self.set_name(c.name.as_str(), Value::Class(class));
+        // Class decorators (`@unittest.skipIf(...)`), innermost first.
+        let mut value = Value::Class(class);
+        for d in c.decorator_list.iter().rev() {
+            let decorator = self.expr(d);
+            if matches!(decorator, Value::Poison) {
+                value = Value::Poison;
+                break;
+            }
+            value = match self.call(decorator, vec![value], vec![span(d)], Vec::new(), span(d)) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.report(e);
+                    Value::Poison
+                }
+            };
+        }
+        self.set_name(c.name.as_str(), value);
     }
 
     /// An attribute found on a class, bound to `obj` as Python binds it.
@@ -522,6 +540,15 @@ impl Eval<'_> {
                     kwargs.to_vec(),
                     sp,
                 )
+            }
+            Native::Skip(reason) => {
+                let target = args.first().cloned().unwrap_or(Value::None);
+                if let Some(reason) = reason {
+                    if let Some(key) = super::unittest::skip_key(&target) {
+                        self.st.skipped.insert(key, reason.clone());
+                    }
+                }
+                return Ok(target);
             }
             Native::AssertRaises(_) => {
                 return Err(Diagnostic::new(sp, "assertRaises(...) is used with `with`"))
@@ -961,6 +988,18 @@ impl Eval<'_> {
                 Ok(Value::None)
             }
             "unittest.main" => self.unittest_main(kw("exit"), sp),
+            // `skip(reason)`, `skipIf(condition, reason)`, `skipUnless(condition, reason)`.
+            "skip" | "skipIf" | "skipUnless" => {
+                let (cond, reason) = match name {
+                    "skip" => (true, need(0, "reason")?),
+                    _ => {
+                        let c = need(0, "condition")?.truthy().unwrap_or(false);
+                        (c == (name == "skipIf"), need(1, "reason")?)
+                    }
+                };
+                let reason = Show(&reason, false).to_string();
+                Ok(Value::Native(Rc::new(Native::Skip(cond.then_some(reason))), None))
+            }
             "sys.exit" => {
                 let code = arg(0).unwrap_or(Value::None);
                 let d = Diagnostic::new(sp, "SystemExit");
@@ -1034,6 +1073,8 @@ impl Eval<'_> {
                 Ok(Value::Dict(d))
             }
             "collections.namedtuple" => self.namedtuple(args, kwargs, sp),
+            "copy.copy" => Ok(super::copy::shallow(&need(0, "x")?)),
+            "copy.deepcopy" => Ok(super::copy::deep(&need(0, "x")?, &mut Default::default())),
             "namedtuple._replace" | "namedtuple._asdict" => {
                 self.namedtuple_method(name, recv, kwargs, sp)
             }

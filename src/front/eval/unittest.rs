@@ -182,6 +182,7 @@ impl Eval<'_> {
             ("assertNotIn", &["member", "container", "msg"]),
             ("assertIsInstance", &["obj", "cls", "msg"]),
             ("fail", &["msg"]),
+            ("skipTest", &["reason"]),
         ];
         let asked = name;
         let name = match name {
@@ -438,6 +439,12 @@ impl Eval<'_> {
                 }
                 Ok(Value::None)
             }
+            "skipTest" => {
+                let reason = Show(&req("reason")?, false).to_string();
+                let d = Diagnostic::new(sp, format!("SkipTest: {reason}"));
+                self.fail("SkipTest", &reason, d);
+                Ok(Value::None)
+            }
             "fail" => {
                 let text = match msg {
                     None | Some(Value::None) => String::new(),
@@ -578,12 +585,22 @@ impl Eval<'_> {
         }
         let start = std::time::Instant::now();
         let (mut run, mut errors, mut failures) = (0usize, Vec::new(), Vec::new());
+        let mut skipped = 0usize;
         let assertion = builtin_class("AssertionError");
+        let skip_test = builtin_class("SkipTest");
         for (cname, class, tests) in &classes {
             if tests.is_empty() {
                 continue;
             }
             let cls = Value::Class(class.clone());
+            // A skipped class: its tests count as run and skipped, and
+            // setUpClass does not run.
+            if skip_key(&cls).is_some_and(|k| self.st.skipped.contains_key(&k)) {
+                run += tests.len();
+                skipped += tests.len();
+                eprint!("{}", "s".repeat(tests.len()));
+                continue;
+            }
             if let Some((exc, skip)) = self.run_test_part(&cls, "setUpClass", &sp) {
                 let title = format!("ERROR: setUpClass (__main__.{cname})");
                 eprint!("E");
@@ -592,6 +609,15 @@ impl Eval<'_> {
             }
             for t in tests {
                 run += 1;
+                let method = class.lookup(t).map(|(m, _)| m);
+                if method
+                    .and_then(|m| skip_key(&m))
+                    .is_some_and(|k| self.st.skipped.contains_key(&k))
+                {
+                    skipped += 1;
+                    eprint!("s");
+                    continue;
+                }
                 let obj =
                     match self.call(cls.clone(), Vec::new(), Vec::new(), Vec::new(), sp.clone()) {
                         Ok(o) => o,
@@ -609,6 +635,14 @@ impl Eval<'_> {
                 }
                 match outcome {
                     None => eprint!("."),
+                    Some((exc, _))
+                        if skip_test
+                            .as_ref()
+                            .is_some_and(|k| exc.value.class.is_subclass(k)) =>
+                    {
+                        skipped += 1;
+                        eprint!("s");
+                    }
                     Some((exc, skip)) => {
                         let fail = assertion
                             .as_ref()
@@ -620,7 +654,11 @@ impl Eval<'_> {
                         };
                         eprint!("{mark}");
                         list.push(Problem {
-                            title: format!("{kind}: {t} (__main__.{cname}.{t})"),
+                            // CPython adds the first line of the test's docstring.
+                            title: match class.lookup(t).and_then(|(m, _)| doc_first_line(&m)) {
+                                Some(doc) => format!("{kind}: {t} (__main__.{cname}.{t})\n{doc}"),
+                                None => format!("{kind}: {t} (__main__.{cname}.{t})"),
+                            },
                             exc,
                             skip,
                         });
@@ -648,17 +686,21 @@ impl Eval<'_> {
             if run == 1 { "" } else { "s" }
         ));
         let ok = errors.is_empty() && failures.is_empty();
-        if ok {
-            text.push_str("OK\n");
+        let mut parts = Vec::new();
+        if !failures.is_empty() {
+            parts.push(format!("failures={}", failures.len()));
+        }
+        if !errors.is_empty() {
+            parts.push(format!("errors={}", errors.len()));
+        }
+        if skipped > 0 {
+            parts.push(format!("skipped={skipped}"));
+        }
+        let verdict = if ok { "OK" } else { "FAILED" };
+        if parts.is_empty() {
+            text.push_str(&format!("{verdict}\n"));
         } else {
-            let mut parts = Vec::new();
-            if !failures.is_empty() {
-                parts.push(format!("failures={}", failures.len()));
-            }
-            if !errors.is_empty() {
-                parts.push(format!("errors={}", errors.len()));
-            }
-            text.push_str(&format!("FAILED ({})\n", parts.join(", ")));
+            text.push_str(&format!("{verdict} ({})\n", parts.join(", ")));
         }
         eprint!("{text}");
         if matches!(exit, Some(Value::Bool(false))) {
@@ -769,4 +811,34 @@ impl Eval<'_> {
     fn tests_found_selected(&mut self, _sp: Range<usize>) {
         self.b.stopped = true;
     }
+}
+
+/// The identity `unittest.skip` marks a test function or class by.
+pub(super) fn skip_key(v: &Value) -> Option<usize> {
+    match v {
+        Value::Function(f) => Some(Rc::as_ptr(f) as *const () as usize),
+        Value::Class(c) => Some(Rc::as_ptr(c) as *const () as usize),
+        _ => None,
+    }
+}
+
+/// `TestCase.shortDescription()`: the first line of a test method's docstring.
+fn doc_first_line(f: &Value) -> Option<String> {
+    let Value::Function(f) = f else {
+        return None;
+    };
+    let crate::front::value::FnBody::Def(body) = &f.body else {
+        return None;
+    };
+    let rustpython_parser::ast::Stmt::Expr(e) = body.first()? else {
+        return None;
+    };
+    let rustpython_parser::ast::Expr::Constant(c) = e.value.as_ref() else {
+        return None;
+    };
+    let rustpython_parser::ast::Constant::Str(doc) = &c.value else {
+        return None;
+    };
+    let line = doc.trim().split('\n').next()?.trim().to_string();
+    (!line.is_empty()).then_some(line)
 }

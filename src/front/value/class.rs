@@ -55,6 +55,10 @@ pub enum Native {
     Partial(Value, Vec<Value>, Vec<(String, Value)>),
     /// `self.assertRaises(E)` used as a context manager.
     AssertRaises(Vec<Rc<Class>>),
+    /// What `unittest.skip(reason)` / `skipIf` / `skipUnless` give: a
+    /// decorator that marks the test method or class skipped (with the
+    /// reason), or leaves it as it is (`None`: the condition was false).
+    Skip(Option<String>),
 }
 
 impl Class {
@@ -190,6 +194,13 @@ fn make_builtin_classes() -> Vec<Rc<Class>> {
         out.push(Class::new(name, "builtins", base, Root::Exception));
     }
     out.push(Class::new("TestCase", "unittest", None, Root::TestCase));
+    let exception = out.iter().find(|c| c.name == "Exception").cloned();
+    out.push(Class::new(
+        "SkipTest",
+        "unittest",
+        exception,
+        Root::Exception,
+    ));
     for name in crate::front::eval::argparse::Formatter::CLASSES {
         out.push(Class::new(
             name,
