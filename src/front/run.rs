@@ -183,7 +183,8 @@ impl RunMode {
 }
 
 /// A fed value as the variable's declared dtype: Paddle converts a numpy
-/// array to the variable's dtype and refuses a rank it cannot take.
+/// array to the variable's dtype, and refuses a shape that does not fit
+/// a variable declared with need_check_feed (`fluid.data`).
 fn feed_tensor(program: &Verified, name: &str, value: &HostArray) -> Result<Tensor, String> {
     let Some(var) = program.blocks[0].var(name) else {
         return Err(format!(
@@ -204,11 +205,15 @@ fn feed_tensor(program: &Verified, name: &str, value: &HostArray) -> Result<Tens
             value = value.reshape(&vec![1; dims.len()]).map_err(String::from)?;
         }
         let shape = value.shape();
-        let fits = dims.len() == shape.len()
-            && dims
-                .iter()
-                .zip(shape)
-                .all(|(&d, &s)| d < 0 || d as usize == s);
+        // Paddle checks a fed shape only for variables that ask for it
+        // (`fluid.data`'s need_check_feed); `layers.data` takes any shape.
+        let checked = var.need_check_feed.unwrap_or(false);
+        let fits = !checked
+            || dims.len() == shape.len()
+                && dims
+                    .iter()
+                    .zip(shape)
+                    .all(|(&d, &s)| d < 0 || d as usize == s);
         if !fits {
             return Err(format!(
                 "cannot feed `{name}`: the value has shape {shape:?} but `{name}` is declared {dims:?} \

@@ -260,21 +260,10 @@ fn assign(i: &mut Host, a: &mut Args) -> Result<Value> {
             Ok(Value::Var(out))
         }
         other => {
-            let (values, shape) = flatten(&other, MAX_RANK).ok_or_else(|| {
-                a.err(
-                    "input",
-                    "assign() needs a Variable, a number or a (nested, rectangular) list of numbers, at most 9 levels deep",
-                )
-            })?;
-            let dtype = if values.iter().all(|v| matches!(v, Value::Bool(_))) {
-                VarKind::Bool
-            } else if values
-                .iter()
-                .all(|v| matches!(v, Value::Int(_) | Value::Bool(_)))
-            {
-                VarKind::Int64
-            } else {
-                VarKind::Fp32
+            let (scalars, dtype, shape) = match &other {
+                // A numpy array keeps its dtype and shape, as Paddle's assign does.
+                Value::Array(x) | Value::NpScalar(x) => array_scalars(x),
+                _ => list_scalars(a, &other)?,
             };
             let out = match output {
                 Some(o) => o,
@@ -283,39 +272,6 @@ fn assign(i: &mut Host, a: &mut Args) -> Result<Value> {
                     i.b.tmp_var(&helper, dtype, shape.clone())
                 }
             };
-            let scalars = values
-                .iter()
-                .map(|v| match (dtype, v) {
-                    (VarKind::Bool, Value::Bool(b)) => Scalar {
-                        r#type: scalar::Type::Boolean as i32,
-                        b: Some(*b),
-                        ..Default::default()
-                    },
-                    (VarKind::Int64, Value::Int(n)) => Scalar {
-                        r#type: scalar::Type::Long as i32,
-                        i: Some(*n),
-                        ..Default::default()
-                    },
-                    (VarKind::Int64, Value::Bool(b)) => Scalar {
-                        r#type: scalar::Type::Long as i32,
-                        i: Some(i64::from(*b)),
-                        ..Default::default()
-                    },
-                    (_, v) => {
-                        let r = match v {
-                            Value::Int(n) => *n as f64,
-                            Value::Float(f) => *f,
-                            Value::Bool(b) => f64::from(u8::from(*b)),
-                            _ => 0.0,
-                        };
-                        Scalar {
-                            r#type: scalar::Type::Float64 as i32,
-                            r: Some(r),
-                            ..Default::default()
-                        }
-                    }
-                })
-                .collect();
             i.b.append(
                 Op::new("assign_value")
                     .output("Out", &[&out.name])
@@ -328,6 +284,96 @@ fn assign(i: &mut Host, a: &mut Args) -> Result<Value> {
             );
             Ok(Value::Var(out))
         }
+    }
+}
+
+/// `assign`'s values for a number or nested list: bool, int64 or float32
+/// as the items are.
+fn list_scalars(a: &Args, v: &Value) -> Result<(Vec<Scalar>, VarKind, Vec<i64>)> {
+    let (values, shape) = flatten(v, MAX_RANK).ok_or_else(|| {
+        a.err(
+            "input",
+            "assign() needs a Variable, a number, a numpy array or a (nested, rectangular) list of numbers, at most 9 levels deep",
+        )
+    })?;
+    let dtype = if values.iter().all(|v| matches!(v, Value::Bool(_))) {
+        VarKind::Bool
+    } else if values
+        .iter()
+        .all(|v| matches!(v, Value::Int(_) | Value::Bool(_)))
+    {
+        VarKind::Int64
+    } else {
+        VarKind::Fp32
+    };
+    let scalars = values
+        .iter()
+        .map(|v| match (dtype, v) {
+            (VarKind::Bool, Value::Bool(b)) => bool_scalar(*b),
+            (VarKind::Int64, Value::Int(n)) => int_scalar(*n),
+            (VarKind::Int64, Value::Bool(b)) => int_scalar(i64::from(*b)),
+            (_, v) => float_scalar(match v {
+                Value::Int(n) => *n as f64,
+                Value::Float(f) => *f,
+                Value::Bool(b) => f64::from(u8::from(*b)),
+                _ => 0.0,
+            }),
+        })
+        .collect();
+    Ok((scalars, dtype, shape))
+}
+
+/// `assign`'s values for a numpy array: its dtype and shape.
+fn array_scalars(x: &crate::host::HostArray) -> (Vec<Scalar>, VarKind, Vec<i64>) {
+    use crate::host::DType;
+    let shape: Vec<i64> = x.shape().iter().map(|d| *d as i64).collect();
+    let shape = if shape.is_empty() { vec![1] } else { shape };
+    let (kind, scalars) = match x.dtype() {
+        DType::Bool => (
+            VarKind::Bool,
+            x.to_vec::<bool>().into_iter().map(bool_scalar).collect(),
+        ),
+        DType::Int32 => (
+            VarKind::Int32,
+            x.to_vec::<i64>().into_iter().map(int_scalar).collect(),
+        ),
+        DType::Int64 => (
+            VarKind::Int64,
+            x.to_vec::<i64>().into_iter().map(int_scalar).collect(),
+        ),
+        DType::Float32 => (
+            VarKind::Fp32,
+            x.to_vec::<f64>().into_iter().map(float_scalar).collect(),
+        ),
+        DType::Float64 => (
+            VarKind::Fp64,
+            x.to_vec::<f64>().into_iter().map(float_scalar).collect(),
+        ),
+    };
+    (scalars, kind, shape)
+}
+
+fn bool_scalar(b: bool) -> Scalar {
+    Scalar {
+        r#type: scalar::Type::Boolean as i32,
+        b: Some(b),
+        ..Default::default()
+    }
+}
+
+fn int_scalar(n: i64) -> Scalar {
+    Scalar {
+        r#type: scalar::Type::Long as i32,
+        i: Some(n),
+        ..Default::default()
+    }
+}
+
+fn float_scalar(r: f64) -> Scalar {
+    Scalar {
+        r#type: scalar::Type::Float64 as i32,
+        r: Some(r),
+        ..Default::default()
     }
 }
 
