@@ -57,3 +57,9 @@ cube = np.arange(24).reshape(2, 3, 4).astype('float32') * 0.5
 cube[..., 0] = -1
 print(cube[..., 0], cube[1, ..., 2], np.std(cube), cube.var(axis=1), np.argmin(cube, axis=2))
 print(np.any(cube > 10), (cube > 5).all(axis=0), np.isclose(cube[0, 0], [-1, 0.5, 1.0001, 1.5]))
+
+# Reductions over several axes (a tuple), as gradient checks sum them.
+cube = np.arange(60, dtype='float32').reshape(3, 4, 5) / 7
+print(np.sum(cube, axis=(1, 2)), np.sum(cube, axis=(0, 1)), np.sum(cube, axis=(2, 0)).shape)
+print(np.sum(cube, axis=(0, 1, 2)), np.sum(cube, axis=(1, 2), keepdims=True).shape, np.max(cube, axis=(0, 2)))
+print(np.mean(cube, axis=(0, 1)), np.arange(24).reshape(2, 3, 4).sum(axis=(0, 2)))

@@ -285,15 +285,66 @@ pub const BUILTINS: &[Builtin] = &[
 ];
 
 fn reduce(a: &Args, x: &HostArray, r: Reduction) -> Result<Value> {
+    let keepdims = a.bool("keepdims")?;
+    let err = |e: HostError| Diagnostic::new(a.call.clone(), e.message);
+    // `axis=(0, 2)`: adjacent axes merge into one; others go one after
+    // another, the highest first, so the rest keep their numbers (float
+    // sums may then differ from numpy's in the last bits).
+    if let Value::Tuple(_) | Value::List(_) = a.get("axis") {
+        let items = a.get("axis").items().unwrap_or_default();
+        let mut axes = Vec::with_capacity(items.len());
+        for v in &items {
+            let Value::Int(n) = v else {
+                return Err(a.err("axis", "axis must be an int or a tuple of ints"));
+            };
+            let k = if *n < 0 { *n + x.ndim() as i64 } else { *n };
+            if !(0..x.ndim() as i64).contains(&k) || axes.contains(&k) {
+                return Err(a.err(
+                    "axis",
+                    format!("AxisError: axis {n} is out of bounds or repeated for an array of dimension {}", x.ndim()),
+                ));
+            }
+            axes.push(k);
+        }
+        axes.sort_unstable();
+        let (first, n) = (axes.first().copied().unwrap_or(0), axes.len() as i64);
+        if axes.iter().enumerate().all(|(i, &k)| k == first + i as i64) && n > 0 {
+            // Adjacent axes: merged into one and reduced in one pass, as
+            // numpy iterates them (all of them: a full reduction).
+            let shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
+            let (lo, hi) = (first as usize, (first + n) as usize);
+            let mut merged: Vec<i64> = shape[..lo].to_vec();
+            merged.push(shape[lo..hi].iter().product());
+            merged.extend(&shape[hi..]);
+            let out = x
+                .reshape(&merged)
+                .map_err(err)?
+                .reduce(r, Some(first), false)
+                .map_err(err)?;
+            if !keepdims {
+                return Ok(scalar_or_array(out));
+            }
+            let kept: Vec<i64> = shape
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| if (lo..hi).contains(&i) { 1 } else { d })
+                .collect();
+            return Ok(scalar_or_array(out.reshape(&kept).map_err(err)?));
+        }
+        let mut out = x.clone();
+        for k in axes.into_iter().rev() {
+            out = out.reduce(r, Some(k), keepdims).map_err(err)?;
+        }
+        return Ok(scalar_or_array(out));
+    }
     let axis = if a.is_none("axis") {
         None
     } else {
         Some(a.int("axis")?)
     };
-    let keepdims = a.bool("keepdims")?;
     x.reduce(r, axis, keepdims)
         .map(scalar_or_array)
-        .map_err(|e| Diagnostic::new(a.call.clone(), e.message))
+        .map_err(err)
 }
 
 /// The array a method is bound to.
