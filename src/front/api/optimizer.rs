@@ -413,17 +413,20 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
         Object::Optimizer(o) => o.clone(),
         _ => return Ok(Value::Poison),
     };
-    if !a.is_none("startup_program") {
-        return Err(a.err(
-            "startup_program",
-            "minimize(startup_program=...) is not supported; use program_guard",
-        ));
-    }
+    // `minimize(loss, startup_program)`: the optimizer's state (learning
+    // rate, accumulators) is initialized there instead.
+    let given_startup = if a.is_none("startup_program") {
+        None
+    } else {
+        Some(super::program::program_arg(a, "startup_program")?)
+    };
     let loss = a.var("loss")?;
     let mut pairs = backward_of(i, a)?;
     pairs.sort_by(|x, y| x.0.cmp(&y.0));
     let program = loss.program;
-    let startup = i.b.startup_of.get(&program).copied().unwrap_or(i.b.startup);
+    let startup = given_startup
+        .or_else(|| i.b.startup_of.get(&program).copied())
+        .unwrap_or(i.b.startup);
     let grad_clip = super::clip::clip_arg(a, "grad_clip")?.or(opt.grad_clip.clone());
     let pairs = match grad_clip {
         Some(clip) => super::clip::static_clip(i, a, program, pairs, &clip)?,

@@ -393,7 +393,7 @@ fn clone_program(i: &mut Host, p: usize, for_test: bool) -> usize {
     q
 }
 
-fn program_arg(a: &Args, name: &str) -> Result<usize> {
+pub(super) fn program_arg(a: &Args, name: &str) -> Result<usize> {
     match a.get(name) {
         Value::Object(o) => match o.as_ref() {
             Object::Program(p) => Ok(*p),
