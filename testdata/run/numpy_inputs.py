@@ -63,3 +63,10 @@ cube = np.arange(60, dtype='float32').reshape(3, 4, 5) / 7
 print(np.sum(cube, axis=(1, 2)), np.sum(cube, axis=(0, 1)), np.sum(cube, axis=(2, 0)).shape)
 print(np.sum(cube, axis=(0, 1, 2)), np.sum(cube, axis=(1, 2), keepdims=True).shape, np.max(cube, axis=(0, 2)))
 print(np.mean(cube, axis=(0, 1)), np.arange(24).reshape(2, 3, 4).sum(axis=(0, 2)))
+
+# numpy 2's scalar rules (NEP 50): np.float32 with a Python number stays
+# float32, as a loss compared with a Python constant does.
+a32 = np.float32(0.1)
+print(repr(a32 - 0.5), repr(0.5 - a32), repr(a32 * 2), (a32 - 0.5).dtype, abs(a32 - 0.3), repr(abs(np.float32(-2.5))))
+print(max(np.float32(1), 2), "%s %.3f" % (np.float32(1.5), np.float32(0.25)), round(np.float32(2.567), 2), float(a32) - 0.5)
+print(list(range(np.int64(3))), [10, 20, 30][np.int64(1)], np.float64(1) / 3, int(np.float32(2.7)))

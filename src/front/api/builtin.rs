@@ -152,6 +152,12 @@ impl Args {
         match self.get(name) {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(i64::from(*b)),
+            // A numpy integer is an index (`__index__`), a numpy float is not.
+            Value::NpScalar(x) => match x.item() {
+                Ok(crate::host::Scalar::Int(i)) => Ok(i),
+                Ok(crate::host::Scalar::Bool(b)) => Ok(i64::from(b)),
+                _ => Err(self.wrong(name, "an int")),
+            },
             _ => Err(self.wrong(name, "an int")),
         }
     }
@@ -161,6 +167,10 @@ impl Args {
             Value::Int(i) => Ok(*i as f64),
             Value::Float(f) => Ok(*f),
             Value::Bool(b) => Ok(f64::from(u8::from(*b))),
+            Value::NpScalar(x) => x
+                .item()
+                .map(|v| v.as_f64())
+                .map_err(|_| self.wrong(name, "a number")),
             _ => Err(self.wrong(name, "a number")),
         }
     }

@@ -333,7 +333,9 @@ pub fn binary(
     if matches!(l, Value::RunTime) || matches!(r, Value::RunTime) {
         return Ok(Value::RunTime);
     }
-    if is_numpy(&l) || is_numpy(&r) {
+    // `"%s" % np.float32(x)` formats a string, whatever the operand.
+    let formats = op == Operator::Mod && matches!(l, Value::Str(_));
+    if !formats && (is_numpy(&l) || is_numpy(&r)) {
         let op = match op {
             Operator::Add => crate::host::BinaryOp::Add,
             Operator::Sub => crate::host::BinaryOp::Sub,
@@ -491,15 +493,33 @@ fn is_numpy(v: &Value) -> bool {
     matches!(v, Value::Array(_) | Value::NpScalar(_))
 }
 
-/// `numpy.float32(x)` and friends: a plain number of that kind.
+/// `numpy.float32(x)` and `numpy.float64(x)`: a numpy scalar of that
+/// dtype, as numpy gives (so `np.float32(0.1) - 0.5` stays float32, NEP
+/// 50); `numpy.int64(x)` and friends: a Python int.
 pub fn convert_dtype_call(k: VarKind, args: Vec<Value>, sp: Range<usize>) -> Result<Value> {
     let [x] = args.as_slice() else {
         return Err(Diagnostic::new(sp, "a dtype conversion takes one argument"));
     };
-    let f = match x {
-        Value::Int(i) => *i as f64,
-        Value::Float(f) => *f,
-        Value::Bool(b) => f64::from(u8::from(*b)),
+    let value = match x {
+        Value::Int(i) => crate::host::Scalar::Int(*i),
+        Value::Float(f) => crate::host::Scalar::Float(*f),
+        Value::Bool(b) => crate::host::Scalar::Bool(*b),
+        Value::Array(a) | Value::NpScalar(a) if a.size() == 1 => a
+            .item()
+            .map_err(|e| Diagnostic::new(sp.clone(), e.message))?,
+        Value::Str(s) => match s.trim().parse::<i64>() {
+            Ok(i) => crate::host::Scalar::Int(i),
+            Err(_) => crate::host::Scalar::Float(s.trim().parse::<f64>().map_err(|_| {
+                Diagnostic::new(
+                    sp.clone(),
+                    format!(
+                        "ValueError: could not convert string to {}: {}",
+                        k.as_str_name(),
+                        Show(x, true)
+                    ),
+                )
+            })?),
+        },
         other => {
             return Err(Diagnostic::new(
                 sp,
@@ -511,11 +531,23 @@ pub fn convert_dtype_call(k: VarKind, args: Vec<Value>, sp: Range<usize>) -> Res
             ))
         }
     };
-    Ok(match k {
-        VarKind::Fp16 | VarKind::Fp32 | VarKind::Fp64 | VarKind::Bf16 => Value::Float(f),
-        VarKind::Bool => Value::Bool(f != 0.0),
-        _ => Value::Int(f as i64),
-    })
+    // Integer and bool kinds give Python ints and bools, which behave as
+    // numpy's do in what scripts do with them (index, count, print).
+    match k {
+        VarKind::Bool => return Ok(Value::Bool(value.as_f64() != 0.0)),
+        VarKind::Fp16 | VarKind::Fp32 | VarKind::Fp64 | VarKind::Bf16 => {}
+        _ => {
+            return Ok(Value::Int(match value {
+                crate::host::Scalar::Int(i) => i,
+                other => other.as_f64() as i64,
+            }))
+        }
+    }
+    // float16 and bfloat16 have no host dtype: float32 holds their values.
+    let dtype = numpy::dtype_of_kind(k).unwrap_or(crate::host::DType::Float32);
+    Ok(Value::NpScalar(std::rc::Rc::new(
+        crate::host::HostArray::scalar(dtype, value),
+    )))
 }
 
 #[cfg(test)]

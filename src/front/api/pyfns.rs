@@ -279,6 +279,16 @@ fn abs(_: &mut Host, a: &mut Args) -> Result<Value> {
             .map(Value::Int)
             .ok_or_else(|| a.err("x", "integer overflow at compile time")),
         Value::Float(f) => Ok(Value::Float(f.abs())),
+        Value::Bool(b) => Ok(Value::Int(i64::from(*b))),
+        // numpy's abs of an array or scalar keeps its dtype.
+        Value::Array(x) => x
+            .unary(crate::host::UnaryOp::Abs)
+            .map(|y| Value::Array(Rc::new(y)))
+            .map_err(|e| a.err("x", e.message)),
+        Value::NpScalar(x) => x
+            .unary(crate::host::UnaryOp::Abs)
+            .map(|y| Value::NpScalar(Rc::new(y)))
+            .map_err(|e| a.err("x", e.message)),
         _ => Err(a.err("x", "abs() needs a number")),
     }
 }
@@ -1118,6 +1128,23 @@ fn order(a: &Value, b: &Value, sp: Range<usize>) -> Result<std::cmp::Ordering> {
         Value::Instance(i) => i.tuple_items().map(Value::tuple),
         _ => None,
     };
+    // A numpy scalar orders as the Python number it holds.
+    let as_number = |v: &Value| match v {
+        Value::NpScalar(x) => x.item().ok().map(|s| match s {
+            crate::host::Scalar::Bool(b) => Value::Bool(b),
+            crate::host::Scalar::Int(i) => Value::Int(i),
+            crate::host::Scalar::Float(f) => Value::Float(f),
+        }),
+        _ => None,
+    };
+    let (x, y) = (as_number(a), as_number(b));
+    if x.is_some() || y.is_some() {
+        let (x, y) = (
+            x.unwrap_or_else(|| a.clone()),
+            y.unwrap_or_else(|| b.clone()),
+        );
+        return order(&x, &y, sp);
+    }
     let (x, y) = (as_tuple(a), as_tuple(b));
     if x.is_some() || y.is_some() {
         let (x, y) = (
