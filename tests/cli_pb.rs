@@ -461,3 +461,44 @@ fn man_pages_cover_every_subcommand() {
         stderr(&bad)
     );
 }
+
+/// `--help` documents every argument (issue 18): in each subcommand's
+/// help, no option or positional stands without a description.
+#[test]
+fn every_argument_in_help_has_a_description() {
+    let top = stdout(&fluidc(&["--help"], b""));
+    let subcommands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(subcommands.len() >= 8, "{top}");
+    for sub in subcommands {
+        let help = stdout(&fluidc(&[sub, "--help"], b""));
+        let lines: Vec<&str> = help.lines().collect();
+        let indent = |l: &str| l.len() - l.trim_start().len();
+        for (k, line) in lines.iter().enumerate() {
+            let t = line.trim();
+            // An argument's line: `-o, --output <OUTPUT>` or `<INPUT>`
+            // (`- value: ...` lines describe possible values).
+            let defines = (t.starts_with('-') && !t.starts_with("- "))
+                || (t.starts_with('<') && t.contains('>'));
+            if !line.starts_with("  ") || !defines {
+                continue;
+            }
+            // Its description follows two spaces on, or (clap's long
+            // layout) on the next, deeper-indented line.
+            let inline = t.split_once("  ").is_some_and(|(_, d)| !d.trim().is_empty());
+            let below = lines
+                .get(k + 1)
+                .is_some_and(|n| indent(n) > indent(line) && !n.trim().is_empty());
+            assert!(
+                inline || below,
+                "`fluidc {sub} --help` has an argument without a description: {line}"
+            );
+        }
+    }
+}

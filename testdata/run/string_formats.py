@@ -29,3 +29,14 @@ print("%d %i" % (3.7, -2.2), "%s" % np.float32(1.5), "%.4f" % np.float32(0.1))
 print("{0!r} {1!s} {0!r:>6}".format('a', 'b'))
 print(format(0.5, '.0%'), format(1234.5678, '_.2f'), format(10, 'b'), format(255, '#X'))
 print("{:10.3}|{:<10.3}|{:e}|{:.0f}|{:#x}".format(3.14159, 'abcdef', 0.0, 2.5, 255))
+
+# Named fields, items, and Paddle 1.x's paddle.compat helpers.
+import paddle.compat as cpt
+cfg = {'lr': 0.01, 'name': 'fc'}
+print("{name} lr={lr:.3f} {0} {1[0]} {cfg[lr]}".format('pos', [7, 8], name='net', lr=0.5, cfg=cfg))
+print("epoch {epoch:>3d}, loss {loss:.4f}".format(epoch=3, loss=0.123456))
+print(cpt.to_text("abc"), cpt.to_text(["a", "b"]), cpt.floor_division(7, 2), cpt.round(2.5), cpt.round(-1.5), cpt.round(1.234, 2))
+try:
+    raise ValueError("bad value")
+except ValueError as e:
+    print(cpt.get_exception_message(e))

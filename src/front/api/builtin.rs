@@ -32,6 +32,9 @@ pub enum Rest {
     Varargs,
     /// Unknown keywords are accepted and ignored (Paddle's `**ignored`).
     IgnoreKwargs,
+    /// Like [`Rest::Varargs`], and keywords the builtin does not declare
+    /// go to [`Args::kwargs`] (`str.format(*args, **kwargs)`).
+    VarargsKwargs,
 }
 
 /// One builtin: its paths, Python signature and body.
@@ -71,6 +74,8 @@ pub struct Args {
     pub extra: Vec<Value>,
     /// Keywords a `**ignored` builtin took and dropped, with their spans.
     pub ignored: Vec<(String, Range<usize>)>,
+    /// A [`Rest::VarargsKwargs`] builtin's undeclared keywords.
+    pub kwargs: Vec<(String, Value)>,
 }
 
 impl Args {
@@ -269,11 +274,12 @@ pub fn bind(
     let mut spans = vec![call.clone(); n];
     let mut extra = Vec::new();
     let mut ignored = Vec::new();
+    let mut extra_kwargs = Vec::new();
     let short = b.name.rsplit('.').next().unwrap_or(b.name);
     for (i, (a, sp)) in args.into_iter().zip(arg_spans).enumerate() {
         // A varargs builtin (`print(*objects, sep=...)`) takes every positional
         // argument as a vararg; its parameters are keyword-only, as in Python.
-        if b.rest == Rest::Varargs {
+        if matches!(b.rest, Rest::Varargs | Rest::VarargsKwargs) {
             extra.push(a);
         } else if i < n {
             vals[i] = Some(a);
@@ -298,6 +304,7 @@ pub fn bind(
                 spans[i] = sp;
             }
             None if b.rest == Rest::IgnoreKwargs => ignored.push((name, sp)),
+            None if b.rest == Rest::VarargsKwargs => extra_kwargs.push((name, v)),
             None => {
                 return Err(Diagnostic::new(
                     sp,
@@ -334,6 +341,7 @@ pub fn bind(
         b,
         extra,
         ignored,
+        kwargs: extra_kwargs,
     })
 }
 
@@ -356,8 +364,11 @@ pub fn call_form(b: &Builtin, path: &str) -> String {
             D::Str(x) => format!("{p}='{x}'"),
         })
         .collect();
-    if b.rest == Rest::Varargs {
+    if matches!(b.rest, Rest::Varargs | Rest::VarargsKwargs) {
         params.insert(0, "*args".into());
+    }
+    if b.rest == Rest::VarargsKwargs {
+        params.push("**kwargs".into());
     }
     format!("{path}({})", params.join(", "))
 }

@@ -104,7 +104,7 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         dict_get
     ),
-    builtin!(["str.format"], [], Rest::Varargs, str_format),
+    builtin!(["str.format"], [], Rest::VarargsKwargs, str_format),
     builtin!(["str.join"], [("iterable", Req)], Rest::No, str_join),
     builtin!(["str.upper"], [], Rest::No, |_, a| Ok(Value::str(
         &recv_str(a).to_uppercase()
@@ -585,20 +585,52 @@ fn str_format(_: &mut Host, a: &mut Args) -> Result<Value> {
             }
             None => (name, false),
         };
-        let idx = if name.is_empty() {
-            next += 1;
-            next - 1
-        } else {
-            name.parse().map_err(|_| {
-                Diagnostic::new(
-                    a.call.clone(),
-                    format!("format field `{name}` is not supported"),
-                )
-            })?
+        // `{}`, `{0}`, `{name}`, and one attribute or item after it
+        // (`{0.shape}` is not supported; `{cfg[lr]}`, `{0[1]}` are).
+        let (base, item) = match name.split_once('[') {
+            Some((b, rest)) => (b, rest.strip_suffix(']')),
+            None => (name, None),
         };
-        let v = a.extra.get(idx).ok_or_else(|| {
-            Diagnostic::new(a.call.clone(), "not enough arguments for format string")
+        let v = if base.is_empty() {
+            next += 1;
+            a.extra.get(next - 1)
+        } else if let Ok(idx) = base.parse::<usize>() {
+            a.extra.get(idx)
+        } else if base.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            match a.kwargs.iter().find(|(k, _)| k == base) {
+                Some((_, v)) => Some(v),
+                None => {
+                    return Err(Diagnostic::new(
+                        a.call.clone(),
+                        format!("KeyError: '{base}'"),
+                    ))
+                }
+            }
+        } else {
+            return Err(Diagnostic::new(
+                a.call.clone(),
+                format!("format field `{name}` is not supported"),
+            ));
+        };
+        let v = v.ok_or_else(|| {
+            Diagnostic::new(
+                a.call.clone(),
+                "IndexError: Replacement index out of range for positional args tuple",
+            )
         })?;
+        let item_value;
+        let v = match item {
+            Some(key) => {
+                // Python's format looks up digits as an int, anything else as a str.
+                let key = match key.parse::<i64>() {
+                    Ok(i) => Value::Int(i),
+                    Err(_) => Value::str(key),
+                };
+                item_value = get_item(v, &key, a.call.clone())?;
+                &item_value
+            }
+            None => v,
+        };
         out.push_str(&format_value(v, spec, repr, a.call.clone())?);
         rest = &tail[close + 1..];
     }

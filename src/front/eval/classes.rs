@@ -67,6 +67,7 @@ pub const OWN_MODULES: &[&str] = &[
     "six",
     "six.moves",
     "copy",
+    "paddle.compat",
 ];
 
 const MATH: &[&str] = &[
@@ -167,6 +168,18 @@ impl Eval<'_> {
             ("math", n) => static_name(MATH, n).map(|n| native(n, Some(Value::Module("math")))),
             ("time", n) => static_name(&["time", "sleep", "perf_counter", "clock"], n)
                 .map(|n| native(n, Some(Value::Module("time")))),
+            ("paddle", "compat") => Some(Value::Module("paddle.compat")),
+            ("paddle.compat", n) => static_name(
+                &[
+                    "to_text",
+                    "to_bytes",
+                    "get_exception_message",
+                    "floor_division",
+                    "round",
+                ],
+                n,
+            )
+            .map(|n| native(n, Some(Value::Module("paddle.compat")))),
             ("copy", "copy") => Some(native("copy.copy", None)),
             ("copy", "deepcopy") => Some(native("copy.deepcopy", None)),
             ("functools", "partial") => Some(native("functools.partial", None)),
@@ -724,6 +737,29 @@ impl Eval<'_> {
         }
         match name {
             "argparse.ArgumentParser" => self.argument_parser(args, kwargs, sp),
+            // paddle.compat (Python 2/3 helpers of Paddle 1.x): text is str.
+            "to_text" | "to_bytes" => Ok(need(0, "obj")?),
+            "get_exception_message" => {
+                Ok(Value::str(&Show(&need(0, "exc")?, false).to_string()))
+            }
+            "floor_division" => {
+                let (x, y) = (need(0, "x")?, need(1, "y")?);
+                api::binary(&mut self.host(), rustpython_parser::ast::Operator::FloorDiv, x, y, sp)
+            }
+            "round" => {
+                // Python 2's round: halves away from zero, a float.
+                let x = match need(0, "x")? {
+                    Value::Int(i) => i as f64,
+                    Value::Float(f) => f,
+                    other => return Err(Diagnostic::new(sp, format!("round() of {}", other.type_name()))),
+                };
+                let d = match arg(1) {
+                    Some(Value::Int(d)) => d as i32,
+                    _ => 0,
+                };
+                let p = 10f64.powi(d);
+                Ok(Value::Float((x * p).round() / p))
+            }
             "strtobool" => match strtobool(&string(&need(0, "val")?)?) {
                 Ok(v) => Ok(Value::Int(v)),
                 Err(e) => Err(Diagnostic::new(sp, e)),

@@ -2010,5 +2010,25 @@ def install(run=False):
     fluid.data_feeder = _module("paddle.fluid.data_feeder", DataFeeder=DataFeeder)
     sys.modules["paddle.fluid.core"] = core
     sys.modules["paddle.fluid.unique_name"] = unique_name
+    # paddle.compat: Paddle 1.x's Python 2/3 helpers (Paddle 3 has another
+    # module by that name).
+    paddle.compat = _module("paddle.compat", to_text=_compat_to_text, to_bytes=_compat_to_text,
+                            round=_compat_round, floor_division=lambda x, y: x // y,
+                            get_exception_message=lambda exc: str(exc))
     paddle.fluid = fluid
     return fluid
+
+
+def _compat_to_text(obj, encoding="utf-8", inplace=False):
+    # Text is str in Python 3; lists and sets of str stay as they are.
+    return obj
+
+
+def _compat_round(x, d=0):
+    # Paddle 1.x: halves away from zero, as Python 2's round.
+    p = 10 ** d
+    if x > 0.0:
+        return float(math.floor((x * p) + math.copysign(0.5, x))) / p
+    if x < 0.0:
+        return float(math.ceil((x * p) + math.copysign(0.5, x))) / p
+    return math.copysign(0.0, x)
