@@ -491,7 +491,9 @@ fn every_argument_in_help_has_a_description() {
             }
             // Its description follows two spaces on, or (clap's long
             // layout) on the next, deeper-indented line.
-            let inline = t.split_once("  ").is_some_and(|(_, d)| !d.trim().is_empty());
+            let inline = t
+                .split_once("  ")
+                .is_some_and(|(_, d)| !d.trim().is_empty());
             let below = lines
                 .get(k + 1)
                 .is_some_and(|n| indent(n) > indent(line) && !n.trim().is_empty());

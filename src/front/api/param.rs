@@ -291,7 +291,59 @@ pub const BUILTINS: &[Builtin] = &[
             Ok(Value::Var(p))
         }
     ),
+    builtin!(
+        ["Block.create_parameter"],
+        [
+            ("dtype", Req),
+            ("shape", Req),
+            ("name", Nil),
+            ("lod_level", Int(0)),
+            ("initializer", Nil),
+            ("trainable", Bool(true)),
+            ("persistable", Bool(true))
+        ],
+        Rest::No,
+        block_create_parameter
+    ),
 ];
+
+/// `block.create_parameter(...)` (Paddle 1.x's `Block.create_parameter`,
+/// as `test_initializer` calls it): the parameter in this block, and its
+/// initializer's op prepended to the same block, once per name.
+fn block_create_parameter(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let Object::Block { program, block } = *super::builtin::recv_object(a) else {
+        return Ok(Value::Poison);
+    };
+    let init = match a.get("initializer") {
+        Value::None => None,
+        Value::Object(o) => match o.as_ref() {
+            Object::Initializer(init) => Some(init.clone()),
+            _ => return Err(a.err("initializer", "must be a fluid.initializer")),
+        },
+        _ => return Err(a.err("initializer", "must be a fluid.initializer")),
+    };
+    let dtype = a.dtype("dtype")?;
+    let shape = a.ints("shape")?;
+    let name = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.unique("parameter"),
+    };
+    let mut var = Var::dense(name.as_str(), dtype, shape.clone());
+    var.persistable = Some(a.bool("persistable")?);
+    var.is_parameter = Some(true);
+    var.stop_gradient = Some(!a.bool("trainable")?);
+    let initialized =
+        i.b.block(program, block)
+            .ops
+            .iter()
+            .any(|op| op.output_names().any(|n| n == name));
+    let r = i.b.declare_in(program, block, var);
+    if let (Some(init), false) = (init, initialized) {
+        let seed = i.b.random_seed(program);
+        i.b.prepend_to(program, block, init_op(&init, &name, &shape, dtype, seed));
+    }
+    Ok(Value::Var(r))
+}
 
 /// A `regularizer=` argument: None or a `fluid.regularizer.*`.
 pub fn regularizer_arg(a: &Args, name: &str) -> Result<Option<Regularizer>> {
