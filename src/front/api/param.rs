@@ -276,14 +276,7 @@ pub const BUILTINS: &[Builtin] = &[
             if attr.name.is_none() {
                 attr.name = a.opt_string("name")?;
             }
-            let default = match a.get("default_initializer") {
-                Value::None => None,
-                Value::Object(o) => match o.as_ref() {
-                    Object::Initializer(init) => Some(init.clone()),
-                    _ => return Err(a.err("default_initializer", "must be a fluid.initializer")),
-                },
-                _ => return Err(a.err("default_initializer", "must be a fluid.initializer")),
-            };
+            let default = initializer_arg(a, "default_initializer")?;
             let helper = i.b.helper_name("create_parameter");
             let dtype = a.dtype("dtype")?;
             let shape = a.ints("shape")?;
@@ -314,14 +307,7 @@ fn block_create_parameter(i: &mut Host, a: &mut Args) -> Result<Value> {
     let Object::Block { program, block } = *super::builtin::recv_object(a) else {
         return Ok(Value::Poison);
     };
-    let init = match a.get("initializer") {
-        Value::None => None,
-        Value::Object(o) => match o.as_ref() {
-            Object::Initializer(init) => Some(init.clone()),
-            _ => return Err(a.err("initializer", "must be a fluid.initializer")),
-        },
-        _ => return Err(a.err("initializer", "must be a fluid.initializer")),
-    };
+    let init = initializer_arg(a, "initializer")?;
     let dtype = a.dtype("dtype")?;
     let shape = a.ints("shape")?;
     let name = match a.opt_string("name")? {
@@ -343,6 +329,18 @@ fn block_create_parameter(i: &mut Host, a: &mut Args) -> Result<Value> {
         i.b.prepend_to(program, block, init_op(&init, &name, &shape, dtype, seed));
     }
     Ok(Value::Var(r))
+}
+
+/// An initializer argument: None or a `fluid.initializer.*`.
+fn initializer_arg(a: &Args, name: &str) -> Result<Option<Init>> {
+    match a.get(name) {
+        Value::None => Ok(None),
+        Value::Object(o) => match o.as_ref() {
+            Object::Initializer(init) => Ok(Some(init.clone())),
+            _ => Err(a.err(name, "must be a fluid.initializer")),
+        },
+        _ => Err(a.err(name, "must be a fluid.initializer")),
+    }
 }
 
 /// A `regularizer=` argument: None or a `fluid.regularizer.*`.
