@@ -57,6 +57,10 @@ class TestDiffs(unittest.TestCase):
     def test_list_and_tuple(self):
         self.assertEqual([1, 2], (1, 2))
 
+    def test_almost_equal_float32(self):
+        # numpy 2: a Python float minus a float32 is a float32.
+        self.assertAlmostEqual(0.6597539553864471, np.float32(0.6597539), places=7)
+
     def test_diff_too_long(self):
         self.assertEqual(list(range(60)), list(range(1, 61)))
 

@@ -294,6 +294,8 @@ impl Eval<'_> {
                     ));
                 }
                 let same = self.py_equal(&a, &b, &sp)?;
+                // `abs(first - second)`, a numpy scalar when numpy makes one.
+                let mut diff_value = None;
                 let diff = {
                     let d = self.binop(
                         rustpython_parser::ast::Operator::Sub,
@@ -301,6 +303,12 @@ impl Eval<'_> {
                         b.clone(),
                         sp.clone(),
                     );
+                    if let Value::NpScalar(x) = &d {
+                        diff_value = x
+                            .unary(crate::host::UnaryOp::Abs)
+                            .ok()
+                            .map(|y| Value::NpScalar(Rc::new(y)));
+                    }
                     let f = match &d {
                         Value::Int(i) => Some((*i as f64).abs()),
                         Value::Float(f) => Some(f.abs()),
@@ -324,7 +332,10 @@ impl Eval<'_> {
                         }
                     }
                 };
-                let diff_repr = crate::front::value::py_float(diff);
+                let diff_repr = match &diff_value {
+                    Some(v) => repr(v),
+                    None => crate::front::value::py_float(diff),
+                };
                 let (close, how) = match (&delta, &places) {
                     (Some(d), _) => {
                         let dv = match d {
