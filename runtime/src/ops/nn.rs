@@ -73,10 +73,16 @@ fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, String> {
         let (xt, lt) = (s.tensor(&logits)?, s.tensor(&label)?);
         let split @ (outer, n, inner) = split_at_axis(xt.shape(), axis)?;
         let x = f64s(&xt, "softmax_with_cross_entropy")?;
-        let p = if use_softmax {
-            softmax(&x, split)
-        } else {
-            x.to_vec()
+        let p = match (use_softmax, xt.data()) {
+            // float32 over the last axis: Paddle's own float32 arithmetic.
+            (true, crate::tensor::Data::Float32(v)) if inner == 1 && n > 0 => {
+                super::unary::softmax_rows_f32(v, n)
+                    .iter()
+                    .map(|&p| f64::from(p))
+                    .collect()
+            }
+            (true, _) => softmax(&x, split),
+            (false, _) => x.to_vec(),
         };
         let mut loss = vec![0.0; outer * inner];
         if soft {

@@ -258,6 +258,7 @@ pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, KernelErro
         out
     };
     let data = match t.data() {
+        Data::Float32(v) if inner == 1 && n > 0 => Data::Float32(softmax_rows_f32(v, n).into()),
         Data::Float32(v) => {
             let r = softmax_f64(&v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>());
             Data::Float32(r.iter().map(|&x| x as f32).collect())
@@ -266,6 +267,49 @@ pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, KernelErro
         _ => return Err(needs_float("softmax", t)),
     };
     Ok(Tensor::from_parts(Shape::from_slice(t.shape()), data))
+}
+
+/// Softmax of float32 rows of `n` (the last axis) computed as Paddle's CPU
+/// kernel computes it, so the results match its bits: `x - max` clipped at
+/// -64, `exp` (glibc's `expf`, as Paddle's for fewer than 128 classes),
+/// the row summed in AVX order ([`avx_sum`]), then multiplied by the
+/// reciprocal of the sum.
+pub(crate) fn softmax_rows_f32(x: &[f32], n: usize) -> Vec<f32> {
+    let mut out = vec![0f32; x.len()];
+    for (row, y) in x.chunks(n).zip(out.chunks_mut(n)) {
+        let bias = -row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        for (o, &v) in y.iter_mut().zip(row) {
+            let t = v + bias;
+            *o = if t < -64.0 { -64.0f32 } else { t }.exp();
+        }
+        let inv = 1.0 / avx_sum(y);
+        for o in y.iter_mut() {
+            *o *= inv;
+        }
+    }
+    out
+}
+
+/// Paddle's `vec_sum` with AVX: 8 lanes accumulated, folded by two
+/// horizontal adds, then the tail added one by one (fewer than 8 values:
+/// in order).
+fn avx_sum(x: &[f32]) -> f32 {
+    if x.len() < 8 {
+        return x.iter().fold(0.0, |s, &v| s + v);
+    }
+    let end = x.len() & !7;
+    let mut t = [0f32; 8];
+    for chunk in x[..end].chunks_exact(8) {
+        for (lane, &v) in t.iter_mut().zip(chunk) {
+            *lane += v;
+        }
+    }
+    let (h0, h1, h2, h3) = (t[0] + t[1], t[2] + t[3], t[4] + t[5], t[6] + t[7]);
+    let mut s = (h0 + h2) + (h1 + h3);
+    for &v in &x[end..] {
+        s += v;
+    }
+    s
 }
 
 /// `leaky_relu`: `x` where positive, else `alpha * x`.
