@@ -44,7 +44,7 @@ fn tolerable(v: f64) -> f64 {
 }
 
 /// The softmax of `x` along the middle of (outer, n, inner).
-fn softmax(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Vec<f64> {
+pub(crate) fn softmax(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Vec<f64> {
     let mut out = vec![0.0; x.len()];
     for o in 0..outer {
         for i in 0..inner {

@@ -243,19 +243,10 @@ pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, KernelErro
     let n = dims.get(a).copied().unwrap_or(1);
     let inner: usize = dims.iter().skip(a + 1).product();
     let softmax_f64 = |v: &[f64]| -> Vec<f64> {
-        let mut out = v.to_vec();
-        if n == 0 {
-            return out;
+        if n == 0 || inner == 0 {
+            return v.to_vec();
         }
-        for (o, i) in (0..v.len() / (n * inner)).flat_map(|o| (0..inner).map(move |i| (o, i))) {
-            let at = |k: usize| o * n * inner + k * inner + i;
-            let max = (0..n).map(|k| v[at(k)]).fold(f64::NEG_INFINITY, f64::max);
-            let sum: f64 = (0..n).map(|k| (v[at(k)] - max).exp()).sum();
-            for k in 0..n {
-                out[at(k)] = (v[at(k)] - max).exp() / sum;
-            }
-        }
-        out
+        super::nn::softmax(v, (v.len() / (n * inner), n, inner))
     };
     let data = match t.data() {
         Data::Float32(v) if inner == 1 && n > 0 => Data::Float32(softmax_rows_f32(v, n).into()),
