@@ -7,6 +7,7 @@
 //! `Type.method` (`Select.case`). A builtin's body sees the interpreter only
 //! as a [`Host`]: the builder, and a way to call a script function.
 mod array;
+mod basic_layers;
 mod blocks;
 pub mod builtin;
 pub mod catalog;
@@ -77,6 +78,7 @@ const TABLES: &[&[Builtin]] = &[
     control::BUILTINS,
     csp::BUILTINS,
     program::BUILTINS,
+    basic_layers::BUILTINS,
     operator::BUILTINS,
     io::BUILTINS,
     reader::BUILTINS,

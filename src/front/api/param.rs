@@ -452,19 +452,11 @@ fn init_op(init: &Init, name: &str, shape: &[i64], dtype: VarKind, program_seed:
         })
     };
     // `shape` in the width the op's proto declares (Paddle converts the
-    // Python list to it): LONGS for most, INTS for truncated_gaussian_random.
+    // Python list to it).
     let base = |ty: &str| {
-        let ints = fluidc_transpiler::ops::get(ty)
-            .and_then(|d| d.attr("shape"))
-            .is_some_and(|a| a.ty == fluidc_transpiler::model::AttrType::Ints);
-        let shape_attr = if ints {
-            AttrValue::Ints(shape.iter().map(|&d| d as i32).collect())
-        } else {
-            AttrValue::Longs(shape.to_vec())
-        };
         Op::new(ty)
             .output("Out", &[name])
-            .attr("shape", shape_attr)
+            .attr("shape", shape_attr(ty, shape))
             .attr("dtype", AttrValue::Int(dtype as i32))
     };
     let uniform = |limit: f64, s: i64| {
@@ -526,6 +518,19 @@ fn init_op(init: &Init, name: &str, shape: &[i64], dtype: VarKind, program_seed:
                 gaussian(0.0, (2.0 / fi).sqrt(), s)
             }
         }
+    }
+}
+
+/// The `shape` attribute of a random or fill op as the op declares it:
+/// LONGS for most, INTS for some (`truncated_gaussian_random`).
+pub(super) fn shape_attr(ty: &str, shape: &[i64]) -> AttrValue {
+    let ints = fluidc_transpiler::ops::get(ty)
+        .and_then(|d| d.attr("shape"))
+        .is_some_and(|a| a.ty == fluidc_transpiler::model::AttrType::Ints);
+    if ints {
+        AttrValue::Ints(shape.iter().map(|&d| d as i32).collect())
+    } else {
+        AttrValue::Longs(shape.to_vec())
     }
 }
 

@@ -470,6 +470,69 @@ def _unary(op_type):
     return layer
 
 
+def leaky_relu(x, alpha=0.02, name=None):
+    helper = LayerHelper("leaky_relu", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="leaky_relu", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"alpha": float(alpha)})
+    return out
+
+
+def clip(x, min, max, name=None):
+    helper = LayerHelper("clip", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="clip", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"min": float(min), "max": float(max)})
+    return out
+
+
+def _fill_like(value):
+    def layer(x, out=None):
+        helper = LayerHelper("fill_any_like")
+        if out is None:
+            out = helper.create_variable_for_type_inference(dtype=x.dtype)
+        helper.append_op(type="fill_any_like", inputs={"X": [x]}, outputs={"Out": [out]},
+                         attrs={"value": value})
+        return out
+    return layer
+
+
+def shape(input):
+    helper = LayerHelper("shape")
+    out = helper.create_variable_for_type_inference(dtype="int32")
+    helper.append_op(type="shape", inputs={"Input": input}, outputs={"Out": out})
+    return out
+
+
+def gather(input, index, overwrite=True):
+    helper = LayerHelper("gather")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="gather", inputs={"X": input, "Index": index}, outputs={"Out": out})
+    return out
+
+
+def topk(input, k, name=None):
+    helper = LayerHelper("top_k", name=name)
+    values = helper.create_variable_for_type_inference(dtype=input.dtype)
+    indices = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="top_k", inputs={"X": [input]},
+                     outputs={"Out": [values], "Indices": [indices]}, attrs={"k": k})
+    values.stop_gradient = True
+    indices.stop_gradient = True
+    return values, indices
+
+
+def _random(op_type, **dist):
+    def layer(shape, dtype="float32", seed=0, **kwargs):
+        helper = LayerHelper(op_type)
+        out = helper.create_variable_for_type_inference(dtype)
+        attrs = {"shape": list(shape), "dtype": out.dtype, "seed": seed}
+        attrs.update({k: float(kwargs.get(k, v)) for k, v in dist.items()})
+        helper.append_op(type=op_type, outputs={"Out": out}, attrs=attrs)
+        return out
+    return layer
+
+
 def softmax(input, use_cudnn=False, name=None, axis=-1):
     helper = LayerHelper("softmax", name=name)
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -1905,6 +1968,10 @@ def install(run=False):
         sigmoid=_unary("sigmoid"), tanh=_unary("tanh"), softmax=softmax, fc=fc,
         square_error_cost=square_error_cost,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
+        leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
+        ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk,
+        uniform_random=_random("uniform_random", min=-1.0, max=1.0),
+        gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):
         setattr(layers, "elementwise_" + op, _elementwise("elementwise_" + op))

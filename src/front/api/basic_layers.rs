@@ -1,0 +1,196 @@
+//! Small 1.x layers over ops the transpiler and runtime already define:
+//! `leaky_relu`, `clip`, `sign`, `zeros_like`, `ones_like`, `shape`,
+//! `gather`, `topk`, `uniform_random` and `gaussian_random`, each
+//! appending the one op Paddle 1.x appends.
+use fluidc_transpiler::{AttrValue, Op, VarKind};
+
+use super::builtin::{builtin, Args, Builtin, Rest, D};
+use super::layer::{dims, dtype_of, simple, unary_layer};
+use crate::front::diag::Result;
+use crate::front::host::Host;
+use crate::front::value::{Value, VarRef};
+
+use D::*;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.layers.leaky_relu"],
+        [("x", Req), ("alpha", Float(0.02)), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let alpha = AttrValue::Float(a.float("alpha")? as f32);
+            simple(i, "leaky_relu", &[("X", &x)], Some(("alpha", alpha)))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.clip"],
+        [("x", Req), ("min", Req), ("max", Req), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let helper = i.b.helper_name("clip");
+            let out = i.b.tmp_var(&helper, dtype_of(i, &x), dims(i, &x));
+            i.b.append(
+                Op::new("clip")
+                    .input("X", &[&x.name])
+                    .output("Out", &[&out.name])
+                    .attr("min", AttrValue::Float(a.float("min")? as f32))
+                    .attr("max", AttrValue::Float(a.float("max")? as f32)),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+    unary_layer!("sign"),
+    builtin!(
+        ["fluid.layers.zeros_like"],
+        [("x", Req), ("out", Nil)],
+        Rest::No,
+        |i, a| fill_like(i, a, 0.0)
+    ),
+    builtin!(
+        ["fluid.layers.ones_like"],
+        [("x", Req), ("out", Nil)],
+        Rest::No,
+        |i, a| fill_like(i, a, 1.0)
+    ),
+    builtin!(
+        ["fluid.layers.shape"],
+        [("input", Req)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("input")?;
+            let helper = i.b.helper_name("shape");
+            let rank = dims(i, &x).len() as i64;
+            let out = i.b.tmp_var(&helper, VarKind::Int32, vec![rank]);
+            i.b.append(
+                Op::new("shape")
+                    .input("Input", &[&x.name])
+                    .output("Out", &[&out.name]),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.gather"],
+        [("input", Req), ("index", Req), ("overwrite", Bool(true))],
+        Rest::No,
+        |i, a| {
+            let (x, index) = (a.var("input")?, a.var("index")?);
+            let helper = i.b.helper_name("gather");
+            let mut out_dims = dims(i, &x);
+            if let (Some(d), Some(n)) = (out_dims.first_mut(), dims(i, &index).first()) {
+                *d = *n;
+            }
+            let out = i.b.tmp_var(&helper, dtype_of(i, &x), out_dims);
+            i.b.append(
+                Op::new("gather")
+                    .input("X", &[&x.name])
+                    .input("Index", &[&index.name])
+                    .output("Out", &[&out.name]),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.topk"],
+        [("input", Req), ("k", Req), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("input")?;
+            let k = a.int("k")?;
+            if k < 1 {
+                return Err(a.err("k", "topk needs k >= 1"));
+            }
+            let helper = i.b.helper_name("top_k");
+            let mut out_dims = dims(i, &x);
+            if let Some(last) = out_dims.last_mut() {
+                *last = k;
+            }
+            let values = i.b.tmp_var(&helper, dtype_of(i, &x), out_dims.clone());
+            let indices = i.b.tmp_var(&helper, VarKind::Int64, out_dims);
+            i.b.append(
+                Op::new("top_k")
+                    .input("X", &[&x.name])
+                    .output("Out", &[&values.name])
+                    .output("Indices", &[&indices.name])
+                    .attr("k", AttrValue::Int(k as i32)),
+            );
+            Ok(Value::tuple(vec![Value::Var(values), Value::Var(indices)]))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.uniform_random"],
+        [
+            ("shape", Req),
+            ("dtype", Str("float32")),
+            ("min", Float(-1.0)),
+            ("max", Float(1.0)),
+            ("seed", Int(0))
+        ],
+        Rest::No,
+        |i, a| {
+            let (op, out) = random_op(i, a, "uniform_random")?;
+            i.b.append(
+                op.attr("min", AttrValue::Float(a.float("min")? as f32))
+                    .attr("max", AttrValue::Float(a.float("max")? as f32)),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.gaussian_random"],
+        [
+            ("shape", Req),
+            ("mean", Float(0.0)),
+            ("std", Float(1.0)),
+            ("seed", Int(0)),
+            ("dtype", Str("float32"))
+        ],
+        Rest::No,
+        |i, a| {
+            let (op, out) = random_op(i, a, "gaussian_random")?;
+            i.b.append(
+                op.attr("mean", AttrValue::Float(a.float("mean")? as f32))
+                    .attr("std", AttrValue::Float(a.float("std")? as f32)),
+            );
+            Ok(Value::Var(out))
+        }
+    ),
+];
+
+/// `zeros_like`/`ones_like`: `fill_any_like` of `x` with `value` (into
+/// `out` when given).
+fn fill_like(i: &mut Host, a: &Args, value: f64) -> Result<Value> {
+    let x = a.var("x")?;
+    let out = match a.opt_var("out")? {
+        Some(o) => o,
+        None => {
+            let helper = i.b.helper_name("fill_any_like");
+            i.b.tmp_var(&helper, dtype_of(i, &x), dims(i, &x))
+        }
+    };
+    i.b.append(
+        Op::new("fill_any_like")
+            .input("X", &[&x.name])
+            .output("Out", &[&out.name])
+            .attr("value", AttrValue::Float(value as f32)),
+    );
+    Ok(Value::Var(out))
+}
+
+/// A random op of `shape`, `dtype` and `seed` writing a new variable; the
+/// caller adds the distribution's attributes and appends it.
+fn random_op(i: &mut Host, a: &Args, ty: &str) -> Result<(Op, VarRef)> {
+    let shape = a.ints("shape")?;
+    let dtype = a.dtype("dtype")?;
+    let shape_attr = super::param::shape_attr(ty, &shape);
+    let helper = i.b.helper_name(ty);
+    let out = i.b.tmp_var(&helper, dtype, shape);
+    let op = Op::new(ty)
+        .output("Out", &[&out.name])
+        .attr("shape", shape_attr)
+        .attr("dtype", AttrValue::Int(dtype as i32))
+        .attr("seed", AttrValue::Int(a.int("seed")? as i32));
+    Ok((op, out))
+}
