@@ -22,6 +22,7 @@ use super::value::{Dict, FnBody, FnParam, Frame, Function, Show, UserModule, Val
 
 pub(super) mod argparse;
 mod classes;
+mod contextlib;
 mod copy;
 mod exc;
 mod modules;
@@ -92,6 +93,8 @@ pub struct Interp {
     pub test_select: Option<String>,
     /// Build mode: the tests `unittest.main()` found (and where it was called).
     pub tests_found: Option<(Vec<String>, Range<usize>)>,
+    /// `with` bodies waiting for their `contextmanager`'s `yield`.
+    pending_bodies: Vec<contextlib::PendingBody>,
     /// Test functions and classes `unittest.skip`/`skipIf`/`skipUnless`
     /// marked, with the reason (by [`unittest::skip_key`]).
     skipped: std::collections::HashMap<usize, String>,
@@ -134,6 +137,7 @@ impl Interp {
             tests_found: None,
             argv: vec![path.to_string()],
             skipped: Default::default(),
+            pending_bodies: Vec::new(),
             errors_reported: 0,
         }
     }
@@ -650,8 +654,25 @@ impl Eval<'_> {
 
     fn with(&mut self, w: &ast::StmtWith) -> Flow {
         let mut exits = Vec::new();
-        for item in &w.items {
+        let mut manager = None;
+        for (k, item) in w.items.iter().enumerate() {
             let ctx = self.expr(&item.context_expr);
+            if let Value::Native(n, _) = &ctx {
+                if let super::value::Native::ContextCall(f, args, kwargs) = n.as_ref() {
+                    if k + 1 == w.items.len() {
+                        manager = Some((f.clone(), args.clone(), kwargs.clone(), item));
+                        break;
+                    }
+                    self.report(
+                        Diagnostic::new(
+                            span(&item.context_expr),
+                            "a contextmanager must be the last item of its `with`",
+                        )
+                        .help("nest the `with` statements"),
+                    );
+                    continue;
+                }
+            }
             if let Value::Native(n, _) = &ctx {
                 if let super::value::Native::AssertRaises(classes) = n.as_ref() {
                     if w.items.len() == 1 {
@@ -687,7 +708,18 @@ impl Eval<'_> {
             }
             exits.push((WithExit::Api(exit), span(&item.context_expr)));
         }
-        let mut flow = self.block(&w.body);
+        let mut flow = match manager {
+            Some((f, args, kwargs, item)) => {
+                let sp = span(&item.context_expr);
+                let kwargs = kwargs
+                    .into_iter()
+                    .map(|(k, v)| (k, v, sp.clone()))
+                    .collect();
+                let target = item.optional_vars.as_deref();
+                self.with_context_manager(f, args, kwargs, target, &w.body, sp)
+            }
+            None => self.block(&w.body),
+        };
         // Ops a guard appends on exit (`while`, `select`, `conditional_block`)
         // come from the `with` line, as Python's traceback gives it during
         // `__exit__`, not from the body's last statement.
@@ -1224,6 +1256,9 @@ impl Eval<'_> {
             }
             Expr::Yield(y) => {
                 let v = y.value.as_ref().map_or(Value::None, |v| self.expr(v));
+                if let Some(sent) = self.yield_to_body(v.clone(), span(e)) {
+                    return Ok(sent);
+                }
                 match self.st.yields.last_mut() {
                     Some(out) => {
                         api::check_size(out.len() + 1, &span(e))?;

@@ -68,6 +68,7 @@ pub const OWN_MODULES: &[&str] = &[
     "six.moves",
     "copy",
     "paddle.compat",
+    "contextlib",
 ];
 
 const MATH: &[&str] = &[
@@ -180,6 +181,7 @@ impl Eval<'_> {
                 n,
             )
             .map(|n| native(n, Some(Value::Module("paddle.compat")))),
+            ("contextlib", "contextmanager") => Some(native("contextlib.contextmanager", None)),
             ("copy", "copy") => Some(native("copy.copy", None)),
             ("copy", "deepcopy") => Some(native("copy.deepcopy", None)),
             ("functools", "partial") => Some(native("functools.partial", None)),
@@ -304,6 +306,11 @@ impl Eval<'_> {
                     Value::Method(Rc::new(f.clone()), Rc::new(Value::Class(class.clone())))
                 }
                 Native::StaticMethod(f) => f.clone(),
+                // A contextmanager method: bound to the instance like the
+                // function it wraps.
+                Native::ContextManager(_) if !matches!(obj, Value::Class(_)) => {
+                    Value::Native(n.clone(), Some(Rc::new(obj.clone())))
+                }
                 _ => v,
             },
             _ => v,
@@ -553,6 +560,23 @@ impl Eval<'_> {
                     kwargs.to_vec(),
                     sp,
                 )
+            }
+            Native::ContextManager(f) => {
+                let kwargs = kwargs
+                    .iter()
+                    .map(|(k, v, _)| (k.clone(), v.clone()))
+                    .collect();
+                let args = recv.iter().chain(args).cloned().collect();
+                return Ok(Value::Native(
+                    Rc::new(Native::ContextCall(f.clone(), args, kwargs)),
+                    None,
+                ));
+            }
+            Native::ContextCall(..) => {
+                return Err(Diagnostic::new(
+                    sp,
+                    "a contextmanager's call is used with `with`",
+                ))
             }
             Native::Skip(reason) => {
                 let target = args.first().cloned().unwrap_or(Value::None);
@@ -1109,6 +1133,13 @@ impl Eval<'_> {
                 Ok(Value::Dict(d))
             }
             "collections.namedtuple" => self.namedtuple(args, kwargs, sp),
+            "contextlib.contextmanager" => match need(0, "func")? {
+                f @ Value::Function(_) => Ok(Value::Native(Rc::new(Native::ContextManager(f)), None)),
+                other => Err(Diagnostic::new(
+                    sp,
+                    format!("contextmanager() takes a generator function, not {}", other.type_name()),
+                )),
+            },
             "copy.copy" => Ok(super::copy::shallow(&need(0, "x")?)),
             "copy.deepcopy" => Ok(super::copy::deep(&need(0, "x")?, &mut Default::default())),
             "namedtuple._replace" | "namedtuple._asdict" => {

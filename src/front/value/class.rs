@@ -55,6 +55,10 @@ pub enum Native {
     Partial(Value, Vec<Value>, Vec<(String, Value)>),
     /// `self.assertRaises(E)` used as a context manager.
     AssertRaises(Vec<Rc<Class>>),
+    /// `@contextlib.contextmanager` applied to a generator function.
+    ContextManager(Value),
+    /// A call of one: the function and its arguments, run by `with`.
+    ContextCall(Value, Vec<Value>, Vec<(String, Value)>),
     /// What `unittest.skip(reason)` / `skipIf` / `skipUnless` give: a
     /// decorator that marks the test method or class skipped (with the
     /// reason), or leaves it as it is (`None`: the condition was false).
