@@ -481,6 +481,20 @@ fn manipulation_grads_match_finite_differences() {
             .constant("Index")
             .check(&mut rng);
     }
+    // slice: a box (negative starts, an end past the dim), and an int
+    // index that drops its axis; the rest of the gradient is zero.
+    for (axes, starts, ends, decrease) in [
+        (vec![1, 2], vec![0, -3], vec![1, 99], vec![]),
+        (vec![0], vec![2], vec![3], vec![0]),
+    ] {
+        Case::new("slice")
+            .input("Input", rng.tensor(&[3, 2, 4], -1.0, 1.0))
+            .attr("axes", AttrValue::Ints(axes))
+            .attr("starts", AttrValue::Ints(starts))
+            .attr("ends", AttrValue::Ints(ends))
+            .attr("decrease_axis", AttrValue::Ints(decrease))
+            .check(&mut rng);
+    }
 }
 
 #[test]

@@ -1189,6 +1189,12 @@ impl Eval<'_> {
                 } {
                     obj = Value::tuple(items); // a namedtuple indexes as its tuple
                 }
+                if let Value::Var(v) = &obj {
+                    // `var[0]`, `var[1:3]`: a `slice` op, as Paddle builds it.
+                    let parts = self.subscript_parts(&s.slice);
+                    return api::basic_layers::var_getitem(&mut self.host(), v, &parts)
+                        .map_err(|m| Diagnostic::new(span(e), m));
+                }
                 if let Value::Array(_) | Value::NpScalar(_) = obj {
                     let parts = self.subscript_parts(&s.slice);
                     api::get_item_parts(&obj, parts, span(e))?

@@ -19,6 +19,7 @@ pub(crate) mod nn;
 pub(crate) mod optim;
 mod output;
 pub(crate) mod reduce;
+pub(crate) mod slice;
 pub(crate) mod unary;
 
 pub(crate) use array::add_values;
@@ -55,6 +56,7 @@ impl Registry {
         nn::register_all(&mut r);
         conv::register_all(&mut r);
         manip::register_all(&mut r);
+        slice::register_all(&mut r);
         control::register_all(&mut r);
         r
     }

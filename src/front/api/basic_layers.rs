@@ -1,7 +1,7 @@
-//! Small 1.x layers over ops the transpiler and runtime already define:
+//! Small 1.x layers, each appending the one op Paddle 1.x appends:
 //! `leaky_relu`, `clip`, `sign`, `zeros_like`, `ones_like`, `shape`,
-//! `gather`, `topk`, `uniform_random` and `gaussian_random`, each
-//! appending the one op Paddle 1.x appends.
+//! `gather`, `topk`, `uniform_random`, `gaussian_random`, and `slice`
+//! (also what `var[i]`, `var[a:b]` and `var[i, a:b]` build).
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
@@ -120,6 +120,21 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     builtin!(
+        ["fluid.layers.slice"],
+        [
+            ("input", Req),
+            ("axes", Req),
+            ("starts", Req),
+            ("ends", Req)
+        ],
+        Rest::No,
+        |i, a| {
+            let x = a.var("input")?;
+            let (axes, starts, ends) = (a.ints("axes")?, a.ints("starts")?, a.ints("ends")?);
+            slice_op(i, &x, &axes, &starts, &ends, &[]).map_err(|e| a.err("axes", e))
+        }
+    ),
+    builtin!(
         ["fluid.layers.uniform_random"],
         [
             ("shape", Req),
@@ -193,4 +208,90 @@ fn random_op(i: &mut Host, a: &Args, ty: &str) -> Result<(Op, VarRef)> {
         .attr("dtype", AttrValue::Int(dtype as i32))
         .attr("seed", AttrValue::Int(a.int("seed")? as i32));
     Ok((op, out))
+}
+
+/// A `slice` of `x` (`decrease` drops those axes, as indexing with an int
+/// does) into a new variable.
+fn slice_op(
+    i: &mut Host,
+    x: &VarRef,
+    axes: &[i64],
+    starts: &[i64],
+    ends: &[i64],
+    decrease: &[i64],
+) -> std::result::Result<Value, String> {
+    let in_dims = dims(i, x);
+    let kept = fluidc_transpiler::ops::manip::slice_dims(&in_dims, axes, starts, ends)?;
+    let out_dims: Vec<i64> = kept
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !decrease.contains(&(*k as i64)))
+        .map(|(_, &d)| d)
+        .collect();
+    let helper = i.b.helper_name("slice");
+    let out = i.b.tmp_var(&helper, dtype_of(i, x), out_dims);
+    let ints = |v: &[i64]| AttrValue::Ints(v.iter().map(|&d| d as i32).collect());
+    i.b.append(
+        Op::new("slice")
+            .input("Input", &[&x.name])
+            .output("Out", &[&out.name])
+            .attr("axes", ints(axes))
+            .attr("starts", ints(starts))
+            .attr("ends", ints(ends))
+            .attr("infer_flags", ints(&vec![1; axes.len()]))
+            .attr("decrease_axis", ints(decrease)),
+    );
+    Ok(Value::Var(out))
+}
+
+/// `var[key]`: ints and slices with step 1 on the leading axes, as a
+/// `slice` op (an int index drops its axis, as Paddle's `__getitem__`).
+pub fn var_getitem(
+    i: &mut Host,
+    x: &VarRef,
+    parts: &[super::KeyPart],
+) -> std::result::Result<Value, String> {
+    /// Paddle's end for "to the end of the dim".
+    const TO_END: i64 = i32::MAX as i64;
+    let (mut axes, mut starts, mut ends, mut decrease) = (vec![], vec![], vec![], vec![]);
+    let int = |v: &Value| match v {
+        Value::Int(n) => Some(*n),
+        Value::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    };
+    for (k, part) in parts.iter().enumerate() {
+        let k = k as i64;
+        match part {
+            super::KeyPart::Value(v) => {
+                let n = int(v).ok_or("a program variable is indexed by ints and slices")?;
+                axes.push(k);
+                starts.push(n);
+                ends.push(if n == -1 { TO_END } else { n + 1 });
+                decrease.push(k);
+            }
+            super::KeyPart::Slice([lo, hi, step]) => {
+                if step
+                    .as_ref()
+                    .is_some_and(|s| int(s) != Some(1) && !matches!(s, Value::None))
+                {
+                    return Err("slicing a program variable with a step is not supported".into());
+                }
+                let bound = |b: &Option<Value>, default: i64| match b {
+                    None | Some(Value::None) => Ok(default),
+                    Some(v) => int(v).ok_or("slice bounds must be ints"),
+                };
+                let (lo, hi) = (bound(lo, 0)?, bound(hi, TO_END)?);
+                if lo == 0 && hi == TO_END {
+                    continue; // `:` keeps the whole axis
+                }
+                axes.push(k);
+                starts.push(lo);
+                ends.push(hi);
+            }
+            super::KeyPart::Ellipsis => {
+                return Err("`...` in the index of a program variable is not supported".into())
+            }
+        }
+    }
+    slice_op(i, x, &axes, &starts, &ends, &decrease)
 }

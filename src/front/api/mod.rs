@@ -7,7 +7,7 @@
 //! `Type.method` (`Select.case`). A builtin's body sees the interpreter only
 //! as a [`Host`]: the builder, and a way to call a script function.
 mod array;
-mod basic_layers;
+pub mod basic_layers;
 mod blocks;
 pub mod builtin;
 pub mod catalog;

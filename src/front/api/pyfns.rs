@@ -826,7 +826,7 @@ pub fn get_item(obj: &Value, key: &Value, sp: Range<usize>) -> Result<Value> {
                 v.name
             ),
         )
-        .help("use layers.slice or layers.gather in Paddle; fluidc does not support them yet")),
+        .help("index it directly in the script (`var[0]`, `var[1:3]`), or use layers.slice or layers.gather")),
         other => Err(Diagnostic::new(
             sp,
             format!("a {} cannot be indexed", other.type_name()),

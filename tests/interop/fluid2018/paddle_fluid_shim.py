@@ -497,6 +497,15 @@ def _fill_like(value):
     return layer
 
 
+def slice_layer(input, axes, starts, ends):
+    helper = LayerHelper("slice")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="slice", inputs={"Input": input}, outputs={"Out": out},
+                     attrs={"axes": axes, "starts": starts, "ends": ends,
+                            "infer_flags": [1] * len(axes)})
+    return out
+
+
 def shape(input):
     helper = LayerHelper("shape")
     out = helper.create_variable_for_type_inference(dtype="int32")
@@ -1969,7 +1978,7 @@ def install(run=False):
         square_error_cost=square_error_cost,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
-        ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk,
+        ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer,
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
