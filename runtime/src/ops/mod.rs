@@ -5,6 +5,7 @@
 //! a compute kernel (a closure that reads its inputs from the running
 //! frame's variables and writes its outputs) or a control op that the
 //! interpreter carries out itself (see `crate::exec`).
+pub(crate) mod arg;
 pub(crate) mod array;
 pub(crate) mod compare;
 pub(crate) mod control;
@@ -57,6 +58,7 @@ impl Registry {
         conv::register_all(&mut r);
         manip::register_all(&mut r);
         slice::register_all(&mut r);
+        arg::register_all(&mut r);
         control::register_all(&mut r);
         r
     }

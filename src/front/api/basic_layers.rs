@@ -1,7 +1,8 @@
 //! Small 1.x layers, each appending the one op Paddle 1.x appends:
 //! `leaky_relu`, `clip`, `sign`, `zeros_like`, `ones_like`, `shape`,
-//! `gather`, `topk`, `uniform_random`, `gaussian_random`, and `slice`
-//! (also what `var[i]`, `var[a:b]` and `var[i, a:b]` build).
+//! `gather`, `topk`, `argmax`, `argmin`, `uniform_random`,
+//! `gaussian_random`, and `slice` (also what `var[i]`, `var[a:b]` and
+//! `var[i, a:b]` build).
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
@@ -120,6 +121,18 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     builtin!(
+        ["fluid.layers.argmax"],
+        [("x", Req), ("axis", Int(0))],
+        Rest::No,
+        |i, a| arg_extreme(i, a, "arg_max")
+    ),
+    builtin!(
+        ["fluid.layers.argmin"],
+        [("x", Req), ("axis", Int(0))],
+        Rest::No,
+        |i, a| arg_extreme(i, a, "arg_min")
+    ),
+    builtin!(
         ["fluid.layers.slice"],
         [
             ("input", Req),
@@ -173,6 +186,34 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
 ];
+
+/// `argmax(x, axis=0)` / `argmin`: int64 indices, `axis` dropped (1.x's
+/// default axis is 0).
+fn arg_extreme(i: &mut Host, a: &Args, ty: &str) -> Result<Value> {
+    let x = a.var("x")?;
+    let axis = a.int("axis")?;
+    let mut out_dims = dims(i, &x);
+    let rank = out_dims.len() as i64;
+    let k = if axis < 0 { axis + rank } else { axis };
+    if !(0..rank.max(1)).contains(&k) {
+        return Err(a.err(
+            "axis",
+            format!("axis {axis} is out of range for rank {rank}"),
+        ));
+    }
+    if (k as usize) < out_dims.len() {
+        out_dims.remove(k as usize);
+    }
+    let helper = i.b.helper_name(ty);
+    let out = i.b.tmp_var(&helper, VarKind::Int64, out_dims);
+    i.b.append(
+        Op::new(ty)
+            .input("X", &[&x.name])
+            .output("Out", &[&out.name])
+            .attr("axis", AttrValue::Long(axis)),
+    );
+    Ok(Value::Var(out))
+}
 
 /// `zeros_like`/`ones_like`: `fill_any_like` of `x` with `value` (into
 /// `out` when given).

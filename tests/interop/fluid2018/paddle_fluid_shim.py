@@ -497,6 +497,17 @@ def _fill_like(value):
     return layer
 
 
+def _arg(op_type):
+    def layer(x, axis=0):
+        helper = LayerHelper(op_type)
+        out = helper.create_variable_for_type_inference("int64")
+        helper.append_op(type=op_type, inputs={"X": x}, outputs={"Out": [out]},
+                         attrs={"axis": axis})
+        out.stop_gradient = True
+        return out
+    return layer
+
+
 def slice_layer(input, axes, starts, ends):
     helper = LayerHelper("slice")
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -1979,6 +1990,7 @@ def install(run=False):
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
         ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer,
+        argmax=_arg("arg_max"), argmin=_arg("arg_min"),
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )

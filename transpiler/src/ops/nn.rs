@@ -1,6 +1,6 @@
 //! Neural-network layers' ops: `softmax_with_cross_entropy`, embeddings
 //! (`lookup_table`, `lookup_table_v2`), `conv2d`, `pool2d`, `batch_norm`,
-//! `dropout`, `top_k` and `accuracy`.
+//! `dropout`, `top_k`, `arg_max`/`arg_min` and `accuracy`.
 use super::infer::{same_as_x, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -20,6 +20,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     // Draws its mask from the random engine when training.
     r.push(Behaviour::pure("dropout", dropout).not_foldable());
     r.push(Behaviour::pure("top_k", top_k));
+    r.push(Behaviour::pure("arg_max", arg_extreme));
+    r.push(Behaviour::pure("arg_min", arg_extreme));
     r.push(Behaviour::pure("accuracy", accuracy));
 }
 
@@ -33,6 +35,38 @@ fn axis_index(axis: i64, rank: usize) -> Result<usize, String> {
         .ok()
         .filter(|&a| a < rank.max(1))
         .ok_or_else(|| format!("axis {axis} is out of range for rank {rank}"))
+}
+
+/// `arg_max`/`arg_min`: int64 (or `dtype`) indices, `X`'s dims without
+/// `axis` (kept as 1 with `keepdims`; one index for all with `flatten`).
+fn arg_extreme(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let dtype = match c.int("dtype").unwrap_or(3) {
+        2 => VarKind::Int32,
+        _ => VarKind::Int64,
+    };
+    let keep = c.bool("keepdims").unwrap_or(false);
+    let dims = if c.bool("flatten").unwrap_or(false) {
+        if keep {
+            vec![1; x.dims.len()]
+        } else {
+            Vec::new()
+        }
+    } else {
+        let a = axis_index(c.int("axis").unwrap_or(0), x.dims.len())?;
+        let mut d = x.dims.clone();
+        if keep {
+            if let Some(v) = d.get_mut(a) {
+                *v = 1;
+            }
+        } else if a < d.len() {
+            d.remove(a);
+        }
+        d
+    };
+    Ok(vec![("Out", TensorType::new(dtype, dims))])
 }
 
 /// `Softmax` has `Logits`' dims; `Loss` the same with the class dim 1.

@@ -1,0 +1,81 @@
+//! `arg_max` and `arg_min`: the index of the first largest (smallest)
+//! value along `axis` (or of the whole tensor with `flatten`), as int64
+//! (int32 with `dtype` 2), with the axis dropped or kept as 1. The dims
+//! follow the transpiler's inference of the same op.
+use super::float::{f64s, split_at_axis};
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+use crate::tensor::Tensor;
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("arg_max", |l| arg(l, true));
+    r.add("arg_min", |l| arg(l, false));
+}
+
+fn arg(l: &OpLoader, max: bool) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let axis = l.int("axis", 0)?;
+    let keep = l.bool("keepdims", false)?;
+    let flatten = l.bool("flatten", false)?;
+    let int32 = l.int("dtype", 3)? == 2;
+    let name = if max { "arg_max" } else { "arg_min" };
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let shape = t.shape().to_vec();
+        let v = f64s(&t, name)?;
+        let (outer, n, inner, out_shape) = if flatten {
+            let kept = if keep {
+                vec![1; shape.len()]
+            } else {
+                Vec::new()
+            };
+            (1, v.len(), 1, kept)
+        } else {
+            let (outer, n, inner) = split_at_axis(&shape, axis)?;
+            let a = if axis < 0 {
+                axis + shape.len() as i64
+            } else {
+                axis
+            } as usize;
+            let mut kept = shape.clone();
+            if keep {
+                if let Some(d) = kept.get_mut(a) {
+                    *d = 1;
+                }
+            } else if a < kept.len() {
+                kept.remove(a);
+            }
+            (outer, n, inner, kept)
+        };
+        if n == 0 {
+            return Err(KernelError::Shape(format!("{name} of an empty axis")));
+        }
+        let better = |a: f64, b: f64| if max { a > b } else { a < b };
+        let mut idx = Vec::with_capacity(outer * inner);
+        for o in 0..outer {
+            for i in 0..inner {
+                let at = |k: usize| v[o * n * inner + k * inner + i];
+                let mut best = 0;
+                for k in 1..n {
+                    if better(at(k), at(best)) {
+                        best = k;
+                    }
+                }
+                idx.push(best as i64);
+            }
+        }
+        let result = if int32 {
+            Tensor::from_vec(
+                &out_shape,
+                idx.iter().map(|&k| k as i32).collect::<Vec<_>>(),
+            )?
+        } else {
+            Tensor::from_vec(&out_shape, idx)?
+        };
+        drop(v);
+        drop(t);
+        s.set_tensor(&out, result);
+        Ok(())
+    })
+}
