@@ -481,6 +481,17 @@ fn manipulation_grads_match_finite_differences() {
             .constant("Index")
             .check(&mut rng);
     }
+    // squeeze2/unsqueeze2 only move dims: the gradient gets X's back.
+    Case::new("squeeze2")
+        .input("X", rng.tensor(&[3, 1, 2], -1.0, 1.0))
+        .attr("axes", AttrValue::Ints(vec![1]))
+        .outputs(&["Out", "XShape"])
+        .check(&mut rng);
+    Case::new("unsqueeze2")
+        .input("X", rng.tensor(&[3, 2], -1.0, 1.0))
+        .attr("axes", AttrValue::Ints(vec![0, -1]))
+        .outputs(&["Out", "XShape"])
+        .check(&mut rng);
     // slice: a box (negative starts, an end past the dim), and an int
     // index that drops its axis; the rest of the gradient is zero.
     for (axes, starts, ends, decrease) in [

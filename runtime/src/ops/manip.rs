@@ -4,7 +4,7 @@
 //! `reshape2` and its gradient share the input's buffer (a reshape moves no
 //! data). `XShape` records the input's dims as Paddle does: a tensor of
 //! dims `[0, ...X]`, which has no elements.
-use fluidc_transpiler::ops::manip::{permutation, reshape_dims};
+use fluidc_transpiler::ops::manip::{permutation, reshape_dims, squeeze_dims, unsqueeze_dims};
 
 use super::float::outputs_by_position;
 use super::{compute, Exec, Registry};
@@ -16,6 +16,11 @@ use crate::tensor::{with_data, Element, Tensor};
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("reshape2", reshape2);
     r.add("reshape2_grad", reshape2_grad);
+    r.add("squeeze2", |l| squeezed(l, squeeze_dims));
+    r.add("unsqueeze2", |l| squeezed(l, unsqueeze_dims));
+    // The gradients only put the dims back, from `XShape`.
+    r.add("squeeze2_grad", reshape2_grad);
+    r.add("unsqueeze2_grad", reshape2_grad);
     r.add("transpose2", transpose2);
     r.add("transpose2_grad", transpose2_grad);
     r.add("concat", concat);
@@ -167,14 +172,47 @@ fn reshape2(l: &OpLoader) -> Result<Exec, String> {
     let shape = l.ints("shape")?.unwrap_or_default();
     compute(move |s| {
         let shape = super::fill::shape_of(s, &shape_tensor, &shape_list, &shape)?;
-        let t = s.tensor(&x)?;
-        let dims = reshape_dims(t.shape(), &shape).map_err(KernelError::Shape)?;
-        let r = t.reshaped(&dims)?;
-        let xs = xshape.as_ref().map(|_| xshape_of(&t)).transpose()?;
-        drop(t);
-        s.set_tensor(&out, r);
-        super::float::set_grads(s, vec![(&xshape, xs)]);
-        Ok(())
+        let dims = reshape_dims(s.tensor(&x)?.shape(), &shape).map_err(KernelError::Shape)?;
+        set_reshaped(s, &x, &dims, &out, &xshape)
+    })
+}
+
+/// `Out` = `X` in `dims` (no data moves), and `XShape` as Paddle writes it.
+fn set_reshaped(
+    s: &mut Vars,
+    x: &VarRef,
+    dims: &[i64],
+    out: &VarRef,
+    xshape: &Option<VarRef>,
+) -> Result<(), KernelError> {
+    let t = s.tensor(x)?;
+    let r = t.reshaped(dims)?;
+    let xs = xshape.as_ref().map(|_| xshape_of(&t)).transpose()?;
+    drop(t);
+    s.set_tensor(out, r);
+    super::float::set_grads(s, vec![(xshape, xs)]);
+    Ok(())
+}
+
+/// `squeeze2`/`unsqueeze2`: `X` in the dims `f` gives for `axes` (no data
+/// moves), and `XShape` as `reshape2` writes it.
+fn squeezed(
+    l: &OpLoader,
+    f: fn(&[i64], &[i64]) -> Result<Vec<i64>, String>,
+) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let xshape = l.opt_output("XShape")?;
+    if l.opt_input("AxesTensor")?.is_some()
+        || !l.inputs("AxesTensorList").unwrap_or_default().is_empty()
+    {
+        return Err(
+            "unsqueeze with an axes tensor is not supported; set the axes attribute".into(),
+        );
+    }
+    let axes = l.ints("axes")?.unwrap_or_default();
+    compute(move |s| {
+        let dims = f(s.tensor(&x)?.shape(), &axes).map_err(KernelError::Shape)?;
+        set_reshaped(s, &x, &dims, &out, &xshape)
     })
 }
 

@@ -1,6 +1,6 @@
 //! Small 1.x layers, each appending the one op Paddle 1.x appends:
 //! `leaky_relu`, `clip`, `sign`, `zeros_like`, `ones_like`, `shape`,
-//! `gather`, `topk`, `argmax`, `argmin`, `uniform_random`,
+//! `gather`, `topk`, `argmax`, `argmin`, `squeeze`, `unsqueeze`, `uniform_random`,
 //! `gaussian_random`, and `slice` (also what `var[i]`, `var[a:b]` and
 //! `var[i, a:b]` build).
 use fluidc_transpiler::{AttrValue, Op, VarKind};
@@ -133,6 +133,18 @@ pub const BUILTINS: &[Builtin] = &[
         |i, a| arg_extreme(i, a, "arg_min")
     ),
     builtin!(
+        ["fluid.layers.squeeze"],
+        [("input", Req), ("axes", Req), ("name", Nil)],
+        Rest::No,
+        |i, a| squeezed(i, a, "squeeze", "squeeze2")
+    ),
+    builtin!(
+        ["fluid.layers.unsqueeze"],
+        [("input", Req), ("axes", Req), ("name", Nil)],
+        Rest::No,
+        |i, a| squeezed(i, a, "unsqueeze", "unsqueeze2")
+    ),
+    builtin!(
         ["fluid.layers.slice"],
         [
             ("input", Req),
@@ -186,6 +198,27 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
 ];
+
+/// `squeeze(input, axes)` / `unsqueeze`: a `squeeze2`/`unsqueeze2` op
+/// with its `XShape`, named by the layer as 1.x names it.
+fn squeezed(i: &mut Host, a: &Args, layer: &str, ty: &str) -> Result<Value> {
+    let x = a.var("input")?;
+    let axes = a.ints("axes")?;
+    let helper = i.b.helper_name(layer);
+    let dtype = dtype_of(i, &x);
+    let out = i.b.tmp_var(&helper, dtype, vec![]);
+    let xshape = i.b.tmp_var(&helper, dtype, vec![]);
+    let op = Op::new(ty)
+        .input("X", &[&x.name])
+        .output("Out", &[&out.name])
+        .output("XShape", &[&xshape.name])
+        .attr(
+            "axes",
+            AttrValue::Ints(axes.iter().map(|&d| d as i32).collect()),
+        );
+    super::conv::append_inferred_at(i, op, a.call.clone())?;
+    Ok(Value::Var(out))
+}
 
 /// `argmax(x, axis=0)` / `argmin`: int64 indices, `axis` dropped (1.x's
 /// default axis is 0).

@@ -508,6 +508,17 @@ def _arg(op_type):
     return layer
 
 
+def _squeeze(layer_name, op_type):
+    def layer(input, axes, name=None):
+        helper = LayerHelper(layer_name, name=name)
+        out = helper.create_variable_for_type_inference(dtype=input.dtype)
+        x_shape = helper.create_variable_for_type_inference(dtype=input.dtype)
+        helper.append_op(type=op_type, inputs={"X": input}, attrs={"axes": axes},
+                         outputs={"Out": out, "XShape": x_shape})
+        return out
+    return layer
+
+
 def slice_layer(input, axes, starts, ends):
     helper = LayerHelper("slice")
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -1991,6 +2002,7 @@ def install(run=False):
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
         ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer,
         argmax=_arg("arg_max"), argmin=_arg("arg_min"),
+        squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )

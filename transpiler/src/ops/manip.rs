@@ -1,4 +1,5 @@
-//! Tensor manipulation: `reshape2`, `transpose2`, `concat`, `gather`, `slice`.
+//! Tensor manipulation: `reshape2`, `squeeze2`, `unsqueeze2`, `transpose2`,
+//! `concat`, `gather`, `slice`.
 use super::infer::TensorType;
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -9,6 +10,61 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("concat", concat));
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("slice", slice));
+    r.push(Behaviour::pure("squeeze2", |c| squeezed(c, squeeze_dims)));
+    r.push(Behaviour::pure("unsqueeze2", |c| {
+        squeezed(c, unsqueeze_dims)
+    }));
+}
+
+/// `squeeze2`/`unsqueeze2`: `Out` is `X` with dims of size 1 removed or
+/// inserted at `axes` (`XShape` is left to its declaration, as for
+/// `reshape2`).
+fn squeezed(c: &InferCtx, f: fn(&[i64], &[i64]) -> Result<Vec<i64>, String>) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if c.has_input("AxesTensor") || c.has_input("AxesTensorList") {
+        return Ok(Vec::new());
+    }
+    let dims = f(&x.dims, &c.ints("axes").unwrap_or_default())?;
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// Paddle's `squeeze`: the dims of size 1 at `axes` removed (other sizes
+/// at `axes` stay); without `axes`, every dim of size 1. Shared with the
+/// runtime's kernel.
+pub fn squeeze_dims(x: &[i64], axes: &[i64]) -> Result<Vec<i64>, String> {
+    let rank = x.len() as i64;
+    let mut drop = vec![axes.is_empty(); x.len()];
+    for &a in axes {
+        let k = if a < 0 { a + rank } else { a };
+        if !(0..rank).contains(&k) {
+            return Err(format!("squeeze axis {a} is out of range for rank {rank}"));
+        }
+        drop[k as usize] = true;
+    }
+    Ok(x.iter()
+        .zip(&drop)
+        .filter(|(&d, &dropped)| !(dropped && d == 1))
+        .map(|(&d, _)| d)
+        .collect())
+}
+
+/// Paddle's `unsqueeze`: a dim of size 1 inserted at each of `axes` in
+/// turn (a negative axis counts from the end of the rank so far, plus one).
+pub fn unsqueeze_dims(x: &[i64], axes: &[i64]) -> Result<Vec<i64>, String> {
+    let mut dims = x.to_vec();
+    for &a in axes {
+        let rank = dims.len() as i64;
+        let k = if a < 0 { a + rank + 1 } else { a };
+        if !(0..=rank).contains(&k) {
+            return Err(format!(
+                "unsqueeze axis {a} is out of range for rank {rank}"
+            ));
+        }
+        dims.insert(k as usize, 1);
+    }
+    Ok(dims)
 }
 
 /// `Out` is `Input` cut to `[starts, ends)` along `axes` (negative counts
