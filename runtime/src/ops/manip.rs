@@ -4,7 +4,9 @@
 //! `reshape2` and its gradient share the input's buffer (a reshape moves no
 //! data). `XShape` records the input's dims as Paddle does: a tensor of
 //! dims `[0, ...X]`, which has no elements.
-use fluidc_transpiler::ops::manip::{permutation, reshape_dims, squeeze_dims, unsqueeze_dims};
+use fluidc_transpiler::ops::manip::{
+    permutation, reshape_dims, split_sizes, squeeze_dims, unsqueeze_dims,
+};
 
 use super::float::outputs_by_position;
 use super::{compute, Exec, Registry};
@@ -24,6 +26,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("transpose2", transpose2);
     r.add("transpose2_grad", transpose2_grad);
     r.add("concat", concat);
+    r.add("split", split);
     r.add("concat_grad", concat_grad);
     r.add("gather", gather);
     r.add("gather_grad", gather_grad);
@@ -213,6 +216,55 @@ fn squeezed(
     compute(move |s| {
         let dims = f(s.tensor(&x)?.shape(), &axes).map_err(KernelError::Shape)?;
         set_reshaped(s, &x, &dims, &out, &xshape)
+    })
+}
+
+/// `split`: `X` cut along `axis` into `num` equal pieces or `sections`,
+/// one per `Out`. (Its gradient is a `concat`.)
+fn split(l: &OpLoader) -> Result<Exec, String> {
+    let (x, outs) = (l.input("X")?, l.outputs("Out")?);
+    if l.opt_input("AxisTensor")?.is_some()
+        || !l
+            .inputs("SectionsTensorList")
+            .unwrap_or_default()
+            .is_empty()
+    {
+        return Err(
+            "split with an axis or sections tensor is not supported; set the attributes".into(),
+        );
+    }
+    let (axis, num) = (l.int("axis", 0)?, l.int("num", 0)?);
+    let sections = l.ints("sections")?.unwrap_or_default();
+    compute(move |s| {
+        let t = s.tensor(&x)?.into_owned();
+        let (outer, n, inner) = super::float::split_at_axis(t.shape(), axis)?;
+        let sizes = split_sizes(n as i64, num, &sections).map_err(KernelError::Shape)?;
+        if sizes.len() != outs.len() {
+            return Err(KernelError::Shape(format!(
+                "split into {} pieces has {} outputs",
+                sizes.len(),
+                outs.len()
+            )));
+        }
+        let rank = t.shape().len() as i64;
+        let a = (if axis < 0 { axis + rank } else { axis }) as usize;
+        let mut start = 0usize;
+        for (size, out) in sizes.iter().zip(&outs) {
+            let len = *size as usize;
+            let mut shape = t.shape().to_vec();
+            shape[a] = *size;
+            let data = with_data!(t.data(), |v: T| {
+                let mut piece: Vec<T> = Vec::with_capacity(outer * len * inner);
+                for o in 0..outer {
+                    let at = (o * n + start) * inner;
+                    piece.extend_from_slice(&v[at..at + len * inner]);
+                }
+                T::wrap(piece.into())
+            });
+            s.set_tensor(out, Tensor::new(&shape, data)?);
+            start += len;
+        }
+        Ok(())
     })
 }
 

@@ -1,6 +1,6 @@
 //! Small 1.x layers, each appending the one op Paddle 1.x appends:
 //! `leaky_relu`, `clip`, `sign`, `zeros_like`, `ones_like`, `shape`,
-//! `gather`, `topk`, `argmax`, `argmin`, `squeeze`, `unsqueeze`, `uniform_random`,
+//! `gather`, `topk`, `argmax`, `argmin`, `squeeze`, `unsqueeze`, `split`, `uniform_random`,
 //! `gaussian_random`, and `slice` (also what `var[i]`, `var[a:b]` and
 //! `var[i, a:b]` build).
 use fluidc_transpiler::{AttrValue, Op, VarKind};
@@ -145,6 +145,17 @@ pub const BUILTINS: &[Builtin] = &[
         |i, a| squeezed(i, a, "unsqueeze", "unsqueeze2")
     ),
     builtin!(
+        ["fluid.layers.split"],
+        [
+            ("input", Req),
+            ("num_or_sections", Req),
+            ("dim", Int(-1)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        split
+    ),
+    builtin!(
         ["fluid.layers.slice"],
         [
             ("input", Req),
@@ -198,6 +209,51 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
 ];
+
+/// `split(input, num_or_sections, dim=-1)`: a list of pieces along `dim`
+/// (1.x normalizes a negative `dim` before it appends the op).
+fn split(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let x = a.var("input")?;
+    let in_dims = dims(i, &x);
+    let rank = in_dims.len() as i64;
+    let dim = a.int("dim")?;
+    let axis = if dim < 0 { dim + rank } else { dim };
+    if !(0..rank).contains(&axis) {
+        return Err(a.err("dim", format!("dim {dim} is out of range for rank {rank}")));
+    }
+    let (num, sections) = match a.get("num_or_sections") {
+        Value::Int(n) if *n > 1 => (*n, Vec::new()),
+        Value::Int(_) => {
+            return Err(a.err("num_or_sections", "num_or_sections must be more than 1"))
+        }
+        _ => (0, a.ints("num_or_sections")?),
+    };
+    let sizes = fluidc_transpiler::ops::manip::split_sizes(in_dims[axis as usize], num, &sections)
+        .map_err(|e| a.err("num_or_sections", e))?;
+    let helper = i.b.helper_name("split");
+    let dtype = dtype_of(i, &x);
+    let outs: Vec<VarRef> = sizes
+        .iter()
+        .map(|&d| {
+            let mut piece = in_dims.clone();
+            piece[axis as usize] = d;
+            i.b.tmp_var(&helper, dtype, piece)
+        })
+        .collect();
+    let names: Vec<&str> = outs.iter().map(|v| &*v.name).collect();
+    i.b.append(
+        Op::new("split")
+            .input("X", &[&x.name])
+            .output("Out", &names)
+            .attr("num", AttrValue::Int(num as i32))
+            .attr(
+                "sections",
+                AttrValue::Ints(sections.iter().map(|&d| d as i32).collect()),
+            )
+            .attr("axis", AttrValue::Int(axis as i32)),
+    );
+    Ok(Value::list(outs.into_iter().map(Value::Var).collect()))
+}
 
 /// `squeeze(input, axes)` / `unsqueeze`: a `squeeze2`/`unsqueeze2` op
 /// with its `XShape`, named by the layer as 1.x names it.

@@ -519,6 +519,18 @@ def _squeeze(layer_name, op_type):
     return layer
 
 
+def split(input, num_or_sections, dim=-1, name=None):
+    helper = LayerHelper("split", name=name)
+    dim = len(input.shape) + dim if dim < 0 else dim
+    num = num_or_sections if isinstance(num_or_sections, int) else len(num_or_sections)
+    outs = [helper.create_variable_for_type_inference(dtype=input.dtype) for _ in range(num)]
+    helper.append_op(type="split", inputs={"X": input}, outputs={"Out": outs},
+                     attrs={"num": num_or_sections if isinstance(num_or_sections, int) else 0,
+                            "sections": num_or_sections if isinstance(num_or_sections, list) else [],
+                            "axis": dim})
+    return outs
+
+
 def slice_layer(input, axes, starts, ends):
     helper = LayerHelper("slice")
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -2000,7 +2012,7 @@ def install(run=False):
         square_error_cost=square_error_cost,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
-        ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer,
+        ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer, split=split,
         argmax=_arg("arg_max"), argmin=_arg("arg_min"),
         squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),

@@ -1,5 +1,5 @@
 //! Tensor manipulation: `reshape2`, `squeeze2`, `unsqueeze2`, `transpose2`,
-//! `concat`, `gather`, `slice`.
+//! `concat`, `split`, `gather`, `slice`.
 use super::infer::TensorType;
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -10,6 +10,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("concat", concat));
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("slice", slice));
+    // Its outputs' dims are declared by the layer ([`split_sizes`]).
+    r.push(Behaviour::pure("split", |_| Ok(Vec::new())));
     r.push(Behaviour::pure("squeeze2", |c| squeezed(c, squeeze_dims)));
     r.push(Behaviour::pure("unsqueeze2", |c| {
         squeezed(c, unsqueeze_dims)
@@ -28,6 +30,37 @@ fn squeezed(c: &InferCtx, f: fn(&[i64], &[i64]) -> Result<Vec<i64>, String>) -> 
     }
     let dims = f(&x.dims, &c.ints("axes").unwrap_or_default())?;
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `split`'s pieces along a dim of size `dim`: `num` equal ones, or
+/// `sections` (one -1 takes the rest). Shared with the runtime's kernel;
+/// an unknown dim (-1) gives unknown pieces.
+pub fn split_sizes(dim: i64, num: i64, sections: &[i64]) -> Result<Vec<i64>, String> {
+    if num > 0 {
+        if dim >= 0 && dim % num != 0 {
+            return Err(format!(
+                "a dim of {dim} does not split into {num} equal parts"
+            ));
+        }
+        return Ok(vec![if dim < 0 { -1 } else { dim / num }; num as usize]);
+    }
+    let unknown = sections.iter().filter(|&&s| s < 0).count();
+    if unknown > 1 {
+        return Err(format!("sections {sections:?} have more than one -1"));
+    }
+    let known: i64 = sections.iter().filter(|&&s| s >= 0).sum();
+    if dim < 0 {
+        return Ok(sections.to_vec());
+    }
+    if known > dim || (unknown == 0 && known != dim) {
+        return Err(format!(
+            "sections {sections:?} do not add up to the dim {dim}"
+        ));
+    }
+    Ok(sections
+        .iter()
+        .map(|&s| if s < 0 { dim - known } else { s })
+        .collect())
 }
 
 /// Paddle's `squeeze`: the dims of size 1 at `axes` removed (other sizes
