@@ -331,9 +331,7 @@ impl Value {
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
-            Value::Instance(i) if i.tuple_items().is_some() => {
-                !i.class.namedtuple_fields().is_empty()
-            }
+            Value::Instance(i) if i.is_namedtuple() => !i.class.namedtuple_fields().is_empty(),
             Value::Dict(d) => !d.borrow().is_empty(),
             Value::Range { start, stop, step } => range_len(*start, *stop, *step) > 0,
             // numpy: the truth of a one-element array; others are an error.
@@ -486,7 +484,7 @@ impl fmt::Display for Show<'_> {
                     more => seq(f, more, "(", ")"),
                 }
             }
-            Value::Instance(i) if i.tuple_items().is_some() => {
+            Value::Instance(i) if i.is_namedtuple() => {
                 // `Point(x=1, y=2)`, for str and repr alike.
                 let attrs = i.attrs.borrow();
                 let fields: Vec<String> = i

@@ -180,14 +180,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("seed", Int(0))
         ],
         Rest::No,
-        |i, a| {
-            let (op, out) = random_op(i, a, "uniform_random")?;
-            i.b.append(
-                op.attr("min", AttrValue::Float(a.float("min")? as f32))
-                    .attr("max", AttrValue::Float(a.float("max")? as f32)),
-            );
-            Ok(Value::Var(out))
-        }
+        |i, a| random_layer(i, a, "uniform_random", ["min", "max"])
     ),
     builtin!(
         ["fluid.layers.gaussian_random"],
@@ -199,14 +192,7 @@ pub const BUILTINS: &[Builtin] = &[
             ("dtype", Str("float32"))
         ],
         Rest::No,
-        |i, a| {
-            let (op, out) = random_op(i, a, "gaussian_random")?;
-            i.b.append(
-                op.attr("mean", AttrValue::Float(a.float("mean")? as f32))
-                    .attr("std", AttrValue::Float(a.float("std")? as f32)),
-            );
-            Ok(Value::Var(out))
-        }
+        |i, a| random_layer(i, a, "gaussian_random", ["mean", "std"])
     ),
 ];
 
@@ -324,20 +310,24 @@ fn fill_like(i: &mut Host, a: &Args, value: f64) -> Result<Value> {
     Ok(Value::Var(out))
 }
 
-/// A random op of `shape`, `dtype` and `seed` writing a new variable; the
-/// caller adds the distribution's attributes and appends it.
-fn random_op(i: &mut Host, a: &Args, ty: &str) -> Result<(Op, VarRef)> {
+/// A random op of `shape`, `dtype` and `seed` writing a new variable, with
+/// its distribution's two float arguments as attributes of the same names.
+fn random_layer(i: &mut Host, a: &Args, ty: &str, dist: [&str; 2]) -> Result<Value> {
     let shape = a.ints("shape")?;
     let dtype = a.dtype("dtype")?;
     let shape_attr = super::param::shape_attr(ty, &shape);
     let helper = i.b.helper_name(ty);
     let out = i.b.tmp_var(&helper, dtype, shape);
-    let op = Op::new(ty)
+    let mut op = Op::new(ty)
         .output("Out", &[&out.name])
         .attr("shape", shape_attr)
         .attr("dtype", AttrValue::Int(dtype as i32))
         .attr("seed", AttrValue::Int(a.int("seed")? as i32));
-    Ok((op, out))
+    for name in dist {
+        op = op.attr(name, AttrValue::Float(a.float(name)? as f32));
+    }
+    i.b.append(op);
+    Ok(Value::Var(out))
 }
 
 /// A `slice` of `x` (`decrease` drops those axes, as indexing with an int

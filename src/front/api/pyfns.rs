@@ -1122,7 +1122,7 @@ pub fn equal(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
         }
         // A namedtuple is equal to the tuple of its fields.
-        (Value::Instance(i), other) | (other, Value::Instance(i)) if i.tuple_items().is_some() => {
+        (Value::Instance(i), other) | (other, Value::Instance(i)) if i.is_namedtuple() => {
             match (i.tuple_items(), other) {
                 (Some(a), Value::Tuple(_) | Value::Instance(_)) => {
                     equal(

@@ -1186,7 +1186,7 @@ pub fn identical(l: &Value, r: &Value) -> Option<bool> {
     match (l, r) {
         (Value::Class(a), Value::Class(b)) => Some(Rc::ptr_eq(a, b)),
         // A namedtuple compares as the tuple it is (`equal`).
-        (Value::Instance(i), _) | (_, Value::Instance(i)) if i.tuple_items().is_some() => None,
+        (Value::Instance(i), _) | (_, Value::Instance(i)) if i.is_namedtuple() => None,
         (Value::Instance(a), Value::Instance(b)) => Some(Rc::ptr_eq(a, b)),
         (Value::UserModule(a), Value::UserModule(b)) => Some(Rc::ptr_eq(a, b)),
         (Value::Class(_) | Value::Instance(_) | Value::UserModule(_), _)

@@ -130,10 +130,15 @@ impl Instance {
         })
     }
 
+    /// Whether it is a namedtuple's instance (without building its tuple).
+    pub fn is_namedtuple(&self) -> bool {
+        self.class.root == Root::NamedTuple
+    }
+
     /// A namedtuple instance's fields, in order: the tuple it acts as.
     /// `None` for other instances.
     pub fn tuple_items(&self) -> Option<Vec<Value>> {
-        if self.class.root != Root::NamedTuple {
+        if !self.is_namedtuple() {
             return None;
         }
         let attrs = self.attrs.borrow();
