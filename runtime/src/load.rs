@@ -121,6 +121,7 @@ impl Runnable {
     fn build(p: &Program, registry: &Registry, layout: &Layout) -> (Vec<LoadedBlock>, Vec<String>) {
         let mut problems = Vec::new();
         let mut blocks = Vec::with_capacity(p.blocks.len());
+        let lod = crate::ops::lod::uses_lod(p);
         for (b, block) in p.blocks.iter().enumerate() {
             let mut ops = Vec::with_capacity(block.ops.len());
             for (i, op) in block.ops.iter().enumerate() {
@@ -133,7 +134,11 @@ impl Runnable {
                     continue;
                 };
                 let loader = OpLoader::new(p, op, b, layout);
-                match build(&loader) {
+                let built = match build(&loader) {
+                    Ok(exec) if lod => crate::ops::lod::share_lod(&loader, exec),
+                    other => other,
+                };
+                match built {
                     Ok(exec) => ops.push(LoadedOp { exec, info }),
                     Err(e) => problems.push(info.error(e).message),
                 }

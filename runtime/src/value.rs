@@ -22,6 +22,8 @@ pub(crate) enum Value {
     /// with no shape to build or drop (see `crate::tensor::scalar`).
     Scalar(Scalar, u8),
     Channel(Arc<TypedChannel>),
+    /// A `LOD_RANK_TABLE` (see `crate::ops::lod`).
+    RankTable(Arc<crate::ops::lod::RankTable>),
     /// A tensor array (`LOD_TENSOR_ARRAY`): tensor values, [`Value::Empty`]
     /// where no write reached; shared copy-on-write.
     TensorArray(Arc<Vec<Value>>),
@@ -90,6 +92,7 @@ impl Value {
             Value::Tensor(_) | Value::Scalar(..) => "a tensor",
             Value::Channel(_) => "a channel",
             Value::TensorArray(_) => "a tensor array",
+            Value::RankTable(_) => "a rank table",
             Value::FeedList(_) => "the feed list",
             Value::FetchList(_) => "the fetch list",
             Value::Steps(_) => "the scopes of a loop's steps",

@@ -72,8 +72,15 @@ fn run_ops(ops: &[Op], feeds: &[(String, Tensor)], fetch: &[String]) -> Vec<Tens
 fn makers() -> &'static serde_json::Value {
     static M: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
     M.get_or_init(|| {
-        let text = include_str!("../../transpiler/data/grad_makers.json");
-        serde_json::from_str::<serde_json::Value>(text).expect("json")["ops"].clone()
+        let mut ops = serde_json::Map::new();
+        for text in [
+            include_str!("../../transpiler/data/grad_makers.json"),
+            include_str!("../../transpiler/data/fluidc_grad_makers.json"),
+        ] {
+            let json = serde_json::from_str::<serde_json::Value>(text).expect("json");
+            ops.extend(json["ops"].as_object().expect("ops").clone());
+        }
+        serde_json::Value::Object(ops)
     })
 }
 
@@ -258,7 +265,9 @@ impl Case {
                     let mut v = xv.clone();
                     v[k] += dx;
                     let mut inputs = self.inputs.clone();
-                    inputs[at].1 = Tensor::from_vec(x.shape(), v).expect("tensor");
+                    inputs[at].1 = Tensor::from_vec(x.shape(), v)
+                        .expect("tensor")
+                        .with_lod(x.lod().to_vec());
                     loss(&inputs)
                 };
                 let fd = (shifted(h) - shifted(-h)) / (2.0 * h);
@@ -688,4 +697,108 @@ fn select_output_routes_the_gradient_to_the_chosen_branch() {
         &["b".into()],
     );
     assert_eq!(got[0], x);
+}
+
+#[test]
+fn sequence_grads_match_finite_differences() {
+    let mut rng = Rng(41);
+    // Three sequences of 2, 0 and 3 rows (an empty one pads).
+    let x = || rng_tensor_with_lod(&mut Rng(43), &[5, 2], vec![vec![0, 2, 2, 5]]);
+    for pool in ["AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST"] {
+        Case::new("sequence_pool")
+            .input("X", x())
+            .outputs(&["Out", "MaxIndex"])
+            .attr("pooltype", AttrValue::String(pool.into()))
+            .check(&mut rng);
+    }
+    let label = Tensor::from_vec(&[2, 3], vec![0.0, 1.0, 0.3, -100.0, 1.0, 0.0]).expect("label");
+    for normalize in [false, true] {
+        Case::new("sigmoid_cross_entropy_with_logits")
+            .input("X", rng.tensor(&[2, 3], -3.0, 3.0))
+            .input("Label", label.clone())
+            .attr("normalize", AttrValue::Bool(normalize))
+            .constant("Label")
+            .check(&mut rng);
+    }
+}
+
+fn rng_tensor_with_lod(rng: &mut Rng, shape: &[i64], lod: Vec<Vec<usize>>) -> Tensor {
+    rng.tensor(shape, -1.0, 1.0).with_lod(lod)
+}
+
+/// A DynamicRNN's ops on X of three sequences (lengths 2, 3, 1): the
+/// array of steps holds the longest sequences first, turning it back
+/// gives X with its LoD, and a shrunk memory's gradient pads with zeros.
+#[test]
+fn lod_ops_split_and_restore_sequences() {
+    let x = Tensor::from_vec(&[6, 1], (0..6).map(f64::from).collect::<Vec<_>>())
+        .expect("x")
+        .with_lod(vec![vec![0, 2, 5, 6]]);
+    let step = |t: i64| Tensor::from_vec(&[1], vec![t]).expect("step");
+    let mem = Tensor::from_vec(&[3, 1], vec![7.0, 8.0, 9.0]).expect("mem");
+    let dout = Tensor::from_vec(&[2, 1], vec![1.0, 2.0]).expect("dout");
+    let ops = [
+        Op::new("lod_rank_table")
+            .input("X", &["x"])
+            .output("Out", &["table"]),
+        Op::new("max_sequence_len")
+            .input("RankTable", &["table"])
+            .output("Out", &["len"]),
+        Op::new("lod_tensor_to_array")
+            .input("X", &["x"])
+            .input("RankTable", &["table"])
+            .output("Out", &["steps"]),
+        Op::new("read_from_array")
+            .input("X", &["steps"])
+            .input("I", &["one"])
+            .output("Out", &["step1"]),
+        Op::new("read_from_array")
+            .input("X", &["steps"])
+            .input("I", &["two"])
+            .output("Out", &["step2"]),
+        Op::new("array_to_lod_tensor")
+            .input("X", &["steps"])
+            .input("RankTable", &["table"])
+            .output("Out", &["back"]),
+        Op::new("shrink_rnn_memory")
+            .input("X", &["mem"])
+            .input("I", &["one"])
+            .input("RankTable", &["table"])
+            .output("Out", &["shrunk"]),
+        Op::new("shrink_rnn_memory_grad")
+            .input("X", &["mem"])
+            .input("Out@GRAD", &["dout"])
+            .output("X@GRAD", &["dmem"]),
+        Op::new("reorder_lod_tensor_by_rank")
+            .input("X", &["mem"])
+            .input("RankTable", &["table"])
+            .output("Out", &["reordered"]),
+    ];
+    let feeds = [
+        ("x".to_string(), x.clone()),
+        ("one".to_string(), step(1)),
+        ("two".to_string(), step(2)),
+        ("mem".to_string(), mem),
+        ("dout".to_string(), dout),
+    ];
+    let names = [
+        "len",
+        "step1",
+        "step2",
+        "back",
+        "shrunk",
+        "dmem",
+        "reordered",
+    ];
+    let fetch: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    let got = run_ops(&ops, &feeds, &fetch);
+    let f = |t: &Tensor| t.values::<f64>().expect("f64").to_vec();
+    assert_eq!(got[0].values::<i64>(), Some(&[3i64][..]));
+    // The table orders (1: length 3), (0: length 2), (2: length 1).
+    assert_eq!(f(&got[1]), vec![3.0, 1.0]);
+    assert_eq!(f(&got[2]), vec![4.0]);
+    assert_eq!(got[3], x);
+    assert_eq!(f(&got[4]), vec![7.0, 8.0]);
+    assert_eq!(f(&got[5]), vec![1.0, 2.0, 0.0]);
+    assert_eq!(f(&got[6]), vec![8.0, 7.0, 9.0]);
 }

@@ -8,6 +8,7 @@
 //! Each run's program is the one the script built, with Paddle's feed and
 //! fetch ops added for that run, verified and taken through the pass
 //! pipeline of the command line (`-O`), as `fluidc compile` would write it.
+use fluidc_runtime::tensor::Lod;
 use fluidc_runtime::{RuntimeError, Session, SessionOptions, Tensor};
 use fluidc_transpiler::passes::{Pass, Pipeline};
 use fluidc_transpiler::{passes, Program, Verified};
@@ -64,12 +65,12 @@ impl RunMode {
     pub fn run(
         &mut self,
         mut program: Program,
-        feeds: Vec<(String, HostArray)>,
+        feeds: Vec<(String, HostArray, Lod)>,
         fetch: &[String],
         scope: usize,
-    ) -> Result<Vec<HostArray>, String> {
+    ) -> Result<Vec<(HostArray, Lod)>, String> {
         self.runs += 1;
-        let feed_names: Vec<String> = feeds.iter().map(|(n, _)| n.clone()).collect();
+        let feed_names: Vec<String> = feeds.iter().map(|(n, ..)| n.clone()).collect();
         super::add_feed_fetch(&mut program, &feed_names, fetch);
         let verified = Verified::new(program).map_err(|e| e.to_string())?;
         let pipeline = Pipeline {
@@ -90,14 +91,20 @@ impl RunMode {
                 .extend(program.blocks[0].vars.iter().map(|v| v.name.clone()));
         }
         let mut tensors = Vec::with_capacity(feeds.len());
-        for (name, value) in feeds {
+        for (name, value, lod) in feeds {
             let t = match self.cli_feeds.iter().find(|(n, _)| *n == name) {
                 Some((_, text)) => {
                     self.used_names.insert(format!("--feed {name}"));
                     fluidc_runtime::parse_feed(&program, &name, text)
                         .map_err(|e| format!("--feed {name}: {e}"))?
                 }
-                None => feed_tensor(&program, &name, &value)?,
+                None => {
+                    let t = feed_tensor(&program, &name, &value)?;
+                    let rows = t.shape().first().copied().unwrap_or(1).max(0) as usize;
+                    Tensor::check_lod(&lod, rows)
+                        .map_err(|e| format!("cannot feed `{name}`: {e}"))?;
+                    t.with_lod(lod)
+                }
             };
             tensors.push((name, t));
         }
@@ -122,7 +129,10 @@ impl RunMode {
         let arrays = fetched
             .iter()
             .take(fetch.len())
-            .map(|(_, t)| HostArray::from_tensor(t).map_err(String::from))
+            .map(|(_, t)| {
+                let a = HostArray::from_tensor(t).map_err(String::from)?;
+                Ok::<_, String>((a, t.lod().to_vec()))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         self.last = fetched;
         Ok(arrays)
@@ -230,9 +240,25 @@ fn dtype_of(kind: fluidc_transpiler::VarKind) -> Option<DType> {
 }
 
 /// Paddle 3.3.1's text of a DenseTensor (`print(t)` of a value fetched
-/// with `return_numpy=False`): shape, layout, place, dtype, then the
-/// elements flat as C++'s `operator<<` writes them.
-pub fn dense_tensor_text(a: &crate::host::HostArray) -> String {
+/// with `return_numpy=False`): its LoD if any, shape, layout, place,
+/// dtype, then the elements flat as C++'s `operator<<` writes them.
+pub fn dense_tensor_text(t: &crate::front::value::HostTensor) -> String {
+    let lod = if t.lod.is_empty() {
+        String::new()
+    } else {
+        let levels: Vec<String> = t
+            .lod
+            .iter()
+            .map(|l| {
+                let v: Vec<String> = l.iter().map(usize::to_string).collect();
+                format!("{{{}}}", v.join(", "))
+            })
+            .collect();
+        format!("  - lod: {{{}}}\n", levels.join(", "))
+    };
+    let Some(a) = &t.array else {
+        return format!("{lod}  - shape: []\n  - layout: NCHW\n  - place: Place(cpu)");
+    };
     let shape: Vec<String> = a.shape().iter().map(|d| d.to_string()).collect();
     let data: Vec<String> = (0..a.size())
         .map(|k| match a.item_at(k as i64) {
@@ -243,7 +269,7 @@ pub fn dense_tensor_text(a: &crate::host::HostArray) -> String {
         })
         .collect();
     format!(
-        "  - shape: [{}]\n  - layout: NCHW\n  - place: Place(cpu)\n  - dtype: {}\n  - data: [{}]",
+        "{lod}  - shape: [{}]\n  - layout: NCHW\n  - place: Place(cpu)\n  - dtype: {}\n  - data: [{}]",
         shape.join(", "),
         a.dtype().name(),
         data.join(" ")

@@ -68,6 +68,15 @@ pub struct Frame {
     pub is_class: bool,
 }
 
+/// A tensor on the host with its LoD ([`Object::DenseTensor`]).
+#[derive(Debug, Default, Clone)]
+pub struct HostTensor {
+    /// `None` until `set` gives a fresh `fluid.LoDTensor()` its data.
+    pub array: Option<Rc<crate::host::HostArray>>,
+    /// LoD offsets, level by level (`[[0, 3, 5]]`).
+    pub lod: Vec<Vec<usize>>,
+}
+
 /// An object of the fluid API; the mutable ones carry their state inside.
 #[derive(Debug)]
 pub enum Object {
@@ -116,8 +125,9 @@ pub enum Object {
     Scope(usize),
     /// `fluid.scope_guard(scope)`: runs use that scope while it is entered.
     ScopeGuard(usize),
-    /// A fetched value with `return_numpy=False`: Paddle's DenseTensor.
-    DenseTensor(Rc<crate::host::HostArray>),
+    /// Paddle's DenseTensor (1.x's LoDTensor): a fetched value with
+    /// `return_numpy=False`, `fluid.create_lod_tensor`, `fluid.LoDTensor()`.
+    DenseTensor(RefCell<HostTensor>),
     ParamAttr(crate::front::api::param::ParamAttr),
     Initializer(crate::front::api::param::Init),
     Regularizer(crate::front::api::param::Regularizer),
@@ -129,6 +139,7 @@ pub enum Object {
     DataFeeder(Vec<crate::front::api::reader::FeedSlot>),
     /// `fluid.layers.StaticRNN()`: what its `step()` block has built so far.
     StaticRnn(RefCell<crate::front::api::rnn::RnnState>),
+    DynamicRnn(RefCell<crate::front::api::dyn_rnn::DynRnnState>),
     /// `argparse.ArgumentParser(...)` and one of its argument groups.
     ArgParser(RefCell<crate::front::eval::argparse::Parser>),
     ArgGroup(crate::front::eval::argparse::Group),
@@ -146,7 +157,8 @@ pub enum GuardKind {
         is_scalar: bool,
     },
     Go,
-    /// A `StaticRNN`'s step block: leaving it finishes the loop.
+    /// A `StaticRNN`'s step block or a `DynamicRNN`'s block: leaving it
+    /// finishes the loop.
     Rnn(Rc<Object>),
 }
 
@@ -308,6 +320,7 @@ impl Value {
                 Object::ArgParser(_) => "ArgumentParser",
                 Object::ArgGroup(_) => "_ArgumentGroup",
                 Object::StaticRnn(_) => "StaticRNN",
+                Object::DynamicRnn(_) => "DynamicRNN",
             },
             Value::RunTime => "run-time value",
             Value::Array(_) => "ndarray",
@@ -467,7 +480,9 @@ impl fmt::Display for Show<'_> {
             Value::NpScalar(a) if repr => f.write_str(&crate::host::scalar_repr(a)),
             Value::NpScalar(a) => f.write_str(&crate::host::scalar_str(a)),
             Value::Object(o) => match o.as_ref() {
-                Object::DenseTensor(a) => f.write_str(&crate::front::run::dense_tensor_text(a)),
+                Object::DenseTensor(t) => {
+                    f.write_str(&crate::front::run::dense_tensor_text(&t.borrow()))
+                }
                 _ => write!(f, "<{}>", self.0.type_name()),
             },
             Value::Class(c) => f.write_str(&c.repr()),

@@ -22,7 +22,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 const MAX_LEN: usize = 1 << 22;
 
 /// The index `I` holds: one non-negative int32 or int64.
-fn index(s: &Vars, i: &VarRef) -> Result<usize, KernelError> {
+pub(crate) fn index(s: &Vars, i: &VarRef) -> Result<usize, KernelError> {
     let n = match s.scalar(i) {
         Some((Scalar::Int64(n), _)) => n,
         Some((Scalar::Int32(n), _)) => i64::from(n),

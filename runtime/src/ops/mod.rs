@@ -14,12 +14,14 @@ pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod float;
 pub(crate) mod io;
+pub(crate) mod lod;
 pub(crate) mod manip;
 pub(crate) mod matmul;
 pub(crate) mod nn;
 pub(crate) mod optim;
 mod output;
 pub(crate) mod reduce;
+pub(crate) mod sequence;
 pub(crate) mod slice;
 pub(crate) mod unary;
 
@@ -58,6 +60,8 @@ impl Registry {
         conv::register_all(&mut r);
         manip::register_all(&mut r);
         slice::register_all(&mut r);
+        lod::register_all(&mut r);
+        sequence::register_all(&mut r);
         arg::register_all(&mut r);
         control::register_all(&mut r);
         r

@@ -17,6 +17,8 @@ pub(crate) fn register_all(r: &mut Registry) {
         "softmax_with_cross_entropy_grad",
         softmax_with_cross_entropy_grad,
     );
+    r.add("sigmoid_cross_entropy_with_logits", sigmoid_ce);
+    r.add("sigmoid_cross_entropy_with_logits_grad", sigmoid_ce_grad);
     r.add("top_k", top_k);
     r.add("accuracy", accuracy);
     r.add("top_k_grad", top_k_grad);
@@ -1205,4 +1207,119 @@ mod tests {
         let (v, i) = largest(&[0.5f32, -1.0, 2.0], 3, 3);
         assert_eq!((v, i), (vec![2.0, 0.5, -1.0], vec![2, 0, 1]));
     }
+}
+
+/// `sigmoid_cross_entropy_with_logits`: `max(x, 0) - x * label +
+/// log(1 + exp(-|x|))` per element, in the input's precision as Paddle's
+/// kernel computes it; 0 where the label is `ignore_index`; with
+/// `normalize`, divided by the number of labels not ignored.
+fn sigmoid_ce(l: &OpLoader) -> Result<Exec, String> {
+    let (x, label, out) = (l.input("X")?, l.input("Label")?, l.output("Out")?);
+    if l.opt_input("pos_weight")?.is_some() {
+        return Err("sigmoid_cross_entropy_with_logits with `pos_weight` is not supported".into());
+    }
+    let ignore = l.int("ignore_index", -100)?;
+    let normalize = l.bool("normalize", false)?;
+    compute(move |s| {
+        let (xt, lt) = (s.tensor(&x)?, s.tensor(&label)?);
+        same_shape(&xt, &lt, "Label")?;
+        macro_rules! kernel {
+            ($t:ty, $xs:expr, $ls:expr) => {{
+                let (xs, ls): (&[$t], &[$t]) = ($xs, $ls);
+                let mut count: $t = 0.0;
+                let mut o: Vec<$t> = xs
+                    .iter()
+                    .zip(ls)
+                    .map(|(&x, &y)| {
+                        if y as i64 == ignore {
+                            return 0.0;
+                        }
+                        count += 1.0;
+                        let term1 = if x > 0.0 { x } else { 0.0 };
+                        term1 - x * y + (1.0 + (-x.abs()).exp()).ln()
+                    })
+                    .collect();
+                if normalize {
+                    let norm = count.max(<$t>::EPSILON);
+                    o.iter_mut().for_each(|v| *v /= norm);
+                }
+                Tensor::from_vec(xt.shape(), o)?
+            }};
+        }
+        let t = match (xt.values::<f32>(), lt.values::<f32>()) {
+            (Some(xs), Some(ls)) => kernel!(f32, xs, ls),
+            _ => {
+                let (xs, ls) = (
+                    f64s(&xt, "sigmoid_cross_entropy_with_logits")?,
+                    f64s(&lt, "sigmoid_cross_entropy_with_logits")?,
+                );
+                let t = kernel!(f64, &xs, &ls);
+                t.cast(xt.dtype())?
+            }
+        };
+        drop((xt, lt));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+fn same_shape(x: &Tensor, other: &Tensor, what: &str) -> Result<(), KernelError> {
+    if x.shape() != other.shape() {
+        return Err(KernelError::Shape(format!(
+            "{what} has shape {:?} but X has shape {:?}; they must be the same",
+            other.shape(),
+            x.shape()
+        )));
+    }
+    Ok(())
+}
+
+/// Its grad: `(sigmoid(x) - label) * dout`, 0 where ignored, divided as
+/// the forward divided.
+fn sigmoid_ce_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, label, dout) = (l.input("X")?, l.input("Label")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let ignore = l.int("ignore_index", -100)?;
+    let normalize = l.bool("normalize", false)?;
+    compute(move |s| {
+        let (xt, lt, dt) = (s.tensor(&x)?, s.tensor(&label)?, s.tensor(&dout)?);
+        same_shape(&xt, &lt, "Label")?;
+        same_shape(&xt, &dt, "Out@GRAD")?;
+        macro_rules! kernel {
+            ($t:ty, $xs:expr, $ls:expr, $ds:expr) => {{
+                let (xs, ls, ds): (&[$t], &[$t], &[$t]) = ($xs, $ls, $ds);
+                let count = ls.iter().filter(|&&y| y as i64 != ignore).count() as $t;
+                let mut g: Vec<$t> = xs
+                    .iter()
+                    .zip(ls)
+                    .zip(ds)
+                    .map(|((&x, &y), &d)| {
+                        if y as i64 == ignore {
+                            return 0.0;
+                        }
+                        let sig = 1.0 / (1.0 + (-x).exp());
+                        d * (sig - y)
+                    })
+                    .collect();
+                if normalize {
+                    let norm = count.max(<$t>::EPSILON);
+                    g.iter_mut().for_each(|v| *v /= norm);
+                }
+                Tensor::from_vec(xt.shape(), g)?
+            }};
+        }
+        let t = match (xt.values::<f32>(), lt.values::<f32>(), dt.values::<f32>()) {
+            (Some(xs), Some(ls), Some(ds)) => kernel!(f32, xs, ls, ds),
+            _ => {
+                let op = "sigmoid_cross_entropy_with_logits_grad";
+                let (xs, ls, ds) = (f64s(&xt, op)?, f64s(&lt, op)?, f64s(&dt, op)?);
+                kernel!(f64, &xs, &ls, &ds).cast(xt.dtype())?
+            }
+        };
+        drop((xt, lt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
 }

@@ -23,6 +23,8 @@ pub use buffer::Buffer;
 pub(crate) use scalar::Scalar;
 pub use shape::{same_dims, Shape};
 
+use std::sync::Arc;
+
 use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
@@ -42,7 +44,15 @@ pub enum Data {
 pub struct Tensor {
     shape: Shape,
     data: Data,
+    /// Paddle's LoD (level of detail): for each level, the offsets of its
+    /// sequences into the next level (the last level into the rows), as
+    /// `LoDTensor::lod()` gives them. `None` for a plain dense tensor,
+    /// which is almost every tensor: one word, no allocation.
+    lod: Option<Arc<Lod>>,
 }
+
+/// LoD offsets, level by level (`[[0, 3, 5]]`: two sequences of rows 0..3 and 3..5).
+pub type Lod = Vec<Vec<usize>>;
 
 impl Data {
     pub fn len(&self) -> usize {
@@ -310,6 +320,7 @@ impl Tensor {
         Ok(Tensor {
             shape: Shape::from_slice(shape),
             data,
+            lod: None,
         })
     }
 
@@ -322,13 +333,18 @@ impl Tensor {
         Tensor {
             shape: Shape::from_slice(&[1]),
             data: T::wrap(Buffer::One(value)),
+            lod: None,
         }
     }
 
     /// Builds a tensor from a computed buffer whose length is known to match `shape`.
     pub(crate) fn from_parts(shape: Shape, data: Data) -> Tensor {
         debug_assert_eq!(numel(&shape).ok(), Some(data.len()));
-        Tensor { shape, data }
+        Tensor {
+            shape,
+            data,
+            lod: None,
+        }
     }
 
     /// A tensor of `shape` with every element `value` (converted as
@@ -351,6 +367,7 @@ impl Tensor {
         Ok(Tensor {
             shape: Shape::from_slice(shape),
             data,
+            lod: None,
         })
     }
 
@@ -368,6 +385,26 @@ impl Tensor {
 
     pub fn data(&self) -> &Data {
         &self.data
+    }
+
+    /// The LoD, empty for a plain tensor.
+    pub fn lod(&self) -> &[Vec<usize>] {
+        self.lod.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// The same tensor with LoD `lod` (none when `lod` is empty). The
+    /// caller has checked it against the rows ([`check_lod`]).
+    pub fn with_lod(mut self, lod: Lod) -> Tensor {
+        self.lod = (!lod.is_empty()).then(|| Arc::new(lod));
+        self
+    }
+
+    /// The same tensor with `from`'s LoD when it fits this tensor's rows:
+    /// how Paddle's ops share their input's LoD with their output.
+    pub(crate) fn share_lod(&mut self, from: &Tensor) {
+        if self.lod.is_none() && from.lod.is_some() && self.shape.first() == from.shape.first() {
+            self.lod = from.lod.clone();
+        }
     }
 
     pub fn numel(&self) -> usize {
@@ -397,6 +434,37 @@ impl Tensor {
         T::buffer(self.data)
     }
 
+    /// Checks LoD `lod` for a tensor of `rows` rows as Paddle's
+    /// `CheckLoD` does: each level starts at 0 and never decreases, each
+    /// level ends where the next has offsets, and the last ends at `rows`.
+    pub fn check_lod(lod: &[Vec<usize>], rows: usize) -> Result<(), String> {
+        for (k, level) in lod.iter().enumerate() {
+            if level.len() < 2 || level[0] != 0 || level.windows(2).any(|w| w[0] > w[1]) {
+                return Err(format!(
+                    "LoD level {k} {level:?} must start at 0, hold at least two offsets and never decrease"
+                ));
+            }
+            let end = *level.last().unwrap_or(&0);
+            let want = lod.get(k + 1).map_or(rows, |next| next.len() - 1);
+            if end != want {
+                return Err(format!(
+                    "LoD level {k} {level:?} ends at {end}, but the {} has {want} {}",
+                    if k + 1 < lod.len() {
+                        "next level"
+                    } else {
+                        "tensor"
+                    },
+                    if k + 1 < lod.len() {
+                        "sequences"
+                    } else {
+                        "rows"
+                    }
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The same data under another shape with the same element count.
     pub fn reshaped(&self, shape: &[i64]) -> Result<Tensor, KernelError> {
         Tensor::new(shape, self.data.clone())
@@ -420,6 +488,7 @@ impl Tensor {
         Ok(Tensor {
             shape: self.shape.clone(),
             data,
+            lod: self.lod.clone(),
         })
     }
 

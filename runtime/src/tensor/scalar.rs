@@ -50,7 +50,8 @@ impl Tensor {
             _ => return None,
         };
         let rank = self.shape.len();
-        (rank <= MAX_RANK).then_some((v, rank))
+        // A one-row LoD tensor keeps its LoD: it stays a tensor.
+        (rank <= MAX_RANK && self.lod.is_none()).then_some((v, rank))
     }
 
     /// A one-element tensor of `rank` (at most 4, as [`Tensor::as_scalar`] gives).
@@ -67,7 +68,11 @@ impl Tensor {
             Scalar::Float32(v) => Data::Float32(Buffer::One(v)),
             Scalar::Float64(v) => Data::Float64(Buffer::One(v)),
         };
-        Tensor { shape, data }
+        Tensor {
+            shape,
+            data,
+            lod: None,
+        }
     }
 }
 

@@ -45,11 +45,6 @@ const UNSUPPORTED: &[(&str, Plan, &str)] = &[
         "fluidc reads paddle.dataset.uci_housing and paddle.dataset.mnist from Paddle's cache; the other datasets come as scripts need them",
     ),
     (
-        "fluid.layers.DynamicRNN",
-        Plan::NotPlanned,
-        "it needs LoD tensors, which fluidc does not model; use layers.While over a tensor array",
-    ),
-    (
         "fluid.layers.dynamic_lstm",
         Plan::NotPlanned,
         "LoD sequence layers are not modelled",
@@ -62,7 +57,7 @@ const UNSUPPORTED: &[(&str, Plan, &str)] = &[
     (
         "fluid.layers.sequence_",
         Plan::NotPlanned,
-        "LoD sequence layers are not modelled",
+        "of the LoD sequence layers, fluidc has sequence_pool, sequence_first_step and sequence_last_step",
     ),
     (
         "fluid.layers.py_reader",

@@ -121,6 +121,9 @@ pub fn exit(i: &mut Host, exit: Exit, sp: Range<usize>) -> Result<()> {
             };
             // A StaticRNN's step block ends with ops of its own.
             let rnn_cond = match &kind {
+                GuardKind::Rnn(rnn) if matches!(rnn.as_ref(), Object::DynamicRnn(_)) => {
+                    Some(super::dyn_rnn::finish_block(i, rnn, sp.clone()))
+                }
                 GuardKind::Rnn(rnn) => Some(super::rnn::finish_step(i, rnn, sp.clone())),
                 _ => None,
             };
@@ -129,7 +132,11 @@ pub fn exit(i: &mut Host, exit: Exit, sp: Range<usize>) -> Result<()> {
                 GuardKind::Rnn(rnn) => {
                     if let Some(cond) = rnn_cond.expect("set for an Rnn guard")? {
                         control::complete_while(i, program, block, &cond, false);
-                        super::rnn::collect_outputs(i, &rnn, sp)?;
+                        if matches!(rnn.as_ref(), Object::DynamicRnn(_)) {
+                            super::dyn_rnn::collect_outputs(i, &rnn);
+                        } else {
+                            super::rnn::collect_outputs(i, &rnn, sp)?;
+                        }
                     }
                 }
                 GuardKind::While { cond, is_test } => {

@@ -17,6 +17,7 @@ mod control;
 mod conv;
 mod csp;
 mod dataset;
+pub mod dyn_rnn;
 mod format_spec;
 mod guards;
 pub mod io;
@@ -37,6 +38,7 @@ mod random;
 pub mod reader;
 mod reduce;
 pub mod rnn;
+pub mod sequence;
 mod tensor;
 
 use std::collections::HashMap;
@@ -74,11 +76,13 @@ const TABLES: &[&[Builtin]] = &[
     numpy::BUILTINS,
     numpy_more::BUILTINS,
     rnn::BUILTINS,
+    dyn_rnn::BUILTINS,
     random::BUILTINS,
     control::BUILTINS,
     csp::BUILTINS,
     program::BUILTINS,
     basic_layers::BUILTINS,
+    sequence::BUILTINS,
     operator::BUILTINS,
     io::BUILTINS,
     reader::BUILTINS,

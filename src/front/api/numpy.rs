@@ -488,7 +488,7 @@ pub fn as_array(v: &Value) -> Option<Rc<HostArray>> {
         Value::Array(x) | Value::NpScalar(x) => Some(x.clone()),
         // `numpy.array(tensor)` of a fetched DenseTensor.
         Value::Object(o) => match o.as_ref() {
-            crate::front::value::Object::DenseTensor(x) => Some(x.clone()),
+            crate::front::value::Object::DenseTensor(t) => t.borrow().array.clone(),
             _ => None,
         },
         other => HostArray::from_nested(&nested(other)?, None)
@@ -512,7 +512,9 @@ pub fn nested(v: &Value) -> Option<Nested> {
     match v {
         Value::Array(x) | Value::NpScalar(x) => Some(Nested::Array((**x).clone())),
         Value::Object(o) => match o.as_ref() {
-            crate::front::value::Object::DenseTensor(x) => Some(Nested::Array((**x).clone())),
+            crate::front::value::Object::DenseTensor(t) => {
+                Some(Nested::Array((**t.borrow().array.as_ref()?).clone()))
+            }
             _ => None,
         },
         Value::List(_) | Value::Tuple(_) => {

@@ -314,18 +314,73 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     builtin!(["DenseTensor.shape"], [], Rest::No, |_, a| {
-        match recv_object(a).as_ref() {
-            Object::DenseTensor(x) => Ok(Value::list(
-                x.shape().iter().map(|&d| Value::Int(d as i64)).collect(),
-            )),
-            _ => Ok(Value::Poison),
-        }
+        let t = host_tensor_of(a)?;
+        let shape = t.array.as_ref().map_or(&[][..], |x| x.shape());
+        Ok(Value::list(
+            shape.iter().map(|&d| Value::Int(d as i64)).collect(),
+        ))
+    }),
+    builtin!(["DenseTensor.lod"], [], Rest::No, |_, a| {
+        Ok(lod_value(&host_tensor_of(a)?.lod, false))
     }),
     builtin!(
-        ["DenseTensor.lod", "DenseTensor.recursive_sequence_lengths"],
+        ["DenseTensor.recursive_sequence_lengths"],
         [],
         Rest::No,
-        |_, _| { Ok(Value::list(Vec::new())) }
+        |_, a| Ok(lod_value(&host_tensor_of(a)?.lod, true))
+    ),
+    builtin!(
+        ["DenseTensor.has_valid_recursive_sequence_lengths"],
+        [],
+        Rest::No,
+        |_, a| {
+            let t = host_tensor_of(a)?;
+            let rows = t
+                .array
+                .as_ref()
+                .map_or(0, |x| x.shape().first().copied().unwrap_or(1));
+            Ok(Value::Bool(
+                fluidc_runtime::Tensor::check_lod(&t.lod, rows).is_ok(),
+            ))
+        }
+    ),
+    builtin!(
+        ["DenseTensor.set"],
+        [("array", Req), ("place", Nil)],
+        Rest::No,
+        |_, a| {
+            let array = super::numpy::as_array(a.get("array"))
+                .ok_or_else(|| a.err("array", "set() takes a numpy array"))?;
+            host_tensor_mut(a)?.with(|t| t.array = Some(array));
+            Ok(Value::None)
+        }
+    ),
+    builtin!(["DenseTensor.set_lod"], [("lod", Req)], Rest::No, |_, a| {
+        let lod = lod_arg(a, "lod", false)?;
+        host_tensor_mut(a)?.with(|t| t.lod = lod);
+        Ok(Value::None)
+    }),
+    builtin!(
+        ["DenseTensor.set_recursive_sequence_lengths"],
+        [("recursive_sequence_lengths", Req)],
+        Rest::No,
+        |_, a| {
+            let lod = lod_arg(a, "recursive_sequence_lengths", true)?;
+            host_tensor_mut(a)?.with(|t| t.lod = lod);
+            Ok(Value::None)
+        }
+    ),
+    builtin!(
+        ["fluid.LoDTensor", "fluid.core.LoDTensor", "fluid.Tensor"],
+        [],
+        Rest::No,
+        |_, _| Ok(Value::object(Object::DenseTensor(Default::default())))
+    ),
+    builtin!(
+        ["fluid.create_lod_tensor"],
+        [("data", Req), ("recursive_seq_lens", Req), ("place", Nil)],
+        Rest::No,
+        create_lod_tensor
     ),
     builtin!(
         ["fluid.unique_name.generate"],
@@ -687,9 +742,152 @@ fn scope_arg(a: &Args, name: &str) -> Result<usize> {
 /// A fetched array as `return_numpy=False` returns it: a DenseTensor.
 fn dense_tensor(v: Value) -> Value {
     match v {
-        Value::Array(x) => Value::object(Object::DenseTensor(x)),
+        Value::Array(x) => host_tensor(x, Vec::new()),
         other => other,
     }
+}
+
+/// The DenseTensor a method is bound to.
+fn host_tensor_of(a: &Args) -> Result<crate::front::value::HostTensor> {
+    match recv_object(a).as_ref() {
+        Object::DenseTensor(t) => Ok(t.borrow().clone()),
+        _ => Err(Diagnostic::new(
+            a.call.clone(),
+            "this method needs a DenseTensor",
+        )),
+    }
+}
+
+/// Changes the DenseTensor a method is bound to.
+fn host_tensor_mut(a: &Args) -> Result<HostTensorMut> {
+    let o = recv_object(a);
+    match o.as_ref() {
+        Object::DenseTensor(_) => Ok(HostTensorMut(o)),
+        _ => Err(Diagnostic::new(
+            a.call.clone(),
+            "this method needs a DenseTensor",
+        )),
+    }
+}
+
+/// A DenseTensor being changed through its `RefCell`.
+struct HostTensorMut(std::rc::Rc<Object>);
+
+impl HostTensorMut {
+    fn with(&self, f: impl FnOnce(&mut crate::front::value::HostTensor)) {
+        if let Object::DenseTensor(t) = self.0.as_ref() {
+            f(&mut t.borrow_mut());
+        }
+    }
+}
+
+/// LoD as a script sees it: offsets (`lod()`), or lengths
+/// (`recursive_sequence_lengths()`, as Paddle 1.x's LoDTensor gave them).
+fn lod_value(lod: &[Vec<usize>], lengths: bool) -> Value {
+    Value::list(
+        lod.iter()
+            .map(|level| {
+                let v: Vec<Value> = if lengths {
+                    level
+                        .windows(2)
+                        .map(|w| Value::Int((w[1] - w[0]) as i64))
+                        .collect()
+                } else {
+                    level.iter().map(|&o| Value::Int(o as i64)).collect()
+                };
+                Value::list(v)
+            })
+            .collect(),
+    )
+}
+
+/// A LoD argument: a list of levels of offsets, or of lengths (`lengths`),
+/// as offsets.
+fn lod_arg(a: &Args, name: &str, lengths: bool) -> Result<Vec<Vec<usize>>> {
+    let bad = || {
+        a.err(
+            name,
+            if lengths {
+                "give the sequence lengths level by level, as a list of lists of ints ([[3, 2]])"
+            } else {
+                "give the LoD offsets level by level, as a list of lists of ints ([[0, 3, 5]])"
+            },
+        )
+    };
+    let levels = a.get(name).items().ok_or_else(bad)?;
+    levels
+        .iter()
+        .map(|level| {
+            let items = level.items().ok_or_else(bad)?;
+            let mut v = Vec::with_capacity(items.len() + 1);
+            if lengths {
+                v.push(0);
+            }
+            for it in items {
+                let Value::Int(n) = it else { return Err(bad()) };
+                let n = usize::try_from(n).map_err(|_| bad())?;
+                if lengths {
+                    let last = v.last().copied().unwrap_or(0);
+                    v.push(last + n);
+                } else {
+                    v.push(n);
+                }
+            }
+            Ok(v)
+        })
+        .collect()
+}
+
+/// `fluid.create_lod_tensor(data, recursive_seq_lens, place)`: `data` a
+/// numpy array, a DenseTensor, or a list of sequences (of ints: one
+/// int64 column, as Paddle 1.x builds it); the lengths must fit its rows.
+fn create_lod_tensor(_: &mut Host, a: &mut Args) -> Result<Value> {
+    let lod = lod_arg(a, "recursive_seq_lens", true)?;
+    let data = a.get("data");
+    let array = match &data {
+        Value::List(_) => {
+            let mut flat = Vec::new();
+            for seq in data.items().unwrap_or_default() {
+                let items = seq.items().ok_or_else(|| {
+                    a.err(
+                        "data",
+                        "a list `data` must be a list of sequences (lists of ints)",
+                    )
+                })?;
+                flat.extend(items);
+            }
+            let nested = super::numpy::nested(&Value::list(flat))
+                .ok_or_else(|| a.err("data", "the sequences must hold numbers"))?;
+            let arr = crate::host::HostArray::from_nested(&nested, Some(crate::host::DType::Int64))
+                .map_err(|e| a.err("data", e.message))?;
+            let n = arr.size() as i64;
+            std::rc::Rc::new(arr.reshape(&[n, 1]).map_err(|e| a.err("data", e.message))?)
+        }
+        other => super::numpy::as_array(other).ok_or_else(|| {
+            a.err(
+                "data",
+                "data must be a numpy array, a list of sequences or a LoDTensor",
+            )
+        })?,
+    };
+    let rows = array.shape().first().copied().unwrap_or(1);
+    fluidc_runtime::Tensor::check_lod(&lod, rows).map_err(|e| {
+        a.err(
+            "recursive_seq_lens",
+            format!("the lengths do not fit the data: {e}"),
+        )
+    })?;
+    Ok(host_tensor(array, lod))
+}
+
+/// A DenseTensor object of `array` with LoD `lod`.
+pub fn host_tensor(array: std::rc::Rc<crate::host::HostArray>, lod: Vec<Vec<usize>>) -> Value {
+    Value::object(Object::DenseTensor(std::cell::RefCell::new(
+        crate::front::value::HostTensor {
+            array: Some(array),
+            lod,
+        },
+    )))
 }
 
 /// The tensor scope `scope` holds for `name`, as an array; known only when
@@ -748,6 +946,13 @@ fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
                 let Value::Str(name) = k else {
                     return Err(a.err("feed", "feed keys must be variable names"));
                 };
+                let lod = match &v {
+                    Value::Object(o) => match o.as_ref() {
+                        Object::DenseTensor(t) => t.borrow().lod.clone(),
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                };
                 let value = super::numpy::as_array(&v).ok_or_else(|| {
                     a.err(
                         "feed",
@@ -757,7 +962,7 @@ fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
                         ),
                     )
                 })?;
-                feeds.push((name.to_string(), (*value).clone()));
+                feeds.push((name.to_string(), (*value).clone(), lod));
             }
         }
         _ => return Err(a.err("feed", "`feed` must be a dict of name: value")),
@@ -781,12 +986,11 @@ fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
     Ok(Value::list(
         arrays
             .into_iter()
-            .map(|x| {
-                let v = Value::Array(std::rc::Rc::new(x));
+            .map(|(x, lod)| {
                 if numpy {
-                    v
+                    Value::Array(std::rc::Rc::new(x))
                 } else {
-                    dense_tensor(v)
+                    host_tensor(std::rc::Rc::new(x), lod)
                 }
             })
             .collect(),
@@ -881,7 +1085,14 @@ pub fn var_attr(i: &Host, v: &VarRef, name: &str) -> Option<Value> {
         "persistable" => Value::Bool(var.is_persistable()),
         "stop_gradient" => Value::Bool(var.stop_gradient.unwrap_or(false)),
         "type" => Value::DType(var.kind().unwrap_or(VarKind::DenseTensor)),
-        "lod_level" => Value::Int(0),
+        "lod_level" => Value::Int(
+            var.ty
+                .dense_tensor
+                .as_ref()
+                .and_then(|d| d.legacy_lod_level)
+                .unwrap_or(0)
+                .into(),
+        ),
         "block" => Value::object(Object::Block {
             program: v.program,
             block: v.block,

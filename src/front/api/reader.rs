@@ -372,6 +372,9 @@ pub struct FeedSlot {
     pub name: String,
     pub dtype: DType,
     pub shape: Option<Vec<i64>>,
+    /// The variable's LoD levels: each sample's field is a sequence (of
+    /// sequences, for 2), fed as one LoD tensor of the rows.
+    pub lod_level: usize,
 }
 
 /// `fluid.DataFeeder(feed_list, place, program=None)`.
@@ -436,10 +439,18 @@ fn data_feeder(h: &mut Host, a: &mut Args) -> Result<Value> {
             .map(|t| t.dims.clone())
             .unwrap_or_default();
         let shape = (dims.iter().filter(|d| **d < 0).count() <= 1).then_some(dims);
+        let lod_level = desc
+            .ty
+            .dense_tensor
+            .as_ref()
+            .and_then(|d| d.legacy_lod_level)
+            .unwrap_or(0)
+            .max(0) as usize;
         slots.push(FeedSlot {
             name: var.name.to_string(),
             dtype,
             shape,
+            lod_level,
         });
     }
     Ok(Value::object(Object::DataFeeder(slots)))
@@ -485,6 +496,25 @@ fn feed(_: &mut Host, a: &mut Args) -> Result<Value> {
     }
     let mut dict = crate::front::value::Dict::default();
     for (slot, column) in slots.iter().zip(columns) {
+        // A LoD slot: its samples' sequences become rows, their lengths the LoD.
+        let mut lod = vec![vec![0usize]; slot.lod_level];
+        let column = if slot.lod_level > 0 {
+            let mut rows = Vec::new();
+            for v in column {
+                flatten_sequence(&v, 0, &mut lod, &mut rows).ok_or_else(|| {
+                    a.err(
+                        "iterable",
+                        format!(
+                            "the values for `{}` must be sequences: it has lod_level {}",
+                            slot.name, slot.lod_level
+                        ),
+                    )
+                })?;
+            }
+            rows
+        } else {
+            column
+        };
         let list = Value::list(column);
         let data = nested(&list).ok_or_else(|| {
             a.err(
@@ -520,8 +550,35 @@ fn feed(_: &mut Host, a: &mut Args) -> Result<Value> {
                 })?;
             }
         }
+        let value = if slot.lod_level > 0 {
+            super::program::host_tensor(Rc::new(arr), lod)
+        } else {
+            Value::Array(Rc::new(arr))
+        };
         // Names are strings: always hashable.
-        let _ = dict.insert(Value::str(&slot.name), Value::Array(Rc::new(arr)));
+        let _ = dict.insert(Value::str(&slot.name), value);
     }
     Ok(Value::Dict(Rc::new(std::cell::RefCell::new(dict))))
+}
+
+/// Appends the rows of sequence `v` at LoD level `level` to `rows`, and
+/// its length (in units of the next level, or rows) to `lod[level]` as an
+/// offset; `None` when `v` is not a sequence.
+fn flatten_sequence(
+    v: &Value,
+    level: usize,
+    lod: &mut [Vec<usize>],
+    rows: &mut Vec<Value>,
+) -> Option<()> {
+    let items = v.items()?;
+    let last = lod[level].last().copied().unwrap_or(0);
+    lod[level].push(last + items.len());
+    for it in items {
+        if level + 1 < lod.len() {
+            flatten_sequence(&it, level + 1, lod, rows)?;
+        } else {
+            rows.push(it);
+        }
+    }
+    Some(())
 }

@@ -35,6 +35,7 @@ use super::builtin::{builtin, recv_object, Args, Builtin, Rest, D};
 use super::conv::{self, append_inferred_at};
 use super::layer::{dims, dtype_of};
 use super::logic::compare_op;
+use super::sequence::{fill_batch_size_like, BatchSizeLike};
 use super::tensor::fill_constant;
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::host::Host;
@@ -192,7 +193,7 @@ fn inside<'a>(obj: &'a Object, a: &Args) -> Result<std::cell::RefMut<'a, RnnStat
 }
 
 /// Runs `f` with the block around the loop current.
-fn in_parent<T>(i: &mut Host, parent: usize, f: impl FnOnce(&mut Host) -> T) -> T {
+pub fn in_parent<T>(i: &mut Host, parent: usize, f: impl FnOnce(&mut Host) -> T) -> T {
     let main = i.b.main;
     let saved = std::mem::replace(&mut i.b.programs[main].current, parent);
     let out = f(i);
@@ -283,24 +284,15 @@ fn memory(i: &mut Host, a: &mut Args) -> Result<Value> {
                 a.int("init_batch_dim_idx")?,
                 a.int("ref_batch_dim_idx")?,
             );
+            let like = BatchSizeLike {
+                dtype: dtype_of(i, &input),
+                shape,
+                value,
+                input_dim_idx: in_idx,
+                output_dim_idx: out_idx,
+            };
             in_parent(i, parent, |i| {
-                let helper = i.b.helper_name("fill_constant_batch_size_like");
-                let dtype = dtype_of(i, &input);
-                let out = i.b.tmp_var(&helper, dtype, vec![]);
-                let op = Op::new("fill_constant_batch_size_like")
-                    .input("Input", &[&input.name])
-                    .output("Out", &[&out.name])
-                    .attr(
-                        "shape",
-                        AttrValue::Ints(shape.iter().map(|&d| d as i32).collect()),
-                    )
-                    .attr("dtype", AttrValue::Int(dtype as i32))
-                    .attr("value", AttrValue::Float(value as f32))
-                    .attr("input_dim_idx", AttrValue::Int(in_idx as i32))
-                    .attr("output_dim_idx", AttrValue::Int(out_idx as i32));
-                append_inferred_at(i, op, a.call.clone())?;
-                i.b.var_mut(&out).stop_gradient = Some(true);
-                Ok::<_, Diagnostic>(out)
+                fill_batch_size_like(i, &input, &like, a.call.clone())
             })?
         }
     };

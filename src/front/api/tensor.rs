@@ -420,6 +420,12 @@ fn data(i: &mut Host, a: &Args, shape: Vec<i64>, check_feed: bool) -> Result<Val
     let dtype = a.dtype("dtype")?;
     let mut var = Var::dense(name, dtype, shape);
     var.stop_gradient = Some(true);
+    let lod_level = a.int("lod_level")?;
+    if lod_level > 0 {
+        if let Some(d) = var.ty.dense_tensor.as_mut() {
+            d.legacy_lod_level = Some(lod_level as i32);
+        }
+    }
     if check_feed {
         var.need_check_feed = Some(true);
     }

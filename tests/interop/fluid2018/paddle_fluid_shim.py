@@ -478,6 +478,37 @@ def leaky_relu(x, alpha=0.02, name=None):
     return out
 
 
+def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
+    """1.x's sequence_pool: `Out` and `MaxIndex` (stop_gradient for max)."""
+    helper = LayerHelper("sequence_pool")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    max_index = helper.create_variable_for_type_inference(dtype="int32")
+    helper.append_op(type="sequence_pool", inputs={"X": input},
+                     outputs={"Out": out, "MaxIndex": max_index},
+                     attrs={"pooltype": pool_type.upper(), "is_test": is_test,
+                            "pad_value": pad_value})
+    if pool_type == "max":
+        max_index.stop_gradient = True
+    return out
+
+
+def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
+    helper = LayerHelper("sigmoid_cross_entropy_with_logits", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="sigmoid_cross_entropy_with_logits", inputs={"X": x, "Label": label},
+                     outputs={"Out": out},
+                     attrs={"ignore_index": ignore_index, "normalize": normalize})
+    return out
+
+
+def create_lod_tensor(data, recursive_seq_lens, place):
+    """1.x's create_lod_tensor: a list of sequences becomes one int64 column."""
+    if isinstance(data, list):
+        flat = [x for seq in data for x in seq]
+        data = numpy.array(flat, dtype="int64").reshape([len(flat), 1])
+    return paddle.base.create_lod_tensor(data, recursive_seq_lens, place)
+
+
 def clip(x, min, max, name=None):
     helper = LayerHelper("clip", name=name)
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -2015,6 +2046,10 @@ def install(run=False):
         ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer, split=split,
         argmax=_arg("arg_max"), argmin=_arg("arg_min"),
         squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
+        sequence_pool=sequence_pool,
+        sequence_first_step=lambda input: sequence_pool(input, "first"),
+        sequence_last_step=lambda input: sequence_pool(input, "last"),
+        sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
@@ -2057,6 +2092,7 @@ def install(run=False):
         "paddle.fluid", layers=layers, core=core, unique_name=unique_name, data=data,
         Executor=Executor, CPUPlace=core.CPUPlace, global_scope=paddle.static.global_scope,
         Scope=core.Scope, scope_guard=paddle.static.scope_guard,
+        create_lod_tensor=create_lod_tensor, LoDTensor=core.DenseTensor,
         **programs,
     )
     fluid.framework = _module("paddle.fluid.framework", **programs)

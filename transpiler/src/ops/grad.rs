@@ -17,6 +17,8 @@ use super::protos::{AttrDef, Proto, SlotDef};
 use crate::model::{Attr, AttrValue, Op, Slot};
 
 const DATA: &str = include_str!("../../data/grad_makers.json");
+/// The makers of `data/fluidc_ops.json`'s ops that had one in Paddle 1.x.
+const FLUIDC: &str = include_str!("../../data/fluidc_grad_makers.json");
 
 /// Paddle's suffix for a gradient variable.
 pub const GRAD_SUFFIX: &str = "@GRAD";
@@ -76,17 +78,24 @@ pub struct GradOpSpec {
 
 /// Every op's grad maker, by forward op type.
 pub(super) fn load() -> Result<HashMap<String, GradMaker>, String> {
-    let json: Value = serde_json::from_str(DATA).map_err(|e| e.to_string())?;
-    let ops = json
-        .get("ops")
-        .and_then(Value::as_object)
-        .ok_or("data/grad_makers.json: no `ops` object")?;
-    ops.iter()
-        .map(|(name, v)| {
-            let maker = parse_maker(v).map_err(|e| format!("grad_makers.json: `{name}`: {e}"))?;
-            Ok((name.clone(), maker))
-        })
-        .collect()
+    let mut out = HashMap::new();
+    for (file, text) in [
+        ("grad_makers.json", DATA),
+        ("fluidc_grad_makers.json", FLUIDC),
+    ] {
+        let json: Value = serde_json::from_str(text).map_err(|e| format!("data/{file}: {e}"))?;
+        let ops = json
+            .get("ops")
+            .and_then(Value::as_object)
+            .ok_or(format!("data/{file}: no `ops` object"))?;
+        for (name, v) in ops {
+            let maker = parse_maker(v).map_err(|e| format!("{file}: `{name}`: {e}"))?;
+            if out.insert(name.clone(), maker).is_some() {
+                return Err(format!("data/{file}: `{name}` has two grad makers"));
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn parse_maker(v: &Value) -> Result<GradMaker, String> {

@@ -27,6 +27,7 @@ mod fill;
 pub mod grad;
 pub mod infer;
 mod io;
+mod lod;
 pub mod manip;
 pub mod matmul;
 mod nn;
@@ -202,6 +203,7 @@ impl Registry {
         elementwise::register(&mut behaviours);
         fill::register(&mut behaviours);
         io::register(&mut behaviours);
+        lod::register(&mut behaviours);
         manip::register(&mut behaviours);
         matmul::register(&mut behaviours);
         nn::register(&mut behaviours);

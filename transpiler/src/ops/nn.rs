@@ -1,4 +1,5 @@
-//! Neural-network layers' ops: `softmax_with_cross_entropy`, embeddings
+//! Neural-network layers' ops: `softmax_with_cross_entropy`,
+//! `sigmoid_cross_entropy_with_logits`, embeddings
 //! (`lookup_table`, `lookup_table_v2`), `conv2d`, `pool2d`, `batch_norm`,
 //! `dropout`, `top_k`, `arg_max`/`arg_min` and `accuracy`.
 use super::infer::{same_as_x, TensorType};
@@ -9,6 +10,10 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure(
         "softmax_with_cross_entropy",
         softmax_with_cross_entropy,
+    ));
+    r.push(Behaviour::pure(
+        "sigmoid_cross_entropy_with_logits",
+        same_as_x,
     ));
     r.push(Behaviour::pure("lookup_table", |c| lookup_table(c, true)));
     r.push(Behaviour::pure("lookup_table_v2", |c| {

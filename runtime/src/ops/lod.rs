@@ -1,0 +1,476 @@
+//! LoD (variable-length sequence) ops of Paddle 1.x's `DynamicRNN`:
+//! `lod_rank_table`, `max_sequence_len`, `lod_tensor_to_array`,
+//! `array_to_lod_tensor`, `shrink_rnn_memory` and its grad, and
+//! `reorder_lod_tensor_by_rank` and its grad.
+//!
+//! Paddle 3.3.1 dropped all of these, so fluidc implements them after
+//! Paddle 1.x's C++ kernels (README, "fluidc-only ops"). A rank table
+//! orders the sequences of one LoD level longest first (ties keep their
+//! order); a DynamicRNN's step `t` holds the `t`-th element of every
+//! sequence longer than `t`, in the table's order, so that the batch of
+//! each step is a prefix of the previous step's.
+use std::sync::Arc;
+
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+use crate::scope::{VarRef, Vars};
+use crate::tensor::{with_data, Element, Lod, Scalar, Tensor};
+use crate::value::Value;
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("lod_rank_table", lod_rank_table);
+    r.add("max_sequence_len", max_sequence_len);
+    r.add("lod_tensor_to_array", lod_tensor_to_array);
+    r.add("array_to_lod_tensor", array_to_lod_tensor);
+    r.add("shrink_rnn_memory", shrink_rnn_memory);
+    r.add("shrink_rnn_memory_grad", shrink_rnn_memory_grad);
+    r.add("reorder_lod_tensor_by_rank", |l| reorder_by_rank(l, false));
+    r.add("reorder_lod_tensor_by_rank_grad", |l| {
+        reorder_by_rank(l, true)
+    });
+}
+
+/// A `LOD_RANK_TABLE` value: the sequences of LoD level `level` of a
+/// tensor, longest first, and that tensor's whole LoD (to find each
+/// sequence's rows).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RankTable {
+    level: usize,
+    /// (index of the sequence in the level, its length), longest first.
+    items: Vec<(usize, usize)>,
+    lod: Lod,
+}
+
+impl RankTable {
+    /// The rows of element `t` of sequence `k` of the table's level.
+    fn rows(&self, k: usize, t: usize) -> (usize, usize) {
+        let mut start = self.lod[self.level][k] + t;
+        let mut end = start + 1;
+        for level in &self.lod[self.level + 1..] {
+            start = level[start];
+            end = level[end];
+        }
+        (start, end)
+    }
+
+    /// The total rows of the tensor the table was made from.
+    fn total_rows(&self) -> usize {
+        let mut at = self.lod[self.level].last().copied().unwrap_or(0);
+        for level in &self.lod[self.level + 1..] {
+            at = level[at];
+        }
+        at
+    }
+
+    /// The length of each sequence, in the level's order.
+    fn lengths(&self) -> Vec<usize> {
+        let mut v = vec![0; self.items.len()];
+        for &(k, len) in &self.items {
+            v[k] = len;
+        }
+        v
+    }
+
+    /// How many sequences are longer than `t`: the batch of step `t` (a
+    /// prefix of the table).
+    fn active(&self, t: usize) -> usize {
+        self.items.partition_point(|&(_, len)| len > t)
+    }
+
+    fn max_len(&self) -> usize {
+        self.items.first().map_or(0, |&(_, len)| len)
+    }
+}
+
+fn table(s: &mut Vars, r: &VarRef) -> Result<Arc<RankTable>, KernelError> {
+    s.with(r, |v| match v {
+        Value::RankTable(t) => Ok(t.clone()),
+        other => Err(KernelError::Invalid(format!(
+            "`{}` must be a rank table (made by lod_rank_table), not {}",
+            r.name,
+            other.describe()
+        ))),
+    })
+}
+
+/// The rows `ranges` of `x`, one after another, under `x`'s row shape.
+fn take_rows(x: &Tensor, ranges: &[(usize, usize)]) -> Result<Tensor, KernelError> {
+    let rows = x.shape().first().copied().unwrap_or(1).max(0) as usize;
+    let width = if rows == 0 { 0 } else { x.numel() / rows };
+    let n: usize = ranges.iter().map(|(a, b)| b - a).sum();
+    if let Some(&(_, end)) = ranges.iter().find(|&&(_, end)| end > rows) {
+        return Err(KernelError::Shape(format!(
+            "row {end} is past the {rows} rows of a tensor of shape {:?}",
+            x.shape()
+        )));
+    }
+    let mut shape = x.shape().to_vec();
+    if shape.is_empty() {
+        shape.push(1);
+    }
+    shape[0] = n as i64;
+    let data = with_data!(x.data(), |v: T| {
+        let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
+        for &(a, b) in ranges {
+            out.extend_from_slice(&v[a * width..b * width]);
+        }
+        T::wrap(out.into())
+    });
+    Tensor::new(&shape, data)
+}
+
+/// `lod_rank_table`: the sequences of `X`'s LoD level `level`, longest first.
+fn lod_rank_table(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let level = usize::try_from(l.int("level", 0)?).map_err(|_| "`level` must not be negative")?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let lod = xt.lod().to_vec();
+        if level >= lod.len() {
+            return Err(KernelError::Invalid(format!(
+                "lod_rank_table: `{}` has {} LoD level(s), so it has no level {level}; feed it as a \
+                 LoD tensor (fluid.create_lod_tensor) and keep its LoD on the way",
+                x.name,
+                lod.len()
+            )));
+        }
+        let mut items: Vec<(usize, usize)> = lod[level]
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| (k, w[1] - w[0]))
+            .collect();
+        items.sort_by(|a, b| b.1.cmp(&a.1));
+        drop(xt);
+        s.set(
+            &out,
+            Value::RankTable(Arc::new(RankTable { level, items, lod })),
+        );
+        Ok(())
+    })
+}
+
+/// `max_sequence_len`: the longest sequence's length, an int64 `[1]`.
+fn max_sequence_len(l: &OpLoader) -> Result<Exec, String> {
+    let (t, out) = (l.input("RankTable")?, l.output("Out")?);
+    compute(move |s| {
+        let len = table(s, &t)?.max_len();
+        s.set_scalar(&out, Scalar::Int64(len as i64), 1);
+        Ok(())
+    })
+}
+
+/// `lod_tensor_to_array`: element `t` of the array holds the `t`-th
+/// element of each sequence longer than `t`, in the table's order.
+fn lod_tensor_to_array(l: &OpLoader) -> Result<Exec, String> {
+    let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
+    compute(move |s| {
+        let table = table(s, &t)?;
+        let xt = s.tensor(&x)?;
+        check_rows(&xt, &x, &table)?;
+        let mut items = Vec::with_capacity(table.max_len());
+        for step in 0..table.max_len() {
+            let ranges: Vec<_> = table.items[..table.active(step)]
+                .iter()
+                .map(|&(k, _)| table.rows(k, step))
+                .collect();
+            items.push(Value::tensor(take_rows(&xt, &ranges)?));
+        }
+        drop(xt);
+        s.set(&out, Value::TensorArray(Arc::new(items)));
+        Ok(())
+    })
+}
+
+fn check_rows(xt: &Tensor, x: &VarRef, table: &RankTable) -> Result<(), KernelError> {
+    let rows = xt.shape().first().copied().unwrap_or(1);
+    if rows != table.total_rows() as i64 {
+        return Err(KernelError::Shape(format!(
+            "`{}` has {rows} rows but its rank table's sequences hold {}",
+            x.name,
+            table.total_rows()
+        )));
+    }
+    Ok(())
+}
+
+/// `array_to_lod_tensor`: the inverse of [`lod_tensor_to_array`]: the
+/// sequences back in their first order, with the table's LoD.
+fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
+    let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
+    compute(move |s| {
+        let table = table(s, &t)?;
+        let steps = s.with(&x, |v| match v {
+            Value::TensorArray(items) => Ok(items.clone()),
+            Value::Empty => Ok(Arc::default()),
+            other => Err(KernelError::Invalid(format!(
+                "`{}` must be a tensor array, not {}",
+                x.name,
+                other.describe()
+            ))),
+        })?;
+        let steps: Vec<Option<Tensor>> = steps.iter().map(Value::to_tensor).collect();
+        let Some(like) = steps.iter().flatten().next() else {
+            return Err(KernelError::Invalid(format!(
+                "array_to_lod_tensor: `{}` holds no tensor",
+                x.name
+            )));
+        };
+        // Where each step's sequences start, in the step's rows.
+        let mut starts: Vec<Vec<usize>> = Vec::with_capacity(table.max_len());
+        for step in 0..table.max_len() {
+            let mut at = 0;
+            let v = table.items[..table.active(step)]
+                .iter()
+                .map(|&(k, _)| {
+                    let (a, b) = table.rows(k, step);
+                    let here = at;
+                    at += b - a;
+                    here
+                })
+                .collect();
+            starts.push(v);
+        }
+        let width = like.numel() / (like.shape().first().copied().unwrap_or(1).max(1) as usize);
+        let mut shape = like.shape().to_vec();
+        shape[0] = table.total_rows() as i64;
+        let mut rank_of = vec![0; table.items.len()];
+        for (p, &(k, _)) in table.items.iter().enumerate() {
+            rank_of[k] = p;
+        }
+        let data = with_data!(like.data(), |_like: T| {
+            let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
+            for (k, len) in table.lengths().into_iter().enumerate() {
+                let p = rank_of[k];
+                for step in 0..len {
+                    let (a, b) = table.rows(k, step);
+                    let n = (b - a) * width;
+                    match steps.get(step).and_then(Option::as_ref) {
+                        Some(st) => {
+                            let vals = st.values::<T>().ok_or_else(|| {
+                                KernelError::Dtype(format!(
+                                    "the elements of `{}` differ in dtype",
+                                    x.name
+                                ))
+                            })?;
+                            let from = starts[step][p] * width;
+                            let part = vals.get(from..from + n).ok_or_else(|| {
+                                KernelError::Shape(format!(
+                                    "element {step} of `{}` has shape {:?}, too small for its {} sequences",
+                                    x.name,
+                                    st.shape(),
+                                    table.active(step)
+                                ))
+                            })?;
+                            out.extend_from_slice(part);
+                        }
+                        None => out.extend(std::iter::repeat_n(T::ZERO, n)),
+                    }
+                }
+            }
+            T::wrap(out.into())
+        });
+        let lod = table.lod.clone();
+        s.set_tensor(&out, Tensor::new(&shape, data)?.with_lod(lod));
+        Ok(())
+    })
+}
+
+/// `shrink_rnn_memory`: the first rows of `X`, one per sequence still
+/// running at step `I` (the table's prefix longer than `I`).
+fn shrink_rnn_memory(l: &OpLoader) -> Result<Exec, String> {
+    let (x, i, t, out) = (
+        l.input("X")?,
+        l.input("I")?,
+        l.input("RankTable")?,
+        l.output("Out")?,
+    );
+    compute(move |s| {
+        let n = table(s, &t)?.active(super::array::index(s, &i)?);
+        let xt = s.tensor(&x)?;
+        let rows = xt.shape().first().copied().unwrap_or(1).max(0) as usize;
+        let t = take_rows(&xt, &[(0, n.min(rows))])?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `shrink_rnn_memory_grad`: `Out@GRAD` in the first rows of a zero
+/// tensor shaped like `X` (all zeros when no gradient reached `Out`).
+fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dout) = (l.input("X")?, l.opt_input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let mut g = Tensor::zeros(xt.dtype(), xt.shape())?;
+        drop(xt);
+        if let Some(d) = dout.as_ref().filter(|d| !matches!(s.get(d), Value::Empty)) {
+            let dt = s.tensor(d)?;
+            with_data!(dt.data(), |v: T| {
+                let dst = g
+                    .make_values_mut::<T>()
+                    .ok_or_else(|| KernelError::Dtype("Out@GRAD and X differ in dtype".into()))?;
+                let part = dst.get_mut(..v.len()).ok_or_else(|| {
+                    KernelError::Shape(format!(
+                        "Out@GRAD of shape {:?} is larger than X",
+                        dt.shape()
+                    ))
+                })?;
+                part.copy_from_slice(v);
+            });
+        }
+        s.set_tensor(&dx, g);
+        Ok(())
+    })
+}
+
+/// `reorder_lod_tensor_by_rank`: the sequences of `X` (its level-0 LoD,
+/// or its rows) in the table's order; `_grad` puts them back.
+fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, String> {
+    let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
+    compute(move |s| {
+        let table = table(s, &t)?;
+        let xt = s.tensor(&x)?;
+        let units: Vec<(usize, usize)> = match xt.lod().first() {
+            Some(level) => level.windows(2).map(|w| (w[0], w[1])).collect(),
+            None => {
+                let rows = xt.shape().first().copied().unwrap_or(1).max(0) as usize;
+                (0..rows).map(|r| (r, r + 1)).collect()
+            }
+        };
+        if units.len() != table.items.len() {
+            return Err(KernelError::Shape(format!(
+                "`{}` holds {} sequences but the rank table orders {}",
+                x.name,
+                units.len(),
+                table.items.len()
+            )));
+        }
+        let order: Vec<usize> = if back {
+            let mut inv = vec![0; units.len()];
+            for (p, &(k, _)) in table.items.iter().enumerate() {
+                inv[k] = p;
+            }
+            inv
+        } else {
+            table.items.iter().map(|&(k, _)| k).collect()
+        };
+        let ranges: Vec<_> = order.iter().map(|&k| units[k]).collect();
+        let mut r = take_rows(&xt, &ranges)?;
+        if !xt.lod().is_empty() && !back {
+            let mut offsets = vec![0];
+            for &(a, b) in &ranges {
+                offsets.push(offsets.last().copied().unwrap_or(0) + b - a);
+            }
+            r = r.with_lod(vec![offsets]);
+        }
+        drop(xt);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// Ops whose output keeps its input's LoD, as their Paddle `InferShape`
+/// shares it (`ShareLoD("X", "Out")`): (op, input, output).
+const SHARES_LOD: &[(&str, &str, &str)] = &[
+    ("lookup_table", "Ids", "Out"),
+    ("lookup_table_v2", "Ids", "Out"),
+    ("mul", "X", "Out"),
+    ("elementwise_add", "X", "Out"),
+    ("elementwise_sub", "X", "Out"),
+    ("elementwise_mul", "X", "Out"),
+    ("elementwise_div", "X", "Out"),
+    ("elementwise_max", "X", "Out"),
+    ("elementwise_min", "X", "Out"),
+    ("relu", "X", "Out"),
+    ("tanh", "X", "Out"),
+    ("sigmoid", "X", "Out"),
+    ("softmax", "X", "Out"),
+    ("exp", "X", "Out"),
+    ("log", "X", "Out"),
+    ("sqrt", "X", "Out"),
+    ("square", "X", "Out"),
+    ("abs", "X", "Out"),
+    ("leaky_relu", "X", "Out"),
+    ("scale", "X", "Out"),
+    ("dropout", "X", "Out"),
+    ("cast", "X", "Out"),
+    ("assign", "X", "Out"),
+    ("clip", "X", "Out"),
+];
+
+/// Whether LoD can matter in `p`: a variable declared with LoD levels (a
+/// sequence feed) or an op that reads LoD. Only then does
+/// [`share_lod`] wrap kernels, so dense programs pay nothing for it.
+pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
+    const READS_LOD: &[&str] = &["lod_rank_table", "sequence_pool", "sequence_softmax"];
+    p.blocks.iter().any(|b| {
+        b.ops.iter().any(|op| READS_LOD.contains(&op.ty.as_str()))
+            || b.vars.iter().any(|v| {
+                v.ty.dense_tensor
+                    .as_ref()
+                    .is_some_and(|d| d.legacy_lod_level.unwrap_or(0) > 0)
+            })
+    })
+}
+
+/// `exec`, followed by giving the op's output its input's LoD when the op
+/// shares LoD ([`SHARES_LOD`]; a grad op `*_grad` of one gives each
+/// `S@GRAD` the LoD of `S`, or of `Out`). Kernels compute plain tensors;
+/// this keeps a sequence batch's LoD through the layers between a LoD feed
+/// and the sequence op that reads it, as Paddle does.
+pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
+    let Exec::Compute(kernel) = exec else {
+        return Ok(exec);
+    };
+    let ty = l.op.ty.as_str();
+    let forward = ty.strip_suffix("_grad").unwrap_or(ty);
+    let Some(&(_, input, output)) = SHARES_LOD.iter().find(|(op, ..)| *op == forward) else {
+        return Ok(Exec::Compute(kernel));
+    };
+    let mut pairs = Vec::new();
+    if forward == ty {
+        if let (Some(from), Some(to)) = (l.opt_input(input)?, l.opt_output(output)?) {
+            pairs.push((from, to));
+        }
+    } else {
+        for slot in l.op.outputs.iter().map(|s| s.parameter.as_str()) {
+            let Some(of) = slot.strip_suffix("@GRAD") else {
+                continue;
+            };
+            let from = match l.opt_input(of)? {
+                Some(from) => from,
+                None => match l.opt_input("Out")? {
+                    Some(from) => from,
+                    None => continue,
+                },
+            };
+            if let Some(to) = l.opt_output(slot)? {
+                pairs.push((from, to));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return Ok(Exec::Compute(kernel));
+    }
+    compute(move |s| {
+        kernel(s)?;
+        for (from, to) in &pairs {
+            let source = s.with(from, |v| match v {
+                Value::Tensor(t) if !t.lod().is_empty() => Some((**t).clone()),
+                _ => None,
+            });
+            if let Some(source) = source {
+                s.with(to, |v| {
+                    if let Value::Tensor(t) = v {
+                        t.share_lod(&source);
+                    }
+                });
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,232 @@
+//! `sequence_pool` and its grad: one row per sequence of `X`'s last LoD
+//! level, as Paddle's SequencePoolFunctor computes it.
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+use crate::ops::float::{f64s, tensor};
+use crate::tensor::Tensor;
+use crate::value::Value;
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("sequence_pool", sequence_pool);
+    r.add("sequence_pool_grad", sequence_pool_grad);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Pool {
+    Average,
+    Sum,
+    Sqrt,
+    Max,
+    Last,
+    First,
+}
+
+fn pool_type(l: &OpLoader) -> Result<Pool, String> {
+    let name = l
+        .string("pooltype")?
+        .unwrap_or("AVERAGE")
+        .to_ascii_uppercase();
+    Ok(match name.as_str() {
+        "AVERAGE" => Pool::Average,
+        "SUM" => Pool::Sum,
+        "SQRT" => Pool::Sqrt,
+        "MAX" => Pool::Max,
+        "LAST" => Pool::Last,
+        "FIRST" => Pool::First,
+        other => {
+            return Err(format!(
+                "pooltype `{other}` is not one of AVERAGE, SUM, SQRT, MAX, LAST, FIRST"
+            ))
+        }
+    })
+}
+
+/// The row offsets of `x`'s sequences (its last LoD level) and the
+/// width of a row.
+fn sequences(x: &Tensor, name: &str) -> Result<(Vec<usize>, usize), KernelError> {
+    let Some(offsets) = x.lod().last() else {
+        return Err(KernelError::Invalid(format!(
+            "sequence_pool: `{name}` has no LoD; feed it as a LoD tensor (fluid.create_lod_tensor)"
+        )));
+    };
+    let rows = x.shape().first().copied().unwrap_or(1).max(0) as usize;
+    if offsets.last() != Some(&rows) {
+        return Err(KernelError::Shape(format!(
+            "sequence_pool: the LoD of `{name}` ends at {:?} but it has {rows} rows",
+            offsets.last()
+        )));
+    }
+    let width = if rows == 0 { 0 } else { x.numel() / rows };
+    Ok((offsets.clone(), width))
+}
+
+/// The output's shape (a row per sequence) and LoD (the levels above the last).
+fn pooled_shape(x: &Tensor, n: usize) -> (Vec<i64>, Vec<Vec<usize>>) {
+    let mut shape = x.shape().to_vec();
+    shape[0] = n as i64;
+    let lod = x.lod();
+    (shape, lod[..lod.len() - 1].to_vec())
+}
+
+fn sequence_pool(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let max_index = l.opt_output("MaxIndex")?;
+    let pool = pool_type(l)?;
+    let pad = l.float("pad_value", 0.0)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let (offsets, width) = sequences(&xt, &x.name)?;
+        let (o, idx) = match xt.values::<f32>() {
+            Some(v) => {
+                let (o, idx) = pool_rows(v, &offsets, width, pool, pad as f32);
+                (o.into_iter().map(f64::from).collect(), idx)
+            }
+            None => pool_rows(&f64s(&xt, "sequence_pool")?, &offsets, width, pool, pad),
+        };
+        let (shape, lod) = pooled_shape(&xt, offsets.len() - 1);
+        let t = tensor(xt.dtype(), &shape, o)?.with_lod(lod);
+        drop(xt);
+        s.set_tensor(&out, t);
+        if let Some(mi) = &max_index {
+            s.set_tensor(mi, Tensor::from_vec(&shape, idx)?);
+        }
+        Ok(())
+    })
+}
+
+/// Pools each sequence's rows column by column in the input's precision,
+/// adding rows in order as Paddle's CPU kernel does; the second result is
+/// MAX's row of each maximum (-1 elsewhere).
+fn pool_rows<T>(v: &[T], offsets: &[usize], width: usize, pool: Pool, pad: T) -> (Vec<T>, Vec<i32>)
+where
+    T: Copy + PartialOrd + std::iter::Sum + std::ops::Div<Output = T> + From<f32> + Sqrt,
+{
+    let n = offsets.len() - 1;
+    let mut o = vec![pad; n * width];
+    let mut idx = vec![-1i32; n * width];
+    for k in 0..n {
+        let (a, b) = (offsets[k], offsets[k + 1]);
+        if a == b {
+            continue;
+        }
+        let len = T::from((b - a) as f32);
+        for c in 0..width {
+            let col = (a..b).map(|r| v[r * width + c]);
+            o[k * width + c] = match pool {
+                Pool::Sum => col.sum(),
+                Pool::Average => col.sum::<T>() / len,
+                Pool::Sqrt => col.sum::<T>() / len.sqrt(),
+                Pool::Last => v[(b - 1) * width + c],
+                Pool::First => v[a * width + c],
+                Pool::Max => {
+                    let mut at = a;
+                    for r in a + 1..b {
+                        if v[r * width + c] > v[at * width + c] {
+                            at = r;
+                        }
+                    }
+                    idx[k * width + c] = at as i32;
+                    v[at * width + c]
+                }
+            };
+        }
+    }
+    (o, idx)
+}
+
+/// `sqrt` of the two float types.
+trait Sqrt {
+    fn sqrt(self) -> Self;
+}
+
+impl Sqrt for f32 {
+    fn sqrt(self) -> f32 {
+        f32::sqrt(self)
+    }
+}
+
+impl Sqrt for f64 {
+    fn sqrt(self) -> f64 {
+        f64::sqrt(self)
+    }
+}
+
+/// `X@GRAD`: each sequence's `Out@GRAD` row spread back over the rows
+/// the pool read (shared evenly for AVERAGE, by `1/sqrt(len)` for SQRT).
+fn sequence_pool_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let max_index = l.opt_input("MaxIndex")?;
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let pool = pool_type(l)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let (offsets, width) = sequences(&xt, &x.name)?;
+        let dt = s.tensor(&dout)?;
+        let d = f64s(&dt, "sequence_pool_grad")?;
+        let n = offsets.len() - 1;
+        if d.len() != n * width {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD of shape {:?} does not fit {n} sequences of width {width}",
+                dt.shape()
+            )));
+        }
+        let idx: Option<Vec<i64>> = match (&max_index, pool) {
+            (Some(mi), Pool::Max) if !matches!(s.get(mi), Value::Empty) => {
+                let t = s.tensor(mi)?;
+                let v = crate::ops::float::i64s(&t)?.into_owned();
+                Some(v)
+            }
+            (_, Pool::Max) => {
+                return Err(KernelError::Invalid(
+                    "sequence_pool_grad of MAX needs the forward op's MaxIndex".into(),
+                ))
+            }
+            _ => None,
+        };
+        let mut g = vec![0.0; xt.numel()];
+        for k in 0..n {
+            let (a, b) = (offsets[k], offsets[k + 1]);
+            if a == b {
+                continue;
+            }
+            let len = (b - a) as f64;
+            for c in 0..width {
+                let dv = d[k * width + c];
+                match pool {
+                    Pool::Sum | Pool::Average | Pool::Sqrt => {
+                        let scale = match pool {
+                            Pool::Sum => 1.0,
+                            Pool::Average => 1.0 / len,
+                            _ => 1.0 / len.sqrt(),
+                        };
+                        for r in a..b {
+                            g[r * width + c] = dv * scale;
+                        }
+                    }
+                    Pool::Last => g[(b - 1) * width + c] = dv,
+                    Pool::First => g[a * width + c] = dv,
+                    Pool::Max => {
+                        let r = idx.as_ref().map_or(a as i64, |i| i[k * width + c]);
+                        let r = usize::try_from(r)
+                            .ok()
+                            .filter(|r| (a..b).contains(r))
+                            .ok_or_else(|| {
+                                KernelError::Invalid(format!(
+                                    "MaxIndex {r} is outside sequence {k}"
+                                ))
+                            })?;
+                        g[r * width + c] = dv;
+                    }
+                }
+            }
+        }
+        let t = tensor(xt.dtype(), xt.shape(), g)?.with_lod(xt.lod().to_vec());
+        drop(d);
+        drop((xt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}

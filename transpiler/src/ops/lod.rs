@@ -1,0 +1,48 @@
+//! LoD sequence ops: Paddle 1.x's DynamicRNN ops (`lod_rank_table`,
+//! `max_sequence_len`, `lod_tensor_to_array`, `array_to_lod_tensor`,
+//! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
+//! `data/fluidc_ops.json`) and `sequence_pool`.
+use super::infer::{same_as_x, unknown, TensorType};
+use super::{Behaviour, InferCtx};
+use crate::model::VarKind;
+
+type Out = Result<Vec<(&'static str, TensorType)>, String>;
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    // Each depends on the LoD of a fed tensor, known only when it runs.
+    r.push(
+        Behaviour::pure("lod_rank_table", unknown)
+            .not_foldable()
+            .no_infer(),
+    );
+    r.push(Behaviour::pure("max_sequence_len", max_len).not_foldable());
+    r.push(
+        Behaviour::pure("lod_tensor_to_array", unknown)
+            .not_foldable()
+            .no_infer(),
+    );
+    r.push(Behaviour::pure("array_to_lod_tensor", unknown).not_foldable());
+    r.push(Behaviour::pure("shrink_rnn_memory", same_as_x).not_foldable());
+    r.push(Behaviour::pure("reorder_lod_tensor_by_rank", same_as_x).not_foldable());
+    r.push(Behaviour::pure("sequence_pool", sequence_pool).not_foldable());
+}
+
+/// `Out` is an int64 `[1]`.
+fn max_len(_: &InferCtx) -> Out {
+    Ok(vec![("Out", TensorType::new(VarKind::Int64, vec![1]))])
+}
+
+/// One row per sequence: `X`'s dims with an unknown first; `MaxIndex` int32.
+fn sequence_pool(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let mut dims = x.dims.clone();
+    if let Some(d) = dims.first_mut() {
+        *d = -1;
+    }
+    Ok(vec![
+        ("Out", TensorType::new(x.dtype, dims.clone())),
+        ("MaxIndex", TensorType::new(VarKind::Int32, dims)),
+    ])
+}
