@@ -316,6 +316,16 @@ impl Var {
         Var::of_type(name, ty)
     }
 
+    /// The LoD levels a dense tensor variable is declared with
+    /// (`layers.data(lod_level=...)`; 0 for others).
+    pub fn lod_level(&self) -> i32 {
+        self.ty
+            .dense_tensor
+            .as_ref()
+            .and_then(|d| d.legacy_lod_level)
+            .unwrap_or(0)
+    }
+
     /// A variable of a kind with no tensor description (STEP_SCOPES, FEED_MINIBATCH, ...).
     pub fn plain(name: impl Into<String>, kind: VarKind) -> Self {
         Var::of_type(

@@ -129,7 +129,7 @@ fn lod_rank_table(l: &OpLoader) -> Result<Exec, String> {
         let lod = xt.lod().to_vec();
         if level >= lod.len() {
             return Err(KernelError::Invalid(format!(
-                "lod_rank_table: `{}` has {} LoD level(s), so it has no level {level}; feed it as a \
+                "`{}` has {} LoD level(s), so it has no level {level}; feed it as a \
                  LoD tensor (fluid.create_lod_tensor) and keep its LoD on the way",
                 x.name,
                 lod.len()
@@ -212,7 +212,7 @@ fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
         let steps: Vec<Option<Tensor>> = steps.iter().map(Value::to_tensor).collect();
         let Some(like) = steps.iter().flatten().next() else {
             return Err(KernelError::Invalid(format!(
-                "array_to_lod_tensor: `{}` holds no tensor",
+                "`{}` holds no tensor",
                 x.name
             )));
         };
@@ -307,7 +307,10 @@ fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, String> {
         let xt = s.tensor(&x)?;
         let mut g = Tensor::zeros(xt.dtype(), xt.shape())?;
         drop(xt);
-        if let Some(d) = dout.as_ref().filter(|d| !matches!(s.get(d), Value::Empty)) {
+        if let Some(d) = dout
+            .as_ref()
+            .filter(|d| !s.with(d, |v| matches!(v, Value::Empty)))
+        {
             let dt = s.tensor(d)?;
             with_data!(dt.data(), |v: T| {
                 let dst = g
@@ -409,11 +412,7 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
     const READS_LOD: &[&str] = &["lod_rank_table", "sequence_pool", "sequence_softmax"];
     p.blocks.iter().any(|b| {
         b.ops.iter().any(|op| READS_LOD.contains(&op.ty.as_str()))
-            || b.vars.iter().any(|v| {
-                v.ty.dense_tensor
-                    .as_ref()
-                    .is_some_and(|d| d.legacy_lod_level.unwrap_or(0) > 0)
-            })
+            || b.vars.iter().any(|v| v.lod_level() > 0)
     })
 }
 

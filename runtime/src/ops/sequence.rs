@@ -5,7 +5,6 @@ use crate::error::KernelError;
 use crate::loader::OpLoader;
 use crate::ops::float::{f64s, tensor};
 use crate::tensor::Tensor;
-use crate::value::Value;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_pool", sequence_pool);
@@ -47,13 +46,13 @@ fn pool_type(l: &OpLoader) -> Result<Pool, String> {
 fn sequences(x: &Tensor, name: &str) -> Result<(Vec<usize>, usize), KernelError> {
     let Some(offsets) = x.lod().last() else {
         return Err(KernelError::Invalid(format!(
-            "sequence_pool: `{name}` has no LoD; feed it as a LoD tensor (fluid.create_lod_tensor)"
+            "`{name}` has no LoD; feed it as a LoD tensor (fluid.create_lod_tensor)"
         )));
     };
     let rows = x.shape().first().copied().unwrap_or(1).max(0) as usize;
     if offsets.last() != Some(&rows) {
         return Err(KernelError::Shape(format!(
-            "sequence_pool: the LoD of `{name}` ends at {:?} but it has {rows} rows",
+            "the LoD of `{name}` ends at {:?} but it has {rows} rows",
             offsets.last()
         )));
     }
@@ -173,18 +172,19 @@ fn sequence_pool_grad(l: &OpLoader) -> Result<Exec, String> {
                 dt.shape()
             )));
         }
-        let idx: Option<Vec<i64>> = match (&max_index, pool) {
-            (Some(mi), Pool::Max) if !matches!(s.get(mi), Value::Empty) => {
-                let t = s.tensor(mi)?;
-                let v = crate::ops::float::i64s(&t)?.into_owned();
-                Some(v)
-            }
-            (_, Pool::Max) => {
-                return Err(KernelError::Invalid(
-                    "sequence_pool_grad of MAX needs the forward op's MaxIndex".into(),
-                ))
-            }
-            _ => None,
+        let idx: Option<Vec<i64>> = if pool == Pool::Max {
+            let t = max_index
+                .as_ref()
+                .and_then(|mi| s.tensor(mi).ok())
+                .ok_or_else(|| {
+                    KernelError::Invalid(
+                        "MAX pooling's gradient needs the forward op's MaxIndex".into(),
+                    )
+                })?;
+            let v = crate::ops::float::i64s(&t)?.into_owned();
+            Some(v)
+        } else {
+            None
         };
         let mut g = vec![0.0; xt.numel()];
         for k in 0..n {

@@ -70,13 +70,14 @@ pub const BUILTINS: &[Builtin] = &[
     ),
 ];
 
-/// `<helper>.out`, a `LOD_TENSOR_ARRAY` of `dtype` in the current block.
-fn declare_array(i: &mut Host, helper: &str, dtype: VarKind) -> VarRef {
-    let mut var = Var::plain(format!("{helper}.out"), VarKind::DenseTensorArray);
+/// A `LOD_TENSOR_ARRAY` variable `name` of `dtype` (elements of `dims`)
+/// in the current block.
+pub fn declare_array(i: &mut Host, name: String, dtype: VarKind, dims: Vec<i64>) -> VarRef {
+    let mut var = Var::plain(name, VarKind::DenseTensorArray);
     var.ty.tensor_array = Some(DenseTensorArrayDesc {
         tensor: TensorDesc {
             data_type: dtype as i32,
-            dims: Vec::new(),
+            dims,
         },
         legacy_lod_level: Some(0),
     });
@@ -120,7 +121,7 @@ pub fn write_array(i: &mut Host, x: &VarRef, index: &VarRef, array: Option<VarRe
     let helper = i.b.helper_name("array_write");
     let array = array.unwrap_or_else(|| {
         let dtype = dtype_of(i, x);
-        declare_array(i, &helper, dtype)
+        declare_array(i, format!("{helper}.out"), dtype, Vec::new())
     });
     i.b.append(
         Op::new("write_to_array")
@@ -161,5 +162,5 @@ pub fn read_array(i: &mut Host, array: &VarRef, index: &VarRef) -> VarRef {
 /// The `create_array` layer: `array_N.out`, no op.
 pub fn create_array(i: &mut Host, dtype: VarKind) -> VarRef {
     let helper = i.b.helper_name("array");
-    declare_array(i, &helper, dtype)
+    declare_array(i, format!("{helper}.out"), dtype, Vec::new())
 }

@@ -26,7 +26,7 @@ use std::rc::Rc;
 
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
-use super::array::{read_array, write_array};
+use super::array::{declare_array, read_array, write_array};
 use super::blocks::guard;
 use super::builtin::{builtin, recv_object, Args, Builtin, Rest, D};
 use super::layer::{dims, dtype_of};
@@ -205,9 +205,7 @@ pub const BUILTINS: &[Builtin] = &[
                 i.b.unique(&format!("{}_output_array_{}", st.helper, o.name));
             let dtype = dtype_of(i, &o);
             let o_dims = dims(i, &o);
-            let array = in_parent(i, st.parent, |i| {
-                sequence::declare_array(i, name, dtype, o_dims)
-            });
+            let array = in_parent(i, st.parent, |i| declare_array(i, name, dtype, o_dims));
             write_array(i, &o, &step, Some(array.clone()));
             st.output_arrays.push(array);
         }

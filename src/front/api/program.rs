@@ -1085,14 +1085,7 @@ pub fn var_attr(i: &Host, v: &VarRef, name: &str) -> Option<Value> {
         "persistable" => Value::Bool(var.is_persistable()),
         "stop_gradient" => Value::Bool(var.stop_gradient.unwrap_or(false)),
         "type" => Value::DType(var.kind().unwrap_or(VarKind::DenseTensor)),
-        "lod_level" => Value::Int(
-            var.ty
-                .dense_tensor
-                .as_ref()
-                .and_then(|d| d.legacy_lod_level)
-                .unwrap_or(0)
-                .into(),
-        ),
+        "lod_level" => Value::Int(var.lod_level().into()),
         "block" => Value::object(Object::Block {
             program: v.program,
             block: v.block,

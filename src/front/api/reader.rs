@@ -439,13 +439,7 @@ fn data_feeder(h: &mut Host, a: &mut Args) -> Result<Value> {
             .map(|t| t.dims.clone())
             .unwrap_or_default();
         let shape = (dims.iter().filter(|d| **d < 0).count() <= 1).then_some(dims);
-        let lod_level = desc
-            .ty
-            .dense_tensor
-            .as_ref()
-            .and_then(|d| d.legacy_lod_level)
-            .unwrap_or(0)
-            .max(0) as usize;
+        let lod_level = desc.lod_level().max(0) as usize;
         slots.push(FeedSlot {
             name: var.name.to_string(),
             dtype,

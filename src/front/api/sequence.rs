@@ -5,9 +5,9 @@
 //! runs itself), `sequence_pool` with `sequence_first_step` and
 //! `sequence_last_step`, `fill_constant_batch_size_like` and
 //! `sigmoid_cross_entropy_with_logits`.
-use fluidc_transpiler::proto::var_type::{DenseTensorArrayDesc, TensorDesc};
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 
+use super::array::declare_array;
 use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::conv::append_inferred_at;
 use super::layer::{dims, dtype_of};
@@ -182,19 +182,6 @@ pub fn max_sequence_len(i: &mut Host, helper: &str, table: &VarRef) -> VarRef {
             .output("Out", &[&out.name]),
     );
     out
-}
-
-/// A tensor array variable `name` of `dtype`.
-pub fn declare_array(i: &mut Host, name: String, dtype: VarKind, dims: Vec<i64>) -> VarRef {
-    let mut var = Var::plain(name, VarKind::DenseTensorArray);
-    var.ty.tensor_array = Some(DenseTensorArrayDesc {
-        tensor: TensorDesc {
-            data_type: dtype as i32,
-            dims,
-        },
-        legacy_lod_level: Some(0),
-    });
-    i.b.declare(var)
 }
 
 /// `lod_tensor_to_array(x, table)` into a new array `name`.
