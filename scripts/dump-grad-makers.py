@@ -26,7 +26,11 @@ Per forward op, one of:
   arguments of that slot, where kind is "in" (a forward input), "out" (a
   forward output), "in@GRAD" or "out@GRAD" (their gradients); "attrs" holds
   the attributes the maker sets besides the forward op's (which every grad
-  op copies), and "drops" the forward attributes it leaves out.
+  op copies), and "drops" the forward attributes it leaves out; "keeps_empty"
+  (when there are any) lists the output slots where the maker keeps an
+  `@EMPTY@` for an input whose gradient is not wanted (`InputGrad(name,
+  false)`: concat's X@GRAD stays position for position), where other makers
+  leave the name out.
 """
 
 import json
@@ -133,6 +137,7 @@ def maker(op, proto):
         if a.name not in defaults and a.type in DUMMIES:
             required[a.name] = DUMMIES[a.type](k)
     made = grad_ops(desc, proto, {**defaults, **required}, table, required, op)
+    keeps_empty(desc, table, made)
     # Again with every plain attribute moved off its default: an attribute
     # whose grad value follows the forward one is copied, else it is the
     # maker's constant (scale's grad sets bias 0 whatever the forward's).
@@ -155,6 +160,18 @@ def maker(op, proto):
                 if n in moved and n not in h["attrs"]:
                     del g["attrs"][n]
     return per_argument(op, made)
+
+
+def keeps_empty(desc, table, made):
+    """Marks the output slots that keep `@EMPTY@`: asked again with the
+    first argument of every input in the no-grad set, the maker writes
+    `@EMPTY@` there instead of leaving the name out."""
+    no_grad = {names[0] for (kind, _), names in table.items() if kind == "in@GRAD"}
+    grads, _ = core.get_grad_op_desc(desc, no_grad, [])
+    for g, entry in zip(grads, made):
+        kept = sorted(slot for slot in g.output_names() if "@EMPTY@" in g.output(slot))
+        if kept:
+            entry["keeps_empty"] = kept
 
 
 def grad_ops(desc, proto, attrs, table, required, op):

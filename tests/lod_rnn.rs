@@ -1,8 +1,8 @@
-//! LoD sequences and DynamicRNN (issue 19). Paddle 3.3.1 dropped the LoD
-//! ops a DynamicRNN is built from, so these scripts run in fluidc only:
-//! each asserts its own training (the loss falls), and on sequences of
-//! equal length the DynamicRNN is checked against the same recurrence as a
-//! StaticRNN that Paddle 3.3.1 runs.
+//! LoD sequences, DynamicRNN and lstm_unit (issue 19). Paddle 3.3.1
+//! dropped the LoD ops a DynamicRNN is built from, and the lstm_unit op,
+//! so these scripts run in fluidc only: each asserts its own training (the
+//! loss falls), and each is checked against the same computation written
+//! with ops Paddle 3.3.1 still has, which Paddle runs (`static_*.py`).
 mod common;
 use common::*;
 
@@ -41,27 +41,45 @@ fn fluidc_only_scripts_train() {
     }
 }
 
+/// fluidc's stdout for `ours` and Paddle 3.3.1's for `peer` (both
+/// `testdata/fluidc_only/` scripts, both succeeding), with 20 lines of
+/// losses from fluidc.
+fn ours_and_peer(ours: &str, peer: &str) -> (Vec<u8>, Vec<u8>) {
+    let dir = Path::new("testdata/fluidc_only");
+    let out = fluidc(&["run", path_str(&dir.join(ours))], b"");
+    let theirs = run_with_paddle(&dir.join(peer), &repo(), &[]);
+    assert!(
+        theirs.status.success(),
+        "{peer}: {}",
+        String::from_utf8_lossy(&theirs.stderr)
+    );
+    assert!(out.status.success(), "{ours}: {}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 20, "{}", stdout(&out));
+    (out.stdout, theirs.stdout)
+}
+
 /// Sequences of equal length: fluidc's DynamicRNN (LoD ops, `while_grad`
 /// through shrunk memories and arrays) trains with the losses Paddle
 /// 3.3.1 prints for the same recurrence written as a StaticRNN.
 #[test]
 fn dynamic_rnn_trains_as_paddle_static_rnn_on_equal_lengths() {
-    let ours = fluidc(
-        &["run", "testdata/fluidc_only/dynamic_rnn_equal_lengths.py"],
-        b"",
+    let (ours, theirs) = ours_and_peer(
+        "dynamic_rnn_equal_lengths.py",
+        "static_rnn_equal_lengths.py",
     );
-    let peer = Path::new("testdata/fluidc_only/static_rnn_equal_lengths.py");
-    let theirs = run_with_paddle(peer, &repo(), &[]);
-    assert!(
-        theirs.status.success(),
-        "{}",
-        String::from_utf8_lossy(&theirs.stderr)
+    assert_eq!(
+        String::from_utf8_lossy(&ours),
+        String::from_utf8_lossy(&theirs)
     );
-    assert!(ours.status.success(), "{}", stderr(&ours));
-    let (ours, theirs) = (
-        stdout(&ours),
-        String::from_utf8_lossy(&theirs.stdout).into_owned(),
-    );
-    assert_eq!(ours.lines().count(), 20, "{ours}");
-    assert_eq!(ours, theirs);
+}
+
+/// fluidc's `lstm_unit` (kernel and grad) in a StaticRNN trains with the
+/// losses Paddle 3.3.1 prints for the same cell written out of concat,
+/// fc, split, sigmoid and tanh (to 1e-5: Paddle's sigmoid and tanh round
+/// differently from the cell's own).
+#[test]
+fn lstm_unit_trains_as_paddle_trains_the_cell_written_out() {
+    let (ours, theirs) = ours_and_peer("lstm_unit_steps.py", "static_lstm_composed.py");
+    let dir = temp_dir("lstm_unit");
+    assert_numbers_agree(&dir, "lstm_unit_steps.py", &ours, &theirs, "1e-5");
 }

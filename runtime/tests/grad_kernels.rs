@@ -711,6 +711,12 @@ fn sequence_grads_match_finite_differences() {
             .attr("pooltype", AttrValue::String(pool.into()))
             .check(&mut rng);
     }
+    Case::new("sequence_softmax")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[5, 1], vec![vec![0, 2, 2, 5]]),
+        )
+        .check(&mut rng);
     let label = Tensor::from_vec(&[2, 3], vec![0.0, 1.0, 0.3, -100.0, 1.0, 0.0]).expect("label");
     for normalize in [false, true] {
         Case::new("sigmoid_cross_entropy_with_logits")
@@ -720,6 +726,33 @@ fn sequence_grads_match_finite_differences() {
             .constant("Label")
             .check(&mut rng);
     }
+}
+
+/// The RNN cells: `gru_unit` in both modes and with each smooth
+/// activation (its Weight read as Paddle reads it), and `lstm_unit` with
+/// a forget bias.
+#[test]
+fn rnn_cell_grads_match_finite_differences() {
+    let mut rng = Rng(47);
+    let (batch, frame) = (3, 4);
+    for (origin, act, gate_act) in [(false, 2, 1), (true, 2, 1), (false, 0, 1), (true, 1, 2)] {
+        Case::new("gru_unit")
+            .input("Input", rng.tensor(&[batch, 3 * frame], -1.0, 1.0))
+            .input("HiddenPrev", rng.tensor(&[batch, frame], -1.0, 1.0))
+            .input("Weight", rng.tensor(&[frame, 3 * frame], -1.0, 1.0))
+            .input("Bias", rng.tensor(&[1, 3 * frame], -0.5, 0.5))
+            .outputs(&["Gate", "ResetHiddenPrev", "Hidden"])
+            .attr("origin_mode", AttrValue::Bool(origin))
+            .attr("activation", AttrValue::Int(act))
+            .attr("gate_activation", AttrValue::Int(gate_act))
+            .check(&mut rng);
+    }
+    Case::new("lstm_unit")
+        .input("X", rng.tensor(&[batch, 4 * frame], -2.0, 2.0))
+        .input("C_prev", rng.tensor(&[batch, frame], -1.0, 1.0))
+        .outputs(&["C", "H"])
+        .attr("forget_bias", AttrValue::Float(0.5))
+        .check(&mut rng);
 }
 
 fn rng_tensor_with_lod(rng: &mut Rng, shape: &[i64], lod: Vec<Vec<usize>>) -> Tensor {

@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 
 use crate::model::{Attr, AttrValue, Block, Op, Program, Slot, Var};
-use crate::ops::{self, GradMaker, GradOpSpec, GRAD_SUFFIX};
+use crate::ops::{self, GradMaker, GradOpSpec, EMPTY_VAR, GRAD_SUFFIX};
 
 /// Paddle's `OpRole` bits.
 pub mod role {
@@ -180,9 +180,6 @@ pub fn append_backward(
     }
     Ok(pairs)
 }
-
-/// Paddle's placeholder for an argument with no variable.
-const EMPTY_VAR: &str = "@EMPTY@";
 
 /// The block an op runs as its `sub_block`, if any.
 fn sub_block_of(op: &Op) -> Option<usize> {
@@ -616,7 +613,7 @@ fn addup_repetitive_outputs(mut descs: Vec<Op>, block_idx: usize) -> Vec<Op> {
             let mut args = descs[idx].outputs_of(param).to_vec();
             for arg_idx in 0..args.len() {
                 let var = args[arg_idx].clone();
-                if !var.contains(GRAD_SUFFIX) || var == "@EMPTY@" || inputs.contains(&var) {
+                if !var.contains(GRAD_SUFFIX) || var == EMPTY_VAR || inputs.contains(&var) {
                     continue;
                 }
                 let list = renamed.entry(var.clone()).or_default();

@@ -21,6 +21,7 @@ pub(crate) mod nn;
 pub(crate) mod optim;
 mod output;
 pub(crate) mod reduce;
+mod rnn_cells;
 pub(crate) mod sequence;
 pub(crate) mod slice;
 pub(crate) mod unary;
@@ -62,6 +63,7 @@ impl Registry {
         slice::register_all(&mut r);
         lod::register_all(&mut r);
         sequence::register_all(&mut r);
+        rnn_cells::register_all(&mut r);
         arg::register_all(&mut r);
         control::register_all(&mut r);
         r

@@ -1,14 +1,17 @@
-//! `sequence_pool` and its grad: one row per sequence of `X`'s last LoD
-//! level, as Paddle's SequencePoolFunctor computes it.
+//! `sequence_pool` and `sequence_softmax` with their grads, over the
+//! sequences of `X`'s last LoD level as Paddle's CPU functors compute them.
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
-use crate::ops::float::{f64s, tensor};
+use crate::ops::float::{f64s, needs_float, tensor};
+use crate::ops::optim::Real;
 use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_pool", sequence_pool);
     r.add("sequence_pool_grad", sequence_pool_grad);
+    r.add("sequence_softmax", sequence_softmax);
+    r.add("sequence_softmax_grad", sequence_softmax_grad);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -229,4 +232,91 @@ fn sequence_pool_grad(l: &OpLoader) -> Result<Exec, String> {
         s.set_tensor(&dx, t);
         Ok(())
     })
+}
+
+/// `sequence_softmax`: the softmax of each sequence of a one-column `X`,
+/// `exp(x) / sum(exp(x))` in the input's precision without subtracting the
+/// maximum, as Paddle's CPU functor computes it. `Out` keeps `X`'s LoD.
+fn sequence_softmax(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let offsets = one_column_sequences(&xt, &x.name)?;
+        fn run<T: Real>(v: &[T], offsets: &[usize]) -> Vec<T> {
+            let mut o = vec![T::zero(); v.len()];
+            for w in offsets.windows(2) {
+                let seq = &v[w[0]..w[1]];
+                let sum = seq.iter().fold(T::zero(), |acc, &x| acc + x.exp());
+                for (o, &x) in o[w[0]..w[1]].iter_mut().zip(seq) {
+                    *o = x.exp() / sum;
+                }
+            }
+            o
+        }
+        let t = match (xt.values::<f32>(), xt.values::<f64>()) {
+            (Some(v), _) => Tensor::from_vec(xt.shape(), run(v, &offsets))?,
+            (_, Some(v)) => Tensor::from_vec(xt.shape(), run(v, &offsets))?,
+            _ => return Err(needs_float("sequence_softmax", &xt)),
+        };
+        let t = t.with_lod(xt.lod().to_vec());
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// Its grad: per sequence, `(dout - sum(dout * out)) * out`.
+fn sequence_softmax_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out, dout) = (l.input("X")?, l.input("Out")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, ot, dt) = (s.tensor(&x)?, s.tensor(&out)?, s.tensor(&dout)?);
+        let offsets = one_column_sequences(&xt, &x.name)?;
+        if ot.numel() != xt.numel() || dt.numel() != xt.numel() {
+            return Err(KernelError::Shape(format!(
+                "Out {:?} and Out@GRAD {:?} must have X's shape {:?}",
+                ot.shape(),
+                dt.shape(),
+                xt.shape()
+            )));
+        }
+        fn run<T: Real>(y: &[T], d: &[T], offsets: &[usize]) -> Vec<T> {
+            let mut g = vec![T::zero(); y.len()];
+            for w in offsets.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                let dot = (a..b).fold(T::zero(), |acc, k| acc + d[k] * y[k]);
+                for k in a..b {
+                    g[k] = (d[k] - dot) * y[k];
+                }
+            }
+            g
+        }
+        let g = match (ot.values::<f32>(), dt.values::<f32>()) {
+            (Some(y), Some(d)) => Tensor::from_vec(xt.shape(), run(y, d, &offsets))?,
+            _ => {
+                let op = "sequence_softmax_grad";
+                let (y, d) = (f64s(&ot, op)?, f64s(&dt, op)?);
+                Tensor::from_vec(xt.shape(), run(&y, &d, &offsets))?.cast(xt.dtype())?
+            }
+        };
+        let g = g.with_lod(xt.lod().to_vec());
+        drop((xt, ot, dt));
+        s.set_tensor(&dx, g);
+        Ok(())
+    })
+}
+
+/// The sequences of a `X` that has one value per row, as
+/// `sequence_softmax` requires.
+fn one_column_sequences(x: &Tensor, name: &str) -> Result<Vec<usize>, KernelError> {
+    let (offsets, width) = sequences(x, name)?;
+    if width != 1 && x.numel() != 0 {
+        return Err(KernelError::Shape(format!(
+            "`{name}` of shape {:?} has {width} values per row; sequence_softmax takes one (shape [N, 1] or [N])",
+            x.shape()
+        )));
+    }
+    Ok(offsets)
 }

@@ -38,6 +38,7 @@ mod random;
 pub mod reader;
 mod reduce;
 pub mod rnn;
+mod rnn_cells;
 pub mod sequence;
 mod tensor;
 
@@ -83,6 +84,7 @@ const TABLES: &[&[Builtin]] = &[
     program::BUILTINS,
     basic_layers::BUILTINS,
     sequence::BUILTINS,
+    rnn_cells::BUILTINS,
     operator::BUILTINS,
     io::BUILTINS,
     reader::BUILTINS,

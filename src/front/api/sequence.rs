@@ -3,7 +3,7 @@
 //! `lod_tensor_to_array`, `array_to_lod_tensor`, `shrink_memory`,
 //! `reorder_lod_tensor_by_rank` (ops Paddle 3.3.1 dropped, which fluidc
 //! runs itself), `sequence_pool` with `sequence_first_step` and
-//! `sequence_last_step`, `fill_constant_batch_size_like` and
+//! `sequence_last_step`, `sequence_softmax`, `fill_constant_batch_size_like` and
 //! `sigmoid_cross_entropy_with_logits`.
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 
@@ -113,6 +113,12 @@ pub const BUILTINS: &[Builtin] = &[
         [("input", Req)],
         Rest::No,
         |i, a| sequence_pool(i, a, "LAST", false, 0.0)
+    ),
+    builtin!(
+        ["fluid.layers.sequence_softmax"],
+        [("input", Req), ("use_cudnn", Bool(false)), ("name", Nil)],
+        Rest::No,
+        sequence_softmax
     ),
     builtin!(
         ["fluid.layers.fill_constant_batch_size_like"],
@@ -255,6 +261,23 @@ fn sequence_pool(i: &mut Host, a: &Args, upper: &str, is_test: bool, pad: f64) -
     if upper == "MAX" {
         i.b.var_mut(&max_index).stop_gradient = Some(true);
     }
+    Ok(Value::Var(out))
+}
+
+/// `sequence_softmax(input)`: a softmax within each sequence. `use_cudnn`
+/// picks Paddle's GPU kernel and changes nothing on the CPU, in Paddle as
+/// in fluidc.
+fn sequence_softmax(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let x = a.var("input")?;
+    let helper = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.helper_name("sequence_softmax"),
+    };
+    let out = i.b.tmp_var(&helper, dtype_of(i, &x), vec![]);
+    let op = Op::new("sequence_softmax")
+        .input("X", &[&x.name])
+        .output("Out", &[&out.name]);
+    append_inferred_at(i, op, a.call.clone())?;
     Ok(Value::Var(out))
 }
 

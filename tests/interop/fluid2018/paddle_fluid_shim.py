@@ -492,6 +492,39 @@ def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
     return out
 
 
+def sequence_softmax(input, use_cudnn=False, name=None):
+    """1.x's sequence_softmax (use_cudnn only picks the GPU kernel)."""
+    helper = LayerHelper("sequence_softmax", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="sequence_softmax", inputs={"X": input}, outputs={"Out": out})
+    return out
+
+
+def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="tanh",
+             gate_activation="sigmoid", origin_mode=False):
+    """1.x's gru_unit: a [size/3, size] weight, a [1, size] bias unless
+    bias_attr=False, and the op with tanh and sigmoid whatever the
+    arguments say (1.x only looked them up)."""
+    names = dict(identity=0, sigmoid=1, tanh=2, relu=3)
+    names[activation], names[gate_activation]
+    helper = LayerHelper("gru_unit")
+    dtype = input.dtype
+    size = size // 3
+    weight = _create_parameter(helper, param_attr, [size, 3 * size], dtype)
+    gate = helper.create_variable_for_type_inference(dtype)
+    reset_hidden_pre = helper.create_variable_for_type_inference(dtype)
+    updated_hidden = helper.create_variable_for_type_inference(dtype)
+    inputs = {"Input": input, "HiddenPrev": hidden, "Weight": weight}
+    bias = _create_parameter(helper, bias_attr, [1, 3 * size], dtype, is_bias=True)
+    if bias is not None:
+        inputs["Bias"] = bias
+    helper.append_op(type="gru_unit", inputs=inputs,
+                     outputs={"Gate": gate, "ResetHiddenPrev": reset_hidden_pre,
+                              "Hidden": updated_hidden},
+                     attrs={"activation": 2, "gate_activation": 1, "origin_mode": origin_mode})
+    return updated_hidden, reset_hidden_pre, gate
+
+
 def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
     helper = LayerHelper("sigmoid_cross_entropy_with_logits", name=name)
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -2047,6 +2080,8 @@ def install(run=False):
         argmax=_arg("arg_max"), argmin=_arg("arg_min"),
         squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
         sequence_pool=sequence_pool,
+        sequence_softmax=sequence_softmax,
+        gru_unit=gru_unit,
         sequence_first_step=lambda input: sequence_pool(input, "first"),
         sequence_last_step=lambda input: sequence_pool(input, "last"),
         sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,

@@ -23,6 +23,9 @@ const FLUIDC: &str = include_str!("../../data/fluidc_grad_makers.json");
 /// Paddle's suffix for a gradient variable.
 pub const GRAD_SUFFIX: &str = "@GRAD";
 
+/// Paddle's placeholder for an argument with no variable.
+pub const EMPTY_VAR: &str = "@EMPTY@";
+
 /// What an op's backward is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GradMaker {
@@ -74,6 +77,11 @@ pub struct GradOpSpec {
     pub drops: Vec<String>,
     /// One grad op per argument of this forward slot (`sum`'s maker).
     pub each: Option<String>,
+    /// Output slots that keep `@EMPTY@` for an unwanted input gradient
+    /// (`InputGrad(name, false)`), so that their arguments stay position
+    /// for position with the forward input's (concat's `X@GRAD`); other
+    /// slots leave such a name out.
+    pub keeps_empty: Vec<String>,
 }
 
 /// Every op's grad maker, by forward op type.
@@ -154,23 +162,25 @@ fn parse_spec(v: &Value) -> Result<GradOpSpec, String> {
             Ok((name.clone(), rule))
         })
         .collect::<Result<_, String>>()?;
-    let drops = v
-        .get("drops")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
+    let names = |k: &str| -> Vec<String> {
+        v.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     Ok(GradOpSpec {
         ty: s("type").ok_or("no `type`")?,
         inputs: slots("inputs")?,
         outputs: slots("outputs")?,
         attrs,
-        drops,
+        drops: names("drops"),
         each: s("each"),
+        keeps_empty: names("keeps_empty"),
     })
 }
 
@@ -262,7 +272,8 @@ impl GradOpSpec {
     }
 
     fn make_one(&self, fwd: &Op, k: usize, grad_name: &dyn Fn(&str) -> Option<String>) -> Op {
-        let args = |refs: &[SlotRef], is_output: bool| -> Vec<String> {
+        // `keep`: an unwanted input gradient is `@EMPTY@` rather than left out.
+        let args = |refs: &[SlotRef], is_output: bool, keep: bool| -> Vec<String> {
             let mut out = Vec::new();
             for r in refs {
                 let names = match r.source {
@@ -286,6 +297,8 @@ impl GradOpSpec {
                                 out.push(g);
                             } else if !is_output {
                                 out.push(format!("{n}{GRAD_SUFFIX}"));
+                            } else if keep {
+                                out.push(EMPTY_VAR.to_string());
                             }
                         }
                     }
@@ -297,12 +310,12 @@ impl GradOpSpec {
         op.inputs = self
             .inputs
             .iter()
-            .map(|(s, refs)| Slot::new(s.clone(), args(refs, false)))
+            .map(|(s, refs)| Slot::new(s.clone(), args(refs, false, false)))
             .collect();
         op.outputs = self
             .outputs
             .iter()
-            .map(|(s, refs)| Slot::new(s.clone(), args(refs, true)))
+            .map(|(s, refs)| Slot::new(s.clone(), args(refs, true, self.keeps_empty.contains(s))))
             .collect();
         op.attrs = fwd
             .attrs

@@ -1,7 +1,7 @@
 //! LoD sequence ops: Paddle 1.x's DynamicRNN ops (`lod_rank_table`,
 //! `max_sequence_len`, `lod_tensor_to_array`, `array_to_lod_tensor`,
 //! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
-//! `data/fluidc_ops.json`) and `sequence_pool`.
+//! `data/fluidc_ops.json`), `sequence_pool` and `sequence_softmax`.
 use super::infer::{same_as_x, unknown, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -25,6 +25,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("shrink_rnn_memory", same_as_x).not_foldable());
     r.push(Behaviour::pure("reorder_lod_tensor_by_rank", same_as_x).not_foldable());
     r.push(Behaviour::pure("sequence_pool", sequence_pool).not_foldable());
+    r.push(Behaviour::pure("sequence_softmax", same_as_x).not_foldable());
 }
 
 /// `Out` is an int64 `[1]`.

@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 
 use crate::model::{AttrType, AttrValue, Op};
 
-pub use grad::{GradMaker, GradOpSpec, GRAD_SUFFIX};
+pub use grad::{GradMaker, GradOpSpec, EMPTY_VAR, GRAD_SUFFIX};
 pub use infer::{InferCtx, InferFn, TensorType};
 pub use protos::{AttrDef, SlotDef};
 

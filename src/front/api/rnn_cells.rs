@@ -1,0 +1,225 @@
+//! One step of a recurrent cell, as Paddle 1.x's `layers/nn.py` built it:
+//! `gru_unit` (a `gru_unit` op with its own weight and bias) and
+//! `lstm_unit` (`concat` of the input and the last hidden state, an `fc`
+//! to four gates, then the `lstm_unit` op, which only fluidc runs now).
+use std::ops::Range;
+
+use fluidc_transpiler::{AttrValue, Op};
+
+use super::builtin::{builtin, Args, Builtin, Rest, D};
+use super::conv::append_inferred_at;
+use super::layer::{dims, dtype_of};
+use super::param::{create_parameter, param_attr};
+use crate::front::diag::{Diagnostic, Result};
+use crate::front::host::Host;
+use crate::front::value::Value;
+
+use D::*;
+
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        ["fluid.layers.gru_unit"],
+        [
+            ("input", Req),
+            ("hidden", Req),
+            ("size", Req),
+            ("param_attr", Nil),
+            ("bias_attr", Nil),
+            ("activation", Str("tanh")),
+            ("gate_activation", Str("sigmoid")),
+            ("origin_mode", Bool(false))
+        ],
+        Rest::No,
+        gru_unit
+    ),
+    builtin!(
+        ["fluid.layers.lstm_unit"],
+        [
+            ("x_t", Req),
+            ("hidden_t_prev", Req),
+            ("cell_t_prev", Req),
+            ("forget_bias", Float(0.0)),
+            ("param_attr", Nil),
+            ("bias_attr", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        lstm_unit
+    ),
+];
+
+/// `gru_unit(input, hidden, size)`: `size` is three times the hidden
+/// size; returns `(hidden, reset_hidden_prev, gate)`. Paddle 1.x checks
+/// the activation names but always builds the op with tanh and sigmoid
+/// (`activation: 2, gate_activation: 1`); fluidc builds the same op and
+/// warns when the script asked for others.
+fn gru_unit(i: &mut Host, a: &mut Args) -> Result<Value> {
+    const ACTIVATIONS: [&str; 4] = ["identity", "sigmoid", "tanh", "relu"];
+    for name in ["activation", "gate_activation"] {
+        let act = a.string(name)?;
+        if !ACTIVATIONS.contains(&act.as_str()) {
+            return Err(a.err(
+                name,
+                format!("{name} `{act}` is not one of identity, sigmoid, tanh, relu"),
+            ));
+        }
+    }
+    for (name, built) in [("activation", "tanh"), ("gate_activation", "sigmoid")] {
+        let act = a.string(name)?;
+        if act != built {
+            i.warn(
+                Diagnostic::warning(
+                    a.span(name),
+                    format!("gru_unit builds its op with {name} `{built}`, not `{act}`, as Paddle 1.x does"),
+                )
+                .help(format!("Paddle 1.x checks {name} but always builds the op with {built}; pass {name}='{built}' to say so")),
+            );
+        }
+    }
+    let (input, hidden) = (a.var("input")?, a.var("hidden")?);
+    let size = a.int("size")?;
+    if size <= 0 || size % 3 != 0 {
+        return Err(a.err(
+            "size",
+            format!("size {size} must be three times the hidden size"),
+        ));
+    }
+    let frame = size / 3;
+    let w_attr = param_attr(a, "param_attr")?.ok_or_else(|| {
+        a.err(
+            "param_attr",
+            "gru_unit needs a weight; param_attr cannot be False",
+        )
+    })?;
+    let b_attr = param_attr(a, "bias_attr")?;
+    let helper = i.b.helper_name("gru_unit");
+    let dtype = dtype_of(i, &input);
+    let weight = create_parameter(i, &helper, &w_attr, vec![frame, size], dtype, false, None);
+    let gate = i.b.tmp_var(&helper, dtype, vec![]);
+    let reset = i.b.tmp_var(&helper, dtype, vec![]);
+    let updated = i.b.tmp_var(&helper, dtype, vec![]);
+    let mut op = Op::new("gru_unit")
+        .input("Input", &[&input.name])
+        .input("HiddenPrev", &[&hidden.name])
+        .input("Weight", &[&weight.name]);
+    if let Some(b_attr) = b_attr {
+        let bias = create_parameter(i, &helper, &b_attr, vec![1, size], dtype, true, None);
+        op = op.input("Bias", &[&bias.name]);
+    }
+    let op = op
+        .output("Gate", &[&gate.name])
+        .output("ResetHiddenPrev", &[&reset.name])
+        .output("Hidden", &[&updated.name])
+        .attr("activation", AttrValue::Int(2))
+        .attr("gate_activation", AttrValue::Int(1))
+        .attr("origin_mode", AttrValue::Bool(a.bool("origin_mode")?));
+    append_inferred_at(i, op, a.call.clone())?;
+    Ok(Value::tuple(vec![
+        Value::Var(updated),
+        Value::Var(reset),
+        Value::Var(gate),
+    ]))
+}
+
+/// `lstm_unit(x_t, hidden_t_prev, cell_t_prev)`: returns `(h, c)`. The
+/// gates come from `fc(concat([x_t, hidden_t_prev], axis=1), 4 * D)`
+/// with this layer's `param_attr` and `bias_attr`; the names follow
+/// Paddle's order (`lstm_unit_N` is taken before `concat_N` and `fc_N`).
+fn lstm_unit(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let (x, h_prev, c_prev) = (
+        a.var("x_t")?,
+        a.var("hidden_t_prev")?,
+        a.var("cell_t_prev")?,
+    );
+    let mut shapes = Vec::new();
+    for (name, v) in [
+        ("x_t", &x),
+        ("hidden_t_prev", &h_prev),
+        ("cell_t_prev", &c_prev),
+    ] {
+        let d = dims(i, v);
+        if d.len() != 2 {
+            return Err(a.err(name, format!("{name} has shape {d:?}; its rank must be 2")));
+        }
+        shapes.push(d);
+    }
+    if shapes[1][1] != shapes[2][1] {
+        return Err(a.err(
+            "cell_t_prev",
+            format!(
+                "the 2nd dimensions of hidden_t_prev {:?} and cell_t_prev {:?} must be the same",
+                shapes[1], shapes[2]
+            ),
+        ));
+    }
+    let helper = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.helper_name("lstm_unit"),
+    };
+    let call = a.call.clone();
+    let concat = call_layer(
+        i,
+        "fluid.layers.concat",
+        vec![
+            (
+                "input",
+                Value::list(vec![Value::Var(x.clone()), Value::Var(h_prev)]),
+            ),
+            ("axis", Value::Int(1)),
+        ],
+        &call,
+    )?;
+    let fc = call_layer(
+        i,
+        "fluid.layers.fc",
+        vec![
+            ("input", concat),
+            ("size", Value::Int(4 * shapes[2][1])),
+            ("param_attr", a.get("param_attr").clone()),
+            ("bias_attr", a.get("bias_attr").clone()),
+        ],
+        &call,
+    )?;
+    let Value::Var(fc) = fc else {
+        return Err(Diagnostic::new(
+            call,
+            "lstm_unit's fc did not give a Variable",
+        ));
+    };
+    let dtype = dtype_of(i, &x);
+    let c = i.b.tmp_var(&helper, dtype, vec![]);
+    let h = i.b.tmp_var(&helper, dtype, vec![]);
+    let op = Op::new("lstm_unit")
+        .input("X", &[&fc.name])
+        .input("C_prev", &[&c_prev.name])
+        .output("C", &[&c.name])
+        .output("H", &[&h.name])
+        .attr(
+            "forget_bias",
+            AttrValue::Float(a.float("forget_bias")? as f32),
+        );
+    append_inferred_at(i, op, call)?;
+    Ok(Value::tuple(vec![Value::Var(h), Value::Var(c)]))
+}
+
+/// Calls the layer builtin at `path` with keyword arguments, for a layer
+/// Paddle built out of other layers; errors point at `call`.
+fn call_layer(
+    i: &mut Host,
+    path: &str,
+    kwargs: Vec<(&str, Value)>,
+    call: &Range<usize>,
+) -> Result<Value> {
+    let Some(b) = super::lookup(path) else {
+        return Err(Diagnostic::new(
+            call.clone(),
+            format!("`{path}` is not available"),
+        ));
+    };
+    let kwargs = kwargs
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v, call.clone()))
+        .collect();
+    let mut bound = super::builtin::bind(b, None, Vec::new(), Vec::new(), kwargs, call.clone())?;
+    (b.body)(i, &mut bound)
+}
