@@ -729,8 +729,8 @@ fn sequence_grads_match_finite_differences() {
 }
 
 /// The RNN cells: `gru_unit` in both modes and with each smooth
-/// activation (its Weight read as Paddle reads it), and `lstm_unit` with
-/// a forget bias.
+/// activation (its Weight read as Paddle reads it), `lstm` over LoD
+/// sequences, and `lstm_unit` with a forget bias.
 #[test]
 fn rnn_cell_grads_match_finite_differences() {
     let mut rng = Rng(47);
@@ -745,6 +745,26 @@ fn rnn_cell_grads_match_finite_differences() {
             .attr("origin_mode", AttrValue::Bool(origin))
             .attr("activation", AttrValue::Int(act))
             .attr("gate_activation", AttrValue::Int(gate_act))
+            .check(&mut rng);
+    }
+    // dynamic_lstm's op over sequences of 2, 3 and 1 rows, from H0 and C0,
+    // with peepholes and without, forwards and reversed.
+    let d = 3;
+    for (peepholes, reverse, candidate) in [(true, false, "tanh"), (false, true, "identity")] {
+        let bias_width = if peepholes { 7 * d } else { 4 * d };
+        Case::new("lstm")
+            .input(
+                "Input",
+                rng_tensor_with_lod(&mut rng, &[6, 4 * d], vec![vec![0, 2, 5, 6]]),
+            )
+            .input("Weight", rng.tensor(&[d, 4 * d], -1.0, 1.0))
+            .input("Bias", rng.tensor(&[1, bias_width], -0.5, 0.5))
+            .input("H0", rng.tensor(&[3, d], -1.0, 1.0))
+            .input("C0", rng.tensor(&[3, d], -1.0, 1.0))
+            .outputs(&["Hidden", "Cell", "BatchGate", "BatchCellPreAct"])
+            .attr("use_peepholes", AttrValue::Bool(peepholes))
+            .attr("is_reverse", AttrValue::Bool(reverse))
+            .attr("candidate_activation", AttrValue::String(candidate.into()))
             .check(&mut rng);
     }
     Case::new("lstm_unit")

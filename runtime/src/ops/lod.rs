@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::loader::{is_placeholder, OpLoader};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_data, Element, Lod, Scalar, Tensor};
 use crate::value::Value;
@@ -403,13 +403,20 @@ const SHARES_LOD: &[(&str, &str, &str)] = &[
     ("cast", "X", "Out"),
     ("assign", "X", "Out"),
     ("clip", "X", "Out"),
+    ("concat", "X", "Out"),
+    ("sum", "X", "Out"),
 ];
 
 /// Whether LoD can matter in `p`: a variable declared with LoD levels (a
 /// sequence feed) or an op that reads LoD. Only then does
 /// [`share_lod`] wrap kernels, so dense programs pay nothing for it.
 pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
-    const READS_LOD: &[&str] = &["lod_rank_table", "sequence_pool", "sequence_softmax"];
+    const READS_LOD: &[&str] = &[
+        "lod_rank_table",
+        "sequence_pool",
+        "sequence_softmax",
+        "lstm",
+    ];
     p.blocks.iter().any(|b| {
         b.ops.iter().any(|op| READS_LOD.contains(&op.ty.as_str()))
             || b.vars.iter().any(|v| v.lod_level() > 0)
@@ -430,9 +437,13 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
     let Some(&(_, input, output)) = SHARES_LOD.iter().find(|(op, ..)| *op == forward) else {
         return Ok(Exec::Compute(kernel));
     };
+    // Paddle's ShareLoD shares the first argument's LoD (concat's first
+    // input); a grad op pairs each gradient with its variable, position
+    // by position (or with `Out`, for a `*_grad` that does not read X).
     let mut pairs = Vec::new();
     if forward == ty {
-        if let (Some(from), Some(to)) = (l.opt_input(input)?, l.opt_output(output)?) {
+        if let (Some(from), Some(to)) = (l.inputs(input)?.into_iter().next(), l.opt_output(output)?)
+        {
             pairs.push((from, to));
         }
     } else {
@@ -440,15 +451,14 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
             let Some(of) = slot.strip_suffix("@GRAD") else {
                 continue;
             };
-            let from = match l.opt_input(of)? {
-                Some(from) => from,
-                None => match l.opt_input("Out")? {
-                    Some(from) => from,
-                    None => continue,
-                },
+            let sources = match l.op.inputs_of(of) {
+                [] => l.op.inputs_of("Out"),
+                named => named,
             };
-            if let Some(to) = l.opt_output(slot)? {
-                pairs.push((from, to));
+            for (from, to) in sources.iter().zip(l.op.outputs_of(slot)) {
+                if !is_placeholder(from) && !is_placeholder(to) {
+                    pairs.push((l.var(from)?, l.var(to)?));
+                }
             }
         }
     }

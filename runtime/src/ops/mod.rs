@@ -15,6 +15,7 @@ pub(crate) mod fill;
 pub(crate) mod float;
 pub(crate) mod io;
 pub(crate) mod lod;
+mod lstm;
 pub(crate) mod manip;
 pub(crate) mod matmul;
 pub(crate) mod nn;
@@ -64,6 +65,7 @@ impl Registry {
         lod::register_all(&mut r);
         sequence::register_all(&mut r);
         rnn_cells::register_all(&mut r);
+        lstm::register_all(&mut r);
         arg::register_all(&mut r);
         control::register_all(&mut r);
         r

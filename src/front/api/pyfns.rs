@@ -264,10 +264,12 @@ fn max(_: &mut Host, a: &mut Args) -> Result<Value> {
     extremum(a, std::cmp::Ordering::Greater)
 }
 
-fn sum(_: &mut Host, a: &mut Args) -> Result<Value> {
+/// Python's `sum`: `+` as the script would write it, so numpy scalars
+/// (`sum(list_of_np_int64)`) and Variables add as they do there.
+fn sum(i: &mut Host, a: &mut Args) -> Result<Value> {
     let mut acc = a.get("start").clone();
     for it in items_of(a, "iterable")? {
-        acc = binary(Operator::Add, acc, it, a.call.clone())?;
+        acc = super::binary(i, Operator::Add, acc, it, a.call.clone())?;
     }
     Ok(acc)
 }

@@ -1,7 +1,8 @@
-//! One step of a recurrent cell, as Paddle 1.x's `layers/nn.py` built it:
-//! `gru_unit` (a `gru_unit` op with its own weight and bias) and
+//! Recurrent cells as Paddle 1.x's `layers/nn.py` built them: one step of
+//! `gru_unit` (a `gru_unit` op with its own weight and bias) and of
 //! `lstm_unit` (`concat` of the input and the last hidden state, an `fc`
-//! to four gates, then the `lstm_unit` op, which only fluidc runs now).
+//! to four gates, then the `lstm_unit` op, which only fluidc runs now),
+//! and `dynamic_lstm` over whole LoD sequences (the `lstm` op).
 use std::ops::Range;
 
 use fluidc_transpiler::{AttrValue, Op};
@@ -46,7 +47,106 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         lstm_unit
     ),
+    builtin!(
+        ["fluid.layers.dynamic_lstm"],
+        [
+            ("input", Req),
+            ("size", Req),
+            ("h_0", Nil),
+            ("c_0", Nil),
+            ("param_attr", Nil),
+            ("bias_attr", Nil),
+            ("use_peepholes", Bool(true)),
+            ("is_reverse", Bool(false)),
+            ("gate_activation", Str("sigmoid")),
+            ("cell_activation", Str("tanh")),
+            ("candidate_activation", Str("tanh")),
+            ("dtype", Str("float32")),
+            ("name", Nil)
+        ],
+        Rest::No,
+        dynamic_lstm
+    ),
 ];
+
+/// `dynamic_lstm(input, size)`: `input` is the projected `[T, size]`
+/// sequence batch and `size` four times the hidden size; returns
+/// `(hidden, cell)`, both `[T, size / 4]` with the input's LoD. The
+/// weight is `[D, 4D]` and the bias `[1, 7D]` (`[1, 4D]` without
+/// peepholes), in `dtype`, as 1.x created them.
+fn dynamic_lstm(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let input = a.var("input")?;
+    let size = a.int("size")?;
+    if size <= 0 || size % 4 != 0 {
+        return Err(a.err(
+            "size",
+            format!("size {size} must be four times the hidden size"),
+        ));
+    }
+    for name in ["gate_activation", "cell_activation", "candidate_activation"] {
+        let act = a.string(name)?;
+        if !["sigmoid", "tanh", "relu", "identity"].contains(&act.as_str()) {
+            return Err(a.err(
+                name,
+                format!("{name} `{act}` is not one of sigmoid, tanh, relu, identity"),
+            ));
+        }
+    }
+    let w_attr = param_attr(a, "param_attr")?.ok_or_else(|| {
+        a.err(
+            "param_attr",
+            "dynamic_lstm needs a weight; param_attr cannot be False",
+        )
+    })?;
+    let b_attr = param_attr(a, "bias_attr")?
+        .ok_or_else(|| a.err("bias_attr", "bias_attr should not be False in dynamic_lstm"))?;
+    let dtype = a.dtype("dtype")?;
+    let helper = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.helper_name("lstm"),
+    };
+    let d = size / 4;
+    let peepholes = a.bool("use_peepholes")?;
+    let weight = create_parameter(i, &helper, &w_attr, vec![d, size], dtype, false, None);
+    let bias_width = if peepholes { 7 * d } else { size };
+    let bias = create_parameter(i, &helper, &b_attr, vec![1, bias_width], dtype, true, None);
+    let outs: Vec<_> = (0..4)
+        .map(|_| i.b.tmp_var(&helper, dtype, vec![]))
+        .collect();
+    let mut op = Op::new("lstm")
+        .input("Input", &[&input.name])
+        .input("Weight", &[&weight.name])
+        .input("Bias", &[&bias.name]);
+    for (slot, arg) in [("H0", "h_0"), ("C0", "c_0")] {
+        if !a.is_none(arg) {
+            op = op.input(slot, &[&a.var(arg)?.name]);
+        }
+    }
+    let op = op
+        .output("Hidden", &[&outs[0].name])
+        .output("Cell", &[&outs[1].name])
+        .output("BatchGate", &[&outs[2].name])
+        .output("BatchCellPreAct", &[&outs[3].name])
+        .attr("use_peepholes", AttrValue::Bool(peepholes))
+        .attr("is_reverse", AttrValue::Bool(a.bool("is_reverse")?))
+        .attr(
+            "gate_activation",
+            AttrValue::String(a.string("gate_activation")?),
+        )
+        .attr(
+            "cell_activation",
+            AttrValue::String(a.string("cell_activation")?),
+        )
+        .attr(
+            "candidate_activation",
+            AttrValue::String(a.string("candidate_activation")?),
+        );
+    append_inferred_at(i, op, a.call.clone())?;
+    Ok(Value::tuple(vec![
+        Value::Var(outs[0].clone()),
+        Value::Var(outs[1].clone()),
+    ]))
+}
 
 /// `gru_unit(input, hidden, size)`: `size` is three times the hidden
 /// size; returns `(hidden, reset_hidden_prev, gate)`. Paddle 1.x checks

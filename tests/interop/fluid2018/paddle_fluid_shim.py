@@ -525,6 +525,37 @@ def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="t
     return updated_hidden, reset_hidden_pre, gate
 
 
+def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=None,
+                 use_peepholes=True, is_reverse=False, gate_activation="sigmoid",
+                 cell_activation="tanh", candidate_activation="tanh", dtype="float32",
+                 name=None):
+    """1.x's dynamic_lstm: a [size/4, size] weight, a [1, 7 * size/4] bias
+    ([1, size] without peepholes) and the `lstm` op; returns (hidden, cell)."""
+    assert bias_attr is not False, "bias_attr should not be False in dynamic_lstmp."
+    helper = LayerHelper("lstm", name=name)
+    size = size // 4
+    weight = _create_parameter(helper, param_attr, [size, 4 * size], dtype)
+    bias_size = [1, 7 * size] if use_peepholes else [1, 4 * size]
+    bias = _create_parameter(helper, bias_attr, bias_size, dtype, is_bias=True)
+    hidden = helper.create_variable_for_type_inference(dtype)
+    cell = helper.create_variable_for_type_inference(dtype)
+    batch_gate = helper.create_variable_for_type_inference(dtype)
+    batch_cell_pre_act = helper.create_variable_for_type_inference(dtype)
+    inputs = {"Input": input, "Weight": weight, "Bias": bias}
+    if h_0 is not None:
+        inputs["H0"] = h_0
+    if c_0 is not None:
+        inputs["C0"] = c_0
+    helper.append_op(type="lstm", inputs=inputs,
+                     outputs={"Hidden": hidden, "Cell": cell, "BatchGate": batch_gate,
+                              "BatchCellPreAct": batch_cell_pre_act},
+                     attrs={"use_peepholes": use_peepholes, "is_reverse": is_reverse,
+                            "gate_activation": gate_activation,
+                            "cell_activation": cell_activation,
+                            "candidate_activation": candidate_activation})
+    return hidden, cell
+
+
 def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
     helper = LayerHelper("sigmoid_cross_entropy_with_logits", name=name)
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -2082,6 +2113,7 @@ def install(run=False):
         sequence_pool=sequence_pool,
         sequence_softmax=sequence_softmax,
         gru_unit=gru_unit,
+        dynamic_lstm=dynamic_lstm,
         sequence_first_step=lambda input: sequence_pool(input, "first"),
         sequence_last_step=lambda input: sequence_pool(input, "last"),
         sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,

@@ -88,6 +88,13 @@ impl<'a> InferCtx<'a> {
         }
     }
 
+    pub fn string(&self, name: &str) -> Option<&str> {
+        match self.attr(name)? {
+            AttrValue::String(v) => Some(v),
+            _ => None,
+        }
+    }
+
     pub fn bool(&self, name: &str) -> Option<bool> {
         match self.attr(name)? {
             AttrValue::Bool(v) => Some(*v),

@@ -1,7 +1,8 @@
 //! LoD sequence ops: Paddle 1.x's DynamicRNN ops (`lod_rank_table`,
 //! `max_sequence_len`, `lod_tensor_to_array`, `array_to_lod_tensor`,
 //! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
-//! `data/fluidc_ops.json`), `sequence_pool` and `sequence_softmax`.
+//! `data/fluidc_ops.json`), `sequence_pool`, `sequence_softmax` and
+//! `lstm` (1.x's `dynamic_lstm`).
 use super::infer::{same_as_x, unknown, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -26,6 +27,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("reorder_lod_tensor_by_rank", same_as_x).not_foldable());
     r.push(Behaviour::pure("sequence_pool", sequence_pool).not_foldable());
     r.push(Behaviour::pure("sequence_softmax", same_as_x).not_foldable());
+    r.push(Behaviour::pure("lstm", lstm).not_foldable());
 }
 
 /// `Out` is an int64 `[1]`.
@@ -33,7 +35,9 @@ fn max_len(_: &InferCtx) -> Out {
     Ok(vec![("Out", TensorType::new(VarKind::Int64, vec![1]))])
 }
 
-/// One row per sequence: `X`'s dims with an unknown first; `MaxIndex` int32.
+/// One row per sequence: `X`'s dims with an unknown first; `MaxIndex`
+/// the same in int32, declared only for MAX pooling as Paddle's
+/// InferMeta declares it.
 fn sequence_pool(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
@@ -42,8 +46,28 @@ fn sequence_pool(c: &InferCtx) -> Out {
     if let Some(d) = dims.first_mut() {
         *d = -1;
     }
+    let mut out = vec![("Out", TensorType::new(x.dtype, dims.clone()))];
+    if c.string("pooltype")
+        .is_some_and(|p| p.eq_ignore_ascii_case("MAX"))
+    {
+        out.push(("MaxIndex", TensorType::new(VarKind::Int32, dims)));
+    }
+    Ok(out)
+}
+
+/// `Hidden`, `Cell` and `BatchCellPreAct` `[T, D]` with `D` from
+/// `Weight` `[D, 4D]`; `BatchGate` shaped like `Input` `[T, 4D]`.
+fn lstm(c: &InferCtx) -> Out {
+    let (Some(x), Some(w)) = (c.input("Input"), c.input("Weight")) else {
+        return Ok(Vec::new());
+    };
+    let rows = x.dims.first().copied().unwrap_or(-1);
+    let d = w.dims.first().copied().unwrap_or(-1);
+    let state = TensorType::new(x.dtype, vec![rows, d]);
     Ok(vec![
-        ("Out", TensorType::new(x.dtype, dims.clone())),
-        ("MaxIndex", TensorType::new(VarKind::Int32, dims)),
+        ("Hidden", state.clone()),
+        ("Cell", state.clone()),
+        ("BatchGate", TensorType::new(x.dtype, x.dims.clone())),
+        ("BatchCellPreAct", state),
     ])
 }
