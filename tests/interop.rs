@@ -432,28 +432,12 @@ fn training_scripts_build_and_train_as_paddle_does() {
             .lines()
             .find_map(|l| l.strip_prefix("# peer-runs:"))
             .map_or(1, |n| n.trim().parse().expect("peer-runs is a number"));
-        let outputs: Vec<Vec<u8>> = (0..runs)
-            .map(|_| {
-                let theirs = run_with_paddle(rel, &repo(), &[]);
-                assert!(
-                    theirs.status.success(),
-                    "{name}: Paddle failed:\n{}",
-                    String::from_utf8_lossy(&theirs.stderr)
-                );
-                theirs.stdout
-            })
-            .collect();
-        let count = |o: &Vec<u8>| outputs.iter().filter(|p| *p == o).count();
-        let theirs = outputs.iter().max_by_key(|o| count(o)).expect("one run");
-        assert!(
-            runs == 1 || count(theirs) >= 2,
-            "{name}: no two of Paddle's {runs} runs agree"
-        );
+        let theirs = paddle_majority(rel, runs);
         let rtol = text
             .lines()
             .find_map(|l| l.strip_prefix("# rtol:"))
             .map_or("1e-5".to_string(), |r| r.trim().to_string());
-        assert_numbers_agree(&dir, &name, &ours.stdout, theirs, &rtol);
+        assert_numbers_agree(&dir, &name, &ours.stdout, &theirs, &rtol);
     }
 }
 

@@ -729,8 +729,8 @@ fn sequence_grads_match_finite_differences() {
 }
 
 /// The RNN cells: `gru_unit` in both modes and with each smooth
-/// activation (its Weight read as Paddle reads it), `lstm` over LoD
-/// sequences, and `lstm_unit` with a forget bias.
+/// activation (its Weight read as Paddle reads it), `lstm` and `gru` over
+/// LoD sequences, and `lstm_unit` with a forget bias.
 #[test]
 fn rnn_cell_grads_match_finite_differences() {
     let mut rng = Rng(47);
@@ -765,6 +765,23 @@ fn rnn_cell_grads_match_finite_differences() {
             .attr("use_peepholes", AttrValue::Bool(peepholes))
             .attr("is_reverse", AttrValue::Bool(reverse))
             .attr("candidate_activation", AttrValue::String(candidate.into()))
+            .check(&mut rng);
+    }
+    // dynamic_gru's op likewise, in both modes, from H0 and from zeros.
+    for (origin, reverse, with_h0) in [(false, false, true), (true, true, false)] {
+        let mut case = Case::new("gru")
+            .input(
+                "Input",
+                rng_tensor_with_lod(&mut rng, &[6, 3 * d], vec![vec![0, 2, 5, 6]]),
+            )
+            .input("Weight", rng.tensor(&[d, 3 * d], -1.0, 1.0))
+            .input("Bias", rng.tensor(&[1, 3 * d], -0.5, 0.5));
+        if with_h0 {
+            case = case.input("H0", rng.tensor(&[3, d], -1.0, 1.0));
+        }
+        case.outputs(&["Hidden", "BatchGate", "BatchResetHiddenPrev", "BatchHidden"])
+            .attr("origin_mode", AttrValue::Bool(origin))
+            .attr("is_reverse", AttrValue::Bool(reverse))
             .check(&mut rng);
     }
     Case::new("lstm_unit")

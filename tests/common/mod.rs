@@ -176,6 +176,33 @@ pub fn run_with_paddle(script: &Path, cwd: &Path, envs: &[(&str, &Path)]) -> Out
     cmd.output().expect("python starts")
 }
 
+/// The stdout of `script` run by Paddle 3.3.1 `runs` times (each must
+/// succeed): the output most runs print, at least two of them when
+/// `runs` > 1. Paddle 3.3.1 itself varies from run to run on programs
+/// lowered from StaticRNN (one run in a few prints other losses from the
+/// third step on, or nan), so a peer that is one takes the majority.
+pub fn paddle_majority(script: &Path, runs: usize) -> Vec<u8> {
+    let name = script.display();
+    let outputs: Vec<Vec<u8>> = (0..runs)
+        .map(|_| {
+            let theirs = run_with_paddle(script, &repo(), &[]);
+            assert!(
+                theirs.status.success(),
+                "{name}: Paddle failed:\n{}",
+                String::from_utf8_lossy(&theirs.stderr)
+            );
+            theirs.stdout
+        })
+        .collect();
+    let count = |o: &Vec<u8>| outputs.iter().filter(|p| *p == o).count();
+    let theirs = outputs.iter().max_by_key(|o| count(o)).expect("one run");
+    assert!(
+        runs == 1 || count(theirs) >= 2,
+        "{name}: no two of Paddle's {runs} runs agree"
+    );
+    theirs.clone()
+}
+
 /// Asserts that two outputs agree (`compare_numbers.py`): numbers within
 /// `rtol`, other text exactly; `dir` holds the two files compared.
 pub fn assert_numbers_agree(dir: &Path, what: &str, ours: &[u8], theirs: &[u8], rtol: &str) {

@@ -416,6 +416,7 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
         "sequence_pool",
         "sequence_softmax",
         "lstm",
+        "gru",
     ];
     p.blocks.iter().any(|b| {
         b.ops.iter().any(|op| READS_LOD.contains(&op.ty.as_str()))

@@ -15,7 +15,6 @@ pub(crate) mod fill;
 pub(crate) mod float;
 pub(crate) mod io;
 pub(crate) mod lod;
-mod lstm;
 pub(crate) mod manip;
 pub(crate) mod matmul;
 pub(crate) mod nn;
@@ -24,6 +23,7 @@ mod output;
 pub(crate) mod reduce;
 mod rnn_cells;
 pub(crate) mod sequence;
+mod sequence_rnn;
 pub(crate) mod slice;
 pub(crate) mod unary;
 
@@ -65,7 +65,7 @@ impl Registry {
         lod::register_all(&mut r);
         sequence::register_all(&mut r);
         rnn_cells::register_all(&mut r);
-        lstm::register_all(&mut r);
+        sequence_rnn::register_all(&mut r);
         arg::register_all(&mut r);
         control::register_all(&mut r);
         r

@@ -2,7 +2,8 @@
 //! `gru_unit` (a `gru_unit` op with its own weight and bias) and of
 //! `lstm_unit` (`concat` of the input and the last hidden state, an `fc`
 //! to four gates, then the `lstm_unit` op, which only fluidc runs now),
-//! and `dynamic_lstm` over whole LoD sequences (the `lstm` op).
+//! and `dynamic_lstm` and `dynamic_gru` over whole LoD sequences (the
+//! `lstm` and `gru` ops).
 use std::ops::Range;
 
 use fluidc_transpiler::{AttrValue, Op};
@@ -67,7 +68,101 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         dynamic_lstm
     ),
+    builtin!(
+        ["fluid.layers.dynamic_gru"],
+        [
+            ("input", Req),
+            ("size", Req),
+            ("param_attr", Nil),
+            ("bias_attr", Nil),
+            ("is_reverse", Bool(false)),
+            ("gate_activation", Str("sigmoid")),
+            ("candidate_activation", Str("tanh")),
+            ("h_0", Nil),
+            ("origin_mode", Bool(false))
+        ],
+        Rest::No,
+        dynamic_gru
+    ),
 ];
+
+/// The activation names Paddle's sequence RNN ops take.
+fn check_activations(a: &Args, names: &[&str]) -> Result<()> {
+    for name in names {
+        let act = a.string(name)?;
+        if !["sigmoid", "tanh", "relu", "identity"].contains(&act.as_str()) {
+            return Err(a.err(
+                name,
+                format!("{name} `{act}` is not one of sigmoid, tanh, relu, identity"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `dynamic_gru(input, size)`: `input` is the projected `[T, 3 * size]`
+/// sequence batch and `size` the hidden size; returns the hidden states
+/// `[T, size]` with the input's LoD. The weight is `[size, 3 * size]` and
+/// the bias `[1, 3 * size]` in the input's dtype, as 1.x created them.
+fn dynamic_gru(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let input = a.var("input")?;
+    let size = a.int("size")?;
+    if size <= 0 {
+        return Err(a.err(
+            "size",
+            format!("size {size} must be the hidden size, above 0"),
+        ));
+    }
+    check_activations(a, &["gate_activation", "candidate_activation"])?;
+    let w_attr = param_attr(a, "param_attr")?.ok_or_else(|| {
+        a.err(
+            "param_attr",
+            "dynamic_gru needs a weight; param_attr cannot be False",
+        )
+    })?;
+    let b_attr = param_attr(a, "bias_attr")?;
+    let helper = i.b.helper_name("gru");
+    let dtype = dtype_of(i, &input);
+    let weight = create_parameter(
+        i,
+        &helper,
+        &w_attr,
+        vec![size, 3 * size],
+        dtype,
+        false,
+        None,
+    );
+    let mut op = Op::new("gru")
+        .input("Input", &[&input.name])
+        .input("Weight", &[&weight.name]);
+    if let Some(b_attr) = b_attr {
+        let bias = create_parameter(i, &helper, &b_attr, vec![1, 3 * size], dtype, true, None);
+        op = op.input("Bias", &[&bias.name]);
+    }
+    if !a.is_none("h_0") {
+        op = op.input("H0", &[&a.var("h_0")?.name]);
+    }
+    let outs: Vec<_> = (0..4)
+        .map(|_| i.b.tmp_var(&helper, dtype, vec![]))
+        .collect();
+    let op = op
+        .output("Hidden", &[&outs[0].name])
+        .output("BatchGate", &[&outs[1].name])
+        .output("BatchResetHiddenPrev", &[&outs[2].name])
+        .output("BatchHidden", &[&outs[3].name])
+        .attr("is_reverse", AttrValue::Bool(a.bool("is_reverse")?))
+        .attr(
+            "gate_activation",
+            AttrValue::String(a.string("gate_activation")?),
+        )
+        .attr(
+            "activation",
+            AttrValue::String(a.string("candidate_activation")?),
+        )
+        .attr("origin_mode", AttrValue::Bool(a.bool("origin_mode")?));
+    append_inferred_at(i, op, a.call.clone())?;
+    Ok(Value::Var(outs[0].clone()))
+}
 
 /// `dynamic_lstm(input, size)`: `input` is the projected `[T, size]`
 /// sequence batch and `size` four times the hidden size; returns
@@ -83,15 +178,10 @@ fn dynamic_lstm(i: &mut Host, a: &mut Args) -> Result<Value> {
             format!("size {size} must be four times the hidden size"),
         ));
     }
-    for name in ["gate_activation", "cell_activation", "candidate_activation"] {
-        let act = a.string(name)?;
-        if !["sigmoid", "tanh", "relu", "identity"].contains(&act.as_str()) {
-            return Err(a.err(
-                name,
-                format!("{name} `{act}` is not one of sigmoid, tanh, relu, identity"),
-            ));
-        }
-    }
+    check_activations(
+        a,
+        &["gate_activation", "cell_activation", "candidate_activation"],
+    )?;
     let w_attr = param_attr(a, "param_attr")?.ok_or_else(|| {
         a.err(
             "param_attr",

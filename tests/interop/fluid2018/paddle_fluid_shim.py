@@ -556,6 +556,33 @@ def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=Non
     return hidden, cell
 
 
+def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False,
+                gate_activation="sigmoid", candidate_activation="tanh", h_0=None,
+                origin_mode=False):
+    """1.x's dynamic_gru: a [size, 3 * size] weight, a [1, 3 * size] bias
+    and the `gru` op; returns the hidden states."""
+    helper = LayerHelper("gru")
+    dtype = input.dtype
+    weight = _create_parameter(helper, param_attr, [size, 3 * size], dtype)
+    bias = _create_parameter(helper, bias_attr, [1, 3 * size], dtype, is_bias=True)
+    inputs = {"Input": input, "Weight": weight}
+    if bias is not None:
+        inputs["Bias"] = bias
+    if h_0 is not None:
+        inputs["H0"] = h_0
+    hidden = helper.create_variable_for_type_inference(dtype)
+    batch_gate = helper.create_variable_for_type_inference(dtype)
+    batch_reset_hidden_prev = helper.create_variable_for_type_inference(dtype)
+    batch_hidden = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="gru", inputs=inputs,
+                     outputs={"Hidden": hidden, "BatchGate": batch_gate,
+                              "BatchResetHiddenPrev": batch_reset_hidden_prev,
+                              "BatchHidden": batch_hidden},
+                     attrs={"is_reverse": is_reverse, "gate_activation": gate_activation,
+                            "activation": candidate_activation, "origin_mode": origin_mode})
+    return hidden
+
+
 def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
     helper = LayerHelper("sigmoid_cross_entropy_with_logits", name=name)
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -2114,6 +2141,7 @@ def install(run=False):
         sequence_softmax=sequence_softmax,
         gru_unit=gru_unit,
         dynamic_lstm=dynamic_lstm,
+        dynamic_gru=dynamic_gru,
         sequence_first_step=lambda input: sequence_pool(input, "first"),
         sequence_last_step=lambda input: sequence_pool(input, "last"),
         sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,

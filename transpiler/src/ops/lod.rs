@@ -1,8 +1,8 @@
 //! LoD sequence ops: Paddle 1.x's DynamicRNN ops (`lod_rank_table`,
 //! `max_sequence_len`, `lod_tensor_to_array`, `array_to_lod_tensor`,
 //! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
-//! `data/fluidc_ops.json`), `sequence_pool`, `sequence_softmax` and
-//! `lstm` (1.x's `dynamic_lstm`).
+//! `data/fluidc_ops.json`), `sequence_pool`, `sequence_softmax`, `lstm`
+//! and `gru` (1.x's `dynamic_lstm` and `dynamic_gru`).
 use super::infer::{same_as_x, unknown, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -28,6 +28,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("sequence_pool", sequence_pool).not_foldable());
     r.push(Behaviour::pure("sequence_softmax", same_as_x).not_foldable());
     r.push(Behaviour::pure("lstm", lstm).not_foldable());
+    r.push(Behaviour::pure("gru", gru).not_foldable());
 }
 
 /// `Out` is an int64 `[1]`.
@@ -69,5 +70,21 @@ fn lstm(c: &InferCtx) -> Out {
         ("Cell", state.clone()),
         ("BatchGate", TensorType::new(x.dtype, x.dims.clone())),
         ("BatchCellPreAct", state),
+    ])
+}
+
+/// `Hidden`, `BatchResetHiddenPrev` and `BatchHidden` `[T, D]` with `D`
+/// from `Weight` `[D, 3D]`; `BatchGate` shaped like `Input` `[T, 3D]`.
+fn gru(c: &InferCtx) -> Out {
+    let (Some(x), Some(w)) = (c.input("Input"), c.input("Weight")) else {
+        return Ok(Vec::new());
+    };
+    let rows = x.dims.first().copied().unwrap_or(-1);
+    let state = TensorType::new(x.dtype, vec![rows, w.dims.first().copied().unwrap_or(-1)]);
+    Ok(vec![
+        ("Hidden", state.clone()),
+        ("BatchGate", TensorType::new(x.dtype, x.dims.clone())),
+        ("BatchResetHiddenPrev", state.clone()),
+        ("BatchHidden", state),
     ])
 }

@@ -1,0 +1,694 @@
+//! Recurrent ops over each sequence of a LoD batch, with their grads:
+//! `lstm` (Paddle 1.x's `dynamic_lstm`) and `gru` (`dynamic_gru`), with
+//! Paddle's gate layouts and formulas (lstm_op.h, gru_op.h,
+//! funcs/detail/{lstm,gru}_kernel.h and their activations).
+//!
+//! `lstm`'s `Input` is the already projected `[T, 4D]` (gates in the
+//! order candidate, input, forget, output), `Weight` the recurrent
+//! `[D, 4D]`, `Bias` `[1, 4D]`, or `[1, 7D]` with peepholes (then the
+//! input, forget and output gates' peephole weights follow the gate
+//! biases). `gru`'s `Input` is `[T, 3D]` (update, reset, candidate) and
+//! its `Weight` `[D, 3D]` read as `gru_unit` reads it: `[D, 2D]` for the
+//! gates, then `[D, D]` for the candidate.
+//!
+//! Paddle regroups the rows into time-major batches to multiply them
+//! together; fluidc runs each sequence on its own, which computes the
+//! same values. The `Batch*` outputs (the activated gates and the states
+//! the grad reads back) are therefore kept in the rows' own order, not in
+//! Paddle's batch order: they are the op's scratch, and no 1.x layer
+//! returns them.
+use fluidc_transpiler::VarKind;
+
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+use crate::ops::float::{f64s, needs_float, set_grads, tensor};
+use crate::scope::{VarRef, Vars};
+use crate::tensor::Tensor;
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("lstm", lstm);
+    r.add("lstm_grad", lstm_grad);
+    r.add("gru", gru);
+    r.add("gru_grad", gru_grad);
+}
+
+/// The activations `dynamic_lstm` names, as Paddle's
+/// `detail::activation_functions.h` computes them (sigmoid clipped to
+/// [-40, 13], tanh through `exp(-2x)` clipped at 40).
+#[derive(Clone, Copy)]
+enum Act {
+    Sigmoid,
+    Tanh,
+    Relu,
+    Identity,
+}
+
+impl Act {
+    fn from_attr(l: &OpLoader, name: &str, default: &str) -> Result<Act, String> {
+        Ok(match l.string(name)?.unwrap_or(default) {
+            "sigmoid" => Act::Sigmoid,
+            "tanh" => Act::Tanh,
+            "relu" => Act::Relu,
+            "identity" | "" => Act::Identity,
+            other => {
+                return Err(format!(
+                    "{name} `{other}` is not one of sigmoid, tanh, relu, identity"
+                ))
+            }
+        })
+    }
+
+    fn apply(self, x: f64) -> f64 {
+        match self {
+            Act::Sigmoid => 1.0 / (1.0 + (-x.clamp(-40.0, 13.0)).exp()),
+            Act::Tanh => 2.0 / (1.0 + (-2.0 * x).min(40.0).exp()) - 1.0,
+            Act::Relu => x.max(0.0),
+            Act::Identity => x,
+        }
+    }
+
+    /// `dy` times the derivative, from the activation's output `y`.
+    fn grad(self, dy: f64, y: f64) -> f64 {
+        match self {
+            Act::Sigmoid => dy * y * (1.0 - y),
+            Act::Tanh => dy * (1.0 - y * y),
+            Act::Relu if y > 0.0 => dy,
+            Act::Relu => 0.0,
+            Act::Identity => dy,
+        }
+    }
+}
+
+/// The attributes and shapes both kernels share.
+#[derive(Clone, Copy)]
+struct Spec {
+    peepholes: bool,
+    reverse: bool,
+    gate: Act,
+    cell: Act,
+    candidate: Act,
+}
+
+impl Spec {
+    fn load(l: &OpLoader) -> Result<Spec, String> {
+        Ok(Spec {
+            peepholes: l.bool("use_peepholes", true)?,
+            reverse: l.bool("is_reverse", false)?,
+            gate: Act::from_attr(l, "gate_activation", "sigmoid")?,
+            cell: Act::from_attr(l, "cell_activation", "tanh")?,
+            candidate: Act::from_attr(l, "candidate_activation", "tanh")?,
+        })
+    }
+}
+
+/// Checks an `Input` of `gates` gates per step (`[T, gates * D]`, with
+/// a LoD that ends at `T`); gives `D` and the sequences' offsets.
+fn gated_input(
+    input: &Tensor,
+    gates: usize,
+    name: &str,
+) -> Result<(usize, Vec<usize>), KernelError> {
+    let Some(offsets) = input.lod().last().cloned() else {
+        return Err(KernelError::Invalid(format!(
+            "`{name}` has no LoD; feed it as a LoD tensor (fluid.create_lod_tensor)"
+        )));
+    };
+    match input.shape() {
+        &[rows, width]
+            if width >= 0
+                && width as usize % gates == 0
+                && offsets.last() == Some(&(rows.max(0) as usize)) =>
+        {
+            Ok((width as usize / gates, offsets))
+        }
+        shape => Err(KernelError::Shape(format!(
+            "Input {shape:?} must be [T, {gates} * D] with T the end of its LoD {offsets:?}"
+        ))),
+    }
+}
+
+/// Checks `Weight` (`[D, gates * D]`) and `Bias` (`bias_width` values).
+fn check_params(
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    (d, gates): (usize, usize),
+    bias_width: usize,
+) -> Result<(), KernelError> {
+    if weight.shape() != [d as i64, (gates * d) as i64] {
+        return Err(KernelError::Shape(format!(
+            "Weight {:?} must be [{d}, {}]",
+            weight.shape(),
+            gates * d
+        )));
+    }
+    if let Some(b) = bias.filter(|b| b.numel() != bias_width) {
+        return Err(KernelError::Shape(format!(
+            "Bias {:?} must be [1, {bias_width}]",
+            b.shape()
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the shapes of an `lstm`'s inputs and gives its frame size `D`
+/// and the sequences' offsets.
+fn check(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    peepholes: bool,
+    name: &str,
+) -> Result<(usize, Vec<usize>), KernelError> {
+    let (d, offsets) = gated_input(input, 4, name)?;
+    let bias_width = if peepholes { 7 * d } else { 4 * d };
+    check_params(weight, bias, (d, 4), bias_width)?;
+    Ok((d, offsets))
+}
+
+/// A `[rows, width]` tensor the forward wrote (or its gradient), as `f64`.
+fn read_rows(
+    s: &Vars,
+    r: &VarRef,
+    (rows, width): (usize, usize),
+    what: &str,
+    op: &str,
+) -> Result<Vec<f64>, KernelError> {
+    let t = s.tensor(r)?;
+    if t.numel() != rows * width {
+        return Err(KernelError::Shape(format!(
+            "{what} of shape {:?} does not fit {rows} rows of {width} values",
+            t.shape()
+        )));
+    }
+    Ok(f64s(&t, op)?.into_owned())
+}
+
+/// The optional inputs read as `f64`: Bias (or zeros), H0 and C0.
+fn optional(s: &Vars, r: &Option<VarRef>, op: &str) -> Result<Option<Vec<f64>>, KernelError> {
+    match r {
+        Some(r) => Ok(Some(f64s(&*s.tensor(r)?, op)?.into_owned())),
+        None => Ok(None),
+    }
+}
+
+/// `lstm`: for each sequence, step by step (backwards with `is_reverse`),
+/// `gates = Input_t + Bias + h_prev · Weight`, then with peepholes `p`
+/// (zero without), `c_in = cand(g_c)`, `i = gate(g_i + c_prev * p_i)`,
+/// `f = gate(g_f + c_prev * p_f)`, `c = c_in * i + c_prev * f`,
+/// `o = gate(g_o + c * p_o)`, `h = o * cell(c)`; `H0`/`C0` start each
+/// sequence (zeros without them).
+fn lstm(l: &OpLoader) -> Result<Exec, String> {
+    let (input, weight) = (l.input("Input")?, l.input("Weight")?);
+    let (bias, h0, c0) = (l.opt_input("Bias")?, l.opt_input("H0")?, l.opt_input("C0")?);
+    let (hidden, cell) = (l.output("Hidden")?, l.output("Cell")?);
+    let (batch_gate, batch_cell) = (l.opt_output("BatchGate")?, l.opt_output("BatchCellPreAct")?);
+    let spec = Spec::load(l)?;
+    compute(move |s| {
+        let (xt, wt) = (s.tensor(&input)?, s.tensor(&weight)?);
+        let bt = bias.as_ref().map(|b| s.tensor(b)).transpose()?;
+        let (d, offsets) = check(&xt, &wt, bt.as_deref(), spec.peepholes, &input.name)?;
+        let op = "lstm";
+        let x = f64s(&xt, op)?;
+        let w = f64s(&wt, op)?;
+        let b = optional(s, &bias, op)?.unwrap_or_else(|| vec![0.0; 4 * d]);
+        let (h0v, c0v) = (optional(s, &h0, op)?, optional(s, &c0, op)?);
+        let n = offsets.len() - 1;
+        for (v, what) in [(&h0v, "H0"), (&c0v, "C0")] {
+            if let Some(v) = v.as_ref().filter(|v| v.len() != n * d) {
+                return Err(KernelError::Shape(format!(
+                    "{what} has {} values; it must be [{n}, {d}], a row per sequence",
+                    v.len()
+                )));
+            }
+        }
+        let rows = x.len() / (4 * d).max(1);
+        let mut gates = vec![0.0; rows * 4 * d];
+        let (mut hs, mut cs, mut cell_act) = (
+            vec![0.0; rows * d],
+            vec![0.0; rows * d],
+            vec![0.0; rows * d],
+        );
+        let peep = |k: usize| {
+            if spec.peepholes && bias.is_some() {
+                b[4 * d + k]
+            } else {
+                0.0
+            }
+        };
+        for (seq, steps) in sequence_steps(&offsets, spec.reverse)
+            .into_iter()
+            .enumerate()
+        {
+            let mut h_prev: Option<Vec<f64>> = h0v.as_ref().map(|h| h[seq * d..][..d].to_vec());
+            let mut c_prev: Vec<f64> = c0v
+                .as_ref()
+                .map_or(vec![0.0; d], |c| c[seq * d..][..d].to_vec());
+            for r in steps {
+                let g = &mut gates[r * 4 * d..][..4 * d];
+                for (j, gj) in g.iter_mut().enumerate() {
+                    *gj = x[r * 4 * d + j] + b[j];
+                }
+                if let Some(hp) = &h_prev {
+                    for (k, &hk) in hp.iter().enumerate() {
+                        for (j, gj) in g.iter_mut().enumerate() {
+                            *gj += hk * w[k * 4 * d + j];
+                        }
+                    }
+                }
+                for k in 0..d {
+                    let cp = c_prev[k];
+                    let c_in = spec.candidate.apply(g[k]);
+                    let i = spec.gate.apply(g[d + k] + cp * peep(k));
+                    let f = spec.gate.apply(g[2 * d + k] + cp * peep(d + k));
+                    let c = c_in * i + cp * f;
+                    let o = spec.gate.apply(g[3 * d + k] + c * peep(2 * d + k));
+                    let ca = spec.cell.apply(c);
+                    (g[k], g[d + k], g[2 * d + k], g[3 * d + k]) = (c_in, i, f, o);
+                    cs[r * d + k] = c;
+                    cell_act[r * d + k] = ca;
+                    hs[r * d + k] = o * ca;
+                }
+                h_prev = Some(hs[r * d..][..d].to_vec());
+                c_prev = cs[r * d..][..d].to_vec();
+            }
+        }
+        let (dtype, lod) = (xt.dtype(), xt.lod().to_vec());
+        let shape = [rows as i64, d as i64];
+        drop((x, w));
+        drop((xt, wt, bt));
+        let out = |v: Vec<f64>, w: usize| -> Result<Tensor, KernelError> {
+            Ok(tensor(dtype, &[rows as i64, w as i64], v)?.with_lod(lod.clone()))
+        };
+        s.set_tensor(&hidden, out(hs, d)?);
+        s.set_tensor(&cell, out(cs, d)?);
+        if let Some(bg) = &batch_gate {
+            s.set_tensor(bg, out(gates, 4 * d)?);
+        }
+        if let Some(bc) = &batch_cell {
+            s.set_tensor(bc, tensor(dtype, &shape, cell_act)?);
+        }
+        Ok(())
+    })
+}
+
+/// `lstm_grad`: back through each sequence from `Hidden@GRAD` (Paddle
+/// does not propagate `Cell@GRAD`), with the gates and cell the forward
+/// kept; gives the gradients of `Input`, `Weight`, `Bias` (peephole
+/// weights included), `H0` and `C0`.
+fn lstm_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (input, weight) = (l.input("Input")?, l.input("Weight")?);
+    let (bias, h0, c0) = (l.opt_input("Bias")?, l.opt_input("H0")?, l.opt_input("C0")?);
+    let (hidden, cell) = (l.input("Hidden")?, l.input("Cell")?);
+    let (batch_gate, batch_cell) = (l.input("BatchGate")?, l.input("BatchCellPreAct")?);
+    let dhidden = l.input("Hidden@GRAD")?;
+    let grads = [
+        l.opt_output("Input@GRAD")?,
+        l.opt_output("Weight@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+        l.opt_output("H0@GRAD")?,
+        l.opt_output("C0@GRAD")?,
+    ];
+    let spec = Spec::load(l)?;
+    compute(move |s| {
+        let op = "lstm_grad";
+        let (xt, wt) = (s.tensor(&input)?, s.tensor(&weight)?);
+        let bt = bias.as_ref().map(|b| s.tensor(b)).transpose()?;
+        let (d, offsets) = check(&xt, &wt, bt.as_deref(), spec.peepholes, &input.name)?;
+        let rows = xt.shape()[0].max(0) as usize;
+        let w = f64s(&wt, op)?;
+        let b = optional(s, &bias, op)?.unwrap_or_else(|| vec![0.0; 4 * d]);
+        let read = |r, width, what| read_rows(s, r, (rows, width), what, op);
+        let hs = read(&hidden, d, "Hidden")?;
+        let cs = read(&cell, d, "Cell")?;
+        let gates = read(&batch_gate, 4 * d, "BatchGate")?;
+        let cell_act = read(&batch_cell, d, "BatchCellPreAct")?;
+        let mut dh = read(&dhidden, d, "Hidden@GRAD")?;
+        let (h0v, c0v) = (optional(s, &h0, op)?, optional(s, &c0, op)?);
+        let n = offsets.len() - 1;
+        let with_peep = spec.peepholes && bias.is_some();
+        let peep = |k: usize| if with_peep { b[4 * d + k] } else { 0.0 };
+        let mut dgates = vec![0.0; rows * 4 * d];
+        let mut dw = vec![0.0; 4 * d * d];
+        let mut dpeep = vec![0.0; 3 * d];
+        let (mut dh0, mut dc0) = (vec![0.0; n * d], vec![0.0; n * d]);
+        for (seq, steps) in sequence_steps(&offsets, spec.reverse)
+            .into_iter()
+            .enumerate()
+        {
+            let mut dc = vec![0.0; d];
+            for (t, &r) in steps.iter().enumerate().rev() {
+                let prev = t.checked_sub(1).map(|p| steps[p]);
+                let c_prev: Vec<f64> = match (prev, &c0v) {
+                    (Some(p), _) => cs[p * d..][..d].to_vec(),
+                    (None, Some(c0)) => c0[seq * d..][..d].to_vec(),
+                    (None, None) => vec![0.0; d],
+                };
+                let g = &gates[r * 4 * d..][..4 * d];
+                let dg = &mut dgates[r * 4 * d..][..4 * d];
+                for k in 0..d {
+                    let (c_in, i, f, o) = (g[k], g[d + k], g[2 * d + k], g[3 * d + k]);
+                    let (out_g, ca, c, cp) =
+                        (dh[r * d + k], cell_act[r * d + k], cs[r * d + k], c_prev[k]);
+                    let d_o = spec.gate.grad(out_g * ca, o);
+                    let d_c = dc[k] + spec.cell.grad(out_g * o, ca) + d_o * peep(2 * d + k);
+                    let d_in = spec.candidate.grad(d_c * i, c_in);
+                    let d_i = spec.gate.grad(d_c * c_in, i);
+                    let d_f = spec.gate.grad(d_c * cp, f);
+                    dc[k] = d_i * peep(k) + d_f * peep(d + k) + d_c * f;
+                    if with_peep {
+                        dpeep[k] += d_i * cp;
+                        dpeep[d + k] += d_f * cp;
+                        dpeep[2 * d + k] += d_o * c;
+                    }
+                    (dg[k], dg[d + k], dg[2 * d + k], dg[3 * d + k]) = (d_in, d_i, d_f, d_o);
+                }
+                // Into the previous hidden state: its gradient and Weight's.
+                let h_prev: Option<&[f64]> = match prev {
+                    Some(p) => Some(&hs[p * d..][..d]),
+                    None => h0v.as_ref().map(|h| &h[seq * d..][..d]),
+                };
+                if let Some(hp) = h_prev {
+                    for k in 0..d {
+                        let row = &w[k * 4 * d..][..4 * d];
+                        let back: f64 = row.iter().zip(dg.iter()).map(|(a, b)| a * b).sum();
+                        match prev {
+                            Some(p) => dh[p * d + k] += back,
+                            None => dh0[seq * d + k] = back,
+                        }
+                        for (j, &gj) in dg.iter().enumerate() {
+                            dw[k * 4 * d + j] += hp[k] * gj;
+                        }
+                    }
+                }
+            }
+            dc0[seq * d..][..d].copy_from_slice(&dc);
+        }
+        let mut db = vec![0.0; if spec.peepholes { 7 * d } else { 4 * d }];
+        for row in dgates.chunks(4 * d) {
+            db.iter_mut().zip(row).for_each(|(s, &v)| *s += v);
+        }
+        if spec.peepholes {
+            db[4 * d..].copy_from_slice(&dpeep);
+        }
+        let dtype = xt.dtype();
+        if !matches!(dtype, VarKind::Fp32 | VarKind::Fp64) {
+            return Err(needs_float(op, &xt));
+        }
+        let (x_shape, x_lod) = (xt.shape().to_vec(), xt.lod().to_vec());
+        let w_shape = wt.shape().to_vec();
+        let b_shape = bt.as_ref().map(|t| t.shape().to_vec());
+        drop(w);
+        drop((xt, wt, bt));
+        let n_shape = [n as i64, d as i64];
+        let out = [
+            Some(tensor(dtype, &x_shape, dgates)?.with_lod(x_lod)),
+            Some(tensor(dtype, &w_shape, dw)?),
+            b_shape.map(|shape| tensor(dtype, &shape, db)).transpose()?,
+            h0.as_ref()
+                .map(|_| tensor(dtype, &n_shape, dh0))
+                .transpose()?,
+            c0.as_ref()
+                .map(|_| tensor(dtype, &n_shape, dc0))
+                .transpose()?,
+        ];
+        set_grads(s, grads.iter().zip(out).collect());
+        Ok(())
+    })
+}
+
+/// A `gru`'s attributes.
+#[derive(Clone, Copy)]
+struct GruSpec {
+    reverse: bool,
+    origin: bool,
+    gate: Act,
+    candidate: Act,
+}
+
+impl GruSpec {
+    fn load(l: &OpLoader) -> Result<GruSpec, String> {
+        Ok(GruSpec {
+            reverse: l.bool("is_reverse", false)?,
+            origin: l.bool("origin_mode", false)?,
+            gate: Act::from_attr(l, "gate_activation", "sigmoid")?,
+            candidate: Act::from_attr(l, "activation", "tanh")?,
+        })
+    }
+}
+
+/// Checks a `gru`'s `Input` `[T, 3D]` (with LoD), `Weight` `[D, 3D]` and
+/// `Bias` `[1, 3D]`; gives `D` and the sequences' offsets.
+fn gru_check(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    name: &str,
+) -> Result<(usize, Vec<usize>), KernelError> {
+    let (d, offsets) = gated_input(input, 3, name)?;
+    check_params(weight, bias, (d, 3), 3 * d)?;
+    Ok((d, offsets))
+}
+
+/// The steps of each sequence, in the order the recurrence visits them.
+fn sequence_steps(offsets: &[usize], reverse: bool) -> Vec<Vec<usize>> {
+    offsets
+        .windows(2)
+        .map(|w| {
+            let rows: Vec<usize> = (w[0]..w[1]).collect();
+            if reverse {
+                rows.into_iter().rev().collect()
+            } else {
+                rows
+            }
+        })
+        .collect()
+}
+
+/// `gru`: for each sequence, step by step (backwards with `is_reverse`),
+/// from `H0` (zeros without), `u, r = gate(Input_t + Bias + h_prev ·
+/// W_ur)`, `rh = r * h_prev`, `c = act(Input_t + Bias + rh · W_c)`,
+/// `h = h_prev - u * h_prev + u * c` (`origin_mode`: `u * h_prev + c -
+/// u * c`), written as Paddle's gru_finalOutput writes them.
+fn gru(l: &OpLoader) -> Result<Exec, String> {
+    let (input, weight) = (l.input("Input")?, l.input("Weight")?);
+    let (bias, h0) = (l.opt_input("Bias")?, l.opt_input("H0")?);
+    let hidden = l.output("Hidden")?;
+    let scratch = [
+        l.opt_output("BatchGate")?,
+        l.opt_output("BatchResetHiddenPrev")?,
+        l.opt_output("BatchHidden")?,
+    ];
+    let spec = GruSpec::load(l)?;
+    compute(move |s| {
+        let op = "gru";
+        let (xt, wt) = (s.tensor(&input)?, s.tensor(&weight)?);
+        let bt = bias.as_ref().map(|b| s.tensor(b)).transpose()?;
+        let (d, offsets) = gru_check(&xt, &wt, bt.as_deref(), &input.name)?;
+        let x = f64s(&xt, op)?;
+        let w = f64s(&wt, op)?;
+        let b = optional(s, &bias, op)?.unwrap_or_else(|| vec![0.0; 3 * d]);
+        let h0v = optional(s, &h0, op)?;
+        let n = offsets.len() - 1;
+        if let Some(h) = h0v.as_ref().filter(|h| h.len() != n * d) {
+            return Err(KernelError::Shape(format!(
+                "H0 has {} values; it must be [{n}, {d}], a row per sequence",
+                h.len()
+            )));
+        }
+        let rows = offsets[n];
+        let (w_ur, w_c) = w.split_at(2 * d * d);
+        let mut gates = vec![0.0; rows * 3 * d];
+        let (mut rhs, mut hs) = (vec![0.0; rows * d], vec![0.0; rows * d]);
+        for (seq, steps) in sequence_steps(&offsets, spec.reverse)
+            .into_iter()
+            .enumerate()
+        {
+            let mut h_prev: Option<Vec<f64>> = h0v.as_ref().map(|h| h[seq * d..][..d].to_vec());
+            for r in steps {
+                let g = &mut gates[r * 3 * d..][..3 * d];
+                for (j, gj) in g.iter_mut().enumerate() {
+                    *gj = x[r * 3 * d + j] + b[j];
+                }
+                let zeros = vec![0.0; d];
+                let hp = h_prev.as_deref().unwrap_or(&zeros);
+                if h_prev.is_some() {
+                    for (k, &hk) in hp.iter().enumerate() {
+                        for j in 0..2 * d {
+                            g[j] += hk * w_ur[k * 2 * d + j];
+                        }
+                    }
+                }
+                for v in &mut g[..2 * d] {
+                    *v = spec.gate.apply(*v);
+                }
+                let rh = &mut rhs[r * d..][..d];
+                for k in 0..d {
+                    rh[k] = hp[k] * g[d + k];
+                }
+                if h_prev.is_some() {
+                    for (k, &rk) in rh.iter().enumerate() {
+                        for j in 0..d {
+                            g[2 * d + j] += rk * w_c[k * d + j];
+                        }
+                    }
+                }
+                for k in 0..d {
+                    let (u, c) = (g[k], spec.candidate.apply(g[2 * d + k]));
+                    g[2 * d + k] = c;
+                    hs[r * d + k] = if spec.origin {
+                        u * hp[k] + c - u * c
+                    } else {
+                        hp[k] - u * hp[k] + u * c
+                    };
+                }
+                h_prev = Some(hs[r * d..][..d].to_vec());
+            }
+        }
+        let (dtype, lod) = (xt.dtype(), xt.lod().to_vec());
+        drop((x, w));
+        drop((xt, wt, bt));
+        let shape = [rows as i64, d as i64];
+        s.set_tensor(&hidden, tensor(dtype, &shape, hs.clone())?.with_lod(lod));
+        let values = [(gates, 3 * d), (rhs, d), (hs, d)];
+        for (r, (v, width)) in scratch.iter().zip(values) {
+            if let Some(r) = r {
+                s.set_tensor(r, tensor(dtype, &[rows as i64, width as i64], v)?);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `gru_grad`: back through each sequence from `Hidden@GRAD`, with the
+/// gates, reset states and hidden states the forward kept; gives the
+/// gradients of `Input`, `H0`, `Weight` and `Bias`, as Paddle's kernel
+/// computes them (see `recurrent` below for where that is not the exact
+/// derivative).
+fn gru_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (input, weight) = (l.input("Input")?, l.input("Weight")?);
+    let (bias, h0) = (l.opt_input("Bias")?, l.opt_input("H0")?);
+    let (gate, reset, batch_hidden) = (
+        l.input("BatchGate")?,
+        l.input("BatchResetHiddenPrev")?,
+        l.input("BatchHidden")?,
+    );
+    let dhidden = l.input("Hidden@GRAD")?;
+    let grads = [
+        l.opt_output("Input@GRAD")?,
+        l.opt_output("H0@GRAD")?,
+        l.opt_output("Weight@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+    ];
+    let spec = GruSpec::load(l)?;
+    compute(move |s| {
+        let op = "gru_grad";
+        let (xt, wt) = (s.tensor(&input)?, s.tensor(&weight)?);
+        let bt = bias.as_ref().map(|b| s.tensor(b)).transpose()?;
+        let (d, offsets) = gru_check(&xt, &wt, bt.as_deref(), &input.name)?;
+        let rows = offsets[offsets.len() - 1];
+        let w = f64s(&wt, op)?;
+        let read = |r, width, what| read_rows(s, r, (rows, width), what, op);
+        let gates = read(&gate, 3 * d, "BatchGate")?;
+        let rhs = read(&reset, d, "BatchResetHiddenPrev")?;
+        let hs = read(&batch_hidden, d, "BatchHidden")?;
+        let mut dh = read(&dhidden, d, "Hidden@GRAD")?;
+        let h0v = optional(s, &h0, op)?;
+        let wants_h0 = grads[1].is_some();
+        let n = offsets.len() - 1;
+        let (w_ur, w_c) = w.split_at(2 * d * d);
+        let mut dgates = vec![0.0; rows * 3 * d];
+        let mut dw = vec![0.0; 3 * d * d];
+        let mut dh0 = vec![0.0; n * d];
+        for (seq, steps) in sequence_steps(&offsets, spec.reverse)
+            .into_iter()
+            .enumerate()
+        {
+            for (t, &r) in steps.iter().enumerate().rev() {
+                let prev = t.checked_sub(1).map(|p| steps[p]);
+                let h_prev: Option<&[f64]> = match prev {
+                    Some(p) => Some(&hs[p * d..][..d]),
+                    None => h0v.as_ref().map(|h| &h[seq * d..][..d]),
+                };
+                let zeros = vec![0.0; d];
+                let hp = h_prev.unwrap_or(&zeros);
+                let g = &gates[r * 3 * d..][..3 * d];
+                let dg = &mut dgates[r * 3 * d..][..3 * d];
+                let mut dprev = vec![0.0; d];
+                for k in 0..d {
+                    let (u, c, out_g) = (g[k], g[2 * d + k], dh[r * d + k]);
+                    let (du, keep, dc) = if spec.origin {
+                        (out_g * (hp[k] - c), out_g * u, out_g * (1.0 - u))
+                    } else {
+                        (out_g * (c - hp[k]), out_g * (1.0 - u), out_g * u)
+                    };
+                    dg[k] = spec.gate.grad(du, u);
+                    dprev[k] += keep;
+                    dg[2 * d + k] = spec.candidate.grad(dc, c);
+                }
+                // Paddle's GRUUnitGradFunctor runs the recurrent products
+                // only when the previous state also takes a gradient: from
+                // an H0 that needs none (a data layer), the first step adds
+                // nothing to Weight's gradient nor the reset gate's.
+                let recurrent = h_prev.filter(|_| prev.is_some() || wants_h0);
+                if let Some(hp) = recurrent {
+                    let rh = &rhs[r * d..][..d];
+                    // Through the candidate's `rh · W_c`.
+                    for k in 0..d {
+                        let drh: f64 = (0..d).map(|j| dg[2 * d + j] * w_c[k * d + j]).sum();
+                        for j in 0..d {
+                            dw[2 * d * d + k * d + j] += rh[k] * dg[2 * d + j];
+                        }
+                        let rg = g[d + k];
+                        dg[d + k] = spec.gate.grad(drh * hp[k], rg);
+                        dprev[k] += drh * rg;
+                    }
+                    // Through the gates' `h_prev · W_ur`.
+                    for k in 0..d {
+                        let back: f64 = (0..2 * d).map(|j| dg[j] * w_ur[k * 2 * d + j]).sum();
+                        dprev[k] += back;
+                        for j in 0..2 * d {
+                            dw[k * 2 * d + j] += hp[k] * dg[j];
+                        }
+                    }
+                } else {
+                    for k in 0..d {
+                        dg[d + k] = 0.0;
+                    }
+                }
+                match prev {
+                    Some(p) => {
+                        for k in 0..d {
+                            dh[p * d + k] += dprev[k];
+                        }
+                    }
+                    None => dh0[seq * d..][..d].copy_from_slice(&dprev),
+                }
+            }
+        }
+        let mut db = vec![0.0; 3 * d];
+        for row in dgates.chunks(3 * d) {
+            db.iter_mut().zip(row).for_each(|(s, &v)| *s += v);
+        }
+        let dtype = xt.dtype();
+        if !matches!(dtype, VarKind::Fp32 | VarKind::Fp64) {
+            return Err(needs_float(op, &xt));
+        }
+        let (x_shape, x_lod) = (xt.shape().to_vec(), xt.lod().to_vec());
+        let w_shape = wt.shape().to_vec();
+        let b_shape = bt.as_ref().map(|t| t.shape().to_vec());
+        drop(w);
+        drop((xt, wt, bt));
+        let n_shape = [n as i64, d as i64];
+        let out = [
+            Some(tensor(dtype, &x_shape, dgates)?.with_lod(x_lod)),
+            h0.as_ref()
+                .map(|_| tensor(dtype, &n_shape, dh0))
+                .transpose()?,
+            Some(tensor(dtype, &w_shape, dw)?),
+            b_shape.map(|shape| tensor(dtype, &shape, db)).transpose()?,
+        ];
+        set_grads(s, grads.iter().zip(out).collect());
+        Ok(())
+    })
+}
