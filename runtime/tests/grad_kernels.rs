@@ -711,6 +711,16 @@ fn sequence_grads_match_finite_differences() {
             .attr("pooltype", AttrValue::String(pool.into()))
             .check(&mut rng);
     }
+    // Windows of 3 rows from one before (padding at both ends), and of 4
+    // from two before, over sequences of 2, 0 and 3 rows.
+    for (start, length) in [(-1, 3), (-2, 4)] {
+        Case::new("sequence_conv")
+            .input("X", x())
+            .input("Filter", rng.tensor(&[length * 2, 3], -1.0, 1.0))
+            .attr("contextStart", AttrValue::Int(start))
+            .attr("contextLength", AttrValue::Int(length as i32))
+            .check(&mut rng);
+    }
     Case::new("sequence_softmax")
         .input(
             "X",

@@ -415,6 +415,7 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
         "lod_rank_table",
         "sequence_pool",
         "sequence_softmax",
+        "sequence_conv",
         "lstm",
         "gru",
     ];

@@ -1,5 +1,6 @@
-//! `sequence_pool` and `sequence_softmax` with their grads, over the
-//! sequences of `X`'s last LoD level as Paddle's CPU functors compute them.
+//! `sequence_pool`, `sequence_softmax` and `sequence_conv` with their
+//! grads, over the sequences of `X`'s last LoD level as Paddle's CPU
+//! functors compute them.
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
@@ -12,6 +13,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_pool_grad", sequence_pool_grad);
     r.add("sequence_softmax", sequence_softmax);
     r.add("sequence_softmax_grad", sequence_softmax_grad);
+    r.add("sequence_conv", sequence_conv);
+    r.add("sequence_conv_grad", sequence_conv_grad);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -319,4 +322,142 @@ fn one_column_sequences(x: &Tensor, name: &str) -> Result<Vec<usize>, KernelErro
         )));
     }
     Ok(offsets)
+}
+
+/// `sequence_conv`'s window: `contextLength` rows from `contextStart`
+/// (negative: rows before), stride 1, zeros past a sequence's ends.
+#[derive(Clone, Copy)]
+struct Context {
+    start: i64,
+    length: usize,
+}
+
+impl Context {
+    fn load(l: &OpLoader) -> Result<Context, String> {
+        if l.bool("paddingTrainable", false)? || l.opt_input("PaddingData")?.is_some() {
+            return Err("sequence_conv with trainable padding (paddingTrainable, PaddingData) is not supported; fluidc pads with zeros".into());
+        }
+        let stride = l.int("contextStride", 1)?;
+        if stride != 1 {
+            return Err(format!(
+                "contextStride {stride} is not supported: Paddle's sequence_conv only takes 1"
+            ));
+        }
+        let length = l.int("contextLength", 0)?;
+        let length = usize::try_from(length)
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or(format!("contextLength {length} must be at least 1"))?;
+        Ok(Context {
+            start: l.int("contextStart", 0)?,
+            length,
+        })
+    }
+
+    /// For row `t` of the sequence `[a, b)`, the row each window slot
+    /// reads (`None`: padding).
+    fn rows(self, t: usize, (a, b): (usize, usize)) -> impl Iterator<Item = Option<usize>> {
+        (0..self.length).map(move |k| {
+            let src = t as i64 + self.start + k as i64;
+            (src >= a as i64 && src < b as i64).then_some(src as usize)
+        })
+    }
+}
+
+/// The sequences, width and filter of a `sequence_conv`: `X` `[T, D]`
+/// with LoD and `Filter` `[contextLength * D, M]`; gives `M` too.
+fn conv_dims(
+    x: &Tensor,
+    filter: &Tensor,
+    ctx: Context,
+    name: &str,
+) -> Result<(Vec<usize>, usize, usize), KernelError> {
+    let (offsets, d) = sequences(x, name)?;
+    match filter.shape() {
+        &[rows, m] if rows as usize == ctx.length * d && m >= 0 => Ok((offsets, d, m as usize)),
+        shape => Err(KernelError::Shape(format!(
+            "Filter {shape:?} must be [contextLength * {d}, num_filters] = [{}, M]",
+            ctx.length * d
+        ))),
+    }
+}
+
+/// `sequence_conv`: each row's window of `contextLength` rows of its own
+/// sequence (zeros past its ends), flattened and multiplied by `Filter`.
+/// `Out` keeps `X`'s LoD.
+fn sequence_conv(l: &OpLoader) -> Result<Exec, String> {
+    let (x, filter, out) = (l.input("X")?, l.input("Filter")?, l.output("Out")?);
+    let ctx = Context::load(l)?;
+    compute(move |s| {
+        let (xt, ft) = (s.tensor(&x)?, s.tensor(&filter)?);
+        let (offsets, d, m) = conv_dims(&xt, &ft, ctx, &x.name)?;
+        let (xv, fv) = (f64s(&xt, "sequence_conv")?, f64s(&ft, "sequence_conv")?);
+        let rows = offsets.last().copied().unwrap_or(0);
+        let mut o = vec![0.0; rows * m];
+        for w in offsets.windows(2) {
+            for t in w[0]..w[1] {
+                let orow = &mut o[t * m..][..m];
+                for (k, src) in ctx.rows(t, (w[0], w[1])).enumerate() {
+                    let Some(src) = src else { continue };
+                    for (j, &xd) in xv[src * d..][..d].iter().enumerate() {
+                        let frow = &fv[(k * d + j) * m..][..m];
+                        orow.iter_mut().zip(frow).for_each(|(o, &f)| *o += xd * f);
+                    }
+                }
+            }
+        }
+        let t = tensor(xt.dtype(), &[rows as i64, m as i64], o)?.with_lod(xt.lod().to_vec());
+        drop((xv, fv));
+        drop((xt, ft));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// Its grad: `Filter@GRAD` sums each window times its row's `Out@GRAD`;
+/// `X@GRAD` gives each row back what the windows that read it took.
+fn sequence_conv_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, filter, dout) = (l.input("X")?, l.input("Filter")?, l.input("Out@GRAD")?);
+    let (dx, dfilter) = (l.opt_output("X@GRAD")?, l.opt_output("Filter@GRAD")?);
+    let ctx = Context::load(l)?;
+    compute(move |s| {
+        let op = "sequence_conv_grad";
+        let (xt, ft, dt) = (s.tensor(&x)?, s.tensor(&filter)?, s.tensor(&dout)?);
+        let (offsets, d, m) = conv_dims(&xt, &ft, ctx, &x.name)?;
+        let rows = offsets.last().copied().unwrap_or(0);
+        if dt.numel() != rows * m {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD {:?} must be [{rows}, {m}]",
+                dt.shape()
+            )));
+        }
+        let (xv, fv, dv) = (f64s(&xt, op)?, f64s(&ft, op)?, f64s(&dt, op)?);
+        let (mut gx, mut gf) = (vec![0.0; rows * d], vec![0.0; fv.len()]);
+        for w in offsets.windows(2) {
+            for t in w[0]..w[1] {
+                let drow = &dv[t * m..][..m];
+                for (k, src) in ctx.rows(t, (w[0], w[1])).enumerate() {
+                    let Some(src) = src else { continue };
+                    for j in 0..d {
+                        let at = (k * d + j) * m;
+                        let xd = xv[src * d + j];
+                        let mut back = 0.0;
+                        for (c, &g) in drow.iter().enumerate() {
+                            gf[at + c] += xd * g;
+                            back += g * fv[at + c];
+                        }
+                        gx[src * d + j] += back;
+                    }
+                }
+            }
+        }
+        let (dtype, x_shape, f_shape) = (xt.dtype(), xt.shape().to_vec(), ft.shape().to_vec());
+        let lod = xt.lod().to_vec();
+        drop((xv, fv, dv));
+        drop((xt, ft, dt));
+        let gx = tensor(dtype, &x_shape, gx)?.with_lod(lod);
+        let gf = tensor(dtype, &f_shape, gf)?;
+        crate::ops::float::set_grads(s, vec![(&dx, Some(gx)), (&dfilter, Some(gf))]);
+        Ok(())
+    })
 }

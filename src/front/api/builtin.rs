@@ -260,6 +260,29 @@ pub fn dtype_from_str(s: &str) -> Option<VarKind> {
     })
 }
 
+/// Calls the layer builtin at `path` with keyword arguments, for a layer
+/// Paddle built out of other layers (`lstm_unit`, `fluid.nets`); errors
+/// point at `call`.
+pub fn call_layer(
+    i: &mut Host,
+    path: &str,
+    kwargs: Vec<(&str, Value)>,
+    call: &Range<usize>,
+) -> Result<Value> {
+    let Some(b) = super::lookup(path) else {
+        return Err(Diagnostic::new(
+            call.clone(),
+            format!("`{path}` is not available"),
+        ));
+    };
+    let kwargs = kwargs
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v, call.clone()))
+        .collect();
+    let mut bound = bind(b, None, Vec::new(), Vec::new(), kwargs, call.clone())?;
+    (b.body)(i, &mut bound)
+}
+
 /// Matches arguments to a builtin's parameters.
 pub fn bind(
     b: &'static Builtin,

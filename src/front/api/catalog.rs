@@ -45,19 +45,14 @@ const UNSUPPORTED: &[(&str, Plan, &str)] = &[
         "fluidc reads paddle.dataset.uci_housing and paddle.dataset.mnist from Paddle's cache; the other datasets come as scripts need them",
     ),
     (
-        "fluid.layers.dynamic_lstm",
-        Plan::NotPlanned,
-        "LoD sequence layers are not modelled",
-    ),
-    (
-        "fluid.layers.dynamic_gru",
-        Plan::NotPlanned,
-        "LoD sequence layers are not modelled",
+        "fluid.layers.dynamic_lstmp",
+        Plan::Planned,
+        "of the sequence RNNs, fluidc has dynamic_lstm and dynamic_gru (and DynamicRNN); the others come as scripts need them",
     ),
     (
         "fluid.layers.sequence_",
-        Plan::NotPlanned,
-        "of the LoD sequence layers, fluidc has sequence_pool, sequence_first_step and sequence_last_step",
+        Plan::Planned,
+        "of the LoD sequence layers, fluidc has sequence_pool, sequence_first_step, sequence_last_step, sequence_softmax and sequence_conv; the others come as scripts need them",
     ),
     (
         "fluid.layers.py_reader",
@@ -297,8 +292,8 @@ mod tests {
         let d = no_such_attr("fluid", "ParallelExecutor", 0..1);
         assert!(d.help.unwrap_or_default().contains("does not plan"));
         assert_eq!(
-            plan_of("fluid.layers.sequence_pool").map(|p| p.0),
-            Some(Plan::NotPlanned)
+            plan_of("fluid.layers.sequence_expand").map(|p| p.0),
+            Some(Plan::Planned)
         );
         assert_eq!(
             plan_of("paddle.fluid.io.PyReader").map(|p| p.0),

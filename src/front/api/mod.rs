@@ -26,6 +26,7 @@ mod logic;
 mod lr;
 mod math;
 mod math_op_patch;
+mod nets;
 mod nn;
 pub mod numpy;
 pub mod numpy_more;
@@ -85,6 +86,7 @@ const TABLES: &[&[Builtin]] = &[
     basic_layers::BUILTINS,
     sequence::BUILTINS,
     rnn_cells::BUILTINS,
+    nets::BUILTINS,
     operator::BUILTINS,
     io::BUILTINS,
     reader::BUILTINS,
@@ -134,6 +136,7 @@ const MODULES: &[&str] = &[
     "paddle",
     "fluid",
     "fluid.layers",
+    "fluid.nets",
     "fluid.core",
     "fluid.core.VarDesc",
     "fluid.core.VarDesc.VarType",

@@ -4,11 +4,9 @@
 //! to four gates, then the `lstm_unit` op, which only fluidc runs now),
 //! and `dynamic_lstm` and `dynamic_gru` over whole LoD sequences (the
 //! `lstm` and `gru` ops).
-use std::ops::Range;
-
 use fluidc_transpiler::{AttrValue, Op};
 
-use super::builtin::{builtin, Args, Builtin, Rest, D};
+use super::builtin::{builtin, call_layer, Args, Builtin, Rest, D};
 use super::conv::append_inferred_at;
 use super::layer::{dims, dtype_of};
 use super::param::{create_parameter, param_attr};
@@ -390,26 +388,4 @@ fn lstm_unit(i: &mut Host, a: &mut Args) -> Result<Value> {
         );
     append_inferred_at(i, op, call)?;
     Ok(Value::tuple(vec![Value::Var(h), Value::Var(c)]))
-}
-
-/// Calls the layer builtin at `path` with keyword arguments, for a layer
-/// Paddle built out of other layers; errors point at `call`.
-fn call_layer(
-    i: &mut Host,
-    path: &str,
-    kwargs: Vec<(&str, Value)>,
-    call: &Range<usize>,
-) -> Result<Value> {
-    let Some(b) = super::lookup(path) else {
-        return Err(Diagnostic::new(
-            call.clone(),
-            format!("`{path}` is not available"),
-        ));
-    };
-    let kwargs = kwargs
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v, call.clone()))
-        .collect();
-    let mut bound = super::builtin::bind(b, None, Vec::new(), Vec::new(), kwargs, call.clone())?;
-    (b.body)(i, &mut bound)
 }

@@ -3,7 +3,8 @@
 //! `lod_tensor_to_array`, `array_to_lod_tensor`, `shrink_memory`,
 //! `reorder_lod_tensor_by_rank` (ops Paddle 3.3.1 dropped, which fluidc
 //! runs itself), `sequence_pool` with `sequence_first_step` and
-//! `sequence_last_step`, `sequence_softmax`, `fill_constant_batch_size_like` and
+//! `sequence_last_step`, `sequence_softmax`, `sequence_conv`,
+//! `fill_constant_batch_size_like` and
 //! `sigmoid_cross_entropy_with_logits`.
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 
@@ -119,6 +120,22 @@ pub const BUILTINS: &[Builtin] = &[
         [("input", Req), ("use_cudnn", Bool(false)), ("name", Nil)],
         Rest::No,
         sequence_softmax
+    ),
+    builtin!(
+        ["fluid.layers.sequence_conv"],
+        [
+            ("input", Req),
+            ("num_filters", Req),
+            ("filter_size", Int(3)),
+            ("filter_stride", Int(1)),
+            ("padding", Nil),
+            ("bias_attr", Nil),
+            ("param_attr", Nil),
+            ("act", Nil),
+            ("name", Nil)
+        ],
+        Rest::No,
+        sequence_conv
     ),
     builtin!(
         ["fluid.layers.fill_constant_batch_size_like"],
@@ -279,6 +296,73 @@ fn sequence_softmax(i: &mut Host, a: &mut Args) -> Result<Value> {
         .output("Out", &[&out.name]);
     append_inferred_at(i, op, a.call.clone())?;
     Ok(Value::Var(out))
+}
+
+/// `sequence_conv(input, num_filters, filter_size)` as 1.x built it: a
+/// `[filter_size * D, num_filters]` filter, the op with a window centred
+/// on each row (`contextStart = -(filter_size // 2)`), the bias add
+/// (unless `bias_attr=False`) and the activation.
+fn sequence_conv(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let x = a.var("input")?;
+    let (filters, size) = (a.int("num_filters")?, a.int("filter_size")?);
+    if size < 1 {
+        return Err(a.err(
+            "filter_size",
+            format!("filter_size {size} must be at least 1"),
+        ));
+    }
+    let stride = a.int("filter_stride")?;
+    if stride != 1 {
+        return Err(a.err(
+            "filter_stride",
+            format!("filter_stride {stride} is not supported: Paddle's sequence_conv only takes 1"),
+        ));
+    }
+    if !a.is_none("padding") {
+        return Err(a.err(
+            "padding",
+            "trainable padding is not supported; leave padding=None (zeros past each sequence's ends)",
+        ));
+    }
+    let w_attr = super::param::param_attr(a, "param_attr")?.ok_or_else(|| {
+        a.err(
+            "param_attr",
+            "sequence_conv needs a filter; param_attr cannot be False",
+        )
+    })?;
+    let b_attr = super::param::param_attr(a, "bias_attr")?;
+    let helper = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.helper_name("sequence_conv"),
+    };
+    let dtype = dtype_of(i, &x);
+    let width = dims(i, &x).get(1).copied().unwrap_or(-1);
+    let filter = super::param::create_parameter(
+        i,
+        &helper,
+        &w_attr,
+        vec![size * width, filters],
+        dtype,
+        false,
+        None,
+    );
+    let pre_bias = i.b.tmp_var(&helper, dtype, vec![]);
+    let op = Op::new("sequence_conv")
+        .input("X", &[&x.name])
+        .input("Filter", &[&filter.name])
+        .output("Out", &[&pre_bias.name])
+        .attr("contextStride", AttrValue::Int(1))
+        .attr("contextStart", AttrValue::Int(-(size / 2) as i32))
+        .attr("contextLength", AttrValue::Int(size as i32));
+    append_inferred_at(i, op, a.call.clone())?;
+    let Some(b_attr) = b_attr else {
+        return super::layer::activation(i, a, pre_bias, &helper);
+    };
+    let bias =
+        super::param::create_parameter(i, &helper, &b_attr, vec![filters], dtype, true, None);
+    let sum = i.b.tmp_var(&helper, dtype, dims(i, &pre_bias));
+    let biased = super::math::elementwise(i, "elementwise_add", &pre_bias, &bias, 1, Some(sum));
+    super::layer::activation(i, a, biased, &helper)
 }
 
 fn sigmoid_ce(i: &mut Host, a: &mut Args) -> Result<Value> {

@@ -583,6 +583,43 @@ def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False,
     return hidden
 
 
+def sequence_conv(input, num_filters, filter_size=3, filter_stride=1, padding=None,
+                  bias_attr=None, param_attr=None, act=None, name=None):
+    """1.x's sequence_conv: a [filter_size * D, num_filters] filter, the op
+    with a window centred on each row, the bias add and the activation."""
+    helper = LayerHelper("sequence_conv", act=act, name=name)
+    dtype = input.dtype
+    filter_param = _create_parameter(helper, param_attr, [filter_size * input.shape[1], num_filters],
+                                     dtype)
+    pre_bias = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="sequence_conv", inputs={"X": [input], "Filter": [filter_param]},
+                     outputs={"Out": pre_bias},
+                     attrs={"contextStride": filter_stride,
+                            "contextStart": -int(filter_size // 2),
+                            "contextLength": filter_size})
+    return helper.append_activation(_append_bias(helper, pre_bias, bias_attr))
+
+
+def _sequence_conv_pool(input, num_filters, filter_size, param_attr=None, act="sigmoid",
+                        pool_type="max", bias_attr=None):
+    conv_out = sequence_conv(input=input, num_filters=num_filters, filter_size=filter_size,
+                             param_attr=param_attr, bias_attr=bias_attr, act=act)
+    return sequence_pool(input=conv_out, pool_type=pool_type)
+
+
+def _simple_img_conv_pool(input, num_filters, filter_size, pool_size, pool_stride,
+                          pool_padding=0, pool_type="max", global_pooling=False,
+                          conv_stride=1, conv_padding=0, conv_dilation=1, conv_groups=1,
+                          param_attr=None, bias_attr=None, act=None, use_cudnn=True):
+    conv_out = conv2d(input=input, num_filters=num_filters, filter_size=filter_size,
+                      stride=conv_stride, padding=conv_padding, dilation=conv_dilation,
+                      groups=conv_groups, param_attr=param_attr, bias_attr=bias_attr, act=act,
+                      use_cudnn=use_cudnn)
+    return pool2d(input=conv_out, pool_size=pool_size, pool_type=pool_type,
+                  pool_stride=pool_stride, pool_padding=pool_padding,
+                  global_pooling=global_pooling, use_cudnn=use_cudnn)
+
+
 def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
     helper = LayerHelper("sigmoid_cross_entropy_with_logits", name=name)
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -2074,10 +2111,12 @@ def Lamb(learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, ep
 class DataFeeder(paddle.base.DataFeeder):
     """1.x's `fluid.DataFeeder` is Paddle 3.3.1's (the same converters:
     dtype and shape from each variable, a reshape when the ranks differ);
-    `feed` gives numpy arrays, as fluidc does, rather than DenseTensors."""
+    `feed` gives numpy arrays, as fluidc does, rather than DenseTensors,
+    except for sequence fields (`lod_level` > 0), which keep their LoD."""
 
     def feed(self, iterable):
-        return {name: numpy.array(t) for name, t in super().feed(iterable).items()}
+        return {name: t if t.lod() else numpy.array(t)
+                for name, t in super().feed(iterable).items()}
 
 
 def _cached_download(url, module_name, md5sum, save_name=None):
@@ -2142,6 +2181,7 @@ def install(run=False):
         gru_unit=gru_unit,
         dynamic_lstm=dynamic_lstm,
         dynamic_gru=dynamic_gru,
+        sequence_conv=sequence_conv,
         sequence_first_step=lambda input: sequence_pool(input, "first"),
         sequence_last_step=lambda input: sequence_pool(input, "last"),
         sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,
@@ -2219,6 +2259,8 @@ def install(run=False):
             setattr(paddle.static, name, _unwrapping(getattr(paddle.static, name)))
     fluid.ParamAttr = ParamAttr
     fluid.param_attr = _module("paddle.fluid.param_attr", ParamAttr=ParamAttr)
+    fluid.nets = _module("paddle.fluid.nets", simple_img_conv_pool=_simple_img_conv_pool,
+                         sequence_conv_pool=_sequence_conv_pool)
     fluid.regularizer = _module(
         "paddle.fluid.regularizer", L1Decay=L1DecayRegularizer, L2Decay=L2DecayRegularizer,
         L1DecayRegularizer=L1DecayRegularizer, L2DecayRegularizer=L2DecayRegularizer,

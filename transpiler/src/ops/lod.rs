@@ -1,8 +1,9 @@
 //! LoD sequence ops: Paddle 1.x's DynamicRNN ops (`lod_rank_table`,
 //! `max_sequence_len`, `lod_tensor_to_array`, `array_to_lod_tensor`,
 //! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
-//! `data/fluidc_ops.json`), `sequence_pool`, `sequence_softmax`, `lstm`
-//! and `gru` (1.x's `dynamic_lstm` and `dynamic_gru`).
+//! `data/fluidc_ops.json`), `sequence_pool`, `sequence_softmax`,
+//! `sequence_conv`, `lstm` and `gru` (1.x's `dynamic_lstm` and
+//! `dynamic_gru`).
 use super::infer::{same_as_x, unknown, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -27,6 +28,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("reorder_lod_tensor_by_rank", same_as_x).not_foldable());
     r.push(Behaviour::pure("sequence_pool", sequence_pool).not_foldable());
     r.push(Behaviour::pure("sequence_softmax", same_as_x).not_foldable());
+    r.push(Behaviour::pure("sequence_conv", sequence_conv).not_foldable());
     r.push(Behaviour::pure("lstm", lstm).not_foldable());
     r.push(Behaviour::pure("gru", gru).not_foldable());
 }
@@ -87,4 +89,14 @@ fn gru(c: &InferCtx) -> Out {
         ("BatchResetHiddenPrev", state.clone()),
         ("BatchHidden", state),
     ])
+}
+
+/// `[T, M]`: `X`'s rows, `Filter`'s columns.
+fn sequence_conv(c: &InferCtx) -> Out {
+    let (Some(x), Some(f)) = (c.input("X"), c.input("Filter")) else {
+        return Ok(Vec::new());
+    };
+    let rows = x.dims.first().copied().unwrap_or(-1);
+    let m = f.dims.get(1).copied().unwrap_or(-1);
+    Ok(vec![("Out", TensorType::new(x.dtype, vec![rows, m]))])
 }
