@@ -339,13 +339,30 @@ fn activation_grads_match_finite_differences() {
         "cos",
         "floor",
         "ceil",
+        "relu6",
+        "elu",
+        "hard_sigmoid",
+        "swish",
     ] {
         let (lo, hi) = match ty {
             "sqrt" | "log" => (0.5, 3.0),
+            // Both sides of relu6's 6 and hard_sigmoid's 0 and 1.
+            "relu6" => (-2.0, 8.0),
+            "hard_sigmoid" => (-4.0, 4.0),
             _ => (-2.0, 2.0),
         };
         Case::new(ty)
             .input("X", rng.tensor(&[3, 4], lo, hi))
+            .check(&mut rng);
+    }
+    for (ty, attr, v) in [
+        ("elu", "alpha", 0.5),
+        ("pow", "factor", 2.5),
+        ("hard_sigmoid", "slope", 0.3),
+    ] {
+        Case::new(ty)
+            .input("X", rng.tensor(&[3, 4], 0.2, 2.0))
+            .attr(attr, AttrValue::Float(v))
             .check(&mut rng);
     }
     Case::new("softmax")

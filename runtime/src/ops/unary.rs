@@ -31,6 +31,28 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("increment", increment);
     r.add("softmax", softmax);
     r.add("leaky_relu", leaky_relu);
+    r.add("relu6", |l| {
+        with_attr(l, ("threshold", 6.0), |t, x| x.max(0.0).min(t))
+    });
+    r.add("elu", |l| {
+        with_attr(l, ("alpha", 1.0), |a, x| {
+            if x > 0.0 {
+                x
+            } else {
+                a * (x.exp() - 1.0)
+            }
+        })
+    });
+    r.add("pow", |l| with_attr(l, ("factor", 1.0), |f, x| x.powf(f)));
+    r.add("hard_sigmoid", |l| {
+        let offset = l.float("offset", 0.5)?;
+        with_attr(l, ("slope", 0.2), move |s, x| {
+            (s * x + offset).clamp(0.0, 1.0)
+        })
+    });
+    r.add("swish", |l| {
+        with_attr(l, ("beta", 1.0), |b, x| x / (1.0 + (-b * x).exp()))
+    });
     r.add("sign", sign);
     r.add("clip", clip);
     // Gradients: `X@GRAD` from `Out@GRAD` and the forward `X` or `Out`.
@@ -62,6 +84,47 @@ pub(crate) fn register_all(r: &mut Registry) {
         grad(l, From::X, |a, x, d| if x > 0.0 { d } else { a * d })
     });
     r.add("cos_grad", |l| grad(l, From::X, |_, x, d| -d * x.sin()));
+    // Paddle 3.3.1's relu6 and swish have no parameter: 6 and 1.
+    r.add("relu6_grad", |l| {
+        grad(
+            l,
+            From::Out,
+            |_, o, d| if o > 0.0 && o < 6.0 { d } else { 0.0 },
+        )
+    });
+    r.add("elu_grad", |l| {
+        grad_attr(l, From::X, ("alpha", 1.0), |a, x, d| {
+            if x > 0.0 {
+                d
+            } else {
+                d * a * x.exp()
+            }
+        })
+    });
+    r.add("pow_grad", |l| {
+        if l.opt_input("FactorTensor")?.is_some() {
+            return Err("pow with a FactorTensor is not supported; give factor as a number".into());
+        }
+        grad_attr(l, From::X, ("factor", 1.0), |f, x, d| {
+            d * f * x.powf(f - 1.0)
+        })
+    });
+    r.add("hard_sigmoid_grad", |l| {
+        grad_attr(l, From::Out, ("slope", 0.2), |s, o, d| {
+            if o > 0.0 && o < 1.0 {
+                d * s
+            } else {
+                0.0
+            }
+        })
+    });
+    r.add("swish_grad", |l| {
+        grad(l, From::X, |_, x, d| {
+            let sig = 1.0 / (1.0 + (-x).exp());
+            let out = x * sig;
+            d * (out + sig * (1.0 - out))
+        })
+    });
     // floor and ceil are flat almost everywhere: Paddle's grads are zero.
     r.add("floor_grad", zero_grad);
     r.add("ceil_grad", zero_grad);
@@ -322,6 +385,25 @@ fn leaky_relu(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
+/// An activation with one attribute (`name`, and its default) passed to
+/// `f` first, computed through `f64` and rounded to the input's type.
+fn with_attr(
+    l: &OpLoader,
+    (name, default): (&str, f64),
+    f: impl Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
+) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let p = l.float(name, default)?;
+    let op = l.op.ty.clone();
+    compute(move |s| {
+        map_vars(s, &x, &out, |src| match src.tensor().dtype() {
+            VarKind::Fp32 => Ok(map::<f32>(src, move |v| f(p, f64::from(v)) as f32)),
+            VarKind::Fp64 => Ok(map::<f64>(src, move |v| f(p, v))),
+            _ => Err(needs_float(&op, src.tensor())),
+        })
+    })
+}
+
 /// `sign`: -1, 0 or 1.
 fn sign(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
@@ -421,6 +503,16 @@ fn zero_grad(l: &OpLoader) -> Result<Exec, String> {
 }
 
 fn grad(l: &OpLoader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, String> {
+    grad_attr(l, from, ("alpha", 0.02), f)
+}
+
+/// [`grad`] with the attribute `f` takes first named (and its default).
+fn grad_attr(
+    l: &OpLoader,
+    from: From,
+    (attr, default): (&str, f64),
+    f: fn(f64, f64, f64) -> f64,
+) -> Result<Exec, String> {
     let v = l.input(match from {
         From::X => "X",
         From::Out => "Out",
@@ -429,7 +521,7 @@ fn grad(l: &OpLoader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, S
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let alpha = l.float("alpha", 0.02)?;
+    let alpha = l.float(attr, default)?;
     let op = l.op.ty.clone();
     compute(move |s| {
         let (vt, dt) = (s.tensor(&v)?, s.tensor(&dout)?);

@@ -1,5 +1,5 @@
 //! Small 1.x layers, each appending the one op Paddle 1.x appends:
-//! `leaky_relu`, `clip`, `sign`, `zeros_like`, `ones_like`, `shape`,
+//! `leaky_relu`, `relu6`, `elu`, `pow`, `hard_sigmoid`, `swish`, `clip`, `sign`, `zeros_like`, `ones_like`, `shape`,
 //! `gather`, `topk`, `argmax`, `argmin`, `squeeze`, `unsqueeze`, `split`, `uniform_random`,
 //! `gaussian_random`, and `slice` (also what `var[i]`, `var[a:b]` and
 //! `var[i, a:b]` build).
@@ -21,8 +21,61 @@ pub const BUILTINS: &[Builtin] = &[
         |i, a| {
             let x = a.var("x")?;
             let alpha = AttrValue::Float(a.float("alpha")? as f32);
-            simple(i, "leaky_relu", &[("X", &x)], Some(("alpha", alpha)))
+            simple(i, "leaky_relu", &[("X", &x)], &[("alpha", alpha)])
         }
+    ),
+    builtin!(
+        ["fluid.layers.elu"],
+        [("x", Req), ("alpha", Float(1.0)), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let alpha = AttrValue::Float(a.float("alpha")? as f32);
+            simple(i, "elu", &[("X", &x)], &[("alpha", alpha)])
+        }
+    ),
+    builtin!(
+        ["fluid.layers.pow"],
+        [("x", Req), ("factor", Float(1.0)), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let factor = AttrValue::Float(a.float("factor")? as f32);
+            simple(i, "pow", &[("X", &x)], &[("factor", factor)])
+        }
+    ),
+    builtin!(
+        ["fluid.layers.hard_sigmoid"],
+        [
+            ("x", Req),
+            ("slope", Float(0.2)),
+            ("offset", Float(0.5)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let slope = AttrValue::Float(a.float("slope")? as f32);
+            let offset = AttrValue::Float(a.float("offset")? as f32);
+            simple(
+                i,
+                "hard_sigmoid",
+                &[("X", &x)],
+                &[("slope", slope), ("offset", offset)],
+            )
+        }
+    ),
+    builtin!(
+        ["fluid.layers.relu6"],
+        [("x", Req), ("threshold", Float(6.0)), ("name", Nil)],
+        Rest::No,
+        |i, a| fixed_parameter(i, a, "relu6", "threshold", 6.0)
+    ),
+    builtin!(
+        ["fluid.layers.swish"],
+        [("x", Req), ("beta", Float(1.0)), ("name", Nil)],
+        Rest::No,
+        |i, a| fixed_parameter(i, a, "swish", "beta", 1.0)
     ),
     builtin!(
         ["fluid.layers.clip"],
@@ -414,4 +467,23 @@ pub fn var_getitem(
         }
     }
     slice_op(i, x, &axes, &starts, &ends, &decrease)
+}
+
+/// `relu6` and `swish`: Paddle 3.3.1's ops fix the parameter 1.x's had
+/// (`threshold` 6, `beta` 1) and have no attribute for it, so only that
+/// value can be built.
+fn fixed_parameter(i: &mut Host, a: &mut Args, ty: &str, name: &str, fixed: f64) -> Result<Value> {
+    let x = a.var("x")?;
+    let v = a.float(name)?;
+    if v != fixed {
+        return Err(a.err(
+            name,
+            format!("{ty} with {name}={v} cannot be built: Paddle 3.3.1's {ty} op fixes {name} at {fixed}"),
+        )
+        .help(match ty {
+            "relu6" => format!("for another threshold, build fluid.layers.clip(x, 0.0, {v})"),
+            _ => format!("for another beta, build x * fluid.layers.sigmoid(fluid.layers.scale(x, {v}))"),
+        }));
+    }
+    simple(i, ty, &[("X", &x)], &[])
 }

@@ -17,7 +17,7 @@ macro_rules! unary_layer {
             Rest::No,
             |i, a| {
                 let x = a.var("x")?;
-                simple(i, $name, &[("X", &x)], None)
+                simple(i, $name, &[("X", &x)], &[])
             }
         )
     };
@@ -71,7 +71,7 @@ pub fn simple(
     i: &mut Host,
     ty: &str,
     inputs: &[(&str, &VarRef)],
-    attr: Option<(&str, AttrValue)>,
+    attrs: &[(&str, AttrValue)],
 ) -> Result<Value> {
     let x = inputs[0].1;
     let helper = i.b.helper_name(ty);
@@ -80,8 +80,8 @@ pub fn simple(
     for (slot, v) in inputs {
         op = op.input(slot, &[&v.name]);
     }
-    if let Some((name, value)) = attr {
-        op = op.attr(name, value);
+    for (name, value) in attrs {
+        op = op.attr(name, value.clone());
     }
     i.b.append(op);
     Ok(Value::Var(out))

@@ -95,7 +95,7 @@ fn var_unary(i: &mut Host, ty: &str, x: &Value) -> Result<Value> {
     let Value::Var(x) = x else {
         return Ok(x.clone());
     };
-    super::layer::simple(i, ty, &[("X", x)], None)
+    super::layer::simple(i, ty, &[("X", x)], &[])
 }
 
 pub const BUILTINS: &[Builtin] = &[

@@ -33,7 +33,7 @@ pub const BUILTINS: &[Builtin] = &[
                 i,
                 "softmax",
                 &[("X", &x)],
-                Some(("axis", AttrValue::Int(a.int("axis")? as i32))),
+                &[("axis", AttrValue::Int(a.int("axis")? as i32))],
             )
         }
     ),

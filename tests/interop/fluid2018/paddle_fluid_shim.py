@@ -478,6 +478,25 @@ def leaky_relu(x, alpha=0.02, name=None):
     return out
 
 
+def _activation(op_type, **defaults):
+    """A 1.x activation layer `op_type(x, <attrs>, name=None)`: one op whose
+    attributes are the layer's arguments; `fixed` ones (relu6's threshold,
+    swish's beta) have no attribute in Paddle 3.3.1 and must keep their value."""
+    fixed = defaults.pop("fixed", {})
+
+    def layer(x, name=None, **attrs):
+        for k, v in fixed.items():
+            if attrs.pop(k, v) != v:
+                raise ValueError(f"Paddle 3.3.1's {op_type} fixes {k} at {v}")
+        attrs = {**defaults, **attrs}
+        helper = LayerHelper(op_type, name=name)
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+        helper.append_op(type=op_type, inputs={"X": x}, outputs={"Out": out},
+                         attrs={k: float(v) for k, v in attrs.items()})
+        return out
+    return layer
+
+
 def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
     """1.x's sequence_pool: `Out` and `MaxIndex` (stop_gradient for max)."""
     helper = LayerHelper("sequence_pool")
@@ -2181,6 +2200,10 @@ def install(run=False):
         gru_unit=gru_unit,
         dynamic_lstm=dynamic_lstm,
         dynamic_gru=dynamic_gru,
+        relu6=_activation("relu6", fixed={"threshold": 6.0}),
+        elu=_activation("elu", alpha=1.0), pow=_activation("pow", factor=1.0),
+        hard_sigmoid=_activation("hard_sigmoid", slope=0.2, offset=0.5),
+        swish=_activation("swish", fixed={"beta": 1.0}),
         sequence_conv=sequence_conv,
         sequence_first_step=lambda input: sequence_pool(input, "first"),
         sequence_last_step=lambda input: sequence_pool(input, "last"),

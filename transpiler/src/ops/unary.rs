@@ -1,4 +1,5 @@
-//! One-input math: activations, `scale`, `increment`, `softmax`, `clip`,
+//! One-input math: activations (`relu6`, `elu`, `pow`, `hard_sigmoid` and
+//! `swish` among them), `scale`, `increment`, `softmax`, `clip`,
 //! `sign`, `floor`, `ceil`, `cos`.
 use super::infer::same_as_x;
 use super::Behaviour;
@@ -17,6 +18,11 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "increment",
         "softmax",
         "leaky_relu",
+        "relu6",
+        "elu",
+        "pow",
+        "hard_sigmoid",
+        "swish",
         "sign",
         "clip",
         "floor",
