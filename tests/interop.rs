@@ -426,8 +426,8 @@ fn training_scripts_build_and_train_as_paddle_does() {
         assert!(ours.status.success(), "{name}: {}", stderr(&ours));
         let text = std::fs::read_to_string(&script).expect("script");
         // A `# peer-runs: N` script: Paddle 3.3.1 itself varies from run to
-        // run on it (see the script), so it runs N times and the output
-        // most runs print (at least two) is Paddle's answer.
+        // run on it (see the script), so it runs up to N times and the
+        // first output two runs print is Paddle's answer.
         let runs: usize = text
             .lines()
             .find_map(|l| l.strip_prefix("# peer-runs:"))

@@ -44,12 +44,12 @@ fn fluidc_only_scripts_train() {
 /// fluidc's stdout for `ours` and Paddle 3.3.1's for `peer` (both
 /// `testdata/fluidc_only/` scripts, both succeeding), with 20 lines of
 /// losses from fluidc. The peers are StaticRNNs, on which Paddle 3.3.1
-/// varies from run to run, so the peer's output is the majority of three
-/// runs ([`paddle_majority`]).
+/// varies from run to run, so the peer's output is the first that two of
+/// up to seven runs print ([`paddle_majority`]).
 fn ours_and_peer(ours: &str, peer: &str) -> (Vec<u8>, Vec<u8>) {
     let dir = Path::new("testdata/fluidc_only");
     let out = fluidc(&["run", path_str(&dir.join(ours))], b"");
-    let theirs = paddle_majority(&dir.join(peer), 3);
+    let theirs = paddle_majority(&dir.join(peer), 7);
     assert!(out.status.success(), "{ours}: {}", stderr(&out));
     assert_eq!(stdout(&out).lines().count(), 20, "{}", stdout(&out));
     (out.stdout, theirs)

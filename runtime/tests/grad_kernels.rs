@@ -427,7 +427,13 @@ fn reduction_and_loss_grads_match_finite_differences() {
     Case::new("mean")
         .input("X", rng.tensor(&[3, 4], -1.0, 1.0))
         .check(&mut rng);
-    for ty in ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min"] {
+    for ty in [
+        "reduce_sum",
+        "reduce_mean",
+        "reduce_max",
+        "reduce_min",
+        "reduce_prod",
+    ] {
         for (dims, keep) in [(vec![1], false), (vec![0, 2], true), (vec![], false)] {
             Case::new(ty)
                 .input("X", rng.tensor(&[2, 3, 4], -1.0, 1.0))
@@ -497,6 +503,21 @@ fn manipulation_grads_match_finite_differences() {
         .input("X", rng.tensor(&[2, 3, 4], -1.0, 1.0))
         .attr("axis", AttrValue::Ints(vec![2, 0, 1]))
         .outputs(&["Out", "XShape"])
+        .check(&mut rng);
+    Case::new("flatten2")
+        .input("X", rng.tensor(&[2, 3, 4], -1.0, 1.0))
+        .attr("axis", AttrValue::Int(2))
+        .outputs(&["Out", "XShape"])
+        .check(&mut rng);
+    // Each element's copies all send their gradient back.
+    Case::new("expand")
+        .input("X", rng.tensor(&[2, 1, 3], -1.0, 1.0))
+        .attr("expand_times", AttrValue::Ints(vec![2, 3, 1]))
+        .check(&mut rng);
+    Case::new("stack")
+        .input("X", rng.tensor(&[2, 3], -1.0, 1.0))
+        .attr("axis", AttrValue::Int(1))
+        .outputs(&["Y"])
         .check(&mut rng);
     // A position gathered twice gets both gradients; axis 1 too.
     for (axis, index) in [(0, vec![2, 0, 2]), (1, vec![1])] {

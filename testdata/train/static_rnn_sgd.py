@@ -5,8 +5,9 @@
 # build the same program and train it to the same losses.
 # Paddle 3.3.1 varies on this program from run to run (one run in a few
 # prints other losses from step 2, or nan: it reads memory it never
-# wrote), so the test takes the losses most of three Paddle runs print.
-# peer-runs: 3
+# wrote), so the test takes the first losses two of up to seven Paddle
+# runs print.
+# peer-runs: 7
 import numpy as np
 import paddle.fluid as fluid
 import paddle.fluid.layers as layers

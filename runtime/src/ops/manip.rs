@@ -1,5 +1,5 @@
-//! Tensor manipulation: reshape2, transpose2, concat, gather, and their
-//! gradients.
+//! Tensor manipulation: reshape2, transpose2, concat, gather, stack,
+//! expand, flatten2, and their gradients.
 //!
 //! `reshape2` and its gradient share the input's buffer (a reshape moves no
 //! data). `XShape` records the input's dims as Paddle does: a tensor of
@@ -28,6 +28,12 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("concat", concat);
     r.add("split", split);
     r.add("concat_grad", concat_grad);
+    r.add("stack", stack);
+    r.add("stack_grad", stack_grad);
+    r.add("expand", expand);
+    r.add("expand_grad", expand_grad);
+    r.add("flatten2", flatten2);
+    r.add("flatten2_grad", reshape2_grad);
     r.add("gather", gather);
     r.add("gather_grad", gather_grad);
 }
@@ -464,5 +470,202 @@ fn concat_grad(l: &OpLoader) -> Result<Exec, String> {
             start += len;
         }
         Ok(())
+    })
+}
+
+/// The position of `stack`'s new dim in a result of rank `rank + 1`.
+fn stack_axis(axis: i64, rank: usize) -> Result<usize, KernelError> {
+    let r = rank as i64 + 1;
+    usize::try_from(if axis < 0 { axis + r } else { axis })
+        .ok()
+        .filter(|&a| (a as i64) < r)
+        .ok_or_else(|| KernelError::Attribute(format!("axis {axis} is out of range for rank {r}")))
+}
+
+/// `stack`: the inputs (one shape and dtype) side by side along a new
+/// dim at `axis`.
+fn stack(l: &OpLoader) -> Result<Exec, String> {
+    let (xs, y) = (l.inputs("X")?, l.output("Y")?);
+    let axis = l.int("axis", 0)?;
+    compute(move |s| {
+        let ts: Vec<Tensor> = xs
+            .iter()
+            .map(|x| s.tensor(x).map(|t| t.into_owned()))
+            .collect::<Result<_, _>>()?;
+        let Some(first) = ts.first() else {
+            return Err(KernelError::MissingInput("stack has no inputs".into()));
+        };
+        if let Some(t) = ts
+            .iter()
+            .find(|t| t.shape() != first.shape() || t.dtype() != first.dtype())
+        {
+            return Err(KernelError::Shape(format!(
+                "stack: {} {:?} does not fit {} {:?}; the inputs must have one shape and dtype",
+                crate::tensor::dtype_name(t.dtype()),
+                t.shape(),
+                crate::tensor::dtype_name(first.dtype()),
+                first.shape()
+            )));
+        }
+        let a = stack_axis(axis, first.shape().len())?;
+        let outer = first.shape()[..a].iter().product::<i64>().max(0) as usize;
+        let inner = first.numel() / outer.max(1);
+        let mut shape = first.shape().to_vec();
+        shape.insert(a, ts.len() as i64);
+        let data = with_data!(first.data(), |_v: T| {
+            let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
+            for o in 0..outer {
+                for t in &ts {
+                    let v = t.values::<T>().unwrap_or_default();
+                    out.extend_from_slice(&v[o * inner..(o + 1) * inner]);
+                }
+            }
+            T::wrap(out.into())
+        });
+        s.set_tensor(&y, Tensor::new(&shape, data)?);
+        Ok(())
+    })
+}
+
+/// `stack_grad`: `Y@GRAD` cut back into one gradient per input.
+fn stack_grad(l: &OpLoader) -> Result<Exec, String> {
+    let dy = l.input("Y@GRAD")?;
+    let dxs = outputs_by_position(l, "X@GRAD")?;
+    let axis = l.int("axis", 0)?;
+    compute(move |s| {
+        let d = s.tensor(&dy)?.into_owned();
+        let rank = d.shape().len().saturating_sub(1);
+        let a = stack_axis(axis, rank)?;
+        let n = d.shape().get(a).copied().unwrap_or(0).max(0) as usize;
+        if n != dxs.len() {
+            return Err(KernelError::Shape(format!(
+                "Y@GRAD {:?} holds {n} inputs along axis {a}, not {}",
+                d.shape(),
+                dxs.len()
+            )));
+        }
+        let mut shape = d.shape().to_vec();
+        shape.remove(a);
+        let outer = shape[..a].iter().product::<i64>().max(0) as usize;
+        let inner = shape[a..].iter().product::<i64>().max(0) as usize;
+        for (k, dx) in dxs.iter().enumerate() {
+            let Some(dx) = dx else { continue };
+            let data = with_data!(d.data(), |v: T| {
+                let mut out: Vec<T> = Vec::with_capacity(outer * inner);
+                for o in 0..outer {
+                    let at = (o * n + k) * inner;
+                    out.extend_from_slice(&v[at..at + inner]);
+                }
+                T::wrap(out.into())
+            });
+            s.set_tensor(dx, Tensor::new(&shape, data)?);
+        }
+        Ok(())
+    })
+}
+
+/// For each element of `X` tiled `times` (dim by dim), the element of `X`
+/// it copies, and the tiled dims.
+fn tiled(dims: &[i64], times: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError> {
+    if times.len() != dims.len() || times.iter().any(|&t| t < 1) {
+        return Err(KernelError::Attribute(format!(
+            "expand_times {times:?} must give a count of at least 1 per dim of X {dims:?}"
+        )));
+    }
+    let out: Vec<i64> = dims
+        .iter()
+        .zip(times)
+        .map(|(&d, &t)| d.max(0) * t)
+        .collect();
+    crate::tensor::alloc::check(&out, fluidc_transpiler::VarKind::Int64)?;
+    let mut map = vec![0usize];
+    // Built from the last dim outwards: each dim repeats the block below it.
+    let mut stride = 1usize;
+    for (&d, &t) in dims.iter().zip(times).rev() {
+        let d = d.max(0) as usize;
+        let block: Vec<usize> = (0..d)
+            .flat_map(|i| map.iter().map(move |&m| m + i * stride))
+            .collect();
+        map = (0..t).flat_map(|_| block.iter().copied()).collect();
+        stride *= d;
+    }
+    Ok((map, out))
+}
+
+/// `expand`: `X` repeated `expand_times[i]` times along each dim `i`.
+fn expand(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    if l.opt_input("ExpandTimes")?.is_some()
+        || !l
+            .inputs("expand_times_tensor")
+            .unwrap_or_default()
+            .is_empty()
+    {
+        return Err(
+            "expand with an expand_times tensor is not supported; give expand_times as numbers"
+                .into(),
+        );
+    }
+    let times = l.ints("expand_times")?.unwrap_or_default();
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let (map, shape) = tiled(t.shape(), &times)?;
+        let data = with_data!(t.data(), |v: T| {
+            let out: Vec<T> = map.iter().map(|&i| v[i]).collect();
+            T::wrap(out.into())
+        });
+        let r = Tensor::new(&shape, data)?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `expand_grad`: each element of `X` gets the sum of its copies' `Out@GRAD`.
+fn expand_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let times = l.ints("expand_times")?.unwrap_or_default();
+    compute(move |s| {
+        let (t, d) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let (map, shape) = tiled(t.shape(), &times)?;
+        if d.shape() != shape.as_slice() {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD {:?} is not X {:?} expanded {times:?}",
+                d.shape(),
+                t.shape()
+            )));
+        }
+        let dv = super::float::f64s(&d, "expand_grad")?;
+        let mut g = vec![0.0; t.numel()];
+        for (&i, &v) in map.iter().zip(dv.iter()) {
+            g[i] += v;
+        }
+        let r = super::float::tensor(d.dtype(), t.shape(), g)?;
+        drop(dv);
+        drop((t, d));
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `flatten2`: `X` as the matrix `[prod(dims[..axis]), prod(dims[axis..])]`
+/// (no data moves), and `XShape` as `reshape2` writes it.
+fn flatten2(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let xshape = l.opt_output("XShape")?;
+    let axis = l.int("axis", 1)?;
+    compute(move |s| {
+        let dims = s.tensor(&x)?.shape().to_vec();
+        let a = usize::try_from(axis)
+            .ok()
+            .filter(|&a| a <= dims.len())
+            .ok_or_else(|| {
+                KernelError::Attribute(format!("axis {axis} is out of range for shape {dims:?}"))
+            })?;
+        let flat = [dims[..a].iter().product(), dims[a..].iter().product()];
+        set_reshaped(s, &x, &flat, &out, &xshape)
     })
 }

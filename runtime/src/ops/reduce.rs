@@ -1,4 +1,4 @@
-//! Reductions: mean (of everything), reduce_sum/mean/max/min over dims, and
+//! Reductions: mean (of everything), reduce_sum/mean/max/min/prod over dims, and
 //! cross_entropy (the log-loss of each row's labelled class).
 //!
 //! Shapes follow Paddle 3: reducing every dim without `keep_dim` gives a 0-D
@@ -19,6 +19,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("reduce_mean", |l| reduce(l, Reduce::Mean));
     r.add("reduce_max", |l| reduce(l, Reduce::Max));
     r.add("reduce_min", |l| reduce(l, Reduce::Min));
+    r.add("reduce_prod", |l| reduce(l, Reduce::Prod));
     r.add("cross_entropy", cross_entropy);
     r.add("squared_l2_norm", squared_l2_norm);
     r.add("clip_by_norm", clip_by_norm);
@@ -27,6 +28,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("reduce_mean_grad", |l| reduce_grad(l, Reduce::Mean));
     r.add("reduce_max_grad", |l| reduce_grad(l, Reduce::Max));
     r.add("reduce_min_grad", |l| reduce_grad(l, Reduce::Min));
+    r.add("reduce_prod_grad", |l| reduce_grad(l, Reduce::Prod));
     r.add("cross_entropy_grad", cross_entropy_grad);
     r.add("squared_l2_norm_grad", squared_l2_norm_grad);
 }
@@ -117,11 +119,12 @@ fn mean_grad(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `reduce_*_grad`: `Out@GRAD` spread back over the reduced dims (divided
-/// by the count for mean; for max and min only where `X` equals `Out`).
+/// by the count for mean; for max and min only where `X` equals `Out`;
+/// for prod `Out / X`, as Paddle's ProdGradFunctor divides).
 fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let out = match op {
-        Reduce::Max | Reduce::Min => Some(l.input("Out")?),
+        Reduce::Max | Reduce::Min | Reduce::Prod => Some(l.input("Out")?),
         _ => None,
     };
     let Some(dx) = l.opt_output("X@GRAD")? else {
@@ -178,6 +181,7 @@ fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
                     Some(ov) if ov[o] == xv[i] => dv[o],
                     _ => 0.0,
                 },
+                Reduce::Prod => ov.as_ref().map_or(0.0, |ov| dv[o] * ov[o] / xv[i]),
             })
             .collect();
         let r = float::tensor(t.dtype(), t.shape(), g)?;
@@ -295,6 +299,7 @@ pub(crate) enum Reduce {
     Mean,
     Max,
     Min,
+    Prod,
 }
 
 fn mean(l: &OpLoader) -> Result<Exec, String> {
@@ -374,6 +379,7 @@ pub(crate) fn reduce_tensor(
                 Reduce::Sum | Reduce::Mean => T::add,
                 Reduce::Max => T::max_of,
                 Reduce::Min => T::min_of,
+                Reduce::Prod => T::mul,
             };
             let full = reduced.iter().all(|r| *r) && !v.is_empty();
             let mut acc = if full && !T::IS_INT && matches!(op, Reduce::Sum | Reduce::Mean) {
@@ -381,6 +387,9 @@ pub(crate) fn reduce_tensor(
             } else {
                 fold(v, &dims_u, &reduced, f)
             };
+            if op == Reduce::Prod && count == 0 {
+                acc.iter_mut().for_each(|a| *a = T::from_f64(1.0));
+            }
             if op == Reduce::Mean {
                 let n = T::from_f64(count as f64);
                 acc.iter_mut()

@@ -1,6 +1,7 @@
 //! The layers of training scripts beyond `fc` (SPEC §9.2), built as Paddle
 //! 1.x built them: `embedding` (`lookup_table`), `conv2d`, `pool2d`,
-//! `batch_norm`, `dropout`, `concat`, `reshape` (`reshape2`), `transpose`
+//! `batch_norm`, `dropout`, `concat`, `stack`, `expand`, `flatten`
+//! (`flatten2`), `reshape` (`reshape2`), `transpose`
 //! (`transpose2`). Output variables are declared with the dtype and dims
 //! the op's definition infers (one definition per op), as Paddle's
 //! InferShape declares them.
@@ -252,6 +253,73 @@ pub const BUILTINS: &[Builtin] = &[
             let shape = a.ints("shape")?;
             let (out, helper) = reshape2(i, &x, &shape, a.call.clone())?;
             activation(i, a, out, &helper)
+        }
+    ),
+    builtin!(
+        ["fluid.layers.stack"],
+        [("x", Req), ("axis", Int(0))],
+        Rest::No,
+        |i, a| {
+            let xs = a.var_list("x")?;
+            let Some(first) = xs.first() else {
+                return Err(a.err("x", "stack needs at least one Variable"));
+            };
+            let helper = i.b.helper_name("stack");
+            let out = tmp(i, &helper, dtype_of(i, first));
+            let names: Vec<&str> = xs.iter().map(|v| &*v.name).collect();
+            let op = Op::new("stack")
+                .input("X", &names)
+                .output("Y", &[&out.name])
+                .attr("axis", AttrValue::Int(a.int("axis")? as i32));
+            append_inferred(i, op, a)?;
+            Ok(Value::Var(out))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.expand"],
+        [("x", Req), ("expand_times", Req), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let times = a.ints("expand_times")?;
+            let helper = i.b.helper_name("expand");
+            let out = tmp(i, &helper, dtype_of(i, &x));
+            let op = Op::new("expand")
+                .input("X", &[&x.name])
+                .output("Out", &[&out.name])
+                .attr(
+                    "expand_times",
+                    AttrValue::Ints(times.iter().map(|&t| t as i32).collect()),
+                );
+            append_inferred(i, op, a)?;
+            Ok(Value::Var(out))
+        }
+    ),
+    builtin!(
+        ["fluid.layers.flatten"],
+        [("x", Req), ("axis", Int(1)), ("name", Nil)],
+        Rest::No,
+        |i, a| {
+            let x = a.var("x")?;
+            let axis = a.int("axis")?;
+            let rank = dims(i, &x).len() as i64;
+            if !(0..=rank).contains(&axis) {
+                return Err(a.err(
+                    "axis",
+                    format!("axis {axis} must be between 0 and the rank of x, {rank}"),
+                ));
+            }
+            let helper = i.b.helper_name("flatten");
+            let dtype = dtype_of(i, &x);
+            let out = tmp(i, &helper, dtype);
+            let xshape = tmp(i, &helper, dtype);
+            let op = Op::new("flatten2")
+                .input("X", &[&x.name])
+                .output("Out", &[&out.name])
+                .output("XShape", &[&xshape.name])
+                .attr("axis", AttrValue::Int(axis as i32));
+            append_inferred(i, op, a)?;
+            Ok(Value::Var(out))
         }
     ),
     builtin!(

@@ -1,4 +1,4 @@
-//! Reductions over a tensor's elements: `mean` and `reduce_sum`/`_mean`/`_max`/`_min`.
+//! Reductions over a tensor's elements: `mean` and `reduce_sum`/`_mean`/`_max`/`_min`/`_prod`.
 use fluidc_transpiler::{AttrValue, Op};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
@@ -70,6 +70,17 @@ pub const BUILTINS: &[Builtin] = &[
         ],
         Rest::No,
         |i, a| reduce(i, a, "reduce_min")
+    ),
+    builtin!(
+        ["fluid.layers.reduce_prod"],
+        [
+            ("input", Req),
+            ("dim", Nil),
+            ("keep_dim", Bool(false)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| reduce(i, a, "reduce_prod")
     ),
 ];
 

@@ -478,6 +478,31 @@ def leaky_relu(x, alpha=0.02, name=None):
     return out
 
 
+def stack(x, axis=0):
+    helper = LayerHelper("stack")
+    x = list(x) if isinstance(x, (list, tuple)) else [x]
+    out = helper.create_variable_for_type_inference(x[0].dtype)
+    helper.append_op(type="stack", inputs={"X": x}, outputs={"Y": out}, attrs={"axis": axis})
+    return out
+
+
+def expand(x, expand_times, name=None):
+    helper = LayerHelper("expand", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="expand", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"expand_times": list(expand_times)})
+    return out
+
+
+def flatten(x, axis=1, name=None):
+    helper = LayerHelper("flatten", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    x_shape = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="flatten2", inputs={"X": x}, outputs={"Out": out, "XShape": x_shape},
+                     attrs={"axis": axis})
+    return out
+
+
 def _activation(op_type, **defaults):
     """A 1.x activation layer `op_type(x, <attrs>, name=None)`: one op whose
     attributes are the layer's arguments; `fixed` ones (relu6's threshold,
@@ -2204,6 +2229,7 @@ def install(run=False):
         elu=_activation("elu", alpha=1.0), pow=_activation("pow", factor=1.0),
         hard_sigmoid=_activation("hard_sigmoid", slope=0.2, offset=0.5),
         swish=_activation("swish", fixed={"beta": 1.0}),
+        stack=stack, expand=expand, flatten=flatten,
         sequence_conv=sequence_conv,
         sequence_first_step=lambda input: sequence_pool(input, "first"),
         sequence_last_step=lambda input: sequence_pool(input, "last"),

@@ -8,6 +8,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("reshape2", reshape2));
     r.push(Behaviour::pure("transpose2", transpose2));
     r.push(Behaviour::pure("concat", concat));
+    r.push(Behaviour::pure("stack", stack));
+    r.push(Behaviour::pure("expand", expand));
+    r.push(Behaviour::pure("flatten2", flatten2));
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("slice", slice));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
@@ -358,4 +361,69 @@ fn concat(c: &InferCtx) -> Out {
         }
     }
     Ok(vec![("Out", TensorType::new(first.dtype, dims))])
+}
+
+/// `stack`: `X`'s dims with a new dim of `len(X)` at `axis`.
+fn stack(c: &InferCtx) -> Out {
+    let Some(xs) = c.inputs("X") else {
+        return Ok(Vec::new());
+    };
+    let Some(first) = xs.first() else {
+        return Ok(Vec::new());
+    };
+    let rank = first.dims.len() as i64 + 1;
+    let axis = c.int("axis").unwrap_or(0);
+    let a = usize::try_from(if axis < 0 { axis + rank } else { axis })
+        .ok()
+        .filter(|&a| (a as i64) < rank)
+        .ok_or_else(|| format!("axis {axis} is out of range for stacking rank {}", rank - 1))?;
+    let mut dims = first.dims.clone();
+    dims.insert(a, xs.len() as i64);
+    Ok(vec![("Y", TensorType::new(first.dtype, dims))])
+}
+
+/// `expand`: each of `X`'s dims times its `expand_times` (unknown stays unknown).
+fn expand(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if c.has_input("ExpandTimes") || c.has_input("expand_times_tensor") {
+        return Ok(Vec::new());
+    }
+    let times = c.ints("expand_times").unwrap_or_default();
+    if times.len() != x.dims.len() {
+        return Err(format!(
+            "expand_times {times:?} must give one count per dim of X {:?}",
+            x.dims
+        ));
+    }
+    let dims = x
+        .dims
+        .iter()
+        .zip(&times)
+        .map(|(&d, &t)| if d < 0 { -1 } else { d * t })
+        .collect();
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `flatten2`: `[prod(dims[..axis]), prod(dims[axis..])]` (unknown if
+/// either side has an unknown dim); `XShape` is left to its declaration.
+fn flatten2(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let axis = c.int("axis").unwrap_or(1);
+    let a = usize::try_from(axis)
+        .ok()
+        .filter(|&a| a <= x.dims.len())
+        .ok_or_else(|| format!("axis {axis} is out of range for rank {}", x.dims.len()))?;
+    let side = |d: &[i64]| {
+        if d.iter().any(|&v| v < 0) {
+            -1
+        } else {
+            d.iter().product()
+        }
+    };
+    let dims = vec![side(&x.dims[..a]), side(&x.dims[a..])];
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }

@@ -1,4 +1,4 @@
-//! Reductions: `mean`, `reduce_*`, `cross_entropy`, `squared_l2_norm`, `clip_by_norm`.
+//! Reductions: `mean`, `reduce_*` (`reduce_prod` too), `cross_entropy`, `squared_l2_norm`, `clip_by_norm`.
 use super::infer::TensorType;
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -6,7 +6,7 @@ use crate::model::VarKind;
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("mean", mean));
     r.push(Behaviour::pure("reduce_sum", reduce_sum));
-    for ty in ["reduce_mean", "reduce_max", "reduce_min"] {
+    for ty in ["reduce_mean", "reduce_max", "reduce_min", "reduce_prod"] {
         r.push(Behaviour::pure(ty, reduce));
     }
     r.push(Behaviour::pure("cross_entropy", cross_entropy));
