@@ -14,7 +14,7 @@ use crate::error::KernelError;
 use crate::loader::OpLoader;
 use crate::ops::float::{needs_float, set_grads};
 use crate::ops::optim::Real;
-use crate::scope::{VarRef, Vars};
+use crate::scope::{TensorRef, VarRef, Vars};
 use crate::tensor::{Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -25,13 +25,14 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 /// The float types the cells run in.
-trait Cell: Real + LinalgScalar {}
+pub(super) trait Cell: Real + LinalgScalar {}
 impl Cell for f32 {}
 impl Cell for f64 {}
 
-/// `gru_unit`'s activations, by the number its attributes use.
+/// The recurrent ops' activations: `gru_unit` names them by number
+/// (`activation`, `gate_activation`), `lstm` and `gru` by name.
 #[derive(Clone, Copy)]
-enum Act {
+pub(super) enum Act {
     Identity,
     Sigmoid,
     Tanh,
@@ -39,7 +40,8 @@ enum Act {
 }
 
 impl Act {
-    fn from_attr(l: &OpLoader, name: &str, default: i64) -> Result<Act, String> {
+    /// `gru_unit`'s numbered attribute.
+    fn from_code(l: &OpLoader, name: &str, default: i64) -> Result<Act, String> {
         Ok(match l.int(name, default)? {
             0 => Act::Identity,
             1 => Act::Sigmoid,
@@ -53,6 +55,22 @@ impl Act {
         })
     }
 
+    /// `lstm`'s and `gru`'s named attribute.
+    pub(super) fn from_name(l: &OpLoader, name: &str, default: &str) -> Result<Act, String> {
+        Ok(match l.string(name)?.unwrap_or(default) {
+            "sigmoid" => Act::Sigmoid,
+            "tanh" => Act::Tanh,
+            "relu" => Act::Relu,
+            "identity" | "" => Act::Identity,
+            other => {
+                return Err(format!(
+                    "{name} `{other}` is not one of sigmoid, tanh, relu, identity"
+                ))
+            }
+        })
+    }
+
+    /// As `gru_unit`'s Eigen functors compute it.
     fn apply<T: Cell>(self, x: T) -> T {
         match self {
             Act::Identity => x,
@@ -62,8 +80,20 @@ impl Act {
         }
     }
 
+    /// As `lstm` and `gru` compute it, in Paddle's
+    /// `detail::activation_functions.h`: sigmoid clipped to [-40, 13], tanh
+    /// through `exp(-2x)` clipped at 40.
+    pub(super) fn apply_clipped(self, x: f64) -> f64 {
+        match self {
+            Act::Sigmoid => 1.0 / (1.0 + (-x.clamp(-40.0, 13.0)).exp()),
+            Act::Tanh => 2.0 / (1.0 + (-2.0 * x).min(40.0).exp()) - 1.0,
+            Act::Relu => x.max(0.0),
+            Act::Identity => x,
+        }
+    }
+
     /// The derivative times `dy`, from the activation's output `y`.
-    fn grad<T: Cell>(self, y: T, dy: T) -> T {
+    pub(super) fn grad<T: Cell>(self, y: T, dy: T) -> T {
         match self {
             Act::Identity => dy,
             Act::Sigmoid => dy * y * (T::one() - y),
@@ -155,13 +185,7 @@ fn gru_unit(l: &OpLoader) -> Result<Exec, String> {
         l.output("Hidden")?,
     );
     compute(move |s| {
-        let (xt, ht, wt) = (
-            s.tensor(&op.input)?,
-            s.tensor(&op.prev)?,
-            s.tensor(&op.weight)?,
-        );
-        let bt = op.bias.as_ref().map(|b| s.tensor(b)).transpose()?;
-        let (b, f) = gru_dims(&xt, &ht, &wt, bt.as_deref())?;
+        let (xt, ht, wt, bt, (b, f)) = op.read(s)?;
         let (act, gate_act, origin) = op.attrs;
         let ts = [&*xt, &*ht, &*wt];
         let outs = match xt.dtype() {
@@ -194,7 +218,29 @@ struct GruOp {
 /// `activation`, `gate_activation` and `origin_mode`.
 type GruAttrs = (Act, Act, bool);
 
+/// A `gru_unit`'s forward inputs, as read from the scope.
+type GruInputs<'s> = (
+    TensorRef<'s>,
+    TensorRef<'s>,
+    TensorRef<'s>,
+    Option<TensorRef<'s>>,
+    (usize, usize),
+);
+
 impl GruOp {
+    /// `Input`, `HiddenPrev`, `Weight` and `Bias`, with the batch and
+    /// frame size they agree on ([`gru_dims`]).
+    fn read<'s>(&self, s: &'s Vars) -> Result<GruInputs<'s>, KernelError> {
+        let (xt, ht, wt) = (
+            s.tensor(&self.input)?,
+            s.tensor(&self.prev)?,
+            s.tensor(&self.weight)?,
+        );
+        let bt = self.bias.as_ref().map(|b| s.tensor(b)).transpose()?;
+        let dims = gru_dims(&xt, &ht, &wt, bt.as_deref())?;
+        Ok((xt, ht, wt, bt, dims))
+    }
+
     fn load(l: &OpLoader) -> Result<GruOp, String> {
         Ok(GruOp {
             input: l.input("Input")?,
@@ -202,8 +248,8 @@ impl GruOp {
             weight: l.input("Weight")?,
             bias: l.opt_input("Bias")?,
             attrs: (
-                Act::from_attr(l, "activation", 2)?,
-                Act::from_attr(l, "gate_activation", 1)?,
+                Act::from_code(l, "activation", 2)?,
+                Act::from_code(l, "gate_activation", 1)?,
                 l.bool("origin_mode", false)?,
             ),
         })
@@ -293,13 +339,7 @@ fn gru_unit_grad(l: &OpLoader) -> Result<Exec, String> {
         l.opt_output("Bias@GRAD")?,
     ];
     compute(move |s| {
-        let (xt, ht, wt) = (
-            s.tensor(&op.input)?,
-            s.tensor(&op.prev)?,
-            s.tensor(&op.weight)?,
-        );
-        let bt = op.bias.as_ref().map(|b| s.tensor(b)).transpose()?;
-        let (b, f) = gru_dims(&xt, &ht, &wt, bt.as_deref())?;
+        let (xt, ht, wt, bt, (b, f)) = op.read(s)?;
         let (gt, rt, dt) = (s.tensor(&gate)?, s.tensor(&reset)?, s.tensor(&dhidden)?);
         for (t, what, n) in [
             (&gt, "Gate", 3 * f),

@@ -19,6 +19,7 @@
 //! returns them.
 use fluidc_transpiler::VarKind;
 
+use super::rnn_cells::Act;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
@@ -31,53 +32,6 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("lstm_grad", lstm_grad);
     r.add("gru", gru);
     r.add("gru_grad", gru_grad);
-}
-
-/// The activations `dynamic_lstm` names, as Paddle's
-/// `detail::activation_functions.h` computes them (sigmoid clipped to
-/// [-40, 13], tanh through `exp(-2x)` clipped at 40).
-#[derive(Clone, Copy)]
-enum Act {
-    Sigmoid,
-    Tanh,
-    Relu,
-    Identity,
-}
-
-impl Act {
-    fn from_attr(l: &OpLoader, name: &str, default: &str) -> Result<Act, String> {
-        Ok(match l.string(name)?.unwrap_or(default) {
-            "sigmoid" => Act::Sigmoid,
-            "tanh" => Act::Tanh,
-            "relu" => Act::Relu,
-            "identity" | "" => Act::Identity,
-            other => {
-                return Err(format!(
-                    "{name} `{other}` is not one of sigmoid, tanh, relu, identity"
-                ))
-            }
-        })
-    }
-
-    fn apply(self, x: f64) -> f64 {
-        match self {
-            Act::Sigmoid => 1.0 / (1.0 + (-x.clamp(-40.0, 13.0)).exp()),
-            Act::Tanh => 2.0 / (1.0 + (-2.0 * x).min(40.0).exp()) - 1.0,
-            Act::Relu => x.max(0.0),
-            Act::Identity => x,
-        }
-    }
-
-    /// `dy` times the derivative, from the activation's output `y`.
-    fn grad(self, dy: f64, y: f64) -> f64 {
-        match self {
-            Act::Sigmoid => dy * y * (1.0 - y),
-            Act::Tanh => dy * (1.0 - y * y),
-            Act::Relu if y > 0.0 => dy,
-            Act::Relu => 0.0,
-            Act::Identity => dy,
-        }
-    }
 }
 
 /// The attributes and shapes both kernels share.
@@ -95,9 +49,9 @@ impl Spec {
         Ok(Spec {
             peepholes: l.bool("use_peepholes", true)?,
             reverse: l.bool("is_reverse", false)?,
-            gate: Act::from_attr(l, "gate_activation", "sigmoid")?,
-            cell: Act::from_attr(l, "cell_activation", "tanh")?,
-            candidate: Act::from_attr(l, "candidate_activation", "tanh")?,
+            gate: Act::from_name(l, "gate_activation", "sigmoid")?,
+            cell: Act::from_name(l, "cell_activation", "tanh")?,
+            candidate: Act::from_name(l, "candidate_activation", "tanh")?,
         })
     }
 }
@@ -258,12 +212,12 @@ fn lstm(l: &OpLoader) -> Result<Exec, String> {
                 }
                 for k in 0..d {
                     let cp = c_prev[k];
-                    let c_in = spec.candidate.apply(g[k]);
-                    let i = spec.gate.apply(g[d + k] + cp * peep(k));
-                    let f = spec.gate.apply(g[2 * d + k] + cp * peep(d + k));
+                    let c_in = spec.candidate.apply_clipped(g[k]);
+                    let i = spec.gate.apply_clipped(g[d + k] + cp * peep(k));
+                    let f = spec.gate.apply_clipped(g[2 * d + k] + cp * peep(d + k));
                     let c = c_in * i + cp * f;
-                    let o = spec.gate.apply(g[3 * d + k] + c * peep(2 * d + k));
-                    let ca = spec.cell.apply(c);
+                    let o = spec.gate.apply_clipped(g[3 * d + k] + c * peep(2 * d + k));
+                    let ca = spec.cell.apply_clipped(c);
                     (g[k], g[d + k], g[2 * d + k], g[3 * d + k]) = (c_in, i, f, o);
                     cs[r * d + k] = c;
                     cell_act[r * d + k] = ca;
@@ -350,11 +304,11 @@ fn lstm_grad(l: &OpLoader) -> Result<Exec, String> {
                     let (c_in, i, f, o) = (g[k], g[d + k], g[2 * d + k], g[3 * d + k]);
                     let (out_g, ca, c, cp) =
                         (dh[r * d + k], cell_act[r * d + k], cs[r * d + k], c_prev[k]);
-                    let d_o = spec.gate.grad(out_g * ca, o);
-                    let d_c = dc[k] + spec.cell.grad(out_g * o, ca) + d_o * peep(2 * d + k);
-                    let d_in = spec.candidate.grad(d_c * i, c_in);
-                    let d_i = spec.gate.grad(d_c * c_in, i);
-                    let d_f = spec.gate.grad(d_c * cp, f);
+                    let d_o = spec.gate.grad(o, out_g * ca);
+                    let d_c = dc[k] + spec.cell.grad(ca, out_g * o) + d_o * peep(2 * d + k);
+                    let d_in = spec.candidate.grad(c_in, d_c * i);
+                    let d_i = spec.gate.grad(i, d_c * c_in);
+                    let d_f = spec.gate.grad(f, d_c * cp);
                     dc[k] = d_i * peep(k) + d_f * peep(d + k) + d_c * f;
                     if with_peep {
                         dpeep[k] += d_i * cp;
@@ -431,8 +385,8 @@ impl GruSpec {
         Ok(GruSpec {
             reverse: l.bool("is_reverse", false)?,
             origin: l.bool("origin_mode", false)?,
-            gate: Act::from_attr(l, "gate_activation", "sigmoid")?,
-            candidate: Act::from_attr(l, "activation", "tanh")?,
+            gate: Act::from_name(l, "gate_activation", "sigmoid")?,
+            candidate: Act::from_name(l, "activation", "tanh")?,
         })
     }
 }
@@ -500,6 +454,7 @@ fn gru(l: &OpLoader) -> Result<Exec, String> {
         let (w_ur, w_c) = w.split_at(2 * d * d);
         let mut gates = vec![0.0; rows * 3 * d];
         let (mut rhs, mut hs) = (vec![0.0; rows * d], vec![0.0; rows * d]);
+        let zeros = vec![0.0; d];
         for (seq, steps) in sequence_steps(&offsets, spec.reverse)
             .into_iter()
             .enumerate()
@@ -510,7 +465,6 @@ fn gru(l: &OpLoader) -> Result<Exec, String> {
                 for (j, gj) in g.iter_mut().enumerate() {
                     *gj = x[r * 3 * d + j] + b[j];
                 }
-                let zeros = vec![0.0; d];
                 let hp = h_prev.as_deref().unwrap_or(&zeros);
                 if h_prev.is_some() {
                     for (k, &hk) in hp.iter().enumerate() {
@@ -520,7 +474,7 @@ fn gru(l: &OpLoader) -> Result<Exec, String> {
                     }
                 }
                 for v in &mut g[..2 * d] {
-                    *v = spec.gate.apply(*v);
+                    *v = spec.gate.apply_clipped(*v);
                 }
                 let rh = &mut rhs[r * d..][..d];
                 for k in 0..d {
@@ -534,7 +488,7 @@ fn gru(l: &OpLoader) -> Result<Exec, String> {
                     }
                 }
                 for k in 0..d {
-                    let (u, c) = (g[k], spec.candidate.apply(g[2 * d + k]));
+                    let (u, c) = (g[k], spec.candidate.apply_clipped(g[2 * d + k]));
                     g[2 * d + k] = c;
                     hs[r * d + k] = if spec.origin {
                         u * hp[k] + c - u * c
@@ -600,6 +554,7 @@ fn gru_grad(l: &OpLoader) -> Result<Exec, String> {
         let mut dgates = vec![0.0; rows * 3 * d];
         let mut dw = vec![0.0; 3 * d * d];
         let mut dh0 = vec![0.0; n * d];
+        let zeros = vec![0.0; d];
         for (seq, steps) in sequence_steps(&offsets, spec.reverse)
             .into_iter()
             .enumerate()
@@ -610,7 +565,6 @@ fn gru_grad(l: &OpLoader) -> Result<Exec, String> {
                     Some(p) => Some(&hs[p * d..][..d]),
                     None => h0v.as_ref().map(|h| &h[seq * d..][..d]),
                 };
-                let zeros = vec![0.0; d];
                 let hp = h_prev.unwrap_or(&zeros);
                 let g = &gates[r * 3 * d..][..3 * d];
                 let dg = &mut dgates[r * 3 * d..][..3 * d];
@@ -622,9 +576,9 @@ fn gru_grad(l: &OpLoader) -> Result<Exec, String> {
                     } else {
                         (out_g * (c - hp[k]), out_g * (1.0 - u), out_g * u)
                     };
-                    dg[k] = spec.gate.grad(du, u);
+                    dg[k] = spec.gate.grad(u, du);
                     dprev[k] += keep;
-                    dg[2 * d + k] = spec.candidate.grad(dc, c);
+                    dg[2 * d + k] = spec.candidate.grad(c, dc);
                 }
                 // Paddle's GRUUnitGradFunctor runs the recurrent products
                 // only when the previous state also takes a gradient: from
@@ -640,7 +594,7 @@ fn gru_grad(l: &OpLoader) -> Result<Exec, String> {
                             dw[2 * d * d + k * d + j] += rh[k] * dg[2 * d + j];
                         }
                         let rg = g[d + k];
-                        dg[d + k] = spec.gate.grad(drh * hp[k], rg);
+                        dg[d + k] = spec.gate.grad(rg, drh * hp[k]);
                         dprev[k] += drh * rg;
                     }
                     // Through the gates' `h_prev · W_ur`.
