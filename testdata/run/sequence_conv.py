@@ -35,3 +35,11 @@ for out in exe.run(feed=feeder.feed(samples), fetch_list=plain, return_numpy=Fal
 for step in range(8):
     c, a = exe.run(feed=feeder.feed(samples), fetch_list=[cost, acc])
     print(step, '%.4f' % float(np.array(c)), '%.2f' % float(np.array(a)))
+
+# Inference on random sentences, as the book's infer() built them.
+np.random.seed(1)
+words = fluid.create_random_int_lodtensor([[3, 4, 2]], [1], place, low=0, high=29)
+print(words.lod(), np.array(words).ravel().tolist())
+probs, = exe.run(feed={'words': words, 'label': np.zeros((3, 1), dtype='int64')},
+                 fetch_list=[prediction])
+print(np.round(probs, 4))

@@ -383,6 +383,18 @@ pub const BUILTINS: &[Builtin] = &[
         create_lod_tensor
     ),
     builtin!(
+        ["fluid.create_random_int_lodtensor"],
+        [
+            ("recursive_seq_lens", Req),
+            ("base_shape", Req),
+            ("place", Req),
+            ("low", Req),
+            ("high", Req)
+        ],
+        Rest::No,
+        create_random_int_lodtensor
+    ),
+    builtin!(
         ["fluid.unique_name.generate"],
         [("key", Req)],
         Rest::No,
@@ -877,6 +889,31 @@ fn create_lod_tensor(_: &mut Host, a: &mut Args) -> Result<Value> {
             format!("the lengths do not fit the data: {e}"),
         )
     })?;
+    Ok(host_tensor(array, lod))
+}
+
+/// `fluid.create_random_int_lodtensor`: int64 data of shape
+/// `[total length] + base_shape` drawn from numpy's global generator in
+/// `[low, high]`, as 1.x's `np.random.random_integers` drew it (which is
+/// `randint(low, high + 1)`), with the given sequence lengths.
+fn create_random_int_lodtensor(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let lod = lod_arg(a, "recursive_seq_lens", true)?;
+    let total = lod.last().and_then(|l| l.last()).copied().unwrap_or(0) as i64;
+    let mut shape = vec![Value::Int(total)];
+    shape.extend(a.ints("base_shape")?.into_iter().map(Value::Int));
+    let call = a.call.clone();
+    let data = super::builtin::call_layer(
+        i,
+        "numpy.random.randint",
+        vec![
+            ("low", Value::Int(a.int("low")?)),
+            ("high", Value::Int(a.int("high")? + 1)),
+            ("size", Value::list(shape)),
+        ],
+        &call,
+    )?;
+    let array = super::numpy::as_array(&data)
+        .ok_or_else(|| a.err("base_shape", "the random data is not an array"))?;
     Ok(host_tensor(array, lod))
 }
 

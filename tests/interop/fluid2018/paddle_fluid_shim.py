@@ -681,6 +681,14 @@ def create_lod_tensor(data, recursive_seq_lens, place):
     return paddle.base.create_lod_tensor(data, recursive_seq_lens, place)
 
 
+def create_random_int_lodtensor(recursive_seq_lens, base_shape, place, low, high):
+    """1.x's: int64 data of [total length] + base_shape in [low, high],
+    drawn with numpy's np.random.random_integers."""
+    overall_shape = [sum(recursive_seq_lens[-1])] + base_shape
+    data = numpy.random.random_integers(low, high, overall_shape).astype("int64")
+    return create_lod_tensor(data, recursive_seq_lens, place)
+
+
 def clip(x, min, max, name=None):
     helper = LayerHelper("clip", name=name)
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -2277,6 +2285,7 @@ def install(run=False):
         Executor=Executor, CPUPlace=core.CPUPlace, global_scope=paddle.static.global_scope,
         Scope=core.Scope, scope_guard=paddle.static.scope_guard,
         create_lod_tensor=create_lod_tensor, LoDTensor=core.DenseTensor,
+        create_random_int_lodtensor=create_random_int_lodtensor,
         **programs,
     )
     fluid.framework = _module("paddle.fluid.framework", **programs)
