@@ -1,10 +1,11 @@
 //! Where each variable of a program lives at run time: which block owns
 //! it, whether it is a frame local or shared with goroutines, its slot
 //! (see `crate::scope`), and how a name used in a block resolves.
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use fluidc_transpiler::{AttrValue, Program};
+use foldhash::{HashMap, HashMapExt};
 use parking_lot::Mutex;
 
 use crate::scope::{Place, VarRef};
@@ -150,6 +151,10 @@ impl Layout {
     /// Each block's answer is remembered, so the walk up stops at the first
     /// block already asked.
     pub(crate) fn find(&self, block: usize, name: &str) -> Option<(usize, u32)> {
+        // Most names are the block's own: no walk to remember.
+        if let Some(&slot) = self.slots[block].get(name) {
+            return Some((block, slot));
+        }
         let mut found = self.found.lock();
         if !found.contains_key(name) {
             found.insert(name.to_string(), HashMap::new());

@@ -482,7 +482,7 @@ fn slot_args<'a>(slots: &'a [Slot], parameter: &str) -> &'a [String] {
 impl From<proto::ProgramDesc> for Program {
     fn from(p: proto::ProgramDesc) -> Self {
         Program {
-            blocks: p.blocks.into_iter().map(Block::from).collect(),
+            blocks: convert(p.blocks, Block::from),
             version: p.version,
             op_version_map: p.op_version_map,
         }
@@ -499,13 +499,23 @@ impl From<&Program> for proto::ProgramDesc {
     }
 }
 
+/// Converts decoded proto messages into a new vector of exactly their
+/// number. `collect` would reuse the messages' own buffer, sized for the
+/// larger proto structs (a proto `Attr` has a field for every type), and
+/// keep it for the life of the program.
+fn convert<P, M>(protos: Vec<P>, f: impl FnMut(P) -> M) -> Vec<M> {
+    let mut out = Vec::with_capacity(protos.len());
+    out.extend(protos.into_iter().map(f));
+    out
+}
+
 impl From<proto::BlockDesc> for Block {
     fn from(b: proto::BlockDesc) -> Self {
         Block {
             idx: b.idx,
             parent_idx: b.parent_idx,
-            vars: b.vars.into_iter().map(Var::from).collect(),
-            ops: b.ops.into_iter().map(Op::from).collect(),
+            vars: convert(b.vars, Var::from),
+            ops: convert(b.ops, Op::from),
             forward_block_idx: b.forward_block_idx,
         }
     }
@@ -559,9 +569,9 @@ impl From<proto::OpDesc> for Op {
         };
         Op {
             ty: o.r#type,
-            inputs: o.inputs.into_iter().map(slot).collect(),
-            outputs: o.outputs.into_iter().map(slot).collect(),
-            attrs: o.attrs.into_iter().map(Attr::from).collect(),
+            inputs: convert(o.inputs, slot),
+            outputs: convert(o.outputs, slot),
+            attrs: convert(o.attrs, Attr::from),
             is_target: o.is_target,
         }
     }
@@ -584,19 +594,31 @@ impl From<&Op> for proto::OpDesc {
 }
 
 impl From<proto::op_desc::Attr> for Attr {
-    fn from(a: proto::op_desc::Attr) -> Self {
-        // Compared encoded, not with `==`: a NaN attribute is not equal to
-        // itself, and must still decode typed (found by fuzzing).
-        let value = typed_value(&a)
-            .filter(|v| {
-                prost::Message::encode_to_vec(&encode_value(&a.name, v))
-                    == prost::Message::encode_to_vec(&a)
-            })
-            .unwrap_or_else(|| AttrValue::Raw(Box::new(a.clone())));
-        Attr {
-            name: a.name,
-            value,
-        }
+    fn from(mut a: proto::op_desc::Attr) -> Self {
+        // Typed only when the type's field is the only one set besides name
+        // and type, so that encoding the typed value gives the same bytes
+        // back. The rest is compared with the field taken out: a NaN value
+        // is not equal to itself, and must still decode typed (found by
+        // fuzzing).
+        let name = std::mem::take(&mut a.name);
+        let value = match take_typed(&mut a) {
+            Some(v)
+                if a == proto::op_desc::Attr {
+                    r#type: a.r#type,
+                    ..Default::default()
+                } =>
+            {
+                v
+            }
+            taken => {
+                if let Some(v) = taken {
+                    put_typed(&mut a, v);
+                }
+                a.name = name.clone();
+                AttrValue::Raw(Box::new(a))
+            }
+        };
+        Attr { name, value }
     }
 }
 
@@ -606,63 +628,65 @@ impl From<&Attr> for proto::op_desc::Attr {
     }
 }
 
-/// Reads the field that `a.type` selects; `None` for an unknown type.
-fn typed_value(a: &proto::op_desc::Attr) -> Option<AttrValue> {
+/// Takes the field that `a.type` selects out of `a`; `None` (and `a`
+/// unchanged) for an unknown type or a missing field.
+fn take_typed(a: &mut proto::op_desc::Attr) -> Option<AttrValue> {
+    use std::mem::take;
     use AttrType as T;
     Some(match AttrType::try_from(a.r#type).ok()? {
-        T::Int => AttrValue::Int(a.i?),
-        T::Float => AttrValue::Float(a.f?),
-        T::String => AttrValue::String(a.s.clone()?),
-        T::Ints => AttrValue::Ints(a.ints.clone()),
-        T::Floats => AttrValue::Floats(a.floats.clone()),
-        T::Strings => AttrValue::Strings(a.strings.clone()),
-        T::Boolean => AttrValue::Bool(a.b?),
-        T::Booleans => AttrValue::Bools(a.bools.clone()),
-        T::Block => AttrValue::Block(a.block_idx?),
-        T::Long => AttrValue::Long(a.l?),
-        T::Blocks => AttrValue::Blocks(a.blocks_idx.clone()),
-        T::Longs => AttrValue::Longs(a.longs.clone()),
-        T::Float64s => AttrValue::Float64s(a.float64s.clone()),
-        T::Var => AttrValue::Var(a.var_name.clone()?),
-        T::Vars => AttrValue::Vars(a.vars_name.clone()),
-        T::Float64 => AttrValue::Float64(a.float64?),
-        T::Scalar => AttrValue::Scalar(a.scalar?),
-        T::Scalars => AttrValue::Scalars(a.scalars.clone()),
+        T::Int => AttrValue::Int(a.i.take()?),
+        T::Float => AttrValue::Float(a.f.take()?),
+        T::String => AttrValue::String(a.s.take()?),
+        T::Ints => AttrValue::Ints(take(&mut a.ints)),
+        T::Floats => AttrValue::Floats(take(&mut a.floats)),
+        T::Strings => AttrValue::Strings(take(&mut a.strings)),
+        T::Boolean => AttrValue::Bool(a.b.take()?),
+        T::Booleans => AttrValue::Bools(take(&mut a.bools)),
+        T::Block => AttrValue::Block(a.block_idx.take()?),
+        T::Long => AttrValue::Long(a.l.take()?),
+        T::Blocks => AttrValue::Blocks(take(&mut a.blocks_idx)),
+        T::Longs => AttrValue::Longs(take(&mut a.longs)),
+        T::Float64s => AttrValue::Float64s(take(&mut a.float64s)),
+        T::Var => AttrValue::Var(a.var_name.take()?),
+        T::Vars => AttrValue::Vars(take(&mut a.vars_name)),
+        T::Float64 => AttrValue::Float64(a.float64.take()?),
+        T::Scalar => AttrValue::Scalar(a.scalar.take()?),
+        T::Scalars => AttrValue::Scalars(take(&mut a.scalars)),
     })
 }
 
-fn encode_value(name: &str, value: &AttrValue) -> proto::op_desc::Attr {
-    if let AttrValue::Raw(raw) = value {
-        let mut raw = (**raw).clone();
-        raw.name = name.to_string();
-        return raw;
+/// Puts a typed value into its field of `a`: the inverse of [`take_typed`].
+fn put_typed(a: &mut proto::op_desc::Attr, value: AttrValue) {
+    match value {
+        AttrValue::Int(v) => a.i = Some(v),
+        AttrValue::Float(v) => a.f = Some(v),
+        AttrValue::String(v) => a.s = Some(v),
+        AttrValue::Ints(v) => a.ints = v,
+        AttrValue::Floats(v) => a.floats = v,
+        AttrValue::Strings(v) => a.strings = v,
+        AttrValue::Bool(v) => a.b = Some(v),
+        AttrValue::Bools(v) => a.bools = v,
+        AttrValue::Block(v) => a.block_idx = Some(v),
+        AttrValue::Long(v) => a.l = Some(v),
+        AttrValue::Blocks(v) => a.blocks_idx = v,
+        AttrValue::Longs(v) => a.longs = v,
+        AttrValue::Float64s(v) => a.float64s = v,
+        AttrValue::Var(v) => a.var_name = Some(v),
+        AttrValue::Vars(v) => a.vars_name = v,
+        AttrValue::Float64(v) => a.float64 = Some(v),
+        AttrValue::Scalar(v) => a.scalar = Some(v),
+        AttrValue::Scalars(v) => a.scalars = v,
+        AttrValue::Raw(raw) => *a = *raw,
     }
+}
+
+fn encode_value(name: &str, value: &AttrValue) -> proto::op_desc::Attr {
     let mut a = proto::op_desc::Attr {
-        name: name.to_string(),
         r#type: value.type_number(),
         ..Default::default()
     };
-    match value {
-        AttrValue::Int(v) => a.i = Some(*v),
-        AttrValue::Float(v) => a.f = Some(*v),
-        AttrValue::String(v) => a.s = Some(v.clone()),
-        AttrValue::Ints(v) => a.ints = v.clone(),
-        AttrValue::Floats(v) => a.floats = v.clone(),
-        AttrValue::Strings(v) => a.strings = v.clone(),
-        AttrValue::Bool(v) => a.b = Some(*v),
-        AttrValue::Bools(v) => a.bools = v.clone(),
-        AttrValue::Block(v) => a.block_idx = Some(*v),
-        AttrValue::Long(v) => a.l = Some(*v),
-        AttrValue::Blocks(v) => a.blocks_idx = v.clone(),
-        AttrValue::Longs(v) => a.longs = v.clone(),
-        AttrValue::Float64s(v) => a.float64s = v.clone(),
-        AttrValue::Var(v) => a.var_name = Some(v.clone()),
-        AttrValue::Vars(v) => a.vars_name = v.clone(),
-        AttrValue::Float64(v) => a.float64 = Some(*v),
-        AttrValue::Scalar(v) => a.scalar = Some(*v),
-        AttrValue::Scalars(v) => a.scalars = v.clone(),
-        AttrValue::Raw(_) => unreachable!("handled above"),
-    }
+    put_typed(&mut a, value.clone());
+    a.name = name.to_string();
     a
 }
 

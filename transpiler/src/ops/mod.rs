@@ -344,23 +344,26 @@ pub fn fill_defaults(op: &mut Op) {
             }
         }
     }
-    for a in &def.attrs {
-        if a.name == "op_callstack" || op.get_attr(&a.name).is_some() {
-            continue;
-        }
-        let value = match a.name.as_str() {
-            "op_role" => AttrValue::Int(0),
-            "op_namescope" => AttrValue::String("/".into()),
-            _ => match &a.default {
-                Some(v) => v.clone(),
-                None => continue,
-            },
-        };
-        op.attrs.push(crate::model::Attr {
-            name: a.name.clone(),
-            value,
-        });
-    }
+    let defaults: Vec<crate::model::Attr> = def
+        .attrs
+        .iter()
+        .filter(|a| a.name != "op_callstack" && op.get_attr(&a.name).is_none())
+        .filter_map(|a| {
+            let value = match a.name.as_str() {
+                "op_role" => AttrValue::Int(0),
+                "op_namescope" => AttrValue::String("/".into()),
+                _ => a.default.clone()?,
+            };
+            Some(crate::model::Attr {
+                name: a.name.clone(),
+                value,
+            })
+        })
+        .collect();
+    // Exactly the room the defaults take: a program keeps its ops' attribute
+    // lists whole, and growth by doubling left up to half of them unused.
+    op.attrs.reserve_exact(defaults.len());
+    op.attrs.extend(defaults);
 }
 
 /// Whether an attribute of type `actual` is acceptable where the proto
