@@ -12,6 +12,13 @@
 //! worker and a seed, a run is deterministic: the queues are FIFO and
 //! select's random choice uses the worker's seeded generator.
 //!
+//! Work stealing: a goroutine in a worker's local queue waits while that
+//! worker runs another, which may sit in a kernel for milliseconds. So an
+//! idle worker does not sleep for good: every [`STEAL_INTERVAL`] it looks at
+//! the other workers' local queues and takes the older half of one, as Go's
+//! idle Ps do. The `next` slot is never taken: a handoff stays where it was
+//! made.
+//!
 //! Deadlock: `active` counts goroutines that are running or runnable. A
 //! goroutine that parks or exits decrements it, one that wakes another
 //! increments it first, so it reaches 0 only when every live goroutine is
@@ -23,7 +30,9 @@
 //! stops by parking or exiting, one of them takes over its place in
 //! `active`, so the usual channel handoff (wake the partner, then park)
 //! changes `active` not at all. The shared count is never too low to
-//! matter: the running goroutine is itself in it until it stops.
+//! matter: the running goroutine is itself in it until it stops, and the
+//! goroutines another worker may steal (in a local queue) are counted
+//! before they get there; only the one in `next` may be uncounted.
 //!
 //! Limits (`--max-steps`, `--timeout`): a goroutine runs its time slice on
 //! a grant of ops taken from the run's op budget (a whole slice when there
@@ -49,6 +58,14 @@ use crate::value::Value;
 
 /// Ops a goroutine runs before it yields to others waiting.
 pub(crate) const TIME_SLICE: u32 = 256;
+
+/// How often an idle worker looks for goroutines to steal (module docs):
+/// short beside a kernel that takes milliseconds, long beside the few
+/// microseconds a look costs.
+const STEAL_INTERVAL: Duration = Duration::from_millis(1);
+
+/// A worker's local queue: goroutines woken or started there.
+type LocalQueue = Mutex<VecDeque<Box<Goroutine>>>;
 
 /// When a run must stop (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -122,8 +139,11 @@ pub(crate) struct Worker<'s, 'r> {
     /// Wake-ups made by the running goroutine, not yet in `Sched::active`
     /// (see the module docs).
     woken: isize,
-    /// Woken here earlier and displaced from `next`; only this worker runs them.
-    local: VecDeque<Box<Goroutine>>,
+    /// Every worker's local queue (goroutines woken here earlier and
+    /// displaced from `next`, or started here), indexed by worker.
+    locals: &'s [LocalQueue],
+    /// This worker's index in `locals`.
+    id: usize,
     pub(crate) rng: SmallRng,
     /// This worker's op times, when the run is profiled.
     pub(crate) times: Option<OpTimes>,
@@ -167,12 +187,14 @@ impl<'r> Sched<'r> {
         seed: u64,
     ) -> Result<Vec<Value>, RuntimeError> {
         self.push(self.new_goroutine(main, locals));
-        let worker = |i: u64| Worker {
+        let queues: Vec<LocalQueue> = (0..workers).map(|_| Mutex::new(VecDeque::new())).collect();
+        let worker = |i: usize| Worker {
             sched: self,
             next: None,
             woken: 0,
-            local: VecDeque::new(),
-            rng: SmallRng::seed_from_u64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            locals: &queues,
+            id: i,
+            rng: SmallRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             times: self.times.as_ref().map(|_| empty_times(self.prog)),
         };
         // Kernels on every worker allocate under the caller's memory limit.
@@ -181,7 +203,7 @@ impl<'r> Sched<'r> {
         let engine = crate::random::session_engine();
         std::thread::scope(|s| {
             for i in 1..workers {
-                let w = worker(i as u64);
+                let w = worker(i);
                 let engine = engine.clone();
                 s.spawn(move || {
                     let _limit = crate::tensor::alloc::limit_to(limit);
@@ -191,6 +213,7 @@ impl<'r> Sched<'r> {
             }
             worker(0).run();
         });
+        drop(queues);
         self.free_blocked();
         if let Some(e) = self.error.lock().take() {
             return Err(e);
@@ -266,9 +289,15 @@ impl<'r> Sched<'r> {
         self.queued.load(SeqCst) > 0
     }
 
-    /// The next runnable goroutine; sleeps while there is none; `None` once
-    /// the run is over.
-    fn pop_or_wait(&self) -> Option<Box<Goroutine>> {
+    /// The next runnable goroutine, from the shared queue or else from
+    /// `steal`; sleeps while there is none, trying `steal` again every
+    /// [`STEAL_INTERVAL`] when there are other workers; `None` once the run
+    /// is over.
+    fn pop_or_wait(
+        &self,
+        others: bool,
+        mut steal: impl FnMut() -> Option<Box<Goroutine>>,
+    ) -> Option<Box<Goroutine>> {
         let mut q = self.queue.lock();
         loop {
             if self.is_done() {
@@ -278,8 +307,15 @@ impl<'r> Sched<'r> {
                 self.queued.fetch_sub(1, SeqCst);
                 return Some(g);
             }
+            if let Some(g) = steal() {
+                return Some(g);
+            }
             q.idle_workers += 1;
-            self.wakeup.wait(&mut q);
+            if others {
+                self.wakeup.wait_for(&mut q, STEAL_INTERVAL);
+            } else {
+                self.wakeup.wait(&mut q);
+            }
             q.idle_workers -= 1;
         }
     }
@@ -364,9 +400,12 @@ impl Worker<'_, '_> {
 
     fn run_goroutines(&mut self) {
         loop {
-            let g = match self.next.take().or_else(|| self.local.pop_front()) {
+            let g = match self.next.take().or_else(|| self.local().lock().pop_front()) {
                 Some(g) => g,
-                None => match self.sched.pop_or_wait() {
+                None => match self
+                    .sched
+                    .pop_or_wait(self.locals.len() > 1, || self.steal())
+                {
                     Some(g) => g,
                     None => return,
                 },
@@ -378,12 +417,39 @@ impl Worker<'_, '_> {
         }
     }
 
+    fn local(&self) -> &LocalQueue {
+        &self.locals[self.id]
+    }
+
+    /// Takes the older half (at least one) of the first other worker's
+    /// local queue that has any; runs the first and queues the rest here.
+    fn steal(&self) -> Option<Box<Goroutine>> {
+        let n = self.locals.len();
+        for other in (1..n).map(|k| &self.locals[(self.id + k) % n]) {
+            let taken: Vec<Box<Goroutine>> = {
+                let Some(mut q) = other.try_lock() else {
+                    continue;
+                };
+                let half = q.len().div_ceil(2);
+                q.drain(..half).collect()
+            };
+            let mut taken = taken.into_iter();
+            if let Some(first) = taken.next() {
+                self.local().lock().extend(taken);
+                return Some(first);
+            }
+        }
+        None
+    }
+
     /// Makes `g` runnable: it runs next on this worker, and the goroutine
-    /// that was to run next waits in the local queue.
+    /// that was to run next waits in the local queue, counted as runnable
+    /// first, since another worker may steal it from there (module docs).
     pub(crate) fn wake(&mut self, g: Box<Goroutine>) {
         self.woken += 1;
         if let Some(old) = self.next.replace(g) {
-            self.local.push_back(old);
+            self.count_woken();
+            self.local().lock().push_back(old);
         }
     }
 
@@ -411,11 +477,86 @@ impl Worker<'_, '_> {
     /// preempted to the shared queue.
     pub(crate) fn spawn(&mut self, frame: Frame, locals: Vec<Value>) {
         let g = self.sched.new_goroutine(frame, locals);
-        self.local.push_back(g);
+        self.local().lock().push_back(g);
     }
 
     /// Whether another goroutine waits for a worker (this one's or any).
     pub(crate) fn others_wait(&self) -> bool {
-        self.next.is_some() || !self.local.is_empty() || self.sched.has_queued()
+        self.next.is_some() || !self.local().lock().is_empty() || self.sched.has_queued()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::goroutine::FrameKind;
+    use fluidc_transpiler::{Block, Program, Verified};
+
+    fn frame() -> Frame {
+        Frame {
+            block: 0,
+            pc: 0,
+            base: 0,
+            scope: None,
+            scope_frame: 0,
+            kind: FrameKind::Once,
+        }
+    }
+
+    /// An idle worker takes the older half (rounded up) of a busy worker's
+    /// local queue, runs the oldest and queues the rest in its own; the
+    /// busy worker keeps the newer half and its `next`.
+    #[test]
+    fn an_idle_worker_steals_the_older_half_of_a_local_queue() {
+        let program = Verified::new(Program {
+            blocks: vec![Block::new(0, -1)],
+            ..Default::default()
+        })
+        .unwrap();
+        let prog = Runnable::load(&program).unwrap();
+        let sched = Sched::new(&prog, Limits::default());
+        let queues: Vec<LocalQueue> = (0..3).map(|_| Mutex::new(VecDeque::new())).collect();
+        let worker = |id: usize| Worker {
+            sched: &sched,
+            next: None,
+            woken: 0,
+            locals: &queues,
+            id,
+            rng: SmallRng::seed_from_u64(0),
+            times: None,
+        };
+        let mut busy = worker(1);
+        let idle = worker(2);
+        assert!(idle.steal().is_none(), "nothing to steal yet");
+        for _ in 0..5 {
+            busy.spawn(frame(), Vec::new());
+        }
+        assert_eq!(
+            sched.active.load(SeqCst),
+            5,
+            "started goroutines count at once"
+        );
+        // Two parked goroutines (ids 10 and 11) woken in turn: the second
+        // takes `next` and displaces the first to the local queue.
+        busy.wake(Goroutine::new(10, frame(), Vec::new()));
+        assert_eq!(sched.active.load(SeqCst), 5, "a wake-up into `next` waits");
+        busy.wake(Goroutine::new(11, frame(), Vec::new()));
+        assert_eq!(
+            sched.active.load(SeqCst),
+            7,
+            "a goroutine in the local queue, where it may be stolen, is counted"
+        );
+        let ids = |q: &LocalQueue| q.lock().iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(ids(&queues[1]), [0, 1, 2, 3, 4, 10]);
+
+        let first = idle.steal().expect("a goroutine to run");
+        assert_eq!(first.id, 0);
+        assert_eq!(ids(&queues[2]), [1, 2]);
+        assert_eq!(ids(&queues[1]), [3, 4, 10]);
+        assert_eq!(
+            busy.next.as_ref().map(|g| g.id),
+            Some(11),
+            "`next` is never stolen"
+        );
     }
 }
