@@ -34,6 +34,7 @@ import os
 import platform
 import random
 import re
+import shutil
 import statistics
 import struct
 import subprocess
@@ -149,17 +150,32 @@ def generated_script(k):
 def compile_bench(reps, sizes):
     build = os.path.join(ROOT, "bench", "paddle_build.py")
     times = {}
+    rss = {}
     for k in sizes:
         script = generated_script(k)
         out = os.path.join(WORK, f"generated_{k}.pb")
-        ours = lambda: timed([FLUIDC, "compile", script, "--passes", "lower_select", "-o", out])[0]
-        theirs = lambda: float(timed([VENV_PY, build, str(k)])[2].split()[0])
+        rss[k] = [0, 0]
+
+        def ours():
+            t, m, _ = timed([FLUIDC, "compile", script, "--passes", "lower_select", "-o", out])
+            rss[k][0] = max(rss[k][0], m)
+            return t
+
+        def theirs():
+            _, m, out_text = timed([VENV_PY, build, str(k)])
+            rss[k][1] = max(rss[k][1], m)
+            return float(out_text.split()[0])
+
         # Paddle's Python needs minutes at 100k ops: one run is enough there.
         times[k] = median_pair(reps if k <= 10_000 else 1, ours, theirs)
     rows = []
     for k in sizes:
         o, t = times[k]
         rows.append((f"compile {k} ops", f"{o * 1000:.1f} ms", f"{t * 1000:.1f} ms", t / o, "report"))
+    big = sizes[-1]
+    o_rss, t_rss = rss[big]
+    rows.append((f"compile {big} ops: peak RSS per op (whole process ÷ ops)", f"{o_rss * 1024 / big:.0f} B",
+                 f"{t_rss * 1024 / big:.0f} B", t_rss / o_rss, "≤ 1 KiB"))
     for k in sizes:
         parse = float(timed([PARSE_TIME, generated_script(k), str(max(reps, 3))])[2])
         o = times[k][0]
@@ -169,6 +185,109 @@ def compile_bench(reps, sizes):
     slope = (times[hi][0] - times[lo][0]) / (hi - lo) * 1e6
     rows.append(("compile slope (fluidc)", f"{slope:.2f} µs/op", "", float("nan"), "linear"))
     return rows
+
+
+LOAD_OPS = 20_000
+
+
+def load_bench(reps):
+    """Decode + verify + load + run of a straight-line .pb: fluidc's whole
+    process against Paddle's parse and first run in process."""
+    script = generated_script(LOAD_OPS)
+    pb = os.path.join(WORK, f"generated_{LOAD_OPS}.pb")
+    timed([FLUIDC, "compile", script, "--passes", "lower_select", "-o", pb])
+    size = os.path.getsize(pb) / 1e6
+    ours = statistics.median(timed([FLUIDC, "run", pb])[0] for _ in range(max(reps, 3)))
+    # Paddle takes about a minute to prepare it: one run.
+    theirs = float(timed([VENV_PY, os.path.join(ROOT, "bench", "paddle_load.py"), pb])[2])
+    return [(f"load and run a {LOAD_OPS}-op straight-line .pb ({size:.1f} MB)", f"{ours * 1000:.1f} ms",
+             f"{theirs * 1000:.0f} ms", theirs / ours, "≤ 20 ms (fluidc)")]
+
+
+# Functions whose inclusive instruction counts (callgrind) split a command
+# into phases; a function missing from the profile (inlined) reads as 0.
+LOAD_PHASES = [
+    ("decode (prost and the model)", "fluidc_transpiler::codec::decode_program"),
+    ("verify", "fluidc_transpiler::verify::check"),
+    ("load (layout, kernels, op info)", "fluidc_runtime::load::Runnable::load"),
+    ("run", "fluidc_runtime::scheduler::Sched::run"),
+    ("free the program", "core::ptr::drop_in_place<fluidc_transpiler::verify::Verified>"),
+]
+COMPILE_PHASES = [
+    ("parse (rustpython_parser)", "rustpython_parser::parser::parse_starts_at"),
+    ("evaluate the script, build the program", "fluidc::front::eval::Interp::run_module"),
+    ("verify", "fluidc_transpiler::verify::check"),
+    ("passes", "fluidc_transpiler::passes::Pipeline::run"),
+    ("encode", "fluidc_transpiler::codec::encode_program"),
+]
+
+
+def callgrind_phases(label, cmd, phases):
+    """Instructions of cmd by phase, from one callgrind run: rows of
+    (command, phase, instructions, share of the whole process)."""
+    if not shutil.which("valgrind"):
+        return [(label, "valgrind is not installed", "", "")]
+    out = os.path.join(WORK, "callgrind.out")
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd],
+                   check=True, capture_output=True)
+    text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
+                          check=True, capture_output=True, text=True).stdout
+    total = None
+    found = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+) \([^)]*\)\s+(.*)$", line)
+        if not m:
+            continue
+        ir, what = int(m.group(1).replace(",", "")), m.group(2)
+        if "PROGRAM TOTALS" in what:
+            total = ir
+        for _, fn in phases:
+            # callgrind names code `file:function`, once per source file its
+            # inlined parts come from; the largest is the whole function.
+            if re.search(r"[:\s]" + re.escape(fn) + r"(\s|$)", what):
+                found[fn] = max(found.get(fn, 0), ir)
+    rows = [(label, name, f"{found.get(fn, 0) / 1e6:.0f} M", f"{found.get(fn, 0) / total * 100:.0f}%")
+            for name, fn in phases]
+    rows.append((label, "whole process", f"{total / 1e6:.0f} M", "100%"))
+    return rows
+
+
+def phases():
+    script = generated_script(10_000)
+    pb = os.path.join(WORK, f"generated_{LOAD_OPS}.pb")
+    return (callgrind_phases(f"`fluidc run` of the {LOAD_OPS}-op .pb", [FLUIDC, "run", pb], LOAD_PHASES)
+            + callgrind_phases("`fluidc compile` of 10000 ops",
+                               [FLUIDC, "compile", script, "--passes", "lower_select",
+                                "-o", os.path.join(WORK, "phases.pb")], COMPILE_PHASES))
+
+
+def phase_table(rows):
+    lines = ["### Where the instructions go (callgrind, one run of each command)", "",
+             "Phases nest (the passes verify after each pass), so shares need not add up to 100%.", "",
+             "| command | phase | instructions | share |", "|---|---|---|---|"]
+    lines += [f"| {c} | {p} | {i} | {s} |" for c, p, i, s in rows]
+    return "\n".join(lines) + "\n"
+
+
+STEAL_ITERS = (10, 60)
+
+
+def scheduling(reps):
+    """Two goroutines of long kernels started on one worker: the run on
+    two workers (where the idle one must steal) against one worker."""
+    lo, hi = STEAL_ITERS
+    pbs = {k: compile_pb(instantiate("steal", ITERS=k)) for k in (lo, hi)}
+    res = {}
+    for k in (lo, hi):
+        res[k] = median_pair(
+            reps,
+            lambda: timed([FLUIDC, "run", pbs[k], "--workers", "2"])[0],
+            lambda: timed([FLUIDC, "run", pbs[k], "--workers", "1"])[0],
+        )
+    two = (res[hi][0] - res[lo][0]) / (2 * (hi - lo)) * 1000
+    one = (res[hi][1] - res[lo][1]) / (2 * (hi - lo)) * 1000
+    return [("two goroutines of 1000×1000 `exp`s, started on one worker (per `exp`)", f"{two:.2f} ms",
+             f"{one:.2f} ms", one / two, "≈ 2× (the idle worker steals one)")]
 
 
 # Iteration counts (low, high) per matrix size: enough for the difference
@@ -363,7 +482,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small sizes, for a fast check")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--write", help="write the tables to this Markdown file")
-    ap.add_argument("--only", choices=["executor", "compile", "gemm", "training", "channels"], help="run one section and print it")
+    ap.add_argument("--only", choices=["executor", "compile", "load", "gemm", "training", "channels", "scheduling"],
+                    help="run one section and print it")
     args = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     exec_sizes = (2_000, 20_000) if args.quick else (10_000, 100_000)
@@ -372,20 +492,26 @@ def main():
         sections = {
             "executor": lambda: table("Executor", "Paddle", executor(args.reps, exec_sizes)),
             "compile": lambda: table("Compile", "Paddle", compile_bench(args.reps, compile_sizes)),
+            "load": lambda: table("Load", "Paddle", load_bench(args.reps)) + "\n" + phase_table(phases()),
             "gemm": lambda: table("GEMM", "Paddle", gemm(args.reps, args.quick)) + "\n" + gemm_peak(),
             "training": lambda: table("Training", "Paddle", training(args.reps, args.quick)),
             "channels": lambda: table("Channels", "Go", channels(args.reps, args.quick)),
+            "scheduling": lambda: table("Scheduling", "1 worker", scheduling(args.reps)),
         }
         print(sections[args.only]())
         return
     parts = [
         table("Executor: fluidc vs Paddle 3.3.1 on the same .pb", "Paddle", executor(args.reps, exec_sizes)),
         table("Compile: fluidc's whole process vs Paddle building and serializing the same ops in process", "Paddle", compile_bench(args.reps, compile_sizes)),
+        table("Load: fluidc's whole process vs Paddle's parse and first run, on the same .pb", "Paddle",
+              load_bench(args.reps)),
+        phase_table(phases()),
         table("GEMM: fluidc vs Paddle 3.3.1 on the same .pb (mul and matmul, time per product)", "Paddle", gemm(args.reps, args.quick))
         + "\n" + gemm_peak(),
         table("Training: fluidc vs Paddle 3.3.1 on the same main.pb + startup.pb (time per step)", "Paddle",
               training(args.reps, args.quick)),
         table(f"Channels: fluidc vs Go ({WORKERS} workers / GOMAXPROCS={WORKERS})", "Go", channels(args.reps, args.quick)),
+        table("Scheduling: fluidc on 2 workers vs 1 worker", "1 worker", scheduling(args.reps)),
     ]
     go_version = subprocess.run(["go", "version"], capture_output=True, text=True).stdout.strip()
     header = (
