@@ -102,10 +102,12 @@ pub struct Interp {
     /// `fluidc run script.py -- ARGS`.
     pub argv: Vec<String>,
     /// Every error [`Eval::record`] saw, repeats included (a repeat is kept
-    /// once in `diags`, but a loop must still see it). A loop whose body
-    /// reported one stops: the next iterations would only repeat it or
-    /// follow from it, and a `while True` whose `break` depended on the
-    /// failed value would run to the iteration limit.
+    /// once in `diags`, but a loop must still see it), and every use of a
+    /// failed value, whose error was reported where it failed
+    /// ([`Eval::failed_value_used`]). A loop whose body reported one stops:
+    /// the next iterations would only repeat it or follow from it, and a
+    /// `while True` whose `break` depended on the failed value would run to
+    /// the iteration limit.
     errors_reported: u64,
 }
 
@@ -619,6 +621,17 @@ impl Eval<'_> {
         true
     }
 
+    /// A failed value was used: its error was reported where it failed, and
+    /// an enclosing loop stops as after an error, so a loop that only
+    /// carries failed values does not run to the iteration limit (found by
+    /// fuzzing). Only where errors are reported: where they are raised, a
+    /// failed value left behind by a caught exception is no error.
+    fn failed_value_used(&mut self) {
+        if !self.raises() {
+            self.st.errors_reported += 1;
+        }
+    }
+
     /// The truth of a Python `if`/`while` condition, or `None` after an error.
     fn condition(&mut self, test: &Expr) -> Option<bool> {
         let v = self.expr(test);
@@ -630,15 +643,10 @@ impl Eval<'_> {
                 );
                 None
             }
-            // A failed value decides where the code goes: its error was
-            // reported; an enclosing loop stops as after an error (it can
-            // no longer tell when it would end).
+            // A failed value decides where the code goes: an enclosing loop
+            // stops (it can no longer tell when it would end).
             Value::Poison => {
-                // Only where errors are reported: where they are raised, a
-                // failed value left behind by a caught exception is no error.
-                if !self.raises() {
-                    self.st.errors_reported += 1;
-                }
+                self.failed_value_used();
                 None
             }
             Value::RunTime => {
@@ -1038,6 +1046,10 @@ impl Eval<'_> {
 
     pub fn expr(&mut self, e: &Expr) -> Value {
         match self.try_expr(e) {
+            Ok(Value::Poison) => {
+                self.failed_value_used();
+                Value::Poison
+            }
             Ok(v) => v,
             Err(d) => {
                 self.report(d);
