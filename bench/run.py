@@ -263,7 +263,7 @@ def phases():
 
 def phase_table(rows):
     lines = ["### Where the instructions go (callgrind, one run of each command)", "",
-             "Phases nest (the passes verify after each pass), so shares need not add up to 100%.", "",
+             "Shares are of the whole process; what no phase names (start-up, reading and writing files) makes up the rest.", "",
              "| command | phase | instructions | share |", "|---|---|---|---|"]
     lines += [f"| {c} | {p} | {i} | {s} |" for c, p, i, s in rows]
     return "\n".join(lines) + "\n"
@@ -273,7 +273,7 @@ STEAL_ITERS = (10, 60)
 
 
 def scheduling(reps):
-    """Two goroutines of long kernels started on one worker: the run on
+    """Two goroutines of long one-thread kernels started on one worker: the run on
     two workers (where the idle one must steal) against one worker."""
     lo, hi = STEAL_ITERS
     pbs = {k: compile_pb(instantiate("steal", ITERS=k)) for k in (lo, hi)}
@@ -286,7 +286,7 @@ def scheduling(reps):
         )
     two = (res[hi][0] - res[lo][0]) / (2 * (hi - lo)) * 1000
     one = (res[hi][1] - res[lo][1]) / (2 * (hi - lo)) * 1000
-    return [("two goroutines of 1000×1000 `exp`s, started on one worker (per `exp`)", f"{two:.2f} ms",
+    return [("two goroutines of 1000×1000 softmaxes, started on one worker (per softmax)", f"{two:.2f} ms",
              f"{one:.2f} ms", one / two, "≈ 2× (the idle worker steals one)")]
 
 

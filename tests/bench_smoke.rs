@@ -54,6 +54,8 @@ fn benchmark_programs_compute_what_their_go_twins_print() {
         ("fanin", "HALF", n / 2, serde_json::json!(n)),
         ("fibonacci", "N", n, serde_json::json!(n)),
         ("daisy", "N", n, serde_json::json!(n + 1)),
+        // Each of the two goroutines sends its loop count (no Go twin).
+        ("steal", "ITERS", 3, serde_json::json!(6)),
     ];
     for (template, key, value, expected) in cases {
         let script = instantiate(template, key, value);

@@ -1,6 +1,7 @@
-# Work stealing: main starts two goroutines, each running @ITERS@ `exp`s of
-# a 1000x1000 float32 tensor (milliseconds each, one thread per kernel),
-# and waits for both. Both start in main's worker; on two workers the idle
+# Work stealing: main starts two goroutines, each running @ITERS@ row
+# softmaxes of a 1000x1000 float32 tensor (milliseconds each, on one thread:
+# fluidc splits element-wise kernels over two threads, not softmax), and
+# waits for both. Both start in main's worker; on two workers the idle
 # one must take one of them for the two to run at once.
 import paddle.fluid as fluid
 from paddle.fluid import layers
@@ -16,7 +17,7 @@ def worker():
         more = layers.less_than(i, n)
         loop = layers.While(cond=more)
         with loop.block():
-            layers.assign(layers.exp(x), output=x)
+            layers.assign(layers.softmax(x), output=x)
             layers.increment(i)
             layers.less_than(i, n, cond=more)
         fluid.channel_send(done, i)
