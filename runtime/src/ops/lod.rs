@@ -408,20 +408,27 @@ const SHARES_LOD: &[(&str, &str, &str)] = &[
 ];
 
 /// Whether LoD can matter in `p`: a variable declared with LoD levels (a
-/// sequence feed) or an op that reads LoD. Only then does
-/// [`share_lod`] wrap kernels, so dense programs pay nothing for it.
+/// sequence feed), a fed variable (a feed keeps the LoD of the tensor fed,
+/// whatever its `lod_level`, as 1.x's feed op did: 2018 scripts fed
+/// `create_random_int_lodtensor`s to plain `data` layers and read the
+/// output's LoD), or an op that reads LoD. Only then does [`share_lod`]
+/// wrap kernels, so programs without feeds pay nothing for it.
 pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
-    const READS_LOD: &[&str] = &[
+    // Ops that read LoD, and `feed`, which brings it in.
+    const LOD_OPS: &[&str] = &[
         "lod_rank_table",
         "sequence_pool",
         "sequence_softmax",
         "sequence_conv",
         "lstm",
         "gru",
+        "feed",
     ];
     p.blocks.iter().any(|b| {
-        b.ops.iter().any(|op| READS_LOD.contains(&op.ty.as_str()))
-            || b.vars.iter().any(|v| v.lod_level() > 0)
+        b.ops.iter().any(|op| LOD_OPS.contains(&op.ty.as_str()))
+            || b.vars
+                .iter()
+                .any(|v| v.lod_level() > 0 || v.need_check_feed == Some(true))
     })
 }
 

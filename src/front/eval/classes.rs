@@ -48,6 +48,16 @@ pub fn builtin_name(name: &str) -> Option<Value> {
     NATIVE.iter().find(|n| **n == name).map(|n| native(n, None))
 }
 
+/// Python's `tempfile.gettempdir()`: `$TMPDIR`, else `/tmp`.
+fn temp_dir() -> String {
+    std::env::var("TMPDIR")
+        .ok()
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| "/tmp".into())
+        .trim_end_matches('/')
+        .to_string()
+}
+
 fn native(name: &'static str, recv: Option<Value>) -> Value {
     Value::Native(Rc::new(Native::Method(name)), recv.map(Rc::new))
 }
@@ -69,6 +79,8 @@ pub const OWN_MODULES: &[&str] = &[
     "copy",
     "paddle.compat",
     "contextlib",
+    "shutil",
+    "tempfile",
 ];
 
 const MATH: &[&str] = &[
@@ -146,6 +158,12 @@ impl Eval<'_> {
             ("sys.stdout" | "sys.stderr", "flush") => Some(native("flush", None)),
             ("os", "path") => Some(Value::Module("os.path")),
             ("os", "listdir") => Some(native("os.listdir", None)),
+            ("shutil", "rmtree") => Some(native("shutil.rmtree", None)),
+            ("tempfile", n) => static_name(
+                &["tempfile.mkdtemp", "tempfile.gettempdir"],
+                &format!("tempfile.{n}"),
+            )
+            .map(|n| native(n, None)),
             ("os", "sep") | ("os.path", "sep") => Some(Value::str("/")),
             ("os.path", n) => static_name(
                 &[
@@ -604,8 +622,10 @@ impl Eval<'_> {
         }
         let arg = |i: usize| args.get(i).cloned();
         let kw = |k: &str| kwargs.iter().find(|(n, _, _)| n == k).map(|x| x.1.clone());
+        // A required argument, by position or by its name as a keyword
+        // (`unittest.skipUnless(condition=..., reason=...)`).
         let need = |i: usize, what: &str| -> Result<Value> {
-            args.get(i).cloned().ok_or_else(|| {
+            args.get(i).cloned().or_else(|| kw(what)).ok_or_else(|| {
                 Diagnostic::new(
                     sp.clone(),
                     format!("TypeError: {name}() is missing `{what}`"),
@@ -1088,6 +1108,66 @@ impl Eval<'_> {
                     names.push(Value::str(&e.file_name().to_string_lossy()));
                 }
                 Ok(Value::list(names))
+            }
+            // 2018 tests saved models to a temporary directory and removed
+            // it. Only `fluidc run` touches the file system, as only it
+            // writes what save_inference_model saves: at compile time
+            // rmtree does nothing and mkdtemp creates nothing.
+            "shutil.rmtree" => {
+                let path = string(&need(0, "path")?)?;
+                let ignore = kw("ignore_errors").and_then(|v| v.truthy()).unwrap_or(false);
+                if self.b.run.is_some() {
+                    if let Err(e) = std::fs::remove_dir_all(&path) {
+                        if !ignore {
+                            let class = match e.kind() {
+                                std::io::ErrorKind::NotFound => "FileNotFoundError",
+                                _ => "OSError",
+                            };
+                            return Err(Diagnostic::new(sp, format!("{class}: {e}: '{path}'")));
+                        }
+                    }
+                }
+                Ok(Value::None)
+            }
+            "tempfile.gettempdir" => Ok(Value::str(&temp_dir())),
+            "tempfile.mkdtemp" => {
+                let opt = |i: usize, k: &str| -> Result<Option<String>> {
+                    match arg(i).or_else(|| kw(k)) {
+                        None | Some(Value::None) => Ok(None),
+                        Some(v) => string(&v).map(Some),
+                    }
+                };
+                let suffix = opt(0, "suffix")?.unwrap_or_default();
+                let prefix = opt(1, "prefix")?.unwrap_or_else(|| "tmp".into());
+                let dir = opt(2, "dir")?.unwrap_or_else(temp_dir);
+                // Python's name: the prefix, eight random characters, the
+                // suffix (std's per-process random hasher draws them).
+                use std::hash::{BuildHasher, Hasher};
+                const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789_";
+                let random = std::collections::hash_map::RandomState::new();
+                let mut draw = 0u64;
+                let path = loop {
+                    let name: String = (0..8)
+                        .map(|_| {
+                            let mut h = random.build_hasher();
+                            draw += 1;
+                            h.write_u64(draw);
+                            CHARS[(h.finish() % CHARS.len() as u64) as usize] as char
+                        })
+                        .collect();
+                    let path = format!("{dir}/{prefix}{name}{suffix}");
+                    if self.b.run.is_none() {
+                        break path;
+                    }
+                    match std::fs::create_dir(&path) {
+                        Ok(()) => break path,
+                        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                        Err(e) => {
+                            return Err(Diagnostic::new(sp, format!("OSError: {e}: '{path}'")))
+                        }
+                    }
+                };
+                Ok(Value::str(&path))
             }
             "functools.partial" => {
                 let f = need(0, "func")?;

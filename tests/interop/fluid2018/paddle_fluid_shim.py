@@ -681,6 +681,12 @@ def create_lod_tensor(data, recursive_seq_lens, place):
     return paddle.base.create_lod_tensor(data, recursive_seq_lens, place)
 
 
+def _recursive_sequence_lengths(tensor):
+    """1.x's LoDTensor.recursive_sequence_lengths(): the LoD as lengths
+    (Paddle 3.3.1's DenseTensor keeps only lod(), the offsets)."""
+    return [[b - a for a, b in zip(level[:-1], level[1:])] for level in tensor.lod()]
+
+
 def create_random_int_lodtensor(recursive_seq_lens, base_shape, place, low, high):
     """1.x's: int64 data of [total length] + base_shape in [low, high],
     drawn with numpy's np.random.random_integers."""
@@ -2210,6 +2216,7 @@ def install(run=False):
     framework.switch_startup_program(Program())
     STATE = _State()
     _patch_variable()
+    paddle.base.libpaddle.DenseTensor.recursive_sequence_lengths = _recursive_sequence_lengths
 
     layers = _module(
         "paddle.fluid.layers",
