@@ -404,6 +404,22 @@ def training(reps, quick):
     return rows + rss_rows
 
 
+def training_profile(steps=200):
+    """`fluidc run --profile` of batch-1 training steps (the files training()
+    wrote): the op types that take 1% of the time or more."""
+    base = os.path.join(WORK, "mlp_train_1")
+    proc = subprocess.run([FLUIDC, "run", base + ".pb", "--startup", base + "_startup.pb", "--steps", str(steps),
+                           "--feed", f"x={base}_x.npy", "--feed", f"label={base}_label.npy", "--profile"],
+                          capture_output=True, text=True, check=True)
+    lines = [f"### Where a training step's time goes (`fluidc run --profile`, batch 1, {steps} steps)", "",
+             "| op | calls | mean | share |", "|---|---|---|---|"]
+    for line in proc.stderr.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) == 5 and parts[4].endswith("%") and float(parts[4][:-1]) >= 1:
+            lines.append(f"| {parts[0]} | {parts[1]} | {parts[3]} µs | {parts[4]} |")
+    return "\n".join(lines) + "\n"
+
+
 GO_PROGRAMS = ["pingpong", "buffered", "fanin", "fibonacci", "daisy"]
 
 
@@ -424,16 +440,20 @@ def channels(reps, quick):
     # The select workloads run twice: with the runtime's direct dispatch of
     # the lowered cases block (the default), and with it off
     # (`--select-dispatch ops`), which runs the lowered ops themselves.
+    # (workload, parameter, unit, select dispatch, size multiplier): Go
+    # passes a buffered value in tens of nanoseconds, so that workload runs
+    # ten times the values for the difference to stand above the noise of
+    # starting a process.
     items = [
-        ("pingpong", "N", "round trip", ""),
-        ("buffered", "N", "value", ""),
-        ("fanin", "HALF", "value", "direct"),
-        ("fanin", "HALF", "value", "ops"),
-        ("fibonacci", "N", "value", "direct"),
-        ("fibonacci", "N", "value", "ops"),
+        ("pingpong", "N", "round trip", "", 1),
+        ("buffered", "N", "value", "", 10),
+        ("fanin", "HALF", "value", "direct", 1),
+        ("fanin", "HALF", "value", "ops", 1),
+        ("fibonacci", "N", "value", "direct", 1),
+        ("fibonacci", "N", "value", "ops", 1),
     ]
-    small, big = (2_000, 20_000) if quick else (10_000, 100_000)
-    for name, param, unit, dispatch in items:
+    for name, param, unit, dispatch, times in items:
+        small, big = (2_000 * times, 20_000 * times) if quick else (10_000 * times, 100_000 * times)
         flags = ["--select-dispatch", dispatch] if dispatch else []
         res = {}
         for n in (small, big):
@@ -494,7 +514,7 @@ def main():
             "compile": lambda: table("Compile", "Paddle", compile_bench(args.reps, compile_sizes)),
             "load": lambda: table("Load", "Paddle", load_bench(args.reps)) + "\n" + phase_table(phases()),
             "gemm": lambda: table("GEMM", "Paddle", gemm(args.reps, args.quick)) + "\n" + gemm_peak(),
-            "training": lambda: table("Training", "Paddle", training(args.reps, args.quick)),
+            "training": lambda: table("Training", "Paddle", training(args.reps, args.quick)) + "\n" + training_profile(),
             "channels": lambda: table("Channels", "Go", channels(args.reps, args.quick)),
             "scheduling": lambda: table("Scheduling", "1 worker", scheduling(args.reps)),
         }
@@ -510,6 +530,7 @@ def main():
         + "\n" + gemm_peak(),
         table("Training: fluidc vs Paddle 3.3.1 on the same main.pb + startup.pb (time per step)", "Paddle",
               training(args.reps, args.quick)),
+        training_profile(),
         table(f"Channels: fluidc vs Go ({WORKERS} workers / GOMAXPROCS={WORKERS})", "Go", channels(args.reps, args.quick)),
         table("Scheduling: fluidc on 2 workers vs 1 worker", "1 worker", scheduling(args.reps)),
     ]
