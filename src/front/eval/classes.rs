@@ -58,6 +58,24 @@ fn temp_dir() -> String {
         .to_string()
 }
 
+/// An I/O error as Python raises it: `FileNotFoundError: [Errno 2] No such
+/// file or directory: 'path'`.
+fn os_error(e: &std::io::Error, path: &str) -> String {
+    use std::io::ErrorKind as K;
+    let class = match e.kind() {
+        K::NotFound => "FileNotFoundError",
+        K::AlreadyExists => "FileExistsError",
+        K::PermissionDenied => "PermissionError",
+        _ => "OSError",
+    };
+    let text = e.to_string();
+    let text = text.split(" (os error").next().unwrap_or(&text);
+    match e.raw_os_error() {
+        Some(n) => format!("{class}: [Errno {n}] {text}: '{path}'"),
+        None => format!("{class}: {text}: '{path}'"),
+    }
+}
+
 fn native(name: &'static str, recv: Option<Value>) -> Value {
     Value::Native(Rc::new(Native::Method(name)), recv.map(Rc::new))
 }
@@ -1119,11 +1137,7 @@ impl Eval<'_> {
                 if self.b.run.is_some() {
                     if let Err(e) = std::fs::remove_dir_all(&path) {
                         if !ignore {
-                            let class = match e.kind() {
-                                std::io::ErrorKind::NotFound => "FileNotFoundError",
-                                _ => "OSError",
-                            };
-                            return Err(Diagnostic::new(sp, format!("{class}: {e}: '{path}'")));
+                            return Err(Diagnostic::new(sp, os_error(&e, &path)));
                         }
                     }
                 }
@@ -1162,9 +1176,7 @@ impl Eval<'_> {
                     match std::fs::create_dir(&path) {
                         Ok(()) => break path,
                         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                        Err(e) => {
-                            return Err(Diagnostic::new(sp, format!("OSError: {e}: '{path}'")))
-                        }
+                        Err(e) => return Err(Diagnostic::new(sp, os_error(&e, &path))),
                     }
                 };
                 Ok(Value::str(&path))
