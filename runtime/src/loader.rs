@@ -127,6 +127,15 @@ impl<'a> OpLoader<'a> {
             .collect()
     }
 
+    /// Whether any of the input `slots` names a variable: how a kernel
+    /// finds the tensor-valued forms of attributes it does not take
+    /// (`AxisTensor`, `SectionsTensorList`, ...) and refuses them.
+    pub(crate) fn given(&self, slots: &[&str]) -> bool {
+        slots
+            .iter()
+            .any(|slot| self.op.inputs_of(slot).iter().any(|n| !is_placeholder(n)))
+    }
+
     pub(crate) fn input(&self, slot: &str) -> Result<VarRef, String> {
         self.one(slot, true)
     }

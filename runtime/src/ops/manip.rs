@@ -93,7 +93,7 @@ impl Gather {
 /// input tensor is refused when the op loads).
 fn gather(l: &OpLoader) -> Result<Exec, String> {
     let (x, index, out) = (l.input("X")?, l.input("Index")?, l.output("Out")?);
-    if l.opt_input("Axis")?.is_some() {
+    if l.given(&["Axis"]) {
         return Err(
             "gather with an `Axis` tensor is not supported; set the `axis` attribute".into(),
         );
@@ -127,7 +127,7 @@ fn gather_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    if l.opt_input("Axis")?.is_some() {
+    if l.given(&["Axis"]) {
         return Err("gather_grad with an `Axis` tensor is not supported".into());
     }
     let axis = l.int("axis", 0)?;
@@ -211,9 +211,7 @@ fn squeezed(
 ) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
-    if l.opt_input("AxesTensor")?.is_some()
-        || !l.inputs("AxesTensorList").unwrap_or_default().is_empty()
-    {
+    if l.given(&["AxesTensor", "AxesTensorList"]) {
         return Err(
             "unsqueeze with an axes tensor is not supported; set the axes attribute".into(),
         );
@@ -229,12 +227,7 @@ fn squeezed(
 /// one per `Out`. (Its gradient is a `concat`.)
 fn split(l: &OpLoader) -> Result<Exec, String> {
     let (x, outs) = (l.input("X")?, l.outputs("Out")?);
-    if l.opt_input("AxisTensor")?.is_some()
-        || !l
-            .inputs("SectionsTensorList")
-            .unwrap_or_default()
-            .is_empty()
-    {
+    if l.given(&["AxisTensor", "SectionsTensorList"]) {
         return Err(
             "split with an axis or sections tensor is not supported; set the attributes".into(),
         );
@@ -595,12 +588,7 @@ fn tiled(dims: &[i64], times: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelEr
 /// `expand`: `X` repeated `expand_times[i]` times along each dim `i`.
 fn expand(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    if l.opt_input("ExpandTimes")?.is_some()
-        || !l
-            .inputs("expand_times_tensor")
-            .unwrap_or_default()
-            .is_empty()
-    {
+    if l.given(&["ExpandTimes", "expand_times_tensor"]) {
         return Err(
             "expand with an expand_times tensor is not supported; give expand_times as numbers"
                 .into(),

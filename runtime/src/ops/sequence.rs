@@ -334,7 +334,7 @@ struct Context {
 
 impl Context {
     fn load(l: &OpLoader) -> Result<Context, String> {
-        if l.bool("paddingTrainable", false)? || l.opt_input("PaddingData")?.is_some() {
+        if l.bool("paddingTrainable", false)? || l.given(&["PaddingData"]) {
             return Err("sequence_conv with trainable padding (paddingTrainable, PaddingData) is not supported; fluidc pads with zeros".into());
         }
         let stride = l.int("contextStride", 1)?;

@@ -31,15 +31,13 @@ struct Attrs {
 
 impl Attrs {
     fn of(l: &OpLoader) -> Result<Attrs, String> {
-        for t in ["StartsTensor", "EndsTensor"] {
-            if l.opt_input(t)?.is_some() {
-                return Err(format!(
-                    "slice with a `{t}` input is not supported; set the starts and ends attributes"
-                ));
-            }
-        }
-        for t in ["StartsTensorList", "EndsTensorList"] {
-            if !l.inputs(t).unwrap_or_default().is_empty() {
+        for t in [
+            "StartsTensor",
+            "EndsTensor",
+            "StartsTensorList",
+            "EndsTensorList",
+        ] {
+            if l.given(&[t]) {
                 return Err(format!(
                     "slice with a `{t}` input is not supported; set the starts and ends attributes"
                 ));

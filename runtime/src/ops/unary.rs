@@ -102,7 +102,7 @@ pub(crate) fn register_all(r: &mut Registry) {
         })
     });
     r.add("pow_grad", |l| {
-        if l.opt_input("FactorTensor")?.is_some() {
+        if l.given(&["FactorTensor"]) {
             return Err("pow with a FactorTensor is not supported; give factor as a number".into());
         }
         grad_attr(l, From::X, ("factor", 1.0), |f, x, d| {
