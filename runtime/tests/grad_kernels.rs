@@ -840,6 +840,26 @@ fn rnn_cell_grads_match_finite_differences() {
         .check(&mut rng);
 }
 
+/// `cos_sim` (Paddle 1.x's, fluidc-only): rows against rows, rows against
+/// a one-row `Y` (whose gradient adds up every row's), and rows of rank 3
+/// (compared whole).
+#[test]
+fn cos_sim_grads_match_finite_differences() {
+    let mut rng = Rng(53);
+    for (x, y) in [
+        (vec![4, 5], vec![4, 5]),
+        (vec![4, 5], vec![1, 5]),
+        (vec![3, 2, 3], vec![3, 2, 3]),
+        (vec![1, 3], vec![1, 3]),
+    ] {
+        Case::new("cos_sim")
+            .input("X", rng.tensor(&x, -1.0, 1.0))
+            .input("Y", rng.tensor(&y, -1.0, 1.0))
+            .outputs(&["Out", "XNorm", "YNorm"])
+            .check(&mut rng);
+    }
+}
+
 fn rng_tensor_with_lod(rng: &mut Rng, shape: &[i64], lod: Vec<Vec<usize>>) -> Tensor {
     rng.tensor(shape, -1.0, 1.0).with_lod(lod)
 }

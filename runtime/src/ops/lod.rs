@@ -405,6 +405,7 @@ const SHARES_LOD: &[(&str, &str, &str)] = &[
     ("clip", "X", "Out"),
     ("concat", "X", "Out"),
     ("sum", "X", "Out"),
+    ("cos_sim", "X", "Out"),
 ];
 
 /// Whether LoD can matter in `p`: a variable declared with LoD levels (a

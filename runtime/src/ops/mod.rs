@@ -10,6 +10,7 @@ pub(crate) mod array;
 pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod conv;
+mod cos_sim;
 pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod float;
@@ -65,6 +66,7 @@ impl Registry {
         lod::register_all(&mut r);
         sequence::register_all(&mut r);
         rnn_cells::register_all(&mut r);
+        cos_sim::register_all(&mut r);
         sequence_rnn::register_all(&mut r);
         arg::register_all(&mut r);
         control::register_all(&mut r);

@@ -1,6 +1,6 @@
 //! Neural-network layers: `fc` (with its parameters initialized in the
 //! startup program), `mul`, `matmul`, the activations (`relu`, `sigmoid`,
-//! `tanh`, `softmax`) and the losses `square_error_cost` and
+//! `tanh`, `softmax`), `cos_sim`, and the losses `square_error_cost` and
 //! `cross_entropy`.
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
@@ -113,6 +113,12 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     builtin!(
+        ["fluid.layers.cos_sim"],
+        [("X", Req), ("Y", Req)],
+        Rest::No,
+        cos_sim
+    ),
+    builtin!(
         ["fluid.layers.cross_entropy"],
         [
             ("input", Req),
@@ -180,6 +186,24 @@ pub const BUILTINS: &[Builtin] = &[
         fc
     ),
 ];
+
+/// `cos_sim(X, Y)` as Paddle 1.x built it: the op (which Paddle 3.3.1
+/// dropped; fluidc runs it) with `Out`, `XNorm` and `YNorm` in
+/// `cos_sim_N.tmp_0..2`; the layer returns `Out`, `[N, 1]`.
+fn cos_sim(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let (x, y) = (a.var("X")?, a.var("Y")?);
+    let helper = i.b.helper_name("cos_sim");
+    let dtype = dtype_of(i, &x);
+    let [out, xnorm, ynorm] = [(); 3].map(|()| i.b.tmp_var(&helper, dtype, vec![]));
+    let op = Op::new("cos_sim")
+        .input("X", &[&x.name])
+        .input("Y", &[&y.name])
+        .output("Out", &[&out.name])
+        .output("XNorm", &[&xnorm.name])
+        .output("YNorm", &[&ynorm.name]);
+    super::conv::append_inferred(i, op, a)?;
+    Ok(Value::Var(out))
+}
 
 /// `mul` into a temporary of `helper` (`mul_N` for the layer, `fc_N` in fc).
 fn mul_op(i: &mut Host, helper: &str, x: &VarRef, y: &VarRef, xn: i32, yn: i32) -> VarRef {

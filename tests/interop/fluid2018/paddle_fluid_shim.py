@@ -1450,6 +1450,34 @@ def square_error_cost(input, label):
     return square_out
 
 
+def cos_sim(X, Y):
+    """1.x's cos_sim, which Paddle 3.3.1 dropped (its cosine_similarity
+    differs: a [N] result, eps on the product of the norms), written out of
+    ops 3.3.1 has, as 1.x's functor computes it: per row, the squared norms
+    clamped at 1e-8 before their square roots, `Out = X.Y / (|X| |Y|)`,
+    `[N, 1]`; a one-row Y is compared with every row of X."""
+    helper = LayerHelper("cos_sim")
+
+    def tmp():
+        return helper.create_variable_for_type_inference(dtype=X.dtype)
+
+    def op(type, inputs, attrs=None):
+        out = tmp()
+        helper.append_op(type=type, inputs=inputs, outputs={"Out": out}, attrs=attrs or {})
+        return out
+
+    def row_sum(a, b):
+        product = op("elementwise_mul", {"X": a, "Y": b})
+        return op("reduce_sum", {"X": product}, {"dim": [1], "keep_dim": True})
+
+    def row_norm(a):
+        clamped = op("clip", {"X": row_sum(a, a)}, {"min": 1e-8, "max": 3.4e38})
+        return op("sqrt", {"X": clamped})
+
+    norms = op("elementwise_mul", {"X": row_norm(X), "Y": row_norm(Y)})
+    return op("elementwise_div", {"X": row_sum(X, Y), "Y": norms})
+
+
 # ---------------------------------------------------------------- Variable operators (math_op_patch)
 
 
@@ -2229,7 +2257,7 @@ def install(run=False):
         logical_and=logical_and, logical_or=logical_or, logical_xor=logical_xor,
         logical_not=logical_not, mean=_unary("mean"), relu=_unary("relu"),
         sigmoid=_unary("sigmoid"), tanh=_unary("tanh"), softmax=softmax, fc=fc,
-        square_error_cost=square_error_cost,
+        square_error_cost=square_error_cost, cos_sim=cos_sim,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
         ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer, split=split,
