@@ -130,6 +130,31 @@ fn compile_time_arithmetic_and_sizes_are_bounded() {
 }
 
 #[test]
+fn unrolled_loops_stop_at_the_program_size_limit() {
+    // Found by fuzzing: a loop that adds a channel, a Go block and an op
+    // per iteration held 8 GB at the iteration limit. The programs' size
+    // (ops, variables, blocks) is bounded: one error at the loop, and the
+    // script stops there (the later loop reports nothing).
+    let src = "import paddle.fluid as fluid\n\
+               x = fluid.layers.data(name='x', shape=[1])\n\
+               for i in range(300000):\n    x = -x\n\
+               for j in range(3):\n    x = -x\n";
+    let diags = compile("unrolled.py", src).expect_err("too large");
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0].message.contains("larger than 500000 ops"),
+        "{}",
+        diags[0].message
+    );
+    assert_eq!(&src[diags[0].span.clone()][..22], "for i in range(300000)");
+    // The same for the iteration limit: no follow-on error at a later loop.
+    let src = "n = 0\nfor i in range(1200000):\n    n += 1\nfor j in range(3):\n    n += 1\n";
+    let diags = compile("long.py", src).expect_err("too long");
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(diags[0].message.contains("runs too long"));
+}
+
+#[test]
 fn growing_lists_and_strings_stop_at_the_size_limit() {
     // Each would build more than the 10M-item limit (the first doubles a
     // list forty times, to 2^40 items): a diagnostic at the growing

@@ -65,6 +65,10 @@ pub struct ProgramBuilder {
     /// Attributes every op appended now gets, as Paddle's guards set them
     /// (`_optimized_guard`: op_role and op_role_var; `name_scope`).
     pub op_guard: Vec<(String, AttrValue)>,
+    /// Ops, variables and blocks added to all programs so far: the size the
+    /// evaluator bounds ([`crate::front::eval`]'s `MAX_PROGRAM_SIZE`), since
+    /// an unrolled Python loop can grow programs past the machine's memory.
+    pub size: usize,
 }
 
 impl Default for ProgramBuilder {
@@ -90,6 +94,7 @@ impl ProgramBuilder {
             op_guard: Vec::new(),
             scope: 0,
             scopes: 1,
+            size: 0,
         };
         b.main = b.new_program();
         b.startup = b.new_program();
@@ -205,6 +210,7 @@ impl ProgramBuilder {
             None => {
                 state.index[block].insert(var.name.clone(), vars.len());
                 vars.push(var);
+                self.size += 1;
             }
         }
         VarRef {
@@ -268,6 +274,7 @@ impl ProgramBuilder {
         let op = self.with_callstack(op);
         self.pass_stop_gradient(program, block, &op);
         self.block_mut(program, block).ops.push(op);
+        self.size += 1;
     }
 
     /// Paddle 3's `Block.append_op` (`pass_stop_gradient`): when no input
@@ -305,6 +312,7 @@ impl ProgramBuilder {
     pub fn prepend_to(&mut self, program: usize, block: usize, op: Op) {
         let op = self.with_callstack(op);
         self.block_mut(program, block).ops.insert(0, op);
+        self.size += 1;
     }
 
     /// The op as Paddle's Python appends it: the Python source location in
@@ -331,6 +339,7 @@ impl ProgramBuilder {
         p.program.blocks.push(Block::new(idx as i32, parent as i32));
         p.index.push(HashMap::new());
         p.current = idx;
+        self.size += 1;
         idx
     }
 

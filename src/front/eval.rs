@@ -51,6 +51,11 @@ enum Flow {
 /// Limits that keep a runaway script from hanging or overflowing the compiler.
 const MAX_CALL_DEPTH: usize = 200;
 const MAX_LOOP_ITERATIONS: u64 = 1_000_000;
+/// Ops, variables and blocks all the script's programs may hold together.
+/// The largest 2018 models (a Transformer with its backward pass) have
+/// tens of thousands; each item costs the compiler about a kilobyte, so a
+/// loop that unrolls past this would take gigabytes (found by fuzzing).
+const MAX_PROGRAM_SIZE: usize = 500_000;
 
 /// The evaluator's state: names and scopes, the calls and loops running
 /// and the diagnostics so far. The programs it builds are not part of it:
@@ -109,6 +114,9 @@ pub struct Interp {
     /// `while True` whose `break` depended on the failed value would run to
     /// the iteration limit.
     errors_reported: u64,
+    /// A limit stopped the script: it unwinds as at the end of build mode,
+    /// and whatever fails on the way is a follow-on error, not reported.
+    halted: bool,
 }
 
 impl Interp {
@@ -141,6 +149,7 @@ impl Interp {
             skipped: Default::default(),
             pending_bodies: Vec::new(),
             errors_reported: 0,
+            halted: false,
         }
     }
 
@@ -232,7 +241,7 @@ impl Eval<'_> {
     /// Records an error once (the same span and message in a loop counts once).
     pub fn report(&mut self, d: Diagnostic) {
         if !d.warning {
-            if self.st.raised.is_some() {
+            if self.st.raised.is_some() || self.st.halted {
                 // Unwinding: what fails on the way is a follow-on error.
                 return;
             }
@@ -264,9 +273,10 @@ impl Eval<'_> {
 
     fn block(&mut self, body: &[Stmt]) -> Flow {
         for s in body {
-            if self.b.stopped {
-                // Build mode reached the program the script runs: unwind
-                // out of every block, loop and call (nothing after it counts).
+            if self.b.stopped || self.st.halted {
+                // Build mode reached the program the script runs, or a
+                // limit stopped the script: unwind out of every block, loop
+                // and call (nothing after it counts).
                 return Flow::Return(Value::None);
             }
             if self.st.raised.is_some() {
@@ -609,16 +619,29 @@ impl Eval<'_> {
         self.report(api::catalog::unknown_module(module, sp));
     }
 
+    /// Counts a loop iteration; false (after reporting) when the script
+    /// reached a limit, which stops it.
     fn count_step(&mut self, sp: Range<usize>) -> bool {
-        self.st.loop_steps += 1;
-        if self.st.loop_steps > MAX_LOOP_ITERATIONS {
-            self.report(
-                Diagnostic::new(sp, "this loop runs too long at compile time")
-                    .help("a Python loop is unrolled into the program; use layers.While for a loop that runs in the program"),
-            );
+        if self.st.halted {
             return false;
         }
-        true
+        self.st.loop_steps += 1;
+        let error = if self.st.loop_steps > MAX_LOOP_ITERATIONS {
+            Diagnostic::new(sp, "this loop runs too long at compile time")
+        } else if self.b.size > MAX_PROGRAM_SIZE {
+            Diagnostic::new(
+                sp,
+                format!("this loop makes the script's programs larger than {MAX_PROGRAM_SIZE} ops, variables and blocks"),
+            )
+        } else {
+            return true;
+        };
+        // Recorded, not raised: a limit is no exception a script may catch.
+        self.record(error.help(
+            "a Python loop is unrolled into the program; use layers.While for a loop that runs in the program",
+        ));
+        self.st.halted = true;
+        false
     }
 
     /// A failed value was used: its error was reported where it failed, and
