@@ -426,6 +426,14 @@ fn layer_cases(rng: &mut Rng) -> Vec<Case> {
                 .attrs(json!({"padding_idx": 2}))
                 .out("Out", None),
         );
+        // 1.x's layers.one_hot (ids squeezed to [N]), in the dtype asked.
+        cases.push(
+            Case::new(name("one_hot"), "one_hot_v2")
+                .feed("X", "int64", &[2, 3], vec![1.0, 4.0, 0.0, 2.0, 2.0, 3.0])
+                .attrs(json!({"depth": 5, "dtype": if dt == "float32" { 5 } else { 6 }}))
+                .out("Out", None)
+                .exact(),
+        );
         cases.push(
             Case::new(name("conv2d"), "conv2d")
                 .feed("Input", dt, &[2, 2, 5, 5], rng.values(100, -1.0, 1.0))

@@ -262,6 +262,26 @@ fn send_on_closed_and_double_close_are_runtime_errors() {
     assert!(err.contains("double_close.py\", line 6"), "{err}");
 }
 
+/// `layers.one_hot`: an id outside `[0, depth)` gives a row of zeros with
+/// `allow_out_of_range=True` and is otherwise a runtime error naming the
+/// op and the script's line (Paddle 3.3.1's kernel refuses both).
+#[test]
+fn one_hot_ids_out_of_range_are_zero_rows_or_runtime_errors() {
+    let script = "testdata/programs/one_hot_out_of_range.py";
+    let out = fluidc(&["run", script], b"");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "[[0.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]]\n"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("one_hot_v2 (block 0, op 2): id 5 is out of range for depth 3"),
+        "{err}"
+    );
+    assert!(err.contains("one_hot_out_of_range.py\", line 15"), "{err}");
+}
+
 /// `fluidc run -` and `compile -` take a Python script on standard input
 /// (they used to parse it as a ProgramDesc), and build mode stops at the
 /// script's first run of a main program: a host loop after it that needs

@@ -860,6 +860,42 @@ fn cos_sim_grads_match_finite_differences() {
     }
 }
 
+/// `sequence_expand`: sequences of `X` (2, 0 and 1 rows) repeated by `Y`'s
+/// level 0 (3, 1 and 0 times), rows of a plain `X` by `Y`'s last level
+/// (the default), and by a level-0 that repeats one row four times; each
+/// unit's gradient is the sum over its copies.
+#[test]
+fn sequence_expand_grads_match_finite_differences() {
+    let mut rng = Rng(59);
+    let y = |lod: Vec<Vec<usize>>| {
+        let rows = *lod.last().and_then(|l| l.last()).unwrap_or(&0);
+        Tensor::from_vec(&[rows as i64, 1], vec![0.0f64; rows])
+            .expect("y")
+            .with_lod(lod)
+    };
+    let cases = [
+        (
+            rng_tensor_with_lod(&mut rng, &[3, 2], vec![vec![0, 2, 2, 3]]),
+            y(vec![vec![0, 3, 4, 4], vec![0, 1, 2, 3, 4]]),
+            0,
+        ),
+        (
+            rng.tensor(&[3, 2, 2], -1.0, 1.0),
+            y(vec![vec![0, 1], vec![0, 2, 3, 6]]),
+            -1,
+        ),
+        (rng.tensor(&[2, 3], -1.0, 1.0), y(vec![vec![0, 4, 4]]), 0),
+    ];
+    for (x, y, ref_level) in cases {
+        Case::new("sequence_expand")
+            .input("X", x)
+            .input("Y", y)
+            .attr("ref_level", AttrValue::Int(ref_level))
+            .constant("Y")
+            .check(&mut rng);
+    }
+}
+
 fn rng_tensor_with_lod(rng: &mut Rng, shape: &[i64], lod: Vec<Vec<usize>>) -> Tensor {
     rng.tensor(shape, -1.0, 1.0).with_lod(lod)
 }

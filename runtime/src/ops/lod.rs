@@ -95,7 +95,7 @@ fn table(s: &mut Vars, r: &VarRef) -> Result<Arc<RankTable>, KernelError> {
 }
 
 /// The rows `ranges` of `x`, one after another, under `x`'s row shape.
-fn take_rows(x: &Tensor, ranges: &[(usize, usize)]) -> Result<Tensor, KernelError> {
+pub(crate) fn take_rows(x: &Tensor, ranges: &[(usize, usize)]) -> Result<Tensor, KernelError> {
     let rows = x.shape().first().copied().unwrap_or(1).max(0) as usize;
     let width = if rows == 0 { 0 } else { x.numel() / rows };
     let n: usize = ranges.iter().map(|(a, b)| b - a).sum();
@@ -406,7 +406,14 @@ const SHARES_LOD: &[(&str, &str, &str)] = &[
     ("concat", "X", "Out"),
     ("sum", "X", "Out"),
     ("cos_sim", "X", "Out"),
+    ("one_hot_v2", "X", "Out"),
+    ("squeeze2", "X", "Out"),
 ];
+
+/// Ops of [`SHARES_LOD`] whose `InferShape` shares the LoD only when the
+/// output keeps the input's rows (`x_dims[0] == out_dims[0]`): `squeeze2`
+/// (1.x's `layers.one_hot` squeezes its `[N, 1]` ids of a sequence batch).
+const SHARES_LOD_WHEN_ROWS_KEPT: &[&str] = &["squeeze2"];
 
 /// Whether LoD can matter in `p`: a variable declared with LoD levels (a
 /// sequence feed), a fed variable (a feed keeps the LoD of the tensor fed,
@@ -421,6 +428,7 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
         "sequence_pool",
         "sequence_softmax",
         "sequence_conv",
+        "sequence_expand",
         "lstm",
         "gru",
         "feed",
@@ -475,9 +483,17 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
     if pairs.is_empty() {
         return Ok(Exec::Compute(kernel));
     }
+    let rows_kept = SHARES_LOD_WHEN_ROWS_KEPT.contains(&forward);
     compute(move |s| {
         kernel(s)?;
         for (from, to) in &pairs {
+            let rows = |v: &mut Value| match v {
+                Value::Tensor(t) => t.shape().first().copied(),
+                _ => None,
+            };
+            if rows_kept && s.with(from, rows) != s.with(to, rows) {
+                continue;
+            }
             let source = s.with(from, |v| match v {
                 Value::Tensor(t) if !t.lod().is_empty() => Some((**t).clone()),
                 _ => None,

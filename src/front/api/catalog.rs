@@ -52,7 +52,7 @@ const UNSUPPORTED: &[(&str, Plan, &str)] = &[
     (
         "fluid.layers.sequence_",
         Plan::Planned,
-        "of the LoD sequence layers, fluidc has sequence_pool, sequence_first_step, sequence_last_step, sequence_softmax and sequence_conv; the others come as scripts need them",
+        "of the LoD sequence layers, fluidc has sequence_pool, sequence_first_step, sequence_last_step, sequence_softmax, sequence_conv and sequence_expand; the others come as scripts need them",
     ),
     (
         "fluid.layers.py_reader",
@@ -292,7 +292,7 @@ mod tests {
         let d = no_such_attr("fluid", "ParallelExecutor", 0..1);
         assert!(d.help.unwrap_or_default().contains("does not plan"));
         assert_eq!(
-            plan_of("fluid.layers.sequence_expand").map(|p| p.0),
+            plan_of("fluid.layers.sequence_reshape").map(|p| p.0),
             Some(Plan::Planned)
         );
         assert_eq!(

@@ -1,7 +1,7 @@
 //! Neural-network layers: `fc` (with its parameters initialized in the
 //! startup program), `mul`, `matmul`, the activations (`relu`, `sigmoid`,
-//! `tanh`, `softmax`), `cos_sim`, and the losses `square_error_cost` and
-//! `cross_entropy`.
+//! `tanh`, `softmax`), `cos_sim`, `one_hot`, and the losses
+//! `square_error_cost` and `cross_entropy`.
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
@@ -119,6 +119,16 @@ pub const BUILTINS: &[Builtin] = &[
         cos_sim
     ),
     builtin!(
+        ["fluid.layers.one_hot"],
+        [
+            ("input", Req),
+            ("depth", Req),
+            ("allow_out_of_range", Bool(false))
+        ],
+        Rest::No,
+        one_hot
+    ),
+    builtin!(
         ["fluid.layers.cross_entropy"],
         [
             ("input", Req),
@@ -201,6 +211,64 @@ fn cos_sim(i: &mut Host, a: &mut Args) -> Result<Value> {
         .output("Out", &[&out.name])
         .output("XNorm", &[&xnorm.name])
         .output("YNorm", &[&ynorm.name]);
+    super::conv::append_inferred(i, op, a)?;
+    Ok(Value::Var(out))
+}
+
+/// `one_hot(input, depth)` as Paddle 1.x's layer: int ids `[..., 1]` to
+/// float32 `[..., depth]` in `one_hot_N.tmp_0`, keeping the ids' LoD. 1.x's
+/// `one_hot` op is gone from Paddle 3.3.1, so the layer squeezes the last
+/// axis (`squeeze2` into `one_hot_N.tmp_1`, its `XShape` `tmp_2`) and
+/// appends `one_hot_v2`, which 3.3.1 runs with the same result. `depth` is
+/// an int, as in 2018 (a tensor depth came with 1.6); `allow_out_of_range`
+/// (1.6) gives a zero row for an id outside `[0, depth)`.
+fn one_hot(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let x = a.var("input")?;
+    let depth = a.int("depth")?;
+    if depth < 1 {
+        return Err(a.err(
+            "depth",
+            format!("depth {depth} must be at least 1 (the number of classes)"),
+        ));
+    }
+    let (dtype, shape) = (dtype_of(i, &x), dims(i, &x));
+    if !matches!(dtype, VarKind::Int32 | VarKind::Int64) {
+        return Err(a.err(
+            "input",
+            format!(
+                "one_hot takes int64 (or int32) ids, and `{}` is {}; declare the data layer with dtype='int64' or cast it",
+                x.name,
+                fluidc_transpiler::model::dtype_name(dtype)
+            ),
+        ));
+    }
+    if shape.len() < 2 || !matches!(shape.last(), Some(1 | -1)) {
+        return Err(a.err(
+            "input",
+            format!(
+                "one_hot takes ids of shape [..., 1] (rank 2 or more, the last dim 1), and `{}` is {shape:?}; reshape it first",
+                x.name
+            ),
+        ));
+    }
+    let helper = i.b.helper_name("one_hot");
+    let out = i.b.tmp_var(&helper, VarKind::Fp32, vec![]);
+    let ids = i.b.tmp_var(&helper, dtype, vec![]);
+    let xshape = i.b.tmp_var(&helper, dtype, vec![]);
+    let squeeze = Op::new("squeeze2")
+        .input("X", &[&x.name])
+        .output("Out", &[&ids.name])
+        .output("XShape", &[&xshape.name])
+        .attr("axes", AttrValue::Ints(vec![-1]));
+    super::conv::append_inferred(i, squeeze, a)?;
+    let op = Op::new("one_hot_v2")
+        .input("X", &[&ids.name])
+        .output("Out", &[&out.name])
+        .attr("depth", AttrValue::Int(depth as i32))
+        .attr(
+            "allow_out_of_range",
+            AttrValue::Bool(a.bool("allow_out_of_range")?),
+        );
     super::conv::append_inferred(i, op, a)?;
     Ok(Value::Var(out))
 }

@@ -4,6 +4,7 @@
 //! `reorder_lod_tensor_by_rank` (ops Paddle 3.3.1 dropped, which fluidc
 //! runs itself), `sequence_pool` with `sequence_first_step` and
 //! `sequence_last_step`, `sequence_softmax`, `sequence_conv`,
+//! `sequence_expand`,
 //! `fill_constant_batch_size_like` and
 //! `sigmoid_cross_entropy_with_logits`.
 use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
@@ -136,6 +137,17 @@ pub const BUILTINS: &[Builtin] = &[
         ],
         Rest::No,
         sequence_conv
+    ),
+    builtin!(
+        ["fluid.layers.sequence_expand"],
+        [
+            ("x", Req),
+            ("y", Req),
+            ("ref_level", Int(-1)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        sequence_expand
     ),
     builtin!(
         ["fluid.layers.fill_constant_batch_size_like"],
@@ -294,6 +306,34 @@ fn sequence_softmax(i: &mut Host, a: &mut Args) -> Result<Value> {
     let op = Op::new("sequence_softmax")
         .input("X", &[&x.name])
         .output("Out", &[&out.name]);
+    append_inferred_at(i, op, a.call.clone())?;
+    Ok(Value::Var(out))
+}
+
+/// `sequence_expand(x, y, ref_level=-1)` as 1.x built it: `x`'s rows (or
+/// sequences) repeated per `y`'s LoD level `ref_level`, into
+/// `sequence_expand_N.tmp_0` (`name.tmp_0` when named). The level is
+/// checked against `y`'s LoD when the op runs, as in Paddle; here only
+/// that it can name one (-1 for the last, or from 0).
+fn sequence_expand(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let (x, y) = (a.var("x")?, a.var("y")?);
+    let ref_level = a.int("ref_level")?;
+    if ref_level < -1 {
+        return Err(a.err(
+            "ref_level",
+            format!("ref_level {ref_level} names no LoD level of y: use -1 (its last level) or 0, 1, ..."),
+        ));
+    }
+    let helper = match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.helper_name("sequence_expand"),
+    };
+    let out = i.b.tmp_var(&helper, dtype_of(i, &x), vec![]);
+    let op = Op::new("sequence_expand")
+        .input("X", &[&x.name])
+        .input("Y", &[&y.name])
+        .output("Out", &[&out.name])
+        .attr("ref_level", AttrValue::Int(ref_level as i32));
     append_inferred_at(i, op, a.call.clone())?;
     Ok(Value::Var(out))
 }

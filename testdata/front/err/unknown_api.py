@@ -9,6 +9,6 @@ y = fluid.layers.elementwize_add(x, x)
 z = fluid.layers.fc(input=x, size=2)
 fluid.io.PyReader
 fluid.ParallelExecutor
-fluid.layers.sequence_expand
+fluid.layers.sequence_reshape
 fluid.layerz
 np.array([1, 2]).sumx()

@@ -536,6 +536,33 @@ def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
     return out
 
 
+def sequence_expand(x, y, ref_level=-1, name=None):
+    """1.x's sequence_expand: the op, which Paddle 3.3.1 still has."""
+    helper = LayerHelper("sequence_expand", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="sequence_expand", inputs={"X": x, "Y": y}, outputs={"Out": out},
+                     attrs={"ref_level": ref_level})
+    return out
+
+
+def one_hot(input, depth, allow_out_of_range=False):
+    """1.x's one_hot (ids [..., 1] to float32 [..., depth], LoD kept).
+    Paddle 3.3.1 dropped the `one_hot` op; its `one_hot_v2` appends the
+    depth axis, so the last axis is squeezed first, as fluidc writes it.
+    3.3.1's kernel refuses out-of-range ids even with allow_out_of_range."""
+    if allow_out_of_range:
+        raise NotImplementedError("Paddle 3.3.1's one_hot_v2 ignores allow_out_of_range")
+    helper = LayerHelper("one_hot")
+    out = helper.create_variable_for_type_inference(dtype="float32")
+    ids = helper.create_variable_for_type_inference(dtype=input.dtype)
+    xshape = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="squeeze2", inputs={"X": input}, outputs={"Out": ids, "XShape": xshape},
+                     attrs={"axes": [-1]})
+    helper.append_op(type="one_hot_v2", inputs={"X": ids}, outputs={"Out": out},
+                     attrs={"depth": depth, "allow_out_of_range": False})
+    return out
+
+
 def sequence_softmax(input, use_cudnn=False, name=None):
     """1.x's sequence_softmax (use_cudnn only picks the GPU kernel)."""
     helper = LayerHelper("sequence_softmax", name=name)
@@ -2265,6 +2292,8 @@ def install(run=False):
         squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
         sequence_pool=sequence_pool,
         sequence_softmax=sequence_softmax,
+        sequence_expand=sequence_expand,
+        one_hot=one_hot,
         gru_unit=gru_unit,
         dynamic_lstm=dynamic_lstm,
         dynamic_gru=dynamic_gru,

@@ -2,8 +2,8 @@
 //! `max_sequence_len`, `lod_tensor_to_array`, `array_to_lod_tensor`,
 //! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
 //! `data/fluidc_ops.json`), `sequence_pool`, `sequence_softmax`,
-//! `sequence_conv`, `lstm` and `gru` (1.x's `dynamic_lstm` and
-//! `dynamic_gru`).
+//! `sequence_conv`, `sequence_expand`, `lstm` and `gru` (1.x's
+//! `dynamic_lstm` and `dynamic_gru`).
 use super::infer::{same_as_x, unknown, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -29,6 +29,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("sequence_pool", sequence_pool).not_foldable());
     r.push(Behaviour::pure("sequence_softmax", same_as_x).not_foldable());
     r.push(Behaviour::pure("sequence_conv", sequence_conv).not_foldable());
+    r.push(Behaviour::pure("sequence_expand", sequence_expand).not_foldable());
     r.push(Behaviour::pure("lstm", lstm).not_foldable());
     r.push(Behaviour::pure("gru", gru).not_foldable());
 }
@@ -56,6 +57,24 @@ fn sequence_pool(c: &InferCtx) -> Out {
         out.push(("MaxIndex", TensorType::new(VarKind::Int32, dims)));
     }
     Ok(out)
+}
+
+/// `sequence_expand`: `X`'s dims with an unknown first (how many rows
+/// depends on `Y`'s LoD, known only when it runs). `X` is a batch of rows
+/// (rank at least 2), as Paddle's `InferShape` requires.
+fn sequence_expand(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() < 2 {
+        return Err(format!(
+            "X {:?} must have rank 2 or more (a batch of rows); reshape it to [-1, 1] first",
+            x.dims
+        ));
+    }
+    let mut dims = x.dims.clone();
+    dims[0] = -1;
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }
 
 /// `Hidden`, `Cell` and `BatchCellPreAct` `[T, D]` with `D` from

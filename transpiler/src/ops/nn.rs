@@ -2,8 +2,9 @@
 //! `sigmoid_cross_entropy_with_logits`, embeddings
 //! (`lookup_table`, `lookup_table_v2`), `conv2d`, `pool2d`, `batch_norm`,
 //! `dropout`, `top_k`, `arg_max`/`arg_min`, `accuracy`, and the RNN cells
-//! `gru_unit` and `lstm_unit`, and `cos_sim` (`lstm_unit` and `cos_sim`
-//! are Paddle 1.x's, which 3.3.1 dropped: see `data/fluidc_ops.json`).
+//! `gru_unit` and `lstm_unit`, `cos_sim` (`lstm_unit` and `cos_sim`
+//! are Paddle 1.x's, which 3.3.1 dropped: see `data/fluidc_ops.json`),
+//! and `one_hot_v2`.
 use super::infer::{same_as_x, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -33,6 +34,31 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("gru_unit", gru_unit));
     r.push(Behaviour::pure("lstm_unit", lstm_unit));
     r.push(Behaviour::pure("cos_sim", cos_sim));
+    r.push(Behaviour::pure("one_hot_v2", one_hot_v2));
+}
+
+/// `one_hot_v2`: `X`'s dims with `depth` appended, in the `dtype`
+/// attribute's dtype (float32 by default); unknown when the depth is a
+/// tensor (`depth_tensor`). `X` holds int32 or int64 ids, the dtypes
+/// Paddle's kernel takes.
+fn one_hot_v2(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if !matches!(x.dtype, VarKind::Int32 | VarKind::Int64) {
+        return Err(format!(
+            "X is {}; it takes int32 or int64 ids (cast them first)",
+            crate::model::dtype_name(x.dtype)
+        ));
+    }
+    let depth = match c.int("depth") {
+        Some(d) if d >= 1 && !c.has_input("depth_tensor") => d,
+        _ => -1,
+    };
+    let dtype = c.dtype("dtype").unwrap_or(VarKind::Fp32);
+    let mut dims = x.dims.clone();
+    dims.push(depth);
+    Ok(vec![("Out", TensorType::new(dtype, dims))])
 }
 
 /// `cos_sim`: `Out` and `XNorm` `[N, 1]` for `X` `[N, ...]`, `YNorm`
