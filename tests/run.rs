@@ -282,6 +282,30 @@ fn one_hot_ids_out_of_range_are_zero_rows_or_runtime_errors() {
     assert!(err.contains("one_hot_out_of_range.py\", line 15"), "{err}");
 }
 
+/// A reshape that changes a sequence batch's rows keeps its LoD (Paddle
+/// 3.3.1's kernel does; `recursive_sequence_lengths()` shows it), and an
+/// op that reads that LoD is a runtime error naming the variable, the op
+/// and the line (Paddle 3.3.1 pools the first rows by it instead).
+#[test]
+fn a_lod_that_no_longer_fits_the_rows_is_a_runtime_error_where_read() {
+    let script = "testdata/programs/reshape_lod_rows_changed.py";
+    let out = fluidc(&["run", script], b"");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "(12, 3) [[2, 3, 1]]\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "sequence_pool (block 0, op 2): the LoD of `reshape2_0.tmp_0` ends at row 6, \
+             but it has 12 rows"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("reshape_lod_rows_changed.py\", line 11"),
+        "{err}"
+    );
+}
+
 /// `fluidc run -` and `compile -` take a Python script on standard input
 /// (they used to parse it as a ProgramDesc), and build mode stops at the
 /// script's first run of a main program: a host loop after it that needs

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
+use crate::exec::Kernel;
 use crate::loader::{is_placeholder, OpLoader};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_data, Element, Lod, Scalar, Tensor};
@@ -377,7 +378,14 @@ fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, String> {
 }
 
 /// Ops whose output keeps its input's LoD, as their Paddle `InferShape`
-/// shares it (`ShareLoD("X", "Out")`): (op, input, output).
+/// shares it (`ShareLoD("X", "Out")`): (op, input, output). The output
+/// takes it only when it keeps the input's rows ([`Tensor::share_lod`]),
+/// which is also the `InferShape` rule of `squeeze2`, `unsqueeze2` and
+/// `flatten2` (`x_dims[0] == out_dims[0]`) and what Paddle 3.3.1 does
+/// running them: `unsqueeze2` or `flatten2` of axis 0 of a sequence batch
+/// gives a tensor without LoD, and so does a `slice` of its rows (a slice
+/// of axis 1 keeps the LoD). `reshape2` is the exception
+/// ([`KEEPS_LOD_WHATEVER_ROWS`]).
 const SHARES_LOD: &[(&str, &str, &str)] = &[
     ("lookup_table", "Ids", "Out"),
     ("lookup_table_v2", "Ids", "Out"),
@@ -408,12 +416,39 @@ const SHARES_LOD: &[(&str, &str, &str)] = &[
     ("cos_sim", "X", "Out"),
     ("one_hot_v2", "X", "Out"),
     ("squeeze2", "X", "Out"),
+    ("unsqueeze2", "X", "Out"),
+    ("flatten2", "X", "Out"),
+    ("slice", "Input", "Out"),
+    ("reshape2", "X", "Out"),
 ];
 
-/// Ops of [`SHARES_LOD`] whose `InferShape` shares the LoD only when the
-/// output keeps the input's rows (`x_dims[0] == out_dims[0]`): `squeeze2`
-/// (1.x's `layers.one_hot` squeezes its `[N, 1]` ids of a sequence batch).
-const SHARES_LOD_WHEN_ROWS_KEPT: &[&str] = &["squeeze2"];
+/// Ops of [`SHARES_LOD`] whose output keeps the input's LoD even when it
+/// has other rows, so the LoD need not describe them. `reshape2`: its
+/// `InferShape` (phi's `InferMetaFromVecValue`) shares only when the rows
+/// are kept, but Paddle 3.3.1's reshape kernel then sets `Out`'s LoD to
+/// `X`'s whatever the shape (a `[6, 6]` batch of LoD `[[2, 3, 1]]`
+/// reshaped to `[12, 3]` keeps `[[2, 3, 1]]`), and scripts see it: it is
+/// what `recursive_sequence_lengths()` gives and what makes a
+/// `return_numpy=True` fetch fail. Its grad copies `Out@GRAD`'s LoD the
+/// same way. Ops that read a LoD check it first ([`READS_LOD`]).
+const KEEPS_LOD_WHATEVER_ROWS: &[&str] = &["reshape2"];
+
+/// Ops that read their inputs' LoD (and their grads). Before they run,
+/// each input's LoD must describe its rows: one kept by a `reshape2` that
+/// changed the rows ([`KEEPS_LOD_WHATEVER_ROWS`]) may not, and the kernels
+/// index rows by it. Paddle 3.3.1 reads such a LoD as it is (pooling the
+/// first rows of a `[12, 3]` tensor by a LoD of 6); fluidc stops instead.
+const READS_LOD: &[&str] = &[
+    "lod_rank_table",
+    "lod_tensor_to_array",
+    "reorder_lod_tensor_by_rank",
+    "sequence_pool",
+    "sequence_softmax",
+    "sequence_conv",
+    "sequence_expand",
+    "lstm",
+    "gru",
+];
 
 /// Whether LoD can matter in `p`: a variable declared with LoD levels (a
 /// sequence feed), a fed variable (a feed keeps the LoD of the tensor fed,
@@ -423,18 +458,10 @@ const SHARES_LOD_WHEN_ROWS_KEPT: &[&str] = &["squeeze2"];
 /// wrap kernels, so programs without feeds pay nothing for it.
 pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
     // Ops that read LoD, and `feed`, which brings it in.
-    const LOD_OPS: &[&str] = &[
-        "lod_rank_table",
-        "sequence_pool",
-        "sequence_softmax",
-        "sequence_conv",
-        "sequence_expand",
-        "lstm",
-        "gru",
-        "feed",
-    ];
     p.blocks.iter().any(|b| {
-        b.ops.iter().any(|op| LOD_OPS.contains(&op.ty.as_str()))
+        b.ops
+            .iter()
+            .any(|op| op.ty == "feed" || READS_LOD.contains(&op.ty.as_str()))
             || b.vars
                 .iter()
                 .any(|v| v.lod_level() > 0 || v.need_check_feed == Some(true))
@@ -443,15 +470,20 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
 
 /// `exec`, followed by giving the op's output its input's LoD when the op
 /// shares LoD ([`SHARES_LOD`]; a grad op `*_grad` of one gives each
-/// `S@GRAD` the LoD of `S`, or of `Out`). Kernels compute plain tensors;
-/// this keeps a sequence batch's LoD through the layers between a LoD feed
-/// and the sequence op that reads it, as Paddle does.
+/// `S@GRAD` the LoD of `S`, or of `Out`, or of `Out@GRAD`), or preceded by
+/// checking its inputs' LoD when it reads LoD ([`READS_LOD`]). Kernels
+/// compute plain tensors; this keeps a sequence batch's LoD through the
+/// layers between a LoD feed and the sequence op that reads it, as Paddle
+/// does.
 pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
     let Exec::Compute(kernel) = exec else {
         return Ok(exec);
     };
     let ty = l.op.ty.as_str();
     let forward = ty.strip_suffix("_grad").unwrap_or(ty);
+    if READS_LOD.contains(&forward) {
+        return lod_read_checked(l, kernel);
+    }
     let Some(&(_, input, output)) = SHARES_LOD.iter().find(|(op, ..)| *op == forward) else {
         return Ok(Exec::Compute(kernel));
     };
@@ -469,9 +501,13 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
             let Some(of) = slot.strip_suffix("@GRAD") else {
                 continue;
             };
-            let sources = match l.op.inputs_of(of) {
-                [] => l.op.inputs_of("Out"),
-                named => named,
+            // A grad op that reads neither (`reshape2_grad`, `squeeze2_grad`
+            // and the like read `XShape`, `dropout_grad` `Mask`) copies the
+            // LoD of `Out@GRAD`, as their Paddle kernels copy that tensor.
+            let sources = match (l.op.inputs_of(of), l.op.inputs_of("Out")) {
+                ([], []) => l.op.inputs_of("Out@GRAD"),
+                ([], out) => out,
+                (named, _) => named,
             };
             for (from, to) in sources.iter().zip(l.op.outputs_of(slot)) {
                 if !is_placeholder(from) && !is_placeholder(to) {
@@ -483,17 +519,10 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
     if pairs.is_empty() {
         return Ok(Exec::Compute(kernel));
     }
-    let rows_kept = SHARES_LOD_WHEN_ROWS_KEPT.contains(&forward);
+    let whatever_rows = KEEPS_LOD_WHATEVER_ROWS.contains(&forward);
     compute(move |s| {
         kernel(s)?;
         for (from, to) in &pairs {
-            let rows = |v: &mut Value| match v {
-                Value::Tensor(t) => t.shape().first().copied(),
-                _ => None,
-            };
-            if rows_kept && s.with(from, rows) != s.with(to, rows) {
-                continue;
-            }
             let source = s.with(from, |v| match v {
                 Value::Tensor(t) if !t.lod().is_empty() => Some((**t).clone()),
                 _ => None,
@@ -501,11 +530,49 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
             if let Some(source) = source {
                 s.with(to, |v| {
                     if let Value::Tensor(t) = v {
-                        t.share_lod(&source);
+                        if whatever_rows {
+                            t.keep_lod(&source);
+                        } else {
+                            t.share_lod(&source);
+                        }
                     }
                 });
             }
         }
         Ok(())
+    })
+}
+
+/// `kernel`, run only once each input tensor's LoD describes its rows
+/// ([`READS_LOD`]): otherwise a runtime error naming the variable.
+fn lod_read_checked(l: &OpLoader, kernel: Kernel) -> Result<Exec, String> {
+    let mut inputs = Vec::new();
+    for slot in &l.op.inputs {
+        for name in slot.arguments.iter().filter(|n| !is_placeholder(n)) {
+            inputs.push(l.var(name)?);
+        }
+    }
+    compute(move |s| {
+        for x in &inputs {
+            // Only the last level's end: the rest was checked when fed or
+            // made, and a reshape changes only the rows.
+            let stale = s.with(x, |v| match v {
+                Value::Tensor(t) => {
+                    let rows = t.shape().first().copied().unwrap_or(1).max(0) as usize;
+                    let end = t.lod().last().and_then(|l| l.last().copied());
+                    end.filter(|&end| end != rows).map(|end| (end, rows))
+                }
+                _ => None,
+            });
+            if let Some((end, rows)) = stale {
+                return Err(KernelError::Invalid(format!(
+                    "the LoD of `{}` ends at row {end}, but it has {rows} rows (a reshape \
+                     that changed the rows kept its input's LoD, as Paddle 3.3.1's does); \
+                     reshape so the first dimension stays, or reshape back before this op",
+                    x.name
+                )));
+            }
+        }
+        kernel(s)
     })
 }
