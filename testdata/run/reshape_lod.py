@@ -2,7 +2,8 @@
 # wrote them: reshape keeps the LoD (Paddle 3.3.1's kernel keeps it even
 # when the rows change), unsqueeze/flatten/squeeze/slice keep it when they
 # keep the rows, transpose drops it; sequence_pool after a reshape, trained
-# with SGD.
+# with SGD. A LoD fetch with return_numpy=True raises RuntimeError after
+# the program ran (the SGD step is taken).
 from __future__ import print_function
 
 import numpy as np
@@ -12,6 +13,10 @@ import paddle.fluid as fluid
 def fmt(values, digits=4):
     form = '%.' + str(digits) + 'f'
     return ' '.join(form % v for v in np.array(values).flatten())
+
+
+def weights():
+    return np.array(fluid.global_scope().find_var('fc_0.w_0').get_tensor())
 
 
 place = fluid.CPUPlace()
@@ -59,3 +64,17 @@ for g in grads:
 # Without LoD in the fetches, numpy arrays as usual.
 p, c = exe.run(main, feed={'x': batch}, fetch_list=[pooled, avg_cost])
 print('numpy', p.shape, fmt(p), fmt(c))
+
+before = weights()
+try:
+    exe.run(main, feed={'x': batch}, fetch_list=[avg_cost, hidden])
+    print('no error')
+except RuntimeError as e:
+    print(type(e).__name__)
+    print(e)
+# The program ran before the fetch failed: SGD took its step.
+print('moved', bool(np.abs(weights() - before).max() > 0))
+try:
+    exe.run(main, feed={'x': batch}, fetch_list=[more_rows])
+except Exception as e:
+    print(type(e).__name__, str(e).split('.')[0])

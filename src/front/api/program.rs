@@ -1020,6 +1020,11 @@ fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
     let arrays = run
         .run(built, feeds, &fetch, scope)
         .map_err(|e| Diagnostic::new(a.call.clone(), e))?;
+    if numpy {
+        if let Some(k) = arrays.iter().position(|(_, lod)| !lod.is_empty()) {
+            return Err(lod_fetch_as_numpy(a, &fetch[k]));
+        }
+    }
     Ok(Value::list(
         arrays
             .into_iter()
@@ -1031,6 +1036,24 @@ fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
                 }
             })
             .collect(),
+    ))
+}
+
+/// A fetch of a tensor with LoD as a numpy array: Paddle's `as_numpy`
+/// refuses it (LoD is lost in an ndarray), after the program ran, with
+/// this `RuntimeError` (Paddle 3.3.1's words and spacing, its source's
+/// line continuations; 1.x said `LoDTensor` for `DenseTensor`).
+fn lod_fetch_as_numpy(a: &Args, name: &str) -> Diagnostic {
+    Diagnostic::new(
+        a.call.clone(),
+        "RuntimeError: Some of your fetched tensors hold LoD information. \
+         \x20           They can not be completely cast to Python ndarray. \
+         \x20           Please set the parameter 'return_numpy' as 'False' to \
+         \x20           return DenseTensor itself directly.",
+    )
+    .help(format!(
+        "`{name}` holds LoD (a sequence batch); fetch with return_numpy=False and \
+         read it with np.array(t) and t.recursive_sequence_lengths()"
     ))
 }
 
