@@ -375,7 +375,7 @@ fn random_layer(i: &mut Host, a: &Args, ty: &str, dist: [&str; 2]) -> Result<Val
         .output("Out", &[&out.name])
         .attr("shape", shape_attr)
         .attr("dtype", AttrValue::Int(dtype as i32))
-        .attr("seed", AttrValue::Int(a.int("seed")? as i32));
+        .attr("seed", AttrValue::Int(a.int32("seed")?));
     for name in dist {
         op = op.attr(name, AttrValue::Float(a.float(name)? as f32));
     }

@@ -167,6 +167,22 @@ impl Args {
         }
     }
 
+    /// An int for an `int` attribute: Paddle stores those in 32 bits, so
+    /// a larger one is an error, not a value wrapped into another.
+    pub fn int32(&self, name: &str) -> Result<i32> {
+        let v = self.int(name)?;
+        i32::try_from(v).map_err(|_| {
+            self.err(
+                name,
+                format!(
+                    "`{name}` is {v}, out of range: Paddle keeps it as a 32-bit int, from {} to {}",
+                    i32::MIN,
+                    i32::MAX
+                ),
+            )
+        })
+    }
+
     pub fn float(&self, name: &str) -> Result<f64> {
         match self.get(name) {
             Value::Int(i) => Ok(*i as f64),

@@ -229,7 +229,7 @@ pub const BUILTINS: &[Builtin] = &[
             let op = Op::new("concat")
                 .input("X", &names)
                 .output("Out", &[&out.name])
-                .attr("axis", AttrValue::Int(a.int("axis")? as i32));
+                .attr("axis", AttrValue::Int(a.int32("axis")?));
             append_inferred(i, op, a)?;
             Ok(Value::Var(out))
         }
@@ -270,7 +270,7 @@ pub const BUILTINS: &[Builtin] = &[
             let op = Op::new("stack")
                 .input("X", &names)
                 .output("Y", &[&out.name])
-                .attr("axis", AttrValue::Int(a.int("axis")? as i32));
+                .attr("axis", AttrValue::Int(a.int32("axis")?));
             append_inferred(i, op, a)?;
             Ok(Value::Var(out))
         }

@@ -26,7 +26,7 @@ macro_rules! elementwise_layer {
             Rest::No,
             |i, a| {
                 let (x, y) = (a.var("x")?, a.var("y")?);
-                let axis = a.int("axis")? as i32;
+                let axis = a.int32("axis")?;
                 let helper = i.b.helper_name($name);
                 let d = broadcast_dims(&dims(i, &x), &dims(i, &y));
                 let out = i.b.tmp_var(&helper, dtype_of(i, &x), d);

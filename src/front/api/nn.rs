@@ -33,7 +33,7 @@ pub const BUILTINS: &[Builtin] = &[
                 i,
                 "softmax",
                 &[("X", &x)],
-                &[("axis", AttrValue::Int(a.int("axis")? as i32))],
+                &[("axis", AttrValue::Int(a.int32("axis")?))],
             )
         }
     ),
@@ -82,8 +82,8 @@ pub const BUILTINS: &[Builtin] = &[
                 &helper,
                 &x,
                 &y,
-                a.int("x_num_col_dims")? as i32,
-                a.int("y_num_col_dims")? as i32,
+                a.int32("x_num_col_dims")?,
+                a.int32("y_num_col_dims")?,
             );
             Ok(Value::Var(out))
         }
@@ -147,10 +147,7 @@ pub const BUILTINS: &[Builtin] = &[
                     .input("Label", &[&label.name])
                     .output("Y", &[&out.name])
                     .attr("soft_label", AttrValue::Bool(a.bool("soft_label")?))
-                    .attr(
-                        "ignore_index",
-                        AttrValue::Int(a.int("ignore_index")? as i32),
-                    ),
+                    .attr("ignore_index", AttrValue::Int(a.int32("ignore_index")?)),
             );
             Ok(Value::Var(out))
         }
@@ -224,7 +221,7 @@ fn cos_sim(i: &mut Host, a: &mut Args) -> Result<Value> {
 /// (1.6) gives a zero row for an id outside `[0, depth)`.
 fn one_hot(i: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.var("input")?;
-    let depth = a.int("depth")?;
+    let depth = a.int32("depth")?;
     if depth < 1 {
         return Err(a.err(
             "depth",
@@ -264,7 +261,7 @@ fn one_hot(i: &mut Host, a: &mut Args) -> Result<Value> {
     let op = Op::new("one_hot_v2")
         .input("X", &[&ids.name])
         .output("Out", &[&out.name])
-        .attr("depth", AttrValue::Int(depth as i32))
+        .attr("depth", AttrValue::Int(depth))
         .attr(
             "allow_out_of_range",
             AttrValue::Bool(a.bool("allow_out_of_range")?),
@@ -368,10 +365,7 @@ fn softmax_with_cross_entropy(i: &mut Host, a: &mut Args) -> Result<Value> {
             .output("Softmax", &[&softmax.name])
             .output("Loss", &[&loss.name])
             .attr("soft_label", AttrValue::Bool(a.bool("soft_label")?))
-            .attr(
-                "ignore_index",
-                AttrValue::Int(a.int("ignore_index")? as i32),
-            )
+            .attr("ignore_index", AttrValue::Int(a.int32("ignore_index")?))
             .attr(
                 "numeric_stable_mode",
                 AttrValue::Bool(a.bool("numeric_stable_mode")?),

@@ -418,10 +418,7 @@ fn sigmoid_ce(i: &mut Host, a: &mut Args) -> Result<Value> {
             .input("X", &[&x.name])
             .input("Label", &[&label.name])
             .output("Out", &[&out.name])
-            .attr(
-                "ignore_index",
-                AttrValue::Int(a.int("ignore_index")? as i32),
-            )
+            .attr("ignore_index", AttrValue::Int(a.int32("ignore_index")?))
             .attr("normalize", AttrValue::Bool(a.bool("normalize")?)),
     );
     Ok(Value::Var(out))

@@ -466,8 +466,8 @@ fn print_layer(i: &mut Host, a: &mut Args) -> Result<Value> {
         Op::new("print")
             .input("In", &[&x.name])
             .output("Out", &[&out.name])
-            .attr("first_n", AttrValue::Int(a.int("first_n")? as i32))
-            .attr("summarize", AttrValue::Int(a.int("summarize")? as i32))
+            .attr("first_n", AttrValue::Int(a.int32("first_n")?))
+            .attr("summarize", AttrValue::Int(a.int32("summarize")?))
             .attr("message", AttrValue::String(message))
             .attr(
                 "print_tensor_name",
