@@ -57,22 +57,20 @@ fn norm<T: Real>(sum_sq: T) -> T {
 }
 
 /// `(Out, XNorm, YNorm)` of `x` (`n` rows of `w`) and `y` (`n` rows, or
-/// one when `m` is 1 and `n` is not).
+/// one when `m` is 1 and `n` is not). `Y`'s norms come first, so a
+/// broadcast row's is computed once.
 fn forward<T: Real>(x: &[T], y: &[T], n: usize, m: usize, w: usize) -> (Vec<T>, Vec<T>, Vec<T>) {
-    let (mut out, mut xnorm, mut ynorm) =
-        (vec![T::zero(); n], vec![T::zero(); n], vec![T::zero(); m]);
+    let dot = |a: &[T], b: &[T]| a.iter().zip(b).fold(T::zero(), |s, (&p, &q)| s + p * q);
+    let ynorm: Vec<T> = (0..m)
+        .map(|r| norm(dot(&y[r * w..(r + 1) * w], &y[r * w..(r + 1) * w])))
+        .collect();
+    let (mut out, mut xnorm) = (vec![T::zero(); n], vec![T::zero(); n]);
     for r in 0..n {
-        let yr = if m == n { r } else { 0 };
-        let (mut xx, mut yy, mut xy) = (T::zero(), T::zero(), T::zero());
-        for (&a, &b) in x[r * w..(r + 1) * w].iter().zip(&y[yr * w..(yr + 1) * w]) {
-            xx = xx + a * a;
-            yy = yy + b * b;
-            xy = xy + a * b;
-        }
-        let (xn, yn) = (norm(xx), norm(yy));
+        let k = if m == n { r } else { 0 };
+        let xr = &x[r * w..(r + 1) * w];
+        let xn = norm(dot(xr, xr));
         xnorm[r] = xn;
-        ynorm[yr] = yn;
-        out[r] = xy / (xn * yn);
+        out[r] = dot(xr, &y[k * w..(k + 1) * w]) / (xn * ynorm[k]);
     }
     (out, xnorm, ynorm)
 }
