@@ -40,3 +40,19 @@ try:
     raise ValueError("bad value")
 except ValueError as e:
     print(cpt.get_exception_message(e))
+
+# `%` with a dict, `*` widths, length modifiers, `%c`, text right-aligned,
+# and the errors CPython raises for a bad format.
+acc = np.float32(0.8125)
+print("%10s|%-6s|%5r|%.3s" % ('right', 'left', 'r', 'truncated'))
+print("%*d|%-*.*f|%.*e|%*s|" % (5, 3, 8, 2, 3.14159, 1, 12345.6, -4, 'x'))
+print("%(pass_id)d %(name)s %(acc).3f %(acc)08.2f %%" % {'pass_id': 2, 'name': 'fc', 'acc': acc})
+print("%ld %c%c %5c|%-3c|" % (7, 65, 'z', 'q', 'w'))
+print("%s" % {'k': 1}, "no fields" % {'k': 1}, "%5.1f%%" % 99.44)
+for fmt, args in [("%s %s", (1,)), ("%s", (1, 2)), ("abc", 5), ("%y", 1),
+                  ("ab %", ()), ("%(a)s", (1,)), ("%*d", ('x', 1)),
+                  ("%c", 'ab'), ("%(a)s", {})]:
+    try:
+        print(repr(fmt % args))
+    except (TypeError, ValueError, KeyError) as e:
+        print(type(e).__name__, e)

@@ -313,18 +313,23 @@ fn pad(s: &Spec, sign: &str, body: &str, default_align: char) -> String {
     }
 }
 
-/// A `%` conversion (`%-8.3f`, `%05d`, `%x`, `%g`): its flags, width and
-/// precision as a format spec for [`format`], and the conversion letter.
-pub fn percent_spec(flags_width_precision: &str, conversion: char) -> String {
+/// A `%` conversion (`%-8.3f`, `%05d`, `%x`, `%g`, `%10s`): its flags,
+/// width and precision as a format spec for [`format`]. `left`: the `-`
+/// flag or a negative `*` width. `%` right-aligns text too, where
+/// `format` left-aligns it.
+pub fn percent_spec(flags_width_precision: &str, left: bool, conversion: char) -> String {
     let mut flags = String::new();
     let mut rest = flags_width_precision;
     while let Some(c) = rest.chars().next().filter(|c| "-+ #0".contains(*c)) {
         flags.push(c);
         rest = &rest[1..];
     }
+    let text = matches!(conversion, 's' | 'r' | 'a' | 'c');
     let mut spec = String::new();
-    if flags.contains('-') {
+    if left {
         spec.push('<');
+    } else if text {
+        spec.push('>');
     }
     if flags.contains('+') {
         spec.push('+');
@@ -334,13 +339,13 @@ pub fn percent_spec(flags_width_precision: &str, conversion: char) -> String {
     if flags.contains('#') {
         spec.push('#');
     }
-    if flags.contains('0') && !flags.contains('-') {
+    if flags.contains('0') && !left && !text {
         spec.push('0');
     }
     spec.push_str(rest);
     match conversion {
         'i' | 'u' => spec.push('d'),
-        's' | 'r' | 'a' => {}
+        _ if text => {}
         c => spec.push(c),
     }
     spec
@@ -436,10 +441,11 @@ mod tests {
 
     #[test]
     fn percent_conversions_become_format_specs() {
-        assert_eq!(percent_spec("-8.3", 'f'), "<8.3f");
-        assert_eq!(percent_spec("05", 'd'), "05d");
-        assert_eq!(percent_spec("+", 'i'), "+d");
-        assert_eq!(percent_spec(".2", 'e'), ".2e");
-        assert_eq!(percent_spec("10", 's'), "10");
+        assert_eq!(percent_spec("-8.3", true, 'f'), "<8.3f");
+        assert_eq!(percent_spec("05", false, 'd'), "05d");
+        assert_eq!(percent_spec("+", false, 'i'), "+d");
+        assert_eq!(percent_spec(".2", false, 'e'), ".2e");
+        assert_eq!(percent_spec("10", false, 's'), ">10");
+        assert_eq!(percent_spec("-3", true, 'c'), "<3");
     }
 }

@@ -713,46 +713,131 @@ pub fn format_value(v: &Value, spec: &str, repr: bool, sp: Range<usize>) -> Resu
     format_spec::format(&value, spec).map_err(|e| Diagnostic::new(sp, format!("ValueError: {e}")))
 }
 
-/// `%` formatting of a string.
+/// `%` formatting of a string, as CPython's `str % args` does:
+/// `%(key)` names a dict argument's item, `*` takes a width or precision
+/// from the arguments, a length modifier (`%ld`) is skipped, and every
+/// argument must be used.
 fn percent_format(fmt: &str, args: &Value, sp: Range<usize>) -> Result<Value> {
-    let values = match args {
-        Value::Tuple(t) => t.to_vec(),
-        other => vec![other.clone()],
+    let err = |msg: String| Diagnostic::new(sp.clone(), msg);
+    let (values, mapping) = match args {
+        Value::Tuple(t) => (t.to_vec(), None),
+        Value::Dict(d) => (vec![args.clone()], Some(d)),
+        other => (vec![other.clone()], None),
     };
-    let mut it = values.iter();
+    let mut next = 0;
+    let mut take = || -> Result<Value> {
+        let v = values
+            .get(next)
+            .cloned()
+            .ok_or_else(|| err("TypeError: not enough arguments for format string".into()))?;
+        next += 1;
+        Ok(v)
+    };
+    let chars: Vec<char> = fmt.chars().collect();
+    let mut i = 0;
     let mut out = String::new();
-    let mut chars = fmt.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
+    while i < chars.len() {
+        if chars[i] != '%' {
+            out.push(chars[i]);
+            i += 1;
             continue;
         }
-        let mut spec = String::new();
-        while let Some(&n) = chars.peek() {
-            chars.next();
-            if n.is_ascii_alphabetic() || n == '%' {
-                spec.push(n);
-                break;
-            }
-            spec.push(n);
+        i += 1;
+        let incomplete = || err("ValueError: incomplete format".into());
+        let mut keyed = None;
+        if chars.get(i) == Some(&'(') {
+            let close = chars[i..]
+                .iter()
+                .position(|&c| c == ')')
+                .ok_or_else(|| err("ValueError: incomplete format key".into()))?;
+            let key: String = chars[i + 1..i + close].iter().collect();
+            let Some(d) = mapping else {
+                return Err(err("TypeError: format requires a mapping".into()));
+            };
+            let item = d.borrow().get(&Value::str(&key)).ok().flatten().cloned();
+            keyed = Some(item.ok_or_else(|| err(format!("KeyError: '{key}'")))?);
+            i += close + 1;
         }
-        if spec == "%" {
+        // Flags, width and precision, with `*` replaced by an argument.
+        let mut spec = String::new();
+        while let Some(&c) = chars.get(i).filter(|c| "-+ #0".contains(**c)) {
+            spec.push(c);
+            i += 1;
+        }
+        let mut left = spec.contains('-');
+        for part in 0..2 {
+            if part == 1 {
+                if chars.get(i) != Some(&'.') {
+                    break;
+                }
+                spec.push('.');
+                i += 1;
+            }
+            if chars.get(i) == Some(&'*') {
+                let Value::Int(n) = take()? else {
+                    return Err(err("TypeError: * wants int".into()));
+                };
+                // A negative `*` width left-aligns; a negative precision is 0.
+                left |= part == 0 && n < 0;
+                spec.push_str(
+                    &if part == 0 {
+                        n.unsigned_abs()
+                    } else {
+                        n.max(0) as u64
+                    }
+                    .to_string(),
+                );
+                i += 1;
+            } else {
+                while let Some(&c) = chars.get(i).filter(|c| c.is_ascii_digit()) {
+                    spec.push(c);
+                    i += 1;
+                }
+            }
+        }
+        while matches!(chars.get(i), Some('h' | 'l' | 'L')) {
+            i += 1;
+        }
+        let conv = *chars.get(i).ok_or_else(incomplete)?;
+        i += 1;
+        if conv == '%' {
             out.push('%');
             continue;
         }
-        let v = it
-            .next()
-            .ok_or_else(|| Diagnostic::new(sp.clone(), "not enough arguments for format string"))?;
-        let conv = spec.pop().unwrap_or('s');
-        let fspec = format_spec::percent_spec(&spec, conv);
+        if !"diouxXeEfFgGcrsa".contains(conv) {
+            return Err(err(format!(
+                "ValueError: unsupported format character '{conv}' ({:#x}) at index {}",
+                conv as u32,
+                i - 1
+            )));
+        }
+        let v = match keyed {
+            Some(v) => v,
+            None => take()?,
+        };
+        let fspec = format_spec::percent_spec(&spec, left, conv);
         let text = match conv {
             's' | 'r' | 'a' => {
-                let text = Show(v, conv != 's').to_string();
+                let text = Show(&v, conv != 's').to_string();
                 format_value(&Value::str(&text), &fspec, false, sp.clone())?
+            }
+            'c' => {
+                let c =
+                    match &v {
+                        Value::Int(n) => u32::try_from(*n)
+                            .ok()
+                            .and_then(char::from_u32)
+                            .ok_or_else(|| {
+                                err("OverflowError: %c arg not in range(0x110000)".into())
+                            })?,
+                        Value::Str(s) if s.chars().count() == 1 => s.chars().next().unwrap_or(' '),
+                        _ => return Err(err("TypeError: %c requires int or char".into())),
+                    };
+                format_value(&Value::str(&c.to_string()), &fspec, false, sp.clone())?
             }
             // `%d` truncates a float, as `int()` does.
             'd' | 'i' | 'u' => {
-                let n = match v {
+                let n = match &v {
                     Value::Float(f) => Value::Int(*f as i64),
                     Value::Array(x) | Value::NpScalar(x) if x.size() == 1 => match x.item() {
                         Ok(crate::host::Scalar::Float(f)) => Value::Int(f as i64),
@@ -762,11 +847,17 @@ fn percent_format(fmt: &str, args: &Value, sp: Range<usize>) -> Result<Value> {
                 };
                 format_value(&n, &fspec, false, sp.clone())?
             }
-            _ => format_value(v, &fspec, false, sp.clone())?,
+            _ => format_value(&v, &fspec, false, sp.clone())?,
         };
         out.push_str(&text);
+        check_size(out.len(), &sp)?;
     }
-    check_size(out.len(), &sp)?;
+    // A dict argument may go unused (`'abc' % {}`); any other may not.
+    if next < values.len() && mapping.is_none() {
+        return Err(err(
+            "TypeError: not all arguments converted during string formatting".into(),
+        ));
+    }
     Ok(Value::str(&out))
 }
 
