@@ -50,6 +50,9 @@ pub struct ProgramBuilder {
     pub runs: Vec<Run>,
     /// Run mode (`fluidc run script.py`): `exe.run` executes programs.
     pub run: Option<super::run::RunMode>,
+    /// The scope views (`find_var(name).get_tensor()`) the script may
+    /// still hold, refreshed after each run (`api::program::refresh_views`).
+    pub views: Vec<std::rc::Weak<super::value::Object>>,
     /// Build mode stops the script at its first run of a program other
     /// than a startup program (SPEC §8.1): what it builds is complete then.
     pub stopped: bool,
@@ -87,6 +90,7 @@ impl ProgramBuilder {
             counters: HashMap::new(),
             callstack: Vec::new(),
             runs: Vec::new(),
+            views: Vec::new(),
             run: None,
             stopped: false,
             params: indexmap::IndexMap::new(),

@@ -13,6 +13,9 @@ use fluidc_runtime::{RuntimeError, Session, SessionOptions, Tensor};
 use fluidc_transpiler::passes::{Pass, Pipeline};
 use fluidc_transpiler::{passes, Program, Verified};
 
+use std::rc::Rc;
+
+use crate::front::value::HostTensor;
 use crate::host::{DType, HostArray};
 
 /// What run mode keeps while the script runs.
@@ -136,6 +139,33 @@ impl RunMode {
             .collect::<Result<Vec<_>, _>>()?;
         self.last = fetched;
         Ok(arrays)
+    }
+
+    /// Scope `scope`'s tensor `name` as a DenseTensor that is that
+    /// variable (`scope.find_var(name).get_tensor()`, a view: see
+    /// `front::api::program::scope_view`); `None` if the scope holds none.
+    pub fn view(&self, scope: usize, name: &str) -> Option<HostTensor> {
+        let t = self.tensor(scope, name)?;
+        Some(HostTensor {
+            array: Some(Rc::new(HostArray::from_tensor(&t).ok()?)),
+            lod: t.lod().to_vec(),
+            view: Some((scope, name.to_string())),
+        })
+    }
+
+    /// Writes a view's value (its `set`) into the scope variable it is.
+    pub fn write_view(&mut self, t: &HostTensor) -> Result<(), String> {
+        let (Some((scope, name)), Some(array)) = (&t.view, &t.array) else {
+            return Ok(());
+        };
+        let rows = array.shape().first().copied().unwrap_or(1);
+        Tensor::check_lod(&t.lod, rows).map_err(|e| format!("cannot set `{name}`: {e}"))?;
+        let tensor = array
+            .to_tensor()
+            .map_err(String::from)?
+            .with_lod(t.lod.clone());
+        self.session(*scope).set_tensor(name, tensor);
+        Ok(())
     }
 
     /// The session of scope `scope`, made when first used.

@@ -75,6 +75,11 @@ pub struct HostTensor {
     pub array: Option<Rc<crate::host::HostArray>>,
     /// LoD offsets, level by level (`[[0, 3, 5]]`).
     pub lod: Vec<Vec<usize>>,
+    /// The (scope, variable) this tensor is, for
+    /// `scope.find_var(name).get_tensor()`: Paddle gives the variable
+    /// itself, so `set` writes through to the scope and each run refreshes
+    /// the tensor ([`crate::front::run::RunMode::view`]).
+    pub view: Option<(usize, String)>,
 }
 
 /// An object of the fluid API; the mutable ones carry their state inside.

@@ -297,6 +297,7 @@ fn vars_io(i: &mut Host, a: &mut Args, which: Which, save: bool) -> Result<Value
     } else {
         load_tensors(run, scope, &names, &dir, filename.as_deref())
     };
+    super::program::refresh_views(&mut i.b);
     done.map_err(|e| Diagnostic::new(a.call.clone(), e))?;
     Ok(Value::None)
 }
@@ -671,6 +672,7 @@ fn load_inference_model(
     let scope = i.b.scope;
     if let Some(run) = i.b.run.as_mut() {
         load_tensors(run, scope, &persistables, dir, params).map_err(err)?;
+        super::program::refresh_views(&mut i.b);
     }
     let q = i.b.new_program();
     i.b.programs[q].program = program;

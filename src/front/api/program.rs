@@ -287,7 +287,7 @@ pub const BUILTINS: &[Builtin] = &[
     }),
     builtin!(["ScopeVar.get_tensor"], [], Rest::No, |i, a| {
         match recv_object(a).as_ref() {
-            Object::ScopeVar(scope, name) => scope_tensor(i, a, *scope, name).map(dense_tensor),
+            Object::ScopeVar(scope, name) => scope_view(i, a, *scope, name),
             _ => Ok(Value::Poison),
         }
     }),
@@ -348,26 +348,23 @@ pub const BUILTINS: &[Builtin] = &[
         ["DenseTensor.set"],
         [("array", Req), ("place", Nil)],
         Rest::No,
-        |_, a| {
+        |i, a| {
             let array = super::numpy::as_array(a.get("array"))
                 .ok_or_else(|| a.err("array", "set() takes a numpy array"))?;
-            host_tensor_mut(a)?.with(|t| t.array = Some(array));
-            Ok(Value::None)
+            host_tensor_mut(a)?.with(i, |t| t.array = Some(array))
         }
     ),
-    builtin!(["DenseTensor.set_lod"], [("lod", Req)], Rest::No, |_, a| {
+    builtin!(["DenseTensor.set_lod"], [("lod", Req)], Rest::No, |i, a| {
         let lod = lod_arg(a, "lod", false)?;
-        host_tensor_mut(a)?.with(|t| t.lod = lod);
-        Ok(Value::None)
+        host_tensor_mut(a)?.with(i, |t| t.lod = lod)
     }),
     builtin!(
         ["DenseTensor.set_recursive_sequence_lengths"],
         [("recursive_sequence_lengths", Req)],
         Rest::No,
-        |_, a| {
+        |i, a| {
             let lod = lod_arg(a, "recursive_sequence_lengths", true)?;
-            host_tensor_mut(a)?.with(|t| t.lod = lod);
-            Ok(Value::None)
+            host_tensor_mut(a)?.with(i, |t| t.lod = lod)
         }
     ),
     builtin!(
@@ -771,10 +768,10 @@ fn host_tensor_of(a: &Args) -> Result<crate::front::value::HostTensor> {
 }
 
 /// Changes the DenseTensor a method is bound to.
-fn host_tensor_mut(a: &Args) -> Result<HostTensorMut> {
+fn host_tensor_mut(a: &Args) -> Result<HostTensorMut<'_>> {
     let o = recv_object(a);
     match o.as_ref() {
-        Object::DenseTensor(_) => Ok(HostTensorMut(o)),
+        Object::DenseTensor(_) => Ok(HostTensorMut(o, a)),
         _ => Err(Diagnostic::new(
             a.call.clone(),
             "this method needs a DenseTensor",
@@ -782,14 +779,26 @@ fn host_tensor_mut(a: &Args) -> Result<HostTensorMut> {
     }
 }
 
-/// A DenseTensor being changed through its `RefCell`.
-struct HostTensorMut(std::rc::Rc<Object>);
+/// A DenseTensor being changed through its `RefCell`, by the call `.1`.
+struct HostTensorMut<'a>(std::rc::Rc<Object>, &'a Args);
 
-impl HostTensorMut {
-    fn with(&self, f: impl FnOnce(&mut crate::front::value::HostTensor)) {
+impl HostTensorMut<'_> {
+    /// Changes the tensor, and the scope variable it is, if it is one.
+    fn with(
+        &self,
+        i: &mut Host,
+        f: impl FnOnce(&mut crate::front::value::HostTensor),
+    ) -> Result<Value> {
         if let Object::DenseTensor(t) = self.0.as_ref() {
             f(&mut t.borrow_mut());
+            let t = t.borrow().clone();
+            if let Some(run) = i.b.run.as_mut().filter(|_| t.view.is_some()) {
+                run.write_view(&t)
+                    .map_err(|e| Diagnostic::new(self.1.call.clone(), e))?;
+                refresh_views(&mut i.b);
+            }
         }
+        Ok(Value::None)
     }
 }
 
@@ -923,6 +932,7 @@ pub fn host_tensor(array: std::rc::Rc<crate::host::HostArray>, lod: Vec<Vec<usiz
         crate::front::value::HostTensor {
             array: Some(array),
             lod,
+            view: None,
         },
     )))
 }
@@ -935,12 +945,51 @@ fn scope_tensor(i: &mut Host, a: &Args, scope: usize, name: &str) -> Result<Valu
     };
     run.scope_tensor(scope, name)
         .map(|x| Value::Array(std::rc::Rc::new(x)))
-        .ok_or_else(|| {
-            Diagnostic::new(
-                a.call.clone(),
-                format!("the scope holds no tensor `{name}` (only persistable variables stay in it after a run)"),
-            )
-        })
+        .ok_or_else(|| no_scope_tensor(a, name))
+}
+
+/// `scope.find_var(name).get_tensor()`: a DenseTensor that is the scope's
+/// variable, as Paddle's is: its `set` writes through to the scope
+/// (`RunMode::write_view`), and each run or load refreshes it while the
+/// script holds it (a copy of each held view per run). Build mode gives
+/// one without a value, so that scripts which `set` parameters compile.
+fn scope_view(i: &mut Host, a: &Args, scope: usize, name: &str) -> Result<Value> {
+    let t = match i.b.run.as_ref() {
+        Some(run) => run
+            .view(scope, name)
+            .ok_or_else(|| no_scope_tensor(a, name))?,
+        None => crate::front::value::HostTensor {
+            view: Some((scope, name.to_string())),
+            ..Default::default()
+        },
+    };
+    let o = std::rc::Rc::new(Object::DenseTensor(std::cell::RefCell::new(t)));
+    i.b.views.retain(|v| v.strong_count() > 0);
+    i.b.views.push(std::rc::Rc::downgrade(&o));
+    Ok(Value::Object(o))
+}
+
+/// Gives the scope views the script still holds their variables' values.
+pub fn refresh_views(b: &mut crate::front::builder::ProgramBuilder) {
+    b.views.retain(|v| v.strong_count() > 0);
+    let Some(run) = b.run.as_ref() else {
+        return;
+    };
+    for o in b.views.iter().filter_map(std::rc::Weak::upgrade) {
+        if let Object::DenseTensor(t) = o.as_ref() {
+            let view = t.borrow().view.clone();
+            if let Some(fresh) = view.and_then(|(scope, name)| run.view(scope, &name)) {
+                *t.borrow_mut() = fresh;
+            }
+        }
+    }
+}
+
+fn no_scope_tensor(a: &Args, name: &str) -> Diagnostic {
+    Diagnostic::new(
+        a.call.clone(),
+        format!("the scope holds no tensor `{name}` (only persistable variables stay in it after a run)"),
+    )
 }
 
 /// The names `fetch_list` gives; `None` when an item already failed (its
@@ -1017,9 +1066,9 @@ fn run_now(i: &mut Host, a: &mut Args, program: usize) -> Result<Value> {
     let Some(run) = i.b.run.as_mut() else {
         return Ok(Value::Poison);
     };
-    let arrays = run
-        .run(built, feeds, &fetch, scope)
-        .map_err(|e| Diagnostic::new(a.call.clone(), e))?;
+    let arrays = run.run(built, feeds, &fetch, scope);
+    refresh_views(&mut i.b);
+    let arrays = arrays.map_err(|e| Diagnostic::new(a.call.clone(), e))?;
     if numpy {
         if let Some(k) = arrays.iter().position(|(_, lod)| !lod.is_empty()) {
             return Err(lod_fetch_as_numpy(a, &fetch[k]));
