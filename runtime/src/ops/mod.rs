@@ -7,6 +7,7 @@
 //! interpreter carries out itself (see `crate::exec`).
 pub(crate) mod arg;
 pub(crate) mod array;
+mod auc;
 pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod conv;
@@ -69,6 +70,7 @@ impl Registry {
         sequence::register_all(&mut r);
         rnn_cells::register_all(&mut r);
         cos_sim::register_all(&mut r);
+        auc::register_all(&mut r);
         one_hot::register_all(&mut r);
         sequence_expand::register_all(&mut r);
         sequence_rnn::register_all(&mut r);

@@ -179,6 +179,19 @@ pub const BUILTINS: &[Builtin] = &[
         accuracy
     ),
     builtin!(
+        ["fluid.layers.auc"],
+        [
+            ("input", Req),
+            ("label", Req),
+            ("curve", Str("ROC")),
+            ("num_thresholds", Int(4095)),
+            ("topk", Int(1)),
+            ("slide_steps", Int(1))
+        ],
+        Rest::No,
+        auc
+    ),
+    builtin!(
         ["fluid.layers.fc"],
         [
             ("input", Req),
@@ -376,6 +389,93 @@ fn softmax_with_cross_entropy(i: &mut Host, a: &mut Args) -> Result<Value> {
         return Ok(Value::tuple(vec![Value::Var(loss), Value::Var(softmax)]));
     }
     Ok(Value::Var(loss))
+}
+
+/// 1.x `metric_op.auc`: two `auc` ops on the same predictions, one over
+/// every batch so far and one over the last `slide_steps` batches, each
+/// with persistable int64 statistics the startup program zeroes
+/// (`_generated_var_N`). Returns `(auc, batch_auc, [batch_stat_pos,
+/// batch_stat_neg, stat_pos, stat_neg])`. `topk` is unused, in Paddle's
+/// layer as here; Paddle's kernel computes the ROC area whatever `curve`
+/// says, so fluidc refuses `curve='PR'` rather than print a ROC area.
+fn auc(i: &mut Host, a: &mut Args) -> Result<Value> {
+    let (input, label) = (a.var("input")?, a.var("label")?);
+    let curve = a.string("curve")?;
+    if curve != "ROC" {
+        return Err(a.err(
+            "curve",
+            format!("curve='{curve}': Paddle's auc op computes the ROC curve's area only; pass curve='ROC'"),
+        ));
+    }
+    let thresholds = i64::from(a.int32("num_thresholds")?);
+    if thresholds < 1 {
+        return Err(a.err(
+            "num_thresholds",
+            format!("num_thresholds={thresholds}: auc needs at least 1 (the buckets of probability it counts in)"),
+        ));
+    }
+    let slide_steps = i64::from(a.int32("slide_steps")?);
+    if slide_steps < 0 {
+        return Err(a.err(
+            "slide_steps",
+            format!("slide_steps={slide_steps}: pass the number of batches the batch AUC covers, or 0 for all of them"),
+        ));
+    }
+    a.int("topk")?;
+    let (dtype, shape) = (dtype_of(i, &input), dims(i, &input));
+    if dtype != VarKind::Fp32 || shape.len() != 2 {
+        return Err(a.err(
+            "input",
+            format!(
+                "auc takes float32 probabilities [batch, classes] (the last column the positive class's), and `{}` is {} {shape:?}; pass a softmax or sigmoid output, cast or reshaped",
+                input.name,
+                fluidc_transpiler::model::dtype_name(dtype)
+            ),
+        ));
+    }
+    if dtype_of(i, &label) != VarKind::Int64 {
+        return Err(a.err(
+            "label",
+            format!(
+                "auc takes int64 labels, and `{}` is {}; declare the data layer with dtype='int64' or cast it",
+                label.name,
+                fluidc_transpiler::model::dtype_name(dtype_of(i, &label))
+            ),
+        ));
+    }
+    let helper = i.b.helper_name("auc");
+    let auc_out = i.b.tmp_var(&helper, VarKind::Fp64, vec![]);
+    let batch_auc = i.b.tmp_var(&helper, VarKind::Fp64, vec![]);
+    let ring = (1 + slide_steps) * (thresholds + 1) + 1;
+    let mut stat = |shape: Vec<i64>| {
+        super::tensor::global_var(i, None, shape, VarKind::Int64, 0.0, true, false)
+    };
+    let (batch_pos, batch_neg) = (stat(vec![ring]), stat(vec![ring]));
+    let (pos, neg) = (stat(vec![1, thresholds + 1]), stat(vec![1, thresholds + 1]));
+    for (out, pos, neg, steps) in [
+        (&batch_auc, &batch_pos, &batch_neg, slide_steps),
+        (&auc_out, &pos, &neg, 0),
+    ] {
+        i.b.append(
+            Op::new("auc")
+                .input("Predict", &[&input.name])
+                .input("Label", &[&label.name])
+                .input("StatPos", &[&pos.name])
+                .input("StatNeg", &[&neg.name])
+                .output("AUC", &[&out.name])
+                .output("StatPosOut", &[&pos.name])
+                .output("StatNegOut", &[&neg.name])
+                .attr("curve", AttrValue::String(curve.clone()))
+                .attr("num_thresholds", AttrValue::Int(thresholds as i32))
+                .attr("slide_steps", AttrValue::Int(steps as i32)),
+        );
+    }
+    let stats = [batch_pos, batch_neg, pos, neg].map(Value::Var).to_vec();
+    Ok(Value::tuple(vec![
+        Value::Var(auc_out),
+        Value::Var(batch_auc),
+        Value::list(stats),
+    ]))
 }
 
 /// 1.x `accuracy`: `top_k` of the input (its own helper, `top_k_N`), then

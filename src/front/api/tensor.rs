@@ -440,20 +440,42 @@ fn create_global_var(i: &mut Host, a: &mut Args) -> Result<Value> {
     let dtype = a.dtype("dtype")?;
     let value = a.float("value")?;
     i.b.helper_name("global_var");
-    let name = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.unique("_generated_var"),
-    };
+    let name = a.opt_string("name")?;
+    let (persistable, force_cpu) = (a.bool("persistable")?, a.bool("force_cpu")?);
+    Ok(Value::Var(global_var(
+        i,
+        name,
+        shape,
+        dtype,
+        value,
+        persistable,
+        force_cpu,
+    )))
+}
+
+/// A variable in the global block of the main program, `name` or the next
+/// `_generated_var_N`, set to `value` by a `fill_constant` its startup
+/// program runs: `LayerHelper.create_global_variable` with a Constant
+/// initializer, whose op Paddle prepends to the startup program.
+pub(super) fn global_var(
+    i: &mut Host,
+    name: Option<String>,
+    shape: Vec<i64>,
+    dtype: VarKind,
+    value: f64,
+    persistable: bool,
+    force_cpu: bool,
+) -> VarRef {
+    let name = name.unwrap_or_else(|| i.b.unique("_generated_var"));
     let mut var = Var::dense(name, dtype, shape.clone());
-    var.persistable = Some(a.bool("persistable")?);
+    var.persistable = Some(persistable);
     var.stop_gradient = Some(true);
     let (main, startup) = (i.b.main, i.b.startup);
     let r = i.b.declare_in(main, 0, var.clone());
     i.b.declare_in(startup, 0, var);
-    // Paddle's Constant initializer prepends its op to the startup program.
-    let init = fill_constant_desc(&r.name, shape, dtype, value, a.bool("force_cpu")?);
+    let init = fill_constant_desc(&r.name, shape, dtype, value, force_cpu);
     i.b.prepend_to(startup, 0, init);
-    Ok(Value::Var(r))
+    r
 }
 
 fn print_layer(i: &mut Host, a: &mut Args) -> Result<Value> {

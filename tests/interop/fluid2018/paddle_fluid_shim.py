@@ -1356,6 +1356,27 @@ def accuracy(input, label, k=1, correct=None, total=None):
     return acc_out
 
 
+def auc(input, label, curve="ROC", num_thresholds=2**12 - 1, topk=1, slide_steps=1):
+    """1.x metric_op.auc: a batch `auc` over the last `slide_steps` batches and
+    a global one, each with persistable int64 statistics zeroed at startup
+    (no InsTagWeight, which 3.3.1's own layer adds)."""
+    helper = LayerHelper("auc")
+    auc_out = helper.create_variable_for_type_inference(dtype="float64")
+    batch_auc_out = helper.create_variable_for_type_inference(dtype="float64")
+    ring = [(1 + slide_steps) * (num_thresholds + 1) + 1]
+    stats = [create_global_var(shape, 0, "int64", persistable=True)
+             for shape in (ring, ring, [1, num_thresholds + 1], [1, num_thresholds + 1])]
+    for out, (pos, neg), steps in ((batch_auc_out, stats[:2], slide_steps),
+                                   (auc_out, stats[2:], 0)):
+        helper.append_op(type="auc",
+                         inputs={"Predict": [input], "Label": [label],
+                                 "StatPos": [pos], "StatNeg": [neg]},
+                         attrs={"curve": curve, "num_thresholds": num_thresholds,
+                                "slide_steps": steps},
+                         outputs={"AUC": [out], "StatPosOut": [pos], "StatNegOut": [neg]})
+    return auc_out, batch_auc_out, stats
+
+
 def concat(input, axis=0, name=None):
     if not isinstance(input, list):
         input = [input]
@@ -2325,7 +2346,8 @@ def install(run=False):
     layers.__dict__.update(
         embedding=embedding, conv2d=conv2d, pool2d=pool2d, batch_norm=batch_norm,
         dropout=dropout, cross_entropy=cross_entropy,
-        softmax_with_cross_entropy=softmax_with_cross_entropy, accuracy=accuracy, topk=topk,
+        softmax_with_cross_entropy=softmax_with_cross_entropy, accuracy=accuracy, auc=auc,
+        topk=topk,
         concat=concat, sums=sums, sum=sums, reshape=reshape, transpose=transpose, clip=clip,
         StaticRNN=StaticRNN,
         create_parameter=create_parameter,

@@ -4,7 +4,7 @@
 //! `dropout`, `top_k`, `arg_max`/`arg_min`, `accuracy`, and the RNN cells
 //! `gru_unit` and `lstm_unit`, `cos_sim` (`lstm_unit` and `cos_sim`
 //! are Paddle 1.x's, which 3.3.1 dropped: see `data/fluidc_ops.json`),
-//! and `one_hot_v2`.
+//! `one_hot_v2`, and the `auc` metric.
 use super::infer::{same_as_x, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -35,6 +35,39 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("lstm_unit", lstm_unit));
     r.push(Behaviour::pure("cos_sim", cos_sim));
     r.push(Behaviour::pure("one_hot_v2", one_hot_v2));
+    // Its statistics are persistable state it updates on every run.
+    r.push(Behaviour::pure("auc", auc).not_foldable());
+}
+
+/// `auc`: the area (float64, 0-D as Paddle 3.3.1 declares it) from the
+/// positive and negative counts per probability bucket, which it updates
+/// in place (`StatPosOut` is `StatPos`). Paddle's kernel takes float32
+/// probabilities and int64 labels only.
+fn auc(c: &InferCtx) -> Out {
+    if let Some(p) = c.input("Predict") {
+        if p.dtype != VarKind::Fp32 || p.dims.len() != 2 {
+            return Err(format!(
+                "Predict is {} {:?}; auc takes float32 probabilities [batch, classes] (the last column is the positive class's): cast or reshape them first",
+                crate::model::dtype_name(p.dtype),
+                p.dims
+            ));
+        }
+    }
+    if let Some(l) = c.input("Label") {
+        if l.dtype != VarKind::Int64 {
+            return Err(format!(
+                "Label is {}; auc takes int64 labels (cast them first)",
+                crate::model::dtype_name(l.dtype)
+            ));
+        }
+    }
+    let mut out = vec![("AUC", TensorType::new(VarKind::Fp64, vec![]))];
+    for (slot, input) in [("StatPosOut", "StatPos"), ("StatNegOut", "StatNeg")] {
+        if let Some(t) = c.input(input) {
+            out.push((slot, t.clone()));
+        }
+    }
+    Ok(out)
 }
 
 /// `one_hot_v2`: `X`'s dims with `depth` appended, in the `dtype`
