@@ -45,6 +45,6 @@ print(np.array(t).sum(), np.array(w).sum())
 try:
     w.set_lod([[0, 5]])
 except Exception as e:
-    print(type(e).__name__)
+    print(type(e).__name__, w.lod())
 w.set_lod([[0, 1, 3]])
 print(w.lod(), scope.find_var('fc_w').get_tensor().lod())

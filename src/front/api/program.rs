@@ -793,9 +793,12 @@ impl HostTensorMut<'_> {
             f(&mut t.borrow_mut());
             let t = t.borrow().clone();
             if let Some(run) = i.b.run.as_mut().filter(|_| t.view.is_some()) {
-                run.write_view(&t)
-                    .map_err(|e| Diagnostic::new(self.1.call.clone(), e))?;
+                let written = run.write_view(&t);
+                // Every view shows the scope again; one whose change the
+                // scope refused (a LoD that does not fit) is undone, as
+                // Paddle's `set_lod` checks before it changes anything.
                 refresh_views(&mut i.b);
+                written.map_err(|e| Diagnostic::new(self.1.call.clone(), e))?;
             }
         }
         Ok(Value::None)
