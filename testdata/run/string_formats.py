@@ -56,3 +56,10 @@ for fmt, args in [("%s %s", (1,)), ("%s", (1, 2)), ("abc", 5), ("%y", 1),
         print(repr(fmt % args))
     except (TypeError, ValueError, KeyError) as e:
         print(type(e).__name__, e)
+
+# The string methods scripts use to read dict and data files.
+line = "  12\tthe\tcat \n"
+print(repr(line.strip()), repr(line.rstrip('\n')), repr(line.lstrip()), repr(line.rstrip()))
+print(repr("xxabcxx".strip('x')), repr("--a-".lstrip('-')), repr("a\r\nb\rc\n\nd".splitlines()), "".splitlines())
+print(line.find('the'), "né ab".find('ab'), line.find('dog'), line.count('\t'), "aaaa".count('aa'))
+print("123".isdigit(), "12a".isdigit(), "".isdigit(), [w for w in line.strip().split('\t') if w.isdigit()])

@@ -125,9 +125,38 @@ pub const BUILTINS: &[Builtin] = &[
         str_replace
     ),
     builtin!(["str.split"], [("sep", Nil)], Rest::No, str_split),
-    builtin!(["str.strip"], [], Rest::No, |_, a| Ok(Value::str(
-        recv_str(a).trim()
+    builtin!(["str.strip"], [("chars", Nil)], Rest::No, |_, a| {
+        str_strip(a, true, true)
+    }),
+    builtin!(["str.lstrip"], [("chars", Nil)], Rest::No, |_, a| {
+        str_strip(a, true, false)
+    }),
+    builtin!(["str.rstrip"], [("chars", Nil)], Rest::No, |_, a| {
+        str_strip(a, false, true)
+    }),
+    builtin!(["str.splitlines"], [], Rest::No, |_, a| Ok(Value::list(
+        split_lines(&recv_str(a))
+            .into_iter()
+            .map(Value::str)
+            .collect()
     ))),
+    builtin!(["str.find"], [("sub", Req)], Rest::No, |_, a| {
+        let s = recv_str(a);
+        // Python counts characters, not bytes.
+        Ok(Value::Int(
+            s.find(&*a.string("sub")?)
+                .map_or(-1, |at| s[..at].chars().count() as i64),
+        ))
+    }),
+    builtin!(["str.count"], [("sub", Req)], Rest::No, |_, a| Ok(
+        Value::Int(recv_str(a).matches(&*a.string("sub")?).count() as i64)
+    )),
+    builtin!(["str.isdigit"], [], Rest::No, |_, a| {
+        let s = recv_str(a);
+        Ok(Value::Bool(
+            !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()),
+        ))
+    }),
     builtin!(
         ["os.getenv", "os.environ.get"],
         [("key", Req), ("default", Nil)],
@@ -138,6 +167,60 @@ pub const BUILTINS: &[Builtin] = &[
         Value::None
     )),
 ];
+
+/// `str.strip`/`lstrip`/`rstrip(chars=None)`: Python's whitespace
+/// (Rust's, and the separators `\x1c`..`\x1f`), or any of `chars`.
+fn str_strip(a: &Args, left: bool, right: bool) -> Result<Value> {
+    let s = recv_str(a);
+    let chars = match a.get("chars") {
+        Value::None => None,
+        _ => Some(a.string("chars")?),
+    };
+    let strip = |c: char| match &chars {
+        Some(set) => set.contains(c),
+        None => c.is_whitespace() || ('\x1c'..='\x1f').contains(&c),
+    };
+    let mut t: &str = &s;
+    if left {
+        t = t.trim_start_matches(strip);
+    }
+    if right {
+        t = t.trim_end_matches(strip);
+    }
+    Ok(Value::str(t))
+}
+
+/// `str.splitlines()`: split at Python's line boundaries (`\r\n` as one).
+fn split_lines(s: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = s.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if matches!(
+            c,
+            '\n' | '\r'
+                | '\x0b'
+                | '\x0c'
+                | '\x1c'
+                | '\x1d'
+                | '\x1e'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        ) {
+            lines.push(&s[start..at]);
+            start = at + c.len_utf8();
+            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
+                chars.next();
+                start += 1;
+            }
+        }
+    }
+    if start < s.len() {
+        lines.push(&s[start..]);
+    }
+    lines
+}
 
 fn recv_str(a: &Args) -> Rc<str> {
     match &a.recv {
