@@ -26,9 +26,17 @@ pub fn block_io(
     dataflow::block_io(i.b.block(program, block), written)
 }
 
-/// [`dataflow::visible`] in a program being built.
+/// [`dataflow::visible`] in a program being built, through the builder's
+/// per-block index: scanning the global block's variables for each name
+/// made a script of N `Go` blocks quadratic (8,000 took 3 s, found by the
+/// front-end fuzz campaign of session 14).
 pub fn visible(i: &Host, program: usize, block: usize, names: &[String]) -> Vec<String> {
-    dataflow::visible(&i.b.programs[program].program, block, names)
+    let chain = i.b.programs[program].program.scope_chain(block);
+    names
+        .iter()
+        .filter(|n| chain.iter().any(|&b| i.b.declares(program, b, n)))
+        .cloned()
+        .collect()
 }
 
 /// The block that `block` is nested in.
