@@ -888,11 +888,43 @@ fn append_backward_vars(
                 info.insert(v.clone(), (name.clone(), b));
             }
         }
+        mark_sparse_grads(program, b, idx);
     }
     for idx in remove.into_iter().rev() {
         program.blocks[b].ops.remove(idx);
     }
     Ok(())
+}
+
+/// Paddle's `infer_var_type` where it makes a gradient sparse: a sparse
+/// `lookup_table(_v2)_grad` writes `W@GRAD` as `SELECTED_ROWS`, and so
+/// does a `sum` of only such gradients. (The runtime keeps them dense,
+/// with the rows they have.)
+fn mark_sparse_grads(program: &mut Program, b: usize, idx: usize) {
+    let op = &program.blocks[b].ops[idx];
+    let sparse = |n: &String| {
+        program.find_var_recursive(b, n).and_then(|(_, v)| v.kind())
+            == Some(crate::VarKind::SelectedRows)
+    };
+    let outs = match op.ty.as_str() {
+        "lookup_table_grad" | "lookup_table_v2_grad"
+            if op.get_attr("is_sparse") == Some(&AttrValue::Bool(true)) =>
+        {
+            op.outputs_of("W@GRAD").to_vec()
+        }
+        "sum" if !op.inputs_of("X").is_empty() && op.inputs_of("X").iter().all(sparse) => {
+            op.outputs_of("Out").to_vec()
+        }
+        _ => return,
+    };
+    for v in program.blocks[b].vars.iter_mut() {
+        if outs.contains(&v.name) {
+            v.ty.r#type = crate::VarKind::SelectedRows as i32;
+            if let Some(d) = v.ty.dense_tensor.take() {
+                v.ty.selected_rows = Some(d.tensor);
+            }
+        }
+    }
 }
 
 /// A new gradient variable `name` of block `b`, of its forward variable's

@@ -2,6 +2,8 @@
 //!
 //! Both operands must have the same dtype, as Paddle's static-graph kernels
 //! require; the error says which dtypes met, so the program can cast.
+use std::sync::Arc;
+
 use super::float::{self, f64s};
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
@@ -476,6 +478,7 @@ fn sum(l: &OpLoader) -> Result<Exec, String> {
         });
     }
     compute(move |s| {
+        let rows = sparse_union(s, &xs)?;
         let inputs: Vec<&VarRef> = xs.iter().collect();
         let old = take_unless_input(s, &out, &inputs);
         let mut acc = match &xs[..] {
@@ -492,9 +495,26 @@ fn sum(l: &OpLoader) -> Result<Exec, String> {
         for x in xs.iter().skip(2) {
             acc = arith_in_place(Arith::Add, acc, &*s.tensor(x)?, -1, true)?;
         }
+        acc.set_sparse_rows(rows);
         s.set_boxed(&out, acc);
         Ok(())
     })
+}
+
+/// The rows of a `sum` of sparse gradients: Paddle's sum of `SelectedRows`
+/// has every input's rows; one dense input makes the sum dense (`None`).
+fn sparse_union(s: &Vars, xs: &[VarRef]) -> Result<Option<Arc<Vec<usize>>>, KernelError> {
+    let mut rows = Vec::new();
+    for x in xs {
+        match s.tensor(x)?.sparse_rows() {
+            Some(r) if xs.len() == 1 => return Ok(Some(r.clone())),
+            Some(r) => rows.extend_from_slice(r),
+            None => return Ok(None),
+        }
+    }
+    rows.sort_unstable();
+    rows.dedup();
+    Ok(Some(Arc::new(rows)))
 }
 
 #[cfg(test)]

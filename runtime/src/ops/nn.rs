@@ -1,6 +1,8 @@
 //! Layers' ops: softmax_with_cross_entropy, top_k and accuracy (and, with
 //! their gradients, embeddings, pool2d, batch_norm and dropout; conv2d's
 //! geometry, whose kernels are in `super::conv`).
+use std::sync::Arc;
+
 use fluidc_transpiler::VarKind;
 
 use super::float::{self, f64s, i64s, split_at_axis};
@@ -430,14 +432,21 @@ fn l_name(v1: bool) -> String {
     .to_string()
 }
 
-/// `lookup_table(_v2)_grad`, dense: each id's `Out@GRAD` row added to its
-/// row of a zero `W@GRAD` (none for `padding_idx`).
+/// `lookup_table(_v2)_grad`: each id's `Out@GRAD` row added to its row of
+/// a zero `W@GRAD`. Dense, `padding_idx`'s row gets nothing; sparse
+/// (`is_sparse`), Paddle copies every id's row, the padding one's too,
+/// and the gradient keeps the ids as its rows (see `Tensor::sparse_rows`).
 fn lookup_table_grad(l: &OpLoader) -> Result<Exec, String> {
     let (w, ids, dout) = (l.input("W")?, l.input("Ids")?, l.input("Out@GRAD")?);
     let Some(dw) = l.opt_output("W@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let padding = l.int("padding_idx", -1)?;
+    let sparse = l.bool("is_sparse", false)?;
+    let padding = if sparse {
+        -1
+    } else {
+        l.int("padding_idx", -1)?
+    };
     compute(move |s| {
         let (wt, it, dt) = (s.tensor(&w)?, s.tensor(&ids)?, s.tensor(&dout)?);
         let width = wt.shape().get(1).copied().unwrap_or(1).max(0) as usize;
@@ -452,6 +461,7 @@ fn lookup_table_grad(l: &OpLoader) -> Result<Exec, String> {
             )));
         }
         let mut g = vec![0.0; rows * width];
+        let mut present = Vec::with_capacity(if sparse { iv.len() } else { 0 });
         for (k, &i) in iv.iter().enumerate() {
             if padding != -1 && i == padding {
                 continue;
@@ -467,8 +477,16 @@ fn lookup_table_grad(l: &OpLoader) -> Result<Exec, String> {
             for c in 0..width {
                 g[r * width + c] += d[k * width + c];
             }
+            if sparse {
+                present.push(r);
+            }
         }
-        let t = float::tensor(wt.dtype(), wt.shape(), g)?;
+        let mut t = float::tensor(wt.dtype(), wt.shape(), g)?;
+        if sparse {
+            present.sort_unstable();
+            present.dedup();
+            t.set_sparse_rows(Some(Arc::new(present)));
+        }
         drop((wt, it, dt));
         s.set_tensor(&dw, t);
         Ok(())

@@ -253,6 +253,13 @@ fn scalar_or(s: &Vars, r: &Option<VarRef>, attr: f64) -> Result<f64, KernelError
 /// element `m1 = beta1 m1 + (1 - beta1) g`, `m2 = beta2 m2 + (1 - beta2) g g`,
 /// `param -= lr_t * m1 / (sqrt(m2) + eps_t)`; the beta powers advance
 /// unless `use_global_beta_pow`. `SkipUpdate` true leaves everything.
+///
+/// A sparse gradient (`Tensor::sparse_rows`) takes 3.3.1's
+/// `AdamDenseParamSparseGradKernel` path instead: no rows change nothing;
+/// else the beta powers advance first, and the update reads them back
+/// (the outputs are the inputs' variables). The gradient's rows get the
+/// dense update; the others, unless `lazy_mode`, decay their moments and
+/// step with the plain `epsilon` (`SparseAdamFunctor<T, CPUAdam>`).
 fn adam(l: &OpLoader) -> Result<Exec, String> {
     let amsgrad = l.bool("amsgrad", false)?;
     let mut slots = vec![
@@ -280,6 +287,7 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
     let (beta1, beta2) = (l.float("beta1", 0.9)?, l.float("beta2", 0.999)?);
     let epsilon = l.float("epsilon", 1e-8)?;
     let global_pow = l.bool("use_global_beta_pow", false)?;
+    let lazy = l.bool("lazy_mode", false)?;
     compute(move |s| {
         if let Some(skip) = &tensors.3 {
             if s.tensor(skip)?.scalar_f64()? != 0.0 {
@@ -292,28 +300,77 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
         let dtype = param_dtype(s, &state.pairs[0].1)?;
         with_real!(dtype, |T| {
             let (b1, b2, eps) = (beta1 as T, beta2 as T, epsilon as T);
-            let b1p: T = one(s, &pows.0)?;
-            let b2p: T = one(s, &pows.1)?;
+            let (mut b1p, mut b2p): (T, T) = (one(s, &pows.0)?, one(s, &pows.1)?);
+            let advance = |s: &mut Vars, b1p: T, b2p: T| -> Result<(), KernelError> {
+                if !global_pow {
+                    s.set_tensor(&pows.2, pow_tensor(&*s.tensor(&pows.0)?, b1p * b1)?);
+                    s.set_tensor(&pows.3, pow_tensor(&*s.tensor(&pows.1)?, b2p * b2)?);
+                }
+                Ok(())
+            };
+            let sparse = s.tensor(&grad)?.sparse_rows().cloned();
+            if let Some(rows) = &sparse {
+                if rows.is_empty() {
+                    return Ok(());
+                }
+                advance(s, b1p, b2p)?;
+                if !global_pow && pows.0.place == pows.2.place {
+                    b1p = b1p * b1;
+                }
+                if !global_pow && pows.1.place == pows.3.place {
+                    b2p = b2p * b2;
+                }
+            }
             run_update(s, &state, &grad, |s, _, ts, g| {
                 let lr: T = one(s, &lr)?;
                 let lr_t = lr * ((T::one() - b2p).sqrt() / (T::one() - b1p));
                 let eps_t = eps * (T::one() - b2p).sqrt();
+                let height = ts[0].shape().first().map_or(0, |&d| d.max(0) as usize);
                 let g = values::<T>(g, "Grad")?;
                 let mut sl = slices::<T>(ts, &state.pairs)?;
                 let mut it = sl.iter_mut();
                 let (Some(p), Some(m1), Some(m2)) = (it.next(), it.next(), it.next()) else {
                     return Err(KernelError::Invalid("adam: missing state".into()));
                 };
-                // Zipped slices (lengths checked by run_update), one loop
-                // per variant: no bounds checks or branches inside, so the
-                // compiler vectorizes it (Adam is most of a small-batch step).
                 let moments = |m1: &mut T, m2: &mut T, g: T| {
                     *m1 = b1 * *m1 + (T::one() - b1) * g;
                     *m2 = b2 * *m2 + (T::one() - b2) * g * g;
                 };
+                let mut mx = it.next();
+                if let Some(rows) = &sparse {
+                    let width = p.len().checked_div(height).unwrap_or(0);
+                    let mut present = rows.iter().peekable();
+                    for r in 0..height {
+                        let has = present.next_if_eq(&&r).is_some();
+                        if !has && lazy {
+                            continue;
+                        }
+                        for i in r * width..(r + 1) * width {
+                            if has {
+                                moments(&mut m1[i], &mut m2[i], g[i]);
+                            } else {
+                                m1[i] = b1 * m1[i];
+                                m2[i] = b2 * m2[i];
+                            }
+                            let v = match &mut mx {
+                                Some(mx) => {
+                                    mx[i] = mx[i].max(m2[i]);
+                                    mx[i]
+                                }
+                                None => m2[i],
+                            };
+                            let e = if has { eps_t } else { eps };
+                            p[i] = p[i] - lr_t * (m1[i] / (v.sqrt() + e));
+                        }
+                    }
+                    return Ok(());
+                }
+                // Zipped slices (lengths checked by run_update), one loop
+                // per variant: no bounds checks or branches inside, so the
+                // compiler vectorizes it (Adam is most of a small-batch step).
                 let step = |m1: T, m2v: T| (-lr_t) * (m1 / (m2v.sqrt() + eps_t));
                 let rows = p.iter_mut().zip(m1.iter_mut()).zip(m2.iter_mut()).zip(g);
-                match it.next() {
+                match mx {
                     None => {
                         for (((p, m1), m2), &g) in rows {
                             moments(m1, m2, g);
@@ -330,9 +387,8 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
                 }
                 Ok(())
             })?;
-            if !global_pow {
-                s.set_tensor(&pows.2, pow_tensor(&*s.tensor(&pows.0)?, b1p * b1)?);
-                s.set_tensor(&pows.3, pow_tensor(&*s.tensor(&pows.1)?, b2p * b2)?);
+            if sparse.is_none() {
+                advance(s, b1p, b2p)?;
             }
             Ok(())
         })

@@ -49,6 +49,11 @@ pub struct Tensor {
     /// `LoDTensor::lod()` gives them. `None` for a plain dense tensor,
     /// which is almost every tensor: one word, no allocation.
     lod: Option<Arc<Lod>>,
+    /// A sparse gradient's rows: fluidc keeps Paddle's `SelectedRows`
+    /// dense, with the sorted, distinct rows it has here. `Some` only for
+    /// what a sparse `lookup_table_grad`, and a `sum` of such, write; Adam
+    /// updates the rows a gradient lacks differently from zero rows.
+    rows: Option<Arc<Vec<usize>>>,
 }
 
 /// LoD offsets, level by level (`[[0, 3, 5]]`: two sequences of rows 0..3 and 3..5).
@@ -321,6 +326,7 @@ impl Tensor {
             shape: Shape::from_slice(shape),
             data,
             lod: None,
+            rows: None,
         })
     }
 
@@ -334,6 +340,7 @@ impl Tensor {
             shape: Shape::from_slice(&[1]),
             data: T::wrap(Buffer::One(value)),
             lod: None,
+            rows: None,
         }
     }
 
@@ -344,6 +351,7 @@ impl Tensor {
             shape,
             data,
             lod: None,
+            rows: None,
         }
     }
 
@@ -368,6 +376,7 @@ impl Tensor {
             shape: Shape::from_slice(shape),
             data,
             lod: None,
+            rows: None,
         })
     }
 
@@ -415,6 +424,17 @@ impl Tensor {
         if self.lod.is_none() && from.lod.is_some() {
             self.lod = from.lod.clone();
         }
+    }
+
+    /// A sparse gradient's rows (see the field); `None` for a dense tensor.
+    pub fn sparse_rows(&self) -> Option<&Arc<Vec<usize>>> {
+        self.rows.as_ref()
+    }
+
+    /// The same tensor as a sparse gradient with `rows` (sorted, distinct),
+    /// or as a dense one for `None`.
+    pub(crate) fn set_sparse_rows(&mut self, rows: Option<Arc<Vec<usize>>>) {
+        self.rows = rows;
     }
 
     pub fn numel(&self) -> usize {
@@ -499,6 +519,7 @@ impl Tensor {
             shape: self.shape.clone(),
             data,
             lod: self.lod.clone(),
+            rows: None,
         })
     }
 

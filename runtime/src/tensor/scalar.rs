@@ -72,6 +72,7 @@ impl Tensor {
             shape,
             data,
             lod: None,
+            rows: None,
         }
     }
 }

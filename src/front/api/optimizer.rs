@@ -428,11 +428,11 @@ fn minimize(i: &mut Host, a: &mut Args) -> Result<Value> {
         .or_else(|| i.b.startup_of.get(&program).copied())
         .unwrap_or(i.b.startup);
     let grad_clip = super::clip::clip_arg(a, "grad_clip")?.or(opt.grad_clip.clone());
-    let pairs = match grad_clip {
+    let mut pairs = match grad_clip {
         Some(clip) => super::clip::static_clip(i, a, program, pairs, &clip)?,
         None => super::clip::append_gradient_clip_ops(i, a, program, pairs)?,
     };
-    let fused = regularize(i, program, &opt, &pairs);
+    let fused = regularize(i, program, &opt, &mut pairs);
     let lr = match &opt.learning_rate {
         LearningRate::Const(v) => learning_rate_var(i, program, startup, *v),
         LearningRate::Var(name) => name.clone(),
@@ -634,14 +634,15 @@ fn param_learning_rate(i: &mut Host, a: &Args, p: &str, lr: &str, scope: &str) -
 /// `append_regularization_ops` (Paddle 3.3.1): in name scope
 /// `/regularization/`, each regularized gradient gets its decay added in
 /// place: L2 `scale(param, coeff)`, L1 `scale(sign(param), coeff)`, then
-/// `sum([grad, decay]) -> grad`. A parameter's own regularizer wins over
-/// the optimizer's. Momentum fuses L2 decay into its op instead: the
-/// returned coefficient per pair (None: nothing fused).
+/// `sum([grad, decay]) -> grad`; a sparse (`SELECTED_ROWS`) grad sums into
+/// a new dense `grad@NEWGRAD@`, which replaces it in its pair. A parameter's
+/// own regularizer wins over the optimizer's. Momentum fuses L2 decay into
+/// its op instead: the returned coefficient per pair (None: nothing fused).
 fn regularize(
     i: &mut Host,
     program: usize,
     opt: &Optimizer,
-    pairs: &[(String, String)],
+    pairs: &mut [(String, String)],
 ) -> Vec<Option<f64>> {
     let momentum = matches!(opt.rule, Rule::Momentum { .. });
     // Momentum takes an optimizer-wide L2 decay as its attribute.
@@ -651,7 +652,7 @@ fn regularize(
     };
     let mut fused = Vec::with_capacity(pairs.len());
     let mut scope: Option<String> = None;
-    for (p, g) in pairs {
+    for (p, g) in pairs.iter_mut() {
         let own = i.b.params.get(p).and_then(|info| info.regularizer);
         let reg = match (own, momentum) {
             (Some(Regularizer::L2(c)), true) => {
@@ -721,11 +722,27 @@ fn regularize(
                     .attr("scale", AttrValue::Float(coeff as f32)),
             ),
         );
+        let sparse =
+            i.b.block(program, 0).var(g).and_then(Var::kind) == Some(VarKind::SelectedRows);
+        let sum = if sparse {
+            let name = format!("{g}@NEWGRAD@");
+            let mut v = Var::dense(name.as_str(), dtype, dims.clone());
+            v.stop_gradient = Some(false);
+            i.b.declare_in(program, 0, v);
+            name
+        } else {
+            g.clone()
+        };
         i.b.append_to(
             program,
             0,
-            guard(Op::new("sum").input("X", &[g, &decay]).output("Out", &[g])),
+            guard(
+                Op::new("sum")
+                    .input("X", &[g, &decay])
+                    .output("Out", &[&sum]),
+            ),
         );
+        *g = sum;
     }
     fused
 }
