@@ -343,9 +343,27 @@ fn activation_grads_match_finite_differences() {
         "elu",
         "hard_sigmoid",
         "swish",
+        "sin",
+        "atan",
+        "reciprocal",
+        "rsqrt",
+        "softplus",
+        "softsign",
+        "logsigmoid",
+        "tanh_shrink",
+        "softshrink",
+        "hard_shrink",
+        "thresholded_relu",
+        "selu",
+        "brelu",
+        "stanh",
     ] {
         let (lo, hi) = match ty {
-            "sqrt" | "log" => (0.5, 3.0),
+            "sqrt" | "log" | "reciprocal" | "rsqrt" => (0.5, 3.0),
+            // Away from the kinks at 0 (softsign, selu) and at the
+            // thresholds (0.5 of the shrinks, 1 of thresholded_relu).
+            "softsign" | "selu" | "softshrink" | "hard_shrink" => (0.6, 2.0),
+            "thresholded_relu" => (1.1, 3.0),
             // Both sides of relu6's 6 and hard_sigmoid's 0 and 1.
             "relu6" => (-2.0, 8.0),
             "hard_sigmoid" => (-4.0, 4.0),

@@ -55,6 +55,89 @@ pub(crate) fn register_all(r: &mut Registry) {
     });
     r.add("sign", sign);
     r.add("clip", clip);
+    // 1.x's other activations, as Paddle 3.3.1's functors compute them.
+    r.add("sin", |l| with_attr(l, NO_ATTR, |_, x| x.sin()));
+    r.add("atan", |l| with_attr(l, NO_ATTR, |_, x| x.atan()));
+    r.add("reciprocal", |l| with_attr(l, NO_ATTR, |_, x| 1.0 / x));
+    r.add("rsqrt", |l| with_attr(l, NO_ATTR, |_, x| 1.0 / x.sqrt()));
+    r.add("softsign", |l| {
+        with_attr(l, NO_ATTR, |_, x| x / (1.0 + x.abs()))
+    });
+    r.add("tanh_shrink", |l| {
+        with_attr(l, NO_ATTR, |_, x| x - x.tanh())
+    });
+    // Paddle 3.3.1 rounds halves to even (0.5 to 0, 2.5 to 2).
+    r.add("round", |l| {
+        with_attr(l, ("decimals", 0.0), |k, x| {
+            let p = 10f64.powi(k as i32);
+            (x * p).round_ties_even() / p
+        })
+    });
+    r.add("logsigmoid", |l| {
+        with_attr(l, NO_ATTR, |_, x| {
+            let t = (-x).max(0.0);
+            -t - ((-t).exp() + (-x - t).exp()).ln()
+        })
+    });
+    r.add("softplus", |l| {
+        with_attrs(l, [("beta", 1.0), ("threshold", 20.0)], |[b, t], x| {
+            if b * x > t {
+                x
+            } else {
+                (1.0 + (b * x).exp()).ln() / b
+            }
+        })
+    });
+    r.add("softshrink", |l| {
+        with_attr(l, ("lambda", 0.5), |t, x| {
+            if x > t {
+                x - t
+            } else if x < -t {
+                x + t
+            } else {
+                0.0
+            }
+        })
+    });
+    // Paddle 3.3.1 keeps `|x| >= threshold`, and the others become `x * 0`
+    // (-0 for a negative `x`).
+    r.add("hard_shrink", |l| {
+        with_attr(l, ("threshold", 0.5), |t, x| {
+            if x <= -t || x >= t {
+                x
+            } else {
+                x * 0.0
+            }
+        })
+    });
+    r.add("thresholded_relu", |l| {
+        with_attrs(l, [("threshold", 1.0), ("value", 0.0)], |[t, v], x| {
+            if x > t {
+                x
+            } else {
+                v
+            }
+        })
+    });
+    r.add("selu", |l| {
+        with_attrs(l, [("scale", SELU.0), ("alpha", SELU.1)], |[s, a], x| {
+            if x <= 0.0 {
+                (a * x.exp() - a) * s
+            } else {
+                x * s
+            }
+        })
+    });
+    r.add("brelu", |l| {
+        with_attrs(l, [("t_min", 0.0), ("t_max", 24.0)], |[lo, hi], x| {
+            x.max(lo).min(hi)
+        })
+    });
+    r.add("stanh", |l| {
+        with_attrs(l, [("scale_a", 0.67), ("scale_b", 1.7159)], |[a, b], x| {
+            b * (a * x).tanh()
+        })
+    });
     // Gradients: `X@GRAD` from `Out@GRAD` and the forward `X` or `Out`.
     r.add("relu_grad", |l| {
         grad(l, From::Out, |_, o, d| if o > 0.0 { d } else { 0.0 })
@@ -125,12 +208,119 @@ pub(crate) fn register_all(r: &mut Registry) {
             d * (out + sig * (1.0 - out))
         })
     });
-    // floor and ceil are flat almost everywhere: Paddle's grads are zero.
+    // floor, ceil and round are flat almost everywhere: Paddle's grads are zero.
     r.add("floor_grad", zero_grad);
     r.add("ceil_grad", zero_grad);
+    r.add("round_grad", zero_grad);
+    r.add("sin_grad", |l| grad(l, From::X, |_, x, d| d * x.cos()));
+    r.add("atan_grad", |l| {
+        grad(l, From::X, |_, x, d| d / (1.0 + x * x))
+    });
+    r.add("reciprocal_grad", |l| {
+        grad(l, From::Out, |_, o, d| d * -(o * o))
+    });
+    r.add("rsqrt_grad", |l| {
+        grad(l, From::Out, |_, o, d| -0.5 * d * o * o * o)
+    });
+    r.add("softsign_grad", |l| {
+        grad(l, From::X, |_, x, d| {
+            d / ((1.0 + x.abs()) * (1.0 + x.abs()))
+        })
+    });
+    r.add("tanh_shrink_grad", |l| {
+        grad(l, From::X, |_, x, d| d * x.tanh() * x.tanh())
+    });
+    r.add("logsigmoid_grad", |l| {
+        grad(l, From::X, |_, x, d| {
+            let t = (-x).max(0.0);
+            d * (-x - t).exp() / ((-t).exp() + (-x - t).exp())
+        })
+    });
+    r.add("softplus_grad", |l| {
+        grad_attrs(
+            l,
+            From::X,
+            [("beta", 1.0), ("threshold", 20.0)],
+            |[b, t], x, d| {
+                if b * x > t {
+                    d
+                } else {
+                    d * (b * x).exp() / (1.0 + (b * x).exp())
+                }
+            },
+        )
+    });
+    r.add("softshrink_grad", |l| {
+        grad_attr(l, From::X, ("lambda", 0.5), |t, x, d| {
+            if x > t || x < -t {
+                d
+            } else {
+                0.0
+            }
+        })
+    });
+    r.add("hard_shrink_grad", |l| {
+        grad_attr(l, From::X, ("threshold", 0.5), |t, x, d| {
+            if x <= -t || x >= t {
+                d
+            } else {
+                0.0
+            }
+        })
+    });
+    r.add("thresholded_relu_grad", |l| {
+        grad_attr(
+            l,
+            From::X,
+            ("threshold", 1.0),
+            |t, x, d| if x > t { d } else { 0.0 },
+        )
+    });
+    r.add("selu_grad", |l| {
+        grad_attrs(
+            l,
+            From::Out,
+            [("scale", SELU.0), ("alpha", SELU.1)],
+            |[s, a], o, d| {
+                if o <= 0.0 {
+                    d * (o + s * a)
+                } else {
+                    d * s
+                }
+            },
+        )
+    });
+    r.add("brelu_grad", |l| {
+        grad_attrs(
+            l,
+            From::X,
+            [("t_min", 0.0), ("t_max", 24.0)],
+            |[lo, hi], x, d| {
+                if x > lo && x < hi {
+                    d
+                } else {
+                    0.0
+                }
+            },
+        )
+    });
+    r.add("stanh_grad", |l| {
+        grad_attrs(
+            l,
+            From::X,
+            [("scale_a", 0.67), ("scale_b", 1.7159)],
+            |[a, b], x, d| {
+                let t = (a * x).tanh();
+                d * a * b * (1.0 - t * t)
+            },
+        )
+    });
     r.add("softmax_grad", softmax_grad);
     r.add("clip_grad", clip_grad);
 }
+
+/// selu's default `scale` and `alpha`.
+const SELU: (f64, f64) = (1.050_700_987_355_480_5, 1.673_263_242_354_377_3);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Unary {
@@ -392,8 +582,34 @@ fn with_attr(
     (name, default): (&str, f64),
     f: impl Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
 ) -> Result<Exec, String> {
+    with_attrs(l, [(name, default), NO_ATTR], move |a, x| f(a[0], x))
+}
+
+/// An unused slot of [`with_attrs`] and [`grad_attrs`].
+const NO_ATTR: (&str, f64) = ("", 0.0);
+
+/// Two attributes' values, each the op's or its default ([`NO_ATTR`]: 0).
+fn attrs(l: &OpLoader, spec: [(&str, f64); 2]) -> Result<[f64; 2], String> {
+    let one = |(name, default): (&str, f64)| {
+        if name.is_empty() {
+            Ok(default)
+        } else {
+            l.float(name, default)
+        }
+    };
+    Ok([one(spec[0])?, one(spec[1])?])
+}
+
+/// An activation with up to two attributes (by name, with defaults)
+/// passed to `f` first, computed through `f64` and rounded to the
+/// input's type.
+fn with_attrs(
+    l: &OpLoader,
+    spec: [(&str, f64); 2],
+    f: impl Fn([f64; 2], f64) -> f64 + Copy + Send + Sync + 'static,
+) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let p = l.float(name, default)?;
+    let p = attrs(l, spec)?;
     let op = l.op.ty.clone();
     compute(move |s| {
         map_vars(s, &x, &out, |src| match src.tensor().dtype() {
@@ -513,6 +729,18 @@ fn grad_attr(
     (attr, default): (&str, f64),
     f: fn(f64, f64, f64) -> f64,
 ) -> Result<Exec, String> {
+    grad_attrs(l, from, [(attr, default), NO_ATTR], move |a, v, d| {
+        f(a[0], v, d)
+    })
+}
+
+/// [`grad`] with up to two attributes (see [`with_attrs`]) passed first.
+fn grad_attrs(
+    l: &OpLoader,
+    from: From,
+    spec: [(&str, f64); 2],
+    f: impl Fn([f64; 2], f64, f64) -> f64 + Copy + Send + Sync + 'static,
+) -> Result<Exec, String> {
     let v = l.input(match from {
         From::X => "X",
         From::Out => "Out",
@@ -521,7 +749,7 @@ fn grad_attr(
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let alpha = l.float(attr, default)?;
+    let alpha = attrs(l, spec)?;
     let op = l.op.ty.clone();
     compute(move |s| {
         let (vt, dt) = (s.tensor(&v)?, s.tensor(&dout)?);

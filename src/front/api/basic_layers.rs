@@ -1,5 +1,6 @@
 //! Small 1.x layers, each appending the one op Paddle 1.x appends:
-//! `leaky_relu`, `relu6`, `elu`, `pow`, `hard_sigmoid`, `swish`, `clip`, `sign`, `zeros_like`, `ones_like`, `shape`,
+//! `leaky_relu`, `relu6`, `elu`, `pow`, `hard_sigmoid`, `swish`, `clip`, `sign`, the other 1.x
+//! activations (`floor` ... `stanh`), `zeros_like`, `ones_like`, `shape`,
 //! `gather`, `topk`, `argmax`, `argmin`, `squeeze`, `unsqueeze`, `split`, `uniform_random`,
 //! `gaussian_random`, and `slice` (also what `var[i]`, `var[a:b]` and
 //! `var[i, a:b]` build).
@@ -96,6 +97,69 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     unary_layer!("sign"),
+    unary_layer!("floor"),
+    unary_layer!("ceil"),
+    unary_layer!("round"),
+    unary_layer!("cos"),
+    unary_layer!("sin"),
+    unary_layer!("atan"),
+    unary_layer!("reciprocal"),
+    unary_layer!("rsqrt"),
+    unary_layer!("softplus"),
+    unary_layer!("softsign"),
+    unary_layer!("logsigmoid"),
+    unary_layer!("tanh_shrink"),
+    builtin!(
+        ["fluid.layers.softshrink"],
+        [("x", Req), ("alpha", Nil)],
+        Rest::No,
+        |i, a| attr_args(i, a, "softshrink", &[("alpha", "lambda")])
+    ),
+    builtin!(
+        ["fluid.layers.hard_shrink"],
+        [("x", Req), ("threshold", Nil)],
+        Rest::No,
+        |i, a| attr_args(i, a, "hard_shrink", &[("threshold", "threshold")])
+    ),
+    builtin!(
+        ["fluid.layers.thresholded_relu"],
+        [("x", Req), ("threshold", Nil)],
+        Rest::No,
+        |i, a| attr_args(i, a, "thresholded_relu", &[("threshold", "threshold")])
+    ),
+    builtin!(
+        ["fluid.layers.selu"],
+        [("x", Req), ("scale", Nil), ("alpha", Nil), ("name", Nil)],
+        Rest::No,
+        |i, a| attr_args(i, a, "selu", &[("scale", "scale"), ("alpha", "alpha")])
+    ),
+    builtin!(
+        ["fluid.layers.brelu"],
+        [
+            ("x", Req),
+            ("t_min", Float(0.0)),
+            ("t_max", Float(24.0)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| attr_args(i, a, "brelu", &[("t_min", "t_min"), ("t_max", "t_max")])
+    ),
+    builtin!(
+        ["fluid.layers.stanh"],
+        [
+            ("x", Req),
+            ("scale_a", Float(0.67)),
+            ("scale_b", Float(1.7159)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| attr_args(
+            i,
+            a,
+            "stanh",
+            &[("scale_a", "scale_a"), ("scale_b", "scale_b")]
+        )
+    ),
     builtin!(
         ["fluid.layers.zeros_like"],
         [("x", Req), ("out", Nil)],
@@ -472,6 +536,20 @@ pub fn var_getitem(
 /// `relu6` and `swish`: Paddle 3.3.1's ops fix the parameter 1.x's had
 /// (`threshold` 6, `beta` 1) and have no attribute for it, so only that
 /// value can be built.
+/// A 1.x activation whose float arguments set attributes (`(argument,
+/// attribute)`); one left None keeps the op's default, as 1.x's
+/// generated layers did.
+fn attr_args(i: &mut Host, a: &mut Args, ty: &str, args: &[(&str, &str)]) -> Result<Value> {
+    let x = a.var("x")?;
+    let mut attrs = Vec::new();
+    for &(arg, attr) in args {
+        if !a.is_none(arg) {
+            attrs.push((attr, AttrValue::Float(a.float(arg)? as f32)));
+        }
+    }
+    simple(i, ty, &[("X", &x)], &attrs)
+}
+
 fn fixed_parameter(i: &mut Host, a: &mut Args, ty: &str, name: &str, fixed: f64) -> Result<Value> {
     let x = a.var("x")?;
     let v = a.float(name)?;

@@ -470,6 +470,40 @@ def _unary(op_type):
     return layer
 
 
+def _attr_args(op_type, x, attrs, name=None):
+    """A 1.x activation whose arguments set attributes; one left None keeps
+    the op's default."""
+    helper = LayerHelper(op_type, name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type=op_type, inputs={"X": x}, outputs={"Out": out},
+                     attrs={k: float(v) for k, v in attrs.items() if v is not None})
+    return out
+
+
+def softshrink(x, alpha=None):
+    return _attr_args("softshrink", x, {"lambda": alpha})
+
+
+def hard_shrink(x, threshold=None):
+    return _attr_args("hard_shrink", x, {"threshold": threshold})
+
+
+def thresholded_relu(x, threshold=None):
+    return _attr_args("thresholded_relu", x, {"threshold": threshold})
+
+
+def selu(x, scale=None, alpha=None, name=None):
+    return _attr_args("selu", x, {"scale": scale, "alpha": alpha}, name)
+
+
+def brelu(x, t_min=0.0, t_max=24.0, name=None):
+    return _attr_args("brelu", x, {"t_min": t_min, "t_max": t_max}, name)
+
+
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
+    return _attr_args("stanh", x, {"scale_a": scale_a, "scale_b": scale_b}, name)
+
+
 def leaky_relu(x, alpha=0.02, name=None):
     helper = LayerHelper("leaky_relu", name=name)
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -2322,6 +2356,8 @@ def install(run=False):
         elu=_activation("elu", alpha=1.0), pow=_activation("pow", factor=1.0),
         hard_sigmoid=_activation("hard_sigmoid", slope=0.2, offset=0.5),
         swish=_activation("swish", fixed={"beta": 1.0}),
+        softshrink=softshrink, hard_shrink=hard_shrink, thresholded_relu=thresholded_relu,
+        selu=selu, brelu=brelu, stanh=stanh,
         stack=stack, expand=expand, flatten=flatten,
         sequence_conv=sequence_conv,
         sequence_first_step=lambda input: sequence_pool(input, "first"),
@@ -2333,7 +2369,8 @@ def install(run=False):
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):
         setattr(layers, "elementwise_" + op, _elementwise("elementwise_" + op))
     for op in ("exp", "log", "sqrt", "rsqrt", "abs", "ceil", "floor", "cos", "sin", "round",
-               "reciprocal", "square", "softplus", "softsign", "logsigmoid", "atan"):
+               "reciprocal", "square", "softplus", "softsign", "logsigmoid", "atan",
+               "tanh_shrink"):
         setattr(layers, op, _unary(op))
     for op in ("sum", "mean", "max", "min", "prod"):
         setattr(layers, "reduce_" + op, _reduce("reduce_" + op))

@@ -1,6 +1,7 @@
 //! One-input math: activations (`relu6`, `elu`, `pow`, `hard_sigmoid` and
 //! `swish` among them), `scale`, `increment`, `softmax`, `clip`,
-//! `sign`, `floor`, `ceil`, `cos`.
+//! `sign`, `floor`, `ceil`, `cos`, and 1.x's other activations (`sin`,
+//! `softplus`, `selu`, `brelu`, `stanh`, the shrinks, ...).
 use super::infer::same_as_x;
 use super::Behaviour;
 
@@ -28,6 +29,21 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "floor",
         "ceil",
         "cos",
+        "sin",
+        "atan",
+        "reciprocal",
+        "rsqrt",
+        "round",
+        "softsign",
+        "softplus",
+        "logsigmoid",
+        "tanh_shrink",
+        "softshrink",
+        "hard_shrink",
+        "thresholded_relu",
+        "selu",
+        "brelu",
+        "stanh",
     ] {
         r.push(Behaviour::pure(ty, same_as_x));
     }
