@@ -21,6 +21,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     );
     r.add("sigmoid_cross_entropy_with_logits", sigmoid_ce);
     r.add("sigmoid_cross_entropy_with_logits_grad", sigmoid_ce_grad);
+    r.add("log_loss", log_loss);
+    r.add("log_loss_grad", log_loss_grad);
     r.add("top_k", top_k);
     r.add("accuracy", accuracy);
     r.add("top_k_grad", top_k_grad);
@@ -1277,6 +1279,57 @@ fn sigmoid_ce(l: &OpLoader) -> Result<Exec, String> {
         };
         drop((xt, lt));
         s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `log_loss`: `-label * log(p + eps) - (1 - label) * log(1 - p + eps)`
+/// per element, as Paddle's kernel.
+fn log_loss(l: &OpLoader) -> Result<Exec, String> {
+    let (p, label, out) = (l.input("Predicted")?, l.input("Labels")?, l.output("Loss")?);
+    let eps = l.float("epsilon", 1e-4)?;
+    compute(move |s| {
+        let (pt, lt) = (s.tensor(&p)?, s.tensor(&label)?);
+        same_shape(&pt, &lt, "Labels")?;
+        let (ps, ls) = (f64s(&pt, "log_loss")?, f64s(&lt, "log_loss")?);
+        let loss = ps
+            .iter()
+            .zip(ls.iter())
+            .map(|(&p, &y)| -y * (p + eps).ln() - (1.0 - y) * (1.0 - p + eps).ln())
+            .collect();
+        let t = float::tensor(pt.dtype(), pt.shape(), loss)?;
+        drop((pt, lt));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// Its grad: `dloss * (-label / (p + eps) + (1 - label) / (1 - p + eps))`.
+fn log_loss_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (p, label, dloss) = (
+        l.input("Predicted")?,
+        l.input("Labels")?,
+        l.input("Loss@GRAD")?,
+    );
+    let Some(dp) = l.opt_output("Predicted@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let eps = l.float("epsilon", 1e-4)?;
+    compute(move |s| {
+        let (pt, lt, dt) = (s.tensor(&p)?, s.tensor(&label)?, s.tensor(&dloss)?);
+        same_shape(&pt, &lt, "Labels")?;
+        same_shape(&pt, &dt, "Loss@GRAD")?;
+        let op = "log_loss_grad";
+        let (ps, ls, ds) = (f64s(&pt, op)?, f64s(&lt, op)?, f64s(&dt, op)?);
+        let g = ps
+            .iter()
+            .zip(ls.iter())
+            .zip(ds.iter())
+            .map(|((&p, &y), &d)| d * (-(y / (p + eps)) + (1.0 - y) / (1.0 - p + eps)))
+            .collect();
+        let t = float::tensor(pt.dtype(), pt.shape(), g)?;
+        drop((pt, lt, dt));
+        s.set_tensor(&dp, t);
         Ok(())
     })
 }

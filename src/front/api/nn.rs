@@ -89,6 +89,28 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
     builtin!(
+        ["fluid.layers.log_loss"],
+        [
+            ("input", Req),
+            ("label", Req),
+            ("epsilon", Float(1e-4)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| {
+            let (x, label) = (a.var("input")?, a.var("label")?);
+            let helper = i.b.helper_name("log_loss");
+            let loss = i.b.tmp_var(&helper, dtype_of(i, &x), dims(i, &x));
+            let op = Op::new("log_loss")
+                .input("Predicted", &[&x.name])
+                .input("Labels", &[&label.name])
+                .output("Loss", &[&loss.name])
+                .attr("epsilon", AttrValue::Float(a.float("epsilon")? as f32));
+            super::conv::append_inferred(i, op, a)?;
+            Ok(Value::Var(loss))
+        }
+    ),
+    builtin!(
         ["fluid.layers.square_error_cost"],
         [("input", Req), ("label", Req)],
         Rest::No,

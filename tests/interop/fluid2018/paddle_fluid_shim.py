@@ -1522,6 +1522,14 @@ def autoincreased_step_counter(counter_name=None, begin=1, step=1):
     return counter
 
 
+def log_loss(input, label, epsilon=1e-4, name=None):
+    helper = LayerHelper("log_loss", name=name)
+    loss = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="log_loss", inputs={"Predicted": [input], "Labels": [label]},
+                     outputs={"Loss": [loss]}, attrs={"epsilon": epsilon})
+    return loss
+
+
 def square_error_cost(input, label):
     helper = LayerHelper("square_error_cost")
     minus_out = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -2339,7 +2347,7 @@ def install(run=False):
         logical_and=logical_and, logical_or=logical_or, logical_xor=logical_xor,
         logical_not=logical_not, mean=_unary("mean"), relu=_unary("relu"),
         sigmoid=_unary("sigmoid"), tanh=_unary("tanh"), softmax=softmax, fc=fc,
-        square_error_cost=square_error_cost, cos_sim=cos_sim,
+        square_error_cost=square_error_cost, log_loss=log_loss, cos_sim=cos_sim,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
         ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer, split=split,

@@ -1,5 +1,5 @@
 //! Neural-network layers' ops: `softmax_with_cross_entropy`,
-//! `sigmoid_cross_entropy_with_logits`, embeddings
+//! `sigmoid_cross_entropy_with_logits`, `log_loss`, embeddings
 //! (`lookup_table`, `lookup_table_v2`), `conv2d`, `pool2d`, `batch_norm`,
 //! `dropout`, `top_k`, `arg_max`/`arg_min`, `accuracy`, and the RNN cells
 //! `gru_unit` and `lstm_unit`, `cos_sim` (`lstm_unit` and `cos_sim`
@@ -18,6 +18,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "sigmoid_cross_entropy_with_logits",
         same_as_x,
     ));
+    r.push(Behaviour::pure("log_loss", log_loss));
     r.push(Behaviour::pure("lookup_table", |c| lookup_table(c, true)));
     r.push(Behaviour::pure("lookup_table_v2", |c| {
         lookup_table(c, false)
@@ -92,6 +93,35 @@ fn one_hot_v2(c: &InferCtx) -> Out {
     let mut dims = x.dims.clone();
     dims.push(depth);
     Ok(vec![("Out", TensorType::new(dtype, dims))])
+}
+
+/// `log_loss`: `Loss` shaped as `Predicted`, a column of probabilities
+/// `[N, 1]` (Paddle's `LogLossInferMeta`), with `Labels` of its shape.
+fn log_loss(c: &InferCtx) -> Out {
+    let (Some(p), Some(l)) = (c.input("Predicted"), c.input("Labels")) else {
+        return Ok(Vec::new());
+    };
+    if p.dims.len() != 2 || !matches!(p.dims[1], 1 | -1) {
+        return Err(format!(
+            "input is {:?}; log_loss takes a column of probabilities [N, 1]",
+            p.dims
+        ));
+    }
+    let known = |a: i64, b: i64| a < 0 || b < 0 || a == b;
+    if l.dims.len() != 2 || !p.dims.iter().zip(&l.dims).all(|(&a, &b)| known(a, b)) {
+        return Err(format!(
+            "label is {:?} but input is {:?}; they must have one shape",
+            l.dims, p.dims
+        ));
+    }
+    if p.dtype != l.dtype {
+        return Err(format!(
+            "label is {} but input is {}; cast the label to the input's dtype",
+            crate::model::dtype_name(l.dtype),
+            crate::model::dtype_name(p.dtype)
+        ));
+    }
+    Ok(vec![("Loss", p.clone())])
 }
 
 /// `cos_sim`: `Out` and `XNorm` `[N, 1]` for `X` `[N, ...]`, `YNorm`
