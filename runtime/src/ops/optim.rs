@@ -254,7 +254,8 @@ fn scalar_or(s: &Vars, r: &Option<VarRef>, attr: f64) -> Result<f64, KernelError
 /// `param -= lr_t * m1 / (sqrt(m2) + eps_t)`; the beta powers advance
 /// unless `use_global_beta_pow`. `SkipUpdate` true leaves everything.
 ///
-/// A sparse gradient (`Tensor::sparse_rows`) takes 3.3.1's
+/// A sparse gradient (a `SELECTED_ROWS` variable whose tensor has
+/// `Tensor::sparse_rows`; a clipped copy is a dense variable) takes 3.3.1's
 /// `AdamDenseParamSparseGradKernel` path instead: no rows change nothing;
 /// else the beta powers advance first, and the update reads them back
 /// (the outputs are the inputs' variables). The gradient's rows get the
@@ -288,6 +289,11 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
     let epsilon = l.float("epsilon", 1e-8)?;
     let global_pow = l.bool("use_global_beta_pow", false)?;
     let lazy = l.bool("lazy_mode", false)?;
+    let sparse_grad = l
+        .program
+        .find_var_recursive(l.block, &grad.name)
+        .and_then(|(_, v)| v.kind())
+        == Some(VarKind::SelectedRows);
     compute(move |s| {
         if let Some(skip) = &tensors.3 {
             if s.tensor(skip)?.scalar_f64()? != 0.0 {
@@ -308,7 +314,11 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
                 }
                 Ok(())
             };
-            let sparse = s.tensor(&grad)?.sparse_rows().cloned();
+            let sparse = if sparse_grad {
+                s.tensor(&grad)?.sparse_rows().cloned()
+            } else {
+                None
+            };
             if let Some(rows) = &sparse {
                 if rows.is_empty() {
                     return Ok(());

@@ -245,7 +245,7 @@ pub(crate) fn register_all(r: &mut Registry) {
                 if b * x > t {
                     d
                 } else {
-                    d * (b * x).exp() / (1.0 + (b * x).exp())
+                    d / (1.0 + (-b * x).exp())
                 }
             },
         )

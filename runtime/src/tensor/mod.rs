@@ -50,9 +50,11 @@ pub struct Tensor {
     /// which is almost every tensor: one word, no allocation.
     lod: Option<Arc<Lod>>,
     /// A sparse gradient's rows: fluidc keeps Paddle's `SelectedRows`
-    /// dense, with the sorted, distinct rows it has here. `Some` only for
-    /// what a sparse `lookup_table_grad`, and a `sum` of such, write; Adam
-    /// updates the rows a gradient lacks differently from zero rows.
+    /// dense, with the sorted, distinct rows it has here. A sparse
+    /// `lookup_table_grad` and a `sum` of such set them; a tensor built
+    /// anew has none, one copied or updated in place keeps its own. Only
+    /// Adam reads them, for a gradient the program declares `SELECTED_ROWS`
+    /// (it updates the rows a gradient lacks unlike zero rows).
     rows: Option<Arc<Vec<usize>>>,
 }
 
@@ -434,6 +436,9 @@ impl Tensor {
     /// The same tensor as a sparse gradient with `rows` (sorted, distinct),
     /// or as a dense one for `None`.
     pub(crate) fn set_sparse_rows(&mut self, rows: Option<Arc<Vec<usize>>>) {
+        debug_assert!(rows
+            .as_ref()
+            .is_none_or(|r| r.windows(2).all(|w| w[0] < w[1])));
         self.rows = rows;
     }
 

@@ -533,9 +533,6 @@ pub fn var_getitem(
     slice_op(i, x, &axes, &starts, &ends, &decrease)
 }
 
-/// `relu6` and `swish`: Paddle 3.3.1's ops fix the parameter 1.x's had
-/// (`threshold` 6, `beta` 1) and have no attribute for it, so only that
-/// value can be built.
 /// A 1.x activation whose float arguments set attributes (`(argument,
 /// attribute)`); one left None keeps the op's default, as 1.x's
 /// generated layers did.
@@ -550,6 +547,9 @@ fn attr_args(i: &mut Host, a: &mut Args, ty: &str, args: &[(&str, &str)]) -> Res
     simple(i, ty, &[("X", &x)], &attrs)
 }
 
+/// `relu6` and `swish`: Paddle 3.3.1's ops fix the parameter 1.x's had
+/// (`threshold` 6, `beta` 1) and have no attribute for it, so only that
+/// value can be built.
 fn fixed_parameter(i: &mut Host, a: &mut Args, ty: &str, name: &str, fixed: f64) -> Result<Value> {
     let x = a.var("x")?;
     let v = a.float(name)?;
