@@ -66,6 +66,14 @@ impl<'a> OpLoader<'a> {
         self.layout.owner(block, name)
     }
 
+    /// The kind (dense tensor, tensor array, selected rows, ...) the program
+    /// declares variable `name` with, as seen from this op's block.
+    pub(crate) fn declared_kind(&self, name: &str) -> Option<VarKind> {
+        self.program
+            .find_var_recursive(self.block, name)
+            .and_then(|(_, v)| v.kind())
+    }
+
     pub(crate) fn var(&self, name: &str) -> Result<VarRef, String> {
         self.var_in(self.block, name)
     }

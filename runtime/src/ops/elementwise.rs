@@ -462,11 +462,10 @@ fn sum(l: &OpLoader) -> Result<Exec, String> {
         return Err("input `X` names no variable".into());
     }
     // Gradients of tensor arrays add up element by element.
-    let arrays = l.op.inputs_of("X").iter().any(|n| {
-        l.program
-            .find_var_recursive(l.block, n)
-            .is_some_and(|(_, v)| v.kind() == Some(VarKind::DenseTensorArray))
-    });
+    let arrays =
+        l.op.inputs_of("X")
+            .iter()
+            .any(|n| l.declared_kind(n) == Some(VarKind::DenseTensorArray));
     if arrays {
         return compute(move |s| {
             let mut acc = Value::Empty;
@@ -477,8 +476,11 @@ fn sum(l: &OpLoader) -> Result<Exec, String> {
             Ok(())
         });
     }
+    // Only a sum the program declares SELECTED_ROWS (of sparse gradients)
+    // carries rows; the others skip the lookup.
+    let sparse = l.declared_kind(&out.name) == Some(VarKind::SelectedRows);
     compute(move |s| {
-        let rows = sparse_union(s, &xs)?;
+        let rows = if sparse { sparse_union(s, &xs)? } else { None };
         let inputs: Vec<&VarRef> = xs.iter().collect();
         let old = take_unless_input(s, &out, &inputs);
         let mut acc = match &xs[..] {

@@ -289,11 +289,7 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
     let epsilon = l.float("epsilon", 1e-8)?;
     let global_pow = l.bool("use_global_beta_pow", false)?;
     let lazy = l.bool("lazy_mode", false)?;
-    let sparse_grad = l
-        .program
-        .find_var_recursive(l.block, &grad.name)
-        .and_then(|(_, v)| v.kind())
-        == Some(VarKind::SelectedRows);
+    let sparse_grad = l.declared_kind(&grad.name) == Some(VarKind::SelectedRows);
     compute(move |s| {
         if let Some(skip) = &tensors.3 {
             if s.tensor(skip)?.scalar_f64()? != 0.0 {
