@@ -81,11 +81,11 @@ impl Runnable {
 
         // Build every kernel once to learn which blocks use which variables,
         // sort the variables into local and shared, then build for real.
-        let registry = Registry::new();
-        let first = Self::build(p, &registry, &layout);
+        let registry = Registry::global();
+        let first = Self::build(p, registry, &layout);
         layout.sort();
         let (blocks, problems) = if first.1.is_empty() {
-            Self::build(p, &registry, &layout)
+            Self::build(p, registry, &layout)
         } else {
             first
         };
@@ -214,7 +214,7 @@ mod tests {
     /// op the transpiler defines has a kernel under the same type.
     #[test]
     fn every_defined_op_has_a_kernel() {
-        let registry = Registry::new();
+        let registry = Registry::global();
         let missing: Vec<&str> = fluidc_transpiler::ops::registry()
             .types()
             .into_iter()

@@ -512,11 +512,28 @@ fn draws<T>(seed: u64, count: usize, mut sample: impl FnMut(&mut StdMt19937_64) 
 
 /// A session's engine (Paddle's global `Generator`'s CPU engine), shared
 /// by the threads that run its programs.
-pub type SharedEngine = Arc<Mutex<StdMt19937_64>>;
+pub type SharedEngine = Arc<Mutex<LazyEngine>>;
+
+/// An engine seeded at its first draw: seeding through `seed_seq` costs
+/// more than running a small program, and most sessions never draw
+/// (`fold_constants` runs a session for every op it folds).
+#[derive(Debug)]
+pub struct LazyEngine {
+    seed: u64,
+    engine: Option<StdMt19937_64>,
+}
+
+impl LazyEngine {
+    fn get(&mut self) -> &mut StdMt19937_64 {
+        let seed = self.seed;
+        self.engine
+            .get_or_insert_with(|| StdMt19937_64::from_seed_seq(&[seed]))
+    }
+}
 
 /// A session's engine seeded as `paddle.seed(seed)` seeds Paddle's.
 pub fn seeded_engine(seed: u64) -> SharedEngine {
-    Arc::new(Mutex::new(StdMt19937_64::from_seed_seq(&[seed])))
+    Arc::new(Mutex::new(LazyEngine { seed, engine: None }))
 }
 
 thread_local! {
@@ -560,7 +577,7 @@ pub(crate) fn with_engine<R>(seed: i64, f: impl FnOnce(&mut StdMt19937_64) -> R)
     match session_engine() {
         Some(shared) => {
             let mut engine = shared.lock().unwrap_or_else(PoisonError::into_inner);
-            f(&mut engine)
+            f(engine.get())
         }
         None => f(&mut StdMt19937_64::new(rand::random())),
     }

@@ -48,8 +48,16 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    /// Every op the runtime implements.
-    pub(crate) fn new() -> Registry {
+    /// Every op the runtime implements, built once per process: a load
+    /// looks kernels up here, and `fold_constants` loads a one-op program
+    /// for every op it folds, so building the map per load cost more than
+    /// the fold itself.
+    pub(crate) fn global() -> &'static Registry {
+        static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+        REGISTRY.get_or_init(Registry::new)
+    }
+
+    fn new() -> Registry {
         let mut r = Registry {
             builders: HashMap::new(),
         };

@@ -23,18 +23,20 @@ use crate::model::{Op, Program};
 use crate::ops::{self, Effect};
 
 pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), PassError> {
-    let before = program.clone();
-    remove_dead_stores(&mut program, ctx);
+    // Each step only removes, so counting what it removes says whether the
+    // program changed (no copy of the program to compare with).
+    let mut changed = remove_dead_stores(&mut program, ctx);
     let kept = live_ops(&program, &ctx.options.fetch);
     for (bi, block) in program.blocks.iter_mut().enumerate() {
+        let before = block.ops.len();
         let mut k = kept[bi].iter();
         block
             .ops
             .retain(|_| *k.next().unwrap_or(&true) || !ctx.step());
+        changed |= block.ops.len() != before;
     }
-    drop_unused_vars(&mut program);
-    drop_unreferenced_blocks(&mut program);
-    let changed = program != before;
+    changed |= drop_unused_vars(&mut program);
+    changed |= drop_unreferenced_blocks(&mut program);
     Ok((program, changed))
 }
 
@@ -107,8 +109,9 @@ fn is_barrier(op: &Op) -> bool {
 /// Removes, in each block, the stores that a later op of the block
 /// overwrites whole before anything reads them. One backward sweep per
 /// block: `overwritten` holds the names that the ops after the current one
-/// overwrite whole before reading (since the last barrier).
-fn remove_dead_stores(program: &mut Program, ctx: &mut Context) {
+/// overwrite whole before reading (since the last barrier). Whether it
+/// removed any.
+fn remove_dead_stores(program: &mut Program, ctx: &mut Context) -> bool {
     let persistable = persistable_names(program);
     let persistable: HashSet<&str> = persistable.iter().map(String::as_str).collect();
     let mut dead_per_block = Vec::with_capacity(program.blocks.len());
@@ -140,36 +143,49 @@ fn remove_dead_stores(program: &mut Program, ctx: &mut Context) {
     }
     // Rewrites are counted in program order, so `--max-steps` bisects the
     // same way whatever the sweep's direction.
+    let mut removed = false;
     for (block, mut dead) in program.blocks.iter_mut().zip(dead_per_block) {
         for d in dead.iter_mut().filter(|d| **d) {
             *d = ctx.step();
+            removed |= *d;
         }
         let mut d = dead.iter();
         block.ops.retain(|_| !*d.next().unwrap_or(&false));
     }
+    removed
 }
 
-fn drop_unused_vars(program: &mut Program) {
-    let used: HashSet<String> = program
+/// Drops the variables no op names (persistable ones stay); whether it
+/// dropped any.
+fn drop_unused_vars(program: &mut Program) -> bool {
+    let used: HashSet<&str> = program
         .blocks
         .iter()
         .flat_map(|b| b.ops.iter())
-        .flat_map(|op| {
-            op_reads(op)
-                .into_iter()
-                .chain(op_writes(op))
-                .map(str::to_string)
-                .collect::<Vec<_>>()
+        .flat_map(|op| op_reads(op).into_iter().chain(op_writes(op)))
+        .collect();
+    let keep: Vec<Vec<bool>> = program
+        .blocks
+        .iter()
+        .map(|b| {
+            b.vars
+                .iter()
+                .map(|v| v.is_persistable() || used.contains(v.name.as_str()))
+                .collect()
         })
         .collect();
-    for block in &mut program.blocks {
-        block
-            .vars
-            .retain(|v| v.is_persistable() || used.contains(&v.name));
+    let mut dropped = false;
+    for (block, keep) in program.blocks.iter_mut().zip(keep) {
+        dropped |= keep.contains(&false);
+        let mut k = keep.into_iter();
+        block.vars.retain(|_| k.next().unwrap_or(true));
     }
+    dropped
 }
 
-fn drop_unreferenced_blocks(program: &mut Program) {
+/// Drops the blocks no op of block 0's tree runs, renumbering the rest;
+/// whether it dropped any.
+fn drop_unreferenced_blocks(program: &mut Program) -> bool {
     let n = program.blocks.len();
     let mut reachable = vec![false; n];
     let mut stack = vec![0usize];
@@ -182,7 +198,7 @@ fn drop_unreferenced_blocks(program: &mut Program) {
         }
     }
     if reachable.iter().all(|r| *r) {
-        return;
+        return false;
     }
     let mut new_index = vec![-1i32; n];
     let mut next = 0;
@@ -217,6 +233,7 @@ fn drop_unreferenced_blocks(program: &mut Program) {
         }
         program.blocks.push(block);
     }
+    true
 }
 
 #[cfg(test)]
