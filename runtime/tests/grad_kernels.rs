@@ -994,3 +994,59 @@ fn lod_ops_split_and_restore_sequences() {
     assert_eq!(f(&got[5]), vec![1.0, 2.0, 0.0]);
     assert_eq!(f(&got[6]), vec![8.0, 7.0, 9.0]);
 }
+
+#[test]
+fn norm_layer_grads_match_finite_differences() {
+    let mut rng = Rng(41);
+    for (shape, axis, scaled) in [
+        (vec![3, 5], 1, true),
+        (vec![2, 3, 4], 2, true),
+        (vec![2, 3, 2], 1, false),
+    ] {
+        let cols: i64 = shape[axis as usize..].iter().product();
+        let mut case = Case::new("layer_norm").input("X", rng.tensor(&shape, -1.0, 1.0));
+        if scaled {
+            case = case
+                .input("Scale", rng.tensor(&[cols], 0.5, 1.5))
+                .input("Bias", rng.tensor(&[cols], -1.0, 1.0));
+        }
+        case.attr("begin_norm_axis", AttrValue::Int(axis))
+            .attr("epsilon", AttrValue::Float(1e-5))
+            .outputs(&["Y", "Mean", "Variance"])
+            .check(&mut rng);
+    }
+    for axis in [1, 0, -1] {
+        Case::new("norm")
+            .input("X", rng.tensor(&[3, 4], -1.0, 1.0))
+            .attr("axis", AttrValue::Int(axis))
+            .attr("epsilon", AttrValue::Float(1e-10))
+            .outputs(&["Out", "Norm"])
+            .check(&mut rng);
+    }
+    for (mode, alpha) in [
+        ("all", vec![1]),
+        ("channel", vec![1, 3, 1, 1]),
+        ("element", vec![1, 3, 2]),
+    ] {
+        Case::new("prelu")
+            .input("X", rng.tensor(&[2, 3, 2], -1.0, 1.0))
+            .input("Alpha", rng.tensor(&alpha, 0.1, 0.9))
+            .attr("mode", AttrValue::String(mode.into()))
+            .check(&mut rng);
+    }
+    Case::new("label_smooth")
+        .input("X", rng.tensor(&[3, 4], 0.0, 1.0))
+        .attr("epsilon", AttrValue::Float(0.25))
+        .check(&mut rng);
+    Case::new("huber_loss")
+        .input("X", rng.tensor(&[6, 1], -2.0, 2.0))
+        .input("Y", rng.tensor(&[6, 1], -2.0, 2.0))
+        .attr("delta", AttrValue::Float(0.75))
+        .outputs(&["Out", "Residual"])
+        .check(&mut rng);
+    Case::new("pad")
+        .input("X", rng.tensor(&[2, 3], -1.0, 1.0))
+        .attr("paddings", AttrValue::Ints(vec![1, 0, 0, 2]))
+        .attr("pad_value", AttrValue::Float(0.5))
+        .check(&mut rng);
+}

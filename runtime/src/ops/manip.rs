@@ -36,6 +36,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("flatten2_grad", reshape2_grad);
     r.add("gather", gather);
     r.add("gather_grad", gather_grad);
+    r.add("pad", pad);
+    r.add("pad_grad", pad_grad);
 }
 
 /// What `gather` takes along its axis: `X` seen as `[outer, n, inner]`
@@ -655,5 +657,88 @@ fn flatten2(l: &OpLoader) -> Result<Exec, String> {
             })?;
         let flat = [dims[..a].iter().product(), dims[a..].iter().product()];
         set_reshaped(s, &x, &flat, &out, &xshape)
+    })
+}
+
+/// Where each element of `x_shape` lands in `x_shape` padded by `paddings`
+/// (before, after per dim), and the padded shape.
+fn padded(x_shape: &[i64], paddings: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError> {
+    if paddings.len() != 2 * x_shape.len() || paddings.iter().any(|&p| p < 0) {
+        return Err(KernelError::Attribute(format!(
+            "pad: paddings {paddings:?} must give two counts, none negative, per dim of {x_shape:?}"
+        )));
+    }
+    let dims: Vec<usize> = x_shape.iter().map(|&d| d.max(0) as usize).collect();
+    let out: Vec<usize> = dims
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| d + (paddings[2 * i] + paddings[2 * i + 1]) as usize)
+        .collect();
+    let mut strides = vec![1usize; out.len()];
+    for d in (0..out.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * out[d + 1];
+    }
+    let base: usize = (0..out.len())
+        .map(|d| paddings[2 * d] as usize * strides[d])
+        .sum();
+    let map = super::float::offsets(&dims, &strides)
+        .into_iter()
+        .map(|o| o + base)
+        .collect();
+    Ok((map, out.iter().map(|&d| d as i64).collect()))
+}
+
+/// `pad`: `X` inside a tensor of `pad_value`, widened by `paddings`.
+fn pad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let paddings = l.ints("paddings")?.unwrap_or_default();
+    let value = l.float("pad_value", 0.0)?;
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let (map, shape) = padded(t.shape(), &paddings)?;
+        let xv = super::float::f64s(&t, "pad")?;
+        let mut v = vec![value; shape.iter().product::<i64>() as usize];
+        for (&at, &e) in map.iter().zip(xv.iter()) {
+            v[at] = e;
+        }
+        let r = super::float::tensor(t.dtype(), &shape, v)?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `pad_grad`: `Out@GRAD` cropped back to `X`'s place.
+fn pad_grad(l: &OpLoader) -> Result<Exec, String> {
+    let dout = l.input("Out@GRAD")?;
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let paddings = l.ints("paddings")?.unwrap_or_default();
+    compute(move |s| {
+        let d = s.tensor(&dout)?;
+        let x_shape: Vec<i64> = d
+            .shape()
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let p = paddings.get(2 * i).copied().unwrap_or(0)
+                    + paddings.get(2 * i + 1).copied().unwrap_or(0);
+                (n - p).max(0)
+            })
+            .collect();
+        let (map, shape) = padded(&x_shape, &paddings)?;
+        if shape.as_slice() != d.shape() {
+            return Err(KernelError::Shape(format!(
+                "pad_grad: Out@GRAD {:?} is narrower than paddings {paddings:?}",
+                d.shape()
+            )));
+        }
+        let dv = super::float::f64s(&d, "pad_grad")?;
+        let g = map.iter().map(|&at| dv[at]).collect();
+        let r = super::float::tensor(d.dtype(), &x_shape, g)?;
+        drop(d);
+        s.set_tensor(&dx, r);
+        Ok(())
     })
 }

@@ -20,6 +20,7 @@ pub(crate) mod lod;
 pub(crate) mod manip;
 pub(crate) mod matmul;
 pub(crate) mod nn;
+mod norm;
 mod one_hot;
 pub(crate) mod optim;
 mod output;
@@ -71,6 +72,7 @@ impl Registry {
         io::register_all(&mut r);
         optim::register_all(&mut r);
         nn::register_all(&mut r);
+        norm::register_all(&mut r);
         conv::register_all(&mut r);
         manip::register_all(&mut r);
         slice::register_all(&mut r);

@@ -1,5 +1,5 @@
 //! Arithmetic layers: `elementwise_*` (with broadcasting `axis`), `scale`,
-//! `increment`, `sums` and the unary math ops (`square`, `sqrt`, `abs`,
+//! `increment`, `sums`, `sum` and the unary math ops (`square`, `sqrt`, `abs`,
 //! `exp`, `log`). [`elementwise`] and [`scale_op`] are also what operator
 //! overloading on Variables appends.
 use fluidc_transpiler::{AttrValue, Op};
@@ -113,6 +113,18 @@ pub const BUILTINS: &[Builtin] = &[
             Ok(Value::Var(out))
         }
     ),
+    // 1.x's `sum(x)`: `sums` without `out`, `x` one Variable or a list.
+    builtin!(["fluid.layers.sum"], [("x", Req)], Rest::No, |i, a| {
+        let xs = a.var_list("x")?;
+        let first = xs
+            .first()
+            .ok_or_else(|| a.err("x", "sum() needs at least one Variable"))?
+            .clone();
+        let helper = i.b.helper_name("sum");
+        let out = i.b.tmp_var(&helper, dtype_of(i, &first), dims(i, &first));
+        append_sum(i, &xs, &out);
+        Ok(Value::Var(out))
+    }),
     unary_layer!("square"),
     unary_layer!("sqrt"),
     unary_layer!("abs"),

@@ -28,6 +28,7 @@ mod math;
 mod math_op_patch;
 mod nets;
 mod nn;
+mod norm_layers;
 pub mod numpy;
 pub mod numpy_more;
 mod operator;
@@ -70,6 +71,7 @@ const TABLES: &[&[Builtin]] = &[
     logic::BUILTINS,
     reduce::BUILTINS,
     nn::BUILTINS,
+    norm_layers::BUILTINS,
     param::BUILTINS,
     clip::BUILTINS,
     lr::BUILTINS,

@@ -87,6 +87,7 @@ Channels, Go and Select are not here: Paddle 3 has no such ops.
 
 import contextlib
 import copy
+import functools
 import math
 import os
 import sys
@@ -1313,6 +1314,95 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     return helper.append_activation(out)
 
 
+def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
+               param_attr=None, bias_attr=None, act=None, name=None):
+    """1.x layer_norm: scale `layer_norm_N.w_0` (Constant 1) and bias `.b_0`
+    over the dims from begin_norm_axis; Mean and Variance (`.tmp_0`,
+    `.tmp_1`) before Y (`.tmp_2`)."""
+    helper = LayerHelper("layer_norm", act=act, name=name)
+    dtype = input.dtype
+    inputs = {"X": input}
+    param_shape = [functools.reduce(lambda a, b: a * b, input.shape[begin_norm_axis:])]
+    if scale:
+        inputs["Scale"] = _create_parameter(helper, param_attr, param_shape, dtype,
+                                            default_initializer=Constant(1.0))
+    if shift:
+        assert bias_attr is not False
+        inputs["Bias"] = _create_parameter(helper, bias_attr, param_shape, dtype, is_bias=True)
+    mean_out = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    variance_out = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="layer_norm", inputs=inputs,
+                     outputs={"Y": out, "Mean": mean_out, "Variance": variance_out},
+                     attrs={"epsilon": epsilon, "begin_norm_axis": begin_norm_axis})
+    return helper.append_activation(out)
+
+
+def l2_normalize(x, axis, epsilon=1e-12, name=None):
+    if len(x.shape) == 1:
+        axis = 0
+    helper = LayerHelper("l2_normalize", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    norm = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="norm", inputs={"X": x}, outputs={"Out": out, "Norm": norm},
+                     attrs={"axis": 1 if axis is None else axis, "epsilon": epsilon})
+    return out
+
+
+def prelu(x, mode, param_attr=None, name=None):
+    """1.x prelu: alpha `prelu_N.w_0` (Constant 1, float32) of [1], [1, C, 1, 1]
+    or one sample's dims."""
+    helper = LayerHelper("prelu", name=name)
+    alpha_shape = [1]
+    if mode == "channel":
+        alpha_shape = [1, x.shape[1], 1, 1]
+    elif mode == "element":
+        alpha_shape = [1] + list(x.shape[1:])
+    alpha = _create_parameter(helper, param_attr, alpha_shape, "float32",
+                              default_initializer=Constant(1.0))
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="prelu", inputs={"X": x, "Alpha": alpha}, attrs={"mode": mode},
+                     outputs={"Out": out})
+    return out
+
+
+def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
+    helper = LayerHelper("label_smooth", name=name)
+    label.stop_gradient = True
+    out = helper.create_variable_for_type_inference(dtype)
+    inputs = {"X": label, "PriorDist": prior_dist} if prior_dist else {"X": label}
+    helper.append_op(type="label_smooth", inputs=inputs, outputs={"Out": out},
+                     attrs={"epsilon": float(epsilon)})
+    return out
+
+
+def huber_loss(input, label, delta):
+    helper = LayerHelper("huber_loss")
+    residual = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="huber_loss", inputs={"X": input, "Y": label},
+                     outputs={"Out": out, "Residual": residual}, attrs={"delta": delta})
+    return out
+
+
+def pad(x, paddings, pad_value=0.0, name=None):
+    helper = LayerHelper("pad", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="pad", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"paddings": paddings, "pad_value": float(pad_value)})
+    return out
+
+
+def sum_layer(x):
+    """1.x sum(x): the `sum` op into `sum_N.tmp_0`."""
+    helper = LayerHelper("sum")
+    first = x[0] if isinstance(x, (list, tuple)) else x
+    out = helper.create_variable_for_type_inference(dtype=first.dtype)
+    helper.append_op(type="sum", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"use_mkldnn": False})
+    return out
+
+
 def dropout(x, dropout_prob, is_test=False, seed=None, name=None,
             dropout_implementation="downgrade_in_infer"):
     """1.x dropout: a seed of None/0 takes the main program's random_seed
@@ -2393,7 +2483,9 @@ def install(run=False):
         dropout=dropout, cross_entropy=cross_entropy,
         softmax_with_cross_entropy=softmax_with_cross_entropy, accuracy=accuracy, auc=auc,
         topk=topk,
-        concat=concat, sums=sums, sum=sums, reshape=reshape, transpose=transpose, clip=clip,
+        concat=concat, sums=sums, sum=sum_layer,
+        layer_norm=layer_norm, l2_normalize=l2_normalize, prelu=prelu,
+        label_smooth=label_smooth, huber_loss=huber_loss, pad=pad, reshape=reshape, transpose=transpose, clip=clip,
         StaticRNN=StaticRNN,
         create_parameter=create_parameter,
         autoincreased_step_counter=autoincreased_step_counter,

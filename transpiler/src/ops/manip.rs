@@ -12,6 +12,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("expand", expand));
     r.push(Behaviour::pure("flatten2", flatten2));
     r.push(Behaviour::pure("gather", gather));
+    r.push(Behaviour::pure("pad", pad));
     r.push(Behaviour::pure("slice", slice));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())));
@@ -425,5 +426,33 @@ fn flatten2(c: &InferCtx) -> Out {
         }
     };
     let dims = vec![side(&x.dims[..a]), side(&x.dims[a..])];
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `pad`: each dim of `X` widened by its two `paddings` (before, after).
+fn pad(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let p = c.ints("paddings").unwrap_or_default();
+    if p.len() != 2 * x.dims.len() || p.iter().any(|&v| v < 0) {
+        return Err(format!(
+            "paddings {p:?} must give two counts, none negative, per dim of X {:?} ({} in all)",
+            x.dims,
+            2 * x.dims.len()
+        ));
+    }
+    let dims = x
+        .dims
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| {
+            if d < 0 {
+                -1
+            } else {
+                d + p[2 * i] + p[2 * i + 1]
+            }
+        })
+        .collect();
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }

@@ -31,6 +31,7 @@ mod lod;
 pub mod manip;
 pub mod matmul;
 mod nn;
+mod norm;
 mod optim;
 mod protos;
 mod reduce;
@@ -207,6 +208,7 @@ impl Registry {
         manip::register(&mut behaviours);
         matmul::register(&mut behaviours);
         nn::register(&mut behaviours);
+        norm::register(&mut behaviours);
         optim::register(&mut behaviours);
         reduce::register(&mut behaviours);
         unary::register(&mut behaviours);

@@ -1,0 +1,476 @@
+//! 1.x's normalizing and loss layers' ops beyond `batch_norm`, with their
+//! gradients: `layer_norm`, `norm` (`l2_normalize`), `prelu`,
+//! `label_smooth` and `huber_loss`. Paddle 3.3.1's CPU kernels' formulas,
+//! computed in double (see `super::float`).
+use super::float::{self, f64s, set_grads};
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+use crate::tensor::Tensor;
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("layer_norm", layer_norm);
+    r.add("layer_norm_grad", layer_norm_grad);
+    r.add("norm", norm);
+    r.add("norm_grad", norm_grad);
+    r.add("prelu", prelu);
+    r.add("prelu_grad", prelu_grad);
+    r.add("label_smooth", label_smooth);
+    r.add("label_smooth_grad", label_smooth_grad);
+    r.add("huber_loss", huber_loss);
+    r.add("huber_loss_grad", huber_loss_grad);
+}
+
+/// `(rows, cols)` of `shape` flattened at `axis`.
+fn rows_cols(shape: &[i64], axis: i64, op: &str) -> Result<(usize, usize), KernelError> {
+    if axis < 1 || axis as usize >= shape.len().max(1) {
+        return Err(KernelError::Shape(format!(
+            "{op}: begin_norm_axis {axis} is out of range for shape {shape:?}"
+        )));
+    }
+    let u: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+    let (l, r) = u.split_at(axis as usize);
+    Ok((l.iter().product(), r.iter().product()))
+}
+
+/// A per-column parameter (`Scale`, `Bias`) of `cols` values, or `fill`.
+fn per_column(
+    s: &crate::scope::Vars,
+    r: &Option<crate::scope::VarRef>,
+    cols: usize,
+    fill: f64,
+    op: &str,
+) -> Result<Vec<f64>, KernelError> {
+    let Some(r) = r else {
+        return Ok(vec![fill; cols]);
+    };
+    let v = f64s(&*s.tensor(r)?, op)?.into_owned();
+    if v.len() != cols {
+        return Err(KernelError::Shape(format!(
+            "{op}: a scale or bias of {} values for rows of {cols}",
+            v.len()
+        )));
+    }
+    Ok(v)
+}
+
+/// `layer_norm`: each row (the dims from `begin_norm_axis` on) normalized
+/// by its own mean and (biased) variance, then scaled and shifted per
+/// column. `Mean` and `Variance` keep each row's statistics, shaped as
+/// the dims before `begin_norm_axis`.
+fn layer_norm(l: &OpLoader) -> Result<Exec, String> {
+    let x = l.input("X")?;
+    let (scale, bias) = (l.opt_input("Scale")?, l.opt_input("Bias")?);
+    let y = l.output("Y")?;
+    let (mean_out, var_out) = (l.opt_output("Mean")?, l.opt_output("Variance")?);
+    let eps = l.float("epsilon", 1e-5)?;
+    let axis = l.int("begin_norm_axis", 1)?;
+    compute(move |s| {
+        let op = "layer_norm";
+        let xt = s.tensor(&x)?.into_owned();
+        let (rows, cols) = rows_cols(xt.shape(), axis, op)?;
+        let xv = f64s(&xt, op)?;
+        let sc = per_column(s, &scale, cols, 1.0, op)?;
+        let bi = per_column(s, &bias, cols, 0.0, op)?;
+        let (mut mean, mut var) = (vec![0.0; rows], vec![0.0; rows]);
+        let mut yv = vec![0.0; xv.len()];
+        for r in 0..rows {
+            let row = &xv[r * cols..(r + 1) * cols];
+            let m = row.iter().sum::<f64>() / cols as f64;
+            let v = row.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / cols as f64;
+            let inv = 1.0 / (v + eps).sqrt();
+            for (k, a) in row.iter().enumerate() {
+                yv[r * cols + k] = (a - m) * inv * sc[k] + bi[k];
+            }
+            (mean[r], var[r]) = (m, v);
+        }
+        let dtype = xt.dtype();
+        s.set_tensor(&y, float::tensor(dtype, xt.shape(), yv)?);
+        let left = &xt.shape()[..axis as usize];
+        for (r, v) in [(&mean_out, mean), (&var_out, var)] {
+            if let Some(r) = r {
+                s.set_tensor(r, float::tensor(dtype, left, v)?);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Its grad, with `x̂` a row normalized and `g = dY * scale`:
+/// `dX = inv_std (g - mean(g) - x̂ mean(g x̂))`, `dScale = sum_rows dY x̂`,
+/// `dBias = sum_rows dY`.
+fn layer_norm_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dy) = (l.input("X")?, l.input("Y@GRAD")?);
+    let (mean, var) = (l.input("Mean")?, l.input("Variance")?);
+    let scale = l.opt_input("Scale")?;
+    let (dx, dscale, dbias) = (
+        l.opt_output("X@GRAD")?,
+        l.opt_output("Scale@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+    );
+    let eps = l.float("epsilon", 1e-5)?;
+    let axis = l.int("begin_norm_axis", 1)?;
+    compute(move |s| {
+        let op = "layer_norm_grad";
+        let xt = s.tensor(&x)?.into_owned();
+        let (rows, cols) = rows_cols(xt.shape(), axis, op)?;
+        let xv = f64s(&xt, op)?;
+        let d = f64s(&*s.tensor(&dy)?, op)?.into_owned();
+        let m = f64s(&*s.tensor(&mean)?, op)?.into_owned();
+        let v = f64s(&*s.tensor(&var)?, op)?.into_owned();
+        let sc = per_column(s, &scale, cols, 1.0, op)?;
+        if d.len() != xv.len() || m.len() != rows || v.len() != rows {
+            return Err(KernelError::Shape(format!(
+                "{op}: inputs do not fit X {:?}",
+                xt.shape()
+            )));
+        }
+        let (mut g, mut ds, mut db) = (vec![0.0; xv.len()], vec![0.0; cols], vec![0.0; cols]);
+        for r in 0..rows {
+            let inv = 1.0 / (v[r] + eps).sqrt();
+            let at = r * cols;
+            let xh: Vec<f64> = (0..cols).map(|k| (xv[at + k] - m[r]) * inv).collect();
+            let gy: Vec<f64> = (0..cols).map(|k| d[at + k] * sc[k]).collect();
+            let mean_g = gy.iter().sum::<f64>() / cols as f64;
+            let mean_gx = gy.iter().zip(&xh).map(|(a, b)| a * b).sum::<f64>() / cols as f64;
+            for k in 0..cols {
+                g[at + k] = inv * (gy[k] - mean_g - xh[k] * mean_gx);
+                ds[k] += d[at + k] * xh[k];
+                db[k] += d[at + k];
+            }
+        }
+        let dtype = xt.dtype();
+        let col = [cols as i64];
+        set_grads(
+            s,
+            vec![
+                (&dx, Some(float::tensor(dtype, xt.shape(), g)?)),
+                (&dscale, Some(float::tensor(dtype, &col, ds)?)),
+                (&dbias, Some(float::tensor(dtype, &col, db)?)),
+            ],
+        );
+        Ok(())
+    })
+}
+
+/// `norm`: `Norm = sqrt(sum(x²) + epsilon)` along `axis`, `Out = x / Norm`.
+fn norm(l: &OpLoader) -> Result<Exec, String> {
+    let x = l.input("X")?;
+    let out = l.output("Out")?;
+    let norm_out = l.opt_output("Norm")?;
+    let axis = l.int("axis", -1)?;
+    let eps = l.float("epsilon", 1e-10)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let (outer, n, inner) = float::split_at_axis(xt.shape(), axis)?;
+        let xv = f64s(&xt, "norm")?;
+        let mut nv = vec![0.0; outer * inner];
+        let mut ov = vec![0.0; xv.len()];
+        for o in 0..outer {
+            for i in 0..inner {
+                let at = |k: usize| (o * n + k) * inner + i;
+                let sq: f64 = (0..n).map(|k| xv[at(k)] * xv[at(k)]).sum();
+                let nn = (sq + eps).sqrt();
+                for k in 0..n {
+                    ov[at(k)] = xv[at(k)] / nn;
+                }
+                nv[o * inner + i] = nn;
+            }
+        }
+        let dtype = xt.dtype();
+        let mut nshape = xt.shape().to_vec();
+        let rank = nshape.len() as i64;
+        nshape[(if axis < 0 { axis + rank } else { axis }) as usize] = 1;
+        s.set_tensor(&out, float::tensor(dtype, xt.shape(), ov)?);
+        if let Some(r) = &norm_out {
+            s.set_tensor(r, float::tensor(dtype, &nshape, nv)?);
+        }
+        Ok(())
+    })
+}
+
+/// Its grad: `dX = (dOut - Out sum(dOut Out)) / Norm` along `axis`.
+fn norm_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, norm_in, dout) = (l.input("X")?, l.input("Norm")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let axis = l.int("axis", -1)?;
+    compute(move |s| {
+        let op = "norm_grad";
+        let xt = s.tensor(&x)?.into_owned();
+        let (outer, n, inner) = float::split_at_axis(xt.shape(), axis)?;
+        let xv = f64s(&xt, op)?;
+        let nv = f64s(&*s.tensor(&norm_in)?, op)?.into_owned();
+        let d = f64s(&*s.tensor(&dout)?, op)?.into_owned();
+        if nv.len() != outer * inner || d.len() != xv.len() {
+            return Err(KernelError::Shape(format!(
+                "{op}: inputs do not fit X {:?}",
+                xt.shape()
+            )));
+        }
+        let mut g = vec![0.0; xv.len()];
+        for o in 0..outer {
+            for i in 0..inner {
+                let at = |k: usize| (o * n + k) * inner + i;
+                let nn = nv[o * inner + i];
+                let dot: f64 = (0..n).map(|k| d[at(k)] * xv[at(k)] / nn).sum();
+                for k in 0..n {
+                    g[at(k)] = (d[at(k)] - xv[at(k)] / nn * dot) / nn;
+                }
+            }
+        }
+        let t = float::tensor(xt.dtype(), xt.shape(), g)?;
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// Which element of `Alpha` each element of `X` uses: prelu's `mode`.
+#[derive(Debug, Clone, Copy)]
+enum AlphaOf {
+    All,
+    /// Channel `(i / inner) % channels` (NCHW) or `i % channels` (NHWC).
+    Channel {
+        channels: usize,
+        inner: usize,
+    },
+    /// `i % per_sample`.
+    Element {
+        per_sample: usize,
+    },
+}
+
+impl AlphaOf {
+    fn new(mode: &str, nhwc: bool, shape: &[i64], alphas: usize) -> Result<AlphaOf, KernelError> {
+        let u: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+        let (of, want) = match mode {
+            "all" => (AlphaOf::All, 1),
+            "channel" if u.len() >= 2 => {
+                let (channels, inner) = if nhwc {
+                    (u[u.len() - 1], 1)
+                } else {
+                    (u[1], u[2..].iter().product())
+                };
+                (AlphaOf::Channel { channels, inner }, channels)
+            }
+            "element" if !u.is_empty() => {
+                let per_sample = u[1..].iter().product();
+                (AlphaOf::Element { per_sample }, per_sample)
+            }
+            _ => {
+                return Err(KernelError::Attribute(format!(
+                    "prelu: mode '{mode}' does not fit X {shape:?}"
+                )))
+            }
+        };
+        if alphas != want {
+            return Err(KernelError::Shape(format!(
+                "prelu: Alpha has {alphas} values; mode '{mode}' on X {shape:?} needs {want}"
+            )));
+        }
+        Ok(of)
+    }
+
+    fn index(self, i: usize) -> usize {
+        match self {
+            AlphaOf::All => 0,
+            AlphaOf::Channel { channels, inner } => (i / inner.max(1)) % channels.max(1),
+            AlphaOf::Element { per_sample } => i % per_sample.max(1),
+        }
+    }
+}
+
+/// The tensors prelu and its grad read, and where each `X` element's alpha is.
+fn prelu_inputs(
+    s: &crate::scope::Vars,
+    x: &crate::scope::VarRef,
+    alpha: &crate::scope::VarRef,
+    mode: &str,
+    nhwc: bool,
+    op: &str,
+) -> Result<(Tensor, Vec<f64>, AlphaOf), KernelError> {
+    let xt = s.tensor(x)?.into_owned();
+    let a = f64s(&*s.tensor(alpha)?, op)?.into_owned();
+    let of = AlphaOf::new(mode, nhwc, xt.shape(), a.len())?;
+    Ok((xt, a, of))
+}
+
+/// `prelu`: `x` where positive, `alpha x` elsewhere.
+fn prelu(l: &OpLoader) -> Result<Exec, String> {
+    let (x, alpha, out) = (l.input("X")?, l.input("Alpha")?, l.output("Out")?);
+    let mode = l.string("mode")?.unwrap_or("all").to_string();
+    let nhwc = l.string("data_format")? == Some("NHWC");
+    compute(move |s| {
+        let (xt, a, of) = prelu_inputs(s, &x, &alpha, &mode, nhwc, "prelu")?;
+        let v = f64s(&xt, "prelu")?
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| if v > 0.0 { v } else { a[of.index(i)] * v })
+            .collect();
+        s.set_tensor(&out, float::tensor(xt.dtype(), xt.shape(), v)?);
+        Ok(())
+    })
+}
+
+/// Its grad: `dX = dOut` where `x > 0`, else `alpha dOut`; `dAlpha` adds
+/// up `x dOut` over the elements that use it where `x <= 0`.
+fn prelu_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, alpha, dout) = (l.input("X")?, l.input("Alpha")?, l.input("Out@GRAD")?);
+    let (dx, dalpha) = (l.opt_output("X@GRAD")?, l.opt_output("Alpha@GRAD")?);
+    let mode = l.string("mode")?.unwrap_or("all").to_string();
+    let nhwc = l.string("data_format")? == Some("NHWC");
+    compute(move |s| {
+        let op = "prelu_grad";
+        let (xt, a, of) = prelu_inputs(s, &x, &alpha, &mode, nhwc, op)?;
+        let at = s.tensor(&alpha)?.into_owned();
+        let xv = f64s(&xt, op)?;
+        let d = f64s(&*s.tensor(&dout)?, op)?.into_owned();
+        if d.len() != xv.len() {
+            return Err(KernelError::Shape(format!(
+                "{op}: Out@GRAD does not fit X {:?}",
+                xt.shape()
+            )));
+        }
+        let mut g = vec![0.0; xv.len()];
+        let mut ga = vec![0.0; a.len()];
+        for (i, (&v, &dv)) in xv.iter().zip(&d).enumerate() {
+            let k = of.index(i);
+            if v > 0.0 {
+                g[i] = dv;
+            } else {
+                g[i] = a[k] * dv;
+                ga[k] += v * dv;
+            }
+        }
+        let gx = float::tensor(xt.dtype(), xt.shape(), g)?;
+        let galpha = float::tensor(at.dtype(), at.shape(), ga)?;
+        set_grads(s, vec![(&dx, Some(gx)), (&dalpha, Some(galpha))]);
+        Ok(())
+    })
+}
+
+/// `label_smooth`: `(1 - epsilon) x + epsilon prior`, the prior
+/// `PriorDist` per class or uniform (`1 / classes`).
+fn label_smooth(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let prior = l.opt_input("PriorDist")?;
+    let eps = l.float("epsilon", 0.0)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let classes = xt.shape().last().map_or(1, |&d| d.max(1) as usize);
+        let p = match &prior {
+            Some(r) => f64s(&*s.tensor(r)?, "label_smooth")?.into_owned(),
+            None => vec![1.0 / classes as f64; classes],
+        };
+        if p.len() != classes {
+            return Err(KernelError::Shape(format!(
+                "label_smooth: PriorDist has {} values for {classes} classes",
+                p.len()
+            )));
+        }
+        let v = f64s(&xt, "label_smooth")?
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (1.0 - eps) * v + eps * p[i % classes])
+            .collect();
+        s.set_tensor(&out, float::tensor(xt.dtype(), xt.shape(), v)?);
+        Ok(())
+    })
+}
+
+/// Its grad: `(1 - epsilon) dOut`.
+fn label_smooth_grad(l: &OpLoader) -> Result<Exec, String> {
+    let dout = l.input("Out@GRAD")?;
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let eps = l.float("epsilon", 0.0)?;
+    compute(move |s| {
+        let dt = s.tensor(&dout)?.into_owned();
+        let v = f64s(&dt, "label_smooth_grad")?
+            .iter()
+            .map(|&d| (1.0 - eps) * d)
+            .collect();
+        s.set_tensor(&dx, float::tensor(dt.dtype(), dt.shape(), v)?);
+        Ok(())
+    })
+}
+
+/// `huber_loss`: with `r = y - x`, `Out = r²/2` where `|r| <= delta`, else
+/// `delta (|r| - delta/2)`; `Residual` keeps `r`.
+fn huber_loss(l: &OpLoader) -> Result<Exec, String> {
+    let (x, y) = (l.input("X")?, l.input("Y")?);
+    let (out, residual) = (l.output("Out")?, l.opt_output("Residual")?);
+    let delta = l.float("delta", 1.0)?;
+    compute(move |s| {
+        let op = "huber_loss";
+        let xt = s.tensor(&x)?.into_owned();
+        let yv = f64s(&*s.tensor(&y)?, op)?.into_owned();
+        let xv = f64s(&xt, op)?;
+        if yv.len() != xv.len() {
+            return Err(KernelError::Shape(format!(
+                "{op}: the label has {} values and the input {}",
+                yv.len(),
+                xv.len()
+            )));
+        }
+        let r: Vec<f64> = yv.iter().zip(xv.iter()).map(|(b, a)| b - a).collect();
+        let loss = r
+            .iter()
+            .map(|&r| {
+                if r.abs() <= delta {
+                    0.5 * r * r
+                } else {
+                    delta * (r.abs() - 0.5 * delta)
+                }
+            })
+            .collect();
+        let dtype = xt.dtype();
+        s.set_tensor(&out, float::tensor(dtype, xt.shape(), loss)?);
+        if let Some(rr) = &residual {
+            s.set_tensor(rr, float::tensor(dtype, xt.shape(), r)?);
+        }
+        Ok(())
+    })
+}
+
+/// Its grad: with `g = r` where `|r| <= delta`, else `delta sign(r)`:
+/// `dX = -g dOut`, `dY = g dOut`.
+fn huber_loss_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (residual, dout) = (l.input("Residual")?, l.input("Out@GRAD")?);
+    let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
+    let delta = l.float("delta", 1.0)?;
+    compute(move |s| {
+        let op = "huber_loss_grad";
+        let rt = s.tensor(&residual)?.into_owned();
+        let r = f64s(&rt, op)?;
+        let d = f64s(&*s.tensor(&dout)?, op)?.into_owned();
+        if d.len() != r.len() {
+            return Err(KernelError::Shape(format!(
+                "{op}: Out@GRAD does not fit Residual"
+            )));
+        }
+        let g: Vec<f64> = r
+            .iter()
+            .zip(&d)
+            .map(|(&r, &d)| {
+                d * if r.abs() <= delta {
+                    r
+                } else {
+                    delta * r.signum()
+                }
+            })
+            .collect();
+        let (dtype, shape) = (rt.dtype(), rt.shape());
+        let neg = g.iter().map(|v| -v).collect();
+        set_grads(
+            s,
+            vec![
+                (&dx, Some(float::tensor(dtype, shape, neg)?)),
+                (&dy, Some(float::tensor(dtype, shape, g)?)),
+            ],
+        );
+        Ok(())
+    })
+}

@@ -1,0 +1,161 @@
+//! 1.x's normalizing and loss layers' ops beyond `batch_norm`:
+//! `layer_norm`, `norm` (`l2_normalize`), `prelu`, `label_smooth` and
+//! `huber_loss`. Their checks are the ones Paddle 3.3.1's InferMeta makes,
+//! so a mistake is an error at the layer call, not in the kernel.
+use super::infer::{same_dtype, TensorType};
+use super::{Behaviour, InferCtx};
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(Behaviour::pure("layer_norm", layer_norm));
+    r.push(Behaviour::pure("norm", norm));
+    r.push(Behaviour::pure("prelu", prelu));
+    r.push(Behaviour::pure("label_smooth", label_smooth));
+    r.push(Behaviour::pure("huber_loss", huber_loss));
+}
+
+type Out = Result<Vec<(&'static str, TensorType)>, String>;
+
+/// The product of `dims`, or -1 if one is unknown.
+fn product(dims: &[i64]) -> i64 {
+    if dims.iter().any(|&d| d < 0) {
+        -1
+    } else {
+        dims.iter().product()
+    }
+}
+
+/// `layer_norm`: `Y` is `X`; `Mean` and `Variance` hold one value per row
+/// of `X` flattened at `begin_norm_axis` (shaped as the dims before it, as
+/// Paddle 3.3.1 declares them), and `Scale`/`Bias` one per column.
+fn layer_norm(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let axis = c.int("begin_norm_axis").unwrap_or(1);
+    let rank = x.dims.len() as i64;
+    if axis < 1 || axis >= rank.max(1) {
+        return Err(format!(
+            "begin_norm_axis {axis} must be in [1, {rank}) for X {:?}: the dims before it are the rows normalized one by one",
+            x.dims
+        ));
+    }
+    let (left, right) = x.dims.split_at(axis as usize);
+    let right = product(right);
+    for slot in ["Scale", "Bias"] {
+        if let Some(p) = c.input(slot) {
+            let n = product(&p.dims);
+            if right >= 0 && n >= 0 && n != right {
+                return Err(format!(
+                    "{slot} has {n} elements but X {:?} has {right} per row from begin_norm_axis {axis}",
+                    x.dims
+                ));
+            }
+        }
+    }
+    let row = TensorType::new(x.dtype, left.to_vec());
+    Ok(vec![
+        ("Y", x.clone()),
+        ("Mean", row.clone()),
+        ("Variance", row),
+    ])
+}
+
+/// `norm` (`l2_normalize`): `Out` is `X`; `Norm` is `X` with the `axis`
+/// dim 1.
+fn norm(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let axis = c.int("axis").unwrap_or(-1);
+    let rank = x.dims.len() as i64;
+    let a = if axis < 0 { axis + rank } else { axis };
+    if a < 0 || a >= rank {
+        return Err(format!(
+            "axis {axis} is out of range for X {:?} (rank {rank})",
+            x.dims
+        ));
+    }
+    let mut dims = x.dims.clone();
+    dims[a as usize] = 1;
+    Ok(vec![
+        ("Out", x.clone()),
+        ("Norm", TensorType::new(x.dtype, dims)),
+    ])
+}
+
+/// `prelu`: `Out` is `X`; `Alpha` has one element (`all`), one per channel
+/// (`channel`), or one per element of a sample (`element`).
+fn prelu(c: &InferCtx) -> Out {
+    let (Some(x), Some(alpha)) = (c.input("X"), c.input("Alpha")) else {
+        return Ok(c
+            .input("X")
+            .map(|x| ("Out", x.clone()))
+            .into_iter()
+            .collect());
+    };
+    let mode = c.string("mode").unwrap_or("all");
+    let nhwc = c.string("data_format") == Some("NHWC");
+    let want = match mode {
+        "all" => 1,
+        "channel" => {
+            let ch = if nhwc { x.dims.last() } else { x.dims.get(1) };
+            *ch.ok_or_else(|| {
+                format!("mode 'channel' needs X of rank 2 or more, got {:?}", x.dims)
+            })?
+        }
+        "element" => product(x.dims.get(1..).unwrap_or_default()),
+        other => {
+            return Err(format!(
+                "mode is '{other}'; it must be 'all', 'channel' or 'element'"
+            ))
+        }
+    };
+    let n = product(&alpha.dims);
+    if want >= 0 && n >= 0 && n != want {
+        return Err(format!(
+            "Alpha has {n} elements; mode '{mode}' on X {:?} needs {want}",
+            x.dims
+        ));
+    }
+    Ok(vec![("Out", x.clone())])
+}
+
+/// `label_smooth`: `Out` is `X` (one-hot rows); `PriorDist` has one value
+/// per class.
+fn label_smooth(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if let (Some(p), Some(&classes)) = (c.input("PriorDist"), x.dims.last()) {
+        let n = product(&p.dims);
+        if classes >= 0 && n >= 0 && n != classes {
+            return Err(format!(
+                "prior_dist has {n} values but the labels have {classes} classes"
+            ));
+        }
+    }
+    Ok(vec![("Out", x.clone())])
+}
+
+/// `huber_loss`: `Out` and `Residual` (`Y - X`) are `X`, which is `Y`'s
+/// shape: a column `[N, 1]` or a vector.
+fn huber_loss(c: &InferCtx) -> Out {
+    let (Some(x), Some(y)) = (c.input("X"), c.input("Y")) else {
+        return Ok(Vec::new());
+    };
+    same_dtype(x, y)?;
+    let known = |a: i64, b: i64| a < 0 || b < 0 || a == b;
+    if x.dims.len() != y.dims.len() || !x.dims.iter().zip(&y.dims).all(|(&a, &b)| known(a, b)) {
+        return Err(format!(
+            "input is {:?} but label is {:?}; they must have one shape",
+            x.dims, y.dims
+        ));
+    }
+    if x.dims.len() == 2 && !matches!(x.dims[1], 1 | -1) {
+        return Err(format!(
+            "input is {:?}; huber_loss takes a column [N, 1]",
+            x.dims
+        ));
+    }
+    Ok(vec![("Out", x.clone()), ("Residual", x.clone())])
+}
