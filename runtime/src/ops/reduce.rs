@@ -20,6 +20,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("reduce_max", |l| reduce(l, Reduce::Max));
     r.add("reduce_min", |l| reduce(l, Reduce::Min));
     r.add("reduce_prod", |l| reduce(l, Reduce::Prod));
+    r.add("reduce_all", |l| reduce_logic(l, true));
+    r.add("reduce_any", |l| reduce_logic(l, false));
     r.add("cross_entropy", cross_entropy);
     r.add("squared_l2_norm", squared_l2_norm);
     r.add("clip_by_norm", clip_by_norm);
@@ -97,6 +99,55 @@ fn reduced_index(dims: &[usize], reduced: &[bool]) -> Vec<usize> {
         }
     }
     float::offsets(dims, &ostride)
+}
+
+/// `reduce_all` (`all`) or `reduce_any` over bool tensors.
+fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let dims = l.ints("dim")?.unwrap_or_default();
+    let keep = l.bool("keep_dim", false)?;
+    let whole = l.bool("reduce_all", false)?;
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let rank = t.shape().len();
+        let mut reduced = vec![whole || dims.is_empty(); rank];
+        for &d in &dims {
+            let k = if d < 0 { d + rank as i64 } else { d };
+            match usize::try_from(k).ok().and_then(|k| reduced.get_mut(k)) {
+                Some(r) => *r = true,
+                None => {
+                    return Err(KernelError::Shape(format!(
+                        "dim {d} is out of range for shape {:?}",
+                        t.shape()
+                    )))
+                }
+            }
+        }
+        let Some(v) = t.values::<bool>() else {
+            return Err(KernelError::Dtype(format!(
+                "reduce_{} takes bool tensors",
+                if all { "all" } else { "any" }
+            )));
+        };
+        let shape_u: Vec<usize> = t.shape().iter().map(|&d| d.max(0) as usize).collect();
+        let mut out_shape = Vec::new();
+        for (i, &d) in t.shape().iter().enumerate() {
+            if !reduced[i] {
+                out_shape.push(d);
+            } else if keep {
+                out_shape.push(1);
+            }
+        }
+        let n: i64 = out_shape.iter().product();
+        let mut acc = vec![all; n.max(0) as usize];
+        for (&at, &b) in reduced_index(&shape_u, &reduced).iter().zip(v) {
+            acc[at] = if all { acc[at] && b } else { acc[at] || b };
+        }
+        let r = Tensor::from_vec(&out_shape, acc)?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
 }
 
 /// `mean_grad`: `d / numel` everywhere.

@@ -1,4 +1,4 @@
-//! Reductions over a tensor's elements: `mean` and `reduce_sum`/`_mean`/`_max`/`_min`/`_prod`.
+//! Reductions over a tensor's elements: `mean` and `reduce_sum`/`_mean`/`_max`/`_min`/`_prod`/`_all`/`_any`.
 use fluidc_transpiler::{AttrValue, Op};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
@@ -82,9 +82,31 @@ pub const BUILTINS: &[Builtin] = &[
         Rest::No,
         |i, a| reduce(i, a, "reduce_prod")
     ),
+    builtin!(
+        ["fluid.layers.reduce_all"],
+        [
+            ("input", Req),
+            ("dim", Nil),
+            ("keep_dim", Bool(false)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| reduce(i, a, "reduce_all")
+    ),
+    builtin!(
+        ["fluid.layers.reduce_any"],
+        [
+            ("input", Req),
+            ("dim", Nil),
+            ("keep_dim", Bool(false)),
+            ("name", Nil)
+        ],
+        Rest::No,
+        |i, a| reduce(i, a, "reduce_any")
+    ),
 ];
 
-/// `reduce_sum`/`_mean`/`_max`/`_min` (op `ty`):
+/// `reduce_sum`/`_mean`/`_max`/`_min`/`_prod`/`_all`/`_any` (op `ty`):
 /// the output declared as the definition infers it.
 fn reduce(i: &mut Host, a: &mut Args, ty: &str) -> Result<Value> {
     let x = a.var("input")?;

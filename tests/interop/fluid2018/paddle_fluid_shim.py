@@ -2470,7 +2470,7 @@ def install(run=False):
                "reciprocal", "square", "softplus", "softsign", "logsigmoid", "atan",
                "tanh_shrink"):
         setattr(layers, op, _unary(op))
-    for op in ("sum", "mean", "max", "min", "prod"):
+    for op in ("sum", "mean", "max", "min", "prod", "all", "any"):
         setattr(layers, "reduce_" + op, _reduce("reduce_" + op))
     schedules = dict(
         exponential_decay=exponential_decay, natural_exp_decay=natural_exp_decay,

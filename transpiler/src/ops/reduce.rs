@@ -1,4 +1,4 @@
-//! Reductions: `mean`, `reduce_*` (`reduce_prod` too), `cross_entropy`, `squared_l2_norm`, `clip_by_norm`.
+//! Reductions: `mean`, `reduce_*` (`reduce_prod`, `reduce_all` and `reduce_any` too), `cross_entropy`, `squared_l2_norm`, `clip_by_norm`.
 use super::infer::TensorType;
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -9,6 +9,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     for ty in ["reduce_mean", "reduce_max", "reduce_min", "reduce_prod"] {
         r.push(Behaviour::pure(ty, reduce));
     }
+    r.push(Behaviour::pure("reduce_all", reduce_logic));
+    r.push(Behaviour::pure("reduce_any", reduce_logic));
     r.push(Behaviour::pure("cross_entropy", cross_entropy));
     r.push(Behaviour::pure("squared_l2_norm", squared_l2_norm));
     r.push(Behaviour::pure("clip_by_norm", super::infer::same_as_x));
@@ -67,6 +69,20 @@ fn reduce(c: &InferCtx) -> Out {
         .collect();
     let dtype = c.dtype("out_dtype").unwrap_or(x.dtype);
     Ok(vec![("Out", TensorType::new(dtype, out_dims))])
+}
+
+/// `reduce_all`/`reduce_any`: a bool result of bools (Paddle's kernel
+/// takes bool tensors).
+fn reduce_logic(c: &InferCtx) -> Out {
+    if let Some(x) = c.input("X") {
+        if x.dtype != VarKind::Bool {
+            return Err(format!(
+                "input is {}; it takes bool tensors (compare or cast first)",
+                crate::model::dtype_name(x.dtype)
+            ));
+        }
+    }
+    reduce(c)
 }
 
 /// `reduce_sum` without `out_dtype` sums bool and int32 into int64, as
