@@ -101,7 +101,9 @@ fn reduced_index(dims: &[usize], reduced: &[bool]) -> Vec<usize> {
     float::offsets(dims, &ostride)
 }
 
-/// `reduce_all` (`all`) or `reduce_any` over bool tensors.
+/// `reduce_all` (`all`) or `reduce_any` over bool tensors: the min or
+/// max of the bools as 0/1. An empty reduction is false for both, as
+/// Paddle 3.3.1's CPU kernel gives it (not numpy's `all` of nothing).
 fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let dims = l.ints("dim")?.unwrap_or_default();
@@ -109,42 +111,21 @@ fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, String> {
     let whole = l.bool("reduce_all", false)?;
     compute(move |s| {
         let t = s.tensor(&x)?;
-        let rank = t.shape().len();
-        let mut reduced = vec![whole || dims.is_empty(); rank];
-        for &d in &dims {
-            let k = if d < 0 { d + rank as i64 } else { d };
-            match usize::try_from(k).ok().and_then(|k| reduced.get_mut(k)) {
-                Some(r) => *r = true,
-                None => {
-                    return Err(KernelError::Shape(format!(
-                        "dim {d} is out of range for shape {:?}",
-                        t.shape()
-                    )))
-                }
-            }
-        }
-        let Some(v) = t.values::<bool>() else {
+        if t.dtype() != VarKind::Bool {
             return Err(KernelError::Dtype(format!(
                 "reduce_{} takes bool tensors",
                 if all { "all" } else { "any" }
             )));
+        }
+        let dims: Vec<i64> = if whole || dims.is_empty() {
+            (0..t.shape().len() as i64).collect()
+        } else {
+            dims.clone()
         };
-        let shape_u: Vec<usize> = t.shape().iter().map(|&d| d.max(0) as usize).collect();
-        let mut out_shape = Vec::new();
-        for (i, &d) in t.shape().iter().enumerate() {
-            if !reduced[i] {
-                out_shape.push(d);
-            } else if keep {
-                out_shape.push(1);
-            }
-        }
-        let n: i64 = out_shape.iter().product();
-        let mut acc = vec![all; n.max(0) as usize];
-        for (&at, &b) in reduced_index(&shape_u, &reduced).iter().zip(v) {
-            acc[at] = if all { acc[at] && b } else { acc[at] || b };
-        }
-        let r = Tensor::from_vec(&out_shape, acc)?;
+        let ints = t.cast(VarKind::Int32)?;
         drop(t);
+        let op = if all { Reduce::Min } else { Reduce::Max };
+        let r = reduce_tensor(op, &ints, &dims, keep)?.cast(VarKind::Bool)?;
         s.set_tensor(&out, r);
         Ok(())
     })

@@ -4,8 +4,9 @@
 //! overloading on Variables appends.
 use fluidc_transpiler::{AttrValue, Op};
 
-use super::builtin::{builtin, Builtin, Rest, D};
+use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::layer::{activation, append_sum, broadcast_dims, dims, dtype_of, simple, unary_layer};
+use crate::front::diag::Result;
 use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
 
@@ -99,31 +100,13 @@ pub const BUILTINS: &[Builtin] = &[
         [("input", Req), ("out", Nil)],
         Rest::No,
         |i, a| {
-            let xs = a.var_list("input")?;
-            let first = xs
-                .first()
-                .ok_or_else(|| a.err("input", "sums() needs at least one Variable"))?
-                .clone();
-            let helper = i.b.helper_name("sum");
-            let out = match a.opt_var("out")? {
-                Some(o) => o,
-                None => i.b.tmp_var(&helper, dtype_of(i, &first), dims(i, &first)),
-            };
-            append_sum(i, &xs, &out);
-            Ok(Value::Var(out))
+            let out = a.opt_var("out")?;
+            sum_layer(i, a, "input", out)
         }
     ),
-    // 1.x's `sum(x)`: `sums` without `out`, `x` one Variable or a list.
+    // 1.x's `sum(x)`: `sums` without `out`.
     builtin!(["fluid.layers.sum"], [("x", Req)], Rest::No, |i, a| {
-        let xs = a.var_list("x")?;
-        let first = xs
-            .first()
-            .ok_or_else(|| a.err("x", "sum() needs at least one Variable"))?
-            .clone();
-        let helper = i.b.helper_name("sum");
-        let out = i.b.tmp_var(&helper, dtype_of(i, &first), dims(i, &first));
-        append_sum(i, &xs, &out);
-        Ok(Value::Var(out))
+        sum_layer(i, a, "x", None)
     }),
     unary_layer!("square"),
     unary_layer!("sqrt"),
@@ -131,6 +114,25 @@ pub const BUILTINS: &[Builtin] = &[
     unary_layer!("exp"),
     unary_layer!("log"),
 ];
+
+/// `sums`/`sum`: the `sum` op of the Variables in argument `arg` (one, or
+/// a list) into `out` or a new `sum_N.tmp_0`.
+fn sum_layer(i: &mut Host, a: &Args, arg: &str, out: Option<VarRef>) -> Result<Value> {
+    let xs = a.var_list(arg)?;
+    let first = xs.first().ok_or_else(|| {
+        a.err(
+            arg,
+            format!("{}() needs at least one Variable", a.short_name()),
+        )
+    })?;
+    let helper = i.b.helper_name("sum");
+    let out = match out {
+        Some(o) => o,
+        None => i.b.tmp_var(&helper, dtype_of(i, first), dims(i, first)),
+    };
+    append_sum(i, &xs, &out);
+    Ok(Value::Var(out))
+}
 
 /// `elementwise_<kind>` into `out` (or a new `<kind>_N.tmp_0`).
 pub fn elementwise(
