@@ -744,7 +744,13 @@ fn reductions_match_numpy() {
             }
         }
     }
-    compare_all("reduction", &cases, &ours, |_| Agree::Exactly);
+    // The sign of a zero that max/min pick among +0 and -0 is numpy's
+    // SIMD lane order, which depends on the CPU (AVX2's 4 lanes give -0
+    // for a row that AVX-512's scalar tail gives +0): equal as floats there.
+    compare_all("reduction", &cases, &ours, |case| match case["op"].as_str() {
+        Some("max" | "min") => Agree::Ulps(0),
+        _ => Agree::Exactly,
+    });
 }
 
 /// A random index item for an array of `shape` (sometimes out of range or
