@@ -747,9 +747,11 @@ fn reductions_match_numpy() {
     // The sign of a zero that max/min pick among +0 and -0 is numpy's
     // SIMD lane order, which depends on the CPU (AVX2's 4 lanes give -0
     // for a row that AVX-512's scalar tail gives +0): equal as floats there.
-    compare_all("reduction", &cases, &ours, |case| match case["op"].as_str() {
-        Some("max" | "min") => Agree::Ulps(0),
-        _ => Agree::Exactly,
+    compare_all("reduction", &cases, &ours, |case| {
+        match case["op"].as_str() {
+            Some("max" | "min") => Agree::Ulps(0),
+            _ => Agree::Exactly,
+        }
     });
 }
 

@@ -129,13 +129,17 @@ fn layer_norm_grad(l: &OpLoader) -> Result<Exec, String> {
         for r in 0..rows {
             let inv = 1.0 / (v[r] + eps).sqrt();
             let at = r * cols;
-            let xh: Vec<f64> = (0..cols).map(|k| (xv[at + k] - m[r]) * inv).collect();
-            let gy: Vec<f64> = (0..cols).map(|k| d[at + k] * sc[k]).collect();
-            let mean_g = gy.iter().sum::<f64>() / cols as f64;
-            let mean_gx = gy.iter().zip(&xh).map(|(a, b)| a * b).sum::<f64>() / cols as f64;
+            let xh = |k: usize| (xv[at + k] - m[r]) * inv;
+            let (mut sum_g, mut sum_gx) = (0.0, 0.0);
             for k in 0..cols {
-                g[at + k] = inv * (gy[k] - mean_g - xh[k] * mean_gx);
-                ds[k] += d[at + k] * xh[k];
+                let gy = d[at + k] * sc[k];
+                sum_g += gy;
+                sum_gx += gy * xh(k);
+            }
+            let (mean_g, mean_gx) = (sum_g / cols as f64, sum_gx / cols as f64);
+            for k in 0..cols {
+                g[at + k] = inv * (d[at + k] * sc[k] - mean_g - xh(k) * mean_gx);
+                ds[k] += d[at + k] * xh(k);
                 db[k] += d[at + k];
             }
         }
@@ -281,7 +285,10 @@ impl AlphaOf {
     }
 }
 
-/// The tensors prelu and its grad read, and where each `X` element's alpha is.
+/// What prelu and its grad read: `X`, `Alpha` (as a tensor and as
+/// values), and where each `X` element's alpha is.
+type PreluInputs = (Tensor, Tensor, Vec<f64>, AlphaOf);
+
 fn prelu_inputs(
     s: &crate::scope::Vars,
     x: &crate::scope::VarRef,
@@ -289,11 +296,12 @@ fn prelu_inputs(
     mode: &str,
     nhwc: bool,
     op: &str,
-) -> Result<(Tensor, Vec<f64>, AlphaOf), KernelError> {
+) -> Result<PreluInputs, KernelError> {
     let xt = s.tensor(x)?.into_owned();
-    let a = f64s(&*s.tensor(alpha)?, op)?.into_owned();
+    let at = s.tensor(alpha)?.into_owned();
+    let a = f64s(&at, op)?.into_owned();
     let of = AlphaOf::new(mode, nhwc, xt.shape(), a.len())?;
-    Ok((xt, a, of))
+    Ok((xt, at, a, of))
 }
 
 /// `prelu`: `x` where positive, `alpha x` elsewhere.
@@ -302,7 +310,7 @@ fn prelu(l: &OpLoader) -> Result<Exec, String> {
     let mode = l.string("mode")?.unwrap_or("all").to_string();
     let nhwc = l.string("data_format")? == Some("NHWC");
     compute(move |s| {
-        let (xt, a, of) = prelu_inputs(s, &x, &alpha, &mode, nhwc, "prelu")?;
+        let (xt, _, a, of) = prelu_inputs(s, &x, &alpha, &mode, nhwc, "prelu")?;
         let v = f64s(&xt, "prelu")?
             .iter()
             .enumerate()
@@ -322,8 +330,7 @@ fn prelu_grad(l: &OpLoader) -> Result<Exec, String> {
     let nhwc = l.string("data_format")? == Some("NHWC");
     compute(move |s| {
         let op = "prelu_grad";
-        let (xt, a, of) = prelu_inputs(s, &x, &alpha, &mode, nhwc, op)?;
-        let at = s.tensor(&alpha)?.into_owned();
+        let (xt, at, a, of) = prelu_inputs(s, &x, &alpha, &mode, nhwc, op)?;
         let xv = f64s(&xt, op)?;
         let d = f64s(&*s.tensor(&dout)?, op)?.into_owned();
         if d.len() != xv.len() {

@@ -9,7 +9,7 @@ use fluidc_transpiler::ops::{self, InferCtx, TensorType};
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
-use super::layer::{activation, dims, dtype_of};
+use super::layer::{activation, dims, dtype_of, layer_helper};
 use super::math::elementwise;
 use super::param::{create_parameter, param_attr, Init, ParamAttr};
 use crate::front::diag::{Diagnostic, Result};
@@ -496,10 +496,7 @@ fn pool2d(i: &mut Host, a: &mut Args) -> Result<Value> {
     let size = pair(a, "pool_size")?;
     let stride = pair(a, "pool_stride")?;
     let (pad, algorithm) = padding(a, "pool_padding")?;
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("pool2d"),
-    };
+    let helper = layer_helper(i, a, "pool2d")?;
     let out = tmp(i, &helper, dtype_of(i, &x));
     let ints = |v: &[i64]| AttrValue::Ints(v.iter().map(|&d| d as i32).collect());
     let op = Op::new("pool2d")
@@ -541,10 +538,7 @@ fn batch_norm(i: &mut Host, a: &mut Args) -> Result<Value> {
     })?;
     let bias_attr = param_attr(a, "bias_attr")?
         .ok_or_else(|| a.err("bias_attr", "bias_attr should not be False in batch_norm"))?;
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("batch_norm"),
-    };
+    let helper = layer_helper(i, a, "batch_norm")?;
     let dtype = match dtype_of(i, &x) {
         VarKind::Fp16 => VarKind::Fp32,
         d => d,
@@ -613,10 +607,7 @@ fn batch_norm(i: &mut Host, a: &mut Args) -> Result<Value> {
 
 fn dropout(i: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.var("x")?;
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("dropout"),
-    };
+    let helper = layer_helper(i, a, "dropout")?;
     let out = tmp(i, &helper, dtype_of(i, &x));
     let mask = tmp(i, &helper, VarKind::Uint8);
     i.b.var_mut(&mask).stop_gradient = Some(true);

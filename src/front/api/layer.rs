@@ -41,6 +41,15 @@ pub fn append_sum(i: &mut Host, xs: &[VarRef], out: &VarRef) {
     );
 }
 
+/// `LayerHelper(layer, name=name).name`: the layer's `name` argument, or
+/// a fresh `<layer>_N`.
+pub fn layer_helper(i: &mut Host, a: &Args, layer: &str) -> Result<String> {
+    Ok(match a.opt_string("name")? {
+        Some(n) => n,
+        None => i.b.helper_name(layer),
+    })
+}
+
 /// The declared dims of a variable (none if it is not a tensor).
 pub fn dims(i: &Host, v: &VarRef) -> Vec<i64> {
     i.b.var(v)

@@ -5,7 +5,7 @@
 use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
-use super::layer::{activation, append_sum, dims, dtype_of, simple, unary_layer};
+use super::layer::{activation, append_sum, dims, dtype_of, layer_helper, simple, unary_layer};
 use super::math::elementwise;
 use super::param::{create_parameter, param_attr, param_attrs};
 use crate::front::diag::Result;
@@ -338,10 +338,7 @@ fn fc(i: &mut Host, a: &mut Args) -> Result<Value> {
     let w_attrs = param_attrs(a, "param_attr", inputs.len())?;
     let b_attr = param_attr(a, "bias_attr")?;
     let dtype = dtype_of(i, &inputs[0]);
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("fc"),
-    };
+    let helper = layer_helper(i, a, "fc")?;
     let mut products = Vec::new();
     for (x, w_attr) in inputs.iter().zip(w_attrs) {
         let w_attr = w_attr.ok_or_else(|| {

@@ -6,7 +6,7 @@ use fluidc_transpiler::{AttrValue, Op, VarKind};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::conv::append_inferred;
-use super::layer::{activation, dims, dtype_of};
+use super::layer::{activation, dims, dtype_of, layer_helper};
 use super::param::{create_parameter, param_attr, Init, ParamAttr};
 use crate::front::diag::Result;
 use crate::front::host::Host;
@@ -51,7 +51,7 @@ pub const BUILTINS: &[Builtin] = &[
             } else {
                 a.int32("axis")?
             };
-            let helper = helper_name(i, a, "l2_normalize")?;
+            let helper = layer_helper(i, a, "l2_normalize")?;
             let dtype = dtype_of(i, &x);
             let out = i.b.tmp_var(&helper, dtype, vec![]);
             let norm = i.b.tmp_var(&helper, dtype, vec![]);
@@ -107,7 +107,7 @@ pub const BUILTINS: &[Builtin] = &[
                 ));
             }
             i.b.var_mut(&label).stop_gradient = Some(true);
-            let helper = helper_name(i, a, "label_smooth")?;
+            let helper = layer_helper(i, a, "label_smooth")?;
             let out = i.b.tmp_var(&helper, dtype, vec![]);
             let mut op = Op::new("label_smooth")
                 .input("X", &[&label.name])
@@ -152,7 +152,7 @@ pub const BUILTINS: &[Builtin] = &[
         |i, a| {
             let x = a.var("x")?;
             let paddings = a.ints("paddings")?;
-            let helper = helper_name(i, a, "pad")?;
+            let helper = layer_helper(i, a, "pad")?;
             let out = i.b.tmp_var(&helper, dtype_of(i, &x), vec![]);
             let op = Op::new("pad")
                 .input("X", &[&x.name])
@@ -167,15 +167,6 @@ pub const BUILTINS: &[Builtin] = &[
         }
     ),
 ];
-
-/// `LayerHelper(layer, name=name).name`: the layer's `name`, or a fresh
-/// `<layer>_N`.
-fn helper_name(i: &mut Host, a: &Args, layer: &str) -> Result<String> {
-    Ok(match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name(layer),
-    })
-}
 
 /// A layer's parameter attribute; `False` (no parameter) is refused with
 /// `why`.
@@ -206,7 +197,7 @@ fn layer_norm(i: &mut Host, a: &mut Args) -> Result<Value> {
         ));
     }
     let shape = vec![tail.iter().product::<i64>()];
-    let helper = helper_name(i, a, "layer_norm")?;
+    let helper = layer_helper(i, a, "layer_norm")?;
     let dtype = dtype_of(i, &x);
     let mut op = Op::new("layer_norm").input("X", &[&x.name]);
     if a.bool("scale")? {
@@ -272,7 +263,7 @@ fn prelu(i: &mut Host, a: &mut Args) -> Result<Value> {
         "param_attr",
         "prelu needs its alpha; param_attr cannot be False",
     )?;
-    let helper = helper_name(i, a, "prelu")?;
+    let helper = layer_helper(i, a, "prelu")?;
     let alpha = create_parameter(
         i,
         &helper,

@@ -10,6 +10,24 @@ use crate::front::value::Value;
 
 use D::*;
 
+/// Declares `fluid.layers.<name>(input, dim=None, keep_dim=False,
+/// name=None)`, appending the op of that name.
+macro_rules! reduce_layer {
+    ($name:literal) => {
+        builtin!(
+            [concat!("fluid.layers.", $name)],
+            [
+                ("input", Req),
+                ("dim", Nil),
+                ("keep_dim", Bool(false)),
+                ("name", Nil)
+            ],
+            Rest::No,
+            |i, a| reduce(i, a, $name)
+        )
+    };
+}
+
 pub const BUILTINS: &[Builtin] = &[
     builtin!(
         ["fluid.layers.mean", "paddle.mean"],
@@ -27,83 +45,13 @@ pub const BUILTINS: &[Builtin] = &[
             Ok(Value::Var(out))
         }
     ),
-    builtin!(
-        ["fluid.layers.reduce_sum"],
-        [
-            ("input", Req),
-            ("dim", Nil),
-            ("keep_dim", Bool(false)),
-            ("name", Nil)
-        ],
-        Rest::No,
-        |i, a| reduce(i, a, "reduce_sum")
-    ),
-    builtin!(
-        ["fluid.layers.reduce_mean"],
-        [
-            ("input", Req),
-            ("dim", Nil),
-            ("keep_dim", Bool(false)),
-            ("name", Nil)
-        ],
-        Rest::No,
-        |i, a| reduce(i, a, "reduce_mean")
-    ),
-    builtin!(
-        ["fluid.layers.reduce_max"],
-        [
-            ("input", Req),
-            ("dim", Nil),
-            ("keep_dim", Bool(false)),
-            ("name", Nil)
-        ],
-        Rest::No,
-        |i, a| reduce(i, a, "reduce_max")
-    ),
-    builtin!(
-        ["fluid.layers.reduce_min"],
-        [
-            ("input", Req),
-            ("dim", Nil),
-            ("keep_dim", Bool(false)),
-            ("name", Nil)
-        ],
-        Rest::No,
-        |i, a| reduce(i, a, "reduce_min")
-    ),
-    builtin!(
-        ["fluid.layers.reduce_prod"],
-        [
-            ("input", Req),
-            ("dim", Nil),
-            ("keep_dim", Bool(false)),
-            ("name", Nil)
-        ],
-        Rest::No,
-        |i, a| reduce(i, a, "reduce_prod")
-    ),
-    builtin!(
-        ["fluid.layers.reduce_all"],
-        [
-            ("input", Req),
-            ("dim", Nil),
-            ("keep_dim", Bool(false)),
-            ("name", Nil)
-        ],
-        Rest::No,
-        |i, a| reduce(i, a, "reduce_all")
-    ),
-    builtin!(
-        ["fluid.layers.reduce_any"],
-        [
-            ("input", Req),
-            ("dim", Nil),
-            ("keep_dim", Bool(false)),
-            ("name", Nil)
-        ],
-        Rest::No,
-        |i, a| reduce(i, a, "reduce_any")
-    ),
+    reduce_layer!("reduce_sum"),
+    reduce_layer!("reduce_mean"),
+    reduce_layer!("reduce_max"),
+    reduce_layer!("reduce_min"),
+    reduce_layer!("reduce_prod"),
+    reduce_layer!("reduce_all"),
+    reduce_layer!("reduce_any"),
 ];
 
 /// `reduce_sum`/`_mean`/`_max`/`_min`/`_prod`/`_all`/`_any` (op `ty`):

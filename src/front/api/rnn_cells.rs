@@ -8,7 +8,7 @@ use fluidc_transpiler::{AttrValue, Op};
 
 use super::builtin::{builtin, call_layer, Args, Builtin, Rest, D};
 use super::conv::append_inferred_at;
-use super::layer::{dims, dtype_of};
+use super::layer::{dims, dtype_of, layer_helper};
 use super::param::{create_parameter, param_attr};
 use crate::front::diag::{Diagnostic, Result};
 use crate::front::host::Host;
@@ -189,10 +189,7 @@ fn dynamic_lstm(i: &mut Host, a: &mut Args) -> Result<Value> {
     let b_attr = param_attr(a, "bias_attr")?
         .ok_or_else(|| a.err("bias_attr", "bias_attr should not be False in dynamic_lstm"))?;
     let dtype = a.dtype("dtype")?;
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("lstm"),
-    };
+    let helper = layer_helper(i, a, "lstm")?;
     let d = size / 4;
     let peepholes = a.bool("use_peepholes")?;
     let weight = create_parameter(i, &helper, &w_attr, vec![d, size], dtype, false, None);
@@ -340,10 +337,7 @@ fn lstm_unit(i: &mut Host, a: &mut Args) -> Result<Value> {
             ),
         ));
     }
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("lstm_unit"),
-    };
+    let helper = layer_helper(i, a, "lstm_unit")?;
     let call = a.call.clone();
     let concat = call_layer(
         i,

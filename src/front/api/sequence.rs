@@ -12,7 +12,7 @@ use fluidc_transpiler::{AttrValue, Op, Var, VarKind};
 use super::array::declare_array;
 use super::builtin::{builtin, Args, Builtin, Rest, D};
 use super::conv::append_inferred_at;
-use super::layer::{dims, dtype_of};
+use super::layer::{dims, dtype_of, layer_helper};
 use crate::front::diag::Result;
 use crate::front::host::Host;
 use crate::front::value::{Value, VarRef};
@@ -298,10 +298,7 @@ fn sequence_pool(i: &mut Host, a: &Args, upper: &str, is_test: bool, pad: f64) -
 /// in fluidc.
 fn sequence_softmax(i: &mut Host, a: &mut Args) -> Result<Value> {
     let x = a.var("input")?;
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("sequence_softmax"),
-    };
+    let helper = layer_helper(i, a, "sequence_softmax")?;
     let out = i.b.tmp_var(&helper, dtype_of(i, &x), vec![]);
     let op = Op::new("sequence_softmax")
         .input("X", &[&x.name])
@@ -324,10 +321,7 @@ fn sequence_expand(i: &mut Host, a: &mut Args) -> Result<Value> {
             format!("ref_level {ref_level} names no LoD level of y: use -1 (its last level) or 0, 1, ..."),
         ));
     }
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("sequence_expand"),
-    };
+    let helper = layer_helper(i, a, "sequence_expand")?;
     let out = i.b.tmp_var(&helper, dtype_of(i, &x), vec![]);
     let op = Op::new("sequence_expand")
         .input("X", &[&x.name])
@@ -371,10 +365,7 @@ fn sequence_conv(i: &mut Host, a: &mut Args) -> Result<Value> {
         )
     })?;
     let b_attr = super::param::param_attr(a, "bias_attr")?;
-    let helper = match a.opt_string("name")? {
-        Some(n) => n,
-        None => i.b.helper_name("sequence_conv"),
-    };
+    let helper = layer_helper(i, a, "sequence_conv")?;
     let dtype = dtype_of(i, &x);
     let width = dims(i, &x).get(1).copied().unwrap_or(-1);
     let filter = super::param::create_parameter(
