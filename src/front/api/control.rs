@@ -25,11 +25,26 @@ pub const BUILTINS: &[Builtin] = &[
         |i, a| {
             let cond = a.var("cond")?;
             let var = i.b.var(&cond);
+            // 1.x raises TypeError for both, so `assertRaises(TypeError)`
+            // catches them.
             if var.dtype() != Some(VarKind::Bool) {
                 return Err(a.err(
                     "cond",
                     format!(
-                        "the condition of While must be a bool Variable; `{}` is not",
+                        "TypeError: the condition of While must be a bool Variable; `{}` is not",
+                        cond.name
+                    ),
+                ));
+            }
+            let dims = var
+                .tensor_desc()
+                .map(|t| t.dims.clone())
+                .unwrap_or_default();
+            if dims.iter().all(|&d| d >= 0) && dims.iter().product::<i64>() != 1 {
+                return Err(a.err(
+                    "cond",
+                    format!(
+                        "TypeError: the condition of While must hold one bool; `{}` has shape {dims:?} (reduce it with reduce_all or reduce_any)",
                         cond.name
                     ),
                 ));

@@ -1818,6 +1818,11 @@ def _found_in(block, names):
 
 class While:
     def __init__(self, cond, is_test=False, name=None):
+        # 1.x's checks: one bool.
+        if cond.dtype != VarType.BOOL:
+            raise TypeError("condition should be a bool variable")
+        if functools.reduce(lambda a, b: a * b, cond.shape, 1) != 1:
+            raise TypeError("condition should be a bool scalar")
         self.helper = LayerHelper("while", name=name)
         self.cond_var = cond
         self.is_test = is_test
