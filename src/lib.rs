@@ -10,5 +10,8 @@ pub mod fuzzing;
 pub mod graphviz;
 pub mod host;
 pub mod input;
+pub mod native;
+pub mod numpy;
 pub mod params;
 pub mod train;
+pub mod vm;

@@ -859,6 +859,23 @@ fn json_error(e: &CliError) -> serde_json::Value {
 }
 
 fn main() -> ExitCode {
+    if let Ok(path) = std::env::var("FLUIDC_VM_DEV") {
+        let source = std::fs::read_to_string(&path).unwrap_or_default();
+        let out = fluidc::vm::execute(
+            fluidc::vm::Script {
+                path,
+                source,
+                args: Vec::new(),
+            },
+            fluidc::native::host::Mode::Run(Default::default()),
+            false,
+        );
+        if let fluidc::vm::End::Error { text, .. } = &out.end {
+            eprint!("{text}");
+            return ExitCode::from(1);
+        }
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse_from(with_implicit_compile(std::env::args().collect()));
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

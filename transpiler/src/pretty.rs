@@ -129,7 +129,9 @@ fn kind_name(n: i32) -> String {
         .unwrap_or_else(|_| format!("TYPE_{n}"))
 }
 
-fn var_line(v: &Var) -> String {
+/// One variable as Paddle 3.3.1 prints it (`print(var)`, a line of
+/// `print(program)`): `var x : DENSE_TENSOR.shape(-1, 13).dtype(float32).stop_gradient(True)`.
+pub fn var_line(v: &Var) -> String {
     let mut s = String::new();
     if v.is_persistable() {
         s.push_str("persist ");

@@ -1,0 +1,401 @@
+//! The command line's side of a script (`_fluidc.HOST`): what
+//! `Executor.run` does in each mode (SPEC §8.1), and what the command reads
+//! back when the script ends.
+//!
+//! - **Build** (`compile`, `dump`, `graph`, `check`): `Executor.run` of a
+//!   program other than a startup program records the run (program, its
+//!   startup program, feeds and fetch targets) and stops the script with
+//!   [`build_stop_type`], a `BaseException` the host catches.
+//! - **Run** (`fluidc run script.py`): each run executes in the scope's
+//!   [`Session`], through the command line's passes, and its fetches come
+//!   back as host arrays.
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
+
+use fluidc_runtime::{RuntimeError, SessionOptions, Tensor};
+use fluidc_transpiler::passes::{self, Pass, Pipeline};
+use fluidc_transpiler::{Program, Verified};
+use parking_lot::Mutex;
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyStrRef, PyType, PyTypeRef};
+use rustpython_vm::common::static_cell;
+use rustpython_vm::{pyclass, Py, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
+
+use super::session::{self, Session};
+use super::ProgramDesc;
+use crate::numpy::array_handle;
+
+/// `_fluidc.BuildStop`: what stops a script in build mode at its first
+/// run (a `BaseException`, so the script's `except Exception` leaves it).
+pub fn build_stop_type(vm: &VirtualMachine) -> &'static Py<PyType> {
+    static_cell! {
+        static TYPE: PyTypeRef;
+    }
+    TYPE.get_or_init(|| {
+        vm.ctx.new_exception_type(
+            "_fluidc",
+            "BuildStop",
+            Some(vec![vm.ctx.exceptions.base_exception_type.to_owned()]),
+        )
+    })
+}
+
+/// `paddle.fluid.core.EnforceNotMet`: a program's runtime error, as 1.x's
+/// executor raised it (a script may catch it; uncaught, the command exits
+/// 3 with the runtime's message).
+pub fn enforce_type(vm: &VirtualMachine) -> &'static Py<PyType> {
+    static_cell! {
+        static TYPE: PyTypeRef;
+    }
+    TYPE.get_or_init(|| {
+        vm.ctx.new_exception_type(
+            "paddle.fluid.core",
+            "EnforceNotMet",
+            Some(vec![vm.ctx.exceptions.runtime_error.to_owned()]),
+        )
+    })
+}
+
+/// An op the model refuses when it is appended (inference found its
+/// inputs inconsistent): a `ValueError`, as Paddle's `InvalidArgument`.
+pub fn op_error(vm: &VirtualMachine, message: String) -> PyBaseExceptionRef {
+    vm.new_value_error(message)
+}
+
+/// Whether a code object is the user's (a file), not a frozen module of
+/// the standard library or the fluid package (those are named by module:
+/// `paddle.fluid.layers.nn`, `contextlib`).
+pub fn is_user_code(source_path: &str) -> bool {
+    source_path.ends_with(".py")
+        || source_path.contains('/')
+        || source_path.starts_with('<')
+        || !source_path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// The lines of the user's files, read once each (for `op_callstack`).
+fn sources() -> &'static Mutex<HashMap<String, Option<Arc<Vec<String>>>>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Option<Arc<Vec<String>>>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+fn lines_of(text: &str) -> Arc<Vec<String>> {
+    Arc::new(text.lines().map(str::to_string).collect())
+}
+
+fn source_lines(path: &str) -> Option<Arc<Vec<String>>> {
+    sources()
+        .lock()
+        .entry(path.to_string())
+        .or_insert_with(|| {
+            let text = std::fs::read(path).ok()?;
+            Some(lines_of(&String::from_utf8_lossy(&text)))
+        })
+        .clone()
+}
+
+/// Registers the text of a script that is not a file on disk (stdin).
+pub fn register_source(path: &str, text: &str) {
+    sources()
+        .lock()
+        .insert(path.to_string(), Some(lines_of(text)));
+}
+
+/// The source line `line` (1-based) of a user file, trimmed.
+pub fn source_line(path: &str, line: usize) -> Option<String> {
+    let lines = source_lines(path)?;
+    lines
+        .get(line.checked_sub(1)?)
+        .map(|l| l.trim().to_string())
+}
+
+/// The Python call stack at this moment, the user's frames only,
+/// outermost first, as Paddle's `op_callstack` lines:
+/// `  File "model.py", line 12, in <module>` then `    <the line>`.
+pub fn user_callstack(vm: &VirtualMachine) -> Vec<String> {
+    let frames = vm.frames.borrow();
+    let mut lines = Vec::with_capacity(frames.len() * 2);
+    for f in frames.iter() {
+        let path = f.code.source_path.as_str();
+        if !is_user_code(path) {
+            continue;
+        }
+        let line = f.current_location().row.to_usize();
+        lines.push(format!(
+            "  File \"{path}\", line {line}, in {}",
+            f.code.obj_name.as_str()
+        ));
+        if let Some(text) = source_line(path, line) {
+            lines.push(format!("    {text}"));
+        }
+    }
+    lines
+}
+
+/// What `Executor.run` does.
+#[derive(Debug, Clone)]
+pub enum Mode {
+    /// Record the first run of a program other than a startup program,
+    /// and stop there. `test`: the unittest test to build (`--test`).
+    Build { test: Option<String> },
+    /// Run every program as the script runs it.
+    Run(RunConfig),
+}
+
+/// The command line's options for the runs of a script.
+#[derive(Debug, Clone, Default)]
+pub struct RunConfig {
+    pub options: SessionOptions,
+    pub passes: Vec<&'static Pass>,
+    /// `--feed NAME=VALUE`: values that replace what the script feeds.
+    pub cli_feeds: Vec<(String, String)>,
+    /// `--fetch NAME`: fetched from every run, shown after the last run's
+    /// own fetches.
+    pub extra_fetch: Vec<String>,
+}
+
+/// A run build mode recorded.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub main: Program,
+    /// Its startup program (`None`: the script paired none).
+    pub startup: Option<Program>,
+    pub feed: Vec<String>,
+    pub fetch: Vec<String>,
+}
+
+/// What the host knows of the script so far.
+#[derive(Debug, Default)]
+pub struct HostState {
+    pub recorded: Option<Recorded>,
+    /// The last run's fetches (run mode), with their names.
+    pub last: Vec<(String, Tensor)>,
+    /// How many programs the script ran.
+    pub runs: usize,
+    /// The runtime error that a run raised last (exit 3 if uncaught).
+    pub error: Option<RuntimeError>,
+    /// The global scope's session (`fluid.global_scope()`).
+    pub global: Option<Arc<Mutex<fluidc_runtime::Session>>>,
+    /// The tests of a unittest file (build mode, when the script listed
+    /// them instead of running one).
+    pub tests: Option<Vec<String>>,
+    /// The `--feed` names some run fed and the `--fetch` names some run's
+    /// program declared; every global variable of the programs run (for
+    /// "did you mean" hints).
+    pub used_names: HashSet<String>,
+    pub seen_vars: BTreeSet<String>,
+}
+
+/// `_fluidc.HOST`: the mode and the state the command reads back.
+#[pyclass(module = "_fluidc", name = "Host")]
+#[derive(Debug, PyPayload)]
+pub struct Host {
+    pub mode: Mode,
+    pub state: Arc<Mutex<HostState>>,
+}
+
+impl Host {
+    pub fn new(mode: Mode) -> Host {
+        Host {
+            mode,
+            state: Arc::new(Mutex::new(HostState::default())),
+        }
+    }
+
+    fn config(&self) -> Option<&RunConfig> {
+        match &self.mode {
+            Mode::Run(c) => Some(c),
+            Mode::Build { .. } => None,
+        }
+    }
+}
+
+/// The pipeline of a run mode's passes.
+fn pipeline(config: &RunConfig) -> Pipeline<'_> {
+    Pipeline {
+        passes: config.passes.clone(),
+        options: passes::Options {
+            fetch: config.extra_fetch.clone(),
+            evaluator: Some(passes::EvaluatorRef(Arc::new(
+                fluidc_runtime::KernelEvaluator,
+            ))),
+        },
+        ..Pipeline::default()
+    }
+}
+
+#[pyclass]
+impl Host {
+    /// Whether `Executor.run` records (build mode).
+    #[pygetset]
+    fn build(&self) -> bool {
+        matches!(self.mode, Mode::Build { .. })
+    }
+
+    /// The unittest test build mode builds (`--test NAME`), or None.
+    #[pygetset]
+    fn test(&self) -> Option<String> {
+        match &self.mode {
+            Mode::Build { test } => test.clone(),
+            Mode::Run(_) => None,
+        }
+    }
+
+    /// Build mode: records the run of `main` (with its startup program,
+    /// if the script paired one) and returns; the caller then raises
+    /// `BuildStop`.
+    #[pymethod]
+    fn record(
+        &self,
+        main: PyRef<ProgramDesc>,
+        startup: Option<PyRef<ProgramDesc>>,
+        feed: PyObjectRef,
+        fetch: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let feed = super::convert::names(&feed, vm)?;
+        let fetch = super::convert::names(&fetch, vm)?;
+        let main = main.state.lock().program.clone();
+        let startup = startup.map(|s| s.state.lock().program.clone());
+        self.state.lock().recorded = Some(Recorded {
+            main,
+            startup,
+            feed,
+            fetch,
+        });
+        Ok(())
+    }
+
+    /// Build mode: the tests of a unittest file, when none was chosen.
+    #[pymethod]
+    fn set_tests(&self, tests: Vec<PyStrRef>) {
+        self.state.lock().tests = Some(tests.iter().map(|t| t.as_str().to_string()).collect());
+    }
+
+    /// The session of the global scope (`global=True`) or of a new
+    /// `fluid.Scope()`, sharing the global one's engine and deadline.
+    #[pymethod]
+    fn session(&self, global: bool) -> Session {
+        let mut st = self.state.lock();
+        let options = self.config().map(|c| c.options.clone()).unwrap_or_default();
+        let g = st
+            .global
+            .get_or_insert_with(|| Arc::new(Mutex::new(fluidc_runtime::Session::new(options))))
+            .clone();
+        if global {
+            Session::wrap(g)
+        } else {
+            let sibling = g.lock().sibling();
+            Session::wrap(Arc::new(Mutex::new(sibling)))
+        }
+    }
+
+    /// Run mode: runs `program` in `session` with `feeds` (`(name, array,
+    /// lod)`: converted to each variable's declared dtype, as Paddle
+    /// converts numpy arrays) and returns the fetch targets' `(array,
+    /// lod)` in order. A runtime error raises `EnforceNotMet`.
+    #[pymethod]
+    fn run(
+        &self,
+        session: PyRef<Session>,
+        program: PyRef<ProgramDesc>,
+        feeds: Vec<PyObjectRef>,
+        fetch: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let Some(config) = self.config() else {
+            return Err(vm.new_runtime_error("Executor.run in build mode".into()));
+        };
+        let fetch = super::convert::names(&fetch, vm)?;
+        let mut fed = Vec::with_capacity(feeds.len());
+        for f in &feeds {
+            let t = super::convert::sequence(f)
+                .filter(|t| t.len() == 3)
+                .ok_or_else(|| vm.new_type_error("a feed is (name, array, lod)".into()))?;
+            let name: PyStrRef = t[0].clone().try_into_value(vm)?;
+            let array = array_handle(&t[1], vm)?;
+            let lod = session::lod_from_py(&t[2], vm)?;
+            fed.push((name.as_str().to_string(), array, lod));
+        }
+        let feed_names: Vec<String> = fed.iter().map(|(n, ..)| n.clone()).collect();
+        let verified =
+            prepare(&program, &feed_names, &fetch, config).map_err(|e| vm.new_value_error(e))?;
+        let mut st = self.state.lock();
+        st.runs += 1;
+        if !config.cli_feeds.is_empty() || !config.extra_fetch.is_empty() {
+            let names: Vec<String> = verified.blocks[0]
+                .vars
+                .iter()
+                .map(|v| v.name.clone())
+                .collect();
+            st.seen_vars.extend(names);
+        }
+        let mut tensors = Vec::with_capacity(fed.len());
+        for (name, array, lod) in fed {
+            let t = match config.cli_feeds.iter().find(|(n, _)| *n == name) {
+                Some((_, text)) => {
+                    st.used_names.insert(format!("--feed {name}"));
+                    fluidc_runtime::parse_feed(&verified, &name, text)
+                        .map_err(|e| vm.new_value_error(format!("--feed {name}: {e}")))?
+                }
+                None => session::feed_tensor(&verified, &name, &array.read(), lod)
+                    .map_err(|e| vm.new_value_error(e))?,
+            };
+            tensors.push((name, t));
+        }
+        let extra: Vec<String> = config
+            .extra_fetch
+            .iter()
+            .filter(|n| verified.blocks[0].var(n).is_some())
+            .cloned()
+            .collect();
+        for n in &extra {
+            st.used_names.insert(format!("--fetch {n}"));
+        }
+        drop(st);
+        let result = {
+            let mut s = session.inner.lock();
+            s.run(&verified, tensors, extra)
+        };
+        let fetched = match result {
+            Ok(f) => f,
+            Err(e) => {
+                let message = e.to_string();
+                self.state.lock().error = Some(e);
+                return Err(vm.new_exception_msg(enforce_type(vm).to_owned(), message));
+            }
+        };
+        let mut out = Vec::with_capacity(fetch.len());
+        for (_, t) in fetched.iter().take(fetch.len()) {
+            out.push(session::tensor_to_py(t, vm)?);
+        }
+        let mut st = self.state.lock();
+        st.last = fetched;
+        st.error = None;
+        Ok(vm.ctx.new_list(out).into())
+    }
+}
+
+/// The program as a run executes it: feed and fetch ops added, verified,
+/// through the command line's passes. Reused while the program is the
+/// same version with the same feeds and fetches (a training loop).
+fn prepare(
+    program: &ProgramDesc,
+    feed: &[String],
+    fetch: &[String],
+    config: &RunConfig,
+) -> Result<Arc<Verified>, String> {
+    let mut s = program.state.lock();
+    let key = (s.version, feed.to_vec(), fetch.to_vec());
+    if let Some((k, v)) = &s.prepared {
+        if *k == key {
+            return Ok(v.clone());
+        }
+    }
+    let mut p = s.program.clone();
+    crate::vm::add_feed_fetch(&mut p, feed, fetch);
+    let verified = Verified::new(p).map_err(|e| e.to_string())?;
+    let verified = Arc::new(pipeline(config).run(verified).map_err(|e| e.to_string())?);
+    s.prepared = Some((key, verified.clone()));
+    Ok(verified)
+}

@@ -1,0 +1,878 @@
+//! `_fluidc`: the native module under the fluid package, as Paddle 1.x's
+//! `core` (pybind) was under its Python (SPEC §1).
+//!
+//! It owns what is not glue: the program model ([`ProgramDesc`], Paddle's
+//! `ProgramDesc` with its blocks, variables and ops), the op definitions
+//! (defaults, shape and dtype inference, through the transpiler), backward,
+//! the passes, and the runtime sessions ([`session`]). The fluid package
+//! (`src/python/paddle/fluid/`) builds `Program`, `Block`, `Variable` and
+//! the layers on top of it, in Python, as Paddle 1.x did.
+//!
+//! The [`host::Host`] object (`_fluidc.HOST`) is the command line's side:
+//! whether `Executor.run` records (build mode) or runs (run mode), the
+//! options of the runs, and what the command reads back when the script
+//! ends.
+pub mod convert;
+pub mod host;
+pub mod program;
+pub mod session;
+
+use std::sync::Arc;
+
+use fluidc_transpiler::{ops, AttrValue, Op, Slot, Var, VarKind};
+use parking_lot::Mutex;
+use rustpython_vm::builtins::{PyBytesRef, PyDictRef, PyModule, PyStrRef};
+use rustpython_vm::class::PyClassImpl;
+use rustpython_vm::function::OptionalArg;
+use rustpython_vm::types::Constructor;
+use rustpython_vm::{pyclass, AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
+
+use fluidc_transpiler::proto::var_type::{ChannelDesc, DenseTensorArrayDesc, TensorDesc};
+use program::ProgramState;
+
+/// The module's name in the VM.
+pub const MODULE: &str = "_fluidc";
+
+/// Creates the `_fluidc` module.
+pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
+    let module = vm.new_module(MODULE, vm.ctx.new_dict(), None);
+    let set = |name: &str, value: PyObjectRef| {
+        let _ = module
+            .as_object()
+            .set_attr(vm.ctx.intern_str(name), value, vm);
+    };
+    set("ProgramDesc", ProgramDesc::make_class(&vm.ctx).into());
+    set("BlockAttr", BlockAttr::make_class(&vm.ctx).into());
+    set("Session", session::Session::make_class(&vm.ctx).into());
+    set("Host", host::Host::make_class(&vm.ctx).into());
+    set("BuildStop", host::build_stop_type(vm).to_owned().into());
+    set("EnforceNotMet", host::enforce_type(vm).to_owned().into());
+    set(
+        "op_attr_names",
+        vm.new_function("op_attr_names", op_attr_names).into(),
+    );
+    set(
+        "op_slot_names",
+        vm.new_function("op_slot_names", op_slot_names).into(),
+    );
+    set("has_op", vm.new_function("has_op", has_op).into());
+    module
+}
+
+/// A `BLOCK` attribute value: which block an op runs (`sub_block`).
+#[pyclass(module = "_fluidc", name = "BlockAttr")]
+#[derive(Debug, PyPayload)]
+pub struct BlockAttr {
+    pub idx: i32,
+}
+
+impl Constructor for BlockAttr {
+    type Args = i32;
+    fn py_new(cls: rustpython_vm::builtins::PyTypeRef, idx: i32, vm: &VirtualMachine) -> PyResult {
+        BlockAttr { idx }
+            .into_ref_with_type(vm, cls)
+            .map(Into::into)
+    }
+}
+
+#[pyclass(with(Constructor))]
+impl BlockAttr {
+    #[pygetset]
+    fn idx(&self) -> i32 {
+        self.idx
+    }
+}
+
+/// The attributes an op's definition declares (Paddle's proto), in order.
+fn op_attr_names(ty: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
+    let names = ops::get(ty.as_str())
+        .map(|d| {
+            d.attrs
+                .iter()
+                .map(|a| vm.ctx.new_str(a.name.as_str()).into())
+                .collect()
+        })
+        .unwrap_or_default();
+    vm.ctx.new_list(names).into()
+}
+
+/// An op's declared input (or output) slots, with whether each is
+/// duplicable and dispensable.
+fn op_slot_names(ty: PyStrRef, outputs: bool, vm: &VirtualMachine) -> PyObjectRef {
+    let slots = ops::get(ty.as_str())
+        .map(|d| {
+            let s = if outputs { &d.outputs } else { &d.inputs };
+            s.iter()
+                .filter(|s| !s.extra)
+                .map(|s| {
+                    vm.ctx
+                        .new_tuple(vec![
+                            vm.ctx.new_str(s.name.as_str()).into(),
+                            vm.ctx.new_bool(s.duplicable).into(),
+                            vm.ctx.new_bool(s.dispensable).into(),
+                        ])
+                        .into()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    vm.ctx.new_list(slots).into()
+}
+
+fn has_op(ty: PyStrRef) -> bool {
+    ops::get(ty.as_str()).is_some()
+}
+
+/// Paddle's `core.ProgramDesc`: a program's blocks, variables and ops.
+/// Shared: the fluid package's `Program` holds it, and a recorded run
+/// keeps it.
+#[pyclass(module = "_fluidc", name = "ProgramDesc")]
+#[derive(Debug, PyPayload, Clone)]
+pub struct ProgramDesc {
+    pub state: Arc<Mutex<ProgramState>>,
+}
+
+impl ProgramDesc {
+    pub fn new(state: ProgramState) -> ProgramDesc {
+        ProgramDesc {
+            state: Arc::new(Mutex::new(state)),
+        }
+    }
+}
+
+impl Constructor for ProgramDesc {
+    type Args = ();
+    fn py_new(cls: rustpython_vm::builtins::PyTypeRef, _: (), vm: &VirtualMachine) -> PyResult {
+        ProgramDesc::new(ProgramState::new())
+            .into_ref_with_type(vm, cls)
+            .map(Into::into)
+    }
+}
+
+/// A Python error for a problem in the model (a missing block or op).
+fn value_error(vm: &VirtualMachine, e: String) -> rustpython_vm::builtins::PyBaseExceptionRef {
+    vm.new_value_error(e)
+}
+
+/// A variable's kind, dtype and shape as `var_create` takes them.
+struct VarSpec {
+    kind: VarKind,
+    dtype: Option<VarKind>,
+    dims: Option<Vec<i64>>,
+    lod_level: Option<i32>,
+    capacity: Option<i64>,
+}
+
+fn kind_of(n: i32, vm: &VirtualMachine) -> PyResult<VarKind> {
+    VarKind::try_from(n).map_err(|_| vm.new_value_error(format!("{n} is not a VarType")))
+}
+
+/// A fresh declaration of the kind `spec` asks for.
+fn new_var(name: &str, spec: &VarSpec) -> Var {
+    let dtype = spec.dtype.unwrap_or(VarKind::Fp32);
+    let dims = spec.dims.clone().unwrap_or_default();
+    let mut var = match spec.kind {
+        VarKind::DenseTensor => Var::dense(name, dtype, dims),
+        VarKind::SelectedRows => {
+            let mut v = Var::plain(name, VarKind::SelectedRows);
+            v.ty.selected_rows = Some(TensorDesc {
+                data_type: dtype as i32,
+                dims,
+            });
+            v
+        }
+        VarKind::DenseTensorArray => {
+            let mut v = Var::plain(name, VarKind::DenseTensorArray);
+            v.ty.tensor_array = Some(DenseTensorArrayDesc {
+                tensor: TensorDesc {
+                    data_type: dtype as i32,
+                    dims,
+                },
+                legacy_lod_level: Some(0),
+            });
+            v
+        }
+        VarKind::Channel => {
+            let mut v = Var::plain(name, VarKind::Channel);
+            v.ty.channel = Some(ChannelDesc {
+                data_type: dtype as i32,
+                capacity: spec.capacity.unwrap_or(0),
+            });
+            v
+        }
+        other => Var::plain(name, other),
+    };
+    if let Some(l) = spec.lod_level {
+        set_lod_level(&mut var, l);
+    }
+    var
+}
+
+fn set_lod_level(var: &mut Var, level: i32) {
+    if let Some(d) = var.ty.dense_tensor.as_mut() {
+        d.legacy_lod_level = Some(level);
+    } else if let Some(a) = var.ty.tensor_array.as_mut() {
+        a.legacy_lod_level = Some(level);
+    }
+}
+
+fn tensor_desc_mut(var: &mut Var) -> Option<&mut TensorDesc> {
+    let t = &mut var.ty;
+    if let Some(d) = t.dense_tensor.as_mut() {
+        return Some(&mut d.tensor);
+    }
+    if let Some(a) = t.tensor_array.as_mut() {
+        return Some(&mut a.tensor);
+    }
+    t.selected_rows.as_mut()
+}
+
+fn opt_bool(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Option<bool>> {
+    if vm.is_none(obj) {
+        Ok(None)
+    } else {
+        obj.clone().try_to_bool(vm).map(Some)
+    }
+}
+
+/// The argument list of `var_create`, by position.
+#[derive(rustpython_vm::FromArgs)]
+struct VarCreateArgs {
+    #[pyarg(positional)]
+    block: usize,
+    #[pyarg(positional)]
+    name: PyStrRef,
+    #[pyarg(positional)]
+    kind: i32,
+    #[pyarg(any, default)]
+    dtype: Option<i32>,
+    #[pyarg(any, default)]
+    shape: Option<PyObjectRef>,
+    #[pyarg(any, default)]
+    lod_level: Option<i32>,
+    #[pyarg(any, optional)]
+    persistable: OptionalArg<PyObjectRef>,
+    #[pyarg(any, optional)]
+    stop_gradient: OptionalArg<PyObjectRef>,
+    #[pyarg(any, optional)]
+    need_check_feed: OptionalArg<PyObjectRef>,
+    #[pyarg(any, optional)]
+    is_parameter: OptionalArg<PyObjectRef>,
+    #[pyarg(any, default)]
+    capacity: Option<i64>,
+}
+
+#[pyclass(with(Constructor))]
+impl ProgramDesc {
+    /// `ProgramDesc.parse_from_string(bytes)`: a program Paddle or fluidc
+    /// wrote.
+    #[pystaticmethod]
+    fn parse_from_string(bytes: PyBytesRef, vm: &VirtualMachine) -> PyResult<ProgramDesc> {
+        let program = fluidc_transpiler::codec::decode_program(bytes.as_bytes())
+            .map_err(|e| vm.new_value_error(e.to_string()))?;
+        Ok(ProgramDesc::new(ProgramState::from_program(program)))
+    }
+
+    /// The program's bytes, as Paddle's `serialize_to_string` writes them.
+    #[pymethod]
+    fn serialize_to_string(&self, vm: &VirtualMachine) -> PyObjectRef {
+        use prost::Message;
+        let s = self.state.lock();
+        let proto = fluidc_transpiler::proto::ProgramDesc::from(&s.program);
+        vm.ctx.new_bytes(proto.encode_to_vec()).into()
+    }
+
+    /// A deep copy.
+    #[pymethod]
+    fn clone(&self) -> ProgramDesc {
+        ProgramDesc::new(self.state.lock().clone())
+    }
+
+    /// Whether two handles are the same program.
+    #[pymethod]
+    fn same(&self, other: PyRef<ProgramDesc>) -> bool {
+        Arc::ptr_eq(&self.state, &other.state)
+    }
+
+    #[pymethod]
+    fn num_blocks(&self) -> usize {
+        self.state.lock().num_blocks()
+    }
+
+    /// A new block with parent `parent`; its index.
+    #[pymethod]
+    fn append_block(&self, parent: i32) -> usize {
+        self.state.lock().append_block(parent)
+    }
+
+    #[pymethod]
+    fn block_parent(&self, block: usize, vm: &VirtualMachine) -> PyResult<i32> {
+        let s = self.state.lock();
+        Ok(s.block(block).map_err(|e| value_error(vm, e))?.parent_idx)
+    }
+
+    #[pymethod]
+    fn set_forward_block(&self, block: usize, forward: i32, vm: &VirtualMachine) -> PyResult<()> {
+        let mut s = self.state.lock();
+        s.block_mut(block)
+            .map_err(|e| value_error(vm, e))?
+            .forward_block_idx = Some(forward);
+        Ok(())
+    }
+
+    /// Declares a variable (or updates the declaration the block has):
+    /// kind, dtype, shape and LoD level, and the flags given (`None`:
+    /// unset). Returns whether the block already declared it.
+    #[pymethod]
+    fn var_create(&self, args: VarCreateArgs, vm: &VirtualMachine) -> PyResult<bool> {
+        let spec = VarSpec {
+            kind: kind_of(args.kind, vm)?,
+            dtype: args.dtype.map(|d| kind_of(d, vm)).transpose()?,
+            dims: match &args.shape {
+                Some(s) if !vm.is_none(s) => Some(convert::dims(s, vm)?),
+                _ => None,
+            },
+            lod_level: args.lod_level,
+            capacity: args.capacity,
+        };
+        let flag = |a: &OptionalArg<PyObjectRef>| match a {
+            OptionalArg::Present(o) => opt_bool(o, vm),
+            OptionalArg::Missing => Ok(None),
+        };
+        let persistable = flag(&args.persistable)?;
+        let stop_gradient = flag(&args.stop_gradient)?;
+        let need_check_feed = flag(&args.need_check_feed)?;
+        let is_parameter = flag(&args.is_parameter)?;
+        let name = args.name.as_str();
+        let mut s = self.state.lock();
+        let existed = s.has_var(args.block, name);
+        if existed {
+            let var = s
+                .var_mut(args.block, name)
+                .ok_or_else(|| vm.new_value_error(name.to_string()))?;
+            if let Some(d) = spec.dtype {
+                if let Some(t) = tensor_desc_mut(var) {
+                    t.data_type = d as i32;
+                }
+            }
+            if let Some(dims) = spec.dims {
+                if let Some(t) = tensor_desc_mut(var) {
+                    t.dims = dims;
+                }
+            }
+            if let Some(l) = spec.lod_level {
+                set_lod_level(var, l);
+            }
+            if persistable.is_some() {
+                var.persistable = persistable;
+            }
+            if stop_gradient.is_some() {
+                var.stop_gradient = stop_gradient;
+            }
+            if need_check_feed.is_some() {
+                var.need_check_feed = need_check_feed;
+            }
+            if is_parameter.is_some() {
+                var.is_parameter = is_parameter;
+            }
+        } else {
+            let mut var = new_var(name, &spec);
+            if persistable.is_some() {
+                var.persistable = persistable;
+            }
+            var.stop_gradient = stop_gradient;
+            var.need_check_feed = need_check_feed;
+            var.is_parameter = is_parameter;
+            s.declare(args.block, var).map_err(|e| value_error(vm, e))?;
+        }
+        Ok(existed)
+    }
+
+    /// Whether block `block` itself declares `name`.
+    #[pymethod]
+    fn var_has(&self, block: usize, name: PyStrRef) -> bool {
+        self.state.lock().has_var(block, name.as_str())
+    }
+
+    /// The block among `block` and its ancestors that declares `name`, or -1.
+    #[pymethod]
+    fn var_find(&self, block: usize, name: PyStrRef) -> i64 {
+        self.state
+            .lock()
+            .find_var(block, name.as_str())
+            .map_or(-1, |b| b as i64)
+    }
+
+    /// The names block `block` declares, in order.
+    #[pymethod]
+    fn var_names(&self, block: usize, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let s = self.state.lock();
+        let b = s.block(block).map_err(|e| value_error(vm, e))?;
+        Ok(vm
+            .ctx
+            .new_list(
+                b.vars
+                    .iter()
+                    .map(|v| vm.ctx.new_str(v.name.as_str()).into())
+                    .collect(),
+            )
+            .into())
+    }
+
+    #[pymethod]
+    fn var_remove(&self, block: usize, name: PyStrRef) -> bool {
+        self.state.lock().remove_var(block, name.as_str())
+    }
+
+    /// One field of a declaration: `type`, `dtype`, `shape`, `lod_level`,
+    /// `persistable`, `stop_gradient`, `need_check_feed`, `is_parameter`,
+    /// `capacity`.
+    #[pymethod]
+    fn var_get(
+        &self,
+        block: usize,
+        name: PyStrRef,
+        field: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let s = self.state.lock();
+        let var = s.var(block, name.as_str()).ok_or_else(|| {
+            vm.new_value_error(format!("block {block} has no variable `{}`", name.as_str()))
+        })?;
+        let ctx = &vm.ctx;
+        let flag = |b: Option<bool>| -> PyObjectRef {
+            match b {
+                Some(b) => ctx.new_bool(b).into(),
+                None => ctx.none(),
+            }
+        };
+        Ok(match field.as_str() {
+            "type" => ctx.new_int(var.ty.r#type).into(),
+            "dtype" => match var.dtype() {
+                Some(d) => ctx.new_int(d as i32).into(),
+                None => match &var.ty.channel {
+                    Some(c) => ctx.new_int(c.data_type).into(),
+                    None => ctx.none(),
+                },
+            },
+            "shape" => match var.tensor_desc() {
+                Some(t) => ctx
+                    .new_tuple(t.dims.iter().map(|d| ctx.new_int(*d).into()).collect())
+                    .into(),
+                None => ctx.none(),
+            },
+            "lod_level" => ctx.new_int(var.lod_level()).into(),
+            "persistable" => flag(var.persistable),
+            "stop_gradient" => flag(var.stop_gradient),
+            "need_check_feed" => flag(var.need_check_feed),
+            "is_parameter" => flag(var.is_parameter),
+            "capacity" => match &var.ty.channel {
+                Some(c) => ctx.new_int(c.capacity).into(),
+                None => ctx.none(),
+            },
+            other => return Err(vm.new_value_error(format!("no variable field `{other}`"))),
+        })
+    }
+
+    /// Sets one field of a declaration (see `var_get`).
+    #[pymethod]
+    fn var_set(
+        &self,
+        block: usize,
+        name: PyStrRef,
+        field: PyStrRef,
+        value: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let var = s.var_mut(block, name.as_str()).ok_or_else(|| {
+            vm.new_value_error(format!("block {block} has no variable `{}`", name.as_str()))
+        })?;
+        match field.as_str() {
+            "dtype" => {
+                let d = i32::try_from_object_ref(&value, vm)?;
+                kind_of(d, vm)?;
+                if let Some(t) = tensor_desc_mut(var) {
+                    t.data_type = d;
+                } else if let Some(c) = var.ty.channel.as_mut() {
+                    c.data_type = d;
+                }
+            }
+            "shape" => {
+                let dims = convert::dims(&value, vm)?;
+                if let Some(t) = tensor_desc_mut(var) {
+                    t.dims = dims;
+                }
+            }
+            "lod_level" => set_lod_level(var, i32::try_from_object_ref(&value, vm)?),
+            "persistable" => var.persistable = opt_bool(&value, vm)?,
+            "stop_gradient" => var.stop_gradient = opt_bool(&value, vm)?,
+            "need_check_feed" => var.need_check_feed = opt_bool(&value, vm)?,
+            "is_parameter" => var.is_parameter = opt_bool(&value, vm)?,
+            other => return Err(vm.new_value_error(format!("no variable field `{other}`"))),
+        }
+        Ok(())
+    }
+
+    /// Appends an op to block `block` (or inserts it at `at`): Paddle's
+    /// `Operator.__init__` and `append_op`. `inputs`/`outputs` map slots to
+    /// variables or names; attributes take the types the op's proto
+    /// declares, and the proto's defaults fill the rest. Returns the op's
+    /// index.
+    #[pymethod]
+    fn op_append(
+        &self,
+        block: usize,
+        ty: PyStrRef,
+        inputs: PyObjectRef,
+        outputs: PyObjectRef,
+        attrs: PyObjectRef,
+        at: OptionalArg<Option<usize>>,
+        vm: &VirtualMachine,
+    ) -> PyResult<usize> {
+        let op = build_op(ty.as_str(), &inputs, &outputs, &attrs, vm)?;
+        let mut s = self.state.lock();
+        s.add_op(block, at.flatten(), op)
+            .map_err(|e| host::op_error(vm, e))
+    }
+
+    #[pymethod]
+    fn op_count(&self, block: usize, vm: &VirtualMachine) -> PyResult<usize> {
+        let s = self.state.lock();
+        Ok(s.block(block).map_err(|e| value_error(vm, e))?.ops.len())
+    }
+
+    #[pymethod]
+    fn op_type(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<String> {
+        let s = self.state.lock();
+        Ok(s.op(block, index)
+            .map_err(|e| value_error(vm, e))?
+            .ty
+            .clone())
+    }
+
+    /// An op's slots, `{slot: [names]}` in order.
+    #[pymethod]
+    fn op_slots(
+        &self,
+        block: usize,
+        index: usize,
+        outputs: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyDictRef> {
+        let s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?;
+        let dict = vm.ctx.new_dict();
+        let slots = if outputs { &op.outputs } else { &op.inputs };
+        for slot in slots {
+            let names = slot
+                .arguments
+                .iter()
+                .map(|n| vm.ctx.new_str(n.as_str()).into())
+                .collect();
+            dict.set_item(slot.parameter.as_str(), vm.ctx.new_list(names).into(), vm)?;
+        }
+        Ok(dict)
+    }
+
+    /// Sets an op's slot (`outputs`: an output slot) to `names`.
+    #[pymethod]
+    fn op_set_slot(
+        &self,
+        block: usize,
+        index: usize,
+        outputs: bool,
+        slot: PyStrRef,
+        names: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let names = convert::names(&names, vm)?;
+        let mut s = self.state.lock();
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        let op = b
+            .ops
+            .get_mut(index)
+            .ok_or_else(|| vm.new_value_error(format!("block {block} has no op {index}")))?;
+        let slots = if outputs {
+            &mut op.outputs
+        } else {
+            &mut op.inputs
+        };
+        match slots.iter_mut().find(|s| s.parameter == slot.as_str()) {
+            Some(s) => s.arguments = names,
+            None => slots.push(Slot::new(slot.as_str(), names)),
+        }
+        Ok(())
+    }
+
+    /// An op's attribute (a block as its index), or None.
+    #[pymethod]
+    fn op_attr(
+        &self,
+        block: usize,
+        index: usize,
+        name: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?;
+        Ok(match op.get_attr(name.as_str()) {
+            Some(v) => convert::attr_to_py(v, vm),
+            None => vm.ctx.none(),
+        })
+    }
+
+    /// An op's attribute names, in order.
+    #[pymethod]
+    fn op_attr_names(
+        &self,
+        block: usize,
+        index: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?;
+        Ok(vm
+            .ctx
+            .new_list(
+                op.attrs
+                    .iter()
+                    .map(|a| vm.ctx.new_str(a.name.as_str()).into())
+                    .collect(),
+            )
+            .into())
+    }
+
+    /// Sets an op's attribute (typed as its proto declares it).
+    #[pymethod]
+    fn op_set_attr(
+        &self,
+        block: usize,
+        index: usize,
+        name: PyStrRef,
+        value: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let ty = s
+            .op(block, index)
+            .map_err(|e| value_error(vm, e))?
+            .ty
+            .clone();
+        let declared = declared_attr(&ty, name.as_str(), vm);
+        let value = convert::attr_value(name.as_str(), &value, declared, vm)?;
+        s.set_op_attr(block, index, name.as_str(), value)
+            .map_err(|e| value_error(vm, e))
+    }
+
+    /// Removes ops `start..end` of a block.
+    #[pymethod]
+    fn op_remove(
+        &self,
+        block: usize,
+        start: usize,
+        end: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        if start > end || end > b.ops.len() {
+            return Err(vm.new_index_error(format!(
+                "ops {start}..{end} are not in block {block} ({} ops)",
+                b.ops.len()
+            )));
+        }
+        b.ops.drain(start..end);
+        Ok(())
+    }
+
+    /// Renames a variable in every op of block `block` and in its
+    /// declaration.
+    #[pymethod]
+    fn rename_var(
+        &self,
+        block: usize,
+        old: PyStrRef,
+        new: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let (old, new) = (old.as_str(), new.as_str());
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        for op in &mut b.ops {
+            for slot in op.inputs.iter_mut().chain(op.outputs.iter_mut()) {
+                for a in &mut slot.arguments {
+                    if a == old {
+                        *a = new.to_string();
+                    }
+                }
+            }
+        }
+        for v in &mut b.vars {
+            if v.name == old {
+                v.name = new.to_string();
+            }
+        }
+        s.reindex();
+        Ok(())
+    }
+
+    /// Paddle's `Program.__str__` text (one line per op, blocks nested).
+    #[pymethod]
+    fn pretty(&self, block: OptionalArg<usize>) -> String {
+        fluidc_transpiler::pretty::to_pretty(&self.state.lock().program, block.into_option())
+    }
+
+    /// `print(program)`: every block as Paddle 3.3.1 prints it.
+    #[pymethod]
+    fn program_text(&self) -> String {
+        fluidc_transpiler::pretty::paddle_program_text(&self.state.lock().program)
+    }
+
+    /// `print(var)`: the variable's line of `print(program)`.
+    #[pymethod]
+    fn var_line(&self, block: usize, name: PyStrRef, vm: &VirtualMachine) -> PyResult<String> {
+        let s = self.state.lock();
+        let var = s.var(block, name.as_str()).ok_or_else(|| {
+            vm.new_value_error(format!("block {block} has no variable `{}`", name.as_str()))
+        })?;
+        Ok(fluidc_transpiler::pretty::var_line(var))
+    }
+
+    /// `print(op)`: the op's line of `print(program)`.
+    #[pymethod]
+    fn op_line(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<String> {
+        let s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?;
+        Ok(fluidc_transpiler::pretty::op_line(op))
+    }
+
+    /// `program.clone(for_test=True)`: as Paddle 1.x's `prune_backward`
+    /// and `_inference_optimize`, backward and optimizer ops (and the
+    /// gradient variables) are left out, and every op with an `is_test`
+    /// attribute gets it set; the loss op is a forward op again.
+    #[pymethod]
+    fn clone_for_test(&self) -> ProgramDesc {
+        use fluidc_transpiler::backward::role;
+        let mut program = self.state.lock().program.clone();
+        let role_of = |op: &Op| match op.get_attr("op_role") {
+            Some(AttrValue::Int(r)) => *r,
+            _ => 0,
+        };
+        for block in &mut program.blocks {
+            block
+                .ops
+                .retain(|op| role_of(op) & (role::BACKWARD | role::OPTIMIZE) == 0);
+            block.vars.retain(|v| !v.name.contains(ops::GRAD_SUFFIX));
+            for op in &mut block.ops {
+                if op.get_attr("is_test").is_some() {
+                    op.set_attr("is_test", AttrValue::Bool(true));
+                }
+                if role_of(op) & role::LOSS != 0 {
+                    op.set_attr("op_role", AttrValue::Int(role::FORWARD));
+                }
+            }
+        }
+        ProgramDesc::new(ProgramState::from_program(program))
+    }
+
+    /// `append_backward(loss)`: Paddle 3.3.1's backward of block 0; the
+    /// (parameter, gradient) name pairs in the order of `parameters`.
+    #[pymethod]
+    fn append_backward(
+        &self,
+        loss: PyStrRef,
+        parameters: PyObjectRef,
+        no_grad: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let parameters = convert::names(&parameters, vm)?;
+        let no_grad = convert::names(&no_grad, vm)?;
+        let mut s = self.state.lock();
+        let pairs = fluidc_transpiler::backward::append_backward(
+            &mut s.program,
+            loss.as_str(),
+            &parameters,
+            &no_grad,
+        )
+        .map_err(|e| vm.new_value_error(e))?;
+        s.reindex();
+        Ok(vm
+            .ctx
+            .new_list(
+                pairs
+                    .into_iter()
+                    .map(|(p, g)| {
+                        vm.ctx
+                            .new_tuple(vec![vm.ctx.new_str(p).into(), vm.ctx.new_str(g).into()])
+                            .into()
+                    })
+                    .collect(),
+            )
+            .into())
+    }
+}
+
+/// The type an op's proto declares for attribute `name`, if any.
+fn declared_attr(
+    ty: &str,
+    name: &str,
+    _vm: &VirtualMachine,
+) -> Option<fluidc_transpiler::model::AttrType> {
+    ops::get(ty)?.attr(name).map(|a| a.ty)
+}
+
+/// An op from the Python arguments of `append_op`, completed with the
+/// proto's slots and defaults and the user's `op_callstack`.
+pub fn build_op(
+    ty: &str,
+    inputs: &PyObjectRef,
+    outputs: &PyObjectRef,
+    attrs: &PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<Op> {
+    let mut op = Op::new(ty);
+    for (slot, names) in convert::slots(inputs, vm)? {
+        op.inputs.push(Slot::new(slot, names));
+    }
+    for (slot, names) in convert::slots(outputs, vm)? {
+        op.outputs.push(Slot::new(slot, names));
+    }
+    if !vm.is_none(attrs) {
+        let dict = attrs
+            .downcast_ref::<rustpython_vm::builtins::PyDict>()
+            .ok_or_else(|| vm.new_type_error("attrs must be a dict".to_string()))?;
+        for (k, v) in dict {
+            let name = k
+                .downcast_ref::<rustpython_vm::builtins::PyStr>()
+                .ok_or_else(|| vm.new_type_error("an attribute name must be a str".to_string()))?
+                .as_str()
+                .to_string();
+            if vm.is_none(&v) {
+                continue;
+            }
+            let declared = declared_attr(ty, &name, vm);
+            let value = convert::attr_value(&name, &v, declared, vm)?;
+            op.set_attr(&name, value);
+        }
+    }
+    if op.get_attr("op_callstack").is_none() {
+        let stack = host::user_callstack(vm);
+        if !stack.is_empty() {
+            op.set_attr("op_callstack", AttrValue::Strings(stack));
+        }
+    }
+    ProgramState::complete(&mut op);
+    Ok(op)
+}
+
+/// `i32::try_from_object` for a borrowed object.
+trait FromObjectRef: Sized {
+    fn try_from_object_ref(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Self>;
+}
+
+impl FromObjectRef for i32 {
+    fn try_from_object_ref(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<i32> {
+        rustpython_vm::TryFromObject::try_from_object(vm, obj.clone())
+    }
+}

@@ -1,0 +1,710 @@
+"""paddle.fluid.framework: Program, Block, Variable, Parameter, Operator.
+
+As in Paddle 1.x, these are Python objects over the native program model
+(`core.ProgramDesc`): a `Program` holds its desc, a `Block` is one block of
+it, a `Variable` names a declaration in a block, and `Block.append_op`
+appends through the desc, which completes the op from its definition,
+infers its outputs' shapes and dtypes and records the user's call stack
+in `op_callstack`.
+"""
+import collections
+import contextlib
+
+import numpy as np
+
+from . import core
+from . import unique_name
+
+VarType = core.VarDesc.VarType
+
+# dtype names as numpy and Paddle 1.x spell them, and their VarType numbers.
+_DTYPE_BY_NAME = {
+    "bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4,
+    "float32": 5, "float64": 6, "uint8": 20, "int8": 21, "bfloat16": 22,
+    "complex64": 23, "complex128": 24,
+    # 1.x aliases
+    "int": 3, "float": 5, "double": 6, "fp32": 5, "fp64": 6, "fp16": 4,
+}
+_NAME_BY_DTYPE = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16",
+                  5: "float32", 6: "float64", 20: "uint8", 21: "int8",
+                  22: "uint16", 23: "complex64", 24: "complex128"}
+
+_TENSOR_KINDS = (7, 8, 13)  # LOD_TENSOR, SELECTED_ROWS, LOD_TENSOR_ARRAY
+
+
+def _dtype_number(dtype):
+    """A dtype as its VarType number: a VarType, a name ('float32',
+    'int'), a numpy type or dtype, or a Python type (int, float, bool)."""
+    if isinstance(dtype, core._VarTypeValue):
+        return dtype.value
+    if isinstance(dtype, bool):
+        raise TypeError("a dtype cannot be a bool")
+    if isinstance(dtype, int):
+        return dtype
+    if isinstance(dtype, str):
+        n = _DTYPE_BY_NAME.get(dtype)
+        if n is None:
+            raise TypeError("Data type %s is not supported" % dtype)
+        return n
+    if dtype is float:
+        return 6
+    if dtype is int:
+        return 3
+    if dtype is bool:
+        return 0
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        raise TypeError("Data type %r is not supported" % (dtype,))
+    n = _DTYPE_BY_NAME.get(name)
+    if n is None:
+        raise TypeError("Data type %s is not supported" % name)
+    return n
+
+
+def convert_np_dtype_to_dtype_(np_dtype):
+    """1.x's conversion of a numpy dtype (or name) to a VarType."""
+    return core._var_type_of(_dtype_number(np_dtype))
+
+
+def convert_dtype(dtype):
+    """A dtype as its name ('float32'), as 1.x's `data_feeder.convert_dtype`."""
+    n = _dtype_number(dtype)
+    name = _NAME_BY_DTYPE.get(n)
+    if name is None:
+        raise TypeError("Data type %r is not supported" % (dtype,))
+    return name
+
+
+def dtype_is_floating(dtype):
+    return _dtype_number(dtype) in (4, 5, 6, 22)
+
+
+def in_dygraph_mode():
+    """fluidc builds static programs only (1.x's default mode)."""
+    return False
+
+
+_dygraph_tracer_ = None
+
+
+def _current_expected_place():
+    return core.CPUPlace()
+
+
+class Variable(object):
+    """A variable of a block: a name and its declaration in the program.
+
+    Its shape, dtype, LoD level and flags live in the program (read back
+    on each access); attributes a layer sets in Python (`error_clip`,
+    `is_data`, ...) live on the object, which its block keeps in `vars`.
+    """
+
+    def __init__(self, block, type=VarType.LOD_TENSOR, name=None, shape=None,
+                 dtype=None, lod_level=None, capacity=None, persistable=None,
+                 error_clip=None, stop_gradient=None, is_data=False,
+                 need_check_feed=None, **kwargs):
+        self.block = block
+        if name is None:
+            name = unique_name.generate("_generated_var")
+        if not isinstance(name, str):
+            raise TypeError("a variable's name must be a str, not %s" % type_name(name))
+        self.name = name
+        kind = int(type) if type is not None else 7
+        if dtype is not None:
+            dtype = _dtype_number(dtype)
+        if shape is not None:
+            shape = [(-1 if d is None else int(d)) for d in shape]
+        exists = block.desc.var_create(
+            block.idx, name, kind, dtype=dtype, shape=shape, lod_level=lod_level,
+            persistable=persistable, stop_gradient=stop_gradient,
+            need_check_feed=need_check_feed,
+            is_parameter=kwargs.get("_is_parameter"), capacity=capacity)
+        del exists
+        self.error_clip = error_clip
+        self.is_data = is_data
+        self.op = None
+        block.vars[name] = self
+
+    # The declaration, read from the program.
+    def _get(self, field):
+        return self.block.desc.var_get(self.block.idx, self.name, field)
+
+    def _set(self, field, value):
+        self.block.desc.var_set(self.block.idx, self.name, field, value)
+
+    @property
+    def shape(self):
+        s = self._get("shape")
+        return () if s is None else s
+
+    @shape.setter
+    def shape(self, value):
+        self._set("shape", [int(d) for d in value])
+
+    @property
+    def dtype(self):
+        d = self._get("dtype")
+        return None if d is None else core._var_type_of(d)
+
+    @property
+    def type(self):
+        return core._var_type_of(self._get("type"))
+
+    @property
+    def lod_level(self):
+        return self._get("lod_level")
+
+    @lod_level.setter
+    def lod_level(self, value):
+        self._set("lod_level", int(value))
+
+    @property
+    def persistable(self):
+        return bool(self._get("persistable"))
+
+    @persistable.setter
+    def persistable(self, value):
+        self._set("persistable", bool(value))
+
+    @property
+    def stop_gradient(self):
+        return bool(self._get("stop_gradient"))
+
+    @stop_gradient.setter
+    def stop_gradient(self, value):
+        self._set("stop_gradient", bool(value))
+
+    @property
+    def desc(self):
+        return self
+
+    @property
+    def program(self):
+        return self.block.program
+
+    def __str__(self):
+        return self.block.desc.var_line(self.block.idx, self.name)
+
+    __repr__ = __str__
+
+    def to_string(self, throw_on_error=True, with_details=False):
+        return self.__str__()
+
+    def _to_readable_code(self):
+        return self.__str__()
+
+    def __bool__(self):
+        raise TypeError(
+            "a Variable's value is known only when the program runs, so Python's "
+            "if/while cannot test it; build the branch or loop into the program "
+            "with fluid.layers.While, fluid.layers.cond or fluid.layers.Switch")
+
+    __nonzero__ = __bool__
+
+    def __hash__(self):
+        return id(self)
+
+    def __iter__(self):
+        raise TypeError("'Variable' object is not iterable")
+
+    def astype(self, dtype):
+        from .layers import tensor
+        return tensor.cast(self, dtype)
+
+
+def type_name(value):
+    return type(value).__name__
+
+
+class Parameter(Variable):
+    """A trainable variable of the global block: persistable, with what
+    the optimizer reads (trainable, learning rate, regularizer, clip)."""
+
+    def __init__(self, block, shape, dtype, **kwargs):
+        if shape is None:
+            raise ValueError("The shape of Parameter should not be None")
+        if dtype is None:
+            raise ValueError("The dtype of Parameter should not be None")
+        for each in shape:
+            if each < 0:
+                raise ValueError(
+                    "Each dimension of shape for Parameter must be greater than 0, but received %s"
+                    % list(shape))
+        self.trainable = kwargs.pop("trainable", True)
+        self.optimize_attr = kwargs.pop("optimize_attr", {"learning_rate": 1.0})
+        self.regularizer = kwargs.pop("regularizer", None)
+        self.gradient_clip_attr = kwargs.pop("gradient_clip_attr", None)
+        self.do_model_average = kwargs.pop("do_model_average", None)
+        kwargs.pop("initializer", None)
+        Variable.__init__(self, block, persistable=True, shape=shape, dtype=dtype,
+                          stop_gradient=not self.trainable, _is_parameter=True, **kwargs)
+
+
+class Operator(object):
+    """Op `idx` of a block, as `block.ops` lists them (a view by position:
+    take `block.ops` again after changing the block)."""
+
+    def __init__(self, block, idx):
+        self.block = block
+        self.idx = idx
+
+    @property
+    def desc(self):
+        return self
+
+    @property
+    def type(self):
+        return self.block.desc.op_type(self.block.idx, self.idx)
+
+    def _slots(self, outputs):
+        return self.block.desc.op_slots(self.block.idx, self.idx, outputs)
+
+    def input(self, name):
+        slots = self._slots(False)
+        if name not in slots:
+            raise ValueError("Operator %s has no input %s" % (self.type, name))
+        return slots[name]
+
+    def output(self, name):
+        slots = self._slots(True)
+        if name not in slots:
+            raise ValueError("Operator %s has no output %s" % (self.type, name))
+        return slots[name]
+
+    @property
+    def input_names(self):
+        return sorted(self._slots(False))
+
+    @property
+    def output_names(self):
+        return sorted(self._slots(True))
+
+    @property
+    def input_arg_names(self):
+        slots = self._slots(False)
+        return [n for k in sorted(slots) for n in slots[k]]
+
+    @property
+    def output_arg_names(self):
+        slots = self._slots(True)
+        return [n for k in sorted(slots) for n in slots[k]]
+
+    @property
+    def attr_names(self):
+        return self.block.desc.op_attr_names(self.block.idx, self.idx)
+
+    def has_attr(self, name):
+        return name in self.attr_names
+
+    def attr(self, name):
+        if not self.has_attr(name):
+            raise ValueError("Operator %s has no attribute %s" % (self.type, name))
+        return self.block.desc.op_attr(self.block.idx, self.idx, name)
+
+    def _block_attr_id(self, name):
+        return self.attr(name)
+
+    def _set_attr(self, name, value):
+        self.block.desc.op_set_attr(self.block.idx, self.idx, name, value)
+
+    _update_desc_attr = _set_attr
+
+    def _rename_input(self, old, new):
+        for slot, names in self._slots(False).items():
+            if old in names:
+                self.block.desc.op_set_slot(self.block.idx, self.idx, False, slot,
+                                            [new if n == old else n for n in names])
+
+    def _rename_output(self, old, new):
+        for slot, names in self._slots(True).items():
+            if old in names:
+                self.block.desc.op_set_slot(self.block.idx, self.idx, True, slot,
+                                            [new if n == old else n for n in names])
+
+    def __str__(self):
+        return self.block.desc.op_line(self.block.idx, self.idx)
+
+    __repr__ = __str__
+
+    def to_string(self, throw_on_error=True):
+        return self.__str__()
+
+
+def _block_attr(value):
+    """Blocks given as attribute values become `BLOCK` attributes."""
+    if isinstance(value, Block):
+        return core._fluidc.BlockAttr(value.idx)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Block) for v in value):
+        return [core._fluidc.BlockAttr(v.idx) for v in value]
+    if isinstance(value, core._VarTypeValue):
+        return value.value
+    return value
+
+
+class Block(object):
+    """One block of a program: its variables (`vars`, in declaration order)
+    and its ops (`ops`)."""
+
+    def __init__(self, program, idx):
+        self.program = program
+        self.idx = idx
+        self.vars = collections.OrderedDict()
+
+    @property
+    def desc(self):
+        return self.program.desc
+
+    @property
+    def parent_idx(self):
+        return self.desc.block_parent(self.idx)
+
+    @property
+    def forward_block_idx(self):
+        return -1
+
+    @property
+    def ops(self):
+        return [Operator(self, i) for i in range(self.desc.op_count(self.idx))]
+
+    def __str__(self):
+        return self.desc.pretty(self.idx)
+
+    def to_string(self, throw_on_error=True, with_details=False):
+        return self.__str__()
+
+    def var(self, name):
+        if not isinstance(name, str):
+            raise TypeError("var require string as parameter, but get %s instead." % type_name(name))
+        v = self.vars.get(name)
+        if v is None:
+            raise ValueError("var %s not in this block" % name)
+        return v
+
+    def has_var(self, name):
+        return name in self.vars
+
+    def _find_var_recursive(self, name):
+        b = self
+        while True:
+            v = b.vars.get(name)
+            if v is not None:
+                return v
+            if b.idx == 0 or b.parent_idx < 0:
+                return None
+            b = self.program.block(b.parent_idx)
+
+    def _var_recursive(self, name):
+        v = self._find_var_recursive(name)
+        if v is None:
+            raise ValueError("Var %s is not found recursively" % name)
+        return v
+
+    def create_var(self, *args, **kwargs):
+        return Variable(self, *args, **kwargs)
+
+    def create_parameter(self, *args, **kwargs):
+        global_block = self.program.global_block()
+        initializer = kwargs.get("initializer")
+        param = Parameter(global_block, *args, **kwargs)
+        if initializer is not None:
+            initializer(param, self)
+        return param
+
+    def all_parameters(self):
+        return [v for v in self.vars.values() if isinstance(v, Parameter)]
+
+    def iter_parameters(self):
+        return iter(self.all_parameters())
+
+    def _op_attrs(self, attrs):
+        """The attrs an op appended now gets: the caller's, then the
+        program's guards (op role, name scope)."""
+        out = {}
+        if attrs:
+            for k, v in attrs.items():
+                out[k] = _block_attr(v)
+        prog = self.program
+        if "op_role" not in out and prog._op_role is not None:
+            out["op_role"] = prog._op_role
+        if "op_role_var" not in out and prog._op_role_var:
+            out["op_role_var"] = list(prog._op_role_var)
+        if "op_namescope" not in out and _name_scope_stack:
+            out["op_namescope"] = "/" + "/".join(_name_scope_stack) + "/"
+        return out
+
+    def append_op(self, *args, **kwargs):
+        return self._add_op(None, *args, **kwargs)
+
+    def _prepend_op(self, *args, **kwargs):
+        return self._add_op(0, *args, **kwargs)
+
+    def _insert_op(self, index, *args, **kwargs):
+        return self._add_op(index, *args, **kwargs)
+
+    def _add_op(self, at, type=None, inputs=None, outputs=None, attrs=None, **kwargs):
+        if type is None:
+            raise ValueError("append_op needs the op's type")
+        idx = self.desc.op_append(self.idx, type, _slot_dict(inputs), _slot_dict(outputs),
+                                  self._op_attrs(attrs), at)
+        return Operator(self, idx)
+
+    def _remove_op(self, index):
+        self.desc.op_remove(self.idx, index, index + 1)
+
+    def _remove_var(self, name):
+        self.desc.var_remove(self.idx, name)
+        self.vars.pop(name, None)
+
+    def _rename_var(self, name, new_name):
+        self.desc.rename_var(self.idx, name, new_name)
+        v = self.vars.pop(name)
+        v.name = new_name
+        self.vars[new_name] = v
+        return v
+
+    def _sync_with_cpp(self):
+        """Wraps the declarations native code added (backward's gradients)."""
+        for name in self.desc.var_names(self.idx):
+            if name not in self.vars:
+                _wrap_existing(self, name)
+
+
+def _wrap_existing(block, name):
+    v = Variable.__new__(Variable)
+    v.block = block
+    v.name = name
+    v.error_clip = None
+    v.is_data = False
+    v.op = None
+    block.vars[name] = v
+    return v
+
+
+def _slot_dict(slots):
+    """`{slot: names}` from `{slot: Variable | name | [Variable | name]}`."""
+    if slots is None:
+        return None
+    out = {}
+    for k, v in slots.items():
+        if v is None:
+            continue
+        if isinstance(v, (list, tuple)):
+            out[k] = [x if isinstance(x, str) else x.name for x in v]
+        elif isinstance(v, str):
+            out[k] = [v]
+        else:
+            out[k] = [v.name]
+    return out
+
+
+class Program(object):
+    """A program: its blocks, built through `program_guard` and the layers."""
+
+    def __init__(self, _desc=None):
+        self.desc = _desc if _desc is not None else core.ProgramDesc()
+        self.blocks = [Block(self, i) for i in range(self.desc.num_blocks())]
+        self.current_block_idx = 0
+        self._seed = 0
+        self._op_role = None
+        self._op_role_var = []
+        # The startup program `program_guard` paired this one with, and
+        # whether this is a startup program (build mode records a run of
+        # any other program).
+        self._startup = None
+        self._is_startup = False
+        self._is_test = False
+        if _desc is not None:
+            for b in self.blocks:
+                b._sync_with_cpp()
+
+    @property
+    def random_seed(self):
+        return self._seed
+
+    @random_seed.setter
+    def random_seed(self, seed):
+        if not isinstance(seed, int):
+            raise ValueError("Program.random_seed's input seed must be an integer, but received %s."
+                             % type_name(seed))
+        self._seed = seed
+
+    @property
+    def num_blocks(self):
+        return self.desc.num_blocks()
+
+    def global_block(self):
+        return self.blocks[0]
+
+    def block(self, index):
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.blocks):
+            raise IndexError("the program has %d blocks; block(%r) is not one of them"
+                             % (len(self.blocks), index))
+        return self.blocks[index]
+
+    def current_block(self):
+        return self.blocks[self.current_block_idx]
+
+    def _create_block(self, parent_idx=None):
+        parent = self.current_block() if parent_idx is None else self.block(parent_idx)
+        idx = self.desc.append_block(parent.idx)
+        self.blocks.append(Block(self, idx))
+        self.current_block_idx = idx
+        return self.current_block()
+
+    def _rollback(self):
+        self.current_block_idx = self.current_block().parent_idx
+
+    def list_vars(self):
+        for b in self.blocks:
+            for v in list(b.vars.values()):
+                yield v
+
+    def all_parameters(self):
+        return self.global_block().all_parameters()
+
+    def _sync_with_cpp(self):
+        for i in range(len(self.blocks), self.desc.num_blocks()):
+            self.blocks.append(Block(self, i))
+        for b in self.blocks:
+            b._sync_with_cpp()
+
+    def clone(self, for_test=False):
+        """A copy. For a test (1.x's `prune_backward` and
+        `_inference_optimize`): backward and optimizer ops and gradient
+        variables are left out, and every op with `is_test` gets it set."""
+        desc = self.desc.clone_for_test() if for_test else self.desc.clone()
+        p = Program(desc)
+        p._seed = self._seed
+        p._startup = self._startup
+        p._is_test = for_test
+        for b, nb in zip(self.blocks, p.blocks):
+            for name, v in b.vars.items():
+                if name not in nb.vars:
+                    continue
+                if isinstance(v, Parameter):
+                    w = Parameter.__new__(Parameter)
+                    w.__dict__.update(v.__dict__)
+                    w.block = nb
+                    nb.vars[name] = w
+                else:
+                    nb.vars[name].__dict__.update(
+                        dict((k, x) for k, x in v.__dict__.items() if k not in ("block",)))
+                    nb.vars[name].block = nb
+        return p
+
+    def _prune(self, targets):
+        names = [t if isinstance(t, str) else t.name for t in
+                 (targets if isinstance(targets, (list, tuple)) else [targets])]
+        return Program(self.desc.prune(names))
+
+    def _inference_optimize(self, prune_read_op=True):
+        return Program(self.desc.clone_for_test())
+
+    def __str__(self):
+        return self.desc.program_text()
+
+    def to_string(self, throw_on_error=True, with_details=False):
+        return self.__str__()
+
+    def _to_readable_code(self):
+        return self.__str__()
+
+    @staticmethod
+    def parse_from_string(binary_str):
+        return Program(core.ProgramDesc.parse_from_string(binary_str))
+
+    def serialize_to_string(self):
+        return self.desc.serialize_to_string()
+
+    def _copy_param_info_from(self, other):
+        for name, v in other.global_block().vars.items():
+            if isinstance(v, Parameter) and name in self.global_block().vars:
+                mine = self.global_block().vars[name]
+                w = Parameter.__new__(Parameter)
+                w.__dict__.update(v.__dict__)
+                w.block = mine.block
+                self.global_block().vars[name] = w
+
+
+# The default programs (program_guard switches them).
+_main_program_ = Program()
+_startup_program_ = Program()
+_startup_program_._is_startup = True
+_main_program_._startup = _startup_program_
+
+
+def default_main_program():
+    return _main_program_
+
+
+def default_startup_program():
+    return _startup_program_
+
+
+def switch_main_program(program):
+    global _main_program_
+    prev = _main_program_
+    _main_program_ = program
+    return prev
+
+
+def switch_startup_program(program):
+    global _startup_program_
+    prev = _startup_program_
+    _startup_program_ = program
+    return prev
+
+
+@contextlib.contextmanager
+def program_guard(main_program, startup_program=None):
+    """Layers inside append to `main_program` (and their initializers to
+    `startup_program`)."""
+    if not isinstance(main_program, Program):
+        raise TypeError("main_program should be Program, but received %s" % type_name(main_program))
+    if startup_program is not None and not isinstance(startup_program, Program):
+        raise TypeError("startup_program should be Program, but received %s"
+                        % type_name(startup_program))
+    main_program = main_program
+    if startup_program is not None:
+        startup_program._is_startup = True
+        main_program._startup = startup_program
+    elif main_program._startup is None:
+        main_program._startup = _startup_program_
+    main_program = switch_main_program(main_program)
+    if startup_program is not None:
+        startup_program = switch_startup_program(startup_program)
+    try:
+        yield
+    finally:
+        switch_main_program(main_program)
+        if startup_program is not None:
+            switch_startup_program(startup_program)
+
+
+_name_scope_stack = []
+
+
+@contextlib.contextmanager
+def name_scope(prefix=None):
+    """Ops appended inside get `op_namescope` `/prefix/` (nested scopes
+    join; a prefix used again gets `_1`, `_2`, as 1.x named them)."""
+    if prefix is None:
+        prefix = ""
+    key = "/".join(_name_scope_stack + [prefix])
+    n = _name_scope_counts.get(key, 0)
+    _name_scope_counts[key] = n + 1
+    _name_scope_stack.append(prefix if n == 0 else "%s_%d" % (prefix, n))
+    try:
+        yield
+    finally:
+        _name_scope_stack.pop()
+
+
+_name_scope_counts = {}
+
+
+def _host_programs():
+    """The default main and startup programs' descs (what the command
+    line writes for a script that runs none)."""
+    return (_main_program_.desc, _startup_program_.desc)

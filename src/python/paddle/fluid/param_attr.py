@@ -1,0 +1,76 @@
+"""paddle.fluid.param_attr: how a layer's parameter is named, initialized,
+regularized and trained."""
+from . import initializer as _init
+from . import regularizer as _reg
+
+__all__ = ["ParamAttr", "WeightNormParamAttr"]
+
+
+class ParamAttr(object):
+    def __init__(self, name=None, initializer=None, learning_rate=1.0,
+                 regularizer=None, trainable=True, gradient_clip=None,
+                 do_model_average=False):
+        if name is not None and not isinstance(name, str):
+            raise TypeError("ParamAttr's name must be a str, not %s" % type(name).__name__)
+        if initializer is not None and not isinstance(initializer, _init.Initializer):
+            raise TypeError("ParamAttr's initializer must be a fluid.initializer, not %s"
+                            % type(initializer).__name__)
+        if regularizer is not None and not isinstance(regularizer, _reg.WeightDecayRegularizer):
+            raise TypeError("ParamAttr's regularizer must be fluid.regularizer.L2Decay or L1Decay")
+        self.name = name
+        self.initializer = initializer
+        self.learning_rate = learning_rate
+        self.regularizer = regularizer
+        self.trainable = trainable
+        self.gradient_clip = gradient_clip
+        self.do_model_average = do_model_average
+
+    def _set_default_initializer(self, initializer):
+        if self.initializer is None:
+            self.initializer = initializer
+
+    def _set_default_param_initializer(self):
+        self._set_default_initializer(_init.Xavier())
+
+    def _set_default_bias_initializer(self):
+        self._set_default_initializer(_init.Constant(0.0))
+
+    @staticmethod
+    def _to_attr(arg):
+        """None (defaults), a name, a ParamAttr, an initializer, a
+        regularizer, or False (no parameter: `bias_attr=False`); a list
+        gives one per input."""
+        if arg is None:
+            return ParamAttr()
+        if isinstance(arg, (list, tuple)):
+            return [ParamAttr._to_attr(a) for a in arg]
+        if isinstance(arg, ParamAttr):
+            return arg
+        if isinstance(arg, str):
+            return ParamAttr(name=arg)
+        if isinstance(arg, _init.Initializer):
+            return ParamAttr(initializer=arg)
+        if isinstance(arg, _reg.WeightDecayRegularizer):
+            return ParamAttr(regularizer=arg)
+        if isinstance(arg, bool):
+            return ParamAttr() if arg else False
+        raise TypeError("%s cast to ParamAttr" % type(arg))
+
+    def _to_kwargs(self, with_initializer=False):
+        kwargs = {
+            "name": self.name,
+            "optimize_attr": {"learning_rate": self.learning_rate},
+            "regularizer": self.regularizer,
+            "trainable": self.trainable,
+            "gradient_clip_attr": self.gradient_clip,
+            "do_model_average": self.do_model_average,
+        }
+        if with_initializer:
+            kwargs["initializer"] = self.initializer
+        return kwargs
+
+
+class WeightNormParamAttr(ParamAttr):
+    def __init__(self, dim=None, **kwargs):
+        super(WeightNormParamAttr, self).__init__(**kwargs)
+        self.dim = dim

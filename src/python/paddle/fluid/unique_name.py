@@ -1,0 +1,45 @@
+"""paddle.fluid.unique_name: `key_0`, `key_1`, ... one counter per key."""
+import contextlib
+
+
+class UniqueNameGenerator(object):
+    def __init__(self, prefix=None):
+        self.ids = {}
+        self.prefix = "" if prefix is None else prefix
+
+    def __call__(self, key):
+        n = self.ids.get(key, 0)
+        self.ids[key] = n + 1
+        return self.prefix + "%s_%d" % (key, n)
+
+
+generator = UniqueNameGenerator()
+
+
+def generate(key):
+    """Paddle's `unique_name.generate(key)`."""
+    return generator(key)
+
+
+def generate_with_ignorable_key(key):
+    return generator(key)
+
+
+def switch(new_generator=None):
+    global generator
+    old = generator
+    generator = new_generator if new_generator is not None else UniqueNameGenerator()
+    return old
+
+
+@contextlib.contextmanager
+def guard(new_generator=None):
+    """Names generated inside start their counters afresh (or from
+    `new_generator`, a generator or a prefix string)."""
+    if isinstance(new_generator, str):
+        new_generator = UniqueNameGenerator(new_generator)
+    old = switch(new_generator)
+    try:
+        yield
+    finally:
+        switch(old)

@@ -1,0 +1,144 @@
+//! An uncaught exception as CPython prints it: the traceback, the user's
+//! frames with their lines, then `ExceptionClass: message` (SPEC §1.4).
+//!
+//! Frames of the fluid package are left out: a Paddle user's traceback
+//! ended in Paddle's own files, which a fluidc user does not have, so the
+//! last frame shown is the user's line that called the API. Frames of
+//! the frozen standard library show as CPython shows frozen modules,
+//! `<frozen json.decoder>`, without a source line.
+use std::collections::HashSet;
+
+use rustpython_vm::builtins::PyBaseExceptionRef;
+use rustpython_vm::{AsObject, VirtualMachine};
+
+use crate::native::host::{is_user_code, source_line};
+
+/// Whether a frozen module is the fluid package's (left out of
+/// tracebacks) rather than the standard library's.
+fn is_package(module: &str) -> bool {
+    let top = module.split('.').next().unwrap_or(module);
+    matches!(top, "paddle" | "numpy" | "PIL" | "_fluidc_boot")
+}
+
+/// The text CPython's default `sys.excepthook` writes for `exc`.
+pub fn render(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> String {
+    let mut out = String::new();
+    let mut seen = HashSet::new();
+    chain(vm, exc, &mut seen, &mut out);
+    out
+}
+
+fn chain(
+    vm: &VirtualMachine,
+    exc: &PyBaseExceptionRef,
+    seen: &mut HashSet<usize>,
+    out: &mut String,
+) {
+    seen.insert(exc.get_id());
+    let earlier = match (exc.cause(), exc.context()) {
+        (Some(c), _) => Some((
+            c,
+            "\nThe above exception was the direct cause of the following exception:\n\n",
+        )),
+        (None, Some(c)) if !suppressed(vm, exc) => Some((
+            c,
+            "\nDuring handling of the above exception, another exception occurred:\n\n",
+        )),
+        _ => None,
+    };
+    if let Some((e, between)) = earlier {
+        if !seen.contains(&e.get_id()) {
+            chain(vm, &e, seen, out);
+            out.push_str(between);
+        }
+    }
+    one(vm, exc, out);
+}
+
+/// `raise ... from None` sets `__suppress_context__`.
+fn suppressed(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> bool {
+    exc.as_object()
+        .get_attr("__suppress_context__", vm)
+        .ok()
+        .and_then(|v| v.try_to_bool(vm).ok())
+        .unwrap_or(false)
+}
+
+fn one(vm: &VirtualMachine, exc: &PyBaseExceptionRef, out: &mut String) {
+    let class = exc.class();
+    if class.fast_issubclass(vm.ctx.exceptions.syntax_error) {
+        let mut text = String::new();
+        if vm.write_exception_inner(&mut text, exc).is_ok() {
+            out.push_str(&text);
+            return;
+        }
+    }
+    if let Some(tb) = exc.traceback() {
+        let mut frames = String::new();
+        for entry in tb.iter() {
+            let code = &entry.frame.code;
+            let path = code.source_path.as_str();
+            let line = entry.lineno.to_usize();
+            if is_user_code(path) {
+                frames.push_str(&format!(
+                    "  File \"{path}\", line {line}, in {}\n",
+                    code.obj_name.as_str()
+                ));
+                if let Some(text) = source_line(path, line) {
+                    frames.push_str(&format!("    {text}\n"));
+                }
+            } else if !is_package(path) {
+                frames.push_str(&format!(
+                    "  File \"<frozen {path}>\", line {line}, in {}\n",
+                    code.obj_name.as_str()
+                ));
+            }
+        }
+        if !frames.is_empty() {
+            out.push_str("Traceback (most recent call last):\n");
+            out.push_str(&frames);
+        }
+    }
+    out.push_str(&last_line(vm, exc));
+    out.push('\n');
+}
+
+/// `ValueError: message` (`mod.Class: ...` for a class outside builtins
+/// and `__main__`, as CPython's `TracebackException` names it), with
+/// CPython's "Did you mean" for a NameError or AttributeError.
+pub fn last_line(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> String {
+    let class = exc.class();
+    let module = class
+        .as_object()
+        .get_attr("__module__", vm)
+        .ok()
+        .and_then(|m| m.str(vm).ok())
+        .map(|m| m.as_str().to_string())
+        .unwrap_or_default();
+    let name = class.slot_name().to_string();
+    let qual = class
+        .as_object()
+        .get_attr("__qualname__", vm)
+        .ok()
+        .and_then(|m| m.str(vm).ok())
+        .map(|m| m.as_str().to_string())
+        .unwrap_or(name);
+    let shown = match module.as_str() {
+        "builtins" | "__main__" | "" => qual,
+        m => format!("{m}.{qual}"),
+    };
+    let message = exc
+        .as_object()
+        .str(vm)
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_else(|_| "<exception str() failed>".to_string());
+    let mut line = if message.is_empty() {
+        shown
+    } else {
+        format!("{shown}: {message}")
+    };
+    if let Some(s) = rustpython_vm::suggestion::offer_suggestions(exc, vm) {
+        line.push_str(&format!(". Did you mean: '{}'?", s.as_str()));
+    }
+    line
+}
