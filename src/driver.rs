@@ -91,8 +91,7 @@ impl OptFlags {
 
 /// Loads `path` and takes it to `stage`.
 pub fn load_at(path: &str, stage: Stage, flags: &OptFlags) -> Result<Verified, CliError> {
-    crate::front::set_test_select(flags.test.clone());
-    take_to(path, input::load(path)?, stage, flags)
+    take_to(path, input::load(path, flags.test.clone())?, stage, flags)
 }
 
 /// Takes a program read from `path` to `stage`.

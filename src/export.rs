@@ -34,7 +34,7 @@ pub fn export(e: Export) -> Result<(), CliError> {
             e.script
         )));
     }
-    let (main, startup) = input::compile_python_split(e.script)?;
+    let (main, startup) = crate::script::compile_split(e.script, None)?;
     let (program, feeds, fetches) = split_feed_fetch(main.into_inner());
     let targets = if e.targets.is_empty() {
         fetches

@@ -109,42 +109,11 @@ pub fn is_python(path: &str) -> bool {
     Path::new(path).extension().is_some_and(|e| e == "py")
 }
 
-/// Compiles a Python script; its errors are rendered into the error, its
-/// warnings printed on standard error.
-pub fn compile_python(path: &str) -> Result<Program, CliError> {
-    compile_python_with(path, false).map(|c| c.program)
-}
-
-/// Compiles a Python script into its main program and its startup
-/// program apart (`--startup-out`), both verified.
-pub fn compile_python_split(path: &str) -> Result<(Verified, Verified), CliError> {
-    let compiled = compile_python_with(path, true)?;
-    let verify =
-        |p: Program| Verified::new(p).map_err(|e| CliError::user(verify_message(path, &e)));
-    let startup = compiled.startup.unwrap_or_default();
-    Ok((verify(compiled.program)?, verify(startup)?))
-}
-
-fn compile_python_with(path: &str, split: bool) -> Result<crate::front::Compiled, CliError> {
-    let bytes = read_bytes(path)?;
-    let name = display_name(path);
-    let (source, result) = crate::front::compile_bytes_with(name, &bytes, split);
-    let render = |diags| crate::front::diag::render(name, &source, diags);
-    match result {
-        Ok(compiled) => {
-            if !compiled.warnings.is_empty() {
-                eprint!("{}", render(&compiled.warnings));
-            }
-            Ok(compiled)
-        }
-        Err(diags) => Err(CliError::rendered(render(&diags))),
-    }
-}
-
-/// Decodes (or, for a `.py`, compiles) a program without verifying it.
-pub fn load_unverified(path: &str) -> Result<Program, CliError> {
+/// Decodes (or, for a `.py`, builds: `test` picks a unittest file's test)
+/// a program without verifying it.
+pub fn load_unverified(path: &str, test: Option<String>) -> Result<Program, CliError> {
     if is_python(path) {
-        return compile_python(path);
+        return crate::script::compile(path, test);
     }
     let bytes = program_bytes(path)?;
     decode_program(&bytes).map_err(|e| CliError::user(format!("{}: {e}", display_name(path))))
@@ -155,9 +124,9 @@ pub fn verify_message(path: &str, err: &VerifyError) -> String {
     format!("{}: {err}", display_name(path))
 }
 
-/// Decodes and verifies a program.
-pub fn load(path: &str) -> Result<Verified, CliError> {
-    let program = load_unverified(path)?;
+/// Decodes (or builds) and verifies a program.
+pub fn load(path: &str, test: Option<String>) -> Result<Verified, CliError> {
+    let program = load_unverified(path, test)?;
     Verified::new(program).map_err(|e| CliError::user(verify_message(path, &e)))
 }
 

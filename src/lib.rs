@@ -3,6 +3,8 @@
 //!
 //! This crate is the command line and the front end; the program model and
 //! passes are in `fluidc-transpiler`, the executor in `fluidc-runtime`.
+pub mod check;
+pub mod diag;
 pub mod driver;
 pub mod export;
 pub mod front;
@@ -13,5 +15,6 @@ pub mod input;
 pub mod native;
 pub mod numpy;
 pub mod params;
+pub mod script;
 pub mod train;
 pub mod vm;

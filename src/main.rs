@@ -306,7 +306,7 @@ fn check_cli_names(
         if vars.iter().any(|v| v.name == name) {
             continue;
         }
-        let hint = match fluidc::front::diag::closest(vars.iter().map(|v| v.name.as_str()), name) {
+        let hint = match fluidc::check::closest(vars.iter().map(|v| v.name.as_str()), name) {
             Some(c) => format!("; did you mean `{c}`?"),
             None => "; `fluidc dump` lists the program's variables".to_string(),
         };
@@ -386,8 +386,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                         ),
                     });
                 }
-                fluidc::front::set_test_select(opt.test.clone());
-                let (main, startup) = input::compile_python_split(&path)?;
+                let (main, startup) = fluidc::script::compile_split(&path, opt.test.clone())?;
                 let take = |p| driver::take_to(&path, p, Stage::Optimized, &opt);
                 let main = driver::for_target(take(main)?, target)?;
                 let startup = driver::for_target(take(startup)?, target)?;
@@ -517,7 +516,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                         ),
                     })
                 }
-                Some(s) => Some((s.as_str(), input::load(s)?)),
+                Some(s) => Some((s.as_str(), input::load(s, None)?)),
                 None => None,
             };
             // A batch larger than usize has more rows than any array.
@@ -615,7 +614,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 ..Default::default()
             },
         }),
-        Command::Api => input::write_output("-", fluidc::front::api::catalog::listing().as_bytes()),
+        Command::Api => input::write_output("-", fluidc::vm::api_listing().as_bytes()),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "fluidc", &mut script);
@@ -657,41 +656,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     message: format!("error: {path}: `check` takes a Python script (.py)"),
                 });
             }
-            if test.is_some() {
-                fluidc::front::set_test_select(test);
-                return input::load(&path).map(|_| ());
-            }
-            let source = String::from_utf8_lossy(&input::read_bytes(&path)?).into_owned();
-            // Only a file that mentions unittest is evaluated twice (first
-            // to find its tests): a script's compile-time prints show once.
-            let tests = match source.contains("unittest") {
-                true => fluidc::front::list_tests(input::display_name(&path), &source),
-                false => None,
-            };
-            let Some(tests) = tests else {
-                return input::load(&path).map(|_| ());
-            };
-            // A unittest file: list its tests, then check each one's program.
-            let mut out = format!("{path}: {} tests\n", tests.len());
-            for t in &tests {
-                out.push_str(&format!("  {t}\n"));
-            }
-            input::write_output("-", out.as_bytes())?;
-            let mut failed = false;
-            for t in tests {
-                fluidc::front::set_test_select(Some(t));
-                if let Err(e) = input::load(&path) {
-                    eprintln!("{e}");
-                    failed = true;
-                }
-            }
-            if failed {
-                return Err(CliError {
-                    code: 1,
-                    message: String::new(),
-                });
-            }
-            Ok(())
+            check_script(&path, test)
         }
         Command::Graph {
             input: path,
@@ -761,57 +726,59 @@ fn run_script(
     [save_params, save_fetch]: [Option<String>; 2],
 ) -> Result<(), CliError> {
     let profiled = options.profile;
-    let mut mode = fluidc::front::run::RunMode::new(options, opt.pipeline_names()?);
+    let mut config = fluidc::native::host::RunConfig {
+        options,
+        passes: opt.pipeline_names()?,
+        cli_feeds: Vec::new(),
+        extra_fetch: fetch,
+    };
     for f in feed {
         let (name, value) = fluidc::train::split_feed(f)?;
-        mode.cli_feeds.push((name.to_string(), value.to_string()));
+        config.cli_feeds.push((name.to_string(), value.to_string()));
     }
-    mode.extra_fetch = fetch;
-    let bytes = input::read_bytes(path)?;
+    let json = format == RunFormat::Json;
     let name = input::display_name(path);
-    let source = String::from_utf8(bytes).map_err(|e| {
-        CliError::user(format!(
-            "{name}: the file is not UTF-8 text (at byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    let render = |diags: &[fluidc::front::diag::Diagnostic]| {
-        fluidc::front::diag::render(name, &source, diags)
-    };
-    let (run, failure, exit_code, var_names) =
-        match fluidc::front::run_script(name, &source, script_args, mode) {
-            Ok(done) => {
-                if !done.warnings.is_empty() {
-                    eprint!("{}", render(&done.warnings));
-                }
-                (done.run, None, done.exit_code, done.var_names)
-            }
-            Err((diags, run)) => (*run, Some(diags), None, Default::default()),
-        };
-    for warning in run.unused_cli_names() {
+    let ran = fluidc::script::run(path, script_args, config.clone(), json)?;
+    let out = &ran.outcome;
+    let state = out.state.lock();
+    for warning in fluidc::script::unused_cli_names(&config, &state) {
         eprintln!("{warning}");
     }
-    print_profile(profiled, &run.profile());
-    let fetched = &run.last;
-    let verdict = match (&failure, &run.error) {
-        (_, Some(e)) => Err(CliError {
-            code: 3,
-            message: format!("error: {name}: {e}"),
+    if profiled {
+        if let Some(g) = &state.global {
+            print_profile(true, &g.lock().profile());
+        }
+    }
+    let fetched = &ran.last;
+    let verdict = match &out.end {
+        fluidc::vm::End::Error {
+            text,
+            runtime: true,
+        } => {
+            let message = state
+                .error
+                .as_ref()
+                .map_or_else(|| text.clone(), |e| e.to_string());
+            Err(CliError {
+                code: 3,
+                message: format!("error: {name}: {message}"),
+            })
+        }
+        fluidc::vm::End::Error { text, .. } => Err(CliError::rendered(text.clone())),
+        fluidc::vm::End::Exit(code) if *code != 0 => Err(CliError {
+            code: *code,
+            message: String::new(),
         }),
-        (Some(diags), None) => Err(CliError::rendered(render(diags))),
-        // `sys.exit(n)` (unittest.main() after a failure): the status, no message.
-        (None, None) => match exit_code {
-            Some(code) if code != 0 => Err(CliError {
-                code: u8::try_from(code.rem_euclid(256)).unwrap_or(1),
-                message: String::new(),
-            }),
-            _ => Ok(()),
-        },
+        _ => Ok(()),
     };
-    let out = match format {
+    let exited = matches!(out.end, fluidc::vm::End::Exit(_));
+    let text = match format {
         RunFormat::Json => {
             let list: Vec<serde_json::Value> = fetched.iter().map(|(n, t)| t.to_json(n)).collect();
-            let mut object = serde_json::json!({ "fetch": list, "stdout": run.stdout });
+            let mut object = serde_json::json!({
+                "fetch": list,
+                "stdout": out.stdout.clone().unwrap_or_default(),
+            });
             if let Err(e) = &verdict {
                 if !e.message.is_empty() {
                     object["error"] = json_error(e);
@@ -819,29 +786,67 @@ fn run_script(
             }
             format!("{object}\n")
         }
-        // A script that ends with sys.exit (unittest.main()) prints what it prints.
-        RunFormat::Text if run.stdout.is_empty() && failure.is_none() && exit_code.is_none() => {
-            // Named after the script's variable where there is one:
-            // `result (_generated_var_1) = [34] ...`.
-            fetched
-                .iter()
-                .map(|(n, t)| match var_names.get(n) {
-                    Some(py) if py != n => format!("{}\n", t.to_text(&format!("{py} ({n})"))),
-                    _ => format!("{}\n", t.to_text(n)),
-                })
-                .collect()
-        }
-        RunFormat::Text => run.stdout.clone(),
+        // A script that prints nothing shows its last run's fetches, named
+        // after the script's variable where there is one:
+        // `result (_generated_var_1) = [34] ...`.
+        RunFormat::Text if !out.printed && verdict.is_ok() && !exited => fetched
+            .iter()
+            .map(|(n, t)| match out.var_names.get(n) {
+                Some(py) if py != n => format!("{}\n", t.to_text(&format!("{py} ({n})"))),
+                _ => format!("{}\n", t.to_text(n)),
+            })
+            .collect(),
+        RunFormat::Text => String::new(),
     };
-    input::write_output("-", out.as_bytes())?;
-    let mut run = run;
-    if let (Some(dir), None, None) = (&save_params, &failure, &run.error) {
-        fluidc::params::save(run.session(0), dir)?;
-    }
-    if let (Some(dir), None, None) = (&save_fetch, &failure, &run.error) {
-        fluidc::params::save_fetches(&run.last, dir)?;
+    input::write_output("-", text.as_bytes())?;
+    if verdict.is_ok() {
+        if let (Some(dir), Some(g)) = (&save_params, &state.global) {
+            fluidc::params::save(&g.lock(), dir)?;
+        }
+        if let Some(dir) = &save_fetch {
+            fluidc::params::save_fetches(fetched, dir)?;
+        }
     }
     verdict
+}
+
+/// `fluidc check`: a script's static problems (undefined names, unknown
+/// fluid APIs), then its program's verifier problems; a unittest file's
+/// tests are listed and each one's program checked.
+fn check_script(path: &str, test: Option<String>) -> Result<(), CliError> {
+    fluidc::check::static_check(path)?;
+    if test.is_some() {
+        return input::load(path, test).map(|_| ());
+    }
+    let tests = match fluidc::script::build(path, None)? {
+        fluidc::script::BuildResult::Built(b) => {
+            let program = fluidc::vm::merge_startup(b.main, b.startup)
+                .map_err(|e| CliError::user(format!("{path}: {e}")))?;
+            return fluidc_transpiler::Verified::new(program)
+                .map(|_| ())
+                .map_err(|e| CliError::user(input::verify_message(path, &e)));
+        }
+        fluidc::script::BuildResult::Tests(t) => t,
+    };
+    let mut out = format!("{path}: {} tests\n", tests.len());
+    for t in &tests {
+        out.push_str(&format!("  {t}\n"));
+    }
+    input::write_output("-", out.as_bytes())?;
+    let mut failed = false;
+    for t in tests {
+        if let Err(e) = input::load(path, Some(t)) {
+            eprintln!("{e}");
+            failed = true;
+        }
+    }
+    if failed {
+        return Err(CliError {
+            code: 1,
+            message: String::new(),
+        });
+    }
+    Ok(())
 }
 
 /// An error as `--format json` reports it on stdout (besides the text on
@@ -859,23 +864,6 @@ fn json_error(e: &CliError) -> serde_json::Value {
 }
 
 fn main() -> ExitCode {
-    if let Ok(path) = std::env::var("FLUIDC_VM_DEV") {
-        let source = std::fs::read_to_string(&path).unwrap_or_default();
-        let out = fluidc::vm::execute(
-            fluidc::vm::Script {
-                path,
-                source,
-                args: Vec::new(),
-            },
-            fluidc::native::host::Mode::Run(Default::default()),
-            false,
-        );
-        if let fluidc::vm::End::Error { text, .. } = &out.end {
-            eprint!("{text}");
-            return ExitCode::from(1);
-        }
-        return ExitCode::SUCCESS;
-    }
     let cli = Cli::parse_from(with_implicit_compile(std::env::args().collect()));
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -211,7 +211,7 @@ impl Host {
 }
 
 /// The pipeline of a run mode's passes.
-fn pipeline(config: &RunConfig) -> Pipeline<'_> {
+pub fn pipeline(config: &RunConfig) -> Pipeline<'_> {
     Pipeline {
         passes: config.passes.clone(),
         options: passes::Options {

@@ -224,7 +224,11 @@ impl ProgramState {
             .infer(block, &op)
             .map_err(|e| format!("{}: {e}", op.ty))?;
         self.apply_types(block, types);
-        self.pass_stop_gradient(block, &op);
+        // Paddle's `append_op` passes stop_gradient on; `_prepend_op` and
+        // `_insert_op` (initializers, optimizers) do not.
+        if at.is_none() {
+            self.pass_stop_gradient(block, &op);
+        }
         let ops = &mut self.program.blocks[block].ops;
         let at = at.unwrap_or(ops.len()).min(ops.len());
         ops.insert(at, op);

@@ -3,25 +3,46 @@
 //! The semantics are [`crate::host`]'s (numpy's dtypes, promotion,
 //! broadcasting, indexing, printing byte for byte, MT19937). This module
 //! gives the VM one handle type, [`PyHostArray`], and functions over it;
-//! the Python half (`src/python/numpy/`) is the `ndarray` class scripts
-//! see, whose methods and operators call these functions.
+//! the Python half (`src/python/numpy/`) is the `ndarray` class and the
+//! numpy scalar types scripts see, whose methods and operators call these
+//! functions.
+//!
+//! - [`convert`]: Python values as numpy reads them (operands, nested
+//!   lists, indices, shapes, scalars);
+//! - [`ops`]: element-wise functions (operators with Python scalars as weak
+//!   operands, in-place operators, math functions, closeness);
+//! - [`array`]: making, reshaping, joining and indexing arrays;
+//! - [`reduce`]: reductions with `axis` (an int or a tuple), `keepdims`,
+//!   `dtype` and `ddof`, and the cumulative and sorting functions;
+//! - [`random`]: numpy's legacy `RandomState`.
+//!
+//! Results come back to Python through the two functions the Python half
+//! registers ([`register`]): one wraps a handle as an `ndarray`, the other
+//! as a numpy scalar, so a 0-d result of a ufunc or a reduction is a
+//! numpy scalar as in numpy ([`wrap_any`]), and array functions always
+//! give arrays ([`wrap_array`]).
 use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
-use rustpython_vm::builtins::PyModule;
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyModule, PyStrRef, PyTypeRef};
 use rustpython_vm::class::PyClassImpl;
-use rustpython_vm::PyRef;
 use rustpython_vm::{
-    pyclass, AsObject, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
+    pyclass, AsObject, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
 };
 
-use rustpython_vm::builtins::{PyBaseExceptionRef, PyFloat, PyInt, PyStrRef};
+use crate::host::{DType, ErrorKind, HostArray, HostError};
 
-use crate::host::{DType, ErrorKind, HostArray, HostError, Nested};
+mod array;
+mod convert;
+mod ops;
+mod random;
+mod reduce;
+
+pub use convert::nested;
 
 /// The module's name in the VM.
 pub const MODULE: &str = "_numpy";
 
 /// An n-d array's storage: one [`HostArray`], written in place by item
-/// assignment.
+/// assignment and in-place operators.
 #[pyclass(module = "_numpy", name = "HostArray")]
 #[derive(Debug, PyPayload)]
 pub struct PyHostArray {
@@ -54,14 +75,7 @@ impl PyHostArray {
     #[pygetset]
     fn shape(&self, vm: &VirtualMachine) -> PyObjectRef {
         let a = self.read();
-        vm.ctx
-            .new_tuple(
-                a.shape()
-                    .iter()
-                    .map(|d| vm.ctx.new_int(*d).into())
-                    .collect(),
-            )
-            .into()
+        convert::shape_tuple(a.shape(), vm)
     }
 
     /// The dtype's name (`float32`).
@@ -69,9 +83,26 @@ impl PyHostArray {
     fn dtype(&self) -> &'static str {
         self.read().dtype().name()
     }
+
+    #[pygetset]
+    fn ndim(&self) -> usize {
+        self.read().ndim()
+    }
+
+    #[pygetset]
+    fn size(&self) -> usize {
+        self.read().size()
+    }
 }
 
-/// A numpy error as the Python exception numpy raises.
+/// A module attribute the Python half registered, if it has.
+fn registered(vm: &VirtualMachine, name: &'static str) -> Option<PyObjectRef> {
+    let module = vm.import(MODULE, 0).ok()?;
+    vm.get_attribute_opt(module, name).ok().flatten()
+}
+
+/// A numpy error as the Python exception numpy raises (`AxisError` is
+/// `numpy.exceptions.AxisError` once the Python half registered it).
 pub fn host_error(vm: &VirtualMachine, e: HostError) -> PyBaseExceptionRef {
     let message = e.message.clone();
     match e.kind {
@@ -79,114 +110,135 @@ pub fn host_error(vm: &VirtualMachine, e: HostError) -> PyBaseExceptionRef {
         ErrorKind::IndexError => vm.new_index_error(message),
         ErrorKind::OverflowError => vm.new_overflow_error(message),
         ErrorKind::ZeroDivisionError => vm.new_zero_division_error(message),
-        _ => vm.new_value_error(message),
+        ErrorKind::AxisError => match registered(vm, "AxisError")
+            .and_then(|c| c.downcast::<rustpython_vm::builtins::PyType>().ok())
+        {
+            Some(cls) => vm.new_exception_msg(cls, message),
+            None => vm.new_value_error(message),
+        },
+        ErrorKind::Unsupported => vm.new_not_implemented_error(message),
+        ErrorKind::ValueError => vm.new_value_error(message),
     }
 }
 
-/// A Python value as numpy reads it (`np.array`): scalars, lists and
-/// tuples of them, and arrays.
-pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
-    if obj.class().is(vm.ctx.types.bool_type) {
-        return Ok(Nested::Bool(obj.is(&vm.ctx.true_value)));
-    }
-    if let Some(i) = obj.downcast_ref::<PyInt>() {
-        return Ok(Nested::Int(i.try_to_primitive::<i64>(vm)?));
-    }
-    if let Some(f) = obj.downcast_ref::<PyFloat>() {
-        return Ok(Nested::Float(f.to_f64()));
-    }
-    if let Ok(h) = array_handle(obj, vm) {
-        return Ok(Nested::Array(h.read().clone()));
-    }
-    if let Some(items) = crate::native::convert::sequence(obj) {
-        return items
-            .iter()
-            .map(|o| nested(o, vm))
-            .collect::<PyResult<Vec<_>>>()
-            .map(Nested::List);
-    }
-    Err(vm.new_type_error(format!(
-        "a numpy array holds numbers, not {}",
-        obj.class().name()
-    )))
-}
-
-fn dtype_arg(name: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult<Option<DType>> {
-    match name {
-        None => Ok(None),
-        Some(n) => DType::from_name(n.as_str())
-            .map(Some)
-            .ok_or_else(|| vm.new_type_error(format!("data type '{}' not understood", n.as_str()))),
-    }
-}
-
-/// `np.array(value, dtype)`: numpy's dtype discovery, or the given dtype.
-fn from_py(
-    value: PyObjectRef,
-    dtype: Option<PyStrRef>,
+/// An exception of a class the Python half registered (`name`), or of
+/// `fallback` before it has.
+fn registered_error(
     vm: &VirtualMachine,
-) -> PyResult<PyHostArray> {
-    let n = nested(&value, vm)?;
-    let a = HostArray::from_nested(&n, dtype_arg(dtype, vm)?).map_err(|e| host_error(vm, e))?;
-    Ok(PyHostArray::new(a))
+    name: &'static str,
+    fallback: PyTypeRef,
+    message: String,
+) -> PyBaseExceptionRef {
+    let cls = registered(vm, name)
+        .and_then(|c| c.downcast::<rustpython_vm::builtins::PyType>().ok())
+        .unwrap_or(fallback);
+    vm.new_exception_msg(cls, message)
 }
 
-fn to_py(n: &Nested, vm: &VirtualMachine) -> PyObjectRef {
-    match n {
-        Nested::Bool(b) => vm.ctx.new_bool(*b).into(),
-        Nested::Int(i) => vm.ctx.new_int(*i).into(),
-        Nested::Float(f) => vm.ctx.new_float(*f).into(),
-        Nested::List(items) => vm
-            .ctx
-            .new_list(items.iter().map(|i| to_py(i, vm)).collect())
-            .into(),
-        Nested::Array(a) => to_py(&a.tolist(), vm),
+/// Shorthand: a host result as a Python result.
+trait HostResult<T> {
+    fn py(self, vm: &VirtualMachine) -> PyResult<T>;
+}
+
+impl<T> HostResult<T> for Result<T, HostError> {
+    fn py(self, vm: &VirtualMachine) -> PyResult<T> {
+        self.map_err(|e| host_error(vm, e))
     }
 }
 
-/// `a.tolist()`: nested lists of Python numbers (a 0-d array: the number).
-fn tolist(a: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyObjectRef {
-    to_py(&a.read().tolist(), vm)
+/// The array as an `ndarray` (the Python half's `ndarray._wrap`; the bare
+/// handle before it registered).
+pub fn wrap_array(a: HostArray, vm: &VirtualMachine) -> PyResult {
+    let h = PyHostArray::new(a).into_pyobject(vm);
+    match registered(vm, "_wrap_array") {
+        Some(f) => f.call((h,), vm),
+        None => Ok(h),
+    }
 }
 
-/// numpy's `repr` and `str` of an array, and of a numpy scalar (a 0-d
-/// array printed as a scalar: `1.5` and `np.float32(1.5)`).
-fn format(a: PyRef<PyHostArray>, how: PyStrRef, vm: &VirtualMachine) -> PyResult<String> {
-    let a = a.read();
-    Ok(match how.as_str() {
-        "repr" => crate::host::array_repr(&a),
-        "str" => crate::host::array_str(&a),
-        "scalar_repr" => crate::host::scalar_repr(&a),
-        "scalar_str" => crate::host::scalar_str(&a),
-        other => return Err(vm.new_value_error(format!("no format `{other}`"))),
-    })
+/// A ufunc's or a reduction's result: a numpy scalar when it has no
+/// dimensions, else an `ndarray`.
+pub fn wrap_any(a: HostArray, vm: &VirtualMachine) -> PyResult {
+    if a.ndim() != 0 {
+        return wrap_array(a, vm);
+    }
+    let h = PyHostArray::new(a).into_pyobject(vm);
+    match registered(vm, "_wrap_scalar") {
+        Some(f) => f.call((h,), vm),
+        None => Ok(h),
+    }
 }
 
-/// `a.astype(dtype)`: a new array.
-fn astype(a: PyRef<PyHostArray>, dtype: PyStrRef, vm: &VirtualMachine) -> PyResult<PyHostArray> {
-    let d = dtype_arg(Some(dtype), vm)?.unwrap_or(DType::Float64);
-    Ok(PyHostArray::new(a.read().astype(d)))
-}
-
-/// `a.reshape(shape)` (one dim may be -1).
-fn reshape(a: PyRef<PyHostArray>, shape: Vec<i64>, vm: &VirtualMachine) -> PyResult<PyHostArray> {
-    let r = a.read().reshape(&shape).map_err(|e| host_error(vm, e))?;
-    Ok(PyHostArray::new(r))
-}
-
-/// The storage of an array argument: a handle, or an `ndarray` (its `_h`).
+/// The storage of an array argument: a handle, or an `ndarray` or numpy
+/// scalar (its `_h`).
 pub fn array_handle(obj: &PyObject, vm: &VirtualMachine) -> PyResult<PyRef<PyHostArray>> {
     if let Ok(h) = obj.to_owned().downcast::<PyHostArray>() {
         return Ok(h);
     }
-    let h = obj.get_attr("_h", vm).map_err(|_| {
+    let not_array = || {
         vm.new_type_error(format!(
             "expected a numpy array, not {}",
             obj.class().name()
         ))
-    })?;
-    h.downcast::<PyHostArray>()
-        .map_err(|o| vm.new_type_error(format!("expected a numpy array, not {}", o.class().name())))
+    };
+    let h = vm
+        .get_attribute_opt(obj.to_owned(), "_h")?
+        .ok_or_else(not_array)?;
+    h.downcast::<PyHostArray>().map_err(|_| not_array())
+}
+
+/// The handle inside `obj` if it is an array or numpy scalar, without
+/// raising.
+pub(crate) fn handle_of(obj: &PyObject, vm: &VirtualMachine) -> Option<PyRef<PyHostArray>> {
+    if let Some(h) = obj.downcast_ref::<PyHostArray>() {
+        return Some(h.to_owned());
+    }
+    // Python numbers and containers have no `_h`; skip the lookup.
+    let cls = obj.class();
+    if cls.is(vm.ctx.types.int_type)
+        || cls.is(vm.ctx.types.float_type)
+        || cls.is(vm.ctx.types.bool_type)
+        || cls.is(vm.ctx.types.list_type)
+        || cls.is(vm.ctx.types.tuple_type)
+        || cls.is(vm.ctx.types.none_type)
+    {
+        return None;
+    }
+    vm.get_attribute_opt(obj.to_owned(), "_h")
+        .ok()
+        .flatten()
+        .and_then(|h| h.downcast::<PyHostArray>().ok())
+}
+
+/// A dtype name (the Python half passes `np.dtype(...).name`), `None`
+/// for numpy's default.
+fn dtype_arg(name: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult<Option<DType>> {
+    match name {
+        None => Ok(None),
+        Some(n) => DType::from_name(n.as_str()).map(Some).ok_or_else(|| {
+            vm.new_type_error(format!(
+                "fluidc's numpy has no arrays of dtype '{}' (it has bool, int32, int64, float32 and float64)",
+                n.as_str()
+            ))
+        }),
+    }
+}
+
+/// `_numpy.register(wrap_array, wrap_scalar, AxisError, casting_error)`:
+/// the Python half's wrappers and exception classes.
+fn register(
+    wrap_array: PyObjectRef,
+    wrap_scalar: PyObjectRef,
+    axis_error: PyObjectRef,
+    casting_error: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let module = vm.import(MODULE, 0)?;
+    module.set_attr("_wrap_array", wrap_array, vm)?;
+    module.set_attr("_wrap_scalar", wrap_scalar, vm)?;
+    module.set_attr("AxisError", axis_error, vm)?;
+    module.set_attr("CastingError", casting_error, vm)?;
+    Ok(())
 }
 
 /// Creates the `_numpy` module.
@@ -194,10 +246,14 @@ pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
     let module = vm.new_module(MODULE, vm.ctx.new_dict(), None);
     let m = module.as_object();
     let _ = m.set_attr("HostArray", PyHostArray::make_class(&vm.ctx), vm);
-    let _ = m.set_attr("from_py", vm.new_function("from_py", from_py), vm);
-    let _ = m.set_attr("tolist", vm.new_function("tolist", tolist), vm);
-    let _ = m.set_attr("format", vm.new_function("format", format), vm);
-    let _ = m.set_attr("astype", vm.new_function("astype", astype), vm);
-    let _ = m.set_attr("reshape", vm.new_function("reshape", reshape), vm);
+    let _ = m.set_attr(
+        "RandomState",
+        random::PyRandomState::make_class(&vm.ctx),
+        vm,
+    );
+    let _ = m.set_attr("register", vm.new_function("register", register), vm);
+    array::add_functions(m, vm);
+    ops::add_functions(m, vm);
+    reduce::add_functions(m, vm);
     module
 }

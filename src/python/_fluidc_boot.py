@@ -49,3 +49,81 @@ def install_stdout(capture):
     tap = _Tap(sys.stdout, capture)
     sys.stdout = tap
     return tap
+
+
+def _test_cases(module):
+    """`Class.method` of each test of a module, in the order
+    `unittest.main()` runs them, with the TestCase to run it."""
+    import unittest
+    found = []
+
+    def walk(suite):
+        for t in suite:
+            if isinstance(t, unittest.TestSuite):
+                walk(t)
+            else:
+                found.append(("%s.%s" % (type(t).__name__, t._testMethodName), t))
+
+    walk(unittest.TestLoader().loadTestsFromModule(module))
+    return found
+
+
+def _build_main(module="__main__", **kwargs):
+    """`unittest.main()` in build mode: without `--test`, the host learns
+    the file's tests; with it, the chosen test runs alone (setUp, the test,
+    tearDown) until its first run, which build mode records."""
+    import _fluidc
+    host = _fluidc.HOST
+    if isinstance(module, str):
+        module = sys.modules[module]
+    cases = _test_cases(module)
+    names = [n for n, _ in cases]
+    chosen = host.test
+    if chosen is None:
+        host.set_tests(names)
+        raise _fluidc.BuildStop()
+    match = [(n, t) for n, t in cases if n == chosen or n.split(".")[1] == chosen]
+    if not match:
+        raise SystemExit("--test %s: no such test; the tests are %s" % (chosen, ", ".join(names)))
+    if len(match) > 1:
+        raise SystemExit("--test %s names %d tests (%s); write Class.method"
+                         % (chosen, len(match), ", ".join(n for n, _ in match)))
+    test = match[0][1]
+    type(test).setUpClass()
+    test.setUp()
+    getattr(test, test._testMethodName)()
+    raise _fluidc.BuildStop()
+
+
+def install_build_hooks():
+    """Build mode: `unittest.main()` builds one test's program."""
+    import unittest
+    unittest.main = _build_main
+
+
+def api_listing():
+    """Every public module, class and function of the fluid package, one
+    per line (`fluidc api`)."""
+    import importlib
+    lines = []
+    for mod_name in _API_MODULES:
+        mod = importlib.import_module(mod_name)
+        names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
+        for n in sorted(set(names)):
+            obj = getattr(mod, n, None)
+            if obj is None or (isinstance(obj, type(sys)) and obj.__name__ != mod_name + "." + n):
+                continue
+            kind = "module" if isinstance(obj, type(sys)) else (
+                "class" if isinstance(obj, type) else (
+                    "function" if callable(obj) else "value"))
+            lines.append("%s.%s  (%s)" % (mod_name, n, kind))
+    return "\n".join(lines) + "\n"
+
+
+_API_MODULES = [
+    "paddle", "paddle.fluid", "paddle.fluid.layers", "paddle.fluid.initializer",
+    "paddle.fluid.optimizer", "paddle.fluid.regularizer", "paddle.fluid.clip",
+    "paddle.fluid.io", "paddle.fluid.nets", "paddle.fluid.unique_name",
+    "paddle.fluid.executor", "paddle.fluid.framework", "paddle.fluid.core",
+    "paddle.reader", "paddle.dataset", "numpy", "numpy.random",
+]

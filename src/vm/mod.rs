@@ -27,11 +27,78 @@ use crate::native::ProgramDesc;
 
 pub use programs::{add_feed_fetch, merge_startup};
 
-/// The fluid package, compiled to bytecode when fluidc is built.
-fn frozen_package() -> impl Iterator<Item = (&'static str, rustpython_vm::frozen::FrozenModule)> {
+type Frozen = (&'static str, rustpython_vm::frozen::FrozenModule);
+
+/// The fluid package, compiled to bytecode when fluidc is built; or, for
+/// development, compiled at start-up from the sources in the directory
+/// `FLUIDC_PYTHON_DIR` names (so a change to them needs no rebuild).
+fn frozen_package() -> Vec<Frozen> {
+    if let Some(dir) = std::env::var_os("FLUIDC_PYTHON_DIR") {
+        return dev_package(std::path::Path::new(&dir));
+    }
     static LIB: &rustpython_vm::frozen::FrozenLib =
         rustpython_vm::py_freeze!(dir = "src/python", crate_name = "rustpython_vm");
-    LIB.decode()
+    LIB.decode().collect()
+}
+
+/// `py_freeze!` at start-up: each `.py` under `dir` compiled as the module
+/// its path names (a package for `__init__.py`). The modules live as long
+/// as the process, as frozen ones do.
+fn dev_package(dir: &std::path::Path) -> Vec<Frozen> {
+    use rustpython_vm::frozen::{FrozenCodeObject, FrozenModule};
+    fn walk(dir: &std::path::Path, prefix: &str, out: &mut Vec<Frozen>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            eprintln!("FLUIDC_PYTHON_DIR: cannot read {}", dir.display());
+            std::process::exit(2);
+        };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+        entries.sort();
+        for path in entries {
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            let join = |name: &str| {
+                if prefix.is_empty() {
+                    name.to_string()
+                } else if name.is_empty() {
+                    prefix.to_string()
+                } else {
+                    format!("{prefix}.{name}")
+                }
+            };
+            if path.is_dir() {
+                walk(&path, &join(stem), out);
+            } else if path.extension().is_some_and(|e| e == "py") {
+                let package = stem == "__init__";
+                let module = join(if package { "" } else { stem });
+                let source = std::fs::read_to_string(&path).unwrap_or_default();
+                let code = match rustpython_vm::compiler::compile(
+                    &source,
+                    CompileMode::Exec,
+                    module.clone(),
+                    Default::default(),
+                ) {
+                    Ok(code) => code,
+                    Err(e) => {
+                        eprintln!("{}: {e}", path.display());
+                        std::process::exit(2);
+                    }
+                };
+                let bytes = FrozenCodeObject::encode(&code).bytes.leak();
+                let name: &'static str = module.leak();
+                out.push((
+                    name,
+                    FrozenModule {
+                        code: FrozenCodeObject { bytes: &*bytes },
+                        package,
+                    },
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out);
+    out
 }
 
 /// A script to run.
@@ -71,6 +138,9 @@ pub struct Outcome {
     pub printed: bool,
     /// What it printed, when the caller asked to capture stdout.
     pub stdout: Option<String>,
+    /// Program variable name -> the script's global name bound to it
+    /// (`result (fill_constant_1.tmp_0) = [1234.0]`).
+    pub var_names: std::collections::HashMap<String, String>,
 }
 
 /// The stack the script's thread gets: the VM recurses on it for Python
@@ -97,6 +167,7 @@ pub fn execute(script: Script, mode: Mode, capture: bool) -> Outcome {
             defaults: None,
             printed: false,
             stdout: None,
+            var_names: Default::default(),
         },
     }
 }
@@ -131,7 +202,7 @@ fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
     argv.extend(script.args.iter().cloned());
     host::register_source(&script.path, &script.source);
     let interp = interpreter(argv);
-    let (end, defaults, printed, stdout) = interp.enter(|vm| {
+    let (end, defaults, printed, stdout, var_names) = interp.enter(|vm| {
         let tap = match prepare(vm, host, &script, capture) {
             Ok(tap) => tap,
             Err(e) => {
@@ -144,6 +215,7 @@ fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
                     None,
                     false,
                     None,
+                    Default::default(),
                 );
             }
         };
@@ -166,7 +238,7 @@ fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
                 .map(|s| s.as_str().to_string())
                 .unwrap_or_default()
         });
-        (end, defaults, printed, stdout)
+        (end, defaults, printed, stdout, global_var_names(vm))
     });
     Outcome {
         end,
@@ -174,7 +246,41 @@ fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
         defaults,
         printed,
         stdout,
+        var_names,
     }
+}
+
+/// The script's global names of program variables: variable name ->
+/// the first global bound to it.
+fn global_var_names(vm: &VirtualMachine) -> std::collections::HashMap<String, String> {
+    let mut out = std::collections::HashMap::new();
+    let found = (|| -> Option<()> {
+        let modules = vm.sys_module.get_attr("modules", vm).ok()?;
+        let framework = modules.get_item("paddle.fluid.framework", vm).ok()?;
+        let variable = framework.get_attr("Variable", vm).ok()?;
+        let main = modules.get_item("__main__", vm).ok()?;
+        let dict = main.dict()?;
+        for (k, v) in &dict {
+            let Some(global) = k.downcast_ref::<PyStr>() else {
+                continue;
+            };
+            if !v.is_instance(&variable, vm).unwrap_or(false) {
+                continue;
+            }
+            let Some(name) = v
+                .get_attr("name", vm)
+                .ok()
+                .and_then(|n| n.downcast::<PyStr>().ok())
+            else {
+                continue;
+            };
+            out.entry(name.as_str().to_string())
+                .or_insert_with(|| global.as_str().to_string());
+        }
+        Some(())
+    })();
+    let _ = found;
+    out
 }
 
 /// Sets `_fluidc.HOST`, `sys.path[0]` and the stdout tap; returns the tap.
@@ -184,6 +290,7 @@ fn prepare(
     script: &Script,
     capture: bool,
 ) -> PyResult<PyObjectRef> {
+    let build = matches!(host.mode, Mode::Build { .. });
     let core = vm.import(crate::native::MODULE, 0)?;
     core.set_attr("HOST", host.into_ref(&vm.ctx), vm)?;
     let dir = std::path::Path::new(&script.path)
@@ -200,7 +307,51 @@ fn prepare(
         .unwrap_or_default();
     vm.insert_sys_path(vm.ctx.new_str(dir).into())?;
     let boot = vm.import("_fluidc_boot", 0)?;
+    if build {
+        vm.call_method(&boot, "install_build_hooks", ())?;
+    }
     vm.call_method(&boot, "install_stdout", (capture,))
+}
+
+/// Runs `f` on a VM with the fluid package importable (a build-mode
+/// host): for what the command line asks of the package itself (`fluidc
+/// api`, `check`'s lookups of module attributes).
+pub fn with_package<R>(f: impl FnOnce(&VirtualMachine) -> R + Send) -> R
+where
+    R: Send,
+{
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn_scoped(s, move || {
+                let interp = interpreter(vec!["fluidc".into()]);
+                interp.enter(|vm| {
+                    if let Ok(core) = vm.import(crate::native::MODULE, 0) {
+                        let host = Host::new(Mode::Build { test: None });
+                        let _ = core.set_attr("HOST", host.into_ref(&vm.ctx), vm);
+                    }
+                    f(vm)
+                })
+            });
+        match worker {
+            Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            Err(e) => panic!("no thread for the VM: {e}"),
+        }
+    })
+}
+
+/// `fluidc api`: the package's modules, classes and functions.
+pub fn api_listing() -> String {
+    with_package(|vm| {
+        let listed = vm
+            .import("_fluidc_boot", 0)
+            .and_then(|boot| vm.call_method(&boot, "api_listing", ()))
+            .and_then(|s| s.str(vm));
+        match listed {
+            Ok(s) => s.as_str().to_string(),
+            Err(e) => traceback::render(vm, &e),
+        }
+    })
 }
 
 /// Runs the script as `__main__`.

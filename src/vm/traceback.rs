@@ -18,6 +18,9 @@ use crate::native::host::{is_user_code, source_line};
 fn is_package(module: &str) -> bool {
     let top = module.split('.').next().unwrap_or(module);
     matches!(top, "paddle" | "numpy" | "PIL" | "_fluidc_boot")
+        // CPython leaves its import machinery out of tracebacks too.
+        || top.starts_with("_frozen_importlib")
+        || module.starts_with("importlib._bootstrap")
 }
 
 /// The text CPython's default `sys.excepthook` writes for `exc`.

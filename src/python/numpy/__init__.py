@@ -1,93 +1,958 @@
-"""numpy (a minimal first shell; see src/numpy/mod.rs)."""
+"""numpy, as fluidc runs it (SPEC 8.2).
+
+The arrays are `_numpy` handles (src/numpy/), whose semantics are
+numpy 2's: five dtypes (bool, int32, int64, float32, float64), NEP 50
+promotion, broadcasting, indexing, reductions and numpy's printing.
+`ndarray` wraps one handle in `_h`; numpy scalars (`np.float32(1.5)`, an
+element, a full reduction) wrap a 0-d handle. Other dtypes (uint8,
+float16, ...) exist as dtype objects and types, and making arrays of them
+is a TypeError.
+"""
+import builtins as _builtins
+import math as _math
+
 import _numpy
+
+__version__ = "2.4.6"
+
+_HOST_DTYPES = ("bool", "int32", "int64", "float32", "float64")
+
+# name: (kind, itemsize, char, str)
+_DTYPE_INFO = {
+    "bool": ("b", 1, "?", "|b1"),
+    "int8": ("i", 1, "b", "|i1"),
+    "int16": ("i", 2, "h", "<i2"),
+    "int32": ("i", 4, "i", "<i4"),
+    "int64": ("i", 8, "l", "<i8"),
+    "uint8": ("u", 1, "B", "|u1"),
+    "uint16": ("u", 2, "H", "<u2"),
+    "uint32": ("u", 4, "I", "<u4"),
+    "uint64": ("u", 8, "L", "<u8"),
+    "float16": ("f", 2, "e", "<f2"),
+    "float32": ("f", 4, "f", "<f4"),
+    "float64": ("f", 8, "d", "<f8"),
+    "complex64": ("c", 8, "F", "<c8"),
+    "complex128": ("c", 16, "D", "<c16"),
+}
+
+_DTYPE_ALIASES = {
+    "bool_": "bool", "?": "bool", "b1": "bool", "|b1": "bool",
+    "int8": "int8", "i1": "int8", "byte": "int8", "|i1": "int8",
+    "int16": "int16", "i2": "int16", "<i2": "int16", "h": "int16", "short": "int16",
+    "int32": "int32", "i4": "int32", "<i4": "int32", "i": "int32", "intc": "int32",
+    "int64": "int64", "i8": "int64", "<i8": "int64", "l": "int64", "int": "int64",
+    "int_": "int64", "intp": "int64", "long": "int64", "longlong": "int64", "q": "int64",
+    "uint8": "uint8", "u1": "uint8", "B": "uint8", "ubyte": "uint8", "|u1": "uint8",
+    "uint16": "uint16", "u2": "uint16", "H": "uint16", "<u2": "uint16", "ushort": "uint16",
+    "uint32": "uint32", "u4": "uint32", "I": "uint32", "<u4": "uint32", "uintc": "uint32",
+    "uint64": "uint64", "u8": "uint64", "L": "uint64", "<u8": "uint64", "uint": "uint64",
+    "uintp": "uint64", "ulong": "uint64",
+    "float16": "float16", "f2": "float16", "e": "float16", "half": "float16", "<f2": "float16",
+    "float32": "float32", "f4": "float32", "<f4": "float32", "f": "float32", "single": "float32",
+    "float64": "float64", "f8": "float64", "<f8": "float64", "d": "float64", "float": "float64",
+    "double": "float64", "float_": "float64",
+    "complex64": "complex64", "c8": "complex64", "F": "complex64", "csingle": "complex64",
+    "complex128": "complex128", "c16": "complex128", "D": "complex128", "complex": "complex128",
+    "cdouble": "complex128",
+}
+
+_DTYPE_CACHE = {}
 
 
 class dtype(object):
-    def __init__(self, name):
-        if isinstance(name, dtype):
-            name = name.name
-        elif isinstance(name, type) and hasattr(name, "_dtype_name"):
-            name = name._dtype_name
-        elif name is float:
-            name = "float64"
-        elif name is int:
-            name = "int64"
-        elif name is bool:
-            name = "bool"
-        self.name = name
+    """A data type. Built-in dtypes are singletons, as in numpy."""
+
+    def __new__(cls, obj=None, align=False, copy=False):
+        name = _dtype_name(obj)
+        d = _DTYPE_CACHE.get(name)
+        if d is None:
+            d = object.__new__(cls)
+            d._name = name
+            _DTYPE_CACHE[name] = d
+        return d
+
+    @property
+    def name(self):
+        return self._name
 
     @property
     def kind(self):
-        return {"bool": "b", "int32": "i", "int64": "i", "float32": "f", "float64": "f"}[self.name]
+        return _DTYPE_INFO[self._name][0]
 
-    def __eq__(self, other):
-        try:
-            return self.name == dtype(other).name
-        except Exception:
-            return False
+    @property
+    def itemsize(self):
+        return _DTYPE_INFO[self._name][1]
 
-    def __hash__(self):
-        return hash(self.name)
+    @property
+    def alignment(self):
+        return _DTYPE_INFO[self._name][1]
 
-    def __repr__(self):
-        return "dtype('%s')" % self.name
+    @property
+    def char(self):
+        return _DTYPE_INFO[self._name][2]
 
-    def __str__(self):
-        return self.name
+    @property
+    def str(self):
+        return _DTYPE_INFO[self._name][3]
 
+    @property
+    def byteorder(self):
+        return "|" if _DTYPE_INFO[self._name][1] == 1 else "="
 
-class float32(object):
-    _dtype_name = "float32"
+    @property
+    def type(self):
+        return _SCALAR_TYPE_BY_NAME[self._name]
 
-
-class float64(object):
-    _dtype_name = "float64"
-
-
-class int32(object):
-    _dtype_name = "int32"
-
-
-class int64(object):
-    _dtype_name = "int64"
-
-
-class bool_(object):
-    _dtype_name = "bool"
-
-
-class ndarray(object):
-    @classmethod
-    def _wrap(cls, h):
-        a = cls.__new__(cls)
-        a._h = h
-        return a
+    @property
+    def descr(self):
+        return [("", self.str)]
 
     @property
     def shape(self):
-        return self._h.shape
+        return ()
 
     @property
     def ndim(self):
-        return len(self._h.shape)
+        return 0
 
     @property
+    def names(self):
+        return None
+
+    @property
+    def fields(self):
+        return None
+
+    @property
+    def subdtype(self):
+        return None
+
+    @property
+    def base(self):
+        return self
+
+    @property
+    def isbuiltin(self):
+        return 1
+
+    @property
+    def isnative(self):
+        return True
+
+    @property
+    def hasobject(self):
+        return False
+
+    def newbyteorder(self, new_order="S"):
+        return self
+
+    def __eq__(self, other):
+        if isinstance(other, dtype):
+            return self._name == other._name
+        try:
+            return self._name == _dtype_name(other)
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return _builtins.hash(("numpy.dtype", self._name))
+
+    def __repr__(self):
+        return "dtype('%s')" % self._name
+
+    def __str__(self):
+        return self._name
+
+    def __reduce__(self):
+        return (dtype, (self._name,))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def _dtype_name(obj):
+    """The canonical numpy name of a dtype-like object."""
+    if obj is None:
+        return "float64"
+    if isinstance(obj, dtype):
+        return obj._name
+    if isinstance(obj, _builtins.str):
+        name = _DTYPE_ALIASES.get(obj)
+        if name is None:
+            raise TypeError("data type %r not understood" % (obj,))
+        return name
+    if isinstance(obj, type):
+        name = obj.__dict__.get("_dtype_name") if hasattr(obj, "__dict__") else None
+        if name is None:
+            for klass in obj.__mro__:
+                name = klass.__dict__.get("_dtype_name")
+                if name is not None:
+                    break
+        if name is not None:
+            return name
+        if obj is _builtins.float:
+            return "float64"
+        if obj is _builtins.bool:
+            return "bool"
+        if obj is _builtins.int:
+            return "int64"
+        if obj is _builtins.complex:
+            return "complex128"
+        if issubclass(obj, generic):
+            raise TypeError("Converting '%s' to a dtype is not supported" % obj.__name__)
+        raise TypeError("Cannot interpret '%r' as a data type" % (obj,))
+    d = getattr(obj, "dtype", None)
+    if isinstance(d, dtype):
+        return d._name
+    raise TypeError("Cannot interpret '%r' as a data type" % (obj,))
+
+
+def _host(d):
+    """The dtype name fluidc's arrays take, or None for numpy's default."""
+    if d is None:
+        return None
+    name = _dtype_name(d)
+    if name not in _HOST_DTYPES:
+        raise TypeError(
+            "fluidc's numpy has no arrays of dtype '%s' (it has bool, int32, int64, float32 and float64)"
+            % name)
+    return name
+
+
+# ---------------------------------------------------------------- scalars
+
+_binop = _numpy.binop
+_inplace = _numpy.inplace
+_ufunc1 = _numpy.ufunc1
+_ufunc2 = _numpy.ufunc2
+
+
+def _scalar_new(cls, value):
+    name = cls._dtype_name
+    if name not in _HOST_DTYPES:
+        raise TypeError(
+            "fluidc's numpy has no %s scalars (it has bool, int32, int64, float32 and float64)" % name)
+    if isinstance(value, _builtins.str):
+        if name == "bool":
+            value = _builtins.bool(value)
+        elif name.startswith("int"):
+            value = _builtins.int(value)
+        else:
+            value = _builtins.float(value)
+    return _numpy.scalar(value, name)
+
+
+class generic(object):
+    """The base of numpy's scalar types; an instance holds a 0-d handle."""
+
+    __array_priority__ = -1000000.0
+
+    def __new__(cls, *args, **kwargs):
+        if "_dtype_name" not in cls.__dict__:
+            raise TypeError("cannot create '%s.%s' instances" % (cls.__module__, cls.__name__))
+        return _scalar_new(cls, args[0] if args else 0)
+
+    @classmethod
+    def _from_h(cls, h):
+        o = object.__new__(cls)
+        o._h = h
+        return o
+
+    # -- attributes
+    @property
     def dtype(self):
-        return dtype(self._h.dtype)
+        return _DTYPE_CACHE[self._h.dtype]
+
+    @property
+    def shape(self):
+        return ()
+
+    @property
+    def ndim(self):
+        return 0
+
+    @property
+    def size(self):
+        return 1
+
+    @property
+    def itemsize(self):
+        return _DTYPE_INFO[self._h.dtype][1]
+
+    @property
+    def nbytes(self):
+        return _DTYPE_INFO[self._h.dtype][1]
+
+    @property
+    def T(self):
+        return self
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        return _wrap_scalar(_numpy.array(0, self._h.dtype)._h)
+
+    @property
+    def flat(self):
+        return _flatiter(self._arr())
+
+    def _arr(self):
+        return ndarray._wrap(self._h)
+
+    def item(self, *args):
+        return _numpy.item(self._h, _builtins.list(args))
 
     def tolist(self):
         return _numpy.tolist(self._h)
 
-    def flatten(self):
-        return ndarray._wrap(_numpy.reshape(self._h, [-1]))
+    def __array__(self, dtype=None, copy=None):
+        a = _numpy.copy(self._h)
+        return a if dtype is None else a.astype(dtype)
 
-    def astype(self, d):
-        return ndarray._wrap(_numpy.astype(self._h, dtype(d).name))
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        return _wrap_scalar(_numpy.astype(self._h, _host(dtype))._h)
 
-    def reshape(self, *shape):
-        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+    def copy(self, order="C"):
+        return self
+
+    def view(self, *args):
+        raise NotImplementedError("fluidc's numpy has no views of other dtypes")
+
+    def reshape(self, *shape, **kwargs):
+        return self._arr().reshape(*shape, **kwargs)
+
+    def flatten(self, order="C"):
+        return self._arr().flatten()
+
+    def ravel(self, order="C"):
+        return self._arr().ravel()
+
+    def squeeze(self, axis=None):
+        return self._arr().squeeze(axis)
+
+    def transpose(self, *axes):
+        return self
+
+    def sum(self, *args, **kwargs):
+        return self._arr().sum(*args, **kwargs)
+
+    def mean(self, *args, **kwargs):
+        return self._arr().mean(*args, **kwargs)
+
+    def max(self, *args, **kwargs):
+        return self._arr().max(*args, **kwargs)
+
+    def min(self, *args, **kwargs):
+        return self._arr().min(*args, **kwargs)
+
+    def prod(self, *args, **kwargs):
+        return self._arr().prod(*args, **kwargs)
+
+    def std(self, *args, **kwargs):
+        return self._arr().std(*args, **kwargs)
+
+    def var(self, *args, **kwargs):
+        return self._arr().var(*args, **kwargs)
+
+    def argmax(self, *args, **kwargs):
+        return self._arr().argmax(*args, **kwargs)
+
+    def argmin(self, *args, **kwargs):
+        return self._arr().argmin(*args, **kwargs)
+
+    def any(self, *args, **kwargs):
+        return self._arr().any(*args, **kwargs)
+
+    def all(self, *args, **kwargs):
+        return self._arr().all(*args, **kwargs)
+
+    def round(self, decimals=0, out=None):
+        return _numpy.round(self, decimals)
+
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        return _numpy.clip(self, min, max)
+
+    def cumsum(self, *args, **kwargs):
+        return self._arr().cumsum(*args, **kwargs)
+
+    def nonzero(self):
+        return self._arr().nonzero()
+
+    def fill(self, value):
+        raise AttributeError("'%s' object attribute 'fill' is read-only" % type(self).__name__)
+
+    # -- conversions and printing
+    def __bool__(self):
+        return _numpy.truthy(self._h)
+
+    def __float__(self):
+        return _numpy.to_float(self._h)
+
+    def __int__(self):
+        return _numpy.to_int(self._h)
+
+    def __complex__(self):
+        return _builtins.complex(_numpy.to_float(self._h))
+
+    def __hash__(self):
+        return _builtins.hash(_numpy.item(self._h, []))
+
+    def __repr__(self):
+        return _numpy.format(self._h, "scalar_repr")
+
+    def __str__(self):
+        return _numpy.format(self._h, "scalar_str")
+
+    def __format__(self, spec):
+        return _builtins.format(_numpy.item(self._h, []), spec)
+
+    def __round__(self, ndigits=None):
+        if ndigits is None:
+            return _builtins.round(_numpy.item(self._h, []))
+        return _numpy.round(self, ndigits)
+
+    def __reduce__(self):
+        return (type(self), (_numpy.item(self._h, []),))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple) and not key:
+            return self
+        return _numpy.getitem(self._h, key)
+
+    def __array_namespace__(self):
+        import numpy
+        return numpy
+
+    # -- operators
+    def __add__(self, other):
+        return _binop("add", self, other)
+
+    def __radd__(self, other):
+        return _binop("add", other, self)
+
+    def __sub__(self, other):
+        return _binop("subtract", self, other)
+
+    def __rsub__(self, other):
+        return _binop("subtract", other, self)
+
+    def __mul__(self, other):
+        return _binop("multiply", self, other)
+
+    def __rmul__(self, other):
+        return _binop("multiply", other, self)
+
+    def __truediv__(self, other):
+        return _binop("divide", self, other)
+
+    def __rtruediv__(self, other):
+        return _binop("divide", other, self)
+
+    def __floordiv__(self, other):
+        return _binop("floor_divide", self, other)
+
+    def __rfloordiv__(self, other):
+        return _binop("floor_divide", other, self)
+
+    def __mod__(self, other):
+        return _binop("remainder", self, other)
+
+    def __rmod__(self, other):
+        return _binop("remainder", other, self)
+
+    def __divmod__(self, other):
+        q = _binop("floor_divide", self, other)
+        if q is NotImplemented:
+            return q
+        return (q, _binop("remainder", self, other))
+
+    def __rdivmod__(self, other):
+        q = _binop("floor_divide", other, self)
+        if q is NotImplemented:
+            return q
+        return (q, _binop("remainder", other, self))
+
+    def __pow__(self, other, mod=None):
+        return _binop("power", self, other)
+
+    def __rpow__(self, other, mod=None):
+        return _binop("power", other, self)
+
+    def __and__(self, other):
+        return _binop("bitwise_and", self, other)
+
+    def __rand__(self, other):
+        return _binop("bitwise_and", other, self)
+
+    def __or__(self, other):
+        return _binop("bitwise_or", self, other)
+
+    def __ror__(self, other):
+        return _binop("bitwise_or", other, self)
+
+    def __xor__(self, other):
+        return _binop("bitwise_xor", self, other)
+
+    def __rxor__(self, other):
+        return _binop("bitwise_xor", other, self)
+
+    def __eq__(self, other):
+        return _binop("equal", self, other)
+
+    def __ne__(self, other):
+        return _binop("not_equal", self, other)
+
+    def __lt__(self, other):
+        return _binop("less", self, other)
+
+    def __le__(self, other):
+        return _binop("less_equal", self, other)
+
+    def __gt__(self, other):
+        return _binop("greater", self, other)
+
+    def __ge__(self, other):
+        return _binop("greater_equal", self, other)
+
+    def __neg__(self):
+        return _ufunc1("negative", self)
+
+    def __pos__(self):
+        return _ufunc1("positive", self)
+
+    def __abs__(self):
+        return _ufunc1("absolute", self)
+
+    def __invert__(self):
+        return _ufunc1("invert", self)
+
+
+class number(generic):
+    pass
+
+
+class integer(number):
+    def __index__(self):
+        return _numpy.to_index(self._h)
+
+    def is_integer(self):
+        return True
+
+    @property
+    def numerator(self):
+        return self
+
+    @property
+    def denominator(self):
+        return 1
+
+
+class signedinteger(integer):
+    pass
+
+
+class unsignedinteger(integer):
+    pass
+
+
+class inexact(number):
+    pass
+
+
+class floating(inexact):
+    def is_integer(self):
+        f = _numpy.to_float(self._h)
+        return f == _math.floor(f) if _math.isfinite(f) else False
+
+    def as_integer_ratio(self):
+        return _numpy.to_float(self._h).as_integer_ratio()
+
+
+class complexfloating(inexact):
+    pass
+
+
+class bool_(generic):
+    _dtype_name = "bool"
+
+
+bool_.__name__ = "bool"
+bool_.__qualname__ = "bool"
+
+
+class int8(signedinteger):
+    _dtype_name = "int8"
+
+
+class int16(signedinteger):
+    _dtype_name = "int16"
+
+
+class int32(signedinteger):
+    _dtype_name = "int32"
+
+
+class int64(signedinteger):
+    _dtype_name = "int64"
+
+
+class uint8(unsignedinteger):
+    _dtype_name = "uint8"
+
+
+class uint16(unsignedinteger):
+    _dtype_name = "uint16"
+
+
+class uint32(unsignedinteger):
+    _dtype_name = "uint32"
+
+
+class uint64(unsignedinteger):
+    _dtype_name = "uint64"
+
+
+class float16(floating):
+    _dtype_name = "float16"
+
+
+class float32(floating):
+    _dtype_name = "float32"
+
+
+class float64(floating, _builtins.float):
+    _dtype_name = "float64"
+
+    def __new__(cls, *args, **kwargs):
+        return _scalar_new(cls, args[0] if args else 0.0)
+
+    @classmethod
+    def _from_h(cls, h):
+        o = _builtins.float.__new__(cls, _numpy.to_float(h))
+        o._h = h
+        return o
+
+
+class complex64(complexfloating):
+    _dtype_name = "complex64"
+
+
+class complex128(complexfloating):
+    _dtype_name = "complex128"
+
+
+_SCALAR_TYPE_BY_NAME = {
+    "bool": bool_, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
+    "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
+    "float16": float16, "float32": float32, "float64": float64,
+    "complex64": complex64, "complex128": complex128,
+}
+
+for _n in _DTYPE_INFO:
+    dtype(_n)
+del _n
+
+bool = bool_
+int_ = int64
+intc = int32
+intp = int64
+long = int64
+longlong = int64
+short = int16
+byte = int8
+ubyte = uint8
+ushort = uint16
+uintc = uint32
+uint = uint64
+uintp = uint64
+ulong = uint64
+half = float16
+single = float32
+double = float64
+float_ = float64
+longdouble = float64
+complex_ = complex128
+cdouble = complex128
+csingle = complex64
+object_ = object
+str_ = _builtins.str
+bytes_ = _builtins.bytes
+# numpy 1.x's aliases of the Python types, which 2018 scripts use.
+float = _builtins.float
+int = _builtins.int
+object = _builtins.object
+str = _builtins.str
+complex = _builtins.complex
+
+
+def _wrap_scalar(h):
+    return _SCALAR_TYPE_BY_NAME[h.dtype]._from_h(h)
+
+
+# ---------------------------------------------------------------- ndarray
+
+def _reduce(name, a, axis, keepdims, dt, ddof=0):
+    return _numpy.reduce(name, a, axis, _builtins.bool(keepdims), _host(dt), ddof)
+
+
+class ndarray(object):
+    """An n-dimensional array (one `_numpy` handle in `_h`)."""
+
+    __slots__ = ("_h",)
+    __array_priority__ = 0.0
+    __hash__ = None
+
+    def __new__(cls, shape, dtype=_builtins.float, buffer=None, offset=0, strides=None, order=None):
+        a = _numpy.zeros(shape, _host(dtype))
+        return cls._wrap(a._h)
+
+    @classmethod
+    def _wrap(cls, h):
+        a = _builtins.object.__new__(cls)
+        a._h = h
+        return a
+
+    # -- attributes
+    @property
+    def shape(self):
+        return self._h.shape
+
+    @shape.setter
+    def shape(self, value):
+        _numpy.set_shape(self._h, value)
+
+    @property
+    def dtype(self):
+        return _DTYPE_CACHE[self._h.dtype]
+
+    @property
+    def ndim(self):
+        return self._h.ndim
+
+    @property
+    def size(self):
+        return self._h.size
+
+    @property
+    def itemsize(self):
+        return _DTYPE_INFO[self._h.dtype][1]
+
+    @property
+    def nbytes(self):
+        return self._h.size * _DTYPE_INFO[self._h.dtype][1]
+
+    @property
+    def strides(self):
+        step = _DTYPE_INFO[self._h.dtype][1]
+        out = []
+        for d in reversed(self._h.shape):
+            out.append(step)
+            step *= d
+        return tuple(reversed(out))
+
+    @property
+    def T(self):
+        return _numpy.transpose(self._h, None)
+
+    @property
+    def mT(self):
+        return swapaxes(self, -1, -2)
+
+    @property
+    def flat(self):
+        return _flatiter(self)
+
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        return zeros_like(self)
+
+    @property
+    def base(self):
+        return None
+
+    @property
+    def data(self):
+        raise NotImplementedError("fluidc's arrays have no buffer")
+
+    # -- conversions
+    def __array__(self, dtype=None, copy=None):
+        if dtype is None or _dtype_name(dtype) == self._h.dtype:
+            return self
+        return _numpy.astype(self._h, _host(dtype))
+
+    def __array_namespace__(self):
+        import numpy
+        return numpy
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        return _numpy.astype(self._h, _host(dtype))
+
+    def tolist(self):
+        return _numpy.tolist(self._h)
+
+    def item(self, *args):
+        return _numpy.item(self._h, _builtins.list(args))
+
+    def copy(self, order="C"):
+        return _numpy.copy(self._h)
+
+    def view(self, dtype=None, type=None):
+        if dtype is None or _dtype_name(dtype) == self._h.dtype:
+            return ndarray._wrap(self._h)
+        raise NotImplementedError("fluidc's numpy has no views of other dtypes")
+
+    def tobytes(self, order="C"):
+        return _numpy.tobytes(self._h)
+
+    def reshape(self, *shape, order="C"):
+        if len(shape) == 1:
             shape = shape[0]
-        return ndarray._wrap(_numpy.reshape(self._h, list(shape)))
+        return _numpy.reshape(self._h, shape)
+
+    def resize(self, *shape, refcheck=True):
+        raise NotImplementedError("fluidc's numpy does not resize arrays in place")
+
+    def flatten(self, order="C"):
+        return _numpy.flatten(self._h)
+
+    def ravel(self, order="C"):
+        return _numpy.flatten(self._h)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        elif not axes:
+            axes = None
+        return _numpy.transpose(self._h, axes)
+
+    def swapaxes(self, axis1, axis2):
+        return swapaxes(self, axis1, axis2)
+
+    def squeeze(self, axis=None):
+        return _numpy.squeeze(self._h, axis)
+
+    def fill(self, value):
+        _numpy.fill(self._h, value)
+
+    def sort(self, axis=-1, kind=None, order=None):
+        _numpy.assign(self._h, _numpy.sort(self, axis)._h)
+
+    def argsort(self, axis=-1, kind=None, order=None):
+        return _numpy.argsort(self, axis)
+
+    def nonzero(self):
+        return _numpy.nonzero(self)
+
+    def repeat(self, repeats, axis=None):
+        return repeat(self, repeats, axis)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        return take(self, indices, axis)
+
+    def dot(self, b, out=None):
+        return _numpy.dot(self, b)
+
+    def round(self, decimals=0, out=None):
+        return _numpy.round(self, decimals)
+
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        return _numpy.clip(self, min, max)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return _numpy.cumulative("cumsum", self, axis, _host(dtype))
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        return _numpy.cumulative("cumprod", self, axis, _host(dtype))
+
+    # -- reductions
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return _reduce("sum", self, axis, keepdims, dtype)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return _reduce("prod", self, axis, keepdims, dtype)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, where=True):
+        return _reduce("mean", self, axis, keepdims, dtype)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+        return _reduce("std", self, axis, keepdims, dtype, ddof)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+        return _reduce("var", self, axis, keepdims, dtype, ddof)
+
+    def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return _reduce("max", self, axis, keepdims, None)
+
+    def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return _reduce("min", self, axis, keepdims, None)
+
+    def argmax(self, axis=None, out=None, keepdims=False):
+        return _reduce("argmax", self, axis, keepdims, None)
+
+    def argmin(self, axis=None, out=None, keepdims=False):
+        return _reduce("argmin", self, axis, keepdims, None)
+
+    def any(self, axis=None, out=None, keepdims=False, where=True):
+        return _reduce("any", self, axis, keepdims, None)
+
+    def all(self, axis=None, out=None, keepdims=False, where=True):
+        return _reduce("all", self, axis, keepdims, None)
+
+    def ptp(self, axis=None, out=None, keepdims=False):
+        return _reduce("max", self, axis, keepdims, None) - _reduce("min", self, axis, keepdims, None)
+
+    # -- Python protocols
+    def __len__(self):
+        shape = self._h.shape
+        if not shape:
+            raise TypeError("len() of unsized object")
+        return shape[0]
+
+    def __iter__(self):
+        return iter(_numpy.rows(self._h))
+
+    def __getitem__(self, key):
+        return _numpy.getitem(self._h, key)
+
+    def __setitem__(self, key, value):
+        _numpy.setitem(self._h, key, value)
+
+    def __contains__(self, value):
+        return _builtins.bool((self == value).any())
+
+    def __bool__(self):
+        return _numpy.truthy(self._h)
+
+    def __float__(self):
+        return _numpy.to_float(self._h)
+
+    def __int__(self):
+        return _numpy.to_int(self._h)
+
+    def __index__(self):
+        return _numpy.to_index(self._h)
+
+    def __complex__(self):
+        return _builtins.complex(_numpy.to_float(self._h))
 
     def __repr__(self):
         return _numpy.format(self._h, "repr")
@@ -95,25 +960,1614 @@ class ndarray(object):
     def __str__(self):
         return _numpy.format(self._h, "str")
 
-    def __float__(self):
-        return float(_numpy.tolist(_numpy.reshape(self._h, [-1]))[0])
+    def __format__(self, spec):
+        if self._h.ndim == 0:
+            return _builtins.format(_numpy.item(self._h, []), spec)
+        if spec == "":
+            return _numpy.format(self._h, "str")
+        raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+
+    def __round__(self, ndigits=None):
+        return _numpy.round(self, 0 if ndigits is None else ndigits)
+
+    def __copy__(self):
+        return _numpy.copy(self._h)
+
+    def __deepcopy__(self, memo):
+        return _numpy.copy(self._h)
+
+    def __reduce__(self):
+        return (_reconstruct, (_numpy.tolist(_numpy.flatten(self._h)._h), self._h.shape, self._h.dtype))
+
+    # -- operators
+    def __add__(self, other):
+        return _binop("add", self, other)
+
+    def __radd__(self, other):
+        return _binop("add", other, self)
+
+    def __iadd__(self, other):
+        return self if _inplace("add", self._h, other) is None else NotImplemented
+
+    def __sub__(self, other):
+        return _binop("subtract", self, other)
+
+    def __rsub__(self, other):
+        return _binop("subtract", other, self)
+
+    def __isub__(self, other):
+        return self if _inplace("subtract", self._h, other) is None else NotImplemented
+
+    def __mul__(self, other):
+        return _binop("multiply", self, other)
+
+    def __rmul__(self, other):
+        return _binop("multiply", other, self)
+
+    def __imul__(self, other):
+        return self if _inplace("multiply", self._h, other) is None else NotImplemented
+
+    def __truediv__(self, other):
+        return _binop("divide", self, other)
+
+    def __rtruediv__(self, other):
+        return _binop("divide", other, self)
+
+    def __itruediv__(self, other):
+        return self if _inplace("divide", self._h, other) is None else NotImplemented
+
+    def __floordiv__(self, other):
+        return _binop("floor_divide", self, other)
+
+    def __rfloordiv__(self, other):
+        return _binop("floor_divide", other, self)
+
+    def __ifloordiv__(self, other):
+        return self if _inplace("floor_divide", self._h, other) is None else NotImplemented
+
+    def __mod__(self, other):
+        return _binop("remainder", self, other)
+
+    def __rmod__(self, other):
+        return _binop("remainder", other, self)
+
+    def __imod__(self, other):
+        return self if _inplace("remainder", self._h, other) is None else NotImplemented
+
+    def __divmod__(self, other):
+        q = _binop("floor_divide", self, other)
+        if q is NotImplemented:
+            return q
+        return (q, _binop("remainder", self, other))
+
+    def __rdivmod__(self, other):
+        q = _binop("floor_divide", other, self)
+        if q is NotImplemented:
+            return q
+        return (q, _binop("remainder", other, self))
+
+    def __pow__(self, other, mod=None):
+        return _binop("power", self, other)
+
+    def __rpow__(self, other, mod=None):
+        return _binop("power", other, self)
+
+    def __ipow__(self, other):
+        return self if _inplace("power", self._h, other) is None else NotImplemented
+
+    def __matmul__(self, other):
+        return _numpy.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _numpy.matmul(other, self)
+
+    def __and__(self, other):
+        return _binop("bitwise_and", self, other)
+
+    def __rand__(self, other):
+        return _binop("bitwise_and", other, self)
+
+    def __iand__(self, other):
+        return self if _inplace("bitwise_and", self._h, other) is None else NotImplemented
+
+    def __or__(self, other):
+        return _binop("bitwise_or", self, other)
+
+    def __ror__(self, other):
+        return _binop("bitwise_or", other, self)
+
+    def __ior__(self, other):
+        return self if _inplace("bitwise_or", self._h, other) is None else NotImplemented
+
+    def __xor__(self, other):
+        return _binop("bitwise_xor", self, other)
+
+    def __rxor__(self, other):
+        return _binop("bitwise_xor", other, self)
+
+    def __ixor__(self, other):
+        return self if _inplace("bitwise_xor", self._h, other) is None else NotImplemented
+
+    def __eq__(self, other):
+        return _binop("equal", self, other)
+
+    def __ne__(self, other):
+        return _binop("not_equal", self, other)
+
+    def __lt__(self, other):
+        return _binop("less", self, other)
+
+    def __le__(self, other):
+        return _binop("less_equal", self, other)
+
+    def __gt__(self, other):
+        return _binop("greater", self, other)
+
+    def __ge__(self, other):
+        return _binop("greater_equal", self, other)
+
+    def __neg__(self):
+        return _ufunc1("negative", self)
+
+    def __pos__(self):
+        return _ufunc1("positive", self)
+
+    def __abs__(self):
+        return _ufunc1("absolute", self)
+
+    def __invert__(self):
+        return _ufunc1("invert", self)
 
 
-def array(obj, dtype=None):
-    if hasattr(obj, "__array__") and not isinstance(obj, ndarray):
-        obj = obj.__array__()
-    return ndarray._wrap(_numpy.from_py(obj, None if dtype is None else globals()["dtype"](dtype).name))
+def _reconstruct(flat, shape, dt):
+    return _numpy.from_flat(flat, shape, dt)
 
 
-def asarray(obj, dtype=None):
-    if isinstance(obj, ndarray) and dtype is None:
-        return obj
-    return array(obj, dtype)
+class _flatiter(object):
+    """`a.flat`: the elements in row-major order."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def __iter__(self):
+        return iter(_numpy.rows(_numpy.flatten(self.base._h)._h))
+
+    def __len__(self):
+        return self.base.size
+
+    def __getitem__(self, key):
+        return _numpy.flatten(self.base._h)[key]
+
+    def __setitem__(self, key, value):
+        flat = _numpy.flatten(self.base._h)
+        flat[key] = value
+        _numpy.assign(self.base._h, flat.reshape(self.base.shape)._h)
+
+    def __array__(self, dtype=None, copy=None):
+        return _numpy.flatten(self.base._h)
+
+    def copy(self):
+        return _numpy.flatten(self.base._h)
 
 
-def zeros(shape, dtype="float64"):
-    import builtins
-    n = 1
-    for d in shape:
-        n *= d
-    return array([0] * n, dtype).reshape(list(shape))
+# ---------------------------------------------------------------- errors
+
+
+class AxisError(ValueError, IndexError):
+    """numpy.exceptions.AxisError."""
+
+    def __init__(self, axis, ndim=None, msg_prefix=None):
+        if ndim is None and msg_prefix is None:
+            self._msg = axis
+            self.axis = None
+            self.ndim = None
+        else:
+            self._msg = msg_prefix
+            self.axis = axis
+            self.ndim = ndim
+        super().__init__(axis)
+
+    def __str__(self):
+        if self.axis is None:
+            return _builtins.str(self._msg)
+        msg = "axis %d is out of bounds for array of dimension %d" % (self.axis, self.ndim)
+        if self._msg is not None:
+            msg = "%s: %s" % (self._msg, msg)
+        return msg
+
+
+AxisError.__module__ = "numpy.exceptions"
+
+
+class UFuncTypeError(TypeError):
+    pass
+
+
+class _UFuncCastingError(UFuncTypeError):
+    pass
+
+
+class _UFuncOutputCastingError(_UFuncCastingError):
+    pass
+
+
+for _cls in (UFuncTypeError, _UFuncCastingError, _UFuncOutputCastingError):
+    _cls.__module__ = "numpy._core._exceptions"
+del _cls
+
+_numpy.register(ndarray._wrap, _wrap_scalar, AxisError, _UFuncOutputCastingError)
+
+
+class _ExceptionsModule(object):
+    AxisError = AxisError
+    ComplexWarning = type("ComplexWarning", (RuntimeWarning,), {})
+    VisibleDeprecationWarning = type("VisibleDeprecationWarning", (UserWarning,), {})
+    DTypePromotionError = type("DTypePromotionError", (TypeError,), {})
+
+
+exceptions = _ExceptionsModule()
+ComplexWarning = exceptions.ComplexWarning
+VisibleDeprecationWarning = exceptions.VisibleDeprecationWarning
+
+# ---------------------------------------------------------------- constants
+
+newaxis = None
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+euler_gamma = 0.5772156649015329
+# numpy 1.x's spellings, which 2018 scripts use.
+Inf = Infinity = PINF = infty = inf
+NINF = -inf
+NaN = NAN = nan
+PZERO = 0.0
+NZERO = -0.0
+little_endian = True
+
+# ---------------------------------------------------------------- making arrays
+
+
+def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    if not isinstance(object, (ndarray, generic, list, tuple)) and hasattr(object, "__array__"):
+        object = object.__array__()
+    a = _numpy.array(object, _host(dtype))
+    if ndmin and a.ndim < ndmin:
+        a = _numpy.reshape(a._h, (1,) * (ndmin - a.ndim) + a.shape)
+    return a
+
+
+def asarray(a, dtype=None, order=None, copy=None, like=None):
+    if isinstance(a, ndarray) and (dtype is None or _dtype_name(dtype) == a._h.dtype):
+        return a
+    return array(a, dtype)
+
+
+asanyarray = asarray
+
+
+def ascontiguousarray(a, dtype=None, like=None):
+    return asarray(a, dtype)
+
+
+def asfarray(a, dtype=float64):
+    d = _dtype_name(dtype)
+    if d not in ("float32", "float64"):
+        d = "float64"
+    return asarray(a, d)
+
+
+def copy(a, order="K", subok=False):
+    return array(a)
+
+
+def zeros(shape, dtype=float64, order="C", like=None):
+    return _numpy.zeros(shape, _host(dtype))
+
+
+def ones(shape, dtype=None, order="C", like=None):
+    return _numpy.full(shape, 1, _host(dtype) or "float64")
+
+
+def empty(shape, dtype=float64, order="C", like=None):
+    return _numpy.zeros(shape, _host(dtype))
+
+
+def full(shape, fill_value, dtype=None, order="C", like=None):
+    return _numpy.full(shape, fill_value, _host(dtype))
+
+
+def _like(a, dtype, shape):
+    a = asarray(a)
+    if shape is None:
+        shape = a.shape
+    return shape, (_host(dtype) if dtype is not None else a._h.dtype)
+
+
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None):
+    shape, d = _like(a, dtype, shape)
+    return _numpy.zeros(shape, d)
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None):
+    shape, d = _like(a, dtype, shape)
+    return _numpy.full(shape, 1, d)
+
+
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None):
+    shape, d = _like(prototype, dtype, shape)
+    return _numpy.zeros(shape, d)
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None):
+    shape, d = _like(a, dtype, shape)
+    return _numpy.full(shape, fill_value, d)
+
+
+def arange(start, stop=None, step=None, dtype=None, like=None):
+    return _numpy.arange(start, stop, step, _host(dtype))
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    a = _numpy.linspace(start, stop, num, _builtins.bool(endpoint), _host(dtype))
+    if retstep:
+        div = (num - 1) if endpoint else num
+        step = (_builtins.float(stop) - _builtins.float(start)) / div if div > 0 else nan
+        return a, step
+    return a
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    y = linspace(start, stop, num, endpoint)
+    r = power(base, y)
+    return r if dtype is None else r.astype(dtype)
+
+
+def eye(N, M=None, k=0, dtype=float64, order="C", like=None):
+    return _numpy.eye(N, M, k, _host(dtype) or "float64")
+
+
+def identity(n, dtype=None, like=None):
+    return _numpy.eye(n, None, 0, _host(dtype) or "float64")
+
+
+def diag(v, k=0):
+    v = asarray(v)
+    if v.ndim == 1:
+        n = v.shape[0] + _builtins.abs(k)
+        out = zeros((n, n), v.dtype)
+        i = arange(v.shape[0])
+        if k >= 0:
+            out[i, i + k] = v
+        else:
+            out[i - k, i] = v
+        return out
+    if v.ndim == 2:
+        rows, cols = v.shape
+        if k >= 0:
+            n = _builtins.max(0, _builtins.min(rows, cols - k))
+            i = arange(n)
+            return v[i, i + k]
+        n = _builtins.max(0, _builtins.min(rows + k, cols))
+        i = arange(n)
+        return v[i - k, i]
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    return diag(asarray(a), offset)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    return diag(asarray(a), offset).sum(dtype=dtype)
+
+
+def tri(N, M=None, k=0, dtype=float64):
+    M = N if M is None else M
+    m = greater_equal.outer(arange(N), arange(-k, M - k))
+    return m.astype(dtype)
+
+
+def tril(m, k=0):
+    m = asarray(m)
+    mask = tri(m.shape[-2], m.shape[-1], k, bool_)
+    return where(mask, m, zeros(1, m.dtype))
+
+
+def triu(m, k=0):
+    m = asarray(m)
+    mask = tri(m.shape[-2], m.shape[-1], k - 1, bool_)
+    return where(mask, zeros(1, m.dtype), m)
+
+
+def frombuffer(buffer, dtype=float64, count=-1, offset=0):
+    return _numpy.frombuffer(_builtins.bytes(buffer), _host(dtype), count, offset)
+
+
+def fromiter(iter, dtype, count=-1, like=None):
+    return array(_builtins.list(iter), dtype)
+
+
+def meshgrid(*xi, indexing="xy", sparse=False, copy=True):
+    arrays = [asarray(x).ravel() for x in xi]
+    n = len(arrays)
+    shapes = []
+    for i, x in enumerate(arrays):
+        s = [1] * n
+        s[i] = x.shape[0]
+        if indexing == "xy" and n > 1 and i < 2:
+            s[0], s[1] = s[1], s[0]
+        shapes.append(x.reshape(s))
+    if sparse:
+        return shapes
+    full_shape = broadcast_shapes(*[s.shape for s in shapes])
+    return [broadcast_to(s, full_shape).copy() for s in shapes]
+
+
+def indices(dimensions, dtype=int64):
+    n = len(dimensions)
+    out = []
+    for i, d in enumerate(dimensions):
+        s = [1] * n
+        s[i] = d
+        out.append(broadcast_to(arange(d, dtype=dtype).reshape(s), dimensions))
+    return stack(out) if out else zeros((0,), dtype)
+
+
+# ---------------------------------------------------------------- shapes
+
+
+def shape(a):
+    if isinstance(a, (ndarray, generic)):
+        return a.shape
+    return asarray(a).shape
+
+
+def ndim(a):
+    if isinstance(a, (ndarray, generic)):
+        return a.ndim
+    return asarray(a).ndim
+
+
+def size(a, axis=None):
+    s = shape(a)
+    if axis is None:
+        n = 1
+        for d in s:
+            n *= d
+        return n
+    return s[axis]
+
+
+def isscalar(element):
+    return isinstance(element, (generic, _builtins.int, _builtins.float, _builtins.complex,
+                                _builtins.str, _builtins.bytes, _builtins.bool))
+
+
+def reshape(a, shape=None, order="C", newshape=None, copy=None):
+    if shape is None:
+        shape = newshape
+    return asarray(a).reshape(shape)
+
+
+def ravel(a, order="C"):
+    return asarray(a).ravel()
+
+
+def transpose(a, axes=None):
+    return _numpy.transpose(asarray(a)._h, axes)
+
+
+def swapaxes(a, axis1, axis2):
+    a = asarray(a)
+    n = a.ndim
+    axes = _builtins.list(_builtins.range(n))
+    i = axis1 + n if axis1 < 0 else axis1
+    j = axis2 + n if axis2 < 0 else axis2
+    if not (0 <= i < n):
+        raise AxisError(axis1, n)
+    if not (0 <= j < n):
+        raise AxisError(axis2, n)
+    axes[i], axes[j] = axes[j], axes[i]
+    return a.transpose(axes)
+
+
+def moveaxis(a, source, destination):
+    a = asarray(a)
+    n = a.ndim
+    src = [source] if isinstance(source, _builtins.int) else _builtins.list(source)
+    dst = [destination] if isinstance(destination, _builtins.int) else _builtins.list(destination)
+    src = [s + n if s < 0 else s for s in src]
+    dst = [d + n if d < 0 else d for d in dst]
+    order = [i for i in _builtins.range(n) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return a.transpose(order)
+
+
+def rollaxis(a, axis, start=0):
+    a = asarray(a)
+    n = a.ndim
+    axis = axis + n if axis < 0 else axis
+    start = start + n if start < 0 else start
+    axes = _builtins.list(_builtins.range(n))
+    axes.remove(axis)
+    axes.insert(start if start <= axis else start - 1, axis)
+    return a.transpose(axes)
+
+
+def squeeze(a, axis=None):
+    return _numpy.squeeze(asarray(a)._h, axis)
+
+
+def expand_dims(a, axis):
+    return _numpy.expand_dims(asarray(a)._h, axis)
+
+
+def atleast_1d(*arys):
+    res = [asarray(a) if asarray(a).ndim >= 1 else asarray(a).reshape(1) for a in arys]
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_2d(*arys):
+    res = []
+    for a in arys:
+        a = asarray(a)
+        if a.ndim == 0:
+            a = a.reshape(1, 1)
+        elif a.ndim == 1:
+            a = a[None, :]
+        res.append(a)
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_3d(*arys):
+    res = []
+    for a in arys:
+        a = asarray(a)
+        if a.ndim == 0:
+            a = a.reshape(1, 1, 1)
+        elif a.ndim == 1:
+            a = a[None, :, None]
+        elif a.ndim == 2:
+            a = a[:, :, None]
+        res.append(a)
+    return res[0] if len(res) == 1 else res
+
+
+def broadcast_to(array, shape, subok=False):
+    return _numpy.broadcast_to(array, shape)
+
+
+def broadcast_shapes(*args):
+    ndim_ = _builtins.max([len(s) for s in args] + [0])
+    out = [1] * ndim_
+    for s in args:
+        s = (s,) if isinstance(s, _builtins.int) else tuple(s)
+        for k, d in enumerate(s):
+            i = ndim_ - len(s) + k
+            if out[i] == 1:
+                out[i] = d
+            elif d != 1 and d != out[i]:
+                raise ValueError("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape %s and arg 1 with shape %s." % (args[0], s))
+    return tuple(out)
+
+
+def broadcast_arrays(*args, subok=False):
+    s = broadcast_shapes(*[shape(a) for a in args])
+    return [broadcast_to(a, s) for a in args]
+
+
+def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    r = _numpy.concatenate(arrays, axis)
+    return r if dtype is None else r.astype(dtype)
+
+
+def stack(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    r = _numpy.stack(arrays, axis)
+    return r if dtype is None else r.astype(dtype)
+
+
+def hstack(tup, dtype=None, casting="same_kind"):
+    arrs = [atleast_1d(a) for a in tup]
+    if arrs and arrs[0].ndim == 1:
+        return concatenate(arrs, 0, dtype=dtype)
+    return concatenate(arrs, 1, dtype=dtype)
+
+
+def vstack(tup, dtype=None, casting="same_kind"):
+    return concatenate([atleast_2d(a) for a in tup], 0, dtype=dtype)
+
+
+row_stack = vstack
+
+
+def dstack(tup):
+    return concatenate([atleast_3d(a) for a in tup], 2)
+
+
+def column_stack(tup):
+    arrs = []
+    for a in tup:
+        a = asarray(a)
+        if a.ndim < 2:
+            a = a.reshape(-1, 1)
+        arrs.append(a)
+    return concatenate(arrs, 1)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    ary = asarray(ary)
+    n = ary.shape[axis]
+    if isinstance(indices_or_sections, (_builtins.int, integer)):
+        sections = _builtins.int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        each, extra = divmod(n, sections)
+        sizes = [each + 1] * extra + [each] * (sections - extra)
+        points = [0]
+        for s in sizes:
+            points.append(points[-1] + s)
+    else:
+        points = [0] + [_builtins.int(i) for i in indices_or_sections] + [n]
+    out = []
+    for lo, hi in zip(points[:-1], points[1:]):
+        index = [slice(None)] * ary.ndim
+        index[axis] = slice(lo, hi)
+        out.append(ary[tuple(index)])
+    return out
+
+
+def split(ary, indices_or_sections, axis=0):
+    if isinstance(indices_or_sections, (_builtins.int, integer)):
+        n = asarray(ary).shape[axis]
+        if n % _builtins.int(indices_or_sections):
+            raise ValueError("array split does not result in an equal division")
+    return array_split(ary, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 1 if asarray(ary).ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    return split(ary, indices_or_sections, 0)
+
+
+def _normalize_axis(axis, n):
+    a = axis + n if axis < 0 else axis
+    if not (0 <= a < n):
+        raise AxisError(axis, n)
+    return a
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    a = asarray(a)
+    if axis is None:
+        return a.ravel()[indices]
+    axis = _normalize_axis(axis, a.ndim)
+    return a[(slice(None),) * axis + (asarray(indices),)]
+
+
+def repeat(a, repeats, axis=None):
+    a = asarray(a)
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    axis = _normalize_axis(axis, a.ndim)
+    n = a.shape[axis]
+    reps = asarray(repeats).ravel().tolist()
+    if len(reps) == 1:
+        reps = reps * n
+    if len(reps) != n:
+        raise ValueError("operands could not be broadcast together with shape (%d,) (%d,)" % (n, len(reps)))
+    idx = []
+    for i, r in enumerate(reps):
+        idx.extend([i] * r)
+    return a[(slice(None),) * axis + (array(idx, int64),)]
+
+
+def tile(A, reps):
+    A = asarray(A)
+    reps = (reps,) if isinstance(reps, (_builtins.int, integer)) else tuple(reps)
+    d = _builtins.max(len(reps), A.ndim)
+    A = A.reshape((1,) * (d - A.ndim) + A.shape)
+    reps = (1,) * (d - len(reps)) + reps
+    out = A
+    for axis, r in enumerate(reps):
+        if r != 1:
+            n = out.shape[axis]
+            idx = array(_builtins.list(_builtins.range(n)) * r, int64)
+            out = out[(slice(None),) * axis + (idx,)]
+    return out.copy() if out is A else out
+
+
+def flip(m, axis=None):
+    m = asarray(m)
+    if axis is None:
+        return m[(slice(None, None, -1),) * m.ndim]
+    axes = (axis,) if isinstance(axis, _builtins.int) else axis
+    index = [slice(None)] * m.ndim
+    for ax in axes:
+        index[_normalize_axis(ax, m.ndim)] = slice(None, None, -1)
+    return m[tuple(index)]
+
+
+def fliplr(m):
+    return flip(m, 1)
+
+
+def flipud(m):
+    return flip(m, 0)
+
+
+def roll(a, shift, axis=None):
+    a = asarray(a)
+    if axis is None:
+        return roll(a.ravel(), shift, 0).reshape(a.shape)
+    axis = _normalize_axis(axis, a.ndim)
+    n = a.shape[axis]
+    if n == 0:
+        return a.copy()
+    shift = shift % n
+    idx = array(_builtins.list(_builtins.range(n - shift, n)) + _builtins.list(_builtins.range(0, n - shift)), int64)
+    return a[(slice(None),) * axis + (idx,)]
+
+
+def pad(array, pad_width, mode="constant", constant_values=0, **kwargs):
+    if mode != "constant":
+        raise NotImplementedError("fluidc's numpy pads with mode='constant' only")
+    a = asarray(array)
+    n = a.ndim
+    pw = asarray(pad_width).tolist()
+    if not isinstance(pw, _builtins.list):
+        pw = [[pw, pw]] * n
+    elif pw and not isinstance(pw[0], _builtins.list):
+        pw = [pw if len(pw) == 2 else [pw[0], pw[0]]] * n
+    elif len(pw) == 1:
+        pw = pw * n
+    out_shape = tuple(d + lo + hi for d, (lo, hi) in zip(a.shape, pw))
+    out = full(out_shape, constant_values, a.dtype)
+    out[tuple(slice(lo, lo + d) for d, (lo, hi) in zip(a.shape, pw))] = a
+    return out
+
+
+def append(arr, values, axis=None):
+    arr = asarray(arr)
+    values = asarray(values)
+    if axis is None:
+        return concatenate([arr.ravel(), values.ravel()])
+    return concatenate([arr, values], axis)
+
+
+def insert(arr, obj, values, axis=None):
+    arr = asarray(arr)
+    if axis is None:
+        arr = arr.ravel()
+        axis = 0
+    n = arr.shape[axis]
+    i = _builtins.int(obj)
+    i = i + n if i < 0 else i
+    values = asarray(values, arr.dtype)
+    idx = [slice(None)] * arr.ndim
+    before = tuple(idx[:axis]) + (slice(0, i),)
+    after = tuple(idx[:axis]) + (slice(i, None),)
+    shape_ = _builtins.list(arr.shape)
+    shape_[axis] = 1
+    values = broadcast_to(values.reshape(shape_) if values.size == 1 else values, shape_) if values.ndim < arr.ndim else values
+    return concatenate([arr[before], values, arr[after]], axis)
+
+
+def delete(arr, obj, axis=None):
+    arr = asarray(arr)
+    if axis is None:
+        arr = arr.ravel()
+        axis = 0
+    n = arr.shape[axis]
+    drop = set((i + n if i < 0 else i) for i in asarray(obj).ravel().tolist())
+    keep = array([i for i in _builtins.range(n) if i not in drop], int64)
+    return arr[(slice(None),) * axis + (keep,)]
+
+
+# ---------------------------------------------------------------- ufuncs
+
+
+class ufunc(object):
+    """A universal function (`np.add`, `np.exp`, ...)."""
+
+    def __init__(self, name, nin, reduction=None, identity=None):
+        self.__name__ = name
+        self.nin = nin
+        self.nout = 1
+        self.nargs = nin + 1
+        self._reduction = reduction
+        self.identity = identity
+
+    def __repr__(self):
+        return "<ufunc '%s'>" % self.__name__
+
+    def __call__(self, *args, out=None, where=True, dtype=None, **kwargs):
+        if len(args) > self.nin:
+            out = args[self.nin]
+            args = args[:self.nin]
+        if len(args) != self.nin:
+            raise TypeError("%s() takes from %d to %d positional arguments but %d were given"
+                            % (self.__name__, self.nin, self.nin + 1, len(args)))
+        if dtype is not None:
+            args = [asarray(x, dtype) for x in args]
+        if self.nin == 1:
+            r = _ufunc1(self.__name__, args[0])
+        else:
+            r = _ufunc2(self.__name__, args[0], args[1])
+        if out is not None:
+            if isinstance(out, tuple):
+                out = out[0]
+            out[...] = r
+            return out
+        return r
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        if self._reduction is None:
+            raise NotImplementedError("fluidc's numpy has no %s.reduce" % self.__name__)
+        return _reduce(self._reduction, array, axis, keepdims, dtype)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        if self.__name__ == "add":
+            return cumsum(array, axis, dtype)
+        if self.__name__ == "multiply":
+            return cumprod(array, axis, dtype)
+        raise NotImplementedError("fluidc's numpy has no %s.accumulate" % self.__name__)
+
+    def outer(self, A, B, **kwargs):
+        A = asarray(A)
+        B = asarray(B)
+        return self(A.reshape(A.shape + (1,) * B.ndim), B)
+
+
+add = ufunc("add", 2, "sum", 0)
+subtract = ufunc("subtract", 2)
+multiply = ufunc("multiply", 2, "prod", 1)
+divide = ufunc("divide", 2)
+true_divide = divide
+floor_divide = ufunc("floor_divide", 2)
+remainder = ufunc("remainder", 2)
+mod = remainder
+power = ufunc("power", 2)
+pow = power
+maximum = ufunc("maximum", 2, "max")
+minimum = ufunc("minimum", 2, "min")
+fmax = maximum
+fmin = minimum
+equal = ufunc("equal", 2)
+not_equal = ufunc("not_equal", 2)
+less = ufunc("less", 2)
+less_equal = ufunc("less_equal", 2)
+greater = ufunc("greater", 2)
+greater_equal = ufunc("greater_equal", 2)
+bitwise_and = ufunc("bitwise_and", 2)
+bitwise_or = ufunc("bitwise_or", 2)
+bitwise_xor = ufunc("bitwise_xor", 2)
+logical_and = ufunc("logical_and", 2, "all", True)
+logical_or = ufunc("logical_or", 2, "any", False)
+logical_xor = ufunc("logical_xor", 2)
+
+negative = ufunc("negative", 1)
+positive = ufunc("positive", 1)
+absolute = ufunc("absolute", 1)
+abs = absolute
+fabs = ufunc("fabs", 1)
+exp = ufunc("exp", 1)
+exp2 = ufunc("exp2", 1)
+expm1 = ufunc("expm1", 1)
+log = ufunc("log", 1)
+log2 = ufunc("log2", 1)
+log10 = ufunc("log10", 1)
+log1p = ufunc("log1p", 1)
+sqrt = ufunc("sqrt", 1)
+cbrt = ufunc("cbrt", 1)
+square = ufunc("square", 1)
+reciprocal = ufunc("reciprocal", 1)
+tanh = ufunc("tanh", 1)
+sinh = ufunc("sinh", 1)
+cosh = ufunc("cosh", 1)
+sin = ufunc("sin", 1)
+cos = ufunc("cos", 1)
+tan = ufunc("tan", 1)
+arcsin = ufunc("arcsin", 1)
+arccos = ufunc("arccos", 1)
+arctan = ufunc("arctan", 1)
+arcsinh = ufunc("arcsinh", 1)
+arccosh = ufunc("arccosh", 1)
+arctanh = ufunc("arctanh", 1)
+deg2rad = ufunc("deg2rad", 1)
+rad2deg = ufunc("rad2deg", 1)
+radians = deg2rad
+degrees = rad2deg
+floor = ufunc("floor", 1)
+ceil = ufunc("ceil", 1)
+trunc = ufunc("trunc", 1)
+rint = ufunc("rint", 1)
+sign = ufunc("sign", 1)
+signbit = ufunc("signbit", 1)
+isnan = ufunc("isnan", 1)
+isinf = ufunc("isinf", 1)
+isfinite = ufunc("isfinite", 1)
+invert = ufunc("invert", 1)
+bitwise_not = invert
+logical_not = ufunc("logical_not", 1)
+
+
+def fix(x, out=None):
+    return _ufunc1("trunc", x)
+
+
+def isposinf(x):
+    return logical_and(isinf(x), logical_not(signbit(x)))
+
+
+def isneginf(x):
+    return logical_and(isinf(x), signbit(x))
+
+
+def around(a, decimals=0, out=None):
+    return _numpy.round(a, decimals)
+
+
+round = around
+round_ = around
+
+
+def clip(a, a_min=None, a_max=None, out=None, min=None, max=None, **kwargs):
+    if a_min is None:
+        a_min = min
+    if a_max is None:
+        a_max = max
+    r = _numpy.clip(a, a_min, a_max)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def where(condition, x=None, y=None):
+    if x is None and y is None:
+        return _numpy.nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return _numpy.where(condition, x, y)
+
+
+def nonzero(a):
+    return _numpy.nonzero(a)
+
+
+def argwhere(a):
+    return transpose(stack(_numpy.nonzero(a))) if asarray(a).ndim else zeros((0, 0), int64)
+
+
+def flatnonzero(a):
+    return _numpy.nonzero(ravel(a))[0]
+
+
+def count_nonzero(a, axis=None, keepdims=False):
+    if axis is None:
+        return _numpy.count_nonzero(a)
+    return _reduce("sum", asarray(a).astype(bool_), axis, keepdims, None)
+
+
+def select(condlist, choicelist, default=0):
+    out = asarray(default)
+    for cond, choice in reversed(_builtins.list(zip(condlist, choicelist))):
+        out = where(cond, choice, out)
+    return out
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    x = asarray(x)
+    out = zeros_like(x)
+    for cond, f in zip(condlist, funclist):
+        cond = asarray(cond)
+        vals = f(x[cond], *args, **kw) if callable(f) else f
+        out[cond] = vals
+    return out
+
+
+def dot(a, b, out=None):
+    return _numpy.dot(a, b)
+
+
+def vdot(a, b):
+    return _numpy.dot(ravel(a), ravel(b))
+
+
+def inner(a, b):
+    a = asarray(a)
+    b = asarray(b)
+    if a.ndim <= 1 and b.ndim <= 1:
+        return _numpy.dot(a, b)
+    return _numpy.matmul(a, swapaxes(b, -1, -2) if b.ndim > 1 else b)
+
+
+def matmul(x1, x2, out=None, **kwargs):
+    return _numpy.matmul(x1, x2)
+
+
+def outer(a, b, out=None):
+    a = ravel(a)
+    b = ravel(b)
+    return multiply(a[:, None], b[None, :])
+
+
+def tensordot(a, b, axes=2):
+    a = asarray(a)
+    b = asarray(b)
+    if isinstance(axes, _builtins.int):
+        a_axes = _builtins.list(_builtins.range(a.ndim - axes, a.ndim))
+        b_axes = _builtins.list(_builtins.range(axes))
+    else:
+        a_axes, b_axes = axes
+        a_axes = [a_axes] if isinstance(a_axes, _builtins.int) else _builtins.list(a_axes)
+        b_axes = [b_axes] if isinstance(b_axes, _builtins.int) else _builtins.list(b_axes)
+    a_axes = [_normalize_axis(x, a.ndim) for x in a_axes]
+    b_axes = [_normalize_axis(x, b.ndim) for x in b_axes]
+    a_free = [i for i in _builtins.range(a.ndim) if i not in a_axes]
+    b_free = [i for i in _builtins.range(b.ndim) if i not in b_axes]
+    k = 1
+    for i in a_axes:
+        k *= a.shape[i]
+    at = a.transpose(a_free + a_axes).reshape(-1, k)
+    bt = b.transpose(b_axes + b_free).reshape(k, -1)
+    shape_ = tuple(a.shape[i] for i in a_free) + tuple(b.shape[i] for i in b_free)
+    return _numpy.dot(at, bt).reshape(shape_)
+
+
+def cross(a, b):
+    a = asarray(a)
+    b = asarray(b)
+    x = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
+    y = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    z = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return stack([x, y, z], -1)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _numpy.isclose(a, b, rtol, atol, equal_nan)
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _numpy.allclose(a, b, rtol, atol, equal_nan)
+
+
+def array_equal(a1, a2, equal_nan=False):
+    if equal_nan:
+        a1 = asarray(a1)
+        a2 = asarray(a2)
+        if a1.shape != a2.shape:
+            return False
+        both = logical_and(isnan(a1), isnan(a2)) if a1.dtype.kind == "f" else False
+        return _builtins.bool(logical_or(a1 == a2, both).all())
+    return _numpy.array_equal(a1, a2)
+
+
+def array_equiv(a1, a2):
+    try:
+        return _builtins.bool((asarray(a1) == asarray(a2)).all())
+    except ValueError:
+        return False
+
+
+# ---------------------------------------------------------------- reductions
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return _reduce("sum", a, axis, keepdims, dtype)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return _reduce("prod", a, axis, keepdims, dtype)
+
+
+product = prod
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+    return _reduce("mean", a, axis, keepdims, dtype)
+
+
+def average(a, axis=None, weights=None, returned=False, keepdims=False):
+    if weights is None:
+        avg = mean(a, axis, keepdims=keepdims)
+        if returned:
+            n = size(a) if axis is None else shape(a)[axis]
+            return avg, avg.dtype.type(n)
+        return avg
+    a = asarray(a)
+    w = asarray(weights)
+    if a.shape != w.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        s = [1] * a.ndim
+        s[axis] = w.shape[0]
+        w = w.reshape(s)
+    scl = sum(w * ones_like(a), axis, keepdims=keepdims)
+    avg = sum(a * w, axis, keepdims=keepdims) / scl
+    return (avg, scl) if returned else avg
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+    return _reduce("std", a, axis, keepdims, dtype, ddof)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+    return _reduce("var", a, axis, keepdims, dtype, ddof)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return _reduce("max", a, axis, keepdims, None)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return _reduce("min", a, axis, keepdims, None)
+
+
+amax = max
+amin = min
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    return max(a, axis, keepdims=keepdims) - min(a, axis, keepdims=keepdims)
+
+
+def argmax(a, axis=None, out=None, keepdims=False):
+    return _reduce("argmax", a, axis, keepdims, None)
+
+
+def argmin(a, axis=None, out=None, keepdims=False):
+    return _reduce("argmin", a, axis, keepdims, None)
+
+
+def any(a, axis=None, out=None, keepdims=False, where=True):
+    return _reduce("any", a, axis, keepdims, None)
+
+
+def all(a, axis=None, out=None, keepdims=False, where=True):
+    return _reduce("all", a, axis, keepdims, None)
+
+
+alltrue = all
+sometrue = any
+
+
+def _nan_filled(a, value):
+    a = asarray(a)
+    if a.dtype.kind != "f":
+        return a
+    return where(isnan(a), value, a)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    return sum(_nan_filled(a, 0), axis, dtype, keepdims=keepdims)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    return max(_nan_filled(a, -inf), axis, keepdims=keepdims)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    return min(_nan_filled(a, inf), axis, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    a = asarray(a)
+    if a.dtype.kind != "f":
+        return mean(a, axis, dtype, keepdims=keepdims)
+    ok = logical_not(isnan(a))
+    return sum(where(ok, a, 0), axis, dtype, keepdims=keepdims) / sum(ok, axis, keepdims=keepdims)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    return _numpy.cumulative("cumsum", a, axis, _host(dtype))
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _numpy.cumulative("cumprod", a, axis, _host(dtype))
+
+
+cumproduct = cumprod
+
+
+def diff(a, n=1, axis=-1):
+    a = asarray(a)
+    axis = _normalize_axis(axis, a.ndim)
+    for _ in _builtins.range(n):
+        lo = (slice(None),) * axis + (slice(1, None),)
+        hi = (slice(None),) * axis + (slice(None, -1),)
+        if a.dtype == bool_:
+            a = not_equal(a[lo], a[hi])
+        else:
+            a = a[lo] - a[hi]
+    return a
+
+
+def sort(a, axis=-1, kind=None, order=None):
+    return _numpy.sort(a, axis)
+
+
+def argsort(a, axis=-1, kind=None, order=None):
+    return _numpy.argsort(a, axis)
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
+    a = asarray(ar).ravel()
+    order = _numpy.argsort(a, 0)
+    s = a[order]
+    if s.size:
+        first = concatenate([array([True]), s[1:] != s[:-1]])
+    else:
+        first = array([], bool_)
+    u = s[first]
+    if not (return_index or return_inverse or return_counts):
+        return u
+    out = [u]
+    starts = flatnonzero(first)
+    if return_index:
+        out.append(order[starts])
+    if return_inverse:
+        inv = zeros(a.shape, int64)
+        inv[order] = cumsum(first) - 1
+        out.append(inv.reshape(asarray(ar).shape))
+    if return_counts:
+        out.append(diff(concatenate([starts, array([s.size])])))
+    return tuple(out)
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    a = asarray(a)
+    if sorter is not None:
+        a = a[sorter]
+    v_arr = asarray(v)
+    vals = a.tolist()
+    out = []
+    import bisect
+    for x in v_arr.ravel().tolist():
+        out.append(bisect.bisect_left(vals, x) if side == "left" else bisect.bisect_right(vals, x))
+    r = array(out, int64).reshape(v_arr.shape)
+    return r[()] if v_arr.ndim == 0 else r
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    a = asarray(a)
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    axis = _normalize_axis(axis, a.ndim)
+    s = sort(a, axis)
+    n = s.shape[axis]
+    lo = (n - 1) // 2
+    hi = n // 2
+    pick = lambda i: s[(slice(None),) * axis + (slice(i, i + 1),)]
+    m = mean(concatenate([pick(lo), pick(hi)], axis), axis, keepdims=keepdims)
+    return m
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, interpolation=None):
+    a = asarray(a).ravel() if axis is None else asarray(a)
+    if axis is None:
+        axis = 0
+    s = sort(a, axis)
+    n = s.shape[axis]
+    qs = asarray(q, float64)
+    res = []
+    for qv in qs.ravel().tolist():
+        pos = qv / 100.0 * (n - 1)
+        lo = _builtins.int(_math.floor(pos))
+        hi = _builtins.min(lo + 1, n - 1)
+        frac = pos - lo
+        vlo = take(s, lo, axis)
+        vhi = take(s, hi, axis)
+        res.append(vlo + (vhi - vlo) * frac)
+    if qs.ndim == 0:
+        return res[0]
+    return stack(res)
+
+
+def quantile(a, q, axis=None, **kwargs):
+    return percentile(a, multiply(q, 100.0), axis, **kwargs)
+
+
+def bincount(x, weights=None, minlength=0):
+    x = asarray(x).ravel().tolist()
+    n = _builtins.max([minlength] + [v + 1 for v in x])
+    if weights is None:
+        out = [0] * n
+        for v in x:
+            out[v] += 1
+        return array(out, int64)
+    w = asarray(weights, float64).ravel().tolist()
+    out = [0.0] * n
+    for v, wv in zip(x, w):
+        out[v] += wv
+    return array(out, float64)
+
+
+def histogram(a, bins=10, range=None, weights=None, density=None):
+    raise NotImplementedError("fluidc's numpy has no histogram")
+
+
+def interp(x, xp, fp, left=None, right=None):
+    raise NotImplementedError("fluidc's numpy has no interp")
+
+
+def convolve(a, v, mode="full"):
+    a = asarray(a)
+    v = asarray(v)
+    n, m = a.shape[0], v.shape[0]
+    out = zeros(n + m - 1, result_type(a, v))
+    for i in _builtins.range(m):
+        out[i:i + n] += a * v[i]
+    if mode == "full":
+        return out
+    if mode == "same":
+        k = (_builtins.min(n, m) - 1) // 2
+        return out[k:k + _builtins.max(n, m)]
+    if mode == "valid":
+        return out[_builtins.min(n, m) - 1:_builtins.max(n, m)]
+    raise ValueError("mode must be one of 'full', 'same', 'valid'")
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    x = asarray(x)
+    if x.dtype.kind != "f":
+        return x.copy()
+    big = finfo(x.dtype).max
+    x = where(isnan(x), nan, x)
+    x = where(isposinf(x), big if posinf is None else posinf, x)
+    x = where(isneginf(x), -big if neginf is None else neginf, x)
+    return x
+
+
+def einsum(*operands, **kwargs):
+    raise NotImplementedError("fluidc's numpy has no einsum")
+
+
+# ---------------------------------------------------------------- dtype functions
+
+
+def result_type(*arrays_and_dtypes):
+    out = None
+    for x in arrays_and_dtypes:
+        if isinstance(x, (dtype, _builtins.str, type)):
+            x = zeros((), _host(x))
+        if out is None:
+            out = x
+            continue
+        out = zeros((), _numpy.result_type(out, x))
+    if out is None:
+        raise ValueError("at least one array or dtype is required")
+    return dtype(asarray(out).dtype)
+
+
+def promote_types(type1, type2):
+    return result_type(dtype(type1), dtype(type2))
+
+
+def can_cast(from_, to, casting="safe"):
+    f = dtype(from_.dtype if hasattr(from_, "dtype") else from_)
+    t = dtype(to)
+    order = ["bool", "int32", "int64", "float32", "float64"]
+    if casting == "unsafe":
+        return True
+    if f == t:
+        return True
+    if f.name in order and t.name in order:
+        if f.name in ("int32", "int64") and t.name == "float32":
+            return f.name == "int32" and False
+        return order.index(f.name) <= order.index(t.name) and not (f.name == "int64" and t.name == "float32")
+    return False
+
+
+def issubdtype(arg1, arg2):
+    t1 = arg1 if isinstance(arg1, type) and issubclass(arg1, generic) else dtype(arg1).type
+    t2 = arg2 if isinstance(arg2, type) and issubclass(arg2, generic) else dtype(arg2).type
+    return issubclass(t1, t2)
+
+
+def isdtype(dt, kind):
+    kinds = (kind,) if not isinstance(kind, tuple) else kind
+    d = dtype(dt)
+    for k in kinds:
+        if k == "bool" and d.kind == "b":
+            return True
+        if k == "signed integer" and d.kind == "i":
+            return True
+        if k == "unsigned integer" and d.kind == "u":
+            return True
+        if k == "integral" and d.kind in "iu":
+            return True
+        if k == "real floating" and d.kind == "f":
+            return True
+        if k == "numeric" and d.kind in "iufc":
+            return True
+        if not isinstance(k, _builtins.str) and dtype(k) == d:
+            return True
+    return False
+
+
+def iscomplexobj(x):
+    return False
+
+
+def isrealobj(x):
+    return True
+
+
+class finfo(object):
+    _VALUES = {
+        "float16": (0.0009765625, 65504.0, 6.103515625e-05, 5.960464477539063e-08, 16, 3, 0.001),
+        "float32": (1.1920928955078125e-07, 3.4028234663852886e+38, 1.1754943508222875e-38,
+                    1.401298464324817e-45, 32, 6, 1e-06),
+        "float64": (2.220446049250313e-16, 1.7976931348623157e+308, 2.2250738585072014e-308,
+                    5e-324, 64, 15, 1e-15),
+    }
+
+    def __init__(self, dtype_):
+        if isinstance(dtype_, (ndarray, generic)):
+            dtype_ = dtype_.dtype
+        if dtype_ is _builtins.float:
+            dtype_ = "float64"
+        name = _dtype_name(dtype_)
+        if name not in self._VALUES:
+            raise ValueError("data type %r not inexact" % (dtype(name).type,))
+        eps, big, tiny, smallest_sub, bits, precision, resolution = self._VALUES[name]
+        t = _SCALAR_TYPE_BY_NAME[name] if name != "float16" else float64
+        self.dtype = dtype(name)
+        self.bits = bits
+        self.precision = precision
+        self.eps = t(eps)
+        self.max = t(big)
+        self.min = t(-big)
+        self.tiny = t(tiny)
+        self.smallest_normal = t(tiny)
+        self.smallest_subnormal = t(smallest_sub)
+        self.resolution = t(resolution)
+        self.epsneg = t(eps / 2)
+
+    def __repr__(self):
+        return "finfo(resolution=%s, min=%s, max=%s, dtype=%s)" % (
+            self.resolution, self.min, self.max, self.dtype)
+
+
+class iinfo(object):
+    _VALUES = {
+        "int8": (-128, 127), "int16": (-32768, 32767), "int32": (-2147483648, 2147483647),
+        "int64": (-9223372036854775808, 9223372036854775807), "uint8": (0, 255),
+        "uint16": (0, 65535), "uint32": (0, 4294967295), "uint64": (0, 18446744073709551615),
+        "bool": (0, 1),
+    }
+
+    def __init__(self, int_type):
+        if isinstance(int_type, (ndarray, generic)):
+            int_type = int_type.dtype
+        name = _dtype_name(int_type)
+        if name not in self._VALUES or name == "bool":
+            raise ValueError("Invalid integer data type %r." % dtype(name).kind)
+        self.dtype = dtype(name)
+        self.kind = self.dtype.kind
+        self.bits = self.dtype.itemsize * 8
+        self.min, self.max = self._VALUES[name]
+
+    def __repr__(self):
+        return "iinfo(min=%d, max=%d, dtype=%s)" % (self.min, self.max, self.dtype)
+
+
+# ---------------------------------------------------------------- printing and errors
+
+_PRINT_DEFAULTS = {
+    "edgeitems": 3, "threshold": 1000, "floatmode": "maxprec", "precision": 8,
+    "suppress": False, "linewidth": 75, "nanstr": "nan", "infstr": "inf", "sign": "-",
+    "formatter": None, "legacy": False, "override_repr": None,
+}
+_print_options = dict(_PRINT_DEFAULTS)
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     suppress=None, nanstr=None, infstr=None, formatter=None, sign=None,
+                     floatmode=None, *, legacy=None, override_repr=None):
+    given = dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
+                 linewidth=linewidth, suppress=suppress, nanstr=nanstr, infstr=infstr,
+                 formatter=formatter, sign=sign, floatmode=floatmode, legacy=legacy,
+                 override_repr=override_repr)
+    for k, v in given.items():
+        if v is None:
+            continue
+        if k == "suppress":
+            v = _builtins.bool(v)
+        if v != _PRINT_DEFAULTS[k]:
+            raise NotImplementedError(
+                "fluidc's numpy prints with numpy's default print options only (%s=%r)" % (k, v))
+        _print_options[k] = v
+
+
+def get_printoptions():
+    return dict(_print_options)
+
+
+class printoptions(object):
+    def __init__(self, *args, **kwargs):
+        self._args = args
+        self._kwargs = kwargs
+
+    def __enter__(self):
+        self._saved = get_printoptions()
+        set_printoptions(*self._args, **self._kwargs)
+        return get_printoptions()
+
+    def __exit__(self, *exc):
+        return False
+
+
+def array2string(a, max_line_width=None, precision=None, suppress_small=None, separator=" ",
+                 prefix="", **kwargs):
+    if max_line_width is not None or precision is not None or suppress_small or separator != " " or prefix:
+        raise NotImplementedError("fluidc's numpy prints arrays with numpy's defaults only")
+    return _numpy.format(asarray(a)._h, "str")
+
+
+def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
+    return repr(asarray(arr))
+
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+    return _builtins.str(asarray(a))
+
+
+_err_state = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
+
+
+def seterr(all=None, divide=None, over=None, under=None, invalid=None):
+    old = dict(_err_state)
+    for k, v in (("divide", divide), ("over", over), ("under", under), ("invalid", invalid)):
+        if v is not None or all is not None:
+            _err_state[k] = v if v is not None else all
+    return old
+
+
+def geterr():
+    return dict(_err_state)
+
+
+class errstate(object):
+    def __init__(self, **kwargs):
+        self._kwargs = kwargs
+
+    def __enter__(self):
+        self._old = seterr(**self._kwargs)
+
+    def __exit__(self, *exc):
+        seterr(**self._old)
+        return False
+
+    def __call__(self, func):
+        def wrapped(*args, **kwargs):
+            with errstate(**self._kwargs):
+                return func(*args, **kwargs)
+        return wrapped
+
+
+# ---------------------------------------------------------------- files
+
+
+def save(file, arr, allow_pickle=True, fix_imports=True):
+    from numpy import lib as _lib
+    _lib._save(file, arr)
+
+
+def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII"):
+    from numpy import lib as _lib
+    return _lib._load(file)
+
+
+from numpy import random  # noqa: E402
+from numpy import linalg  # noqa: E402
+from numpy import testing  # noqa: E402
+from numpy import lib  # noqa: E402

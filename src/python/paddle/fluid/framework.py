@@ -518,6 +518,30 @@ class Program(object):
             for b in self.blocks:
                 b._sync_with_cpp()
 
+    @contextlib.contextmanager
+    def _optimized_guard(self, param_and_grads):
+        """Ops appended inside are optimizer ops for `param_and_grads`
+        (`op_role` Optimize, `op_role_var` their names), as 1.x's."""
+        old = (self._op_role, self._op_role_var)
+        self._op_role = 2  # OpRole.Optimize
+        self._op_role_var = [v.name if isinstance(v, Variable) else v for v in param_and_grads]
+        try:
+            yield
+        finally:
+            self._op_role, self._op_role_var = old
+
+    @contextlib.contextmanager
+    def _lr_schedule_guard(self, is_with_opt=False):
+        """Ops appended inside compute the learning rate (`op_role`
+        LRSched, with Optimize too if `is_with_opt`), as 1.x's."""
+        old = (self._op_role, self._op_role_var)
+        self._op_role = 16 | 2 if is_with_opt else 16  # OpRole.LRSched (| Optimize)
+        self._op_role_var = []
+        try:
+            yield
+        finally:
+            self._op_role, self._op_role_var = old
+
     @property
     def random_seed(self):
         return self._seed

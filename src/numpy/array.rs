@@ -1,0 +1,645 @@
+//! Making, converting, reshaping, joining and indexing arrays.
+use ndarray::IxDyn;
+use rustpython_vm::builtins::PyStrRef;
+use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
+
+use super::convert::{
+    float_arg, index_int, index_of, opt_int, scalar_arg, shape_arg, shape_tuple, signed_shape,
+    to_array, Held,
+};
+use super::{dtype_arg, wrap_any, wrap_array, HostResult, PyHostArray};
+use crate::host::ops::compact_shape;
+use crate::host::{self, DType, HostArray, Index, Nested, Scalar};
+use crate::native::convert::sequence;
+
+/// Runs `$body` on the `ArrayD` inside a [`HostArray`], giving an array of
+/// the same dtype.
+macro_rules! map_same {
+    ($h:expr, $a:ident => $body:expr) => {
+        match $h {
+            HostArray::Bool($a) => HostArray::Bool($body),
+            HostArray::Int32($a) => HostArray::Int32($body),
+            HostArray::Int64($a) => HostArray::Int64($body),
+            HostArray::Float32($a) => HostArray::Float32($body),
+            HostArray::Float64($a) => HostArray::Float64($body),
+        }
+    };
+}
+
+pub(super) use map_same;
+
+/// A Python scalar for an element.
+pub fn scalar_to_py(s: Scalar, vm: &VirtualMachine) -> PyObjectRef {
+    match s {
+        Scalar::Bool(b) => vm.ctx.new_bool(b).into(),
+        Scalar::Int(i) => vm.ctx.new_int(i).into(),
+        Scalar::Float(f) => vm.ctx.new_float(f).into(),
+    }
+}
+
+fn nested_to_py(n: &Nested, vm: &VirtualMachine) -> PyObjectRef {
+    match n {
+        Nested::Bool(b) => vm.ctx.new_bool(*b).into(),
+        Nested::Int(i) => vm.ctx.new_int(*i).into(),
+        Nested::Float(f) => vm.ctx.new_float(*f).into(),
+        Nested::List(items) => vm
+            .ctx
+            .new_list(items.iter().map(|i| nested_to_py(i, vm)).collect())
+            .into(),
+        Nested::Array(a) => nested_to_py(&a.tolist(), vm),
+    }
+}
+
+/// `_numpy.array(obj, dtype)`: a new array (numpy's dtype discovery, or
+/// the dtype given).
+fn array(obj: PyObjectRef, dtype: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult {
+    let d = dtype_arg(dtype, vm)?;
+    wrap_array(to_array(&obj, d, vm)?, vm)
+}
+
+/// `_numpy.scalar(obj, dtype)`: `np.float32(x)`: a numpy scalar of a
+/// number, an array of a sequence.
+fn scalar(obj: PyObjectRef, dtype: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult {
+    let d = dtype_arg(dtype, vm)?;
+    wrap_any(to_array(&obj, d, vm)?, vm)
+}
+
+/// The fill value of `np.full`: a number, or an array broadcast to the
+/// shape.
+fn full(
+    shape: PyObjectRef,
+    value: PyObjectRef,
+    dtype: Option<PyStrRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let shape = shape_arg(&shape, vm)?;
+    let d = dtype_arg(dtype, vm)?;
+    let v = Held::require(&value, vm)?.array();
+    let d = d.unwrap_or(v.dtype());
+    let mut out = HostArray::zeros(d, &shape).py(vm)?;
+    if v.ndim() == 0 {
+        let s = v.item().py(vm)?;
+        out = HostArray::full(d, &shape, s).py(vm)?;
+    } else {
+        out.assign_index(&[Index::Ellipsis], &v).py(vm)?;
+    }
+    wrap_array(out, vm)
+}
+
+/// `_numpy.arange(start, stop, step, dtype)` (`stop` None: `arange(start)`).
+fn arange(
+    start: PyObjectRef,
+    stop: PyObjectRef,
+    step: PyObjectRef,
+    dtype: Option<PyStrRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let (start, stop) = if vm.is_none(&stop) {
+        (Scalar::Int(0), scalar_arg(&start, vm)?)
+    } else {
+        (scalar_arg(&start, vm)?, scalar_arg(&stop, vm)?)
+    };
+    let step = if vm.is_none(&step) {
+        Scalar::Int(1)
+    } else {
+        scalar_arg(&step, vm)?
+    };
+    let d = dtype_arg(dtype, vm)?;
+    wrap_array(host::arange(start, stop, step, d).py(vm)?, vm)
+}
+
+/// `_numpy.linspace(start, stop, num, endpoint, dtype)`.
+fn linspace(
+    start: PyObjectRef,
+    stop: PyObjectRef,
+    num: PyObjectRef,
+    endpoint: bool,
+    dtype: Option<PyStrRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let num = index_int(&num, vm)?;
+    let num = usize::try_from(num).map_err(|_| {
+        vm.new_value_error(format!("Number of samples, {num}, must be non-negative."))
+    })?;
+    let r = host::linspace(
+        float_arg(&start, vm)?,
+        float_arg(&stop, vm)?,
+        num,
+        endpoint,
+        dtype_arg(dtype, vm)?,
+    );
+    wrap_array(r.py(vm)?, vm)
+}
+
+/// `_numpy.eye(n, m, k, dtype)`.
+fn eye(
+    n: PyObjectRef,
+    m: PyObjectRef,
+    k: PyObjectRef,
+    dtype: Option<PyStrRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let count = |v: i64| {
+        usize::try_from(v)
+            .map_err(|_| vm.new_value_error("negative dimensions are not allowed".to_owned()))
+    };
+    let n = count(index_int(&n, vm)?)?;
+    let m = opt_int(&m, vm)?.map(count).transpose()?;
+    let k = index_int(&k, vm)?;
+    let d = dtype_arg(dtype, vm)?.unwrap_or(DType::Float64);
+    wrap_array(host::eye(n, m, k, d).py(vm)?, vm)
+}
+
+/// The arrays of a sequence argument (`np.concatenate`'s).
+fn array_list(seq: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<HostArray>> {
+    let items = match sequence(seq) {
+        Some(items) => items,
+        None => match super::handle_of(seq, vm) {
+            Some(h) => {
+                let a = h.read().clone();
+                let n = a.shape().first().copied().unwrap_or(0);
+                return (0..n as i64)
+                    .map(|i| a.index(&[Index::Int(i)]).py(vm))
+                    .collect();
+            }
+            None => {
+                let list = vm
+                    .ctx
+                    .types
+                    .list_type
+                    .as_object()
+                    .call((seq.to_owned(),), vm)?;
+                sequence(&list).unwrap_or_default()
+            }
+        },
+    };
+    items.iter().map(|o| to_array(o, None, vm)).collect()
+}
+
+/// `_numpy.concatenate(arrays, axis)` (`axis` None: flattened).
+fn concatenate(seq: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let arrays = array_list(&seq, vm)?;
+    let refs: Vec<&HostArray> = arrays.iter().collect();
+    let axis = opt_int(&axis, vm)?;
+    wrap_array(host::concatenate(&refs, axis).py(vm)?, vm)
+}
+
+/// `_numpy.stack(arrays, axis)`.
+fn stack(seq: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let arrays = array_list(&seq, vm)?;
+    let refs: Vec<&HostArray> = arrays.iter().collect();
+    let axis = index_int(&axis, vm)?;
+    wrap_array(host::stack(&refs, axis).py(vm)?, vm)
+}
+
+/// `_numpy.getitem(h, key)`: `a[key]`; an element is a numpy scalar.
+fn getitem(h: PyRef<PyHostArray>, key: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let index = index_of(&key, vm)?;
+    let r = h.read().index(&index).py(vm)?;
+    if r.ndim() == 0 && Index::yields_scalar(&index) {
+        wrap_any(r, vm)
+    } else {
+        wrap_array(r, vm)
+    }
+}
+
+/// `_numpy.setitem(h, key, value)`: `a[key] = value`, in place.
+fn setitem(
+    h: PyRef<PyHostArray>,
+    key: PyObjectRef,
+    value: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let index = index_of(&key, vm)?;
+    let dtype = h.read().dtype();
+    // A Python value is read at the array's dtype (numpy's checks for
+    // Python ints out of range); arrays cast as they are written.
+    let v = match super::handle_of(&value, vm) {
+        Some(v) => v.read().clone(),
+        None => {
+            let n = super::nested(&value, vm)?;
+            HostArray::from_nested(&n, Some(dtype)).py(vm)?
+        }
+    };
+    h.write().assign_index(&index, &v).py(vm)
+}
+
+/// `_numpy.rows(h)`: what iterating over an array gives.
+fn rows(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
+    let a = h.read().clone();
+    let Some(&n) = a.shape().first() else {
+        return Err(vm.new_type_error("iteration over a 0-d array".to_owned()));
+    };
+    (0..n as i64)
+        .map(|i| {
+            let r = a.index(&[Index::Int(i)]).py(vm)?;
+            wrap_any(r, vm)
+        })
+        .collect()
+}
+
+/// `_numpy.tolist(h)`: nested lists of Python numbers (a 0-d array: the
+/// number).
+fn tolist(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyObjectRef {
+    nested_to_py(&h.read().tolist(), vm)
+}
+
+/// `_numpy.item(h, args)`: `a.item()`, `a.item(flat)`, `a.item(i, j)`.
+fn item(h: PyRef<PyHostArray>, args: Vec<PyObjectRef>, vm: &VirtualMachine) -> PyResult {
+    let a = h.read();
+    let s = match args.as_slice() {
+        [] => a.item().py(vm)?,
+        [one] if sequence(one).is_none() => a.item_at(index_int(one, vm)?).py(vm)?,
+        many => {
+            let items = match many {
+                [one] => sequence(one).unwrap_or_default(),
+                _ => many.to_vec(),
+            };
+            let index = items
+                .iter()
+                .map(|i| index_int(i, vm).map(Index::Int))
+                .collect::<PyResult<Vec<Index>>>()?;
+            if index.len() != a.ndim() {
+                return Err(vm.new_value_error("incorrect number of indices for array".to_owned()));
+            }
+            a.index(&index).py(vm)?.item().py(vm)?
+        }
+    };
+    Ok(scalar_to_py(s, vm))
+}
+
+/// numpy's `repr` and `str` of an array, and of a numpy scalar (a 0-d
+/// array printed as a scalar: `1.5` and `np.float32(1.5)`).
+fn format(h: PyRef<PyHostArray>, how: PyStrRef, vm: &VirtualMachine) -> PyResult<String> {
+    let a = h.read();
+    Ok(match how.as_str() {
+        "repr" => host::array_repr(&a),
+        "str" => host::array_str(&a),
+        "scalar_repr" => host::scalar_repr(&a),
+        "scalar_str" => host::scalar_str(&a),
+        other => return Err(vm.new_value_error(format!("no format `{other}`"))),
+    })
+}
+
+/// `_numpy.astype(h, dtype)`: a new array.
+fn astype(h: PyRef<PyHostArray>, dtype: PyStrRef, vm: &VirtualMachine) -> PyResult {
+    let d = dtype_arg(Some(dtype), vm)?.unwrap_or(DType::Float64);
+    let r = h.read().astype(d);
+    wrap_array(r, vm)
+}
+
+/// `_numpy.reshape(h, shape)` (one dimension may be -1).
+fn reshape(h: PyRef<PyHostArray>, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let shape = signed_shape(&shape, vm)?;
+    let r = h.read().reshape(&shape).py(vm)?;
+    wrap_array(r, vm)
+}
+
+/// `_numpy.set_shape(h, shape)`: `a.shape = shape`, in place.
+fn set_shape(h: PyRef<PyHostArray>, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    let shape = signed_shape(&shape, vm)?;
+    let r = h.read().reshape(&shape).py(vm)?;
+    *h.write() = r;
+    Ok(())
+}
+
+/// `_numpy.transpose(h, axes)` (`None` reverses the axes).
+fn transpose(h: PyRef<PyHostArray>, axes: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let axes = if vm.is_none(&axes) {
+        None
+    } else {
+        Some(signed_shape(&axes, vm)?)
+    };
+    let r = h.read().transpose(axes.as_deref()).py(vm)?;
+    wrap_array(r, vm)
+}
+
+/// `_numpy.squeeze(h, axis)`: `axis` None, an int or a tuple.
+fn squeeze(h: PyRef<PyHostArray>, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let a = h.read().clone();
+    if vm.is_none(&axis) {
+        return wrap_array(a.squeeze(None).py(vm)?, vm);
+    }
+    let mut axes = signed_shape(&axis, vm)?;
+    let ndim = a.ndim();
+    let mut resolved = Vec::with_capacity(axes.len());
+    for &ax in &axes {
+        let k = crate::host::array::normalize_axis(ax, ndim).py(vm)?;
+        if a.shape()[k] != 1 {
+            return Err(vm.new_value_error(
+                "cannot select an axis to squeeze out which has size not equal to one".to_owned(),
+            ));
+        }
+        resolved.push(k as i64);
+    }
+    axes = resolved;
+    let keep: Vec<i64> = (0..ndim)
+        .filter(|k| !axes.contains(&(*k as i64)))
+        .map(|k| a.shape()[k] as i64)
+        .collect();
+    wrap_array(a.reshape(&keep).py(vm)?, vm)
+}
+
+/// `_numpy.expand_dims(h, axis)`: `axis` an int or a tuple.
+fn expand_dims(h: PyRef<PyHostArray>, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let a = h.read().clone();
+    let axes = signed_shape(&axis, vm)?;
+    let out_ndim = a.ndim() + axes.len();
+    let mut new_axes = Vec::with_capacity(axes.len());
+    for &ax in &axes {
+        let k = crate::host::array::normalize_axis(ax, out_ndim).py(vm)?;
+        if new_axes.contains(&k) {
+            return Err(vm.new_value_error("repeated axis".to_owned()));
+        }
+        new_axes.push(k);
+    }
+    let mut old = a.shape().iter();
+    let shape: Vec<i64> = (0..out_ndim)
+        .map(|k| {
+            if new_axes.contains(&k) {
+                1
+            } else {
+                old.next().map_or(1, |&d| d as i64)
+            }
+        })
+        .collect();
+    wrap_array(a.reshape(&shape).py(vm)?, vm)
+}
+
+/// `_numpy.flatten(h)`.
+fn flatten(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
+    let r = h.read().flatten();
+    wrap_array(r, vm)
+}
+
+/// `_numpy.copy(h)`.
+fn copy(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
+    let r = h.read().clone();
+    wrap_array(r, vm)
+}
+
+/// `_numpy.broadcast_to(x, shape)`.
+fn broadcast_to(x: PyObjectRef, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let a = to_array(&x, None, vm)?;
+    let shape = shape_arg(&shape, vm)?;
+    let fail = || {
+        vm.new_value_error(format!(
+            "operands could not be broadcast together with remapped shapes [original->remapped]: {}  and requested shape {}",
+            compact_shape(a.shape()),
+            compact_shape(&shape)
+        ))
+    };
+    if a.ndim() > shape.len() {
+        return Err(fail());
+    }
+    let b = map_same!(&a, x => match x.broadcast(IxDyn(&shape)) {
+        Some(v) => v.to_owned(),
+        None => return Err(fail()),
+    });
+    wrap_array(b, vm)
+}
+
+/// `_numpy.nonzero(x)`: a tuple of int64 arrays.
+fn nonzero(x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let a = to_array(&x, None, vm)?;
+    if a.ndim() == 0 {
+        return Err(vm.new_value_error(
+            "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead. If the context of this error is of the form `arr[nonzero(cond)]`, just use `arr[cond]`.".to_owned(),
+        ));
+    }
+    let cols = host::nonzero(&a)
+        .into_iter()
+        .map(|c| wrap_array(c, vm))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(vm.ctx.new_tuple(cols).into())
+}
+
+/// `_numpy.dot(a, b)`: `np.dot` (a 0-d operand multiplies).
+fn dot(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let (x, y) = (to_array(&a, None, vm)?, to_array(&b, None, vm)?);
+    if x.ndim() == 0 || y.ndim() == 0 {
+        let r = host::binary(host::BinaryOp::Mul, (&x).into(), (&y).into()).py(vm)?;
+        return wrap_any(r, vm);
+    }
+    wrap_any(host::dot(&x, &y).py(vm)?, vm)
+}
+
+/// `_numpy.matmul(a, b)`: `np.matmul` / `a @ b`, stacks of matrices
+/// broadcast.
+fn matmul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let (x, y) = (to_array(&a, None, vm)?, to_array(&b, None, vm)?);
+    for (k, arr) in [&x, &y].iter().enumerate() {
+        if arr.ndim() == 0 {
+            return Err(vm.new_value_error(format!(
+                "matmul: Input operand {k} does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
+            )));
+        }
+    }
+    let kx = x.shape()[x.ndim() - 1];
+    let ky = if y.ndim() == 1 {
+        y.shape()[0]
+    } else {
+        y.shape()[y.ndim() - 2]
+    };
+    if kx != ky {
+        return Err(vm.new_value_error(format!(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {ky} is different from {kx})"
+        )));
+    }
+    if x.ndim() <= 2 && y.ndim() <= 2 {
+        return wrap_any(host::dot(&x, &y).py(vm)?, vm);
+    }
+    // Stacks: promote 1-d operands, broadcast the batch dimensions.
+    let x2 = if x.ndim() == 1 {
+        x.reshape(&[1, kx as i64]).py(vm)?
+    } else {
+        x.clone()
+    };
+    let y2 = if y.ndim() == 1 {
+        y.reshape(&[ky as i64, 1]).py(vm)?
+    } else {
+        y.clone()
+    };
+    let (bx, by) = (&x2.shape()[..x2.ndim() - 2], &y2.shape()[..y2.ndim() - 2]);
+    let batch = host::broadcast_shapes(&[bx, by]).py(vm)?;
+    let (n, m) = (x2.shape()[x2.ndim() - 2], y2.shape()[y2.ndim() - 1]);
+    let expand = |arr: &HostArray, rows: usize, cols: usize| -> PyResult<HostArray> {
+        let mut shape = batch.clone();
+        shape.extend([rows, cols]);
+        let b = map_same!(arr, v => match v.broadcast(IxDyn(&shape)) {
+            Some(view) => view.to_owned(),
+            None => return Err(vm.new_value_error("matmul: batch dimensions do not broadcast".to_owned())),
+        });
+        let total: usize = batch.iter().product();
+        b.reshape(&[total as i64, rows as i64, cols as i64]).py(vm)
+    };
+    let (xs, ys) = (expand(&x2, n, kx)?, expand(&y2, ky, m)?);
+    let total: usize = batch.iter().product();
+    let mut parts = Vec::with_capacity(total);
+    for i in 0..total as i64 {
+        let p = xs.index(&[Index::Int(i)]).py(vm)?;
+        let q = ys.index(&[Index::Int(i)]).py(vm)?;
+        parts.push(host::dot(&p, &q).py(vm)?);
+    }
+    let mut shape: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
+    if x.ndim() > 1 {
+        shape.push(n as i64);
+    }
+    if y.ndim() > 1 {
+        shape.push(m as i64);
+    }
+    let r = if parts.is_empty() {
+        let d = host::DType::promote(x.dtype(), y.dtype());
+        let s: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+        HostArray::zeros(d, &s).py(vm)?
+    } else {
+        let refs: Vec<&HostArray> = parts.iter().collect();
+        host::stack(&refs, 0).py(vm)?.reshape(&shape).py(vm)?
+    };
+    wrap_any(r, vm)
+}
+
+/// `_numpy.to_float(h)`: `float(a)`.
+fn to_float(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<f64> {
+    h.read().to_float().py(vm)
+}
+
+/// `_numpy.to_int(h)`: `int(a)` (NaN and infinities are Python's errors).
+fn to_int(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
+    let a = h.read();
+    if a.size() != 1 {
+        return Err(
+            vm.new_type_error("only length-1 arrays can be converted to Python scalars".to_owned())
+        );
+    }
+    match a.item().py(vm)? {
+        Scalar::Float(f) => {
+            // Python's int(float): exact for any finite value.
+            let f = vm.ctx.new_float(f);
+            vm.ctx.types.int_type.as_object().call((f,), vm)
+        }
+        s => Ok(vm.ctx.new_int(s.as_i64().py(vm)?).into()),
+    }
+}
+
+/// `_numpy.truthy(h)`: `bool(a)`.
+fn truthy(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<bool> {
+    h.read().truthy().py(vm)
+}
+
+/// `_numpy.to_index(h)`: `operator.index(a)`, integers only.
+fn to_index(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<i64> {
+    let a = h.read();
+    if a.ndim() != 0 || !(a.dtype().is_int()) {
+        return Err(vm.new_type_error(
+            "only integer scalar arrays can be converted to a scalar index".to_owned(),
+        ));
+    }
+    a.item().py(vm)?.as_i64().py(vm)
+}
+
+/// `_numpy.fill(h, value)`: `a.fill(value)`, in place.
+fn fill(h: PyRef<PyHostArray>, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    let s = scalar_arg(&value, vm)?;
+    let (dtype, shape) = {
+        let a = h.read();
+        (a.dtype(), a.shape().to_vec())
+    };
+    let s = match (s, dtype.is_int()) {
+        (Scalar::Int(_), true) | (Scalar::Float(_), true) => {
+            let n = Nested::from(s);
+            HostArray::from_nested(&n, Some(dtype))
+                .py(vm)?
+                .item()
+                .py(vm)?
+        }
+        _ => s,
+    };
+    *h.write() = HostArray::full(dtype, &shape, s).py(vm)?;
+    Ok(())
+}
+
+/// `_numpy.assign(h, x)`: replaces the whole contents (`a.sort()` in
+/// place).
+fn assign(h: PyRef<PyHostArray>, x: PyRef<PyHostArray>) {
+    let v = x.read().clone();
+    *h.write() = v;
+}
+
+/// `_numpy.empty_handle(shape, dtype)`: zeros (numpy's `empty` is
+/// uninitialised; fluidc's is zeros).
+fn zeros(shape: PyObjectRef, dtype: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult {
+    let shape = shape_arg(&shape, vm)?;
+    let d = dtype_arg(dtype, vm)?.unwrap_or(DType::Float64);
+    wrap_array(HostArray::zeros(d, &shape).py(vm)?, vm)
+}
+
+/// `_numpy.info(h)`: `(shape, dtype name)` in one call.
+fn info(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyObjectRef {
+    let a = h.read();
+    vm.ctx
+        .new_tuple(vec![
+            shape_tuple(a.shape(), vm),
+            vm.ctx.new_str(a.dtype().name()).into(),
+        ])
+        .into()
+}
+
+/// `_numpy.from_flat(values, shape, dtype)`: an array from a flat list
+/// (unpickling).
+fn from_flat(
+    values: PyObjectRef,
+    shape: PyObjectRef,
+    dtype: PyStrRef,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let d = dtype_arg(Some(dtype), vm)?;
+    let flat = to_array(&values, d, vm)?;
+    let shape: Vec<i64> = shape_arg(&shape, vm)?.iter().map(|&x| x as i64).collect();
+    wrap_array(flat.reshape(&shape).py(vm)?, vm)
+}
+
+pub(super) fn add_functions(m: &PyObject, vm: &VirtualMachine) {
+    macro_rules! add {
+        ($($name:literal => $f:expr),* $(,)?) => {
+            $(let _ = m.set_attr($name, vm.new_function($name, $f), vm);)*
+        };
+    }
+    add!(
+        "array" => array,
+        "scalar" => scalar,
+        "full" => full,
+        "zeros" => zeros,
+        "arange" => arange,
+        "linspace" => linspace,
+        "eye" => eye,
+        "concatenate" => concatenate,
+        "stack" => stack,
+        "getitem" => getitem,
+        "setitem" => setitem,
+        "rows" => rows,
+        "tolist" => tolist,
+        "item" => item,
+        "format" => format,
+        "astype" => astype,
+        "reshape" => reshape,
+        "set_shape" => set_shape,
+        "transpose" => transpose,
+        "squeeze" => squeeze,
+        "expand_dims" => expand_dims,
+        "flatten" => flatten,
+        "copy" => copy,
+        "broadcast_to" => broadcast_to,
+        "nonzero" => nonzero,
+        "dot" => dot,
+        "matmul" => matmul,
+        "to_float" => to_float,
+        "to_int" => to_int,
+        "truthy" => truthy,
+        "to_index" => to_index,
+        "fill" => fill,
+        "assign" => assign,
+        "info" => info,
+        "from_flat" => from_flat,
+    );
+}

@@ -1,0 +1,454 @@
+//! Element-wise functions: operators and two-argument ufuncs (Python
+//! numbers weak, numpy 2's promotion, broadcasting), in-place operators
+//! (numpy's `same_kind` output casting), one-argument ufuncs, rounding,
+//! clipping and closeness.
+use std::ops::{BitAnd, BitOr, BitXor};
+
+use ndarray::{ArrayD, Zip};
+use rustpython_vm::builtins::PyStrRef;
+use rustpython_vm::{PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
+
+use super::convert::{float_arg, index_int, to_array, with2, Held};
+use super::{registered_error, wrap_any, wrap_array, HostResult, PyHostArray};
+use crate::host::ops::{broadcast_to, compact_shape, operand_array};
+use crate::host::{
+    self, broadcast_shapes, result_type, BinaryOp, DType, Elem, HostArray, HostError, Operand,
+    Tolerance, UnaryOp,
+};
+
+/// A two-argument ufunc.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op2 {
+    Host(BinaryOp),
+    Bit(Bit),
+    Logical(Bit),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bit {
+    And,
+    Or,
+    Xor,
+}
+
+/// The ufunc numpy names `name`.
+fn op2(name: &str, vm: &VirtualMachine) -> PyResult<Op2> {
+    use BinaryOp as B;
+    Ok(match name {
+        "add" => Op2::Host(B::Add),
+        "subtract" => Op2::Host(B::Sub),
+        "multiply" => Op2::Host(B::Mul),
+        "divide" | "true_divide" => Op2::Host(B::TrueDiv),
+        "floor_divide" => Op2::Host(B::FloorDiv),
+        "remainder" | "mod" => Op2::Host(B::Mod),
+        "power" => Op2::Host(B::Pow),
+        "maximum" => Op2::Host(B::Maximum),
+        "minimum" => Op2::Host(B::Minimum),
+        "equal" => Op2::Host(B::Eq),
+        "not_equal" => Op2::Host(B::Ne),
+        "less" => Op2::Host(B::Lt),
+        "less_equal" => Op2::Host(B::Le),
+        "greater" => Op2::Host(B::Gt),
+        "greater_equal" => Op2::Host(B::Ge),
+        "bitwise_and" => Op2::Bit(Bit::And),
+        "bitwise_or" => Op2::Bit(Bit::Or),
+        "bitwise_xor" => Op2::Bit(Bit::Xor),
+        "logical_and" => Op2::Logical(Bit::And),
+        "logical_or" => Op2::Logical(Bit::Or),
+        "logical_xor" => Op2::Logical(Bit::Xor),
+        other => return Err(vm.new_value_error(format!("no ufunc `{other}`"))),
+    })
+}
+
+/// numpy's name of a ufunc, for messages.
+fn ufunc_name(op: Op2) -> &'static str {
+    use BinaryOp as B;
+    match op {
+        Op2::Host(B::Add) => "add",
+        Op2::Host(B::Sub) => "subtract",
+        Op2::Host(B::Mul) => "multiply",
+        Op2::Host(B::TrueDiv) => "divide",
+        Op2::Host(B::FloorDiv) => "floor_divide",
+        Op2::Host(B::Mod) => "remainder",
+        Op2::Host(B::Pow) => "power",
+        Op2::Host(B::Maximum) => "maximum",
+        Op2::Host(B::Minimum) => "minimum",
+        Op2::Host(B::Eq) => "equal",
+        Op2::Host(B::Ne) => "not_equal",
+        Op2::Host(B::Lt) => "less",
+        Op2::Host(B::Le) => "less_equal",
+        Op2::Host(B::Gt) => "greater",
+        Op2::Host(B::Ge) => "greater_equal",
+        Op2::Bit(Bit::And) => "bitwise_and",
+        Op2::Bit(Bit::Or) => "bitwise_or",
+        Op2::Bit(Bit::Xor) => "bitwise_xor",
+        Op2::Logical(Bit::And) => "logical_and",
+        Op2::Logical(Bit::Or) => "logical_or",
+        Op2::Logical(Bit::Xor) => "logical_xor",
+    }
+}
+
+fn not_supported(name: &str) -> HostError {
+    HostError::type_error(format!(
+        "ufunc '{name}' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''"
+    ))
+}
+
+fn bit_kernel<T: Elem + BitAnd<Output = T> + BitOr<Output = T> + BitXor<Output = T>>(
+    bit: Bit,
+    a: Operand<'_>,
+    b: Operand<'_>,
+    shape: &[usize],
+) -> Result<ArrayD<T>, HostError> {
+    let (x, y) = (operand_array::<T>(a, true)?, operand_array::<T>(b, true)?);
+    let (xv, yv) = (broadcast_to(&x, shape)?, broadcast_to(&y, shape)?);
+    let f: fn(T, T) -> T = match bit {
+        Bit::And => |p, q| p & q,
+        Bit::Or => |p, q| p | q,
+        Bit::Xor => |p, q| p ^ q,
+    };
+    Ok(Zip::from(&xv).and(&yv).map_collect(|&p, &q| f(p, q)))
+}
+
+/// `a OP b` for any two-argument ufunc.
+fn compute(op: Op2, a: Operand<'_>, b: Operand<'_>) -> Result<HostArray, HostError> {
+    match op {
+        Op2::Host(op) => host::binary(op, a, b),
+        Op2::Bit(bit) => {
+            let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
+            match result_type(a, b) {
+                DType::Bool => bit_kernel::<bool>(bit, a, b, &shape).map(HostArray::Bool),
+                DType::Int32 => bit_kernel::<i32>(bit, a, b, &shape).map(HostArray::Int32),
+                DType::Int64 => bit_kernel::<i64>(bit, a, b, &shape).map(HostArray::Int64),
+                _ => Err(not_supported(ufunc_name(op))),
+            }
+        }
+        Op2::Logical(bit) => {
+            let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
+            let (x, y) = (
+                operand_array::<bool>(a, false)?,
+                operand_array::<bool>(b, false)?,
+            );
+            let (xv, yv) = (broadcast_to(&x, &shape)?, broadcast_to(&y, &shape)?);
+            let out = Zip::from(&xv).and(&yv).map_collect(|&p, &q| match bit {
+                Bit::And => p && q,
+                Bit::Or => p || q,
+                Bit::Xor => p != q,
+            });
+            Ok(HostArray::Bool(out))
+        }
+    }
+}
+
+/// `_numpy.binop(name, a, b)`: an operator (`a + b` is `binop('add', a,
+/// b)`); `NotImplemented` when an operand is not a number or array.
+fn binop(name: PyStrRef, a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let op = op2(name.as_str(), vm)?;
+    let (Some(x), Some(y)) = (Held::of(&a, vm)?, Held::of(&b, vm)?) else {
+        return Ok(vm.ctx.not_implemented());
+    };
+    let r = with2(&x, &y, |p, q| compute(op, p, q)).py(vm)?;
+    wrap_any(r, vm)
+}
+
+/// `_numpy.ufunc2(name, a, b)`: `np.add(a, b)` and friends.
+fn ufunc2(name: PyStrRef, a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let op = op2(name.as_str(), vm)?;
+    let (x, y) = (Held::require(&a, vm)?, Held::require(&b, vm)?);
+    let r = with2(&x, &y, |p, q| compute(op, p, q)).py(vm)?;
+    wrap_any(r, vm)
+}
+
+/// The kind order of numpy's `same_kind` casting: bool < int < float.
+fn kind(d: DType) -> u8 {
+    match d {
+        DType::Bool => 0,
+        DType::Int32 | DType::Int64 => 1,
+        DType::Float32 | DType::Float64 => 2,
+    }
+}
+
+/// `_numpy.inplace(name, target, b)`: `a += b` and friends write the
+/// result into `a` (every name bound to it sees it), cast to its dtype
+/// by numpy's `same_kind` rule and never growing its shape.
+fn inplace(
+    name: PyStrRef,
+    target: PyRef<PyHostArray>,
+    b: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let op = op2(name.as_str(), vm)?;
+    let Some(y) = Held::of(&b, vm)? else {
+        return Ok(vm.ctx.not_implemented());
+    };
+    let (result, dtype, shape) = {
+        let a = target.read();
+        let r = y.with(|q| compute(op, Operand::Array(&a), q)).py(vm)?;
+        (r, a.dtype(), a.shape().to_vec())
+    };
+    if kind(result.dtype()) > kind(dtype) {
+        return Err(registered_error(
+            vm,
+            "CastingError",
+            vm.ctx.exceptions.type_error.to_owned(),
+            format!(
+                "Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
+                ufunc_name(op),
+                result.dtype(),
+                dtype
+            ),
+        ));
+    }
+    if result.shape() != shape.as_slice() {
+        return Err(vm.new_value_error(format!(
+            "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+            compact_shape(&shape),
+            compact_shape(result.shape())
+        )));
+    }
+    *target.write() = result.astype(dtype);
+    Ok(vm.ctx.none())
+}
+
+/// A one-argument ufunc beyond [`UnaryOp`].
+#[derive(Debug, Clone, Copy)]
+enum Op1 {
+    Host(UnaryOp),
+    Positive,
+    Sign,
+    Invert,
+    LogicalNot,
+    Signbit,
+    Trunc,
+    Float(fn(f32) -> f32, fn(f64) -> f64),
+}
+
+fn op1(name: &str, vm: &VirtualMachine) -> PyResult<Op1> {
+    use UnaryOp as U;
+    Ok(match name {
+        "negative" => Op1::Host(U::Neg),
+        "absolute" | "abs" | "fabs" => Op1::Host(U::Abs),
+        "exp" => Op1::Host(U::Exp),
+        "log" => Op1::Host(U::Log),
+        "sqrt" => Op1::Host(U::Sqrt),
+        "tanh" => Op1::Host(U::Tanh),
+        "square" => Op1::Host(U::Square),
+        "reciprocal" => Op1::Host(U::Reciprocal),
+        "isnan" => Op1::Host(U::IsNan),
+        "isinf" => Op1::Host(U::IsInf),
+        "isfinite" => Op1::Host(U::IsFinite),
+        "floor" => Op1::Host(U::Floor),
+        "ceil" => Op1::Host(U::Ceil),
+        "positive" => Op1::Positive,
+        "sign" => Op1::Sign,
+        "invert" | "bitwise_not" => Op1::Invert,
+        "logical_not" => Op1::LogicalNot,
+        "signbit" => Op1::Signbit,
+        "trunc" | "fix" => Op1::Trunc,
+        "rint" => Op1::Float(f32::round_ties_even, f64::round_ties_even),
+        "sin" => Op1::Float(f32::sin, f64::sin),
+        "cos" => Op1::Float(f32::cos, f64::cos),
+        "tan" => Op1::Float(f32::tan, f64::tan),
+        "arcsin" => Op1::Float(f32::asin, f64::asin),
+        "arccos" => Op1::Float(f32::acos, f64::acos),
+        "arctan" => Op1::Float(f32::atan, f64::atan),
+        "sinh" => Op1::Float(f32::sinh, f64::sinh),
+        "cosh" => Op1::Float(f32::cosh, f64::cosh),
+        "arcsinh" => Op1::Float(f32::asinh, f64::asinh),
+        "arccosh" => Op1::Float(f32::acosh, f64::acosh),
+        "arctanh" => Op1::Float(f32::atanh, f64::atanh),
+        "log2" => Op1::Float(f32::log2, f64::log2),
+        "log10" => Op1::Float(f32::log10, f64::log10),
+        "log1p" => Op1::Float(f32::ln_1p, f64::ln_1p),
+        "expm1" => Op1::Float(f32::exp_m1, f64::exp_m1),
+        "exp2" => Op1::Float(f32::exp2, f64::exp2),
+        "cbrt" => Op1::Float(f32::cbrt, f64::cbrt),
+        "deg2rad" | "radians" => Op1::Float(f32::to_radians, f64::to_radians),
+        "rad2deg" | "degrees" => Op1::Float(f32::to_degrees, f64::to_degrees),
+        other => return Err(vm.new_value_error(format!("no ufunc `{other}`"))),
+    })
+}
+
+fn float16_error(name: &str) -> HostError {
+    HostError::unsupported(format!(
+        "numpy gives a float16 array for {name} of a bool array; fluidc has no float16"
+    ))
+}
+
+fn signum<T: Elem>(x: T) -> T {
+    let zero = T::ZERO;
+    if x > zero {
+        T::ONE
+    } else if x < zero {
+        T::cast_from(crate::host::Scalar::Int(-1))
+    } else if x == zero {
+        zero
+    } else {
+        x
+    }
+}
+
+/// One-argument ufunc `op` of `a`.
+fn compute1(op: Op1, name: &str, a: &HostArray) -> Result<HostArray, HostError> {
+    match op {
+        Op1::Host(u) => a.unary(u),
+        Op1::Positive => match a {
+            HostArray::Bool(_) => Err(HostError::type_error(
+                "The numpy boolean positive, the `+` operator, is not supported.",
+            )),
+            other => Ok(other.clone()),
+        },
+        Op1::Sign => match a {
+            HostArray::Bool(_) => Err(HostError::type_error(
+                "ufunc 'sign' did not contain a loop with signature matching types <class 'numpy.dtypes.BoolDType'> -> None",
+            )),
+            HostArray::Int32(x) => Ok(HostArray::Int32(x.mapv(signum))),
+            HostArray::Int64(x) => Ok(HostArray::Int64(x.mapv(signum))),
+            HostArray::Float32(x) => Ok(HostArray::Float32(x.mapv(signum))),
+            HostArray::Float64(x) => Ok(HostArray::Float64(x.mapv(signum))),
+        },
+        Op1::Invert => match a {
+            HostArray::Bool(x) => Ok(HostArray::Bool(x.mapv(|v| !v))),
+            HostArray::Int32(x) => Ok(HostArray::Int32(x.mapv(|v| !v))),
+            HostArray::Int64(x) => Ok(HostArray::Int64(x.mapv(|v| !v))),
+            _ => Err(not_supported("invert")),
+        },
+        Op1::LogicalNot => Ok(HostArray::Bool(a.view::<bool>().mapv(|v| !v))),
+        Op1::Signbit => match a {
+            HostArray::Float32(x) => Ok(HostArray::Bool(x.mapv(f32::is_sign_negative))),
+            HostArray::Float64(x) => Ok(HostArray::Bool(x.mapv(f64::is_sign_negative))),
+            HostArray::Bool(_) => Err(float16_error(name)),
+            other => Ok(HostArray::Bool(other.view::<i64>().mapv(|v| v < 0))),
+        },
+        Op1::Trunc => match a {
+            HostArray::Float32(x) => Ok(HostArray::Float32(x.mapv(f32::trunc))),
+            HostArray::Float64(x) => Ok(HostArray::Float64(x.mapv(f64::trunc))),
+            other => Ok(other.clone()),
+        },
+        Op1::Float(f, g) => match a {
+            HostArray::Float32(x) => Ok(HostArray::Float32(x.mapv(f))),
+            HostArray::Float64(x) => Ok(HostArray::Float64(x.mapv(g))),
+            HostArray::Bool(_) => Err(float16_error(name)),
+            other => Ok(HostArray::Float64(other.view::<f64>().mapv(g))),
+        },
+    }
+}
+
+/// `_numpy.ufunc1(name, x)`: `np.exp(x)`, `-x` (`negative`), ...
+fn ufunc1(name: PyStrRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let op = op1(name.as_str(), vm)?;
+    let a = Held::require(&x, vm)?;
+    let r = match &a {
+        Held::Handle(h) => compute1(op, name.as_str(), &h.read()),
+        other => compute1(op, name.as_str(), &other.array()),
+    }
+    .py(vm)?;
+    wrap_any(r, vm)
+}
+
+/// `_numpy.round(x, decimals)`: `np.round`; a Python float gives a
+/// float64 scalar.
+fn round(x: PyObjectRef, decimals: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let d = index_int(&decimals, vm)?;
+    let a = Held::require(&x, vm)?.array();
+    wrap_any(a.round(d).py(vm)?, vm)
+}
+
+/// `_numpy.clip(a, a_min, a_max)`: `maximum(a, a_min)` then
+/// `minimum(.., a_max)`; `None` leaves that side open.
+fn clip(x: PyObjectRef, lo: PyObjectRef, hi: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let mut a = Held::require(&x, vm)?;
+    for (bound, op) in [(lo, BinaryOp::Maximum), (hi, BinaryOp::Minimum)] {
+        if vm.is_none(&bound) {
+            continue;
+        }
+        let b = Held::require(&bound, vm)?;
+        let r = with2(&a, &b, |p, q| host::binary(op, p, q)).py(vm)?;
+        a = Held::Owned(r);
+    }
+    wrap_any(a.array(), vm)
+}
+
+fn tolerance(
+    rtol: &PyObject,
+    atol: &PyObject,
+    equal_nan: &PyObject,
+    vm: &VirtualMachine,
+) -> PyResult<Tolerance> {
+    Ok(Tolerance {
+        rtol: float_arg(rtol, vm)?,
+        atol: float_arg(atol, vm)?,
+        equal_nan: equal_nan.to_owned().try_to_bool(vm)?,
+    })
+}
+
+/// `_numpy.isclose(a, b, rtol, atol, equal_nan)`.
+fn isclose(
+    a: PyObjectRef,
+    b: PyObjectRef,
+    rtol: PyObjectRef,
+    atol: PyObjectRef,
+    equal_nan: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let tol = tolerance(&rtol, &atol, &equal_nan, vm)?;
+    let (x, y) = (Held::require(&a, vm)?, Held::require(&b, vm)?);
+    let r = with2(&x, &y, |p, q| host::isclose(p, q, tol)).py(vm)?;
+    wrap_any(r, vm)
+}
+
+/// `_numpy.allclose(a, b, rtol, atol, equal_nan)`: a Python bool.
+fn allclose(
+    a: PyObjectRef,
+    b: PyObjectRef,
+    rtol: PyObjectRef,
+    atol: PyObjectRef,
+    equal_nan: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<bool> {
+    let tol = tolerance(&rtol, &atol, &equal_nan, vm)?;
+    let (x, y) = (Held::require(&a, vm)?, Held::require(&b, vm)?);
+    with2(&x, &y, |p, q| host::allclose(p, q, tol)).py(vm)
+}
+
+/// `_numpy.array_equal(a, b)`: a Python bool.
+fn array_equal(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
+    let (x, y) = (to_array(&a, None, vm)?, to_array(&b, None, vm)?);
+    Ok(host::array_equal(&x, &y))
+}
+
+/// `_numpy.where(cond, x, y)`: always an array.
+fn where_(cond: PyObjectRef, x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let c = to_array(&cond, None, vm)?;
+    let (p, q) = (Held::require(&x, vm)?, Held::require(&y, vm)?);
+    let r = with2(&p, &q, |a, b| host::where_(&c, a, b)).py(vm)?;
+    wrap_array(r, vm)
+}
+
+/// `_numpy.result_type(a, b)`: the dtype name of `a OP b`.
+fn result_type_of(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult<&'static str> {
+    let (x, y) = (Held::require(&a, vm)?, Held::require(&b, vm)?);
+    Ok(with2(&x, &y, result_type).name())
+}
+
+pub(super) fn add_functions(m: &PyObject, vm: &VirtualMachine) {
+    let _ = m.set_attr("binop", vm.new_function("binop", binop), vm);
+    let _ = m.set_attr("ufunc2", vm.new_function("ufunc2", ufunc2), vm);
+    let _ = m.set_attr("inplace", vm.new_function("inplace", inplace), vm);
+    let _ = m.set_attr("ufunc1", vm.new_function("ufunc1", ufunc1), vm);
+    let _ = m.set_attr("round", vm.new_function("round", round), vm);
+    let _ = m.set_attr("clip", vm.new_function("clip", clip), vm);
+    let _ = m.set_attr("isclose", vm.new_function("isclose", isclose), vm);
+    let _ = m.set_attr("allclose", vm.new_function("allclose", allclose), vm);
+    let _ = m.set_attr(
+        "array_equal",
+        vm.new_function("array_equal", array_equal),
+        vm,
+    );
+    let _ = m.set_attr("where", vm.new_function("where", where_), vm);
+    let _ = m.set_attr(
+        "result_type",
+        vm.new_function("result_type", result_type_of),
+        vm,
+    );
+}

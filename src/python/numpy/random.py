@@ -1,0 +1,141 @@
+"""numpy.random: numpy's legacy RandomState, with numpy's exact numbers
+(MT19937 and the legacy algorithms, src/host/random/numpy.rs); the
+module's functions use one global instance, seeded from the clock until
+`seed` is called."""
+import math as _math
+import warnings as _warnings
+
+import _numpy
+import numpy as _np
+
+__all__ = [
+    "RandomState", "seed", "rand", "randn", "random", "random_sample", "sample", "ranf",
+    "uniform", "normal", "standard_normal", "randint", "random_integers", "choice", "shuffle",
+    "permutation", "exponential", "standard_exponential", "get_state", "set_state",
+]
+
+
+def _dtype_arg(dtype):
+    """randint's dtype: None for Python's int (a Python int result), else
+    a numpy name."""
+    if dtype is int:
+        return None
+    if dtype is bool:
+        return "bool"
+    return _np.dtype(dtype).name
+
+
+class RandomState(object):
+    """numpy.random.RandomState(seed=None)."""
+
+    def __init__(self, seed=None):
+        self._s = _numpy.RandomState(seed)
+
+    def __repr__(self):
+        return "RandomState(MT19937)"
+
+    def seed(self, seed=None):
+        self._s.seed(seed)
+
+    def get_state(self, legacy=True):
+        raise NotImplementedError("fluidc's numpy.random has no get_state")
+
+    def set_state(self, state):
+        raise NotImplementedError("fluidc's numpy.random has no set_state")
+
+    def random_sample(self, size=None):
+        return self._s.random_sample(size)
+
+    random = random_sample
+    sample = random_sample
+    ranf = random_sample
+
+    def rand(self, *args):
+        return self._s.random_sample(args if args else None)
+
+    def randn(self, *args):
+        return self._s.standard_normal(args if args else None)
+
+    def standard_normal(self, size=None):
+        return self._s.standard_normal(size)
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        return self._s.normal(loc, scale, size)
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        return self._s.uniform(low, high, size)
+
+    def standard_exponential(self, size=None):
+        u = self._s.random_sample(size)
+        if size is None:
+            return -_math.log(1.0 - u)
+        return -_np.log(1.0 - u)
+
+    def exponential(self, scale=1.0, size=None):
+        if _np.any(_np.signbit(scale)):
+            raise ValueError("scale < 0")
+        return _np.multiply(scale, self.standard_exponential(size)) if size is not None or _np.ndim(scale) else scale * self.standard_exponential()
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        d = _dtype_arg(dtype)
+        r = self._s.randint(low, high, size, d)
+        if size is None and dtype is bool:
+            return bool(r)
+        return r
+
+    def random_integers(self, low, high=None, size=None):
+        if high is None:
+            _warnings.warn("This function is deprecated. Please call randint(1, {low} + 1) instead".format(low=low),
+                           DeprecationWarning)
+            high = low
+            low = 1
+        else:
+            _warnings.warn("This function is deprecated. Please call randint({low}, {high} + 1) instead".format(
+                low=low, high=high), DeprecationWarning)
+        return self._s.randint(low, int(high) + 1, size, "int64")
+
+    def choice(self, a, size=None, replace=True, p=None):
+        return self._s.choice(a, size, bool(replace), p)
+
+    def shuffle(self, x):
+        n = len(x)
+        if n <= 1:
+            return
+        perm = self._s._permutation(n)
+        if isinstance(x, _np.ndarray):
+            x[...] = x[perm]
+            return
+        items = [x[i] for i in perm.tolist()]
+        for k, v in enumerate(items):
+            x[k] = v
+
+    def permutation(self, x):
+        if isinstance(x, (int, _np.integer)):
+            return self._s._permutation(x)
+        arr = _np.asarray(x)
+        if arr.ndim < 1:
+            raise IndexError("x must be an integer or at least 1-dimensional")
+        return arr[self._s._permutation(len(arr))]
+
+
+_rand = RandomState()
+
+seed = _rand.seed
+get_state = _rand.get_state
+set_state = _rand.set_state
+random_sample = _rand.random_sample
+random = _rand.random_sample
+sample = _rand.random_sample
+ranf = _rand.random_sample
+rand = _rand.rand
+randn = _rand.randn
+standard_normal = _rand.standard_normal
+normal = _rand.normal
+uniform = _rand.uniform
+standard_exponential = _rand.standard_exponential
+exponential = _rand.exponential
+randint = _rand.randint
+random_integers = _rand.random_integers
+choice = _rand.choice
+shuffle = _rand.shuffle
+permutation = _rand.permutation

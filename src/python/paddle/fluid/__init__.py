@@ -1,0 +1,27 @@
+"""paddle.fluid: the 1.x static-graph API, as Python over fluidc's native
+core (`_fluidc`), as Paddle 1.x was Python over its C++ core."""
+from . import core
+from . import framework
+from . import unique_name
+from . import initializer
+from . import regularizer
+from . import clip
+from . import param_attr
+from . import layers
+from . import backward
+from . import optimizer
+from . import executor
+from .framework import (Program, Variable, Parameter, Operator, Block, program_guard,
+                        default_main_program, default_startup_program, name_scope,
+                        in_dygraph_mode)
+from .core import CPUPlace, CUDAPlace, CUDAPinnedPlace, LoDTensor, LoDTensorArray, Scope, Tensor
+from .executor import Executor, global_scope, scope_guard
+from .param_attr import ParamAttr, WeightNormParamAttr
+from .backward import append_backward
+from .data import data
+from .layer_helper import LayerHelper
+from . import layer_helper
+
+is_compiled_with_cuda = core.is_compiled_with_cuda
+from . import concurrency
+from .concurrency import Go, make_channel, channel_send, channel_recv, channel_close, Select

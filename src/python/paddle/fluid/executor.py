@@ -1,0 +1,165 @@
+"""paddle.fluid.executor: Executor, the global scope, scope_guard.
+
+`Executor.run` is where build mode and run mode part (SPEC §8.1): the
+command line's host either records the run and stops the script
+(compile, dump, graph, check) or runs the program now in the scope's
+session and returns the fetched values.
+"""
+import contextlib
+
+import _fluidc
+import numpy as np
+
+from . import core
+from . import framework
+from .lod_tensor_core import LoDTensor, Scope
+
+__all__ = ["Executor", "global_scope", "scope_guard"]
+
+_HOST = _fluidc.HOST
+_global_scope = None
+
+
+def global_scope():
+    """The scope runs use (inside `scope_guard(s)`, `s`)."""
+    global _global_scope
+    if _global_scope is None:
+        _global_scope = Scope(_HOST.session(True))
+    return _global_scope
+
+
+def _switch_scope(scope):
+    global _global_scope
+    old = global_scope()
+    _global_scope = scope
+    return old
+
+
+@contextlib.contextmanager
+def scope_guard(scope):
+    if not isinstance(scope, Scope):
+        raise TypeError("scope_guard takes a fluid.Scope(), not %s" % type(scope).__name__)
+    old = _switch_scope(scope)
+    try:
+        yield
+    finally:
+        _switch_scope(old)
+
+
+def _fetch_var(name, scope=None, return_numpy=True):
+    """The value the scope holds for variable `name`."""
+    if isinstance(name, framework.Variable):
+        name = name.name
+    if scope is None:
+        scope = global_scope()
+    var = scope.find_var(name)
+    if var is None:
+        raise ValueError(
+            "Cannot find %s in scope. Perhaps you need to make the variable persistable "
+            "by using var.persistable = True in your program." % name)
+    tensor = var.get_tensor()
+    if return_numpy:
+        return np.array(tensor)
+    return tensor
+
+
+def _names(items, what):
+    if items is None:
+        return []
+    if isinstance(items, (framework.Variable, str)):
+        items = [items]
+    if not isinstance(items, (list, tuple)):
+        raise TypeError("%s must be a list of Variables or names, not %s" % (what, type(items).__name__))
+    out = []
+    for it in items:
+        if isinstance(it, framework.Variable):
+            out.append(it.name)
+        elif isinstance(it, str):
+            out.append(it)
+        else:
+            raise TypeError("%s must hold Variables or names, not %s" % (what, type(it).__name__))
+    return out
+
+
+def _program_of(program):
+    if program is None:
+        return framework.default_main_program()
+    inner = getattr(program, "_program", None)
+    if inner is not None:  # a CompiledProgram
+        return inner
+    if not isinstance(program, framework.Program):
+        raise TypeError("Executor requires Program as its Parameter. But you passed in %s"
+                        % type(program).__name__)
+    return program
+
+
+_LOD_FETCH = ("Some of your fetched tensors hold LoD information. \
+            They can not be completely cast to Python ndarray. \
+            Please set the parameter 'return_numpy' as 'False' to \
+            return DenseTensor itself directly.")
+
+
+class Executor(object):
+    def __init__(self, place=None):
+        self.place = place
+
+    def close(self):
+        pass
+
+    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
+            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
+        program = _program_of(program)
+        if feed is None:
+            feed = {}
+        if not isinstance(feed, dict):
+            raise TypeError("feed requires dict as its Parameter. But you passed in %s"
+                            % type(feed).__name__)
+        fetch = _names(fetch_list, "fetch_list")
+        if _HOST.build:
+            return self._record(program, feed, fetch)
+        if scope is None:
+            scope = global_scope()
+        feeds = []
+        for name, value in feed.items():
+            if isinstance(name, framework.Variable):
+                name = name.name
+            lod = []
+            if isinstance(value, LoDTensor):
+                lod = value.lod()
+                value = np.array(value)
+            else:
+                value = np.asarray(value)
+            feeds.append((name, value._h, lod))
+        results = _HOST.run(scope._session, program.desc, feeds, fetch)
+        if return_numpy:
+            for (_, lod) in results:
+                if lod:
+                    raise RuntimeError(_LOD_FETCH)
+            return [np.ndarray._wrap(h) for (h, _) in results]
+        return [LoDTensor(np.ndarray._wrap(h), lod) for (h, lod) in results]
+
+    def _record(self, program, feed, fetch):
+        """Build mode: a startup program's run does nothing; the first run
+        of any other program is what the command writes, and ends the
+        script."""
+        if program._is_startup:
+            return []
+        block = program.global_block()
+        for name, what in [(n, "feed") for n in feed] + [(n, "fetch_list") for n in fetch]:
+            if isinstance(name, framework.Variable):
+                name = name.name
+            if not block.desc.var_has(0, name):
+                raise ValueError("`%s` (in %s) is not a variable of the program's global block"
+                                 % (name, what))
+        startup = program._startup.desc if program._startup is not None else None
+        feed_names = [n.name if isinstance(n, framework.Variable) else n for n in feed]
+        _HOST.record(program.desc, startup, feed_names, fetch)
+        raise _fluidc.BuildStop()
+
+    def infer_from_dataset(self, *args, **kwargs):
+        raise NotImplementedError("Executor.infer_from_dataset (Paddle's Dataset API) is not in fluidc")
+
+    train_from_dataset = infer_from_dataset
+
+
+_ = core

@@ -1,0 +1,110 @@
+"""Layers over LoD sequences (1.x's `sequence_*` layers of `layers/nn.py`):
+pooling, softmax and convolution within each sequence, and expanding rows
+by another variable's LoD. The LoD itself is only known when the program
+runs; at build time these layers check what the call alone can tell."""
+from ..framework import Variable
+from ..layer_helper import LayerHelper
+
+__all__ = [
+    "sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax",
+    "sequence_conv", "sequence_expand",
+]
+
+_POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
+
+
+def _check_var(x, name, layer):
+    if not isinstance(x, Variable):
+        raise TypeError("The type of '%s' in %s must be Variable, but received %s"
+                        % (name, layer, type(x).__name__))
+
+
+def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
+    """One row per sequence of `input`'s last LoD level. The op's
+    `MaxIndex` output only means something for `max`, where the gradient
+    reads it, so it never takes a gradient itself."""
+    _check_var(input, "input", "sequence_pool")
+    if not isinstance(pool_type, str):
+        raise TypeError("pool_type of sequence_pool must be a str, not %s"
+                        % type(pool_type).__name__)
+    pooltype = pool_type.upper()
+    if pooltype not in _POOL_TYPES:
+        raise ValueError("pool_type `%s` is not one of average, sum, sqrt, max, last, first"
+                         % pool_type)
+    helper = LayerHelper("sequence_pool", **locals())
+    dtype = helper.input_dtype()
+    pool_out = helper.create_variable_for_type_inference(dtype)
+    max_index = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="sequence_pool", inputs={"X": input},
+                     outputs={"Out": pool_out, "MaxIndex": max_index},
+                     attrs={"pooltype": pooltype, "is_test": is_test,
+                            "pad_value": float(pad_value)})
+    if pooltype == "MAX":
+        max_index.stop_gradient = True
+    return pool_out
+
+
+def sequence_first_step(input):
+    return sequence_pool(input=input, pool_type="first")
+
+
+def sequence_last_step(input):
+    return sequence_pool(input=input, pool_type="last")
+
+
+def sequence_softmax(input, use_cudnn=False, name=None):
+    """A softmax over the rows of each sequence. `use_cudnn` picked
+    Paddle's GPU kernel; the op keeps no such attribute (and the CPU
+    result is the same)."""
+    _check_var(input, "input", "sequence_softmax")
+    helper = LayerHelper("sequence_softmax", **locals())
+    softmax_out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op(type="sequence_softmax", inputs={"X": input},
+                     outputs={"Out": softmax_out})
+    return softmax_out
+
+
+def sequence_conv(input, num_filters, filter_size=3, filter_stride=1, padding=None,
+                  bias_attr=None, param_attr=None, act=None, name=None, padding_start=None):
+    """A convolution over each sequence's rows: a `[filter_size * D,
+    num_filters]` filter over a window starting `padding_start` rows
+    before each row (centred by default), zeros past the sequence's ends.
+    As in 1.x, `padding` is accepted and takes no effect; `padding_start`
+    is 1.6's keyword."""
+    _check_var(input, "input", "sequence_conv")
+    if filter_size < 1:
+        raise ValueError("filter_size %d of sequence_conv must be at least 1" % filter_size)
+    if filter_stride != 1:
+        raise ValueError("filter_stride %d is not supported: Paddle's sequence_conv only "
+                         "takes 1" % filter_stride)
+    helper = LayerHelper("sequence_conv", **locals())
+    dtype = helper.input_dtype()
+    if helper.param_attr is False:
+        raise ValueError("sequence_conv needs a filter; param_attr cannot be False")
+    filter_param = helper.create_parameter(
+        attr=helper.param_attr, shape=[filter_size * input.shape[1], num_filters], dtype=dtype)
+    if padding_start is None:
+        padding_start = -int(filter_size // 2)
+    pre_bias = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="sequence_conv", inputs={"X": [input], "Filter": [filter_param]},
+                     outputs={"Out": pre_bias},
+                     attrs={"contextStride": filter_stride, "contextStart": padding_start,
+                            "contextLength": filter_size})
+    pre_act = helper.append_bias_op(pre_bias)
+    return helper.append_activation(pre_act)
+
+
+def sequence_expand(x, y, ref_level=-1, name=None):
+    """`x`'s rows (or sequences) repeated as `y`'s LoD level `ref_level`
+    (-1: its last) says. Whether `y` has that level is known when the op
+    runs; here only that the number can name one."""
+    _check_var(x, "x", "sequence_expand")
+    _check_var(y, "y", "sequence_expand")
+    if ref_level < -1:
+        raise ValueError("ref_level %d names no LoD level of y: use -1 (its last level) "
+                         "or 0, 1, ..." % ref_level)
+    helper = LayerHelper("sequence_expand", input=x, **locals())
+    tmp = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op(type="sequence_expand", inputs={"X": x, "Y": y}, outputs={"Out": tmp},
+                     attrs={"ref_level": ref_level})
+    return tmp

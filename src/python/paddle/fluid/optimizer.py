@@ -1,0 +1,407 @@
+"""paddle.fluid.optimizer: the 1.x optimizers, building the ops Paddle
+3.3.1 builds in legacy static mode.
+
+`minimize(loss)` is `append_backward`, then, with the (parameter,
+gradient) pairs sorted by parameter name as Paddle's `apply_gradients`
+sorts them: gradient clipping, regularization, the global learning rate
+(`learning_rate_N`, a persistable 0-D float32 filled in the startup
+program), each parameter's accumulators (`<param>_<acc>_N`), and one
+update op per parameter in name scope `/optimizer_N/` with `op_role`
+Optimize and `op_role_var = [param, grad]`. Parameters update in place
+(`ParamOut` is `Param`).
+"""
+import contextlib
+
+from . import clip as _clip
+from . import framework
+from . import unique_name
+from .backward import append_backward
+from .framework import Program, Variable, name_scope
+from .regularizer import L1DecayRegularizer, L2DecayRegularizer, WeightDecayRegularizer
+
+__all__ = [
+    "SGD", "Momentum", "Adagrad", "Adam", "Adamax", "Adadelta", "RMSProp", "Lamb",
+    "SGDOptimizer", "MomentumOptimizer", "AdagradOptimizer", "AdamOptimizer",
+    "AdamaxOptimizer", "AdadeltaOptimizer", "RMSPropOptimizer", "LambOptimizer",
+    "Optimizer",
+]
+
+# op_role values (Paddle's OpRole).
+_FORWARD, _BACKWARD, _OPTIMIZE, _LR_SCHED = 0, 1, 2, 16
+
+
+@contextlib.contextmanager
+def _role(program, role, role_var=None):
+    old = (program._op_role, program._op_role_var)
+    program._op_role = role
+    program._op_role_var = list(role_var or [])
+    try:
+        yield
+    finally:
+        program._op_role, program._op_role_var = old
+
+
+def _str_float(v):
+    return str(float(v))
+
+
+class Optimizer(object):
+    """What every optimizer shares; subclasses give `_type`, their
+    accumulators and their update op."""
+
+    # (suffix, fill value (a name: an attribute), shaped like the
+    # parameter (else [1]), device)
+    _accumulators = ()
+
+    def __init__(self, learning_rate, regularization=None, grad_clip=None, name=None):
+        if not isinstance(learning_rate, (int, float, Variable)) or isinstance(learning_rate, bool):
+            raise TypeError("learning rate should be float or Variable, but received %s"
+                            % type(learning_rate).__name__)
+        if regularization is not None and not isinstance(regularization, WeightDecayRegularizer):
+            raise TypeError("regularization must be fluid.regularizer.L2Decay or L1Decay")
+        if grad_clip is not None and not isinstance(grad_clip, _clip.GradientClipBase):
+            raise TypeError("grad_clip must be a fluid.clip.GradientClipBy*, not %s"
+                            % type(grad_clip).__name__)
+        self._learning_rate = learning_rate
+        self.regularization = regularization
+        self._grad_clip = grad_clip
+        self._name = name
+        self._learning_rate_map = {}
+        self._accumulators_by_param = {}
+
+    # The learning rate.
+    def _global_learning_rate(self, program, startup):
+        if isinstance(self._learning_rate, Variable):
+            return self._learning_rate
+        key = id(program)
+        lr = self._learning_rate_map.get(key)
+        if lr is None:
+            name = unique_name.generate("learning_rate")
+            lr = program.global_block().create_var(
+                name=name, shape=[], dtype="float32", persistable=True, stop_gradient=True)
+            startup.global_block().create_var(
+                name=name, shape=[], dtype="float32", persistable=True, stop_gradient=True)
+            startup.global_block().append_op(
+                type="fill_constant", outputs={"Out": [name]},
+                attrs={"shape": [], "dtype": 5, "value": float(self._learning_rate),
+                       "str_value": _str_float(self._learning_rate), "force_cpu": False,
+                       "op_device": ""})
+            self._learning_rate_map[key] = lr
+        return lr
+
+    def _param_learning_rate(self, param, lr):
+        """A parameter's own `learning_rate` (ParamAttr) scales the global
+        one (a `scale` in `/optimizer_N/scale_with_param_lr/`)."""
+        factor = getattr(param, "optimize_attr", {}).get("learning_rate", 1.0)
+        if factor == 1.0:
+            return lr
+        program = param.block.program
+        with _role(program, _LR_SCHED | _OPTIMIZE):
+            with name_scope("scale_with_param_lr"):
+                return lr * float(factor)
+
+    def _create_accumulators(self, program, startup, param):
+        names = []
+        shape = list(param.shape)
+        for suffix, value, like_param, device in self._accumulators:
+            if isinstance(value, str):
+                value = getattr(self, value)
+            name = unique_name.generate("%s_%s" % (param.name, suffix))
+            dims = shape if like_param else [1]
+            program.global_block().create_var(
+                name=name, shape=dims, dtype=param.dtype, persistable=True, stop_gradient=False)
+            startup.global_block().create_var(
+                name=name, shape=dims, dtype=param.dtype, persistable=True, stop_gradient=True)
+            startup.global_block().append_op(
+                type="fill_constant", outputs={"Out": [name]},
+                attrs={"shape": dims, "dtype": 5, "value": float(value),
+                       "str_value": _str_float(value), "force_cpu": False, "op_device": device})
+            names.append(name)
+        return dict(zip([a[0] for a in self._accumulators], names))
+
+    def _update_op(self, param, grad, lr, acc, fused_l2):
+        raise NotImplementedError()
+
+    def _finish_update(self, block, params_grads, accs):
+        pass
+
+    # Regularization.
+    def _fuses_l2(self):
+        return False
+
+    def _regularize(self, program, pairs):
+        """Paddle 3.3.1's `append_regularization_ops`: in name scope
+        `/regularization/`, each regularized gradient gets its decay added
+        in place (L2 `scale(param, c)`, L1 `scale(sign(param), c)`, then
+        `sum([grad, decay])`); a sparse gradient sums into a new dense
+        `grad@NEWGRAD@`. A parameter's own regularizer wins over the
+        optimizer's; Momentum fuses L2 decay into its op (the returned
+        coefficient per pair)."""
+        fuse = self._fuses_l2()
+        wide, wide_fused = self.regularization, None
+        if fuse and isinstance(wide, L2DecayRegularizer):
+            wide, wide_fused = None, wide._regularization_coeff
+        fused, todo = [], []
+        for k, (p, g) in enumerate(pairs):
+            own = getattr(p, "regularizer", None)
+            if own is not None and fuse and isinstance(own, L2DecayRegularizer):
+                fused.append(own._regularization_coeff)
+            elif own is not None:
+                fused.append(None)
+                todo.append((k, own))
+            else:
+                fused.append(wide_fused)
+                if wide is not None:
+                    todo.append((k, wide))
+        out = list(pairs)
+        if todo:
+            with name_scope("regularization"):
+                for k, reg in todo:
+                    p, g = pairs[k]
+                    with _role(program, _OPTIMIZE, [p.name, g.name]):
+                        out[k] = (p, self._decay(program.global_block(), p, g, reg))
+        return out, fused
+
+    @staticmethod
+    def _decay(block, p, g, reg):
+        def fresh(name=None):
+            return block.create_var(name=name or unique_name.generate("_generated_var"),
+                                    dtype=p.dtype, shape=p.shape, stop_gradient=False)
+        source = p
+        if isinstance(reg, L1DecayRegularizer):
+            source = fresh()
+            block.append_op(type="sign", inputs={"X": [p]}, outputs={"Out": [source]})
+        decay = fresh()
+        block.append_op(type="scale", inputs={"X": [source]}, outputs={"Out": [decay]},
+                        attrs={"scale": float(reg._regularization_coeff)})
+        new = fresh(g.name + "@NEWGRAD@") if int(g.type) == 8 else g  # SELECTED_ROWS
+        block.append_op(type="sum", inputs={"X": [g, decay]}, outputs={"Out": [new]})
+        return new
+
+    def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
+                 callbacks=None):
+        return append_backward(loss, parameter_list, no_grad_set, callbacks)
+
+    def apply_gradients(self, params_grads, loss=None, startup_program=None):
+        program = framework.default_main_program() if loss is None else loss.block.program
+        return self._apply(program, startup_program, params_grads)
+
+    def _apply(self, program, startup_program, params_grads, grad_clip=None):
+        if startup_program is None:
+            startup_program = program._startup or framework.default_startup_program()
+        pairs = sorted(params_grads, key=lambda pg: pg[0].name)
+        clip = grad_clip if grad_clip is not None else self._grad_clip
+        if clip is not None:
+            pairs = clip._static_clip(program, pairs)
+        else:
+            pairs = _clip.append_gradient_clip_ops(program, pairs)
+        pairs, fused = self._regularize(program, pairs)
+        lr = self._global_learning_rate(program, startup_program)
+        accs = [self._create_accumulators(program, startup_program, p) for p, _ in pairs]
+        block = program.global_block()
+        ops = []
+        for (p, g), acc, l2 in zip(pairs, accs, fused):
+            with name_scope("optimizer"):
+                param_lr = self._param_learning_rate(p, lr)
+                op_type, inputs, outputs, attrs = self._update_op(p, g, param_lr, acc, l2)
+                with _role(program, _OPTIMIZE, [p.name, g.name]):
+                    ops.append(block.append_op(type=op_type, inputs=inputs, outputs=outputs,
+                                               attrs=attrs))
+        self._finish_update(block, pairs, accs)
+        return ops, pairs
+
+    def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
+                 grad_clip=None):
+        """Backward, then the update ops; returns `(optimize_ops,
+        params_grads)`."""
+        if grad_clip is not None and not isinstance(grad_clip, _clip.GradientClipBase):
+            raise TypeError("grad_clip must be a fluid.clip.GradientClipBy*")
+        if startup_program is not None and not isinstance(startup_program, Program):
+            raise TypeError("startup_program must be a fluid.Program")
+        params_grads = append_backward(loss, parameter_list, no_grad_set)
+        return self._apply(loss.block.program, startup_program, params_grads, grad_clip)
+
+    def _base(self, op_type, param, grad, lr):
+        inputs = {"Param": [param], "Grad": [grad], "LearningRate": [lr]}
+        outputs = {"ParamOut": [param]}
+        attrs = {"multi_precision": False}
+        return op_type, inputs, outputs, attrs
+
+
+class SGDOptimizer(Optimizer):
+    _type = "sgd"
+
+    def __init__(self, learning_rate, regularization=None, grad_clip=None, name=None):
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+
+    def _update_op(self, p, g, lr, acc, l2):
+        return self._base("sgd", p, g, lr)
+
+
+class MomentumOptimizer(Optimizer):
+    _type = "momentum"
+    _accumulators = (("velocity", 0.0, True, ""),)
+
+    def __init__(self, learning_rate, momentum, use_nesterov=False, regularization=None,
+                 grad_clip=None, name=None):
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+        self._momentum = momentum
+        self._use_nesterov = bool(use_nesterov)
+
+    def _fuses_l2(self):
+        return True
+
+    def _update_op(self, p, g, lr, acc, l2):
+        t, i, o, a = self._base("momentum", p, g, lr)
+        i["Velocity"] = [acc["velocity"]]
+        o["VelocityOut"] = [acc["velocity"]]
+        a.update({"mu": float(self._momentum), "use_nesterov": self._use_nesterov,
+                  "regularization_method": "l2_decay" if l2 is not None else "",
+                  "regularization_coeff": float(l2 or 0.0), "rescale_grad": 1.0})
+        return t, i, o, a
+
+
+class AdamOptimizer(Optimizer):
+    _type = "adam"
+    _accumulators = (("moment1", 0.0, True, ""), ("moment2", 0.0, True, ""),
+                     ("beta1_pow_acc", "_beta1", False, "cpu"),
+                     ("beta2_pow_acc", "_beta2", False, "cpu"))
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                 regularization=None, grad_clip=None, name=None, lazy_mode=False):
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
+        self._lazy_mode = lazy_mode
+
+    def _update_op(self, p, g, lr, acc, l2):
+        t, i, o, a = self._base("adam", p, g, lr)
+        for slot, key in (("Moment1", "moment1"), ("Moment2", "moment2"),
+                          ("Beta1Pow", "beta1_pow_acc"), ("Beta2Pow", "beta2_pow_acc")):
+            i[slot] = [acc[key]]
+            o[slot + "Out"] = [acc[key]]
+        a.update({"beta1": float(self._beta1), "beta2": float(self._beta2),
+                  "epsilon": float(self._epsilon), "lazy_mode": bool(self._lazy_mode),
+                  "min_row_size_to_use_multithread": 1000, "use_global_beta_pow": False,
+                  "amsgrad": False})
+        return t, i, o, a
+
+
+class AdagradOptimizer(Optimizer):
+    _type = "adagrad"
+    _accumulators = (("moment", "_initial", True, ""),)
+
+    def __init__(self, learning_rate, epsilon=1.0e-6, regularization=None, grad_clip=None,
+                 name=None, initial_accumulator_value=0.0):
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+        self._epsilon = epsilon
+        self._initial = initial_accumulator_value
+
+    def _update_op(self, p, g, lr, acc, l2):
+        t, i, o, a = self._base("adagrad", p, g, lr)
+        i["Moment"] = [acc["moment"]]
+        o["MomentOut"] = [acc["moment"]]
+        a["epsilon"] = float(self._epsilon)
+        return t, i, o, a
+
+
+class RMSPropOptimizer(Optimizer):
+    _type = "rmsprop"
+    _accumulators = (("momentum", 0.0, True, ""), ("mean_square", 0.0, True, ""),
+                     ("mean_grad", 0.0, True, ""))
+
+    def __init__(self, learning_rate, rho=0.95, epsilon=1.0e-6, momentum=0.0, centered=False,
+                 regularization=None, grad_clip=None, name=None):
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+        self._rho, self._epsilon = rho, epsilon
+        self._momentum, self._centered = momentum, centered
+
+    def _update_op(self, p, g, lr, acc, l2):
+        t, i, o, a = self._base("rmsprop", p, g, lr)
+        for slot, key in (("Moment", "momentum"), ("MeanSquare", "mean_square"),
+                          ("MeanGrad", "mean_grad")):
+            i[slot] = [acc[key]]
+            o[slot + "Out"] = [acc[key]]
+        a.update({"decay": float(self._rho), "epsilon": float(self._epsilon),
+                  "momentum": float(self._momentum), "centered": bool(self._centered)})
+        return t, i, o, a
+
+
+class AdamaxOptimizer(Optimizer):
+    _type = "adamax"
+    _accumulators = (("moment", 0.0, True, ""), ("inf_norm", 0.0, True, ""),
+                     ("beta1_pow_acc", "_beta1", False, ""))
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                 regularization=None, grad_clip=None, name=None):
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
+
+    def _update_op(self, p, g, lr, acc, l2):
+        t, i, o, a = self._base("adamax", p, g, lr)
+        i["Moment"] = [acc["moment"]]
+        i["InfNorm"] = [acc["inf_norm"]]
+        i["Beta1Pow"] = [acc["beta1_pow_acc"]]
+        o["MomentOut"] = [acc["moment"]]
+        o["InfNormOut"] = [acc["inf_norm"]]
+        a.update({"beta1": float(self._beta1), "beta2": float(self._beta2),
+                  "epsilon": float(self._epsilon)})
+        return t, i, o, a
+
+    def _finish_update(self, block, pairs, accs):
+        """beta1_pow *= beta1: one `scale` per parameter in `/adamax_N/`."""
+        program = block.program
+        for (p, g), acc in zip(pairs, accs):
+            pow_acc = acc["beta1_pow_acc"]
+            with _role(program, _OPTIMIZE, [p.name, g.name]), name_scope("adamax"):
+                block.append_op(type="scale", inputs={"X": [pow_acc]},
+                                outputs={"Out": [pow_acc]}, attrs={"scale": float(self._beta1)})
+
+
+class AdadeltaOptimizer(Optimizer):
+    _type = "adadelta"
+    _accumulators = (("_avg_squared_grad", 0.0, True, ""), ("_avg_squared_update", 0.0, True, ""))
+
+    def __init__(self, learning_rate, epsilon=1.0e-6, rho=0.95, regularization=None,
+                 grad_clip=None, name=None):
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+        self._epsilon, self._rho = epsilon, rho
+
+    def _update_op(self, p, g, lr, acc, l2):
+        t, i, o, a = self._base("adadelta", p, g, lr)
+        i["AvgSquaredGrad"] = [acc["_avg_squared_grad"]]
+        i["AvgSquaredUpdate"] = [acc["_avg_squared_update"]]
+        o["AvgSquaredGradOut"] = [acc["_avg_squared_grad"]]
+        o["AvgSquaredUpdateOut"] = [acc["_avg_squared_update"]]
+        a.update({"rho": float(self._rho), "epsilon": float(self._epsilon)})
+        return t, i, o, a
+
+
+class LambOptimizer(AdamOptimizer):
+    _type = "lamb"
+
+    def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999,
+                 epsilon=1e-6, regularization=None, grad_clip=None,
+                 exclude_from_weight_decay_fn=None, name=None):
+        if exclude_from_weight_decay_fn is not None:
+            raise NotImplementedError(
+                "Lamb's exclude_from_weight_decay_fn is not supported by fluidc; leave it out")
+        AdamOptimizer.__init__(self, learning_rate, beta1, beta2, epsilon, regularization,
+                               grad_clip, name)
+        self._weight_decay = lamb_weight_decay
+
+    def _update_op(self, p, g, lr, acc, l2):
+        t, i, o, a = AdamOptimizer._update_op(self, p, g, lr, acc, l2)
+        for k in ("lazy_mode", "min_row_size_to_use_multithread", "use_global_beta_pow", "amsgrad"):
+            a.pop(k, None)
+        a.update({"weight_decay": float(self._weight_decay), "always_adapt": False})
+        return "lamb", i, o, a
+
+
+SGD = SGDOptimizer
+Momentum = MomentumOptimizer
+Adagrad = AdagradOptimizer
+Adam = AdamOptimizer
+Adamax = AdamaxOptimizer
+Adadelta = AdadeltaOptimizer
+RMSProp = RMSPropOptimizer
+Lamb = LambOptimizer

@@ -1,0 +1,235 @@
+//! A Python script on the command line (SPEC §8): built (its programs
+//! recorded, for `compile`, `dump`, `graph`, `check`) or run (`fluidc run
+//! script.py`), both on the VM ([`crate::vm`]).
+use fluidc_runtime::Tensor;
+use fluidc_transpiler::{Program, Verified};
+
+use crate::input::{display_name, read_bytes, CliError};
+use crate::native::host::{Mode, RunConfig};
+use crate::vm::{self, End, Outcome, Script};
+
+/// The programs a script builds: what it runs first (or its default main
+/// program), with its startup program.
+#[derive(Debug)]
+pub struct Built {
+    /// The main program with Paddle's feed and fetch ops for the run.
+    pub main: Program,
+    pub startup: Program,
+}
+
+/// Reads a script's source: UTF-8 text, or a user error saying where it
+/// is not.
+pub fn source(path: &str) -> Result<String, CliError> {
+    let bytes = read_bytes(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        CliError::user(format!(
+            "{}: the file is not UTF-8 text (invalid byte at offset {}); save the script as UTF-8",
+            display_name(path),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// The script's path as Python sees it (`<stdin>` for `-`).
+fn script(path: &str, source: String, args: Vec<String>) -> Script {
+    Script {
+        path: display_name(path).to_string(),
+        source,
+        args,
+    }
+}
+
+/// What a build of a unittest file without `--test` found: its tests.
+#[derive(Debug)]
+pub enum BuildResult {
+    Built(Built),
+    Tests(Vec<String>),
+}
+
+/// Builds a script (build mode): runs it to its first `exe.run` of a
+/// program other than a startup program.
+pub fn build(path: &str, test: Option<String>) -> Result<BuildResult, CliError> {
+    let src = source(path)?;
+    let out = vm::execute(script(path, src, Vec::new()), Mode::Build { test }, false);
+    match &out.end {
+        End::Error { text, .. } => return Err(CliError::rendered(text.clone())),
+        End::Exit(code) if *code != 0 => {
+            return Err(CliError::user(format!(
+                "{}: the script exited with status {code} before it ran a program",
+                display_name(path)
+            )))
+        }
+        _ => {}
+    }
+    let mut state = out.state.lock();
+    if let Some(tests) = state.tests.take() {
+        return Ok(BuildResult::Tests(tests));
+    }
+    if let Some(r) = state.recorded.take() {
+        let mut main = r.main;
+        vm::add_feed_fetch(&mut main, &r.feed, &r.fetch);
+        let startup = r.startup.unwrap_or_else(empty_program);
+        return Ok(BuildResult::Built(Built { main, startup }));
+    }
+    let (main, startup) = out
+        .defaults
+        .clone()
+        .unwrap_or_else(|| (empty_program(), empty_program()));
+    Ok(BuildResult::Built(Built { main, startup }))
+}
+
+fn empty_program() -> Program {
+    Program {
+        blocks: vec![fluidc_transpiler::Block::new(0, -1)],
+        ..Default::default()
+    }
+}
+
+/// The unittest message: pick a test with `--test`.
+fn unittest_error(path: &str, tests: &[String]) -> CliError {
+    CliError::user(format!(
+        "{}: this is a unittest file with {} tests, each building its own program; pick the \
+         test to build with --test NAME (a method, or Class.method); `fluidc check` lists \
+         them: {}",
+        display_name(path),
+        tests.len(),
+        tests.join(", ")
+    ))
+}
+
+/// Builds a script into one program: the startup program's ops merged
+/// first into block 0, so it initializes its own parameters.
+pub fn compile(path: &str, test: Option<String>) -> Result<Program, CliError> {
+    match build(path, test)? {
+        BuildResult::Built(b) => vm::merge_startup(b.main, b.startup)
+            .map_err(|e| CliError::user(format!("{}: {e}", display_name(path)))),
+        BuildResult::Tests(tests) => Err(unittest_error(path, &tests)),
+    }
+}
+
+/// Builds a script into its main and startup programs apart
+/// (`--startup-out`), both verified.
+pub fn compile_split(path: &str, test: Option<String>) -> Result<(Verified, Verified), CliError> {
+    match build(path, test)? {
+        BuildResult::Built(b) => {
+            let verify = |p: Program| {
+                Verified::new(p).map_err(|e| CliError::user(crate::input::verify_message(path, &e)))
+            };
+            Ok((verify(b.main)?, verify(b.startup)?))
+        }
+        BuildResult::Tests(tests) => Err(unittest_error(path, &tests)),
+    }
+}
+
+/// The tests of a unittest file (`Class.method`, in unittest's order), or
+/// `None` for a script that is not one.
+pub fn list_tests(path: &str) -> Result<Option<Vec<String>>, CliError> {
+    match build(path, None)? {
+        BuildResult::Tests(t) => Ok(Some(t)),
+        BuildResult::Built(_) => Ok(None),
+    }
+}
+
+/// A script run (`fluidc run script.py`).
+#[derive(Debug)]
+pub struct Ran {
+    pub outcome: Outcome,
+    /// The last run's fetches.
+    pub last: Vec<(String, Tensor)>,
+}
+
+/// Runs a script as Python would (run mode). `capture`: keep what it
+/// prints (for `--format json`) instead of writing it through.
+pub fn run(
+    path: &str,
+    args: Vec<String>,
+    config: RunConfig,
+    capture: bool,
+) -> Result<Ran, CliError> {
+    let src = source(path)?;
+    let mut out = vm::execute(script(path, src, args), Mode::Run(config.clone()), capture);
+    if out.end == End::Finished && out.state.lock().runs == 0 {
+        if let Some((main, startup)) = out.defaults.take() {
+            run_once(&mut out, main, startup, &config);
+        }
+    }
+    let last = std::mem::take(&mut out.state.lock().last);
+    Ok(Ran { outcome: out, last })
+}
+
+/// A script that builds a program but runs none (a one-shot fluidc
+/// program) runs its default main program once at the end, with its
+/// startup program merged in, as `fluidc compile` writes it.
+fn run_once(out: &mut Outcome, main: Program, startup: Program, config: &RunConfig) {
+    if main.blocks.iter().all(|b| b.ops.is_empty()) {
+        return;
+    }
+    let mut state = out.state.lock();
+    let program = vm::merge_startup(main, startup).and_then(|p| {
+        let verified = Verified::new(p).map_err(|e| e.to_string())?;
+        crate::native::host::pipeline(config)
+            .run(verified)
+            .map_err(|e| e.to_string())
+    });
+    let program = match program {
+        Ok(p) => p,
+        Err(e) => {
+            out.end = End::Error {
+                text: format!("error: {e}\n"),
+                runtime: false,
+            };
+            return;
+        }
+    };
+    let session = state
+        .global
+        .get_or_insert_with(|| {
+            std::sync::Arc::new(parking_lot::Mutex::new(fluidc_runtime::Session::new(
+                config.options.clone(),
+            )))
+        })
+        .clone();
+    let extra: Vec<String> = config
+        .extra_fetch
+        .iter()
+        .filter(|n| program.blocks[0].var(n).is_some())
+        .cloned()
+        .collect();
+    state.runs += 1;
+    for n in &extra {
+        state.used_names.insert(format!("--fetch {n}"));
+    }
+    let result = session.lock().run_once(&program, Vec::new(), extra);
+    match result {
+        Ok(fetched) => state.last = fetched,
+        Err(e) => {
+            out.end = End::Error {
+                text: e.to_string(),
+                runtime: true,
+            };
+            state.error = Some(e);
+        }
+    }
+}
+
+/// Warnings for `--feed`/`--fetch` names no run used (a `--feed` the
+/// script never feeds, a `--fetch` no program declares), with the
+/// closest variable name.
+pub fn unused_cli_names(config: &RunConfig, state: &crate::native::host::HostState) -> Vec<String> {
+    let feeds = config.cli_feeds.iter().map(|(n, _)| ("--feed", n));
+    let fetches = config.extra_fetch.iter().map(|n| ("--fetch", n));
+    feeds
+        .chain(fetches)
+        .filter(|(flag, n)| !state.used_names.contains(&format!("{flag} {n}")))
+        .map(|(flag, n)| {
+            let what = if flag == "--feed" {
+                "the script never feeds it"
+            } else {
+                "no program the script ran declares it"
+            };
+            let hint = crate::check::closest(state.seen_vars.iter().map(String::as_str), n)
+                .map_or(String::new(), |c| format!("; did you mean `{c}`?"));
+            format!("warning: {flag} {n}: ignored, {what}{hint}")
+        })
+        .collect()
+}
