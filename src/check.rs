@@ -117,12 +117,20 @@ fn builtin_names(vm: &VirtualMachine) -> HashSet<String> {
     names
 }
 
+/// The module `name` itself (`vm.import` gives a dotted name's top
+/// package, as `__import__` does).
+fn import_module(vm: &VirtualMachine, name: &str) -> Option<rustpython_vm::PyObjectRef> {
+    vm.import(vm.ctx.intern_str(name), 0).ok()?;
+    let modules = vm.sys_module.get_attr("modules", vm).ok()?;
+    modules.get_item(name, vm).ok()
+}
+
 /// The public names of one of fluidc's modules (`from paddle.fluid import *`).
 fn module_names(vm: &VirtualMachine, module: &str) -> Option<Vec<String>> {
     if !PACKAGES.contains(&module.split('.').next().unwrap_or("")) {
         return None;
     }
-    let m = vm.import(vm.ctx.intern_str(module), 0).ok()?;
+    let m = import_module(vm, module)?;
     let names = match m.get_attr("__all__", vm) {
         Ok(all) => all.try_to_value::<Vec<String>>(vm).ok()?,
         Err(_) => dir(vm, &m)
@@ -265,7 +273,7 @@ impl Scopes {
     /// An attribute of one of fluidc's modules that the module lacks.
     fn check_chain(&self, vm: &VirtualMachine, chain: &Chain) -> Option<Diagnostic> {
         let module = self.module_of(chain.scope, &chain.names[0])?;
-        let mut obj = vm.import(vm.ctx.intern_str(module), 0).ok()?;
+        let mut obj = import_module(vm, module)?;
         for k in 1..chain.names.len() {
             let is_module = obj.class().is(vm.ctx.types.module_type);
             if !is_module {

@@ -45,17 +45,28 @@ impl Outcome {
     }
 }
 
-/// A script the front end refused: a user error, unless a message is one
-/// of fluidc's internal errors (they start with those words; a message
-/// may quote them from the source), which is the bug a target looks for.
-fn rejected_script(diags: &[crate::front::diag::Diagnostic]) -> Outcome {
-    if let Some(d) = diags
-        .iter()
-        .find(|d| d.message.starts_with("internal error"))
-    {
-        panic!("the front end failed inside: {}", d.message);
+/// How long a fuzzed script may run on the VM.
+pub const SCRIPT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Builds a script on the VM (build mode): the merged program, or the
+/// user error it raised. An exception that escaped fluidc's own package
+/// unintended (`vm::ErrorKind::Internal`) is the bug a target looks for.
+fn build_script(source: &str) -> Result<Program, Outcome> {
+    let script = crate::vm::Script {
+        path: "fuzz.py".into(),
+        source: source.to_string(),
+        args: Vec::new(),
+        timeout: Some(SCRIPT_TIMEOUT),
+    };
+    match crate::script::build_source(script, None) {
+        Ok(crate::script::BuildResult::Built(b)) => b.merged().map_err(Outcome::rejected),
+        Ok(crate::script::BuildResult::Tests(t)) => Err(Outcome::rejected(format!(
+            "a unittest file with {} tests",
+            t.len()
+        ))),
+        Err(e) if e.code == 101 => panic!("{}", e.message),
+        Err(e) => Err(Outcome::rejected(e.message)),
     }
-    Outcome::rejected(diags.first().map_or("", |d| d.message.as_str()))
 }
 
 fn cap(bytes: &[u8]) -> &[u8] {
@@ -67,12 +78,14 @@ fn cap(bytes: &[u8]) -> &[u8] {
 /// program that verifies goes through the `-O2` pipeline (verified after
 /// every pass) and re-encodes.
 pub fn front(bytes: &[u8]) -> Outcome {
-    let (_source, result) = crate::front::compile_bytes("fuzz.py", cap(bytes));
-    let compiled = match result {
-        Ok(c) => c,
-        Err(diags) => return rejected_script(&diags),
+    let Ok(source) = std::str::from_utf8(cap(bytes)) else {
+        return Outcome::rejected("the script is not UTF-8");
     };
-    let program = match Verified::new(compiled.program) {
+    let program = match build_script(source) {
+        Ok(p) => p,
+        Err(o) => return o,
+    };
+    let program = match Verified::new(program) {
         Ok(p) => p,
         Err(e) => return Outcome::rejected(e),
     };
@@ -134,12 +147,11 @@ pub fn passes(bytes: &[u8]) -> Outcome {
 
 /// [`passes`] on a script (the replay test runs saved scripts this way).
 pub fn passes_script(script: &str) -> Outcome {
-    let (_source, result) = crate::front::compile_bytes("fuzz.py", script.as_bytes());
-    let compiled = match result {
-        Ok(c) => c,
-        Err(diags) => return rejected_script(&diags),
+    let program = match build_script(script) {
+        Ok(p) => p,
+        Err(o) => return o,
     };
-    match Verified::new(compiled.program) {
+    match Verified::new(program) {
         Ok(p) => check_passes(&p),
         Err(e) => Outcome::rejected(e),
     }

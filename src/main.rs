@@ -753,7 +753,7 @@ fn run_script(
     let verdict = match &out.end {
         fluidc::vm::End::Error {
             text,
-            runtime: true,
+            kind: fluidc::vm::ErrorKind::Runtime,
         } => {
             let message = state
                 .error
@@ -820,7 +820,8 @@ fn check_script(path: &str, test: Option<String>) -> Result<(), CliError> {
     }
     let tests = match fluidc::script::build(path, None)? {
         fluidc::script::BuildResult::Built(b) => {
-            let program = fluidc::vm::merge_startup(b.main, b.startup)
+            let program = b
+                .merged()
                 .map_err(|e| CliError::user(format!("{path}: {e}")))?;
             return fluidc_transpiler::Verified::new(program)
                 .map(|_| ())

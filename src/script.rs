@@ -12,9 +12,30 @@ use crate::vm::{self, End, Outcome, Script};
 /// program), with its startup program.
 #[derive(Debug)]
 pub struct Built {
-    /// The main program with Paddle's feed and fetch ops for the run.
     pub main: Program,
     pub startup: Program,
+    /// The run's feed and fetch targets (Paddle's feed and fetch ops).
+    pub feed: Vec<String>,
+    pub fetch: Vec<String>,
+}
+
+impl Built {
+    /// One program: the startup program's ops first in block 0 (so it
+    /// initializes its own parameters), then the feed and fetch ops, as
+    /// Paddle's executor adds them.
+    pub fn merged(self) -> Result<Program, String> {
+        let mut p = vm::merge_startup(self.main, self.startup)?;
+        vm::add_feed_fetch(&mut p, &self.feed, &self.fetch);
+        Ok(p)
+    }
+
+    /// The main program with its feed and fetch ops, and the startup
+    /// program apart (`--startup-out`).
+    pub fn split(self) -> (Program, Program) {
+        let mut main = self.main;
+        vm::add_feed_fetch(&mut main, &self.feed, &self.fetch);
+        (main, self.startup)
+    }
 }
 
 /// Reads a script's source: UTF-8 text, or a user error saying where it
@@ -36,6 +57,7 @@ fn script(path: &str, source: String, args: Vec<String>) -> Script {
         path: display_name(path).to_string(),
         source,
         args,
+        timeout: None,
     }
 }
 
@@ -50,8 +72,24 @@ pub enum BuildResult {
 /// program other than a startup program.
 pub fn build(path: &str, test: Option<String>) -> Result<BuildResult, CliError> {
     let src = source(path)?;
-    let out = vm::execute(script(path, src, Vec::new()), Mode::Build { test }, false);
+    build_source(script(path, src, Vec::new()), test)
+}
+
+/// [`build`] of a script's text.
+pub fn build_source(script: Script, test: Option<String>) -> Result<BuildResult, CliError> {
+    let path = script.path.clone();
+    let path = path.as_str();
+    let out = vm::execute(script, Mode::Build { test }, false);
     match &out.end {
+        End::Error {
+            text,
+            kind: vm::ErrorKind::Internal,
+        } => {
+            return Err(CliError {
+                code: 101,
+                message: format!("internal error in fluidc's package; please report this script:\n{text}"),
+            })
+        }
         End::Error { text, .. } => return Err(CliError::rendered(text.clone())),
         End::Exit(code) if *code != 0 => {
             return Err(CliError::user(format!(
@@ -66,16 +104,23 @@ pub fn build(path: &str, test: Option<String>) -> Result<BuildResult, CliError> 
         return Ok(BuildResult::Tests(tests));
     }
     if let Some(r) = state.recorded.take() {
-        let mut main = r.main;
-        vm::add_feed_fetch(&mut main, &r.feed, &r.fetch);
-        let startup = r.startup.unwrap_or_else(empty_program);
-        return Ok(BuildResult::Built(Built { main, startup }));
+        return Ok(BuildResult::Built(Built {
+            main: r.main,
+            startup: r.startup.unwrap_or_else(empty_program),
+            feed: r.feed,
+            fetch: r.fetch,
+        }));
     }
     let (main, startup) = out
         .defaults
         .clone()
         .unwrap_or_else(|| (empty_program(), empty_program()));
-    Ok(BuildResult::Built(Built { main, startup }))
+    Ok(BuildResult::Built(Built {
+        main,
+        startup,
+        feed: Vec::new(),
+        fetch: Vec::new(),
+    }))
 }
 
 fn empty_program() -> Program {
@@ -101,7 +146,8 @@ fn unittest_error(path: &str, tests: &[String]) -> CliError {
 /// first into block 0, so it initializes its own parameters.
 pub fn compile(path: &str, test: Option<String>) -> Result<Program, CliError> {
     match build(path, test)? {
-        BuildResult::Built(b) => vm::merge_startup(b.main, b.startup)
+        BuildResult::Built(b) => b
+            .merged()
             .map_err(|e| CliError::user(format!("{}: {e}", display_name(path)))),
         BuildResult::Tests(tests) => Err(unittest_error(path, &tests)),
     }
@@ -115,7 +161,8 @@ pub fn compile_split(path: &str, test: Option<String>) -> Result<(Verified, Veri
             let verify = |p: Program| {
                 Verified::new(p).map_err(|e| CliError::user(crate::input::verify_message(path, &e)))
             };
-            Ok((verify(b.main)?, verify(b.startup)?))
+            let (main, startup) = b.split();
+            Ok((verify(main)?, verify(startup)?))
         }
         BuildResult::Tests(tests) => Err(unittest_error(path, &tests)),
     }
@@ -147,7 +194,9 @@ pub fn run(
     capture: bool,
 ) -> Result<Ran, CliError> {
     let src = source(path)?;
-    let mut out = vm::execute(script(path, src, args), Mode::Run(config.clone()), capture);
+    let mut s = script(path, src, args);
+    s.timeout = config.options.timeout;
+    let mut out = vm::execute(s, Mode::Run(config.clone()), capture);
     if out.end == End::Finished && out.state.lock().runs == 0 {
         if let Some((main, startup)) = out.defaults.take() {
             run_once(&mut out, main, startup, &config);
@@ -176,7 +225,7 @@ fn run_once(out: &mut Outcome, main: Program, startup: Program, config: &RunConf
         Err(e) => {
             out.end = End::Error {
                 text: format!("error: {e}\n"),
-                runtime: false,
+                kind: vm::ErrorKind::User,
             };
             return;
         }
@@ -205,7 +254,7 @@ fn run_once(out: &mut Outcome, main: Program, startup: Program, config: &RunConf
         Err(e) => {
             out.end = End::Error {
                 text: e.to_string(),
-                runtime: true,
+                kind: vm::ErrorKind::Runtime,
             };
             state.error = Some(e);
         }

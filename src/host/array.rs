@@ -234,7 +234,7 @@ impl HostArray {
     fn only_element(&self) -> Result<Scalar> {
         if self.size() != 1 {
             return Err(HostError::type_error(
-                "only length-1 arrays can be converted to Python scalars",
+                "only 0-dimensional arrays can be converted to Python scalars",
             ));
         }
         self.item()

@@ -21,33 +21,87 @@ use super::dragon4::{positional, scientific, Float, FloatFormat, Trim};
 use super::dtype::{DType, Elem};
 use super::{HostArray, Nested};
 
-const PRECISION: i32 = 8;
-const THRESHOLD: usize = 1000;
-const EDGE_ITEMS: usize = 3;
-const LINE_WIDTH: usize = 75;
+/// How floats get their digits (numpy's `floatmode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatMode {
+    /// `'fixed'`: always `precision` fraction digits.
+    Fixed,
+    /// `'unique'`: the shortest unique digits, `precision` ignored.
+    Unique,
+    /// `'maxprec'` (the default): each element's unique digits, at most
+    /// `precision`.
+    MaxPrec,
+    /// `'maxprec_equal'`: at most `precision`, the same number for all.
+    MaxPrecEqual,
+}
+
+/// numpy's print options (`np.set_printoptions`) that fluidc supports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrintOptions {
+    pub precision: i32,
+    pub threshold: usize,
+    pub edgeitems: usize,
+    pub linewidth: usize,
+    pub suppress: bool,
+    pub floatmode: FloatMode,
+}
+
+impl Default for PrintOptions {
+    /// numpy's defaults.
+    fn default() -> PrintOptions {
+        PrintOptions {
+            precision: 8,
+            threshold: 1000,
+            edgeitems: 3,
+            linewidth: 75,
+            suppress: false,
+            floatmode: FloatMode::MaxPrec,
+        }
+    }
+}
 
 /// `str(a)` (and `print(a)`).
 pub fn array_str(a: &HostArray) -> String {
+    array_str_with(a, &PrintOptions::default())
+}
+
+/// `str(a)` under print options `o`.
+pub fn array_str_with(a: &HostArray, o: &PrintOptions) -> String {
     if a.ndim() == 0 {
         return scalar_str(a);
     }
     if a.size() == 0 {
         return "[]".to_string();
     }
-    array2string(a, LINE_WIDTH, " ", "")
+    array2string(a, o, o.linewidth, " ", "")
+}
+
+/// `np.array2string(a)` of any array, a 0-d one printed as an element of
+/// an array (`0.33333333`, not the scalar's `0.3333333333333333`).
+pub fn array2string_with(a: &HostArray, o: &PrintOptions) -> String {
+    if a.size() == 0 {
+        return "[]".to_string();
+    }
+    array2string(a, o, o.linewidth, " ", "")
 }
 
 /// `repr(a)`: `array([...])` with `, dtype=...` and `shape=...` where
 /// numpy adds them.
 pub fn array_repr(a: &HostArray) -> String {
+    array_repr_with(a, &PrintOptions::default())
+}
+
+/// `repr(a)` under print options `o`.
+pub fn array_repr_with(a: &HostArray, o: &PrintOptions) -> String {
     let prefix = "array(";
+    let line_width = o.linewidth;
     let body = if a.size() == 0 {
         "[]".to_string()
     } else {
-        array2string(a, LINE_WIDTH - 1, ", ", prefix)
+        array2string(a, o, line_width.saturating_sub(1), ", ", prefix)
     };
     let mut extras = Vec::new();
-    if (a.size() == 0 && a.shape() != [0]) || a.size() > THRESHOLD {
+    if (a.size() == 0 && a.shape() != [0]) || a.size() > o.threshold {
         extras.push(format!("shape={}", tuple_repr(a.shape())));
     }
     let implied = matches!(a.dtype(), DType::Bool | DType::Int64 | DType::Float64);
@@ -60,7 +114,7 @@ pub fn array_repr(a: &HostArray) -> String {
     let head = format!("{prefix}{body},");
     let extra = format!("{})", extras.join(", "));
     let last_line = head.len() - head.rfind('\n').map_or(0, |i| i + 1);
-    let spacer = if last_line + extra.len() + 1 > LINE_WIDTH {
+    let spacer = if last_line + extra.len() + 1 > line_width {
         format!("\n{}", " ".repeat(prefix.len()))
     } else {
         " ".to_string()
@@ -127,14 +181,14 @@ trait Printable: Elem {
     fn scalar_str(self) -> String;
     /// The formatter for an array whose shown elements are `data`
     /// (`zero_d`: the array is 0-d).
-    fn formatter(data: &[Self], zero_d: bool) -> Box<dyn Fn(Self) -> String>;
+    fn formatter(data: &[Self], zero_d: bool, o: &PrintOptions) -> Box<dyn Fn(Self) -> String>;
 }
 
 impl Printable for bool {
     fn scalar_str(self) -> String {
         if self { "True" } else { "False" }.to_string()
     }
-    fn formatter(_: &[bool], zero_d: bool) -> Box<dyn Fn(bool) -> String> {
+    fn formatter(_: &[bool], zero_d: bool, _: &PrintOptions) -> Box<dyn Fn(bool) -> String> {
         // " True" lines up with "False", except in a 0-d array.
         let t = if zero_d { "True" } else { " True" };
         Box::new(move |x| if x { t } else { "False" }.to_string())
@@ -153,7 +207,7 @@ impl Printable for i32 {
     fn scalar_str(self) -> String {
         self.to_string()
     }
-    fn formatter(data: &[i32], _: bool) -> Box<dyn Fn(i32) -> String> {
+    fn formatter(data: &[i32], _: bool, _: &PrintOptions) -> Box<dyn Fn(i32) -> String> {
         int_formatter(data)
     }
 }
@@ -162,7 +216,7 @@ impl Printable for i64 {
     fn scalar_str(self) -> String {
         self.to_string()
     }
-    fn formatter(data: &[i64], _: bool) -> Box<dyn Fn(i64) -> String> {
+    fn formatter(data: &[i64], _: bool, _: &PrintOptions) -> Box<dyn Fn(i64) -> String> {
         int_formatter(data)
     }
 }
@@ -171,11 +225,13 @@ impl Printable for f32 {
     fn scalar_str(self) -> String {
         float_scalar_str(self, 1e6)
     }
-    fn formatter(data: &[f32], _: bool) -> Box<dyn Fn(f32) -> String> {
+    fn formatter(data: &[f32], _: bool, o: &PrintOptions) -> Box<dyn Fn(f32) -> String> {
         // numpy compares in the array's own dtype: `min < 0.0001` is
         // float32's 0.0001, the ratio is a float32 division.
-        let decide = |max: f32, min: f32| max >= 1e6 || min < 1e-4 || max / min > 1000.0;
-        floating_formatter(data, decide)
+        let small = !o.suppress;
+        let decide =
+            move |max: f32, min: f32| max >= 1e6 || (small && (min < 1e-4 || max / min > 1000.0));
+        floating_formatter(data, decide, o)
     }
 }
 
@@ -183,9 +239,11 @@ impl Printable for f64 {
     fn scalar_str(self) -> String {
         float_scalar_str(self, 1e16)
     }
-    fn formatter(data: &[f64], _: bool) -> Box<dyn Fn(f64) -> String> {
-        let decide = |max: f64, min: f64| max >= 1e8 || min < 1e-4 || max / min > 1000.0;
-        floating_formatter(data, decide)
+    fn formatter(data: &[f64], _: bool, o: &PrintOptions) -> Box<dyn Fn(f64) -> String> {
+        let small = !o.suppress;
+        let decide =
+            move |max: f64, min: f64| max >= 1e8 || (small && (min < 1e-4 || max / min > 1000.0));
+        floating_formatter(data, decide, o)
     }
 }
 
@@ -195,7 +253,11 @@ impl Printable for f64 {
 /// 1000), with every element given as many fraction digits as the longest
 /// needs; otherwise positional with each element's own digits (at most
 /// 8), padded to line up on the point.
-fn floating_formatter<F>(data: &[F], exp_format: impl Fn(F, F) -> bool) -> Box<dyn Fn(F) -> String>
+fn floating_formatter<F>(
+    data: &[F],
+    exp_format: impl Fn(F, F) -> bool,
+    o: &PrintOptions,
+) -> Box<dyn Fn(F) -> String>
 where
     F: Float + Into<f64> + PartialOrd + 'static,
 {
@@ -215,10 +277,20 @@ where
         }
     };
     let mut opt = FloatFormat::unique(Trim::Point);
-    opt.precision = PRECISION;
+    opt.precision = if o.floatmode == FloatMode::Unique {
+        -1
+    } else {
+        o.precision
+    };
+    if o.floatmode == FloatMode::Fixed {
+        opt.trim = Trim::Keep;
+        opt.unique = false;
+    }
     let (mut pad_left, mut pad_right) = (0i32, 0i32);
     if finite.is_empty() {
         opt.min_digits = -1;
+        opt.trim = Trim::Point;
+        opt.unique = true;
     } else if exp {
         let strs: Vec<String> = finite.iter().map(|&x| scientific(x, &opt)).collect();
         let mut exp_size = 0;
@@ -242,7 +314,14 @@ where
             pad_left = pad_left.max(int.len() as i32);
             pad_right = pad_right.max(frac.len() as i32);
         }
-        opt.min_digits = 0;
+        if matches!(o.floatmode, FloatMode::Fixed | FloatMode::MaxPrecEqual) {
+            opt.precision = pad_right;
+            opt.min_digits = pad_right;
+            opt.trim = Trim::Keep;
+        } else {
+            opt.trim = Trim::Point;
+            opt.min_digits = 0;
+        }
     }
     if finite.len() != data.len() {
         let neginf = data.iter().any(|x| x.is_infinite() && x.is_sign_negative());
@@ -273,14 +352,27 @@ where
 }
 
 /// The array's elements as `array2string` prints them.
-fn array2string(a: &HostArray, line_width: usize, separator: &str, prefix: &str) -> String {
-    each!(a, arr => layout(arr, line_width, separator, prefix))
+fn array2string(
+    a: &HostArray,
+    o: &PrintOptions,
+    line_width: usize,
+    separator: &str,
+    prefix: &str,
+) -> String {
+    each!(a, arr => layout(arr, o, line_width, separator, prefix))
 }
 
-fn layout<T: Printable>(a: &ArrayD<T>, line_width: usize, separator: &str, prefix: &str) -> String {
-    let summarize = a.len() > THRESHOLD;
-    let shown = shown_elements(a, summarize);
-    let format = T::formatter(&shown, a.ndim() == 0);
+fn layout<T: Printable>(
+    a: &ArrayD<T>,
+    o: &PrintOptions,
+    line_width: usize,
+    separator: &str,
+    prefix: &str,
+) -> String {
+    let summarize = a.len() > o.threshold;
+    let edge = o.edgeitems;
+    let shown = shown_elements(a, summarize, edge);
+    let format = T::formatter(&shown, a.ndim() == 0, o);
     let words = |index: &[usize]| a.get(IxDyn(index)).map_or_else(String::new, |&x| format(x));
     let next_line_prefix = format!(" {}", " ".repeat(prefix.len()));
     let printer = Layout {
@@ -288,6 +380,7 @@ fn layout<T: Printable>(a: &ArrayD<T>, line_width: usize, separator: &str, prefi
         words: &words,
         separator,
         summarize,
+        edge,
     };
     let mut index = Vec::with_capacity(a.ndim());
     printer.recurse(&mut index, &next_line_prefix, line_width)
@@ -295,20 +388,20 @@ fn layout<T: Printable>(a: &ArrayD<T>, line_width: usize, separator: &str, prefi
 
 /// The elements numpy looks at to choose the format: all of them, or the
 /// corners of a summarized array (`_leading_trailing`), in order.
-fn shown_elements<T: Elem>(a: &ArrayD<T>, summarize: bool) -> Vec<T> {
+fn shown_elements<T: Elem>(a: &ArrayD<T>, summarize: bool, edge: usize) -> Vec<T> {
     if !summarize {
         return a.iter().copied().collect();
     }
-    let kept: Vec<Vec<usize>> = a.shape().iter().map(|&n| edge_indices(n)).collect();
+    let kept: Vec<Vec<usize>> = a.shape().iter().map(|&n| edge_indices(n, edge)).collect();
     let mut out = Vec::new();
     let mut index = vec![0usize; a.ndim()];
     collect_corners(a, &kept, 0, &mut index, &mut out);
     out
 }
 
-fn edge_indices(n: usize) -> Vec<usize> {
-    if n > 2 * EDGE_ITEMS {
-        (0..EDGE_ITEMS).chain(n - EDGE_ITEMS..n).collect()
+fn edge_indices(n: usize, edge: usize) -> Vec<usize> {
+    if n > 2 * edge {
+        (0..edge).chain(n - edge..n).collect()
     } else {
         (0..n).collect()
     }
@@ -339,6 +432,7 @@ struct Layout<'a> {
     words: &'a dyn Fn(&[usize]) -> String,
     separator: &'a str,
     summarize: bool,
+    edge: usize,
 }
 
 impl Layout<'_> {
@@ -351,9 +445,9 @@ impl Layout<'_> {
         let next_hanging_indent = format!("{hanging_indent} ");
         let next_width = curr_width.saturating_sub(1);
         let len = self.shape[axis];
-        let show_summary = self.summarize && 2 * EDGE_ITEMS < len;
+        let show_summary = self.summarize && 2 * self.edge < len;
         let (leading, trailing) = if show_summary {
-            (EDGE_ITEMS, EDGE_ITEMS)
+            (self.edge, self.edge)
         } else {
             (0, len)
         };

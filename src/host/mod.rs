@@ -89,7 +89,10 @@ pub use combine::{concatenate, nonzero, stack, where_};
 pub use create::{arange, eye, linspace};
 pub use dtype::{DType, Elem, Scalar, ScalarKind};
 pub use error::{ErrorKind, HostError};
-pub use format::{array_repr, array_str, float_repr, nested_repr, scalar_repr, scalar_str};
+pub use format::{
+    array2string_with, array_repr, array_repr_with, array_str, array_str_with, float_repr,
+    nested_repr, scalar_repr, scalar_str, FloatMode, PrintOptions,
+};
 pub use index::Index;
 pub use linalg::dot;
 pub use ops::{

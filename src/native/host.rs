@@ -9,8 +9,8 @@
 //! - **Run** (`fluidc run script.py`): each run executes in the scope's
 //!   [`Session`], through the command line's passes, and its fetches come
 //!   back as host arrays.
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::{Arc, OnceLock};
+use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
 
 use fluidc_runtime::{RuntimeError, SessionOptions, Tensor};
 use fluidc_transpiler::passes::{self, Pass, Pipeline};
@@ -22,6 +22,7 @@ use rustpython_vm::{pyclass, Py, PyObjectRef, PyPayload, PyRef, PyResult, Virtua
 
 use super::session::{self, Session};
 use super::ProgramDesc;
+use crate::vm::sources;
 use crate::numpy::array_handle;
 
 /// `_fluidc.BuildStop`: what stops a script in build mode at its first
@@ -55,6 +56,21 @@ pub fn enforce_type(vm: &VirtualMachine) -> &'static Py<PyType> {
     })
 }
 
+/// `_fluidc.Timeout`: the script ran past `--timeout` (a `BaseException`,
+/// so the script's `except Exception` does not swallow it).
+pub fn timeout_type(vm: &VirtualMachine) -> &'static Py<PyType> {
+    static_cell! {
+        static TYPE: PyTypeRef;
+    }
+    TYPE.get_or_init(|| {
+        vm.ctx.new_exception_type(
+            "_fluidc",
+            "Timeout",
+            Some(vec![vm.ctx.exceptions.base_exception_type.to_owned()]),
+        )
+    })
+}
+
 /// An op the model refuses when it is appended (inference found its
 /// inputs inconsistent): a `ValueError`, as Paddle's `InvalidArgument`.
 pub fn op_error(vm: &VirtualMachine, message: String) -> PyBaseExceptionRef {
@@ -73,42 +89,6 @@ pub fn is_user_code(source_path: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
-/// The lines of the user's files, read once each (for `op_callstack`).
-fn sources() -> &'static Mutex<HashMap<String, Option<Arc<Vec<String>>>>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Option<Arc<Vec<String>>>>>> = OnceLock::new();
-    CACHE.get_or_init(Default::default)
-}
-
-fn lines_of(text: &str) -> Arc<Vec<String>> {
-    Arc::new(text.lines().map(str::to_string).collect())
-}
-
-fn source_lines(path: &str) -> Option<Arc<Vec<String>>> {
-    sources()
-        .lock()
-        .entry(path.to_string())
-        .or_insert_with(|| {
-            let text = std::fs::read(path).ok()?;
-            Some(lines_of(&String::from_utf8_lossy(&text)))
-        })
-        .clone()
-}
-
-/// Registers the text of a script that is not a file on disk (stdin).
-pub fn register_source(path: &str, text: &str) {
-    sources()
-        .lock()
-        .insert(path.to_string(), Some(lines_of(text)));
-}
-
-/// The source line `line` (1-based) of a user file, trimmed.
-pub fn source_line(path: &str, line: usize) -> Option<String> {
-    let lines = source_lines(path)?;
-    lines
-        .get(line.checked_sub(1)?)
-        .map(|l| l.trim().to_string())
-}
-
 /// The Python call stack at this moment, the user's frames only,
 /// outermost first, as Paddle's `op_callstack` lines:
 /// `  File "model.py", line 12, in <module>` then `    <the line>`.
@@ -120,12 +100,12 @@ pub fn user_callstack(vm: &VirtualMachine) -> Vec<String> {
         if !is_user_code(path) {
             continue;
         }
-        let line = f.current_location().row.to_usize();
+        let (line, text) = sources::shown_line(path, f.current_location().row.to_usize());
         lines.push(format!(
             "  File \"{path}\", line {line}, in {}",
             f.code.obj_name.as_str()
         ));
-        if let Some(text) = source_line(path, line) {
+        if let Some(text) = text {
             lines.push(format!("    {text}"));
         }
     }

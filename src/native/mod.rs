@@ -14,6 +14,7 @@
 //! ends.
 pub mod convert;
 pub mod host;
+pub mod params;
 pub mod program;
 pub mod session;
 
@@ -56,6 +57,7 @@ pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
         vm.new_function("op_slot_names", op_slot_names).into(),
     );
     set("has_op", vm.new_function("has_op", has_op).into());
+    params::register(&set, vm);
     module
 }
 

@@ -1,6 +1,7 @@
 //! Making, converting, reshaping, joining and indexing arrays.
 use ndarray::IxDyn;
 use rustpython_vm::builtins::PyStrRef;
+use rustpython_vm::function::OptionalArg;
 use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 use super::convert::{
@@ -192,10 +193,56 @@ fn stack(seq: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     wrap_array(host::stack(&refs, axis).py(vm)?, vm)
 }
 
+/// A boolean scalar in an index (`a[True]`, `x[np.False_]`) adds an axis
+/// of length 1 (`True`) or 0 (`False`), as numpy's 0-d boolean index does:
+/// the index with those items as `None`, and the output axes to empty.
+fn bool_scalars(index: Vec<Index>, ndim: usize, vm: &VirtualMachine) -> PyResult<(Vec<Index>, Vec<usize>)> {
+    let is_bool0 = |i: &Index| matches!(i, Index::Array(a) if a.ndim() == 0 && a.dtype() == DType::Bool);
+    if !index.iter().any(is_bool0) {
+        return Ok((index, Vec::new()));
+    }
+    if index.iter().any(|i| matches!(i, Index::Array(_)) && !is_bool0(i)) {
+        return Err(vm.new_not_implemented_error(
+            "fluidc's numpy does not combine a boolean scalar index with other array indices".to_owned(),
+        ));
+    }
+    let consumed = index
+        .iter()
+        .filter(|i| matches!(i, Index::Int(_) | Index::Slice(..)))
+        .count();
+    let mut out_axis = 0;
+    let mut empty = Vec::new();
+    let mut replaced = Vec::with_capacity(index.len());
+    for i in index {
+        match &i {
+            Index::Int(_) => {}
+            Index::Slice(..) | Index::NewAxis => out_axis += 1,
+            Index::Ellipsis => out_axis += ndim.saturating_sub(consumed),
+            Index::Array(a) => {
+                if a.item().map(|s| !s.truthy()).unwrap_or(false) {
+                    empty.push(out_axis);
+                }
+                out_axis += 1;
+                replaced.push(Index::NewAxis);
+                continue;
+            }
+        }
+        replaced.push(i);
+    }
+    Ok((replaced, empty))
+}
+
 /// `_numpy.getitem(h, key)`: `a[key]`; an element is a numpy scalar.
 fn getitem(h: PyRef<PyHostArray>, key: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let index = index_of(&key, vm)?;
-    let r = h.read().index(&index).py(vm)?;
+    let ndim = h.read().ndim();
+    let (index, empty) = bool_scalars(index, ndim, vm)?;
+    let mut r = h.read().index(&index).py(vm)?;
+    for axis in empty {
+        let mut cut = vec![Index::Slice(None, None, None); axis];
+        cut.push(Index::Slice(Some(0), Some(0), None));
+        r = r.index(&cut).py(vm)?;
+    }
     if r.ndim() == 0 && Index::yields_scalar(&index) {
         wrap_any(r, vm)
     } else {
@@ -211,7 +258,14 @@ fn setitem(
     vm: &VirtualMachine,
 ) -> PyResult<()> {
     let index = index_of(&key, vm)?;
-    let dtype = h.read().dtype();
+    let (dtype, ndim) = {
+        let a = h.read();
+        (a.dtype(), a.ndim())
+    };
+    let (index, empty) = bool_scalars(index, ndim, vm)?;
+    if !empty.is_empty() {
+        return Ok(());
+    }
     // A Python value is read at the array's dtype (numpy's checks for
     // Python ints out of range); arrays cast as they are written.
     let v = match super::handle_of(&value, vm) {
@@ -268,13 +322,58 @@ fn item(h: PyRef<PyHostArray>, args: Vec<PyObjectRef>, vm: &VirtualMachine) -> P
     Ok(scalar_to_py(s, vm))
 }
 
+/// Print options from the Python half: `None` (numpy's defaults) or
+/// `(precision, threshold, edgeitems, linewidth, suppress, floatmode)`.
+fn print_options(opts: &PyObject, vm: &VirtualMachine) -> PyResult<host::PrintOptions> {
+    let mut o = host::PrintOptions::default();
+    if vm.is_none(opts) {
+        return Ok(o);
+    }
+    let items = sequence(opts).unwrap_or_default();
+    let [precision, threshold, edgeitems, linewidth, suppress, floatmode] = items.as_slice() else {
+        return Err(vm.new_type_error("print options are a 6-tuple".to_owned()));
+    };
+    let count = |v: &PyObject| -> PyResult<usize> {
+        // `threshold=np.inf` or `sys.maxsize`: never summarize.
+        match scalar_arg(v, vm)? {
+            Scalar::Float(f) if f.is_infinite() && f > 0.0 => Ok(usize::MAX),
+            s => Ok(usize::try_from(s.as_i64().py(vm)?).unwrap_or(0)),
+        }
+    };
+    o.precision = i32::try_from(index_int(precision, vm)?).unwrap_or(8);
+    o.threshold = count(threshold)?;
+    o.edgeitems = count(edgeitems)?;
+    o.linewidth = count(linewidth)?;
+    o.suppress = suppress.to_owned().try_to_bool(vm)?;
+    let mode = floatmode.str(vm)?;
+    o.floatmode = match mode.as_str() {
+        "fixed" => host::FloatMode::Fixed,
+        "unique" => host::FloatMode::Unique,
+        "maxprec" => host::FloatMode::MaxPrec,
+        "maxprec_equal" => host::FloatMode::MaxPrecEqual,
+        other => return Err(vm.new_value_error(format!("floatmode option must be one of 'fixed', 'unique', 'maxprec', 'maxprec_equal', not {other}"))),
+    };
+    Ok(o)
+}
+
 /// numpy's `repr` and `str` of an array, and of a numpy scalar (a 0-d
-/// array printed as a scalar: `1.5` and `np.float32(1.5)`).
-fn format(h: PyRef<PyHostArray>, how: PyStrRef, vm: &VirtualMachine) -> PyResult<String> {
+/// array printed as a scalar: `1.5` and `np.float32(1.5)`), under the
+/// print options `opts`.
+fn format(
+    h: PyRef<PyHostArray>,
+    how: PyStrRef,
+    opts: OptionalArg<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyResult<String> {
+    let o = match opts {
+        OptionalArg::Present(opts) => print_options(&opts, vm)?,
+        OptionalArg::Missing => host::PrintOptions::default(),
+    };
     let a = h.read();
     Ok(match how.as_str() {
-        "repr" => host::array_repr(&a),
-        "str" => host::array_str(&a),
+        "repr" => host::array_repr_with(&a, &o),
+        "str" => host::array_str_with(&a, &o),
+        "array2string" => host::array2string_with(&a, &o),
         "scalar_repr" => host::scalar_repr(&a),
         "scalar_str" => host::scalar_str(&a),
         other => return Err(vm.new_value_error(format!("no format `{other}`"))),
@@ -509,7 +608,7 @@ fn to_int(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
     let a = h.read();
     if a.size() != 1 {
         return Err(
-            vm.new_type_error("only length-1 arrays can be converted to Python scalars".to_owned())
+            vm.new_type_error("only 0-dimensional arrays can be converted to Python scalars".to_owned())
         );
     }
     match a.item().py(vm)? {
@@ -585,6 +684,64 @@ fn info(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyObjectRef {
         .into()
 }
 
+/// `_numpy.tobytes(h)`: the elements' bytes, little-endian, row-major.
+fn tobytes(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyObjectRef {
+    let a = h.read();
+    let mut out = Vec::with_capacity(a.size() * 8);
+    match &*a {
+        HostArray::Bool(x) => out.extend(x.iter().map(|&b| u8::from(b))),
+        HostArray::Int32(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
+        HostArray::Int64(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
+        HostArray::Float32(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
+        HostArray::Float64(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
+    }
+    vm.ctx.new_bytes(out).into()
+}
+
+/// `_numpy.frombuffer(data, dtype, count, offset)`: a 1-d array of the
+/// little-endian elements of `data`.
+fn frombuffer(
+    data: rustpython_vm::builtins::PyBytesRef,
+    dtype: Option<PyStrRef>,
+    count: i64,
+    offset: i64,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let d = dtype_arg(dtype, vm)?.unwrap_or(DType::Float64);
+    let bytes = data.as_bytes();
+    let offset = usize::try_from(offset)
+        .ok()
+        .filter(|&o| o <= bytes.len())
+        .ok_or_else(|| vm.new_value_error("offset must be non-negative and no greater than buffer length".to_owned()))?;
+    let bytes = &bytes[offset..];
+    let width = match d {
+        DType::Bool => 1,
+        DType::Int32 | DType::Float32 => 4,
+        DType::Int64 | DType::Float64 => 8,
+    };
+    if bytes.len() % width != 0 && count < 0 {
+        return Err(vm.new_value_error("buffer size must be a multiple of element size".to_owned()));
+    }
+    let n = if count < 0 {
+        bytes.len() / width
+    } else {
+        let n = count as usize;
+        if n * width > bytes.len() {
+            return Err(vm.new_value_error("buffer is smaller than requested size".to_owned()));
+        }
+        n
+    };
+    let chunks = bytes[..n * width].chunks_exact(width);
+    let a = match d {
+        DType::Bool => HostArray::from_vec(&[n], chunks.map(|c| c[0] != 0).collect()),
+        DType::Int32 => HostArray::from_vec(&[n], chunks.map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
+        DType::Float32 => HostArray::from_vec(&[n], chunks.map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
+        DType::Int64 => HostArray::from_vec(&[n], chunks.map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect()),
+        DType::Float64 => HostArray::from_vec(&[n], chunks.map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect()),
+    };
+    wrap_array(a.py(vm)?, vm)
+}
+
 /// `_numpy.from_flat(values, shape, dtype)`: an array from a flat list
 /// (unpickling).
 fn from_flat(
@@ -641,5 +798,7 @@ pub(super) fn add_functions(m: &PyObject, vm: &VirtualMachine) {
         "assign" => assign,
         "info" => info,
         "from_flat" => from_flat,
+        "tobytes" => tobytes,
+        "frombuffer" => frombuffer,
     );
 }

@@ -200,7 +200,7 @@ pub fn scalar_arg(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Scalar> {
             return a.item().map_err(|e| host_error(vm, e));
         }
         return Err(
-            vm.new_type_error("only length-1 arrays can be converted to Python scalars".to_owned())
+            vm.new_type_error("only 0-dimensional arrays can be converted to Python scalars".to_owned())
         );
     }
     if let Some(s) = python_scalar(obj, vm)? {

@@ -110,12 +110,9 @@ pub fn host_error(vm: &VirtualMachine, e: HostError) -> PyBaseExceptionRef {
         ErrorKind::IndexError => vm.new_index_error(message),
         ErrorKind::OverflowError => vm.new_overflow_error(message),
         ErrorKind::ZeroDivisionError => vm.new_zero_division_error(message),
-        ErrorKind::AxisError => match registered(vm, "AxisError")
-            .and_then(|c| c.downcast::<rustpython_vm::builtins::PyType>().ok())
-        {
-            Some(cls) => vm.new_exception_msg(cls, message),
-            None => vm.new_value_error(message),
-        },
+        ErrorKind::AxisError => {
+            registered_error(vm, "AxisError", vm.ctx.exceptions.value_error.to_owned(), message)
+        }
         ErrorKind::Unsupported => vm.new_not_implemented_error(message),
         ErrorKind::ValueError => vm.new_value_error(message),
     }
@@ -123,16 +120,18 @@ pub fn host_error(vm: &VirtualMachine, e: HostError) -> PyBaseExceptionRef {
 
 /// An exception of a class the Python half registered (`name`), or of
 /// `fallback` before it has.
-fn registered_error(
+pub(crate) fn registered_error(
     vm: &VirtualMachine,
     name: &'static str,
     fallback: PyTypeRef,
     message: String,
 ) -> PyBaseExceptionRef {
-    let cls = registered(vm, name)
-        .and_then(|c| c.downcast::<rustpython_vm::builtins::PyType>().ok())
-        .unwrap_or(fallback);
-    vm.new_exception_msg(cls, message)
+    // Called, so a Python class's `__init__` runs.
+    registered(vm, "_errors")
+        .and_then(|errors| errors.get_item(name, vm).ok())
+        .and_then(|cls| cls.call((message.clone(),), vm).ok())
+        .and_then(|e| e.downcast::<rustpython_vm::builtins::PyBaseException>().ok())
+        .unwrap_or_else(|| vm.new_exception_msg(fallback, message))
 }
 
 /// Shorthand: a host result as a Python result.
@@ -224,20 +223,20 @@ fn dtype_arg(name: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult<Option<DTy
     }
 }
 
-/// `_numpy.register(wrap_array, wrap_scalar, AxisError, casting_error)`:
-/// the Python half's wrappers and exception classes.
+/// `_numpy.register(wrap_array, wrap_scalar, errors)`: the Python half's
+/// wrappers, and its exception classes by name (`AxisError`,
+/// `CastingError` for in-place casts, `NoLoopError` for ufuncs of
+/// strings).
 fn register(
     wrap_array: PyObjectRef,
     wrap_scalar: PyObjectRef,
-    axis_error: PyObjectRef,
-    casting_error: PyObjectRef,
+    errors: PyObjectRef,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
     let module = vm.import(MODULE, 0)?;
     module.set_attr("_wrap_array", wrap_array, vm)?;
     module.set_attr("_wrap_scalar", wrap_scalar, vm)?;
-    module.set_attr("AxisError", axis_error, vm)?;
-    module.set_attr("CastingError", casting_error, vm)?;
+    module.set_attr("_errors", errors, vm)?;
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 use std::ops::{BitAnd, BitOr, BitXor};
 
 use ndarray::{ArrayD, Zip};
-use rustpython_vm::builtins::PyStrRef;
+use rustpython_vm::builtins::{PyStr, PyStrRef};
 use rustpython_vm::{PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 use super::convert::{float_arg, index_int, to_array, with2, Held};
@@ -140,14 +140,84 @@ fn compute(op: Op2, a: Operand<'_>, b: Operand<'_>) -> Result<HostArray, HostErr
     }
 }
 
+/// numpy's name of an operand's dtype as its "no loop" message shows it:
+/// `dtype('float64')`, `dtype('<U2')`, or the DType class
+/// (`comparison`).
+fn loop_operand(obj: &PyObject, held: Option<&Held>, comparison: bool) -> String {
+    if let Some(s) = obj.downcast_ref::<PyStr>() {
+        return if comparison {
+            "<class 'numpy.dtypes.StrDType'>".to_owned()
+        } else {
+            format!("dtype('<U{}')", s.char_len())
+        };
+    }
+    let d = held.map_or(DType::Float64, |h| h.with(|o| match o {
+        Operand::Array(a) => a.dtype(),
+        Operand::Scalar(s) => DType::default_for(s.kind()),
+    }));
+    if comparison {
+        let class = match d {
+            DType::Bool => "BoolDType",
+            DType::Int32 => "Int32DType",
+            DType::Int64 => "Int64DType",
+            DType::Float32 => "Float32DType",
+            DType::Float64 => "Float64DType",
+        };
+        format!("<class 'numpy.dtypes.{class}'>")
+    } else {
+        format!("dtype('{}')", d.name())
+    }
+}
+
+/// An operator between an array and a `str` or `None`, which numpy makes
+/// a string or object array of: `==` and `!=` compare unequal everywhere;
+/// the rest have no loop (numpy's `UFuncTypeError`; `None` leaves it to
+/// Python).
+fn non_numeric(
+    op: Op2,
+    a: &PyObject,
+    b: &PyObject,
+    x: Option<&Held>,
+    y: Option<&Held>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let held = x.or(y);
+    if let (Op2::Host(cmp @ (BinaryOp::Eq | BinaryOp::Ne)), Some(h)) = (op, held) {
+        let shape = h.with(|o| o.shape().to_vec());
+        let all = HostArray::full(DType::Bool, &shape, crate::host::Scalar::Bool(cmp == BinaryOp::Ne)).py(vm)?;
+        return wrap_any(all, vm);
+    }
+    let is_str = a.downcast_ref::<PyStr>().is_some() || b.downcast_ref::<PyStr>().is_some();
+    if !is_str || held.is_none() {
+        return Ok(vm.ctx.not_implemented());
+    }
+    let comparison = matches!(op, Op2::Host(o) if o.is_comparison());
+    Err(registered_error(
+        vm,
+        "NoLoopError",
+        vm.ctx.exceptions.type_error.to_owned(),
+        format!(
+            "ufunc '{}' did not contain a loop with signature matching types ({}, {}) -> None",
+            ufunc_name(op),
+            loop_operand(a, x, comparison),
+            loop_operand(b, y, comparison)
+        ),
+    ))
+}
+
 /// `_numpy.binop(name, a, b)`: an operator (`a + b` is `binop('add', a,
 /// b)`); `NotImplemented` when an operand is not a number or array.
 fn binop(name: PyStrRef, a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let op = op2(name.as_str(), vm)?;
-    let (Some(x), Some(y)) = (Held::of(&a, vm)?, Held::of(&b, vm)?) else {
+    let (x, y) = (Held::of(&a, vm)?, Held::of(&b, vm)?);
+    let (Some(x), Some(y)) = (x.as_ref(), y.as_ref()) else {
+        let other = if x.is_none() { &a } else { &b };
+        if other.downcast_ref::<PyStr>().is_some() || vm.is_none(other) {
+            return non_numeric(op, &a, &b, x.as_ref(), y.as_ref(), vm);
+        }
         return Ok(vm.ctx.not_implemented());
     };
-    let r = with2(&x, &y, |p, q| compute(op, p, q)).py(vm)?;
+    let r = with2(x, y, |p, q| compute(op, p, q)).py(vm)?;
     wrap_any(r, vm)
 }
 
@@ -254,9 +324,9 @@ fn op1(name: &str, vm: &VirtualMachine) -> PyResult<Op1> {
         "arctan" => Op1::Float(f32::atan, f64::atan),
         "sinh" => Op1::Float(f32::sinh, f64::sinh),
         "cosh" => Op1::Float(f32::cosh, f64::cosh),
-        "arcsinh" => Op1::Float(f32::asinh, f64::asinh),
-        "arccosh" => Op1::Float(f32::acosh, f64::acosh),
-        "arctanh" => Op1::Float(f32::atanh, f64::atanh),
+        "arcsinh" => Op1::Float(libm::asinhf, libm::asinh),
+        "arccosh" => Op1::Float(libm::acoshf, libm::acosh),
+        "arctanh" => Op1::Float(libm::atanhf, libm::atanh),
         "log2" => Op1::Float(f32::log2, f64::log2),
         "log10" => Op1::Float(f32::log10, f64::log10),
         "log1p" => Op1::Float(f32::ln_1p, f64::ln_1p),
@@ -267,6 +337,96 @@ fn op1(name: &str, vm: &VirtualMachine) -> PyResult<Op1> {
         "rad2deg" | "degrees" => Op1::Float(f32::to_degrees, f64::to_degrees),
         other => return Err(vm.new_value_error(format!("no ufunc `{other}`"))),
     })
+}
+
+/// glibc's inverse hyperbolic functions (fdlibm's algorithms over the C
+/// library's `log` and `log1p`), which numpy calls; Rust's own `asinh` and
+/// friends compute differently.
+mod libm {
+    macro_rules! inverse_hyperbolic {
+        ($t:ty, $asinh:ident, $acosh:ident, $atanh:ident, $big:expr, $tiny:expr, $abig:expr, $atiny:expr) => {
+            pub fn $asinh(x: $t) -> $t {
+                let xa = x.abs();
+                if xa.is_nan() || xa.is_infinite() {
+                    return x + x;
+                }
+                if xa < $atiny {
+                    return x;
+                }
+                let w = if xa > $abig {
+                    xa.ln() + std::f64::consts::LN_2 as $t
+                } else if xa > 2.0 {
+                    (2.0 * xa + 1.0 / ((xa * xa + 1.0).sqrt() + xa)).ln()
+                } else {
+                    let t = xa * xa;
+                    (xa + t / (1.0 + (1.0 + t).sqrt())).ln_1p()
+                };
+                w.copysign(x)
+            }
+
+            pub fn $acosh(x: $t) -> $t {
+                if x > 2.0 {
+                    if x > $big {
+                        if x.is_infinite() {
+                            return x + x;
+                        }
+                        return x.ln() + std::f64::consts::LN_2 as $t;
+                    }
+                    let t = x * x;
+                    (2.0 * x - 1.0 / (x + (t - 1.0).sqrt())).ln()
+                } else if x > 1.0 {
+                    let t = x - 1.0;
+                    (t + (2.0 * t + t * t).sqrt()).ln_1p()
+                } else if x == 1.0 {
+                    0.0
+                } else {
+                    (x - x) / (x - x)
+                }
+            }
+
+            pub fn $atanh(x: $t) -> $t {
+                let xa = x.abs();
+                let t = if xa < 0.5 {
+                    if xa < $tiny {
+                        return x;
+                    }
+                    let t = xa + xa;
+                    0.5 * (t + t * xa / (1.0 - xa)).ln_1p()
+                } else if xa < 1.0 {
+                    0.5 * ((xa + xa) / (1.0 - xa)).ln_1p()
+                } else if xa > 1.0 {
+                    return (x - x) / (x - x);
+                } else if xa == 1.0 {
+                    return x / 0.0;
+                } else {
+                    return x + x;
+                };
+                t.copysign(x)
+            }
+        };
+    }
+
+    inverse_hyperbolic!(
+        f64,
+        asinh,
+        acosh,
+        atanh,
+        268_435_456.0,
+        3.725_290_298_461_914e-9,
+        268_435_456.0,
+        3.725_290_298_461_914e-9
+    );
+    // glibc's `asinhf` switches formulas at 2**14 and 2**-14.
+    inverse_hyperbolic!(
+        f32,
+        asinhf,
+        acoshf,
+        atanhf,
+        268_435_456.0,
+        3.725_290_3e-9,
+        16_384.0,
+        6.103_515_6e-5
+    );
 }
 
 fn float16_error(name: &str) -> HostError {

@@ -80,16 +80,48 @@ fn reduce_one(
     }
 }
 
-/// A reduction over several axes: adjacent axes merge into one (one pass,
-/// as numpy iterates them); others reduce one after another (sums, maxima
-/// and the like) or move to the end and merge (means and variances).
-fn reduce_many(
-    a: &HostArray,
-    op: Reduction,
-    axes: &[i64],
-    keepdims: bool,
-    ddof: i64,
-) -> Result<HostArray> {
+/// The sum over the axes `ks` (sorted, distinct, not all) in the order
+/// numpy's iterator adds for a C-contiguous array: each lane of the
+/// trailing run of reduced axes pairwise (merged into one lane, as numpy
+/// coalesces them), then the other reduced positions one after another in
+/// row-major order. The result has the kept axes only.
+fn sum_many(a: &HostArray, ks: &[usize]) -> Result<HostArray> {
+    let ndim = a.ndim();
+    let mut x = a.clone();
+    let mut rest: Vec<usize> = ks.to_vec();
+    if ks.last() == Some(&(ndim - 1)) {
+        let mut start = ndim - 1;
+        while start > 0 && ks.contains(&(start - 1)) {
+            start -= 1;
+        }
+        let shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
+        let mut merged = shape[..start].to_vec();
+        merged.push(shape[start..].iter().product());
+        x = x.reshape(&merged)?.reduce(Reduction::Sum, Some(start as i64), false)?;
+        rest.retain(|&k| k < start);
+    }
+    if rest.is_empty() {
+        return Ok(x);
+    }
+    let n = x.ndim();
+    let mut perm: Vec<i64> = rest.iter().map(|&k| k as i64).collect();
+    perm.extend((0..n).filter(|k| !rest.contains(k)).map(|k| k as i64));
+    let moved = x.transpose(Some(&perm))?;
+    let shape: Vec<i64> = moved.shape().iter().map(|&d| d as i64).collect();
+    let mut merged = vec![shape[..rest.len()].iter().product::<i64>()];
+    merged.extend(&shape[rest.len()..]);
+    moved.reshape(&merged)?.reduce(Reduction::Sum, Some(0), false)
+}
+
+/// `sum / n` in the sum's float dtype (an integer `n` is weak).
+fn divide_by(sum: &HostArray, n: i64) -> Result<HostArray> {
+    binary(BinaryOp::TrueDiv, sum.into(), Operand::Scalar(Scalar::Int(n)))
+}
+
+/// A reduction over several axes, in numpy's order of operations (see
+/// [`sum_many`]); products multiply in row-major order of the reduced
+/// positions; maxima and the like are exact in any order.
+fn reduce_many(a: &HostArray, op: Reduction, axes: &[i64], keepdims: bool, ddof: i64) -> Result<HostArray> {
     let ndim = a.ndim();
     let mut ks = Vec::with_capacity(axes.len());
     for &ax in axes {
@@ -100,21 +132,17 @@ fn reduce_many(
         ks.push(k);
     }
     ks.sort_unstable();
+    if matches!(op, Reduction::Argmax | Reduction::Argmin) {
+        return Err(HostError::type_error(
+            "'tuple' object cannot be interpreted as an integer",
+        ));
+    }
     let shape: Vec<i64> = a.shape().iter().map(|&d| d as i64).collect();
     let kept: Vec<i64> = (0..ndim)
         .map(|i| if ks.contains(&i) { 1 } else { shape[i] })
         .collect();
-    let rest: Vec<i64> = (0..ndim)
-        .filter(|i| !ks.contains(i))
-        .map(|i| shape[i])
-        .collect();
-    let finish = |r: HostArray| {
-        if keepdims {
-            r.reshape(&kept)
-        } else {
-            r.reshape(&rest)
-        }
-    };
+    let rest: Vec<i64> = (0..ndim).filter(|i| !ks.contains(i)).map(|i| shape[i]).collect();
+    let finish = |r: HostArray| if keepdims { r.reshape(&kept) } else { r.reshape(&rest) };
     if ks.is_empty() {
         return match op {
             Reduction::Max | Reduction::Min => Ok(a.clone()),
@@ -124,37 +152,41 @@ fn reduce_many(
     if ks.len() == ndim {
         return finish(reduce_one(a, op, None, false, ddof)?);
     }
-    let adjacent = ks.windows(2).all(|w| w[1] == w[0] + 1);
-    if adjacent {
-        let (lo, hi) = (ks[0], ks[ks.len() - 1] + 1);
-        let mut merged: Vec<i64> = shape[..lo].to_vec();
-        merged.push(shape[lo..hi].iter().product());
-        merged.extend(&shape[hi..]);
-        let r = reduce_one(&a.reshape(&merged)?, op, Some(lo as i64), false, ddof)?;
-        return finish(r);
+    if ks.len() == 1 {
+        return finish(reduce_one(a, op, Some(ks[0] as i64), false, ddof)?);
     }
+    let n: i64 = ks.iter().map(|&k| shape[k]).product();
+    let float = |x: &HostArray| {
+        if x.dtype().is_float() {
+            x.clone()
+        } else {
+            x.astype(crate::host::DType::Float64)
+        }
+    };
     match op {
-        Reduction::Mean | Reduction::Std | Reduction::Var => {
-            let mut perm: Vec<i64> = (0..ndim)
-                .filter(|i| !ks.contains(i))
-                .map(|i| i as i64)
-                .collect();
+        Reduction::Sum => finish(sum_many(&a.astype(reduction_dtype(op, a.dtype())), &ks)?),
+        Reduction::Mean => finish(divide_by(&sum_many(&float(a), &ks)?, n)?),
+        Reduction::Var | Reduction::Std => {
+            let mean = divide_by(&sum_many(&float(a), &ks)?, n)?.reshape(&kept)?;
+            let x = binary(BinaryOp::Sub, a.into(), (&mean).into())?;
+            let squares = binary(BinaryOp::Mul, (&x).into(), (&x).into())?;
+            let v = divide_by(&sum_many(&squares, &ks)?, (n - ddof).max(0))?;
+            let v = if op == Reduction::Std {
+                v.unary(crate::host::UnaryOp::Sqrt)?
+            } else {
+                v
+            };
+            finish(v)
+        }
+        Reduction::Prod => {
+            let mut perm: Vec<i64> = (0..ndim).filter(|i| !ks.contains(i)).map(|i| i as i64).collect();
             perm.extend(ks.iter().map(|&k| k as i64));
             let moved = a.transpose(Some(&perm))?;
             let mut merged = rest.clone();
-            merged.push(ks.iter().map(|&k| shape[k]).product());
-            let r = reduce_one(
-                &moved.reshape(&merged)?,
-                op,
-                Some(rest.len() as i64),
-                false,
-                ddof,
-            )?;
+            merged.push(n);
+            let r = moved.reshape(&merged)?.reduce(op, Some(rest.len() as i64), false)?;
             finish(r)
         }
-        Reduction::Argmax | Reduction::Argmin => Err(HostError::type_error(
-            "'tuple' object cannot be interpreted as an integer",
-        )),
         _ => {
             let mut out = a.clone();
             for &k in ks.iter().rev() {

@@ -2,6 +2,32 @@
 import io
 import sys
 
+# CPython's default; RustPython's debug builds start at 256, which stops
+# recursive scripts (and deep pickles, json, deepcopy) that CPython runs.
+# The VM's thread has a stack big enough for it.
+sys.setrecursionlimit(1000)
+
+
+def _site_builtins():
+    """The builtins CPython's `site` module adds: `quit` and `exit` (which
+    scripts call to stop), `help`, `copyright`, `credits` and `license`.
+    fluidc starts without `site`, which would also put site-packages on
+    sys.path."""
+    import builtins
+    import _sitebuiltins
+    eof = "Ctrl-D (i.e. EOF)"
+    builtins.quit = _sitebuiltins.Quitter("quit", eof)
+    builtins.exit = _sitebuiltins.Quitter("exit", eof)
+    builtins.help = _sitebuiltins._Helper()
+    builtins.copyright = _sitebuiltins._Printer("copyright", sys.copyright)
+    builtins.credits = _sitebuiltins._Printer("credits", """\
+    Thanks to CWI, CNRI, BeOpen.com, Zope Corporation and a cast of thousands
+    for supporting Python development.  See www.python.org for more information.""")
+    builtins.license = _sitebuiltins._Printer("license", "See https://www.python.org/psf/license/")
+
+
+_site_builtins()
+
 
 class _Tap(io.TextIOBase):
     """sys.stdout: writes through (or, for --format json, keeps them) and
@@ -45,8 +71,43 @@ class _Tap(io.TextIOBase):
         return self._inner.buffer
 
 
-def install_stdout(capture):
-    tap = _Tap(sys.stdout, capture)
+class _LineBuffered(io.TextIOBase):
+    """sys.stderr, line-buffered as CPython's is (so a warning shows
+    before a script that then hangs or is killed)."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def write(self, s):
+        n = self._inner.write(s)
+        if "\n" in s:
+            self._inner.flush()
+        return n
+
+    def flush(self):
+        self._inner.flush()
+
+    def isatty(self):
+        return self._inner.isatty()
+
+    def fileno(self):
+        return self._inner.fileno()
+
+    @property
+    def encoding(self):
+        return self._inner.encoding
+
+    @property
+    def buffer(self):
+        return self._inner.buffer
+
+
+def install_stdout(capture, build=False):
+    """Installs the stdout tap (returned) and line-buffered stderr. In
+    build mode what the script prints goes to stderr: stdout is the
+    command's (a dump, or the program's bytes)."""
+    sys.stderr = _LineBuffered(sys.stderr)
+    tap = _Tap(sys.stderr if build else sys.stdout, capture)
     sys.stdout = tap
     return tap
 

@@ -9,6 +9,7 @@
 //! opens or imports itself; the environment (`PYTHONPATH`) is ignored, so
 //! a CPython installation's packages never shadow fluidc's.
 pub mod programs;
+pub mod sources;
 pub mod traceback;
 
 use std::sync::Arc;
@@ -109,6 +110,9 @@ pub struct Script {
     pub source: String,
     /// `sys.argv[1:]`.
     pub args: Vec<String>,
+    /// How long the script may run (`--timeout`): then it stops with
+    /// `_fluidc.Timeout`, which `except Exception` does not catch.
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// How a script ended.
@@ -118,10 +122,21 @@ pub enum End {
     Finished,
     /// `sys.exit(code)` (`unittest.main()` after a failure: 1).
     Exit(u8),
-    /// An uncaught exception, rendered as CPython renders it. `runtime`:
-    /// it was a program's runtime error (`EnforceNotMet`), which the
-    /// command reports with exit code 3.
-    Error { text: String, runtime: bool },
+    /// An uncaught exception, rendered as CPython renders it.
+    Error { text: String, kind: ErrorKind },
+}
+
+/// What kind of exception ended a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The user's: a Python error, or a fluid API misuse.
+    User,
+    /// A program's runtime error (`EnforceNotMet`): the command exits 3.
+    Runtime,
+    /// One that escaped fluidc's own package unintended (an
+    /// AttributeError, NameError or KeyError raised by its code): a
+    /// fluidc bug, which the fuzzer looks for.
+    Internal,
 }
 
 /// What running a script left.
@@ -161,7 +176,7 @@ pub fn execute(script: Script, mode: Mode, capture: bool) -> Outcome {
         _ => Outcome {
             end: End::Error {
                 text: "internal error: the Python VM failed; please report this script\n".into(),
-                runtime: false,
+                kind: ErrorKind::Internal,
             },
             state,
             defaults: None,
@@ -175,6 +190,15 @@ pub fn execute(script: Script, mode: Mode, capture: bool) -> Outcome {
 /// A new interpreter with the standard library, the fluid package and the
 /// native modules.
 pub fn interpreter(argv: Vec<String>) -> Interpreter {
+    interpreter_with(argv, None)
+}
+
+/// [`interpreter`], with a channel to interrupt the script (the watchdog
+/// of `--timeout`).
+fn interpreter_with(
+    argv: Vec<String>,
+    signals: Option<rustpython_vm::signal::UserSignalReceiver>,
+) -> Interpreter {
     let mut settings = Settings::default();
     settings.argv = argv;
     settings.ignore_environment = true;
@@ -193,15 +217,43 @@ pub fn interpreter(argv: Vec<String>) -> Interpreter {
             crate::numpy::MODULE.to_owned(),
             Box::new(crate::numpy::make_module),
         );
+        if let Some(rx) = signals {
+            vm.set_user_signal_channel(rx);
+        }
     })
+}
+
+/// Stops the script with `_fluidc.Timeout` after `limit`, through the
+/// VM's signal channel `tx`, unless the returned sender is dropped first
+/// (the script ended). Started once the VM is initialized: its start-up
+/// cannot be interrupted.
+fn watchdog(
+    limit: std::time::Duration,
+    tx: rustpython_vm::signal::UserSignalSender,
+) -> std::sync::mpsc::Sender<()> {
+    let (done, ended) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(limit) {
+            let secs = limit.as_secs_f64();
+            let _ = tx.send(Box::new(move |vm| {
+                Err(vm.new_exception_msg(
+                    host::timeout_type(vm).to_owned(),
+                    format!("the script ran longer than the --timeout of {secs} s"),
+                ))
+            }));
+        }
+    });
+    done
 }
 
 fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
     let state = host.state.clone();
     let mut argv = vec![script.path.clone()];
     argv.extend(script.args.iter().cloned());
-    host::register_source(&script.path, &script.source);
-    let interp = interpreter(argv);
+    sources::register(&script.path, &script.source);
+    let (tx, rx) = rustpython_vm::signal::user_signal_channel();
+    let interp = interpreter_with(argv, Some(rx));
+    let _done = script.timeout.map(|limit| watchdog(limit, tx));
     let (end, defaults, printed, stdout, var_names) = interp.enter(|vm| {
         let tap = match prepare(vm, host, &script, capture) {
             Ok(tap) => tap,
@@ -210,7 +262,7 @@ fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
                 return (
                     End::Error {
                         text,
-                        runtime: false,
+                        kind: ErrorKind::Internal,
                     },
                     None,
                     false,
@@ -310,7 +362,7 @@ fn prepare(
     if build {
         vm.call_method(&boot, "install_build_hooks", ())?;
     }
-    vm.call_method(&boot, "install_stdout", (capture,))
+    vm.call_method(&boot, "install_stdout", (capture, build))
 }
 
 /// Runs `f` on a VM with the fluid package importable (a build-mode
@@ -381,9 +433,16 @@ fn ending(vm: &VirtualMachine, e: PyBaseExceptionRef, state: &Arc<Mutex<HostStat
         return exit_code(vm, &e);
     }
     let runtime = e.fast_isinstance(host::enforce_type(vm)) && state.lock().error.is_some();
+    let kind = if runtime || e.fast_isinstance(host::timeout_type(vm)) {
+        ErrorKind::Runtime
+    } else if traceback::escaped_package(vm, &e) {
+        ErrorKind::Internal
+    } else {
+        ErrorKind::User
+    };
     End::Error {
         text: traceback::render(vm, &e),
-        runtime,
+        kind,
     }
 }
 

@@ -8,10 +8,13 @@
 //! `<frozen json.decoder>`, without a source line.
 use std::collections::HashSet;
 
-use rustpython_vm::builtins::PyBaseExceptionRef;
+use rustpython_vm::bytecode::{Instruction, OpArg, RaiseKind};
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyTraceback};
+use rustpython_vm::PyRef;
 use rustpython_vm::{AsObject, VirtualMachine};
 
-use crate::native::host::{is_user_code, source_line};
+use super::sources;
+use crate::native::host::is_user_code;
 
 /// Whether a frozen module is the fluid package's (left out of
 /// tracebacks) rather than the standard library's.
@@ -78,25 +81,58 @@ fn one(vm: &VirtualMachine, exc: &PyBaseExceptionRef, out: &mut String) {
     }
     if let Some(tb) = exc.traceback() {
         let mut frames = String::new();
-        for entry in tb.iter() {
+        // CPython prints a frame repeated more than three times in a row
+        // (a runaway recursion) three times, then a count.
+        let mut last: Option<(String, usize, String)> = None;
+        let mut repeats = 0usize;
+        let flush = |frames: &mut String, repeats: usize| {
+            if repeats > 3 {
+                let more = repeats - 3;
+                frames.push_str(&format!(
+                    "  [Previous line repeated {more} more time{}]\n",
+                    if more == 1 { "" } else { "s" }
+                ));
+            }
+        };
+        for entry in entries(&tb) {
             let code = &entry.frame.code;
             let path = code.source_path.as_str();
-            let line = entry.lineno.to_usize();
+            let (line, text) = if is_user_code(path) {
+                sources::shown_line(path, entry.lineno.to_usize())
+            } else {
+                (entry.lineno.to_usize(), None)
+            };
+            let shown = is_user_code(path) || !is_package(path);
+            if !shown {
+                continue;
+            }
+            let key = (path.to_string(), line, code.obj_name.as_str().to_string());
+            if last.as_ref() == Some(&key) {
+                repeats += 1;
+                if repeats > 3 {
+                    continue;
+                }
+            } else {
+                flush(&mut frames, repeats);
+                last = Some(key);
+                repeats = 1;
+            }
             if is_user_code(path) {
                 frames.push_str(&format!(
                     "  File \"{path}\", line {line}, in {}\n",
                     code.obj_name.as_str()
                 ));
-                if let Some(text) = source_line(path, line) {
+                if let Some(text) = &text {
                     frames.push_str(&format!("    {text}\n"));
                 }
-            } else if !is_package(path) {
+            } else {
                 frames.push_str(&format!(
                     "  File \"<frozen {path}>\", line {line}, in {}\n",
                     code.obj_name.as_str()
                 ));
             }
         }
+        flush(&mut frames, repeats);
         if !frames.is_empty() {
             out.push_str("Traceback (most recent call last):\n");
             out.push_str(&frames);
@@ -104,6 +140,44 @@ fn one(vm: &VirtualMachine, exc: &PyBaseExceptionRef, out: &mut String) {
     }
     out.push_str(&last_line(vm, exc));
     out.push('\n');
+}
+
+/// The traceback's entries, outermost first, as CPython records them.
+/// RustPython adds an entry for its frame each time an exception is
+/// raised again — a bare `raise`, the end of an `except` that did not
+/// match, of a `finally` or of a `with` — where CPython adds none: the
+/// frame already has the entry of the line the exception came through.
+/// Those entries are left out; an explicit `raise e` keeps its own, as in
+/// CPython.
+fn entries(tb: &PyRef<PyTraceback>) -> Vec<PyRef<PyTraceback>> {
+    /// Whether the instruction that raised is a re-raise.
+    fn reraised(tb: &PyTraceback) -> bool {
+        let code = &tb.frame.code;
+        let Some(unit) = (tb.lasti as usize)
+            .checked_sub(1)
+            .and_then(|i| code.instructions.get(i))
+        else {
+            return false;
+        };
+        match unit.op {
+            Instruction::Raise { kind } => {
+                kind.try_get(OpArg(u32::from(unit.arg.0))) == Some(RaiseKind::Reraise)
+            }
+            Instruction::EndFinally | Instruction::WithCleanupFinish => true,
+            _ => false,
+        }
+    }
+    let all: Vec<PyRef<PyTraceback>> = tb.iter().collect();
+    let mut kept = Vec::with_capacity(all.len());
+    for (i, entry) in all.iter().enumerate() {
+        let same_frame_next = all
+            .get(i + 1)
+            .is_some_and(|next| next.frame.get_id() == entry.frame.get_id());
+        if !(same_frame_next && reraised(entry)) {
+            kept.push(entry.clone());
+        }
+    }
+    kept
 }
 
 /// `ValueError: message` (`mod.Class: ...` for a class outside builtins
@@ -144,4 +218,23 @@ pub fn last_line(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> String {
         line.push_str(&format!(". Did you mean: '{}'?", s.as_str()));
     }
     line
+}
+
+/// Whether `exc` is a fluidc bug: raised by the package's own code (its
+/// innermost frame is the package's) as an AttributeError, NameError,
+/// UnboundLocalError or KeyError, which the API never raises on purpose.
+pub fn escaped_package(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> bool {
+    let e = &vm.ctx.exceptions;
+    let unintended = [e.attribute_error, e.name_error, e.key_error]
+        .iter()
+        .any(|t| exc.fast_isinstance(t));
+    let Some(tb) = exc.traceback() else {
+        return false;
+    };
+    let innermost = tb.iter().last();
+    unintended
+        && innermost.is_some_and(|t| {
+            let path = t.frame.code.source_path.as_str();
+            !is_user_code(path) && is_package(path)
+        })
 }

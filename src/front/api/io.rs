@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use fluidc_transpiler::{AttrValue, Op, Program, Verified};
+use fluidc_transpiler::{Program, Verified};
 
 use super::builtin::{builtin, Args, Builtin, Rest, D};
 use crate::front::builder::VarRef;
@@ -530,114 +530,7 @@ fn save_inference_model(
     Ok(fetch)
 }
 
-/// Paddle's `_prune_with_input` and `_inference_optimize` on a copy: feed
-/// and fetch ops go; in block 0, walking back from the end, an op stays if
-/// it writes a needed name (the targets, then what kept ops read; fed
-/// names are inputs, so their writers go); variables no op names go; every
-/// op with an `is_test` attribute gets it set.
-pub fn prune_for_inference(program: &mut Program, feeds: &[String], targets: &[String]) {
-    use fluidc_transpiler::dataflow::{op_reads, op_writes};
-    let fed: HashSet<&str> = feeds.iter().map(String::as_str).collect();
-    let mut needed: HashSet<String> = targets.iter().cloned().collect();
-    let blocks = program.blocks.clone();
-    let global = &mut program.blocks[0];
-    global.ops.retain(|op| op.ty != "feed" && op.ty != "fetch");
-    let mut keep = vec![false; global.ops.len()];
-    for (k, op) in global.ops.iter().enumerate().rev() {
-        let writes = op_writes(op);
-        if !writes
-            .iter()
-            .any(|w| needed.contains(*w) && !fed.contains(w))
-        {
-            continue;
-        }
-        keep[k] = true;
-        let mut reads: Vec<String> = op_reads(op).into_iter().map(String::from).collect();
-        // What an op's blocks read is read by the op.
-        let mut subs: Vec<usize> = op
-            .sub_blocks()
-            .into_iter()
-            .filter_map(|(_, b)| usize::try_from(b).ok())
-            .collect();
-        while let Some(b) = subs.pop() {
-            for sop in blocks.get(b).map(|b| b.ops.as_slice()).unwrap_or(&[]) {
-                reads.extend(op_reads(sop).into_iter().map(String::from));
-                subs.extend(
-                    sop.sub_blocks()
-                        .into_iter()
-                        .filter_map(|(_, b)| usize::try_from(b).ok()),
-                );
-            }
-        }
-        for r in reads {
-            if !fed.contains(r.as_str()) {
-                needed.insert(r);
-            }
-        }
-    }
-    let mut k = keep.iter();
-    global.ops.retain(|_| *k.next().unwrap_or(&true));
-    let mut used: HashSet<String> = HashSet::new();
-    for b in &program.blocks {
-        for op in &b.ops {
-            used.extend(op.input_names().map(String::from));
-            used.extend(op.output_names().map(String::from));
-        }
-    }
-    program.blocks[0]
-        .vars
-        .retain(|v| used.contains(&v.name) || fed.contains(v.name.as_str()));
-    for b in &mut program.blocks {
-        for op in &mut b.ops {
-            let has = op.get_attr("is_test").is_some()
-                || fluidc_transpiler::ops::get(&op.ty).is_some_and(|d| d.attr("is_test").is_some());
-            if has {
-                op.set_attr("is_test", AttrValue::Bool(true));
-            }
-        }
-    }
-}
-
-/// A saved inference program without its feed and fetch ops (and their
-/// holders), with the fed names and fetch targets those ops gave, in column
-/// order: `exe.run` adds its own for each run.
-pub fn split_feed_fetch(mut program: Program) -> (Program, Vec<String>, Vec<String>) {
-    let col = |op: &Op| match op.get_attr("col") {
-        Some(AttrValue::Int(c)) => *c as i64,
-        Some(AttrValue::Long(c)) => *c,
-        _ => 0,
-    };
-    let global = &mut program.blocks[0];
-    let mut feeds: Vec<(i64, String)> = Vec::new();
-    let mut fetches: Vec<(i64, String)> = Vec::new();
-    let mut holders = HashSet::new();
-    for op in &global.ops {
-        match op.ty.as_str() {
-            "feed" => {
-                if let Some(n) = op.output_names().next() {
-                    feeds.push((col(op), n.to_string()));
-                }
-                holders.extend(op.input_names().map(String::from));
-            }
-            "fetch" => {
-                if let Some(n) = op.input_names().next() {
-                    fetches.push((col(op), n.to_string()));
-                }
-                holders.extend(op.output_names().map(String::from));
-            }
-            _ => {}
-        }
-    }
-    global.ops.retain(|op| op.ty != "feed" && op.ty != "fetch");
-    global.vars.retain(|v| !holders.contains(&v.name));
-    feeds.sort();
-    fetches.sort();
-    (
-        program,
-        feeds.into_iter().map(|(_, n)| n).collect(),
-        fetches.into_iter().map(|(_, n)| n).collect(),
-    )
-}
+pub use crate::params::{prune_for_inference, split_feed_fetch};
 
 /// Reads a model file (a ProgramDesc), naming the file in every error.
 pub fn read_model(model: &Path) -> std::result::Result<Program, String> {

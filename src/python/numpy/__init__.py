@@ -184,6 +184,8 @@ def _dtype_name(obj):
         return obj._name
     if isinstance(obj, _builtins.str):
         name = _DTYPE_ALIASES.get(obj)
+        if name is None and obj in _DTYPE_INFO:
+            name = obj
         if name is None:
             raise TypeError("data type %r not understood" % (obj,))
         return name
@@ -413,7 +415,11 @@ class generic(object):
         return _numpy.format(self._h, "scalar_str")
 
     def __format__(self, spec):
-        return _builtins.format(_numpy.item(self._h, []), spec)
+        v = _numpy.item(self._h, [])
+        if spec and v is True or v is False and spec:
+            # CPython formats a bool with a format spec as the int it is.
+            v = _builtins.int(v)
+        return _builtins.format(v, spec)
 
     def __round__(self, ndigits=None):
         if ndigits is None:
@@ -452,9 +458,14 @@ class generic(object):
         return _binop("subtract", other, self)
 
     def __mul__(self, other):
+        if isinstance(other, (list, tuple, _builtins.str, _builtins.bytes)):
+            # numpy's `gentype_multiply`: a sequence repeats.
+            return other * _repeat_count(self)
         return _binop("multiply", self, other)
 
     def __rmul__(self, other):
+        if isinstance(other, (list, tuple, _builtins.str, _builtins.bytes)):
+            return other * _repeat_count(self)
         return _binop("multiply", other, self)
 
     def __truediv__(self, other):
@@ -540,6 +551,12 @@ class generic(object):
 
     def __invert__(self):
         return _ufunc1("invert", self)
+
+
+def _repeat_count(x):
+    if x._h.dtype in ("int32", "int64", "bool"):
+        return _numpy.item(x._h, [])
+    raise TypeError("'numpy.%s' object cannot be interpreted as an integer" % type(x).__name__)
 
 
 class number(generic):
@@ -715,7 +732,9 @@ class ndarray(object):
 
     __slots__ = ("_h",)
     __array_priority__ = 0.0
-    __hash__ = None
+
+    def __hash__(self):
+        raise TypeError("unhashable type: 'numpy.ndarray'")
 
     def __new__(cls, shape, dtype=_builtins.float, buffer=None, offset=0, strides=None, order=None):
         a = _numpy.zeros(shape, _host(dtype))
@@ -955,16 +974,16 @@ class ndarray(object):
         return _builtins.complex(_numpy.to_float(self._h))
 
     def __repr__(self):
-        return _numpy.format(self._h, "repr")
+        return _numpy.format(self._h, "repr", _popts)
 
     def __str__(self):
-        return _numpy.format(self._h, "str")
+        return _numpy.format(self._h, "str", _popts)
 
     def __format__(self, spec):
         if self._h.ndim == 0:
             return _builtins.format(_numpy.item(self._h, []), spec)
         if spec == "":
-            return _numpy.format(self._h, "str")
+            return _numpy.format(self._h, "str", _popts)
         raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
 
     def __round__(self, ndigits=None):
@@ -1193,9 +1212,25 @@ class _UFuncOutputCastingError(_UFuncCastingError):
 
 for _cls in (UFuncTypeError, _UFuncCastingError, _UFuncOutputCastingError):
     _cls.__module__ = "numpy._core._exceptions"
+    # numpy's `_display_as_base`: the private classes show the public name.
+    _cls.__name__ = "UFuncTypeError"
 del _cls
 
-_numpy.register(ndarray._wrap, _wrap_scalar, AxisError, _UFuncOutputCastingError)
+class _UFuncNoLoopError(UFuncTypeError):
+    pass
+
+
+_UFuncNoLoopError.__module__ = "numpy._core._exceptions"
+_UFuncNoLoopError.__name__ = "UFuncTypeError"
+
+_numpy.register(ndarray._wrap, _wrap_scalar, {
+    "AxisError": AxisError,
+    "CastingError": _UFuncOutputCastingError,
+    "NoLoopError": _UFuncNoLoopError,
+})
+
+True_ = bool_(True)
+False_ = bool_(False)
 
 
 class _ExceptionsModule(object):
@@ -1313,7 +1348,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if retstep:
         div = (num - 1) if endpoint else num
         step = (_builtins.float(stop) - _builtins.float(start)) / div if div > 0 else nan
-        return a, step
+        return a, float64(step)
     return a
 
 
@@ -2468,24 +2503,59 @@ _PRINT_DEFAULTS = {
     "formatter": None, "legacy": False, "override_repr": None,
 }
 _print_options = dict(_PRINT_DEFAULTS)
+# What `_numpy.format` takes: None for numpy's defaults, else
+# (precision, threshold, edgeitems, linewidth, suppress, floatmode).
+_popts = None
+_SUPPORTED_PRINT = ("precision", "threshold", "edgeitems", "linewidth", "suppress", "floatmode")
+
+
+def _print_tuple(o):
+    t = tuple(o[k] for k in _SUPPORTED_PRINT)
+    return None if t == tuple(_PRINT_DEFAULTS[k] for k in _SUPPORTED_PRINT) else t
+
+
+def _check_print_options(o):
+    for k in o:
+        if k not in _SUPPORTED_PRINT and o[k] != _PRINT_DEFAULTS[k]:
+            raise NotImplementedError(
+                "fluidc's numpy supports the print options precision, threshold, edgeitems, "
+                "linewidth, suppress and floatmode, not %s=%r" % (k, o[k]))
+    if o["floatmode"] not in ("fixed", "unique", "maxprec", "maxprec_equal"):
+        raise ValueError("floatmode option must be one of 'fixed', 'unique', 'maxprec', 'maxprec_equal'")
+    if o["threshold"] is not None and isinstance(o["threshold"], _builtins.float) and _math.isnan(o["threshold"]):
+        raise ValueError("threshold must be non-NAN, try sys.maxsize for untruncated representation")
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
                      suppress=None, nanstr=None, infstr=None, formatter=None, sign=None,
                      floatmode=None, *, legacy=None, override_repr=None):
+    global _popts
     given = dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
                  linewidth=linewidth, suppress=suppress, nanstr=nanstr, infstr=infstr,
                  formatter=formatter, sign=sign, floatmode=floatmode, legacy=legacy,
                  override_repr=override_repr)
+    new = dict(_print_options)
     for k, v in given.items():
         if v is None:
             continue
         if k == "suppress":
             v = _builtins.bool(v)
-        if v != _PRINT_DEFAULTS[k]:
-            raise NotImplementedError(
-                "fluidc's numpy prints with numpy's default print options only (%s=%r)" % (k, v))
-        _print_options[k] = v
+        elif k == "precision":
+            v = operator_index(v)
+            if v < 0:
+                raise ValueError("precision must be >= 0")
+        new[k] = v
+    if formatter is None and "formatter" in given:
+        new["formatter"] = None
+    _check_print_options(new)
+    _print_options.clear()
+    _print_options.update(new)
+    _popts = _print_tuple(_print_options)
+
+
+def operator_index(v):
+    import operator
+    return operator.index(v)
 
 
 def get_printoptions():
@@ -2503,22 +2573,40 @@ class printoptions(object):
         return get_printoptions()
 
     def __exit__(self, *exc):
+        global _popts
+        _print_options.clear()
+        _print_options.update(self._saved)
+        _popts = _print_tuple(_print_options)
         return False
 
 
 def array2string(a, max_line_width=None, precision=None, suppress_small=None, separator=" ",
-                 prefix="", **kwargs):
-    if max_line_width is not None or precision is not None or suppress_small or separator != " " or prefix:
-        raise NotImplementedError("fluidc's numpy prints arrays with numpy's defaults only")
-    return _numpy.format(asarray(a)._h, "str")
+                 prefix="", style=None, formatter=None, threshold=None, edgeitems=None,
+                 sign=None, floatmode=None, suffix="", **kwargs):
+    if separator != " " or prefix or suffix or formatter is not None or sign is not None:
+        raise NotImplementedError("fluidc's numpy.array2string takes no separator, prefix, formatter or sign")
+    o = dict(_print_options)
+    for k, v in (("linewidth", max_line_width), ("precision", precision), ("suppress", suppress_small),
+                 ("threshold", threshold), ("edgeitems", edgeitems), ("floatmode", floatmode)):
+        if v is not None:
+            o[k] = v
+    return _numpy.format(asarray(a)._h, "array2string", tuple(o[k] for k in _SUPPORTED_PRINT))
 
 
 def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
-    return repr(asarray(arr))
+    o = dict(_print_options)
+    for k, v in (("linewidth", max_line_width), ("precision", precision), ("suppress", suppress_small)):
+        if v is not None:
+            o[k] = v
+    return _numpy.format(asarray(arr)._h, "repr", tuple(o[k] for k in _SUPPORTED_PRINT))
 
 
 def array_str(a, max_line_width=None, precision=None, suppress_small=None):
-    return _builtins.str(asarray(a))
+    o = dict(_print_options)
+    for k, v in (("linewidth", max_line_width), ("precision", precision), ("suppress", suppress_small)):
+        if v is not None:
+            o[k] = v
+    return _numpy.format(asarray(a)._h, "str", tuple(o[k] for k in _SUPPORTED_PRINT))
 
 
 _err_state = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}

@@ -2,6 +2,20 @@
 `paddle.reader`, `paddle.batch`)."""
 __version__ = "1.8.0"
 
+import builtins as _builtins
+
+from . import compat
+from .batch import batch
+
+# Python 2's `xrange` for the 2018 scripts that use it (SPEC 8.3).
+if not hasattr(_builtins, "xrange"):
+    _builtins.xrange = compat.xrange
+
+
+def enable_static():
+    """fluidc builds static programs only (Paddle 1.x's mode), so this
+    changes nothing."""
+
 
 def __getattr__(name):
     # `import paddle` then `paddle.fluid.X`: load submodules on first use.

@@ -422,7 +422,13 @@ fn top_k(c: &InferCtx) -> Out {
 /// int32 at run time, but Paddle 3.3.1's Python declares them float32
 /// (its `create_variable_for_type_inference` ignores the 1.x dtype), so
 /// their declared dtype is not checked: programs Paddle builds must load.
+/// `accuracy`: Accuracy, Correct and Total, 0-D of Out's dtype (Paddle
+/// 3.3.1's `AccuracyInferMeta` gives all three Out's dtype).
 fn accuracy(c: &InferCtx) -> Out {
     let acc = c.input("Out").map_or(VarKind::Fp32, |o| o.dtype);
-    Ok(vec![("Accuracy", TensorType::new(acc, vec![]))])
+    Ok(vec![
+        ("Accuracy", TensorType::new(acc, vec![])),
+        ("Correct", TensorType::new(acc, vec![])),
+        ("Total", TensorType::new(acc, vec![])),
+    ])
 }

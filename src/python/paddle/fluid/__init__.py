@@ -11,15 +11,26 @@ from . import layers
 from . import backward
 from . import optimizer
 from . import executor
+from . import io
+from . import compiler
+from . import input
+from . import nets
 from .framework import (Program, Variable, Parameter, Operator, Block, program_guard,
                         default_main_program, default_startup_program, name_scope,
                         in_dygraph_mode)
 from .core import CPUPlace, CUDAPlace, CUDAPinnedPlace, LoDTensor, LoDTensorArray, Scope, Tensor
 from .executor import Executor, global_scope, scope_guard
+from .io import save, load
+from .compiler import CompiledProgram, BuildStrategy, ExecutionStrategy
 from .param_attr import ParamAttr, WeightNormParamAttr
 from .backward import append_backward
 from .data import data
+from .input import embedding, one_hot
 from .layer_helper import LayerHelper
+from . import data_feeder
+from .data_feeder import DataFeeder
+from . import lod_tensor
+from .lod_tensor import create_lod_tensor, create_random_int_lodtensor
 from . import layer_helper
 
 is_compiled_with_cuda = core.is_compiled_with_cuda

@@ -15,19 +15,16 @@ The clip ops are 1.x's: `clip`, `clip_by_norm`, and for the global norm
 """
 import copy
 
+from . import core
 from . import framework
+from . import layers
 from .framework import Parameter, name_scope
 from .layer_helper import LayerHelper
 
+VarType = core.VarDesc.VarType
+
 __all__ = ["set_gradient_clip", "GradientClipByValue", "GradientClipByNorm",
            "GradientClipByGlobalNorm"]
-
-
-def _layers():
-    # fluid.layers imports the optimizer's modules; this one is imported
-    # by them, so the layers are looked up when a clip builds its ops.
-    from . import layers
-    return layers
 
 
 def _unary_op(op_type, x, attrs):
@@ -128,34 +125,39 @@ class GradientClipByGlobalNorm(GradientClipBase):
 
     @staticmethod
     def _squared_norm(grad):
-        layers = _layers()
+        if int(grad.type) == int(VarType.SELECTED_ROWS):
+            # 1.x merges a sparse gradient's rows first (merge_selected_rows),
+            # an op fluidc does not have.
+            raise NotImplementedError(
+                "GradientClipByGlobalNorm cannot clip the sparse gradient %s in fluidc; make "
+                "its embedding dense (is_sparse=False) or clip it by value or by norm"
+                % grad.name)
         return layers.reduce_sum(input=layers.square(grad))
 
     @staticmethod
-    def _scale(clip_var, squared_norms):
-        layers = _layers()
-        norm = layers.sqrt(x=layers.sums(squared_norms))
-        return layers.elementwise_div(x=clip_var,
-                                      y=layers.elementwise_max(x=clip_var, y=norm))
+    def _global_norm(squared_norms):
+        return layers.sqrt(x=layers.sums(squared_norms))
+
+    @staticmethod
+    def _scale(clip_var, norm):
+        return layers.elementwise_div(x=clip_var, y=layers.elementwise_max(x=clip_var, y=norm))
 
     def _static_clip(self, program, params_grads):
-        layers = _layers()
         out, renamed, squares = [], {}, []
         last = None
         with name_scope("gradient_clip"):
             for p, g in params_grads:
+                last = (p, g)  # the shared ops are the last pair's, as in 1.x
                 if g is None or self._skips(p):
                     continue
-                last = (p, g)
                 with program._optimized_guard([p, g]):
                     squares.append(self._squared_norm(g))
             if not squares:
                 return params_grads
             with program._optimized_guard(list(last)):
-                norm = layers.sqrt(x=layers.sums(squares))
+                norm = self._global_norm(squares)
                 clip_var = layers.fill_constant(shape=[1], dtype="float32", value=self.clip_norm)
-                scale = layers.elementwise_div(
-                    x=clip_var, y=layers.elementwise_max(x=clip_var, y=norm))
+                scale = self._scale(clip_var, norm)
             for p, g in params_grads:
                 if g is None:
                     continue
@@ -175,7 +177,7 @@ class GradientClipByGlobalNorm(GradientClipBase):
         if self.group_name not in context:
             context[self.group_name] = []
             context[self.group_name + "_clip_value"] = self.clip_norm
-            context[self.group_name + "_clip"] = _layers().fill_constant(
+            context[self.group_name + "_clip"] = layers.fill_constant(
                 shape=[1], dtype="float32", value=self.clip_norm)
         elif self.clip_norm != context[self.group_name + "_clip_value"]:
             raise ValueError("All parameters' 'clip_norm' of a same group should be the same")
@@ -185,9 +187,9 @@ class GradientClipByGlobalNorm(GradientClipBase):
     def _create_operators(self, param, grad):
         key = self.group_name + "_scale"
         if key not in self.context:
-            self.context[key] = self._scale(self.context[self.group_name + "_clip"],
-                                            self.context[self.group_name])
-        return param, _layers().elementwise_mul(x=grad, y=self.context[key])
+            norm = self._global_norm(self.context[self.group_name])
+            self.context[key] = self._scale(self.context[self.group_name + "_clip"], norm)
+        return param, layers.elementwise_mul(x=grad, y=self.context[key])
 
 
 ClipByValue = GradientClipByValue

@@ -33,21 +33,21 @@ _INT_MAX = 2 ** 31 - 1
 _DEFAULT, _SEND, _RECEIVE = 0, 1, 2
 
 
-def _check_channel(channel, api, arg="channel"):
+def _check_channel(channel, api):
     """`channel` must be a channel variable (one `make_channel` made)."""
     if not isinstance(channel, Variable):
-        raise TypeError("%s() needs a channel Variable as `%s`, not %s; create channels with "
+        raise TypeError("%s() needs a channel Variable, not %s; create channels with "
                         "fluid.make_channel(dtype=..., capacity=...)"
-                        % (api, arg, type(channel).__name__))
+                        % (api, type(channel).__name__))
     if int(channel.type) != _CHANNEL:
         raise TypeError("%s() needs a channel, but `%s` is a %s variable; create channels with "
                         "fluid.make_channel(dtype=..., capacity=...)"
                         % (api, channel.name, channel.type.name))
 
 
-def _check_value(value, api, arg="value"):
+def _check_value(value, api):
     if not isinstance(value, Variable):
-        raise TypeError("%s() needs a Variable as `%s`, not %s" % (api, arg, type(value).__name__))
+        raise TypeError("%s() needs a Variable as its value, not %s" % (api, type(value).__name__))
 
 
 def _element_dtype(channel):
@@ -57,18 +57,28 @@ def _element_dtype(channel):
     return None if dtype in _UNTYPED_ELEMENTS else dtype
 
 
+def _name_layer(layer_type):
+    """Paddle's LayerHelper named each of these layers (`channel_send_N`)
+    without using the name: its counter still advances, as it did there."""
+    unique_name.generate(layer_type)
+
+
 def make_channel(dtype, capacity=0, name=None):
     """A channel of `dtype` elements, unbuffered (capacity 0) or buffered,
     named `name` or `channel_N`, made by a `channel_create` op."""
     dtype = _dtype_number(dtype)
-    capacity = operator.index(capacity)
+    try:
+        capacity = operator.index(capacity)
+    except TypeError:
+        raise TypeError("make_channel()'s capacity must be an int, not %s"
+                        % type(capacity).__name__) from None
     if capacity < 0:
         raise ValueError("a channel's capacity must be 0 (unbuffered) or more, not %d" % capacity)
     if capacity > _INT_MAX:
         raise ValueError("a channel's capacity must fit 32 bits, not %d" % capacity)
     if name is not None and not isinstance(name, str):
         raise TypeError("make_channel()'s name must be a str, not %s" % type(name).__name__)
-    LayerHelper("channel_create")
+    _name_layer("channel_create")
     block = default_main_program().current_block()
     # Paddle made every channel persistable, and persistable variables live
     # in the root scope; a channel made inside a block (a While body) must
@@ -117,7 +127,7 @@ def channel_send(channel, value, is_copy=False):
     `is_copy`, a copy of it."""
     _check_channel(channel, "channel_send")
     value = _send_value(channel, value)
-    LayerHelper("channel_send")
+    _name_layer("channel_send")
     if is_copy:
         value = _copy_for_send(value)
     default_main_program().current_block().append_op(
@@ -166,7 +176,7 @@ def channel_recv(channel, return_value=None, dtype=None):
 def channel_close(channel):
     """Closes `channel` (closing one twice is a runtime error, as in Go)."""
     _check_channel(channel, "channel_close")
-    LayerHelper("channel_close")
+    _name_layer("channel_close")
     default_main_program().current_block().append_op(
         type="channel_close", inputs={"Channel": [channel]})
 
@@ -202,7 +212,7 @@ class Go(object):
     enclosing blocks as its `X`."""
 
     def __init__(self, name=None):
-        self.name = name
+        # `name` is 2018's parameter; the go op has nothing it would name.
         self._program = None
 
     def __enter__(self):
@@ -222,7 +232,7 @@ class Go(object):
         return False
 
 
-class _Case(object):
+class SelectCase(object):
     """One case of a Select: its kind, channel and value, and (once its
     `with` block ran) its body block."""
 
@@ -259,7 +269,7 @@ class Select(object):
     runs (one chosen at random when several can), else the default."""
 
     def __init__(self, name=None):
-        self.name = name
+        # `name` is 2018's parameter; the select node has nothing it would name.
         self._program = None
         self._block = None
         self._entered = False
@@ -283,7 +293,7 @@ class Select(object):
                 "`with select.case(...):` and `with select.default():` in the Select's "
                 "`with` block")
         if default_main_program() is not self._program or \
-                self._program.current_block() is not self._block:
+                self._program.current_block_idx != self._block.idx:
             raise ValueError("a select case must be directly inside its `with fluid.Select()` "
                              "block, not nested in another block")
 
@@ -307,7 +317,7 @@ class Select(object):
         _check_value(value, "select.case")
         if kind == _SEND and is_copy:
             value = _copy_for_send(value)
-        return _Case(self, self._take_index(), kind, channel, value)
+        return SelectCase(self, self._take_index(), kind, channel, value)
 
     def default(self):
         """The case that runs when no other can proceed."""
@@ -316,7 +326,7 @@ class Select(object):
             raise ValueError("a Select can have only one default case; merge the two default "
                              "bodies into one")
         self._has_default = True
-        return _Case(self, self._take_index(), _DEFAULT)
+        return SelectCase(self, self._take_index(), _DEFAULT)
 
     def __exit__(self, exc_type, exc_val, exc_tb):
         self._closed = True

@@ -83,7 +83,8 @@ class ConstantInitializer(Initializer):
         return block._prepend_op(
             type="fill_constant", outputs={"Out": var},
             attrs={"shape": self._shape(var), "dtype": var.dtype,
-                   "value": float(self._value), "force_cpu": bool(self._force_cpu)})
+                   "value": float(self._value), "str_value": str(float(self._value)),
+                   "force_cpu": bool(self._force_cpu)})
 
 
 class UniformInitializer(Initializer):

@@ -194,7 +194,7 @@ class Optimizer(object):
         if clip is not None:
             pairs = clip._static_clip(program, pairs)
         else:
-            pairs = _clip.append_gradient_clip_ops(program, pairs)
+            pairs = _clip.append_gradient_clip_ops(pairs)
         pairs, fused = self._regularize(program, pairs)
         lr = self._global_learning_rate(program, startup_program)
         accs = [self._create_accumulators(program, startup_program, p) for p, _ in pairs]

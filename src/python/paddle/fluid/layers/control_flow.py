@@ -26,7 +26,7 @@ import warnings
 
 from .. import core
 from .. import unique_name
-from ..framework import Program, Variable
+from ..framework import Program, Variable, convert_dtype
 from ..layer_helper import LayerHelper
 from . import tensor as _tensor
 
@@ -58,13 +58,17 @@ def _compare(op_type, x, y, force_cpu=None, cond=None, name=None, **ignored):
         hint = _closest(key, _COMPARE_PARAMS)
         warnings.warn("%s() ignores the keyword argument `%s`%s" % (
             op_type, key, "; did you mean `%s`?" % hint if hint else ""), stacklevel=3)
+    _check_type(x, "x", Variable, op_type)
+    _check_type(y, "y", Variable, op_type)
+    if cond is not None:
+        _check_type(cond, "cond", Variable, op_type)
     helper = LayerHelper(op_type, name=name)
     if cond is None:
         cond = helper.create_variable_for_type_inference(dtype="bool")
         cond.stop_gradient = True
-    attrs = {}
-    if force_cpu is not None:
-        attrs["force_cpu"] = force_cpu
+    # The attributes as fluidc has always written them (Paddle 3.3.1's
+    # compare ops declare `axis` and `force_cpu`).
+    attrs = {"axis": -1, "force_cpu": bool(force_cpu) if force_cpu is not None else False}
     helper.append_op(type=op_type, inputs={"X": [x], "Y": [y]}, outputs={"Out": [cond]},
                      attrs=attrs)
     return cond
@@ -120,6 +124,7 @@ def logical_not(x, out=None, name=None):
 
 
 def increment(x, value=1.0, in_place=True):
+    _check_variable_and_dtype(x, "x", ["float32", "float64", "int32", "int64"], "increment")
     helper = LayerHelper("increment", **locals())
     if not in_place:
         out = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -128,7 +133,6 @@ def increment(x, value=1.0, in_place=True):
     helper.append_op(type="increment", inputs={"X": [x]}, outputs={"Out": [out]},
                      attrs={"step": float(value)})
     return out
-
 
 
 # ---------------------------------------------------------------- checks (1.x's data_feeder)
@@ -142,11 +146,19 @@ def _check_type(value, name, expected, op_name):
 
 def _check_variable_and_dtype(value, name, dtypes, op_name):
     _check_type(value, name, Variable, op_name)
-    from ..framework import convert_dtype
     got = convert_dtype(value.dtype)
     if got not in dtypes:
         raise TypeError("The data type of '%s' in %s must be %s, but received %s. "
                         % (name, op_name, dtypes, got))
+
+
+def _shaped_like(out, src):
+    """Gives `out` the shape of `src` when the op's inference gave it none
+    (fluidc's front end always declared these as Paddle's InferShape
+    would at run time, so later layers can check their inputs' ranks)."""
+    if not out.shape and src.shape:
+        out.shape = src.shape
+    return out
 
 
 def _is_array(var):
@@ -251,15 +263,9 @@ class _CompletingGuard(BlockGuard):
     sub-block is still current (so the op it appends records the user's
     `with` line), then leaves the block."""
 
-    def __init__(self, main_program, complete, on_enter=None):
+    def __init__(self, main_program, complete):
         super(_CompletingGuard, self).__init__(main_program)
         self._complete = complete
-        self._on_enter = on_enter
-
-    def __enter__(self):
-        if self._on_enter is not None:
-            self._on_enter()
-        return super(_CompletingGuard, self).__enter__()
 
     def __exit__(self, exc_type, exc_val, exc_tb):
         if exc_type is not None:
@@ -406,6 +412,8 @@ class Switch(object):
     def case(self, condition):
         if not self.inside_scope:
             raise ValueError("case should be called inside with")
+        _check_variable_and_dtype(condition, "condition", ["bool"],
+                                  "the member function case of fluid.layers.Switch")
         if self._has_default:
             raise ValueError("no case may follow the default case of a Switch")
         if not self.pre_not_conditions:
@@ -480,6 +488,7 @@ def select_input(inputs, mask):
                                  lod_level=like.lod_level, persistable=False)
     helper.append_op(type="select_input", inputs={"X": inputs, "Mask": mask},
                      outputs={"Out": out})
+    out.shape = like.shape
     return out
 
 
@@ -567,6 +576,9 @@ def array_write(x, i, array=None):
                                        type=VarType.LOD_TENSOR_ARRAY, dtype=x.dtype)
     helper.append_op(type="write_to_array", inputs={"X": [x], "I": [i]},
                      outputs={"Out": [array]})
+    # Paddle's InferShape gives the array the shape of what was written
+    # last (an `array_read` then declares that shape).
+    array.shape = x.shape
     return array
 
 
@@ -579,7 +591,7 @@ def array_read(array, i):
     out = helper.create_variable_for_type_inference(dtype=array.dtype)
     helper.append_op(type="read_from_array", inputs={"X": [array], "I": [i]},
                      outputs={"Out": [out]})
-    return out
+    return _shaped_like(out, array)
 
 
 def array_length(array):
@@ -625,7 +637,7 @@ def lod_tensor_to_array(x, table):
                                    type=VarType.LOD_TENSOR_ARRAY, dtype=x.dtype)
     helper.append_op(type="lod_tensor_to_array", inputs={"X": x, "RankTable": table},
                      outputs={"Out": array})
-    return array
+    return _shaped_like(array, x)
 
 
 def array_to_lod_tensor(x, table):
@@ -634,7 +646,7 @@ def array_to_lod_tensor(x, table):
     tmp = helper.create_variable_for_type_inference(dtype=x.dtype)
     helper.append_op(type="array_to_lod_tensor", inputs={"X": x, "RankTable": table},
                      outputs={"Out": tmp})
-    return tmp
+    return _shaped_like(tmp, x)
 
 
 def shrink_memory(x, i, table):
@@ -644,7 +656,7 @@ def shrink_memory(x, i, table):
     helper.append_op(type="shrink_rnn_memory",
                      inputs={"X": [x], "I": [i], "RankTable": [table]},
                      outputs={"Out": [out]}, attrs={})
-    return out
+    return _shaped_like(out, x)
 
 
 def reorder_lod_tensor_by_rank(x, rank_table):
@@ -655,7 +667,7 @@ def reorder_lod_tensor_by_rank(x, rank_table):
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
     helper.append_op(type="reorder_lod_tensor_by_rank",
                      inputs={"X": [x], "RankTable": [rank_table]}, outputs={"Out": [out]})
-    return out
+    return _shaped_like(out, x)
 
 
 # ---------------------------------------------------------------- Print

@@ -1,7 +1,15 @@
-"""Neural-network layers (1.x's `layers/nn.py`)."""
+"""Neural-network layers (1.x's `layers/nn.py`): each appends the ops
+1.x's layer appended, with its names, parameters and attributes; the
+outputs' shapes are what the op definitions infer."""
+import functools
+
 from .. import core
-from ..framework import Variable, convert_np_dtype_to_dtype_
+from ..framework import Variable, convert_dtype, convert_np_dtype_to_dtype_
+from ..initializer import Constant, Normal
 from ..layer_helper import LayerHelper
+from ..param_attr import ParamAttr
+from .manipulation import (expand, flatten, gather, pad, reshape, shape, slice, split,  # noqa: F401
+                           squeeze, stack, transpose, unsqueeze)
 
 __all__ = [
     "fc", "mean", "mul", "matmul", "softmax", "square_error_cost", "cross_entropy",
@@ -9,7 +17,14 @@ __all__ = [
     "elementwise_max", "elementwise_min", "elementwise_pow", "elementwise_mod",
     "elementwise_floordiv", "scale", "reduce_sum", "reduce_mean", "reduce_max",
     "reduce_min", "reduce_prod", "reduce_all", "reduce_any",
-    "sigmoid_cross_entropy_with_logits",
+    "embedding", "conv2d", "pool2d", "batch_norm", "dropout", "layer_norm",
+    "l2_normalize", "prelu", "label_smooth", "huber_loss", "pad", "log_loss",
+    "cos_sim", "one_hot", "softmax_with_cross_entropy",
+    "sigmoid_cross_entropy_with_logits", "sum", "topk",
+    "reshape", "stack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
+    "split", "slice", "shape", "gather", "gaussian_random",
+    "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
+    "selu", "clip",
 ]
 
 
@@ -35,7 +50,9 @@ def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=Non
         fan_in = 1
         for d in input_shape[nfd:]:
             fan_in *= d
-        param_shape = [max(fan_in, 1) if fan_in >= 0 else 1, size]
+        # A dim unknown at build time (-1) gives no weight shape: the
+        # Parameter refuses it, as 1.x's did.
+        param_shape = [fan_in, size]
         w = helper.create_parameter(attr=p_attr, shape=param_shape, dtype=dtype, is_bias=False)
         tmp = helper.create_variable_for_type_inference(dtype)
         helper.append_op(type="mul", inputs={"X": input_var, "Y": w}, outputs={"Out": tmp},
@@ -202,9 +219,440 @@ def reduce_any(input, dim=None, keep_dim=False, name=None):
     return _reduce("reduce_any", input, dim, keep_dim, name)
 
 
+# ---------------------------------------------------------------- layers with parameters
+
+
+def _int_list(value, n, name):
+    """1.x's `utils.convert_to_list`: an int repeated `n` times, or a list
+    or tuple of `n` ints."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [value] * n
+    if not isinstance(value, (list, tuple)):
+        raise ValueError("The %s's type must be list or tuple. Received: %s" % (name, value))
+    if len(value) != n:
+        raise ValueError("The %s's length must be %d. Received: %s" % (name, n, value))
+    for v in value:
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ValueError("The %s's type must be a list or tuple of %d ints. Received: %s "
+                             "including element %r of type %s"
+                             % (name, n, value, v, type(v).__name__))
+    return list(value)
+
+
+def _padding_2d(padding, data_format, name):
+    """1.x's `_update_padding` for conv2d and pool2d: `[h, w]`, or
+    `[top, bottom, left, right]` when they differ, and the padding
+    algorithm ('SAME' and 'VALID' pad by the op, 'EXPLICIT' by the list)."""
+    if isinstance(padding, str):
+        algorithm = padding.upper()
+        if algorithm not in ("SAME", "VALID"):
+            raise ValueError("Unknown %s: '%s'. It can only be 'SAME' or 'VALID'."
+                             % (name, padding))
+        return [0, 0], algorithm
+    if isinstance(padding, (list, tuple)) and len(padding) == 4:
+        if all(isinstance(p, (list, tuple)) for p in padding):
+            # Per-dim pairs, the batch and channel dims' own zero.
+            pairs = padding[2:4] if data_format == "NCHW" else padding[1:3]
+            padding = [p for pair in pairs for p in pair]
+        padding = _int_list(padding, 4, name)
+        if padding[0] == padding[1] and padding[2] == padding[3]:
+            padding = [padding[0], padding[2]]
+        return padding, "EXPLICIT"
+    return _int_list(padding, 2, name), "EXPLICIT"
+
+
+def _check_data_format(data_format, layer):
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError("Attr(data_format) of %s should be 'NCHW' or 'NHWC'. Received "
+                         "Attr(data_format): %s." % (layer, data_format))
+
+
+def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None,
+              param_attr=None, dtype="float32"):
+    """The rows of a `size` table (`embedding_N.w_0`) the int64 ids pick:
+    a `lookup_table` op, whose ids end in a dim of 1 that the result's
+    embedding dim replaces."""
+    _check_var(input, "input", "embedding")
+    if not isinstance(size, (list, tuple)) or len(size) != 2:
+        raise ValueError("embedding's size must be [vocabulary size, embedding size], not %r"
+                         % (size,))
+    helper = LayerHelper("embedding", **locals())
+    if helper.param_attr is False:
+        raise ValueError("embedding needs its table; param_attr cannot be False")
+    dtype = convert_np_dtype_to_dtype_(dtype)
+    remote_prefetch = bool(is_sparse and not is_distributed)
+    w = helper.create_parameter(attr=helper.param_attr, shape=size, dtype=dtype, is_bias=False)
+    tmp = helper.create_variable_for_type_inference(dtype)
+    if padding_idx is None:
+        padding_idx = -1
+    elif padding_idx < 0:
+        padding_idx += size[0]
+    helper.append_op(type="lookup_table", inputs={"Ids": input, "W": w}, outputs={"Out": tmp},
+                     attrs={"is_sparse": is_sparse, "is_distributed": is_distributed,
+                            "remote_prefetch": remote_prefetch, "padding_idx": padding_idx})
+    return tmp
+
+
+def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
+           param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+           data_format="NCHW"):
+    """A 2-D convolution: the filter `[num_filters, C / groups, kh, kw]`
+    (Normal(0, sqrt(2 / (kh * kw * C))) unless `param_attr` says), then a
+    `[num_filters]` bias on the channel axis and `act`."""
+    helper = LayerHelper("conv2d", **locals())
+    _check_var(input, "input", "conv2d")
+    if not isinstance(use_cudnn, bool):
+        raise ValueError("Attr(use_cudnn) should be True or False. Received Attr(use_cudnn): %s."
+                         % (use_cudnn,))
+    _check_data_format(data_format, "conv2d")
+    if len(input.shape) != 4:
+        raise ValueError("conv2d's input must be 4-D (%s), but its shape is %s"
+                         % (data_format, list(input.shape)))
+    channel_last = data_format == "NHWC"
+    num_channels = input.shape[3 if channel_last else 1]
+    if num_channels < 0:
+        raise ValueError("The channel dimension of the input(%s) should be defined. Received: %s."
+                         % (list(input.shape), num_channels))
+    if groups is None:
+        num_filter_channels = num_channels
+    else:
+        if num_channels % groups != 0:
+            raise ValueError("the channel of input must be divisible by groups, received: the "
+                             "channel of input is %d, the shape of input is %s, the groups is %d"
+                             % (num_channels, list(input.shape), groups))
+        num_filter_channels = num_channels // groups
+    if num_channels == groups and num_filters % num_channels == 0 and not use_cudnn:
+        raise NotImplementedError(
+            "conv2d with groups equal to the input's channels and use_cudnn=False is 1.x's "
+            "depthwise_conv2d, which fluidc cannot build; pass use_cudnn=True for the same "
+            "grouped convolution as a conv2d op")
+    if helper.param_attr is False:
+        raise ValueError("conv2d needs a filter; param_attr cannot be False")
+    filter_size = _int_list(filter_size, 2, "filter_size")
+    stride = _int_list(stride, 2, "stride")
+    dilation = _int_list(dilation, 2, "dilation")
+    padding, padding_algorithm = _padding_2d(padding, data_format, "padding")
+    dtype = helper.input_dtype()
+    std = (2.0 / (filter_size[0] * filter_size[1] * num_channels)) ** 0.5
+    filter_param = helper.create_parameter(
+        attr=helper.param_attr, shape=[num_filters, num_filter_channels] + filter_size,
+        dtype=dtype, default_initializer=Normal(0.0, std, 0))
+    pre_bias = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="conv2d", inputs={"Input": input, "Filter": filter_param},
+                     outputs={"Output": pre_bias},
+                     attrs={"strides": stride, "paddings": padding, "dilations": dilation,
+                            "groups": 1 if groups is None else groups, "use_cudnn": use_cudnn,
+                            "use_mkldnn": False, "padding_algorithm": padding_algorithm,
+                            "data_format": data_format})
+    channel_axis = 3 if channel_last else 1
+    pre_act = helper.append_bias_op(pre_bias, dim_start=channel_axis, dim_end=channel_axis + 1)
+    return helper.append_activation(pre_act)
+
+
+def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
+           global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
+           data_format="NCHW"):
+    """Max or average pooling over `pool_size` windows (the whole map with
+    `global_pooling`)."""
+    _check_var(input, "input", "pool2d")
+    if pool_type not in ("max", "avg"):
+        raise ValueError("Unknown Attr(pool_type): '%s'. It can only be 'max' or 'avg'."
+                         % (pool_type,))
+    if global_pooling is False and pool_size == -1:
+        raise ValueError("When Attr(global_pooling) is False, Attr(pool_size) must be passed "
+                         "and be a valid value. Received pool_size: %s" % (pool_size,))
+    if not isinstance(use_cudnn, bool):
+        raise ValueError("Attr(use_cudnn) should be True or False. Received Attr(use_cudnn): %s."
+                         % (use_cudnn,))
+    _check_data_format(data_format, "pool2d")
+    pool_size = _int_list(pool_size, 2, "pool_size")
+    pool_stride = _int_list(pool_stride, 2, "pool_stride")
+    pool_padding, padding_algorithm = _padding_2d(pool_padding, data_format, "pool_padding")
+    if padding_algorithm == "VALID" and ceil_mode:
+        raise ValueError('When Attr(pool_padding) is "VALID", Attr(ceil_mode) must be False. '
+                         "Received ceil_mode: True.")
+    helper = LayerHelper("pool2d", **locals())
+    pool_out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op(type="pool2d", inputs={"X": input}, outputs={"Out": pool_out},
+                     attrs={"pooling_type": pool_type, "ksize": pool_size,
+                            "global_pooling": global_pooling, "strides": pool_stride,
+                            "paddings": pool_padding, "padding_algorithm": padding_algorithm,
+                            "use_cudnn": use_cudnn, "ceil_mode": ceil_mode, "use_mkldnn": False,
+                            "exclusive": exclusive, "data_format": data_format})
+    return pool_out
+
+
+def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
+               bias_attr=None, data_layout="NCHW", in_place=False, name=None,
+               moving_mean_name=None, moving_variance_name=None,
+               do_model_average_for_mean_and_var=True, use_global_stats=False):
+    """Batch normalization per channel: scale `batch_norm_N.w_0` (1) and
+    bias `.b_0` (0) trained, the moving mean `.w_1` (0) and variance `.w_2`
+    (1) updated by the op in place (MeanOut, VarianceOut)."""
+    helper = LayerHelper("batch_norm", **locals())
+    _check_var(input, "input", "batch_norm")
+    if in_place:
+        raise NotImplementedError(
+            "batch_norm(in_place=True) writes its result over its input, which fluidc cannot "
+            "build; use in_place=False (the default): the same result in a new variable")
+    if helper.param_attr is False:
+        raise ValueError("batch_norm needs a scale; param_attr cannot be False")
+    if helper.bias_attr is False:
+        raise ValueError("bias_attr should not be False in batch_norm.")
+    input_shape = input.shape
+    if len(input_shape) < 2:
+        raise ValueError("batch_norm's input needs a channel dimension, but its shape is %s"
+                         % list(input_shape))
+    channel_num = input_shape[1] if data_layout == "NCHW" else input_shape[-1]
+    dtype = helper.input_dtype()
+    if dtype == core.VarDesc.VarType.FP16:
+        dtype = core.VarDesc.VarType.FP32
+    param_shape = [channel_num]
+    scale = helper.create_parameter(attr=helper.param_attr, shape=param_shape, dtype=dtype,
+                                    default_initializer=Constant(1.0))
+    bias = helper.create_parameter(attr=helper.bias_attr, shape=param_shape, dtype=dtype,
+                                   is_bias=True)
+    mean = helper.create_parameter(
+        attr=ParamAttr(name=moving_mean_name, initializer=Constant(0.0), trainable=False,
+                       do_model_average=do_model_average_for_mean_and_var),
+        shape=param_shape, dtype=dtype)
+    variance = helper.create_parameter(
+        attr=ParamAttr(name=moving_variance_name, initializer=Constant(1.0), trainable=False,
+                       do_model_average=do_model_average_for_mean_and_var),
+        shape=param_shape, dtype=dtype)
+    saved_mean = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    saved_variance = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    outputs = {"Y": out, "MeanOut": mean, "VarianceOut": variance,
+               "SavedMean": saved_mean, "SavedVariance": saved_variance}
+    if not is_test:
+        # Paddle 3's CPU kernel needs ReserveSpace when training (1.x made
+        # it for cuDNN only); made after Y, so Y keeps its 1.x name.
+        outputs["ReserveSpace"] = helper.create_variable_for_type_inference(
+            dtype=input.dtype, stop_gradient=True)
+    inputs = {"X": input, "Scale": scale, "Bias": bias, "Mean": mean, "Variance": variance}
+    attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout,
+             "use_mkldnn": False, "fuse_with_relu": False, "use_global_stats": use_global_stats}
+    if isinstance(momentum, Variable):
+        inputs["MomentumTensor"] = momentum
+    else:
+        attrs["momentum"] = momentum
+    helper.append_op(type="batch_norm", inputs=inputs, outputs=outputs, attrs=attrs)
+    return helper.append_activation(out)
+
+
+def dropout(x, dropout_prob, is_test=False, seed=None, name=None,
+            dropout_implementation="downgrade_in_infer"):
+    """Zeroes each element with probability `dropout_prob` when training.
+    Without a seed, the main program's `random_seed` (if set) fixes it."""
+    helper = LayerHelper("dropout", **locals())
+    _check_var(x, "x", "dropout")
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    mask = helper.create_variable_for_type_inference(dtype=core.VarDesc.VarType.UINT8,
+                                                     stop_gradient=True)
+    if (seed is None or seed == 0) and helper.main_program.random_seed != 0:
+        seed = helper.main_program.random_seed
+    helper.append_op(type="dropout", inputs={"X": [x]}, outputs={"Out": [out], "Mask": [mask]},
+                     attrs={"dropout_prob": dropout_prob, "is_test": is_test,
+                            "fix_seed": seed is not None,
+                            "seed": seed if seed is not None else 0,
+                            "dropout_implementation": dropout_implementation})
+    return out
+
+
+def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
+               param_attr=None, bias_attr=None, act=None, name=None):
+    """Normalizes over the dims from `begin_norm_axis`: scale
+    `layer_norm_N.w_0` (1) and bias `.b_0` of their product's size; Mean
+    and Variance (`tmp_0`, `tmp_1`) are made before Y (`tmp_2`)."""
+    helper = LayerHelper("layer_norm", **locals())
+    _check_var(input, "input", "layer_norm")
+    input_shape = list(input.shape)
+    if not 1 <= begin_norm_axis < max(len(input_shape), 1):
+        raise ValueError("begin_norm_axis is %s; it must be in [1, %d) for input %s"
+                         % (begin_norm_axis, len(input_shape), input_shape))
+    tail = input_shape[begin_norm_axis:]
+    if any(d < 0 for d in tail):
+        raise ValueError("layer_norm needs the dims from begin_norm_axis %d known, but input "
+                         "is %s" % (begin_norm_axis, input_shape))
+    if scale and helper.param_attr is False:
+        raise ValueError("layer_norm(scale=True) needs a scale; param_attr cannot be False")
+    if shift and helper.bias_attr is False:
+        raise ValueError("layer_norm(shift=True) needs a bias; bias_attr cannot be False")
+    dtype = helper.input_dtype()
+    param_shape = [functools.reduce(lambda a, b: a * b, tail, 1)]
+    inputs = {"X": input}
+    if scale:
+        inputs["Scale"] = helper.create_parameter(attr=helper.param_attr, shape=param_shape,
+                                                  dtype=dtype, default_initializer=Constant(1.0))
+    if shift:
+        inputs["Bias"] = helper.create_parameter(attr=helper.bias_attr, shape=param_shape,
+                                                 dtype=dtype, is_bias=True)
+    mean_out = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    variance_out = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    layer_norm_out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="layer_norm", inputs=inputs,
+                     outputs={"Y": layer_norm_out, "Mean": mean_out, "Variance": variance_out},
+                     attrs={"epsilon": epsilon, "begin_norm_axis": begin_norm_axis})
+    return helper.append_activation(layer_norm_out)
+
+
+def prelu(x, mode, param_attr=None, name=None):
+    """Leaky relu with a learned slope `prelu_N.w_0` (1): one for all
+    (`all`), one per channel (`channel`, `[1, C, 1, 1]`) or one per element
+    of a sample (`element`; 1.x wrote x.shape, whose unknown batch dim no
+    parameter can have, so the batch dim is 1)."""
+    helper = LayerHelper("prelu", **locals())
+    _check_var(x, "x", "prelu")
+    x_shape = list(x.shape)
+    if mode == "all":
+        alpha_shape = [1]
+    elif mode == "channel" and len(x_shape) >= 2:
+        alpha_shape = [1, x_shape[1], 1, 1]
+    elif mode == "element" and len(x_shape) >= 2:
+        alpha_shape = [1] + x_shape[1:]
+    else:
+        raise ValueError("prelu's mode is %r; it must be 'all', 'channel' or 'element' (the "
+                         "last two for input of rank 2 or more, it is %s)" % (mode, x_shape))
+    if helper.param_attr is False:
+        raise ValueError("prelu needs its alpha; param_attr cannot be False")
+    alpha = helper.create_parameter(attr=helper.param_attr, shape=alpha_shape, dtype="float32",
+                                    is_bias=False, default_initializer=Constant(1.0))
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="prelu", inputs={"X": x, "Alpha": alpha}, outputs={"Out": out},
+                     attrs={"mode": mode})
+    return out
+
+
+# ---------------------------------------------------------------- normalizing and losses
+
+
+def l2_normalize(x, axis, epsilon=1e-12, name=None):
+    """`x / sqrt(sum(x^2) + epsilon)` along `axis` (a vector along its one
+    axis; `None` is axis 1)."""
+    _check_var(x, "x", "l2_normalize")
+    if len(x.shape) == 1:
+        axis = 0
+    helper = LayerHelper("l2_normalize", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    norm = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="norm", inputs={"X": x}, outputs={"Out": out, "Norm": norm},
+                     attrs={"axis": 1 if axis is None else axis, "epsilon": epsilon})
+    return out
+
+
+def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
+    """`(1 - epsilon) * label + epsilon * prior` (uniform without
+    `prior_dist`); the labels stop the gradient."""
+    _check_var(label, "label", "label_smooth")
+    if epsilon > 1.0 or epsilon < 0.0:
+        raise ValueError("The value of epsilon must be between 0 and 1, but it is %s" % epsilon)
+    if convert_np_dtype_to_dtype_(dtype) != label.dtype:
+        raise TypeError("label_smooth's result has the label's dtype, %s; pass dtype='%s' or "
+                        "cast the label first" % (convert_dtype(label.dtype),
+                                                  convert_dtype(label.dtype)))
+    helper = LayerHelper("label_smooth", **locals())
+    label.stop_gradient = True
+    smooth_label = helper.create_variable_for_type_inference(label.dtype)
+    inputs = {"X": label}
+    if prior_dist is not None:
+        inputs["PriorDist"] = prior_dist
+    helper.append_op(type="label_smooth", inputs=inputs, outputs={"Out": smooth_label},
+                     attrs={"epsilon": float(epsilon)})
+    return smooth_label
+
+
+def huber_loss(input, label, delta):
+    """Squared error within `delta` of the label, linear beyond."""
+    helper = LayerHelper("huber_loss", **locals())
+    _check_var(input, "input", "huber_loss")
+    _check_var(label, "label", "huber_loss")
+    residual = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="huber_loss", inputs={"X": input, "Y": label},
+                     outputs={"Out": out, "Residual": residual}, attrs={"delta": delta})
+    return out
+
+
+def log_loss(input, label, epsilon=1e-4, name=None):
+    """The negative log likelihood of probabilities `input` for 0/1 labels
+    (`epsilon` keeps the logs finite)."""
+    helper = LayerHelper("log_loss", **locals())
+    _check_var(input, "input", "log_loss")
+    _check_var(label, "label", "log_loss")
+    loss = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="log_loss", inputs={"Predicted": [input], "Labels": [label]},
+                     outputs={"Loss": [loss]}, attrs={"epsilon": epsilon})
+    return loss
+
+
+def cos_sim(X, Y):
+    """The cosine of each row of X with the row of Y (or Y's one row),
+    `[N, 1]`; `XNorm` and `YNorm` are the op's own outputs."""
+    helper = LayerHelper("cos_sim", **locals())
+    _check_var(X, "X", "cos_sim")
+    _check_var(Y, "Y", "cos_sim")
+    out = helper.create_variable_for_type_inference(dtype=X.dtype)
+    xnorm = helper.create_variable_for_type_inference(dtype=X.dtype)
+    ynorm = helper.create_variable_for_type_inference(dtype=X.dtype)
+    helper.append_op(type="cos_sim", inputs={"X": [X], "Y": [Y]},
+                     outputs={"Out": [out], "XNorm": [xnorm], "YNorm": [ynorm]})
+    return out
+
+
+def one_hot(input, depth, allow_out_of_range=False):
+    """Int ids `[..., 1]` to float32 `[..., depth]`, keeping the ids' LoD.
+    1.x's `one_hot` op is gone from Paddle 3.3.1, so the last axis is
+    squeezed (`one_hot_N.tmp_1`, its XShape `tmp_2`) and `one_hot_v2`
+    appends the depth axis: the same result. An id outside `[0, depth)`
+    gives a zero row with `allow_out_of_range`."""
+    _check_var(input, "input", "one_hot")
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError("one_hot's depth must be an int, not %s" % type(depth).__name__)
+    if depth < 1:
+        raise ValueError("one_hot's depth %d must be at least 1 (the number of classes)" % depth)
+    if input.dtype not in (core.VarDesc.VarType.INT32, core.VarDesc.VarType.INT64):
+        raise TypeError("one_hot takes int64 (or int32) ids, and `%s` is %s; declare the data "
+                        "layer with dtype='int64' or cast it" % (input.name,
+                                                                 convert_dtype(input.dtype)))
+    shape = list(input.shape)
+    if len(shape) < 2 or shape[-1] not in (1, -1):
+        raise ValueError("one_hot takes ids of shape [..., 1] (rank 2 or more, the last dim 1), "
+                         "and `%s` is %s; reshape it first" % (input.name, shape))
+    helper = LayerHelper("one_hot", **locals())
+    one_hot_out = helper.create_variable_for_type_inference(dtype="float32")
+    ids = helper.create_variable_for_type_inference(dtype=input.dtype)
+    ids_shape = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="squeeze2", inputs={"X": input},
+                     outputs={"Out": ids, "XShape": ids_shape}, attrs={"axes": [-1]})
+    helper.append_op(type="one_hot_v2", inputs={"X": ids}, outputs={"Out": one_hot_out},
+                     attrs={"depth": depth, "allow_out_of_range": allow_out_of_range})
+    return one_hot_out
+
+
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    """The cross entropy of `softmax(logits)` and `label` in one op (the
+    loss with the class axis reduced to 1); with `return_softmax`, also
+    the softmax."""
+    helper = LayerHelper("softmax_with_cross_entropy", **locals())
+    _check_var(logits, "logits", "softmax_with_cross_entropy")
+    _check_var(label, "label", "softmax_with_cross_entropy")
+    softmax = helper.create_variable_for_type_inference(dtype=logits.dtype)
+    loss = helper.create_variable_for_type_inference(dtype=logits.dtype)
+    helper.append_op(type="softmax_with_cross_entropy",
+                     inputs={"Logits": logits, "Label": label},
+                     outputs={"Softmax": softmax, "Loss": loss},
+                     attrs={"soft_label": soft_label, "ignore_index": ignore_index,
+                            "numeric_stable_mode": numeric_stable_mode, "axis": axis})
+    if return_softmax:
+        return loss, softmax
+    return loss
+
+
 def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
-    """The elementwise logistic loss of logits `x` against `label` (into
-    `name` when given, as 1.x named it)."""
+    """The elementwise cross entropy of `sigmoid(x)` and the probabilities
+    `label` (into `name` when given)."""
     helper = LayerHelper("sigmoid_cross_entropy_with_logits", **locals())
     _check_var(x, "x", "sigmoid_cross_entropy_with_logits")
     _check_var(label, "label", "sigmoid_cross_entropy_with_logits")
@@ -212,10 +660,148 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
         out = helper.create_variable_for_type_inference(dtype=x.dtype)
     else:
         out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
-    helper.append_op(type="sigmoid_cross_entropy_with_logits",
-                     inputs={"X": x, "Label": label}, outputs={"Out": out},
+    helper.append_op(type="sigmoid_cross_entropy_with_logits", inputs={"X": x, "Label": label},
+                     outputs={"Out": out},
                      attrs={"ignore_index": ignore_index, "normalize": normalize})
     return out
 
 
-_ = (core, convert_np_dtype_to_dtype_)
+# ---------------------------------------------------------------- sums, picks and draws
+
+
+def sum(x):
+    """The `sum` op of one Variable or a list of them (`sum_N.tmp_0`)."""
+    helper = LayerHelper("sum", **locals())
+    inputs = [x] if isinstance(x, Variable) else x
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError("sum() needs at least one Variable")
+    for v in inputs:
+        _check_var(v, "x", "sum")
+    out = helper.create_variable_for_type_inference(dtype=inputs[0].dtype)
+    helper.append_op(type="sum", inputs={"X": list(inputs)}, outputs={"Out": out},
+                     attrs={"use_mkldnn": False})
+    return out
+
+
+def topk(input, k, name=None):
+    """The `k` largest values along the last axis and their int64
+    indices; neither takes a gradient."""
+    helper = LayerHelper("top_k", **locals())
+    _check_var(input, "input", "topk")
+    inputs, attrs = {"X": [input]}, {}
+    if isinstance(k, Variable):
+        inputs["K"] = [k]
+    elif isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError("topk's k must be an int or a Variable, not %s" % type(k).__name__)
+    elif k < 1:
+        raise ValueError("topk needs k >= 1, but k is %d" % k)
+    else:
+        attrs["k"] = k
+    values = helper.create_variable_for_type_inference(dtype=input.dtype)
+    indices = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="top_k", inputs=inputs,
+                     outputs={"Out": [values], "Indices": [indices]}, attrs=attrs)
+    values.stop_gradient = True
+    indices.stop_gradient = True
+    return values, indices
+
+
+def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32"):
+    """A `shape` tensor of Normal(mean, std) draws (seed 0: a fresh seed per
+    run)."""
+    helper = LayerHelper("gaussian_random", **locals())
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError("gaussian_random's shape must be a list or tuple, not %s"
+                        % type(shape).__name__)
+    dtype = convert_np_dtype_to_dtype_(dtype)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="gaussian_random", outputs={"Out": out},
+                     attrs={"shape": [int(d) for d in shape], "mean": float(mean),
+                            "std": float(std), "seed": seed, "dtype": dtype})
+    return out
+
+
+# ---------------------------------------------------------------- activations with arguments
+
+
+def _activation(op_type, x, attrs, name, inputs=None):
+    """The one-op activation `op_type` of `x` with `attrs`."""
+    helper = LayerHelper(op_type, x=x, name=name)
+    _check_var(x, "x", op_type)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    all_inputs = {"X": x}
+    all_inputs.update(inputs or {})
+    helper.append_op(type=op_type, inputs=all_inputs, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def _fixed_in_paddle3(op_type, arg, value, fixed, instead):
+    """relu6's threshold and swish's beta: Paddle 3.3.1's ops fix the value
+    1.x's had as an attribute, so only that value can be built."""
+    if value != fixed:
+        raise NotImplementedError(
+            "%s with %s=%s cannot be built: Paddle 3.3.1's %s op fixes %s at %s; %s"
+            % (op_type, arg, value, op_type, arg, fixed, instead))
+
+
+def leaky_relu(x, alpha=0.02, name=None):
+    return _activation("leaky_relu", x, {"alpha": alpha}, name)
+
+
+def elu(x, alpha=1.0, name=None):
+    return _activation("elu", x, {"alpha": alpha}, name)
+
+
+def relu6(x, threshold=6.0, name=None):
+    _fixed_in_paddle3("relu6", "threshold", threshold, 6.0,
+                      "for another threshold, build fluid.layers.clip(x, 0.0, %s)" % threshold)
+    return _activation("relu6", x, {}, name)
+
+
+def pow(x, factor=1.0, name=None):
+    """`x ** factor` (a Variable factor is read when the program runs)."""
+    if isinstance(factor, Variable):
+        return _activation("pow", x, {}, name, inputs={"FactorTensor": factor})
+    return _activation("pow", x, {"factor": factor}, name)
+
+
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
+    return _activation("stanh", x, {"scale_a": scale_a, "scale_b": scale_b}, name)
+
+
+def hard_sigmoid(x, slope=0.2, offset=0.5, name=None):
+    return _activation("hard_sigmoid", x, {"slope": slope, "offset": offset}, name)
+
+
+def swish(x, beta=1.0, name=None):
+    _fixed_in_paddle3("swish", "beta", beta, 1.0,
+                      "for another beta, build x * fluid.layers.sigmoid(fluid.layers.scale(x, %s))"
+                      % beta)
+    return _activation("swish", x, {}, name)
+
+
+def brelu(x, t_min=0.0, t_max=24.0, name=None):
+    return _activation("brelu", x, {"t_min": t_min, "t_max": t_max}, name)
+
+
+def selu(x, scale=None, alpha=None, name=None):
+    """selu; a `scale` or `alpha` left None keeps the op's default."""
+    attrs = {}
+    if scale is not None:
+        attrs["scale"] = scale
+    if alpha is not None:
+        attrs["alpha"] = alpha
+    return _activation("selu", x, attrs, name)
+
+
+def clip(x, min, max, name=None):
+    """`x` clipped to `[min, max]` (into the variable `name` when given)."""
+    helper = LayerHelper("clip", **locals())
+    _check_var(x, "x", "clip")
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(type=x.type, name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="clip", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"min": min, "max": max})
+    return out

@@ -1,6 +1,9 @@
 """One-op activation and math layers (1.x's `layers/ops.py`): each takes
-`x` (and `name`) and appends the op of its name, `X` to `Out`."""
+`x` (and `name`) and appends the op of its name, `X` to `Out`; the shrink
+activations take their threshold, and `uniform_random` makes a tensor."""
+from ..framework import convert_np_dtype_to_dtype_
 from ..layer_helper import LayerHelper
+from .nn import _check_var
 
 _UNARY = [
     "sigmoid", "logsigmoid", "exp", "tanh", "tanh_shrink", "sqrt", "rsqrt",
@@ -8,11 +11,12 @@ _UNARY = [
     "reciprocal", "square", "softplus", "softsign", "relu", "log", "sign",
 ]
 
-__all__ = list(_UNARY)
+__all__ = list(_UNARY) + ["softshrink", "hard_shrink", "thresholded_relu", "uniform_random"]
 
 
 def _unary(op_type):
     def layer(x, name=None):
+        _check_var(x, "x", op_type)
         helper = LayerHelper(op_type, x=x, name=name)
         out = helper.create_variable_for_type_inference(dtype=x.dtype)
         helper.append_op(type=op_type, inputs={"X": x}, outputs={"Out": out})
@@ -25,3 +29,41 @@ def _unary(op_type):
 
 for _op in _UNARY:
     globals()[_op] = _unary(_op)
+
+
+def _thresholded(op_type, x, attr, value):
+    """A shrink activation: its threshold, when given, sets the op's
+    attribute `attr` (else the op's default holds)."""
+    _check_var(x, "x", op_type)
+    helper = LayerHelper(op_type, x=x)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    attrs = {} if value is None else {attr: value}
+    helper.append_op(type=op_type, inputs={"X": x}, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def softshrink(x, alpha=None):
+    return _thresholded("softshrink", x, "lambda", alpha)
+
+
+def hard_shrink(x, threshold=None):
+    return _thresholded("hard_shrink", x, "threshold", threshold)
+
+
+def thresholded_relu(x, threshold=None):
+    return _thresholded("thresholded_relu", x, "threshold", threshold)
+
+
+def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0):
+    """A `shape` tensor of U(min, max) draws (seed 0: a fresh seed per
+    run)."""
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError("uniform_random's shape must be a list or tuple, not %s"
+                        % type(shape).__name__)
+    dtype = convert_np_dtype_to_dtype_(dtype)
+    helper = LayerHelper("uniform_random", shape=shape, dtype=dtype)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="uniform_random", outputs={"Out": out},
+                     attrs={"shape": [int(d) for d in shape], "dtype": dtype,
+                            "min": float(min), "max": float(max), "seed": seed})
+    return out

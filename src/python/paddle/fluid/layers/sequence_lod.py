@@ -2,7 +2,7 @@
 pooling, softmax and convolution within each sequence, and expanding rows
 by another variable's LoD. The LoD itself is only known when the program
 runs; at build time these layers check what the call alone can tell."""
-from ..framework import Variable
+from ..framework import Variable, VarType
 from ..layer_helper import LayerHelper
 
 __all__ = [
@@ -20,7 +20,7 @@ def _check_var(x, name, layer):
 
 
 def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
-    """One row per sequence of `input`'s last LoD level. The op's
+    """One row per sequence of `input`'s last LoD level. The op's int32
     `MaxIndex` output only means something for `max`, where the gradient
     reads it, so it never takes a gradient itself."""
     _check_var(input, "input", "sequence_pool")
@@ -34,7 +34,7 @@ def sequence_pool(input, pool_type, is_test=False, pad_value=0.0):
     helper = LayerHelper("sequence_pool", **locals())
     dtype = helper.input_dtype()
     pool_out = helper.create_variable_for_type_inference(dtype)
-    max_index = helper.create_variable_for_type_inference(dtype)
+    max_index = helper.create_variable_for_type_inference(VarType.INT32)
     helper.append_op(type="sequence_pool", inputs={"X": input},
                      outputs={"Out": pool_out, "MaxIndex": max_index},
                      attrs={"pooltype": pooltype, "is_test": is_test,

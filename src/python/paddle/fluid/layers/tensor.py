@@ -188,15 +188,17 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
 
 def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0,
                                   output_dim_idx=0, force_cpu=False):
+    """A tensor of `shape` filled with `value`, whose dim `output_dim_idx`
+    is `input`'s dim `input_dim_idx` when the op runs (the batch size).
+    As 1.x, the op gets no `str_value`: the kernel then fills `value`."""
     helper = LayerHelper("fill_constant_batch_size_like", **locals())
     dtype = convert_np_dtype_to_dtype_(dtype)
     out = helper.create_variable_for_type_inference(dtype=dtype)
     helper.append_op(type="fill_constant_batch_size_like", inputs={"Input": input},
                      outputs={"Out": [out]},
                      attrs={"shape": [int(d) for d in shape], "dtype": dtype,
-                            "value": float(value), "str_value": _str_value(value, dtype),
-                            "input_dim_idx": input_dim_idx, "output_dim_idx": output_dim_idx,
-                            "force_cpu": force_cpu})
+                            "value": float(value), "input_dim_idx": input_dim_idx,
+                            "output_dim_idx": output_dim_idx, "force_cpu": force_cpu})
     out.stop_gradient = True
     return out
 

@@ -1,0 +1,20 @@
+# io.BytesIO and buffered/text wrappers: write/read bytes, getbuffer, seek whence, TextIOWrapper over BytesIO for decoding.
+import io
+
+b = io.BytesIO(b"0123456789")
+print(b.read(3), b.tell(), b.seek(-2, io.SEEK_END), b.read(), b.seek(2), b.read(2))
+b.seek(0, io.SEEK_END)
+b.write(b"ABC")
+print(b.getvalue(), len(b.getbuffer()), io.SEEK_SET, io.SEEK_CUR, io.SEEK_END)
+raw = io.BytesIO("héllo\nwörld\n".encode("utf-8"))
+w = io.TextIOWrapper(raw, encoding="utf-8")
+print(w.readline(), end="")
+print(w.read(), end="")
+out = io.BytesIO()
+tw = io.TextIOWrapper(out, encoding="utf-8", newline="\n")
+tw.write("ünïcode\n")
+tw.flush()
+print(out.getvalue())
+br = io.BufferedReader(io.BytesIO(b"buffered data"))
+print(br.peek(3)[:3], br.read(8), br.read())
+print(isinstance(io.StringIO(), io.TextIOBase), isinstance(io.BytesIO(), io.BufferedIOBase))
