@@ -764,6 +764,19 @@ fn run_script(
                 message: format!("error: {name}: {message}"),
             })
         }
+        fluidc::vm::End::Error {
+            text,
+            kind: fluidc::vm::ErrorKind::Interrupted,
+        } => {
+            // CPython dies of the SIGINT it caught, after its traceback.
+            eprint!("{text}");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGINT);
+            Err(CliError {
+                code: 130,
+                message: String::new(),
+            })
+        }
         fluidc::vm::End::Error { text, .. } => Err(CliError::rendered(text.clone())),
         fluidc::vm::End::Exit(code) if *code != 0 => Err(CliError {
             code: *code,

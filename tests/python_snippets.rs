@@ -43,7 +43,12 @@ struct Run {
 fn snippets() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(repo().join(SNIPPETS))
         .expect("the snippets directory exists")
-        .map(|e| e.expect("readable entry").file_name().to_string_lossy().into_owned())
+        .map(|e| {
+            e.expect("readable entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .filter(|n| n.ends_with(".py"))
         .collect();
     names.sort();
@@ -65,7 +70,9 @@ fn known_differences() -> BTreeMap<String, String> {
             "{KNOWN}: an entry is `- name.py: reason`, not {line:?}"
         );
         assert!(
-            known.insert(name.clone(), reason.trim().to_string()).is_none(),
+            known
+                .insert(name.clone(), reason.trim().to_string())
+                .is_none(),
             "{KNOWN}: {name} is listed twice"
         );
     }
@@ -133,8 +140,18 @@ fn run(mut cmd: Command, what: &str) -> Run {
             bytes
         })
     };
-    let out = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-    let err = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let out = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for the child") {
@@ -171,7 +188,12 @@ fn first_difference(theirs: &str, ours: &str) -> String {
     let (a, b): (Vec<&str>, Vec<&str>) = (theirs.lines().collect(), ours.lines().collect());
     let at = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let show = |lines: &[&str]| {
-        let shown: Vec<String> = lines.iter().skip(at).take(8).map(|l| format!("      {l}")).collect();
+        let shown: Vec<String> = lines
+            .iter()
+            .skip(at)
+            .take(8)
+            .map(|l| format!("      {l}"))
+            .collect();
         if shown.is_empty() {
             "      <end>".to_string()
         } else {
@@ -189,13 +211,22 @@ fn first_difference(theirs: &str, ours: &str) -> String {
 fn describe(name: &str, theirs: &Run, ours: &Run) -> String {
     let mut text = format!("  {name}:\n");
     if theirs.stdout != ours.stdout {
-        text.push_str(&format!("   stdout differs\n{}\n", first_difference(&theirs.stdout, &ours.stdout)));
+        text.push_str(&format!(
+            "   stdout differs\n{}\n",
+            first_difference(&theirs.stdout, &ours.stdout)
+        ));
     }
     if theirs.stderr != ours.stderr {
-        text.push_str(&format!("   stderr differs\n{}\n", first_difference(&theirs.stderr, &ours.stderr)));
+        text.push_str(&format!(
+            "   stderr differs\n{}\n",
+            first_difference(&theirs.stderr, &ours.stderr)
+        ));
     }
     if theirs.status != ours.status {
-        text.push_str(&format!("   CPython: {}, fluidc: {}\n", theirs.status, ours.status));
+        text.push_str(&format!(
+            "   CPython: {}, fluidc: {}\n",
+            theirs.status, ours.status
+        ));
     }
     text
 }
@@ -211,14 +242,19 @@ fn python_snippets_print_what_cpython_prints() {
         names.len()
     );
     for name in known.keys() {
-        assert!(names.contains(name), "{KNOWN} lists {name}, which is not a snippet");
+        assert!(
+            names.contains(name),
+            "{KNOWN} lists {name}, which is not a snippet"
+        );
     }
 
     // Each run costs a process start (30-100 ms for a debug fluidc), so
     // the snippets run a few at a time.
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(String, Run, Run)>> = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 4);
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 4);
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
@@ -251,20 +287,25 @@ fn python_snippets_print_what_cpython_prints() {
         rate * 100.0,
         known.len()
     );
-    assert!(
-        unexpected.is_empty(),
-        "snippets that differ from CPython but are not in {KNOWN}:\n{unexpected}"
-    );
-    assert!(
-        stale.is_empty(),
-        "snippets listed in {KNOWN} that now agree with CPython (remove them from the list): {}",
-        stale.join(", ")
-    );
-    assert!(
-        rate >= MIN_AGREEMENT,
-        "only {agreeing} of {} snippets agree ({:.1}%); at least {:.0}% must",
-        results.len(),
-        rate * 100.0,
-        MIN_AGREEMENT * 100.0
-    );
+    let mut problems = Vec::new();
+    if !unexpected.is_empty() {
+        problems.push(format!(
+            "snippets that differ from CPython but are not in {KNOWN}:\n{unexpected}"
+        ));
+    }
+    if !stale.is_empty() {
+        problems.push(format!(
+            "snippets listed in {KNOWN} that now agree with CPython (remove them from the list): {}",
+            stale.join(", ")
+        ));
+    }
+    if rate < MIN_AGREEMENT {
+        problems.push(format!(
+            "only {agreeing} of {} snippets agree ({:.1}%); at least {:.0}% must",
+            results.len(),
+            rate * 100.0,
+            MIN_AGREEMENT * 100.0
+        ));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -80,6 +80,7 @@ pub mod error;
 pub mod format;
 pub mod index;
 pub mod linalg;
+pub mod numpy_math;
 pub mod ops;
 pub mod random;
 pub mod reduce;

@@ -9,8 +9,9 @@
 //! and a negative integer exponent is numpy's `ValueError`; `x ** 2`,
 //! `x ** -1` and `x ** 0.5` of a float array with a Python scalar exponent
 //! are `square`, `reciprocal` and `sqrt`, as numpy's fast path makes them.
-//! `exp`, `log` and `tanh` call the C library (numpy uses its own SIMD
-//! code for some of them, which may differ in the last bit).
+//! `exp`, `log` and `tanh` are numpy's own SIMD kernels where numpy uses
+//! them (float32 `exp` and `log`, `tanh`; [`super::numpy_math`]) and the C
+//! library elsewhere, as numpy calls it.
 use std::borrow::Cow;
 
 use ndarray::{ArrayD, IxDyn, Zip};
@@ -516,19 +517,19 @@ trait Math: Elem + Arith {
 }
 
 macro_rules! math {
-    ($t:ty) => {
+    ($t:ty, $exp:path, $ln:path, $tanh:path) => {
         impl Math for $t {
             fn exp(self) -> $t {
-                <$t>::exp(self)
+                $exp(self)
             }
             fn ln(self) -> $t {
-                <$t>::ln(self)
+                $ln(self)
             }
             fn sqrt(self) -> $t {
                 <$t>::sqrt(self)
             }
             fn tanh(self) -> $t {
-                <$t>::tanh(self)
+                $tanh(self)
             }
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
@@ -558,8 +559,15 @@ macro_rules! math {
     };
 }
 
-math!(f32);
-math!(f64);
+// numpy computes float32 `exp`, `log` and `tanh` and float64 `tanh` with
+// its own SIMD kernels, float64 `exp` and `log` with the C library.
+math!(
+    f32,
+    super::numpy_math::exp_f32,
+    super::numpy_math::log_f32,
+    super::numpy_math::tanh_f32
+);
+math!(f64, f64::exp, f64::ln, super::numpy_math::tanh_f64);
 
 fn float_unary<T: Math>(op: UnaryOp, a: &ArrayD<T>) -> HostArray {
     match op {

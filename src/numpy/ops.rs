@@ -10,6 +10,7 @@ use rustpython_vm::{PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 use super::convert::{float_arg, index_int, to_array, with2, Held};
 use super::{registered_error, wrap_any, wrap_array, HostResult, PyHostArray};
+use crate::host::numpy_math;
 use crate::host::ops::{broadcast_to, compact_shape, operand_array};
 use crate::host::{
     self, broadcast_shapes, result_type, BinaryOp, DType, Elem, HostArray, HostError, Operand,
@@ -316,8 +317,8 @@ fn op1(name: &str, vm: &VirtualMachine) -> PyResult<Op1> {
         "signbit" => Op1::Signbit,
         "trunc" | "fix" => Op1::Trunc,
         "rint" => Op1::Float(f32::round_ties_even, f64::round_ties_even),
-        "sin" => Op1::Float(f32::sin, f64::sin),
-        "cos" => Op1::Float(f32::cos, f64::cos),
+        "sin" => Op1::Float(numpy_math::sin_f32, f64::sin),
+        "cos" => Op1::Float(numpy_math::cos_f32, f64::cos),
         "tan" => Op1::Float(f32::tan, f64::tan),
         "arcsin" => Op1::Float(f32::asin, f64::asin),
         "arccos" => Op1::Float(f32::acos, f64::acos),
@@ -332,7 +333,7 @@ fn op1(name: &str, vm: &VirtualMachine) -> PyResult<Op1> {
         "log1p" => Op1::Float(f32::ln_1p, f64::ln_1p),
         "expm1" => Op1::Float(f32::exp_m1, f64::exp_m1),
         "exp2" => Op1::Float(f32::exp2, f64::exp2),
-        "cbrt" => Op1::Float(f32::cbrt, f64::cbrt),
+        "cbrt" => Op1::Float(numpy_math::cbrt_f32, numpy_math::cbrt_f64),
         "deg2rad" | "radians" => Op1::Float(f32::to_radians, f64::to_radians),
         "rad2deg" | "degrees" => Op1::Float(f32::to_degrees, f64::to_degrees),
         other => return Err(vm.new_value_error(format!("no ufunc `{other}`"))),
@@ -416,7 +417,7 @@ mod libm {
         268_435_456.0,
         3.725_290_298_461_914e-9
     );
-    // glibc's `asinhf` switches formulas at 2**14 and 2**-14.
+    // glibc's `asinhf` switches formulas at 2**15 and 2**-15.
     inverse_hyperbolic!(
         f32,
         asinhf,
@@ -424,8 +425,8 @@ mod libm {
         atanhf,
         268_435_456.0,
         3.725_290_3e-9,
-        16_384.0,
-        6.103_515_6e-5
+        32_768.0,
+        3.051_757_8e-5
     );
 }
 

@@ -133,6 +133,9 @@ pub enum ErrorKind {
     User,
     /// A program's runtime error (`EnforceNotMet`): the command exits 3.
     Runtime,
+    /// An uncaught KeyboardInterrupt (Ctrl-C): CPython dies of SIGINT, so
+    /// the command exits 130 as a shell reports that.
+    Interrupted,
     /// One that escaped fluidc's own package unintended (an
     /// AttributeError, NameError or KeyError raised by its code): a
     /// fluidc bug, which the fuzzer looks for.
@@ -435,6 +438,8 @@ fn ending(vm: &VirtualMachine, e: PyBaseExceptionRef, state: &Arc<Mutex<HostStat
     let runtime = e.fast_isinstance(host::enforce_type(vm)) && state.lock().error.is_some();
     let kind = if runtime || e.fast_isinstance(host::timeout_type(vm)) {
         ErrorKind::Runtime
+    } else if e.fast_isinstance(vm.ctx.exceptions.keyboard_interrupt) {
+        ErrorKind::Interrupted
     } else if traceback::escaped_package(vm, &e) {
         ErrorKind::Internal
     } else {

@@ -8,8 +8,8 @@
 //! `<frozen json.decoder>`, without a source line.
 use std::collections::HashSet;
 
-use rustpython_vm::bytecode::{Instruction, OpArg, RaiseKind};
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyTraceback};
+use rustpython_vm::bytecode::{Instruction, OpArg, RaiseKind};
 use rustpython_vm::PyRef;
 use rustpython_vm::{AsObject, VirtualMachine};
 

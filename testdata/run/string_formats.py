@@ -20,7 +20,7 @@ for step, scale in enumerate([0.5, 30.0, 2000.0]):
     print(f"{step:03d} {value:>12.4f} {out!r} {value:.2%}")
 
 print("cost is too large, {0:2.2}".format(411.01))
-print("Test Loss {0:2.2}, Acc {1:2.2}".format(3.5432, 0.0))
+print("Test Loss {0:2.2}, Acc {1:2.2}".format(3.5432, 0.25))
 print("{:.2e} {:g} {:+.3f} {:,} {:>8} {:<6}| {:^7}|".format(
     123.456, 0.00001234, 2.5, 1234567, 'ab', 3, 'mid'))
 print("%5.2f|%-8s|%05d|%x|%e|%g|%.3g|%10.4f|%r|%s" % (
@@ -28,7 +28,7 @@ print("%5.2f|%-8s|%05d|%x|%e|%g|%.3g|%10.4f|%r|%s" % (
 print("%d %i" % (3.7, -2.2), "%s" % np.float32(1.5), "%.4f" % np.float32(0.1))
 print("{0!r} {1!s} {0!r:>6}".format('a', 'b'))
 print(format(0.5, '.0%'), format(1234.5678, '_.2f'), format(10, 'b'), format(255, '#X'))
-print("{:10.3}|{:<10.3}|{:e}|{:.0f}|{:#x}".format(3.14159, 'abcdef', 0.0, 2.5, 255))
+print("{:10.3}|{:.3}|{:e}|{:.0f}|{:#x}".format(3.14159, 'abcdef', 0.0, 2.5, 255))
 
 # Named fields, items, and Paddle 1.x's paddle.compat helpers.
 import paddle.compat as cpt

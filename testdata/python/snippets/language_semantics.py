@@ -1,5 +1,6 @@
 # Language semantics RustPython gets wrong, each checked on its own: __slots__ enforcement, deleting the "except ... as" name,
-# dict displays with ** and keys in source order, closing abandoned generators, the order of __annotations__ and a function's __dict__.
+# dict displays with ** and keys in source order, closing abandoned generators, the order of __annotations__, a function's __dict__,
+# and the traceback entries of a bare re-raise.
 import gc
 
 
@@ -45,3 +46,17 @@ def f(a: int, b: str = "") -> bool:
 print(list(f.__annotations__))
 f.custom = 1
 print(sorted(vars(f)))
+
+
+def reraise():
+    try:
+        {}["k"]
+    except KeyError:
+        raise
+
+
+try:
+    reraise()
+except KeyError as e:
+    import traceback
+    print([(t.name, t.lineno) for t in traceback.extract_tb(e.__traceback__)])

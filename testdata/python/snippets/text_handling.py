@@ -16,7 +16,10 @@ os.rmdir(d)
 print(repr(io.TextIOWrapper(io.BytesIO(b"x\r\ny"), encoding="utf-8").read()))
 print(list(csv.reader(io.StringIO('1,"multi\nline"\r\n', newline=""))))
 print(list(csv.reader(["  1,2 ,3 "], skipinitialspace=True)))
-print(repr("{:>6.2}".format("xyz")), repr(f"{'abc':^7.1}"))
+print(repr("{:>6.2}".format("xyz")), repr(f"{'abc':^7.1}"), repr("{:<10.3}".format("abcdef")))
+# No presentation type with a precision: an integral float keeps its ".0"
+# (the 2018 book printed "Acc {1:2.2}" of an accuracy of 0.0).
+print(repr("{0:2.2}".format(0.0)), repr("{:.3}".format(1.0)), repr("{:10.3}".format(2.0)))
 for w in ["ß straße", "ǅemal", "ﬁne"]:
     print(w.capitalize(), w.swapcase(), w.title())
 print("٣".isdigit(), "३".isdigit())

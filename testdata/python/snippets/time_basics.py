@@ -4,7 +4,7 @@ import time
 start = time.time()
 time.sleep(0.01)
 elapsed = time.time() - start
-print(elapsed >= 0.005, elapsed < 5, "%.1f" % round(elapsed, 0))
+print(elapsed >= 0.005, elapsed < 60)
 t0 = time.perf_counter()
 t1 = time.perf_counter()
 print(t1 >= t0, time.monotonic() > 0, isinstance(time.time(), float), time.time() > 1.5e9)

@@ -4,7 +4,7 @@ import time
 start = time.time()
 time.sleep(0.02)
 cost = time.time() - start
-print("sleep took at least 10ms:", cost >= 0.01, "under 5s:", cost < 5)
+print("sleep took at least 10ms:", cost >= 0.01, "under a minute:", cost < 60)
 ns0 = time.perf_counter_ns()
 time.sleep(0.001)
 print(type(time.perf_counter_ns() - ns0).__name__, time.perf_counter_ns() > ns0, type(time.time_ns()).__name__)
