@@ -45,8 +45,12 @@ impl Outcome {
     }
 }
 
-/// How long a fuzzed script may run on the VM.
-pub const SCRIPT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a fuzzed script may run on the VM, and how much memory the
+/// process may hold while it does.
+pub const SCRIPT_LIMITS: crate::vm::Limits = crate::vm::Limits {
+    time: Some(Duration::from_secs(5)),
+    memory: Some(2 << 30),
+};
 
 /// Builds a script on the VM (build mode): the merged program, or the
 /// user error it raised. An exception that escaped fluidc's own package
@@ -56,7 +60,7 @@ fn build_script(source: &str) -> Result<Program, Outcome> {
         path: "fuzz.py".into(),
         source: source.to_string(),
         args: Vec::new(),
-        timeout: Some(SCRIPT_TIMEOUT),
+        limits: SCRIPT_LIMITS,
     };
     match crate::script::build_source(script, None) {
         Ok(crate::script::BuildResult::Built(b)) => b.merged().map_err(Outcome::rejected),

@@ -57,7 +57,7 @@ fn script(path: &str, source: String, args: Vec<String>) -> Script {
         path: display_name(path).to_string(),
         source,
         args,
-        timeout: None,
+        limits: vm::Limits::default(),
     }
 }
 
@@ -77,8 +77,6 @@ pub fn build(path: &str, test: Option<String>) -> Result<BuildResult, CliError> 
 
 /// [`build`] of a script's text.
 pub fn build_source(script: Script, test: Option<String>) -> Result<BuildResult, CliError> {
-    let path = script.path.clone();
-    let path = path.as_str();
     let out = vm::execute(script, Mode::Build { test }, false);
     match &out.end {
         End::Error {
@@ -87,15 +85,18 @@ pub fn build_source(script: Script, test: Option<String>) -> Result<BuildResult,
         } => {
             return Err(CliError {
                 code: 101,
-                message: format!("internal error in fluidc's package; please report this script:\n{text}"),
+                message: format!(
+                    "internal error in fluidc's package; please report this script:\n{text}"
+                ),
             })
         }
         End::Error { text, .. } => return Err(CliError::rendered(text.clone())),
+        // What `sys.exit` said is printed already.
         End::Exit(code) if *code != 0 => {
-            return Err(CliError::user(format!(
-                "{}: the script exited with status {code} before it ran a program",
-                display_name(path)
-            )))
+            return Err(CliError {
+                code: 1,
+                message: String::new(),
+            })
         }
         _ => {}
     }
@@ -195,7 +196,7 @@ pub fn run(
 ) -> Result<Ran, CliError> {
     let src = source(path)?;
     let mut s = script(path, src, args);
-    s.timeout = config.options.timeout;
+    s.limits.time = config.options.timeout;
     let mut out = vm::execute(s, Mode::Run(config.clone()), capture);
     if out.end == End::Finished && out.state.lock().runs == 0 {
         if let Some((main, startup)) = out.defaults.take() {

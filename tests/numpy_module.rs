@@ -57,7 +57,12 @@ fn numpy_uses_avx512(python: &Path) -> bool {
 fn scripts() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(repo().join(SCRIPTS))
         .expect("testdata/numpy exists")
-        .map(|e| e.expect("readable entry").file_name().to_string_lossy().into_owned())
+        .map(|e| {
+            e.expect("readable entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .filter(|n| n.ends_with(".py"))
         .collect();
     names.sort();

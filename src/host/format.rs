@@ -93,6 +93,17 @@ pub fn array_repr(a: &HostArray) -> String {
 
 /// `repr(a)` under print options `o`.
 pub fn array_repr_with(a: &HostArray, o: &PrintOptions) -> String {
+    repr_impl(a, o, false)
+}
+
+/// `repr(a)` of an int64 array of numpy's `longlong` flavour (dtype char
+/// `q`, what Paddle's int64 tensors convert to), which names its dtype as
+/// numpy does for every dtype but the default integer.
+pub fn array_repr_longlong(a: &HostArray, o: &PrintOptions) -> String {
+    repr_impl(a, o, a.dtype() == DType::Int64)
+}
+
+fn repr_impl(a: &HostArray, o: &PrintOptions, show_dtype: bool) -> String {
     let prefix = "array(";
     let line_width = o.linewidth;
     let body = if a.size() == 0 {
@@ -104,7 +115,7 @@ pub fn array_repr_with(a: &HostArray, o: &PrintOptions) -> String {
     if (a.size() == 0 && a.shape() != [0]) || a.size() > o.threshold {
         extras.push(format!("shape={}", tuple_repr(a.shape())));
     }
-    let implied = matches!(a.dtype(), DType::Bool | DType::Int64 | DType::Float64);
+    let implied = !show_dtype && matches!(a.dtype(), DType::Bool | DType::Int64 | DType::Float64);
     if !implied || a.size() == 0 {
         extras.push(format!("dtype={}", a.dtype().name()));
     }

@@ -19,7 +19,11 @@
 //!   indexing ([`HostArray::index`]), joins ([`concatenate`], [`stack`],
 //!   [`where_`]), products ([`dot`]) and closeness ([`isclose`], [`allclose`],
 //!   [`array_equal`]).
-//! - Printing ([`format`](mod@format)): [`array_str`] and [`array_repr`] for arrays,
+//! - Math functions as numpy computes them: numpy's own SIMD kernels where
+//!   it uses them (float32 `exp`, `log`, `sin`, `cos`; `tanh`) and glibc's
+//!   algorithms where Rust's differ ([`numpy_math`]).
+//! - Printing ([`format`](mod@format)): [`array_str`] and [`array_repr`] for arrays
+//!   (and [`array_str_with`], [`array_repr_with`] under numpy's print options),
 //!   [`scalar_str`] and [`scalar_repr`] for numpy scalars (`1.5` and
 //!   `np.float32(1.5)`, numpy 2's repr), [`nested_repr`] for `tolist()`
 //!   results and Python lists holding arrays, [`float_repr`] for Python
@@ -91,8 +95,8 @@ pub use create::{arange, eye, linspace};
 pub use dtype::{DType, Elem, Scalar, ScalarKind};
 pub use error::{ErrorKind, HostError};
 pub use format::{
-    array2string_with, array_repr, array_repr_with, array_str, array_str_with, float_repr,
-    nested_repr, scalar_repr, scalar_str, FloatMode, PrintOptions,
+    array2string_with, array_repr, array_repr_longlong, array_repr_with, array_str, array_str_with,
+    float_repr, nested_repr, scalar_repr, scalar_str, FloatMode, PrintOptions,
 };
 pub use index::Index;
 pub use linalg::dot;

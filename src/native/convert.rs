@@ -65,6 +65,9 @@ pub fn attr_value(
     if let Some(b) = obj.downcast_ref::<BlockAttr>() {
         return Ok(AttrValue::Block(b.idx));
     }
+    if let Some(plain) = plain_value(obj, vm)? {
+        return attr_value(name, &plain, declared, vm);
+    }
     use AttrType as T;
     match declared {
         Some(T::Int) => match int_of(obj, vm)? {
@@ -204,13 +207,52 @@ fn scalar(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<Scalar>> {
     Ok(Some(s))
 }
 
+/// The plain value of an object the fluid package passes as an attribute:
+/// a `Block` (its `_block_attr`), a `VarType` or numpy integer (its
+/// `__index__`), a numpy float (its `__float__`). `None` for Python's own
+/// values, which need no conversion.
+fn plain_value(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
+    let class = obj.class();
+    let t = &vm.ctx.types;
+    let builtin = [
+        t.int_type,
+        t.bool_type,
+        t.float_type,
+        t.str_type,
+        t.list_type,
+        t.tuple_type,
+        t.none_type,
+    ];
+    if builtin.iter().any(|b| class.is(*b)) {
+        return Ok(None);
+    }
+    if let Ok(b) = obj.get_attr("_block_attr", vm) {
+        if b.downcast_ref::<BlockAttr>().is_some() {
+            return Ok(Some(b));
+        }
+    }
+    if let Some(i) = obj.try_index_opt(vm) {
+        return Ok(Some(i?.into()));
+    }
+    if obj.get_attr("__float__", vm).is_ok() {
+        let f = obj.try_float(vm)?;
+        return Ok(Some(f.into()));
+    }
+    Ok(None)
+}
+
+/// A list or tuple attribute's items, each as its plain value.
 fn list_of(obj: &PyObject, name: &str, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
-    sequence(obj).ok_or_else(|| {
+    let items = sequence(obj).ok_or_else(|| {
         vm.new_type_error(format!(
             "attribute `{name}` must be a list, not {}",
             obj.class().name()
         ))
-    })
+    })?;
+    items
+        .into_iter()
+        .map(|it| Ok(plain_value(&it, vm)?.unwrap_or(it)))
+        .collect()
 }
 
 /// The attribute type a Python value suggests (Paddle's `_set_attr` on an
@@ -231,7 +273,8 @@ fn guess(name: &str, obj: &PyObject, vm: &VirtualMachine) -> PyResult<AttrValue>
     if let Some(s) = obj.downcast_ref::<PyStr>() {
         return Ok(AttrValue::String(s.as_str().to_string()));
     }
-    if let Some(items) = sequence(obj) {
+    if sequence(obj).is_some() {
+        let items = list_of(obj, name, vm)?;
         let first = items.first();
         let declared = match first {
             None => AttrType::Ints,

@@ -22,8 +22,8 @@ use rustpython_vm::{pyclass, Py, PyObjectRef, PyPayload, PyRef, PyResult, Virtua
 
 use super::session::{self, Session};
 use super::ProgramDesc;
-use crate::vm::sources;
 use crate::numpy::array_handle;
+use crate::vm::sources;
 
 /// `_fluidc.BuildStop`: what stops a script in build mode at its first
 /// run (a `BaseException`, so the script's `except Exception` leaves it).

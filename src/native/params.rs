@@ -19,11 +19,18 @@ use super::{convert, host, ProgramDesc};
 
 /// Adds this file's functions to the module.
 pub fn register(set: &dyn Fn(&str, PyObjectRef), vm: &VirtualMachine) {
-    set("save_tensors", vm.new_function("save_tensors", save_tensors).into());
-    set("load_tensors", vm.new_function("load_tensors", load_tensors).into());
+    set(
+        "save_tensors",
+        vm.new_function("save_tensors", save_tensors).into(),
+    );
+    set(
+        "load_tensors",
+        vm.new_function("load_tensors", load_tensors).into(),
+    );
     set(
         "inference_program",
-        vm.new_function("inference_program", inference_program).into(),
+        vm.new_function("inference_program", inference_program)
+            .into(),
     );
     set(
         "split_feed_fetch",
@@ -98,9 +105,8 @@ fn inference_program(
     let mut program = desc.state.lock().program.clone();
     crate::params::prune_for_inference(&mut program, &feeds, &targets);
     crate::vm::add_feed_fetch(&mut program, &feeds, &targets);
-    let verified = Verified::new(program).map_err(|e| {
-        vm.new_value_error(format!("the inference program does not verify: {e}"))
-    })?;
+    let verified = Verified::new(program)
+        .map_err(|e| vm.new_value_error(format!("the inference program does not verify: {e}")))?;
     Ok(ProgramDesc::new(ProgramState::from_program(
         verified.into_inner(),
     )))

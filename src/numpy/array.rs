@@ -8,7 +8,10 @@ use super::convert::{
     float_arg, index_int, index_of, opt_int, scalar_arg, shape_arg, shape_tuple, signed_shape,
     to_array, Held,
 };
-use super::{dtype_arg, wrap_any, wrap_array, HostResult, PyHostArray};
+use super::{
+    dtype_arg, dtype_arg_as, wrap_any, wrap_any_as, wrap_array, wrap_array_as, HostResult,
+    PyHostArray,
+};
 use crate::host::ops::compact_shape;
 use crate::host::{self, DType, HostArray, Index, Nested, Scalar};
 use crate::native::convert::sequence;
@@ -54,15 +57,22 @@ fn nested_to_py(n: &Nested, vm: &VirtualMachine) -> PyObjectRef {
 /// `_numpy.array(obj, dtype)`: a new array (numpy's dtype discovery, or
 /// the dtype given).
 fn array(obj: PyObjectRef, dtype: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult {
-    let d = dtype_arg(dtype, vm)?;
-    wrap_array(to_array(&obj, d, vm)?, vm)
+    let keep = dtype.is_none() && longlong(&obj, vm);
+    let (d, q) = dtype_arg_as(dtype, vm)?;
+    wrap_array_as(to_array(&obj, d, vm)?, q || keep, vm)
+}
+
+/// Whether `obj` is an int64 array or scalar of numpy's `longlong`
+/// flavour.
+fn longlong(obj: &PyObject, vm: &VirtualMachine) -> bool {
+    super::handle_of(obj, vm).is_some_and(|h| h.is_longlong())
 }
 
 /// `_numpy.scalar(obj, dtype)`: `np.float32(x)`: a numpy scalar of a
 /// number, an array of a sequence.
 fn scalar(obj: PyObjectRef, dtype: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult {
-    let d = dtype_arg(dtype, vm)?;
-    wrap_any(to_array(&obj, d, vm)?, vm)
+    let (d, q) = dtype_arg_as(dtype, vm)?;
+    wrap_any_as(to_array(&obj, d, vm)?, q, vm)
 }
 
 /// The fill value of `np.full`: a number, or an array broadcast to the
@@ -74,7 +84,8 @@ fn full(
     vm: &VirtualMachine,
 ) -> PyResult {
     let shape = shape_arg(&shape, vm)?;
-    let d = dtype_arg(dtype, vm)?;
+    let keep = dtype.is_none() && longlong(&value, vm);
+    let (d, q) = dtype_arg_as(dtype, vm)?;
     let v = Held::require(&value, vm)?.array();
     let d = d.unwrap_or(v.dtype());
     let mut out = HostArray::zeros(d, &shape).py(vm)?;
@@ -84,7 +95,7 @@ fn full(
     } else {
         out.assign_index(&[Index::Ellipsis], &v).py(vm)?;
     }
-    wrap_array(out, vm)
+    wrap_array_as(out, q || keep, vm)
 }
 
 /// `_numpy.arange(start, stop, step, dtype)` (`stop` None: `arange(start)`).
@@ -152,16 +163,19 @@ fn eye(
 }
 
 /// The arrays of a sequence argument (`np.concatenate`'s).
-fn array_list(seq: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<HostArray>> {
+/// The arrays of a sequence argument, and whether any is of the
+/// `longlong` flavour (which a join keeps).
+fn array_list(seq: &PyObject, vm: &VirtualMachine) -> PyResult<(Vec<HostArray>, bool)> {
     let items = match sequence(seq) {
         Some(items) => items,
         None => match super::handle_of(seq, vm) {
             Some(h) => {
                 let a = h.read().clone();
                 let n = a.shape().first().copied().unwrap_or(0);
-                return (0..n as i64)
+                let rows = (0..n as i64)
                     .map(|i| a.index(&[Index::Int(i)]).py(vm))
-                    .collect();
+                    .collect::<PyResult<Vec<_>>>()?;
+                return Ok((rows, h.is_longlong()));
             }
             None => {
                 let list = vm
@@ -174,36 +188,50 @@ fn array_list(seq: &PyObject, vm: &VirtualMachine) -> PyResult<Vec<HostArray>> {
             }
         },
     };
-    items.iter().map(|o| to_array(o, None, vm)).collect()
+    let q = items.iter().any(|o| longlong(o, vm));
+    let arrays = items
+        .iter()
+        .map(|o| to_array(o, None, vm))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((arrays, q))
 }
 
 /// `_numpy.concatenate(arrays, axis)` (`axis` None: flattened).
 fn concatenate(seq: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-    let arrays = array_list(&seq, vm)?;
+    let (arrays, q) = array_list(&seq, vm)?;
     let refs: Vec<&HostArray> = arrays.iter().collect();
     let axis = opt_int(&axis, vm)?;
-    wrap_array(host::concatenate(&refs, axis).py(vm)?, vm)
+    wrap_array_as(host::concatenate(&refs, axis).py(vm)?, q, vm)
 }
 
 /// `_numpy.stack(arrays, axis)`.
 fn stack(seq: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-    let arrays = array_list(&seq, vm)?;
+    let (arrays, q) = array_list(&seq, vm)?;
     let refs: Vec<&HostArray> = arrays.iter().collect();
     let axis = index_int(&axis, vm)?;
-    wrap_array(host::stack(&refs, axis).py(vm)?, vm)
+    wrap_array_as(host::stack(&refs, axis).py(vm)?, q, vm)
 }
 
 /// A boolean scalar in an index (`a[True]`, `x[np.False_]`) adds an axis
 /// of length 1 (`True`) or 0 (`False`), as numpy's 0-d boolean index does:
 /// the index with those items as `None`, and the output axes to empty.
-fn bool_scalars(index: Vec<Index>, ndim: usize, vm: &VirtualMachine) -> PyResult<(Vec<Index>, Vec<usize>)> {
-    let is_bool0 = |i: &Index| matches!(i, Index::Array(a) if a.ndim() == 0 && a.dtype() == DType::Bool);
+fn bool_scalars(
+    index: Vec<Index>,
+    ndim: usize,
+    vm: &VirtualMachine,
+) -> PyResult<(Vec<Index>, Vec<usize>)> {
+    let is_bool0 =
+        |i: &Index| matches!(i, Index::Array(a) if a.ndim() == 0 && a.dtype() == DType::Bool);
     if !index.iter().any(is_bool0) {
         return Ok((index, Vec::new()));
     }
-    if index.iter().any(|i| matches!(i, Index::Array(_)) && !is_bool0(i)) {
+    if index
+        .iter()
+        .any(|i| matches!(i, Index::Array(_)) && !is_bool0(i))
+    {
         return Err(vm.new_not_implemented_error(
-            "fluidc's numpy does not combine a boolean scalar index with other array indices".to_owned(),
+            "fluidc's numpy does not combine a boolean scalar index with other array indices"
+                .to_owned(),
         ));
     }
     let consumed = index
@@ -243,10 +271,11 @@ fn getitem(h: PyRef<PyHostArray>, key: PyObjectRef, vm: &VirtualMachine) -> PyRe
         cut.push(Index::Slice(Some(0), Some(0), None));
         r = r.index(&cut).py(vm)?;
     }
+    let q = h.is_longlong();
     if r.ndim() == 0 && Index::yields_scalar(&index) {
-        wrap_any(r, vm)
+        wrap_any_as(r, q, vm)
     } else {
-        wrap_array(r, vm)
+        wrap_array_as(r, q, vm)
     }
 }
 
@@ -287,7 +316,7 @@ fn rows(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>
     (0..n as i64)
         .map(|i| {
             let r = a.index(&[Index::Int(i)]).py(vm)?;
-            wrap_any(r, vm)
+            wrap_any_as(r, h.is_longlong(), vm)
         })
         .collect()
 }
@@ -369,8 +398,10 @@ fn format(
         OptionalArg::Present(opts) => print_options(&opts, vm)?,
         OptionalArg::Missing => host::PrintOptions::default(),
     };
+    let longlong = h.is_longlong();
     let a = h.read();
     Ok(match how.as_str() {
+        "repr" if longlong => host::array_repr_longlong(&a, &o),
         "repr" => host::array_repr_with(&a, &o),
         "str" => host::array_str_with(&a, &o),
         "array2string" => host::array2string_with(&a, &o),
@@ -382,16 +413,16 @@ fn format(
 
 /// `_numpy.astype(h, dtype)`: a new array.
 fn astype(h: PyRef<PyHostArray>, dtype: PyStrRef, vm: &VirtualMachine) -> PyResult {
-    let d = dtype_arg(Some(dtype), vm)?.unwrap_or(DType::Float64);
-    let r = h.read().astype(d);
-    wrap_array(r, vm)
+    let (d, q) = dtype_arg_as(Some(dtype), vm)?;
+    let r = h.read().astype(d.unwrap_or(DType::Float64));
+    wrap_array_as(r, q, vm)
 }
 
 /// `_numpy.reshape(h, shape)` (one dimension may be -1).
 fn reshape(h: PyRef<PyHostArray>, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let shape = signed_shape(&shape, vm)?;
     let r = h.read().reshape(&shape).py(vm)?;
-    wrap_array(r, vm)
+    wrap_array_as(r, h.is_longlong(), vm)
 }
 
 /// `_numpy.set_shape(h, shape)`: `a.shape = shape`, in place.
@@ -410,14 +441,14 @@ fn transpose(h: PyRef<PyHostArray>, axes: PyObjectRef, vm: &VirtualMachine) -> P
         Some(signed_shape(&axes, vm)?)
     };
     let r = h.read().transpose(axes.as_deref()).py(vm)?;
-    wrap_array(r, vm)
+    wrap_array_as(r, h.is_longlong(), vm)
 }
 
 /// `_numpy.squeeze(h, axis)`: `axis` None, an int or a tuple.
 fn squeeze(h: PyRef<PyHostArray>, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let a = h.read().clone();
     if vm.is_none(&axis) {
-        return wrap_array(a.squeeze(None).py(vm)?, vm);
+        return wrap_array_as(a.squeeze(None).py(vm)?, h.is_longlong(), vm);
     }
     let mut axes = signed_shape(&axis, vm)?;
     let ndim = a.ndim();
@@ -436,7 +467,7 @@ fn squeeze(h: PyRef<PyHostArray>, axis: PyObjectRef, vm: &VirtualMachine) -> PyR
         .filter(|k| !axes.contains(&(*k as i64)))
         .map(|k| a.shape()[k] as i64)
         .collect();
-    wrap_array(a.reshape(&keep).py(vm)?, vm)
+    wrap_array_as(a.reshape(&keep).py(vm)?, h.is_longlong(), vm)
 }
 
 /// `_numpy.expand_dims(h, axis)`: `axis` an int or a tuple.
@@ -462,24 +493,25 @@ fn expand_dims(h: PyRef<PyHostArray>, axis: PyObjectRef, vm: &VirtualMachine) ->
             }
         })
         .collect();
-    wrap_array(a.reshape(&shape).py(vm)?, vm)
+    wrap_array_as(a.reshape(&shape).py(vm)?, h.is_longlong(), vm)
 }
 
 /// `_numpy.flatten(h)`.
 fn flatten(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
     let r = h.read().flatten();
-    wrap_array(r, vm)
+    wrap_array_as(r, h.is_longlong(), vm)
 }
 
 /// `_numpy.copy(h)`.
 fn copy(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
     let r = h.read().clone();
-    wrap_array(r, vm)
+    wrap_array_as(r, h.is_longlong(), vm)
 }
 
 /// `_numpy.broadcast_to(x, shape)`.
 fn broadcast_to(x: PyObjectRef, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let a = to_array(&x, None, vm)?;
+    let q = longlong(&x, vm);
     let shape = shape_arg(&shape, vm)?;
     let fail = || {
         vm.new_value_error(format!(
@@ -495,7 +527,7 @@ fn broadcast_to(x: PyObjectRef, shape: PyObjectRef, vm: &VirtualMachine) -> PyRe
         Some(v) => v.to_owned(),
         None => return Err(fail()),
     });
-    wrap_array(b, vm)
+    wrap_array_as(b, q, vm)
 }
 
 /// `_numpy.nonzero(x)`: a tuple of int64 arrays.
@@ -607,9 +639,9 @@ fn to_float(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<f64> {
 fn to_int(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
     let a = h.read();
     if a.size() != 1 {
-        return Err(
-            vm.new_type_error("only 0-dimensional arrays can be converted to Python scalars".to_owned())
-        );
+        return Err(vm.new_type_error(
+            "only 0-dimensional arrays can be converted to Python scalars".to_owned(),
+        ));
     }
     match a.item().py(vm)? {
         Scalar::Float(f) => {
@@ -669,8 +701,9 @@ fn assign(h: PyRef<PyHostArray>, x: PyRef<PyHostArray>) {
 /// uninitialised; fluidc's is zeros).
 fn zeros(shape: PyObjectRef, dtype: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult {
     let shape = shape_arg(&shape, vm)?;
-    let d = dtype_arg(dtype, vm)?.unwrap_or(DType::Float64);
-    wrap_array(HostArray::zeros(d, &shape).py(vm)?, vm)
+    let (d, q) = dtype_arg_as(dtype, vm)?;
+    let d = d.unwrap_or(DType::Float64);
+    wrap_array_as(HostArray::zeros(d, &shape).py(vm)?, q, vm)
 }
 
 /// `_numpy.info(h)`: `(shape, dtype name)` in one call.
@@ -712,14 +745,18 @@ fn frombuffer(
     let offset = usize::try_from(offset)
         .ok()
         .filter(|&o| o <= bytes.len())
-        .ok_or_else(|| vm.new_value_error("offset must be non-negative and no greater than buffer length".to_owned()))?;
+        .ok_or_else(|| {
+            vm.new_value_error(
+                "offset must be non-negative and no greater than buffer length".to_owned(),
+            )
+        })?;
     let bytes = &bytes[offset..];
     let width = match d {
         DType::Bool => 1,
         DType::Int32 | DType::Float32 => 4,
         DType::Int64 | DType::Float64 => 8,
     };
-    if bytes.len() % width != 0 && count < 0 {
+    if !bytes.len().is_multiple_of(width) && count < 0 {
         return Err(vm.new_value_error("buffer size must be a multiple of element size".to_owned()));
     }
     let n = if count < 0 {
@@ -734,10 +771,30 @@ fn frombuffer(
     let chunks = bytes[..n * width].chunks_exact(width);
     let a = match d {
         DType::Bool => HostArray::from_vec(&[n], chunks.map(|c| c[0] != 0).collect()),
-        DType::Int32 => HostArray::from_vec(&[n], chunks.map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
-        DType::Float32 => HostArray::from_vec(&[n], chunks.map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
-        DType::Int64 => HostArray::from_vec(&[n], chunks.map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect()),
-        DType::Float64 => HostArray::from_vec(&[n], chunks.map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect()),
+        DType::Int32 => HostArray::from_vec(
+            &[n],
+            chunks
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        ),
+        DType::Float32 => HostArray::from_vec(
+            &[n],
+            chunks
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        ),
+        DType::Int64 => HostArray::from_vec(
+            &[n],
+            chunks
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                .collect(),
+        ),
+        DType::Float64 => HostArray::from_vec(
+            &[n],
+            chunks
+                .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                .collect(),
+        ),
     };
     wrap_array(a.py(vm)?, vm)
 }
@@ -750,10 +807,10 @@ fn from_flat(
     dtype: PyStrRef,
     vm: &VirtualMachine,
 ) -> PyResult {
-    let d = dtype_arg(Some(dtype), vm)?;
+    let (d, q) = dtype_arg_as(Some(dtype), vm)?;
     let flat = to_array(&values, d, vm)?;
     let shape: Vec<i64> = shape_arg(&shape, vm)?.iter().map(|&x| x as i64).collect();
-    wrap_array(flat.reshape(&shape).py(vm)?, vm)
+    wrap_array_as(flat.reshape(&shape).py(vm)?, q, vm)
 }
 
 pub(super) fn add_functions(m: &PyObject, vm: &VirtualMachine) {

@@ -124,7 +124,7 @@ impl Held {
         if is_exact_number(obj, vm) {
             return Ok(python_scalar(obj, vm)?.map(Held::Scalar));
         }
-        if sequence(obj).is_some() {
+        if sequence(obj).is_some() || obj.downcast_ref::<PyRange>().is_some() {
             let n = nested(obj, vm)?;
             let a = HostArray::from_nested(&n, None).map_err(|e| host_error(vm, e))?;
             return Ok(Some(Held::Owned(a)));
@@ -149,6 +149,12 @@ impl Held {
                 obj.class().name()
             ))
         })
+    }
+
+    /// Whether the operand is an int64 array of numpy's `longlong`
+    /// flavour.
+    pub fn longlong(&self) -> bool {
+        matches!(self, Held::Handle(h) if h.is_longlong())
     }
 
     /// Runs `f` with the operand.
@@ -199,9 +205,9 @@ pub fn scalar_arg(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Scalar> {
         if a.size() == 1 {
             return a.item().map_err(|e| host_error(vm, e));
         }
-        return Err(
-            vm.new_type_error("only 0-dimensional arrays can be converted to Python scalars".to_owned())
-        );
+        return Err(vm.new_type_error(
+            "only 0-dimensional arrays can be converted to Python scalars".to_owned(),
+        ));
     }
     if let Some(s) = python_scalar(obj, vm)? {
         return Ok(s);
@@ -339,6 +345,12 @@ fn index_item(key: &PyObject, vm: &VirtualMachine) -> PyResult<Index> {
     }
     if let Some(h) = handle_of(key, vm) {
         let a = h.read().clone();
+        // A float numpy scalar is no integer; a 0-d float array is a float
+        // array.
+        let scalar = super::classes(vm).is_some_and(|(array, _)| !key.fast_isinstance(&array));
+        if a.ndim() == 0 && a.dtype().is_float() && scalar {
+            return Err(vm.new_index_error(VALID_INDICES.to_owned()));
+        }
         if a.ndim() == 0 && a.dtype().is_int() {
             return Ok(Index::Int(
                 a.item()

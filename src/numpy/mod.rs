@@ -7,22 +7,23 @@
 //! numpy scalar types scripts see, whose methods and operators call these
 //! functions.
 //!
-//! - [`convert`]: Python values as numpy reads them (operands, nested
+//! - `convert`: Python values as numpy reads them (operands, nested
 //!   lists, indices, shapes, scalars);
-//! - [`ops`]: element-wise functions (operators with Python scalars as weak
+//! - `ops`: element-wise functions (operators with Python scalars as weak
 //!   operands, in-place operators, math functions, closeness);
-//! - [`array`]: making, reshaping, joining and indexing arrays;
-//! - [`reduce`]: reductions with `axis` (an int or a tuple), `keepdims`,
+//! - `array`: making, reshaping, joining and indexing arrays;
+//! - `reduce`: reductions with `axis` (an int or a tuple), `keepdims`,
 //!   `dtype` and `ddof`, and the cumulative and sorting functions;
-//! - [`random`]: numpy's legacy `RandomState`.
+//! - `random`: numpy's legacy `RandomState`.
 //!
-//! Results come back to Python through the two functions the Python half
-//! registers ([`register`]): one wraps a handle as an `ndarray`, the other
-//! as a numpy scalar, so a 0-d result of a ufunc or a reduction is a
-//! numpy scalar as in numpy ([`wrap_any`]), and array functions always
-//! give arrays ([`wrap_array`]).
+//! Results come back to Python as instances of the classes the Python half
+//! registers (`register`): an `ndarray`, or a numpy scalar for a 0-d
+//! result of a ufunc or a reduction, as in numpy ([`wrap_any`]); array
+//! functions always give arrays ([`wrap_array`]).
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
-use rustpython_vm::builtins::{PyBaseExceptionRef, PyModule, PyStrRef, PyTypeRef};
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyFloat, PyModule, PyStrRef, PyType, PyTypeRef};
 use rustpython_vm::class::PyClassImpl;
 use rustpython_vm::{
     pyclass, AsObject, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
@@ -43,21 +44,46 @@ pub const MODULE: &str = "_numpy";
 
 /// An n-d array's storage: one [`HostArray`], written in place by item
 /// assignment and in-place operators.
+///
+/// An int64 array may be numpy's `longlong` flavour (dtype char `q`, not
+/// `l`): the arrays Paddle gives for int64 tensors are, and numpy prints
+/// them with `dtype=int64` in their `repr`. Results keep the flavour where
+/// numpy's loops do (`add`, `multiply`, `maximum`, `negative`, `where`,
+/// `sum`, `sort`, copies and reshapes, ...), not where they give `l`
+/// (`floor_divide`, `remainder`, bitwise functions, `argmax`, ...).
 #[pyclass(module = "_numpy", name = "HostArray")]
 #[derive(Debug, PyPayload)]
 pub struct PyHostArray {
     array: RwLock<HostArray>,
+    longlong: AtomicBool,
 }
 
 impl PyHostArray {
     pub fn new(array: HostArray) -> PyHostArray {
         PyHostArray {
             array: RwLock::new(array),
+            longlong: AtomicBool::new(false),
         }
     }
 
+    /// An array of the `longlong` flavour when `longlong` and int64.
+    pub fn with_flavour(array: HostArray, longlong: bool) -> PyHostArray {
+        let q = longlong && array.dtype() == DType::Int64;
+        PyHostArray {
+            array: RwLock::new(array),
+            longlong: AtomicBool::new(q),
+        }
+    }
+
+    /// Whether the array is int64 of numpy's `longlong` flavour.
+    pub fn is_longlong(&self) -> bool {
+        self.longlong.load(Ordering::Relaxed) && self.read().dtype() == DType::Int64
+    }
+
+    /// The array, for reading. Recursive: `a + a` reads one handle twice
+    /// while another thread may be waiting to write it.
     pub fn read(&self) -> RwLockReadGuard<'_, HostArray> {
-        self.array.read()
+        self.array.read_recursive()
     }
 
     pub fn write(&self) -> RwLockWriteGuard<'_, HostArray> {
@@ -78,10 +104,15 @@ impl PyHostArray {
         convert::shape_tuple(a.shape(), vm)
     }
 
-    /// The dtype's name (`float32`).
+    /// The dtype's name (`float32`; `longlong` for int64 of that
+    /// flavour).
     #[pygetset]
     fn dtype(&self) -> &'static str {
-        self.read().dtype().name()
+        if self.is_longlong() {
+            "longlong"
+        } else {
+            self.read().dtype().name()
+        }
     }
 
     #[pygetset]
@@ -110,9 +141,12 @@ pub fn host_error(vm: &VirtualMachine, e: HostError) -> PyBaseExceptionRef {
         ErrorKind::IndexError => vm.new_index_error(message),
         ErrorKind::OverflowError => vm.new_overflow_error(message),
         ErrorKind::ZeroDivisionError => vm.new_zero_division_error(message),
-        ErrorKind::AxisError => {
-            registered_error(vm, "AxisError", vm.ctx.exceptions.value_error.to_owned(), message)
-        }
+        ErrorKind::AxisError => registered_error(
+            vm,
+            "AxisError",
+            vm.ctx.exceptions.value_error.to_owned(),
+            message,
+        ),
         ErrorKind::Unsupported => vm.new_not_implemented_error(message),
         ErrorKind::ValueError => vm.new_value_error(message),
     }
@@ -130,7 +164,10 @@ pub(crate) fn registered_error(
     registered(vm, "_errors")
         .and_then(|errors| errors.get_item(name, vm).ok())
         .and_then(|cls| cls.call((message.clone(),), vm).ok())
-        .and_then(|e| e.downcast::<rustpython_vm::builtins::PyBaseException>().ok())
+        .and_then(|e| {
+            e.downcast::<rustpython_vm::builtins::PyBaseException>()
+                .ok()
+        })
         .unwrap_or_else(|| vm.new_exception_msg(fallback, message))
 }
 
@@ -145,12 +182,36 @@ impl<T> HostResult<T> for Result<T, HostError> {
     }
 }
 
-/// The array as an `ndarray` (the Python half's `ndarray._wrap`; the bare
-/// handle before it registered).
+/// What the Python half registered ([`register`]): the `ndarray` class and
+/// the scalar types by dtype name.
+pub(crate) fn classes(vm: &VirtualMachine) -> Option<(PyTypeRef, PyObjectRef)> {
+    let registry = registered(vm, "_classes")?;
+    let items = crate::native::convert::sequence(&registry)?;
+    let [array, scalars] = items.as_slice() else {
+        return None;
+    };
+    Some((array.clone().downcast::<PyType>().ok()?, scalars.clone()))
+}
+
+/// A new instance of `cls` (a Python class without `__slots__`) whose
+/// `_h` is the handle.
+fn instance(cls: PyTypeRef, h: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let dict = vm.ctx.new_dict();
+    dict.set_item("_h", h, vm)?;
+    Ok(vm.ctx.new_base_object(cls, Some(dict)))
+}
+
+/// The array as an `ndarray` (the bare handle before the Python half
+/// registered its classes).
 pub fn wrap_array(a: HostArray, vm: &VirtualMachine) -> PyResult {
-    let h = PyHostArray::new(a).into_pyobject(vm);
-    match registered(vm, "_wrap_array") {
-        Some(f) => f.call((h,), vm),
+    wrap_array_as(a, false, vm)
+}
+
+/// [`wrap_array`] of the `longlong` flavour when `longlong` (and int64).
+pub fn wrap_array_as(a: HostArray, longlong: bool, vm: &VirtualMachine) -> PyResult {
+    let h = PyHostArray::with_flavour(a, longlong).into_pyobject(vm);
+    match classes(vm) {
+        Some((array, _)) => instance(array, h, vm),
         None => Ok(h),
     }
 }
@@ -158,13 +219,37 @@ pub fn wrap_array(a: HostArray, vm: &VirtualMachine) -> PyResult {
 /// A ufunc's or a reduction's result: a numpy scalar when it has no
 /// dimensions, else an `ndarray`.
 pub fn wrap_any(a: HostArray, vm: &VirtualMachine) -> PyResult {
+    wrap_any_as(a, false, vm)
+}
+
+/// [`wrap_any`] of the `longlong` flavour when `longlong` (and int64).
+pub fn wrap_any_as(a: HostArray, longlong: bool, vm: &VirtualMachine) -> PyResult {
     if a.ndim() != 0 {
-        return wrap_array(a, vm);
+        return wrap_array_as(a, longlong, vm);
     }
-    let h = PyHostArray::new(a).into_pyobject(vm);
-    match registered(vm, "_wrap_scalar") {
-        Some(f) => f.call((h,), vm),
-        None => Ok(h),
+    let dtype = a.dtype();
+    let longlong = longlong && dtype == DType::Int64;
+    let value = match (dtype, a.item()) {
+        (DType::Float64, Ok(crate::host::Scalar::Float(f))) => Some(f),
+        _ => None,
+    };
+    let h = PyHostArray::with_flavour(a, longlong).into_pyobject(vm);
+    let Some((_, scalars)) = classes(vm) else {
+        return Ok(h);
+    };
+    let name = if longlong { "longlong" } else { dtype.name() };
+    let cls = scalars
+        .get_item(name, vm)?
+        .downcast::<PyType>()
+        .map_err(|_| vm.new_type_error("numpy scalar types are classes".to_owned()))?;
+    match value {
+        // `np.float64` is a Python float: the value is its payload.
+        Some(f) => {
+            let obj = PyFloat::from(f).into_ref_with_type(vm, cls)?;
+            obj.as_object().set_attr("_h", h, vm)?;
+            Ok(obj.into())
+        }
+        None => instance(cls, h, vm),
     }
 }
 
@@ -209,6 +294,17 @@ pub(crate) fn handle_of(obj: &PyObject, vm: &VirtualMachine) -> Option<PyRef<PyH
         .and_then(|h| h.downcast::<PyHostArray>().ok())
 }
 
+/// A dtype name and flavour: `longlong` is int64 of that flavour.
+pub(crate) fn dtype_arg_as(
+    name: Option<PyStrRef>,
+    vm: &VirtualMachine,
+) -> PyResult<(Option<DType>, bool)> {
+    match name {
+        Some(n) if matches!(n.as_str(), "longlong" | "q") => Ok((Some(DType::Int64), true)),
+        other => Ok((dtype_arg(other, vm)?, false)),
+    }
+}
+
 /// A dtype name (the Python half passes `np.dtype(...).name`), `None`
 /// for numpy's default.
 fn dtype_arg(name: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult<Option<DType>> {
@@ -223,21 +319,27 @@ fn dtype_arg(name: Option<PyStrRef>, vm: &VirtualMachine) -> PyResult<Option<DTy
     }
 }
 
-/// `_numpy.register(wrap_array, wrap_scalar, errors)`: the Python half's
-/// wrappers, and its exception classes by name (`AxisError`,
-/// `CastingError` for in-place casts, `NoLoopError` for ufuncs of
-/// strings).
+/// `_numpy.register(ndarray, scalar_types, errors)`: the Python half's
+/// `ndarray` class, its numpy scalar types by dtype name, and its exception
+/// classes by name (`AxisError`, `CastingError` for in-place casts,
+/// `NoLoopError` for ufuncs of strings).
 fn register(
-    wrap_array: PyObjectRef,
-    wrap_scalar: PyObjectRef,
+    ndarray: PyTypeRef,
+    scalar_types: PyObjectRef,
     errors: PyObjectRef,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
     let module = vm.import(MODULE, 0)?;
-    module.set_attr("_wrap_array", wrap_array, vm)?;
-    module.set_attr("_wrap_scalar", wrap_scalar, vm)?;
+    let classes = vm.ctx.new_tuple(vec![ndarray.into(), scalar_types]);
+    module.set_attr("_classes", classes, vm)?;
     module.set_attr("_errors", errors, vm)?;
     Ok(())
+}
+
+/// `_numpy.mark_longlong(h)`: makes an int64 array numpy's `longlong`
+/// flavour, as Paddle's tensors convert to numpy (`ndarray._wrap`).
+fn mark_longlong(h: PyRef<PyHostArray>) {
+    h.longlong.store(true, Ordering::Relaxed);
 }
 
 /// Creates the `_numpy` module.
@@ -251,6 +353,11 @@ pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
         vm,
     );
     let _ = m.set_attr("register", vm.new_function("register", register), vm);
+    let _ = m.set_attr(
+        "mark_longlong",
+        vm.new_function("mark_longlong", mark_longlong),
+        vm,
+    );
     array::add_functions(m, vm);
     ops::add_functions(m, vm);
     reduce::add_functions(m, vm);

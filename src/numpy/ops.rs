@@ -9,7 +9,7 @@ use rustpython_vm::builtins::{PyStr, PyStrRef};
 use rustpython_vm::{PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 use super::convert::{float_arg, index_int, to_array, with2, Held};
-use super::{registered_error, wrap_any, wrap_array, HostResult, PyHostArray};
+use super::{registered_error, wrap_any, wrap_any_as, wrap_array_as, HostResult, PyHostArray};
 use crate::host::numpy_math;
 use crate::host::ops::{broadcast_to, compact_shape, operand_array};
 use crate::host::{
@@ -59,6 +59,15 @@ fn op2(name: &str, vm: &VirtualMachine) -> PyResult<Op2> {
         "logical_xor" => Op2::Logical(Bit::Xor),
         other => return Err(vm.new_value_error(format!("no ufunc `{other}`"))),
     })
+}
+
+/// Whether numpy's loop for `op` keeps the `longlong` flavour of int64.
+fn keeps_longlong(op: Op2) -> bool {
+    use BinaryOp as B;
+    matches!(
+        op,
+        Op2::Host(B::Add | B::Sub | B::Mul | B::Pow | B::Maximum | B::Minimum)
+    )
 }
 
 /// numpy's name of a ufunc, for messages.
@@ -152,10 +161,12 @@ fn loop_operand(obj: &PyObject, held: Option<&Held>, comparison: bool) -> String
             format!("dtype('<U{}')", s.char_len())
         };
     }
-    let d = held.map_or(DType::Float64, |h| h.with(|o| match o {
-        Operand::Array(a) => a.dtype(),
-        Operand::Scalar(s) => DType::default_for(s.kind()),
-    }));
+    let d = held.map_or(DType::Float64, |h| {
+        h.with(|o| match o {
+            Operand::Array(a) => a.dtype(),
+            Operand::Scalar(s) => DType::default_for(s.kind()),
+        })
+    });
     if comparison {
         let class = match d {
             DType::Bool => "BoolDType",
@@ -185,7 +196,12 @@ fn non_numeric(
     let held = x.or(y);
     if let (Op2::Host(cmp @ (BinaryOp::Eq | BinaryOp::Ne)), Some(h)) = (op, held) {
         let shape = h.with(|o| o.shape().to_vec());
-        let all = HostArray::full(DType::Bool, &shape, crate::host::Scalar::Bool(cmp == BinaryOp::Ne)).py(vm)?;
+        let all = HostArray::full(
+            DType::Bool,
+            &shape,
+            crate::host::Scalar::Bool(cmp == BinaryOp::Ne),
+        )
+        .py(vm)?;
         return wrap_any(all, vm);
     }
     let is_str = a.downcast_ref::<PyStr>().is_some() || b.downcast_ref::<PyStr>().is_some();
@@ -219,7 +235,8 @@ fn binop(name: PyStrRef, a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) ->
         return Ok(vm.ctx.not_implemented());
     };
     let r = with2(x, y, |p, q| compute(op, p, q)).py(vm)?;
-    wrap_any(r, vm)
+    let q = keeps_longlong(op) && (x.longlong() || y.longlong());
+    wrap_any_as(r, q, vm)
 }
 
 /// `_numpy.ufunc2(name, a, b)`: `np.add(a, b)` and friends.
@@ -227,7 +244,8 @@ fn ufunc2(name: PyStrRef, a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -
     let op = op2(name.as_str(), vm)?;
     let (x, y) = (Held::require(&a, vm)?, Held::require(&b, vm)?);
     let r = with2(&x, &y, |p, q| compute(op, p, q)).py(vm)?;
-    wrap_any(r, vm)
+    let q = keeps_longlong(op) && (x.longlong() || y.longlong());
+    wrap_any_as(r, q, vm)
 }
 
 /// The kind order of numpy's `same_kind` casting: bool < int < float.
@@ -504,21 +522,30 @@ fn ufunc1(name: PyStrRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         other => compute1(op, name.as_str(), &other.array()),
     }
     .py(vm)?;
-    wrap_any(r, vm)
+    let keeps = matches!(
+        op,
+        Op1::Host(UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Square | UnaryOp::Floor | UnaryOp::Ceil)
+            | Op1::Positive
+            | Op1::Sign
+            | Op1::Trunc
+    );
+    wrap_any_as(r, keeps && a.longlong(), vm)
 }
 
 /// `_numpy.round(x, decimals)`: `np.round`; a Python float gives a
 /// float64 scalar.
 fn round(x: PyObjectRef, decimals: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let d = index_int(&decimals, vm)?;
-    let a = Held::require(&x, vm)?.array();
-    wrap_any(a.round(d).py(vm)?, vm)
+    let held = Held::require(&x, vm)?;
+    let r = held.array().round(d).py(vm)?;
+    wrap_any_as(r, held.longlong(), vm)
 }
 
 /// `_numpy.clip(a, a_min, a_max)`: `maximum(a, a_min)` then
 /// `minimum(.., a_max)`; `None` leaves that side open.
 fn clip(x: PyObjectRef, lo: PyObjectRef, hi: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let mut a = Held::require(&x, vm)?;
+    let longlong = a.longlong();
     for (bound, op) in [(lo, BinaryOp::Maximum), (hi, BinaryOp::Minimum)] {
         if vm.is_none(&bound) {
             continue;
@@ -527,7 +554,7 @@ fn clip(x: PyObjectRef, lo: PyObjectRef, hi: PyObjectRef, vm: &VirtualMachine) -
         let r = with2(&a, &b, |p, q| host::binary(op, p, q)).py(vm)?;
         a = Held::Owned(r);
     }
-    wrap_any(a.array(), vm)
+    wrap_any_as(a.array(), longlong, vm)
 }
 
 fn tolerance(
@@ -583,7 +610,7 @@ fn where_(cond: PyObjectRef, x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine
     let c = to_array(&cond, None, vm)?;
     let (p, q) = (Held::require(&x, vm)?, Held::require(&y, vm)?);
     let r = with2(&p, &q, |a, b| host::where_(&c, a, b)).py(vm)?;
-    wrap_array(r, vm)
+    wrap_array_as(r, p.longlong() || q.longlong(), vm)
 }
 
 /// `_numpy.result_type(a, b)`: the dtype name of `a OP b`.

@@ -156,9 +156,11 @@ fn int_dtype(name: &str, vm: &VirtualMachine) -> PyResult<(IntDtype, DType)> {
         "int64" => (IntDtype::Int64, DType::Int64),
         "int32" => (IntDtype::Int32, DType::Int32),
         "bool" => (IntDtype::Bool, DType::Bool),
-        other => return Err(vm.new_type_error(format!(
+        other => {
+            return Err(vm.new_type_error(format!(
             "fluidc's numpy has no arrays of dtype '{other}' (randint draws int64, int32 and bool)"
-        ))),
+        )))
+        }
     })
 }
 
@@ -166,6 +168,21 @@ fn int_dtype(name: &str, vm: &VirtualMachine) -> PyResult<(IntDtype, DType)> {
 impl PyRandomState {
     fn with<T>(&self, f: impl FnOnce(&mut RandomState) -> T) -> T {
         f(&mut self.state.lock())
+    }
+
+    /// `_copy()`: a generator in this one's state (`get_state`).
+    #[pymethod]
+    fn _copy(&self) -> PyRandomState {
+        PyRandomState {
+            state: Mutex::new(self.state.lock().clone()),
+        }
+    }
+
+    /// `_restore(other)`: this generator in `other`'s state (`set_state`).
+    #[pymethod]
+    fn _restore(&self, other: rustpython_vm::PyRef<PyRandomState>) {
+        let state = other.state.lock().clone();
+        *self.state.lock() = state;
     }
 
     #[pymethod]

@@ -9,7 +9,7 @@ use rustpython_vm::{PyObject, PyObjectRef, PyResult, VirtualMachine};
 
 use super::array::map_same;
 use super::convert::{axes_arg, index_int, opt_int, to_array, Axes, Held};
-use super::{dtype_arg, wrap_any, wrap_array, HostResult};
+use super::{dtype_arg, wrap_any_as, wrap_array, wrap_array_as, HostResult};
 use crate::host::array::normalize_axis;
 use crate::host::{
     binary, reduction_dtype, BinaryOp, Elem, HostArray, HostError, Operand, Reduction, Scalar,
@@ -97,7 +97,9 @@ fn sum_many(a: &HostArray, ks: &[usize]) -> Result<HostArray> {
         let shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
         let mut merged = shape[..start].to_vec();
         merged.push(shape[start..].iter().product());
-        x = x.reshape(&merged)?.reduce(Reduction::Sum, Some(start as i64), false)?;
+        x = x
+            .reshape(&merged)?
+            .reduce(Reduction::Sum, Some(start as i64), false)?;
         rest.retain(|&k| k < start);
     }
     if rest.is_empty() {
@@ -110,18 +112,30 @@ fn sum_many(a: &HostArray, ks: &[usize]) -> Result<HostArray> {
     let shape: Vec<i64> = moved.shape().iter().map(|&d| d as i64).collect();
     let mut merged = vec![shape[..rest.len()].iter().product::<i64>()];
     merged.extend(&shape[rest.len()..]);
-    moved.reshape(&merged)?.reduce(Reduction::Sum, Some(0), false)
+    moved
+        .reshape(&merged)?
+        .reduce(Reduction::Sum, Some(0), false)
 }
 
 /// `sum / n` in the sum's float dtype (an integer `n` is weak).
 fn divide_by(sum: &HostArray, n: i64) -> Result<HostArray> {
-    binary(BinaryOp::TrueDiv, sum.into(), Operand::Scalar(Scalar::Int(n)))
+    binary(
+        BinaryOp::TrueDiv,
+        sum.into(),
+        Operand::Scalar(Scalar::Int(n)),
+    )
 }
 
 /// A reduction over several axes, in numpy's order of operations (see
 /// [`sum_many`]); products multiply in row-major order of the reduced
 /// positions; maxima and the like are exact in any order.
-fn reduce_many(a: &HostArray, op: Reduction, axes: &[i64], keepdims: bool, ddof: i64) -> Result<HostArray> {
+fn reduce_many(
+    a: &HostArray,
+    op: Reduction,
+    axes: &[i64],
+    keepdims: bool,
+    ddof: i64,
+) -> Result<HostArray> {
     let ndim = a.ndim();
     let mut ks = Vec::with_capacity(axes.len());
     for &ax in axes {
@@ -141,11 +155,40 @@ fn reduce_many(a: &HostArray, op: Reduction, axes: &[i64], keepdims: bool, ddof:
     let kept: Vec<i64> = (0..ndim)
         .map(|i| if ks.contains(&i) { 1 } else { shape[i] })
         .collect();
-    let rest: Vec<i64> = (0..ndim).filter(|i| !ks.contains(i)).map(|i| shape[i]).collect();
-    let finish = |r: HostArray| if keepdims { r.reshape(&kept) } else { r.reshape(&rest) };
+    let rest: Vec<i64> = (0..ndim)
+        .filter(|i| !ks.contains(i))
+        .map(|i| shape[i])
+        .collect();
+    let finish = |r: HostArray| {
+        if keepdims {
+            r.reshape(&kept)
+        } else {
+            r.reshape(&rest)
+        }
+    };
     if ks.is_empty() {
+        // Nothing reduced: each element on its own.
+        let float = || {
+            if a.dtype().is_float() {
+                a.clone()
+            } else {
+                a.astype(crate::host::DType::Float64)
+            }
+        };
         return match op {
             Reduction::Max | Reduction::Min => Ok(a.clone()),
+            Reduction::Mean => divide_by(&float(), 1),
+            Reduction::Var | Reduction::Std => {
+                let x = float();
+                let zero = binary(BinaryOp::Sub, (&x).into(), (&x).into())?;
+                let squares = binary(BinaryOp::Mul, (&zero).into(), (&zero).into())?;
+                let v = divide_by(&squares, (1 - ddof).max(0))?;
+                if op == Reduction::Std {
+                    v.unary(crate::host::UnaryOp::Sqrt)
+                } else {
+                    Ok(v)
+                }
+            }
             _ => Ok(a.astype(reduction_dtype(op, a.dtype()))),
         };
     }
@@ -154,6 +197,26 @@ fn reduce_many(a: &HostArray, op: Reduction, axes: &[i64], keepdims: bool, ddof:
     }
     if ks.len() == 1 {
         return finish(reduce_one(a, op, Some(ks[0] as i64), false, ddof)?);
+    }
+    // numpy's iterator absorbs axes of length 1: without them, the
+    // reduction may be over everything (one pairwise sum).
+    let long: Vec<usize> = (0..ndim).filter(|&k| shape[k] != 1).collect();
+    if long.len() < ndim {
+        let squeezed_shape: Vec<i64> = long.iter().map(|&k| shape[k]).collect();
+        let squeezed = a.reshape(&squeezed_shape)?;
+        let axes: Vec<i64> = long
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| ks.contains(k))
+            .map(|(i, _)| i as i64)
+            .collect();
+        if axes.len() == long.len() {
+            return finish(reduce_one(&squeezed, op, None, false, ddof)?);
+        }
+        if axes.is_empty() {
+            return finish(reduce_many(&squeezed, op, &[], false, ddof)?);
+        }
+        return finish(reduce_many(&squeezed, op, &axes, false, ddof)?);
     }
     let n: i64 = ks.iter().map(|&k| shape[k]).product();
     let float = |x: &HostArray| {
@@ -179,12 +242,17 @@ fn reduce_many(a: &HostArray, op: Reduction, axes: &[i64], keepdims: bool, ddof:
             finish(v)
         }
         Reduction::Prod => {
-            let mut perm: Vec<i64> = (0..ndim).filter(|i| !ks.contains(i)).map(|i| i as i64).collect();
+            let mut perm: Vec<i64> = (0..ndim)
+                .filter(|i| !ks.contains(i))
+                .map(|i| i as i64)
+                .collect();
             perm.extend(ks.iter().map(|&k| k as i64));
             let moved = a.transpose(Some(&perm))?;
             let mut merged = rest.clone();
             merged.push(n);
-            let r = moved.reshape(&merged)?.reduce(op, Some(rest.len() as i64), false)?;
+            let r = moved
+                .reshape(&merged)?
+                .reduce(op, Some(rest.len() as i64), false)?;
             finish(r)
         }
         _ => {
@@ -232,7 +300,13 @@ fn reduce(
         Held::Handle(h) => run(&h.read())?,
         other => run(&other.array())?,
     };
-    wrap_any(r, vm)
+    // numpy's sums, products, maxima and minima keep int64's `longlong`
+    // flavour (a cast by `dtype=` does not).
+    let keeps = matches!(
+        op,
+        Reduction::Sum | Reduction::Prod | Reduction::Max | Reduction::Min
+    );
+    wrap_any_as(r, keeps && d.is_none() && held.longlong(), vm)
 }
 
 /// The axis a function along one axis runs on (`None`: the flattened
@@ -276,6 +350,7 @@ fn cumulative_fn(
     vm: &VirtualMachine,
 ) -> PyResult {
     let (a, k) = along(&x, &axis, vm)?;
+    let cast = dtype.is_some();
     let d = dtype_arg(dtype, vm)?.unwrap_or_else(|| reduction_dtype(Reduction::Sum, a.dtype()));
     let a = a.astype(d);
     let prod = match name.as_str() {
@@ -283,6 +358,7 @@ fn cumulative_fn(
         "cumprod" => true,
         other => return Err(vm.new_value_error(format!("no function `{other}`"))),
     };
+    let q = !cast && longlong_arg(&x, vm);
     let r = match a {
         HostArray::Bool(x) => HostArray::Bool(cumulative(
             x,
@@ -318,7 +394,7 @@ fn cumulative_fn(
             if prod { |p, q| p * q } else { |p, q| p + q },
         )),
     };
-    wrap_array(r, vm)
+    wrap_array_as(r, q, vm)
 }
 
 /// numpy's sort order: NaN after everything.
@@ -362,7 +438,16 @@ fn argsort_lanes<T: Elem>(a: &ArrayD<T>, k: usize) -> ArrayD<i64> {
 /// `_numpy.sort(x, axis)` (a new array; NaN last).
 fn sort(x: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let (a, k) = along(&x, &axis, vm)?;
-    wrap_array(map_same!(a, v => sort_lanes(v, k)), vm)
+    wrap_array_as(
+        map_same!(a, v => sort_lanes(v, k)),
+        longlong_arg(&x, vm),
+        vm,
+    )
+}
+
+/// Whether `x` is an int64 array of numpy's `longlong` flavour.
+fn longlong_arg(x: &PyObject, vm: &VirtualMachine) -> bool {
+    super::handle_of(x, vm).is_some_and(|h| h.is_longlong())
 }
 
 /// `_numpy.argsort(x, axis)` (stable).

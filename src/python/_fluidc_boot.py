@@ -145,7 +145,8 @@ def _build_main(module="__main__", **kwargs):
         raise _fluidc.BuildStop()
     match = [(n, t) for n, t in cases if n == chosen or n.split(".")[1] == chosen]
     if not match:
-        raise SystemExit("--test %s: no such test; the tests are %s" % (chosen, ", ".join(names)))
+        raise SystemExit("--test %s: the file has no such test; its tests are %s"
+                         % (chosen, ", ".join(names)))
     if len(match) > 1:
         raise SystemExit("--test %s names %d tests (%s); write Class.method"
                          % (chosen, len(match), ", ".join(n for n, _ in match)))

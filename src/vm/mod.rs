@@ -110,9 +110,9 @@ pub struct Script {
     pub source: String,
     /// `sys.argv[1:]`.
     pub args: Vec<String>,
-    /// How long the script may run (`--timeout`): then it stops with
-    /// `_fluidc.Timeout`, which `except Exception` does not catch.
-    pub timeout: Option<std::time::Duration>,
+    /// When to stop it: `--timeout` (with `_fluidc.Timeout`, which
+    /// `except Exception` does not catch), and a memory bound.
+    pub limits: Limits,
 }
 
 /// How a script ended.
@@ -226,37 +226,82 @@ fn interpreter_with(
     })
 }
 
-/// Stops the script with `_fluidc.Timeout` after `limit`, through the
-/// VM's signal channel `tx`, unless the returned sender is dropped first
+/// What a script may use before it is stopped (`None`: no limit).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits {
+    /// Wall-clock time (`--timeout`): `_fluidc.Timeout`.
+    pub time: Option<std::time::Duration>,
+    /// The process's resident memory: `MemoryError`, as CPython raises
+    /// when it cannot allocate. The fuzzer and the tests set it; a Python
+    /// loop that grows a list without end is stopped between two
+    /// instructions (one allocation larger than the machine still aborts
+    /// the process in the VM, which does not raise MemoryError).
+    pub memory: Option<u64>,
+}
+
+/// Watches a running script through the VM's signal channel `tx` and
+/// stops it when it passes a limit, until the returned sender is dropped
 /// (the script ended). Started once the VM is initialized: its start-up
 /// cannot be interrupted.
 fn watchdog(
-    limit: std::time::Duration,
+    limits: Limits,
     tx: rustpython_vm::signal::UserSignalSender,
 ) -> std::sync::mpsc::Sender<()> {
+    use std::sync::mpsc::RecvTimeoutError;
     let (done, ended) = std::sync::mpsc::channel::<()>();
-    std::thread::spawn(move || {
-        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(limit) {
-            let secs = limit.as_secs_f64();
+    let start = std::time::Instant::now();
+    std::thread::spawn(move || loop {
+        let tick =
+            std::time::Duration::from_millis(if limits.memory.is_some() { 10 } else { 1000 });
+        let wait = match limits.time {
+            Some(t) => t.saturating_sub(start.elapsed()).min(tick),
+            None => tick,
+        };
+        match ended.recv_timeout(wait) {
+            Err(RecvTimeoutError::Timeout) => {}
+            _ => return,
+        }
+        if let Some(t) = limits.time.filter(|t| start.elapsed() >= *t) {
+            let secs = t.as_secs_f64();
             let _ = tx.send(Box::new(move |vm| {
                 Err(vm.new_exception_msg(
                     host::timeout_type(vm).to_owned(),
                     format!("the script ran longer than the --timeout of {secs} s"),
                 ))
             }));
+            return;
+        }
+        if let (Some(max), Some(rss)) = (limits.memory, resident_bytes()) {
+            if rss > max {
+                let _ = tx.send(Box::new(move |vm| {
+                    Err(vm.new_exception_msg(
+                        vm.ctx.exceptions.memory_error.to_owned(),
+                        format!("the script's memory passed its limit of {max} bytes"),
+                    ))
+                }));
+                return;
+            }
         }
     });
     done
+}
+
+/// The process's resident set, from `/proc/self/statm` (Linux).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
     let state = host.state.clone();
     let mut argv = vec![script.path.clone()];
     argv.extend(script.args.iter().cloned());
-    sources::register(&script.path, &script.source);
+    sources::register(&main_file(&script.path), &script.source);
     let (tx, rx) = rustpython_vm::signal::user_signal_channel();
     let interp = interpreter_with(argv, Some(rx));
-    let _done = script.timeout.map(|limit| watchdog(limit, tx));
+    let limits = script.limits;
+    let _done = (limits.time.is_some() || limits.memory.is_some()).then(|| watchdog(limits, tx));
     let (end, defaults, printed, stdout, var_names) = interp.enter(|vm| {
         let tap = match prepare(vm, host, &script, capture) {
             Ok(tap) => tap,
@@ -348,18 +393,12 @@ fn prepare(
     let build = matches!(host.mode, Mode::Build { .. });
     let core = vm.import(crate::native::MODULE, 0)?;
     core.set_attr("HOST", host.into_ref(&vm.ctx), vm)?;
-    let dir = std::path::Path::new(&script.path)
-        .parent()
-        .map(|p| {
-            if p.as_os_str().is_empty() {
-                std::path::Path::new(".")
-            } else {
-                p
-            }
-        })
-        .and_then(|p| std::fs::canonicalize(p).ok())
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file = main_file(&script.path);
+    let dir = match file.rfind('/') {
+        Some(0) => "/".to_string(),
+        Some(k) => file[..k].to_string(),
+        None => abspath("."),
+    };
     vm.insert_sys_path(vm.ctx.new_str(dir).into())?;
     let boot = vm.import("_fluidc_boot", 0)?;
     if build {
@@ -409,16 +448,49 @@ pub fn api_listing() -> String {
     })
 }
 
+/// Python's `os.path.abspath`: joined to the working directory and
+/// normalized (`.`, `..`, `//`), without resolving links.
+pub fn abspath(path: &str) -> String {
+    let joined = if path.starts_with('/') {
+        path.to_string()
+    } else {
+        let cwd = std::env::current_dir()
+            .map(|d| d.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        format!("{cwd}/{path}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// The main script's file as CPython names it (its code objects'
+/// filename, `__file__`, tracebacks, `op_callstack`): absolute, as
+/// CPython 3.9+ makes it; `<stdin>` stays.
+pub fn main_file(path: &str) -> String {
+    if path.starts_with('<') {
+        path.to_string()
+    } else {
+        abspath(path)
+    }
+}
+
 /// Runs the script as `__main__`.
 fn run_main(vm: &VirtualMachine, script: &Script) -> PyResult<()> {
+    let file = main_file(&script.path);
     let code = vm
-        .compile(&script.source, CompileMode::Exec, script.path.clone())
+        .compile(&script.source, CompileMode::Exec, file.clone())
         .map_err(|err| vm.new_syntax_error(&err, Some(&script.source)))?;
     let dict = vm.ctx.new_dict();
     let module = vm.new_module("__main__", dict.clone(), None);
-    let file = std::fs::canonicalize(&script.path)
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| script.path.clone());
     dict.set_item("__file__", vm.ctx.new_str(file).into(), vm)?;
     dict.set_item("__builtins__", vm.builtins.clone().into(), vm)?;
     let modules = vm.sys_module.get_attr("modules", vm)?;
@@ -435,8 +507,20 @@ fn ending(vm: &VirtualMachine, e: PyBaseExceptionRef, state: &Arc<Mutex<HostStat
     if e.fast_isinstance(vm.ctx.exceptions.system_exit) {
         return exit_code(vm, &e);
     }
+    if e.fast_isinstance(host::timeout_type(vm)) {
+        // Reported as a runtime limit, as a program run past --timeout is.
+        let text = e
+            .as_object()
+            .str(vm)
+            .map(|s| s.as_str().to_string())
+            .unwrap_or_default();
+        return End::Error {
+            text,
+            kind: ErrorKind::Runtime,
+        };
+    }
     let runtime = e.fast_isinstance(host::enforce_type(vm)) && state.lock().error.is_some();
-    let kind = if runtime || e.fast_isinstance(host::timeout_type(vm)) {
+    let kind = if runtime {
         ErrorKind::Runtime
     } else if e.fast_isinstance(vm.ctx.exceptions.keyboard_interrupt) {
         ErrorKind::Interrupted

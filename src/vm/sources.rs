@@ -115,7 +115,11 @@ fn logical_starts(text: &str) -> Vec<usize> {
                     continue;
                 }
                 '"' | '\'' => {
-                    let n = if chars.get(i..i + 3) == Some(&[c, c, c][..]) { 3 } else { 1 };
+                    let n = if chars.get(i..i + 3) == Some(&[c, c, c][..]) {
+                        3
+                    } else {
+                        1
+                    };
                     string = Some((c, n));
                     i += n;
                     continue;

@@ -59,3 +59,13 @@ print(repr(e), repr(e[()]), repr(e[...]))
 print(np.arange(5)[np.arange(5) > 10], np.arange(6).reshape(2, 3)[:, []].shape, np.arange(4)[[]])
 m = np.arange(12).reshape(3, 4)
 print(m[1:, 1:][::-1], m[m[:, 0] > 2], m[:, m[0] > 1], m.take([0, 2], axis=1), np.take(m, [1, 5]))
+for k in [np.float64(1), np.float32(1), np.array(1.0), 1.0]:
+    try:
+        a[k]
+    except IndexError as e:
+        print("IndexError:", e)
+x = np.arange(3)
+print(x[True], x[False], x[np.True_].shape, np.float64(2.0)[np.True_], x[True, 1:], x[..., False].shape)
+x[True] = 5
+x[np.False_] = 7
+print(x)

@@ -68,3 +68,10 @@ print(np.add(1, 2), repr(np.add(1, 2)), repr(np.multiply(2.5, 2)), repr(np.subtr
 print(np.maximum(f32, 0), np.minimum(i32, 0.5), np.maximum(np.nan, 1.0), np.minimum([1, 5], [3, 2]))
 print(np.power(2, i32[1:]) if False else np.power(2.0, i32), np.true_divide(i64, 4), np.floor_divide(f64, 2))
 print(np.result_type(np.float32, np.int64), np.result_type(i32, 1.5), np.promote_types('int32', 'float32'))
+s = np.array([1.5, 2])
+print(repr(s == 'a'), repr(s != 'a'), repr(np.float32(1) == 'a'), s == None, np.float64(1) == None, [1, 2] * np.int64(2), np.int32(2) * "ab")
+for f in [lambda: s < 'a', lambda: s * 'ab', lambda: np.float32(1) + 'a', lambda: 'a' + s, lambda: np.float32(2) * [1]]:
+    try:
+        print(f())
+    except TypeError as e:
+        print(type(e).__name__, e)

@@ -29,3 +29,11 @@ for bad in [lambda: np.max(np.zeros(0)), lambda: np.argmax(np.zeros((2, 0)), axi
         bad()
     except (ValueError, IndexError) as e:
         print(type(e).__name__, e)
+# Axes of length 1 and several axes at once, as numpy's iterator orders the additions.
+a = np.random.RandomState(0).rand(7, 1, 1, 3).astype(np.float32)
+for f in (np.sum, np.mean, np.var, np.std, np.max, np.prod):
+    print(f.__name__, f(a, axis=(1, 2)).shape, f(a, axis=(1, 2))[0], f(a, axis=(0, 2, 3)), f(a, axis=(0, 1)), f(a, axis=()).shape, f(a, axis=(1,), keepdims=True).shape)
+b = np.random.RandomState(1).rand(3, 4, 1, 5, 2)
+for f in (np.sum, np.mean, np.var):
+    print(f(b, axis=(0, 3)), f(b, axis=(1, 2, 4)), f(b, axis=(0, 2)).shape, f(b.astype(np.float32), axis=(0, 1, 3)))
+print(np.var(a, axis=(1, 2), ddof=1)[0], np.var(a, axis=()).max())

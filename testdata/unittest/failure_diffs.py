@@ -48,8 +48,10 @@ class TestDiffs(unittest.TestCase):
         self.assertSequenceEqual([1, 2], (1, 3))
 
     def test_nested(self):
-        self.assertEqual([[1, 2], [3, 4], {'k': 'v' * 30}, 'abcdefghij' * 3],
-                         [[1, 2], [3, 5], {'k': 'v' * 30}, 'abcdefghij' * 3])
+        # (one line: the VM reports a call that spans lines at its last
+        # line in unittest's tracebacks, a known difference)
+        first = [[1, 2], [3, 4], {'k': 'v' * 30}, 'abcdefghij' * 3]
+        self.assertEqual(first, [[1, 2], [3, 5], {'k': 'v' * 30}, 'abcdefghij' * 3])
 
     def test_with_msg(self):
         self.assertEqual([1], [2], 'shapes of the outputs')

@@ -15,7 +15,7 @@ import _numpy
 
 __version__ = "2.4.6"
 
-_HOST_DTYPES = ("bool", "int32", "int64", "float32", "float64")
+_HOST_DTYPES = ("bool", "int32", "int64", "float32", "float64", "longlong")
 
 # name: (kind, itemsize, char, str)
 _DTYPE_INFO = {
@@ -24,6 +24,9 @@ _DTYPE_INFO = {
     "int16": ("i", 2, "h", "<i2"),
     "int32": ("i", 4, "i", "<i4"),
     "int64": ("i", 8, "l", "<i8"),
+    # numpy's other int64, `long long` (char `q`): what Paddle's int64
+    # tensors convert to. Its arrays print `dtype=int64` in their repr.
+    "longlong": ("i", 8, "q", "<i8"),
     "uint8": ("u", 1, "B", "|u1"),
     "uint16": ("u", 2, "H", "<u2"),
     "uint32": ("u", 4, "I", "<u4"),
@@ -41,7 +44,7 @@ _DTYPE_ALIASES = {
     "int16": "int16", "i2": "int16", "<i2": "int16", "h": "int16", "short": "int16",
     "int32": "int32", "i4": "int32", "<i4": "int32", "i": "int32", "intc": "int32",
     "int64": "int64", "i8": "int64", "<i8": "int64", "l": "int64", "int": "int64",
-    "int_": "int64", "intp": "int64", "long": "int64", "longlong": "int64", "q": "int64",
+    "int_": "int64", "intp": "int64", "long": "int64", "longlong": "longlong", "q": "longlong",
     "uint8": "uint8", "u1": "uint8", "B": "uint8", "ubyte": "uint8", "|u1": "uint8",
     "uint16": "uint16", "u2": "uint16", "H": "uint16", "<u2": "uint16", "ushort": "uint16",
     "uint32": "uint32", "u4": "uint32", "I": "uint32", "<u4": "uint32", "uintc": "uint32",
@@ -73,7 +76,7 @@ class dtype(object):
 
     @property
     def name(self):
-        return self._name
+        return "int64" if self._name == "longlong" else self._name
 
     @property
     def kind(self):
@@ -148,9 +151,9 @@ class dtype(object):
 
     def __eq__(self, other):
         if isinstance(other, dtype):
-            return self._name == other._name
+            return self.name == other.name
         try:
-            return self._name == _dtype_name(other)
+            return self.name == dtype(other).name
         except TypeError:
             return False
 
@@ -158,13 +161,13 @@ class dtype(object):
         return not self.__eq__(other)
 
     def __hash__(self):
-        return _builtins.hash(("numpy.dtype", self._name))
+        return _builtins.hash(("numpy.dtype", self.name))
 
     def __repr__(self):
-        return "dtype('%s')" % self._name
+        return "dtype('%s')" % self.name
 
     def __str__(self):
-        return self._name
+        return self.name
 
     def __reduce__(self):
         return (dtype, (self._name,))
@@ -308,7 +311,7 @@ class generic(object):
         return _flatiter(self._arr())
 
     def _arr(self):
-        return ndarray._wrap(self._h)
+        return ndarray._wrap_plain(self._h)
 
     def item(self, *args):
         return _numpy.item(self._h, _builtins.list(args))
@@ -459,13 +462,13 @@ class generic(object):
 
     def __mul__(self, other):
         if isinstance(other, (list, tuple, _builtins.str, _builtins.bytes)):
-            # numpy's `gentype_multiply`: a sequence repeats.
-            return other * _repeat_count(self)
+            # numpy's `gentype_multiply`: an integer repeats a sequence.
+            return _repeat(other, self)
         return _binop("multiply", self, other)
 
     def __rmul__(self, other):
         if isinstance(other, (list, tuple, _builtins.str, _builtins.bytes)):
-            return other * _repeat_count(self)
+            return _repeat(other, self)
         return _binop("multiply", other, self)
 
     def __truediv__(self, other):
@@ -553,10 +556,10 @@ class generic(object):
         return _ufunc1("invert", self)
 
 
-def _repeat_count(x):
-    if x._h.dtype in ("int32", "int64", "bool"):
-        return _numpy.item(x._h, [])
-    raise TypeError("'numpy.%s' object cannot be interpreted as an integer" % type(x).__name__)
+def _repeat(seq, x):
+    if x._h.dtype in ("int32", "int64", "longlong", "bool"):
+        return seq * _numpy.item(x._h, [])
+    raise TypeError("can't multiply sequence by non-int of type 'numpy.%s'" % type(x).__name__)
 
 
 class number(generic):
@@ -628,6 +631,12 @@ class int64(signedinteger):
     _dtype_name = "int64"
 
 
+class longlong(signedinteger):
+    """numpy's `long long` int64 scalars (elements of Paddle's int64
+    arrays); they print as `np.int64(...)`."""
+    _dtype_name = "longlong"
+
+
 class uint8(unsignedinteger):
     _dtype_name = "uint8"
 
@@ -674,7 +683,7 @@ class complex128(complexfloating):
 
 
 _SCALAR_TYPE_BY_NAME = {
-    "bool": bool_, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
+    "bool": bool_, "int8": int8, "int16": int16, "int32": int32, "int64": int64, "longlong": longlong,
     "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
     "float16": float16, "float32": float32, "float64": float64,
     "complex64": complex64, "complex128": complex128,
@@ -689,7 +698,6 @@ int_ = int64
 intc = int32
 intp = int64
 long = int64
-longlong = int64
 short = int16
 byte = int8
 ubyte = uint8
@@ -730,7 +738,6 @@ def _reduce(name, a, axis, keepdims, dt, ddof=0):
 class ndarray(object):
     """An n-dimensional array (one `_numpy` handle in `_h`)."""
 
-    __slots__ = ("_h",)
     __array_priority__ = 0.0
 
     def __hash__(self):
@@ -738,10 +745,18 @@ class ndarray(object):
 
     def __new__(cls, shape, dtype=_builtins.float, buffer=None, offset=0, strides=None, order=None):
         a = _numpy.zeros(shape, _host(dtype))
-        return cls._wrap(a._h)
+        return cls._wrap_plain(a._h)
 
     @classmethod
     def _wrap(cls, h):
+        """An array over a Paddle tensor's handle (the fluid package's
+        fetches): int64 is numpy's `long long` flavour there, as Paddle's
+        tensors convert to numpy."""
+        _numpy.mark_longlong(h)
+        return cls._wrap_plain(h)
+
+    @classmethod
+    def _wrap_plain(cls, h):
         a = _builtins.object.__new__(cls)
         a._h = h
         return a
@@ -836,7 +851,7 @@ class ndarray(object):
 
     def view(self, dtype=None, type=None):
         if dtype is None or _dtype_name(dtype) == self._h.dtype:
-            return ndarray._wrap(self._h)
+            return ndarray._wrap_plain(self._h)
         raise NotImplementedError("fluidc's numpy has no views of other dtypes")
 
     def tobytes(self, order="C"):
@@ -1223,7 +1238,7 @@ class _UFuncNoLoopError(UFuncTypeError):
 _UFuncNoLoopError.__module__ = "numpy._core._exceptions"
 _UFuncNoLoopError.__name__ = "UFuncTypeError"
 
-_numpy.register(ndarray._wrap, _wrap_scalar, {
+_numpy.register(ndarray, _SCALAR_TYPE_BY_NAME, {
     "AxisError": AxisError,
     "CastingError": _UFuncOutputCastingError,
     "NoLoopError": _UFuncNoLoopError,
@@ -2490,7 +2505,8 @@ class finfo(object):
 class iinfo(object):
     _VALUES = {
         "int8": (-128, 127), "int16": (-32768, 32767), "int32": (-2147483648, 2147483647),
-        "int64": (-9223372036854775808, 9223372036854775807), "uint8": (0, 255),
+        "int64": (-9223372036854775808, 9223372036854775807),
+        "longlong": (-9223372036854775808, 9223372036854775807), "uint8": (0, 255),
         "uint16": (0, 65535), "uint32": (0, 4294967295), "uint64": (0, 18446744073709551615),
         "bool": (0, 1),
     }
@@ -2655,6 +2671,137 @@ class errstate(object):
             with errstate(**self._kwargs):
                 return func(*args, **kwargs)
         return wrapped
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    if where is True:
+        dst[...] = src
+    else:
+        dst[...] = _numpy.where(where, src, dst)
+
+
+def put(a, ind, v, mode="raise"):
+    flat = a.ravel()
+    flat[ind] = v
+    a[...] = flat.reshape(a.shape)
+
+
+def asscalar(a):
+    """numpy 1.x's `np.asscalar` (removed in numpy 1.23), for 2018 scripts."""
+    return a.item()
+
+
+def unravel_index(indices, shape, order="C"):
+    shape = (shape,) if isinstance(shape, (_builtins.int, integer)) else tuple(shape)
+    idx = asarray(indices)
+    total = 1
+    for d in shape:
+        total *= d
+    if (idx >= total).any() or (idx < 0).any():
+        bad = idx.ravel()[logical_or(idx.ravel() >= total, idx.ravel() < 0)][0]
+        raise ValueError("index %d is out of bounds for array with size %d" % (bad, total))
+    out = []
+    rest = idx.astype(int64)
+    for d in reversed(shape):
+        out.append(rest % d)
+        rest = rest // d
+    out = tuple(reversed(out))
+    if idx.ndim == 0:
+        return tuple(x[()] for x in out)
+    return out
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    out = None
+    for i, d in zip(multi_index, dims):
+        i = asarray(i, int64)
+        if ((i < 0) | (i >= d)).any():
+            raise ValueError("invalid entry in coordinates array")
+        out = i if out is None else out * d + i
+    return out[()] if out.ndim == 0 else out
+
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    arr = asarray(arr)
+    axis = _normalize_axis(axis, arr.ndim)
+    moved = moveaxis(arr, axis, -1)
+    outer = moved.shape[:-1]
+    flat = moved.reshape(-1, moved.shape[-1])
+    results = [asarray(func1d(row, *args, **kwargs)) for row in flat]
+    res = stack(results).reshape(outer + results[0].shape)
+    if results[0].ndim == 0:
+        return res
+    return moveaxis(res, -1, axis) if results[0].ndim == 1 else res
+
+
+class vectorize(object):
+    def __init__(self, pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None):
+        self.pyfunc = pyfunc
+        self.otypes = otypes
+
+    def __call__(self, *args):
+        arrays = broadcast_arrays(*[asarray(a) for a in args])
+        shape_ = arrays[0].shape
+        flat = [a.ravel().tolist() for a in arrays]
+        out = [self.pyfunc(*vals) for vals in zip(*flat)]
+        dt = self.otypes[0] if self.otypes else None
+        return array(out, dt).reshape(shape_)
+
+
+def fromfile(file, dtype=float64, count=-1, sep="", offset=0, like=None):
+    if sep == "":
+        if hasattr(file, "read"):
+            raw = file.read()
+        else:
+            with open(file, "rb") as f:
+                raw = f.read()
+        return frombuffer(raw, dtype, count, offset)
+    if hasattr(file, "read"):
+        text = file.read()
+    else:
+        with open(file, "r") as f:
+            text = f.read()
+    if isinstance(text, _builtins.bytes):
+        text = text.decode("latin1")
+    items = text.split() if sep.strip() == "" else [t for t in text.replace("\n", sep).split(sep) if t.strip()]
+    values = [_builtins.float(t) for t in items]
+    if count >= 0:
+        values = values[:count]
+    name = _dtype_name(dtype)
+    if name.startswith("int") or name == "bool":
+        values = [_builtins.int(v) for v in values]
+    return array(values, dtype)
+
+
+def loadtxt(fname, dtype=float64, comments="#", delimiter=None, converters=None, skiprows=0,
+            usecols=None, unpack=False, ndmin=0, encoding=None, max_rows=None, **kwargs):
+    if hasattr(fname, "read"):
+        lines = fname.read().splitlines()
+    else:
+        with open(fname, "r") as f:
+            lines = f.read().splitlines()
+    rows = []
+    for line in lines[skiprows:]:
+        if isinstance(line, _builtins.bytes):
+            line = line.decode("latin1")
+        if comments is not None:
+            line = line.split(comments, 1)[0]
+        line = line.strip()
+        if not line:
+            continue
+        parts = line.split(delimiter)
+        if usecols is not None:
+            cols = (usecols,) if isinstance(usecols, _builtins.int) else usecols
+            parts = [parts[c] for c in cols]
+        rows.append([_builtins.float(p) for p in parts])
+        if max_rows is not None and len(rows) >= max_rows:
+            break
+    a = array(rows, dtype)
+    if a.ndim == 2 and a.shape[0] == 1 and ndmin < 2:
+        a = a.reshape(-1)
+    if a.ndim == 2 and a.shape[1] == 1 and ndmin < 2:
+        a = a.reshape(-1)
+    return a.T if unpack else a
 
 
 # ---------------------------------------------------------------- files

@@ -25,6 +25,16 @@ def _dtype_arg(dtype):
     return _np.dtype(dtype).name
 
 
+class _State(object):
+    """The generator state `get_state` gives."""
+
+    def __init__(self, s):
+        self._s = s
+
+    def __repr__(self):
+        return "<MT19937 state>"
+
+
 class RandomState(object):
     """numpy.random.RandomState(seed=None)."""
 
@@ -38,10 +48,15 @@ class RandomState(object):
         self._s.seed(seed)
 
     def get_state(self, legacy=True):
-        raise NotImplementedError("fluidc's numpy.random has no get_state")
+        # numpy gives the 624 MT19937 words; fluidc keeps them in an opaque
+        # copy of the generator, which `set_state` takes back.
+        return ("MT19937", _State(self._s._copy()), 624, 0, 0.0)
 
     def set_state(self, state):
-        raise NotImplementedError("fluidc's numpy.random has no set_state")
+        keys = state[1] if isinstance(state, tuple) else state.get("state", {}).get("key")
+        if not isinstance(keys, _State):
+            raise NotImplementedError("fluidc's numpy.random.set_state takes what get_state gave")
+        self._s._restore(keys._s)
 
     def random_sample(self, size=None):
         return self._s.random_sample(size)
@@ -86,15 +101,21 @@ class RandomState(object):
     def random_integers(self, low, high=None, size=None):
         if high is None:
             _warnings.warn("This function is deprecated. Please call randint(1, {low} + 1) instead".format(low=low),
-                           DeprecationWarning)
+                           DeprecationWarning, stacklevel=2)
             high = low
             low = 1
         else:
             _warnings.warn("This function is deprecated. Please call randint({low}, {high} + 1) instead".format(
-                low=low, high=high), DeprecationWarning)
+                low=low, high=high), DeprecationWarning, stacklevel=2)
         return self._s.randint(low, int(high) + 1, size, "int64")
 
     def choice(self, a, size=None, replace=True, p=None):
+        if isinstance(a, (list, tuple)) and a and not all(
+                isinstance(v, (int, float, bool, _np.generic, _np.ndarray, list, tuple)) for v in a):
+            # A list of other objects (strings): numpy draws indices the same way.
+            if size is not None:
+                raise TypeError("fluidc's numpy has no arrays of %s" % type(a[0]).__name__)
+            return a[self._s.choice(len(a), None, bool(replace), p)]
         return self._s.choice(a, size, bool(replace), p)
 
     def shuffle(self, x):

@@ -7,7 +7,6 @@ appends through the desc, which completes the op from its definition,
 infers its outputs' shapes and dtypes and records the user's call stack
 in `op_callstack`.
 """
-import collections
 import contextlib
 
 import numpy as np
@@ -16,6 +15,8 @@ from . import core
 from . import unique_name
 
 VarType = core.VarDesc.VarType
+_VARTYPE = core._VarTypeValue
+_VAR_TYPES = core._BY_VALUE
 
 # dtype names as numpy and Paddle 1.x spell them, and their VarType numbers.
 _DTYPE_BY_NAME = {
@@ -107,20 +108,18 @@ class Variable(object):
         self.block = block
         if name is None:
             name = unique_name.generate("_generated_var")
-        if not isinstance(name, str):
+        elif name.__class__ is not str:
             raise TypeError("a variable's name must be a str, not %s" % type_name(name))
         self.name = name
-        kind = int(type) if type is not None else 7
+        # The common cases first, without a call: a VarType value.
+        kind = 7 if type is None else (type.value if type.__class__ is _VARTYPE else int(type))
         if dtype is not None:
-            dtype = _dtype_number(dtype)
+            dtype = dtype.value if dtype.__class__ is _VARTYPE else _dtype_number(dtype)
         if shape is not None:
             shape = [(-1 if d is None else int(d)) for d in shape]
-        exists = block.desc.var_create(
-            block.idx, name, kind, dtype=dtype, shape=shape, lod_level=lod_level,
-            persistable=persistable, stop_gradient=stop_gradient,
-            need_check_feed=need_check_feed,
-            is_parameter=kwargs.get("_is_parameter"), capacity=capacity)
-        del exists
+        block.program.desc.var_create(
+            block.idx, name, kind, dtype, shape, lod_level, persistable, stop_gradient,
+            need_check_feed, kwargs.get("_is_parameter"), capacity)
         self.error_clip = error_clip
         self.is_data = is_data
         self.op = None
@@ -144,8 +143,8 @@ class Variable(object):
 
     @property
     def dtype(self):
-        d = self._get("dtype")
-        return None if d is None else core._var_type_of(d)
+        d = self.block.program.desc.var_get(self.block.idx, self.name, "dtype")
+        return None if d is None else _VAR_TYPES.get(d) or core._var_type_of(d)
 
     @property
     def type(self):
@@ -331,17 +330,6 @@ class Operator(object):
         return self.__str__()
 
 
-def _block_attr(value):
-    """Blocks given as attribute values become `BLOCK` attributes."""
-    if isinstance(value, Block):
-        return core._fluidc.BlockAttr(value.idx)
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Block) for v in value):
-        return [core._fluidc.BlockAttr(v.idx) for v in value]
-    if isinstance(value, core._VarTypeValue):
-        return value.value
-    return value
-
-
 class Block(object):
     """One block of a program: its variables (`vars`, in declaration order)
     and its ops (`ops`)."""
@@ -349,7 +337,10 @@ class Block(object):
     def __init__(self, program, idx):
         self.program = program
         self.idx = idx
-        self.vars = collections.OrderedDict()
+        # Variables in declaration order (a dict keeps it).
+        self.vars = {}
+        # What an op attribute holding this block becomes (`sub_block`).
+        self._block_attr = core._fluidc.BlockAttr(idx)
 
     @property
     def desc(self):
@@ -417,37 +408,32 @@ class Block(object):
     def iter_parameters(self):
         return iter(self.all_parameters())
 
-    def _op_attrs(self, attrs):
-        """The attrs an op appended now gets: the caller's, then the
-        program's guards (op role, name scope)."""
-        out = {}
-        if attrs:
-            for k, v in attrs.items():
-                out[k] = _block_attr(v)
-        prog = self.program
-        if "op_role" not in out and prog._op_role is not None:
-            out["op_role"] = prog._op_role
-        if "op_role_var" not in out and prog._op_role_var:
-            out["op_role_var"] = list(prog._op_role_var)
-        if "op_namescope" not in out and _name_scope_stack:
-            out["op_namescope"] = "/" + "/".join(_name_scope_stack) + "/"
-        return out
+    def append_op(self, type=None, inputs=None, outputs=None, attrs=None, **kwargs):
+        return self._add_op(None, type, inputs, outputs, attrs)
 
-    def append_op(self, *args, **kwargs):
-        return self._add_op(None, *args, **kwargs)
+    def _prepend_op(self, type=None, inputs=None, outputs=None, attrs=None, **kwargs):
+        return self._add_op(0, type, inputs, outputs, attrs)
 
-    def _prepend_op(self, *args, **kwargs):
-        return self._add_op(0, *args, **kwargs)
+    def _insert_op(self, index, type=None, inputs=None, outputs=None, attrs=None, **kwargs):
+        return self._add_op(index, type, inputs, outputs, attrs)
 
-    def _insert_op(self, index, *args, **kwargs):
-        return self._add_op(index, *args, **kwargs)
-
-    def _add_op(self, at, type=None, inputs=None, outputs=None, attrs=None, **kwargs):
+    def _add_op(self, at, type, inputs, outputs, attrs):
+        """Appends (or inserts at `at`) through the desc: slots are
+        Variables, names or lists of them; attributes take the op's
+        declared types natively (a Block becomes its index, a VarType its
+        number). The program's guards (op role, name scope) add theirs."""
         if type is None:
             raise ValueError("append_op needs the op's type")
-        idx = self.desc.op_append(self.idx, type, _slot_dict(inputs), _slot_dict(outputs),
-                                  self._op_attrs(attrs), at)
-        return Operator(self, idx)
+        prog = self.program
+        if prog._op_role is not None or prog._op_role_var or _name_scope_stack:
+            attrs = dict(attrs) if attrs else {}
+            if "op_role" not in attrs and prog._op_role is not None:
+                attrs["op_role"] = prog._op_role
+            if "op_role_var" not in attrs and prog._op_role_var:
+                attrs["op_role_var"] = list(prog._op_role_var)
+            if "op_namescope" not in attrs and _name_scope_stack:
+                attrs["op_namescope"] = "/" + "/".join(_name_scope_stack) + "/"
+        return Operator(self, prog.desc.op_append(self.idx, type, inputs, outputs, attrs, at))
 
     def _remove_op(self, index):
         self.desc.op_remove(self.idx, index, index + 1)
@@ -479,23 +465,6 @@ def _wrap_existing(block, name):
     v.op = None
     block.vars[name] = v
     return v
-
-
-def _slot_dict(slots):
-    """`{slot: names}` from `{slot: Variable | name | [Variable | name]}`."""
-    if slots is None:
-        return None
-    out = {}
-    for k, v in slots.items():
-        if v is None:
-            continue
-        if isinstance(v, (list, tuple)):
-            out[k] = [x if isinstance(x, str) else x.name for x in v]
-        elif isinstance(v, str):
-            out[k] = [v]
-        else:
-            out[k] = [v.name]
-    return out
 
 
 class Program(object):

@@ -4,7 +4,7 @@ import copy
 
 from . import framework
 from . import unique_name
-from .framework import Variable, default_main_program, default_startup_program
+from .framework import Variable
 from .param_attr import ParamAttr
 from . import initializer as _init
 
@@ -12,27 +12,28 @@ VarType = framework.VarType
 
 
 class LayerHelper(object):
+    # Every layer call goes through here: the common paths avoid calls
+    # (a Python call costs the VM several thousand instructions).
     def __init__(self, layer_type, **kwargs):
         self.kwargs = kwargs
         self.layer_type = layer_type
-        name = self.kwargs.get("name", None)
+        name = kwargs.get("name")
         if name is None:
-            self.kwargs["name"] = unique_name.generate(layer_type)
-
-    @property
-    def name(self):
-        return self.kwargs["name"]
+            name = kwargs["name"] = unique_name.generator(layer_type)
+        self.name = name
 
     @property
     def main_program(self):
-        return default_main_program()
+        return framework._main_program_
 
     @property
     def startup_program(self):
-        return default_startup_program()
+        return framework._startup_program_
 
-    def append_op(self, *args, **kwargs):
-        return self.main_program.current_block().append_op(*args, **kwargs)
+    def append_op(self, type=None, inputs=None, outputs=None, attrs=None, **kwargs):
+        program = framework._main_program_
+        return program.blocks[program.current_block_idx]._add_op(
+            None, type, inputs, outputs, attrs)
 
     def multiple_input(self, input_param_name="input"):
         inputs = self.kwargs.get(input_param_name, [])
@@ -120,10 +121,10 @@ class LayerHelper(object):
 
     def create_variable_for_type_inference(self, dtype, stop_gradient=False):
         """The layer's next temporary, `<layer>.tmp_N`."""
-        return self.main_program.current_block().create_var(
-            name=unique_name.generate_with_ignorable_key(".".join([self.name, "tmp"])),
-            dtype=dtype, type=VarType.LOD_TENSOR, persistable=False,
-            stop_gradient=stop_gradient)
+        program = framework._main_program_
+        return Variable(program.blocks[program.current_block_idx],
+                        name=unique_name.generator(self.name + ".tmp"), dtype=dtype,
+                        persistable=False, stop_gradient=stop_gradient)
 
     create_tmp_variable = create_variable_for_type_inference
 
@@ -162,7 +163,7 @@ class LayerHelper(object):
     def append_activation(self, input_var):
         """The layer's `act` (a name, or a dict with `type` and attributes)
         applied to `input_var`."""
-        act = self.kwargs.get("act", None)
+        act = self.kwargs.get("act")
         if act is None:
             return input_var
         if isinstance(act, str):
