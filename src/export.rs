@@ -12,9 +12,9 @@ use std::path::Path;
 use fluidc_runtime::{Session, SessionOptions};
 use fluidc_transpiler::{codec, Verified};
 
-use crate::front::api::io::{prune_for_inference, split_feed_fetch};
 use crate::input::{self, CliError};
 use crate::params;
+use crate::params::{prune_for_inference, split_feed_fetch};
 
 /// What to export.
 #[derive(Debug)]
@@ -67,7 +67,7 @@ pub fn export(e: Export) -> Result<(), CliError> {
         .filter(|f| read.contains(f.as_str()))
         .cloned()
         .collect();
-    crate::front::add_feed_fetch(&mut pruned, &feeds, &targets);
+    crate::vm::add_feed_fetch(&mut pruned, &feeds, &targets);
     let model = Verified::new(pruned).map_err(|err| {
         CliError::user(format!(
             "{}: the inference program does not verify: {err}",

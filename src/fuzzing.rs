@@ -55,7 +55,13 @@ pub const SCRIPT_LIMITS: crate::vm::Limits = crate::vm::Limits {
 /// Builds a script on the VM (build mode): the merged program, or the
 /// user error it raised. An exception that escaped fluidc's own package
 /// unintended (`vm::ErrorKind::Internal`) is the bug a target looks for.
+///
+/// One script builds at a time: the memory limit watches the whole
+/// process, so two VMs on parallel test threads would count each other's
+/// memory.
 fn build_script(source: &str) -> Result<Program, Outcome> {
+    static ONE_AT_A_TIME: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock();
     let script = crate::vm::Script {
         path: "fuzz.py".into(),
         source: source.to_string(),

@@ -7,7 +7,6 @@ pub mod check;
 pub mod diag;
 pub mod driver;
 pub mod export;
-pub mod front;
 pub mod fuzzing;
 pub mod graphviz;
 pub mod host;

@@ -46,6 +46,18 @@ const CASES: &[Case] = &[
         ],
     ),
     (
+        // 99 comes back with status true; 1 through 10 goroutines that
+        // each add 1 is 11; a sent True is true (derived in the script).
+        "testdata/front/ok/csp_2018_recv_forms.py",
+        &[],
+        &[
+            ("channel_recv_0.tmp_0", "[99.0]"),
+            ("status_0", "[true]"),
+            ("channel_recv_11.tmp_0", "[11]"),
+            ("channel_recv_12.tmp_0", "[true]"),
+        ],
+    ),
+    (
         "testdata/front/ok/csp_fibonacci.py",
         &[],
         &[("_generated_var_1", "[34]")],
@@ -197,7 +209,7 @@ fn a_deadlock_is_reported_with_every_blocked_goroutine_not_hung() {
         "{err}"
     );
     assert!(
-        err.contains(r#"File "testdata/programs/deadlock.py", line 6"#),
+        err.contains(r#"testdata/programs/deadlock.py", line 6"#),
         "{err}"
     );
 

@@ -1,16 +1,12 @@
-//! Random numbers bit for bit as the three generators scripts meet
-//! (SPEC §8.2 and §9.2) produce them:
+//! Random numbers bit for bit as the generators scripts meet through
+//! numpy and Paddle (SPEC §8.2 and §9.2) produce them (Python's `random`
+//! is the VM's own):
 //!
 //! - [`RandomState`]: numpy's legacy `numpy.random.RandomState` (and the
 //!   global state behind `numpy.random.seed/rand/randn/...`): MT19937
 //!   seeded as numpy seeds it, 53-bit doubles, the polar Box–Muller
 //!   `legacy_gauss` with its cached second value, masked rejection for
 //!   bounded integers, `choice`, `shuffle` and `permutation`.
-//! - [`PyRandom`]: CPython 3.11's `random.Random` (the `random` module's
-//!   hidden instance): `seed` of ints and floats, `random`, `getrandbits`,
-//!   `randrange`/`randint` through `_randbelow_with_getrandbits`,
-//!   `choice`, `shuffle`, `sample`, `choices`, `uniform`, `gauss`,
-//!   `normalvariate`, `triangular`, `expovariate`.
 //! - [`StdMt19937_64`] with [`UniformReal`] and [`Normal`]: libstdc++'s
 //!   `std::mt19937_64`, `std::uniform_real_distribution` and
 //!   `std::normal_distribution`, which Paddle 3.3.1's CPU `uniform_random`
@@ -18,8 +14,7 @@
 //!   [`paddle_gaussian`]). They live in the runtime (`fluidc_runtime::random`),
 //!   which draws its random kernels from them.
 //!
-//! The reference is the interop venv (numpy 2.4, CPython 3.11, Paddle
-//! 3.3.1): `tests/host_random.rs` compares every value exactly. Floating
+//! The reference is the interop venv (numpy 2.4, Paddle 3.3.1): `tests/host_random.rs` compares every value exactly. Floating
 //! functions (`log`, `sqrt`, `cos`, `sin`, `logf`, `sqrtf`) are the
 //! platform's libm, as numpy, CPython and Paddle call them; arithmetic is
 //! never fused (numpy's, CPython's and Paddle's builds do not contract to
@@ -31,10 +26,8 @@
 //! each fallible call returns numpy's or CPython's exception and message
 //! as a [`HostError`](super::error::HostError).
 
-mod cpython;
 mod numpy;
 
-pub use cpython::{py_hash_f64, PyRandom};
 // The libstdc++ engines are the runtime's: its random kernels and the host
 // share one implementation.
 pub use fluidc_runtime::random::{
@@ -106,17 +99,6 @@ fn res53(mt: &mut Mt) -> f64 {
     (f64::from(a) * 67_108_864.0 + f64::from(b)) / 9_007_199_254_740_992.0
 }
 
-/// The 32-bit words of `n`, least significant first, at least one.
-fn words_of(mut n: u128) -> Vec<u32> {
-    let mut words = vec![n as u32];
-    n >>= 32;
-    while n != 0 {
-        words.push(n as u32);
-        n >>= 32;
-    }
-    words
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,12 +112,5 @@ mod tests {
                 assert_eq!(ours.next_u32(), theirs.next_u32());
             }
         }
-    }
-
-    #[test]
-    fn words() {
-        assert_eq!(words_of(0), vec![0]);
-        assert_eq!(words_of(1 << 32), vec![0, 1]);
-        assert_eq!(words_of(u128::MAX).len(), 4);
     }
 }

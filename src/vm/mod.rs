@@ -266,7 +266,11 @@ fn watchdog(
             let _ = tx.send(Box::new(move |vm| {
                 Err(vm.new_exception_msg(
                     host::timeout_type(vm).to_owned(),
-                    format!("the script ran longer than the --timeout of {secs} s"),
+                    format!(
+                        "stopped after {secs} seconds, the time limit of the whole command \
+                         (--timeout {secs}); if it needs longer, raise the limit \
+                         (--timeout SECONDS), else look for a Python loop that never ends"
+                    ),
                 ))
             }));
             return;
@@ -306,17 +310,8 @@ fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
         let tap = match prepare(vm, host, &script, capture) {
             Ok(tap) => tap,
             Err(e) => {
-                let text = traceback::render(vm, &e);
-                return (
-                    End::Error {
-                        text,
-                        kind: ErrorKind::Internal,
-                    },
-                    None,
-                    false,
-                    None,
-                    Default::default(),
-                );
+                // A limit can stop start-up too; anything else is ours.
+                return (ending(vm, e, &state), None, false, None, Default::default());
             }
         };
         let end = match run_main(vm, &script) {
@@ -524,6 +519,10 @@ fn ending(vm: &VirtualMachine, e: PyBaseExceptionRef, state: &Arc<Mutex<HostStat
         ErrorKind::Runtime
     } else if e.fast_isinstance(vm.ctx.exceptions.keyboard_interrupt) {
         ErrorKind::Interrupted
+    } else if e.fast_isinstance(vm.ctx.exceptions.memory_error) {
+        // The script's allocations (or the memory watchdog), wherever
+        // the last straw fell: not a fault of the package.
+        ErrorKind::User
     } else if traceback::escaped_package(vm, &e) {
         ErrorKind::Internal
     } else {
