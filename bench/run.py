@@ -11,6 +11,10 @@ the peer in every repetition, and reports medians and ratios:
   process), against Paddle building the same ops through its own static
   API and serializing them, timed in process (bench/paddle_build.py: no
   Python start, no `import paddle`, no shim).
+- scripts: a whole script on the VM, `fluidc run` against CPython + Paddle
+  3.3.1 running it through the fluid2018 shim (seed 003's linear
+  regression), and start-up (`print(1)`) against CPython's; ratios per
+  alternating pair, their min and max.
 - gemm: `mul` and `matmul` of square float32 matrices (64, 256, 1024) in a
   While loop, the same .pb in `fluidc run` and in Paddle's executor; time
   per product by difference of iteration counts, as GFLOP/s (2 N^3 / t),
@@ -93,6 +97,37 @@ def median_pair(reps, run_a, run_b):
     return statistics.median(a), statistics.median(b)
 
 
+def pair_ratios(reps, run_a, run_b):
+    """Alternates two measurements reps times; returns (median a, median b,
+    min and max of the per-pair ratios b / a)."""
+    a, b = [], []
+    for _ in range(reps):
+        a.append(run_a())
+        b.append(run_b())
+    ratios = [y / x for x, y in zip(a, b)]
+    return statistics.median(a), statistics.median(b), min(ratios), max(ratios)
+
+
+def scripts_bench(reps):
+    """Scripts on the VM (issue 36): a training script end to end and the
+    interpreter's start-up, each against CPython (+ Paddle 3.3.1)."""
+    rows = []
+    seed003 = os.path.join(ROOT, "testdata", "run", "seed003_feeds.py")
+    shim = os.path.join(ROOT, "tests", "interop", "fluid2018", "run_with_paddle.py")
+    o, t, lo, hi = pair_ratios(max(reps, 3), lambda: timed([FLUIDC, "run", seed003])[0],
+                               lambda: timed([VENV_PY, shim, seed003])[0])
+    rows.append(("`fluidc run` seed 003's linear regression script, end to end (CPython + Paddle 3.3.1 through the shim)",
+                 f"{o * 1000:.0f} ms", f"{t * 1000:.0f} ms", f"{lo:.1f}–{hi:.1f}×", "≥ 10× faster"))
+    hello = os.path.join(WORK, "print1.py")
+    with open(hello, "w") as f:
+        f.write("print(1)\n")
+    o, t, lo, hi = pair_ratios(max(reps, 5), lambda: timed([FLUIDC, "run", hello])[0],
+                               lambda: timed([VENV_PY, hello])[0])
+    rows.append(("start-up: `print(1)` (CPython 3 alone)", f"{o * 1000:.0f} ms", f"{t * 1000:.0f} ms",
+                 f"{lo:.2f}–{hi:.2f}×", "≤ 100 ms (fluidc)"))
+    return rows
+
+
 def ops_executed(pb, n):
     """Ops a While-loop program executes for n iterations (body ops x n, plus
     the conditional block's body on half of them)."""
@@ -171,7 +206,8 @@ def compile_bench(reps, sizes):
     rows = []
     for k in sizes:
         o, t = times[k]
-        rows.append((f"compile {k} ops", f"{o * 1000:.1f} ms", f"{t * 1000:.1f} ms", t / o, "report"))
+        rows.append((f"compile {k} ops", f"{o * 1000:.1f} ms", f"{t * 1000:.1f} ms", t / o,
+                     "≥ 5× faster" if k == 10_000 else "report"))
     big = sizes[-1]
     o_rss, t_rss = rss[big]
     rows.append((f"compile {big} ops: peak RSS per op (whole process ÷ ops)", f"{o_rss * 1024 / big:.0f} B",
@@ -499,7 +535,10 @@ def channels(reps, quick):
 def table(title, peer, rows):
     lines = [f"### {title}", "", f"| workload | fluidc | {peer} | {peer} / fluidc | target |", "|---|---|---|---|---|"]
     for name, ours, theirs, ratio, target in rows:
-        r = "" if ratio != ratio else f"{ratio:.2f}×"
+        if isinstance(ratio, str):
+            r = ratio
+        else:
+            r = "" if ratio != ratio else f"{ratio:.2f}×"
         lines.append(f"| {name} | {ours} | {theirs} | {r} | {target} |")
     return "\n".join(lines) + "\n"
 
@@ -509,7 +548,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small sizes, for a fast check")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--write", help="write the tables to this Markdown file")
-    ap.add_argument("--only", choices=["executor", "compile", "load", "gemm", "training", "channels", "scheduling"],
+    ap.add_argument("--only", choices=["scripts", "executor", "compile", "load", "gemm", "training", "channels", "scheduling"],
                     help="run one section and print it")
     args = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
@@ -517,6 +556,7 @@ def main():
     compile_sizes = [1_000, 5_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
     if args.only:
         sections = {
+            "scripts": lambda: table("Scripts", "CPython", scripts_bench(args.reps)),
             "executor": lambda: table("Executor", "Paddle", executor(args.reps, exec_sizes)),
             "compile": lambda: table("Compile", "Paddle", compile_bench(args.reps, compile_sizes)),
             "load": lambda: table("Load", "Paddle", load_bench(args.reps)) + "\n" + phase_table(phases()),
@@ -528,6 +568,7 @@ def main():
         print(sections[args.only]())
         return
     parts = [
+        table("Scripts on the VM: fluidc vs CPython (+ Paddle 3.3.1)", "CPython", scripts_bench(args.reps)),
         table("Executor: fluidc vs Paddle 3.3.1 on the same .pb", "Paddle", executor(args.reps, exec_sizes)),
         table("Compile: fluidc's whole process vs Paddle building and serializing the same ops in process", "Paddle", compile_bench(args.reps, compile_sizes)),
         table("Load: fluidc's whole process vs Paddle's parse and first run, on the same .pb", "Paddle",

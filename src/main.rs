@@ -8,6 +8,11 @@ use fluidc::input::{self, CliError};
 use fluidc_transpiler::verify::Verified;
 use fluidc_transpiler::{codec, dot, pretty, text};
 
+/// mimalloc: the VM allocates an object per Python value, and glibc's
+/// malloc and free were a quarter of a script build's instructions.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "fluidc",

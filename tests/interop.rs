@@ -458,7 +458,7 @@ fn compiled_training_program_trains_in_paddle_as_the_script_does() {
         exe.run(startup)\n\
         x = numpy.array([[1.0], [2.0], [3.0], [4.0]], dtype='float32')\n\
         for i in range(100):\n    p, l = exe.run(main, feed={'x': x, 'y': 2 * x}, fetch_list=['fc_0.tmp_1', 'mean_0.tmp_0'])\n    \
-        if i in (0, 1, 9, 99): print(i, l)\n\
+        if i in (0, 1, 9, 99): print(i, l.reshape(-1))\n\
         print(p.flatten())";
     let ours = venv_python(&["-c", runner, path_str(&startup), path_str(&main)]);
     let theirs = run_with_paddle(std::path::Path::new(script), &repo(), &[]);

@@ -132,7 +132,7 @@ impl Worker<'_, '_> {
                 Some(times) => {
                     let start = Instant::now();
                     let done = kernel(&mut vars);
-                    record(times, (block, pc), start);
+                    times.record((block, pc), start);
                     done.map_err(|e| info.kernel_error(e))?;
                 }
             }
@@ -165,7 +165,7 @@ impl Worker<'_, '_> {
                 let start = self.times.is_some().then(Instant::now);
                 let done = self.control(g, c, here);
                 if let (Some(times), Some(start)) = (&mut self.times, start) {
-                    record(times, here, start);
+                    times.record(here, start);
                 }
                 done.map_err(|e| info.kernel_error(e))
             }
@@ -584,11 +584,4 @@ fn finish(waiter: &GWaiter) -> Completion<Value> {
     waiter
         .finish()
         .expect("a goroutine is woken only after its waiter is claimed")
-}
-
-/// One call of op `at` (block, index), from `start` until now (profiling).
-fn record(times: &mut crate::profile::OpTimes, (block, op): (usize, usize), start: Instant) {
-    let e = &mut times[block][op];
-    e.0 += 1;
-    e.1 += u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
 }

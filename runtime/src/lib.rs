@@ -48,7 +48,7 @@ use fluidc_transpiler::Verified;
 pub use constant::KernelEvaluator;
 pub use error::{AllocError, KernelError, RuntimeError};
 pub use feed::{parse_feed, Batches};
-pub use profile::{format_table, OpProfile};
+pub use profile::{format_table, OpEvent, OpProfile};
 pub use session::{Prepared, Session, SessionOptions};
 pub use tensor::{Data, Tensor};
 

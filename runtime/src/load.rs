@@ -27,6 +27,11 @@ pub(crate) struct Runnable {
     /// The persistable variables (any block's; they live in block 0's
     /// scope), which a session keeps between runs.
     pub(crate) persistables: Vec<(String, VarRef)>,
+    /// Block 0's variables declared with shape `[1]`: a 0-D value of one
+    /// fetches as shape `(1,)` (SPEC §8.5: Paddle 1.x had no 0-D tensors,
+    /// and the programs it wrote, and fluidc writes, declare such a
+    /// `mean` or `accuracy` as `[1]`; Paddle 3.3.1's declare `[]`).
+    pub(crate) declared_one: std::collections::HashSet<String>,
 }
 
 pub(crate) struct LoadedBlock {
@@ -103,6 +108,12 @@ impl Runnable {
                 .iter()
                 .any(|b| b.ops.iter().any(|op| op.ty == "go")),
             persistables: Vec::new(),
+            declared_one: p.blocks[0]
+                .vars
+                .iter()
+                .filter(|v| v.tensor_desc().is_some_and(|t| t.dims == [1]))
+                .map(|v| v.name.clone())
+                .collect(),
         };
         let mut seen = std::collections::HashSet::new();
         for var in p.blocks.iter().flat_map(|b| &b.vars) {

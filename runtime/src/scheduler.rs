@@ -53,7 +53,7 @@ use rand::SeedableRng;
 use crate::error::RuntimeError;
 use crate::goroutine::{Frame, GInfo, Goroutine};
 use crate::load::Runnable;
-use crate::profile::{add_times, empty_times, OpTimes};
+use crate::profile::OpTimes;
 use crate::value::Value;
 
 /// Ops a goroutine runs before it yields to others waiting.
@@ -76,6 +76,8 @@ pub(crate) struct Limits {
     pub(crate) deadline: Option<(Instant, Duration)>,
     /// Time every op (`--profile`; see `crate::profile`).
     pub(crate) profile: bool,
+    /// Keep each op call's start and end too (`fluid.profiler`).
+    pub(crate) timeline: bool,
 }
 
 /// The limit that stopped a run.
@@ -167,7 +169,8 @@ impl<'r> Sched<'r> {
             live: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(0),
             main_locals: Mutex::new(None),
-            times: limits.profile.then(|| Mutex::new(empty_times(prog))),
+            times: (limits.profile || limits.timeline)
+                .then(|| Mutex::new(OpTimes::new(prog, limits.timeline))),
         }
     }
 
@@ -195,7 +198,10 @@ impl<'r> Sched<'r> {
             locals: &queues,
             id: i,
             rng: SmallRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-            times: self.times.as_ref().map(|_| empty_times(self.prog)),
+            times: self
+                .times
+                .as_ref()
+                .map(|_| OpTimes::new(self.prog, self.limits.timeline)),
         };
         // Kernels on every worker allocate under the caller's memory limit.
         let limit = crate::tensor::alloc::current();
@@ -393,8 +399,8 @@ impl<'r> Sched<'r> {
 impl Worker<'_, '_> {
     fn run(mut self) {
         self.run_goroutines();
-        if let (Some(mine), Some(all)) = (&self.times, &self.sched.times) {
-            add_times(&mut all.lock(), mine);
+        if let (Some(mine), Some(all)) = (self.times.take(), &self.sched.times) {
+            all.lock().add(mine);
         }
     }
 

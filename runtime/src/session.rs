@@ -23,7 +23,7 @@ use fluidc_transpiler::{Program, Verified};
 use crate::error::RuntimeError;
 use crate::goroutine::{Frame, FrameKind};
 use crate::load::Runnable;
-use crate::profile::{OpProfile, Profile};
+use crate::profile::{OpEvent, OpProfile, Profile};
 use crate::random;
 use crate::scheduler::{Limits, Sched};
 use crate::scope::{Scope, TensorRef, VarRef, Vars};
@@ -197,11 +197,12 @@ impl Session {
             max_ops: self.options.max_ops,
             deadline: self.deadline.zip(self.options.timeout),
             profile: self.options.profile,
+            timeline: self.profile.timeline_on(),
         };
         let sched = Sched::new(prog, limits);
         let result = sched.run(root_frame(&root), locals, workers, seed);
         if let Some(times) = sched.take_times() {
-            self.profile.add(prog, &times);
+            self.profile.add(prog, times);
         }
         let mut locals = result?;
         let mut vars = Vars::new(&frames, &mut locals, 0);
@@ -228,6 +229,27 @@ impl Session {
     /// Forgets the runs profiled so far (a training run's startup program).
     pub fn reset_profile(&self) {
         self.profile.clear();
+    }
+
+    /// Starts or stops keeping every op call's start and end, for this
+    /// session and its siblings (`fluid.profiler`, process-wide as 1.x's).
+    pub fn set_timeline(&self, on: bool) {
+        self.profile.set_timeline(on);
+    }
+
+    pub fn timeline_on(&self) -> bool {
+        self.profile.timeline_on()
+    }
+
+    /// The op calls since the timeline was started or cleared, in the order
+    /// they ended (within a run; runs in the order they ended).
+    pub fn timeline(&self) -> Vec<OpEvent> {
+        self.profile.timeline()
+    }
+
+    /// Forgets the timeline's calls so far (`fluid.profiler.reset_profiler`).
+    pub fn clear_timeline(&self) {
+        self.profile.clear_timeline();
     }
 
     /// The tensor a persistable variable holds between runs
@@ -357,7 +379,7 @@ fn fetches(
                 "fetch target `{name}` (column {col}) was never written"
             ))
         })?;
-        out.push((name.clone(), t));
+        out.push((name.clone(), as_declared(prog, name, t)));
     }
     for name in extra {
         let r = prog.root_var(&name).ok_or_else(|| {
@@ -369,7 +391,18 @@ fn fetches(
             .tensor(&r)
             .map(TensorRef::into_owned)
             .map_err(|e| RuntimeError::new(format!("cannot fetch `{name}`: {e}")))?;
+        let t = as_declared(prog, &name, t);
         out.push((name, t));
     }
     Ok(out)
+}
+
+/// A fetched 0-D value of a variable declared `[1]`, as shape `(1,)`
+/// ([`Runnable::declared_one`]).
+fn as_declared(prog: &Runnable, name: &str, t: Tensor) -> Tensor {
+    if t.shape().is_empty() && prog.declared_one.contains(name) {
+        t.reshaped(&[1]).unwrap_or(t)
+    } else {
+        t
+    }
 }

@@ -109,10 +109,19 @@ fn reduce_sum_mean_and_matmul_through_programs() {
             .attr("keep_dim", AttrValue::Bool(false))
             .attr("reduce_all", AttrValue::Bool(false)),
     );
-    p.var(0, "avg", F32);
+    // A mean declared `[]` (as Paddle 3.3.1 declares it) fetches 0-D; one
+    // declared `[1]` (as 1.x and fluidc declare it) fetches (1,) (SPEC §8.5).
+    p.program.blocks[0]
+        .vars
+        .push(Var::dense("avg", F32, vec![]));
     p.push(
         0,
         Op::new("mean").input("X", &["m"]).output("Out", &["avg"]),
+    );
+    p.var(0, "avg1", F32);
+    p.push(
+        0,
+        Op::new("mean").input("X", &["m"]).output("Out", &["avg1"]),
     );
     p.var(0, "gram", F32);
     p.push(
@@ -125,10 +134,11 @@ fn reduce_sum_mean_and_matmul_through_programs() {
             .attr("trans_y", AttrValue::Bool(true)),
     );
     assert_eq!(
-        fetch_text(p, &["rows", "avg", "gram"]),
+        fetch_text(p, &["rows", "avg", "avg1", "gram"]),
         vec![
             "rows = [6.0, 15.0] (float32, shape [2])",
             "avg = 3.5 (float32, shape [])",
+            "avg1 = [3.5] (float32, shape [1])",
             "gram = [[14.0, 32.0], [32.0, 77.0]] (float32, shape [2, 2])",
         ]
     );

@@ -182,6 +182,16 @@ impl Host {
         }
     }
 
+    /// The global scope's session, made on first use with the run's
+    /// options.
+    fn global_session(&self) -> Arc<Mutex<fluidc_runtime::Session>> {
+        let mut st = self.state.lock();
+        let options = self.config().map(|c| c.options.clone()).unwrap_or_default();
+        st.global
+            .get_or_insert_with(|| Arc::new(Mutex::new(fluidc_runtime::Session::new(options))))
+            .clone()
+    }
+
     fn config(&self) -> Option<&RunConfig> {
         match &self.mode {
             Mode::Run(c) => Some(c),
@@ -256,18 +266,59 @@ impl Host {
     /// `fluid.Scope()`, sharing the global one's engine and deadline.
     #[pymethod]
     fn session(&self, global: bool) -> Session {
-        let mut st = self.state.lock();
-        let options = self.config().map(|c| c.options.clone()).unwrap_or_default();
-        let g = st
-            .global
-            .get_or_insert_with(|| Arc::new(Mutex::new(fluidc_runtime::Session::new(options))))
-            .clone();
+        let g = self.global_session();
         if global {
             Session::wrap(g)
         } else {
             let sibling = g.lock().sibling();
             Session::wrap(Arc::new(Mutex::new(sibling)))
         }
+    }
+
+    /// `fluid.profiler`: starts or stops keeping the timeline of every op
+    /// the script's scopes run (process-wide, as 1.x's profiler was).
+    #[pymethod]
+    fn profiler_enable(&self) {
+        self.global_session().lock().set_timeline(true);
+    }
+
+    #[pymethod]
+    fn profiler_disable(&self) {
+        self.global_session().lock().set_timeline(false);
+    }
+
+    #[pymethod]
+    fn profiler_enabled(&self) -> bool {
+        self.global_session().lock().timeline_on()
+    }
+
+    #[pymethod]
+    fn profiler_reset(&self) {
+        self.global_session().lock().clear_timeline();
+    }
+
+    /// The op calls timed since the profiler started or was reset, as
+    /// `(op_type, start_ns, end_ns)` (Unix-epoch nanoseconds), in the
+    /// order they ended.
+    #[pymethod]
+    fn profiler_records(&self, vm: &VirtualMachine) -> PyObjectRef {
+        let events = self.global_session().lock().timeline();
+        vm.ctx
+            .new_list(
+                events
+                    .into_iter()
+                    .map(|e| {
+                        vm.ctx
+                            .new_tuple(vec![
+                                vm.ctx.new_str(e.op).into(),
+                                vm.ctx.new_int(e.start_ns).into(),
+                                vm.ctx.new_int(e.end_ns).into(),
+                            ])
+                            .into()
+                    })
+                    .collect(),
+            )
+            .into()
     }
 
     /// Run mode: runs `program` in `session` with `feeds` (`(name, array,

@@ -14,12 +14,14 @@
 //! ends.
 pub mod convert;
 pub mod host;
+pub mod names;
 pub mod params;
 pub mod program;
 pub mod session;
 
 use std::sync::Arc;
 
+use fluidc_transpiler::text::{desc_text, Desc};
 use fluidc_transpiler::{ops, AttrValue, Op, Slot, Var, VarKind};
 use parking_lot::Mutex;
 use rustpython_vm::builtins::{PyBytesRef, PyDictRef, PyModule, PyStrRef};
@@ -46,6 +48,10 @@ pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
     set("BlockAttr", BlockAttr::make_class(&vm.ctx).into());
     set("Session", session::Session::make_class(&vm.ctx).into());
     set("Host", host::Host::make_class(&vm.ctx).into());
+    set(
+        "UniqueNameGenerator",
+        names::UniqueNameGenerator::make_class(&vm.ctx).into(),
+    );
     set("BuildStop", host::build_stop_type(vm).to_owned().into());
     set("EnforceNotMet", host::enforce_type(vm).to_owned().into());
     set(
@@ -731,6 +737,52 @@ impl ProgramDesc {
         fluidc_transpiler::pretty::paddle_program_text(&self.state.lock().program)
     }
 
+    /// 1.x's `Program.to_string(throw_on_error)`: the protobuf text.
+    #[pymethod]
+    fn program_proto_text(&self) -> String {
+        desc_text(Desc::Program(&self.state.lock().program))
+    }
+
+    /// 1.x's `Block.to_string(throw_on_error)`: the block's protobuf text.
+    #[pymethod]
+    fn block_proto_text(&self, block: usize, vm: &VirtualMachine) -> PyResult<String> {
+        let s = self.state.lock();
+        let b = s
+            .program
+            .blocks
+            .get(block)
+            .ok_or_else(|| vm.new_index_error(format!("the program has no block {block}")))?;
+        Ok(desc_text(Desc::Block(b)))
+    }
+
+    /// 1.x's `Variable.to_string(throw_on_error)`: the VarDesc's text.
+    #[pymethod]
+    fn var_proto_text(
+        &self,
+        block: usize,
+        name: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<String> {
+        let s = self.state.lock();
+        let var = s.var(block, name.as_str()).ok_or_else(|| {
+            vm.new_value_error(format!("block {block} has no variable `{}`", name.as_str()))
+        })?;
+        Ok(desc_text(Desc::Var(var)))
+    }
+
+    /// 1.x's `Operator.to_string(throw_on_error)`: the OpDesc's text.
+    #[pymethod]
+    fn op_proto_text(&self, block: usize, idx: usize, vm: &VirtualMachine) -> PyResult<String> {
+        let s = self.state.lock();
+        let op = s
+            .program
+            .blocks
+            .get(block)
+            .and_then(|b| b.ops.get(idx))
+            .ok_or_else(|| vm.new_index_error(format!("block {block} has no op {idx}")))?;
+        Ok(desc_text(Desc::Op(op)))
+    }
+
     /// `print(var)`: the variable's line of `print(program)`.
     #[pymethod]
     fn var_line(&self, block: usize, name: PyStrRef, vm: &VirtualMachine) -> PyResult<String> {
@@ -776,6 +828,28 @@ impl ProgramDesc {
             }
         }
         ProgramDesc::new(ProgramState::from_program(program))
+    }
+
+    /// `prune(targets)`: 1.x's `core.prune`, a copy cut down to the ops
+    /// the targets (`[block, op]` pairs) need
+    /// ([`fluidc_transpiler::passes::prune::to_targets`]).
+    #[pymethod]
+    fn prune(&self, targets: Vec<Vec<usize>>, vm: &VirtualMachine) -> PyResult<ProgramDesc> {
+        let targets = targets
+            .iter()
+            .map(|t| match t[..] {
+                [b, i] => Ok((b, i)),
+                _ => Err(vm.new_value_error("prune: each target is [block, op]".to_string())),
+            })
+            .collect::<PyResult<Vec<(usize, usize)>>>()?;
+        let s = self.state.lock();
+        for &(b, i) in &targets {
+            if s.program.blocks.get(b).is_none_or(|blk| i >= blk.ops.len()) {
+                return Err(vm.new_index_error(format!("prune: block {b} has no op {i}")));
+            }
+        }
+        let program = fluidc_transpiler::passes::prune::to_targets(&s.program, &targets);
+        Ok(ProgramDesc::new(ProgramState::from_program(program)))
     }
 
     /// `append_backward(loss)`: Paddle 3.3.1's backward of block 0; the

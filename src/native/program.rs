@@ -200,9 +200,15 @@ impl ProgramState {
     }
 
     /// Sets the inferred types on the outputs' declarations (dense
-    /// tensors only).
+    /// tensors only). A 0-D output is declared `[1]`: Paddle 1.x had no
+    /// 0-D tensors, its `mean`, `accuracy` and full reductions declared
+    /// `[1]`, and 1.x scripts see shape `(1,)` (SPEC §8.5; the runtime
+    /// fetches such a variable's 0-D value as `(1,)` too).
     fn apply_types(&mut self, block: usize, types: Vec<(String, TensorType)>) {
-        for (name, t) in types {
+        for (name, mut t) in types {
+            if t.dims.is_empty() {
+                t.dims = vec![1];
+            }
             let Some(b) = self.find_var(block, &name) else {
                 continue;
             };

@@ -222,7 +222,8 @@ pub fn last_line(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> String {
 
 /// Whether `exc` is a fluidc bug: raised by the package's own code (its
 /// innermost frame is the package's) as an AttributeError, NameError,
-/// UnboundLocalError or KeyError, which the API never raises on purpose.
+/// UnboundLocalError or KeyError, which the API never raises on purpose
+/// (but a `__getattr__`'s AttributeError is the protocol's answer).
 pub fn escaped_package(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> bool {
     let e = &vm.ctx.exceptions;
     let unintended = [e.attribute_error, e.name_error, e.key_error]
@@ -235,6 +236,8 @@ pub fn escaped_package(vm: &VirtualMachine, exc: &PyBaseExceptionRef) -> bool {
     unintended
         && innermost.is_some_and(|t| {
             let path = t.frame.code.source_path.as_str();
-            !is_user_code(path) && is_package(path)
+            let lookup = t.frame.code.obj_name.as_str() == "__getattr__"
+                && exc.fast_isinstance(e.attribute_error);
+            !is_user_code(path) && is_package(path) && !lookup
         })
 }

@@ -27,4 +27,4 @@ for o in exe.run(feed={'x': xs, 'y': ys}, fetch_list=outs):
     print(np.round(o, 5))
 for k in range(6):
     l, = exe.run(feed={'x': xs * 0.5, 'y': ys}, fetch_list=[loss])
-    print(k, '%.5g' % float(np.array(l)))
+    print(k, '%.5g' % np.array(l)[0])

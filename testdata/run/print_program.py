@@ -1,6 +1,8 @@
-# print(program) prints what Paddle 3.3.1 prints: every block under its
-# block_idx header, with the slots, defaults and stop_gradient flags
-# Paddle gives the ops and variables; then what a script reads of its blocks.
+# program._to_readable_code() (Paddle 1.7+'s `print(program)`; 1.x printed
+# the protobuf text, see testdata/fluidc_only/program_to_string.py) prints
+# what Paddle 3.3.1 prints: every block under its block_idx header, with the
+# slots, defaults and stop_gradient flags Paddle gives the ops and
+# variables; then what a script reads of its blocks.
 import paddle.fluid as fluid
 i = fluid.layers.fill_constant(shape=[1], dtype='int64', value=0)
 n = fluid.layers.fill_constant(shape=[1], dtype='int64', value=3)
@@ -9,7 +11,7 @@ w = fluid.layers.While(cond=c)
 with w.block():
     fluid.layers.increment(i, in_place=True)
     fluid.layers.less_than(i, n, cond=c)
-print(fluid.default_main_program())
+print(fluid.default_main_program()._to_readable_code())
 prog = fluid.default_main_program()
 print(prog.num_blocks, [b.idx for b in prog.blocks], prog.block(1).parent_idx)
 body = prog.block(1)

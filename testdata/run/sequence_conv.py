@@ -34,7 +34,7 @@ for out in exe.run(feed=feeder.feed(samples), fetch_list=plain, return_numpy=Fal
     print(np.round(np.array(out), 4))
 for step in range(8):
     c, a = exe.run(feed=feeder.feed(samples), fetch_list=[cost, acc])
-    print(step, '%.4f' % float(np.array(c)), '%.2f' % float(np.array(a)))
+    print(step, '%.4f' % np.array(c)[0], '%.2f' % np.array(a)[0])
 
 # Inference on random sentences, as the book's infer() built them.
 np.random.seed(1)

@@ -26,4 +26,4 @@ images = rng.rand(6, 1, 12, 12).astype('float32')
 labels = np.array([[3], [1], [4], [1], [5], [9]], dtype='int64')
 for step in range(6):
     l, = exe.run(feed={'img': images, 'label': labels}, fetch_list=[avg_loss])
-    print(step, '%.4f' % float(np.array(l)))
+    print(step, '%.4f' % np.array(l)[0])

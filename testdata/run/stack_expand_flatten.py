@@ -43,4 +43,4 @@ for o in exe.run(feed=feed, fetch_list=outs):
     print(np.round(o, 4))
 for k in range(8):
     l, = exe.run(feed=feed, fetch_list=[loss])
-    print(k, '%.5f' % float(np.array(l)))
+    print(k, '%.5f' % np.array(l)[0])

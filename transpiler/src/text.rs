@@ -16,11 +16,13 @@ use prost_reflect::{
 };
 
 use crate::codec::{decode_desc, DecodeError};
-use crate::model::Block;
+use crate::model::{Block, Op, Program, Var};
 use crate::proto;
 
 const PROGRAM_DESC: &str = "paddle.framework.proto.ProgramDesc";
 const BLOCK_DESC: &str = "paddle.framework.proto.BlockDesc";
+const VAR_DESC: &str = "paddle.framework.proto.VarDesc";
+const OP_DESC: &str = "paddle.framework.proto.OpDesc";
 
 fn descriptor(name: &str) -> MessageDescriptor {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
@@ -65,6 +67,32 @@ pub fn to_text(what: Message, bytes: &[u8]) -> Result<String, DecodeError> {
     let mut out = String::new();
     print_message(&msg, 0, &mut out);
     Ok(out)
+}
+
+/// A part of a program in the model, to print as protobuf text.
+#[derive(Debug, Clone, Copy)]
+pub enum Desc<'a> {
+    Program(&'a Program),
+    Block(&'a Block),
+    Var(&'a Var),
+    Op(&'a Op),
+}
+
+/// The protobuf text of a part of a program, as protoc prints its
+/// encoding: what Paddle 1.x's `to_string(throw_on_error)` of a Program,
+/// Block, Variable or Operator returned (its `print(program)`).
+pub fn desc_text(desc: Desc<'_>) -> String {
+    let (name, bytes) = match desc {
+        Desc::Program(p) => (PROGRAM_DESC, proto::ProgramDesc::from(p).encode_to_vec()),
+        Desc::Block(b) => (BLOCK_DESC, encode_block(b)),
+        Desc::Var(v) => (VAR_DESC, proto::VarDesc::from(v).encode_to_vec()),
+        Desc::Op(o) => (OP_DESC, proto::OpDesc::from(o).encode_to_vec()),
+    };
+    let msg = DynamicMessage::decode(descriptor(name), &bytes[..])
+        .expect("the model encodes messages of its own schema");
+    let mut out = String::new();
+    print_message(&msg, 0, &mut out);
+    out
 }
 
 /// Prints encoded bytes as protobuf's canonical JSON, with the proto field

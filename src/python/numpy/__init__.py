@@ -76,6 +76,10 @@ class dtype(object):
 
     @property
     def name(self):
+        if self._name[0] == "U":
+            # numpy names str dtypes by their bits: `<U2` is 'str64'.
+            n = 32 * _builtins.int(self._name[1:])
+            return "str%d" % n if n else "str"
         return "int64" if self._name == "longlong" else self._name
 
     @property
@@ -88,7 +92,7 @@ class dtype(object):
 
     @property
     def alignment(self):
-        return _DTYPE_INFO[self._name][1]
+        return 4 if self._name[0] == "U" else _DTYPE_INFO[self._name][1]
 
     @property
     def char(self):
@@ -104,7 +108,7 @@ class dtype(object):
 
     @property
     def type(self):
-        return _SCALAR_TYPE_BY_NAME[self._name]
+        return str_ if self._name[0] == "U" else _SCALAR_TYPE_BY_NAME[self._name]
 
     @property
     def descr(self):
@@ -164,9 +168,11 @@ class dtype(object):
         return _builtins.hash(("numpy.dtype", self.name))
 
     def __repr__(self):
-        return "dtype('%s')" % self.name
+        return "dtype('%s')" % self.__str__()
 
     def __str__(self):
+        if self._name[0] == "U":
+            return self.str if self._name != "U0" else "<U"
         return self.name
 
     def __reduce__(self):
@@ -190,9 +196,15 @@ def _dtype_name(obj):
         if name is None and obj in _DTYPE_INFO:
             name = obj
         if name is None:
+            name = _str_dtype_name(obj)
+        if name is None:
             raise TypeError("data type %r not understood" % (obj,))
         return name
     if isinstance(obj, type):
+        if obj is _builtins.str or obj is str_:
+            return "U0"
+        if obj is _builtins.bytes:
+            raise TypeError("fluidc's numpy has no arrays of bytes (dtype 'S')")
         name = obj.__dict__.get("_dtype_name") if hasattr(obj, "__dict__") else None
         if name is None:
             for klass in obj.__mro__:
@@ -218,11 +230,30 @@ def _dtype_name(obj):
     raise TypeError("Cannot interpret '%r' as a data type" % (obj,))
 
 
+def _str_dtype_name(s):
+    """The name of a str dtype spelled `U`, `<U5`, `str`, ..., or None."""
+    if s in ("str", "unicode", "str_"):
+        return "U0"
+    t = s[1:] if s[:1] in ("<", "=", "|") else s
+    if t[:1] == "U" and (t[1:] == "" or t[1:].isdigit()):
+        n = _builtins.int(t[1:] or "0")
+        name = "U%d" % n
+        if name not in _DTYPE_INFO:
+            _DTYPE_INFO[name] = ("U", 4 * n, "U", "<U%d" % n)
+        return name
+    if t[:1] in ("S", "a") and (t[1:] == "" or t[1:].isdigit()) or s in ("bytes", "bytes_"):
+        raise TypeError("fluidc's numpy has no arrays of bytes (dtype %r)" % s)
+    return None
+
+
 def _host(d):
     """The dtype name fluidc's arrays take, or None for numpy's default."""
     if d is None:
         return None
     name = _dtype_name(d)
+    if name[0] == "U":
+        raise TypeError("fluidc's numpy makes arrays of str (dtype %r) only from str values "
+                        "(np.array, np.zeros, np.full, astype), not here" % dtype(name).str)
     if name not in _HOST_DTYPES:
         raise TypeError(
             "fluidc's numpy has no arrays of dtype '%s' (it has bool, int32, int64, float32 and float64)"
@@ -324,7 +355,10 @@ class generic(object):
         return a if dtype is None else a.astype(dtype)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _wrap_scalar(_numpy.astype(self._h, _host(dtype))._h)
+        name = _dtype_name(dtype)
+        if name[0] == "U":
+            return _strings().from_numbers(self, name)
+        return _wrap_scalar(_numpy.astype(self._h, _host(name))._h)
 
     def copy(self, order="C"):
         return self
@@ -715,7 +749,47 @@ complex_ = complex128
 cdouble = complex128
 csingle = complex64
 object_ = object
-str_ = _builtins.str
+
+
+class str_(_builtins.str):
+    """numpy's str scalar (an element of an array of str): a Python str
+    that prints as numpy 2 prints it. (numpy's is also a `np.generic`;
+    fluidc's is not.)"""
+
+    def __repr__(self):
+        return "np.str_(%s)" % _builtins.str.__repr__(self)
+
+    def __str__(self):
+        return _builtins.str.__str__(self)
+
+    @property
+    def dtype(self):
+        return dtype("U%d" % len(self))
+
+    @property
+    def shape(self):
+        return ()
+
+    @property
+    def ndim(self):
+        return 0
+
+    @property
+    def size(self):
+        return 1
+
+    @property
+    def itemsize(self):
+        return 4 * len(self)
+
+    def item(self):
+        return _builtins.str.__str__(self)
+
+    def tolist(self):
+        return _builtins.str.__str__(self)
+
+
+str_.__module__ = "numpy"
 bytes_ = _builtins.bytes
 # numpy 1.x's aliases of the Python types, which 2018 scripts use.
 float = _builtins.float
@@ -739,6 +813,8 @@ class ndarray(object):
     """An n-dimensional array (one `_numpy` handle in `_h`)."""
 
     __array_priority__ = 0.0
+    # The strings of an array of str (numpy/_strarray.py), None otherwise.
+    _s = None
 
     def __hash__(self):
         raise TypeError("unhashable type: 'numpy.ndarray'")
@@ -838,7 +914,10 @@ class ndarray(object):
         return numpy
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _numpy.astype(self._h, _host(dtype))
+        name = _dtype_name(dtype)
+        if name[0] == "U":
+            return _strings().from_numbers(self, name)
+        return _numpy.astype(self._h, _host(name))
 
     def tolist(self):
         return _numpy.tolist(self._h)
@@ -1278,17 +1357,42 @@ little_endian = True
 # ---------------------------------------------------------------- making arrays
 
 
+_strmod = None
+
+
+def _strings():
+    """numpy/_strarray.py, arrays of str (loaded when a script makes one)."""
+    global _strmod
+    if _strmod is None:
+        from numpy import _strarray
+        _strmod = _strarray
+    return _strmod
+
+
+def _isstr(a):
+    return isinstance(a, ndarray) and a._s is not None
+
+
 def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
     if not isinstance(object, (ndarray, generic, list, tuple)) and hasattr(object, "__array__"):
         object = object.__array__()
-    a = _numpy.array(object, _host(dtype))
+    name = None if dtype is None else _dtype_name(dtype)
+    if (name is not None and name[0] == "U") or isinstance(object, _builtins.str) or _isstr(object):
+        return _strings().array(object, name, ndmin)
+    try:
+        a = _numpy.array(object, _host(name))
+    except TypeError:
+        # Strings: an array of str, or numbers parsed from strings.
+        if not _strings().has_str(object):
+            raise
+        return _strings().array(object, name, ndmin)
     if ndmin and a.ndim < ndmin:
         a = _numpy.reshape(a._h, (1,) * (ndmin - a.ndim) + a.shape)
     return a
 
 
 def asarray(a, dtype=None, order=None, copy=None, like=None):
-    if isinstance(a, ndarray) and (dtype is None or _dtype_name(dtype) == a._h.dtype):
+    if isinstance(a, ndarray) and (dtype is None or _dtype_name(dtype) == a.dtype._name):
         return a
     return array(a, dtype)
 
@@ -1311,19 +1415,41 @@ def copy(a, order="K", subok=False):
     return array(a)
 
 
+def _str_full(shape, fill_value, dtype):
+    """np.zeros/np.ones/np.empty/np.full of a str dtype, or None for other
+    dtypes."""
+    if dtype is None or dtype is float64 or _dtype_name(dtype)[0] != "U":
+        return None
+    return _strings().full(shape, fill_value, _dtype_name(dtype))
+
+
 def zeros(shape, dtype=float64, order="C", like=None):
+    s = _str_full(shape, "", dtype)
+    if s is not None:
+        return s
     return _numpy.zeros(shape, _host(dtype))
 
 
 def ones(shape, dtype=None, order="C", like=None):
+    s = _str_full(shape, "1", dtype)
+    if s is not None:
+        return s
     return _numpy.full(shape, 1, _host(dtype) or "float64")
 
 
 def empty(shape, dtype=float64, order="C", like=None):
+    s = _str_full(shape, "", dtype)
+    if s is not None:
+        return s
     return _numpy.zeros(shape, _host(dtype))
 
 
 def full(shape, fill_value, dtype=None, order="C", like=None):
+    if dtype is None and isinstance(fill_value, _builtins.str):
+        return _strings().full(shape, fill_value, None)
+    s = _str_full(shape, fill_value, dtype)
+    if s is not None:
+        return s
     return _numpy.full(shape, fill_value, _host(dtype))
 
 
@@ -1505,7 +1631,10 @@ def ravel(a, order="C"):
 
 
 def transpose(a, axes=None):
-    return _numpy.transpose(asarray(a)._h, axes)
+    a = asarray(a)
+    if a._s is not None:
+        return a.transpose(axes)
+    return _numpy.transpose(a._h, axes)
 
 
 def swapaxes(a, axis1, axis2):
@@ -1547,11 +1676,17 @@ def rollaxis(a, axis, start=0):
 
 
 def squeeze(a, axis=None):
-    return _numpy.squeeze(asarray(a)._h, axis)
+    a = asarray(a)
+    if a._s is not None:
+        return a.squeeze(axis)
+    return _numpy.squeeze(a._h, axis)
 
 
 def expand_dims(a, axis):
-    return _numpy.expand_dims(asarray(a)._h, axis)
+    a = asarray(a)
+    if a._s is not None:
+        return a._gather(_numpy.expand_dims(a._positions()._h, axis))
+    return _numpy.expand_dims(a._h, axis)
 
 
 def atleast_1d(*arys):
@@ -1609,7 +1744,12 @@ def broadcast_arrays(*args, subok=False):
 
 
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
-    r = _numpy.concatenate(arrays, axis)
+    try:
+        r = _numpy.concatenate(arrays, axis)
+    except TypeError:
+        if not _strings().has_str(_builtins.list(arrays)):
+            raise
+        r = _strings().combine(lambda pos: _numpy.concatenate(pos, axis), arrays)
     return r if dtype is None else r.astype(dtype)
 
 
@@ -1621,7 +1761,12 @@ def permute_dims(a, axes=None):
 
 
 def stack(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
-    r = _numpy.stack(arrays, axis)
+    try:
+        r = _numpy.stack(arrays, axis)
+    except TypeError:
+        if not _strings().has_str(_builtins.list(arrays)):
+            raise
+        r = _strings().combine(lambda pos: _numpy.stack(pos, axis), arrays)
     return r if dtype is None else r.astype(dtype)
 
 
@@ -1999,7 +2144,12 @@ def where(condition, x=None, y=None):
         return _numpy.nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    return _numpy.where(condition, x, y)
+    try:
+        return _numpy.where(condition, x, y)
+    except TypeError:
+        if not _strings().has_str([x, y]):
+            raise
+        return _strings().combine(lambda pos: _numpy.where(condition, pos[0], pos[1]), [x, y])
 
 
 def nonzero(a):
@@ -2255,14 +2405,28 @@ def diff(a, n=1, axis=-1):
 
 
 def sort(a, axis=-1, kind=None, order=None):
-    return _numpy.sort(a, axis)
+    try:
+        return _numpy.sort(a, axis)
+    except TypeError:
+        if not _strings().has_str(a):
+            raise
+        return _strings().sort(a, axis)
 
 
 def argsort(a, axis=-1, kind=None, order=None):
-    return _numpy.argsort(a, axis)
+    try:
+        return _numpy.argsort(a, axis)
+    except TypeError:
+        if not _strings().has_str(a):
+            raise
+        return _strings().argsort(a, axis)
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):
+    if axis is not None:
+        raise NotImplementedError("fluidc's numpy has no np.unique(axis=)")
+    if _isstr(ar) or (isinstance(ar, (list, tuple)) and _strings().has_str(ar)):
+        return _strings().unique(ar, return_index, return_inverse, return_counts)
     a = asarray(ar).ravel()
     order = _numpy.argsort(a, 0)
     s = a[order]
@@ -2819,8 +2983,24 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
 
 from numpy import random  # noqa: E402
 from numpy import linalg  # noqa: E402
-from numpy import testing  # noqa: E402
-from numpy import lib  # noqa: E402
+
+
+# Names defined in submodules that load on first use (few scripts use them).
+_LAZY = {}
+
+
+def __getattr__(name):
+    # `numpy.testing` (which imports unittest) and `numpy.lib` load on first
+    # use, as numpy 2 loads `testing`: most scripts use neither.
+    if name in ("testing", "lib"):
+        import importlib
+        return importlib.import_module("numpy." + name)
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module("numpy." + _LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError("module 'numpy' has no attribute '%s'" % name)
 
 # `from numpy import *` exports what numpy 2's `__all__` names (numpy's own
 # list, with what fluidc's numpy has of it).
@@ -2877,4 +3057,4 @@ _NUMPY_ALL = (
     "unsignedinteger unstack unwrap ushort vander var vdot vecdot vecmat vectorize void vsplit "
     "vstack where zeros zeros_like "
 )
-__all__ = [_n for _n in _NUMPY_ALL.split() if _n in globals()]
+__all__ = [_n for _n in _NUMPY_ALL.split() if _n in globals() or _n in _LAZY]

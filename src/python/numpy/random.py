@@ -3,7 +3,6 @@
 module's functions use one global instance, seeded from the clock until
 `seed` is called."""
 import math as _math
-import warnings as _warnings
 
 import _numpy
 import numpy as _np
@@ -100,11 +99,13 @@ class RandomState(object):
 
     def random_integers(self, low, high=None, size=None):
         if high is None:
+            import warnings as _warnings  # on first use: importing it costs start-up
             _warnings.warn("This function is deprecated. Please call randint(1, {low} + 1) instead".format(low=low),
                            DeprecationWarning, stacklevel=2)
             high = low
             low = 1
         else:
+            import warnings as _warnings  # on first use: importing it costs start-up
             _warnings.warn("This function is deprecated. Please call randint({low}, {high} + 1) instead".format(
                 low=low, high=high), DeprecationWarning, stacklevel=2)
         return self._s.randint(low, int(high) + 1, size, "int64")
@@ -114,8 +115,13 @@ class RandomState(object):
                 isinstance(v, (int, float, bool, _np.generic, _np.ndarray, list, tuple)) for v in a):
             # A list of other objects (strings): numpy draws indices the same way.
             if size is not None:
-                raise TypeError("fluidc's numpy has no arrays of %s" % type(a[0]).__name__)
+                return _np.asarray(a)[self._s.choice(len(a), size, bool(replace), p)]
             return a[self._s.choice(len(a), None, bool(replace), p)]
+        if isinstance(a, _np.ndarray) and a._s is not None:
+            # An array of str: the same draws of indices.
+            if a.ndim != 1:
+                raise ValueError("a must be 1-dimensional")
+            return a[self._s.choice(len(a), size, bool(replace), p)]
         return self._s.choice(a, size, bool(replace), p)
 
     def shuffle(self, x):

@@ -165,9 +165,15 @@ class Executor:
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
         program = framework.default_main_program() if program is None else program
+        if fetch_list is not None and not isinstance(fetch_list, (list, tuple, str, Variable)):
+            # 1.0-1.5 took any sized iterable (`fetch_list={g_img}`), in its
+            # iteration order; Paddle 3.3.1 takes a list or tuple.
+            len(fetch_list)
+            fetch_list = list(fetch_list)
         if self.real is not None:
-            return self.real.run(program, feed=feed, fetch_list=fetch_list, scope=scope,
-                                 return_numpy=return_numpy)
+            got = self.real.run(program, feed=feed, fetch_list=fetch_list, scope=scope,
+                                return_numpy=return_numpy)
+            return _fetched_as_1x(program, fetch_list, got) if return_numpy else got
         if STATE.is_startup(program):
             return []
         fetch = [v if isinstance(v, str) else v.name for v in (fetch_list or [])]
@@ -278,6 +284,26 @@ def result():
 # ---------------------------------------------------------------- tensor layers
 
 
+_FORCE_INIT_ON_CPU = False
+
+
+def force_init_on_cpu():
+    return _FORCE_INIT_ON_CPU
+
+
+@contextlib.contextmanager
+def init_on_cpu():
+    """1.x's `fluid.initializer.init_on_cpu`: the fill_constant,
+    Constant-initializer and less_than ops built inside get force_cpu."""
+    global _FORCE_INIT_ON_CPU
+    pre_state = _FORCE_INIT_ON_CPU
+    _FORCE_INIT_ON_CPU = True
+    try:
+        yield
+    finally:
+        _FORCE_INIT_ON_CPU = pre_state
+
+
 def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
     helper = LayerHelper("fill_constant", name=name)
     dtype = _dtype(dtype)
@@ -293,7 +319,7 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
             "dtype": out.dtype,
             "value": float(value),
             "str_value": str(int(value)) if is_int else str(float(value)),
-            "force_cpu": force_cpu,
+            "force_cpu": force_cpu or force_init_on_cpu(),
         },
         stop_gradient=True,
     )
@@ -373,7 +399,7 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
         type="fill_constant",
         outputs={"Out": init_var},
         attrs={"shape": var.shape, "dtype": int(var.dtype), "value": float(value),
-               "force_cpu": force_cpu},
+               "force_cpu": force_cpu or force_init_on_cpu()},
         stop_gradient=True,
     )
     return var
@@ -427,6 +453,8 @@ def _compare(op_type):
             cond = helper.create_variable_for_type_inference(dtype="bool")
             cond.stop_gradient = True
         attrs = {} if force_cpu is None else {"force_cpu": force_cpu}
+        if force_cpu is None and op_type == "less_than" and force_init_on_cpu():
+            attrs = {"force_cpu": True}
         helper.append_op(type=op_type, inputs={"X": [x], "Y": [y]}, outputs={"Out": [cond]},
                          attrs=attrs)
         return cond
@@ -599,10 +627,12 @@ def one_hot(input, depth, allow_out_of_range=False):
 
 
 def sequence_softmax(input, use_cudnn=False, name=None):
-    """1.x's sequence_softmax (use_cudnn only picks the GPU kernel)."""
+    """1.x's sequence_softmax (use_cudnn only picks the GPU kernel; the op
+    keeps it as its attribute)."""
     helper = LayerHelper("sequence_softmax", name=name)
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
-    helper.append_op(type="sequence_softmax", inputs={"X": input}, outputs={"Out": out})
+    helper.append_op(type="sequence_softmax", inputs={"X": input}, outputs={"Out": out},
+                     attrs={"use_cudnn": use_cudnn})
     return out
 
 
@@ -716,14 +746,24 @@ def _sequence_conv_pool(input, num_filters, filter_size, param_attr=None, act="s
 def _simple_img_conv_pool(input, num_filters, filter_size, pool_size, pool_stride,
                           pool_padding=0, pool_type="max", global_pooling=False,
                           conv_stride=1, conv_padding=0, conv_dilation=1, conv_groups=1,
-                          param_attr=None, bias_attr=None, act=None, use_cudnn=True):
+                          param_attr=None, bias_attr=None, act=None, use_cudnn=True,
+                          use_mkldnn=False):
+    # Early 2018's use_mkldnn went to conv2d (and so its activation) and
+    # pool2d, which put it in their ops' attributes.
+    block = framework.default_main_program().current_block()
+    first = len(block.ops)
     conv_out = conv2d(input=input, num_filters=num_filters, filter_size=filter_size,
                       stride=conv_stride, padding=conv_padding, dilation=conv_dilation,
                       groups=conv_groups, param_attr=param_attr, bias_attr=bias_attr, act=act,
                       use_cudnn=use_cudnn)
-    return pool2d(input=conv_out, pool_size=pool_size, pool_type=pool_type,
-                  pool_stride=pool_stride, pool_padding=pool_padding,
-                  global_pooling=global_pooling, use_cudnn=use_cudnn)
+    pool_out = pool2d(input=conv_out, pool_size=pool_size, pool_type=pool_type,
+                      pool_stride=pool_stride, pool_padding=pool_padding,
+                      global_pooling=global_pooling, use_cudnn=use_cudnn)
+    if use_mkldnn:
+        for op in block.ops[first:]:
+            if op.type in ("conv2d", "pool2d", act):
+                op._set_attr("use_mkldnn", True)
+    return pool_out
 
 
 def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
@@ -909,7 +949,7 @@ class ConstantInitializer(Initializer):
     def __call__(self, var, block):
         return self._prepend(block, var, "fill_constant", {
             "shape": var.shape, "dtype": int(var.dtype), "value": float(self._value),
-            "force_cpu": self._force_cpu})
+            "force_cpu": self._force_cpu or force_init_on_cpu()})
 
 
 class UniformInitializer(Initializer):
@@ -1566,6 +1606,17 @@ def transpose(x, perm, name=None):
     return out
 
 
+def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
+    """1.x's matmul layer: the `matmul` op (Paddle 3.3.1 still registers it)
+    with `transpose_X`, `transpose_Y` and `alpha`."""
+    helper = LayerHelper("matmul", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="matmul", inputs={"X": x, "Y": y}, outputs={"Out": out},
+                     attrs={"transpose_X": transpose_x, "transpose_Y": transpose_y,
+                            "alpha": float(alpha)})
+    return out
+
+
 def _reduce(op_type):
     def layer(input, dim=None, keep_dim=False, name=None):
         helper = LayerHelper(op_type, name=name)
@@ -1770,6 +1821,63 @@ def _operator(method, op_type, reverse):
 
     impl.__name__ = method
     return impl
+
+
+def _declare_one(block, op):
+    """Paddle 1.x had no 0-D tensors: an op output its InferShape made 0-D
+    (a `mean`, an `accuracy`, a full reduction) was declared `[1]`."""
+    for name in op.output_arg_names:
+        var = block._find_var_recursive(name)
+        if (var is not None and var.type == core.VarDesc.VarType.LOD_TENSOR
+                and list(var.desc.shape()) == []):
+            var.desc.set_shape([1])
+    return op
+
+
+def _patch_zero_d():
+    """Every op appended, prepended or inserted declares 0-D outputs `[1]`."""
+    block_cls = framework.Block
+    for method in ("append_op", "_prepend_op", "_insert_op"):
+        original = getattr(block_cls, method)
+        if getattr(original, "_declares_one", False):
+            continue
+
+        def patched(self, *args, _original=original, **kwargs):
+            return _declare_one(self, _original(self, *args, **kwargs))
+        patched._declares_one = True
+        setattr(block_cls, method, patched)
+
+
+class _Array1x(numpy.ndarray):
+    """A fetched (1,) array as numpy 1.x let 1.x scripts use it: `float()`,
+    `int()` and `%f` of a one-element array (numpy 2.4 refuses them);
+    it prints as a plain ndarray."""
+
+    def __float__(self):
+        return float(self.reshape(()).view(numpy.ndarray))
+
+    def __int__(self):
+        return int(self.reshape(()).view(numpy.ndarray))
+
+    def __repr__(self):
+        return repr(self.view(numpy.ndarray))
+
+
+def _fetched_as_1x(program, fetch_list, got):
+    """What 1.x fetched: a 0-D value of a variable declared `[1]` as shape
+    (1,) (SPEC §8.5)."""
+    program = framework.default_main_program() if program is None else program
+    program = getattr(program, "_program", None) or program  # a CompiledProgram's
+    block = program.global_block()
+    out = []
+    for item, value in zip(fetch_list or [], got):
+        name = item if isinstance(item, str) else getattr(item, "name", None)
+        var = block._find_var_recursive(name) if name is not None else None
+        if (isinstance(value, numpy.ndarray) and value.ndim == 0 and var is not None
+                and list(var.shape) == [1]):
+            value = value.reshape(1).view(_Array1x)
+        out.append(value)
+    return out
 
 
 def _patch_variable():
@@ -2197,10 +2305,16 @@ class L2DecayRegularizer(paddle.regularizer.L2Decay):
     def __init__(self, regularization_coeff=0.0):
         super().__init__(regularization_coeff)
 
+    def __str__(self):  # 1.x's
+        return "L2Decay, regularization_coeff=%f" % self._coeff
+
 
 class L1DecayRegularizer(paddle.regularizer.L1Decay):
     def __init__(self, regularization_coeff=0.0):
         super().__init__(regularization_coeff)
+
+    def __str__(self):  # 1.x's
+        return "L1Decay, regularization_coeff=%f" % self._coeff
 
 
 class GradientClipByGlobalNorm(paddle.nn.ClipGradByGlobalNorm):
@@ -2393,12 +2507,16 @@ class DataFeeder(paddle.base.DataFeeder):
 def _cached_download(url, module_name, md5sum, save_name=None):
     """1.x's `paddle.dataset.common.download` without the download: the file
     in `~/.cache/paddle/dataset/<module>/` as it is (tests write small files
-    whose md5 is not Paddle's; fluidc warns and reads them too)."""
+    whose md5 is not Paddle's; fluidc warns and reads them too). Paddle 1.6
+    moved imdb, imikolov and movielens to URLs like `.../imdb%2FaclImdb_v1.tar.gz`;
+    the file 1.x saved from its URL (`aclImdb_v1.tar.gz`) stands for them."""
     import importlib
 
     common = importlib.import_module("paddle.dataset.common")
-    path = os.path.join(common.DATA_HOME, module_name,
-                        save_name or url.split('/')[-1])
+    name = save_name or url.split('/')[-1]
+    path = os.path.join(common.DATA_HOME, module_name, name)
+    if name.startswith(module_name + "%2F") and not os.path.exists(path):
+        path = os.path.join(common.DATA_HOME, module_name, name[len(module_name) + 3:])
     if not os.path.exists(path):
         raise RuntimeError(f"{path} is missing (Paddle would download {url})")
     return path
@@ -2429,6 +2547,7 @@ def install(run=False):
     framework.switch_startup_program(Program())
     STATE = _State()
     _patch_variable()
+    _patch_zero_d()
     paddle.base.libpaddle.DenseTensor.recursive_sequence_lengths = _recursive_sequence_lengths
 
     layers = _module(
@@ -2491,6 +2610,7 @@ def install(run=False):
         concat=concat, sums=sums, sum=sum_layer,
         layer_norm=layer_norm, l2_normalize=l2_normalize, prelu=prelu,
         label_smooth=label_smooth, huber_loss=huber_loss, pad=pad, reshape=reshape, transpose=transpose, clip=clip,
+        matmul=matmul,
         StaticRNN=StaticRNN,
         create_parameter=create_parameter,
         autoincreased_step_counter=autoincreased_step_counter,
@@ -2527,6 +2647,7 @@ def install(run=False):
         TruncatedNormalInitializer=TruncatedNormalInitializer,
         XavierInitializer=XavierInitializer, MSRAInitializer=MSRAInitializer,
         NumpyArrayInitializer=NumpyArrayInitializer,
+        init_on_cpu=init_on_cpu, force_init_on_cpu=force_init_on_cpu,
     )
     fluid.initializer = _module("paddle.fluid.initializer", **initializers)
     fluid.io = _module(
@@ -2586,8 +2707,452 @@ def install(run=False):
     paddle.compat = _module("paddle.compat", to_text=_compat_to_text, to_bytes=_compat_to_text,
                             round=_compat_round, floor_division=lambda x, y: x // y,
                             get_exception_message=lambda exc: str(exc))
+    _install_1x_extras(fluid, layers)
+    _install_1x_highlevel(fluid, layers, optimizers)
     paddle.fluid = fluid
     return fluid
+
+
+# ---------------------------------------------------------------- 1.x extras
+# `fluid.layers.<submodule>`, `fluid.average`, `fluid.memory_optimize`,
+# `fluid.framework.grad_var_name`, `Program.prune`, as 1.x's Python had them.
+
+# Where 1.x (1.0-1.5) defined each layer: `from paddle.fluid.layers.nn import
+# fc` and `fluid.layers.nn.fc` are `fluid.layers.fc`. Only the layers this
+# shim has are bound.
+_LAYER_HOMES = {
+    "nn": (
+        "fc", "embedding", "dynamic_lstm", "dynamic_gru", "gru_unit", "cos_sim",
+        "cross_entropy", "square_error_cost", "sequence_conv", "conv2d", "sequence_pool",
+        "sequence_softmax", "softmax", "pool2d", "batch_norm", "sequence_expand",
+        "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
+        "reduce_any", "sequence_first_step", "sequence_last_step", "dropout", "split",
+        "l2_normalize", "topk", "transpose", "softmax_with_cross_entropy", "one_hot",
+        "autoincreased_step_counter", "reshape", "squeeze", "unsqueeze", "pad",
+        "label_smooth", "gather", "relu", "selu", "log", "elu", "relu6", "pow", "stanh",
+        "hard_sigmoid", "swish", "prelu", "brelu", "leaky_relu", "flatten", "stack",
+        "expand", "scale", "elementwise_add", "elementwise_div", "elementwise_sub",
+        "elementwise_mul", "elementwise_max", "elementwise_min", "elementwise_pow",
+        "elementwise_mod", "elementwise_floordiv", "gaussian_random", "sum", "slice",
+        "shape", "logical_and", "logical_or", "logical_xor", "logical_not", "clip", "mean",
+        "sigmoid_cross_entropy_with_logits", "log_loss", "huber_loss", "sign", "layer_norm",
+        "matmul",
+    ),
+    "tensor": (
+        "create_tensor", "create_parameter", "create_global_var", "cast", "concat", "sums",
+        "assign", "fill_constant", "argmin", "argmax", "ones", "zeros", "zeros_like",
+        "ones_like",
+    ),
+    "control_flow": (
+        "While", "Switch", "increment", "array_write", "create_array", "less_than",
+        "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "array_read",
+        "array_length", "StaticRNN", "ConditionalBlock", "cond",
+    ),
+    "io": ("data",),
+    "ops": (
+        "sigmoid", "logsigmoid", "exp", "tanh", "atan", "tanh_shrink", "softshrink", "sqrt",
+        "rsqrt", "abs", "ceil", "floor", "cos", "sin", "round", "reciprocal", "square",
+        "softplus", "softsign", "uniform_random", "hard_shrink", "thresholded_relu",
+    ),
+    "metric_op": ("accuracy", "auc"),
+}
+
+
+def _is_number_1x(value):
+    return isinstance(value, (int, float)) or (
+        isinstance(value, numpy.ndarray) and value.shape == (1,))
+
+
+class WeightedAverage:
+    """1.x's fluid.average.WeightedAverage (numpy-side; its 1.2+ deprecation
+    warning went to stderr and is left out)."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.numerator = None
+        self.denominator = None
+
+    def add(self, value, weight):
+        if not (_is_number_1x(value) or isinstance(value, numpy.ndarray)):
+            raise ValueError("The 'value' must be a number(int, float) or a numpy ndarray.")
+        if not _is_number_1x(weight):
+            raise ValueError("The 'weight' must be a number(int, float).")
+        if self.numerator is None or self.denominator is None:
+            self.numerator = value * weight
+            self.denominator = weight
+        else:
+            self.numerator += value * weight
+            self.denominator += weight
+
+    def eval(self):
+        if self.numerator is None or self.denominator is None:
+            raise ValueError("There is no data to be averaged in WeightedAverage.")
+        return self.numerator / self.denominator
+
+
+def memory_optimize(input_program, skip_opt_set=None, print_log=False, level=0,
+                    skip_grads=False):
+    """1.x's memory_optimize reused memory by renaming variables, which
+    changes no result; Paddle 3.3.1's executor frees memory itself, so here
+    only 1.x's check remains."""
+    if level != 0 and level != 1:
+        raise ValueError("only support opt_level 0 or 1.")
+
+
+def release_memory(input_program, skip_opt_set=None):
+    """1.x's release_memory inserted delete_var ops, which changes no result."""
+
+
+def _prune_1x(self, targets):
+    """1.x's Program.prune: a Variable (or name) target is the FIRST op of
+    the global block that writes it (Paddle 3.3.1's _prune takes the last
+    non-optimizer one and skips a variable no op writes)."""
+    if not isinstance(targets, list):
+        targets = [targets]
+    ops = []
+    for t in targets:
+        if isinstance(t, framework.Operator):
+            ops.append(t)
+            continue
+        if isinstance(t, Variable):
+            name = t.name
+        elif isinstance(t, str):
+            name = t
+        else:
+            raise ValueError("All targets of prune() can only be Variable or Operator.")
+        for op in self.global_block().ops:
+            if name in op.output_arg_names:
+                ops.append(op)
+                break
+        else:
+            raise ValueError(
+                "The target variable must have an associated operator that generates it.")
+    return self._prune(ops)
+
+
+def _install_1x_extras(fluid, layers):
+    for sub, names in _LAYER_HOMES.items():
+        setattr(layers, sub, _module("paddle.fluid.layers." + sub,
+                                     **{n: getattr(layers, n) for n in names
+                                        if hasattr(layers, n)}))
+    fluid.average = _module("paddle.fluid.average", WeightedAverage=WeightedAverage)
+    fluid.transpiler = _module("paddle.fluid.transpiler", memory_optimize=memory_optimize,
+                               release_memory=release_memory)
+    fluid.memory_optimize = memory_optimize
+    fluid.release_memory = release_memory
+    fluid.framework.grad_var_name = framework.grad_var_name
+    Program.prune = _prune_1x
+
+
+# ---------------------------------------------------------------- 1.x high-level API
+# `fluid.contrib.trainer` / `fluid.contrib.inferencer` (1.0-1.2's Trainer and
+# Inferencer; `fluid.trainer` and `fluid.inferencer` were empty then),
+# `fluid.ParallelExecutor`, `append_regularization_ops`, `calc_gradient`,
+# `nets.img_conv_group`, `transpiler.InferenceTranspiler`, written after 1.x's
+# Python over this shim. One process on Paddle's CPU place: 1.x's parallel
+# and distributed set-ups are refused, as fluidc refuses them.
+
+
+class BeginEpochEvent:
+    def __init__(self, epoch_id):
+        self.epoch = epoch_id
+
+
+class EndEpochEvent:
+    def __init__(self, epoch_id):
+        self.epoch = epoch_id
+
+
+class BeginStepEvent:
+    def __init__(self, epoch_id, step_id):
+        self.epoch = epoch_id
+        self.step = step_id
+        self.fetch_metrics = True
+
+
+class EndStepEvent:
+    def __init__(self, epoch_id, step_id, metrics):
+        self.epoch = epoch_id
+        self.step = step_id
+        self.metrics = metrics
+
+
+class CheckpointConfig:
+    def __init__(self, checkpoint_dir=None, max_num_checkpoints=3, epoch_interval=1,
+                 step_interval=10):
+        assert epoch_interval >= 1
+        assert step_interval >= 1
+        self.checkpoint_dir = checkpoint_dir if checkpoint_dir is not None else os.getcwd()
+        self.max_num_checkpoints = max_num_checkpoints
+        self.epoch_interval = epoch_interval
+        self.step_interval = step_interval
+        self.epoch_id = 0
+        self.step_id = 0
+        self.load_serial = None
+        self.pserver_id = None
+        self.lookup_table_name = None
+
+
+def _check_and_get_place(place):
+    if place is None:
+        return core.CPUPlace()
+    if not isinstance(place, (core.CUDAPlace, core.CPUPlace)):
+        raise TypeError("Place should be either CUDAPlace or CPUPlace")
+    return place
+
+
+def _feed_var_list(program, feed_order):
+    if not isinstance(program, Program):
+        raise TypeError("The 'program' should be an object of Program")
+    if isinstance(feed_order, list):
+        return [program.global_block().var(name) for name in feed_order]
+    if not isinstance(feed_order, dict):
+        raise TypeError("The 'feed_order' should be either None, list or dict.")
+    if not sorted(feed_order.values()) == list(range(len(feed_order))):
+        raise ValueError(
+            "The values of 'feed_order' should be a permutation of [0, len(feed_order))")
+    pairs = sorted(feed_order.items(), key=lambda item: item[1])
+    return [program.global_block().var(name) for name, _ in pairs]
+
+
+class Trainer:
+    def __init__(self, train_func, optimizer_func, param_path=None, place=None,
+                 parallel=False, checkpoint_config=None):
+        self._stop = False
+        if checkpoint_config:
+            assert isinstance(checkpoint_config, CheckpointConfig)
+            raise NotImplementedError("Trainer(checkpoint_config=...) is not in this shim")
+        if parallel:
+            raise NotImplementedError("Trainer(parallel=True) is not in this shim")
+        self.scope = core.Scope()
+        self.startup_program = Program()
+        self.train_program = Program()
+        with program_guard(self.train_program, self.startup_program):
+            outs = train_func()
+            self.train_func_outputs = outs if isinstance(outs, list) else [outs]
+            self.test_program = self.train_program.clone(for_test=True)
+            optimizer = optimizer_func()
+            if not isinstance(optimizer, paddle.optimizer.Optimizer):
+                raise TypeError("The optimizer should be an instance of Optimizer")
+            optimizer.minimize(self.train_func_outputs[0])
+        self.place = _check_and_get_place(place)
+        with self._guard():
+            exe = Executor(place)
+            exe.run(self.startup_program)
+        if param_path and os.path.isdir(param_path):
+            with self._guard():
+                _io_by(static_io.is_persistable, io_load_vars)(
+                    exe, param_path, main_program=self.startup_program)
+
+    def stop(self):
+        self._stop = True
+
+    def train(self, num_epochs, event_handler, reader=None, feed_order=None):
+        with self._guard():
+            feeder = DataFeeder(feed_list=_feed_var_list(self.train_program, feed_order),
+                                place=self.place)
+            exe = Executor(self.place)
+            fetch = [v.name for v in self.train_func_outputs]
+            for epoch_id in range(num_epochs):
+                event_handler(BeginEpochEvent(epoch_id))
+                for step_id, data in enumerate(reader()):
+                    data = feeder.feed(data)
+                    if self._stop:
+                        return
+                    begin = BeginStepEvent(epoch_id, step_id)
+                    event_handler(begin)
+                    metrics = exe.run(feed=data, fetch_list=fetch if begin.fetch_metrics else [])
+                    event_handler(EndStepEvent(epoch_id, step_id, metrics))
+                event_handler(EndEpochEvent(epoch_id))
+
+    def test(self, reader, feed_order):
+        fetch_list = self.train_func_outputs
+        with paddle.static.scope_guard(self.scope):
+            feeder = DataFeeder(feed_list=_feed_var_list(self.test_program, feed_order),
+                                place=self.place)
+            exe = Executor(self.place)
+            accumulated = len(fetch_list) * [0]
+            count = 0
+            for data in reader():
+                outs = exe.run(program=self.test_program, feed=feeder.feed(data),
+                               fetch_list=fetch_list)
+                accumulated = [x[0] + x[1][0] for x in zip(accumulated, outs)]
+                count += 1
+            return [x / count for x in accumulated]
+
+    def save_params(self, param_path):
+        with self._guard():
+            _io_by(static_io.is_persistable, io_save_vars)(Executor(self.place), param_path)
+
+    def save_inference_model(self, param_path, feeded_var_names, target_var_indexes):
+        with self._guard():
+            targets = [self.train_func_outputs[i] for i in target_var_indexes]
+            io_save_inference_model(param_path, feeded_var_names, targets, Executor(self.place))
+
+    @contextlib.contextmanager
+    def _guard(self):
+        with program_guard(self.train_program, self.startup_program):
+            with paddle.static.scope_guard(self.scope):
+                yield
+
+
+class Inferencer:
+    def __init__(self, infer_func, param_path, place=None, parallel=False):
+        self.param_path = param_path
+        self.scope = core.Scope()
+        self.place = _check_and_get_place(place)
+        if parallel:
+            raise NotImplementedError("Inferencer(parallel=True) is not in this shim")
+        self.inference_program = Program()
+        with program_guard(self.inference_program):
+            with unique_name.guard():
+                self.predict_var = infer_func()
+        with self._guard():
+            _io_by(static_io.is_parameter, io_load_vars)(Executor(self.place), param_path)
+        self.exe = Executor(self.place)
+        self.inference_program = self.inference_program.clone(for_test=True)
+
+    def infer(self, inputs, return_numpy=True):
+        if not isinstance(inputs, dict):
+            raise ValueError("inputs should be a map of {'input_name': input_var}")
+        with self._guard():
+            return self.exe.run(feed=inputs, fetch_list=[self.predict_var.name],
+                                return_numpy=return_numpy)
+
+    @contextlib.contextmanager
+    def _guard(self):
+        with program_guard(self.inference_program):
+            with paddle.static.scope_guard(self.scope):
+                yield
+
+
+class ParallelExecutor:
+    """1.x's ParallelExecutor with one CPU place (CPU_NUM=1): the program
+    run by the shim's Executor on the whole batch."""
+
+    def __init__(self, use_cuda, loss_name=None, main_program=None, share_vars_from=None,
+                 exec_strategy=None, build_strategy=None, num_trainers=1, trainer_id=0,
+                 scope=None):
+        if use_cuda:
+            raise AttributeError("module 'paddle.fluid.core' has no attribute "
+                                 "'get_cuda_device_count'")
+        if os.environ.get("CPU_NUM", "1").strip() != "1" or num_trainers != 1:
+            raise NotImplementedError("one CPU place only")
+        if share_vars_from and not isinstance(share_vars_from, ParallelExecutor):
+            raise TypeError("share_vars_from must be ParallelExecutor.")
+        self._program = main_program if main_program else framework.default_main_program()
+        self.scope = scope if scope is not None else paddle.static.global_scope()
+        self._run_scope = share_vars_from._run_scope if share_vars_from else self.scope
+        self._exe = Executor(core.CPUPlace())
+
+    def run(self, fetch_list, feed=None, feed_dict=None, return_numpy=True):
+        if feed is None and feed_dict is not None:
+            feed = feed_dict
+            print("`feed_dict` is deprecated. Please use `feed=`", file=sys.stderr)
+        if isinstance(feed, (list, tuple)):
+            if len(feed) != 1:
+                raise ValueError(
+                    "Feed a list of tensor, the list should be the same size as places")
+            if not isinstance(feed[0], dict):
+                raise TypeError("Each element of feed list should be a dict")
+            feed = feed[0]
+        return self._exe.run(self._program, feed=feed, fetch_list=fetch_list,
+                             scope=self._run_scope, return_numpy=return_numpy)
+
+    @property
+    def device_count(self):
+        return 1
+
+
+def append_regularization_ops(parameters_and_grads, regularization=None):
+    """Paddle 3.3.1's (1.2-1.5's) regularization ops: `sum([grad, term])`."""
+    helper = paddle.optimizer.SGD(learning_rate=0.0)
+    return helper.append_regularization_ops(list(parameters_and_grads), regularization)
+
+
+def _img_conv_group(input, conv_num_filter, pool_size, conv_padding=1, conv_filter_size=3,
+                    conv_act=None, param_attr=None, conv_with_batchnorm=False,
+                    conv_batchnorm_drop_rate=0.0, pool_stride=1, pool_type="max",
+                    use_cudnn=True):
+    tmp = input
+    assert isinstance(conv_num_filter, (list, tuple))
+
+    def extend(obj):
+        if not hasattr(obj, "__len__"):
+            return [obj] * len(conv_num_filter)
+        assert len(obj) == len(conv_num_filter)
+        return obj
+
+    conv_padding, conv_filter_size = extend(conv_padding), extend(conv_filter_size)
+    param_attr, conv_with_batchnorm = extend(param_attr), extend(conv_with_batchnorm)
+    conv_batchnorm_drop_rate = extend(conv_batchnorm_drop_rate)
+    for i in range(len(conv_num_filter)):
+        act = None if conv_with_batchnorm[i] else conv_act
+        tmp = conv2d(input=tmp, num_filters=conv_num_filter[i],
+                     filter_size=conv_filter_size[i], padding=conv_padding[i],
+                     param_attr=param_attr[i], act=act, use_cudnn=use_cudnn)
+        if conv_with_batchnorm[i]:
+            tmp = batch_norm(input=tmp, act=conv_act, in_place=True)
+            if abs(conv_batchnorm_drop_rate[i]) > 1e-5:
+                tmp = dropout(x=tmp, dropout_prob=conv_batchnorm_drop_rate[i])
+    return pool2d(input=tmp, pool_size=pool_size, pool_type=pool_type,
+                  pool_stride=pool_stride, use_cudnn=use_cudnn)
+
+
+class InferenceTranspiler:
+    """1.x folded batch_norm into conv2d, which changes the results only in
+    float rounding; the shim (as fluidc) checks the arguments and keeps the
+    program."""
+
+    def transpile(self, program, place, scope=None):
+        if not isinstance(program, Program):
+            raise TypeError("program should be as Program type")
+        if not isinstance(place, (core.CPUPlace, core.CUDAPlace)):
+            raise TypeError("place should be as CPUPlace/CUDAPlace type")
+        if scope is None:
+            scope = paddle.static.global_scope()
+        if not isinstance(scope, core._Scope):
+            raise TypeError("scope should be as Scope type or None")
+
+
+def _mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
+    """1.x's layers.mul: a `mul` op."""
+    helper = LayerHelper("mul", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="mul", inputs={"X": [x], "Y": [y]}, outputs={"Out": [out]},
+                     attrs={"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims})
+    return out
+
+
+def _install_1x_highlevel(fluid, layers, optimizers):
+    layers.mul = layers.nn.mul = _mul
+    trainer_names = dict(Trainer=Trainer, BeginEpochEvent=BeginEpochEvent,
+                         EndEpochEvent=EndEpochEvent, BeginStepEvent=BeginStepEvent,
+                         EndStepEvent=EndStepEvent, CheckpointConfig=CheckpointConfig)
+    fluid.contrib = _module("paddle.fluid.contrib", __all__=[])
+    fluid.contrib.trainer = _module("paddle.fluid.contrib.trainer",
+                                    __all__=list(trainer_names), **trainer_names)
+    fluid.contrib.inferencer = _module("paddle.fluid.contrib.inferencer",
+                                       __all__=["Inferencer"], Inferencer=Inferencer)
+    fluid.trainer = _module("paddle.fluid.trainer", __all__=[])
+    fluid.inferencer = _module("paddle.fluid.inferencer", __all__=[])
+    fluid.ParallelExecutor = ParallelExecutor
+    fluid.parallel_executor = _module("paddle.fluid.parallel_executor",
+                                      ParallelExecutor=ParallelExecutor)
+    fluid.regularizer.append_regularization_ops = append_regularization_ops
+    fluid.optimizer.append_regularization_ops = append_regularization_ops
+    fluid.backward.calc_gradient = paddle.base.backward.calc_gradient
+    fluid.nets.img_conv_group = _img_conv_group
+    fluid.transpiler.InferenceTranspiler = InferenceTranspiler
+    # 1.x printed programs, blocks, variables and ops as protobuf text
+    # (`to_string(True)`); Paddle 3.3.1 prints its readable form.
+    for cls in (Program, framework.Block, Variable, framework.Parameter, framework.Operator):
+        cls.__str__ = lambda self: self.to_string(True)
+    Variable.__repr__ = Variable.__str__
+    framework.Parameter.__repr__ = framework.Parameter.__str__
+    framework.Operator.__repr__ = framework.Operator.__str__
 
 
 def _compat_to_text(obj, encoding="utf-8", inplace=False):

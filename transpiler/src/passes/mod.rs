@@ -11,7 +11,7 @@
 mod dedup_constants;
 mod fold_constants;
 mod lower_select;
-mod prune;
+pub mod prune;
 
 use std::fmt;
 

@@ -155,6 +155,66 @@ fn remove_dead_stores(program: &mut Program, ctx: &mut Context) -> bool {
     removed
 }
 
+/// Paddle 1.x's `Program.prune(targets)` (its C++ `framework::Prune`):
+/// `program` cut down to the ops `targets` (block, op index) need. Walking
+/// each block backward, an op is kept if it is a target or writes a name a
+/// kept op reads; a kept op's blocks are cut the same way, from what the op
+/// reads and writes. Blocks no kept op runs go (the rest renumbered), and
+/// each block keeps only the variables its kept ops name. Unlike the pass,
+/// this knows no effects: what the targets do not need goes.
+pub fn to_targets(program: &Program, targets: &[(usize, usize)]) -> Program {
+    fn cut(
+        program: &Program,
+        b: usize,
+        targets: &HashSet<(usize, usize)>,
+        mut needed: HashSet<String>,
+        keep: &mut Vec<Vec<bool>>,
+    ) {
+        let Some(block) = program.blocks.get(b) else {
+            return;
+        };
+        for (i, op) in block.ops.iter().enumerate().rev() {
+            let wanted =
+                targets.contains(&(b, i)) || op_writes(op).iter().any(|w| needed.contains(*w));
+            if !wanted {
+                continue;
+            }
+            keep[b][i] = true;
+            needed.extend(op_reads(op).into_iter().map(String::from));
+            for (_, sub) in op.sub_blocks() {
+                if let Ok(sub) = usize::try_from(sub) {
+                    if sub != b && sub < program.blocks.len() {
+                        let names = op_reads(op).into_iter().chain(op_writes(op));
+                        let from: HashSet<String> = names.map(String::from).collect();
+                        cut(program, sub, targets, from, keep);
+                    }
+                }
+            }
+        }
+    }
+    let targets: HashSet<(usize, usize)> = targets.iter().copied().collect();
+    let mut keep: Vec<Vec<bool>> = program
+        .blocks
+        .iter()
+        .map(|b| vec![false; b.ops.len()])
+        .collect();
+    cut(program, 0, &targets, HashSet::new(), &mut keep);
+    let mut out = program.clone();
+    for (block, keep) in out.blocks.iter_mut().zip(&keep) {
+        let mut k = keep.iter();
+        block.ops.retain(|_| *k.next().unwrap_or(&false));
+        let named: HashSet<&str> = block
+            .ops
+            .iter()
+            .flat_map(|op| op.input_names().chain(op.output_names()))
+            .collect();
+        let names: HashSet<String> = named.into_iter().map(String::from).collect();
+        block.vars.retain(|v| names.contains(&v.name));
+    }
+    drop_unreferenced_blocks(&mut out);
+    out
+}
+
 /// Drops the variables no op names (persistable ones stay); whether it
 /// dropped any.
 fn drop_unused_vars(program: &mut Program) -> bool {

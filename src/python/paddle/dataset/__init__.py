@@ -1,8 +1,10 @@
-"""paddle.dataset: 1.x's datasets (`uci_housing`, `mnist`, `cifar`), read
+"""paddle.dataset: 1.x's datasets (`uci_housing`, `mnist`, `cifar`, `imdb`,
+`imikolov`, `movielens`, `conll05`, `wmt14`, `wmt16`), read
 from the files Paddle 1.x downloaded into `~/.cache/paddle/dataset/`
 (see `common`). Each submodule loads on first use."""
 
-__all__ = ["common", "uci_housing", "mnist", "cifar"]
+__all__ = ["common", "uci_housing", "mnist", "cifar", "imdb", "imikolov", "movielens",
+           "conll05", "wmt14", "wmt16"]
 
 
 def __getattr__(name):

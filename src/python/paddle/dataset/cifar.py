@@ -1,12 +1,12 @@
 """paddle.dataset.cifar: CIFAR-10 and CIFAR-100, as 1.x gave them from
 the python-version tarballs: each sample `(image, label)`, the image the
-3072 pixels scaled to [0, 1] in float32, the label an int."""
-import pickle
+3072 pixels scaled to [0, 1] in float32, the label an int. The batches
+are numpy 1.x pickles (uint8 arrays), read by `_numpy_pickle`."""
 import tarfile
 
 import numpy
 
-from . import common
+from . import _numpy_pickle, common
 
 __all__ = ["train100", "test100", "train10", "test10"]
 
@@ -33,7 +33,7 @@ def reader_creator(filename, sub_name, cycle=False):
             names = [m.name for m in f if sub_name in m.name]
             while True:
                 for name in names:
-                    batch = pickle.load(f.extractfile(name), encoding="bytes")
+                    batch = _numpy_pickle.load(f.extractfile(name), encoding="bytes")
                     for item in read_batch(batch):
                         yield item
                 if not cycle:

@@ -13,11 +13,14 @@ import os
 import sys
 import warnings
 
-__all__ = ["DATA_HOME", "download", "md5file"]
+__all__ = ["DATA_HOME", "download", "md5file", "convert"]
 
 DATA_HOME = os.path.expanduser("~/.cache/paddle/dataset")
 
 _warned = set()
+
+# The cache directories not named as their module.
+_MODULE_OF_DIR = {"conll05st": "conll05"}
 
 
 def md5file(fname):
@@ -48,7 +51,8 @@ def download(url, module_name, md5sum, save_name=None):
         raise RuntimeError(
             "paddle.dataset.%s needs the file `%s`, which is not there. fluidc never "
             "downloads: Paddle 1.x downloaded it from %s; put that file at %s "
-            "(HOME decides where ~/.cache is)" % (module_name, filename, url, filename))
+            "(HOME decides where ~/.cache is)"
+            % (_MODULE_OF_DIR.get(module_name, module_name), filename, url, filename))
     if filename not in _warned:
         _warned.add(filename)
         md5 = md5file(filename)
@@ -58,3 +62,13 @@ def download(url, module_name, md5sum, save_name=None):
                 "fluidc reads it anyway (Paddle would download it again from %s)"
                 % (filename, md5, md5sum, url), stacklevel=_user_stacklevel())
     return filename
+
+
+def convert(output_path, reader, line_count, name_prefix):
+    """1.x wrote a reader's samples as pickles into RecordIO files
+    (`output_path/name_prefix-00000`, ...) with the `recordio` package;
+    fluidc has no RecordIO writer (nor the readers of those files)."""
+    raise NotImplementedError(
+        "paddle.dataset.common.convert writes RecordIO files (`%s/%s-*`), which fluidc "
+        "does not support; read the dataset with its train()/test() readers instead"
+        % (output_path, name_prefix))

@@ -32,6 +32,15 @@ from .data_feeder import DataFeeder
 from . import lod_tensor
 from .lod_tensor import create_lod_tensor, create_random_int_lodtensor
 from . import layer_helper
+from . import average
+from . import transpiler
+from .transpiler import memory_optimize, release_memory
+from . import contrib
+from . import trainer  # empty in 1.0-1.2: Trainer is in contrib.trainer
+from . import inferencer  # likewise
+from . import profiler
+from . import parallel_executor
+from .parallel_executor import ParallelExecutor
 
 is_compiled_with_cuda = core.is_compiled_with_cuda
 from . import concurrency

@@ -8,7 +8,6 @@ CPU place that is the program itself, so `with_data_parallel` notes that
 and runs it there. The strategies keep their settings, which change
 nothing here.
 """
-import warnings
 
 from . import framework
 
@@ -141,6 +140,7 @@ class CompiledProgram(object):
         if share_vars_from is not None and not isinstance(share_vars_from, CompiledProgram):
             raise TypeError("share_vars_from must be a CompiledProgram, not %s"
                             % type(share_vars_from).__name__)
+        import warnings  # on first use: importing it costs start-up
         warnings.warn("with_data_parallel: fluidc runs the program on its one CPU place, the "
                       "whole batch at once", stacklevel=2)
         self._is_data_parallel = True

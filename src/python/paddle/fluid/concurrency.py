@@ -11,7 +11,24 @@ slots only have to tell enclosing blocks what the select reads and writes.
 
 The early-2018 forms (SPEC §8.4) are kept: `make_channel(dtype=int|float|
 bool|<VarType>, capacity, name=)`, `channel_send(ch, <Python number>)`,
-`channel_recv(ch)` and `channel_recv(ch, dtype=)`.
+`channel_send(ch, value, dtype=)`, `channel_recv(ch)` and
+`channel_recv(ch, dtype=)`.
+
+What `channel_recv` returns changed during 2018, and scripts of both kinds
+exist; the call's form chooses, as it did in the version it was written for:
+- `channel_recv(ch, return_value)`, `return_value` a Variable to receive
+  into (the released form): the pair `(value, status)`, `status` a bool
+  that is false once the channel is closed and drained;
+- `channel_recv(ch, dtype=<a variable kind>)`, i.e. `core.VarDesc.VarType.
+  LOD_TENSOR` or `LOD_TENSOR_ARRAY` (March 2018, `result, status =
+  fluid.channel_recv(ch, dtype=core.VarDesc.VarType.LOD_TENSOR)`): the pair
+  too, the value a new variable that takes whatever tensor is sent (so its
+  dtype is known only when it runs: fetch it or send it on; to compute with
+  it, receive with an element type or into a Variable of the right dtype);
+- `channel_recv(ch)` or `channel_recv(ch, dtype=<an element type>)`
+  (`'int32'`, `int`, `VarType.FP32`; the dtype may also stand where
+  `return_value` does): the value alone, a new `[1]` variable of that type
+  (`fluid.channel_send(left, 1 + fluid.channel_recv(right, dtype='int32'))`).
 """
 import operator
 
@@ -105,10 +122,13 @@ def _copy_for_send(value):
     return copy
 
 
-def _send_value(channel, value):
+def _send_value(channel, value, dtype=None):
     """What `channel_send` sends: a Variable, or (early 2018) a Python bool,
-    int or float as a `[1]` `fill_constant` of the channel's element dtype
-    (of the number's own dtype on a `LOD_TENSOR` channel)."""
+    int or float as a `[1]` `fill_constant` of `dtype` if given, else of
+    the channel's element dtype (of the number's own dtype on a
+    `LOD_TENSOR` channel)."""
+    if dtype in _UNTYPED_ELEMENTS:
+        dtype = None
     if isinstance(value, bool):
         own = _VarType.BOOL
     elif isinstance(value, int):
@@ -117,16 +137,22 @@ def _send_value(channel, value):
         own = _VarType.FP64
     else:
         _check_value(value, "channel_send")
+        if dtype is not None and dtype != value._get("dtype"):
+            raise TypeError("channel_send() was given dtype=%s, but `%s`'s dtype is %s"
+                            % (core._var_type_of(dtype).name, value.name, value.dtype.name))
         return value
-    dtype = _element_dtype(channel)
+    if dtype is None:
+        dtype = _element_dtype(channel)
     return fill_constant(shape=[1], dtype=own if dtype is None else dtype, value=value)
 
 
-def channel_send(channel, value, is_copy=False):
+def channel_send(channel, value, is_copy=False, dtype=None):
     """Sends `value` (a Variable, or a Python number) on `channel`; with
-    `is_copy`, a copy of it."""
+    `is_copy`, a copy of it. `dtype` (2018) says what `value` is: a Python
+    number is sent as a tensor of that type, and a Variable must be of it
+    (a variable kind, `VarType.LOD_TENSOR`, fits any tensor)."""
     _check_channel(channel, "channel_send")
-    value = _send_value(channel, value)
+    value = _send_value(channel, value, None if dtype is None else _dtype_number(dtype))
     _name_layer("channel_send")
     if is_copy:
         value = _copy_for_send(value)
@@ -139,7 +165,8 @@ def channel_recv(channel, return_value=None, dtype=None):
     receive's status (a bool, false once the channel is closed and
     drained). Early 2018: without `return_value`, or with a dtype in its
     place or as `dtype=`, it receives into a new variable and returns just
-    that."""
+    that, or, for a variable kind (`VarType.LOD_TENSOR`), that variable
+    and the status (see the module's doc for how a script chooses)."""
     _check_channel(channel, "channel_recv")
     if isinstance(return_value, Variable):
         if dtype is not None:
@@ -168,7 +195,7 @@ def channel_recv(channel, return_value=None, dtype=None):
                               shape=[1])
     block.append_op(type="channel_recv", inputs={"Channel": [channel]},
                     outputs={"Out": [out], "Status": [status]})
-    if made_dtype is not None:
+    if made_dtype is not None and made_dtype not in _UNTYPED_ELEMENTS:
         return out
     return out, status
 

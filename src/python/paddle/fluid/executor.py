@@ -64,11 +64,14 @@ def _fetch_var(name, scope=None, return_numpy=True):
 
 
 def _names(items, what):
+    """The names of `items`: 1.0-1.5 took any sized iterable of Variables
+    and names (a list, a tuple, a set: `fetch_list={g_img}`), in its
+    iteration order; a lone Variable or name is one, as 1.6 made it."""
     if items is None:
         return []
     if isinstance(items, (framework.Variable, str)):
         items = [items]
-    if not isinstance(items, (list, tuple)):
+    if not (hasattr(items, "__iter__") and hasattr(items, "__len__")):
         raise TypeError("%s must be a list of Variables or names, not %s" % (what, type(items).__name__))
     out = []
     for it in items:

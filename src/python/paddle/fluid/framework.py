@@ -81,6 +81,14 @@ def dtype_is_floating(dtype):
     return _dtype_number(dtype) in (4, 5, 6, 22)
 
 
+GRAD_VAR_SUFFIX = "@GRAD"
+
+
+def grad_var_name(var_name):
+    """The name of `var_name`'s gradient, as backward names it (`x@GRAD`)."""
+    return var_name + GRAD_VAR_SUFFIX
+
+
 def in_dygraph_mode():
     """fluidc builds static programs only (1.x's default mode)."""
     return False
@@ -183,15 +191,27 @@ class Variable(object):
         return self.block.program
 
     def __str__(self):
-        return self.block.desc.var_line(self.block.idx, self.name)
+        return self.to_string(True)
 
     __repr__ = __str__
 
-    def to_string(self, throw_on_error=True, with_details=False):
-        return self.__str__()
+    def to_string(self, throw_on_error, with_details=False):
+        """1.x: the protobuf text of the variable's VarDesc; with details,
+        then `error_clip: ...` and `stop_gradient: ...` lines, each value
+        through `bytes()` as 1.x's `six.binary_type` (so under Python 3
+        an unset error_clip raises TypeError, as it did in 1.x).
+        `throw_on_error` raised for unset required fields, which fluidc's
+        descs always set."""
+        assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
+        res_str = self.block.desc.var_proto_text(self.block.idx, self.name)
+        if with_details:
+            for attr_name in ("error_clip", "stop_gradient"):
+                res_str += "%s: %s\n" % (attr_name, bytes(getattr(self, attr_name)))
+        return res_str
 
     def _to_readable_code(self):
-        return self.__str__()
+        """Paddle 1.7+'s one-line form (`var x : LOD_TENSOR.shape(...)`)."""
+        return self.block.desc.var_line(self.block.idx, self.name)
 
     def __bool__(self):
         raise TypeError(
@@ -238,6 +258,19 @@ class Parameter(Variable):
         kwargs.pop("initializer", None)
         Variable.__init__(self, block, persistable=True, shape=shape, dtype=dtype,
                           stop_gradient=not self.trainable, _is_parameter=True, **kwargs)
+
+    def to_string(self, throw_on_error, with_details=False):
+        """1.x: the variable's text; with details, also its `trainable`,
+        `optimize_attr`, `regularizer`, `gradient_clip_attr` and
+        `do_model_average` lines (through `bytes()`, as 1.x)."""
+        assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
+        if not with_details:
+            return Variable.to_string(self, throw_on_error, False)
+        res_str = Variable.to_string(self, throw_on_error, True)
+        for attr_name in ("trainable", "optimize_attr", "regularizer", "gradient_clip_attr",
+                          "do_model_average"):
+            res_str += "%s: %s\n" % (attr_name, bytes(getattr(self, attr_name)))
+        return res_str
 
 
 class Operator(object):
@@ -322,12 +355,17 @@ class Operator(object):
                                             [new if n == old else n for n in names])
 
     def __str__(self):
-        return self.block.desc.op_line(self.block.idx, self.idx)
+        return self.to_string(True)
 
     __repr__ = __str__
 
-    def to_string(self, throw_on_error=True):
-        return self.__str__()
+    def to_string(self, throw_on_error):
+        """1.x: the protobuf text of the op's OpDesc."""
+        return self.block.desc.op_proto_text(self.block.idx, self.idx)
+
+    def _to_readable_code(self, skip_op_callstack=True):
+        """Paddle 1.7+'s one-line form (`{Out=[...]} = type(inputs=...)`)."""
+        return self.block.desc.op_line(self.block.idx, self.idx)
 
 
 class Block(object):
@@ -359,10 +397,30 @@ class Block(object):
         return [Operator(self, i) for i in range(self.desc.op_count(self.idx))]
 
     def __str__(self):
-        return self.desc.pretty(self.idx)
+        return self.to_string(True)
 
-    def to_string(self, throw_on_error=True, with_details=False):
-        return self.__str__()
+    def to_string(self, throw_on_error, with_details=False):
+        """1.x: the protobuf text of the BlockDesc; with details, 1.x's
+        own layout of the block's variables (each with its details) and
+        ops."""
+        assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
+        if not with_details:
+            return self.desc.block_proto_text(self.idx)
+        import re  # on first use: importing it costs start-up
+        re_add_indent = re.compile(r"\n(.)")
+        res_str = "blocks {\n  idx: %d\n  parent_idx: %d" % (self.idx, self.parent_idx)
+        for var in list(self.vars.values()):
+            res_str += "\n  vars {\n    %s  }" % re_add_indent.sub(
+                r"\n    \1", var.to_string(throw_on_error, with_details))
+        for op in self.ops:
+            res_str += "\n  ops {\n    %s  }" % re_add_indent.sub(
+                r"\n    \1", op.to_string(throw_on_error))
+        res_str += "\n}"
+        return res_str
+
+    def _to_readable_code(self):
+        """Paddle 1.7+'s readable form of the block (and those nested in it)."""
+        return self.desc.pretty(self.idx)
 
     def var(self, name):
         if not isinstance(name, str):
@@ -392,7 +450,13 @@ class Block(object):
         return v
 
     def create_var(self, *args, **kwargs):
-        return Variable(self, *args, **kwargs)
+        """A new variable of this block; an `initializer` given initializes
+        it here (its op in this block), as 1.x's `create_var` did."""
+        var = Variable(self, *args, **kwargs)
+        initializer = kwargs.get("initializer")
+        if initializer is not None:
+            initializer(var, self)
+        return var
 
     def create_parameter(self, *args, **kwargs):
         global_block = self.program.global_block()
@@ -587,21 +651,67 @@ class Program(object):
         return p
 
     def _prune(self, targets):
-        names = [t if isinstance(t, str) else t.name for t in
-                 (targets if isinstance(targets, (list, tuple)) else [targets])]
-        return Program(self.desc.prune(names))
+        """1.x's `Program.prune` (`_prune` from 1.2): a new program with
+        only the ops `targets` need. A target Operator stands for itself; a
+        target Variable (or, from 1.5, a name) for the first op of the
+        global block that writes it. Those ops stay, and, walking back, each
+        op that writes something a kept op reads (inside a kept op's block,
+        what the op reads or writes); every other op, every block no kept
+        op runs and every variable no kept op names go. This program is
+        left as it is."""
+        if not isinstance(targets, list):
+            targets = [targets]
+        target_ops = []
+        for t in targets:
+            if isinstance(t, Operator):
+                target_ops.append([t.block.idx, t.idx])
+                continue
+            if isinstance(t, Variable):
+                name = t.name
+            elif isinstance(t, str):
+                name = t
+            else:
+                raise ValueError("All targets of prune() can only be Variable or Operator.")
+            block = self.global_block()
+            for op in block.ops:
+                if name in op.output_arg_names:
+                    target_ops.append([0, op.idx])
+                    break
+            else:
+                raise ValueError(
+                    "The target variable must have an associated operator that generates it.")
+        p = Program(self.desc.prune(target_ops))
+        p._seed = self._seed
+        p._startup = self._startup
+        p._copy_param_info_from(self)
+        for name, v in p.global_block().vars.items():
+            old = self.global_block().vars.get(name)
+            if old is not None and not isinstance(v, Parameter):
+                v.is_data = old.is_data
+        return p
+
+    prune = _prune
 
     def _inference_optimize(self, prune_read_op=True):
         return Program(self.desc.clone_for_test())
 
     def __str__(self):
-        return self.desc.program_text()
+        """1.x: `to_string(True)`, the protobuf text of the ProgramDesc
+        (`blocks {\n  idx: 0\n  parent_idx: -1\n  vars {...`)."""
+        return self.to_string(True)
 
-    def to_string(self, throw_on_error=True, with_details=False):
-        return self.__str__()
+    def to_string(self, throw_on_error, with_details=False):
+        """1.x: the protobuf text of the ProgramDesc; with details, each
+        block's `to_string(throw_on_error, True)`. `throw_on_error` raised
+        for unset required fields, which fluidc's descs always set."""
+        assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
+        if with_details:
+            return "".join(b.to_string(throw_on_error, with_details) for b in self.blocks)
+        return self.desc.program_proto_text()
 
     def _to_readable_code(self):
-        return self.__str__()
+        """Paddle 1.7+'s (and 3.3.1's `print(program)`) readable form."""
+        return self.desc.program_text()
 
     @staticmethod
     def parse_from_string(binary_str):

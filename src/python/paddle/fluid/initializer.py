@@ -16,15 +16,29 @@ __all__ = [
 ]
 
 
+_force_init_on_cpu_ = False
+
+
 def force_init_on_cpu():
-    return False
+    """Whether the ops that fill constants are inside `init_on_cpu()`."""
+    return _force_init_on_cpu_
 
 
 class init_on_cpu(object):
+    """`with init_on_cpu():` the constants filled inside (Constant
+    initializers, `fill_constant`, `less_than`'s result) are kept on the
+    CPU: their ops get `force_cpu`, as in 1.x. fluidc runs on the CPU, so
+    only the attribute changes."""
+
     def __enter__(self):
+        global _force_init_on_cpu_
+        self._pre_state = _force_init_on_cpu_
+        _force_init_on_cpu_ = True
         return self
 
     def __exit__(self, *exc):
+        global _force_init_on_cpu_
+        _force_init_on_cpu_ = self._pre_state
         return False
 
 
@@ -84,7 +98,7 @@ class ConstantInitializer(Initializer):
             type="fill_constant", outputs={"Out": var},
             attrs={"shape": self._shape(var), "dtype": var.dtype,
                    "value": float(self._value), "str_value": str(float(self._value)),
-                   "force_cpu": bool(self._force_cpu)})
+                   "force_cpu": bool(self._force_cpu or force_init_on_cpu())})
 
 
 class UniformInitializer(Initializer):

@@ -25,8 +25,6 @@ the files alone, and a model the script would have saved itself is not
 there to load: its build ends there.
 """
 import os
-import pickle
-import warnings
 
 import _fluidc
 import numpy as np
@@ -75,6 +73,7 @@ def _program(program, what="main_program"):
     if program is None:
         return framework.default_main_program()
     if isinstance(program, CompiledProgram):
+        import warnings  # on first use: importing it costs start-up
         warnings.warn("The input is a CompiledProgram, this is not recommended.", stacklevel=3)
         program = program._program
     if not isinstance(program, Program):
@@ -292,6 +291,7 @@ def save(program, model_path):
 
     for suffix, predicate in ((".pdparams", is_parameter), (".pdopt", is_belong_to_optimizer)):
         with open(model_path + suffix, "wb") as f:
+            import pickle  # on first use: importing it costs start-up
             pickle.dump(values(predicate), f, protocol=2)
     with open(model_path + ".pdmodel", "wb") as f:
         f.write(program.serialize_to_string())
@@ -323,6 +323,7 @@ def load(program, model_path, executor=None, var_list=None):
         if not os.path.exists(file_name):
             raise AssertionError("Optimizer file [%s] not exits" % file_name)
         with open(file_name, "rb") as f:
+            import pickle  # on first use: importing it costs start-up
             loaded = pickle.load(f, encoding="latin1")
         for v in chosen:
             if v.name not in loaded:

@@ -5,7 +5,7 @@ import copy
 from . import framework
 from . import unique_name
 from .framework import Variable
-from .param_attr import ParamAttr
+from .param_attr import ParamAttr, WeightNormParamAttr
 from . import initializer as _init
 
 VarType = framework.VarType
@@ -97,6 +97,12 @@ class LayerHelper(object):
         prepended there, then in the main program."""
         if attr is False:
             return None
+        if isinstance(attr, WeightNormParamAttr):
+            # 1.x made it two parameters (g and v) and the ops of
+            # w = g * v / ||v||; fluidc builds neither.
+            raise NotImplementedError(
+                "fluidc does not support WeightNormParamAttr (weight normalization) yet; "
+                "pass a fluid.ParamAttr for %s" % self.layer_type)
         attr = copy.deepcopy(attr)
         if default_initializer is None:
             if is_bias:
@@ -171,6 +177,12 @@ class LayerHelper(object):
         elif not isinstance(act, dict):
             raise TypeError("act should be a str or a dict, not %s" % type(act).__name__)
         act = dict(act)
+        # As 1.x's helper: the layer's use_cudnn / use_mkldnn, when set,
+        # are the activation op's attributes too.
+        if self.kwargs.get("use_cudnn"):
+            act["use_cudnn"] = self.kwargs["use_cudnn"]
+        if self.kwargs.get("use_mkldnn"):
+            act["use_mkldnn"] = self.kwargs["use_mkldnn"]
         act_type = act.pop("type")
         tmp = self.create_variable_for_type_inference(dtype=input_var.dtype)
         self.append_op(type=act_type, inputs={"X": [input_var]}, outputs={"Out": [tmp]},

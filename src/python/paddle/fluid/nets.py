@@ -1,8 +1,18 @@
 """paddle.fluid.nets: 1.x's composite layers, built from the layers they
 call (so the names and ops are those layers' own)."""
+from . import framework
 from . import layers
 
-__all__ = ["simple_img_conv_pool", "sequence_conv_pool"]
+__all__ = ["simple_img_conv_pool", "sequence_conv_pool", "img_conv_group"]
+
+
+def _use_mkldnn(first, types):
+    """Sets `use_mkldnn` on the ops of `types` appended to the current
+    block from op `first` on."""
+    block = framework.default_main_program().current_block()
+    for op in block.ops[first:]:
+        if op.type in types:
+            op._set_attr("use_mkldnn", True)
 
 
 def simple_img_conv_pool(input, num_filters, filter_size, pool_size, pool_stride,
@@ -10,15 +20,23 @@ def simple_img_conv_pool(input, num_filters, filter_size, pool_size, pool_stride
                          conv_padding=0, conv_dilation=1, conv_groups=1, param_attr=None,
                          bias_attr=None, act=None, use_cudnn=True, use_mkldnn=False):
     """conv2d then pool2d. `use_cudnn` (and early 2018's `use_mkldnn`)
-    pick Paddle's GPU and MKL-DNN kernels, which compute the same values;
-    on the CPU they change nothing."""
+    pick Paddle's GPU and MKL-DNN kernels, which compute the same values:
+    on the CPU they change nothing but the ops' attributes, which are
+    1.x's (`use_mkldnn` on the conv2d, its activation and the pool2d)."""
+    first = len(framework.default_main_program().current_block().ops)
     conv_out = layers.conv2d(input=input, num_filters=num_filters, filter_size=filter_size,
                              stride=conv_stride, padding=conv_padding, dilation=conv_dilation,
                              groups=conv_groups, param_attr=param_attr, bias_attr=bias_attr,
                              act=act, use_cudnn=use_cudnn)
-    return layers.pool2d(input=conv_out, pool_size=pool_size, pool_type=pool_type,
-                         pool_stride=pool_stride, pool_padding=pool_padding,
-                         global_pooling=global_pooling, use_cudnn=use_cudnn)
+    if use_mkldnn:
+        _use_mkldnn(first, ("conv2d", act))
+        first = len(framework.default_main_program().current_block().ops)
+    pool_out = layers.pool2d(input=conv_out, pool_size=pool_size, pool_type=pool_type,
+                             pool_stride=pool_stride, pool_padding=pool_padding,
+                             global_pooling=global_pooling, use_cudnn=use_cudnn)
+    if use_mkldnn:
+        _use_mkldnn(first, ("pool2d",))
+    return pool_out
 
 
 def sequence_conv_pool(input, num_filters, filter_size, param_attr=None, act="sigmoid",
@@ -28,3 +46,45 @@ def sequence_conv_pool(input, num_filters, filter_size, param_attr=None, act="si
                                     filter_size=filter_size, param_attr=param_attr,
                                     bias_attr=bias_attr, act=act)
     return layers.sequence_pool(input=conv_out, pool_type=pool_type)
+
+
+def img_conv_group(input, conv_num_filter, pool_size, conv_padding=1, conv_filter_size=3,
+                   conv_act=None, param_attr=None, conv_with_batchnorm=False,
+                   conv_batchnorm_drop_rate=0.0, pool_stride=1, pool_type="max",
+                   use_cudnn=True):
+    """A VGG block: one conv2d per entry of `conv_num_filter`, each
+    followed, where `conv_with_batchnorm` says, by a batch_norm carrying
+    the activation (and a dropout where its drop rate is above 1e-5), then
+    one pool2d. The per-conv arguments take a value for every conv or a
+    list of one per conv.
+
+    1.x's batch_norm here wrote over the conv's output (`in_place=True`),
+    which fluidc cannot build; it writes a new variable instead, with the
+    same values (only a script fetching the conv's own output by name
+    would see the difference: 1.x gave it normalized)."""
+    tmp = input
+    assert isinstance(conv_num_filter, (list, tuple))
+
+    def per_conv(obj):
+        if not hasattr(obj, "__len__"):
+            return [obj] * len(conv_num_filter)
+        assert len(obj) == len(conv_num_filter)
+        return obj
+
+    conv_padding = per_conv(conv_padding)
+    conv_filter_size = per_conv(conv_filter_size)
+    param_attr = per_conv(param_attr)
+    conv_with_batchnorm = per_conv(conv_with_batchnorm)
+    conv_batchnorm_drop_rate = per_conv(conv_batchnorm_drop_rate)
+    for i in range(len(conv_num_filter)):
+        act = None if conv_with_batchnorm[i] else conv_act
+        tmp = layers.conv2d(input=tmp, num_filters=conv_num_filter[i],
+                            filter_size=conv_filter_size[i], padding=conv_padding[i],
+                            param_attr=param_attr[i], act=act, use_cudnn=use_cudnn)
+        if conv_with_batchnorm[i]:
+            tmp = layers.batch_norm(input=tmp, act=conv_act)
+            drop_rate = conv_batchnorm_drop_rate[i]
+            if abs(drop_rate) > 1e-5:
+                tmp = layers.dropout(x=tmp, dropout_prob=drop_rate)
+    return layers.pool2d(input=tmp, pool_size=pool_size, pool_type=pool_type,
+                         pool_stride=pool_stride, use_cudnn=use_cudnn)

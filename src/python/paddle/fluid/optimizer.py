@@ -18,6 +18,7 @@ from . import unique_name
 from .backward import append_backward
 from .framework import Program, Variable, name_scope
 from .regularizer import L1DecayRegularizer, L2DecayRegularizer, WeightDecayRegularizer
+from .regularizer import append_regularization_ops  # noqa: F401 (1.x re-exported it)
 
 __all__ = [
     "SGD", "Momentum", "Adagrad", "Adam", "Adamax", "Adadelta", "RMSProp", "Lamb",
@@ -106,6 +107,9 @@ class Optimizer(object):
         for suffix, value, like_param, device in self._accumulators:
             if isinstance(value, str):
                 value = getattr(self, value)
+            # A named optimizer's accumulators are `<param>_<name>_<acc>_N`.
+            if self._name is not None:
+                suffix = "%s_%s" % (self._name, suffix)
             name = unique_name.generate("%s_%s" % (param.name, suffix))
             dims = shape if like_param else [1]
             program.global_block().create_var(

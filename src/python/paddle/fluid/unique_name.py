@@ -1,16 +1,13 @@
 """paddle.fluid.unique_name: `key_0`, `key_1`, ... one counter per key."""
 import contextlib
 
+import _fluidc
 
-class UniqueNameGenerator(object):
-    def __init__(self, prefix=None):
-        self.ids = {}
-        self.prefix = "" if prefix is None else prefix
 
-    def __call__(self, key):
-        n = self.ids.get(key, 0)
-        self.ids[key] = n + 1
-        return self.prefix + "%s_%d" % (key, n)
+# The counters are native (`_fluidc.UniqueNameGenerator(prefix=None)`):
+# every layer names its outputs through them. `generator(key)` gives
+# `prefix + key_N`, N counting from 0 per key; `.ids` and `.prefix` are 1.x's.
+UniqueNameGenerator = _fluidc.UniqueNameGenerator
 
 
 generator = UniqueNameGenerator()

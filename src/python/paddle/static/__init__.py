@@ -42,21 +42,46 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
         raise ValueError("'%s' is an existing directory." % params_path)
     feed_vars = _check_vars("feed_vars", feed_vars)
     fetch_vars = _check_vars("fetch_vars", fetch_vars)
+    for key, default in (("skip_prune_program", False), ("legacy_format", False)):
+        if bool(kwargs.get(key, default)) != default:
+            raise NotImplementedError(
+                "fluidc does not support %s=%r of paddle.static.save_inference_model yet"
+                % (key, kwargs[key]))
+    # Paddle 3's separate_parameters: the program as `__model__` and one
+    # file per variable, in path_prefix's directory.
+    separate = bool(kwargs.get("separate_parameters", False))
     program = _io._program(kwargs.get("program"), "program")
     program = _io._inference_program(program, [v.name for v in feed_vars],
                                      [v.name for v in fetch_vars])
     if _io._HOST.build:
         return None
+    if separate:
+        model_path = os.path.join(os.path.dirname(model_path), "__model__")
     _io._write_program(model_path, program)
     _io.save_persistables(executor, os.path.dirname(path_prefix), program,
-                          os.path.basename(params_path))
+                          None if separate else os.path.basename(params_path))
     return None
+
+
+_LOAD_ARGS = ("model_filename", "params_filename")
+
+
+def _check_load_args(kwargs):
+    """Paddle 3.3.1's check of load_inference_model's keywords."""
+    for arg in kwargs:
+        if arg == "pserver_endpoints":
+            raise ValueError("argument '%s' in function 'load_inference_model' is deprecated, "
+                             "only %s are supported." % (arg, _LOAD_ARGS))
+        if arg not in _LOAD_ARGS:
+            raise ValueError("function 'load_inference_model' doesn't support argument '%s',\n "
+                             "only %s are supported." % (arg, _LOAD_ARGS))
 
 
 def load_inference_model(path_prefix, executor, **kwargs):
     """Reads `path_prefix.pdmodel` and `path_prefix.pdiparams` (or, given
     `model_filename`/`params_filename`, 1.x's files in the directory
     `path_prefix`): `[program, feed_names, fetch_targets]`."""
+    _check_load_args(kwargs)
     path_prefix = _path_prefix(path_prefix)
     dir_path = os.path.dirname(path_prefix)
     if not os.path.isdir(dir_path) and not _io._HOST.build:

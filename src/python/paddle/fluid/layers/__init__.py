@@ -2,6 +2,7 @@
 (`fluid.layers.nn`, `.tensor`, `.control_flow`, `.io`, `.ops`,
 `.math_op_patch`, ...)."""
 from . import control_flow
+from . import device
 from . import indexing
 from . import io
 from . import learning_rate_scheduler
@@ -22,6 +23,20 @@ from .ops import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .sequence_lod import *  # noqa: F401,F403
 from .tensor import *  # noqa: F401,F403
+# Not in 1.x's control_flow.__all__ (1.0-1.5), but 0.x scripts used
+# `fluid.layers.ParallelDo`: it raises, naming what replaced it.
+from .control_flow import ParallelDo  # noqa: F401
 
 math_op_patch.monkey_patch_variable()
 indexing.monkey_patch_getitem()
+
+# 1.x's `layers/nn.py` also held layers fluidc keeps in other modules (as
+# later Paddle did); 1.x scripts imported them from there
+# (`from paddle.fluid.layers.nn import dynamic_lstm`, `nn.relu(x)`), so
+# they are bound there too, as the same functions.
+for _name in ("relu", "log", "sign", "logical_and", "logical_or", "logical_xor",
+              "logical_not", "autoincreased_step_counter", "dynamic_lstm", "dynamic_gru",
+              "gru_unit", "lstm_unit", "sequence_conv", "sequence_pool", "sequence_softmax",
+              "sequence_expand", "sequence_first_step", "sequence_last_step"):
+    setattr(nn, _name, globals()[_name])
+del _name

@@ -22,11 +22,11 @@ Tensor arrays (`create_array`, `array_write`, `array_read`,
 `IfElse` is refused: its `split_lod_tensor`/`merge_lod_tensor` ops are gone
 from Paddle 3, and fluidc writes programs Paddle 3.3.1 loads.
 """
-import warnings
 
 from .. import core
 from .. import unique_name
 from ..framework import Program, Variable, convert_dtype
+from ..initializer import force_init_on_cpu
 from ..layer_helper import LayerHelper
 from . import tensor as _tensor
 
@@ -56,6 +56,7 @@ def _compare(op_type, x, y, force_cpu=None, cond=None, name=None, **ignored):
     misspelt `cond=` leaves a While condition that never changes)."""
     for key in ignored:
         hint = _closest(key, _COMPARE_PARAMS)
+        import warnings  # on first use: importing it costs start-up
         warnings.warn("%s() ignores the keyword argument `%s`%s" % (
             op_type, key, "; did you mean `%s`?" % hint if hint else ""), stacklevel=3)
     _check_type(x, "x", Variable, op_type)
@@ -67,7 +68,10 @@ def _compare(op_type, x, y, force_cpu=None, cond=None, name=None, **ignored):
         cond = helper.create_variable_for_type_inference(dtype="bool")
         cond.stop_gradient = True
     # The attributes as fluidc has always written them (Paddle 3.3.1's
-    # compare ops declare `axis` and `force_cpu`).
+    # compare ops declare `axis` and `force_cpu`); as in 1.x, less_than
+    # inside `init_on_cpu()` keeps its result on the CPU.
+    if force_cpu is None and op_type == "less_than":
+        force_cpu = force_init_on_cpu()
     attrs = {"axis": -1, "force_cpu": bool(force_cpu) if force_cpu is not None else False}
     helper.append_op(type=op_type, inputs={"X": [x], "Y": [y]}, outputs={"Out": [cond]},
                      attrs=attrs)
@@ -694,3 +698,17 @@ def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
 
 
 from .rnn_builders import StaticRNN, DynamicRNN  # noqa: E402
+
+
+class ParallelDo(object):
+    """1.x's ParallelDo (deprecated since 0.15): ran a block on each of a
+    `get_places` list of devices, splitting the batch, and merged the
+    outputs and gradients. fluidc has no parallel_do op: it raises, naming
+    what replaced it."""
+
+    def __init__(self, places, use_nccl=False, name=None):
+        raise NotImplementedError(
+            "ParallelDo is not supported by fluidc (Paddle deprecated it in 0.15). Build the "
+            "network without it and train with fluid.Executor, or with fluid.ParallelExecutor "
+            "/ CompiledProgram(...).with_data_parallel(), which fluidc runs on its one CPU "
+            "place")

@@ -95,10 +95,13 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
 
 
 def softmax(input, use_cudnn=False, name=None, axis=-1):
+    """A softmax along `axis`. `use_cudnn` picks Paddle's GPU kernel (the
+    same values on the CPU); the op keeps it as its attribute, as 1.x's
+    did."""
     helper = LayerHelper("softmax", **locals())
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op(type="softmax", inputs={"X": input}, outputs={"Out": out},
-                     attrs={"axis": axis})
+                     attrs={"axis": axis, "use_cudnn": use_cudnn})
     return out
 
 

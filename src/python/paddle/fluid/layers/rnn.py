@@ -2,7 +2,6 @@
 (`gru_unit`, `lstm_unit`) and whole LoD sequences (`dynamic_lstm`,
 `dynamic_gru`, the `lstm` and `gru` ops). The input of each is already
 projected to the gates (an `fc` before it), as in 1.x."""
-import warnings
 
 from ..framework import Variable
 from ..layer_helper import LayerHelper
@@ -134,6 +133,7 @@ def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="t
         if act not in _ACTIVATIONS:
             raise KeyError(act)
         if act != built:
+            import warnings  # on first use: importing it costs start-up
             warnings.warn("gru_unit builds its op with %s `%s`, not `%s`, as Paddle 1.x did"
                           % (arg, built, act), stacklevel=2)
     if size <= 0 or size % 3 != 0:

@@ -53,14 +53,14 @@ def sequence_last_step(input):
 
 
 def sequence_softmax(input, use_cudnn=False, name=None):
-    """A softmax over the rows of each sequence. `use_cudnn` picked
-    Paddle's GPU kernel; the op keeps no such attribute (and the CPU
-    result is the same)."""
+    """A softmax over the rows of each sequence. `use_cudnn` picks
+    Paddle's GPU kernel (the same values on the CPU); the op keeps it as
+    its attribute, as 1.x's did."""
     _check_var(input, "input", "sequence_softmax")
     helper = LayerHelper("sequence_softmax", **locals())
     softmax_out = helper.create_variable_for_type_inference(helper.input_dtype())
     helper.append_op(type="sequence_softmax", inputs={"X": input},
-                     outputs={"Out": softmax_out})
+                     outputs={"Out": softmax_out}, attrs={"use_cudnn": use_cudnn})
     return softmax_out
 
 

@@ -6,7 +6,7 @@ from .. import core
 from .. import framework
 from .. import unique_name
 from ..framework import Variable, convert_np_dtype_to_dtype_
-from ..initializer import Constant
+from ..initializer import Constant, force_init_on_cpu
 from ..layer_helper import LayerHelper
 from ..param_attr import ParamAttr
 
@@ -181,7 +181,7 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
     helper.append_op(type="fill_constant", inputs={}, outputs={"Out": [out]},
                      attrs={"shape": [int(d) for d in shape], "dtype": dtype,
                             "value": float(value), "str_value": _str_value(value, dtype),
-                            "force_cpu": force_cpu})
+                            "force_cpu": bool(force_cpu or force_init_on_cpu())})
     out.stop_gradient = True
     return out
 
@@ -326,6 +326,9 @@ def diag(diagonal):
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
+    """A `[num_rows, num_columns]` identity; with `batch_shape`, repeated
+    to `batch_shape + [num_rows, num_columns]` (a reshape and an expand,
+    as 1.x's)."""
     helper = LayerHelper("eye", **locals())
     if num_columns is None:
         num_columns = num_rows
@@ -333,5 +336,17 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     helper.append_op(type="eye", inputs={}, outputs={"Out": [out]},
                      attrs={"num_rows": num_rows, "num_columns": num_columns,
                             "dtype": convert_np_dtype_to_dtype_(dtype)})
+    # What the eye op's shape inference gives (fluidc has no definition
+    # of the op to infer it).
+    out.shape = [num_rows, num_columns]
+    if batch_shape is not None:
+        if not isinstance(batch_shape, list):
+            raise TypeError("batch_shape should be a list")
+        for batch_val in batch_shape:
+            if batch_val <= 0:
+                raise TypeError("batch_shape should be a positive int list")
+        from .manipulation import expand, reshape
+        out = reshape(x=out, shape=[1] * len(batch_shape) + [num_rows, num_columns])
+        out = expand(x=out, expand_times=batch_shape + [1, 1])
     out.stop_gradient = True
     return out
