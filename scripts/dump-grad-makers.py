@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Dumps Paddle 3.3.1's gradient makers for the ops fluidc knows, as JSON.
 
-`append_backward` (SPEC §9.2) must build exactly the grad ops Paddle's
+`append_backward` (docs/training.md) must build exactly the grad ops Paddle's
 legacy `paddle.base.backward` builds. Paddle builds them in C++ (each op's
 GradOpMaker, reached through `core.get_grad_op_desc`), so fluidc takes the
 makers' shape from Paddle instead of restating it: for every op in

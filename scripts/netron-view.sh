@@ -2,7 +2,7 @@
 # Exports the MLP of testdata/train/mlp_adam.py as a Paddle inference model
 # (`fluidc export`), opens it in Netron under headless Chromium, checks that
 # its ops are drawn and writes the screenshot to docs/netron_mlp.png (linked
-# from the README). Outside CI: it installs Debian's chromium and a venv
+# from docs/models.md). Outside CI: it installs Debian's chromium and a venv
 # (target/netron-venv) with Netron and Playwright.
 #
 #   scripts/netron-view.sh [SCRIPT] [PNG]

@@ -1,4 +1,4 @@
-//! `fluidc check`'s static findings (SPEC §1.4): every undefined name and
+//! `fluidc check`'s static findings (README, "Python: the VM"): every undefined name and
 //! every unknown API of fluidc's package (`fluid.layers.elementwize_add`,
 //! `np.random.randnn`) in a file, all at once, before anything runs. A
 //! run stops at the first error; this pass sees the whole file.

@@ -1,4 +1,4 @@
-//! `fluidc export script.py -o PREFIX` (SPEC §10): the script's model as
+//! `fluidc export script.py -o PREFIX` (docs/models.md): the script's model as
 //! Paddle 3.3.1's inference files, `PREFIX.pdmodel` and `PREFIX.pdiparams`,
 //! which `paddle.static.load_inference_model(PREFIX, exe)` loads.
 //!

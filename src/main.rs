@@ -1,4 +1,4 @@
-//! The `fluidc` command line (SPEC §7).
+//! The `fluidc` command line (README, "Commands").
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -708,8 +708,8 @@ fn script_flags_are_for_programs(
     })
 }
 
-/// `fluidc run script.py`: the script runs as Python would run it (SPEC
-/// §8.1); its output is what it prints, or, if it printed nothing, the
+/// `fluidc run script.py`: the script runs as Python would run it (README,
+/// "Run mode"); its output is what it prints, or, if it printed nothing, the
 /// last run's fetches.
 // The `run` flags a script takes, one by one as clap parsed them.
 #[allow(clippy::too_many_arguments)]

@@ -1,4 +1,4 @@
-//! Parameters and inference models in Paddle's files (SPEC §10), for
+//! Parameters and inference models in Paddle's files (docs/models.md), for
 //! `fluid.io` in scripts (through `_fluidc`, src/native/params.rs) and for
 //! the command line: `run model.pdmodel` (with `model.pdiparams` beside
 //! it), `run --params DIR|FILE`, `--save-params DIR`, `--save-fetch DIR`

@@ -1,4 +1,4 @@
-//! A Python script on the command line (SPEC §8): built (its programs
+//! A Python script on the command line (README, "Run mode"): built (its programs
 //! recorded, for `compile`, `dump`, `graph`, `check`) or run (`fluidc run
 //! script.py`), both on the VM ([`crate::vm`]).
 use fluidc_runtime::Tensor;
@@ -207,11 +207,34 @@ pub fn run(
     Ok(Ran { outcome: out, last })
 }
 
+/// Whether an op of `main` reads a non-persistable variable that no op of
+/// `main` or `startup` writes.
+fn wants_feeds(main: &Program, startup: &Program) -> bool {
+    let written: std::collections::HashSet<&str> = main
+        .blocks
+        .iter()
+        .chain(&startup.blocks)
+        .flat_map(|b| &b.ops)
+        .flat_map(|op| op.output_names())
+        .collect();
+    main.blocks.iter().any(|b| {
+        b.ops.iter().flat_map(|op| op.input_names()).any(|n| {
+            !written.contains(n)
+                && b.vars
+                    .iter()
+                    .find(|v| v.name == n)
+                    .is_some_and(|v| v.persistable != Some(true))
+        })
+    })
+}
+
 /// A script that builds a program but runs none (a one-shot fluidc
 /// program) runs its default main program once at the end, with its
-/// startup program merged in, as `fluidc compile` writes it.
+/// startup program merged in, as `fluidc compile` writes it. Not when an
+/// op reads a variable no op writes (a `layers.data` input): that needs a
+/// feed the script never gave, and CPython would just have ended there.
 fn run_once(out: &mut Outcome, main: Program, startup: Program, config: &RunConfig) {
-    if main.blocks.iter().all(|b| b.ops.is_empty()) {
+    if main.blocks.iter().all(|b| b.ops.is_empty()) || wants_feeds(&main, &startup) {
         return;
     }
     let mut state = out.state.lock();

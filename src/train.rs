@@ -1,4 +1,4 @@
-//! Training from the command line (SPEC §9.4): `fluidc run main.pb
+//! Training from the command line (docs/training.md): `fluidc run main.pb
 //! --startup startup.pb --steps N [--batch-size B] --feed x=x.npy ...` runs
 //! the main program N times in one session (the startup program ran first,
 //! so parameters carry from step to step) and prints each step's fetches as

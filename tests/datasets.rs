@@ -1,4 +1,4 @@
-//! `paddle.dataset` (SPEC §8.4): uci_housing, mnist, cifar, imdb, imikolov,
+//! `paddle.dataset` (docs/python-package.md): uci_housing, mnist, cifar, imdb, imikolov,
 //! movielens, conll05, wmt14 and wmt16. Small files in Paddle's formats
 //! (gzipped idx files, tarballs of text, gzip members and numpy 1.x
 //! pickles, a zip) under a temporary HOME, read by fluidc and by Paddle

@@ -1,4 +1,4 @@
-//! Differential tests of the host arrays (`fluidc::host`, SPEC §8.2)
+//! Differential tests of the host arrays (`fluidc::host`, docs/numpy.md)
 //! against the real numpy in the interop venv: printing byte for byte,
 //! promotion and arithmetic, reductions, indexing and conversions.
 //!
@@ -346,7 +346,7 @@ fn tensors_and_json_round_trip_losslessly() {
 #[test]
 fn a_list_of_arrays_prints_each_repr() {
     // Python's list repr joins its elements' reprs; numpy's arrays and
-    // scalars give theirs (SPEC §8.2's example).
+    // scalars give theirs (docs/numpy.md's example).
     let a = HostArray::from_vec(&[2, 1], vec![1.524_803_8f32, 3.049_607_5]).expect("array");
     let b = HostArray::from_vec(&[1], vec![1.693_585_9f32]).expect("array");
     let s = HostArray::scalar(DType::Float32, Scalar::Float(2.5));

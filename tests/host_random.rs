@@ -1,4 +1,4 @@
-//! Differential tests of `fluidc::host::random` (SPEC §8.2, §9.2): every
+//! Differential tests of `fluidc::host::random` (docs/numpy.md, docs/training.md): every
 //! value compared bit for bit with the real thing in the interop venv.
 //!
 //! - numpy's legacy `RandomState` and the global `numpy.random` functions

@@ -402,7 +402,7 @@ fn assert_builds_like_paddle(script: &std::path::Path, dir: &std::path::Path) {
     );
 }
 
-/// Training (SPEC §9): each `testdata/train/*.py` builds the program Paddle
+/// Training (docs/training.md): each `testdata/train/*.py` builds the program Paddle
 /// 3.3.1 builds (backward, optimizer, initializers; op for op through the
 /// shim, which maps `fluid.optimizer` and `append_backward` to Paddle's
 /// own), and trains to the losses Paddle prints when it runs the script
@@ -441,10 +441,11 @@ fn training_scripts_build_and_train_as_paddle_does() {
     }
 }
 
-/// SPEC §9.4: a training script compiled to two files (`--startup-out`)
-/// trains in Paddle 3.3.1 as the script trains in Paddle: startup once,
-/// then main 100 times on the script's data, with the losses the script
-/// prints when Paddle runs it (seed 003's regression, issue 15's numbers).
+/// Training from the command line (docs/training.md): a training script
+/// compiled to two files (`--startup-out`) trains in Paddle 3.3.1 as the
+/// script trains in Paddle: startup once, then main 100 times on the
+/// script's data, with the losses the script prints when Paddle runs it
+/// (seed 003's regression, issue 15's numbers).
 #[test]
 fn compiled_training_program_trains_in_paddle_as_the_script_does() {
     let script = "testdata/train/linear_sgd_const.py";
@@ -540,7 +541,7 @@ fn hand_written_op_protos_are_only_for_ops_paddle_lacks() {
     );
 }
 
-/// Run mode (SPEC §8.1): each `testdata/run/*.py` host program prints,
+/// Run mode (README, "Run mode"): each `testdata/run/*.py` host program prints,
 /// under `fluidc run`, exactly what CPython + Paddle 3.3.1 print running it
 /// (through the fluid2018 shim in run mode), with the same exit status.
 #[test]

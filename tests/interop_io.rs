@@ -1,4 +1,4 @@
-//! SPEC §10 against Paddle 3.3.1: parameters and inference models in
+//! docs/models.md against Paddle 3.3.1: parameters and inference models in
 //! Paddle's files, both directions (issue 16's Done-when).
 mod common;
 use common::*;

@@ -1,4 +1,4 @@
-//! fluidc's `numpy` against real numpy (SPEC §8.2): every script in
+//! fluidc's `numpy` against real numpy (docs/numpy.md): every script in
 //! `testdata/numpy/` runs under fluidc's VM and under the interop venv's
 //! CPython with numpy 2, and both must print the same stdout, byte for
 //! byte, and succeed. The scripts cover printing (float32 and float64

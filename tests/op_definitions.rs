@@ -1,4 +1,4 @@
-//! One definition per op (SPEC §9.1): every op fluidc writes has a
+//! One definition per op (ARCHITECTURE.md): every op fluidc writes has a
 //! definition in `fluidc_transpiler::ops`, so the verifier checks it and the
 //! runtime has a kernel for it (the runtime's own test checks kernels
 //! against definitions).
@@ -56,4 +56,63 @@ fn every_op_fluidc_writes_has_a_definition() {
         "ops without a definition: {undefined:?}"
     );
     assert!(seen.len() > 20, "the scripts write only {seen:?}");
+}
+
+/// Every forward op has shape inference (issue 38: `matmul` once declared
+/// its output `()` and every later layer that needed the shape was
+/// refused): appending an op declares its outputs from its definition's
+/// inference. The exceptions write no tensor whose dims are known when the
+/// program is built, each for the reason given.
+#[test]
+fn every_forward_op_has_shape_inference() {
+    let exempt: &[(&str, &str)] = &[
+        ("feed", "the fed tensor's dims are the feed's"),
+        ("fetch", "writes the fetch holder, not a tensor"),
+        ("save", "writes a file"),
+        ("load", "the dims are the file's"),
+        ("save_combine", "writes a file"),
+        ("load_combine", "the dims are the file's"),
+        ("write_to_array", "writes one element of a tensor array"),
+        (
+            "read_from_array",
+            "the element's dims are known when it runs",
+        ),
+        (
+            "lod_rank_table",
+            "a rank table, from the LoD of a fed tensor",
+        ),
+        (
+            "lod_tensor_to_array",
+            "a tensor array, from the LoD of a fed tensor",
+        ),
+        ("channel_create", "a channel"),
+        ("channel_close", "writes only the status"),
+        ("go", "runs a block as a goroutine; writes nothing"),
+        (
+            "select",
+            "runs one case's block; its outputs are the blocks'",
+        ),
+        ("fluidc_select", "select before lowering"),
+    ];
+    let registry = fluidc_transpiler::ops::registry();
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for ty in registry.types() {
+        let def = registry.get(ty).expect("listed");
+        if ty.ends_with("_grad")
+            || def.effect() == fluidc_transpiler::ops::Effect::Blocks
+            || exempt.iter().any(|(e, _)| *e == ty)
+        {
+            continue;
+        }
+        checked += 1;
+        if def.behaviour.infer.is_none() {
+            missing.push(ty);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "forward ops without shape inference: {missing:?}"
+    );
+    assert!(checked > 100, "only {checked} ops checked");
 }

@@ -1,4 +1,4 @@
-//! SPEC §8.3 and issue 14: classes, exceptions, generators, the small
+//! README's "Python: the VM" and issue 14: classes, exceptions, generators, the small
 //! modules and `unittest` in run mode, compared with CPython's own output;
 //! a unittest file of channel programs; `check`/`--test` on unittest files.
 mod common;

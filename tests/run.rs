@@ -148,7 +148,7 @@ fn compile_time_print_writes_to_stderr_with_keywords() {
 }
 
 /// A script that prints nothing shows its last run's fetches, each named
-/// after the script's variable bound to it (SPEC §8.1), `--fetch` ones too.
+/// after the script's variable bound to it (README, "Run mode"), `--fetch` ones too.
 #[test]
 fn text_output_and_extra_fetch() {
     let out = fluidc(

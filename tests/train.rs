@@ -1,4 +1,4 @@
-//! Training from the command line (SPEC §9.4): `fluidc run main.pb
+//! Training from the command line (docs/training.md): `fluidc run main.pb
 //! --startup startup.pb --steps N [--batch-size B]`, and the limits that
 //! stop a runaway run (`--max-steps`, `--timeout`).
 mod common;
@@ -429,4 +429,85 @@ fn limits_end_runs_with_blocked_goroutines() {
             stderr(&out)
         );
     }
+}
+
+/// Each trainable parameter with a gradient, in each training script's program, gets
+/// exactly one optimizer op, and the op that writes its gradient last
+/// carries the pair `[param, grad]` in `op_role_var` (what Paddle's data-parallel
+/// transform reads; issue 38's `sums([x, w])` lost both). Compiled with
+/// `--passes none`, so the program is the one the script built.
+#[test]
+fn every_trainable_parameter_gets_one_optimizer_op() {
+    use fluidc_transpiler::AttrValue;
+    let mut scripts: Vec<_> = std::fs::read_dir(repo().join("testdata/train"))
+        .expect("testdata/train")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 10, "testdata/train has too few scripts");
+    let mut checked = 0;
+    for script in scripts {
+        let rel = script.strip_prefix(repo()).expect("in repo");
+        let out = fluidc(
+            &["compile", path_str(rel), "--passes", "none", "-o", "-"],
+            b"",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            rel.display(),
+            stderr(&out)
+        );
+        let program = fluidc_transpiler::codec::decode_program(&out.stdout).expect("decodes");
+        let block = &program.blocks[0];
+        if !block.ops.iter().any(|op| !op.inputs_of("Param").is_empty()) {
+            continue; // a backward without an optimizer (gradient checks)
+        }
+        let trainable: Vec<&str> = block
+            .vars
+            .iter()
+            .filter(|v| v.is_parameter == Some(true) && v.stop_gradient != Some(true))
+            .map(|v| v.name.as_str())
+            // Those the backward reached (layers built after `minimize`
+            // are not trained).
+            .filter(|p| block.var(&format!("{p}@GRAD")).is_some())
+            .collect();
+        checked += trainable.len();
+        for p in trainable {
+            // Optimizer ops read the parameter as `Param`.
+            let updates = block
+                .ops
+                .iter()
+                .filter(|op| op.inputs_of("Param").iter().any(|n| n == p))
+                .count();
+            assert_eq!(
+                updates,
+                1,
+                "{}: {p} has {updates} optimizer ops",
+                rel.display()
+            );
+            let grad = format!("{p}@GRAD");
+            let role_var = block
+                .ops
+                .iter()
+                .filter(|op| !op.inputs_of("Param").iter().any(|n| n == p))
+                .rev()
+                .find(|op| op.output_names().any(|n| n == grad))
+                .and_then(|op| match op.get_attr("op_role_var") {
+                    Some(AttrValue::Strings(v)) => Some(v.clone()),
+                    _ => None,
+                });
+            assert!(
+                // A flat list of pairs: one op may write several gradients.
+                role_var
+                    .as_ref()
+                    .is_some_and(|v| v.chunks(2).any(|pair| pair == [p, grad.as_str()])),
+                "{}: the op writing {grad} has op_role_var {role_var:?}",
+                rel.display()
+            );
+        }
+    }
+    assert!(checked >= 20, "only {checked} trained parameters checked");
 }

@@ -1,6 +1,6 @@
 //! The runtime as `fold_constants`' evaluator: an op on constants is run by
 //! its own kernel, so a folded program computes exactly what the unfolded
-//! one would (SPEC §9.1: one definition per op, and one implementation).
+//! one would (one definition per op, and one implementation: ARCHITECTURE.md).
 use fluidc_transpiler::model::{Block, Program, Var};
 use fluidc_transpiler::passes::{ConstData, Constant, Evaluator};
 use fluidc_transpiler::{Op, Verified};

@@ -129,7 +129,7 @@ pub(crate) struct CondBlockGrad {
     pub(crate) grads: Vec<(VarRef, VarRef, Option<VarRef>)>,
 }
 
-/// The lowered select (SPEC §4).
+/// The lowered select (docs/programs.md, "Select and its lowering").
 #[derive(Debug)]
 pub(crate) struct Select {
     /// The send and receive cases, in the order of `cases`.

@@ -1,4 +1,5 @@
-//! fluidc's embedded runtime: runs a verified program (SPEC §6).
+//! fluidc's embedded runtime: runs a verified program (docs/programs.md,
+//! "The runtime").
 //!
 //! # Shape
 //! - `load`: the program resolved once into a `Runnable` (immutable,

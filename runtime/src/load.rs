@@ -28,7 +28,7 @@ pub(crate) struct Runnable {
     /// scope), which a session keeps between runs.
     pub(crate) persistables: Vec<(String, VarRef)>,
     /// Block 0's variables declared with shape `[1]`: a 0-D value of one
-    /// fetches as shape `(1,)` (SPEC §8.5: Paddle 1.x had no 0-D tensors,
+    /// fetches as shape `(1,)` (README, "Run mode": Paddle 1.x had no 0-D tensors,
     /// and the programs it wrote, and fluidc writes, declare such a
     /// `mean` or `accuracy` as `[1]`; Paddle 3.3.1's declare `[]`).
     pub(crate) declared_one: std::collections::HashSet<String>,
@@ -221,7 +221,7 @@ fn declare_select_values(layout: &mut Layout, op: &Op, block: usize) {
 mod tests {
     use super::*;
 
-    /// One definition per op, one kernel per definition (SPEC §9.1): every
+    /// One definition per op, one kernel per definition (ARCHITECTURE.md): every
     /// op the transpiler defines has a kernel under the same type.
     #[test]
     fn every_defined_op_has_a_kernel() {

@@ -1,5 +1,5 @@
 //! Random numbers bit for bit as Paddle 3.3.1's CPU kernels draw them
-//! (SPEC §9.2): libstdc++'s `std::mt19937_64`, `std::seed_seq`,
+//! (docs/training.md): libstdc++'s `std::mt19937_64`, `std::seed_seq`,
 //! `std::uniform_real_distribution` and `std::normal_distribution`
 //! (bits/random.h, bits/random.tcc), and Paddle's truncated normal.
 //!

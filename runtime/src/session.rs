@@ -1,5 +1,5 @@
 //! A session: programs loaded once and run many times against one scope
-//! (SPEC §8.1), as Paddle's `Executor` runs programs against its scope.
+//! (README, "Run mode"), as Paddle's `Executor` runs programs against its scope.
 //!
 //! The session's scope holds the persistable variables (parameters,
 //! optimizer state, global variables, channels of block 0): a run starts
@@ -256,6 +256,25 @@ impl Session {
     /// (`global_scope().find_var(name).get_tensor()`).
     pub fn tensor(&self, name: &str) -> Option<Tensor> {
         self.scope.get(name)?.to_tensor()
+    }
+
+    /// The elements of the tensor array the scope holds for `name` (`None`
+    /// where no write reached), or `None` when it holds no tensor array
+    /// (`find_var(name).get_lod_tensor_array()`).
+    pub fn tensor_array(&self, name: &str) -> Option<Vec<Option<Tensor>>> {
+        match self.scope.get(name)? {
+            Value::TensorArray(a) => Some(a.iter().map(Value::to_tensor).collect()),
+            _ => None,
+        }
+    }
+
+    /// The (sequence index, length) items of the rank table the scope holds
+    /// for `name`, longest first (`find_var(name).get_lod_rank_table()`).
+    pub fn rank_table(&self, name: &str) -> Option<Vec<(usize, usize)>> {
+        match self.scope.get(name)? {
+            Value::RankTable(t) => Some(t.items().to_vec()),
+            _ => None,
+        }
     }
 
     /// Whether the scope holds a variable `name` (without copying it).

@@ -1,5 +1,5 @@
 //! Every gradient kernel against central finite differences of its
-//! forward kernel (SPEC §9.3), in float64 on pseudo-random inputs,
+//! forward kernel (docs/training.md, "Kernels"), in float64 on pseudo-random inputs,
 //! broadcasting cases included. The grad op is built from Paddle's own
 //! grad maker (`transpiler/data/grad_makers.json`): its slots are exactly
 //! the ones `append_backward` writes.

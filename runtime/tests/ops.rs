@@ -110,7 +110,7 @@ fn reduce_sum_mean_and_matmul_through_programs() {
             .attr("reduce_all", AttrValue::Bool(false)),
     );
     // A mean declared `[]` (as Paddle 3.3.1 declares it) fetches 0-D; one
-    // declared `[1]` (as 1.x and fluidc declare it) fetches (1,) (SPEC §8.5).
+    // declared `[1]` (as 1.x and fluidc declare it) fetches (1,) (README, "Run mode").
     p.program.blocks[0]
         .vars
         .push(Var::dense("avg", F32, vec![]));

@@ -1,4 +1,4 @@
-//! Random ops and the session's engine (SPEC §9.2): a non-zero `seed`
+//! Random ops and the session's engine (docs/training.md): a non-zero `seed`
 //! attribute draws the same values on every run; seed 0 draws from the
 //! session's engine, which `SessionOptions.seed` (`fluidc run --seed N`)
 //! seeds as `paddle.seed(N)` does and whose draws continue from run to run.

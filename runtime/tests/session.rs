@@ -1,4 +1,4 @@
-//! Sessions (SPEC §8.1): a startup and a main program share one scope;
+//! Sessions (README, "Run mode"): a startup and a main program share one scope;
 //! persistable variables keep their values from run to run, others live for
 //! one run; a program is loaded once.
 mod common;

@@ -1,4 +1,4 @@
-//! Arrays on the host (SPEC §8.2): the values run mode fetches and the
+//! Arrays on the host (docs/numpy.md): the values run mode fetches and the
 //! numpy subset scripts call, with numpy's dtypes, promotion, broadcasting,
 //! indexing and, above all, numpy's printing byte for byte.
 //!

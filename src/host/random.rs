@@ -1,5 +1,5 @@
 //! Random numbers bit for bit as the generators scripts meet through
-//! numpy and Paddle (SPEC §8.2 and §9.2) produce them (Python's `random`
+//! numpy and Paddle (docs/numpy.md and docs/training.md) produce them (Python's `random`
 //! is the VM's own):
 //!
 //! - [`RandomState`]: numpy's legacy `numpy.random.RandomState` (and the

@@ -1,5 +1,5 @@
 //! The command line's side of a script (`_fluidc.HOST`): what
-//! `Executor.run` does in each mode (SPEC §8.1), and what the command reads
+//! `Executor.run` does in each mode (README, "Run mode"), and what the command reads
 //! back when the script ends.
 //!
 //! - **Build** (`compile`, `dump`, `graph`, `check`): `Executor.run` of a

@@ -1,5 +1,5 @@
 //! `_fluidc`: the native module under the fluid package, as Paddle 1.x's
-//! `core` (pybind) was under its Python (SPEC §1).
+//! `core` (pybind) was under its Python (docs/python-package.md).
 //!
 //! It owns what is not glue: the program model ([`ProgramDesc`], Paddle's
 //! `ProgramDesc` with its blocks, variables and ops), the op definitions

@@ -202,7 +202,7 @@ impl ProgramState {
     /// Sets the inferred types on the outputs' declarations (dense
     /// tensors only). A 0-D output is declared `[1]`: Paddle 1.x had no
     /// 0-D tensors, its `mean`, `accuracy` and full reductions declared
-    /// `[1]`, and 1.x scripts see shape `(1,)` (SPEC §8.5; the runtime
+    /// `[1]`, and 1.x scripts see shape `(1,)` (README, "Run mode"; the runtime
     /// fetches such a variable's 0-D value as `(1,)` too).
     fn apply_types(&mut self, block: usize, types: Vec<(String, TensorType)>) {
         for (name, mut t) in types {

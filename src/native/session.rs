@@ -61,6 +61,45 @@ impl Session {
         Ok(())
     }
 
+    /// The `(array, lod)` elements (None where never written) of the
+    /// tensor array the scope holds for `name`, or None.
+    #[pymethod]
+    fn tensor_array(&self, name: PyStrRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let Some(items) = self.inner.lock().tensor_array(name.as_str()) else {
+            return Ok(vm.ctx.none());
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for t in items {
+            out.push(match t {
+                Some(t) => tensor_to_py(&t, vm)?,
+                None => vm.ctx.none(),
+            });
+        }
+        Ok(vm.ctx.new_list(out).into())
+    }
+
+    /// The `(index, length)` items of the rank table the scope holds for
+    /// `name`, longest first, or None.
+    #[pymethod]
+    fn rank_table(&self, name: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
+        match self.inner.lock().rank_table(name.as_str()) {
+            Some(items) => vm
+                .ctx
+                .new_list(
+                    items
+                        .into_iter()
+                        .map(|(i, n)| {
+                            vm.ctx
+                                .new_tuple(vec![vm.ctx.new_int(i).into(), vm.ctx.new_int(n).into()])
+                                .into()
+                        })
+                        .collect(),
+                )
+                .into(),
+            None => vm.ctx.none(),
+        }
+    }
+
     /// Whether the scope holds a variable `name`.
     #[pymethod]
     fn holds(&self, name: PyStrRef) -> bool {

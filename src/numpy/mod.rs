@@ -1,4 +1,4 @@
-//! `_numpy`: the native half of fluidc's `numpy` (SPEC §8.2).
+//! `_numpy`: the native half of fluidc's `numpy` (docs/numpy.md).
 //!
 //! The semantics are [`crate::host`]'s (numpy's dtypes, promotion,
 //! broadcasting, indexing, printing byte for byte, MT19937). This module

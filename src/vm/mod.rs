@@ -1,4 +1,4 @@
-//! The Python VM scripts run on (SPEC §1): RustPython, with its standard
+//! The Python VM scripts run on (docs/python-package.md): RustPython, with its standard
 //! library and fluidc's Python package (`paddle`, `numpy`, `PIL`, from
 //! `src/python/`) frozen into the binary, and the native modules `_fluidc`
 //! ([`crate::native`]) and `_numpy` ([`crate::numpy`]).

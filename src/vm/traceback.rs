@@ -1,5 +1,6 @@
 //! An uncaught exception as CPython prints it: the traceback, the user's
-//! frames with their lines, then `ExceptionClass: message` (SPEC §1.4).
+//! frames with their lines, then `ExceptionClass: message` (README,
+//! "Python: the VM").
 //!
 //! Frames of the fluid package are left out: a Paddle user's traceback
 //! ended in Paddle's own files, which a fluidc user does not have, so the

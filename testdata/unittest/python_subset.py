@@ -1,4 +1,4 @@
-# The Python of SPEC 8.3 that fluidc evaluates, as a unittest file whose
+# The Python (README, "Python: the VM") that fluidc evaluates, as a unittest file whose
 # output (stdout and stderr) the tests compare with CPython's. One test
 # fails on purpose and one raises, to compare unittest's report too.
 from __future__ import print_function

@@ -1,6 +1,6 @@
 """Python side of fluidc's interop harness with real PaddlePaddle 3.3.1.
 
-fluidc promises (SPEC §2) that the ProgramDesc bytes it writes load and run in
+fluidc promises (docs/programs.md) that the ProgramDesc bytes it writes load and run in
 PaddlePaddle 3.3.1, and that it reads and runs what Paddle writes. This script
 is the Paddle end of that contract, used by the Rust interop tests:
 

@@ -1,6 +1,6 @@
 """Paddle 3.3.1 saves a 2-layer MLP with paddle.static.save_inference_model
 (PREFIX.pdmodel + PREFIX.pdiparams) and prints its output for a fixed input
-as JSON: the reference for `fluidc run PREFIX.pdmodel` (SPEC §10).
+as JSON: the reference for `fluidc run PREFIX.pdmodel` (docs/models.md).
 
     save_mlp.py PREFIX
 """

@@ -1,4 +1,4 @@
-//! `append_backward` (SPEC §9.2): the grad ops of a loss, built as Paddle
+//! `append_backward` (docs/training.md): the grad ops of a loss, built as Paddle
 //! 3.3.1's legacy `paddle.base.backward.append_backward` builds them, so a
 //! program fluidc trains is the program Paddle would train.
 //!
@@ -277,8 +277,14 @@ impl Backward<'_> {
                         if r.source != ops::grad::Source::InGrad {
                             continue;
                         }
-                        for (name, v) in g.outputs_of(slot).iter().zip(fwd.inputs_of(&r.slot)) {
-                            self.grad_to_var.insert(name.clone(), v.clone());
+                        // By name, not by position: a maker that makes one
+                        // op per input (`sum`'s scale ops) writes the
+                        // gradient of input i from an op with one output.
+                        let inputs = fwd.inputs_of(&r.slot);
+                        for name in g.outputs_of(slot) {
+                            if let Some(v) = inputs.iter().find(|v| grad_name(v) == *name) {
+                                self.grad_to_var.insert(name.clone(), v.clone());
+                            }
                         }
                     }
                 }

@@ -49,5 +49,5 @@ pub use verify::Verified;
 /// `cases` (STRINGS, `"<index>,<kind>,<channel>,<value>"`) and `case_blocks`
 /// (BLOCKS, one body per case); inputs `Channel` and `X` (values sent),
 /// output `Out` (variables received into). `lower_select` turns it into
-/// Paddle's `select` op with its cases block (SPEC §4).
+/// Paddle's `select` op with its cases block (docs/programs.md).
 pub const SELECT_NODE: &str = "fluidc_select";

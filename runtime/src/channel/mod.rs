@@ -1,6 +1,6 @@
 //! Go channels: unbuffered handoff, buffered FIFO, close, and select.
 //!
-//! Semantics are Go's (SPEC §4, §6), where 2018 Paddle differed:
+//! Semantics are Go's (docs/programs.md), where 2018 Paddle differed:
 //! - a send completes when a receiver takes the value (unbuffered) or the
 //!   buffer has room; values come out in the order they went in;
 //! - a receive on a closed channel still drains the buffer, then completes at

@@ -1,7 +1,7 @@
 //! Paddle's `channel_test.cc` (2018, final version; list in
 //! `research/paddle-csp.md` §3), ported case by case to this module, with OS
 //! threads as the parked party as in the original. Adapted to Go semantics
-//! where SPEC differs: closing twice is an error, and a send on a closed
+//! where fluidc differs (docs/programs.md): closing twice is an error, and a send on a closed
 //! channel is an error (Paddle threw too). Paddle's "destroy unblocks" cases
 //! have no Rust counterpart (a channel cannot be freed while a thread uses
 //! it); their intent, that nobody stays blocked, is what the close cases

@@ -308,7 +308,7 @@ fn select(l: &OpLoader) -> Result<Exec, String> {
     })))
 }
 
-/// The lowered select's cases block (SPEC §4) holds, for each case, three
+/// The lowered select's cases block (docs/programs.md) holds, for each case, three
 /// ops: `fill_constant` [1] INT32 k, `equal`(that, case_to_execute), and a
 /// scalar `conditional_block` on the result running the case's body. Once
 /// the select has set case_to_execute, they run exactly the body of the case

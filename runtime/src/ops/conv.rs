@@ -16,6 +16,10 @@ use crate::tensor::{dtype_name, Element, Tensor};
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("conv2d", conv2d);
     r.add("conv2d_grad", conv2d_grad);
+    // `depthwise_conv2d` is conv2d with groups == channels (its own op in
+    // Paddle for its CUDA kernel); the same computation here.
+    r.add("depthwise_conv2d", conv2d);
+    r.add("depthwise_conv2d_grad", conv2d_grad);
 }
 
 /// The float types convolutions run in.

@@ -5,7 +5,7 @@
 //! (`operators/math/cos_sim_functor.{h,cc}`): row by row in the input's
 //! precision, each squared norm clamped at 1e-8 before its square root
 //! (so a zero row gives 0, not NaN), the norms kept as `XNorm` and `YNorm`
-//! for the gradient. `Out` keeps `X`'s LoD (`ops::lod::SHARES_LOD`).
+//! for the gradient. `Out` keeps `X`'s LoD (its definition's `Lod`).
 use fluidc_transpiler::VarKind;
 
 use super::{compute, Exec, Registry};

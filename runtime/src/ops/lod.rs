@@ -4,7 +4,7 @@
 //! `reorder_lod_tensor_by_rank` and its grad.
 //!
 //! Paddle 3.3.1 dropped all of these, so fluidc implements them after
-//! Paddle 1.x's C++ kernels (README, "fluidc-only ops"). A rank table
+//! Paddle 1.x's C++ kernels (docs/ops.md). A rank table
 //! orders the sequences of one LoD level longest first (ties keep their
 //! order); a DynamicRNN's step `t` holds the `t`-th element of every
 //! sequence longer than `t`, in the table's order, so that the batch of
@@ -18,6 +18,7 @@ use crate::loader::{is_placeholder, OpLoader};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_data, Element, Lod, Scalar, Tensor};
 use crate::value::Value;
+use fluidc_transpiler::ops::Lod as LodRule;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("lod_rank_table", lod_rank_table);
@@ -81,6 +82,12 @@ impl RankTable {
 
     fn max_len(&self) -> usize {
         self.items.first().map_or(0, |&(_, len)| len)
+    }
+
+    /// (index of the sequence in the level, its length), longest first:
+    /// 1.x's `LoDRankTable.items()`.
+    pub(crate) fn items(&self) -> &[(usize, usize)] {
+        &self.items
     }
 }
 
@@ -377,78 +384,20 @@ fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, String> {
     })
 }
 
-/// Ops whose output keeps its input's LoD, as their Paddle `InferShape`
-/// shares it (`ShareLoD("X", "Out")`): (op, input, output). The output
+/// What an op does with LoD is part of its definition
+/// ([`LodRule`]). The output of an op that shares LoD
 /// takes it only when it keeps the input's rows ([`Tensor::share_lod`]),
 /// which is also the `InferShape` rule of `squeeze2`, `unsqueeze2` and
 /// `flatten2` (`x_dims[0] == out_dims[0]`) and what Paddle 3.3.1 does
 /// running them: `unsqueeze2` or `flatten2` of axis 0 of a sequence batch
 /// gives a tensor without LoD, and so does a `slice` of its rows (a slice
-/// of axis 1 keeps the LoD). `reshape2` is the exception
-/// ([`KEEPS_LOD_WHATEVER_ROWS`]).
-const SHARES_LOD: &[(&str, &str, &str)] = &[
-    ("lookup_table", "Ids", "Out"),
-    ("lookup_table_v2", "Ids", "Out"),
-    ("mul", "X", "Out"),
-    ("elementwise_add", "X", "Out"),
-    ("elementwise_sub", "X", "Out"),
-    ("elementwise_mul", "X", "Out"),
-    ("elementwise_div", "X", "Out"),
-    ("elementwise_max", "X", "Out"),
-    ("elementwise_min", "X", "Out"),
-    ("relu", "X", "Out"),
-    ("tanh", "X", "Out"),
-    ("sigmoid", "X", "Out"),
-    ("softmax", "X", "Out"),
-    ("exp", "X", "Out"),
-    ("log", "X", "Out"),
-    ("sqrt", "X", "Out"),
-    ("square", "X", "Out"),
-    ("abs", "X", "Out"),
-    ("leaky_relu", "X", "Out"),
-    ("scale", "X", "Out"),
-    ("dropout", "X", "Out"),
-    ("cast", "X", "Out"),
-    ("assign", "X", "Out"),
-    ("clip", "X", "Out"),
-    ("concat", "X", "Out"),
-    ("sum", "X", "Out"),
-    ("cos_sim", "X", "Out"),
-    ("one_hot_v2", "X", "Out"),
-    ("squeeze2", "X", "Out"),
-    ("unsqueeze2", "X", "Out"),
-    ("flatten2", "X", "Out"),
-    ("slice", "Input", "Out"),
-    ("reshape2", "X", "Out"),
-];
-
-/// Ops of [`SHARES_LOD`] whose output keeps the input's LoD even when it
-/// has other rows, so the LoD need not describe them. `reshape2`: its
-/// `InferShape` (phi's `InferMetaFromVecValue`) shares only when the rows
-/// are kept, but Paddle 3.3.1's reshape kernel then sets `Out`'s LoD to
-/// `X`'s whatever the shape (a `[6, 6]` batch of LoD `[[2, 3, 1]]`
-/// reshaped to `[12, 3]` keeps `[[2, 3, 1]]`), and scripts see it: it is
-/// what `recursive_sequence_lengths()` gives and what makes a
-/// `return_numpy=True` fetch fail. Its grad copies `Out@GRAD`'s LoD the
-/// same way. Ops that read a LoD check it first ([`READS_LOD`]).
-const KEEPS_LOD_WHATEVER_ROWS: &[&str] = &["reshape2"];
-
-/// Ops that read their inputs' LoD (and their grads). Before they run,
-/// each input's LoD must describe its rows: one kept by a `reshape2` that
-/// changed the rows ([`KEEPS_LOD_WHATEVER_ROWS`]) may not, and the kernels
-/// index rows by it. Paddle 3.3.1 reads such a LoD as it is (pooling the
-/// first rows of a `[12, 3]` tensor by a LoD of 6); fluidc stops instead.
-const READS_LOD: &[&str] = &[
-    "lod_rank_table",
-    "lod_tensor_to_array",
-    "reorder_lod_tensor_by_rank",
-    "sequence_pool",
-    "sequence_softmax",
-    "sequence_conv",
-    "sequence_expand",
-    "lstm",
-    "gru",
-];
+/// of axis 1 keeps the LoD). `reshape2` keeps it whatever the rows, so ops
+/// that read a LoD check it first: Paddle 3.3.1 reads such a LoD as it is
+/// (pooling the first rows of a `[12, 3]` tensor by a LoD of 6); fluidc
+/// stops instead.
+fn lod_rule(ty: &str) -> LodRule {
+    fluidc_transpiler::ops::lod_of(ty)
+}
 
 /// Whether LoD can matter in `p`: a variable declared with LoD levels (a
 /// sequence feed), a fed variable (a feed keeps the LoD of the tensor fed,
@@ -461,7 +410,7 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
     p.blocks.iter().any(|b| {
         b.ops
             .iter()
-            .any(|op| op.ty == "feed" || READS_LOD.contains(&op.ty.as_str()))
+            .any(|op| op.ty == "feed" || lod_rule(&op.ty) == LodRule::Reads)
             || b.vars
                 .iter()
                 .any(|v| v.lod_level() > 0 || v.need_check_feed == Some(true))
@@ -469,9 +418,9 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
 }
 
 /// `exec`, followed by giving the op's output its input's LoD when the op
-/// shares LoD ([`SHARES_LOD`]; a grad op `*_grad` of one gives each
+/// shares LoD (its definition's [`LodRule`]; a grad op `*_grad` of one gives each
 /// `S@GRAD` the LoD of `S`, or of `Out`, or of `Out@GRAD`), or preceded by
-/// checking its inputs' LoD when it reads LoD ([`READS_LOD`]). Kernels
+/// checking its inputs' LoD when it reads LoD. Kernels
 /// compute plain tensors; this keeps a sequence batch's LoD through the
 /// layers between a LoD feed and the sequence op that reads it, as Paddle
 /// does.
@@ -481,11 +430,11 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
     };
     let ty = l.op.ty.as_str();
     let forward = ty.strip_suffix("_grad").unwrap_or(ty);
-    if READS_LOD.contains(&forward) {
-        return lod_read_checked(l, kernel);
-    }
-    let Some(&(_, input, output)) = SHARES_LOD.iter().find(|(op, ..)| *op == forward) else {
-        return Ok(Exec::Compute(kernel));
+    let (input, output, whatever_rows) = match lod_rule(forward) {
+        LodRule::None => return Ok(Exec::Compute(kernel)),
+        LodRule::Reads => return lod_read_checked(l, kernel),
+        LodRule::Shares(input, output) => (input, output, false),
+        LodRule::KeepsWhateverRows(input, output) => (input, output, true),
     };
     // Paddle's ShareLoD shares the first argument's LoD (concat's first
     // input); a grad op pairs each gradient with its variable, position
@@ -519,7 +468,6 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
     if pairs.is_empty() {
         return Ok(Exec::Compute(kernel));
     }
-    let whatever_rows = KEEPS_LOD_WHATEVER_ROWS.contains(&forward);
     compute(move |s| {
         kernel(s)?;
         for (from, to) in &pairs {
@@ -544,7 +492,7 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
 }
 
 /// `kernel`, run only once each input tensor's LoD describes its rows
-/// ([`READS_LOD`]): otherwise a runtime error naming the variable.
+/// ([`LodRule::Reads`]): otherwise a runtime error naming the variable.
 fn lod_read_checked(l: &OpLoader, kernel: Kernel) -> Result<Exec, String> {
     let mut inputs = Vec::new();
     for slot in &l.op.inputs {

@@ -732,14 +732,21 @@ impl PoolAttrs {
             if self.adaptive {
                 return Ok(k[i]);
             }
-            let span = (size + p[i].0 + p[i].1).checked_sub(k[i]).ok_or_else(|| {
-                KernelError::Shape(format!("ksize {k:?} is larger than the padded input {x:?}"))
-            })?;
-            Ok(if self.ceil {
-                span.div_ceil(strides[i]) + 1
+            // Paddle's PoolOutputSize: with ceil_mode a window may hang
+            // over the end, so a window larger than the input still gives
+            // one output ((1 - 2 + 2 - 1) / 2 + 1 = 1).
+            let span = (size + p[i].0 + p[i].1) as i64 - k[i] as i64;
+            let reach = if self.ceil {
+                span + strides[i] as i64 - 1
             } else {
-                span / strides[i] + 1
-            })
+                span
+            };
+            if reach < 0 {
+                return Err(KernelError::Shape(format!(
+                    "ksize {k:?} is larger than the padded input {x:?}"
+                )));
+            }
+            Ok(reach as usize / strides[i] + 1)
         };
         let (oh, ow) = (out(0, h)?, out(1, w)?);
         // Paddle 3.3.1's CPU max pooling ignores `adaptive` for the windows
@@ -755,23 +762,19 @@ impl PoolAttrs {
                 (start.max(0) as usize, end.max(0) as usize)
             }
         };
-        // Paddle's CPU divisor without `exclusive`: the window clipped to
-        // the padded input (padding counts, the overhang of ceil_mode not).
-        let padded_len = |i: usize, o: usize, size: usize| -> usize {
-            let start = (o * strides[i]) as isize - p[i].0 as isize;
-            let end = (start + k[i] as isize).min((size + p[i].1) as isize);
-            (end - start).max(0) as usize
-        };
         let mut cells = Vec::with_capacity(oh * ow);
         for y in 0..oh {
             let (hs, he) = range(0, y, h, oh);
             for x in 0..ow {
                 let (ws, we) = range(1, x, w, ow);
                 let area = (he.saturating_sub(hs) * we.saturating_sub(ws)) as f64;
+                // Paddle 1.x's divisor without `exclusive`: the whole
+                // window, padding and a ceil_mode overhang included
+                // (3.3.1 leaves the overhang out; see the README).
                 let size = if self.exclusive || adaptive_windows {
                     area
                 } else {
-                    (padded_len(0, y, h) * padded_len(1, x, w)) as f64
+                    (k[0] * k[1]) as f64
                 };
                 cells.push(Cell {
                     hs,

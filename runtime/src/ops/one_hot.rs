@@ -3,7 +3,7 @@
 //! `layers.one_hot` (the `one_hot` op Paddle 3.3.1 dropped: ids `[..., 1]`
 //! to `[..., depth]`) is written as `squeeze2` of the last axis and this
 //! op, which 3.3.1 has, so programs fluidc writes run there. `Out` keeps
-//! `X`'s LoD (`ops::lod::SHARES_LOD`), as both versions' kernels do.
+//! `X`'s LoD (its definition's `Lod`), as both versions' kernels do.
 //!
 //! An id outside `[0, depth)` is an error, or, with `allow_out_of_range`,
 //! a row of zeros as Paddle 1.x's functor gave (Paddle 3.3.1's kernel

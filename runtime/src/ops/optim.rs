@@ -4,7 +4,7 @@
 //! lamb), float32 and float64, computed in the parameter's dtype as Paddle
 //! computes them.
 //!
-//! Each updates its state in place (SPEC §9.3): `ParamOut` is the same
+//! Each updates its state in place (docs/training.md, "Kernels"): `ParamOut` is the same
 //! variable as `Param` (and `Moment1Out` as `Moment1`, ...), so the kernel
 //! takes the tensor out of the variable and writes its buffer when nothing
 //! else shares it (copy-on-write otherwise), then puts it back. An output

@@ -1,5 +1,5 @@
 //! Where a kernel writes its output: into the buffer the output variable
-//! already holds when nothing else shares it (SPEC §9.3).
+//! already holds when nothing else shares it (docs/training.md, "Kernels").
 //!
 //! A kernel takes the output's old tensor out of its variable
 //! ([`Vars::take_output`]) before it computes. If the output is not one of

@@ -140,7 +140,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     });
     // Gradients: `X@GRAD` from `Out@GRAD` and the forward `X` or `Out`.
     r.add("relu_grad", |l| {
-        grad(l, From::Out, |_, o, d| if o > 0.0 { d } else { 0.0 })
+        grad(l, From::Out, |_, o, d| gate(o > 0.0, d))
     });
     r.add("sigmoid_grad", |l| {
         grad(l, From::Out, |_, o, d| d * o * (1.0 - o))
@@ -169,11 +169,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("cos_grad", |l| grad(l, From::X, |_, x, d| -d * x.sin()));
     // Paddle 3.3.1's relu6 and swish have no parameter: 6 and 1.
     r.add("relu6_grad", |l| {
-        grad(
-            l,
-            From::Out,
-            |_, o, d| if o > 0.0 && o < 6.0 { d } else { 0.0 },
-        )
+        grad(l, From::Out, |_, o, d| gate(o > 0.0 && o < 6.0, d))
     });
     r.add("elu_grad", |l| {
         grad_attr(l, From::X, ("alpha", 1.0), |a, x, d| {
@@ -194,11 +190,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     });
     r.add("hard_sigmoid_grad", |l| {
         grad_attr(l, From::Out, ("slope", 0.2), |s, o, d| {
-            if o > 0.0 && o < 1.0 {
-                d * s
-            } else {
-                0.0
-            }
+            gate(o > 0.0 && o < 1.0, d * s)
         })
     });
     r.add("swish_grad", |l| {
@@ -208,7 +200,8 @@ pub(crate) fn register_all(r: &mut Registry) {
             d * (out + sig * (1.0 - out))
         })
     });
-    // floor, ceil and round are flat almost everywhere: Paddle's grads are zero.
+    // floor, ceil and round are flat almost everywhere: Paddle's grads are
+    // zero, as `0 * dout` (a nan gradient stays nan).
     r.add("floor_grad", zero_grad);
     r.add("ceil_grad", zero_grad);
     r.add("round_grad", zero_grad);
@@ -252,29 +245,16 @@ pub(crate) fn register_all(r: &mut Registry) {
     });
     r.add("softshrink_grad", |l| {
         grad_attr(l, From::X, ("lambda", 0.5), |t, x, d| {
-            if x > t || x < -t {
-                d
-            } else {
-                0.0
-            }
+            gate(x > t || x < -t, d)
         })
     });
     r.add("hard_shrink_grad", |l| {
         grad_attr(l, From::X, ("threshold", 0.5), |t, x, d| {
-            if x <= -t || x >= t {
-                d
-            } else {
-                0.0
-            }
+            gate(x <= -t || x >= t, d)
         })
     });
     r.add("thresholded_relu_grad", |l| {
-        grad_attr(
-            l,
-            From::X,
-            ("threshold", 1.0),
-            |t, x, d| if x > t { d } else { 0.0 },
-        )
+        grad_attr(l, From::X, ("threshold", 1.0), |t, x, d| gate(x > t, d))
     });
     r.add("selu_grad", |l| {
         grad_attrs(
@@ -295,13 +275,7 @@ pub(crate) fn register_all(r: &mut Registry) {
             l,
             From::X,
             [("t_min", 0.0), ("t_max", 24.0)],
-            |[lo, hi], x, d| {
-                if x > lo && x < hi {
-                    d
-                } else {
-                    0.0
-                }
-            },
+            |[lo, hi], x, d| gate(x > lo && x < hi, d),
         )
     });
     r.add("stanh_grad", |l| {
@@ -704,6 +678,12 @@ enum From {
 /// `X@GRAD = f(alpha, v, d)` per element, `v` the forward `X` or `Out`, `d`
 /// the `Out@GRAD` element (`alpha`: leaky_relu's attribute).
 /// `X@GRAD` = zeros shaped and typed like `Out@GRAD`.
+/// `d` where `on`, else zero, as Paddle computes such gradients: `dout *
+/// mask`, a product, so a nan gradient stays nan where the unit is off.
+fn gate(on: bool, d: f64) -> f64 {
+    d * f64::from(u8::from(on))
+}
+
 fn zero_grad(l: &OpLoader) -> Result<Exec, String> {
     let dout = l.input("Out@GRAD")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
@@ -711,7 +691,11 @@ fn zero_grad(l: &OpLoader) -> Result<Exec, String> {
     };
     compute(move |s| {
         let d = s.tensor(&dout)?;
-        let zeros = float::tensor(d.dtype(), d.shape(), vec![0.0; d.numel()])?;
+        let zeros = float::tensor(
+            d.dtype(),
+            d.shape(),
+            f64s(&d, "zero_grad")?.iter().map(|&g| 0.0 * g).collect(),
+        )?;
         drop(d);
         s.set_tensor(&dx, zeros);
         Ok(())

@@ -1,4 +1,4 @@
-//! Paddle's tensor files (SPEC §10): the DenseTensor stream the `save` op
+//! Paddle's tensor files (docs/models.md): the DenseTensor stream the `save` op
 //! writes, one per file, and the combined form `save_combine` writes (the
 //! streams one after another, in the op's input order).
 //!

@@ -1,5 +1,5 @@
 //! How fetched tensors are printed: the JSON object and the text line of
-//! `fluidc run` (SPEC §7).
+//! `fluidc run` (README, "Commands").
 use serde_json::{json, Value};
 
 use super::{dtype_name, with_data, Element, Tensor};

@@ -420,7 +420,7 @@ impl Tensor {
 
     /// The same tensor with `from`'s LoD whatever its rows: Paddle 3.3.1's
     /// `reshape2` keeps its input's LoD so (`ops::lod`'s
-    /// `KEEPS_LOD_WHATEVER_ROWS`), which then need not describe the rows;
+    /// `Lod::KeepsWhateverRows`), which then need not describe the rows;
     /// ops that read LoD check it before they use it.
     pub(crate) fn keep_lod(&mut self, from: &Tensor) {
         if self.lod.is_none() && from.lod.is_some() {

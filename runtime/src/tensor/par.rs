@@ -1,5 +1,5 @@
-//! Two threads for large kernels (SPEC §9.3: large element-wise kernels may
-//! use more than one thread).
+//! Two threads for large kernels (docs/training.md, "Kernels": large
+//! element-wise kernels may use more than one thread).
 //!
 //! Only work that is large enough to pay for starting a thread (tens of
 //! microseconds here) is split: a matmul of 128³ multiply-adds or more, an

@@ -19,7 +19,7 @@ pub struct Builder {
     counter: usize,
 }
 
-/// Case kinds of the lowered select (SPEC §4).
+/// Case kinds of the lowered select (docs/programs.md).
 #[derive(Debug, Clone, Copy)]
 pub enum Case<'a> {
     Default,
@@ -211,7 +211,7 @@ impl Builder {
         body
     }
 
-    /// A lowered select (SPEC §4) in block `b`; returns each case's body block.
+    /// A lowered select (docs/programs.md) in block `b`; returns each case's body block.
     /// Receive values are declared in `b` with `recv_dtype`.
     pub fn select(&mut self, b: usize, cases: &[Case], recv_dtype: VarKind) -> Vec<usize> {
         let cte = self.fresh("case_to_execute");

@@ -1,4 +1,4 @@
-"""numpy, as fluidc runs it (SPEC 8.2).
+"""numpy, as fluidc runs it (docs/numpy.md).
 
 The arrays are `_numpy` handles (src/numpy/), whose semantics are
 numpy 2's: five dtypes (bool, int32, int64, float32, float64), NEP 50
@@ -6,7 +6,9 @@ promotion, broadcasting, indexing, reductions and numpy's printing.
 `ndarray` wraps one handle in `_h`; numpy scalars (`np.float32(1.5)`, an
 element, a full reduction) wrap a 0-d handle. Other dtypes (uint8,
 float16, ...) exist as dtype objects and types, and making arrays of them
-is a TypeError.
+is a TypeError. Arrays of str (`<Un`) are Python (`_strarray.py`), and
+`nditer`, `ndenumerate`, `ndindex` are in `_nditer.py`; both load on
+first use.
 """
 import builtins as _builtins
 import math as _math
@@ -168,12 +170,12 @@ class dtype(object):
         return _builtins.hash(("numpy.dtype", self.name))
 
     def __repr__(self):
+        if self._name == "U0":
+            return "dtype('<U')"
         return "dtype('%s')" % self.__str__()
 
     def __str__(self):
-        if self._name[0] == "U":
-            return self.str if self._name != "U0" else "<U"
-        return self.name
+        return self.str if self._name[0] == "U" else self.name
 
     def __reduce__(self):
         return (dtype, (self._name,))
@@ -250,7 +252,13 @@ def _host(d):
     """The dtype name fluidc's arrays take, or None for numpy's default."""
     if d is None:
         return None
-    name = _dtype_name(d)
+    return _host_name(_dtype_name(d))
+
+
+def _host_name(name):
+    """`_host` of a canonical dtype name (or None)."""
+    if name is None or name in _HOST_DTYPES:
+        return name
     if name[0] == "U":
         raise TypeError("fluidc's numpy makes arrays of str (dtype %r) only from str values "
                         "(np.array, np.zeros, np.full, astype), not here" % dtype(name).str)
@@ -358,7 +366,7 @@ class generic(object):
         name = _dtype_name(dtype)
         if name[0] == "U":
             return _strings().from_numbers(self, name)
-        return _wrap_scalar(_numpy.astype(self._h, _host(name))._h)
+        return _wrap_scalar(_numpy.astype(self._h, _host_name(name))._h)
 
     def copy(self, order="C"):
         return self
@@ -917,7 +925,7 @@ class ndarray(object):
         name = _dtype_name(dtype)
         if name[0] == "U":
             return _strings().from_numbers(self, name)
-        return _numpy.astype(self._h, _host(name))
+        return _numpy.astype(self._h, name if name in _HOST_DTYPES else _host_name(name))
 
     def tolist(self):
         return _numpy.tolist(self._h)
@@ -1376,13 +1384,17 @@ def _isstr(a):
 def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
     if not isinstance(object, (ndarray, generic, list, tuple)) and hasattr(object, "__array__"):
         object = object.__array__()
-    name = None if dtype is None else _dtype_name(dtype)
-    if (name is not None and name[0] == "U") or isinstance(object, _builtins.str) or _isstr(object):
-        return _strings().array(object, name, ndmin)
+    if dtype is None:
+        name = None
+    else:
+        name = _dtype_name(dtype)
+        if name[0] == "U":
+            return _strings().array(object, name, ndmin)
     try:
-        a = _numpy.array(object, _host(name))
+        a = _numpy.array(object, name if name is None or name in _HOST_DTYPES else _host_name(name))
     except TypeError:
-        # Strings: an array of str, or numbers parsed from strings.
+        # Strings (a str, an array of str, lists of them): an array of str,
+        # or numbers parsed from the strings.
         if not _strings().has_str(object):
             raise
         return _strings().array(object, name, ndmin)
@@ -1392,7 +1404,8 @@ def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=N
 
 
 def asarray(a, dtype=None, order=None, copy=None, like=None):
-    if isinstance(a, ndarray) and (dtype is None or _dtype_name(dtype) == a.dtype._name):
+    if isinstance(a, ndarray) and (dtype is None or _dtype_name(dtype) == (
+            a._h.dtype if a._s is None else a.dtype._name)):
         return a
     return array(a, dtype)
 
@@ -1415,42 +1428,32 @@ def copy(a, order="K", subok=False):
     return array(a)
 
 
-def _str_full(shape, fill_value, dtype):
-    """np.zeros/np.ones/np.empty/np.full of a str dtype, or None for other
-    dtypes."""
-    if dtype is None or dtype is float64 or _dtype_name(dtype)[0] != "U":
-        return None
-    return _strings().full(shape, fill_value, _dtype_name(dtype))
-
-
 def zeros(shape, dtype=float64, order="C", like=None):
-    s = _str_full(shape, "", dtype)
-    if s is not None:
-        return s
-    return _numpy.zeros(shape, _host(dtype))
+    name = _dtype_name(dtype)
+    if name[0] == "U":
+        return _strings().full(shape, "", name)
+    return _numpy.zeros(shape, name if name in _HOST_DTYPES else _host_name(name))
 
 
 def ones(shape, dtype=None, order="C", like=None):
-    s = _str_full(shape, "1", dtype)
-    if s is not None:
-        return s
-    return _numpy.full(shape, 1, _host(dtype) or "float64")
+    name = None if dtype is None else _dtype_name(dtype)
+    if name is not None and name[0] == "U":
+        return _strings().full(shape, "1", name)
+    return _numpy.full(shape, 1, _host_name(name) or "float64")
 
 
 def empty(shape, dtype=float64, order="C", like=None):
-    s = _str_full(shape, "", dtype)
-    if s is not None:
-        return s
-    return _numpy.zeros(shape, _host(dtype))
+    name = _dtype_name(dtype)
+    if name[0] == "U":
+        return _strings().full(shape, "", name)
+    return _numpy.zeros(shape, _host_name(name))
 
 
 def full(shape, fill_value, dtype=None, order="C", like=None):
-    if dtype is None and isinstance(fill_value, _builtins.str):
-        return _strings().full(shape, fill_value, None)
-    s = _str_full(shape, fill_value, dtype)
-    if s is not None:
-        return s
-    return _numpy.full(shape, fill_value, _host(dtype))
+    name = None if dtype is None else _dtype_name(dtype)
+    if (name is not None and name[0] == "U") or (name is None and isinstance(fill_value, _builtins.str)):
+        return _strings().full(shape, fill_value, name)
+    return _numpy.full(shape, fill_value, _host_name(name))
 
 
 def _like(a, dtype, shape):
@@ -2986,7 +2989,7 @@ from numpy import linalg  # noqa: E402
 
 
 # Names defined in submodules that load on first use (few scripts use them).
-_LAZY = {}
+_LAZY = {"nditer": "_nditer", "ndenumerate": "_nditer", "ndindex": "_nditer"}
 
 
 def __getattr__(name):

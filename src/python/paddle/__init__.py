@@ -7,7 +7,7 @@ import builtins as _builtins
 from . import compat
 from .batch import batch
 
-# Python 2's `xrange` for the 2018 scripts that use it (SPEC 8.3).
+# Python 2's `xrange` for the 2018 scripts that use it (README, "Python: the VM").
 if not hasattr(_builtins, "xrange"):
     _builtins.xrange = compat.xrange
 

@@ -1,5 +1,5 @@
 """paddle.compat: 1.x's Python 2/3 helpers, which 2018 scripts call, and
-`xrange` for the Python 2 scripts that still use it (SPEC 8.3)."""
+`xrange` for the Python 2 scripts that still use it (README, "Python: the VM")."""
 import math
 
 __all__ = ["long_type", "to_text", "to_bytes", "round", "floor_division",

@@ -1,4 +1,4 @@
-# One error for one failed value (SPEC §8.5): the misspelt layer is
+# One error for one failed value (`fluidc check`): the misspelt layer is
 # reported, and fetching its result is no second error.
 import numpy as np
 import paddle.fluid as fluid

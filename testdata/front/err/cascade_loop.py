@@ -1,4 +1,4 @@
-# One error, at once, for a failed value in a loop (SPEC §8.5): the fetch
+# One error, at once, for a failed value in a loop (`fluidc check`): the fetch
 # names an undefined variable, so the `break` that tests its result never
 # comes. The loop stops after the iteration that reported the error instead
 # of running to the compile-time iteration limit and reporting that too.

@@ -1,4 +1,4 @@
-# One error for one failed value (SPEC §8.5): a numpy call fluidc does not
+# One error for one failed value (`fluidc check`): a numpy call fluidc does not
 # know is reported once; indexing, arithmetic on and printing its result are
 # no further errors.
 import numpy as np

@@ -1,4 +1,4 @@
-# Unknown API names (SPEC §8.5): a misspelt layer gets the close name from
+# Unknown API names (`fluidc check`): a misspelt layer gets the close name from
 # fluidc's builtin table, a known gap says whether fluidc plans it, and
 # every message points at `fluidc api`.
 import numpy as np

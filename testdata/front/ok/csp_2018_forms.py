@@ -1,4 +1,4 @@
-# Early-2018 channel forms (SPEC §8.4): paddle.v2.fluid, make_channel with a
+# Early-2018 channel forms (docs/python-package.md): paddle.v2.fluid, make_channel with a
 # Python type or name=, channel_send of a Python value (a fill_constant of
 # the channel's element type), channel_recv without a return value (a new
 # variable of the element type, or of dtype=).

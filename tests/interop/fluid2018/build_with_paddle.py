@@ -6,7 +6,7 @@
 The Paddle side of fluidc's differential check: SCRIPT runs with the
 `paddle.fluid` shim (paddle_fluid_shim.py) installed, in legacy static mode,
 until its first `exe.run` of a program other than its startup program
-(SPEC §8.1). That program (else the default main program) is then finished
+(README, "Run mode"). That program (else the default main program) is then finished
 exactly as fluidc's front end finishes its output (src/front/mod.rs `finish`
 and `add_feed_fetch`), so the two can be compared op by op:
 - the startup program's variables and ops go first into block 0 (with

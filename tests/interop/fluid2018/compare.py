@@ -4,7 +4,7 @@
 
 Both files are `fluidc dump --format json` output: FLUIDC.json from the script,
 PADDLE.json from build_with_paddle.py. fluidc promises the program Paddle's
-Python would have built (SPEC §1); this checks it, block by block:
+Python would have built (ARCHITECTURE.md); this checks it, block by block:
 - the same number of blocks, with the same parent_idx;
 - the same sequence of op types;
 - per op, the same input/output slots and argument lists (Paddle's Operator

@@ -4,7 +4,7 @@
 
 A and B are files holding what two runs printed (`-` reads stdin), e.g.
 `fluidc run train.py` and `run_with_paddle.py train.py`. Training losses
-agree only within float32 rounding (SPEC §9.3), so they are not compared
+agree only within float32 rounding (docs/training.md, "Kernels"), so they are not compared
 byte for byte: both texts are cut into tokens at whitespace and at the
 characters `[ ] ( ) { } , ; : =` (each of those is a token of its own), so
 numpy's `[0.1234 5.6]`, `array(16.135, dtype=float32)` and `step 3, loss

@@ -1,7 +1,7 @@
 """A fake `paddle.fluid` (the 2018-2020 API) built on Paddle 3.3.1, for tests only.
 
 fluidc compiles fluid `model.py` scripts without running Python, promising the
-program Paddle's own Python would have built (SPEC §1). Paddle 3.3.1 no longer
+program Paddle's own Python would have built (ARCHITECTURE.md). Paddle 3.3.1 no longer
 ships `paddle.fluid`, but its legacy static graph does survive: `Program`,
 `Block.append_op`, `LayerHelper`, the op protos that type and default every
 attribute, C++ shape inference. This module rebuilds the channel-free part of
@@ -21,7 +21,7 @@ Python, 1.x wins:
 1.x iterated Python sets there, so its order was hash-dependent; this shim keeps
 first-use order and compare.py compares those slots as sets.
 
-Training (SPEC §9.2), what maps to what:
+Training (docs/training.md), what maps to what:
 - Layers and parameters are 1.x's (1.8's Python), rebuilt here: `ParamAttr`
   (`name`, `initializer`, `learning_rate`, `regularizer`, `trainable`; a
   string, an initializer, a regularizer, or False for `param_attr=` /
@@ -59,8 +59,8 @@ Training (SPEC §9.2), what maps to what:
   optimizer and set_gradient_clip take it.
 - batch_norm adds a ReserveSpace output (`batch_norm_N.tmp_3`) when training:
   Paddle 3's CPU kernel needs it (1.x added it only for cuDNN NHWC).
-Where Paddle 3.3.1's optimizer/backward differ from 1.x's (SPEC: the 3.3.1
-build is the contract):
+Where Paddle 3.3.1's optimizer/backward differ from 1.x's (docs/training.md: the
+3.3.1 build is the reference):
 - `learning_rate_0` is 0-D (shape []; 1.x [1]) and its fill_constant
   (str_value "0.01") is *appended* to the startup block after the prepended
   parameter initializers; accumulators are appended too (1.x prepended all
@@ -78,7 +78,7 @@ build is the contract):
 
 `Executor.run` runs nothing: it records the program, the feed names and the
 fetch targets of the script's first run of a program other than a startup
-program, and stops the script there (`StopBuild`; SPEC §8.1, as fluidc's
+program, and stops the script there (`StopBuild`; README, "Run mode", as fluidc's
 build does). With `install(run=True)` (run_with_paddle.py) every run goes to
 Paddle's executor instead, so training loops train.
 
@@ -178,14 +178,14 @@ class Executor:
             return []
         fetch = [v if isinstance(v, str) else v.name for v in (fetch_list or [])]
         STATE.runs.append((program, list(feed or {}), fetch))
-        # SPEC §8.1: the build stops at the first run of a non-startup program.
+        # Build mode (README): the build stops at the first run of a non-startup program.
         raise StopBuild()
 
     def close(self):
         pass
 
 
-# ---------------------------------------------------------------- fluid.io (SPEC §10)
+# ---------------------------------------------------------------- fluid.io (docs/models.md)
 
 from paddle.static import io as static_io  # noqa: E402
 
@@ -550,10 +550,14 @@ def stack(x, axis=0):
 
 
 def expand(x, expand_times, name=None):
+    """1.x expand; the output declared as 1.x's InferShape did (each dim
+    times its count, -1 kept): Paddle 3.3.1 declares (1, 2) for x (-1, 3)
+    expanded [1, 2], and a later fc would size its weight from that."""
     helper = LayerHelper("expand", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op(type="expand", inputs={"X": x}, outputs={"Out": out},
                      attrs={"expand_times": list(expand_times)})
+    out.desc.set_shape([-1 if d < 0 else d * k for d, k in zip(x.shape, expand_times)])
     return out
 
 
@@ -1865,7 +1869,7 @@ class _Array1x(numpy.ndarray):
 
 def _fetched_as_1x(program, fetch_list, got):
     """What 1.x fetched: a 0-D value of a variable declared `[1]` as shape
-    (1,) (SPEC §8.5)."""
+    (1,) (README, "Run mode")."""
     program = framework.default_main_program() if program is None else program
     program = getattr(program, "_program", None) or program  # a CompiledProgram's
     block = program.global_block()
@@ -2297,7 +2301,7 @@ def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
 #
 # Paddle 3.3.1's own (legacy static mode, paddle.base.backward and
 # paddle.optimizer), under their 1.x names and arguments: the ops they append
-# are what Paddle 3.3.1 appends (SPEC §9.2). GradientClipByGlobalNorm alone
+# are what Paddle 3.3.1 appends (docs/training.md). GradientClipByGlobalNorm alone
 # is 1.x's (Paddle 3.3.1's fails in legacy static mode).
 
 
@@ -2549,6 +2553,9 @@ def install(run=False):
     _patch_variable()
     _patch_zero_d()
     paddle.base.libpaddle.DenseTensor.recursive_sequence_lengths = _recursive_sequence_lengths
+    # 1.x's name for a scope variable's tensor array.
+    paddle.base.libpaddle.Variable.get_lod_tensor_array = (
+        paddle.base.libpaddle.Variable.get_dense_tensor_array)
 
     layers = _module(
         "paddle.fluid.layers",
@@ -2691,7 +2698,7 @@ def install(run=False):
                              global_scope=paddle.static.global_scope,
                              scope_guard=paddle.static.scope_guard,
                              _fetch_var=base_executor._fetch_var)
-    # Readers and datasets (SPEC §8.4): Paddle 3.3.1 still ships 1.x's
+    # Readers and datasets (docs/python-package.md): Paddle 3.3.1 still ships 1.x's
     # paddle.batch, paddle.reader and paddle.dataset (same Python); only the
     # download is replaced by the cached file.
     import importlib

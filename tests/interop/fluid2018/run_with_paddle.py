@@ -1,5 +1,5 @@
 """Run a fluid script as CPython + Paddle 3.3.1 would: the reference for
-`fluidc run script.py` (SPEC §8.1).
+`fluidc run script.py` (README, "Run mode").
 
     run_with_paddle.py SCRIPT [ARGS...]
 

@@ -16,9 +16,9 @@ const OPS: &[&str] = &[
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     for ty in OPS {
-        r.push(Behaviour::pure(ty, |c| binary(c, None, true)));
+        r.push(Behaviour::pure(ty, |c| binary(c, None, true)).shares_lod("X", "Out"));
     }
-    r.push(Behaviour::pure("sum", sum));
+    r.push(Behaviour::pure("sum", sum).shares_lod("X", "Out"));
 }
 
 /// `sum`: every input has one dtype; the result has the first one's dims.

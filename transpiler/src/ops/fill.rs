@@ -8,14 +8,17 @@ use crate::model::VarKind;
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("fill_constant", from_attrs));
     r.push(Behaviour::pure("assign_value", from_attrs));
-    r.push(Behaviour::pure("assign", same_as_x));
+    r.push(Behaviour::pure("assign", same_as_x).shares_lod("X", "Out"));
     r.push(Behaviour::pure("fill_zeros_like", same_as_x));
-    r.push(Behaviour::pure("cast", |c| {
-        Ok(match c.dtype("out_dtype") {
-            Some(d) => x_as(c, d),
-            None => Vec::new(),
+    r.push(
+        Behaviour::pure("cast", |c| {
+            Ok(match c.dtype("out_dtype") {
+                Some(d) => x_as(c, d),
+                None => Vec::new(),
+            })
         })
-    }));
+        .shares_lod("X", "Out"),
+    );
     r.push(Behaviour::pure("shape", shape));
     r.push(Behaviour::pure("select_input", select_input));
     // Draws from the random engine: two runs differ, so it is never folded

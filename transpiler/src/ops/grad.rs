@@ -1,4 +1,4 @@
-//! Gradient makers (SPEC §9.2): which grad ops an op's backward emits and
+//! Gradient makers (docs/training.md): which grad ops an op's backward emits and
 //! how their slots and attributes come from the forward op.
 //!
 //! Paddle builds grad ops in C++ (each op's GradOpMaker), so fluidc does not

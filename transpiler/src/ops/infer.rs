@@ -184,7 +184,8 @@ pub fn broadcast(x: &[i64], y: &[i64], axis: i64) -> Result<Vec<i64>, String> {
     Ok(out)
 }
 
-/// Binary elementwise ops: broadcast dims, `Out` of `out_dtype` (the
+/// Binary elementwise ops: broadcast dims (1.x's where X's are unknown),
+/// `Out` of `out_dtype` (the
 /// operands' dtype when `None`); with `one_dtype`, X and Y must share one.
 pub fn binary(
     c: &InferCtx,
@@ -197,7 +198,17 @@ pub fn binary(
     if one_dtype {
         same_dtype(x, y)?;
     }
-    let dims = broadcast(&x.dims, &y.dims, c.int("axis").unwrap_or(-1))?;
+    let mut dims = broadcast(&x.dims, &y.dims, c.int("axis").unwrap_or(-1))?;
+    // Paddle 1.x declared `Out` with X's dims (rank(X) >= rank(Y) was
+    // required): an unknown dim of X stays unknown where 3.3.1 takes Y's
+    // (x[-1, 1] + y[2, 1] is (-1, 1) in 1.x, (2, 1) in 3.3.1).
+    if x.dims.len() == dims.len() {
+        for (d, &xd) in dims.iter_mut().zip(&x.dims) {
+            if xd == -1 {
+                *d = -1;
+            }
+        }
+    }
     Ok(vec![(
         "Out",
         TensorType::new(out_dtype.unwrap_or(x.dtype), dims),

@@ -15,23 +15,45 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(
         Behaviour::pure("lod_rank_table", unknown)
             .not_foldable()
-            .no_infer(),
+            .no_infer()
+            .reads_lod(),
     );
     r.push(Behaviour::pure("max_sequence_len", max_len).not_foldable());
     r.push(
         Behaviour::pure("lod_tensor_to_array", unknown)
             .not_foldable()
-            .no_infer(),
+            .no_infer()
+            .reads_lod(),
     );
     r.push(Behaviour::pure("array_to_lod_tensor", unknown).not_foldable());
     r.push(Behaviour::pure("shrink_rnn_memory", same_as_x).not_foldable());
-    r.push(Behaviour::pure("reorder_lod_tensor_by_rank", same_as_x).not_foldable());
-    r.push(Behaviour::pure("sequence_pool", sequence_pool).not_foldable());
-    r.push(Behaviour::pure("sequence_softmax", same_as_x).not_foldable());
-    r.push(Behaviour::pure("sequence_conv", sequence_conv).not_foldable());
-    r.push(Behaviour::pure("sequence_expand", sequence_expand).not_foldable());
-    r.push(Behaviour::pure("lstm", lstm).not_foldable());
-    r.push(Behaviour::pure("gru", gru).not_foldable());
+    r.push(
+        Behaviour::pure("reorder_lod_tensor_by_rank", same_as_x)
+            .not_foldable()
+            .reads_lod(),
+    );
+    r.push(
+        Behaviour::pure("sequence_pool", sequence_pool)
+            .not_foldable()
+            .reads_lod(),
+    );
+    r.push(
+        Behaviour::pure("sequence_softmax", same_as_x)
+            .not_foldable()
+            .reads_lod(),
+    );
+    r.push(
+        Behaviour::pure("sequence_conv", sequence_conv)
+            .not_foldable()
+            .reads_lod(),
+    );
+    r.push(
+        Behaviour::pure("sequence_expand", sequence_expand)
+            .not_foldable()
+            .reads_lod(),
+    );
+    r.push(Behaviour::pure("lstm", lstm).not_foldable().reads_lod());
+    r.push(Behaviour::pure("gru", gru).not_foldable().reads_lod());
 }
 
 /// `Out` is an int64 `[1]`.

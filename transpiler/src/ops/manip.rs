@@ -1,25 +1,23 @@
 //! Tensor manipulation: `reshape2`, `squeeze2`, `unsqueeze2`, `transpose2`,
 //! `concat`, `split`, `gather`, `slice`.
 use super::infer::TensorType;
-use super::{Behaviour, InferCtx};
+use super::{Behaviour, InferCtx, Lod};
 use crate::model::VarKind;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
-    r.push(Behaviour::pure("reshape2", reshape2));
+    r.push(Behaviour::pure("reshape2", reshape2).lod(Lod::KeepsWhateverRows("X", "Out")));
     r.push(Behaviour::pure("transpose2", transpose2));
-    r.push(Behaviour::pure("concat", concat));
+    r.push(Behaviour::pure("concat", concat).shares_lod("X", "Out"));
     r.push(Behaviour::pure("stack", stack));
     r.push(Behaviour::pure("expand", expand));
-    r.push(Behaviour::pure("flatten2", flatten2));
+    r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("pad", pad));
-    r.push(Behaviour::pure("slice", slice));
+    r.push(Behaviour::pure("slice", slice).shares_lod("Input", "Out"));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())));
-    r.push(Behaviour::pure("squeeze2", |c| squeezed(c, squeeze_dims)));
-    r.push(Behaviour::pure("unsqueeze2", |c| {
-        squeezed(c, unsqueeze_dims)
-    }));
+    r.push(Behaviour::pure("squeeze2", |c| squeezed(c, squeeze_dims)).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("unsqueeze2", |c| squeezed(c, unsqueeze_dims)).shares_lod("X", "Out"));
 }
 
 /// `squeeze2`/`unsqueeze2`: `Out` is `X` with dims of size 1 removed or

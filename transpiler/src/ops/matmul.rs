@@ -9,7 +9,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("matmul_v2", |c| {
         matmul(c, "trans_x", "trans_y")
     }));
-    r.push(Behaviour::pure("mul", mul));
+    r.push(Behaviour::pure("mul", mul).shares_lod("X", "Out"));
 }
 
 type Out = Result<Vec<(&'static str, TensorType)>, String>;

@@ -1,4 +1,4 @@
-//! One definition per op (SPEC §9.1): everything fluidc knows about an op
+//! One definition per op (ARCHITECTURE.md, "Invariants"): everything fluidc knows about an op
 //! type, used by every part of fluidc.
 //!
 //! - **Slots and attributes** are Paddle 3.3.1's own, read from its op protos
@@ -68,6 +68,25 @@ pub enum Writes {
     Partial,
 }
 
+/// What an op does with LoD (the level-of-detail offsets of a sequence
+/// batch), as its Paddle `InferShape` says: the runtime gives outputs
+/// their LoD from this, and checks inputs' LoD before ops that read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lod {
+    /// Its outputs carry no LoD (unless its kernel sets one).
+    None,
+    /// `ShareLoD(input, output)`: the output takes the first `input`
+    /// argument's LoD when it keeps that tensor's rows (`x_dims[0] ==
+    /// out_dims[0]`); its grad gives each `X@GRAD` the LoD of `X`.
+    Shares(&'static str, &'static str),
+    /// As `Shares`, but whatever the output's rows (Paddle 3.3.1's
+    /// `reshape2` kernel sets `Out`'s LoD to `X`'s, and scripts see it).
+    KeepsWhateverRows(&'static str, &'static str),
+    /// It reads its inputs' LoD (and so does its grad): each input's LoD
+    /// must describe its rows before it runs.
+    Reads,
+}
+
 /// fluidc's side of an op's definition (the proto's side is in [`OpDef`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Behaviour {
@@ -80,6 +99,7 @@ pub struct Behaviour {
     pub infer: Option<InferFn>,
     /// Slot names older programs use for this op's slots: (old, new).
     pub legacy_slots: &'static [(&'static str, &'static str)],
+    pub lod: Lod,
 }
 
 impl Behaviour {
@@ -92,7 +112,25 @@ impl Behaviour {
             foldable: true,
             infer: Some(infer),
             legacy_slots: &[],
+            lod: Lod::None,
         }
+    }
+
+    /// `ShareLoD(input, output)` (see [`Lod::Shares`]).
+    pub const fn shares_lod(mut self, input: &'static str, output: &'static str) -> Behaviour {
+        self.lod = Lod::Shares(input, output);
+        self
+    }
+
+    pub const fn lod(mut self, lod: Lod) -> Behaviour {
+        self.lod = lod;
+        self
+    }
+
+    /// It reads its inputs' LoD (see [`Lod::Reads`]).
+    pub const fn reads_lod(mut self) -> Behaviour {
+        self.lod = Lod::Reads;
+        self
     }
 
     pub const fn effect(mut self, effect: Effect) -> Behaviour {
@@ -181,6 +219,11 @@ impl OpDef {
 /// to act on the world, so passes never drop or move it.
 pub fn effect_of(ty: &str) -> Effect {
     get(ty).map_or(Effect::World, OpDef::effect)
+}
+
+/// What an op of type `ty` does with LoD ([`Lod::None`] for unknown ops).
+pub fn lod_of(ty: &str) -> Lod {
+    get(ty).map_or(Lod::None, |d| d.behaviour.lod)
 }
 
 /// Whether an op of type `ty` replaces each of its outputs whole (so an

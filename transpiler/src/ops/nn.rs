@@ -19,23 +19,28 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         same_as_x,
     ));
     r.push(Behaviour::pure("log_loss", log_loss));
-    r.push(Behaviour::pure("lookup_table", |c| lookup_table(c, true)));
-    r.push(Behaviour::pure("lookup_table_v2", |c| {
-        lookup_table(c, false)
-    }));
+    r.push(Behaviour::pure("lookup_table", |c| lookup_table(c, true)).shares_lod("Ids", "Out"));
+    r.push(Behaviour::pure("lookup_table_v2", |c| lookup_table(c, false)).shares_lod("Ids", "Out"));
     r.push(Behaviour::pure("conv2d", conv2d));
+    // A grouped conv2d with groups == input channels (1.x's conv2d layer
+    // builds it when use_cudnn is off): the same attributes and shapes.
+    r.push(Behaviour::pure("depthwise_conv2d", conv2d));
     r.push(Behaviour::pure("pool2d", pool2d));
     r.push(Behaviour::pure("batch_norm", batch_norm).not_foldable());
     // Draws its mask from the random engine when training.
-    r.push(Behaviour::pure("dropout", dropout).not_foldable());
+    r.push(
+        Behaviour::pure("dropout", dropout)
+            .not_foldable()
+            .shares_lod("X", "Out"),
+    );
     r.push(Behaviour::pure("top_k", top_k));
     r.push(Behaviour::pure("arg_max", arg_extreme));
     r.push(Behaviour::pure("arg_min", arg_extreme));
     r.push(Behaviour::pure("accuracy", accuracy));
     r.push(Behaviour::pure("gru_unit", gru_unit));
     r.push(Behaviour::pure("lstm_unit", lstm_unit));
-    r.push(Behaviour::pure("cos_sim", cos_sim));
-    r.push(Behaviour::pure("one_hot_v2", one_hot_v2));
+    r.push(Behaviour::pure("cos_sim", cos_sim).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("one_hot_v2", one_hot_v2).shares_lod("X", "Out"));
     // Its statistics are persistable state it updates on every run.
     r.push(Behaviour::pure("auc", auc).not_foldable());
 }

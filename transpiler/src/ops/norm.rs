@@ -6,7 +6,7 @@ use super::infer::{same_dtype, TensorType};
 use super::{Behaviour, InferCtx};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
-    r.push(Behaviour::pure("layer_norm", layer_norm));
+    r.push(Behaviour::pure("layer_norm", layer_norm).shares_lod("X", "Y"));
     r.push(Behaviour::pure("norm", norm));
     r.push(Behaviour::pure("prelu", prelu));
     r.push(Behaviour::pure("label_smooth", label_smooth));

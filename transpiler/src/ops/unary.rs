@@ -45,6 +45,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "brelu",
         "stanh",
     ] {
-        r.push(Behaviour::pure(ty, same_as_x));
+        // Paddle's ActivationOp (and scale, clip, softmax) share X's LoD.
+        r.push(Behaviour::pure(ty, same_as_x).shares_lod("X", "Out"));
     }
 }

@@ -1,5 +1,5 @@
 //! lower_select: each high-level select node ([`crate::SELECT_NODE`])
-//! becomes exactly what SPEC §4 and seed 000 show, in the node's block:
+//! becomes exactly what docs/programs.md and seed 000 show, in the node's block:
 //!
 //! 1. `fill_constant` shape [1], INT32, value -1 -> `case_to_execute`;
 //! 2. `select` with inputs `X` (what the case bodies read from enclosing

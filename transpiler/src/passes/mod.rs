@@ -69,7 +69,7 @@ pub struct Pass {
 pub const PASSES: &[Pass] = &[
     Pass {
         name: "lower_select",
-        about: "select nodes to Paddle's select op and cases block (SPEC §4)",
+        about: "select nodes to Paddle's select op and cases block (docs/programs.md)",
         run: lower_select::run,
     },
     Pass {

@@ -6,10 +6,10 @@ block reads from outside it. A `Select` appends ONE op, fluidc's select
 node (`fluidc_select`), whose `cases` and `case_blocks` attributes give
 each case (`"<index>,<kind>,<channel>,<value>"`, kind 0 default, 1 send,
 2 receive) and its body block; the `lower_select` pass turns it into
-Paddle's `select` op and its cases block (SPEC §4), so the node's own
+Paddle's `select` op and its cases block (docs/programs.md), so the node's own
 slots only have to tell enclosing blocks what the select reads and writes.
 
-The early-2018 forms (SPEC §8.4) are kept: `make_channel(dtype=int|float|
+The early-2018 forms (docs/python-package.md) are kept: `make_channel(dtype=int|float|
 bool|<VarType>, capacity, name=)`, `channel_send(ch, <Python number>)`,
 `channel_send(ch, value, dtype=)`, `channel_recv(ch)` and
 `channel_recv(ch, dtype=)`.
@@ -99,7 +99,7 @@ def make_channel(dtype, capacity=0, name=None):
     block = default_main_program().current_block()
     # Paddle made every channel persistable, and persistable variables live
     # in the root scope; a channel made inside a block (a While body) must
-    # be a fresh one in each iteration, as in Go (SPEC §6), so only a
+    # be a fresh one in each iteration, as in Go (docs/programs.md), so only a
     # channel of the global block is persistable.
     channel = block.create_var(
         name=name if name is not None else unique_name.generate("channel"),

@@ -139,7 +139,7 @@ def has_op(op_type):
     return _fluidc.has_op(op_type)
 
 
-from .lod_tensor_core import LoDTensor, LoDTensorArray, Scope  # noqa: E402
+from .lod_tensor_core import LoDRankTable, LoDTensor, LoDTensorArray, Scope  # noqa: E402
 
 Tensor = LoDTensor
 DenseTensor = LoDTensor

@@ -1,6 +1,6 @@
 """paddle.fluid.executor: Executor, the global scope, scope_guard.
 
-`Executor.run` is where build mode and run mode part (SPEC §8.1): the
+`Executor.run` is where build mode and run mode part (README, "Run mode"): the
 command line's host either records the run and stops the script
 (compile, dump, graph, check) or runs the program now in the scope's
 session and returns the fetched values.
@@ -123,9 +123,14 @@ class Executor(object):
         if scope is None:
             scope = global_scope()
         feeds = []
+        block = program.global_block()
         for name, value in feed.items():
             if isinstance(name, framework.Variable):
                 name = name.name
+            if not block.desc.var_has(0, name):
+                # 1.x looked each fed name up with `global_block.var(name)`
+                # (3.3.1 warns and ignores the feed).
+                raise ValueError("var %s not in this block" % name)
             lod = []
             if isinstance(value, LoDTensor):
                 lod = value.lod()
@@ -148,12 +153,11 @@ class Executor(object):
         if program._is_startup:
             return []
         block = program.global_block()
-        for name, what in [(n, "feed") for n in feed] + [(n, "fetch_list") for n in fetch]:
+        for name in list(feed) + list(fetch):
             if isinstance(name, framework.Variable):
                 name = name.name
             if not block.desc.var_has(0, name):
-                raise ValueError("`%s` (in %s) is not a variable of the program's global block"
-                                 % (name, what))
+                raise ValueError("var %s not in this block" % name)
         startup = program._startup.desc if program._startup is not None else None
         feed_names = [n.name if isinstance(n, framework.Variable) else n for n in feed]
         _HOST.record(program.desc, startup, feed_names, fetch)

@@ -247,9 +247,9 @@ class Parameter(Variable):
             raise ValueError("The dtype of Parameter should not be None")
         for each in shape:
             if each < 0:
-                raise ValueError(
-                    "Each dimension of shape for Parameter must be greater than 0, but received %s"
-                    % list(shape))
+                # 1.x's words (3.3.1 says "Each dimension of shape for
+                # Parameter must be greater than 0").
+                raise ValueError("Parameter shape should not be related with batch-size")
         self.trainable = kwargs.pop("trainable", True)
         self.optimize_attr = kwargs.pop("optimize_attr", {"learning_rate": 1.0})
         self.regularizer = kwargs.pop("regularizer", None)

@@ -1,5 +1,5 @@
 """paddle.fluid.io: parameters and inference models in Paddle's files
-(SPEC §10).
+(docs/models.md).
 
 - `save_vars`/`save_params`/`save_persistables` write each chosen
   variable's value in the executor's scope (the global scope, or the one

@@ -124,6 +124,16 @@ class LoDTensor(object):
         rows = 0 if array is None else (array.shape[0] if array.ndim else 1)
         return _valid(lod, rows)
 
+    def _get_float_element(self, i):
+        """Element `i` of the flattened tensor as a Python float (1.x's
+        test helper)."""
+        array, _ = self._read()
+        if array is None:
+            raise RuntimeError("the tensor holds no data yet; set() it first")
+        return float(array.flatten()[i])
+
+    _get_double_element = _get_float_element
+
     def shape(self):
         array, _ = self._read()
         return [] if array is None else list(array.shape)
@@ -161,6 +171,18 @@ class LoDTensorArray(list):
     """A list of LoDTensors (`core.LoDTensorArray()`)."""
 
 
+class LoDRankTable(object):
+    """1.x's `core.LoDRankTable`: the sequences of one LoD level, longest
+    first."""
+
+    def __init__(self, items):
+        self._items = [tuple(i) for i in items]
+
+    def items(self):
+        """(index of the sequence in its level, its length) pairs."""
+        return list(self._items)
+
+
 class _ScopeVar(object):
     """`scope.find_var(name)`: a variable of a scope."""
 
@@ -170,6 +192,29 @@ class _ScopeVar(object):
 
     def get_tensor(self):
         return LoDTensor._of_scope(self._session, self._name)
+
+    def get_lod_tensor_array(self):
+        """The tensor array the variable holds, as a LoDTensorArray of the
+        elements' values now (an element no write reached is an empty
+        LoDTensor)."""
+        items = self._session.tensor_array(self._name)
+        if items is None:
+            raise RuntimeError("variable %s does not hold a LoDTensorArray" % self._name)
+        out = LoDTensorArray()
+        for item in items:
+            if item is None:
+                out.append(LoDTensor())
+            else:
+                h, lod = item
+                out.append(LoDTensor(np.ndarray._wrap(h), lod))
+        return out
+
+    def get_lod_rank_table(self):
+        """The rank table the variable holds (`lod_rank_table`'s output)."""
+        items = self._session.rank_table(self._name)
+        if items is None:
+            raise RuntimeError("variable %s does not hold a LoDRankTable" % self._name)
+        return LoDRankTable(items)
 
 
 class Scope(object):

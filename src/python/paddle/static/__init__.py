@@ -1,5 +1,5 @@
 """paddle.static: the Paddle 2/3 spellings of fluid's saving and loading
-that 1.x-era scripts meet (SPEC §10): `save_inference_model(path_prefix,
+that 1.x-era scripts meet (docs/models.md): `save_inference_model(path_prefix,
 feed_vars, fetch_vars, executor)` writes `path_prefix.pdmodel` and
 `path_prefix.pdiparams`, which `load_inference_model(path_prefix,
 executor)` reads back; `save_vars`/`load_vars` are fluid.io's."""

@@ -324,11 +324,10 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
                              "channel of input is %d, the shape of input is %s, the groups is %d"
                              % (num_channels, list(input.shape), groups))
         num_filter_channels = num_channels // groups
+    # 1.x builds a depthwise convolution as its own op type.
+    l_type = "conv2d"
     if num_channels == groups and num_filters % num_channels == 0 and not use_cudnn:
-        raise NotImplementedError(
-            "conv2d with groups equal to the input's channels and use_cudnn=False is 1.x's "
-            "depthwise_conv2d, which fluidc cannot build; pass use_cudnn=True for the same "
-            "grouped convolution as a conv2d op")
+        l_type = "depthwise_conv2d"
     if helper.param_attr is False:
         raise ValueError("conv2d needs a filter; param_attr cannot be False")
     filter_size = _int_list(filter_size, 2, "filter_size")
@@ -341,7 +340,7 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
         attr=helper.param_attr, shape=[num_filters, num_filter_channels] + filter_size,
         dtype=dtype, default_initializer=Normal(0.0, std, 0))
     pre_bias = helper.create_variable_for_type_inference(dtype)
-    helper.append_op(type="conv2d", inputs={"Input": input, "Filter": filter_param},
+    helper.append_op(type=l_type, inputs={"Input": input, "Filter": filter_param},
                      outputs={"Output": pre_bias},
                      attrs={"strides": stride, "paddings": padding, "dilations": dilation,
                             "groups": 1 if groups is None else groups, "use_cudnn": use_cudnn,
