@@ -878,6 +878,35 @@ fn cos_sim_grads_match_finite_differences() {
     }
 }
 
+/// `linear_chain_crf` (Paddle 1.x's, fluidc-only): the cost of sequences
+/// of 2, 0, 3 and 1 rows over 3 tags, and of one long sequence with large
+/// emissions (where the forward vectors must be renormalized), against
+/// finite differences in both the emissions and the transitions.
+#[test]
+fn linear_chain_crf_grads_match_finite_differences() {
+    let mut rng = Rng(61);
+    let d = 3;
+    for (lod, scale, tags) in [
+        (vec![0, 2, 2, 5, 6], 1.0, vec![0i64, 2, 1, 1, 0, 2]),
+        (vec![0, 7], 20.0, vec![2, 2, 0, 1, 0, 0, 1]),
+    ] {
+        let n = *lod.last().expect("rows") as i64;
+        let label = Tensor::from_vec(&[n, 1], tags)
+            .expect("label")
+            .with_lod(vec![lod.clone()]);
+        Case::new("linear_chain_crf")
+            .input(
+                "Emission",
+                rng.tensor(&[n, d], -scale, scale).with_lod(vec![lod]),
+            )
+            .input("Transition", rng.tensor(&[d + 2, d], -1.0, 1.0))
+            .input("Label", label)
+            .outputs(&["Alpha", "EmissionExps", "TransitionExps", "LogLikelihood"])
+            .constant("Label")
+            .check(&mut rng);
+    }
+}
+
 /// `sequence_expand`: sequences of `X` (2, 0 and 1 rows) repeated by `Y`'s
 /// level 0 (3, 1 and 0 times), rows of a plain `X` by `Y`'s last level
 /// (the default), and by a level-0 that repeats one row four times; each

@@ -448,6 +448,9 @@ const READS_LOD: &[&str] = &[
     "sequence_expand",
     "lstm",
     "gru",
+    "linear_chain_crf",
+    "crf_decoding",
+    "chunk_eval",
 ];
 
 /// Whether LoD can matter in `p`: a variable declared with LoD levels (a
