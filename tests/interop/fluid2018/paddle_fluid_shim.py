@@ -1773,6 +1773,90 @@ def chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types
     return tuple(outs)
 
 
+class MetricChunkEvaluator:
+    """1.x's fluid.metrics.ChunkEvaluator (Paddle 3.3.1 has none): the
+    three chunk counts summed as given (ints, or the fetched arrays), and
+    precision, recall and F1 of the sums."""
+
+    def __init__(self, name=None):
+        self._name = str(name) if name is not None else "ChunkEvaluator"
+        self.reset()
+
+    def __str__(self):
+        return self._name
+
+    def reset(self):
+        for attr in ("num_infer_chunks", "num_label_chunks", "num_correct_chunks"):
+            value = getattr(self, attr, 0)
+            setattr(self, attr, numpy.zeros_like(value) if isinstance(value, numpy.ndarray)
+                    else 0)
+
+    def get_config(self):
+        states = {k: v for k, v in vars(self).items() if not k.startswith("_")}
+        return {"name": self._name, "states": copy.deepcopy(states)}
+
+    def update(self, num_infer_chunks, num_label_chunks, num_correct_chunks):
+        self.num_infer_chunks += num_infer_chunks
+        self.num_label_chunks += num_label_chunks
+        self.num_correct_chunks += num_correct_chunks
+
+    def eval(self):
+        # 1.x ran on numpy 1.x, where float() of a one-element array is its
+        # value as a float array's element: numpy 2 refuses, so arrays are
+        # cast instead (the same result).
+        def real(x):
+            return x.astype("float64") if isinstance(x, numpy.ndarray) else float(x)
+
+        correct = self.num_correct_chunks
+        precision = real(correct) / self.num_infer_chunks if self.num_infer_chunks else 0
+        recall = real(correct) / self.num_label_chunks if self.num_label_chunks else 0
+        f1 = real(2 * precision * recall) / (precision + recall) if correct else 0
+        return precision, recall, f1
+
+
+class EvaluatorChunkEvaluator:
+    """1.x's deprecated fluid.evaluator.ChunkEvaluator: persistable int64
+    [1] states `chunk_eval_N_K_<count>` the program sums chunk_eval's
+    counts into (Paddle 3.3.1's sum op), zeroed by a program of
+    fill_constants and fetched by an empty one."""
+
+    def __init__(self, input, label, chunk_scheme, num_chunk_types, excluded_chunk_types=None):
+        self.helper = LayerHelper("chunk_eval")
+        block = self.helper.main_program.current_block()
+        self.states, self.metrics = [], []
+        for suffix in ("num_infer_chunks", "num_label_chunks", "num_correct_chunks"):
+            self.states.append(block.create_var(
+                name="_".join([unique_name.generate(self.helper.name), suffix]),
+                persistable=True, dtype="int64", shape=[1]))
+        outs = chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types)
+        for state, count in zip(self.states, outs[3:]):
+            sums([state, count], out=state)
+        self.metrics.extend(outs[:3])
+
+    @staticmethod
+    def _clone(block, var):
+        return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype, type=var.type,
+                                lod_level=var.lod_level, persistable=True)
+
+    def reset(self, executor, reset_program=None):
+        reset_program = reset_program or Program()
+        with program_guard(reset_program):
+            for var in self.states:
+                fill_constant(shape=var.shape, value=0.0, dtype=var.dtype,
+                              out=self._clone(reset_program.current_block(), var))
+        executor.run(reset_program)
+
+    def eval(self, executor, eval_program=None):
+        eval_program = eval_program or Program()
+        block = eval_program.current_block()
+        infer, label, correct = (v[0] for v in executor.run(
+            eval_program, fetch_list=[self._clone(block, s) for s in self.states]))
+        precision = float(correct) / infer if infer else 0
+        recall = float(correct) / label if label else 0
+        f1 = float(2 * precision * recall) / (precision + recall) if correct else 0
+        return tuple(numpy.array([v], dtype="float32") for v in (precision, recall, f1))
+
+
 # ---------------------------------------------------------------- Variable operators (math_op_patch)
 
 
@@ -2661,6 +2745,8 @@ def install(run=False):
             setattr(paddle.static, name, _unwrapping(getattr(paddle.static, name)))
     fluid.ParamAttr = ParamAttr
     fluid.param_attr = _module("paddle.fluid.param_attr", ParamAttr=ParamAttr)
+    fluid.metrics = _module("paddle.fluid.metrics", ChunkEvaluator=MetricChunkEvaluator)
+    fluid.evaluator = _module("paddle.fluid.evaluator", ChunkEvaluator=EvaluatorChunkEvaluator)
     fluid.nets = _module("paddle.fluid.nets", simple_img_conv_pool=_simple_img_conv_pool,
                          sequence_conv_pool=_sequence_conv_pool)
     fluid.regularizer = _module(
