@@ -580,6 +580,21 @@ def sequence_expand(x, y, ref_level=-1, name=None):
     return out
 
 
+def lod_reset(x, y=None, target_lod=None):
+    """1.x's lod_reset: `x` with `y`'s LoD (or `y`'s values as offsets), or
+    with the offsets `target_lod`; the op Paddle 3.3.1 still has."""
+    helper = LayerHelper("lod_reset")
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if y is not None:
+        helper.append_op(type="lod_reset", inputs={"X": x, "Y": y}, outputs={"Out": out})
+    elif target_lod is not None:
+        helper.append_op(type="lod_reset", inputs={"X": x}, outputs={"Out": out},
+                         attrs={"target_lod": list(target_lod)})
+    else:
+        raise ValueError("y and target_lod should not be both None.")
+    return out
+
+
 def one_hot(input, depth, allow_out_of_range=False):
     """1.x's one_hot (ids [..., 1] to float32 [..., depth], LoD kept).
     Paddle 3.3.1 dropped the `one_hot` op; its `one_hot_v2` appends the
@@ -2649,7 +2664,7 @@ def install(run=False):
         squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
         sequence_pool=sequence_pool,
         sequence_softmax=sequence_softmax,
-        sequence_expand=sequence_expand,
+        sequence_expand=sequence_expand, lod_reset=lod_reset,
         linear_chain_crf=linear_chain_crf, crf_decoding=crf_decoding, chunk_eval=chunk_eval,
         one_hot=one_hot,
         gru_unit=gru_unit,
