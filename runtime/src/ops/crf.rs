@@ -324,16 +324,16 @@ fn crf_backward_one<T: Real>(
     for k in 1..len {
         let prev = row(v.alpha, k - 1);
         let mut sum = T::zero();
-        for i in 0..d {
+        for (i, &p) in prev.iter().enumerate() {
             for j in 0..d {
-                sum = sum + v.w_exps[(i + TRANSITIONS) * d + j] * prev[i] * next[k * d + j];
+                sum = sum + v.w_exps[(i + TRANSITIONS) * d + j] * p * next[k * d + j];
             }
         }
         let inv = T::one() / sum;
-        for i in 0..d {
+        for (i, &p) in prev.iter().enumerate() {
             for j in 0..d {
                 let at = (i + TRANSITIONS) * d + j;
-                dw[at] = dw[at] + inv * v.w_exps[at] * prev[i] * next[k * d + j] * g;
+                dw[at] = dw[at] + inv * v.w_exps[at] * p * next[k * d + j] * g;
             }
         }
         let at = (v.labels[a + k - 1] as usize + TRANSITIONS) * d + v.labels[a + k] as usize;
