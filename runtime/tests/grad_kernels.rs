@@ -878,6 +878,35 @@ fn cos_sim_grads_match_finite_differences() {
     }
 }
 
+/// `linear_chain_crf` (Paddle 1.x's, fluidc-only): the cost of sequences
+/// of 2, 0, 3 and 1 rows over 3 tags, and of one long sequence with large
+/// emissions (where the forward vectors must be renormalized), against
+/// finite differences in both the emissions and the transitions.
+#[test]
+fn linear_chain_crf_grads_match_finite_differences() {
+    let mut rng = Rng(61);
+    let d = 3;
+    for (lod, scale, tags) in [
+        (vec![0, 2, 2, 5, 6], 1.0, vec![0i64, 2, 1, 1, 0, 2]),
+        (vec![0, 7], 20.0, vec![2, 2, 0, 1, 0, 0, 1]),
+    ] {
+        let n = *lod.last().expect("rows") as i64;
+        let label = Tensor::from_vec(&[n, 1], tags)
+            .expect("label")
+            .with_lod(vec![lod.clone()]);
+        Case::new("linear_chain_crf")
+            .input(
+                "Emission",
+                rng.tensor(&[n, d], -scale, scale).with_lod(vec![lod]),
+            )
+            .input("Transition", rng.tensor(&[d + 2, d], -1.0, 1.0))
+            .input("Label", label)
+            .outputs(&["Alpha", "EmissionExps", "TransitionExps", "LogLikelihood"])
+            .constant("Label")
+            .check(&mut rng);
+    }
+}
+
 /// `sequence_expand`: sequences of `X` (2, 0 and 1 rows) repeated by `Y`'s
 /// level 0 (3, 1 and 0 times), rows of a plain `X` by `Y`'s last level
 /// (the default), and by a level-0 that repeats one row four times; each
@@ -993,6 +1022,100 @@ fn lod_ops_split_and_restore_sequences() {
     assert_eq!(f(&got[4]), vec![7.0, 8.0]);
     assert_eq!(f(&got[5]), vec![1.0, 2.0, 0.0]);
     assert_eq!(f(&got[6]), vec![8.0, 7.0, 9.0]);
+}
+
+/// A DynamicRNN's `static_input` of LoD sequences: reordered by the step
+/// input's rank table with its LoD (every level), shrunk at each step to
+/// the sequences still running with their LoD (1.x's shrink_rnn_memory),
+/// the shrunk gradient padded with zeros under the reordered LoD, and the
+/// reorder's gradient putting the sequences back by that LoD.
+#[test]
+fn static_input_sequences_keep_their_lod_through_reorder_and_shrink() {
+    let rows = |n: usize| (0..n).map(|v| v as f64).collect::<Vec<_>>();
+    // The step input: sequences of 1, 3 and 2 steps, so the table orders
+    // them 1, 2, 0.
+    let y = Tensor::from_vec(&[6, 1], rows(6))
+        .expect("y")
+        .with_lod(vec![vec![0, 1, 4, 6]]);
+    // The static input: sequences of 2, 1 and 3 rows.
+    let x = Tensor::from_vec(&[6, 1], rows(6))
+        .expect("x")
+        .with_lod(vec![vec![0, 2, 3, 6]]);
+    // Two levels: sequence 0 of one sub-sequence (2 rows), 1 of two (1, 2).
+    let nested = Tensor::from_vec(&[5, 1], rows(5))
+        .expect("nested")
+        .with_lod(vec![vec![0, 1, 3], vec![0, 2, 3, 5]]);
+    let pair = Tensor::from_vec(&[3, 1], rows(3))
+        .expect("pair")
+        .with_lod(vec![vec![0, 1, 3]]);
+    let step = |t: i64| Tensor::from_vec(&[1], vec![t]).expect("step");
+    let dout = Tensor::from_vec(&[4, 1], vec![10.0, 11.0, 12.0, 13.0]).expect("dout");
+    let ops = [
+        Op::new("lod_rank_table")
+            .input("X", &["y"])
+            .output("Out", &["table"]),
+        Op::new("reorder_lod_tensor_by_rank")
+            .input("X", &["x"])
+            .input("RankTable", &["table"])
+            .output("Out", &["reordered"]),
+        Op::new("shrink_rnn_memory")
+            .input("X", &["reordered"])
+            .input("I", &["one"])
+            .input("RankTable", &["table"])
+            .output("Out", &["shrunk1"]),
+        Op::new("shrink_rnn_memory")
+            .input("X", &["reordered"])
+            .input("I", &["two"])
+            .input("RankTable", &["table"])
+            .output("Out", &["shrunk2"]),
+        Op::new("shrink_rnn_memory_grad")
+            .input("X", &["reordered"])
+            .input("Out@GRAD", &["dout"])
+            .output("X@GRAD", &["dreordered"]),
+        Op::new("reorder_lod_tensor_by_rank_grad")
+            .input("X", &["dreordered"])
+            .input("RankTable", &["table"])
+            .output("Out", &["dx"]),
+        Op::new("lod_rank_table")
+            .input("X", &["pair"])
+            .output("Out", &["pair_table"]),
+        Op::new("reorder_lod_tensor_by_rank")
+            .input("X", &["nested"])
+            .input("RankTable", &["pair_table"])
+            .output("Out", &["nested_reordered"]),
+    ];
+    let feeds = [
+        ("y".to_string(), y),
+        ("x".to_string(), x),
+        ("nested".to_string(), nested),
+        ("pair".to_string(), pair),
+        ("one".to_string(), step(1)),
+        ("two".to_string(), step(2)),
+        ("dout".to_string(), dout),
+    ];
+    let names = [
+        "reordered",
+        "shrunk1",
+        "shrunk2",
+        "dreordered",
+        "dx",
+        "nested_reordered",
+    ];
+    let fetch: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    let got = run_ops(&ops, &feeds, &fetch);
+    let f = |t: &Tensor| t.values::<f64>().expect("f64").to_vec();
+    let lod = |t: &Tensor| t.lod().to_vec();
+    assert_eq!(f(&got[0]), vec![2.0, 3.0, 4.0, 5.0, 0.0, 1.0]);
+    assert_eq!(lod(&got[0]), vec![vec![0, 1, 4, 6]]);
+    assert_eq!(f(&got[1]), vec![2.0, 3.0, 4.0, 5.0]);
+    assert_eq!(lod(&got[1]), vec![vec![0, 1, 4]]);
+    assert_eq!(f(&got[2]), vec![2.0]);
+    assert_eq!(lod(&got[2]), vec![vec![0, 1]]);
+    assert_eq!(f(&got[3]), vec![10.0, 11.0, 12.0, 13.0, 0.0, 0.0]);
+    assert_eq!(lod(&got[3]), vec![vec![0, 1, 4, 6]]);
+    assert_eq!(f(&got[4]), vec![0.0, 0.0, 10.0, 11.0, 12.0, 13.0]);
+    assert_eq!(f(&got[5]), vec![2.0, 3.0, 4.0, 0.0, 1.0]);
+    assert_eq!(lod(&got[5]), vec![vec![0, 2, 3], vec![0, 1, 3, 5]]);
 }
 
 #[test]

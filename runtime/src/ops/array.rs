@@ -123,7 +123,9 @@ fn lod_array_length(l: &OpLoader) -> Result<Exec, String> {
 
 /// `a + b` as Paddle's `sum` adds gradients: tensors element by element;
 /// tensor arrays element by element, an element missing on one side (never
-/// written, or empty) taken from the other; nothing plus `b` is `b`.
+/// written, or empty) taken from the other; nothing plus `b` is `b`. The
+/// sum keeps the LoD of `a` (else of `b`), as `sum` shares its first
+/// input's: a DynamicRNN's static input reads its gradient's LoD.
 pub(crate) fn add_values(a: Value, b: Value) -> Result<Value, KernelError> {
     let empty = |v: &Value| match v {
         Value::Empty => true,
@@ -155,7 +157,8 @@ pub(crate) fn add_values(a: Value, b: Value) -> Result<Value, KernelError> {
                 })
             };
             let (x, y) = (tensor(a)?, tensor(b)?);
-            Ok(Value::tensor(arith(Arith::Add, &x, &y, -1)?))
+            let lod = if x.lod().is_empty() { y.lod() } else { x.lod() }.to_vec();
+            Ok(Value::tensor(arith(Arith::Add, &x, &y, -1)?.with_lod(lod)))
         }
     }
 }

@@ -285,7 +285,11 @@ fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `shrink_rnn_memory`: the first rows of `X`, one per sequence still
-/// running at step `I` (the table's prefix longer than `I`).
+/// running at step `I` (the table's prefix longer than `I`). An `X` with
+/// LoD (a `DynamicRNN.static_input`, its sequences reordered by the
+/// table) keeps the rows of its first sequences that many, with their
+/// LoD, as 1.x's kernel kept them; an `X` of fewer sequences keeps the
+/// first rows without LoD.
 fn shrink_rnn_memory(l: &OpLoader) -> Result<Exec, String> {
     let (x, i, t, out) = (
         l.input("X")?,
@@ -296,16 +300,46 @@ fn shrink_rnn_memory(l: &OpLoader) -> Result<Exec, String> {
     compute(move |s| {
         let n = table(s, &t)?.active(super::array::index(s, &i)?);
         let xt = s.tensor(&x)?;
-        let rows = xt.shape().first().copied().unwrap_or(1).max(0) as usize;
-        let t = take_rows(&xt, &[(0, n.min(rows))])?;
+        let shrunk = match xt.lod().first() {
+            Some(level) if level.len() > n => {
+                let (lod, rows) = sequences(xt.lod(), &[(0, n)]);
+                take_rows(&xt, &rows)?.with_lod(lod)
+            }
+            _ => {
+                let rows = xt.shape().first().copied().unwrap_or(1).max(0) as usize;
+                take_rows(&xt, &[(0, n.min(rows))])?
+            }
+        };
         drop(xt);
-        s.set_tensor(&out, t);
+        s.set_tensor(&out, shrunk);
         Ok(())
     })
 }
 
+/// The top-level sequences `ranges` (each a range of level-0 indices) of
+/// a tensor of LoD `lod`, one after another: their LoD, every level
+/// starting at 0, and the rows they hold (1.x's
+/// `GetSubLoDAndAbsoluteOffset`, appended with `AppendLoD`).
+fn sequences(lod: &[Vec<usize>], ranges: &[(usize, usize)]) -> (Lod, Vec<(usize, usize)>) {
+    let mut out: Lod = vec![vec![0]; lod.len()];
+    let mut rows = Vec::with_capacity(ranges.len());
+    for &(mut a, mut b) in ranges {
+        for (offsets, level) in out.iter_mut().zip(lod) {
+            for k in a..b {
+                let end = offsets.last().copied().unwrap_or(0);
+                offsets.push(end + level[k + 1] - level[k]);
+            }
+            (a, b) = (level[a], level[b]);
+        }
+        rows.push((a, b));
+    }
+    (out, rows)
+}
+
 /// `shrink_rnn_memory_grad`: `Out@GRAD` in the first rows of a zero
-/// tensor shaped like `X` (all zeros when no gradient reached `Out`).
+/// tensor shaped like `X` (all zeros when no gradient reached `Out`),
+/// with `X`'s LoD (which `reorder_lod_tensor_by_rank_grad` reads to put
+/// a static input's sequences back).
 fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, String> {
     let (x, dout) = (l.input("X")?, l.opt_input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
@@ -313,7 +347,7 @@ fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, String> {
     };
     compute(move |s| {
         let xt = s.tensor(&x)?;
-        let mut g = Tensor::zeros(xt.dtype(), xt.shape())?;
+        let mut g = Tensor::zeros(xt.dtype(), xt.shape())?.with_lod(xt.lod().to_vec());
         drop(xt);
         if let Some(d) = dout
             .as_ref()
@@ -338,30 +372,27 @@ fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-/// `reorder_lod_tensor_by_rank`: the sequences of `X` (its level-0 LoD,
-/// or its rows) in the table's order; `_grad` puts them back.
+/// `reorder_lod_tensor_by_rank`: the sequences of `X` (those of its
+/// level-0 LoD, with their LoD at every level, or its rows) in the
+/// table's order; `_grad` puts them back.
 fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, String> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let table = table(s, &t)?;
         let xt = s.tensor(&x)?;
-        let units: Vec<(usize, usize)> = match xt.lod().first() {
-            Some(level) => level.windows(2).map(|w| (w[0], w[1])).collect(),
-            None => {
-                let rows = xt.shape().first().copied().unwrap_or(1).max(0) as usize;
-                (0..rows).map(|r| (r, r + 1)).collect()
-            }
+        let units = match xt.lod().first() {
+            Some(level) => level.len().saturating_sub(1),
+            None => xt.shape().first().copied().unwrap_or(1).max(0) as usize,
         };
-        if units.len() != table.items.len() {
+        if units != table.items.len() {
             return Err(KernelError::Shape(format!(
-                "`{}` holds {} sequences but the rank table orders {}",
+                "`{}` holds {units} sequences but the rank table orders {}",
                 x.name,
-                units.len(),
                 table.items.len()
             )));
         }
         let order: Vec<usize> = if back {
-            let mut inv = vec![0; units.len()];
+            let mut inv = vec![0; units];
             for (p, &(k, _)) in table.items.iter().enumerate() {
                 inv[k] = p;
             }
@@ -369,15 +400,18 @@ fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, String> {
         } else {
             table.items.iter().map(|&(k, _)| k).collect()
         };
-        let ranges: Vec<_> = order.iter().map(|&k| units[k]).collect();
-        let mut r = take_rows(&xt, &ranges)?;
-        if !xt.lod().is_empty() && !back {
-            let mut offsets = vec![0];
-            for &(a, b) in &ranges {
-                offsets.push(offsets.last().copied().unwrap_or(0) + b - a);
+        let ranges: Vec<_> = order.iter().map(|&k| (k, k + 1)).collect();
+        let r = if xt.lod().is_empty() {
+            take_rows(&xt, &ranges)?
+        } else {
+            let (lod, rows) = sequences(xt.lod(), &ranges);
+            let r = take_rows(&xt, &rows)?;
+            if back {
+                r
+            } else {
+                r.with_lod(lod)
             }
-            r = r.with_lod(vec![offsets]);
-        }
+        };
         drop(xt);
         s.set_tensor(&out, r);
         Ok(())

@@ -8,10 +8,12 @@
 pub(crate) mod arg;
 pub(crate) mod array;
 mod auc;
+mod chunk_eval;
 pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod conv;
 mod cos_sim;
+mod crf;
 pub(crate) mod elementwise;
 pub(crate) mod fill;
 pub(crate) mod float;
@@ -80,6 +82,8 @@ impl Registry {
         sequence::register_all(&mut r);
         rnn_cells::register_all(&mut r);
         cos_sim::register_all(&mut r);
+        crf::register_all(&mut r);
+        chunk_eval::register_all(&mut r);
         auc::register_all(&mut r);
         one_hot::register_all(&mut r);
         sequence_expand::register_all(&mut r);

@@ -612,6 +612,21 @@ def sequence_expand(x, y, ref_level=-1, name=None):
     return out
 
 
+def lod_reset(x, y=None, target_lod=None):
+    """1.x's lod_reset: `x` with `y`'s LoD (or `y`'s values as offsets), or
+    with the offsets `target_lod`; the op Paddle 3.3.1 still has."""
+    helper = LayerHelper("lod_reset")
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if y is not None:
+        helper.append_op(type="lod_reset", inputs={"X": x, "Y": y}, outputs={"Out": out})
+    elif target_lod is not None:
+        helper.append_op(type="lod_reset", inputs={"X": x}, outputs={"Out": out},
+                         attrs={"target_lod": list(target_lod)})
+    else:
+        raise ValueError("y and target_lod should not be both None.")
+    return out
+
+
 def one_hot(input, depth, allow_out_of_range=False):
     """1.x's one_hot (ids [..., 1] to float32 [..., depth], LoD kept).
     Paddle 3.3.1 dropped the `one_hot` op; its `one_hot_v2` appends the
@@ -1713,6 +1728,205 @@ def cos_sim(X, Y):
     return op("elementwise_div", {"X": row_sum(X, Y), "Y": norms})
 
 
+# ---------------------------------------------------------------- sequence labelling
+
+
+def _logsumexp(a, axis):
+    top = a.max(axis=axis, keepdims=True)
+    return (top + numpy.log(numpy.exp(a - top).sum(axis=axis, keepdims=True))).squeeze(axis)
+
+
+def _crf_sequence(x, w, tags):
+    """One sequence of a linear-chain CRF, in float64 log space: its cost
+    `log Z - score(tags)` and the cost's gradients in the emissions `x`
+    [L, D] and the transitions `w` [D + 2, D] (row 0 start, row 1 end,
+    row 2 + i from tag i), from the forward and backward log-vectors and
+    the marginals they give."""
+    length, d = x.shape
+    start, end, trans = w[0], w[1], w[2:]
+    alpha = numpy.empty((length, d))
+    beta = numpy.empty((length, d))
+    alpha[0] = start + x[0]
+    for k in range(1, length):
+        alpha[k] = _logsumexp(alpha[k - 1][:, None] + trans, 0) + x[k]
+    beta[-1] = end
+    for k in range(length - 2, -1, -1):
+        beta[k] = _logsumexp(trans + (x[k + 1] + beta[k + 1])[None, :], 1)
+    log_z = _logsumexp(alpha[-1] + end, 0)
+    score = start[tags[0]] + end[tags[-1]] + x[numpy.arange(length), tags].sum()
+    score += trans[tags[:-1], tags[1:]].sum()
+    dx = numpy.exp(alpha + beta - log_z)
+    dx[numpy.arange(length), tags] -= 1.0
+    dw = numpy.zeros_like(w)
+    dw[0] = dx[0]
+    dw[1] = dx[-1]
+    for k in range(1, length):
+        pair = alpha[k - 1][:, None] + trans + (x[k] + beta[k])[None, :] - log_z
+        dw[2:] += numpy.exp(pair)
+        dw[2 + tags[k - 1], tags[k]] -= 1.0
+    return log_z - score, dx, dw
+
+
+def _crf_sequences(emission, label):
+    x = numpy.array(emission, dtype="float64")
+    tags = numpy.array(label).reshape(-1)
+    offsets = label.lod()[0]
+    return x, tags, list(zip(offsets[:-1], offsets[1:]))
+
+
+def linear_chain_crf(input, label, param_attr=None):
+    """1.x's linear_chain_crf: the [D + 2, D] transition parameter (Xavier
+    by default) and each sequence's negative log-likelihood [S, 1].
+    Paddle 3.3.1 dropped the op, so the cost and its gradient are computed
+    in numpy (float64, log space) by a `py_func`; an empty sequence costs
+    0, as 1.x's kernel padded it."""
+    helper = LayerHelper("linear_chain_crf")
+    size = input.shape[1]
+    transition = _create_parameter(helper, param_attr, [size + 2, size], input.dtype)
+    block = helper.main_program.current_block()
+    cost = block.create_var(name=unique_name.generate("linear_chain_crf.tmp"),
+                            dtype=input.dtype, shape=[-1, 1])
+    dtype = numpy.float32 if input.dtype == VarType.FP32 else numpy.float64
+
+    def forward(emission, w, label):
+        x, tags, seqs = _crf_sequences(emission, label)
+        w = numpy.array(w, dtype="float64")
+        costs = [_crf_sequence(x[a:b], w, tags[a:b])[0] if b > a else 0.0 for a, b in seqs]
+        return numpy.array(costs, dtype=dtype).reshape(-1, 1)
+
+    def backward(emission, w, label, dcost):
+        x, tags, seqs = _crf_sequences(emission, label)
+        w = numpy.array(w, dtype="float64")
+        g = numpy.array(dcost, dtype="float64").reshape(-1)
+        dx, dw = numpy.zeros_like(x), numpy.zeros_like(w)
+        for i, (a, b) in enumerate(seqs):
+            if b > a:
+                _, sx, sw = _crf_sequence(x[a:b], w, tags[a:b])
+                dx[a:b] = g[i] * sx
+                dw += g[i] * sw
+        return dx.astype(dtype), dw.astype(dtype), None
+
+    paddle.static.py_func(forward, [input, transition, label], cost, backward_func=backward,
+                          skip_vars_in_backward_input=[cost])
+    return cost
+
+
+def crf_decoding(input, param_attr, label=None, length=None):
+    """1.x's crf_decoding: Paddle 3.3.1's op, reading the transitions by name."""
+    helper = LayerHelper("crf_decoding")
+    transition = helper.main_program.global_block().var(param_attr.name)
+    path = helper.create_variable_for_type_inference(dtype=input.dtype)
+    inputs = {"Emission": [input], "Transition": transition}
+    if label is not None:
+        inputs["Label"] = label
+    if length is not None:
+        inputs["Length"] = length
+    helper.append_op(type="crf_decoding", inputs=inputs, outputs={"ViterbiPath": [path]})
+    return path
+
+
+def chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types=None,
+               seq_length=None):
+    """1.x's chunk_eval: Paddle 3.3.1's op; returns its six outputs."""
+    helper = LayerHelper("chunk_eval")
+    outs = [helper.create_variable_for_type_inference(dtype=t)
+            for t in ["float32"] * 3 + ["int64"] * 3]
+    inputs = {"Inference": [input], "Label": [label]}
+    if seq_length is not None:
+        inputs["SeqLength"] = [seq_length]
+    slots = ["Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks",
+             "NumCorrectChunks"]
+    helper.append_op(type="chunk_eval", inputs=inputs,
+                     outputs={s: [v] for s, v in zip(slots, outs)},
+                     attrs={"num_chunk_types": num_chunk_types, "chunk_scheme": chunk_scheme,
+                            "excluded_chunk_types": excluded_chunk_types or []})
+    return tuple(outs)
+
+
+class MetricChunkEvaluator:
+    """1.x's fluid.metrics.ChunkEvaluator (Paddle 3.3.1 has none): the
+    three chunk counts summed as given (ints, or the fetched arrays), and
+    precision, recall and F1 of the sums."""
+
+    def __init__(self, name=None):
+        self._name = str(name) if name is not None else "ChunkEvaluator"
+        self.reset()
+
+    def __str__(self):
+        return self._name
+
+    def reset(self):
+        for attr in ("num_infer_chunks", "num_label_chunks", "num_correct_chunks"):
+            value = getattr(self, attr, 0)
+            setattr(self, attr, numpy.zeros_like(value) if isinstance(value, numpy.ndarray)
+                    else 0)
+
+    def get_config(self):
+        states = {k: v for k, v in vars(self).items() if not k.startswith("_")}
+        return {"name": self._name, "states": copy.deepcopy(states)}
+
+    def update(self, num_infer_chunks, num_label_chunks, num_correct_chunks):
+        self.num_infer_chunks += num_infer_chunks
+        self.num_label_chunks += num_label_chunks
+        self.num_correct_chunks += num_correct_chunks
+
+    def eval(self):
+        # 1.x ran on numpy 1.x, where float() of a one-element array is its
+        # value as a float array's element: numpy 2 refuses, so arrays are
+        # cast instead (the same result).
+        def real(x):
+            return x.astype("float64") if isinstance(x, numpy.ndarray) else float(x)
+
+        correct = self.num_correct_chunks
+        precision = real(correct) / self.num_infer_chunks if self.num_infer_chunks else 0
+        recall = real(correct) / self.num_label_chunks if self.num_label_chunks else 0
+        f1 = real(2 * precision * recall) / (precision + recall) if correct else 0
+        return precision, recall, f1
+
+
+class EvaluatorChunkEvaluator:
+    """1.x's deprecated fluid.evaluator.ChunkEvaluator: persistable int64
+    [1] states `chunk_eval_N_K_<count>` the program sums chunk_eval's
+    counts into (Paddle 3.3.1's sum op), zeroed by a program of
+    fill_constants and fetched by an empty one."""
+
+    def __init__(self, input, label, chunk_scheme, num_chunk_types, excluded_chunk_types=None):
+        self.helper = LayerHelper("chunk_eval")
+        block = self.helper.main_program.current_block()
+        self.states, self.metrics = [], []
+        for suffix in ("num_infer_chunks", "num_label_chunks", "num_correct_chunks"):
+            self.states.append(block.create_var(
+                name="_".join([unique_name.generate(self.helper.name), suffix]),
+                persistable=True, dtype="int64", shape=[1]))
+        outs = chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types)
+        for state, count in zip(self.states, outs[3:]):
+            sums([state, count], out=state)
+        self.metrics.extend(outs[:3])
+
+    @staticmethod
+    def _clone(block, var):
+        return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype, type=var.type,
+                                lod_level=var.lod_level, persistable=True)
+
+    def reset(self, executor, reset_program=None):
+        reset_program = reset_program or Program()
+        with program_guard(reset_program):
+            for var in self.states:
+                fill_constant(shape=var.shape, value=0.0, dtype=var.dtype,
+                              out=self._clone(reset_program.current_block(), var))
+        executor.run(reset_program)
+
+    def eval(self, executor, eval_program=None):
+        eval_program = eval_program or Program()
+        block = eval_program.current_block()
+        infer, label, correct = (v[0] for v in executor.run(
+            eval_program, fetch_list=[self._clone(block, s) for s in self.states]))
+        precision = float(correct) / infer if infer else 0
+        recall = float(correct) / label if label else 0
+        f1 = float(2 * precision * recall) / (precision + recall) if correct else 0
+        return tuple(numpy.array([v], dtype="float32") for v in (precision, recall, f1))
+
+
 # ---------------------------------------------------------------- Variable operators (math_op_patch)
 
 
@@ -2576,7 +2790,8 @@ def install(run=False):
         squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
         sequence_pool=sequence_pool,
         sequence_softmax=sequence_softmax,
-        sequence_expand=sequence_expand,
+        sequence_expand=sequence_expand, lod_reset=lod_reset,
+        linear_chain_crf=linear_chain_crf, crf_decoding=crf_decoding, chunk_eval=chunk_eval,
         one_hot=one_hot,
         gru_unit=gru_unit,
         dynamic_lstm=dynamic_lstm,
@@ -2673,6 +2888,8 @@ def install(run=False):
             setattr(paddle.static, name, _unwrapping(getattr(paddle.static, name)))
     fluid.ParamAttr = ParamAttr
     fluid.param_attr = _module("paddle.fluid.param_attr", ParamAttr=ParamAttr)
+    fluid.metrics = _module("paddle.fluid.metrics", ChunkEvaluator=MetricChunkEvaluator)
+    fluid.evaluator = _module("paddle.fluid.evaluator", ChunkEvaluator=EvaluatorChunkEvaluator)
     fluid.nets = _module("paddle.fluid.nets", simple_img_conv_pool=_simple_img_conv_pool,
                          sequence_conv_pool=_sequence_conv_pool)
     fluid.regularizer = _module(

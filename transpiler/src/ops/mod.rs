@@ -22,6 +22,7 @@
 mod array;
 mod compare;
 mod control;
+mod crf;
 mod elementwise;
 mod fill;
 pub mod grad;
@@ -244,6 +245,7 @@ impl Registry {
         array::register(&mut behaviours);
         compare::register(&mut behaviours);
         control::register(&mut behaviours);
+        crf::register(&mut behaviours);
         elementwise::register(&mut behaviours);
         fill::register(&mut behaviours);
         io::register(&mut behaviours);

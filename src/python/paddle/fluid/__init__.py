@@ -15,6 +15,8 @@ from . import io
 from . import compiler
 from . import input
 from . import nets
+from . import metrics
+from . import evaluator
 from .framework import (Program, Variable, Parameter, Operator, Block, program_guard,
                         default_main_program, default_startup_program, name_scope,
                         in_dygraph_mode)

@@ -24,7 +24,7 @@ __all__ = [
     "reshape", "stack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
-    "selu", "clip",
+    "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
 ]
 
 
@@ -807,3 +807,82 @@ def clip(x, min, max, name=None):
     helper.append_op(type="clip", inputs={"X": x}, outputs={"Out": out},
                      attrs={"min": min, "max": max})
     return out
+
+
+# ---------------------------------------------------------------- sequence labelling
+
+
+def linear_chain_crf(input, label, param_attr=None):
+    """The negative log-likelihood of each sequence's `label` tags under a
+    linear-chain CRF over the emission scores `input` ([N, D], one row of
+    D tag scores per word, with `label`'s LoD), one row per sequence. The
+    transition weights are a new [D + 2, D] parameter (`param_attr`; the
+    start and end weights, then a row per tag), which crf_decoding reads
+    by its name."""
+    helper = LayerHelper("linear_chain_crf", **locals())
+    _check_var(input, "input", "linear_chain_crf")
+    _check_var(label, "label", "linear_chain_crf")
+    size = input.shape[1]
+    transition = helper.create_parameter(attr=helper.param_attr, shape=[size + 2, size],
+                                         dtype=helper.input_dtype())
+    alpha = helper.create_variable_for_type_inference(dtype=helper.input_dtype())
+    emission_exps = helper.create_variable_for_type_inference(dtype=helper.input_dtype())
+    transition_exps = helper.create_variable_for_type_inference(dtype=helper.input_dtype())
+    log_likelihood = helper.create_variable_for_type_inference(dtype=helper.input_dtype())
+    helper.append_op(type="linear_chain_crf",
+                     inputs={"Emission": [input], "Transition": transition, "Label": label},
+                     outputs={"Alpha": [alpha], "EmissionExps": [emission_exps],
+                              "TransitionExps": transition_exps,
+                              "LogLikelihood": log_likelihood})
+    return log_likelihood
+
+
+def crf_decoding(input, param_attr, label=None, length=None):
+    """The best tag sequence (Viterbi) of each sequence of `input` under the
+    transition weights named by `param_attr` (those of a linear_chain_crf):
+    int64 tags [N, 1] with `input`'s LoD; with `label`, 1 where the tag is
+    the label's and 0 elsewhere. `length` (1.6's padded mode) takes a
+    [B, S, D] `input` and each sequence's length, giving [B, S] tags."""
+    helper = LayerHelper("crf_decoding", **locals())
+    _check_var(input, "input", "crf_decoding")
+    transition = helper.get_parameter(param_attr.name)
+    viterbi_path = helper.create_variable_for_type_inference(dtype=helper.input_dtype())
+    inputs = {"Emission": [input], "Transition": transition, "Label": label}
+    if length is not None:
+        _check_var(length, "length", "crf_decoding")
+        inputs["Length"] = length
+    helper.append_op(type="crf_decoding", inputs=inputs,
+                     outputs={"ViterbiPath": [viterbi_path]})
+    return viterbi_path
+
+
+def chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types=None,
+               seq_length=None):
+    """Precision, recall and F1 of the chunks the tags `input` find against
+    those of `label` (int64 tags with one LoD level, or padded [B, S] tags
+    with `seq_length`, 1.6's), in the `chunk_scheme` (IOB, IOE, IOBES or
+    plain) with `num_chunk_types` chunk types, skipping
+    `excluded_chunk_types`. Returns (precision, recall, f1_score,
+    num_infer_chunks, num_label_chunks, num_correct_chunks)."""
+    helper = LayerHelper("chunk_eval", **locals())
+    _check_var(input, "input", "chunk_eval")
+    _check_var(label, "label", "chunk_eval")
+    precision = helper.create_variable_for_type_inference(dtype="float32")
+    recall = helper.create_variable_for_type_inference(dtype="float32")
+    f1_score = helper.create_variable_for_type_inference(dtype="float32")
+    num_infer_chunks = helper.create_variable_for_type_inference(dtype="int64")
+    num_label_chunks = helper.create_variable_for_type_inference(dtype="int64")
+    num_correct_chunks = helper.create_variable_for_type_inference(dtype="int64")
+    inputs = {"Inference": [input], "Label": [label]}
+    if seq_length is not None:
+        _check_var(seq_length, "seq_length", "chunk_eval")
+        inputs["SeqLength"] = [seq_length]
+    helper.append_op(type="chunk_eval", inputs=inputs,
+                     outputs={"Precision": [precision], "Recall": [recall],
+                              "F1-Score": [f1_score], "NumInferChunks": [num_infer_chunks],
+                              "NumLabelChunks": [num_label_chunks],
+                              "NumCorrectChunks": [num_correct_chunks]},
+                     attrs={"num_chunk_types": num_chunk_types, "chunk_scheme": chunk_scheme,
+                            "excluded_chunk_types": excluded_chunk_types or []})
+    return (precision, recall, f1_score, num_infer_chunks, num_label_chunks,
+            num_correct_chunks)
