@@ -10,6 +10,7 @@ pub mod export;
 pub mod fuzzing;
 pub mod graphviz;
 pub mod host;
+pub mod imaging;
 pub mod input;
 pub mod native;
 pub mod numpy;

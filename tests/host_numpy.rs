@@ -91,10 +91,23 @@ impl Rng {
     }
 }
 
+/// The dtypes the random cases cover. Not uint8: its corners differ
+/// from numpy where fluidc has no dtype for numpy's result (math
+/// functions of uint8 give float16, sums uint64; docs/numpy.md), and
+/// `testdata/numpy/uint8_arrays.py` checks what images use of it.
+const CHECKED: [DType; 5] = [
+    DType::Bool,
+    DType::Int32,
+    DType::Int64,
+    DType::Float32,
+    DType::Float64,
+];
+
 /// The JSON form of an array (float data as bit patterns).
 fn encode(a: &HostArray) -> Value {
     let data: Vec<Value> = match a {
         HostArray::Bool(x) => x.iter().map(|&v| json!(v)).collect(),
+        HostArray::UInt8(x) => x.iter().map(|&v| json!(v)).collect(),
         HostArray::Int32(x) => x.iter().map(|&v| json!(v)).collect(),
         HostArray::Int64(x) => x.iter().map(|&v| json!(v)).collect(),
         HostArray::Float32(x) => x.iter().map(|&v| json!(v.to_bits())).collect(),
@@ -118,6 +131,12 @@ fn decode(v: &Value) -> HostArray {
         DType::Bool => HostArray::from_vec(
             &shape,
             data.iter().map(|x| x.as_bool().expect("bool")).collect(),
+        ),
+        DType::UInt8 => HostArray::from_vec(
+            &shape,
+            data.iter()
+                .map(|x| x.as_i64().expect("int") as u8)
+                .collect(),
         ),
         DType::Int32 => HostArray::from_vec(
             &shape,
@@ -217,6 +236,7 @@ fn random_array(rng: &mut Rng, dtype: DType, shape: &[usize]) -> HostArray {
     };
     let made = match dtype {
         DType::Bool => HostArray::from_vec(shape, (0..n).map(|_| rng.below(2) == 1).collect()),
+        DType::UInt8 => HostArray::from_vec(shape, (0..n).map(|_| int_value(rng) as u8).collect()),
         DType::Int32 => HostArray::from_vec(shape, (0..n).map(|_| int_value(rng) as i32).collect()),
         DType::Int64 => {
             let extreme = rng.below(5) == 0;
@@ -284,7 +304,7 @@ const SHAPES: &[&[usize]] = &[
 fn printing_matches_numpy() {
     let mut rng = Rng(0x5EED_0001);
     let mut arrays = Vec::new();
-    for dtype in DType::ALL {
+    for dtype in CHECKED {
         let rounds = if dtype.is_float() { 12 } else { 4 };
         for _ in 0..rounds {
             for shape in SHAPES {
@@ -332,7 +352,7 @@ fn printing_matches_numpy() {
 #[test]
 fn tensors_and_json_round_trip_losslessly() {
     let mut rng = Rng(0x5EED_0002);
-    for dtype in DType::ALL {
+    for dtype in CHECKED {
         for shape in SHAPES {
             let a = random_array(&mut rng, dtype, shape);
             let t = a.to_tensor().expect("to tensor");
@@ -524,6 +544,7 @@ fn operand_array(rng: &mut Rng, dtype: DType, shape: &[usize]) -> HostArray {
     };
     let made = match dtype {
         DType::Bool => HostArray::from_vec(shape, (0..n).map(|_| rng.below(2) == 1).collect()),
+        DType::UInt8 => HostArray::from_vec(shape, (0..n).map(|_| int(rng) as u8).collect()),
         DType::Int32 => HostArray::from_vec(shape, (0..n).map(|_| int(rng) as i32).collect()),
         DType::Int64 => HostArray::from_vec(shape, (0..n).map(|_| int(rng)).collect()),
         DType::Float32 => HostArray::from_vec(shape, (0..n).map(|_| float(rng) as f32).collect()),
@@ -607,7 +628,7 @@ fn arithmetic_and_comparisons_match_numpy() {
     for &(name, op) in BINARY {
         for _ in 0..40 {
             let shape = rng.pick(OP_SHAPES);
-            let (da, db) = (rng.pick(&DType::ALL), rng.pick(&DType::ALL));
+            let (da, db) = (rng.pick(&CHECKED), rng.pick(&CHECKED));
             let a = operand_array(&mut rng, da, shape);
             let b_shape = partner_shape(&mut rng, shape);
             let b = operand_array(&mut rng, db, &b_shape);
@@ -666,7 +687,7 @@ fn math_functions_match_numpy() {
     let mut cases = Vec::new();
     let mut ours = Vec::new();
     for (name, op) in ops {
-        for dtype in DType::ALL {
+        for dtype in CHECKED {
             for shape in [&[][..], &[7], &[3, 4], &[40]] {
                 let a = operand_array(&mut rng, dtype, shape);
                 cases.push(json!({"kind": "unary", "op": name, "a": encode(&a)}));
@@ -722,7 +743,7 @@ fn reductions_match_numpy() {
     let mut ours = Vec::new();
     for &(name, op) in REDUCTIONS {
         for shape in shapes {
-            for dtype in DType::ALL {
+            for dtype in CHECKED {
                 let a = if dtype.is_float() && rng.below(3) > 0 {
                     // Sums of values of mixed magnitude show the order of
                     // the additions.
@@ -815,7 +836,7 @@ fn indexing_matches_numpy() {
     let mut ours = Vec::new();
     for _ in 0..700 {
         let shape = rng.pick(shapes);
-        let dtype = rng.pick(&DType::ALL);
+        let dtype = rng.pick(&CHECKED);
         let a = operand_array(&mut rng, dtype, shape);
         let len = rng.below(shape.len() + 2);
         let (mut json_items, mut items) = (Vec::new(), Vec::new());
@@ -842,8 +863,8 @@ fn casts_shapes_and_joins_match_numpy() {
     let mut ours = Vec::new();
     // astype between every pair, with NaN, infinities and out-of-range
     // values among the floats.
-    for from in DType::ALL {
-        for to in DType::ALL {
+    for from in CHECKED {
+        for to in CHECKED {
             for _ in 0..3 {
                 let mut a = operand_array(&mut rng, from, &[12]);
                 if from.is_float() && rng.below(2) == 0 {
@@ -921,7 +942,7 @@ fn casts_shapes_and_joins_match_numpy() {
             let arrays: Vec<HostArray> = shapes
                 .iter()
                 .map(|s| {
-                    let d = rng.pick(&DType::ALL);
+                    let d = rng.pick(&CHECKED);
                     operand_array(&mut rng, d, s)
                 })
                 .collect();
@@ -944,7 +965,7 @@ fn casts_shapes_and_joins_match_numpy() {
             DType::Bool
         };
         let cond = operand_array(&mut rng, dc, shape);
-        let (dx, dy) = (rng.pick(&DType::ALL), rng.pick(&DType::ALL));
+        let (dx, dy) = (rng.pick(&CHECKED), rng.pick(&CHECKED));
         let (sx, sy) = (
             partner_shape(&mut rng, shape),
             partner_shape(&mut rng, shape),
@@ -974,7 +995,7 @@ fn closeness_and_equality_match_numpy() {
     let mut bool_ours = Vec::new();
     for _ in 0..150 {
         let shape = rng.pick(&[&[][..], &[4], &[2, 3]]);
-        let (da, db) = (rng.pick(&DType::ALL), rng.pick(&DType::ALL));
+        let (da, db) = (rng.pick(&CHECKED), rng.pick(&CHECKED));
         let a = operand_array(&mut rng, da, shape);
         // Nearby values: a copy nudged by relative amounts around the
         // tolerances.
@@ -1078,7 +1099,7 @@ fn array_construction_and_conversions_match_numpy() {
         let dtype = if rng.below(2) == 0 {
             None
         } else {
-            Some(rng.pick(&DType::ALL))
+            Some(rng.pick(&CHECKED))
         };
         cases.push(json!({"kind": "nested", "value": json_value, "dtype": dtype.map(DType::name)}));
         ours.push(HostArray::from_nested(&value, dtype));
@@ -1092,7 +1113,7 @@ fn array_construction_and_conversions_match_numpy() {
     // float(), int(), bool() of arrays.
     let mut arrays = Vec::new();
     for shape in [&[][..], &[1], &[1, 1], &[2], &[0]] {
-        for dtype in DType::ALL {
+        for dtype in CHECKED {
             for _ in 0..4 {
                 arrays.push(operand_array(&mut rng, dtype, shape));
             }
@@ -1158,7 +1179,7 @@ fn ranges_and_eye_match_numpy() {
         let dtype = if rng.below(2) == 0 {
             None
         } else {
-            Some(rng.pick(&DType::ALL))
+            Some(rng.pick(&CHECKED))
         };
         cases.push(json!({"kind": "arange", "start": start, "stop": stop, "step": step, "dtype": dtype.map(DType::name)}));
         ours.push(arange(a, b, c, dtype));
@@ -1173,7 +1194,7 @@ fn ranges_and_eye_match_numpy() {
         let dtype = if rng.below(2) == 0 {
             None
         } else {
-            Some(rng.pick(&DType::ALL))
+            Some(rng.pick(&CHECKED))
         };
         cases.push(json!({"kind": "linspace", "start": start.to_bits(), "stop": stop.to_bits(), "num": num, "endpoint": endpoint, "dtype": dtype.map(DType::name)}));
         ours.push(linspace(start, stop, num, endpoint, dtype));
@@ -1185,7 +1206,7 @@ fn ranges_and_eye_match_numpy() {
         (3, Some(3), 5),
         (0, None, 0),
     ] {
-        let dtype = rng.pick(&DType::ALL);
+        let dtype = rng.pick(&CHECKED);
         cases.push(json!({"kind": "eye", "n": n, "m": m, "k": k, "dtype": dtype.name()}));
         ours.push(eye(n, m, k, dtype));
     }
@@ -1200,7 +1221,7 @@ fn lists_print_as_python_prints_them() {
     let mut rng = Rng(0x5EED_000B);
     // a.tolist() printed: Python's int, float and bool reprs.
     let mut arrays = Vec::new();
-    for dtype in DType::ALL {
+    for dtype in CHECKED {
         for shape in [&[][..], &[4], &[2, 3], &[0], &[2, 1, 2]] {
             arrays.push(random_array(&mut rng, dtype, shape));
         }
@@ -1221,7 +1242,7 @@ fn lists_print_as_python_prints_them() {
         let mut json_items = Vec::new();
         let mut items = Vec::new();
         for _ in 0..rng.range(1, 3) {
-            let dtype = rng.pick(&DType::ALL);
+            let dtype = rng.pick(&CHECKED);
             if rng.below(3) == 0 {
                 let s = random_array(&mut rng, dtype, &[]);
                 json_items.push(json!({"scalar": encode(&s)}));

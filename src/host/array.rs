@@ -14,6 +14,7 @@ use super::error::{ErrorKind, HostError, Result};
 #[derive(Debug, Clone, PartialEq)]
 pub enum HostArray {
     Bool(ArrayD<bool>),
+    UInt8(ArrayD<u8>),
     Int32(ArrayD<i32>),
     Int64(ArrayD<i64>),
     Float32(ArrayD<f32>),
@@ -83,6 +84,7 @@ impl HostArray {
     pub fn dtype(&self) -> DType {
         match self {
             HostArray::Bool(_) => DType::Bool,
+            HostArray::UInt8(_) => DType::UInt8,
             HostArray::Int32(_) => DType::Int32,
             HostArray::Int64(_) => DType::Int64,
             HostArray::Float32(_) => DType::Float32,
@@ -167,14 +169,27 @@ impl HostArray {
             .iter()
             .map(|&d| i64::try_from(d).unwrap_or(i64::MAX))
             .collect();
+        if self.dtype() == DType::UInt8 {
+            return Err(HostError::unsupported(
+                "fluidc's runtime has no uint8 tensors; convert with astype('float32') or \
+                 astype('int64') first",
+            ));
+        }
         // A standard-layout array copies as one slice (a feed, every step).
-        let made = each!(self, a => Tensor::from_vec(
-            &shape,
+        fn flat<T: Clone>(a: &ArrayD<T>) -> Vec<T> {
             match a.as_slice() {
                 Some(v) => v.to_vec(),
-                None => a.iter().copied().collect(),
+                None => a.iter().cloned().collect(),
             }
-        ));
+        }
+        let made = match self {
+            HostArray::Bool(a) => Tensor::from_vec(&shape, flat(a)),
+            HostArray::Int32(a) => Tensor::from_vec(&shape, flat(a)),
+            HostArray::Int64(a) => Tensor::from_vec(&shape, flat(a)),
+            HostArray::Float32(a) => Tensor::from_vec(&shape, flat(a)),
+            HostArray::Float64(a) => Tensor::from_vec(&shape, flat(a)),
+            HostArray::UInt8(_) => unreachable!("refused above"),
+        };
         made.map_err(HostError::value_error)
     }
 
@@ -506,6 +521,7 @@ pub(crate) fn python_to(s: Scalar, dtype: DType) -> Result<Scalar> {
     };
     match (s, dtype) {
         (Scalar::Int(i), DType::Int32) if i32::try_from(i).is_err() => Err(overflow(&i)),
+        (Scalar::Int(i), DType::UInt8) if u8::try_from(i).is_err() => Err(overflow(&i)),
         (Scalar::Float(f), d) if d.is_int() => {
             let i = Scalar::Float(f).as_i64().map_err(|e| match e.kind {
                 ErrorKind::Unsupported => HostError::new(

@@ -15,6 +15,15 @@ trait Fill: Elem {
     fn at(start: Self, delta: Self, i: usize) -> Self;
 }
 
+impl Fill for u8 {
+    fn sub(a: u8, b: u8) -> u8 {
+        a.wrapping_sub(b)
+    }
+    fn at(start: u8, delta: u8, i: usize) -> u8 {
+        start.wrapping_add((i as u8).wrapping_mul(delta))
+    }
+}
+
 impl Fill for i32 {
     fn sub(a: i32, b: i32) -> i32 {
         a.wrapping_sub(b)
@@ -126,6 +135,7 @@ pub fn arange(
             let values: Vec<bool> = [start, next].iter().take(n).map(|s| s.truthy()).collect();
             Ok(HostArray::Bool(Array1::from(values).into_dyn()))
         }
+        DType::UInt8 => Ok(arange_fill::<u8>(start, next, n)),
         DType::Int32 => Ok(arange_fill::<i32>(start, next, n)),
         DType::Int64 => Ok(arange_fill::<i64>(start, next, n)),
         DType::Float32 => Ok(arange_fill::<f32>(start, next, n)),

@@ -25,6 +25,8 @@ use super::HostArray;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     Bool,
+    /// Images' dtype (`np.array(img)`, numpy-1 pickles of pictures).
+    UInt8,
     Int32,
     Int64,
     Float32,
@@ -32,8 +34,9 @@ pub enum DType {
 }
 
 impl DType {
-    pub const ALL: [DType; 5] = [
+    pub const ALL: [DType; 6] = [
         DType::Bool,
+        DType::UInt8,
         DType::Int32,
         DType::Int64,
         DType::Float32,
@@ -44,6 +47,7 @@ impl DType {
     pub fn name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
+            DType::UInt8 => "uint8",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float32 => "float32",
@@ -57,6 +61,7 @@ impl DType {
     pub fn from_name(name: &str) -> Option<DType> {
         Some(match name {
             "bool" | "bool_" | "?" | "b1" => DType::Bool,
+            "uint8" | "u1" | "|u1" | "<u1" | "ubyte" | "B" => DType::UInt8,
             "int32" | "i4" | "<i4" | "intc" => DType::Int32,
             "int64" | "i8" | "<i8" | "int" | "int_" | "long" | "intp" => DType::Int64,
             "float32" | "f4" | "<f4" | "single" | "fp32" => DType::Float32,
@@ -70,7 +75,7 @@ impl DType {
     }
 
     pub fn is_int(self) -> bool {
-        matches!(self, DType::Int32 | DType::Int64)
+        matches!(self, DType::UInt8 | DType::Int32 | DType::Int64)
     }
 
     pub fn is_float(self) -> bool {
@@ -80,7 +85,8 @@ impl DType {
     /// `np.result_type(a, b)` of two dtypes.
     pub fn promote(a: DType, b: DType) -> DType {
         let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-        if hi == DType::Float32 && lo.is_int() {
+        // uint8 fits float32 exactly; int32 and int64 do not.
+        if hi == DType::Float32 && lo.is_int() && lo != DType::UInt8 {
             DType::Float64
         } else {
             hi
@@ -231,6 +237,27 @@ impl Elem for bool {
     }
     fn cast_from(v: Scalar) -> Self {
         v.truthy()
+    }
+}
+
+impl Elem for u8 {
+    variant!(UInt8);
+    const DTYPE: DType = DType::UInt8;
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    fn scalar(self) -> Scalar {
+        Scalar::Int(i64::from(self))
+    }
+    /// Integers wrap; floats go through a 32-bit integer first, as numpy's
+    /// cast does on x86-64 (NaN and values out of range give 0).
+    fn cast_from(v: Scalar) -> Self {
+        match v {
+            Scalar::Bool(b) => u8::from(b),
+            Scalar::Int(i) => i as u8,
+            Scalar::Float(f) => {
+                truncate(f, -2_147_483_648.0, 2_147_483_648.0).map_or(0, |t| t as i32 as u8)
+            }
+        }
     }
 }
 

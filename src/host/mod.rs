@@ -5,8 +5,8 @@
 //! The reference is the numpy of the interop venv, 2.4 (numpy 2 printing
 //! and promotion): `tests/host_numpy.rs` checks this module against it.
 //!
-//! - [`HostArray`] holds an `ndarray::ArrayD` of one of five dtypes
-//!   ([`DType`]: bool, int32, int64, float32, float64). It is built from
+//! - [`HostArray`] holds an `ndarray::ArrayD` of one of six dtypes
+//!   ([`DType`]: bool, uint8, int32, int64, float32, float64). It is built from
 //!   runtime tensors ([`HostArray::from_tensor`], lossless both ways),
 //!   nested Python values ([`HostArray::from_nested`], `np.array`),
 //!   shapes ([`HostArray::full`]) and ranges ([`arange`], [`linspace`],
@@ -38,6 +38,7 @@ macro_rules! each {
     ($h:expr, $a:ident => $body:expr) => {
         match $h {
             $crate::host::HostArray::Bool($a) => $body,
+            $crate::host::HostArray::UInt8($a) => $body,
             $crate::host::HostArray::Int32($a) => $body,
             $crate::host::HostArray::Int64($a) => $body,
             $crate::host::HostArray::Float32($a) => $body,
@@ -53,6 +54,10 @@ macro_rules! with_dtype {
         match $d {
             $crate::host::DType::Bool => {
                 type $t = bool;
+                $body
+            }
+            $crate::host::DType::UInt8 => {
+                type $t = u8;
                 $body
             }
             $crate::host::DType::Int32 => {

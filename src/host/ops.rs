@@ -228,6 +228,8 @@ impl Arith for bool {
 
 macro_rules! int_arith {
     ($t:ty) => {
+        // `< 0` is always false for u8.
+        #[allow(unused_comparisons)]
         impl Arith for $t {
             fn add(a: $t, b: $t) -> $t {
                 a.wrapping_add(b)
@@ -287,6 +289,7 @@ macro_rules! int_arith {
     };
 }
 
+int_arith!(u8);
 int_arith!(i32);
 int_arith!(i64);
 
@@ -605,6 +608,9 @@ impl HostArray {
                 let finite = op == UnaryOp::IsFinite;
                 Ok(HostArray::Bool(ArrayD::from_elem(IxDyn(self.shape()), finite)))
             }
+            HostArray::UInt8(a) if op == UnaryOp::Neg => Ok(HostArray::UInt8(a.mapv(u8::wrapping_neg))),
+            HostArray::UInt8(a) if op == UnaryOp::Abs => Ok(HostArray::UInt8(a.clone())),
+            HostArray::UInt8(a) if op == UnaryOp::Square => Ok(HostArray::UInt8(a.mapv(|x| x.wrapping_mul(x)))),
             HostArray::Int32(a) if op == UnaryOp::Neg => Ok(HostArray::Int32(a.mapv(i32::wrapping_neg))),
             HostArray::Int64(a) if op == UnaryOp::Neg => Ok(HostArray::Int64(a.mapv(i64::wrapping_neg))),
             HostArray::Int32(a) if op == UnaryOp::Abs => Ok(HostArray::Int32(a.mapv(i32::wrapping_abs))),
@@ -613,7 +619,9 @@ impl HostArray {
             HostArray::Int64(a) if op == UnaryOp::Square => Ok(HostArray::Int64(a.mapv(|x| x.wrapping_mul(x)))),
             // numpy 2.4 keeps integer (and bool) dtypes for floor and ceil.
             _ if matches!(op, UnaryOp::Floor | UnaryOp::Ceil) => Ok(self.clone()),
-            HostArray::Int32(_) | HostArray::Int64(_) => Ok(float_unary(op, &self.view::<f64>())),
+            HostArray::UInt8(_) | HostArray::Int32(_) | HostArray::Int64(_) => {
+                Ok(float_unary(op, &self.view::<f64>()))
+            }
             HostArray::Bool(a) => match op {
                 UnaryOp::Abs => Ok(HostArray::Bool(a.clone())),
                 UnaryOp::Neg => Err(HostError::type_error(
@@ -663,6 +671,7 @@ impl HostArray {
         Ok(match self {
             HostArray::Float32(a) => HostArray::Float32(round_float(a, decimals)),
             HostArray::Float64(a) => HostArray::Float64(round_float(a, decimals)),
+            HostArray::UInt8(a) => HostArray::UInt8(int_round(a, decimals)),
             HostArray::Int32(a) => HostArray::Int32(int_round(a, decimals)),
             HostArray::Int64(a) => HostArray::Int64(int_round(a, decimals)),
             HostArray::Bool(_) => return Err(HostError::unsupported(

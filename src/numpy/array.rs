@@ -22,6 +22,7 @@ macro_rules! map_same {
     ($h:expr, $a:ident => $body:expr) => {
         match $h {
             HostArray::Bool($a) => HostArray::Bool($body),
+            HostArray::UInt8($a) => HostArray::UInt8($body),
             HostArray::Int32($a) => HostArray::Int32($body),
             HostArray::Int64($a) => HostArray::Int64($body),
             HostArray::Float32($a) => HostArray::Float32($body),
@@ -723,6 +724,7 @@ fn tobytes(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyObjectRef {
     let mut out = Vec::with_capacity(a.size() * 8);
     match &*a {
         HostArray::Bool(x) => out.extend(x.iter().map(|&b| u8::from(b))),
+        HostArray::UInt8(x) => out.extend(x.iter().copied()),
         HostArray::Int32(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
         HostArray::Int64(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
         HostArray::Float32(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
@@ -752,7 +754,7 @@ fn frombuffer(
         })?;
     let bytes = &bytes[offset..];
     let width = match d {
-        DType::Bool => 1,
+        DType::Bool | DType::UInt8 => 1,
         DType::Int32 | DType::Float32 => 4,
         DType::Int64 | DType::Float64 => 8,
     };
@@ -771,6 +773,7 @@ fn frombuffer(
     let chunks = bytes[..n * width].chunks_exact(width);
     let a = match d {
         DType::Bool => HostArray::from_vec(&[n], chunks.map(|c| c[0] != 0).collect()),
+        DType::UInt8 => HostArray::from_vec(&[n], chunks.map(|c| c[0]).collect()),
         DType::Int32 => HostArray::from_vec(
             &[n],
             chunks

@@ -170,6 +170,7 @@ fn loop_operand(obj: &PyObject, held: Option<&Held>, comparison: bool) -> String
     if comparison {
         let class = match d {
             DType::Bool => "BoolDType",
+            DType::UInt8 => "UInt8DType",
             DType::Int32 => "Int32DType",
             DType::Int64 => "Int64DType",
             DType::Float32 => "Float32DType",
@@ -252,7 +253,7 @@ fn ufunc2(name: PyStrRef, a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -
 fn kind(d: DType) -> u8 {
     match d {
         DType::Bool => 0,
-        DType::Int32 | DType::Int64 => 1,
+        DType::UInt8 | DType::Int32 | DType::Int64 => 1,
         DType::Float32 | DType::Float64 => 2,
     }
 }
@@ -481,6 +482,7 @@ fn compute1(op: Op1, name: &str, a: &HostArray) -> Result<HostArray, HostError> 
             HostArray::Bool(_) => Err(HostError::type_error(
                 "ufunc 'sign' did not contain a loop with signature matching types <class 'numpy.dtypes.BoolDType'> -> None",
             )),
+            HostArray::UInt8(x) => Ok(HostArray::UInt8(x.mapv(|v| u8::from(v > 0)))),
             HostArray::Int32(x) => Ok(HostArray::Int32(x.mapv(signum))),
             HostArray::Int64(x) => Ok(HostArray::Int64(x.mapv(signum))),
             HostArray::Float32(x) => Ok(HostArray::Float32(x.mapv(signum))),
@@ -488,6 +490,7 @@ fn compute1(op: Op1, name: &str, a: &HostArray) -> Result<HostArray, HostError> 
         },
         Op1::Invert => match a {
             HostArray::Bool(x) => Ok(HostArray::Bool(x.mapv(|v| !v))),
+            HostArray::UInt8(x) => Ok(HostArray::UInt8(x.mapv(|v| !v))),
             HostArray::Int32(x) => Ok(HostArray::Int32(x.mapv(|v| !v))),
             HostArray::Int64(x) => Ok(HostArray::Int64(x.mapv(|v| !v))),
             _ => Err(not_supported("invert")),

@@ -220,6 +220,10 @@ fn interpreter_with(
             crate::numpy::MODULE.to_owned(),
             Box::new(crate::numpy::make_module),
         );
+        vm.add_native_module(
+            crate::imaging::MODULE.to_owned(),
+            Box::new(crate::imaging::make_module),
+        );
         if let Some(rx) = signals {
             vm.set_user_signal_channel(rx);
         }

@@ -1,10 +1,10 @@
 """numpy, as fluidc runs it (docs/numpy.md).
 
 The arrays are `_numpy` handles (src/numpy/), whose semantics are
-numpy 2's: five dtypes (bool, int32, int64, float32, float64), NEP 50
+numpy 2's: six dtypes (bool, uint8, int32, int64, float32, float64), NEP 50
 promotion, broadcasting, indexing, reductions and numpy's printing.
 `ndarray` wraps one handle in `_h`; numpy scalars (`np.float32(1.5)`, an
-element, a full reduction) wrap a 0-d handle. Other dtypes (uint8,
+element, a full reduction) wrap a 0-d handle. Other dtypes (int8,
 float16, ...) exist as dtype objects and types, and making arrays of them
 is a TypeError. Arrays of str (`<Un`) are Python (`_strarray.py`), and
 `nditer`, `ndenumerate`, `ndindex` are in `_nditer.py`; both load on
@@ -17,7 +17,7 @@ import _numpy
 
 __version__ = "2.4.6"
 
-_HOST_DTYPES = ("bool", "int32", "int64", "float32", "float64", "longlong")
+_HOST_DTYPES = ("bool", "uint8", "int32", "int64", "float32", "float64", "longlong")
 
 # name: (kind, itemsize, char, str)
 _DTYPE_INFO = {
@@ -264,7 +264,7 @@ def _host_name(name):
                         "(np.array, np.zeros, np.full, astype), not here" % dtype(name).str)
     if name not in _HOST_DTYPES:
         raise TypeError(
-            "fluidc's numpy has no arrays of dtype '%s' (it has bool, int32, int64, float32 and float64)"
+            "fluidc's numpy has no arrays of dtype '%s' (it has bool, uint8, int32, int64, float32 and float64)"
             % name)
     return name
 

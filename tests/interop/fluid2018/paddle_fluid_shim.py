@@ -2750,6 +2750,27 @@ def _module(name, **attrs):
 RUN = False
 
 
+def _pillow_2018():
+    """Pillow as 2018-19 scripts saw it (Pillow 5): `Image.ANTIALIAS` is
+    LANCZOS (removed in Pillow 10), and `resize` without `resample` is
+    NEAREST (Pillow 7 made it BICUBIC)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    if not hasattr(Image, "ANTIALIAS"):
+        Image.ANTIALIAS = Image.LANCZOS
+    resize = Image.Image.resize
+    if getattr(resize, "_fluid2018", False):
+        return
+
+    def resize_2018(self, size, resample=None, box=None, reducing_gap=None):
+        return resize(self, size, Image.NEAREST if resample is None else resample, box,
+                      reducing_gap)
+    resize_2018._fluid2018 = True
+    Image.Image.resize = resize_2018
+
+
 def install(run=False):
     """Installs `paddle.fluid` and its submodules, with fresh default programs
     and a fresh unique-name generator; returns the `paddle.fluid` module.
@@ -2767,6 +2788,7 @@ def install(run=False):
     _patch_variable()
     _patch_zero_d()
     paddle.base.libpaddle.DenseTensor.recursive_sequence_lengths = _recursive_sequence_lengths
+    _pillow_2018()
     # 1.x's name for a scope variable's tensor array.
     paddle.base.libpaddle.Variable.get_lod_tensor_array = (
         paddle.base.libpaddle.Variable.get_dense_tensor_array)
