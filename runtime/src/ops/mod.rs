@@ -8,6 +8,7 @@
 pub(crate) mod arg;
 pub(crate) mod array;
 mod auc;
+mod beam_search;
 mod chunk_eval;
 pub(crate) mod compare;
 pub(crate) mod control;
@@ -83,6 +84,7 @@ impl Registry {
         rnn_cells::register_all(&mut r);
         cos_sim::register_all(&mut r);
         crf::register_all(&mut r);
+        beam_search::register_all(&mut r);
         chunk_eval::register_all(&mut r);
         auc::register_all(&mut r);
         one_hot::register_all(&mut r);

@@ -270,7 +270,10 @@ fn top_k(l: &OpLoader) -> Result<Exec, String> {
             ))
         );
         let vt = Tensor::new(&shape, data)?;
-        let it = Tensor::from_vec(&shape, idx)?;
+        let mut it = Tensor::from_vec(&shape, idx)?;
+        // 1.x's InferShape shares X's LoD with Indices too (Out's comes
+        // from the op's LoD rule).
+        it.share_lod(&t);
         drop(t);
         s.set_tensor(&out, vt);
         s.set_tensor(&indices, it);

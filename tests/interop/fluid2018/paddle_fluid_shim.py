@@ -627,6 +627,48 @@ def lod_reset(x, y=None, target_lod=None):
     return out
 
 
+def is_empty(x, cond=None):
+    """1.x's is_empty: a bool [1], whether `x` has no elements."""
+    helper = LayerHelper("is_empty")
+    if cond is None:
+        cond = helper.create_variable_for_type_inference(dtype="bool")
+        cond.stop_gradient = True
+    helper.append_op(type="is_empty", inputs={"X": [x]}, outputs={"Out": [cond]})
+    return cond
+
+
+def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0,
+                is_accumulated=True, name=None, return_parent_idx=False):
+    """1.x's beam_search (1.2's is_accumulated, 1.4's return_parent_idx):
+    the op, which Paddle 3.3.1 still has."""
+    helper = LayerHelper("beam_search", name=name)
+    inputs = {"pre_ids": pre_ids, "pre_scores": pre_scores, "scores": scores}
+    if ids is not None:
+        inputs["ids"] = ids
+    selected_scores = helper.create_variable_for_type_inference(dtype=pre_scores.dtype)
+    selected_ids = helper.create_variable_for_type_inference(dtype=pre_ids.dtype)
+    parent_idx = helper.create_variable_for_type_inference(dtype="int32")
+    helper.append_op(type="beam_search", inputs=inputs,
+                     outputs={"selected_ids": selected_ids, "selected_scores": selected_scores,
+                              "parent_idx": parent_idx},
+                     attrs={"level": level, "beam_size": beam_size, "end_id": end_id,
+                            "is_accumulated": is_accumulated})
+    if return_parent_idx:
+        return selected_ids, selected_scores, parent_idx
+    return selected_ids, selected_scores
+
+
+def beam_search_decode(ids, scores, beam_size, end_id, name=None):
+    """1.x's beam_search_decode: the op, which Paddle 3.3.1 still has."""
+    helper = LayerHelper("beam_search_decode", name=name)
+    sentence_ids = helper.create_variable_for_type_inference(dtype=ids.dtype)
+    sentence_scores = helper.create_variable_for_type_inference(dtype=scores.dtype)
+    helper.append_op(type="beam_search_decode", inputs={"Ids": ids, "Scores": scores},
+                     outputs={"SentenceIds": sentence_ids, "SentenceScores": sentence_scores},
+                     attrs={"beam_size": beam_size, "end_id": end_id})
+    return sentence_ids, sentence_scores
+
+
 def one_hot(input, depth, allow_out_of_range=False):
     """1.x's one_hot (ids [..., 1] to float32 [..., depth], LoD kept).
     Paddle 3.3.1 dropped the `one_hot` op; its `one_hot_v2` appends the
@@ -2813,6 +2855,7 @@ def install(run=False):
         sequence_pool=sequence_pool,
         sequence_softmax=sequence_softmax,
         sequence_expand=sequence_expand, lod_reset=lod_reset,
+        is_empty=is_empty, beam_search=beam_search, beam_search_decode=beam_search_decode,
         linear_chain_crf=linear_chain_crf, crf_decoding=crf_decoding, chunk_eval=chunk_eval,
         one_hot=one_hot,
         gru_unit=gru_unit,

@@ -2,8 +2,8 @@
 //! `max_sequence_len`, `lod_tensor_to_array`, `array_to_lod_tensor`,
 //! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
 //! `data/fluidc_ops.json`), `sequence_pool`, `sequence_softmax`,
-//! `sequence_conv`, `sequence_expand`, `lstm` and `gru` (1.x's
-//! `dynamic_lstm` and `dynamic_gru`).
+//! `sequence_conv`, `sequence_expand`, `lod_reset`, `is_empty`, `lstm` and
+//! `gru` (1.x's `dynamic_lstm` and `dynamic_gru`).
 use super::infer::{same_as_x, unknown, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -52,8 +52,22 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .not_foldable()
             .reads_lod(),
     );
+    // Sets `Out`'s LoD from `Y` (its LoD, or its values as offsets) or
+    // from `target_lod`; its grad gives `X@GRAD` the LoD of `X`.
+    r.push(
+        Behaviour::pure("lod_reset", same_as_x)
+            .not_foldable()
+            .reads_lod(),
+    );
+    // Whether a tensor has no elements: known only when it runs.
+    r.push(Behaviour::pure("is_empty", is_empty).not_foldable());
     r.push(Behaviour::pure("lstm", lstm).not_foldable().reads_lod());
     r.push(Behaviour::pure("gru", gru).not_foldable().reads_lod());
+}
+
+/// `Out` is a bool `[1]`.
+fn is_empty(_: &InferCtx) -> Out {
+    Ok(vec![("Out", TensorType::new(VarKind::Bool, vec![1]))])
 }
 
 /// `Out` is an int64 `[1]`.

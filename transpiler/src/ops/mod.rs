@@ -20,6 +20,7 @@
 //! `--add NAME`), a [`Behaviour`] in the family module, a kernel in the
 //! runtime's family module, and tests.
 mod array;
+mod beam;
 mod compare;
 mod control;
 mod crf;
@@ -243,6 +244,7 @@ impl Registry {
     fn build() -> Result<Registry, String> {
         let mut behaviours = Vec::new();
         array::register(&mut behaviours);
+        beam::register(&mut behaviours);
         compare::register(&mut behaviours);
         control::register(&mut behaviours);
         crf::register(&mut behaviours);

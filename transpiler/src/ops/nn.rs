@@ -33,7 +33,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .not_foldable()
             .shares_lod("X", "Out"),
     );
-    r.push(Behaviour::pure("top_k", top_k));
+    // 1.x's InferShape shares X's LoD with Out (beam_search reads it).
+    r.push(Behaviour::pure("top_k", top_k).shares_lod("X", "Out"));
     r.push(Behaviour::pure("arg_max", arg_extreme));
     r.push(Behaviour::pure("arg_min", arg_extreme));
     r.push(Behaviour::pure("accuracy", accuracy));

@@ -38,7 +38,7 @@ __all__ = [
     "array_length", "cond", "IfElse", "DynamicRNN", "StaticRNN",
     "reorder_lod_tensor_by_rank", "Print", "ConditionalBlock", "lod_rank_table",
     "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor", "shrink_memory",
-    "logical_and", "logical_or", "logical_xor", "logical_not",
+    "logical_and", "logical_or", "logical_xor", "logical_not", "is_empty",
 ]
 
 _COMPARE_PARAMS = ("x", "y", "force_cpu", "cond", "name")
@@ -712,3 +712,19 @@ class ParallelDo(object):
             "network without it and train with fluid.Executor, or with fluid.ParallelExecutor "
             "/ CompiledProgram(...).with_data_parallel(), which fluidc runs on its one CPU "
             "place")
+
+
+def is_empty(x, cond=None):
+    """A bool [1]: whether `x` has no elements (a beam search whose
+    sources all ended selects none)."""
+    if not isinstance(x, Variable):
+        raise TypeError("The type of 'x' in is_empty must be Variable, but received %s"
+                        % type(x).__name__)
+    helper = LayerHelper("is_empty", **locals())
+    if cond is None:
+        cond = helper.create_variable_for_type_inference(dtype="bool")
+        cond.stop_gradient = True
+    elif not isinstance(cond, Variable):
+        raise TypeError("cond of is_empty must be a Variable, not %s" % type(cond).__name__)
+    helper.append_op(type="is_empty", inputs={"X": [x]}, outputs={"Out": [cond]})
+    return cond

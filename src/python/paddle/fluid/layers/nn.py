@@ -25,6 +25,7 @@ __all__ = [
     "split", "slice", "shape", "gather", "gaussian_random",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
+    "beam_search", "beam_search_decode",
 ]
 
 
@@ -886,3 +887,57 @@ def chunk_eval(input, label, chunk_scheme, num_chunk_types, excluded_chunk_types
                             "excluded_chunk_types": excluded_chunk_types or []})
     return (precision, recall, f1_score, num_infer_chunks, num_label_chunks,
             num_correct_chunks)
+
+
+def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0,
+                is_accumulated=True, name=None, return_parent_idx=False):
+    """One step of beam search (1.x's layer: 1.2's `is_accumulated`, 1.4's
+    `return_parent_idx`): for each source sentence, the `beam_size` best
+    candidates among its prefixes' `ids` (None: each column is its id) by
+    `scores` (accumulated log-probabilities, or probabilities with
+    `is_accumulated=False`). `pre_ids` and `pre_scores` are the previous
+    step's selection (a 2-level LoD: sources, prefixes); a prefix whose
+    `pre_id` is `end_id` has ended and offers only `end_id`. Returns the
+    selected ids and scores with a 2-level LoD, and with
+    `return_parent_idx` the int32 row of `pre_ids` each grew from."""
+    _check_var(pre_ids, "pre_ids", "beam_search")
+    _check_var(pre_scores, "pre_scores", "beam_search")
+    _check_var(scores, "scores", "beam_search")
+    if ids is not None:
+        _check_var(ids, "ids", "beam_search")
+    if level != 0:
+        raise ValueError("beam_search's level must be 0 (the LoD level of the source "
+                         "sentences), not %r" % (level,))
+    helper = LayerHelper("beam_search", **locals())
+    inputs = {"pre_ids": pre_ids, "pre_scores": pre_scores, "scores": scores}
+    if ids is not None:
+        inputs["ids"] = ids
+    selected_scores = helper.create_variable_for_type_inference(dtype=pre_scores.dtype)
+    selected_ids = helper.create_variable_for_type_inference(dtype=pre_ids.dtype)
+    parent_idx = helper.create_variable_for_type_inference(dtype="int32")
+    helper.append_op(type="beam_search", inputs=inputs,
+                     outputs={"selected_ids": selected_ids,
+                              "selected_scores": selected_scores,
+                              "parent_idx": parent_idx},
+                     attrs={"level": level, "beam_size": beam_size, "end_id": end_id,
+                            "is_accumulated": is_accumulated})
+    if return_parent_idx:
+        return selected_ids, selected_scores, parent_idx
+    return selected_ids, selected_scores
+
+
+def beam_search_decode(ids, scores, beam_size, end_id, name=None):
+    """The sentences of a beam search: backtracks the tensor arrays of
+    each step's selected `ids` and `scores` (beam_search's outputs) into
+    `beam_size` sentences per source, best first, with a 2-level LoD
+    (sources, sentences)."""
+    _check_var(ids, "ids", "beam_search_decode")
+    _check_var(scores, "scores", "beam_search_decode")
+    helper = LayerHelper("beam_search_decode", **locals())
+    sentence_ids = helper.create_variable_for_type_inference(dtype=ids.dtype)
+    sentence_scores = helper.create_variable_for_type_inference(dtype=scores.dtype)
+    helper.append_op(type="beam_search_decode", inputs={"Ids": ids, "Scores": scores},
+                     outputs={"SentenceIds": sentence_ids,
+                              "SentenceScores": sentence_scores},
+                     attrs={"beam_size": beam_size, "end_id": end_id})
+    return sentence_ids, sentence_scores

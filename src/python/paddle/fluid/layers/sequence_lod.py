@@ -7,7 +7,7 @@ from ..layer_helper import LayerHelper
 
 __all__ = [
     "sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax",
-    "sequence_conv", "sequence_expand",
+    "sequence_conv", "sequence_expand", "lod_reset",
 ]
 
 _POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
@@ -108,3 +108,23 @@ def sequence_expand(x, y, ref_level=-1, name=None):
     helper.append_op(type="sequence_expand", inputs={"X": x, "Y": y}, outputs={"Out": tmp},
                      attrs={"ref_level": ref_level})
     return tmp
+
+
+def lod_reset(x, y=None, target_lod=None):
+    """`x` with a new LoD: `y`'s LoD when `y` has one, else `y`'s int32
+    values as the offsets of one level; or the offsets `target_lod`."""
+    _check_var(x, "x", "lod_reset")
+    helper = LayerHelper("lod_reset", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if y is not None:
+        _check_var(y, "y", "lod_reset")
+        helper.append_op(type="lod_reset", inputs={"X": x, "Y": y}, outputs={"Out": out})
+    elif target_lod is not None:
+        if not isinstance(target_lod, (list, tuple)):
+            raise TypeError("target_lod of lod_reset must be a list or tuple of offsets, "
+                            "not %s" % type(target_lod).__name__)
+        helper.append_op(type="lod_reset", inputs={"X": x}, outputs={"Out": out},
+                         attrs={"target_lod": [int(o) for o in target_lod]})
+    else:
+        raise ValueError("y and target_lod should not be both None.")
+    return out
