@@ -164,7 +164,8 @@ pub(crate) fn register_all(r: &mut Registry) {
         })
     });
     r.add("leaky_relu_grad", |l| {
-        grad(l, From::X, |a, x, d| if x > 0.0 { d } else { a * d })
+        // 1.x and 3.3.1: dout * (alpha * (x < 0) + (x >= 0)); x = 0 takes dout.
+        grad(l, From::X, |a, x, d| if x >= 0.0 { d } else { a * d })
     });
     r.add("cos_grad", |l| grad(l, From::X, |_, x, d| -d * x.sin()));
     // Paddle 3.3.1's relu6 and swish have no parameter: 6 and 1.

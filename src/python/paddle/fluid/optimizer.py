@@ -13,6 +13,7 @@ Optimize and `op_role_var = [param, grad]`. Parameters update in place
 import contextlib
 
 from . import clip as _clip
+from . import core
 from . import framework
 from . import unique_name
 from .backward import append_backward
@@ -330,6 +331,17 @@ class RMSPropOptimizer(Optimizer):
         return t, i, o, a
 
 
+def _dense_only(op_type, g):
+    """1.x's adamax and adadelta kernels took dense gradients only: a sparse
+    embedding's (`is_sparse=True`) failed when the program ran; fluidc
+    refuses it when the optimizer op is built."""
+    if int(g.type) == 8:  # SELECTED_ROWS
+        raise core.EnforceNotMet(
+            "The Var(%s)'s type should be LoDTensor, but the received is SelectedRows: %s "
+            "takes dense gradients only (use is_sparse=False, or SGD, Momentum, Adam, Adagrad "
+            "or RMSProp for sparse embeddings)" % (g.name, op_type))
+
+
 class AdamaxOptimizer(Optimizer):
     _type = "adamax"
     _accumulators = (("moment", 0.0, True, ""), ("inf_norm", 0.0, True, ""),
@@ -341,6 +353,7 @@ class AdamaxOptimizer(Optimizer):
         self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
 
     def _update_op(self, p, g, lr, acc, l2):
+        _dense_only("adamax", g)
         t, i, o, a = self._base("adamax", p, g, lr)
         i["Moment"] = [acc["moment"]]
         i["InfNorm"] = [acc["inf_norm"]]
@@ -371,6 +384,7 @@ class AdadeltaOptimizer(Optimizer):
         self._epsilon, self._rho = epsilon, rho
 
     def _update_op(self, p, g, lr, acc, l2):
+        _dense_only("adadelta", g)
         t, i, o, a = self._base("adadelta", p, g, lr)
         i["AvgSquaredGrad"] = [acc["_avg_squared_grad"]]
         i["AvgSquaredUpdate"] = [acc["_avg_squared_update"]]

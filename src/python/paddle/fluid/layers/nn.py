@@ -303,7 +303,6 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     """A 2-D convolution: the filter `[num_filters, C / groups, kh, kw]`
     (Normal(0, sqrt(2 / (kh * kw * C))) unless `param_attr` says), then a
     `[num_filters]` bias on the channel axis and `act`."""
-    helper = LayerHelper("conv2d", **locals())
     _check_var(input, "input", "conv2d")
     if not isinstance(use_cudnn, bool):
         raise ValueError("Attr(use_cudnn) should be True or False. Received Attr(use_cudnn): %s."
@@ -329,6 +328,9 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     l_type = "conv2d"
     if num_channels == groups and num_filters % num_channels == 0 and not use_cudnn:
         l_type = "depthwise_conv2d"
+    # Named for its op type, as 1.x's (`depthwise_conv2d_0.w_0`).
+    helper = LayerHelper(l_type, input=input, param_attr=param_attr, bias_attr=bias_attr,
+                         act=act, name=name)
     if helper.param_attr is False:
         raise ValueError("conv2d needs a filter; param_attr cannot be False")
     filter_size = _int_list(filter_size, 2, "filter_size")
