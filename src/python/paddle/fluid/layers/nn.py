@@ -329,8 +329,7 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     if num_channels == groups and num_filters % num_channels == 0 and not use_cudnn:
         l_type = "depthwise_conv2d"
     # Named for its op type, as 1.x's (`depthwise_conv2d_0.w_0`).
-    helper = LayerHelper(l_type, input=input, param_attr=param_attr, bias_attr=bias_attr,
-                         act=act, name=name)
+    helper = LayerHelper(l_type, **locals())
     if helper.param_attr is False:
         raise ValueError("conv2d needs a filter; param_attr cannot be False")
     filter_size = _int_list(filter_size, 2, "filter_size")
