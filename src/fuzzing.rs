@@ -310,6 +310,7 @@ fn run(program: &Verified) -> Result<Vec<(String, Tensor)>, RuntimeError> {
         timeout: Some(RUN_TIMEOUT),
         profile: false,
         select_ops: false,
+        rank: None,
     });
     session.run_once(program, feeds(program), Vec::new())
 }

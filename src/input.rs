@@ -136,10 +136,13 @@ pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), CliError> {
     use std::io::Write;
     if path == "-" {
         let mut out = std::io::stdout().lock();
-        return out
-            .write_all(bytes)
-            .and_then(|_| out.flush())
-            .map_err(|e| CliError::user(format!("<stdout>: cannot write: {e}")));
+        // A reader that stopped early (`| head`) wants no more: not an error.
+        return match out.write_all(bytes).and_then(|_| out.flush()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(CliError::user(format!("<stdout>: cannot write: {e}")))
+            }
+            _ => Ok(()),
+        };
     }
     let tmp = format!("{path}.fluidc-tmp");
     std::fs::write(&tmp, bytes)

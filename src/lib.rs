@@ -5,6 +5,7 @@
 //! passes are in `fluidc-transpiler`, the executor in `fluidc-runtime`.
 pub mod check;
 pub mod diag;
+pub mod distribute;
 pub mod driver;
 pub mod export;
 pub mod fuzzing;

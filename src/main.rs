@@ -119,6 +119,14 @@ enum Command {
         /// feeds are fed whole every step.
         #[arg(long, value_name = "B", value_parser = at_least_one("a batch has at least one row (--batch-size 1 or more)"))]
         batch_size: Option<u64>,
+        /// With --steps: train data-parallel on N ranks, one thread each, in this
+        /// process (the trainer programs `fluidc distribute` writes; their
+        /// all_reduce and broadcast ops join the ranks). Rank r is fed rows
+        /// [r*B/N, (r+1)*B/N) of each step's B rows; each step's line shows the
+        /// mean over the ranks. Default: 1, one process alone, where the
+        /// collectives are the identity.
+        #[arg(long, value_name = "N", value_parser = at_least_one("a run has at least one rank (--nranks 1 or more)"))]
+        nranks: Option<u64>,
         /// Stop a run that executes more than N ops (exit 3), to catch a runaway
         /// loop. Unit: ops executed in one run of a program (each --steps step,
         /// each `exe.run` of a script), counting every op of every goroutine, each
@@ -158,6 +166,29 @@ enum Command {
         /// what argparse parses), as `python script.py ARGS` would get them.
         #[arg(last = true, value_name = "ARGS")]
         script_args: Vec<String>,
+    },
+    /// Make a training program into the trainer programs of N data-parallel
+    /// ranks, as Paddle's GradAllReduce does (docs/distributed.md): writes
+    /// DIR/main.pb, DIR/startup.pb and DIR/train.py, the worker that
+    /// `python -m paddle.distributed.launch --nproc_per_node N DIR/train.py`
+    /// starts on each rank; `fluidc run DIR/main.pb --startup DIR/startup.pb
+    /// --nranks N` runs them in one process.
+    Distribute {
+        /// The main program (.pb), as `compile --startup-out` writes it.
+        input: String,
+        /// Its startup program (.pb).
+        #[arg(long, value_name = "FILE")]
+        startup: String,
+        /// How many ranks (trainer processes) share each batch: 2 or more.
+        #[arg(long, value_name = "N")]
+        nranks: usize,
+        /// The directory to write the trainer programs and train.py to.
+        #[arg(short = 'o', long = "output", value_name = "DIR")]
+        output: String,
+        /// Which Paddle to write for: paddle3 (all_reduce, broadcast) or
+        /// fluid2018 (c_allreduce_sum, c_broadcast).
+        #[arg(long, value_enum, default_value_t = TargetArg::Paddle3)]
+        target: TargetArg,
     },
     /// Check a Python script: print its diagnostics, write nothing. A unittest
     /// file: list its tests and check each one's program (or only --test NAME).
@@ -443,6 +474,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             startup,
             steps,
             batch_size,
+            nranks,
             max_ops,
             timeout,
             profile,
@@ -461,9 +493,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 timeout,
                 profile,
                 select_ops: select_dispatch == SelectDispatch::Ops,
+                rank: None,
             };
             if input::is_python(&path) {
-                script_flags_are_for_programs(&path, &startup, steps, batch_size)?;
+                script_flags_are_for_programs(&path, &startup, steps, batch_size, nranks)?;
                 if opt.stats {
                     return Err(CliError {
                         code: 2,
@@ -510,6 +543,18 @@ fn run(cli: Cli) -> Result<(), CliError> {
                         .into(),
                 });
             }
+            let nranks = usize::try_from(nranks.unwrap_or(1)).unwrap_or(usize::MAX);
+            if nranks > 1 {
+                ranks_flags_fit(steps, profile, &save_params, &save_fetch)?;
+            }
+            if steps.is_some() && save_fetch.is_some() {
+                return Err(CliError {
+                    code: 2,
+                    message: "error: --save-fetch writes the fetches of one run; with --steps \
+                              each step prints its fetches (--format json for all values)"
+                        .into(),
+                });
+            }
             let program = driver::load_at(&path, default_stage(&path, None), &opt)?;
             let startup = match &startup {
                 Some(s) if input::is_python(s) => {
@@ -531,39 +576,61 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let scope_vars = startup.is_some() || params.is_some();
             check_cli_names(&program, &feed, if scope_vars { &[] } else { &fetch })?;
             let feeds = fluidc::train::read_feeds(&program, &feed, batch_size)?;
-            let mut session = fluidc_runtime::Session::new(options);
-            if let Some(p) = params.or_else(|| fluidc::params::beside(&path)) {
-                fluidc::params::load(&program, &p, &mut session)?;
-            }
-            if let Some((name, startup)) = &startup {
-                session
-                    .run_once(startup, Vec::new(), Vec::new())
-                    .map_err(|e| CliError {
-                        code: 3,
-                        message: format!("error: {}: {e}", input::display_name(name)),
-                    })?;
-                session.reset_profile();
-            }
+            let params = params.or_else(|| fluidc::params::beside(&path));
+            // A session with the parameters loaded and the startup program run.
+            let start = |options: fluidc_runtime::SessionOptions| {
+                let mut session = fluidc_runtime::Session::new(options);
+                if let Some(p) = &params {
+                    fluidc::params::load(&program, p, &mut session)?;
+                }
+                if let Some((name, startup)) = &startup {
+                    session
+                        .run_once(startup, Vec::new(), Vec::new())
+                        .map_err(|e| CliError {
+                            code: 3,
+                            message: format!("error: {}: {e}", input::display_name(name)),
+                        })?;
+                    session.reset_profile();
+                }
+                Ok(session)
+            };
             if let Some(steps) = steps {
-                let trained = fluidc::train::train(
-                    &mut session,
-                    fluidc::train::Training {
-                        path: &path,
-                        program: &program,
-                        feeds,
-                        fetch,
-                        steps,
-                        json: format == RunFormat::Json,
-                        startup_given: startup.is_some(),
-                    },
-                );
+                let training = fluidc::train::Training {
+                    path: &path,
+                    program: &program,
+                    feeds,
+                    fetch,
+                    steps,
+                    json: format == RunFormat::Json,
+                    startup_given: startup.is_some(),
+                };
+                let trained = if nranks > 1 {
+                    fluidc::train::train_ranks(&start, &options, nranks, training)
+                } else {
+                    start(options).and_then(|mut session| {
+                        let trained = fluidc::train::train(&mut session, training);
+                        print_profile(profile, &session.profile());
+                        if let (Ok(()), Some(dir)) = (&trained, &save_params) {
+                            fluidc::params::save(&session, dir)?;
+                        }
+                        trained
+                    })
+                };
                 if let (Err(e), RunFormat::Json) = (&trained, format) {
                     let object = serde_json::json!({ "error": json_error(e) });
                     input::write_output("-", format!("{object}\n").as_bytes())?;
                 }
-                print_profile(profile, &session.profile());
                 return trained;
             }
+            if nranks > 1 {
+                return Err(CliError {
+                    code: 2,
+                    message: "error: --nranks trains data-parallel; give the number of steps \
+                              with --steps N"
+                        .into(),
+                });
+            }
+            let mut session = start(options)?;
             let feeds = feeds
                 .into_iter()
                 .map(|(name, f)| match f {
@@ -618,6 +685,19 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 seed,
                 ..Default::default()
             },
+        }),
+        Command::Distribute {
+            input: path,
+            startup,
+            nranks,
+            output,
+            target,
+        } => fluidc::distribute::distribute(fluidc::distribute::Request {
+            main: &path,
+            startup: &startup,
+            nranks,
+            out_dir: &output,
+            target,
         }),
         Command::Api => input::write_output("-", fluidc::vm::api_listing().as_bytes()),
         Command::Completions { shell } => {
@@ -682,18 +762,44 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-/// `--startup`, `--steps` and `--batch-size` run compiled programs; a
+/// What `--nranks` cannot go with: it needs --steps, and --profile,
+/// --save-params and --save-fetch report on one session, not N.
+fn ranks_flags_fit(
+    steps: Option<u64>,
+    profile: bool,
+    save_params: &Option<String>,
+    save_fetch: &Option<String>,
+) -> Result<(), CliError> {
+    let why = if steps.is_none() {
+        "--nranks trains data-parallel; give the number of steps with --steps N"
+    } else if profile {
+        "--profile times one session's ops; drop it or --nranks"
+    } else if save_params.is_some() || save_fetch.is_some() {
+        "--save-params and --save-fetch write one session's tensors; run the trained programs \
+         with --nranks 1 (the default) to save them"
+    } else {
+        return Ok(());
+    };
+    Err(CliError {
+        code: 2,
+        message: format!("error: {why}"),
+    })
+}
+
+/// `--startup`, `--steps`, `--batch-size` and `--nranks` run compiled programs; a
 /// script runs its own startup program and its own loop.
 fn script_flags_are_for_programs(
     path: &str,
     startup: &Option<String>,
     steps: Option<u64>,
     batch_size: Option<u64>,
+    nranks: Option<u64>,
 ) -> Result<(), CliError> {
-    let flag = match (startup, steps, batch_size) {
-        (Some(_), _, _) => "--startup",
-        (_, Some(_), _) => "--steps",
-        (_, _, Some(_)) => "--batch-size",
+    let flag = match (startup, steps, batch_size, nranks) {
+        (Some(_), ..) => "--startup",
+        (_, Some(_), ..) => "--steps",
+        (_, _, Some(_), _) => "--batch-size",
+        (.., Some(_)) => "--nranks",
         _ => return Ok(()),
     };
     let name = input::display_name(path);

@@ -6,7 +6,7 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use fluidc_runtime::{Batches, Session, Tensor};
+use fluidc_runtime::{Batches, Group, Member, Session, SessionOptions, Tensor};
 use fluidc_transpiler::Verified;
 
 use crate::input::{self, CliError};
@@ -91,6 +91,22 @@ pub struct Training<'a> {
     pub startup_given: bool,
 }
 
+impl Training<'_> {
+    /// What step `step` feeds (the whole batch).
+    fn step_feeds(&self, step: u64) -> Vec<(String, Tensor)> {
+        self.feeds
+            .iter()
+            .map(|(n, f)| {
+                let t = match f {
+                    StepFeed::Whole(t) => t.clone(),
+                    StepFeed::Batched(b) => b.get(step),
+                };
+                (n.clone(), t)
+            })
+            .collect()
+    }
+}
+
 /// The error (exit 3) of a run of the program in `path` (at training step
 /// `step`). A variable no op has written, when no startup program ran, is
 /// probably one the startup program initializes: the message says so.
@@ -122,24 +138,205 @@ pub fn train(session: &mut Session, training: Training) -> Result<(), CliError> 
     let prepared = session
         .prepare(training.program)
         .map_err(|e| error(None, e))?;
-    let mut progress = Progress::on_terminal(training.steps);
-    let stdout = std::io::stdout();
+    let mut out = StepWriter::new(&training);
+    for step in 0..training.steps {
+        let fetched = session
+            .run_prepared(&prepared, training.step_feeds(step), training.fetch.clone())
+            .map_err(|e| error(Some(step), e))?;
+        out.write(step, &fetched)?;
+    }
+    Ok(())
+}
+
+/// Starts one rank's session from its options: the parameters loaded and
+/// the startup program run, as for a single process.
+pub type StartSession<'a> = dyn Fn(SessionOptions) -> Result<Session, CliError> + Sync + 'a;
+
+/// Data-parallel training in one process (`--nranks N`, docs/distributed.md):
+/// N sessions on N threads, rank r of a [`Group`], each fed rank r's shard
+/// of every step's feeds. Each step's line shows the mean over the ranks
+/// of each fetched value (for a loss, the whole batch's loss). Rank r's
+/// random engine is seeded with `--seed + r`, as Paddle's trainers differ
+/// in seed; the startup program's broadcasts make their parameters equal.
+pub fn train_ranks(
+    start: &StartSession,
+    options: &SessionOptions,
+    nranks: usize,
+    training: Training,
+) -> Result<(), CliError> {
+    type Report = (usize, u64, Result<Vec<(String, Tensor)>, (bool, CliError)>);
+    let group = Group::new(nranks);
+    let (tx, rx) = std::sync::mpsc::channel::<Report>();
+    let training = &training;
+    std::thread::scope(|s| {
+        for rank in 0..nranks {
+            let tx = tx.clone();
+            let group = group.clone();
+            s.spawn(move || {
+                let mut rank_options = options.clone();
+                rank_options.rank = Some(Member {
+                    group: group.clone(),
+                    rank,
+                });
+                rank_options.seed = options.seed.map(|seed| seed.wrapping_add(rank as u64));
+                let result = run_rank(start, rank_options, rank, nranks, training, &tx);
+                if let Err(e) = result {
+                    // The first rank to fail stopped the others: its error is the cause.
+                    let first = group.abort(&e.message);
+                    let _ = tx.send((rank, 0, Err((first, e))));
+                }
+            });
+        }
+        drop(tx);
+        collect_ranks(rx, nranks, training)
+    })
+}
+
+/// One rank's steps, each step's fetches sent to the collector.
+fn run_rank(
+    start: &StartSession,
+    options: SessionOptions,
+    rank: usize,
+    nranks: usize,
+    training: &Training,
+    tx: &std::sync::mpsc::Sender<(usize, u64, Result<Vec<(String, Tensor)>, (bool, CliError)>)>,
+) -> Result<(), CliError> {
+    let in_rank = |e: CliError| CliError {
+        code: e.code,
+        message: e
+            .message
+            .replacen("error: ", &format!("error: rank {rank}: "), 1),
+    };
+    let error = |step, e| {
+        in_rank(runtime_error(
+            training.path,
+            step,
+            &e,
+            training.startup_given,
+        ))
+    };
+    let mut session = start(options).map_err(in_rank)?;
+    let prepared = session
+        .prepare(training.program)
+        .map_err(|e| error(None, e))?;
     for step in 0..training.steps {
         let feeds = training
-            .feeds
-            .iter()
-            .map(|(n, f)| {
-                let t = match f {
-                    StepFeed::Whole(t) => t.clone(),
-                    StepFeed::Batched(b) => b.get(step),
-                };
-                (n.clone(), t)
+            .step_feeds(step)
+            .into_iter()
+            .map(|(name, t)| {
+                fluidc_runtime::shard(&t, rank, nranks)
+                    .map(|t| (name.clone(), t))
+                    .map_err(|e| in_rank(CliError::user(format!("--feed {name}: {e}"))))
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let fetched = session
             .run_prepared(&prepared, feeds, training.fetch.clone())
             .map_err(|e| error(Some(step), e))?;
-        let line = if training.json {
+        if tx.send((rank, step, Ok(fetched))).is_err() {
+            break; // the collector stopped on another rank's error
+        }
+    }
+    Ok(())
+}
+
+/// Gathers the ranks' fetches and writes each step's line (the mean over
+/// ranks) once every rank has finished that step.
+fn collect_ranks(
+    rx: std::sync::mpsc::Receiver<(usize, u64, Result<Vec<(String, Tensor)>, (bool, CliError)>)>,
+    nranks: usize,
+    training: &Training,
+) -> Result<(), CliError> {
+    let mut out = StepWriter::new(training);
+    let mut steps: std::collections::BTreeMap<u64, Vec<Vec<(String, Tensor)>>> = Default::default();
+    let mut next = 0;
+    let mut failure: Option<(bool, CliError)> = None;
+    for (_, step, result) in rx {
+        match result {
+            Ok(fetched) => steps.entry(step).or_default().push(fetched),
+            Err((first, e)) => {
+                if failure
+                    .as_ref()
+                    .is_none_or(|(was_first, _)| first && !was_first)
+                {
+                    failure = Some((first, e));
+                }
+                continue;
+            }
+        }
+        while steps.get(&next).is_some_and(|r| r.len() == nranks) {
+            let ranks = steps.remove(&next).unwrap_or_default();
+            if failure.is_none() {
+                out.write(next, &mean_over_ranks(ranks)?)?;
+            }
+            next += 1;
+        }
+    }
+    match failure {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Each fetched value's elementwise mean over the ranks (in float64, then
+/// the value's dtype).
+fn mean_over_ranks(ranks: Vec<Vec<(String, Tensor)>>) -> Result<Vec<(String, Tensor)>, CliError> {
+    let n = ranks.len() as f64;
+    let mut ranks = ranks.into_iter();
+    let first = ranks.next().unwrap_or_default();
+    let rest: Vec<Vec<(String, Tensor)>> = ranks.collect();
+    let as_f64 = |t: &Tensor| -> Result<Vec<f64>, CliError> {
+        let t = t
+            .cast(fluidc_transpiler::VarKind::Fp64)
+            .map_err(|e| CliError::user(format!("cannot average a fetch over ranks: {e}")))?;
+        Ok(t.values::<f64>().unwrap_or_default().to_vec())
+    };
+    first
+        .iter()
+        .enumerate()
+        .map(|(i, (name, t))| {
+            let mut sum = as_f64(t)?;
+            for other in &rest {
+                let o = other.get(i).map(|(_, t)| t).ok_or_else(|| {
+                    CliError::user(format!("the ranks fetched different values than `{name}`"))
+                })?;
+                if o.shape() != t.shape() {
+                    return Err(CliError::user(format!(
+                        "`{name}` has shape {:?} on rank 0 but {:?} on another rank; only values \
+                         of one shape on every rank can be averaged",
+                        t.shape(),
+                        o.shape()
+                    )));
+                }
+                for (s, v) in sum.iter_mut().zip(as_f64(o)?) {
+                    *s += v;
+                }
+            }
+            let mean: Vec<f64> = sum.into_iter().map(|s| s / n).collect();
+            let mean = Tensor::from_vec(t.shape(), mean)
+                .and_then(|m| m.cast(t.dtype()))
+                .map_err(|e| CliError::user(format!("cannot average `{name}` over ranks: {e}")))?;
+            Ok((name.clone(), mean))
+        })
+        .collect()
+}
+
+/// Writes each step's fetches to standard output, with the progress bar
+/// on a terminal.
+struct StepWriter {
+    json: bool,
+    progress: Option<Progress>,
+}
+
+impl StepWriter {
+    fn new(training: &Training) -> StepWriter {
+        StepWriter {
+            json: training.json,
+            progress: Progress::on_terminal(training.steps),
+        }
+    }
+
+    fn write(&mut self, step: u64, fetched: &[(String, Tensor)]) -> Result<(), CliError> {
+        let line = if self.json {
             let list: Vec<serde_json::Value> = fetched.iter().map(|(n, t)| t.to_json(n)).collect();
             // Written by hand so that `step` comes first (serde_json sorts keys).
             format!(
@@ -147,18 +344,17 @@ pub fn train(session: &mut Session, training: Training) -> Result<(), CliError> 
                 serde_json::Value::Array(list)
             )
         } else {
-            step_line(step, &fetched)
+            step_line(step, fetched)
         };
-        if let Some(p) = &mut progress {
+        if let Some(p) = &mut self.progress {
             p.clear_for_output();
         }
-        writeln!(stdout.lock(), "{line}")
-            .map_err(|e| CliError::user(format!("<stdout>: cannot write: {e}")))?;
-        if let Some(p) = &mut progress {
+        input::write_output("-", format!("{line}\n").as_bytes())?;
+        if let Some(p) = &mut self.progress {
             p.done(step + 1);
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// `step 3: mean_0.tmp_0 = 11.210728, fc_0.tmp_1 = [[2.1], [4.0]]`.

@@ -85,19 +85,50 @@ impl Batches {
     pub fn get(&self, step: u64) -> Tensor {
         let rows = self.rows();
         let start = ((u128::from(step) * self.batch as u128) % rows as u128) as usize;
-        let row_len = self.all.numel() / rows;
-        let data = with_data!(self.all.data(), |v: T| {
-            let mut out: Vec<T> = Vec::with_capacity(self.batch * row_len);
-            for i in 0..self.batch {
-                let r = (start + i) % rows;
-                out.extend_from_slice(&v[r * row_len..(r + 1) * row_len]);
-            }
-            T::wrap(Buffer::from(out))
-        });
-        let mut shape = self.all.shape().to_vec();
-        shape[0] = self.batch as i64;
-        Tensor::new(&shape, data).expect("a batch has B rows of the same length")
+        take_rows(&self.all, start, self.batch)
     }
+}
+
+/// `count` rows of `all` (at least one row) from row `start`, round the
+/// cycle of its rows.
+fn take_rows(all: &Tensor, start: usize, count: usize) -> Tensor {
+    let rows = all.shape()[0] as usize;
+    let row_len = all.numel() / rows;
+    let data = with_data!(all.data(), |v: T| {
+        let mut out: Vec<T> = Vec::with_capacity(count * row_len);
+        for i in 0..count {
+            let r = (start + i) % rows;
+            out.extend_from_slice(&v[r * row_len..(r + 1) * row_len]);
+        }
+        T::wrap(Buffer::from(out))
+    });
+    let mut shape = all.shape().to_vec();
+    shape[0] = count as i64;
+    Tensor::new(&shape, data).expect("a batch has B rows of the same length")
+}
+
+/// Rank `rank`'s shard of a batch fed to `nranks` data-parallel ranks
+/// (`--nranks`): rows `[rank*B/N, (rank+1)*B/N)` of its B rows, so that
+/// the ranks together see the batch. N must divide B: with unequal shards
+/// the mean of the ranks' mean losses is not the batch's mean loss.
+pub fn shard(batch: &Tensor, rank: usize, nranks: usize) -> Result<Tensor, String> {
+    let rows = match batch.shape().first() {
+        Some(&r) if r > 0 => r as usize,
+        _ => {
+            return Err(format!(
+                "a batch of shape {:?} has no rows to share among {nranks} ranks",
+                batch.shape()
+            ))
+        }
+    };
+    if rows % nranks != 0 {
+        return Err(format!(
+            "a batch of {rows} rows cannot be shared equally among {nranks} ranks; give a \
+             batch (or --batch-size) that {nranks} divides"
+        ));
+    }
+    let per_rank = rows / nranks;
+    Ok(take_rows(batch, rank * per_rank, per_rank))
 }
 
 /// Whether a fed tensor fits the variable's declared dtype and dims.

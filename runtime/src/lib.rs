@@ -25,6 +25,7 @@
 //! [`parse_feed`] reads a `--feed` value. Errors are [`RuntimeError`]s whose
 //! text names the op (type, block, index) and its source line.
 mod channel;
+mod collective;
 mod constant;
 mod error;
 mod exec;
@@ -46,9 +47,10 @@ mod value;
 
 use fluidc_transpiler::Verified;
 
+pub use collective::{Group, Member};
 pub use constant::KernelEvaluator;
 pub use error::{AllocError, KernelError, RuntimeError};
-pub use feed::{parse_feed, Batches};
+pub use feed::{parse_feed, shard, Batches};
 pub use profile::{format_table, OpEvent, OpProfile};
 pub use session::{Prepared, Session, SessionOptions};
 pub use tensor::{Data, Tensor};

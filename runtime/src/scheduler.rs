@@ -207,13 +207,17 @@ impl<'r> Sched<'r> {
         let limit = crate::tensor::alloc::current();
         // Random kernels on every worker draw from the session's engine.
         let engine = crate::random::session_engine();
+        // Collectives on every worker join the session's group.
+        let member = crate::collective::member();
         std::thread::scope(|s| {
             for i in 1..workers {
                 let w = worker(i);
                 let engine = engine.clone();
+                let member = member.clone();
                 s.spawn(move || {
                     let _limit = crate::tensor::alloc::limit_to(limit);
                     let _engine = crate::random::use_engine(engine);
+                    let _member = crate::collective::use_member(member);
                     w.run()
                 });
             }

@@ -58,6 +58,10 @@ pub struct SessionOptions {
     /// ops`; see `ops::control::case_dispatch`). For measuring what the
     /// lowered ops cost; the results are the same.
     pub select_ops: bool,
+    /// The session is this rank of a data-parallel group (`--nranks`):
+    /// its `all_reduce` and `broadcast` ops exchange tensors with the
+    /// group's other sessions. Default: none, and they are the identity.
+    pub rank: Option<crate::collective::Member>,
 }
 
 /// A program loaded once to be run many times ([`Session::prepare`]): a
@@ -174,6 +178,7 @@ impl Session {
         fetch: Vec<String>,
     ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
         let _engine = random::use_engine(self.engine.clone());
+        let _member = crate::collective::use_member(self.options.rank.clone());
         let root = Scope::root(prog.blocks[0].shared);
         let frames = [root_frame(&root)];
         let mut locals = vec![Value::Empty; prog.blocks[0].locals];

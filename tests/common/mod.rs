@@ -87,7 +87,7 @@ pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
 }
 
-/// A version-1 `.npy` file of little-endian f64 or f32 values.
+/// A version-1 `.npy` file of little-endian f64, f32 or (`<i8`) i64 values.
 pub fn npy(descr: &str, shape: &[usize], values: &[f64]) -> Vec<u8> {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     let shape = if dims.len() == 1 {
@@ -106,6 +106,8 @@ pub fn npy(descr: &str, shape: &[usize], values: &[f64]) -> Vec<u8> {
     for v in values {
         if descr == "<f8" {
             out.extend(v.to_le_bytes());
+        } else if descr == "<i8" {
+            out.extend((*v as i64).to_le_bytes());
         } else {
             out.extend((*v as f32).to_le_bytes());
         }

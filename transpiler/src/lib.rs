@@ -25,6 +25,7 @@ pub mod backward;
 pub mod codec;
 mod cxx_hash;
 pub mod dataflow;
+pub mod distribute;
 pub mod dot;
 pub mod graph;
 pub mod model;

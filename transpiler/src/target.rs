@@ -1,7 +1,8 @@
 //! Output targets. fluidc's program model uses Paddle 3's spelling; the
 //! `fluid2018` target rewrites it into the 2018 form that seed 000 shows:
 //! `conditional_block` inputs `X`/`Params` instead of `Cond`/`Input`, and
-//! `fill_constant` with `shape` as INTS and no `str_value`.
+//! `fill_constant` with `shape` as INTS and no `str_value`; the collective
+//! ops as `c_allreduce_sum` and `c_broadcast`.
 use crate::model::{AttrValue, Program};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,6 +39,20 @@ pub fn retarget(mut program: Program, target: Target) -> Program {
                     op.set_attr("shape", AttrValue::Ints(ints));
                 }
                 op.attrs.retain(|a| a.name != "str_value");
+            }
+            // The collective ops of `distribute`: 1.x spelt them
+            // c_allreduce_sum and c_broadcast, with upper-case slots.
+            "all_reduce" | "broadcast" => {
+                op.ty = if op.ty == "all_reduce" {
+                    "c_allreduce_sum"
+                } else {
+                    "c_broadcast"
+                }
+                .into();
+                for slot in op.inputs.iter_mut().chain(op.outputs.iter_mut()) {
+                    slot.parameter = slot.parameter.to_uppercase();
+                }
+                op.attrs.retain(|a| a.name != "reduce_type");
             }
             _ => {}
         }

@@ -10,6 +10,7 @@ pub(crate) mod array;
 mod auc;
 mod beam_search;
 mod chunk_eval;
+mod collective;
 pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod conv;
@@ -91,6 +92,7 @@ impl Registry {
         sequence_expand::register_all(&mut r);
         sequence_rnn::register_all(&mut r);
         arg::register_all(&mut r);
+        collective::register_all(&mut r);
         control::register_all(&mut r);
         r
     }

@@ -21,6 +21,7 @@
 //! runtime's family module, and tests.
 mod array;
 mod beam;
+mod collective;
 mod compare;
 mod control;
 mod crf;
@@ -245,6 +246,7 @@ impl Registry {
         let mut behaviours = Vec::new();
         array::register(&mut behaviours);
         beam::register(&mut behaviours);
+        collective::register(&mut behaviours);
         compare::register(&mut behaviours);
         control::register(&mut behaviours);
         crf::register(&mut behaviours);

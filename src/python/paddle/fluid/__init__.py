@@ -36,7 +36,8 @@ from .lod_tensor import create_lod_tensor, create_random_int_lodtensor
 from . import layer_helper
 from . import average
 from . import transpiler
-from .transpiler import memory_optimize, release_memory
+from .transpiler import (DistributeTranspiler, DistributeTranspilerConfig, memory_optimize,
+                         release_memory)
 from . import contrib
 from . import trainer  # empty in 1.0-1.2: Trainer is in contrib.trainer
 from . import inferencer  # likewise
