@@ -287,15 +287,14 @@ impl Scopes {
                 Err(_) => {
                     // A submodule not imported yet.
                     let full = format!("{}.{}", module_path(vm, &obj)?, attr);
-                    match vm.import(vm.ctx.intern_str(full.as_str()), 0) {
-                        Ok(_) => match obj.get_attr(vm.ctx.intern_str(attr.as_str()), vm) {
+                    if vm.import(vm.ctx.intern_str(full.as_str()), 0).is_ok() {
+                        match obj.get_attr(vm.ctx.intern_str(attr.as_str()), vm) {
                             Ok(next) => {
                                 obj = next;
                                 continue;
                             }
                             Err(_) => return None,
-                        },
-                        Err(_) => {}
+                        }
                     }
                     let prefix = chain.names[..k].join(".");
                     let names = dir(vm, &obj);

@@ -219,8 +219,11 @@ fn convert(image: PyTupleRef, to: PyStrRef, vm: &VirtualMachine) -> PyResult<PyO
     Ok(image_tuple(to.as_str(), w, h, out, vm))
 }
 
+/// A resampling kernel: its weight at a distance.
+type Kernel = fn(f64) -> f64;
+
 /// Pillow's resampling filters, by their constants: (support, kernel).
-fn filter(resample: i32) -> Option<(f64, fn(f64) -> f64)> {
+fn filter(resample: i32) -> Option<(f64, Kernel)> {
     fn sinc(x: f64) -> f64 {
         if x == 0.0 {
             1.0

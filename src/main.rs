@@ -25,6 +25,8 @@ struct Cli {
     command: Command,
 }
 
+// `Run` has many flags; the one value clap parses per process need not be small.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Compile a program (.py, .pb or .pbtxt): lower select, optimize, write ProgramDesc bytes.
@@ -814,11 +816,6 @@ fn script_flags_are_for_programs(
     })
 }
 
-/// `fluidc run script.py`: the script runs as Python would run it (README,
-/// "Run mode"); its output is what it prints, or, if it printed nothing, the
-/// last run's fetches.
-// The `run` flags a script takes, one by one as clap parsed them.
-#[allow(clippy::too_many_arguments)]
 /// The `--profile` table, on stderr.
 fn print_profile(wanted: bool, rows: &[fluidc_runtime::OpProfile]) {
     if wanted {
@@ -826,6 +823,11 @@ fn print_profile(wanted: bool, rows: &[fluidc_runtime::OpProfile]) {
     }
 }
 
+/// `fluidc run script.py`: the script runs as Python would run it (README,
+/// "Run mode"); its output is what it prints, or, if it printed nothing, the
+/// last run's fetches.
+// The `run` flags a script takes, one by one as clap parsed them.
+#[allow(clippy::too_many_arguments)]
 fn run_script(
     path: &str,
     script_args: Vec<String>,

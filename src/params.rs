@@ -300,7 +300,6 @@ pub fn prune_for_inference(program: &mut Program, feeds: &[String], targets: &[S
         // What an op's blocks read is read by the op.
         let mut subs: Vec<usize> = op
             .sub_blocks()
-            .into_iter()
             .filter_map(|(_, b)| usize::try_from(b).ok())
             .collect();
         while let Some(b) = subs.pop() {
@@ -308,7 +307,6 @@ pub fn prune_for_inference(program: &mut Program, feeds: &[String], targets: &[S
                 reads.extend(op_reads(sop).into_iter().map(String::from));
                 subs.extend(
                     sop.sub_blocks()
-                        .into_iter()
                         .filter_map(|(_, b)| usize::try_from(b).ok()),
                 );
             }

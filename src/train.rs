@@ -164,7 +164,6 @@ pub fn train_ranks(
     nranks: usize,
     training: Training,
 ) -> Result<(), CliError> {
-    type Report = (usize, u64, Result<Vec<(String, Tensor)>, (bool, CliError)>);
     let group = Group::new(nranks);
     let (tx, rx) = std::sync::mpsc::channel::<Report>();
     let training = &training;
@@ -192,6 +191,10 @@ pub fn train_ranks(
     })
 }
 
+/// What a rank tells the collector: (rank, step, its fetches), or its
+/// error with whether it was the first rank to fail.
+type Report = (usize, u64, Result<Vec<(String, Tensor)>, (bool, CliError)>);
+
 /// One rank's steps, each step's fetches sent to the collector.
 fn run_rank(
     start: &StartSession,
@@ -199,7 +202,7 @@ fn run_rank(
     rank: usize,
     nranks: usize,
     training: &Training,
-    tx: &std::sync::mpsc::Sender<(usize, u64, Result<Vec<(String, Tensor)>, (bool, CliError)>)>,
+    tx: &std::sync::mpsc::Sender<Report>,
 ) -> Result<(), CliError> {
     let in_rank = |e: CliError| CliError {
         code: e.code,
@@ -242,7 +245,7 @@ fn run_rank(
 /// Gathers the ranks' fetches and writes each step's line (the mean over
 /// ranks) once every rank has finished that step.
 fn collect_ranks(
-    rx: std::sync::mpsc::Receiver<(usize, u64, Result<Vec<(String, Tensor)>, (bool, CliError)>)>,
+    rx: std::sync::mpsc::Receiver<Report>,
     nranks: usize,
     training: &Training,
 ) -> Result<(), CliError> {

@@ -1,8 +1,8 @@
 //! The differential tester (issue 38): random Paddle 1.x training programs
-//! made by tests/interop/difftest/gen.py, each run by fluidc and by CPython
-//! + Paddle 3.3.1 through the fluid2018 shim, their printed numbers compared
-//! within a relative tolerance by tests/interop/difftest/run.py (losses step
-//! by step, the loss of `clone(for_test=True)`, the trained parameters).
+//! made by tests/interop/difftest/gen.py, each run by fluidc and by
+//! CPython with Paddle 3.3.1 through the fluid2018 shim, their printed numbers compared
+//! within a relative tolerance by tests/interop/difftest/run.py (losses
+//! step by step, the loss of `clone(for_test=True)`, the trained parameters).
 //!
 //! The seeds are fixed. gen.py pins each seed's program: changing gen.py
 //! changes the programs, and then `CI_SEEDS` must be checked again

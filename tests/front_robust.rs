@@ -42,7 +42,7 @@ fn prefixes_of_testdata_scripts_build_or_report() {
     for (name, source) in testdata_scripts() {
         for cut in cuts(&source) {
             // A panic here is the failure; either outcome is fine.
-            let outcome = front(source[..cut].as_bytes());
+            let outcome = front(&source.as_bytes()[..cut]);
             if let Outcome::Rejected(m) = &outcome {
                 assert!(!m.contains("internal error"), "{name}[..{cut}]: {m}");
             }

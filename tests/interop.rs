@@ -357,7 +357,7 @@ fn assert_builds_like_paddle(script: &std::path::Path, dir: &std::path::Path) {
     let ours = fluidc(
         &[
             "dump",
-            path_str(&script),
+            path_str(script),
             "--stage",
             "parsed",
             "--format",
@@ -372,7 +372,7 @@ fn assert_builds_like_paddle(script: &std::path::Path, dir: &std::path::Path) {
     let build = std::process::Command::new(paddle_python())
         .arg(shim_dir.join("build_with_paddle.py"))
         .args([
-            path_str(&script),
+            path_str(script),
             path_str(&theirs_json),
             "--fluidc",
             env!("CARGO_BIN_EXE_fluidc"),

@@ -136,7 +136,7 @@ pub(crate) fn human_bytes(b: u64) -> String {
     ];
     for (size, unit) in UNITS {
         if b >= size {
-            return if b % size == 0 {
+            return if b.is_multiple_of(size) {
                 format!("{} {unit}", b / size)
             } else {
                 format!("{:.1} {unit}", b as f64 / size as f64)

@@ -12,6 +12,9 @@ use crate::scope::{Place, VarRef};
 
 /// Which variables each block owns, where each lives (see `crate::scope`),
 /// and where names resolve.
+/// Where one name resolved, by the block the lookup started from.
+type FoundIn = HashMap<usize, Option<(usize, u32)>>;
+
 #[derive(Debug)]
 pub(crate) struct Layout {
     parent: Vec<Option<usize>>,
@@ -35,7 +38,7 @@ pub(crate) struct Layout {
     /// block): a name used at every level of a deep nest is looked up from
     /// each block once, so loading is linear in the depth, not quadratic.
     /// A name's entries go when it is declared again.
-    found: Mutex<HashMap<String, HashMap<usize, Option<(usize, u32)>>>>,
+    found: Mutex<HashMap<String, FoundIn>>,
     /// STEP_SCOPES variables a grad op reads.
     kept: HashSet<String>,
     /// Per block, after [`Layout::sort`]: how many blocks with a scope lie

@@ -33,6 +33,8 @@ pub(crate) enum Value {
     FetchList(Vec<Option<Tensor>>),
     /// A STEP_SCOPES variable a grad op reads: what each run of the loop
     /// body (or the one run of a branch) left, for its grad block.
+    // Boxed so that every other value stays small.
+    #[allow(clippy::box_collection)]
     Steps(Box<Vec<StepScope>>),
 }
 

@@ -360,7 +360,7 @@ impl HostArray {
         let mut dims = Vec::with_capacity(shape.len());
         match (unknown.first(), known_size) {
             (None, Some(n)) if n == size => dims.extend(known.iter().copied()),
-            (Some(&at), Some(n)) if n != 0 && size % n == 0 => {
+            (Some(&at), Some(n)) if n != 0 && size.is_multiple_of(n) => {
                 dims.extend(known.iter().copied());
                 dims.insert(at, size / n);
             }

@@ -196,7 +196,7 @@ fn dragon4(v: Decoded, unique: bool, cutoff: Cutoff, max: i32, min: i32) -> Digi
             exp10: 0,
         };
     }
-    let is_even = v.mantissa % 2 == 0;
+    let is_even = v.mantissa.is_multiple_of(2);
     let mut value = Big::from_u64(v.mantissa);
     let mut scale;
     let mut margin_low;

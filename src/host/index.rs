@@ -371,6 +371,6 @@ impl HostArray {
     /// numpy's assignment casts) and broadcast to the indexed shape.
     pub fn assign_index(&mut self, index: &[Index], value: &HostArray) -> Result<()> {
         let p = plan(self.shape(), index)?;
-        each!(self, a => scatter(a, &p, &value.view().into_owned()))
+        each!(self, a => scatter(a, &p, &value.view()))
     }
 }

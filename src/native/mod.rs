@@ -528,6 +528,8 @@ impl ProgramDesc {
     /// declares, and the proto's defaults fill the rest. Returns the op's
     /// index.
     #[pymethod]
+    // Python's keyword arguments, one parameter each.
+    #[allow(clippy::too_many_arguments)]
     fn op_append(
         &self,
         block: usize,

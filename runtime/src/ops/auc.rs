@@ -62,7 +62,7 @@ fn auc(l: &OpLoader) -> Result<Exec, String> {
         }
         let labels = i64s(&lt)?;
         let width = pt.shape()[1].max(0) as usize;
-        let rows = if width == 0 { 0 } else { p.len() / width };
+        let rows = p.len().checked_div(width).unwrap_or(0);
         if labels.len() < rows {
             return Err(KernelError::Shape(format!(
                 "Label {:?} has fewer rows than Predict {:?}",

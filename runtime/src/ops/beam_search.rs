@@ -246,7 +246,7 @@ fn beam_search(l: &OpLoader) -> Result<Exec, String> {
                 pre_score_values.len()
             )));
         }
-        let width = if n == 0 { 0 } else { score_values.len() / n };
+        let width = score_values.len().checked_div(n).unwrap_or(0);
         let id_values = match &it {
             Some(t) => match t.values::<i64>() {
                 Some(v) if v.len() == score_values.len() => Some(v),

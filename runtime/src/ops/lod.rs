@@ -105,7 +105,7 @@ fn table(s: &mut Vars, r: &VarRef) -> Result<Arc<RankTable>, KernelError> {
 /// The rows `ranges` of `x`, one after another, under `x`'s row shape.
 pub(crate) fn take_rows(x: &Tensor, ranges: &[(usize, usize)]) -> Result<Tensor, KernelError> {
     let rows = x.shape().first().copied().unwrap_or(1).max(0) as usize;
-    let width = if rows == 0 { 0 } else { x.numel() / rows };
+    let width = x.numel().checked_div(rows).unwrap_or(0);
     let n: usize = ranges.iter().map(|(a, b)| b - a).sum();
     if let Some(&(_, end)) = ranges.iter().find(|&&(_, end)| end > rows) {
         return Err(KernelError::Shape(format!(
@@ -148,7 +148,7 @@ fn lod_rank_table(l: &OpLoader) -> Result<Exec, String> {
             .enumerate()
             .map(|(k, w)| (k, w[1] - w[0]))
             .collect();
-        items.sort_by(|a, b| b.1.cmp(&a.1));
+        items.sort_by_key(|item| std::cmp::Reverse(item.1));
         drop(xt);
         s.set(
             &out,
@@ -250,6 +250,8 @@ fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
             let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
             for (k, len) in table.lengths().into_iter().enumerate() {
                 let p = rank_of[k];
+                // `step` indexes the rank table, the array and `starts` alike.
+                #[allow(clippy::needless_range_loop)]
                 for step in 0..len {
                     let (a, b) = table.rows(k, step);
                     let n = (b - a) * width;

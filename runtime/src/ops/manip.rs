@@ -207,10 +207,7 @@ fn set_reshaped(
 
 /// `squeeze2`/`unsqueeze2`: `X` in the dims `f` gives for `axes` (no data
 /// moves), and `XShape` as `reshape2` writes it.
-fn squeezed(
-    l: &OpLoader,
-    f: fn(&[i64], &[i64]) -> Result<Vec<i64>, String>,
-) -> Result<Exec, String> {
+fn squeezed(l: &OpLoader, f: fluidc_transpiler::ops::manip::SqueezeFn) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
     if l.given(&["AxesTensor", "AxesTensorList"]) {

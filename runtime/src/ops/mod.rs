@@ -50,6 +50,8 @@ pub(crate) type Builder = fn(&OpLoader) -> Result<Exec, String>;
 /// Op type -> builder.
 pub(crate) struct Registry {
     builders: HashMap<&'static str, Builder>,
+    /// Op types `add`ed more than once (refused by `build`).
+    duplicates: Vec<&'static str>,
 }
 
 impl Registry {
@@ -59,12 +61,20 @@ impl Registry {
     /// the fold itself.
     pub(crate) fn global() -> &'static Registry {
         static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
-        REGISTRY.get_or_init(Registry::new)
+        REGISTRY.get_or_init(|| match Registry::build() {
+            Ok(r) => r,
+            // The kernels are part of the binary; a kernel registered twice is
+            // a build defect that `every_kernel_is_registered_once` catches.
+            Err(e) => panic!("fluidc's kernels are inconsistent: {e}"),
+        })
     }
 
-    fn new() -> Registry {
+    /// Every family's kernels; an op type registered twice is refused (the
+    /// second would silently replace the first).
+    fn build() -> Result<Registry, String> {
         let mut r = Registry {
             builders: HashMap::new(),
+            duplicates: Vec::new(),
         };
         array::register_all(&mut r);
         fill::register_all(&mut r);
@@ -94,14 +104,41 @@ impl Registry {
         arg::register_all(&mut r);
         collective::register_all(&mut r);
         control::register_all(&mut r);
-        r
+        match r.duplicates.as_slice() {
+            [] => Ok(r),
+            twice => Err(format!("kernels registered twice: {}", twice.join(", "))),
+        }
     }
 
     pub(crate) fn add(&mut self, op: &'static str, build: Builder) {
-        self.builders.insert(op, build);
+        if self.builders.insert(op, build).is_some() {
+            self.duplicates.push(op);
+        }
     }
 
     pub(crate) fn get(&self, op: &str) -> Option<Builder> {
         self.builders.get(op).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kernel_is_registered_once() {
+        let r = Registry::build();
+        assert!(r.is_ok(), "{:?}", r.err());
+    }
+
+    #[test]
+    fn a_second_kernel_for_an_op_is_refused() {
+        let mut r = Registry {
+            builders: HashMap::new(),
+            duplicates: Vec::new(),
+        };
+        fill::register_all(&mut r);
+        fill::register_all(&mut r);
+        assert!(r.duplicates.contains(&"fill_constant"));
     }
 }

@@ -1222,19 +1222,6 @@ fn dropout_grad(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn largest_keeps_the_dtype_and_breaks_ties_by_index() {
-        let (v, i) = largest(&[3i64, 9, 3, 9, 1, 5, 5, 2], 4, 2);
-        assert_eq!((v, i), (vec![9, 9, 5, 5], vec![1, 3, 1, 2]));
-        let (v, i) = largest(&[0.5f32, -1.0, 2.0], 3, 3);
-        assert_eq!((v, i), (vec![2.0, 0.5, -1.0], vec![2, 0, 1]));
-    }
-}
-
 /// `sigmoid_cross_entropy_with_logits`: `max(x, 0) - x * label +
 /// log(1 + exp(-|x|))` per element, in the input's precision as Paddle's
 /// kernel computes it; 0 where the label is `ignore_index`; with
@@ -1399,4 +1386,17 @@ fn sigmoid_ce_grad(l: &OpLoader) -> Result<Exec, String> {
         s.set_tensor(&dx, t);
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn largest_keeps_the_dtype_and_breaks_ties_by_index() {
+        let (v, i) = largest(&[3i64, 9, 3, 9, 1, 5, 5, 2], 4, 2);
+        assert_eq!((v, i), (vec![9, 9, 5, 5], vec![1, 3, 1, 2]));
+        let (v, i) = largest(&[0.5f32, -1.0, 2.0], 3, 3);
+        assert_eq!((v, i), (vec![2.0, 0.5, -1.0], vec![2, 0, 1]));
+    }
 }

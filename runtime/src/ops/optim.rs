@@ -321,10 +321,10 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
                 }
                 advance(s, b1p, b2p)?;
                 if !global_pow && pows.0.place == pows.2.place {
-                    b1p = b1p * b1;
+                    b1p *= b1;
                 }
                 if !global_pow && pows.1.place == pows.3.place {
-                    b2p = b2p * b2;
+                    b2p *= b2;
                 }
             }
             run_update(s, &state, &grad, |s, _, ts, g| {
@@ -355,8 +355,8 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
                             if has {
                                 moments(&mut m1[i], &mut m2[i], g[i]);
                             } else {
-                                m1[i] = b1 * m1[i];
-                                m2[i] = b2 * m2[i];
+                                m1[i] *= b1;
+                                m2[i] *= b2;
                             }
                             let v = match &mut mx {
                                 Some(mx) => {
@@ -366,7 +366,7 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
                                 None => m2[i],
                             };
                             let e = if has { eps_t } else { eps };
-                            p[i] = p[i] - lr_t * (m1[i] / (v.sqrt() + e));
+                            p[i] -= lr_t * (m1[i] / (v.sqrt() + e));
                         }
                     }
                     return Ok(());

@@ -62,7 +62,7 @@ fn sequences(x: &Tensor, name: &str) -> Result<(Vec<usize>, usize), KernelError>
             offsets.last()
         )));
     }
-    let width = if rows == 0 { 0 } else { x.numel() / rows };
+    let width = x.numel().checked_div(rows).unwrap_or(0);
     Ok((offsets.clone(), width))
 }
 

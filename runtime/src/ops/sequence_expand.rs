@@ -140,7 +140,7 @@ fn sequence_expand_grad(l: &OpLoader) -> Result<Exec, String> {
         let (xt, yt, gt) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
         let plan = plan(&xt, &yt, ref_level, &x.name, &y.name)?;
         let rows = xt.shape()[0].max(0) as usize;
-        let width = if rows == 0 { 0 } else { xt.numel() / rows };
+        let width = xt.numel().checked_div(rows).unwrap_or(0);
         let copied: usize = plan.units.iter().map(|&(a, b, c)| (b - a) * c).sum();
         let expected = if plan.pass_through { rows } else { copied };
         if gt.numel() != expected * width {

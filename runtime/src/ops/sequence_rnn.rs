@@ -71,7 +71,7 @@ fn gated_input(
     match input.shape() {
         &[rows, width]
             if width >= 0
-                && width as usize % gates == 0
+                && (width as usize).is_multiple_of(gates)
                 && offsets.last() == Some(&(rows.max(0) as usize)) =>
         {
             Ok((width as usize / gates, offsets))

@@ -88,7 +88,7 @@ fn for_each_run(shape: &[i64], r: &Region, mut run: impl FnMut(usize, usize)) {
         run(0, 1);
         return;
     }
-    if r.lens.iter().any(|&l| l == 0) {
+    if r.lens.contains(&0) {
         return;
     }
     let mut strides = vec![1usize; rank];

@@ -23,7 +23,10 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
 /// `squeeze2`/`unsqueeze2`: `Out` is `X` with dims of size 1 removed or
 /// inserted at `axes` (`XShape` is left to its declaration, as for
 /// `reshape2`).
-fn squeezed(c: &InferCtx, f: fn(&[i64], &[i64]) -> Result<Vec<i64>, String>) -> Out {
+/// The dims of `X` squeezed or unsqueezed at `axes`.
+pub type SqueezeFn = fn(&[i64], &[i64]) -> Result<Vec<i64>, String>;
+
+fn squeezed(c: &InferCtx, f: SqueezeFn) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
     };
