@@ -219,5 +219,6 @@ _API_MODULES = [
     "paddle.fluid.optimizer", "paddle.fluid.regularizer", "paddle.fluid.clip",
     "paddle.fluid.io", "paddle.fluid.nets", "paddle.fluid.unique_name",
     "paddle.fluid.executor", "paddle.fluid.framework", "paddle.fluid.core",
+    "paddle.fluid.op", "paddle.fluid.debugger",
     "paddle.reader", "paddle.dataset", "numpy", "numpy.random",
 ]

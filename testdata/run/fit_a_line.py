@@ -36,7 +36,8 @@ exe.run(fluid.default_startup_program())
 
 first = next(iter(train_reader()))
 fed = feeder.feed(first)
-print('batch of', len(first), 'x', fed['x'].shape, fed['x'].dtype, 'y', fed['y'].shape)
+print('batch of', len(first), 'x', fed['x'].shape(), numpy.array(fed['x']).dtype,
+      'y', fed['y'].shape(), fed['y'].recursive_sequence_lengths())
 
 
 def test_loss():

@@ -1,6 +1,7 @@
 # Paddle 1.x's readers: paddle.batch and the paddle.reader decorators over
 # generator functions (shuffle draws from Python's `random`, seeded), and a
-# DataFeeder turning a minibatch into the arrays exe.run takes.
+# DataFeeder turning a minibatch into the LoDTensors exe.run takes (1.x:
+# one LoDTensor per field, `.shape()` a method, read with np.array).
 import random
 
 import numpy as np
@@ -59,4 +60,6 @@ feeder = fluid.DataFeeder(feed_list=[x, 'label', w], place=fluid.CPUPlace())
 for batch in paddle.batch(samples, 3)():
     fed = feeder.feed(batch)
     for name in sorted(fed):
-        print(name, fed[name].dtype, fed[name].shape, fed[name].tolist())
+        t = fed[name]
+        a = np.array(t)
+        print(name, isinstance(t, fluid.LoDTensor), a.dtype, t.shape(), a.tolist(), t.lod())

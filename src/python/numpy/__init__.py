@@ -180,6 +180,21 @@ class dtype(object):
     def __reduce__(self):
         return (dtype, (self._name,))
 
+    def __setstate__(self, state):
+        """What numpy's pickles give a dtype after `dtype(name, align,
+        copy)`: `(version, byteorder, subdtype, names, fields, elsize,
+        alignment, flags[, metadata])`. Built-in dtypes are singletons and
+        native-endian here, so the state is only checked."""
+        if not isinstance(state, tuple) or len(state) < 8:
+            raise ValueError("invalid input for dtype.__setstate__")
+        order = state[1]
+        if isinstance(order, _builtins.bytes):
+            order = order.decode("latin1")
+        if state[2] is not None or state[3] is not None:
+            raise TypeError("fluidc's numpy has no structured or sub-array dtypes")
+        if order == ">" and self.itemsize > 1:
+            raise TypeError("fluidc's numpy has no big-endian dtypes ('>%s')" % self.str[1:])
+
     def __copy__(self):
         return self
 
@@ -193,6 +208,9 @@ def _dtype_name(obj):
         return "float64"
     if isinstance(obj, dtype):
         return obj._name
+    if isinstance(obj, _builtins.bytes):
+        # numpy takes a dtype's name as bytes too (Python 2 pickles).
+        obj = obj.decode("latin1")
     if isinstance(obj, _builtins.str):
         name = _DTYPE_ALIASES.get(obj)
         if name is None and obj in _DTYPE_INFO:
@@ -1099,6 +1117,32 @@ class ndarray(object):
 
     def __reduce__(self):
         return (_reconstruct, (_numpy.tolist(_numpy.flatten(self._h)._h), self._h.shape, self._h.dtype))
+
+    def __setstate__(self, state):
+        """numpy's array state: `([version,] shape, dtype, is_fortran,
+        rawdata)`, what pickles of numpy arrays hold (after
+        `numpy.core.multiarray._reconstruct`)."""
+        if not isinstance(state, tuple) or len(state) not in (4, 5):
+            raise ValueError("__setstate__ takes a tuple of 4 or 5 items")
+        shape, dt, fortran, data = state[-4:]
+        dt = dtype(dt)
+        shape = tuple(_builtins.int(n) for n in shape)
+        if isinstance(data, _builtins.list):
+            raise TypeError("fluidc's numpy has no object arrays (dtype 'O'), which this "
+                            "pickle holds")
+        if isinstance(data, _builtins.str):
+            data = data.encode("latin1")
+        n = 1
+        for d in shape:
+            n *= d
+        if len(data) < n * dt.itemsize:
+            raise ValueError("buffer size does not match array size")
+        if dt.kind == "U":
+            raise TypeError("fluidc cannot unpickle numpy arrays of str (dtype %r)" % dt.str)
+        a = frombuffer(data, dtype=dt, count=n).reshape(shape[::-1] if fortran else shape)
+        if fortran:
+            a = a.transpose()
+        self._h = a.copy()._h
 
     # -- operators
     def __add__(self, other):

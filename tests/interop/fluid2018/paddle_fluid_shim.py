@@ -1195,6 +1195,8 @@ def _create_parameter(helper, attr, shape, dtype, is_bias=False, default_initial
             attr._set_default_param_initializer()
     else:
         attr._set_default_initializer(default_initializer)
+    if isinstance(attr, WeightNormParamAttr):
+        return _weight_norm_parameter(helper, attr, list(shape), dtype)
     helper.startup_program.global_block().create_parameter(
         dtype=dtype, shape=list(shape), **attr._to_kwargs(with_initializer=True))
     return helper.main_program.global_block().create_parameter(
@@ -2755,13 +2757,9 @@ def Lamb(learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, ep
 
 class DataFeeder(paddle.base.DataFeeder):
     """1.x's `fluid.DataFeeder` is Paddle 3.3.1's (the same converters:
-    dtype and shape from each variable, a reshape when the ranks differ);
-    `feed` gives numpy arrays, as fluidc does, rather than DenseTensors,
-    except for sequence fields (`lod_level` > 0), which keep their LoD."""
-
-    def feed(self, iterable):
-        return {name: t if t.lod() else numpy.array(t)
-                for name, t in super().feed(iterable).items()}
+    dtype and shape from each variable, a reshape when the ranks differ).
+    `feed` gives a DenseTensor per field, as 1.x gave a LoDTensor for
+    every `lod_level` (`.shape()`, `.lod()`, `np.array(t)`)."""
 
 
 def _cached_download(url, module_name, md5sum, save_name=None):
@@ -2998,6 +2996,8 @@ def install(run=False):
                             get_exception_message=lambda exc: str(exc))
     _install_1x_extras(fluid, layers)
     _install_1x_highlevel(fluid, layers, optimizers)
+    _install_1x_more(fluid, layers)
+    _install_1x_readers(fluid, layers)
     paddle.fluid = fluid
     return fluid
 
@@ -3457,3 +3457,593 @@ def _compat_round(x, d=0):
     if x < 0.0:
         return float(math.ceil((x * p) + math.copysign(0.5, x))) / p
     return math.copysign(0.0, x)
+
+
+# ---------------------------------------------------------------- 1.x extras, continued
+# `paddle.fluid.op.Operator` (one op run on a scope, as 1.x's unit tests
+# did), `nets.scaled_dot_product_attention`, `io.get_inference_program`,
+# `fluid.debugger`, `clip.ErrorClipByValue`, `WeightNormParamAttr`: written
+# after 1.x's Python over Paddle 3.3.1's core.
+
+class _SingleOp:
+    """1.x's `core.Operator` made by `paddle.fluid.op.Operator(...)`."""
+
+    def __init__(self, desc):
+        self._desc = desc
+        self._op = core.Operator.create(desc.SerializeToString())
+
+    def run(self, scope, place):
+        self._op.run(scope, place)
+
+    def type(self):
+        return self._desc.type
+
+    def __str__(self):
+        def slots(items):
+            return ", ".join("%s[%s]" % (s.parameter, ", ".join(s.arguments))
+                             for s in sorted(items, key=lambda s: s.parameter) if s.arguments)
+        return "Op(%s), inputs:{%s}, outputs:{%s}." % (
+            self._desc.type, slots(self._desc.inputs), slots(self._desc.outputs))
+
+
+class _OperatorFactory:
+    _FRAMEWORK_ATTRS = ("op_role", "op_role_var", "op_namescope", "op_callstack", "op_device",
+                        "with_quant_attr")
+
+    def __init__(self):
+        from paddle.base.proto import framework_pb2
+        self._pb = framework_pb2
+        self._protos = {}
+        for s in core.get_all_op_protos():
+            p = framework_pb2.OpProto.FromString(bytes(s))
+            self._protos[p.type] = p
+
+    def __call__(self, *args, **kwargs):
+        if "type" in kwargs:
+            if args:
+                raise ValueError("Except the argument \"type\","
+                                 "all of the other arguments should be keyword arguments.")
+            t = kwargs.pop("type")
+        else:
+            if len(args) != 1:
+                raise ValueError("Except the argument \"type\","
+                                 "all of the other arguments should be keyword arguments.")
+            t = args[0]
+        if t not in self._protos:
+            raise ValueError("The operator: %s is not registered." % t)
+        proto, pb = self._protos[t], self._pb
+        known = ({v.name for v in proto.inputs} | {v.name for v in proto.outputs}
+                 | {a.name for a in proto.attrs if not a.generated})
+        unknown = sorted(k for k in kwargs if k not in known)
+        if unknown:
+            raise ValueError("Operator %s has no input, output or attribute %s"
+                             % (t, ", ".join(unknown)))
+        desc = pb.OpDesc()
+        desc.type = t
+        for decl, dest in ((proto.inputs, desc.inputs), (proto.outputs, desc.outputs)):
+            for v in decl:
+                names = kwargs.get(v.name, [])
+                if isinstance(names, str):
+                    names = [names]
+                if not v.duplicable and len(names) > 1:
+                    raise ValueError("%s expects only one variable, but %d are given."
+                                     % (v.name, len(names)))
+                slot = dest.add()
+                slot.parameter = v.name
+                slot.arguments.extend(names)
+        setters = {pb.INT: "i", pb.FLOAT: "f", pb.STRING: "s", pb.BOOLEAN: "b", pb.LONG: "l"}
+        lists = {pb.INTS: "ints", pb.FLOATS: "floats", pb.STRINGS: "strings",
+                 pb.BOOLEANS: "bools", pb.LONGS: "longs"}
+        for a in proto.attrs:
+            if a.generated or a.name in self._FRAMEWORK_ATTRS:
+                continue
+            value = kwargs.get(a.name)
+            if value is None:
+                continue
+            if isinstance(value, numpy.ndarray):
+                value = value.tolist()
+            attr = desc.attrs.add()
+            attr.name = a.name
+            attr.type = a.type
+            if a.type in setters:
+                setattr(attr, setters[a.type], value)
+            elif a.type in lists:
+                getattr(attr, lists[a.type]).extend(value)
+            else:
+                raise NotImplementedError("A not supported attribute type: %s." % a.type)
+        return _SingleOp(desc)
+
+
+def _scaled_dot_product_attention(queries, keys, values, num_heads=1, dropout_rate=0.):
+    """1.0-1.4's nets.scaled_dot_product_attention: softmax(K (Q/sqrt(d))^T) V
+    over heads split from fc projections (with more than one head)."""
+    layers = paddle.fluid.layers
+    if not (len(queries.shape) == len(keys.shape) == len(values.shape) == 3):
+        raise ValueError("Inputs quries, keys and values should all be 3-D tensors.")
+    if queries.shape[-1] != keys.shape[-1]:
+        raise ValueError("The hidden size of queries and keys should be the same.")
+    if keys.shape[-2] != values.shape[-2]:
+        raise ValueError("The max sequence length in query batch and in key batch "
+                         "should be the same.")
+    for what, x in (("keys", keys), ("values", values)):
+        if x.shape[-1] % num_heads != 0:
+            raise ValueError("The hidden size of %s (%d) must be divisible by the number of "
+                             "attention heads (%d)." % (what, x.shape[-1], num_heads))
+    if num_heads > 1:
+        queries, keys, values = [layers.fc(input=x, size=x.shape[-1], num_flatten_dims=2)
+                                 for x in (queries, keys, values)]
+
+    def split_heads(x):
+        if num_heads == 1:
+            return x
+        x = layers.reshape(x=x, shape=list(x.shape[:-1]) + [num_heads, x.shape[-1] // num_heads])
+        return layers.transpose(x=x, perm=[0, 2, 1, 3])
+
+    q, k, v = split_heads(queries), split_heads(keys), split_heads(values)
+    scaled_q = layers.scale(x=q, scale=(keys.shape[-1] // num_heads) ** -0.5)
+    product = layers.matmul(x=k, y=scaled_q, transpose_y=True)
+    weights = layers.reshape(
+        x=layers.reshape(x=product, shape=[-1, product.shape[-1]], act="softmax"),
+        shape=product.shape)
+    if dropout_rate:
+        weights = layers.dropout(weights, dropout_prob=dropout_rate, is_test=False)
+    out = layers.matmul(weights, v)
+    if len(out.shape) == 3:
+        return out
+    out = layers.transpose(out, perm=[0, 2, 1, 3])
+    return layers.reshape(x=out, shape=[int(out.shape[0]), int(out.shape[1]),
+                                        int(out.shape[2] * out.shape[3])])
+
+
+def _get_inference_program(target_vars, main_program=None):
+    """0.11-0.15's io.get_inference_program: the program pruned to the
+    targets (an Evaluator's states and metrics), with is_test set."""
+    if main_program is None:
+        main_program = framework.default_main_program()
+    if not isinstance(target_vars, list):
+        target_vars = [target_vars]
+    targets = []
+    for var in target_vars:
+        if hasattr(var, "states") and hasattr(var, "metrics"):
+            targets.extend(var.states)
+            targets.extend(var.metrics)
+        else:
+            targets.append(var)
+    return main_program._prune(targets=targets)._inference_optimize()
+
+
+_DTYPES_1X = ["bool", "int16", "int32", "int64", "float16", "float32", "float64"]
+
+
+def _pb_block(block):
+    from paddle.base.proto import framework_pb2
+    prog = framework_pb2.ProgramDesc.FromString(bytes(block.program.desc.serialize_to_string()))
+    return prog.blocks[block.idx]
+
+
+def _debug_var(v):
+    kind = v.type.type
+    if kind == 7:  # LOD_TENSOR
+        t, level = v.type.dense_tensor.tensor, v.type.dense_tensor.legacy_lod_level
+        reprs = "tensor(type=%s, shape=%s)" % (_DTYPES_1X[t.data_type], list(t.dims))
+        if level > 0:
+            return "LoDTensor %s (level=%d, %s)" % (v.name, level, reprs)
+        return "Tensor %s (%s)" % (v.name, reprs)
+    if kind == 8:
+        t = v.type.selected_rows
+        return "SelectedRows %s (tensor(type=%s, shape=%s))" % (
+            v.name, _DTYPES_1X[t.data_type], list(t.dims))
+    if kind == 13:  # 1.x showed the (unset) lod_tensor field of a tensor array
+        return "TensorArray %s (level=%d, tensor(type=bool, shape=[]))" % (
+            v.name, v.type.tensor_array.legacy_lod_level)
+    return None
+
+
+def _debug_attr(a):
+    from paddle.base.proto import framework_pb2 as pb
+    field = {pb.INT: "i", pb.FLOAT: "f", pb.STRING: "s", pb.INTS: "ints", pb.FLOATS: "floats",
+             pb.STRINGS: "strings", pb.BOOLEAN: "b", pb.BOOLEANS: "bools", pb.BLOCK: "block_idx",
+             pb.LONG: "l", pb.LONGS: "longs", pb.FLOAT64: "float64"}[a.type]
+    value = getattr(a, field)
+    if not isinstance(value, (int, float, str, bool)):
+        value = list(value)
+    return value
+
+
+def _pprint_block_codes(block_desc, show_backward=False):
+    b = _pb_block(block_desc)
+
+    def backward_op(op):
+        if op.type.endswith("_grad"):
+            return True
+        return any("@GRAD" in s.parameter or any("@GRAD" in a for a in s.arguments)
+                   for s in list(op.inputs) + list(op.outputs))
+
+    var_reprs = [_debug_var(v) for v in b.vars if show_backward or "@GRAD" not in v.name]
+    op_reprs = []
+    for op in b.ops:
+        if not show_backward and backward_op(op):
+            continue
+
+        def value(args):
+            return args[0] if len(args) == 1 else str(list(args))
+
+        ins = ["%s=%s" % (s.parameter, value(s.arguments))
+               for s in sorted(op.inputs, key=lambda s: s.parameter)]
+        outs = [value(s.arguments) for s in sorted(op.outputs, key=lambda s: s.parameter)]
+        attrs = {a.name: _debug_attr(a) for a in op.attrs}
+        if op.type == "fill_constant":
+            op_reprs.append("%s = %s [shape=%s]" % (",".join(outs), attrs["value"], attrs["shape"]))
+            continue
+        text = ",".join("%s=%s" % (k, _DTYPES_1X[v] if k == "dtype" else v)
+                        for k, v in attrs.items())
+        op_reprs.append("%s = %s(%s) [{%s}]" % (", ".join(outs), op.type, ", ".join(ins), text))
+    return "// block-%d  parent-%d\n// variables\n%s\n\n// operators\n%s\n" % (
+        b.idx, b.parent_idx, "\n".join(var_reprs), "\n".join(op_reprs))
+
+
+def _pprint_program_codes(program):
+    return "\n".join(_pprint_block_codes(program.block(i)) for i in range(program.num_blocks))
+
+
+class _DotNode:
+    counter = 1
+
+    def __init__(self, label, prefix, description, attrs):
+        self.label, self.description, self.attrs = label, description, attrs
+        self.name = "%s_%d" % (prefix, _DotNode.counter)
+        _DotNode.counter += 1
+
+    def __str__(self):
+        return "%s [label=%s ,%s ];" % (self.name, self.label, ",".join(
+            '%s="%s"' % kv for kv in self.attrs))
+
+
+def _draw_block_graphviz(block, highlights=None, path="./temp.dot"):
+    import random
+    import re
+    import subprocess
+    import logging
+    b = _pb_block(block)
+    nodes, edges, by_name = [], [], {}
+
+    def hl(name):
+        return highlights is not None and any(re.match(p, name) for p in highlights)
+
+    def arg(name):
+        node = _DotNode('"%s"' % name, "arg", name, [
+            ("shape", "box"), ("style", "rounded,filled,bold"), ("fontname", "Arial"),
+            ("fontcolor", "#999999"), ("color", "orange" if hl(name) else "#dddddd")])
+        nodes.append(node)
+        return node
+
+    for v in b.vars:
+        if v.persistable:
+            label = "\n".join(['<<table cellpadding="5">', "  <tr>", '    <td bgcolor="#2b787e">',
+                               "    <b>", v.name, "    </b>", "    </td>", "  </tr>", "  <tr>",
+                               "    <td>", str(v.type).replace("\n", "<br />", 1),
+                               "    </td>  </tr>", "</table>>"])
+            node = _DotNode(label, "param", v.name, [
+                ("shape", "none"), ("style", "rounded,filled,bold"), ("width", "1.3"),
+                ("color", "orange" if hl(v.name) else "#148b97"), ("fontcolor", "#ffffff"),
+                ("fontname", "Arial")])
+            nodes.append(node)
+        else:
+            node = arg(v.name)
+        by_name[v.name] = node
+    for op in b.ops:
+        opn = _DotNode("<<B>%s</B>>" % op.type, "op", op.type, [
+            ("shape", "box"), ("style", "rounded, filled, bold"),
+            ("color", "orange" if hl(op.type) else "#303A3A"), ("fontname", "Arial"),
+            ("fontcolor", "#ffffff"), ("width", "1.3"), ("height", "0.84")])
+        nodes.append(opn)
+        for slots, out in ((op.inputs, False), (op.outputs, True)):
+            for s in sorted(slots, key=lambda s: s.parameter):
+                for a in s.arguments:
+                    if a not in by_name:
+                        by_name[a] = arg(a)
+                    color = "orange" if hl(op.type) or hl(a) else "#00000"
+                    src, dst = (opn, by_name[a]) if out else (by_name[a], opn)
+                    edges.append('%s -> %s [color="%s"]' % (src.name, dst.name, color))
+    random.shuffle(nodes)
+    text = "\n".join(['digraph G {', 'title = "some graph"', 'layout="dot";',
+                      'concentrate="true";', 'rankdir="TB";', "\n\n\n"]
+                     + [str(n) for n in nodes] + edges + ["}"])
+    with open(path, "w") as f:
+        f.write(text)
+    pdf = os.path.join(os.path.dirname(path), path[:-3] + "pdf")
+    subprocess.Popen(["dot", "-Tpdf", path, "-o", pdf], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    logging.warning("write block debug graph to {}".format(pdf))
+
+
+class WeightNormParamAttr(ParamAttr):
+    """1.x's WeightNormParamAttr; the parameters and ops are Paddle 3.3.1's
+    own LayerHelperBase._create_weight_normalize (1.x's code)."""
+    params_with_weight_norm = []
+
+    def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0,
+                 regularizer=None, trainable=True, gradient_clip=None, do_model_average=False):
+        super().__init__(name=name, initializer=initializer, learning_rate=learning_rate,
+                         regularizer=regularizer, trainable=trainable,
+                         gradient_clip=gradient_clip, do_model_average=do_model_average)
+        self.dim = dim
+
+
+def _weight_norm_parameter(helper, attr, shape, dtype):
+    """1.0-1.5's LayerHelper._create_weight_normalize, with reshape2 and
+    transpose2 for 1.x's reshape and transpose. (Paddle 3.3.1's own
+    version gives every reshape2 one shared `Xshape` output, which breaks
+    reshape2_grad for dim=0 and dim=-1, and it adds a reshape of g.)"""
+    def var(block, what):
+        return block.create_var(name=unique_name.generate(helper.name + ".weight_norm_" + what),
+                                dtype=dtype, persistable=False)
+
+    def norm(block, x, out=None, dim=None):
+        out = out if out is not None else var(block, "norm")
+        a, p, s = var(block, "abs"), var(block, "pow"), var(block, "sum")
+        block.append_op(type="abs", inputs={"X": x}, outputs={"Out": a})
+        block.append_op(type="pow", inputs={"X": a}, outputs={"Out": p}, attrs={"factor": 2.0})
+        block.append_op(type="reduce_sum", inputs={"X": p}, outputs={"Out": s},
+                        attrs={"dim": [0] if dim is None else [dim], "keep_dim": False,
+                               "reduce_all": dim is None})
+        block.append_op(type="pow", inputs={"X": s}, outputs={"Out": out},
+                        attrs={"factor": 0.5})
+        return out
+
+    def reshape(block, x, new_shape, out=None):
+        out = out if out is not None else var(block, "reshape")
+        block.append_op(type="reshape2", inputs={"X": x},
+                        outputs={"Out": out, "XShape": var(block, "reshape_xshape")},
+                        attrs={"shape": new_shape})
+        return out
+
+    def transpose(block, x, perm, out=None):
+        out = out if out is not None else var(block, "transpose")
+        block.append_op(type="transpose2", inputs={"X": x},
+                        outputs={"Out": out, "XShape": var(block, "transpose_xshape")},
+                        attrs={"axis": perm})
+        return out
+
+    def norm_except_dim(block, x, out=None, dim=None):
+        out = out if out is not None else var(block, "norm")
+        if dim is None:
+            norm(block, x, out)
+        elif dim == 0:
+            n = norm(block, reshape(block, x, [x.shape[0], -1]), dim=1)
+            reshape(block, n, [x.shape[0]] + [1] * (len(x.shape) - 1), out)
+        elif dim == len(x.shape) - 1:
+            n = norm(block, reshape(block, x, [-1, x.shape[-1]]), dim=0)
+            reshape(block, n, [1] * (len(x.shape) - 1) + [x.shape[-1]], out)
+        else:
+            perm = list(range(len(x.shape)))
+            perm[0], perm[dim] = dim, 0
+            n = norm(block, transpose(block, x, perm), dim=0)
+            transpose(block, n, perm, out)
+        return out
+
+    g_attr, v_attr = copy.deepcopy(attr), copy.deepcopy(attr)
+    g_attr.name, v_attr.name = attr.name + "_g", attr.name + "_v"
+    g_shape = [1] * len(shape)
+    if attr.dim is not None:
+        g_shape[attr.dim] = shape[attr.dim]
+    startup = helper.startup_program.global_block()
+    g = startup.create_parameter(dtype=dtype, shape=g_shape,
+                                 **g_attr._to_kwargs(with_initializer=False))
+    v = startup.create_parameter(dtype=dtype, shape=shape,
+                                 **v_attr._to_kwargs(with_initializer=True))
+    norm_except_dim(startup, v, g, attr.dim)
+    main = helper.main_program.global_block()
+    g = main.create_parameter(dtype=dtype, shape=g_shape, **g_attr._to_kwargs())
+    v = main.create_parameter(dtype=dtype, shape=shape, **v_attr._to_kwargs())
+    n = norm_except_dim(helper.main_program.current_block(), v, dim=attr.dim)
+    layers = paddle.fluid.layers
+    scale = layers.elementwise_div(x=g, y=n)
+    if attr.dim is not None:
+        scale = layers.reshape(x=scale, shape=[v.shape[attr.dim]])
+    param = layers.elementwise_mul(x=v, y=scale, axis=-1 if attr.dim is None else attr.dim)
+    WeightNormParamAttr.params_with_weight_norm.append(param)
+    return param
+
+
+def _install_1x_more(fluid, layers):
+    if not hasattr(fluid, "Tensor"):
+        fluid.Tensor = core.DenseTensor  # 1.x's fluid.Tensor was core.LoDTensor
+    fluid.WeightNormParamAttr = WeightNormParamAttr
+    fluid.param_attr.WeightNormParamAttr = WeightNormParamAttr
+    fluid.clip.ErrorClipByValue = paddle.nn.clip.ErrorClipByValue
+    fluid.clip.BaseErrorClipAttr = paddle.nn.clip.BaseErrorClipAttr
+    fluid.clip.error_clip_callback = paddle.nn.clip.error_clip_callback
+    fluid.debugger = _module("paddle.fluid.debugger", pprint_program_codes=_pprint_program_codes,
+                             pprint_block_codes=_pprint_block_codes,
+                             draw_block_graphviz=_draw_block_graphviz)
+    fluid.io.get_inference_program = _get_inference_program
+    fluid.op = _module("paddle.fluid.op", Operator=_OperatorFactory())
+    fluid.nets.scaled_dot_product_attention = _scaled_dot_product_attention
+
+
+# ---------------------------------------------------------------- readers (1.x)
+# `layers.py_reader` / `create_py_reader_by_data` / `double_buffer` /
+# `read_file` as 1.5's Python built them (a queue in the scope, the
+# create_py_reader op in the startup program, create_double_buffer_reader
+# and read in the main program, a daemon thread pushing the decorated
+# generator's batches) over Paddle 3.3.1's core, whose executor runs those
+# ops and raises core.EOFException; `fluid.io.PyReader` is Paddle 3.3.1's
+# own (1.6's signature); `Executor.run` takes 1.5's one-item feed list.
+
+def _reader_io():
+    from paddle.base.layers import io as base_io
+    return base_io
+
+
+def _py_reader_1x(capacity, shapes, dtypes, lod_levels=None, name=None, use_double_buffer=True,
+                  feed_list=None):
+    import threading
+    base_io = _reader_io()
+    if feed_list is not None:
+        if not isinstance(feed_list, list):
+            raise TypeError("feed_list should be a list of Variable"
+                            " instead of " + str(type(feed_list)))
+        dtypes = [v.dtype for v in feed_list]
+        shapes = [list(v.shape) for v in feed_list]
+        lod_levels = [v.lod_level for v in feed_list]
+    else:
+        dtypes = [_dtype(dt) for dt in dtypes]
+        if lod_levels is None:
+            lod_levels = [0] * len(shapes)
+    shape_concat, ranks = [], []
+    for shape in shapes:
+        shape_concat.extend(shape)
+        ranks.append(len(shape))
+    if name is None:
+        queue_name = unique_name.generate("lod_tensor_blocking_queue")
+        reader_name = unique_name.generate("create_py_reader")
+        double_buffer_name = unique_name.generate("double_buffer")
+    else:
+        queue_name = "_".join([name, "queue"])
+        reader_name = "_".join([name, "reader"])
+        double_buffer_name = "_".join([name, "double_buffer"])
+    var = paddle.static.global_scope().var(queue_name)
+    feed_queue = core.init_dense_tensor_blocking_queue(var, capacity, False)
+    startup_blk = framework.default_startup_program().current_block()
+    startup_var = startup_blk.create_var(name=reader_name)
+    startup_blk.append_op(
+        type="create_py_reader", inputs={"blocking_queue": [queue_name]},
+        outputs={"Out": [startup_var]},
+        attrs={"shape_concat": shape_concat, "lod_levels": list(lod_levels),
+               "dtypes": [int(t) for t in dtypes], "need_check_feed": [0] * len(dtypes),
+               "ranks": ranks})
+    startup_var.desc.set_dtypes(dtypes)
+    startup_var.persistable = True
+    main_var = base_io._copy_reader_var_(framework.default_main_program().current_block(),
+                                         startup_var)
+    reader = base_io.monkey_patch_reader_methods(main_var)
+    if use_double_buffer:
+        double = _double_buffer_1x(reader, name=double_buffer_name)
+        double.reset = reader.reset
+        reader = double
+
+    reader.queue = feed_queue
+    current_reset_method = reader.reset
+    reader.thread = None
+    reader.tensor_provider = None
+    reader.exited = False
+
+    def start_provide_thread(func):
+        def provider_thread():
+            try:
+                for tensors in func():
+                    array = core.DenseTensorArray()
+                    for item in tensors:
+                        if not isinstance(item, core.DenseTensor):
+                            tmp = core.DenseTensor()
+                            tmp.set(numpy.asarray(item), core.CPUPlace())
+                            item = tmp
+                        array.append(item)
+                    if reader.exited:
+                        break
+                    feed_queue.push(array)
+                    if reader.exited:
+                        break
+                feed_queue.close()
+            except Exception:
+                feed_queue.close()
+                raise
+
+        reader.thread = threading.Thread(target=provider_thread)
+        reader.thread.daemon = True
+        reader.thread.start()
+
+    def set_tensor_provider(func):
+        reader.tensor_provider = func
+
+    def set_paddle_reader(paddle_reader):
+        with framework.program_guard(Program(), Program()):
+            actual_feed_list = feed_list
+            if actual_feed_list is None:
+                actual_feed_list = [
+                    layers_data(name=str(i), dtype=dt, shape=sh, lod_level=ll)
+                    for i, (dt, sh, ll) in enumerate(zip(dtypes, shapes, lod_levels))]
+            data_names = [v.name for v in actual_feed_list]
+            feeder = paddle.base.DataFeeder(feed_list=actual_feed_list, place=core.CPUPlace())
+
+        def tensor_provider():
+            # 1.x's feeder.decorate_reader(paddle_reader, multi_devices=False)
+            for batch in paddle_reader():
+                slots = feeder.feed(batch)
+                yield [slots[n] for n in data_names]
+
+        set_tensor_provider(tensor_provider)
+
+    def reset():
+        current_reset_method()
+        if reader.thread is not None and reader.tensor_provider is not None:
+            reader.exited = True
+            reader.thread.join()
+            reader.exited = False
+
+    def start():
+        start_provide_thread(reader.tensor_provider)
+
+    reader.reset = reset
+    reader.decorate_tensor_provider = set_tensor_provider
+    reader.decorate_paddle_reader = set_paddle_reader
+    reader.decorate_batch_generator = set_tensor_provider
+    reader.decorate_sample_list_generator = set_paddle_reader
+    reader.start = start
+    return reader
+
+
+def py_reader_1x(capacity, shapes, dtypes, lod_levels=None, name=None, use_double_buffer=True):
+    return _py_reader_1x(capacity, shapes, dtypes, lod_levels, name, use_double_buffer)
+
+
+def create_py_reader_by_data_1x(capacity, feed_list, name=None, use_double_buffer=True):
+    return _py_reader_1x(capacity, None, None, None, name, use_double_buffer, feed_list)
+
+
+def _double_buffer_1x(reader, place=None, name=None):
+    attrs = {}
+    if place is not None:
+        attrs["place"] = str(place).upper()
+    make = getattr(_reader_io(), "__create_unshared_decorated_reader__")
+    return make("create_double_buffer_reader", reader, attrs, name=name)
+
+
+def read_file_1x(reader):
+    helper = LayerHelper("read_file")
+    out = [helper.create_variable_for_type_inference(stop_gradient=True, dtype="float32")
+           for _ in range(len(reader.desc.shapes()))]
+    helper.append_op(type="read", inputs={"Reader": [reader]}, outputs={"Out": out})
+    return out[0] if len(out) == 1 else out
+
+
+def _install_1x_readers(fluid, layers):
+    from paddle.base import reader as base_reader
+    layers.py_reader = py_reader_1x
+    layers.create_py_reader_by_data = create_py_reader_by_data_1x
+    layers.double_buffer = _double_buffer_1x
+    layers.read_file = read_file_1x
+    io_layers = sys.modules.get("paddle.fluid.layers.io")
+    if io_layers is not None:
+        for n in ("py_reader", "create_py_reader_by_data", "double_buffer", "read_file"):
+            setattr(io_layers, n, getattr(layers, n))
+    fluid.io.PyReader = PyReader_1x
+    fluid.reader = _module("paddle.fluid.reader", PyReader=PyReader_1x)
+    if not hasattr(fluid, "LoDTensorArray"):
+        fluid.LoDTensorArray = core.DenseTensorArray
+
+
+def PyReader_1x(feed_list=None, capacity=None, use_double_buffer=True, iterable=True,
+                return_list=False):
+    """Paddle 3.3.1's PyReader (1.6's), its reader made in the startup
+    program as 1.x's (3.3.1 by default makes it in the main program, to
+    keep the data's order over several devices)."""
+    from paddle.base import reader as base_reader
+    old = base_reader.keep_data_loader_order()
+    base_reader.keep_data_loader_order(False)
+    try:
+        return base_reader.PyReader(feed_list, capacity, use_double_buffer, iterable,
+                                    return_list)
+    finally:
+        base_reader.keep_data_loader_order(old)

@@ -27,8 +27,21 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None)
     if not isinstance(loss, Variable):
         raise TypeError("The type of 'loss' in append_backward must be Variable, but received %s"
                         % type(loss).__name__)
+    error_clips = False
     if callbacks is not None:
-        raise NotImplementedError("append_backward's callbacks are not supported by fluidc")
+        assert isinstance(callbacks, list)
+        from . import clip
+        for cb in callbacks:
+            if not hasattr(cb, "__call__"):
+                raise ValueError("'callback' must be a callable object.")
+            if cb is clip.error_clip_callback:
+                error_clips = True
+            else:
+                # 1.x called each callback after each grad op it appended;
+                # fluidc's backward is built natively, in one call.
+                raise NotImplementedError(
+                    "append_backward calls no callback but fluid.clip.error_clip_callback in "
+                    "fluidc (its backward is built natively, not op by op in Python)")
     if loss.block.idx != 0:
         raise ValueError(
             "the loss must be computed in the program's global block (a loss computed inside "
@@ -43,8 +56,13 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None)
     wanted = _names(parameter_list, "parameter_list")
     if wanted is None:
         wanted = [p.name for p in params if p.trainable]
+    first_ops = [program.desc.op_count(b.idx) for b in program.blocks]
     pairs = program.desc.append_backward(loss.name, wanted, no_grad)
+    framework._edited()
     program._sync_with_cpp()
+    if error_clips:
+        from . import clip
+        clip._apply_error_clips(program, first_ops, framework.grad_var_name(loss.name))
     return [(block.var(p), block.var(g)) for (p, g) in pairs]
 
 

@@ -23,7 +23,7 @@ from .layer_helper import LayerHelper
 
 VarType = core.VarDesc.VarType
 
-__all__ = ["set_gradient_clip", "GradientClipByValue", "GradientClipByNorm",
+__all__ = ["set_gradient_clip", "ErrorClipByValue", "GradientClipByValue", "GradientClipByNorm",
            "GradientClipByGlobalNorm"]
 
 
@@ -34,6 +34,106 @@ def _unary_op(op_type, x, attrs):
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
     helper.append_op(type=op_type, inputs={"X": [x]}, outputs={"Out": [out]}, attrs=attrs)
     return out
+
+
+class BaseErrorClipAttr(object):
+    """An error clip: what a variable's `error_clip` holds. Backward (with
+    `error_clip_callback`, which the optimizer's `minimize` always passes)
+    clips the variable's gradient in place right after the op that makes
+    it, so the ops before it see the clipped gradient."""
+
+    def __str__(self):
+        raise NotImplementedError()
+
+    def _append_clip_op(self, block, grad_name):
+        raise NotImplementedError()
+
+
+class ErrorClipByValue(BaseErrorClipAttr):
+    """The gradient of the variable clipped to [min, max] (min is -max if
+    not given)."""
+
+    def __init__(self, max, min=None):
+        max = float(max)
+        if min is None:
+            min = -max
+        else:
+            min = float(min)
+        self.max = max
+        self.min = min
+
+    def __str__(self):
+        return "ByValue, min=%f, max=%f" % (self.min, self.max)
+
+    def _clip_op(self, grad_name):
+        return dict(type="clip", inputs={"X": [grad_name]}, outputs={"Out": [grad_name]},
+                    attrs={"min": self.min, "max": self.max, "op_role": _BACKWARD})
+
+    def _append_clip_op(self, block, grad_name):
+        block.append_op(**self._clip_op(grad_name))
+
+
+_BACKWARD = 1  # OpRole.Backward
+
+
+def error_clip_callback(block, context):
+    """1.x's backward callback that applied each variable's `error_clip`
+    after the grad op making its gradient. fluidc builds the backward
+    natively; `append_backward(callbacks=[error_clip_callback])` applies
+    the clips once it is built (`_apply_error_clips`), at the same places.
+    Called directly, it does what 1.x's did for the block's last op."""
+    grad_to_var = context
+    index = len(block.ops) - 1
+    _clip_outputs(block, index, lambda n: grad_to_var.get(n))
+
+
+def _clip_outputs(block, index, forward_name):
+    """Inserts, after op `index` of `block`, a clip of each of its outputs
+    whose forward variable has an error clip; returns how many."""
+    op = block.ops[index]
+    added = 0
+    for grad_n in op.output_arg_names:
+        fwd = forward_name(grad_n)
+        if fwd is None:
+            continue
+        fwd_var = block._find_var_recursive(fwd)
+        if fwd_var is None:
+            # a grad block's forward variables live in its forward block
+            for b in block.program.blocks:
+                if fwd in b.vars:
+                    fwd_var = b.vars[fwd]
+                    break
+        if fwd_var is None:
+            raise ValueError("Var %s is not found recursively" % fwd)
+        error_clip = getattr(fwd_var, "error_clip", None)
+        if not (error_clip is None or isinstance(error_clip, BaseErrorClipAttr)):
+            raise TypeError(
+                "Variable's error_clip should be an instance of BaseErrorClipAttr or None.")
+        if error_clip is not None:
+            block._insert_op(index + 1 + added, **error_clip._clip_op(grad_n))
+            added += 1
+    return added
+
+
+def _apply_error_clips(program, first_ops, loss_grad):
+    """After a native backward: the clips 1.x's `error_clip_callback` made.
+    `first_ops[i]` is the number of ops block i had before the backward
+    (blocks the backward added start at 0); the gradients are the grad
+    ops' outputs named `<forward>@GRAD` (not the renamed partial ones,
+    which 1.x's callback did not clip either: it clipped the `sum` of
+    them). The loss's own gradient (the `fill_constant` backward starts
+    with) is not a grad op's output, so it is not clipped."""
+    suffix = framework.GRAD_VAR_SUFFIX
+
+    def forward_name(n):
+        if n.endswith(suffix) and n != loss_grad:
+            return n[:-len(suffix)]
+        return None
+
+    for b in program.blocks:
+        i = first_ops[b.idx] if b.idx < len(first_ops) else 0
+        while i < len(b.ops):
+            i += 1 + _clip_outputs(b, i, forward_name)
 
 
 class GradientClipBase(object):

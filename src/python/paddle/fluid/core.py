@@ -139,7 +139,43 @@ def has_op(op_type):
     return _fluidc.has_op(op_type)
 
 
-from .lod_tensor_core import LoDRankTable, LoDTensor, LoDTensorArray, Scope  # noqa: E402
+class _OpRole(object):
+    """1.x's `OpRole`: what an op's `op_role` attribute says it does."""
+    Forward = 0
+    Backward = 1
+    Optimize = 2
+    RPC = 4
+    Dist = 8
+    LRSched = 16
+    Loss = 256
+
+
+class op_proto_and_checker_maker(object):
+    """1.x's names of the attributes every op has."""
+    OpRole = _OpRole
+
+    @staticmethod
+    def kOpRoleAttrName():
+        return "op_role"
+
+    @staticmethod
+    def kOpRoleVarAttrName():
+        return "op_role_var"
+
+    @staticmethod
+    def kOpNameScopeAttrName():
+        return "op_namescope"
+
+    @staticmethod
+    def kOpCreationCallstackAttrName():
+        return "op_callstack"
+
+
+from .lod_tensor_core import (  # noqa: E402
+    LoDRankTable, LoDTensor, LoDTensorArray, Scope, get_fetch_variable, set_feed_variable)
+
+from .reader_core import (  # noqa: E402,F401
+    EOFException, LoDTensorBlockingQueue, init_lod_tensor_blocking_queue)
 
 Tensor = LoDTensor
 DenseTensor = LoDTensor

@@ -6,8 +6,8 @@ Each variable's fields become one array of the variable's dtype; when the
 array's rank is not the variable's, it is reshaped to the variable's shape
 (which may hold one unknown dim). A variable with `lod_level` > 0 takes
 sequences (of sequences, for 2): their items become the rows and their
-lengths the LoD, in a LoDTensor. Fields of variables without LoD are given
-as numpy arrays, which `Executor.run` feeds as 1.x fed its LoDTensors.
+lengths the LoD. Every field comes as a LoDTensor, as in 1.x (`.shape()`,
+`.lod()`, `np.array(t)`), with no LoD for `lod_level` 0.
 """
 import numpy
 
@@ -52,12 +52,10 @@ class DataToLoDTensorConverter(object):
                 raise ValueError(
                     "Reshape error. What is defined in data layer is {}, but receive {}".format(
                         tuple(self.shape), arr.shape))
-        if self.lod_level == 0:
-            self._reset()
-            return arr
         t = core.LoDTensor()
         t.set(arr, self.place)
-        t.set_recursive_sequence_lengths(self.lod)
+        if self.lod_level > 0:
+            t.set_recursive_sequence_lengths(self.lod)
         self._reset()
         return t
 
@@ -86,8 +84,7 @@ class DataFeeder(object):
         self.place = place
 
     def feed(self, iterable):
-        """The feed dict of a minibatch: `{name: array}` (a LoDTensor for a
-        variable with LoD)."""
+        """The feed dict of a minibatch: `{name: LoDTensor}`."""
         converters = [DataToLoDTensorConverter(self.place, lod_level, shape, dtype)
                       for lod_level, shape, dtype in zip(
                           self.feed_lod_level, self.feed_shapes, self.feed_dtypes)]

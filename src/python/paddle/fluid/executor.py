@@ -12,6 +12,7 @@ import numpy as np
 
 from . import core
 from . import framework
+from . import reader_core
 from .lod_tensor_core import LoDTensor, Scope
 
 __all__ = ["Executor", "global_scope", "scope_guard"]
@@ -114,6 +115,11 @@ class Executor(object):
         program = _program_of(program)
         if feed is None:
             feed = {}
+        elif isinstance(feed, (list, tuple)):
+            # 1.5: one feed dict per device (an iterable PyReader's
+            # batches); fluidc runs on one.
+            assert len(feed) == 1, "Not compiled with data parallel"
+            feed = feed[0]
         if not isinstance(feed, dict):
             raise TypeError("feed requires dict as its Parameter. But you passed in %s"
                             % type(feed).__name__)
@@ -138,13 +144,20 @@ class Executor(object):
             else:
                 value = np.asarray(value)
             feeds.append((name, value._h, lod))
-        results = _HOST.run(scope._session, program.desc, feeds, fetch)
+        desc = program.desc
+        plan = reader_core.plan(program) if reader_core._READERS else None
+        if plan is not None:
+            # The runtime has no reader ops: it runs the program without
+            # them, each `read` op's outputs fed its reader's next batch.
+            desc, reads = plan
+            feeds = _read_batches(reads, feeds)
+        results = _HOST.run(scope._session, desc, feeds, fetch)
         if return_numpy:
             for (_, lod) in results:
                 if lod:
                     raise RuntimeError(_LOD_FETCH)
             return [np.ndarray._wrap(h) for (h, _) in results]
-        return [LoDTensor(np.ndarray._wrap(h), lod) for (h, lod) in results]
+        return [LoDTensor._make(np.ndarray._wrap(h), lod) for (h, lod) in results]
 
     def _record(self, program, feed, fetch):
         """Build mode: a startup program's run does nothing; the first run
@@ -158,15 +171,39 @@ class Executor(object):
                 name = name.name
             if not block.desc.var_has(0, name):
                 raise ValueError("var %s not in this block" % name)
-        startup = program._startup.desc if program._startup is not None else None
+        startup = (reader_core.runnable_desc(program._startup)
+                   if program._startup is not None else None)
         feed_names = [n.name if isinstance(n, framework.Variable) else n for n in feed]
-        _HOST.record(program.desc, startup, feed_names, fetch)
+        desc = program.desc
+        plan = reader_core.plan(program) if reader_core._READERS else None
+        if plan is not None:
+            # What the program reads is fed in the program fluidc writes.
+            desc, reads = plan
+            for _, outs in reads:
+                feed_names += [n for n in outs if n not in feed_names]
+        _HOST.record(desc, startup, feed_names, fetch)
         raise _fluidc.BuildStop()
 
     def infer_from_dataset(self, *args, **kwargs):
         raise NotImplementedError("Executor.infer_from_dataset (Paddle's Dataset API) is not in fluidc")
 
     train_from_dataset = infer_from_dataset
+
+
+def _read_batches(reads, feeds):
+    """`feeds` with each read op's outputs fed the next batch of its
+    reader (over a feed of the same name: the read op ran after the feed
+    ops); `core.EOFException` when a reader has no more."""
+    fed = []
+    for reader_name, outs in reads:
+        batch = reader_core.read_next(reader_name)
+        if len(batch) != len(outs):
+            raise core.EnforceNotMet("input data number and output data number of read_op do not "
+                                     "match (%d and %d)" % (len(batch), len(outs)))
+        for name, (array, lod) in zip(outs, batch):
+            fed.append((name, np.asarray(array)._h, lod))
+    read = set(n for n, _, _ in fed)
+    return [f for f in feeds if f[0] not in read] + fed
 
 
 _ = core

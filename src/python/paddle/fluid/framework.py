@@ -11,6 +11,7 @@ import contextlib
 
 import numpy as np
 
+from . import _proto_text
 from . import core
 from . import unique_name
 
@@ -128,6 +129,7 @@ class Variable(object):
         block.program.desc.var_create(
             block.idx, name, kind, dtype, shape, lod_level, persistable, stop_gradient,
             need_check_feed, kwargs.get("_is_parameter"), capacity)
+        _edited()
         self.error_clip = error_clip
         self.is_data = is_data
         self.op = None
@@ -139,6 +141,7 @@ class Variable(object):
 
     def _set(self, field, value):
         self.block.desc.var_set(self.block.idx, self.name, field, value)
+        _edited()
 
     @property
     def shape(self):
@@ -203,7 +206,7 @@ class Variable(object):
         `throw_on_error` raised for unset required fields, which fluidc's
         descs always set."""
         assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
-        res_str = self.block.desc.var_proto_text(self.block.idx, self.name)
+        res_str = _proto_text.var_text(self.block.desc.var_proto_text(self.block.idx, self.name))
         if with_details:
             for attr_name in ("error_clip", "stop_gradient"):
                 res_str += "%s: %s\n" % (attr_name, bytes(getattr(self, attr_name)))
@@ -230,6 +233,11 @@ class Variable(object):
     def astype(self, dtype):
         from .layers import tensor
         return tensor.cast(self, dtype)
+
+    def _set_error_clip(self, error_clip):
+        """The error clip (`fluid.clip.ErrorClipByValue`) the backward
+        applies to this variable's gradient."""
+        self.error_clip = error_clip
 
 
 def type_name(value):
@@ -337,8 +345,17 @@ class Operator(object):
     def _block_attr_id(self, name):
         return self.attr(name)
 
+    def infer_var_type(self, block_desc):
+        """1.x's `OpDesc.infer_var_type`: fluidc infers the outputs' types
+        when the op is appended (and when its inputs change), so this has
+        nothing left to do."""
+
+    def infer_shape(self, block_desc):
+        """1.x's `OpDesc.infer_shape` (see `infer_var_type`)."""
+
     def _set_attr(self, name, value):
         self.block.desc.op_set_attr(self.block.idx, self.idx, name, value)
+        _edited()
 
     _update_desc_attr = _set_attr
 
@@ -347,12 +364,14 @@ class Operator(object):
             if old in names:
                 self.block.desc.op_set_slot(self.block.idx, self.idx, False, slot,
                                             [new if n == old else n for n in names])
+                _edited()
 
     def _rename_output(self, old, new):
         for slot, names in self._slots(True).items():
             if old in names:
                 self.block.desc.op_set_slot(self.block.idx, self.idx, True, slot,
                                             [new if n == old else n for n in names])
+                _edited()
 
     def __str__(self):
         return self.to_string(True)
@@ -361,7 +380,7 @@ class Operator(object):
 
     def to_string(self, throw_on_error):
         """1.x: the protobuf text of the op's OpDesc."""
-        return self.block.desc.op_proto_text(self.block.idx, self.idx)
+        return _proto_text.op_text(self.block.desc.op_proto_text(self.block.idx, self.idx))
 
     def _to_readable_code(self, skip_op_callstack=True):
         """Paddle 1.7+'s one-line form (`{Out=[...]} = type(inputs=...)`)."""
@@ -405,7 +424,7 @@ class Block(object):
         ops."""
         assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
         if not with_details:
-            return self.desc.block_proto_text(self.idx)
+            return _proto_text.block_text(self.desc.block_proto_text(self.idx))
         import re  # on first use: importing it costs start-up
         re_add_indent = re.compile(r"\n(.)")
         res_str = "blocks {\n  idx: %d\n  parent_idx: %d" % (self.idx, self.parent_idx)
@@ -497,17 +516,22 @@ class Block(object):
                 attrs["op_role_var"] = list(prog._op_role_var)
             if "op_namescope" not in attrs and _name_scope_stack:
                 attrs["op_namescope"] = "/" + "/".join(_name_scope_stack) + "/"
-        return Operator(self, prog.desc.op_append(self.idx, type, inputs, outputs, attrs, at))
+        idx = prog.desc.op_append(self.idx, type, inputs, outputs, attrs, at)
+        _edited()
+        return Operator(self, idx)
 
     def _remove_op(self, index):
         self.desc.op_remove(self.idx, index, index + 1)
+        _edited()
 
     def _remove_var(self, name):
         self.desc.var_remove(self.idx, name)
+        _edited()
         self.vars.pop(name, None)
 
     def _rename_var(self, name, new_name):
         self.desc.rename_var(self.idx, name, new_name)
+        _edited()
         v = self.vars.pop(name)
         v.name = new_name
         self.vars[new_name] = v
@@ -645,8 +669,11 @@ class Program(object):
                     w.block = nb
                     nb.vars[name] = w
                 else:
+                    # 1.x's clone remade the other variables from the desc:
+                    # an error clip is not copied.
                     nb.vars[name].__dict__.update(
-                        dict((k, x) for k, x in v.__dict__.items() if k not in ("block",)))
+                        dict((k, x) for k, x in v.__dict__.items()
+                             if k not in ("block", "error_clip")))
                     nb.vars[name].block = nb
         return p
 
@@ -693,7 +720,21 @@ class Program(object):
     prune = _prune
 
     def _inference_optimize(self, prune_read_op=True):
-        return Program(self.desc.clone_for_test())
+        """The program for inference; with `prune_read_op`, as 1.x, without
+        the global block's ops up to its first `read` op (the reader ops
+        and the read) nor its READER variables."""
+        desc = self.desc.clone_for_test()
+        if prune_read_op:
+            n = desc.op_count(0)
+            read_idx = 0
+            while read_idx < n and desc.op_type(0, read_idx) != "read":
+                read_idx += 1
+            if read_idx < n:
+                desc.op_remove(0, 0, read_idx + 1)
+            for name in desc.var_names(0):
+                if desc.var_get(0, name, "type") == int(VarType.READER):
+                    desc.var_remove(0, name)
+        return Program(desc)
 
     def __str__(self):
         """1.x: `to_string(True)`, the protobuf text of the ProgramDesc
@@ -707,7 +748,7 @@ class Program(object):
         assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
         if with_details:
             return "".join(b.to_string(throw_on_error, with_details) for b in self.blocks)
-        return self.desc.program_proto_text()
+        return _proto_text.program_text(self.desc.program_proto_text())
 
     def _to_readable_code(self):
         """Paddle 1.7+'s (and 3.3.1's `print(program)`) readable form."""
@@ -809,5 +850,74 @@ _name_scope_counts = {}
 
 def _host_programs():
     """The default main and startup programs' descs (what the command
-    line writes for a script that runs none)."""
-    return (_main_program_.desc, _startup_program_.desc)
+    line writes for a script that runs none), without reader ops (which
+    the runtime does not run: a `read` op's outputs are fed)."""
+    from . import reader_core
+    return (reader_core.runnable_desc(_main_program_),
+            reader_core.runnable_desc(_startup_program_))
+
+
+# How many edits this package has made to programs: a cache of something
+# made from a program (the executor's reader-free copy, `reader_core.plan`)
+# is good while this has not changed.
+_edits = 0
+
+
+def _edited():
+    global _edits
+    _edits += 1
+
+
+class _ProtoSlot(object):
+    def __init__(self, name, duplicable, dispensable):
+        self.name = name
+        self.duplicable = duplicable
+        self.dispensable = dispensable
+        self.intermediate = False
+
+
+class _ProtoAttr(object):
+    def __init__(self, name, generated):
+        self.name = name
+        self.generated = generated
+
+
+class _OpProto(object):
+    """An op's declaration as 1.x's `framework_pb2.OpProto` gave it to
+    Python: its type, its input and output slots (`name`, `duplicable`,
+    `dispensable`) and its attributes (`name`, `generated`)."""
+
+    def __init__(self, op_type):
+        self.type = op_type
+        self.inputs = [_ProtoSlot(*s) for s in core._fluidc.op_slot_names(op_type, False)]
+        self.outputs = [_ProtoSlot(*s) for s in core._fluidc.op_slot_names(op_type, True)]
+        generated = OpProtoHolder.generated_op_attr_names()
+        self.attrs = [_ProtoAttr(a, a in generated) for a in core._fluidc.op_attr_names(op_type)]
+
+
+class OpProtoHolder(object):
+    """1.x's holder of every op's proto (`OpProtoHolder.instance()
+    .get_op_proto(type)`), which op tests read their op's slots from."""
+
+    @classmethod
+    def instance(cls):
+        if not hasattr(cls, "_instance"):
+            cls._instance = cls()
+        return cls._instance
+
+    def __init__(self):
+        assert not hasattr(self.__class__, "_instance"), \
+            "Please use `instance()` to get OpProtoHolder object!"
+        self.op_proto_map = {}
+
+    def get_op_proto(self, type):
+        proto = self.op_proto_map.get(type)
+        if proto is None:
+            if not core._fluidc.has_op(type):
+                raise ValueError("Operator \"%s\" has not been registered." % type)
+            proto = self.op_proto_map[type] = _OpProto(type)
+        return proto
+
+    @staticmethod
+    def generated_op_attr_names():
+        return {"op_role", "op_role_var", "op_namescope"}

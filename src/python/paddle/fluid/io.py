@@ -34,11 +34,13 @@ from . import framework
 from .compiler import CompiledProgram
 from .executor import global_scope
 from .framework import Parameter, Program, Variable
+from . import reader
+from .reader import PyReader  # noqa: F401  (1.5: fluid.io.PyReader)
 
 __all__ = [
     "save_vars", "save_params", "save_persistables", "load_vars", "load_params",
     "load_persistables", "save_inference_model", "load_inference_model",
-    "is_parameter", "is_persistable", "save", "load",
+    "is_parameter", "is_persistable", "save", "load", "PyReader", "get_inference_program",
 ]
 
 _HOST = _fluidc.HOST
@@ -353,3 +355,24 @@ def _load_saved_vars(program, model_path, executor, var_list):
     else:
         raise ValueError("There is no file or directory named '%s' (nor %s.pdparams)"
                          % (model_path, model_path))
+
+
+def get_inference_program(target_vars, main_program=None):
+    """2018's (0.11-0.15) way to a test program: `main_program` (the
+    default main program by default) pruned to the ops `target_vars` need
+    (Variables; an Evaluator stands for its states and metrics), with
+    `is_test` set. Paddle 1.0 replaced it by `clone(for_test=True)`."""
+    if main_program is None:
+        main_program = framework.default_main_program()
+    if not isinstance(target_vars, list):
+        target_vars = [target_vars]
+    from .evaluator import Evaluator
+    targets = []
+    for var in target_vars:
+        if isinstance(var, Evaluator):
+            targets.extend(var.states)
+            targets.extend(var.metrics)
+        else:
+            targets.append(var)
+    pruned_program = main_program._prune(targets=targets)
+    return pruned_program._inference_optimize()

@@ -97,12 +97,6 @@ class LayerHelper(object):
         prepended there, then in the main program."""
         if attr is False:
             return None
-        if isinstance(attr, WeightNormParamAttr):
-            # 1.x made it two parameters (g and v) and the ops of
-            # w = g * v / ||v||; fluidc builds neither.
-            raise NotImplementedError(
-                "fluidc does not support WeightNormParamAttr (weight normalization) yet; "
-                "pass a fluid.ParamAttr for %s" % self.layer_type)
         attr = copy.deepcopy(attr)
         if default_initializer is None:
             if is_bias:
@@ -114,10 +108,121 @@ class LayerHelper(object):
         if attr.name is None:
             attr.name = unique_name.generate(".".join([self.name, "b" if is_bias else "w"]))
         shape = [int(d) for d in shape]
+        if isinstance(attr, WeightNormParamAttr):
+            param = self._create_weight_normalize(attr, shape, dtype)
+            WeightNormParamAttr.params_with_weight_norm.append(param)
+            return param
         self.startup_program.global_block().create_parameter(
             dtype=dtype, shape=shape, **attr._to_kwargs(with_initializer=True))
         return self.main_program.global_block().create_parameter(
             dtype=dtype, shape=shape, **attr._to_kwargs())
+
+    def _wn_var(self, block, dtype, what):
+        return block.create_var(
+            name=unique_name.generate(".".join([self.name, "weight_norm_" + what])),
+            dtype=dtype, persistable=False)
+
+    def _wn_norm(self, block, x, dtype, out=None, p=2, dim=None, keep_dim=False):
+        """(sum |x|^p over `dim`, all dims for None) ^ (1/p), into `out`."""
+        if out is None:
+            out = self._wn_var(block, dtype, "norm")
+        abs_out = self._wn_var(block, dtype, "abs")
+        block.append_op(type="abs", inputs={"X": x}, outputs={"Out": abs_out})
+        pow_out = self._wn_var(block, dtype, "pow")
+        block.append_op(type="pow", inputs={"X": abs_out}, outputs={"Out": pow_out},
+                        attrs={"factor": float(p)})
+        sum_out = self._wn_var(block, dtype, "sum")
+        block.append_op(type="reduce_sum", inputs={"X": pow_out}, outputs={"Out": sum_out},
+                        attrs={"dim": [0] if dim is None else [dim], "keep_dim": keep_dim,
+                               "reduce_all": dim is None})
+        block.append_op(type="pow", inputs={"X": sum_out}, outputs={"Out": out},
+                        attrs={"factor": 1. / p})
+        return out
+
+    def _wn_reshape(self, block, x, dtype, shape, out=None):
+        # 1.x appended a `reshape` op, which Paddle 3 and fluidc have as
+        # `reshape2` (the same values, with an XShape output).
+        if out is None:
+            out = self._wn_var(block, dtype, "reshape")
+        xshape = block.create_var(
+            name=unique_name.generate(".".join([self.name, "weight_norm_reshape_xshape"])),
+            dtype=dtype, persistable=False)
+        block.append_op(type="reshape2", inputs={"X": x}, outputs={"Out": out, "XShape": xshape},
+                        attrs={"shape": shape})
+        return out
+
+    def _wn_transpose(self, block, x, dtype, axis, out=None):
+        # 1.x's `transpose` op, as `transpose2` (with an XShape output).
+        if out is None:
+            out = self._wn_var(block, dtype, "transpose")
+        xshape = block.create_var(
+            name=unique_name.generate(".".join([self.name, "weight_norm_transpose_xshape"])),
+            dtype=dtype, persistable=False)
+        block.append_op(type="transpose2", inputs={"X": x},
+                        outputs={"Out": out, "XShape": xshape}, attrs={"axis": axis})
+        return out
+
+    def _wn_norm_except_dim(self, block, x, dtype, out=None, dim=None):
+        """The norm of `x` over every dimension but `dim`, as 1.x computed
+        it (for a `dim` neither the first nor the last, 1.x's ops do not
+        fit together, and building them fails as it did there)."""
+        if out is None:
+            out = self._wn_var(block, dtype, "norm")
+        if dim is None:
+            self._wn_norm(block, x, dtype, out, dim=dim)
+        elif dim == 0:
+            out_shape = [x.shape[0]] + [1] * (len(x.shape) - 1)
+            reshape = self._wn_reshape(block, x, dtype, shape=[x.shape[0], -1])
+            norm = self._wn_norm(block, reshape, dtype, dim=1)
+            self._wn_reshape(block, norm, dtype, out=out, shape=out_shape)
+        elif dim == len(x.shape) - 1:
+            out_shape = [1] * (len(x.shape) - 1) + [x.shape[-1]]
+            reshape = self._wn_reshape(block, x, dtype, shape=[-1, x.shape[-1]])
+            norm = self._wn_norm(block, reshape, dtype, dim=0)
+            self._wn_reshape(block, norm, dtype, out=out, shape=out_shape)
+        else:
+            perm = list(range(len(x.shape)))
+            perm[0], perm[dim] = dim, 0
+            transpose = self._wn_transpose(block, x, dtype, perm)
+            norm = self._wn_norm(block, transpose, dtype, dim=0)
+            self._wn_transpose(block, norm, dtype, perm, out=out)
+        return out
+
+    def _create_weight_normalize(self, attr, shape, dtype):
+        """1.x's weight normalization: parameters g (`<name>_g`, the dims of
+        `attr.dim`, 1 elsewhere) and v (`<name>_v`, `shape`); in the
+        startup program v gets the initializer and g the norm of v; in the
+        main program W = v * (g / ||v||)."""
+        from .layers import elementwise_div, elementwise_mul, reshape
+        g_param_attr = copy.deepcopy(attr)
+        g_param_attr.name = attr.name + "_g"
+        g_param_shape = [1] * len(shape)
+        if attr.dim is not None:
+            g_param_shape[attr.dim] = shape[attr.dim]
+        v_param_attr = copy.deepcopy(attr)
+        v_param_attr.name = attr.name + "_v"
+        v_param_shape = shape
+
+        startup_block = self.startup_program.global_block()
+        g_param = startup_block.create_parameter(
+            dtype=dtype, shape=g_param_shape, **g_param_attr._to_kwargs(with_initializer=False))
+        v_param = startup_block.create_parameter(
+            dtype=dtype, shape=v_param_shape, **v_param_attr._to_kwargs(with_initializer=True))
+        self._wn_norm_except_dim(startup_block, v_param, dtype, out=g_param, dim=attr.dim)
+
+        main_block = self.main_program.global_block()
+        g_param = main_block.create_parameter(dtype=dtype, shape=g_param_shape,
+                                              **g_param_attr._to_kwargs())
+        v_param = main_block.create_parameter(dtype=dtype, shape=v_param_shape,
+                                              **v_param_attr._to_kwargs())
+        dim = attr.dim
+        norm = self._wn_norm_except_dim(self.main_program.current_block(), v_param, dtype,
+                                        dim=dim)
+        scale = elementwise_div(x=g_param, y=norm)
+        return elementwise_mul(x=v_param,
+                               y=scale if dim is None else reshape(x=scale,
+                                                                   shape=[v_param.shape[dim]]),
+                               axis=-1 if dim is None else dim)
 
     def get_parameter(self, name):
         param = self.main_program.global_block().var(name)

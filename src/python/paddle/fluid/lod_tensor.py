@@ -4,7 +4,6 @@ the lengths of its sequences (`recursive_seq_lens`, one list per level)."""
 import numpy as np
 
 from . import core
-from .lod_tensor_core import _offsets, _valid
 
 __all__ = ["create_lod_tensor", "create_random_int_lodtensor"]
 
@@ -21,11 +20,12 @@ def create_lod_tensor(data, recursive_seq_lens, place):
         flat = np.concatenate(data, axis=0).astype("int64")
         return create_lod_tensor(flat.reshape([len(flat), 1]), recursive_seq_lens, place)
     if isinstance(data, np.ndarray):
-        rows = data.shape[0] if data.ndim else 1
-        assert _valid(_offsets(recursive_seq_lens), rows), "the provided lod info is invalid"
+        # As 1.x: lengths that do not fit the data are refused by
+        # set_recursive_sequence_lengths (EnforceNotMet).
         tensor = core.LoDTensor()
         tensor.set(data, place)
         tensor.set_recursive_sequence_lengths(recursive_seq_lens)
+        assert tensor.has_valid_recursive_sequence_lengths(), "the provided lod info is invalid"
         return tensor
     raise TypeError("data should be either a LoDTensor, a Numpy array or a list")
 

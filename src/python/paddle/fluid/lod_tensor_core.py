@@ -11,13 +11,21 @@ import numpy as np
 
 
 def _offsets(lengths):
+    """Length-based LoD to offsets. Lengths are `size_t` in 1.x's binding,
+    so a negative one does not convert (pybind11's TypeError)."""
+    if not isinstance(lengths, (list, tuple)):
+        raise TypeError("recursive_sequence_lengths is a list of levels, each a list of "
+                        "sequence lengths ([[3, 2]]), not %s" % type(lengths).__name__)
     out = []
     for level in lengths:
+        if not isinstance(level, (list, tuple)):
+            raise TypeError("recursive_sequence_lengths is a list of levels, each a list of "
+                            "sequence lengths ([[3, 2]])")
         offs = [0]
         for n in level:
             n = int(n)
             if n < 0:
-                raise ValueError("a sequence length cannot be negative: %d" % n)
+                raise TypeError("a sequence length cannot be negative: %d" % n)
             offs.append(offs[-1] + n)
         out.append(offs)
     return out
@@ -38,18 +46,33 @@ def _check_lod(lod):
     return out
 
 
-def _valid(lod, rows):
+def _valid(lod, height):
+    """1.x's `CheckLoD(lod, tensor_height)`: every level has two offsets
+    or more, starts at 0 and does not descend; each level ends at the
+    number of sequences of the next; the last ends at the tensor's height
+    when the height is known (> 0: a tensor with no data has height 0)."""
     if not lod:
         return True
-    for k, level in enumerate(lod):
-        if not level or level[0] != 0:
+    for level in lod:
+        if len(level) < 2 or level[0] != 0:
             return False
         for i in range(len(level) - 1):
             if level[i + 1] < level[i]:
                 return False
-        if k + 1 < len(lod) and level[-1] != len(lod[k + 1]) - 1:
+    if height > 0 and lod[-1][-1] != height:
+        return False
+    for k in range(len(lod) - 1):
+        if lod[k][-1] != len(lod[k + 1]) - 1:
             return False
-    return lod[-1][-1] == rows
+    return True
+
+
+def _height(array):
+    """The first dim of a tensor's data, as 1.x's `dims().front()` (0 for
+    a tensor with no data)."""
+    if array is None or not array.ndim:
+        return 0
+    return array.shape[0]
 
 
 def _cpp_float(x):
@@ -64,12 +87,28 @@ def _cpp_float(x):
 
 
 class LoDTensor(object):
-    """A tensor with LoD (Paddle 3's DenseTensor)."""
+    """A tensor with LoD (Paddle 3's DenseTensor): `LoDTensor()`, or 1.x's
+    `LoDTensor(recursive_sequence_lengths)`, a tensor with a LoD and no
+    data yet."""
 
-    def __init__(self, array=None, lod=None):
-        self._array = array
-        self._lod = lod or []
+    def __init__(self, recursive_sequence_lengths=None):
+        self._array = None
+        self._lod = []
         self._view = None  # (session, name): the scope variable this is
+        if recursive_sequence_lengths is not None:
+            lod = _offsets(recursive_sequence_lengths)
+            if not _valid(lod, -1):
+                raise _fluidc.EnforceNotMet(
+                    "the provided recursive_sequence_lengths info is invalid")
+            self._lod = lod
+
+    @classmethod
+    def _make(cls, array, lod):
+        """A tensor holding `array` with offsets `lod` (fluidc's own use)."""
+        t = cls()
+        t._array = array
+        t._lod = lod or []
+        return t
 
     @classmethod
     def _of_scope(cls, session, name):
@@ -92,26 +131,39 @@ class LoDTensor(object):
             session, name = self._view
             session.set_tensor(name, array, lod)
         else:
-            rows = array.shape[0] if array is not None and array.ndim else 1
-            if array is not None and lod and not _valid(lod, rows):
-                raise ValueError("the LoD %s does not fit a tensor of %d rows" % (lod, rows))
             self._array, self._lod = array, lod
 
     def set(self, array, place=None):
-        array = np.asarray(array)
+        """Copies `array` into the tensor; its LoD stays as it was, checked
+        only when asked (`has_valid_recursive_sequence_lengths`), as 1.x."""
+        array = np.array(array)
         _, lod = self._read()
         self._write(array, lod)
 
     def set_lod(self, lod):
+        """Sets the offset-based LoD; 1.x refused one `CheckLoD` refuses
+        for the tensor's height."""
         lod = _check_lod(lod)
         array, _ = self._read()
+        if not _valid(lod, _height(array)):
+            raise _fluidc.EnforceNotMet("the provided lod info is invalid")
         if array is None:
             self._lod = lod
             return
         self._write(array, lod)
 
     def set_recursive_sequence_lengths(self, recursive_sequence_lengths):
-        self.set_lod(_offsets(recursive_sequence_lengths))
+        """Sets the LoD from sequence lengths; 1.x refused lengths whose
+        offsets `CheckLoD` refuses for the tensor's height."""
+        lod = _offsets(recursive_sequence_lengths)
+        array, _ = self._read()
+        if not _valid(lod, _height(array)):
+            raise _fluidc.EnforceNotMet(
+                "the provided recursive_sequence_lengths info is invalid")
+        if array is None:
+            self._lod = lod
+            return
+        self._write(array, lod)
 
     def lod(self):
         return [list(level) for level in self._read()[1]]
@@ -121,22 +173,55 @@ class LoDTensor(object):
 
     def has_valid_recursive_sequence_lengths(self):
         array, lod = self._read()
-        rows = 0 if array is None else (array.shape[0] if array.ndim else 1)
-        return _valid(lod, rows)
+        return _valid(lod, _height(array))
 
-    def _get_float_element(self, i):
-        """Element `i` of the flattened tensor as a Python float (1.x's
-        test helper)."""
+    def _element_array(self, dtype):
+        """The data, which must be of `dtype`, as 1.x's `data<T>()`."""
         array, _ = self._read()
         if array is None:
-            raise RuntimeError("the tensor holds no data yet; set() it first")
-        return float(array.flatten()[i])
+            raise _fluidc.EnforceNotMet("holder_ should not be null: Tensor holds no memory. "
+                                        "Call Tensor::mutable_data first.")
+        if array.dtype.name != dtype:
+            raise _fluidc.EnforceNotMet("Tensor holds the wrong type, it holds %s"
+                                        % array.dtype.name)
+        return array
 
-    _get_double_element = _get_float_element
+    def _get_element(self, dtype, offset):
+        array = self._element_array(dtype)
+        offset = int(offset)
+        if not 0 <= offset < array.size:
+            raise IndexError("element %d of a tensor of %d elements" % (offset, array.size))
+        return float(array.flatten()[offset])
+
+    def _set_element(self, dtype, offset, value):
+        array = self._element_array(dtype)
+        offset = int(offset)
+        if not 0 <= offset < array.size:
+            raise IndexError("element %d of a tensor of %d elements" % (offset, array.size))
+        flat = array.flatten()
+        flat[offset] = float(value)
+        _, lod = self._read()
+        self._write(flat.reshape(array.shape), lod)
+
+    def _get_float_element(self, offset):
+        """Element `offset` of the flattened float32 tensor (1.x's test
+        helper)."""
+        return self._get_element("float32", offset)
+
+    def _set_float_element(self, offset, value):
+        """Sets element `offset` of the flattened float32 tensor."""
+        self._set_element("float32", offset, value)
+
+    def _get_double_element(self, offset):
+        return self._get_element("float64", offset)
+
+    def _set_double_element(self, offset, value):
+        self._set_element("float64", offset, value)
 
     def shape(self):
+        """The dims (1.x: `[0]` for a tensor with no data)."""
         array, _ = self._read()
-        return [] if array is None else list(array.shape)
+        return [0] if array is None else list(array.shape)
 
     def _dtype(self):
         array, _ = self._read()
@@ -168,7 +253,20 @@ class LoDTensor(object):
 
 
 class LoDTensorArray(list):
-    """A list of LoDTensors (`core.LoDTensorArray()`)."""
+    """A list of LoDTensors (`core.LoDTensorArray()`): `append`, `len`,
+    indexing and item assignment, as 1.x's binding."""
+
+    def append(self, tensor):
+        if not isinstance(tensor, LoDTensor):
+            raise TypeError("append(): incompatible function arguments: a LoDTensorArray "
+                            "holds LoDTensors, not %s" % type(tensor).__name__)
+        list.append(self, tensor)
+
+    def __setitem__(self, i, tensor):
+        if not isinstance(tensor, LoDTensor):
+            raise TypeError("__setitem__(): incompatible function arguments: a LoDTensorArray "
+                            "holds LoDTensors, not %s" % type(tensor).__name__)
+        list.__setitem__(self, i, tensor)
 
 
 class LoDRankTable(object):
@@ -184,29 +282,42 @@ class LoDRankTable(object):
 
 
 class _ScopeVar(object):
-    """`scope.find_var(name)`: a variable of a scope."""
+    """`scope.find_var(name)` / `scope.var(name)`: a variable of a scope."""
 
-    def __init__(self, session, name):
-        self._session = session
+    def __init__(self, scope, name):
+        self._scope = scope
+        self._session = scope._session
         self._name = name
 
     def get_tensor(self):
         return LoDTensor._of_scope(self._session, self._name)
 
     def get_lod_tensor_array(self):
-        """The tensor array the variable holds, as a LoDTensorArray of the
-        elements' values now (an element no write reached is an empty
-        LoDTensor)."""
+        """The tensor array the variable holds. One a run left in the scope
+        comes as a LoDTensorArray of the elements' values now (an element
+        no write reached is an empty LoDTensor). A variable that holds
+        nothing yet becomes an empty array, as 1.x's `GetMutable`: the
+        scope keeps that array (`append` and item assignment stay), for
+        Python to read; programs do not see it."""
         items = self._session.tensor_array(self._name)
         if items is None:
-            raise RuntimeError("variable %s does not hold a LoDTensorArray" % self._name)
+            arrays = self._scope._arrays
+            if self._name in arrays:
+                return arrays[self._name]
+            if self._session.holds(self._name) or self._name in self._scope._feed_fetch:
+                raise _fluidc.EnforceNotMet(
+                    "Variable %s must be type LoDTensorArray, it holds another type"
+                    % self._name)
+            out = arrays[self._name] = LoDTensorArray()
+            self._scope._vars.add(self._name)
+            return out
         out = LoDTensorArray()
         for item in items:
             if item is None:
                 out.append(LoDTensor())
             else:
                 h, lod = item
-                out.append(LoDTensor(np.ndarray._wrap(h), lod))
+                out.append(LoDTensor._make(np.ndarray._wrap(h), lod))
         return out
 
     def get_lod_rank_table(self):
@@ -222,17 +333,27 @@ class Scope(object):
 
     def __init__(self, _session=None):
         self._session = _session if _session is not None else _fluidc.HOST.session(False)
+        # Names `var(name)` made, tensor arrays made from Python, and the
+        # feed/fetch lists of `set_feed_variable`: what 1.x's scope held
+        # besides the runs' variables.
+        self._vars = set()
+        self._arrays = {}
+        self._feed_fetch = {}
 
     def find_var(self, name):
         """The scope's variable `name`, or None if it holds none."""
         if not isinstance(name, str):
             raise TypeError("find_var() takes a variable name (str), not %s" % type(name).__name__)
-        if not self._session.holds(name):
+        if not self._session.holds(name) and name not in self._vars:
             return None
-        return _ScopeVar(self._session, name)
+        return _ScopeVar(self, name)
 
     def var(self, name):
-        return _ScopeVar(self._session, name)
+        """The scope's variable `name`, made if the scope holds none."""
+        if not isinstance(name, str):
+            raise TypeError("var() takes a variable name (str), not %s" % type(name).__name__)
+        self._vars.add(name)
+        return _ScopeVar(self, name)
 
     def new_scope(self):
         return Scope()
@@ -241,4 +362,46 @@ class Scope(object):
         pass
 
     def local_var_names(self):
-        return self._session.names()
+        return sorted(set(self._session.names()) | self._vars)
+
+
+def set_feed_variable(scope, tensor, var_name, index):
+    """1.x's `core.set_feed_variable`: puts `tensor` at `index` of the
+    feed list `var_name` of `scope` (made, and grown, as needed)."""
+    if not isinstance(scope, Scope):
+        raise TypeError("set_feed_variable(): incompatible function arguments: a Scope, "
+                        "not %s" % type(scope).__name__)
+    if not isinstance(tensor, LoDTensor):
+        raise TypeError("set_feed_variable(): incompatible function arguments: a LoDTensor, "
+                        "not %s" % type(tensor).__name__)
+    index = int(index)
+    if index < 0:
+        raise TypeError("set_feed_variable(): incompatible function arguments: the index "
+                        "is a size_t, not %d" % index)
+    if var_name not in scope._feed_fetch and (
+            scope._session.holds(var_name) or var_name in scope._arrays):
+        raise _fluidc.EnforceNotMet("Variable %s holds another type than a feed list" % var_name)
+    items = scope._feed_fetch.setdefault(var_name, [])
+    while len(items) <= index:
+        items.append(LoDTensor())
+    array, lod = tensor._read()
+    items[index] = LoDTensor._make(array, [list(level) for level in lod])
+    scope._vars.add(var_name)
+
+
+def get_fetch_variable(scope, var_name, index):
+    """1.x's `core.get_fetch_variable`: item `index` of the feed/fetch
+    list `var_name` of `scope`."""
+    if not isinstance(scope, Scope):
+        raise TypeError("get_fetch_variable(): incompatible function arguments: a Scope, "
+                        "not %s" % type(scope).__name__)
+    items = scope._feed_fetch.get(var_name)
+    if items is None:
+        raise _fluidc.EnforceNotMet("Only FeedFetchList can be invoked by GetFetchVariable: "
+                                    "variable %s holds none" % var_name)
+    index = int(index)
+    if not 0 <= index < len(items):
+        raise _fluidc.EnforceNotMet("Enforce failed. Expected index < fetch_outputs.size(), "
+                                    "but received index:%d >= fetch_outputs.size():%d."
+                                    % (index, len(items)))
+    return items[index]

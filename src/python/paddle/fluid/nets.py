@@ -3,7 +3,8 @@ call (so the names and ops are those layers' own)."""
 from . import framework
 from . import layers
 
-__all__ = ["simple_img_conv_pool", "sequence_conv_pool", "img_conv_group"]
+__all__ = ["simple_img_conv_pool", "sequence_conv_pool", "img_conv_group",
+           "scaled_dot_product_attention"]
 
 
 def _use_mkldnn(first, types):
@@ -88,3 +89,69 @@ def img_conv_group(input, conv_num_filter, pool_size, conv_padding=1, conv_filte
                 tmp = layers.dropout(x=tmp, dropout_prob=drop_rate)
     return layers.pool2d(input=tmp, pool_size=pool_size, pool_type=pool_type,
                          pool_stride=pool_stride, use_cudnn=use_cudnn)
+
+
+def scaled_dot_product_attention(queries, keys, values, num_heads=1, dropout_rate=0.):
+    """Multi-head dot-product attention over 3-D inputs [batch, length,
+    hidden], as Paddle 1.0-1.4 built it: with more than one head, `fc`
+    projections (num_flatten_dims=2) of the queries, keys and values, each
+    split into heads ([batch, heads, length, hidden / heads]); the
+    attention weights softmax(K (Q / sqrt(d))^T) over the last axis, where
+    d is the keys' hidden size per head; dropout of the weights if
+    `dropout_rate`; the weights times V, the heads joined again.
+
+    1.0-1.4 multiplied the keys by the scaled queries (`matmul(k, q,
+    transpose_y=True)`), so queries and keys must have the same length;
+    Paddle 1.5 changed it to Q K^T (docs/choices.md)."""
+    if not (len(queries.shape) == len(keys.shape) == len(values.shape) == 3):
+        raise ValueError("Inputs quries, keys and values should all be 3-D tensors.")
+    if queries.shape[-1] != keys.shape[-1]:
+        raise ValueError("The hidden size of queries and keys should be the same.")
+    if keys.shape[-2] != values.shape[-2]:
+        raise ValueError("The max sequence length in query batch and in key batch "
+                         "should be the same.")
+    if keys.shape[-1] % num_heads != 0:
+        raise ValueError("The hidden size of keys (%d) must be divisible by the number of "
+                         "attention heads (%d)." % (keys.shape[-1], num_heads))
+    if values.shape[-1] % num_heads != 0:
+        raise ValueError("The hidden size of values (%d) must be divisible by the number of "
+                         "attention heads (%d)." % (values.shape[-1], num_heads))
+
+    def project(x):
+        if num_heads == 1:
+            return x
+        return layers.fc(input=x, size=x.shape[-1], num_flatten_dims=2)
+
+    def split_heads(x):
+        # [batch, length, hidden] -> [batch, heads, length, hidden / heads]
+        if num_heads == 1:
+            return x
+        hidden_size = x.shape[-1]
+        reshaped = layers.reshape(
+            x=x, shape=list(x.shape[:-1]) + [num_heads, hidden_size // num_heads])
+        return layers.transpose(x=reshaped, perm=[0, 2, 1, 3])
+
+    def combine_heads(x):
+        # [batch, heads, length, d] -> [batch, length, heads * d]
+        if len(x.shape) == 3:
+            return x
+        if len(x.shape) != 4:
+            raise ValueError("Input(x) should be a 4-D Tensor.")
+        trans_x = layers.transpose(x, perm=[0, 2, 1, 3])
+        return layers.reshape(x=trans_x, shape=[int(trans_x.shape[0]), int(trans_x.shape[1]),
+                                                int(trans_x.shape[2] * trans_x.shape[3])])
+
+    q, k, v = project(queries), project(keys), project(values)
+    q, k, v = split_heads(q), split_heads(k), split_heads(v)
+
+    key_dim_per_head = keys.shape[-1] // num_heads
+    scaled_q = layers.scale(x=q, scale=key_dim_per_head ** -0.5)
+    product = layers.matmul(x=k, y=scaled_q, transpose_y=True)
+
+    weights = layers.reshape(
+        x=layers.reshape(x=product, shape=[-1, product.shape[-1]], act="softmax"),
+        shape=product.shape)
+    if dropout_rate:
+        weights = layers.dropout(weights, dropout_prob=dropout_rate, is_test=False)
+    ctx_multiheads = layers.matmul(weights, v)
+    return combine_heads(ctx_multiheads)

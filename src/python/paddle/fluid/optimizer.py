@@ -185,6 +185,8 @@ class Optimizer(object):
 
     def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
                  callbacks=None):
+        if callbacks is None:
+            callbacks = [_clip.error_clip_callback]
         return append_backward(loss, parameter_list, no_grad_set, callbacks)
 
     def apply_gradients(self, params_grads, loss=None, startup_program=None):
@@ -223,7 +225,8 @@ class Optimizer(object):
             raise TypeError("grad_clip must be a fluid.clip.GradientClipBy*")
         if startup_program is not None and not isinstance(startup_program, Program):
             raise TypeError("startup_program must be a fluid.Program")
-        params_grads = append_backward(loss, parameter_list, no_grad_set)
+        params_grads = append_backward(loss, parameter_list, no_grad_set,
+                                       [_clip.error_clip_callback])
         return self._apply(loss.block.program, startup_program, params_grads, grad_clip)
 
     def _base(self, op_type, param, grad, lr):

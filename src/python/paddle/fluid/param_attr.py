@@ -71,6 +71,20 @@ class ParamAttr(object):
 
 
 class WeightNormParamAttr(ParamAttr):
-    def __init__(self, dim=None, **kwargs):
-        super(WeightNormParamAttr, self).__init__(**kwargs)
+    """A parameter W reparameterized by weight normalization
+    (https://arxiv.org/pdf/1602.07868.pdf): W = g * v / ||v||, the norm
+    over every dimension but `dim` (over all of them for None), with g
+    (`<name>_g`) and v (`<name>_v`) the trainable parameters. The startup
+    program initializes v with the initializer and g with ||v||, so W
+    starts as the initializer made it (LayerHelper.create_parameter)."""
+
+    # The W made for each WeightNormParamAttr, as 1.x recorded them.
+    params_with_weight_norm = []
+
+    def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0,
+                 regularizer=None, trainable=True, gradient_clip=None, do_model_average=False):
+        super(WeightNormParamAttr, self).__init__(
+            name=name, initializer=initializer, learning_rate=learning_rate,
+            regularizer=regularizer, trainable=trainable, gradient_clip=gradient_clip,
+            do_model_average=do_model_average)
         self.dim = dim
