@@ -351,15 +351,43 @@ def cpu_mhz():
     return float("nan")
 
 
+def cpu_flags():
+    """The first core's feature flags from /proc/cpuinfo."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":")[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def fma_width():
+    """(float32 FLOP per cycle per core, the ISA that gives it): two FMA
+    units of the widest vectors the CPU has, 2 FLOP per lane per FMA.
+    AVX-512: 2 x 16 lanes x 2 = 64 (CPUs that split a 512-bit FMA in two,
+    as AMD's Zen 4 does, reach half of it); AVX2 with FMA: 2 x 8 x 2 = 32;
+    otherwise SSE: 2 x 4 x 2 = 16."""
+    flags = cpu_flags()
+    if "avx512f" in flags:
+        return 64, "AVX-512 FMA, 2 units x 16 lanes x 2"
+    if "avx2" in flags and "fma" in flags:
+        return 32, "AVX2 FMA, 2 units x 8 lanes x 2"
+    return 16, "SSE, 2 units x 4 lanes x 2"
+
+
 def gemm_peak():
-    """A note on the machine's float32 peak: cores x 32 FLOP/cycle (two
-    8-wide AVX2 FMA units) x the reported clock."""
+    """A note on the machine's float32 peak: cores x FLOP/cycle of the ISA
+    /proc/cpuinfo reports x the reported clock."""
     mhz = cpu_mhz()
     cores = os.cpu_count()
-    per_core = 32 * mhz / 1000
+    flop, isa = fma_width()
+    per_core = flop * mhz / 1000
     return (
-        f"Peak assumed: {cores} cores × 32 float32 FLOP/cycle (AVX2 FMA) × {mhz:.0f} MHz "
-        f"(`cpu MHz` in /proc/cpuinfo) = {cores * per_core:.0f} GFLOP/s, {per_core:.0f} per core. "
+        f"Peak assumed: {cores} cores × {flop} float32 FLOP/cycle ({isa}, from the flags in "
+        f"/proc/cpuinfo) × {mhz:.0f} MHz (`cpu MHz` in /proc/cpuinfo) = {cores * per_core:.0f} "
+        f"GFLOP/s, {per_core:.0f} per core. "
         "A single thread above the per-core figure means the core runs above that clock (boost). "
         "Paddle's CPU matmul runs one thread; fluidc splits products of 128³ multiply-adds "
         "or more over two.\n"

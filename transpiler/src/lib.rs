@@ -44,7 +44,7 @@ pub mod proto {
 }
 
 pub use model::{Attr, AttrValue, Block, Op, Program, Slot, Var, VarKind};
-pub use verify::Verified;
+pub use verify::{Problem, ProblemKind, Verified, VerifyError};
 
 /// The op type of the high-level select node the front end builds: attrs
 /// `cases` (STRINGS, `"<index>,<kind>,<channel>,<value>"`) and `case_blocks`

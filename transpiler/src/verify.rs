@@ -63,9 +63,36 @@ impl Deref for Verified {
     }
 }
 
+/// What kind of rule a problem breaks, for callers and tests to match on
+/// (the message says it for people).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProblemKind {
+    /// The block tree: no blocks, an `idx` or `parent_idx` out of place, a
+    /// bad `forward_block_idx`, a block block 0 does not reach.
+    BlockTree,
+    /// A variable declared twice in one block.
+    DuplicateVariable,
+    /// A sub-block attribute naming no block, block 0, another block's
+    /// child, or a block another op already runs.
+    SubBlock,
+    /// A feed or fetch `col` outside the program's columns.
+    Column,
+    /// An input no visible block declares.
+    Undeclared,
+    /// A slot the op's definition lacks, a required one missing, or
+    /// several variables in a slot that takes one.
+    Slot,
+    /// An attribute of the wrong type, or a required one missing.
+    Attribute,
+    /// The op's shape inference fails, or a declared output's dtype or
+    /// dims contradict it.
+    Type,
+}
+
 /// One problem, located by block and (if it concerns an op) op index and type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    pub kind: ProblemKind,
     pub block: usize,
     pub op: Option<(usize, String)>,
     pub message: String,
@@ -133,16 +160,19 @@ fn is_placeholder(name: &str) -> bool {
 
 fn check(p: &Program) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut problem = |block: usize, op: Option<(usize, &str)>, message: String| {
-        problems.push(Problem {
-            block,
-            op: op.map(|(i, t)| (i, t.to_string())),
-            source: None,
-            message,
-        })
-    };
+    let mut problem =
+        |kind: ProblemKind, block: usize, op: Option<(usize, &str)>, message: String| {
+            problems.push(Problem {
+                kind,
+                block,
+                op: op.map(|(i, t)| (i, t.to_string())),
+                source: None,
+                message,
+            })
+        };
     if p.blocks.is_empty() {
         problem(
+            ProblemKind::BlockTree,
             0,
             None,
             "the program has no blocks; block 0 is required".into(),
@@ -155,6 +185,7 @@ fn check(p: &Program) -> Vec<Problem> {
     for (i, b) in p.blocks.iter().enumerate() {
         if b.idx != i as i32 {
             problem(
+                ProblemKind::BlockTree,
                 i,
                 None,
                 format!("idx is {} but the block is at position {i}", b.idx),
@@ -163,6 +194,7 @@ fn check(p: &Program) -> Vec<Problem> {
         if i == 0 {
             if b.parent_idx != -1 {
                 problem(
+                    ProblemKind::BlockTree,
                     0,
                     None,
                     format!("block 0 must have parent_idx -1, not {}", b.parent_idx),
@@ -170,6 +202,7 @@ fn check(p: &Program) -> Vec<Problem> {
             }
         } else if b.parent_idx < 0 || b.parent_idx as usize >= n {
             problem(
+                ProblemKind::BlockTree,
                 i,
                 None,
                 format!(
@@ -198,13 +231,18 @@ fn check(p: &Program) -> Vec<Problem> {
                 Some(_) => None,
             };
             if let Some(message) = problem_with {
-                problem(i, None, message);
+                problem(ProblemKind::BlockTree, i, None, message);
             }
         }
         let mut declared = HashSet::new();
         for v in &b.vars {
             if !declared.insert(v.name.as_str()) {
-                problem(i, None, format!("variable `{}` is declared twice", v.name));
+                problem(
+                    ProblemKind::DuplicateVariable,
+                    i,
+                    None,
+                    format!("variable `{}` is declared twice", v.name),
+                );
             }
         }
     }
@@ -222,14 +260,16 @@ fn check(p: &Program) -> Vec<Problem> {
                     .and_then(|s| p.blocks.get(s).map(|blk| (s, blk)))
                 {
                     None => problem(
+                        ProblemKind::SubBlock,
                         i,
                         at,
                         format!("{attr} = {sub} does not exist (the program has {n} blocks)"),
                     ),
                     Some((0, _)) => {
-                        problem(i, at, format!("{attr} = 0: block 0 cannot be a sub-block"))
+                        problem(ProblemKind::SubBlock, i, at, format!("{attr} = 0: block 0 cannot be a sub-block"))
                     }
                     Some((s, blk)) if blk.parent_idx != i as i32 => problem(
+                        ProblemKind::SubBlock,
                         i,
                         at,
                         format!(
@@ -239,6 +279,7 @@ fn check(p: &Program) -> Vec<Problem> {
                     ),
                     Some((s, _)) => match owner[s] {
                         Some((ob, oj)) if (ob, oj) != (i, j) => problem(
+                            ProblemKind::SubBlock,
                             i,
                             at,
                             format!(
@@ -277,6 +318,7 @@ fn check(p: &Program) -> Vec<Problem> {
             if let Some(col) = col {
                 if col < 0 || col >= n as i64 {
                     problem(
+                        ProblemKind::Column,
                         i,
                         Some((j, op.ty.as_str())),
                         format!("col {col} is out of range: the program has {n} {ty} op(s), columns 0 to {}", n.saturating_sub(1)),
@@ -295,6 +337,7 @@ fn check(p: &Program) -> Vec<Problem> {
             for name in op.input_names().filter(|n| !is_placeholder(n)) {
                 if scope.get(name).is_none() {
                     problem(
+                        ProblemKind::Undeclared,
                         i,
                         at,
                         format!("input `{name}` is not declared in block {i} or its ancestors"),
@@ -308,8 +351,8 @@ fn check(p: &Program) -> Vec<Problem> {
                 continue;
             };
             let types = |name: &str| value_type(scope.get(name)?, &channels);
-            for message in check_op(op, def, types) {
-                problem(i, at, message);
+            for (kind, message) in check_op(op, def, types) {
+                problem(kind, i, at, message);
             }
         }
     });
@@ -318,6 +361,7 @@ fn check(p: &Program) -> Vec<Problem> {
         if in_range && !reached[i] {
             let chain: Vec<usize> = p.scope_chain(i).into_iter().take(8).collect();
             problem(
+                ProblemKind::BlockTree,
                 i,
                 None,
                 format!("its parent chain {chain:?} does not reach block 0"),
@@ -394,7 +438,11 @@ fn declarations(p: &Program, b: usize) -> impl Iterator<Item = &Var> {
 }
 
 /// The problems of one op against its definition.
-fn check_op(op: &Op, def: &OpDef, types: impl Fn(&str) -> Option<TensorType>) -> Vec<String> {
+fn check_op(
+    op: &Op,
+    def: &OpDef,
+    types: impl Fn(&str) -> Option<TensorType>,
+) -> Vec<(ProblemKind, String)> {
     let mut problems = Vec::new();
     check_slots(op, def, true, &mut problems);
     check_slots(op, def, false, &mut problems);
@@ -406,19 +454,25 @@ fn check_op(op: &Op, def: &OpDef, types: impl Fn(&str) -> Option<TensorType>) ->
         if !ops::attr_type_accepts(declared.ty, actual) {
             let actual = AttrType::try_from(actual)
                 .map_or(actual.to_string(), |t| t.as_str_name().to_string());
-            problems.push(format!(
-                "attribute `{}` has type {actual}, expected {}",
-                a.name,
-                declared.ty.as_str_name()
+            problems.push((
+                ProblemKind::Attribute,
+                format!(
+                    "attribute `{}` has type {actual}, expected {}",
+                    a.name,
+                    declared.ty.as_str_name()
+                ),
             ));
         }
     }
     for a in def.attrs.iter().filter(|a| a.default.is_none() && !a.extra) {
         if op.get_attr(&a.name).is_none() {
-            problems.push(format!(
-                "required attribute `{}` ({}) is missing",
-                a.name,
-                a.ty.as_str_name()
+            problems.push((
+                ProblemKind::Attribute,
+                format!(
+                    "required attribute `{}` ({}) is missing",
+                    a.name,
+                    a.ty.as_str_name()
+                ),
             ));
         }
     }
@@ -430,7 +484,7 @@ fn check_op(op: &Op, def: &OpDef, types: impl Fn(&str) -> Option<TensorType>) ->
     };
     let ctx = InferCtx::new(op, def, &types);
     match infer(&ctx) {
-        Err(e) => problems.push(e),
+        Err(e) => problems.push((ProblemKind::Type, e)),
         Ok(outs) => {
             for (slot, inferred) in outs {
                 for name in op.outputs_of(slot) {
@@ -438,7 +492,7 @@ fn check_op(op: &Op, def: &OpDef, types: impl Fn(&str) -> Option<TensorType>) ->
                         continue;
                     };
                     if let Some(e) = mismatch(&declared, &inferred) {
-                        problems.push(format!("output {slot} `{name}` {e}"));
+                        problems.push((ProblemKind::Type, format!("output {slot} `{name}` {e}")));
                     }
                 }
             }
@@ -448,7 +502,7 @@ fn check_op(op: &Op, def: &OpDef, types: impl Fn(&str) -> Option<TensorType>) ->
 }
 
 /// Unknown, missing and over-full slots of one side of an op.
-fn check_slots(op: &Op, def: &OpDef, input: bool, problems: &mut Vec<String>) {
+fn check_slots(op: &Op, def: &OpDef, input: bool, problems: &mut Vec<(ProblemKind, String)>) {
     let (kind, used, defined) = if input {
         ("input", &op.inputs, &def.inputs)
     } else {
@@ -459,24 +513,30 @@ fn check_slots(op: &Op, def: &OpDef, input: bool, problems: &mut Vec<String>) {
         match find(&slot.parameter) {
             None => {
                 let names: Vec<&str> = defined.iter().map(|s| s.name.as_str()).collect();
-                problems.push(format!(
-                    "unknown {kind} slot `{}`; {} has {}",
-                    slot.parameter,
-                    op.ty,
-                    if names.is_empty() {
-                        format!("no {kind}s")
-                    } else {
-                        names.join(", ")
-                    }
+                problems.push((
+                    ProblemKind::Slot,
+                    format!(
+                        "unknown {kind} slot `{}`; {} has {}",
+                        slot.parameter,
+                        op.ty,
+                        if names.is_empty() {
+                            format!("no {kind}s")
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
                 ));
             }
             Some(SlotDef {
                 duplicable: false, ..
             }) if slot.arguments.iter().filter(|a| !is_placeholder(a)).count() > 1 => {
-                problems.push(format!(
-                    "{kind} slot `{}` takes one variable, it names {}",
-                    slot.parameter,
-                    slot.arguments.len()
+                problems.push((
+                    ProblemKind::Slot,
+                    format!(
+                        "{kind} slot `{}` takes one variable, it names {}",
+                        slot.parameter,
+                        slot.arguments.len()
+                    ),
                 ));
             }
             Some(_) => {}
@@ -492,7 +552,10 @@ fn check_slots(op: &Op, def: &OpDef, input: bool, problems: &mut Vec<String>) {
             Some(u) => s.duplicable || u.arguments.iter().any(|a| !is_placeholder(a)),
         };
         if !present {
-            problems.push(format!("required {kind} `{}` is missing", s.name));
+            problems.push((
+                ProblemKind::Slot,
+                format!("required {kind} `{}` is missing", s.name),
+            ));
         }
     }
 }
@@ -608,7 +671,24 @@ mod tests {
         p.blocks[0]
             .vars
             .push(Var::dense("c", VarKind::Bool, vec![1]));
-        let err = Verified::new(p).unwrap_err().to_string();
+        let err = Verified::new(p).unwrap_err();
+        let found: Vec<(ProblemKind, usize, Option<usize>)> = err
+            .problems
+            .iter()
+            .map(|p| (p.kind, p.block, p.op.as_ref().map(|(i, _)| *i)))
+            .collect();
+        // Each planted problem, by kind and place (the hand-made `assign`
+        // and `while` also lack required slots: Slot problems besides).
+        for want in [
+            (ProblemKind::SubBlock, 0, Some(0)),
+            (ProblemKind::Undeclared, 0, Some(1)),
+            (ProblemKind::Attribute, 0, Some(2)),
+            (ProblemKind::BlockTree, 1, None),
+            (ProblemKind::DuplicateVariable, 0, None),
+        ] {
+            assert!(found.contains(&want), "{want:?} not in {found:?}");
+        }
+        let err = err.to_string();
         for needle in [
             "block 0, op 0 (conditional_block): sub_block = 7 does not exist",
             "block 0, op 1 (assign): input `nowhere` is not declared",
@@ -628,7 +708,10 @@ mod tests {
                 .input("X", &[])
                 .attr("sub_block", AttrValue::Block(1)),
         );
-        let err = Verified::new(p).unwrap_err().to_string();
+        let err = Verified::new(p).unwrap_err();
+        assert_eq!(err.problems.len(), 1);
+        assert_eq!(err.problems[0].kind, ProblemKind::SubBlock);
+        let err = err.to_string();
         assert!(
             err.contains("block 0, op 1 (go): sub_block = 1, but block 1 is already run by op 0 (conditional_block) of block 0"),
             "{err}"

@@ -44,6 +44,7 @@ pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), P
 fn err(message: String) -> PassError {
     PassError {
         pass: "lower_select",
+        kind: super::PassErrorKind::Malformed,
         message,
     }
 }

@@ -112,7 +112,19 @@ pub fn find(name: &str) -> Option<&'static Pass> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PassError {
     pub pass: &'static str,
+    pub kind: PassErrorKind,
     pub message: String,
+}
+
+/// Why a pass failed, for callers and tests to match on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PassErrorKind {
+    /// An op the pass rewrites is not in the form it rewrites (a select
+    /// node without its cases): the input's fault.
+    Malformed,
+    /// The program the pass left does not verify (a fluidc bug): the
+    /// verifier's problems, with their kinds.
+    Invalid(VerifyError),
 }
 
 impl fmt::Display for PassError {
@@ -171,5 +183,6 @@ fn check(pass: &'static str, program: Program) -> Result<Verified, PassError> {
     Verified::new(program).map_err(|e: VerifyError| PassError {
         pass,
         message: format!("left an {e}"),
+        kind: PassErrorKind::Invalid(e),
     })
 }
