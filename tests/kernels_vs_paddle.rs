@@ -450,6 +450,35 @@ fn layer_cases(rng: &mut Rng) -> Vec<Case> {
                 .out("Input@GRAD", None)
                 .out("Filter@GRAD", None),
         );
+        // conv2d_transpose: groups, dilation, stride, 4 paddings, output_size.
+        cases.push(
+            Case::new(name("conv2d_transpose"), "conv2d_transpose")
+                .feed("Input", dt, &[2, 4, 3, 4], rng.values(96, -1.0, 1.0))
+                .feed("Filter", dt, &[4, 3, 3, 2], rng.values(72, -1.0, 1.0))
+                .attrs(json!({"strides": [2, 3], "paddings": [1, 0, 0, 1], "groups": 2, "dilations": [2, 1], "output_size": [8, 11]}))
+                .out("Output", None),
+        );
+        cases.push(
+            Case::new(name("conv2d_transpose_grad"), "conv2d_transpose_grad")
+                .feed("Input", dt, &[2, 4, 3, 3], rng.values(72, -1.0, 1.0))
+                .feed("Filter", dt, &[4, 1, 3, 3], rng.values(36, -1.0, 1.0))
+                .feed("Output@GRAD", dt, &[2, 2, 5, 7], rng.values(140, -1.0, 1.0))
+                .attrs(json!({"strides": [2, 2], "paddings": [1, 1], "groups": 2, "dilations": [1, 2]}))
+                .out("Input@GRAD", None)
+                .out("Filter@GRAD", None),
+        );
+        cases.push(
+            Case::new(
+                name("depthwise_conv2d_transpose_grad"),
+                "depthwise_conv2d_transpose_grad",
+            )
+            .feed("Input", dt, &[1, 3, 4, 4], rng.values(48, -1.0, 1.0))
+            .feed("Filter", dt, &[3, 1, 3, 3], rng.values(27, -1.0, 1.0))
+            .feed("Output@GRAD", dt, &[1, 3, 4, 4], rng.values(48, -1.0, 1.0))
+            .attrs(json!({"strides": [1, 1], "paddings": [1, 1], "groups": 3, "dilations": [1, 1]}))
+            .out("Input@GRAD", None)
+            .out("Filter@GRAD", None),
+        );
         for (tag, attrs) in [
             (
                 "max",

@@ -1344,6 +1344,51 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     return helper.append_activation(pre_act)
 
 
+def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None):
+    """1.2-1.5 conv2d_transpose: filter `[C_in, num_filters // groups, kh, kw]`
+    (Xavier by default; its size from output_size when filter_size is None),
+    `depthwise_conv2d_transpose` when groups == C_in == num_filters and
+    use_cudnn is off, bias `[num_filters]` on axis 1."""
+    assert param_attr is not False, "param_attr should not be False in conv2d_transpose."
+    input_channel = input.shape[1]
+    op_type = "conv2d_transpose"
+    if input_channel == groups and num_filters == input_channel and not use_cudnn:
+        op_type = "depthwise_conv2d_transpose"
+    helper = LayerHelper(op_type, act=act, name=name, use_cudnn=use_cudnn)
+    padding = _to_list(padding, 2, "padding")
+    stride = _to_list(stride, 2, "stride")
+    dilation = _to_list(dilation, 2, "dilation")
+    if filter_size is None:
+        if output_size is None:
+            raise ValueError("output_size must be set when filter_size is None")
+        if isinstance(output_size, int):
+            output_size = [output_size, output_size]
+        filter_size = [(output_size[i] - (input.shape[2 + i] - 1) * stride[i] + 2 * padding[i]
+                        - 1) // dilation[i] + 1 for i in range(2)]
+    else:
+        filter_size = _to_list(filter_size, 2, "conv2d_transpose.filter_size")
+    if output_size is None:
+        output_size = []
+    elif isinstance(output_size, (list, int)):
+        output_size = _to_list(output_size, 2, "output_size")
+    else:
+        raise ValueError("output_size should be list or int")
+    groups = 1 if groups is None else groups
+    filter_param = _create_parameter(helper, param_attr,
+                                     [input_channel, num_filters // groups] + filter_size,
+                                     input.dtype)
+    pre_bias = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(
+        type=op_type, inputs={"Input": [input], "Filter": [filter_param]},
+        outputs={"Output": pre_bias},
+        attrs={"output_size": output_size, "strides": stride, "paddings": padding,
+               "dilations": dilation, "groups": groups, "use_cudnn": use_cudnn})
+    pre_act = _append_bias(helper, pre_bias, bias_attr, dim_start=1, dim_end=2)
+    return helper.append_activation(pre_act)
+
+
 def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
            global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
            data_format="NCHW"):
@@ -2890,7 +2935,7 @@ def install(run=False):
         linear_lr_warmup=linear_lr_warmup,
     )
     layers.__dict__.update(
-        embedding=embedding, conv2d=conv2d, pool2d=pool2d, batch_norm=batch_norm,
+        embedding=embedding, conv2d=conv2d, conv2d_transpose=conv2d_transpose, pool2d=pool2d, batch_norm=batch_norm,
         dropout=dropout, cross_entropy=cross_entropy,
         softmax_with_cross_entropy=softmax_with_cross_entropy, accuracy=accuracy, auc=auc,
         topk=topk,
@@ -3012,7 +3057,8 @@ def install(run=False):
 _LAYER_HOMES = {
     "nn": (
         "fc", "embedding", "dynamic_lstm", "dynamic_gru", "gru_unit", "cos_sim",
-        "cross_entropy", "square_error_cost", "sequence_conv", "conv2d", "sequence_pool",
+        "cross_entropy", "square_error_cost", "sequence_conv", "conv2d", "conv2d_transpose",
+        "sequence_pool",
         "sequence_softmax", "softmax", "pool2d", "batch_norm", "sequence_expand",
         "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
         "reduce_any", "sequence_first_step", "sequence_last_step", "dropout", "split",
