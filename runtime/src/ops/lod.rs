@@ -466,6 +466,8 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
     let forward = ty.strip_suffix("_grad").unwrap_or(ty);
     let (input, output, whatever_rows) = match lod_rule(forward) {
         LodRule::None => return Ok(Exec::Compute(kernel)),
+        LodRule::GradShares if forward == ty => return Ok(Exec::Compute(kernel)),
+        LodRule::GradShares => ("X", "Out", false),
         LodRule::Reads => return lod_read_checked(l, kernel),
         LodRule::Shares(input, output) => (input, output, false),
         LodRule::KeepsWhateverRows(input, output) => (input, output, true),

@@ -4,7 +4,7 @@ use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
-    r.push(Behaviour::pure("mean", mean));
+    r.push(Behaviour::pure("mean", mean).lod(super::Lod::GradShares));
     r.push(Behaviour::pure("reduce_sum", reduce_sum));
     for ty in ["reduce_mean", "reduce_max", "reduce_min", "reduce_prod"] {
         r.push(Behaviour::pure(ty, reduce));
