@@ -333,15 +333,29 @@ fn optimizer_cases(rng: &mut Rng) -> Vec<Case> {
                 ("InfNorm", "InfNormOut", 0.0, 0.5),
             ],
         ));
-        let c = common("adagrad", "adagrad", rng);
-        cases.push(state(
-            c,
-            rng,
-            &[
-                ("Param", "ParamOut", -1.0, 1.0),
-                ("Moment", "MomentOut", 0.0, 0.5),
-            ],
-        ));
+        for (tag, ty, attrs) in [
+            ("adagrad", "adagrad", json!({})),
+            ("decayed_adagrad", "decayed_adagrad", json!({})),
+            (
+                "decayed_adagrad_attrs",
+                "decayed_adagrad",
+                json!({"decay": 0.8, "epsilon": 1e-4}),
+            ),
+        ] {
+            // Paddle has decayed_adagrad's float32 kernel only.
+            if ty == "decayed_adagrad" && dt != "float32" {
+                continue;
+            }
+            let c = common(tag, ty, rng).attrs(attrs);
+            cases.push(state(
+                c,
+                rng,
+                &[
+                    ("Param", "ParamOut", -1.0, 1.0),
+                    ("Moment", "MomentOut", 0.0, 0.5),
+                ],
+            ));
+        }
         for centered in [false, true] {
             let c = common(&format!("rmsprop_{centered}"), "rmsprop", rng)
                 .attrs(json!({"centered": centered, "momentum": 0.5}));

@@ -3001,6 +3001,33 @@ def Adagrad(learning_rate, epsilon=1.0e-6, regularization=None, name=None,
                       initial_accumulator_value=initial_accumulator_value)
 
 
+class _DecayedAdagrad(paddle.optimizer.Adagrad):
+    """1.x's DecayedAdagradOptimizer, which Paddle 3.3.1 has no class for
+    (it keeps the `decayed_adagrad` op): Adagrad's `<param>_moment_0`
+    accumulator, updated by a `decayed_adagrad` op with `decay` and
+    `epsilon` (1.6+ passed `decay`; 1.0-1.5 left it at the op's 0.95)."""
+
+    def __init__(self, decay=0.95, **kwargs):
+        super().__init__(**kwargs)
+        self.type = "decayed_adagrad"
+        self._decay = decay
+
+    def _append_optimize_op(self, block, param_and_grad):
+        moment = self._get_accumulator_master(self._moment_acc_str, param_and_grad[0])
+        return block.append_op(
+            type="decayed_adagrad",
+            inputs={"Param": param_and_grad[0], "Grad": param_and_grad[1], "Moment": moment,
+                    "LearningRate": self._create_param_lr(param_and_grad)},
+            outputs={"ParamOut": param_and_grad[0], "MomentOut": moment},
+            attrs={"epsilon": self._epsilon, "decay": self._decay}, stop_gradient=True)
+
+
+def DecayedAdagrad(learning_rate, decay=0.95, epsilon=1.0e-6, regularization=None, name=None,
+                   parameter_list=None, grad_clip=None):
+    return _optimizer(_DecayedAdagrad, learning_rate, regularization, grad_clip, decay=decay,
+                      epsilon=epsilon, name=name)
+
+
 def Adam(learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, regularization=None,
          name=None, lazy_mode=False, parameter_list=None, grad_clip=None):
     return _optimizer(paddle.optimizer.Adam, learning_rate, regularization, grad_clip,
@@ -3261,7 +3288,8 @@ def install(run=False):
                              gradients=gradients)
     fluid.gradients = gradients
     optimizers = dict(SGD=SGD, Momentum=Momentum, Adagrad=Adagrad, Adam=Adam, Adamax=Adamax,
-                      Adadelta=Adadelta, RMSProp=RMSProp, Lamb=Lamb)
+                      Adadelta=Adadelta, RMSProp=RMSProp, Lamb=Lamb,
+                      DecayedAdagrad=DecayedAdagrad)
     fluid.optimizer = _module("paddle.fluid.optimizer", **optimizers,
                               **{k + "Optimizer": v for k, v in optimizers.items()})
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)
