@@ -5,6 +5,7 @@
 //! `OutTrue` or `OutFalse`; merging takes them back in the mask's order
 //! and puts the levels above `level` back from `X`. Paddle 3.3.1 dropped
 //! both (docs/ops.md).
+use super::lod::{append_lod, sub_lod};
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
@@ -46,46 +47,6 @@ fn opt_tensor(s: &mut Vars, r: &VarRef) -> Result<Option<Tensor>, KernelError> {
         return Ok(None);
     }
     Ok(Some((*s.tensor(r)?).clone()))
-}
-
-/// Sequence `k` of the first level of `lod` (row `k` without LoD): the
-/// lengths of it and of its sub-sequences at every level, and the rows it
-/// holds (1.x's `GetSubLoDAndAbsoluteOffset`).
-fn sub_lod(lod: &[Vec<usize>], k: usize) -> Result<(Lod, (usize, usize)), KernelError> {
-    let (mut a, mut b) = (k, k + 1);
-    let mut lengths = Vec::with_capacity(lod.len());
-    for level in lod {
-        let (Some(&end), Some(_)) = (level.get(b), level.get(a)) else {
-            return Err(KernelError::Shape(format!(
-                "sequence {k} is past the {} sequences of the LoD",
-                lod[0].len().saturating_sub(1)
-            )));
-        };
-        lengths.push((a..b).map(|i| level[i + 1] - level[i]).collect());
-        (a, b) = (level[a], end);
-    }
-    Ok((lengths, (a, b)))
-}
-
-/// Appends the `lengths` of one sequence to `lod` (1.x's `AppendLoD`).
-fn append_lod(lod: &mut Lod, lengths: &[Vec<usize>]) -> Result<(), KernelError> {
-    if lod.is_empty() {
-        *lod = vec![vec![0]; lengths.len()];
-    }
-    if lod.len() != lengths.len() {
-        return Err(KernelError::Shape(format!(
-            "a sequence of {} LoD level(s) cannot join sequences of {}",
-            lengths.len(),
-            lod.len()
-        )));
-    }
-    for (offsets, lens) in lod.iter_mut().zip(lengths) {
-        for len in lens {
-            let end = offsets.last().copied().unwrap_or(0);
-            offsets.push(end + len);
-        }
-    }
-    Ok(())
 }
 
 /// The rows `pieces` (tensor, start, end), one after another, as a tensor
