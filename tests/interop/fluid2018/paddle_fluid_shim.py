@@ -943,10 +943,38 @@ def shape(input):
 
 
 def gather(input, index, overwrite=True):
+    """1.7's gather (`overwrite` an attribute, which Paddle 3.3.1 ignores:
+    its gather_grad adds the gradients of a repeated index). 1.x's CPU
+    kernel kept the last one (ScatterAssign), so with overwrite a py_func
+    adds zero to the result, with the difference as its gradient."""
     helper = LayerHelper("gather")
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
-    helper.append_op(type="gather", inputs={"X": input, "Index": index}, outputs={"Out": out})
-    return out
+    helper.append_op(type="gather", inputs={"X": input, "Index": index}, outputs={"Out": out},
+                     attrs={"overwrite": overwrite})
+    if not overwrite or input.dtype not in (VarType.FP32, VarType.FP64):
+        return out
+
+    def forward(x, idx):
+        x = numpy.array(x)
+        return numpy.zeros((numpy.array(idx).size,) + x.shape[1:], dtype=x.dtype)
+
+    def backward(x, idx, dout):
+        x, d = numpy.array(x), numpy.array(dout)
+        rows = numpy.array(idx).reshape(-1)
+        assigned, added = numpy.zeros_like(x), numpy.zeros_like(x)
+        for k, j in enumerate(rows):
+            assigned[j] = d[k]
+        numpy.add.at(added, rows, d)
+        return assigned - added, None
+
+    fix = helper.create_variable_for_type_inference(dtype=input.dtype)
+    fix.desc.set_shape(list(out.shape))
+    paddle.static.py_func(forward, [input, index], fix, backward_func=backward,
+                          skip_vars_in_backward_input=[fix])
+    result = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="elementwise_add", inputs={"X": [out], "Y": [fix]},
+                     outputs={"Out": [result]}, attrs={"axis": -1})
+    return result
 
 
 def topk(input, k, name=None):
