@@ -635,21 +635,29 @@ impl ConvAttrs {
         }
         let mut out = [0usize; 2];
         for i in 0..2 {
-            let span = (input[i].max(1) - 1) * strides[i] + dil[i] * (k[i].max(1) - 1) + 1;
-            let inferred = span.checked_sub(p[i].0 + p[i].1).filter(|&v| v > 0);
+            let span = (input[i].max(1) - 1)
+                .checked_mul(strides[i])
+                .zip(dil[i].checked_mul(k[i].max(1) - 1))
+                .and_then(|(a, b)| a.checked_add(b)?.checked_add(1));
+            let pads = p[i].0.checked_add(p[i].1);
+            let inferred = span
+                .zip(pads)
+                .and_then(|(span, pads)| span.checked_sub(pads))
+                .filter(|&v| v > 0);
             let Some(inferred) = inferred else {
                 return Err(KernelError::Shape(format!(
-                    "the paddings {:?} leave no output of conv2d_transpose of {x:?} by {f:?}",
-                    self.pads
+                    "conv2d_transpose of {x:?} by {f:?} with strides {:?}, paddings {:?} and \
+                     dilations {:?} has no output size",
+                    self.strides, self.pads, self.dilations
                 )));
             };
             out[i] = if let Some(&want) = self.output_size.get(i) {
                 let want = u(want);
-                if want < inferred || want >= inferred + strides[i] {
+                if want < inferred || want >= inferred.saturating_add(strides[i]) {
                     return Err(KernelError::Shape(format!(
                         "output_size {:?} does not fit conv2d_transpose of {x:?} by {f:?}: dim {i} must be at least {inferred} and below {}",
                         self.output_size,
-                        inferred + strides[i]
+                        inferred.saturating_add(strides[i])
                     )));
                 }
                 want
@@ -660,7 +668,7 @@ impl ConvAttrs {
                         self.output_padding
                     )));
                 }
-                inferred + u(e)
+                inferred.saturating_add(u(e))
             } else {
                 inferred
             };

@@ -395,25 +395,32 @@ fn conv2d_transpose(c: &InferCtx) -> Out {
     out[l[1]] = if f.dims[1] < 0 {
         -1
     } else {
-        f.dims[1] * groups
+        f.dims[1].saturating_mul(groups)
     };
     for i in 0..2 {
         let (size, k) = (x.dims[l[2 + i]], f.dims[2 + i]);
-        let inferred = if size < 0 || k < 0 {
-            -1
+        // The size Paddle infers (unknown for unknown or absurd operands;
+        // the kernel reports those).
+        let inferred = if size < 0 || k < 0 || strides[i] <= 0 || dil[i] <= 0 {
+            None
         } else {
-            (size - 1) * strides[i] - p[i].0 - p[i].1 + dil[i] * (k - 1) + 1
-        };
+            (size - 1)
+                .checked_mul(strides[i])
+                .zip(dil[i].checked_mul(k - 1))
+                .and_then(|(a, b)| a.checked_add(b)?.checked_sub(p[i].0)?.checked_sub(p[i].1))
+                .and_then(|v| v.checked_add(1))
+        }
+        .unwrap_or(-1);
         out[l[2 + i]] = if let Some(&want) = sizes.get(i) {
-            if inferred >= 0 && (want < inferred || want >= inferred + strides[i]) {
+            let below = inferred.saturating_add(strides[i]);
+            if inferred >= 0 && (want < inferred || want >= below) {
                 return Err(format!(
-                    "output_size {sizes:?} does not fit: dim {i} must be at least {inferred} and below {}",
-                    inferred + strides[i]
+                    "output_size {sizes:?} does not fit: dim {i} must be at least {inferred} and below {below}"
                 ));
             }
             want
         } else if let (Some(&e), true) = (extra.get(i), inferred >= 0) {
-            inferred + e
+            inferred.saturating_add(e)
         } else {
             inferred
         };
