@@ -109,3 +109,21 @@ print(np.round(np.array(scope.find_var('fc_3.b_0').get_tensor()), 5).tolist())
 l, = exe.run(main, feed={'x': images[:3], 'y': np.array([[0], [1], [0]]).astype('int64')},
              fetch_list=[avg_loss])
 print(np.round(l, 5))
+
+# 2018's test_if_else_op: exp on one side, tanh on the other, summed by
+# reduce_sum of the one-output list ie() returns.
+data = np.random.RandomState(3).rand(25, 1).astype('float32')
+for limit in [0.5, -1.0, 2.0]:
+    prog, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(prog, startup):
+        src = layers.data(name='data', shape=[1], dtype='float32')
+        cond = layers.fill_constant([1], dtype='float32', value=limit)
+        ifcond = layers.less_than(x=src, y=cond)
+        ie = layers.IfElse(ifcond)
+        with ie.true_block():
+            ie.output(fluid.layers.exp(ie.input(src)))
+        with ie.false_block():
+            ie.output(fluid.layers.tanh(ie.input(src)))
+        out = layers.reduce_sum(ie())
+    o, = exe.run(prog, feed={'data': data}, fetch_list=[out])
+    print(limit, np.round(o, 4))

@@ -1768,6 +1768,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
 
 def _reduce(op_type):
     def layer(input, dim=None, keep_dim=False, name=None):
+        if isinstance(input, (list, tuple)) and len(input) == 1:
+            input = input[0]  # 1.0-1.5 passed the list to the op's X
         helper = LayerHelper(op_type, name=name)
         out = helper.create_variable_for_type_inference(dtype=input.dtype)
         if dim is not None and not isinstance(dim, list):

@@ -182,6 +182,10 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 
 
 def _reduce(op_type, input, dim=None, keep_dim=False, name=None):
+    # 1.0-1.5 passed `input` to the op as it came, so the one-Variable list
+    # an IfElse returns (`layers.reduce_sum(ie())`) worked.
+    if isinstance(input, (list, tuple)) and len(input) == 1:
+        input = input[0]
     helper = LayerHelper(op_type, input=input, dim=dim, keep_dim=keep_dim, name=name)
     _check_var(input, "input", op_type)
     if dim is not None and not isinstance(dim, (list, tuple)):
