@@ -333,15 +333,29 @@ fn optimizer_cases(rng: &mut Rng) -> Vec<Case> {
                 ("InfNorm", "InfNormOut", 0.0, 0.5),
             ],
         ));
-        let c = common("adagrad", "adagrad", rng);
-        cases.push(state(
-            c,
-            rng,
-            &[
-                ("Param", "ParamOut", -1.0, 1.0),
-                ("Moment", "MomentOut", 0.0, 0.5),
-            ],
-        ));
+        for (tag, ty, attrs) in [
+            ("adagrad", "adagrad", json!({})),
+            ("decayed_adagrad", "decayed_adagrad", json!({})),
+            (
+                "decayed_adagrad_attrs",
+                "decayed_adagrad",
+                json!({"decay": 0.8, "epsilon": 1e-4}),
+            ),
+        ] {
+            // Paddle has decayed_adagrad's float32 kernel only.
+            if ty == "decayed_adagrad" && dt != "float32" {
+                continue;
+            }
+            let c = common(tag, ty, rng).attrs(attrs);
+            cases.push(state(
+                c,
+                rng,
+                &[
+                    ("Param", "ParamOut", -1.0, 1.0),
+                    ("Moment", "MomentOut", 0.0, 0.5),
+                ],
+            ));
+        }
         for centered in [false, true] {
             let c = common(&format!("rmsprop_{centered}"), "rmsprop", rng)
                 .attrs(json!({"centered": centered, "momentum": 0.5}));
@@ -449,6 +463,35 @@ fn layer_cases(rng: &mut Rng) -> Vec<Case> {
                 .attrs(json!({"strides": [1, 1], "paddings": [0, 0], "dilations": [1, 1], "groups": 1}))
                 .out("Input@GRAD", None)
                 .out("Filter@GRAD", None),
+        );
+        // conv2d_transpose: groups, dilation, stride, 4 paddings, output_size.
+        cases.push(
+            Case::new(name("conv2d_transpose"), "conv2d_transpose")
+                .feed("Input", dt, &[2, 4, 3, 4], rng.values(96, -1.0, 1.0))
+                .feed("Filter", dt, &[4, 3, 3, 2], rng.values(72, -1.0, 1.0))
+                .attrs(json!({"strides": [2, 3], "paddings": [1, 0, 0, 1], "groups": 2, "dilations": [2, 1], "output_size": [8, 11]}))
+                .out("Output", None),
+        );
+        cases.push(
+            Case::new(name("conv2d_transpose_grad"), "conv2d_transpose_grad")
+                .feed("Input", dt, &[2, 4, 3, 3], rng.values(72, -1.0, 1.0))
+                .feed("Filter", dt, &[4, 1, 3, 3], rng.values(36, -1.0, 1.0))
+                .feed("Output@GRAD", dt, &[2, 2, 5, 7], rng.values(140, -1.0, 1.0))
+                .attrs(json!({"strides": [2, 2], "paddings": [1, 1], "groups": 2, "dilations": [1, 2]}))
+                .out("Input@GRAD", None)
+                .out("Filter@GRAD", None),
+        );
+        cases.push(
+            Case::new(
+                name("depthwise_conv2d_transpose_grad"),
+                "depthwise_conv2d_transpose_grad",
+            )
+            .feed("Input", dt, &[1, 3, 4, 4], rng.values(48, -1.0, 1.0))
+            .feed("Filter", dt, &[3, 1, 3, 3], rng.values(27, -1.0, 1.0))
+            .feed("Output@GRAD", dt, &[1, 3, 4, 4], rng.values(48, -1.0, 1.0))
+            .attrs(json!({"strides": [1, 1], "paddings": [1, 1], "groups": 3, "dilations": [1, 1]}))
+            .out("Input@GRAD", None)
+            .out("Filter@GRAD", None),
         );
         for (tag, attrs) in [
             (

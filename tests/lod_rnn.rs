@@ -17,11 +17,12 @@ fn fluidc_only_scripts_train() {
         .expect("testdata/fluidc_only")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "py"))
-        // `static_*.py` are Paddle's peers, `_name.py` modules they import.
+        // `static_*.py` are Paddle's peers, `numpy_*.py` numpy's, `_name.py`
+        // modules they import.
         .filter(|p| {
             !p.file_name().is_some_and(|n| {
                 let n = n.to_string_lossy();
-                n.starts_with("static_") || n.starts_with('_')
+                n.starts_with("static_") || n.starts_with("numpy_") || n.starts_with('_')
             })
         })
         .collect();
@@ -98,4 +99,28 @@ fn lstm_unit_trains_as_paddle_trains_the_cell_written_out() {
     let (ours, theirs) = ours_and_peer("lstm_unit_steps.py", "static_lstm_composed.py");
     let dir = temp_dir("lstm_unit");
     assert_numbers_agree(&dir, "lstm_unit_steps.py", &ours, &theirs, "1e-5");
+}
+
+/// `lod_tensor_to_array` on a 2-level LoD input keeps each item's
+/// sub-sequence LoD (1.0's test_lod_tensor_array_ops expected
+/// `[[[2, 3]], [[6, 6]], [[3]]]` for its input), `array_to_lod_tensor`
+/// restores the input with its LoD, `reorder_lod_tensor_by_rank` moves
+/// whole sequences with their LoD, and the gradient through all three
+/// (with `reduce_sum`'s and `mean`'s, which keep the LoD as 1.x's did)
+/// comes back with the input's LoD: what numpy computes after 1.x's
+/// kernels (`numpy_lod_arrays_two_levels.py`, run by CPython).
+#[test]
+fn lod_arrays_keep_two_level_lod_as_numpy_computes() {
+    let dir = Path::new("testdata/fluidc_only");
+    let out = fluidc(
+        &["run", path_str(&dir.join("lod_arrays_two_levels.py"))],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let theirs = std::process::Command::new(paddle_python())
+        .arg(repo().join(dir).join("numpy_lod_arrays_two_levels.py"))
+        .output()
+        .expect("python runs");
+    assert!(theirs.status.success(), "{}", stderr(&theirs));
+    assert_eq!(stdout(&out), stdout(&theirs));
 }

@@ -287,6 +287,33 @@ fn labels(shape: &[i64], v: Vec<i64>) -> Tensor {
     Tensor::from_vec(shape, v).expect("labels")
 }
 
+/// 1.x's CPU gather_grad (`ScatterAssign`) keeps the last gradient of a
+/// repeated index along axis 0 when the op says `overwrite` (1.7's
+/// default; 1.0-1.6 had no attribute and always did), where the sum is
+/// what finite differences give.
+#[test]
+fn gather_grad_overwrites_a_repeated_index_as_1x_did() {
+    let x = Tensor::from_vec(&[3, 2], vec![0.0f64; 6]).expect("x");
+    let d = Tensor::from_vec(&[3, 2], vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0]).expect("d");
+    let op = Op::new("gather_grad")
+        .input("X", &["x"])
+        .input("Index", &["i"])
+        .input("Out@GRAD", &["d"])
+        .output("X@GRAD", &["g"])
+        .attr("overwrite", AttrValue::Bool(true));
+    let feeds = vec![
+        ("x".to_string(), x),
+        ("i".to_string(), labels(&[3], vec![2, 0, 2])),
+        ("d".to_string(), d),
+    ];
+    let got = run_ops(&[op], &feeds, &["g".to_string()]);
+    // Row 2 is gathered first and last: its gradient is the last row's.
+    assert_eq!(
+        got[0].values::<f64>().expect("f64"),
+        &[3.0, 4.0, 0.0, 0.0, 5.0, 6.0]
+    );
+}
+
 #[test]
 fn elementwise_grads_with_broadcasting_match_finite_differences() {
     let mut rng = Rng(7);
@@ -537,14 +564,22 @@ fn manipulation_grads_match_finite_differences() {
         .attr("axis", AttrValue::Int(1))
         .outputs(&["Y"])
         .check(&mut rng);
-    // A position gathered twice gets both gradients; axis 1 too.
-    for (axis, index) in [(0, vec![2, 0, 2]), (1, vec![1])] {
-        Case::new("gather")
+    // A position gathered twice gets both gradients (without 1.x's
+    // `overwrite`, or along axis 1, where it does not apply).
+    for (axis, index, overwrite) in [
+        (0, vec![2, 0, 2], None),
+        (0, vec![2, 0, 2], Some(false)),
+        (1, vec![1, 1], Some(true)),
+    ] {
+        let mut c = Case::new("gather")
             .input("X", rng.tensor(&[3, 2, 4], -1.0, 1.0))
             .input("Index", labels(&[index.len() as i64], index))
             .attr("axis", AttrValue::Int(axis))
-            .constant("Index")
-            .check(&mut rng);
+            .constant("Index");
+        if let Some(o) = overwrite {
+            c = c.attr("overwrite", AttrValue::Bool(o));
+        }
+        c.check(&mut rng);
     }
     // squeeze2/unsqueeze2 only move dims: the gradient gets X's back.
     Case::new("squeeze2")

@@ -1,7 +1,9 @@
 //! `conv2d` and `conv2d_grad` (NCHW, groups, strides, paddings,
 //! dilations) as Paddle's CPU kernels compute them: each image's windows
 //! unrolled into a matrix (im2col) and multiplied by the filter with GEMM,
-//! in the tensor's dtype. The geometry (`ConvAttrs`, `Window`) is shared
+//! in the tensor's dtype. `conv2d_transpose` and its grad are the same
+//! products the other way round: the filter's transpose times the input
+//! gives the columns, which col2im adds into the output image. The geometry (`ConvAttrs`, `Window`) is shared
 //! with the layer ops in `super::nn`.
 use fluidc_transpiler::VarKind;
 use ndarray::linalg::general_mat_mul;
@@ -20,6 +22,10 @@ pub(crate) fn register_all(r: &mut Registry) {
     // Paddle for its CUDA kernel); the same computation here.
     r.add("depthwise_conv2d", conv2d);
     r.add("depthwise_conv2d_grad", conv2d_grad);
+    r.add("conv2d_transpose", conv2d_transpose);
+    r.add("conv2d_transpose_grad", conv2d_transpose_grad);
+    r.add("depthwise_conv2d_transpose", conv2d_transpose);
+    r.add("depthwise_conv2d_transpose_grad", conv2d_transpose_grad);
 }
 
 /// The float types convolutions run in.
@@ -178,24 +184,195 @@ fn dtype(ts: &[&Tensor]) -> Result<VarKind, KernelError> {
     Ok(d)
 }
 
+fn values<T: Element>(t: &Tensor) -> Result<&[T], KernelError> {
+    t.values::<T>()
+        .ok_or_else(|| KernelError::Dtype(format!("conv2d: unexpected {}", dtype_name(t.dtype()))))
+}
+
+/// The sizes of one group of a transpose with `ic` input channels over the
+/// window `g` (whose `c` is the output's channels): (input channels,
+/// output channels, rows of the unrolled matrix, input positions).
+fn transpose_sizes(g: &Window, ic: usize, groups: usize) -> (usize, usize, usize, usize) {
+    let ocg = g.c / groups;
+    (ic / groups, ocg, ocg * g.kh * g.kw, g.oh * g.ow)
+}
+
+/// conv2d_transpose of `x` (`[n, ic, oh, ow]` in the window's terms) by
+/// `f` (`[ic, oc / groups, kh, kw]`): per image and group, `col = W^T x`,
+/// then col2im into the `[oc, h, w]` output.
+fn transpose_forward<T: ConvElem>(
+    x: &[T],
+    f: &[T],
+    g: &Window,
+    ic: usize,
+    groups: usize,
+) -> Result<Vec<T>, KernelError> {
+    let (icg, ocg, k, ohw) = transpose_sizes(g, ic, groups);
+    let image_len = g.c * g.h * g.w;
+    let mut out = vec![T::ZERO; g.n * image_len];
+    let mut col = vec![T::ZERO; k * ohw];
+    for n in 0..g.n {
+        for grp in 0..groups {
+            let at = (n * ic + grp * icg) * ohw;
+            let xg =
+                ArrayView2::from_shape((icg, ohw), &x[at..at + icg * ohw]).map_err(shape_error)?;
+            let w = ArrayView2::from_shape((icg, k), &f[grp * icg * k..(grp + 1) * icg * k])
+                .map_err(shape_error)?;
+            let mut c = ArrayViewMut2::from_shape((k, ohw), &mut col[..]).map_err(shape_error)?;
+            general_mat_mul(T::one(), &w.t(), &xg, T::ZERO, &mut c);
+            col2im_add(
+                &col,
+                g,
+                grp * ocg,
+                ocg,
+                &mut out[n * image_len..(n + 1) * image_len],
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// (Input@GRAD, Filter@GRAD) of one conv2d_transpose: the output's
+/// gradient unrolled by im2col gives `dx = W col` and `dW += x col^T`.
+fn transpose_backward<T: ConvElem>(
+    x: &[T],
+    f: &[T],
+    d: &[T],
+    g: &Window,
+    ic: usize,
+    groups: usize,
+) -> Result<(Vec<T>, Vec<T>), KernelError> {
+    let (icg, ocg, k, ohw) = transpose_sizes(g, ic, groups);
+    let image_len = g.c * g.h * g.w;
+    let mut gx = vec![T::ZERO; x.len()];
+    let mut gf = vec![T::ZERO; f.len()];
+    let mut col = vec![T::ZERO; k * ohw];
+    for n in 0..g.n {
+        let image = &d[n * image_len..(n + 1) * image_len];
+        for grp in 0..groups {
+            im2col(image, g, grp * ocg, ocg, &mut col);
+            let c = ArrayView2::from_shape((k, ohw), &col[..]).map_err(shape_error)?;
+            let fr = grp * icg * k..(grp + 1) * icg * k;
+            let w = ArrayView2::from_shape((icg, k), &f[fr.clone()]).map_err(shape_error)?;
+            let at = (n * ic + grp * icg) * ohw;
+            let xg =
+                ArrayView2::from_shape((icg, ohw), &x[at..at + icg * ohw]).map_err(shape_error)?;
+            let mut gfg = ArrayViewMut2::from_shape((icg, k), &mut gf[fr]).map_err(shape_error)?;
+            general_mat_mul(T::one(), &xg, &c.t(), T::one(), &mut gfg);
+            let mut dxg = ArrayViewMut2::from_shape((icg, ohw), &mut gx[at..at + icg * ohw])
+                .map_err(shape_error)?;
+            general_mat_mul(T::one(), &w, &c, T::ZERO, &mut dxg);
+        }
+    }
+    Ok((gx, gf))
+}
+
+/// Paddle 3's conv2d_transpose takes an optional `Bias`, which its grad
+/// maker leaves out; 1.x's op had none (the layer adds the bias with
+/// `elementwise_add`), so fluidc refuses it rather than train it wrong.
+fn refuse_bias(l: &OpLoader) -> Result<(), String> {
+    if l.given(&["Bias"]) {
+        return Err(format!(
+            "{}'s Bias input is not supported (1.x's op had none): add the bias with elementwise_add",
+            l.op.ty
+        ));
+    }
+    Ok(())
+}
+
+/// A convolution or its transpose: the same products the other way round.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Conv,
+    Transpose,
+}
+
+/// A conv's geometry for its input and filter: the window, the channel
+/// count its products take (a conv's output channels, a transpose's input
+/// channels) and the output's shape.
+type Geometry = (Window, usize, [i64; 4]);
+
+impl Kind {
+    fn geometry(self, a: &ConvAttrs, x: &[i64], f: &[i64]) -> Result<Geometry, KernelError> {
+        Ok(match self {
+            Kind::Conv => {
+                let g = a.window(x, f)?;
+                let oc = f[0] as usize;
+                let shape = [g.n, oc, g.oh, g.ow].map(|d| d as i64);
+                (g, oc, shape)
+            }
+            Kind::Transpose => {
+                let g = a.transpose_window(x, f)?;
+                let shape = [g.n, g.c, g.h, g.w].map(|d| d as i64);
+                (g, x[1] as usize, shape)
+            }
+        })
+    }
+
+    fn forward<T: ConvElem>(
+        self,
+        x: &Tensor,
+        f: &Tensor,
+        (g, ch, _): &Geometry,
+        groups: usize,
+    ) -> Result<Vec<T>, KernelError> {
+        let (x, f) = (values(x)?, values(f)?);
+        match self {
+            Kind::Conv => forward(x, f, g, *ch, groups),
+            Kind::Transpose => transpose_forward(x, f, g, *ch, groups),
+        }
+    }
+
+    fn backward<T: ConvElem>(
+        self,
+        x: &Tensor,
+        f: &Tensor,
+        d: &Tensor,
+        (g, ch, _): &Geometry,
+        groups: usize,
+    ) -> Result<(Tensor, Tensor), KernelError> {
+        let (xs, fs, ds) = (values(x)?, values(f)?, values(d)?);
+        let (gx, gf) = match self {
+            Kind::Conv => backward::<T>(xs, fs, ds, g, *ch, groups),
+            Kind::Transpose => transpose_backward::<T>(xs, fs, ds, g, *ch, groups),
+        }?;
+        Ok((
+            Tensor::from_vec(x.shape(), gx)?,
+            Tensor::from_vec(f.shape(), gf)?,
+        ))
+    }
+}
+
 fn conv2d(l: &OpLoader) -> Result<Exec, String> {
+    conv_op(l, Kind::Conv)
+}
+
+fn conv2d_grad(l: &OpLoader) -> Result<Exec, String> {
+    conv_grad_op(l, Kind::Conv)
+}
+
+fn conv2d_transpose(l: &OpLoader) -> Result<Exec, String> {
+    refuse_bias(l)?;
+    conv_op(l, Kind::Transpose)
+}
+
+fn conv2d_transpose_grad(l: &OpLoader) -> Result<Exec, String> {
+    conv_grad_op(l, Kind::Transpose)
+}
+
+fn conv_op(l: &OpLoader, kind: Kind) -> Result<Exec, String> {
     let (input, filter, out) = (l.input("Input")?, l.input("Filter")?, l.output("Output")?);
     let a = ConvAttrs::load(l)?;
     compute(move |s| {
         let (xt, ft) = (s.tensor(&input)?, s.tensor(&filter)?);
-        let g = a.window(xt.shape(), ft.shape())?;
-        let oc = ft.shape()[0] as usize;
-        let shape = [g.n as i64, oc as i64, g.oh as i64, g.ow as i64];
+        let geo = kind.geometry(&a, xt.shape(), ft.shape())?;
+        let shape = geo.2;
         crate::tensor::alloc::check(&shape, xt.dtype())?;
         let t = match dtype(&[&xt, &ft])? {
-            VarKind::Fp64 => Tensor::from_vec(
-                &shape,
-                forward::<f64>(values(&xt)?, values(&ft)?, &g, oc, a.groups)?,
-            ),
-            _ => Tensor::from_vec(
-                &shape,
-                forward::<f32>(values(&xt)?, values(&ft)?, &g, oc, a.groups)?,
-            ),
+            VarKind::Fp64 => {
+                Tensor::from_vec(&shape, kind.forward::<f64>(&xt, &ft, &geo, a.groups)?)
+            }
+            _ => Tensor::from_vec(&shape, kind.forward::<f32>(&xt, &ft, &geo, a.groups)?),
         }?;
         drop((xt, ft));
         s.set_tensor(&out, t);
@@ -203,12 +380,7 @@ fn conv2d(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-fn values<T: Element>(t: &Tensor) -> Result<&[T], KernelError> {
-    t.values::<T>()
-        .ok_or_else(|| KernelError::Dtype(format!("conv2d: unexpected {}", dtype_name(t.dtype()))))
-}
-
-fn conv2d_grad(l: &OpLoader) -> Result<Exec, String> {
+fn conv_grad_op(l: &OpLoader, kind: Kind) -> Result<Exec, String> {
     let (input, filter, dout) = (
         l.input("Input")?,
         l.input("Filter")?,
@@ -218,31 +390,17 @@ fn conv2d_grad(l: &OpLoader) -> Result<Exec, String> {
     let a = ConvAttrs::load(l)?;
     compute(move |s| {
         let (xt, ft, dt) = (s.tensor(&input)?, s.tensor(&filter)?, s.tensor(&dout)?);
-        let g = a.window(xt.shape(), ft.shape())?;
-        let oc = ft.shape()[0] as usize;
-        if dt.numel() != g.n * oc * g.oh * g.ow {
+        let geo = kind.geometry(&a, xt.shape(), ft.shape())?;
+        if dt.numel() as i64 != geo.2.iter().product::<i64>() {
             return Err(KernelError::Shape(format!(
-                "Output@GRAD of shape {:?} does not fit the conv",
-                dt.shape()
+                "Output@GRAD of shape {:?} does not fit the conv's output {:?}",
+                dt.shape(),
+                geo.2
             )));
         }
         let (tx, tf) = match dtype(&[&xt, &ft, &dt])? {
-            VarKind::Fp64 => {
-                let (gx, gf) =
-                    backward::<f64>(values(&xt)?, values(&ft)?, values(&dt)?, &g, oc, a.groups)?;
-                (
-                    Tensor::from_vec(xt.shape(), gx)?,
-                    Tensor::from_vec(ft.shape(), gf)?,
-                )
-            }
-            _ => {
-                let (gx, gf) =
-                    backward::<f32>(values(&xt)?, values(&ft)?, values(&dt)?, &g, oc, a.groups)?;
-                (
-                    Tensor::from_vec(xt.shape(), gx)?,
-                    Tensor::from_vec(ft.shape(), gf)?,
-                )
-            }
+            VarKind::Fp64 => kind.backward::<f64>(&xt, &ft, &dt, &geo, a.groups)?,
+            _ => kind.backward::<f32>(&xt, &ft, &dt, &geo, a.groups)?,
         };
         drop((xt, ft, dt));
         super::float::set_grads(s, vec![(&dx, Some(tx)), (&df, Some(tf))]);

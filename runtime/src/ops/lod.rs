@@ -45,15 +45,18 @@ pub(crate) struct RankTable {
 }
 
 impl RankTable {
-    /// The rows of element `t` of sequence `k` of the table's level.
-    fn rows(&self, k: usize, t: usize) -> (usize, usize) {
-        let mut start = self.lod[self.level][k] + t;
-        let mut end = start + 1;
-        for level in &self.lod[self.level + 1..] {
-            start = level[start];
-            end = level[end];
-        }
-        (start, end)
+    /// Step `t` of the sequences: the `t`-th element of each sequence
+    /// longer than `t`, in the table's order: their LoD below the table's
+    /// level and their rows.
+    fn step(&self, t: usize) -> (Lod, Vec<(usize, usize)>) {
+        let starts: Vec<(usize, usize)> = self.items[..self.active(t)]
+            .iter()
+            .map(|&(k, _)| {
+                let at = self.lod[self.level][k] + t;
+                (at, at + 1)
+            })
+            .collect();
+        sequences(&self.lod[self.level + 1..], &starts)
     }
 
     /// The total rows of the tensor the table was made from.
@@ -169,7 +172,8 @@ fn max_sequence_len(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `lod_tensor_to_array`: element `t` of the array holds the `t`-th
-/// element of each sequence longer than `t`, in the table's order.
+/// element of each sequence longer than `t`, in the table's order, each
+/// with its LoD below the table's level (1.x's sub-sequence LoD).
 fn lod_tensor_to_array(l: &OpLoader) -> Result<Exec, String> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
@@ -178,11 +182,8 @@ fn lod_tensor_to_array(l: &OpLoader) -> Result<Exec, String> {
         check_rows(&xt, &x, &table)?;
         let mut items = Vec::with_capacity(table.max_len());
         for step in 0..table.max_len() {
-            let ranges: Vec<_> = table.items[..table.active(step)]
-                .iter()
-                .map(|&(k, _)| table.rows(k, step))
-                .collect();
-            items.push(Value::tensor(take_rows(&xt, &ranges)?));
+            let (lod, rows) = table.step(step);
+            items.push(Value::tensor(take_rows(&xt, &rows)?.with_lod(lod)));
         }
         drop(xt);
         s.set(&out, Value::TensorArray(Arc::new(items)));
@@ -202,8 +203,13 @@ fn check_rows(xt: &Tensor, x: &VarRef, table: &RankTable) -> Result<(), KernelEr
     Ok(())
 }
 
-/// `array_to_lod_tensor`: the inverse of [`lod_tensor_to_array`]: the
-/// sequences back in their first order, with the table's LoD.
+/// `array_to_lod_tensor`: the inverse of [`lod_tensor_to_array`], after
+/// 1.x's kernel: the sequences back in their first order, each step's
+/// element read from that step's tensor by its own LoD (the element of
+/// the `p`-th sequence of the table is the step's `p`-th), under the
+/// table's levels above its level and one level counting each sequence's
+/// elements. A step nothing wrote (no gradient reached it) gives zeros
+/// shaped as the table's tensor.
 fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
@@ -224,63 +230,60 @@ fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
                 x.name
             )));
         };
-        // Where each step's sequences start, in the step's rows.
-        let mut starts: Vec<Vec<usize>> = Vec::with_capacity(table.max_len());
-        for step in 0..table.max_len() {
-            let mut at = 0;
-            let v = table.items[..table.active(step)]
-                .iter()
-                .map(|&(k, _)| {
-                    let (a, b) = table.rows(k, step);
-                    let here = at;
-                    at += b - a;
-                    here
-                })
-                .collect();
-            starts.push(v);
-        }
-        let width = like.numel() / (like.shape().first().copied().unwrap_or(1).max(1) as usize);
-        let mut shape = like.shape().to_vec();
-        shape[0] = table.total_rows() as i64;
         let mut rank_of = vec![0; table.items.len()];
         for (p, &(k, _)) in table.items.iter().enumerate() {
             rank_of[k] = p;
         }
+        // (step, rows) of each element in the output's order, and the LoD
+        // below the table's level.
+        let below = &table.lod[table.level + 1..];
+        let mut pieces = Vec::new();
+        let mut sub = Lod::new();
+        let mut counts = vec![0];
+        for (k, len) in table.lengths().into_iter().enumerate() {
+            counts.push(counts.last().copied().unwrap_or(0) + len);
+            for step in 0..len {
+                let (lengths, rows) = match steps.get(step).and_then(Option::as_ref) {
+                    Some(st) => sub_lod(st.lod(), rank_of[k])?,
+                    None => sub_lod(below, table.lod[table.level][k] + step)?,
+                };
+                append_lod(&mut sub, &lengths)?;
+                pieces.push((step, rows));
+            }
+        }
+        let width = like.numel() / (like.shape().first().copied().unwrap_or(1).max(1) as usize);
+        let mut shape = like.shape().to_vec();
+        shape[0] = pieces.iter().map(|(_, (a, b))| b - a).sum::<usize>() as i64;
         let data = with_data!(like.data(), |_like: T| {
             let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
-            for (k, len) in table.lengths().into_iter().enumerate() {
-                let p = rank_of[k];
-                // `step` indexes the rank table, the array and `starts` alike.
-                #[allow(clippy::needless_range_loop)]
-                for step in 0..len {
-                    let (a, b) = table.rows(k, step);
-                    let n = (b - a) * width;
-                    match steps.get(step).and_then(Option::as_ref) {
-                        Some(st) => {
-                            let vals = st.values::<T>().ok_or_else(|| {
-                                KernelError::Dtype(format!(
-                                    "the elements of `{}` differ in dtype",
-                                    x.name
-                                ))
-                            })?;
-                            let from = starts[step][p] * width;
-                            let part = vals.get(from..from + n).ok_or_else(|| {
-                                KernelError::Shape(format!(
-                                    "element {step} of `{}` has shape {:?}, too small for its {} sequences",
-                                    x.name,
-                                    st.shape(),
-                                    table.active(step)
-                                ))
-                            })?;
-                            out.extend_from_slice(part);
-                        }
-                        None => out.extend(std::iter::repeat_n(T::ZERO, n)),
+            for &(step, (a, b)) in &pieces {
+                let n = (b - a) * width;
+                match steps.get(step).and_then(Option::as_ref) {
+                    Some(st) => {
+                        let vals = st.values::<T>().ok_or_else(|| {
+                            KernelError::Dtype(format!(
+                                "the elements of `{}` differ in dtype",
+                                x.name
+                            ))
+                        })?;
+                        let part = vals.get(a * width..a * width + n).ok_or_else(|| {
+                            KernelError::Shape(format!(
+                                "element {step} of `{}` has shape {:?}, too small for its {} sequences",
+                                x.name,
+                                st.shape(),
+                                table.active(step)
+                            ))
+                        })?;
+                        out.extend_from_slice(part);
                     }
+                    None => out.extend(std::iter::repeat_n(T::ZERO, n)),
                 }
             }
             T::wrap(out.into())
         });
-        let lod = table.lod.clone();
+        let mut lod: Lod = table.lod[..table.level].to_vec();
+        lod.push(counts);
+        lod.extend(sub);
         s.set_tensor(&out, Tensor::new(&shape, data)?.with_lod(lod));
         Ok(())
     })
@@ -338,6 +341,46 @@ fn sequences(lod: &[Vec<usize>], ranges: &[(usize, usize)]) -> (Lod, Vec<(usize,
     (out, rows)
 }
 
+/// Sequence `k` of the first level of `lod` (row `k` without LoD): the
+/// lengths of it and of its sub-sequences at every level, and the rows it
+/// holds (1.x's `GetSubLoDAndAbsoluteOffset`).
+pub(crate) fn sub_lod(lod: &[Vec<usize>], k: usize) -> Result<(Lod, (usize, usize)), KernelError> {
+    let (mut a, mut b) = (k, k + 1);
+    let mut lengths = Vec::with_capacity(lod.len());
+    for level in lod {
+        let (Some(&end), Some(_)) = (level.get(b), level.get(a)) else {
+            return Err(KernelError::Shape(format!(
+                "sequence {k} is past the {} sequences of the LoD",
+                lod[0].len().saturating_sub(1)
+            )));
+        };
+        lengths.push((a..b).map(|i| level[i + 1] - level[i]).collect());
+        (a, b) = (level[a], end);
+    }
+    Ok((lengths, (a, b)))
+}
+
+/// Appends the `lengths` of one sequence to `lod` (1.x's `AppendLoD`).
+pub(crate) fn append_lod(lod: &mut Lod, lengths: &[Vec<usize>]) -> Result<(), KernelError> {
+    if lod.is_empty() {
+        *lod = vec![vec![0]; lengths.len()];
+    }
+    if lod.len() != lengths.len() {
+        return Err(KernelError::Shape(format!(
+            "a sequence of {} LoD level(s) cannot join sequences of {}",
+            lengths.len(),
+            lod.len()
+        )));
+    }
+    for (offsets, lens) in lod.iter_mut().zip(lengths) {
+        for len in lens {
+            let end = offsets.last().copied().unwrap_or(0);
+            offsets.push(end + len);
+        }
+    }
+    Ok(())
+}
+
 /// `shrink_rnn_memory_grad`: `Out@GRAD` in the first rows of a zero
 /// tensor shaped like `X` (all zeros when no gradient reached `Out`),
 /// with `X`'s LoD (which `reorder_lod_tensor_by_rank_grad` reads to put
@@ -376,7 +419,7 @@ fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, String> {
 
 /// `reorder_lod_tensor_by_rank`: the sequences of `X` (those of its
 /// level-0 LoD, with their LoD at every level, or its rows) in the
-/// table's order; `_grad` puts them back.
+/// table's order; `_grad` puts them back, with their LoD.
 fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, String> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
@@ -403,16 +446,12 @@ fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, String> {
             table.items.iter().map(|&(k, _)| k).collect()
         };
         let ranges: Vec<_> = order.iter().map(|&k| (k, k + 1)).collect();
+        // Both ways keep each sequence's LoD (1.x's CopyTensorAndLod).
         let r = if xt.lod().is_empty() {
             take_rows(&xt, &ranges)?
         } else {
             let (lod, rows) = sequences(xt.lod(), &ranges);
-            let r = take_rows(&xt, &rows)?;
-            if back {
-                r
-            } else {
-                r.with_lod(lod)
-            }
+            take_rows(&xt, &rows)?.with_lod(lod)
         };
         drop(xt);
         s.set_tensor(&out, r);
@@ -468,6 +507,8 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
     let forward = ty.strip_suffix("_grad").unwrap_or(ty);
     let (input, output, whatever_rows) = match lod_rule(forward) {
         LodRule::None => return Ok(Exec::Compute(kernel)),
+        LodRule::GradShares if forward == ty => return Ok(Exec::Compute(kernel)),
+        LodRule::GradShares => ("X", "Out", false),
         LodRule::Reads => return lod_read_checked(l, kernel),
         LodRule::Shares(input, output) => (input, output, false),
         LodRule::KeepsWhateverRows(input, output) => (input, output, true),

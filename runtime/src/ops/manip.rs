@@ -122,8 +122,12 @@ fn gather(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-/// `gather_grad`: `Out@GRAD` added back at the gathered positions of a
-/// zero tensor shaped like `X` (a position gathered twice gets both).
+/// `gather_grad`: `Out@GRAD` put back at the gathered positions of a zero
+/// tensor shaped like `X`. A position gathered twice along axis 0 keeps
+/// the last row's gradient when the op says `overwrite` (1.x's CPU kernel,
+/// `ScatterAssign`: 1.0-1.6 always, 1.7+ by default); otherwise, and
+/// along another axis, it gets their sum (Paddle 3.3.1's, which has no
+/// `overwrite` attribute: a program without it accumulates).
 fn gather_grad(l: &OpLoader) -> Result<Exec, String> {
     let (x, index, dout) = (l.input("X")?, l.input("Index")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
@@ -133,6 +137,7 @@ fn gather_grad(l: &OpLoader) -> Result<Exec, String> {
         return Err("gather_grad with an `Axis` tensor is not supported".into());
     }
     let axis = l.int("axis", 0)?;
+    let overwrite = l.bool("overwrite", false)? && axis == 0;
     compute(move |s| {
         let (xt, it, dt) = (s.tensor(&x)?, s.tensor(&index)?, s.tensor(&dout)?);
         let g = Gather::new(xt.shape(), &it, axis)?;
@@ -150,7 +155,7 @@ fn gather_grad(l: &OpLoader) -> Result<Exec, String> {
             for &p in &g.positions {
                 let at = (o * g.n + p) * g.inner;
                 for (slot, v) in grad[at..at + g.inner].iter_mut().zip(&d[k..k + g.inner]) {
-                    *slot += v;
+                    *slot = if overwrite { *v } else { *slot + v };
                 }
                 k += g.inner;
             }

@@ -34,6 +34,7 @@ pub(crate) mod sequence;
 mod sequence_expand;
 mod sequence_rnn;
 pub(crate) mod slice;
+mod split_merge;
 pub(crate) mod unary;
 
 pub(crate) use array::add_values;
@@ -91,6 +92,7 @@ impl Registry {
         manip::register_all(&mut r);
         slice::register_all(&mut r);
         lod::register_all(&mut r);
+        split_merge::register_all(&mut r);
         sequence::register_all(&mut r);
         rnn_cells::register_all(&mut r);
         cos_sim::register_all(&mut r);

@@ -582,6 +582,9 @@ pub(crate) struct ConvAttrs {
     dilations: Vec<i64>,
     pub(crate) groups: usize,
     algorithm: String,
+    /// conv2d_transpose's `output_size` and `output_padding` (empty: none).
+    output_size: Vec<i64>,
+    output_padding: Vec<i64>,
 }
 
 impl ConvAttrs {
@@ -596,7 +599,81 @@ impl ConvAttrs {
                 .string("padding_algorithm")?
                 .unwrap_or("EXPLICIT")
                 .to_string(),
+            output_size: l.ints("output_size")?.unwrap_or_default(),
+            output_padding: l.ints("output_padding")?.unwrap_or_default(),
         })
+    }
+
+    /// The geometry of a conv2d_transpose of input `x` (`[n, c, h, w]`) by
+    /// filter `f` (`[c, oc / groups, kh, kw]`): the conv2d whose input is
+    /// the transpose's output (the window's `c`, `h`, `w` are `oc` and the
+    /// output size) and whose output positions are `x`'s (`oh`, `ow`).
+    /// The output size is Paddle's: `(h - 1) * stride - pads + dilation *
+    /// (kh - 1) + 1`, or `output_size` (within one stride above it), or
+    /// that plus `output_padding`.
+    pub(crate) fn transpose_window(&self, x: &[i64], f: &[i64]) -> Result<Window, KernelError> {
+        let (&[n, c, h, w], &[fc, ocg, kh, kw]) = (x, f) else {
+            return Err(KernelError::Shape(format!(
+                "conv2d_transpose needs a 4-D input and filter, got {x:?} and {f:?}"
+            )));
+        };
+        let u = |v: i64| v.max(0) as usize;
+        if fc != c || u(c) % self.groups != 0 {
+            return Err(KernelError::Shape(format!(
+                "filter {f:?} with {} groups does not fit input {x:?} (its first dim must be the input's channels)",
+                self.groups
+            )));
+        }
+        let input = [u(h), u(w)];
+        let sp = self.spatial(input, [u(kh), u(kw)])?;
+        let (strides, dil, p, k) = (sp.strides, sp.dil, sp.pads, sp.k);
+        if !matches!(self.output_size.len(), 0 | 2) || !matches!(self.output_padding.len(), 0 | 2) {
+            return Err(KernelError::Attribute(format!(
+                "output_size {:?} and output_padding {:?} must have 0 or 2 values",
+                self.output_size, self.output_padding
+            )));
+        }
+        let mut out = [0usize; 2];
+        for i in 0..2 {
+            let span = (input[i].max(1) - 1)
+                .checked_mul(strides[i])
+                .zip(dil[i].checked_mul(k[i].max(1) - 1))
+                .and_then(|(a, b)| a.checked_add(b)?.checked_add(1));
+            let pads = p[i].0.checked_add(p[i].1);
+            let inferred = span
+                .zip(pads)
+                .and_then(|(span, pads)| span.checked_sub(pads))
+                .filter(|&v| v > 0);
+            let Some(inferred) = inferred else {
+                return Err(KernelError::Shape(format!(
+                    "conv2d_transpose of {x:?} by {f:?} with strides {:?}, paddings {:?} and \
+                     dilations {:?} has no output size",
+                    self.strides, self.pads, self.dilations
+                )));
+            };
+            out[i] = if let Some(&want) = self.output_size.get(i) {
+                let want = u(want);
+                if want < inferred || want >= inferred.saturating_add(strides[i]) {
+                    return Err(KernelError::Shape(format!(
+                        "output_size {:?} does not fit conv2d_transpose of {x:?} by {f:?}: dim {i} must be at least {inferred} and below {}",
+                        self.output_size,
+                        inferred.saturating_add(strides[i])
+                    )));
+                }
+                want
+            } else if let Some(&e) = self.output_padding.get(i) {
+                if e < 0 || u(e) >= strides[i].max(dil[i]) {
+                    return Err(KernelError::Attribute(format!(
+                        "output_padding {:?} must be below the strides and dilations",
+                        self.output_padding
+                    )));
+                }
+                inferred.saturating_add(u(e))
+            } else {
+                inferred
+            };
+        }
+        Ok(sp.window(u(n), u(ocg) * self.groups, out, input))
     }
 
     /// The geometry for input `x` and filter `f` (`[oc, c / groups, kh, kw]`).
@@ -613,17 +690,8 @@ impl ConvAttrs {
                 self.groups
             )));
         }
-        let strides = pair(&self.strides, "strides")?;
-        let mut dil = pair(&self.dilations, "dilations")?;
-        let k = [u(kh), u(kw)];
-        let p = paddings(
-            &self.algorithm,
-            &self.pads,
-            [u(h), u(w)],
-            k,
-            strides,
-            &mut dil,
-        )?;
+        let sp = self.spatial([u(h), u(w)], [u(kh), u(kw)])?;
+        let (strides, dil, p, k) = (sp.strides, sp.dil, sp.pads, sp.k);
         let span = |i: usize, size: usize| -> Result<usize, KernelError> {
             let ke = dil[i] * (k[i].max(1) - 1) + 1;
             (size + p[i].0 + p[i].1)
@@ -637,22 +705,53 @@ impl ConvAttrs {
         };
         // Paddle's conv pads symmetrically by the first value of each pair
         // when they differ only through SAME; use the leading padding.
-        Ok(Window {
-            n: u(n),
-            c: u(c),
-            h: u(h),
-            w: u(w),
-            oh: span(0, u(h))?,
-            ow: span(1, u(w))?,
-            kh: k[0],
-            kw: k[1],
-            sh: strides[0],
-            sw: strides[1],
-            ph: p[0].0,
-            pw: p[1].0,
-            dh: dil[0],
-            dw: dil[1],
+        let positions = [span(0, u(h))?, span(1, u(w))?];
+        Ok(sp.window(u(n), u(c), [u(h), u(w)], positions))
+    }
+
+    /// The strides, dilations and paddings of a window of `k` over the
+    /// spatial dims `input` (which `SAME` pads to cover).
+    fn spatial(&self, input: [usize; 2], k: [usize; 2]) -> Result<Spatial, KernelError> {
+        let strides = pair(&self.strides, "strides")?;
+        let mut dil = pair(&self.dilations, "dilations")?;
+        let pads = paddings(&self.algorithm, &self.pads, input, k, strides, &mut dil)?;
+        Ok(Spatial {
+            k,
+            strides,
+            dil,
+            pads,
         })
+    }
+}
+
+/// A conv's filter size, strides, dilations and (before, after) paddings.
+struct Spatial {
+    k: [usize; 2],
+    strides: [usize; 2],
+    dil: [usize; 2],
+    pads: [(usize, usize); 2],
+}
+
+impl Spatial {
+    /// The window over `n` images of `c` channels of size `image`, at
+    /// `positions` (the conv's output size), padded by the leading pads.
+    fn window(&self, n: usize, c: usize, image: [usize; 2], positions: [usize; 2]) -> Window {
+        Window {
+            n,
+            c,
+            h: image[0],
+            w: image[1],
+            oh: positions[0],
+            ow: positions[1],
+            kh: self.k[0],
+            kw: self.k[1],
+            sh: self.strides[0],
+            sw: self.strides[1],
+            ph: self.pads[0].0,
+            pw: self.pads[1].0,
+            dh: self.dil[0],
+            dw: self.dil[1],
+        }
     }
 }
 

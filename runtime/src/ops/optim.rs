@@ -1,6 +1,6 @@
 //! Optimizers with Paddle 3.3.1's CPU formulas (phi/kernels: sgd_kernel.cc,
 //! momentum_kernel_impl.h, cpu/adam_kernel.cc with jit's refer `Adam`,
-//! adamax_kernel_impl.h, adagrad, rmsprop, adadelta_kernel_impl.h,
+//! adamax_kernel_impl.h, adagrad, decayed_adagrad, rmsprop, adadelta_kernel_impl.h,
 //! lamb), float32 and float64, computed in the parameter's dtype as Paddle
 //! computes them.
 //!
@@ -24,6 +24,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("adam", adam);
     r.add("adamax", adamax);
     r.add("adagrad", adagrad);
+    r.add("decayed_adagrad", decayed_adagrad);
     r.add("rmsprop", rmsprop);
     r.add("adadelta", adadelta);
     r.add("lamb", lamb);
@@ -462,6 +463,35 @@ fn adagrad(l: &OpLoader) -> Result<Exec, String> {
                 };
                 for i in 0..p.len() {
                     m[i] += g[i] * g[i];
+                    p[i] -= lr * g[i] / (m[i].sqrt() + eps);
+                }
+                Ok(())
+            })
+        })
+    })
+}
+
+/// `decayed_adagrad`: `m = decay m + (1 - decay) g g`, `param -= lr * g /
+/// (sqrt(m) + epsilon)`; `1 - decay` in float32, as Paddle's kernel takes
+/// the attribute.
+fn decayed_adagrad(l: &OpLoader) -> Result<Exec, String> {
+    let state = State::load(l, &[("Param", "ParamOut"), ("Moment", "MomentOut")])?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    let (decay, epsilon) = (l.float("decay", 0.95)? as f32, l.float("epsilon", 1e-6)?);
+    compute(move |s| {
+        run_update(s, &state, &grad, |s, dtype, ts, g| {
+            with_real!(dtype, |T| {
+                let lr: T = one(s, &lr)?;
+                let (d, rest, eps) = (decay as T, (1.0 - decay) as T, epsilon as T);
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let [p, m] = &mut sl[..] else {
+                    return Err(KernelError::Invalid(
+                        "decayed_adagrad: missing state".into(),
+                    ));
+                };
+                for i in 0..p.len() {
+                    m[i] = d * m[i] + rest * g[i] * g[i];
                     p[i] -= lr * g[i] / (m[i].sqrt() + eps);
                 }
                 Ok(())

@@ -327,6 +327,21 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
     return out
 
 
+def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0,
+                                  output_dim_idx=0, force_cpu=False):
+    """1.x's fill_constant_batch_size_like (no str_value: the kernel fills
+    `value`)."""
+    helper = LayerHelper("fill_constant_batch_size_like")
+    out = helper.create_variable_for_type_inference(dtype=_dtype(dtype))
+    helper.append_op(type="fill_constant_batch_size_like", inputs={"Input": input},
+                     outputs={"Out": [out]},
+                     attrs={"shape": [int(d) for d in shape], "dtype": out.dtype,
+                            "value": float(value), "input_dim_idx": input_dim_idx,
+                            "output_dim_idx": output_dim_idx, "force_cpu": force_cpu})
+    out.stop_gradient = True
+    return out
+
+
 def zeros(shape, dtype, force_cpu=False, name=None):
     return fill_constant(shape, dtype, 0.0, force_cpu=force_cpu)
 
@@ -928,10 +943,38 @@ def shape(input):
 
 
 def gather(input, index, overwrite=True):
+    """1.7's gather (`overwrite` an attribute, which Paddle 3.3.1 ignores:
+    its gather_grad adds the gradients of a repeated index). 1.x's CPU
+    kernel kept the last one (ScatterAssign), so with overwrite a py_func
+    adds zero to the result, with the difference as its gradient."""
     helper = LayerHelper("gather")
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
-    helper.append_op(type="gather", inputs={"X": input, "Index": index}, outputs={"Out": out})
-    return out
+    helper.append_op(type="gather", inputs={"X": input, "Index": index}, outputs={"Out": out},
+                     attrs={"overwrite": overwrite})
+    if not overwrite or input.dtype not in (VarType.FP32, VarType.FP64):
+        return out
+
+    def forward(x, idx):
+        x = numpy.array(x)
+        return numpy.zeros((numpy.array(idx).size,) + x.shape[1:], dtype=x.dtype)
+
+    def backward(x, idx, dout):
+        x, d = numpy.array(x), numpy.array(dout)
+        rows = numpy.array(idx).reshape(-1)
+        assigned, added = numpy.zeros_like(x), numpy.zeros_like(x)
+        for k, j in enumerate(rows):
+            assigned[j] = d[k]
+        numpy.add.at(added, rows, d)
+        return assigned - added, None
+
+    fix = helper.create_variable_for_type_inference(dtype=input.dtype)
+    fix.desc.set_shape(list(out.shape))
+    paddle.static.py_func(forward, [input, index], fix, backward_func=backward,
+                          skip_vars_in_backward_input=[fix])
+    result = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="elementwise_add", inputs={"X": [out], "Y": [fix]},
+                     outputs={"Out": [result]}, attrs={"axis": -1})
+    return result
 
 
 def topk(input, k, name=None):
@@ -1346,6 +1389,51 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     return helper.append_activation(pre_act)
 
 
+def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None):
+    """1.2-1.5 conv2d_transpose: filter `[C_in, num_filters // groups, kh, kw]`
+    (Xavier by default; its size from output_size when filter_size is None),
+    `depthwise_conv2d_transpose` when groups == C_in == num_filters and
+    use_cudnn is off, bias `[num_filters]` on axis 1."""
+    assert param_attr is not False, "param_attr should not be False in conv2d_transpose."
+    input_channel = input.shape[1]
+    op_type = "conv2d_transpose"
+    if input_channel == groups and num_filters == input_channel and not use_cudnn:
+        op_type = "depthwise_conv2d_transpose"
+    helper = LayerHelper(op_type, act=act, name=name, use_cudnn=use_cudnn)
+    padding = _to_list(padding, 2, "padding")
+    stride = _to_list(stride, 2, "stride")
+    dilation = _to_list(dilation, 2, "dilation")
+    if filter_size is None:
+        if output_size is None:
+            raise ValueError("output_size must be set when filter_size is None")
+        if isinstance(output_size, int):
+            output_size = [output_size, output_size]
+        filter_size = [(output_size[i] - (input.shape[2 + i] - 1) * stride[i] + 2 * padding[i]
+                        - 1) // dilation[i] + 1 for i in range(2)]
+    else:
+        filter_size = _to_list(filter_size, 2, "conv2d_transpose.filter_size")
+    if output_size is None:
+        output_size = []
+    elif isinstance(output_size, (list, int)):
+        output_size = _to_list(output_size, 2, "output_size")
+    else:
+        raise ValueError("output_size should be list or int")
+    groups = 1 if groups is None else groups
+    filter_param = _create_parameter(helper, param_attr,
+                                     [input_channel, num_filters // groups] + filter_size,
+                                     input.dtype)
+    pre_bias = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(
+        type=op_type, inputs={"Input": [input], "Filter": [filter_param]},
+        outputs={"Output": pre_bias},
+        attrs={"output_size": output_size, "strides": stride, "paddings": padding,
+               "dilations": dilation, "groups": groups, "use_cudnn": use_cudnn})
+    pre_act = _append_bias(helper, pre_bias, bias_attr, dim_start=1, dim_end=2)
+    return helper.append_activation(pre_act)
+
+
 def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
            global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
            data_format="NCHW"):
@@ -1682,6 +1770,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
 
 def _reduce(op_type):
     def layer(input, dim=None, keep_dim=False, name=None):
+        if isinstance(input, (list, tuple)) and len(input) == 1:
+            input = input[0]  # 1.0-1.5 passed the list to the op's X
         helper = LayerHelper(op_type, name=name)
         out = helper.create_variable_for_type_inference(dtype=input.dtype)
         if dim is not None and not isinstance(dim, list):
@@ -2357,6 +2447,234 @@ class ConditionalBlock:
         )
 
 
+# 1.x's IfElse ops, split_lod_tensor and merge_lod_tensor, which Paddle
+# 3.3.1 dropped: computed in numpy by py_funcs (forward and backward), the
+# LoD included, after 1.x's kernels (GetSubLoDAndAbsoluteOffset, AppendLoD).
+
+
+def _ifelse_sub_lod(lod, k):
+    a, b = k, k + 1
+    lengths = []
+    for level in lod:
+        lengths.append([level[i + 1] - level[i] for i in range(a, b)])
+        a, b = level[a], level[b]
+    return lengths, a, b
+
+
+def _ifelse_append_lod(lod, lengths):
+    if not lod:
+        lod.extend([0] for _ in lengths)
+    for offsets, lens in zip(lod, lengths):
+        for n in lens:
+            offsets.append(offsets[-1] + n)
+
+
+def _ifelse_split(x, lod, mask):
+    """(rows, LoD) of the false and the true side."""
+    sides = []
+    for side in (False, True):
+        sub, rows = [], []
+        for k, m in enumerate(mask):
+            if bool(m) == side:
+                lengths, a, b = _ifelse_sub_lod(lod, k)
+                _ifelse_append_lod(sub, lengths)
+                rows.extend(range(a, b))
+        sides.append((x[rows], sub))
+    return sides
+
+
+def _ifelse_merge(ins, mask):
+    """The rows and LoD of the false and true sides merged in mask order
+    (an empty sequence is taken again, as 1.x's kernel did)."""
+    nxt, lod, parts = [0, 0], [], []
+    for m in mask:
+        side = int(bool(m))
+        arr, sub = ins[side]
+        lengths, a, b = _ifelse_sub_lod(sub, nxt[side])
+        _ifelse_append_lod(lod, lengths)
+        if b > a:
+            parts.append(arr[a:b])
+            nxt[side] += 1
+    like = ins[1][0] if ins[1][0].size or not ins[0][0].size else ins[0][0]
+    rows = numpy.concatenate(parts) if parts else like[:0]
+    return rows, lod
+
+
+def _ifelse_tensor(arr, lod):
+    t = core.DenseTensor()
+    t.set(numpy.ascontiguousarray(arr), paddle.CPUPlace())
+    if lod:
+        t.set_lod(lod)
+    return t
+
+
+def _ifelse_mask(mask):
+    m = numpy.array(mask)
+    return m.reshape(-1)[:m.shape[0]] if m.ndim else m.reshape(-1)
+
+
+def split_lod_tensor(input, mask, level=0):
+    """1.x's split_lod_tensor layer (`split_lod_tensor_N.tmp_0/1`)."""
+    helper = LayerHelper("split_lod_tensor")
+    out_true = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out_false = helper.create_variable_for_type_inference(dtype=input.dtype)
+    _append_split(helper.main_program.current_block(), input, mask, out_true, out_false, level)
+    return out_true, out_false
+
+
+def _append_split(block, x, mask, out_true, out_false, level):
+    out_true.desc.set_shape(list(x.shape))
+    out_false.desc.set_shape(list(x.shape))
+
+    def forward(xt, mt):
+        (f, flod), (t, tlod) = _ifelse_split(numpy.array(xt), list(xt.lod())[level:],
+                                             _ifelse_mask(mt))
+        return _ifelse_tensor(t, tlod), _ifelse_tensor(f, flod)
+
+    def backward(xt, mt, dt, df):
+        arr = numpy.array(xt)
+        sides = _ifelse_split(arr, list(xt.lod())[level:], _ifelse_mask(mt))
+        grads = [(numpy.array(g).reshape((-1,) + arr.shape[1:]) if g is not None
+                  else numpy.zeros_like(side[0]), side[1])
+                 for g, side in zip((df, dt), sides)]
+        rows, _ = _ifelse_merge(grads, _ifelse_mask(mt))
+        return rows.astype(arr.dtype), None
+
+    with _in_block(block):
+        paddle.static.py_func(forward, [x, mask], [out_true, out_false],
+                              backward_func=backward,
+                              skip_vars_in_backward_input=[out_true, out_false])
+
+
+def merge_lod_tensor(in_true, in_false, x, mask, level=0):
+    """1.x's merge_lod_tensor layer (`merge_lod_tensor_N.tmp_0`)."""
+    helper = LayerHelper("merge_lod_tensor")
+    out = helper.create_variable_for_type_inference(dtype=in_true.dtype)
+    out.desc.set_shape(list(in_true.shape))
+
+    def sides(tt, ft):
+        # Paddle 3.3.1 hands a side whose block made 0 rows over as None
+        # (1.x kept a [0, ...] tensor): no rows, shaped as the other.
+        arrs = [None if t is None else numpy.array(t) for t in (ft, tt)]
+        like = arrs[1] if arrs[1] is not None else arrs[0]
+        return [((a if a is not None else like[:0]), ([] if t is None else list(t.lod())))
+                for a, t in zip(arrs, (ft, tt))]
+
+    def forward(xt, mt, tt, ft):
+        rows, lod = _ifelse_merge(sides(tt, ft), _ifelse_mask(mt))
+        for i in range(level):
+            lod.insert(0, list(xt.lod()[i]))
+        return _ifelse_tensor(rows, lod)
+
+    def backward(xt, mt, tt, ft, dout):
+        d = numpy.array(dout)
+        _, sub = _ifelse_merge(sides(tt, ft), _ifelse_mask(mt))
+        (f, _), (t, _) = _ifelse_split(d, sub, _ifelse_mask(mt))
+        # 1.x's grad (a split_lod_tensor) gives X none; Paddle 3.3.1's
+        # py_func wants one when X needs a gradient: zeros add nothing.
+        x = numpy.array(xt)
+        return (numpy.zeros_like(x) if x.dtype.kind == "f" else None), None, t, f
+
+    paddle.static.py_func(forward, [x, mask, in_true, in_false], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
+@contextlib.contextmanager
+def _in_block(block):
+    """Appends to `block` (the parent of the current block) meanwhile."""
+    program = block.program
+    saved = program.current_block_idx
+    program.current_block_idx = block.idx
+    try:
+        yield
+    finally:
+        program.current_block_idx = saved
+
+
+class IfElse:
+    """1.x's IfElse (1.0-1.5): split_lod_tensor of each input by cond in the
+    parent block, a ConditionalBlock per side (cond its input), outputs
+    assigned out, merge_lod_tensor of the sides."""
+    OUT_IF_ELSE_BLOCKS = 0
+    IN_IF_ELSE_TRUE_BLOCKS = 1
+    IN_IF_ELSE_FALSE_BLOCKS = 2
+
+    def __init__(self, cond, name=None):
+        if not isinstance(cond, Variable):
+            raise TypeError("cond must be a Variable")
+        self.helper = LayerHelper("ifelse", name=name)
+        self.cond = cond
+        self.input_table = {}
+        self.status = IfElse.OUT_IF_ELSE_BLOCKS
+        self.conditional_true_block = ConditionalBlock(inputs=[self.cond])
+        self.conditional_false_block = ConditionalBlock(inputs=[self.cond])
+        self.output_table = ([], [])
+
+    def input(self, x):
+        if self.status == IfElse.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("input must in true/false blocks")
+        if id(x) not in self.input_table:
+            parent = self._parent_block()
+            out_true = parent.create_var(
+                name=unique_name.generate("ifelse_input" + self.helper.name), dtype=x.dtype)
+            out_false = parent.create_var(
+                name=unique_name.generate("ifelse_input" + self.helper.name), dtype=x.dtype)
+            _append_split(parent, x, self.cond, out_true, out_false, 0)
+            self.input_table[id(x)] = (out_true, out_false)
+        out_true, out_false = self.input_table[id(x)]
+        return out_true if self.status == IfElse.IN_IF_ELSE_TRUE_BLOCKS else out_false
+
+    def _parent_block(self):
+        program = self.helper.main_program
+        return program.block(program.current_block().parent_idx)
+
+    @contextlib.contextmanager
+    def _side(self, is_true):
+        if self.status != IfElse.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("You cannot invoke IfElse.block() inside a block")
+        block = self.conditional_true_block if is_true else self.conditional_false_block
+        self.status = IfElse.IN_IF_ELSE_TRUE_BLOCKS if is_true else IfElse.IN_IF_ELSE_FALSE_BLOCKS
+        with block.block():
+            yield
+        if len(self.output_table[1 if is_true else 0]) == 0:
+            raise ValueError("Must set output inside block")
+        self.status = IfElse.OUT_IF_ELSE_BLOCKS
+
+    def true_block(self):
+        return self._side(True)
+
+    def false_block(self):
+        return self._side(False)
+
+    def output(self, *outs):
+        if self.status == self.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("output can only be invoked in the sub-block")
+        table = self.output_table[1 if self.status == self.IN_IF_ELSE_TRUE_BLOCKS else 0]
+        parent = self._parent_block()
+        for each_out in outs:
+            if not isinstance(each_out, Variable):
+                raise TypeError("Each output should be a variable")
+            outside = parent.create_var(
+                name=unique_name.generate("_".join([self.helper.name, "output"])),
+                dtype=each_out.dtype)
+            table.append(outside)
+            assign(input=each_out, output=outside)
+
+    def __call__(self):
+        if self.status != self.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("IfElse::__call__ must be out of sub-block")
+        false_len, true_len = map(len, self.output_table)
+        if false_len == 0 and true_len == 0:
+            raise ValueError("Must invoke true_block/false_block before __call__")
+        elif false_len != true_len and false_len != 0 and true_len != 0:
+            raise ValueError("The output side must be same")
+        elif false_len == 0 or true_len == 0:
+            return self.output_table[0 if false_len != 0 else 1]
+        return [merge_lod_tensor(in_true=t, in_false=f, mask=self.cond, x=self.cond)
+                for f, t in zip(*self.output_table)]
+
+
 class Switch:
     def __init__(self, name=None):
         self.helper = LayerHelper("switch", name=name)
@@ -2715,6 +3033,33 @@ def Adagrad(learning_rate, epsilon=1.0e-6, regularization=None, name=None,
                       initial_accumulator_value=initial_accumulator_value)
 
 
+class _DecayedAdagrad(paddle.optimizer.Adagrad):
+    """1.x's DecayedAdagradOptimizer, which Paddle 3.3.1 has no class for
+    (it keeps the `decayed_adagrad` op): Adagrad's `<param>_moment_0`
+    accumulator, updated by a `decayed_adagrad` op with `decay` and
+    `epsilon` (1.6+ passed `decay`; 1.0-1.5 left it at the op's 0.95)."""
+
+    def __init__(self, decay=0.95, **kwargs):
+        super().__init__(**kwargs)
+        self.type = "decayed_adagrad"
+        self._decay = decay
+
+    def _append_optimize_op(self, block, param_and_grad):
+        moment = self._get_accumulator_master(self._moment_acc_str, param_and_grad[0])
+        return block.append_op(
+            type="decayed_adagrad",
+            inputs={"Param": param_and_grad[0], "Grad": param_and_grad[1], "Moment": moment,
+                    "LearningRate": self._create_param_lr(param_and_grad)},
+            outputs={"ParamOut": param_and_grad[0], "MomentOut": moment},
+            attrs={"epsilon": self._epsilon, "decay": self._decay}, stop_gradient=True)
+
+
+def DecayedAdagrad(learning_rate, decay=0.95, epsilon=1.0e-6, regularization=None, name=None,
+                   parameter_list=None, grad_clip=None):
+    return _optimizer(_DecayedAdagrad, learning_rate, regularization, grad_clip, decay=decay,
+                      epsilon=epsilon, name=name)
+
+
 def Adam(learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, regularization=None,
          name=None, lazy_mode=False, parameter_list=None, grad_clip=None):
     return _optimizer(paddle.optimizer.Adam, learning_rate, regularization, grad_clip,
@@ -2835,7 +3180,8 @@ def install(run=False):
 
     layers = _module(
         "paddle.fluid.layers",
-        fill_constant=fill_constant, zeros=zeros, ones=ones, assign=assign,
+        fill_constant=fill_constant,
+        fill_constant_batch_size_like=fill_constant_batch_size_like, zeros=zeros, ones=ones, assign=assign,
         data=layers_data, create_global_var=create_global_var, cast=cast,
         increment=increment, scale=scale,
         less_than=_compare("less_than"), less_equal=_compare("less_equal"),
@@ -2846,6 +3192,7 @@ def install(run=False):
         sigmoid=_unary("sigmoid"), tanh=_unary("tanh"), softmax=softmax, fc=fc,
         square_error_cost=square_error_cost, log_loss=log_loss, cos_sim=cos_sim,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
+        IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
         ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer, split=split,
         argmax=_arg("arg_max"), argmin=_arg("arg_min"),
@@ -2888,7 +3235,7 @@ def install(run=False):
         linear_lr_warmup=linear_lr_warmup,
     )
     layers.__dict__.update(
-        embedding=embedding, conv2d=conv2d, pool2d=pool2d, batch_norm=batch_norm,
+        embedding=embedding, conv2d=conv2d, conv2d_transpose=conv2d_transpose, pool2d=pool2d, batch_norm=batch_norm,
         dropout=dropout, cross_entropy=cross_entropy,
         softmax_with_cross_entropy=softmax_with_cross_entropy, accuracy=accuracy, auc=auc,
         topk=topk,
@@ -2969,7 +3316,8 @@ def install(run=False):
                              gradients=gradients)
     fluid.gradients = gradients
     optimizers = dict(SGD=SGD, Momentum=Momentum, Adagrad=Adagrad, Adam=Adam, Adamax=Adamax,
-                      Adadelta=Adadelta, RMSProp=RMSProp, Lamb=Lamb)
+                      Adadelta=Adadelta, RMSProp=RMSProp, Lamb=Lamb,
+                      DecayedAdagrad=DecayedAdagrad)
     fluid.optimizer = _module("paddle.fluid.optimizer", **optimizers,
                               **{k + "Optimizer": v for k, v in optimizers.items()})
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)
@@ -3012,7 +3360,8 @@ def install(run=False):
 _LAYER_HOMES = {
     "nn": (
         "fc", "embedding", "dynamic_lstm", "dynamic_gru", "gru_unit", "cos_sim",
-        "cross_entropy", "square_error_cost", "sequence_conv", "conv2d", "sequence_pool",
+        "cross_entropy", "square_error_cost", "sequence_conv", "conv2d", "conv2d_transpose",
+        "sequence_pool",
         "sequence_softmax", "softmax", "pool2d", "batch_norm", "sequence_expand",
         "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
         "reduce_any", "sequence_first_step", "sequence_last_step", "dropout", "split",
@@ -3029,13 +3378,14 @@ _LAYER_HOMES = {
     ),
     "tensor": (
         "create_tensor", "create_parameter", "create_global_var", "cast", "concat", "sums",
-        "assign", "fill_constant", "argmin", "argmax", "ones", "zeros", "zeros_like",
+        "assign", "fill_constant", "fill_constant_batch_size_like", "argmin", "argmax", "ones", "zeros", "zeros_like",
         "ones_like",
     ),
     "control_flow": (
         "While", "Switch", "increment", "array_write", "create_array", "less_than",
         "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "array_read",
-        "array_length", "StaticRNN", "ConditionalBlock", "cond",
+        "array_length", "StaticRNN", "ConditionalBlock", "cond", "IfElse",
+        "split_lod_tensor", "merge_lod_tensor",
     ),
     "io": ("data",),
     "ops": (

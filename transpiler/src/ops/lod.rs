@@ -3,7 +3,8 @@
 //! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
 //! `data/fluidc_ops.json`), `sequence_pool`, `sequence_softmax`,
 //! `sequence_conv`, `sequence_expand`, `lod_reset`, `is_empty`, `lstm` and
-//! `gru` (1.x's `dynamic_lstm` and `dynamic_gru`).
+//! `gru` (1.x's `dynamic_lstm` and `dynamic_gru`), and 1.x's IfElse ops
+//! `split_lod_tensor` and `merge_lod_tensor` (fluidc-only).
 use super::infer::{same_as_x, unknown, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -61,8 +62,50 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     );
     // Whether a tensor has no elements: known only when it runs.
     r.push(Behaviour::pure("is_empty", is_empty).not_foldable());
+    // The rows (or sequences) of X that Mask picks, and back: which ones,
+    // and their LoD, known only when it runs.
+    r.push(
+        Behaviour::pure("split_lod_tensor", split_lod_tensor)
+            .not_foldable()
+            .reads_lod(),
+    );
+    r.push(
+        Behaviour::pure("merge_lod_tensor", merge_lod_tensor)
+            .not_foldable()
+            .reads_lod(),
+    );
     r.push(Behaviour::pure("lstm", lstm).not_foldable().reads_lod());
     r.push(Behaviour::pure("gru", gru).not_foldable().reads_lod());
+}
+
+/// 1.x's IfElse ops take a column of bools, one per row or sequence.
+fn check_mask(c: &InferCtx) -> Result<(), String> {
+    match c.input("Mask") {
+        Some(m) if m.dims.len() != 2 || !matches!(m.dims[1], 1 | -1) => Err(format!(
+            "Mask has shape {:?}; it must be a column [N, 1] of bools, one per row or \
+             sequence (an IfElse's cond must be 2-D with a second dim of 1)",
+            m.dims
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `split_lod_tensor`: `OutTrue` and `OutFalse` declared as `X` (1.x's
+/// `InferShape`; how many rows each gets is known when it runs).
+fn split_lod_tensor(c: &InferCtx) -> Out {
+    check_mask(c)?;
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    Ok(vec![("OutTrue", x.clone()), ("OutFalse", x.clone())])
+}
+
+/// `merge_lod_tensor`: `Out` declared as `InTrue` (1.x's `InferShape`).
+fn merge_lod_tensor(c: &InferCtx) -> Out {
+    check_mask(c)?;
+    Ok(c.input("InTrue")
+        .map(|t| vec![("Out", t.clone())])
+        .unwrap_or_default())
 }
 
 /// `Out` is a bool `[1]`.

@@ -85,6 +85,11 @@ pub enum Lod {
     /// As `Shares`, but whatever the output's rows (Paddle 3.3.1's
     /// `reshape2` kernel sets `Out`'s LoD to `X`'s, and scripts see it).
     KeepsWhateverRows(&'static str, &'static str),
+    /// Its output carries no LoD, but its grad gives each `X@GRAD` the LoD
+    /// of `X` (1.x's `mean_grad` called `ShareLoD("X", X@GRAD)`, so a
+    /// sequence batch's loss gradient keeps the batch's LoD back to the
+    /// ops that read it, such as `merge_lod_tensor`'s grad).
+    GradShares,
     /// It reads its inputs' LoD (and so does its grad): each input's LoD
     /// must describe its rows before it runs.
     Reads,

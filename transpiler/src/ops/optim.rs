@@ -1,4 +1,5 @@
-//! Optimizers: `sgd`, `momentum`, `adam`, `adamax`, `adagrad`, `rmsprop`,
+//! Optimizers: `sgd`, `momentum`, `adam`, `adamax`, `adagrad`,
+//! `decayed_adagrad`, `rmsprop`,
 //! `adadelta`, `lamb`. Each updates its parameter and accumulators in
 //! place (`ParamOut` is `Param`): every `XOut` has the type of `X`. They
 //! write persistable variables, so prune keeps them; they are never folded.
@@ -31,6 +32,10 @@ const OPTIMIZERS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     ("adagrad", &[("ParamOut", "Param"), ("MomentOut", "Moment")]),
+    (
+        "decayed_adagrad",
+        &[("ParamOut", "Param"), ("MomentOut", "Moment")],
+    ),
     (
         "rmsprop",
         &[

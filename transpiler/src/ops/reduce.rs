@@ -4,10 +4,11 @@ use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
-    r.push(Behaviour::pure("mean", mean));
-    r.push(Behaviour::pure("reduce_sum", reduce_sum));
+    r.push(Behaviour::pure("mean", mean).lod(super::Lod::GradShares));
+    // 1.x's ReduceGradOp shares X's LoD with X@GRAD, as mean_grad does.
+    r.push(Behaviour::pure("reduce_sum", reduce_sum).lod(super::Lod::GradShares));
     for ty in ["reduce_mean", "reduce_max", "reduce_min", "reduce_prod"] {
-        r.push(Behaviour::pure(ty, reduce));
+        r.push(Behaviour::pure(ty, reduce).lod(super::Lod::GradShares));
     }
     r.push(Behaviour::pure("reduce_all", reduce_logic));
     r.push(Behaviour::pure("reduce_any", reduce_logic));

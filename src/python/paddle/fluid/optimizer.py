@@ -23,8 +23,9 @@ from .regularizer import append_regularization_ops  # noqa: F401 (1.x re-exporte
 
 __all__ = [
     "SGD", "Momentum", "Adagrad", "Adam", "Adamax", "Adadelta", "RMSProp", "Lamb",
-    "SGDOptimizer", "MomentumOptimizer", "AdagradOptimizer", "AdamOptimizer",
-    "AdamaxOptimizer", "AdadeltaOptimizer", "RMSPropOptimizer", "LambOptimizer",
+    "DecayedAdagrad", "SGDOptimizer", "MomentumOptimizer", "AdagradOptimizer",
+    "AdamOptimizer", "AdamaxOptimizer", "AdadeltaOptimizer", "RMSPropOptimizer",
+    "LambOptimizer", "DecayedAdagradOptimizer",
     "Optimizer",
 ]
 
@@ -312,6 +313,31 @@ class AdagradOptimizer(Optimizer):
         return t, i, o, a
 
 
+class DecayedAdagradOptimizer(Optimizer):
+    """Adagrad whose moment decays: `moment = decay * moment + (1 - decay) *
+    grad^2`, `param -= lr * grad / (sqrt(moment) + epsilon)`. 1.0-1.5 left
+    `decay` out of the op (so it ran with the op's 0.95 whatever was asked);
+    fluidc passes it, as 1.6+ did."""
+    _type = "decayed_adagrad"
+    _accumulators = (("moment", 0.0, True, ""),)
+
+    def __init__(self, learning_rate, decay=0.95, epsilon=1.0e-6, regularization=None,
+                 grad_clip=None, name=None):
+        assert learning_rate is not None
+        assert decay is not None
+        assert epsilon is not None
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+        self._decay = decay
+        self._epsilon = epsilon
+
+    def _update_op(self, p, g, lr, acc, l2):
+        _dense_only("decayed_adagrad", g)
+        inputs = {"Param": [p], "Grad": [g], "Moment": [acc["moment"]], "LearningRate": [lr]}
+        outputs = {"ParamOut": [p], "MomentOut": [acc["moment"]]}
+        attrs = {"epsilon": float(self._epsilon), "decay": float(self._decay)}
+        return "decayed_adagrad", inputs, outputs, attrs
+
+
 class RMSPropOptimizer(Optimizer):
     _type = "rmsprop"
     _accumulators = (("momentum", 0.0, True, ""), ("mean_square", 0.0, True, ""),
@@ -426,3 +452,4 @@ Adamax = AdamaxOptimizer
 Adadelta = AdadeltaOptimizer
 RMSProp = RMSPropOptimizer
 Lamb = LambOptimizer
+DecayedAdagrad = DecayedAdagradOptimizer

@@ -19,8 +19,8 @@ Tensor arrays (`create_array`, `array_write`, `array_read`,
 `shrink_memory`, `reorder_lod_tensor_by_rank`) are 1.x's. `StaticRNN` and
 `DynamicRNN` live in `rnn_builders.py` and are re-exported here.
 
-`IfElse` is refused: its `split_lod_tensor`/`merge_lod_tensor` ops are gone
-from Paddle 3, and fluidc writes programs Paddle 3.3.1 loads.
+`IfElse` and its ops `split_lod_tensor`/`merge_lod_tensor` are 1.x's; Paddle
+3 dropped the ops, so a program with them runs in fluidc only (docs/ops.md).
 """
 
 from .. import core
@@ -39,6 +39,7 @@ __all__ = [
     "reorder_lod_tensor_by_rank", "Print", "ConditionalBlock", "lod_rank_table",
     "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor", "shrink_memory",
     "logical_and", "logical_or", "logical_xor", "logical_not", "is_empty",
+    "split_lod_tensor", "merge_lod_tensor",
 ]
 
 _COMPARE_PARAMS = ("x", "y", "force_cpu", "cond", "name")
@@ -544,17 +545,151 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
                           false_output, true_output)
 
 
+def split_lod_tensor(input, mask, level=0):
+    """The sequences of `input`'s LoD level `level` (its rows without LoD)
+    whose `mask` entry is true, and the others: `(out_true, out_false)`."""
+    helper = LayerHelper("split_lod_tensor", **locals())
+    out_true = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out_false = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="split_lod_tensor", inputs={"X": input, "Mask": mask},
+                     outputs={"OutTrue": out_true, "OutFalse": out_false},
+                     attrs={"level": level})
+    return out_true, out_false
+
+
+def merge_lod_tensor(in_true, in_false, x, mask, level=0):
+    """`in_true` and `in_false` merged back in `mask`'s order (the inverse
+    of `split_lod_tensor`), `x` giving the LoD levels above `level`."""
+    helper = LayerHelper("merge_lod_tensor", **locals())
+    out = helper.create_variable_for_type_inference(dtype=in_true.dtype)
+    helper.append_op(type="merge_lod_tensor",
+                     inputs={"X": x, "Mask": mask, "InTrue": in_true, "InFalse": in_false},
+                     outputs={"Out": out}, attrs={"level": level})
+    return out
+
+
+class IfElseBlockGuard(object):
+    def __init__(self, is_true, ifelse):
+        if not isinstance(ifelse, IfElse):
+            raise TypeError("ifelse must be an instance of IfElse class")
+        if ifelse.status != IfElse.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("You cannot invoke IfElse.block() inside a block")
+        self.is_true = is_true
+        self.ie = ifelse
+        if is_true:
+            self.cond_block = ifelse.conditional_true_block
+        else:
+            self.cond_block = ifelse.conditional_false_block
+        if not isinstance(self.cond_block, ConditionalBlock):
+            raise TypeError("Unexpected situation")
+        self.cond_block = self.cond_block.block()
+
+    def __enter__(self):
+        self.ie.status = (IfElse.IN_IF_ELSE_TRUE_BLOCKS if self.is_true
+                          else IfElse.IN_IF_ELSE_FALSE_BLOCKS)
+        self.cond_block.__enter__()
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if not self.cond_block.__exit__(exc_type, exc_val, exc_tb):
+            # re-raise inside exception
+            return False
+        if len(self.ie.output_table[1 if self.is_true else 0]) == 0:
+            raise ValueError("Must set output inside block")
+        self.ie.status = IfElse.OUT_IF_ELSE_BLOCKS
+
+
 class IfElse(object):
-    """1.x's IfElse is not supported: its `split_lod_tensor` and
-    `merge_lod_tensor` ops are gone from Paddle 3.3.1, which loads what
-    fluidc writes. `layers.cond(pred, true_fn, false_fn)` or `layers.Switch`
-    build the same choice for a scalar condition."""
+    """1.x's if-else over the rows of a batch: `cond` (a bool column, one
+    entry per row or sequence) splits each `ie.input(x)` into the rows of
+    the true block and of the false block (`split_lod_tensor`), each block
+    runs on its rows (a `conditional_block` that runs when the batch is
+    not empty), and `ie()` merges the outputs back in the rows' order
+    (`merge_lod_tensor`)::
+
+        ie = layers.IfElse(cond)
+        with ie.true_block():
+            ie.output(layers.fc(input=ie.input(x), size=10))
+        with ie.false_block():
+            ie.output(layers.scale(ie.input(x), scale=2.0))
+        out = ie()[0]
+    """
+    OUT_IF_ELSE_BLOCKS = 0
+    IN_IF_ELSE_TRUE_BLOCKS = 1
+    IN_IF_ELSE_FALSE_BLOCKS = 2
 
     def __init__(self, cond, name=None):
-        raise NotImplementedError(
-            "layers.IfElse is not supported by fluidc: its split_lod_tensor/merge_lod_tensor "
-            "ops are gone from Paddle 3; write layers.cond(pred, true_fn, false_fn) or use "
-            "layers.Switch")
+        if not isinstance(cond, Variable):
+            raise TypeError("cond must be a Variable")
+        self.helper = LayerHelper("ifelse", name=name)
+        self.cond = cond
+        self.input_table = {}
+        self.status = IfElse.OUT_IF_ELSE_BLOCKS
+        self.conditional_true_block = ConditionalBlock(inputs=[self.cond])
+        self.conditional_false_block = ConditionalBlock(inputs=[self.cond])
+        self.output_table = ([], [])  # (false_outs, true_outs)
+
+    def input(self, x):
+        if self.status == IfElse.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("input must in true/false blocks")
+        if id(x) not in self.input_table:
+            parent_block = self._parent_block()
+            out_true = parent_block.create_var(
+                name=unique_name.generate("ifelse_input" + self.helper.name), dtype=x.dtype)
+            out_false = parent_block.create_var(
+                name=unique_name.generate("ifelse_input" + self.helper.name), dtype=x.dtype)
+            parent_block.append_op(type="split_lod_tensor",
+                                   inputs={"X": x, "Mask": self.cond},
+                                   outputs={"OutTrue": out_true, "OutFalse": out_false},
+                                   attrs={"level": 0})
+            self.input_table[id(x)] = (out_true, out_false)
+        else:
+            out_true, out_false = self.input_table[id(x)]
+        if self.status == IfElse.IN_IF_ELSE_TRUE_BLOCKS:
+            return out_true
+        return out_false
+
+    def _parent_block(self):
+        current_block = self.helper.main_program.current_block()
+        return self.helper.main_program.block(current_block.parent_idx)
+
+    def true_block(self):
+        return IfElseBlockGuard(True, self)
+
+    def false_block(self):
+        return IfElseBlockGuard(False, self)
+
+    def output(self, *outs):
+        if self.status == self.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("output can only be invoked in the sub-block")
+        out_table = self.output_table[1 if self.status == self.IN_IF_ELSE_TRUE_BLOCKS else 0]
+        parent_block = self._parent_block()
+        for each_out in outs:
+            if not isinstance(each_out, Variable):
+                raise TypeError("Each output should be a variable")
+            # create outside tensor
+            outside_out = parent_block.create_var(
+                name=unique_name.generate("_".join([self.helper.name, "output"])),
+                dtype=each_out.dtype)
+            out_table.append(outside_out)
+            # assign local var to outside
+            _tensor.assign(input=each_out, output=outside_out)
+
+    def __call__(self):
+        if self.status != self.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("IfElse::__call__ must be out of sub-block")
+        false_len, true_len = list(map(len, self.output_table))
+        if false_len == 0 and true_len == 0:
+            raise ValueError("Must invoke true_block/false_block before __call__")
+        elif false_len != true_len and false_len != 0 and true_len != 0:
+            raise ValueError("The output side must be same")
+        elif false_len == 0 or true_len == 0:
+            return self.output_table[0 if false_len != 0 else 1]
+        # else none of false_len/true_len is zero: merge together
+        rlist = []
+        for false_var, true_var in zip(*self.output_table):
+            rlist.append(merge_lod_tensor(in_true=true_var, in_false=false_var, mask=self.cond,
+                                          x=self.cond, level=0))
+        return rlist
 
 
 # ---------------------------------------------------------------- tensor arrays

@@ -269,14 +269,16 @@ def shape(input):
 
 
 def gather(input, index, overwrite=True):
-    """The rows of `input` at `index` (`overwrite` only matters to the
-    gradient of repeated indices on the GPU; Paddle 3.3.1's op has no such
-    attribute)."""
+    """The rows of `input` at `index`. `overwrite` (1.7) says how the
+    gradient of a repeated index is made: the last row's (True, what 1.x's
+    CPU kernel always did) or their sum (False, what Paddle 3.3.1 always
+    does)."""
     helper = LayerHelper("gather", **locals())
     _check_var(input, "input", "gather")
     _check_var(index, "index", "gather")
     out = helper.create_variable_for_type_inference(helper.input_dtype())
-    helper.append_op(type="gather", inputs={"X": input, "Index": index}, outputs={"Out": out})
+    helper.append_op(type="gather", inputs={"X": input, "Index": index}, outputs={"Out": out},
+                     attrs={"overwrite": overwrite})
     return out
 
 

@@ -17,7 +17,7 @@ __all__ = [
     "elementwise_max", "elementwise_min", "elementwise_pow", "elementwise_mod",
     "elementwise_floordiv", "scale", "reduce_sum", "reduce_mean", "reduce_max",
     "reduce_min", "reduce_prod", "reduce_all", "reduce_any",
-    "embedding", "conv2d", "pool2d", "batch_norm", "dropout", "layer_norm",
+    "embedding", "conv2d", "conv2d_transpose", "pool2d", "batch_norm", "dropout", "layer_norm",
     "l2_normalize", "prelu", "label_smooth", "huber_loss", "pad", "log_loss",
     "cos_sim", "one_hot", "softmax_with_cross_entropy",
     "sigmoid_cross_entropy_with_logits", "sum", "topk",
@@ -182,6 +182,10 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 
 
 def _reduce(op_type, input, dim=None, keep_dim=False, name=None):
+    # 1.0-1.5 passed `input` to the op as it came, so the one-Variable list
+    # an IfElse returns (`layers.reduce_sum(ie())`) worked.
+    if isinstance(input, (list, tuple)) and len(input) == 1:
+        input = input[0]
     helper = LayerHelper(op_type, input=input, dim=dim, keep_dim=keep_dim, name=name)
     _check_var(input, "input", op_type)
     if dim is not None and not isinstance(dim, (list, tuple)):
@@ -350,6 +354,59 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
                             "data_format": data_format})
     channel_axis = 3 if channel_last else 1
     pre_act = helper.append_bias_op(pre_bias, dim_start=channel_axis, dim_end=channel_axis + 1)
+    return helper.append_activation(pre_act)
+
+
+def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None):
+    """The transpose of conv2d (a "deconvolution"): the filter `[C,
+    num_filters / groups, kh, kw]` (Xavier unless `param_attr` says; its
+    size derived from `output_size` when `filter_size` is None), then a
+    bias on the channel axis and `act`. Written as 1.2-1.5's layer."""
+    assert param_attr is not False, "param_attr should not be False in conv2d_transpose."
+    if not isinstance(input, Variable):
+        raise TypeError("Input of conv2d_transpose must be Variable")
+    input_channel = input.shape[1]
+    op_type = "conv2d_transpose"
+    if input_channel == groups and num_filters == input_channel and not use_cudnn:
+        op_type = "depthwise_conv2d_transpose"
+    helper = LayerHelper(op_type, **locals())
+    padding = _int_list(padding, 2, "padding")
+    stride = _int_list(stride, 2, "stride")
+    dilation = _int_list(dilation, 2, "dilation")
+    if not isinstance(use_cudnn, bool):
+        raise ValueError("use_cudnn should be True or False")
+    if filter_size is None:
+        if output_size is None:
+            raise ValueError("output_size must be set when filter_size is None")
+        if isinstance(output_size, int):
+            output_size = [output_size, output_size]
+        h_in = input.shape[2]
+        w_in = input.shape[3]
+        filter_size_h = (output_size[0] - (h_in - 1) * stride[0] + 2 * padding[0] - 1) \
+            // dilation[0] + 1
+        filter_size_w = (output_size[1] - (w_in - 1) * stride[1] + 2 * padding[1] - 1) \
+            // dilation[1] + 1
+        filter_size = [filter_size_h, filter_size_w]
+    else:
+        filter_size = _int_list(filter_size, 2, "conv2d_transpose.filter_size")
+    if output_size is None:
+        output_size = []
+    elif isinstance(output_size, (list, int)):
+        output_size = _int_list(output_size, 2, "output_size")
+    else:
+        raise ValueError("output_size should be list or int")
+    groups = 1 if groups is None else groups
+    filter_shape = [input_channel, num_filters // groups] + filter_size
+    img_filter = helper.create_parameter(dtype=input.dtype, shape=filter_shape,
+                                         attr=helper.param_attr)
+    pre_bias = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type=op_type, inputs={"Input": [input], "Filter": [img_filter]},
+                     outputs={"Output": pre_bias},
+                     attrs={"output_size": output_size, "strides": stride, "paddings": padding,
+                            "dilations": dilation, "groups": groups, "use_cudnn": use_cudnn})
+    pre_act = helper.append_bias_op(pre_bias, dim_start=1, dim_end=2)
     return helper.append_activation(pre_act)
 
 
