@@ -10,15 +10,22 @@ import _fluidc
 import numpy as np
 
 
+def _is_sequence(x):
+    """What pybind11's list caster takes: a sequence (a list, a tuple, a
+    numpy array, ...) but not a str or bytes."""
+    return (hasattr(x, "__len__") and hasattr(x, "__getitem__")
+            and not isinstance(x, (str, bytes, dict)))
+
+
 def _offsets(lengths):
     """Length-based LoD to offsets. Lengths are `size_t` in 1.x's binding,
     so a negative one does not convert (pybind11's TypeError)."""
-    if not isinstance(lengths, (list, tuple)):
+    if not _is_sequence(lengths):
         raise TypeError("recursive_sequence_lengths is a list of levels, each a list of "
                         "sequence lengths ([[3, 2]]), not %s" % type(lengths).__name__)
     out = []
     for level in lengths:
-        if not isinstance(level, (list, tuple)):
+        if not _is_sequence(level):
             raise TypeError("recursive_sequence_lengths is a list of levels, each a list of "
                             "sequence lengths ([[3, 2]])")
         offs = [0]
@@ -36,11 +43,11 @@ def _lengths(lod):
 
 
 def _check_lod(lod):
-    if not isinstance(lod, (list, tuple)):
+    if not _is_sequence(lod):
         raise TypeError("a LoD is a list of levels, each a list of offsets ([[0, 3, 5]])")
     out = []
     for level in lod:
-        if not isinstance(level, (list, tuple)):
+        if not _is_sequence(level):
             raise TypeError("a LoD is a list of levels, each a list of offsets ([[0, 3, 5]])")
         out.append([int(o) for o in level])
     return out
