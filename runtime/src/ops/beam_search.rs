@@ -1,7 +1,7 @@
 //! Beam search decoding as Paddle 1.x's CPU kernels did it
 //! (`beam_search_op`, `math/beam_search.cc` and `beam_search_decode_op.h`
-//! of 1.2-1.5), and the two LoD ops its decoders use: `lod_reset` (with
-//! its grad) and `is_empty`.
+//! of 1.2-1.5); the LoD ops its decoders use, `lod_reset` and `is_empty`,
+//! are in `super::lod`.
 //!
 //! A step's tensors carry a 2-level LoD: level 0 gives each source
 //! sentence its prefixes (the hypotheses still growing), level 1 each
@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use fluidc_transpiler::VarKind;
 
+use super::lod::rows;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
@@ -27,9 +28,6 @@ use crate::value::Value;
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("beam_search", beam_search);
     r.add("beam_search_decode", beam_search_decode);
-    r.add("lod_reset", lod_reset);
-    r.add("lod_reset_grad", lod_reset_grad);
-    r.add("is_empty", is_empty);
 }
 
 /// One candidate: the row (prefix) it extends, its id and its score.
@@ -179,10 +177,6 @@ fn absolute(lod: &[Vec<usize>], level: usize) -> Vec<usize> {
         }
     }
     offsets
-}
-
-fn rows(t: &Tensor) -> usize {
-    t.shape().first().copied().unwrap_or(1).max(0) as usize
 }
 
 fn beam_search(l: &OpLoader) -> Result<Exec, String> {
@@ -531,96 +525,6 @@ fn beam_search_decode(l: &OpLoader) -> Result<Exec, String> {
             Tensor::from_vec(&[n], out.ids)?.with_lod(out.lod.clone()),
         );
         s.set_tensor(&out_scores, score_tensor.with_lod(out.lod));
-        Ok(())
-    })
-}
-
-/// `lod_reset`: `X` with `Y`'s LoD when `Y` has one (its last level must
-/// end at `X`'s rows), else with the offsets `Y` holds (int32), else with
-/// `target_lod`; `append` keeps `X`'s levels before the new one.
-fn lod_reset(l: &OpLoader) -> Result<Exec, String> {
-    let (x, out) = (l.input("X")?, l.output("Out")?);
-    let y = l.opt_input("Y")?;
-    let target = l.ints("target_lod")?.unwrap_or_default();
-    let append = l.bool("append", false)?;
-    let op = "lod_reset";
-    compute(move |s| {
-        let xt = s.tensor(&x)?;
-        let n = rows(&xt);
-        let level = match &y {
-            Some(y) => {
-                let yt = s.tensor(y)?;
-                if !yt.lod().is_empty() {
-                    let lod = yt.lod().to_vec();
-                    let end = lod.last().and_then(|l| l.last().copied());
-                    if end != Some(n) {
-                        return Err(KernelError::Invalid(format!(
-                            "{op}: the last level of Y `{}`'s LoD {lod:?} ends at {end:?}, but X has {n} rows; they must be equal",
-                            y.name
-                        )));
-                    }
-                    let t = (*xt).clone();
-                    drop((xt, yt));
-                    s.set_tensor(&out, t.with_lod(lod));
-                    return Ok(());
-                }
-                match yt.values::<i32>() {
-                    Some(v) => v.iter().map(|&o| i64::from(o)).collect(),
-                    None => {
-                        return Err(KernelError::Dtype(format!(
-                            "{op}: Y `{}` has no LoD and is {}; its offsets must be int32",
-                            y.name,
-                            dtype_name(yt.dtype())
-                        )))
-                    }
-                }
-            }
-            None => target.clone(),
-        };
-        let ok = level.first() == Some(&0)
-            && level.last() == Some(&(n as i64))
-            && level.windows(2).all(|w| w[0] <= w[1]);
-        if !ok {
-            return Err(KernelError::Invalid(format!(
-                "{op}: the target LoD {level:?} must start at 0, never decrease and end at X's {n} rows"
-            )));
-        }
-        let level: Vec<usize> = level.iter().map(|&o| o as usize).collect();
-        let mut lod = if append {
-            xt.lod().to_vec()
-        } else {
-            Vec::new()
-        };
-        lod.push(level);
-        if let Err(e) = Tensor::check_lod(&lod, n) {
-            return Err(KernelError::Invalid(format!("{op}: {e}")));
-        }
-        let t = (*xt).clone();
-        drop(xt);
-        s.set_tensor(&out, t.with_lod(lod));
-        Ok(())
-    })
-}
-
-/// `X@GRAD` is `Out@GRAD` with `X`'s LoD.
-fn lod_reset_grad(l: &OpLoader) -> Result<Exec, String> {
-    let (x, dout, dx) = (l.input("X")?, l.input("Out@GRAD")?, l.output("X@GRAD")?);
-    compute(move |s| {
-        let g = s.tensor(&dout)?;
-        let lod = s.tensor(&x)?.lod().to_vec();
-        let t = (*g).clone().with_lod(Vec::new());
-        drop(g);
-        s.set_tensor(&dx, t.with_lod(lod));
-        Ok(())
-    })
-}
-
-/// `Out` = whether `X` has no elements, a bool `[1]`.
-fn is_empty(l: &OpLoader) -> Result<Exec, String> {
-    let (x, out) = (l.input("X")?, l.output("Out")?);
-    compute(move |s| {
-        let empty = s.tensor(&x)?.numel() == 0;
-        s.set_tensor(&out, Tensor::from_vec(&[1], vec![empty])?);
         Ok(())
     })
 }

@@ -3,13 +3,12 @@
 //! unrolled into a matrix (im2col) and multiplied by the filter with GEMM,
 //! in the tensor's dtype. `conv2d_transpose` and its grad are the same
 //! products the other way round: the filter's transpose times the input
-//! gives the columns, which col2im adds into the output image. The geometry (`ConvAttrs`, `Window`) is shared
-//! with the layer ops in `super::nn`.
+//! gives the columns, which col2im adds into the output image. The window
+//! geometry (`ConvAttrs`, `Window`, `Spatial`) is shared with `super::pool`.
 use fluidc_transpiler::VarKind;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2, LinalgScalar};
 
-use super::nn::{ConvAttrs, Window};
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
@@ -406,4 +405,261 @@ fn conv_grad_op(l: &OpLoader, kind: Kind) -> Result<Exec, String> {
         super::float::set_grads(s, vec![(&dx, Some(tx)), (&df, Some(tf))]);
         Ok(())
     })
+}
+
+/// A 2-D window op's geometry (NCHW): input, output, window, strides,
+/// paddings (before, after per dim) and dilations.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Window {
+    pub(crate) n: usize,
+    pub(crate) c: usize,
+    pub(crate) h: usize,
+    pub(crate) w: usize,
+    pub(crate) oh: usize,
+    pub(crate) ow: usize,
+    pub(crate) kh: usize,
+    pub(crate) kw: usize,
+    pub(crate) sh: usize,
+    pub(crate) sw: usize,
+    pub(crate) ph: usize,
+    pub(crate) pw: usize,
+    pub(crate) dh: usize,
+    pub(crate) dw: usize,
+}
+
+/// Paddle's paddings (2 values, or 4 as top, bottom, left, right) after
+/// `padding_algorithm`: `SAME` pads to cover the input (and dilations
+/// become 1), `VALID` pads nothing.
+pub(super) fn paddings(
+    algorithm: &str,
+    pads: &[i64],
+    input: [usize; 2],
+    k: [usize; 2],
+    strides: [usize; 2],
+    dil: &mut [usize; 2],
+) -> Result<[(usize, usize); 2], KernelError> {
+    match algorithm {
+        "VALID" => return Ok([(0, 0), (0, 0)]),
+        "SAME" => {
+            let mut out = [(0, 0); 2];
+            for i in 0..2 {
+                let o = input[i].div_ceil(strides[i]);
+                let need = ((o.max(1) - 1) * strides[i] + k[i]).saturating_sub(input[i]);
+                out[i] = (need / 2, need - need / 2);
+                dil[i] = 1;
+            }
+            return Ok(out);
+        }
+        _ => {}
+    }
+    let u = |v: i64| {
+        usize::try_from(v).map_err(|_| KernelError::Attribute(format!("padding {v} is negative")))
+    };
+    match *pads {
+        [h, w] => Ok([(u(h)?, u(h)?), (u(w)?, u(w)?)]),
+        [t, b, l, r] => Ok([(u(t)?, u(b)?), (u(l)?, u(r)?)]),
+        _ => Err(KernelError::Attribute(format!(
+            "paddings {pads:?} must have 2 or 4 values"
+        ))),
+    }
+}
+
+pub(super) fn pair(v: &[i64], what: &str) -> Result<[usize; 2], KernelError> {
+    match *v {
+        [a, b] if a > 0 && b > 0 => Ok([a as usize, b as usize]),
+        _ => Err(KernelError::Attribute(format!(
+            "{what} {v:?} must be two positive values"
+        ))),
+    }
+}
+
+pub(super) fn nchw(l: &OpLoader, attr: &str) -> Result<(), String> {
+    match l.string(attr)?.unwrap_or("NCHW") {
+        "NCHW" | "AnyLayout" => Ok(()),
+        other => Err(format!(
+            "{} supports the NCHW layout only, not {other}",
+            l.op.ty
+        )),
+    }
+}
+
+/// Attributes of conv2d (and its grad).
+#[derive(Debug, Clone)]
+pub(crate) struct ConvAttrs {
+    strides: Vec<i64>,
+    pads: Vec<i64>,
+    dilations: Vec<i64>,
+    pub(crate) groups: usize,
+    algorithm: String,
+    /// conv2d_transpose's `output_size` and `output_padding` (empty: none).
+    output_size: Vec<i64>,
+    output_padding: Vec<i64>,
+}
+
+impl ConvAttrs {
+    pub(crate) fn load(l: &OpLoader) -> Result<ConvAttrs, String> {
+        nchw(l, "data_format")?;
+        Ok(ConvAttrs {
+            strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),
+            pads: l.ints("paddings")?.unwrap_or_else(|| vec![0, 0]),
+            dilations: l.ints("dilations")?.unwrap_or_else(|| vec![1, 1]),
+            groups: usize::try_from(l.int("groups", 1)?).unwrap_or(1).max(1),
+            algorithm: l
+                .string("padding_algorithm")?
+                .unwrap_or("EXPLICIT")
+                .to_string(),
+            output_size: l.ints("output_size")?.unwrap_or_default(),
+            output_padding: l.ints("output_padding")?.unwrap_or_default(),
+        })
+    }
+
+    /// The geometry of a conv2d_transpose of input `x` (`[n, c, h, w]`) by
+    /// filter `f` (`[c, oc / groups, kh, kw]`): the conv2d whose input is
+    /// the transpose's output (the window's `c`, `h`, `w` are `oc` and the
+    /// output size) and whose output positions are `x`'s (`oh`, `ow`).
+    /// The output size is Paddle's: `(h - 1) * stride - pads + dilation *
+    /// (kh - 1) + 1`, or `output_size` (within one stride above it), or
+    /// that plus `output_padding`.
+    pub(crate) fn transpose_window(&self, x: &[i64], f: &[i64]) -> Result<Window, KernelError> {
+        let (&[n, c, h, w], &[fc, ocg, kh, kw]) = (x, f) else {
+            return Err(KernelError::Shape(format!(
+                "conv2d_transpose needs a 4-D input and filter, got {x:?} and {f:?}"
+            )));
+        };
+        let u = |v: i64| v.max(0) as usize;
+        if fc != c || u(c) % self.groups != 0 {
+            return Err(KernelError::Shape(format!(
+                "filter {f:?} with {} groups does not fit input {x:?} (its first dim must be the input's channels)",
+                self.groups
+            )));
+        }
+        let input = [u(h), u(w)];
+        let sp = self.spatial(input, [u(kh), u(kw)])?;
+        let (strides, dil, p, k) = (sp.strides, sp.dil, sp.pads, sp.k);
+        if !matches!(self.output_size.len(), 0 | 2) || !matches!(self.output_padding.len(), 0 | 2) {
+            return Err(KernelError::Attribute(format!(
+                "output_size {:?} and output_padding {:?} must have 0 or 2 values",
+                self.output_size, self.output_padding
+            )));
+        }
+        let mut out = [0usize; 2];
+        for i in 0..2 {
+            let span = (input[i].max(1) - 1)
+                .checked_mul(strides[i])
+                .zip(dil[i].checked_mul(k[i].max(1) - 1))
+                .and_then(|(a, b)| a.checked_add(b)?.checked_add(1));
+            let pads = p[i].0.checked_add(p[i].1);
+            let inferred = span
+                .zip(pads)
+                .and_then(|(span, pads)| span.checked_sub(pads))
+                .filter(|&v| v > 0);
+            let Some(inferred) = inferred else {
+                return Err(KernelError::Shape(format!(
+                    "conv2d_transpose of {x:?} by {f:?} with strides {:?}, paddings {:?} and \
+                     dilations {:?} has no output size",
+                    self.strides, self.pads, self.dilations
+                )));
+            };
+            out[i] = if let Some(&want) = self.output_size.get(i) {
+                let want = u(want);
+                if want < inferred || want >= inferred.saturating_add(strides[i]) {
+                    return Err(KernelError::Shape(format!(
+                        "output_size {:?} does not fit conv2d_transpose of {x:?} by {f:?}: dim {i} must be at least {inferred} and below {}",
+                        self.output_size,
+                        inferred.saturating_add(strides[i])
+                    )));
+                }
+                want
+            } else if let Some(&e) = self.output_padding.get(i) {
+                if e < 0 || u(e) >= strides[i].max(dil[i]) {
+                    return Err(KernelError::Attribute(format!(
+                        "output_padding {:?} must be below the strides and dilations",
+                        self.output_padding
+                    )));
+                }
+                inferred.saturating_add(u(e))
+            } else {
+                inferred
+            };
+        }
+        Ok(sp.window(u(n), u(ocg) * self.groups, out, input))
+    }
+
+    /// The geometry for input `x` and filter `f` (`[oc, c / groups, kh, kw]`).
+    pub(crate) fn window(&self, x: &[i64], f: &[i64]) -> Result<Window, KernelError> {
+        let (&[n, c, h, w], &[oc, icg, kh, kw]) = (x, f) else {
+            return Err(KernelError::Shape(format!(
+                "conv2d needs a 4-D input and filter, got {x:?} and {f:?}"
+            )));
+        };
+        let u = |v: i64| v.max(0) as usize;
+        if u(icg) * self.groups != u(c) || u(oc) % self.groups != 0 {
+            return Err(KernelError::Shape(format!(
+                "filter {f:?} with {} groups does not fit input {x:?}",
+                self.groups
+            )));
+        }
+        let sp = self.spatial([u(h), u(w)], [u(kh), u(kw)])?;
+        let (strides, dil, p, k) = (sp.strides, sp.dil, sp.pads, sp.k);
+        let span = |i: usize, size: usize| -> Result<usize, KernelError> {
+            let ke = dil[i] * (k[i].max(1) - 1) + 1;
+            (size + p[i].0 + p[i].1)
+                .checked_sub(ke)
+                .map(|v| v / strides[i] + 1)
+                .ok_or_else(|| {
+                    KernelError::Shape(format!(
+                        "the filter {f:?} is larger than the padded input {x:?}"
+                    ))
+                })
+        };
+        // Paddle's conv pads symmetrically by the first value of each pair
+        // when they differ only through SAME; use the leading padding.
+        let positions = [span(0, u(h))?, span(1, u(w))?];
+        Ok(sp.window(u(n), u(c), [u(h), u(w)], positions))
+    }
+
+    /// The strides, dilations and paddings of a window of `k` over the
+    /// spatial dims `input` (which `SAME` pads to cover).
+    fn spatial(&self, input: [usize; 2], k: [usize; 2]) -> Result<Spatial, KernelError> {
+        let strides = pair(&self.strides, "strides")?;
+        let mut dil = pair(&self.dilations, "dilations")?;
+        let pads = paddings(&self.algorithm, &self.pads, input, k, strides, &mut dil)?;
+        Ok(Spatial {
+            k,
+            strides,
+            dil,
+            pads,
+        })
+    }
+}
+
+/// A conv's filter size, strides, dilations and (before, after) paddings.
+pub(super) struct Spatial {
+    k: [usize; 2],
+    strides: [usize; 2],
+    dil: [usize; 2],
+    pads: [(usize, usize); 2],
+}
+
+impl Spatial {
+    /// The window over `n` images of `c` channels of size `image`, at
+    /// `positions` (the conv's output size), padded by the leading pads.
+    fn window(&self, n: usize, c: usize, image: [usize; 2], positions: [usize; 2]) -> Window {
+        Window {
+            n,
+            c,
+            h: image[0],
+            w: image[1],
+            oh: positions[0],
+            ow: positions[1],
+            kh: self.k[0],
+            kw: self.k[1],
+            sh: self.strides[0],
+            sw: self.strides[1],
+            ph: self.pads[0].0,
+            pw: self.pads[1].0,
+            dh: self.dil[0],
+            dw: self.dil[1],
+        }
+    }
 }

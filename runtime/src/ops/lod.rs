@@ -1,7 +1,8 @@
 //! LoD (variable-length sequence) ops of Paddle 1.x's `DynamicRNN`:
 //! `lod_rank_table`, `max_sequence_len`, `lod_tensor_to_array`,
 //! `array_to_lod_tensor`, `shrink_rnn_memory` and its grad, and
-//! `reorder_lod_tensor_by_rank` and its grad.
+//! `reorder_lod_tensor_by_rank` and its grad; and `lod_reset` (with its
+//! grad) and `is_empty`, which beam-search decoders use.
 //!
 //! Paddle 3.3.1 dropped all of these, so fluidc implements them after
 //! Paddle 1.x's C++ kernels (docs/ops.md). A rank table
@@ -16,7 +17,7 @@ use crate::error::KernelError;
 use crate::exec::Kernel;
 use crate::loader::{is_placeholder, OpLoader};
 use crate::scope::{VarRef, Vars};
-use crate::tensor::{with_data, Element, Lod, Scalar, Tensor};
+use crate::tensor::{dtype_name, with_data, Element, Lod, Scalar, Tensor};
 use crate::value::Value;
 use fluidc_transpiler::ops::Lod as LodRule;
 
@@ -31,6 +32,9 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("reorder_lod_tensor_by_rank_grad", |l| {
         reorder_by_rank(l, true)
     });
+    r.add("lod_reset", lod_reset);
+    r.add("lod_reset_grad", lod_reset_grad);
+    r.add("is_empty", is_empty);
 }
 
 /// A `LOD_RANK_TABLE` value: the sequences of LoD level `level` of a
@@ -600,4 +604,98 @@ fn lod_read_checked(l: &OpLoader, kernel: Kernel) -> Result<Exec, String> {
         }
         kernel(s)
     })
+}
+
+/// `lod_reset`: `X` with `Y`'s LoD when `Y` has one (its last level must
+/// end at `X`'s rows), else with the offsets `Y` holds (int32), else with
+/// `target_lod`; `append` keeps `X`'s levels before the new one.
+fn lod_reset(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let y = l.opt_input("Y")?;
+    let target = l.ints("target_lod")?.unwrap_or_default();
+    let append = l.bool("append", false)?;
+    let op = "lod_reset";
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let n = rows(&xt);
+        let level = match &y {
+            Some(y) => {
+                let yt = s.tensor(y)?;
+                if !yt.lod().is_empty() {
+                    let lod = yt.lod().to_vec();
+                    let end = lod.last().and_then(|l| l.last().copied());
+                    if end != Some(n) {
+                        return Err(KernelError::Invalid(format!(
+                            "{op}: the last level of Y `{}`'s LoD {lod:?} ends at {end:?}, but X has {n} rows; they must be equal",
+                            y.name
+                        )));
+                    }
+                    let t = (*xt).clone();
+                    drop((xt, yt));
+                    s.set_tensor(&out, t.with_lod(lod));
+                    return Ok(());
+                }
+                match yt.values::<i32>() {
+                    Some(v) => v.iter().map(|&o| i64::from(o)).collect(),
+                    None => {
+                        return Err(KernelError::Dtype(format!(
+                            "{op}: Y `{}` has no LoD and is {}; its offsets must be int32",
+                            y.name,
+                            dtype_name(yt.dtype())
+                        )))
+                    }
+                }
+            }
+            None => target.clone(),
+        };
+        let ok = level.first() == Some(&0)
+            && level.last() == Some(&(n as i64))
+            && level.windows(2).all(|w| w[0] <= w[1]);
+        if !ok {
+            return Err(KernelError::Invalid(format!(
+                "{op}: the target LoD {level:?} must start at 0, never decrease and end at X's {n} rows"
+            )));
+        }
+        let level: Vec<usize> = level.iter().map(|&o| o as usize).collect();
+        let mut lod = if append {
+            xt.lod().to_vec()
+        } else {
+            Vec::new()
+        };
+        lod.push(level);
+        if let Err(e) = Tensor::check_lod(&lod, n) {
+            return Err(KernelError::Invalid(format!("{op}: {e}")));
+        }
+        let t = (*xt).clone();
+        drop(xt);
+        s.set_tensor(&out, t.with_lod(lod));
+        Ok(())
+    })
+}
+
+/// `X@GRAD` is `Out@GRAD` with `X`'s LoD.
+fn lod_reset_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dout, dx) = (l.input("X")?, l.input("Out@GRAD")?, l.output("X@GRAD")?);
+    compute(move |s| {
+        let g = s.tensor(&dout)?;
+        let lod = s.tensor(&x)?.lod().to_vec();
+        let t = (*g).clone().with_lod(Vec::new());
+        drop(g);
+        s.set_tensor(&dx, t.with_lod(lod));
+        Ok(())
+    })
+}
+
+/// `Out` = whether `X` has no elements, a bool `[1]`.
+fn is_empty(l: &OpLoader) -> Result<Exec, String> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        let empty = s.tensor(&x)?.numel() == 0;
+        s.set_tensor(&out, Tensor::from_vec(&[1], vec![empty])?);
+        Ok(())
+    })
+}
+
+pub(super) fn rows(t: &Tensor) -> usize {
+    t.shape().first().copied().unwrap_or(1).max(0) as usize
 }

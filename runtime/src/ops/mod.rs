@@ -16,18 +16,22 @@ pub(crate) mod control;
 pub(crate) mod conv;
 mod cos_sim;
 mod crf;
+mod dropout;
 pub(crate) mod elementwise;
+mod embedding;
 pub(crate) mod fill;
 pub(crate) mod float;
 pub(crate) mod io;
 pub(crate) mod lod;
+mod loss;
 pub(crate) mod manip;
 pub(crate) mod matmul;
-pub(crate) mod nn;
+mod metric;
 mod norm;
 mod one_hot;
 pub(crate) mod optim;
 mod output;
+mod pool;
 pub(crate) mod reduce;
 mod rnn_cells;
 pub(crate) mod sequence;
@@ -48,9 +52,15 @@ use crate::scope::Vars;
 /// Builds an op's [`Exec`] at load time.
 pub(crate) type Builder = fn(&OpLoader) -> Result<Exec, String>;
 
+/// A family's `register_all`: adds its kernels.
+type RegisterAll = fn(&mut Registry);
+
 /// Op type -> builder.
 pub(crate) struct Registry {
-    builders: HashMap<&'static str, Builder>,
+    /// Each op type's builder and the family module that registered it.
+    builders: HashMap<&'static str, (Builder, &'static str)>,
+    /// The family whose `register_all` is running.
+    family: &'static str,
     /// Op types `add`ed more than once (refused by `build`).
     duplicates: Vec<&'static str>,
 }
@@ -75,37 +85,48 @@ impl Registry {
     fn build() -> Result<Registry, String> {
         let mut r = Registry {
             builders: HashMap::new(),
+            family: "",
             duplicates: Vec::new(),
         };
-        array::register_all(&mut r);
-        fill::register_all(&mut r);
-        elementwise::register_all(&mut r);
-        compare::register_all(&mut r);
-        unary::register_all(&mut r);
-        reduce::register_all(&mut r);
-        matmul::register_all(&mut r);
-        io::register_all(&mut r);
-        optim::register_all(&mut r);
-        nn::register_all(&mut r);
-        norm::register_all(&mut r);
-        conv::register_all(&mut r);
-        manip::register_all(&mut r);
-        slice::register_all(&mut r);
-        lod::register_all(&mut r);
-        split_merge::register_all(&mut r);
-        sequence::register_all(&mut r);
-        rnn_cells::register_all(&mut r);
-        cos_sim::register_all(&mut r);
-        crf::register_all(&mut r);
-        beam_search::register_all(&mut r);
-        chunk_eval::register_all(&mut r);
-        auc::register_all(&mut r);
-        one_hot::register_all(&mut r);
-        sequence_expand::register_all(&mut r);
-        sequence_rnn::register_all(&mut r);
-        arg::register_all(&mut r);
-        collective::register_all(&mut r);
-        control::register_all(&mut r);
+        let families: [(&'static str, RegisterAll); 33] = [
+            ("array", array::register_all),
+            ("fill", fill::register_all),
+            ("elementwise", elementwise::register_all),
+            ("compare", compare::register_all),
+            ("unary", unary::register_all),
+            ("reduce", reduce::register_all),
+            ("matmul", matmul::register_all),
+            ("io", io::register_all),
+            ("optim", optim::register_all),
+            ("loss", loss::register_all),
+            ("metric", metric::register_all),
+            ("embedding", embedding::register_all),
+            ("pool", pool::register_all),
+            ("dropout", dropout::register_all),
+            ("norm", norm::register_all),
+            ("conv", conv::register_all),
+            ("manip", manip::register_all),
+            ("slice", slice::register_all),
+            ("lod", lod::register_all),
+            ("split_merge", split_merge::register_all),
+            ("sequence", sequence::register_all),
+            ("rnn_cells", rnn_cells::register_all),
+            ("cos_sim", cos_sim::register_all),
+            ("crf", crf::register_all),
+            ("beam_search", beam_search::register_all),
+            ("chunk_eval", chunk_eval::register_all),
+            ("auc", auc::register_all),
+            ("one_hot", one_hot::register_all),
+            ("sequence_expand", sequence_expand::register_all),
+            ("sequence_rnn", sequence_rnn::register_all),
+            ("arg", arg::register_all),
+            ("collective", collective::register_all),
+            ("control", control::register_all),
+        ];
+        for (family, register_all) in families {
+            r.family = family;
+            register_all(&mut r);
+        }
         match r.duplicates.as_slice() {
             [] => Ok(r),
             twice => Err(format!("kernels registered twice: {}", twice.join(", "))),
@@ -113,13 +134,13 @@ impl Registry {
     }
 
     pub(crate) fn add(&mut self, op: &'static str, build: Builder) {
-        if self.builders.insert(op, build).is_some() {
+        if self.builders.insert(op, (build, self.family)).is_some() {
             self.duplicates.push(op);
         }
     }
 
     pub(crate) fn get(&self, op: &str) -> Option<Builder> {
-        self.builders.get(op).copied()
+        self.builders.get(op).map(|(b, _)| *b)
     }
 }
 
@@ -133,10 +154,33 @@ mod tests {
         assert!(r.is_ok(), "{:?}", r.err());
     }
 
+    /// One place per op (ARCHITECTURE.md): an op's kernels are in the
+    /// runtime module named as the transpiler module that defines it.
+    #[test]
+    fn kernels_live_in_their_definitions_family() {
+        let r = Registry::build().expect("builds");
+        let mut apart: Vec<String> = r
+            .builders
+            .iter()
+            .filter_map(|(ty, (_, family))| {
+                let def = fluidc_transpiler::ops::get(ty)?;
+                (def.family != *family).then(|| {
+                    format!(
+                        "{ty}: defined in ops/{}.rs, kernel in ops/{family}.rs",
+                        def.family
+                    )
+                })
+            })
+            .collect();
+        apart.sort();
+        assert!(apart.is_empty(), "{}", apart.join("\n"));
+    }
+
     #[test]
     fn a_second_kernel_for_an_op_is_refused() {
         let mut r = Registry {
             builders: HashMap::new(),
+            family: "",
             duplicates: Vec::new(),
         };
         fill::register_all(&mut r);

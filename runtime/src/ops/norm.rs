@@ -1,11 +1,12 @@
-//! 1.x's normalizing and loss layers' ops beyond `batch_norm`, with their
-//! gradients: `layer_norm`, `norm` (`l2_normalize`), `prelu`,
+//! 1.x's normalizing and loss layers' ops, with their gradients:
+//! `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `prelu`,
 //! `label_smooth` and `huber_loss`. Paddle 3.3.1's CPU kernels' formulas,
 //! computed in double (see `super::float`).
 use super::float::{self, f64s, set_grads};
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
+use crate::scope::VarRef;
 use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -19,6 +20,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("label_smooth_grad", label_smooth_grad);
     r.add("huber_loss", huber_loss);
     r.add("huber_loss_grad", huber_loss_grad);
+    r.add("batch_norm", batch_norm);
+    r.add("batch_norm_grad", batch_norm_grad);
 }
 
 /// `(rows, cols)` of `shape` flattened at `axis`.
@@ -478,6 +481,232 @@ fn huber_loss_grad(l: &OpLoader) -> Result<Exec, String> {
                 (&dy, Some(float::tensor(dtype, shape, g)?)),
             ],
         );
+        Ok(())
+    })
+}
+
+/// (n, c, spatial) of a batch-norm input and the index of element
+/// (n, c, i) for the layout.
+fn bn_dims(shape: &[i64], nhwc: bool) -> Result<(usize, usize, usize), KernelError> {
+    if shape.len() < 2 {
+        return Err(KernelError::Shape(format!(
+            "batch_norm needs rank 2 or more, got {shape:?}"
+        )));
+    }
+    let u = |v: i64| v.max(0) as usize;
+    let n = u(shape[0]);
+    let c = if nhwc {
+        u(shape[shape.len() - 1])
+    } else {
+        u(shape[1])
+    };
+    let total: usize = shape.iter().map(|&d| u(d)).product();
+    Ok((n, c, total / (n * c).max(1)))
+}
+
+fn bn_index(nhwc: bool, (_, c, sp): (usize, usize, usize), b: usize, ch: usize, i: usize) -> usize {
+    if nhwc {
+        (b * sp + i) * c + ch
+    } else {
+        (b * c + ch) * sp + i
+    }
+}
+
+fn bn_layout(l: &OpLoader) -> Result<bool, String> {
+    match l.string("data_layout")?.unwrap_or("NCHW") {
+        "NCHW" | "AnyLayout" => Ok(false),
+        "NHWC" => Ok(true),
+        other => Err(format!("batch_norm: unknown data_layout {other}")),
+    }
+}
+
+/// `batch_norm`: training normalizes with the batch's mean and (biased)
+/// variance and folds them into the running ones with `momentum`;
+/// `is_test`/`use_global_stats` normalize with the running ones.
+/// `SavedVariance` is the inverse standard deviation, as Paddle saves it.
+fn batch_norm(l: &OpLoader) -> Result<Exec, String> {
+    let x = l.input("X")?;
+    let (scale, bias) = (l.opt_input("Scale")?, l.opt_input("Bias")?);
+    let (mean, var) = (l.input("Mean")?, l.input("Variance")?);
+    let mom_t = l.opt_input("MomentumTensor")?;
+    let y = l.output("Y")?;
+    let (mean_out, var_out) = (l.opt_output("MeanOut")?, l.opt_output("VarianceOut")?);
+    let (saved_mean, saved_var) = (l.opt_output("SavedMean")?, l.opt_output("SavedVariance")?);
+    let global = l.bool("is_test", false)? || l.bool("use_global_stats", false)?;
+    let momentum = l.float("momentum", 0.9)?;
+    let eps = l.float("epsilon", 1e-5)?;
+    let nhwc = bn_layout(l)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let dims @ (n, c, sp) = bn_dims(xt.shape(), nhwc)?;
+        let xv = f64s(&xt, "batch_norm")?;
+        let param = |r: &Option<VarRef>, fill: f64| -> Result<Vec<f64>, KernelError> {
+            match r {
+                Some(r) => Ok(f64s(&*s.tensor(r)?, "batch_norm")?.into_owned()),
+                None => Ok(vec![fill; c]),
+            }
+        };
+        let (sc, bi) = (param(&scale, 1.0)?, param(&bias, 0.0)?);
+        let (mt, vt) = (s.tensor(&mean)?.into_owned(), s.tensor(&var)?.into_owned());
+        let (rm, rv) = (
+            f64s(&mt, "batch_norm")?.into_owned(),
+            f64s(&vt, "batch_norm")?.into_owned(),
+        );
+        if sc.len() != c || bi.len() != c || rm.len() != c || rv.len() != c {
+            return Err(KernelError::Shape(format!(
+                "batch_norm: the per-channel inputs must have {c} elements"
+            )));
+        }
+        let momentum = match &mom_t {
+            Some(r) => s.tensor(r)?.scalar_f64()?,
+            None => momentum,
+        };
+        let m = (n * sp) as f64;
+        let (bm, bv) = if global {
+            (rm.clone(), rv.clone())
+        } else {
+            let mut bm = vec![0.0; c];
+            let mut bv = vec![0.0; c];
+            for ch in 0..c {
+                let mut sum = 0.0;
+                for b in 0..n {
+                    for i in 0..sp {
+                        sum += xv[bn_index(nhwc, dims, b, ch, i)];
+                    }
+                }
+                bm[ch] = sum / m;
+                let mut sq = 0.0;
+                for b in 0..n {
+                    for i in 0..sp {
+                        let d = xv[bn_index(nhwc, dims, b, ch, i)] - bm[ch];
+                        sq += d * d;
+                    }
+                }
+                bv[ch] = sq / m;
+            }
+            (bm, bv)
+        };
+        let inv: Vec<f64> = bv.iter().map(|v| 1.0 / (v + eps).sqrt()).collect();
+        let mut yv = vec![0.0; xv.len()];
+        for b in 0..n {
+            for ch in 0..c {
+                for i in 0..sp {
+                    let at = bn_index(nhwc, dims, b, ch, i);
+                    yv[at] = (xv[at] - bm[ch]) * inv[ch] * sc[ch] + bi[ch];
+                }
+            }
+        }
+        let dtype = xt.dtype();
+        let yt = float::tensor(dtype, xt.shape(), yv)?;
+        let (new_m, new_v): (Vec<f64>, Vec<f64>) = if global {
+            (rm.clone(), rv.clone())
+        } else {
+            (
+                rm.iter()
+                    .zip(&bm)
+                    .map(|(r, b)| r * momentum + b * (1.0 - momentum))
+                    .collect(),
+                rv.iter()
+                    .zip(&bv)
+                    .map(|(r, b)| r * momentum + b * (1.0 - momentum))
+                    .collect(),
+            )
+        };
+        s.set_tensor(&y, yt);
+        if let Some(r) = &mean_out {
+            s.set_tensor(r, float::tensor(mt.dtype(), mt.shape(), new_m)?);
+        }
+        if let Some(r) = &var_out {
+            s.set_tensor(r, float::tensor(vt.dtype(), vt.shape(), new_v)?);
+        }
+        if let Some(r) = &saved_mean {
+            s.set_tensor(r, float::tensor(mt.dtype(), &[c as i64], bm)?);
+        }
+        if let Some(r) = &saved_var {
+            s.set_tensor(r, float::tensor(vt.dtype(), &[c as i64], inv)?);
+        }
+        Ok(())
+    })
+}
+
+/// `batch_norm_grad`: from the saved batch statistics (or, with global
+/// statistics, the running ones): `dbias = sum dy`, `dscale = sum dy x̂`,
+/// `dx = scale inv_std (dy - dbias / m - x̂ dscale / m)` (global: `dx =
+/// scale inv_std dy`).
+fn batch_norm_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (x, dy) = (l.input("X")?, l.input("Y@GRAD")?);
+    let scale = l.opt_input("Scale")?;
+    let (saved_mean, saved_var) = (l.input("SavedMean")?, l.input("SavedVariance")?);
+    let (mean_out, var_out) = (l.opt_input("MeanOut")?, l.opt_input("VarianceOut")?);
+    let (dx, dscale, dbias) = (
+        l.opt_output("X@GRAD")?,
+        l.opt_output("Scale@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+    );
+    let global = l.bool("is_test", false)? || l.bool("use_global_stats", false)?;
+    let eps = l.float("epsilon", 1e-5)?;
+    let nhwc = bn_layout(l)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let dims @ (n, c, sp) = bn_dims(xt.shape(), nhwc)?;
+        let xv = f64s(&xt, "batch_norm_grad")?;
+        let dt = s.tensor(&dy)?.into_owned();
+        let d = f64s(&dt, "batch_norm_grad")?;
+        let read = |r: &VarRef| -> Result<Vec<f64>, KernelError> {
+            Ok(f64s(&*s.tensor(r)?, "batch_norm_grad")?.into_owned())
+        };
+        let sc = match &scale {
+            Some(r) => read(r)?,
+            None => vec![1.0; c],
+        };
+        let (mean, inv) = match (global, &mean_out, &var_out) {
+            (true, Some(m), Some(v)) => {
+                let v = read(v)?;
+                (read(m)?, v.iter().map(|v| 1.0 / (v + eps).sqrt()).collect())
+            }
+            _ => (read(&saved_mean)?, read(&saved_var)?),
+        };
+        if sc.len() != c || mean.len() != c || inv.len() != c || d.len() != xv.len() {
+            return Err(KernelError::Shape(
+                "batch_norm_grad: inputs do not fit X".into(),
+            ));
+        }
+        let m = (n * sp) as f64;
+        let mut db = vec![0.0; c];
+        let mut ds = vec![0.0; c];
+        for b in 0..n {
+            for ch in 0..c {
+                for i in 0..sp {
+                    let at = bn_index(nhwc, dims, b, ch, i);
+                    db[ch] += d[at];
+                    ds[ch] += d[at] * (xv[at] - mean[ch]) * inv[ch];
+                }
+            }
+        }
+        let mut g = vec![0.0; xv.len()];
+        for b in 0..n {
+            for ch in 0..c {
+                for i in 0..sp {
+                    let at = bn_index(nhwc, dims, b, ch, i);
+                    g[at] = if global {
+                        sc[ch] * inv[ch] * d[at]
+                    } else {
+                        let xh = (xv[at] - mean[ch]) * inv[ch];
+                        sc[ch] * inv[ch] * (d[at] - db[ch] / m - xh * ds[ch] / m)
+                    };
+                }
+            }
+        }
+        let dtype = xt.dtype();
+        if let Some(r) = &dx {
+            s.set_tensor(r, float::tensor(dtype, xt.shape(), g)?);
+        }
+        if let Some(r) = &dscale {
+            s.set_tensor(r, float::tensor(dtype, &[c as i64], ds)?);
+        }
+        if let Some(r) = &dbias {
+            s.set_tensor(r, float::tensor(dtype, &[c as i64], db)?);
+        }
         Ok(())
     })
 }

@@ -248,7 +248,7 @@ fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
         if soft {
             let lv = f64s(&lt, "cross_entropy_grad")?;
             if lv.len() != xv.len() {
-                return Err(super::nn::label_mismatch(lt.shape(), xt.shape()));
+                return Err(super::loss::label_mismatch(lt.shape(), xt.shape()));
             }
             for (i, gi) in g.iter_mut().enumerate() {
                 *gi = -lv[i] / xv[i] * d[i / classes];

@@ -2,7 +2,7 @@
 //! `axes`, the other dims whole), as Paddle's `layers.slice` and
 //! `Variable.__getitem__` build it. The dims come from the transpiler's
 //! `slice_dims`, so build-time shapes and run-time shapes agree.
-use fluidc_transpiler::ops::manip::slice_dims;
+use fluidc_transpiler::ops::slice::slice_dims;
 
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;

@@ -474,7 +474,7 @@ pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, KernelErro
         if n == 0 || inner == 0 {
             return v.to_vec();
         }
-        super::nn::softmax(v, (v.len() / (n * inner), n, inner))
+        super::loss::softmax(v, (v.len() / (n * inner), n, inner))
     };
     let data = match t.data() {
         Data::Float32(v) if inner == 1 && n > 0 => Data::Float32(softmax_rows_f32(v, n).into()),

@@ -1,6 +1,6 @@
 //! Ops that run blocks (`while`, `conditional_block`, their grads, `go`, `select` and
 //! fluidc's select node) and the 2018 CSP channel ops.
-use super::infer::{unknown, TensorType};
+use super::infer::{unknown, Out, TensorType};
 use super::{Behaviour, Effect, InferCtx, Writes};
 use crate::model::{dtype_name, VarKind};
 
@@ -28,8 +28,6 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(world("channel_recv", channel_recv));
     r.push(world("channel_close", unknown).no_infer());
 }
-
-type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
 /// What is sent must be of the channel's element type (a channel variable's
 /// type is its element type, see [`InferCtx::new`]).

@@ -1,13 +1,10 @@
 //! Sequence labelling: Paddle 1.x's linear-chain CRF (`linear_chain_crf`,
 //! its cost, fluidc-only as Paddle 3.3.1 dropped it, see
-//! `data/fluidc_ops.json`), its Viterbi decoder `crf_decoding` and the
-//! chunk evaluator `chunk_eval`. Each reads its inputs' LoD, known only
+//! `data/fluidc_ops.json`) and its Viterbi decoder `crf_decoding` (the
+//! chunk evaluator is `chunk_eval`). Each reads its inputs' LoD, known only
 //! when it runs; inference checks the dims as their 1.x `InferShape` did.
-use super::infer::TensorType;
+use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
-use crate::model::VarKind;
-
-type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(
@@ -20,15 +17,10 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .not_foldable()
             .reads_lod(),
     );
-    r.push(
-        Behaviour::pure("chunk_eval", chunk_eval)
-            .not_foldable()
-            .reads_lod(),
-    );
 }
 
 /// Two dims equal unless one is unknown.
-fn agree(a: i64, b: i64) -> bool {
+pub(super) fn agree(a: i64, b: i64) -> bool {
     a < 0 || b < 0 || a == b
 }
 
@@ -135,29 +127,4 @@ fn crf_decoding(c: &InferCtx) -> Out {
         vec![e.dims[0], 1]
     };
     Ok(vec![("ViterbiPath", TensorType::new(e.dtype, dims))])
-}
-
-/// One float32 `[1]` per metric and one int64 `[1]` per count.
-/// `Inference` and `Label` must have the same dims.
-fn chunk_eval(c: &InferCtx) -> Out {
-    if let (Some(i), Some(l)) = (c.input("Inference"), c.input("Label")) {
-        let same =
-            i.dims.len() == l.dims.len() && i.dims.iter().zip(&l.dims).all(|(&a, &b)| agree(a, b));
-        if !same {
-            return Err(format!(
-                "Inference {:?} and Label {:?} must have the same shape",
-                i.dims, l.dims
-            ));
-        }
-    }
-    let metric = TensorType::new(VarKind::Fp32, vec![1]);
-    let count = TensorType::new(VarKind::Int64, vec![1]);
-    Ok(vec![
-        ("Precision", metric.clone()),
-        ("Recall", metric.clone()),
-        ("F1-Score", metric),
-        ("NumInferChunks", count.clone()),
-        ("NumLabelChunks", count.clone()),
-        ("NumCorrectChunks", count),
-    ])
 }

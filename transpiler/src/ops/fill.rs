@@ -1,7 +1,7 @@
 //! Making tensors: constants, copies, casts, random fills, `shape`, and
 //! `select_input` (the merge of `layers.cond`), `fill_any_like`,
 //! `fill_constant_batch_size_like`.
-use super::infer::{from_attrs, same_as_x, x_as, TensorType};
+use super::infer::{from_attrs, same_as_x, x_as, Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
 
@@ -70,8 +70,6 @@ fn fill_any_like(c: &InferCtx) -> Out {
     };
     Ok(vec![("Out", TensorType::new(dtype, x.dims.clone()))])
 }
-
-type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
 /// `Out` is `Input`'s dims as an int32 vector.
 fn shape(c: &InferCtx) -> Out {

@@ -116,6 +116,9 @@ impl<'a> InferCtx<'a> {
     }
 }
 
+/// What an op's shape inference gives: its outputs' types by slot.
+pub type Out = Result<Vec<(&'static str, TensorType)>, String>;
+
 /// Nothing is known (the result for ops whose outputs are not tensors).
 pub fn unknown(_: &InferCtx) -> Result<Vec<(&'static str, TensorType)>, String> {
     Ok(Vec::new())

@@ -1,6 +1,6 @@
 //! Tensor manipulation: `reshape2`, `squeeze2`, `unsqueeze2`, `transpose2`,
-//! `concat`, `split`, `gather`, `slice`.
-use super::infer::TensorType;
+//! `concat`, `split`, `gather` (`slice` is its own family).
+use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx, Lod};
 use crate::model::VarKind;
 
@@ -13,7 +13,6 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("pad", pad));
-    r.push(Behaviour::pure("slice", slice).shares_lod("Input", "Out"));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())));
     r.push(Behaviour::pure("squeeze2", |c| squeezed(c, squeeze_dims)).shares_lod("X", "Out"));
@@ -105,71 +104,6 @@ pub fn unsqueeze_dims(x: &[i64], axes: &[i64]) -> Result<Vec<i64>, String> {
     Ok(dims)
 }
 
-/// `Out` is `Input` cut to `[starts, ends)` along `axes` (negative counts
-/// from the end, clamped to the dim), without the `decrease_axis` dims.
-fn slice(c: &InferCtx) -> Out {
-    let Some(x) = c.input("Input") else {
-        return Ok(Vec::new());
-    };
-    let dynamic = [
-        "StartsTensor",
-        "EndsTensor",
-        "StartsTensorList",
-        "EndsTensorList",
-    ];
-    if dynamic.iter().any(|s| c.has_input(s)) {
-        return Ok(Vec::new());
-    }
-    let (axes, starts, ends) = (
-        c.ints("axes").unwrap_or_default(),
-        c.ints("starts").unwrap_or_default(),
-        c.ints("ends").unwrap_or_default(),
-    );
-    let dims = slice_dims(&x.dims, &axes, &starts, &ends)?;
-    let decrease = c.ints("decrease_axis").unwrap_or_default();
-    let rank = x.dims.len() as i64;
-    let mut out: Vec<i64> = Vec::with_capacity(dims.len());
-    for (i, &d) in dims.iter().enumerate() {
-        if !decrease
-            .iter()
-            .any(|&a| (if a < 0 { a + rank } else { a }) == i as i64)
-        {
-            out.push(d);
-        }
-    }
-    Ok(vec![("Out", TensorType::new(x.dtype, out))])
-}
-
-/// The dims `slice` keeps of `x` (before `decrease_axis`), shared with the
-/// runtime's kernel; unknown dims (-1) stay unknown.
-pub fn slice_dims(
-    x: &[i64],
-    axes: &[i64],
-    starts: &[i64],
-    ends: &[i64],
-) -> Result<Vec<i64>, String> {
-    if axes.len() != starts.len() || axes.len() != ends.len() {
-        return Err(format!(
-            "axes {axes:?}, starts {starts:?} and ends {ends:?} must have one entry each"
-        ));
-    }
-    let rank = x.len() as i64;
-    let mut dims = x.to_vec();
-    for ((&a, &s), &e) in axes.iter().zip(starts).zip(ends) {
-        let k = if a < 0 { a + rank } else { a };
-        if !(0..rank).contains(&k) {
-            return Err(format!("axis {a} is out of range for rank {rank}"));
-        }
-        let d = x[k as usize];
-        if d < 0 {
-            continue;
-        }
-        let clamp = |v: i64| (if v < 0 { v + d } else { v }).clamp(0, d);
-        dims[k as usize] = (clamp(e) - clamp(s)).max(0);
-    }
-    Ok(dims)
-}
-
 /// `Out` is `X` with dim `axis` replaced by the number of indices (a 1-D
 /// `Index`; a 0-D one removes the dim).
 fn gather(c: &InferCtx) -> Out {
@@ -201,8 +135,6 @@ fn gather(c: &InferCtx) -> Out {
     }
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }
-
-type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
 /// Paddle's `shape` attribute of `reshape`: 0 copies `X`'s dim at that
 /// position, one -1 is inferred from the element count. Shared with the

@@ -1,5 +1,5 @@
 //! Matrix products: `matmul`, `matmul_v2`, `mul`.
-use super::infer::{same_dtype, TensorType};
+use super::infer::{same_dtype, Out, TensorType};
 use super::{Behaviour, InferCtx};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
@@ -11,8 +11,6 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     }));
     r.push(Behaviour::pure("mul", mul).shares_lod("X", "Out"));
 }
-
-type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
 /// Whether two dims can be equal (unknown matches anything).
 fn agree(a: i64, b: i64) -> bool {

@@ -19,25 +19,41 @@
 //! Adding an op: its name in `data/op_protos.json` (run the dump script with
 //! `--add NAME`), a [`Behaviour`] in the family module, a kernel in the
 //! runtime's family module, and tests.
+mod arg;
 mod array;
-mod beam;
+mod auc;
+mod beam_search;
+mod chunk_eval;
 mod collective;
 mod compare;
 mod control;
+mod conv;
+mod cos_sim;
 mod crf;
+mod dropout;
 mod elementwise;
+mod embedding;
 mod fill;
 pub mod grad;
 pub mod infer;
 mod io;
 mod lod;
+mod loss;
 pub mod manip;
 pub mod matmul;
-mod nn;
+mod metric;
 mod norm;
+mod one_hot;
 mod optim;
+mod pool;
 mod protos;
 mod reduce;
+mod rnn_cells;
+mod sequence;
+mod sequence_expand;
+mod sequence_rnn;
+pub mod slice;
+mod split_merge;
 mod unary;
 
 use std::collections::HashMap;
@@ -175,6 +191,10 @@ impl Behaviour {
 #[derive(Debug, Clone)]
 pub struct OpDef {
     pub ty: &'static str,
+    /// The family module that defines it (`transpiler/src/ops/FAMILY.rs`);
+    /// its kernels are in `runtime/src/ops/FAMILY.rs`. A grad op is its
+    /// forward op's family.
+    pub family: &'static str,
     pub inputs: Vec<SlotDef>,
     pub outputs: Vec<SlotDef>,
     pub attrs: Vec<AttrDef>,
@@ -240,6 +260,9 @@ pub fn writes_whole(ty: &str) -> bool {
     get(ty).is_some_and(|d| d.behaviour.writes == Writes::Whole)
 }
 
+/// A family's `register`: pushes its ops' behaviours.
+type Register = fn(&mut Vec<Behaviour>);
+
 /// Every op definition, by type.
 #[derive(Debug)]
 pub struct Registry {
@@ -248,33 +271,60 @@ pub struct Registry {
 
 impl Registry {
     fn build() -> Result<Registry, String> {
+        // Each family's behaviours, with the family's name: the runtime's
+        // kernels of an op live in the module of the same name
+        // (`runtime/src/ops/`), which a runtime test checks.
+        let families: [(&'static str, Register); 33] = [
+            ("arg", arg::register),
+            ("array", array::register),
+            ("auc", auc::register),
+            ("beam_search", beam_search::register),
+            ("chunk_eval", chunk_eval::register),
+            ("collective", collective::register),
+            ("compare", compare::register),
+            ("control", control::register),
+            ("conv", conv::register),
+            ("cos_sim", cos_sim::register),
+            ("crf", crf::register),
+            ("dropout", dropout::register),
+            ("elementwise", elementwise::register),
+            ("embedding", embedding::register),
+            ("fill", fill::register),
+            ("io", io::register),
+            ("lod", lod::register),
+            ("loss", loss::register),
+            ("manip", manip::register),
+            ("matmul", matmul::register),
+            ("metric", metric::register),
+            ("norm", norm::register),
+            ("one_hot", one_hot::register),
+            ("optim", optim::register),
+            ("pool", pool::register),
+            ("reduce", reduce::register),
+            ("rnn_cells", rnn_cells::register),
+            ("sequence", sequence::register),
+            ("sequence_expand", sequence_expand::register),
+            ("sequence_rnn", sequence_rnn::register),
+            ("slice", slice::register),
+            ("split_merge", split_merge::register),
+            ("unary", unary::register),
+        ];
         let mut behaviours = Vec::new();
-        array::register(&mut behaviours);
-        beam::register(&mut behaviours);
-        collective::register(&mut behaviours);
-        compare::register(&mut behaviours);
-        control::register(&mut behaviours);
-        crf::register(&mut behaviours);
-        elementwise::register(&mut behaviours);
-        fill::register(&mut behaviours);
-        io::register(&mut behaviours);
-        lod::register(&mut behaviours);
-        manip::register(&mut behaviours);
-        matmul::register(&mut behaviours);
-        nn::register(&mut behaviours);
-        norm::register(&mut behaviours);
-        optim::register(&mut behaviours);
-        reduce::register(&mut behaviours);
-        unary::register(&mut behaviours);
+        for (family, register) in families {
+            let mut of_family = Vec::new();
+            register(&mut of_family);
+            behaviours.extend(of_family.into_iter().map(|b| (family, b)));
+        }
         let mut protos = protos::load()?;
         let mut makers = grad::load()?;
         let mut defs = HashMap::new();
-        for b in behaviours {
+        for (family, b) in behaviours {
             let proto = protos
                 .remove(b.ty)
                 .ok_or_else(|| format!("op `{}` has a behaviour but no proto", b.ty))?;
             let def = OpDef {
                 ty: b.ty,
+                family,
                 inputs: proto.inputs,
                 outputs: proto.outputs,
                 attrs: proto.attrs,
@@ -312,12 +362,13 @@ impl Registry {
             };
             for spec in specs {
                 if spec.ty.ends_with("_grad") && !defs.contains_key(spec.ty.as_str()) {
-                    derived.push((spec.ty.clone(), grad::grad_proto(&forward, spec)));
+                    let proto = grad::grad_proto(&forward, spec);
+                    derived.push((spec.ty.clone(), def.family, proto));
                 }
             }
         }
         derived.sort_by(|a, b| a.0.cmp(&b.0));
-        for (ty, proto) in derived {
+        for (ty, family, proto) in derived {
             if defs.contains_key(ty.as_str()) {
                 continue; // two forward ops share a grad type: the first wins
             }
@@ -329,6 +380,7 @@ impl Registry {
                 ty,
                 OpDef {
                     ty,
+                    family,
                     inputs: proto.inputs,
                     outputs: proto.outputs,
                     attrs: proto.attrs,

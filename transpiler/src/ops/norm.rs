@@ -1,8 +1,7 @@
-//! 1.x's normalizing and loss layers' ops beyond `batch_norm`:
-//! `layer_norm`, `norm` (`l2_normalize`), `prelu`, `label_smooth` and
+//! 1.x's normalizing and loss layers' ops: `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `prelu`, `label_smooth` and
 //! `huber_loss`. Their checks are the ones Paddle 3.3.1's InferMeta makes,
 //! so a mistake is an error at the layer call, not in the kernel.
-use super::infer::{same_dtype, TensorType};
+use super::infer::{same_dtype, Out, TensorType};
 use super::{Behaviour, InferCtx};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
@@ -11,9 +10,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("prelu", prelu));
     r.push(Behaviour::pure("label_smooth", label_smooth));
     r.push(Behaviour::pure("huber_loss", huber_loss));
+    r.push(Behaviour::pure("batch_norm", batch_norm).not_foldable());
 }
-
-type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
 /// The product of `dims`, or -1 if one is unknown.
 fn product(dims: &[i64]) -> i64 {
@@ -158,4 +156,19 @@ fn huber_loss(c: &InferCtx) -> Out {
         ));
     }
     Ok(vec![("Out", x.clone()), ("Residual", x.clone())])
+}
+
+/// `Y` is `X`; the running statistics keep their own types.
+fn batch_norm(c: &InferCtx) -> Out {
+    let mut out = Vec::new();
+    if let Some(x) = c.input("X") {
+        out.push(("Y", x.clone()));
+    }
+    if let Some(m) = c.input("Mean") {
+        out.push(("MeanOut", m.clone()));
+    }
+    if let Some(v) = c.input("Variance") {
+        out.push(("VarianceOut", v.clone()));
+    }
+    Ok(out)
 }

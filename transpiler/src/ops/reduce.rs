@@ -1,5 +1,5 @@
 //! Reductions: `mean`, `reduce_*` (`reduce_prod`, `reduce_all` and `reduce_any` too), `cross_entropy`, `squared_l2_norm`, `clip_by_norm`.
-use super::infer::TensorType;
+use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
 
@@ -24,8 +24,6 @@ fn squared_l2_norm(c: &InferCtx) -> Out {
         .into_iter()
         .collect())
 }
-
-type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
 /// `mean` of everything: one element (Paddle 3 writes a 0-D tensor, 1.x `[1]`;
 /// the rank is left to the declaration).

@@ -4,11 +4,9 @@
 //! `beam_search_decode` (the sentences, backtracked through the tensor
 //! arrays of each step's choices). Both read LoD known only when they run;
 //! neither has a gradient.
-use super::infer::TensorType;
+use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
-
-type Out = Result<Vec<(&'static str, TensorType)>, String>;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(

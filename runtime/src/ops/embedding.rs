@@ -1,0 +1,129 @@
+//! Embeddings: lookup_table (1.x's, ids [N, 1]) and lookup_table_v2, with
+//! their dense and sparse (SelectedRows) gradients.
+use std::sync::Arc;
+
+use super::float::{self, f64s, i64s};
+use super::{compute, Exec, Registry};
+use crate::error::KernelError;
+use crate::loader::OpLoader;
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("lookup_table", |l| lookup_table(l, true));
+    r.add("lookup_table_v2", |l| lookup_table(l, false));
+    r.add("lookup_table_grad", lookup_table_grad);
+    r.add("lookup_table_v2_grad", lookup_table_grad);
+}
+
+/// `lookup_table` (v1: `Ids` ends in a dim of 1) and `lookup_table_v2`: the
+/// rows of `W` that `Ids` names; `padding_idx`'s row reads as zeros.
+fn lookup_table(l: &OpLoader, v1: bool) -> Result<Exec, String> {
+    let (w, ids, out) = (l.input("W")?, l.input("Ids")?, l.output("Out")?);
+    let padding = l.int("padding_idx", -1)?;
+    compute(move |s| {
+        let (wt, it) = (s.tensor(&w)?, s.tensor(&ids)?);
+        let [rows, width] = wt.shape()[..] else {
+            return Err(KernelError::Shape(format!(
+                "W must be a matrix, it is {:?}",
+                wt.shape()
+            )));
+        };
+        let (rows, width) = (rows as usize, width as usize);
+        let iv = i64s(&it)?;
+        let wv = f64s(&wt, &l_name(v1))?;
+        let mut out_v = Vec::with_capacity(iv.len() * width);
+        for &i in iv.iter() {
+            if padding != -1 && i == padding {
+                out_v.extend(std::iter::repeat_n(0.0, width));
+                continue;
+            }
+            let r = usize::try_from(i)
+                .ok()
+                .filter(|&r| r < rows)
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "id {i} is out of range for a table of {rows} rows"
+                    ))
+                })?;
+            out_v.extend_from_slice(&wv[r * width..(r + 1) * width]);
+        }
+        let mut shape = it.shape().to_vec();
+        if v1 && shape.last() == Some(&1) {
+            shape.pop();
+        }
+        shape.push(width as i64);
+        let t = float::tensor(wt.dtype(), &shape, out_v)?;
+        drop((wt, it));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+fn l_name(v1: bool) -> String {
+    if v1 {
+        "lookup_table"
+    } else {
+        "lookup_table_v2"
+    }
+    .to_string()
+}
+
+/// `lookup_table(_v2)_grad`: each id's `Out@GRAD` row added to its row of
+/// a zero `W@GRAD`. Dense, `padding_idx`'s row gets nothing; sparse
+/// (`is_sparse`), Paddle copies every id's row, the padding one's too,
+/// and the gradient keeps the ids as its rows (see `Tensor::sparse_rows`).
+fn lookup_table_grad(l: &OpLoader) -> Result<Exec, String> {
+    let (w, ids, dout) = (l.input("W")?, l.input("Ids")?, l.input("Out@GRAD")?);
+    let Some(dw) = l.opt_output("W@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let sparse = l.bool("is_sparse", false)?;
+    let padding = if sparse {
+        -1
+    } else {
+        l.int("padding_idx", -1)?
+    };
+    compute(move |s| {
+        let (wt, it, dt) = (s.tensor(&w)?, s.tensor(&ids)?, s.tensor(&dout)?);
+        let width = wt.shape().get(1).copied().unwrap_or(1).max(0) as usize;
+        let rows = wt.shape().first().copied().unwrap_or(0).max(0) as usize;
+        let iv = i64s(&it)?;
+        let d = f64s(&dt, "lookup_table_grad")?;
+        if d.len() != iv.len() * width {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD of shape {:?} does not fit {} ids of width {width}",
+                dt.shape(),
+                iv.len()
+            )));
+        }
+        let mut g = vec![0.0; rows * width];
+        let mut present = Vec::with_capacity(if sparse { iv.len() } else { 0 });
+        for (k, &i) in iv.iter().enumerate() {
+            if padding != -1 && i == padding {
+                continue;
+            }
+            let r = usize::try_from(i)
+                .ok()
+                .filter(|&r| r < rows)
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "id {i} is out of range for a table of {rows} rows"
+                    ))
+                })?;
+            for c in 0..width {
+                g[r * width + c] += d[k * width + c];
+            }
+            if sparse {
+                present.push(r);
+            }
+        }
+        let mut t = float::tensor(wt.dtype(), wt.shape(), g)?;
+        if sparse {
+            present.sort_unstable();
+            present.dedup();
+            t.set_sparse_rows(Some(Arc::new(present)));
+        }
+        drop((wt, it, dt));
+        s.set_tensor(&dw, t);
+        Ok(())
+    })
+}

@@ -1,0 +1,32 @@
+//! `one_hot_v2`.
+use super::infer::{Out, TensorType};
+use super::{Behaviour, InferCtx};
+use crate::model::VarKind;
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(Behaviour::pure("one_hot_v2", one_hot_v2).shares_lod("X", "Out"));
+}
+
+/// `one_hot_v2`: `X`'s dims with `depth` appended, in the `dtype`
+/// attribute's dtype (float32 by default); unknown when the depth is a
+/// tensor (`depth_tensor`). `X` holds int32 or int64 ids, the dtypes
+/// Paddle's kernel takes.
+fn one_hot_v2(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if !matches!(x.dtype, VarKind::Int32 | VarKind::Int64) {
+        return Err(format!(
+            "X is {}; it takes int32 or int64 ids (cast them first)",
+            crate::model::dtype_name(x.dtype)
+        ));
+    }
+    let depth = match c.int("depth") {
+        Some(d) if d >= 1 && !c.has_input("depth_tensor") => d,
+        _ => -1,
+    };
+    let dtype = c.dtype("dtype").unwrap_or(VarKind::Fp32);
+    let mut dims = x.dims.clone();
+    dims.push(depth);
+    Ok(vec![("Out", TensorType::new(dtype, dims))])
+}
