@@ -20,3 +20,4 @@ pub mod run;
 pub mod script;
 pub mod train;
 pub mod vm;
+pub mod zlib;

@@ -157,42 +157,62 @@ def _build_main(module="__main__", **kwargs):
     raise _fluidc.BuildStop()
 
 
-class _UnittestHook(object):
-    """A meta-path finder that, the first time a script imports
-    `unittest`, has the module's `main` replaced by the build one. Most
-    scripts never import unittest, and importing it at start-up cost every
-    build a fifth of its start."""
+class _OnImport(object):
+    """A meta-path finder that, the first time a script imports `name`,
+    calls `patch(module)` after the module has run. Most scripts never
+    import these modules, so they are not imported at start-up."""
+
+    def __init__(self, name, patch):
+        self._name = name
+        self._patch = patch
 
     def find_spec(self, name, path=None, target=None):
-        if name != "unittest":
+        if name != self._name:
             return None
         sys.meta_path.remove(self)
         for finder in sys.meta_path:
             spec = finder.find_spec(name, path, target)
             if spec is not None:
-                spec.loader = _BuildMainLoader(spec.loader)
+                spec.loader = _PatchingLoader(spec.loader, self._patch)
                 return spec
         return None
 
 
-class _BuildMainLoader(object):
-    def __init__(self, inner):
+class _PatchingLoader(object):
+    def __init__(self, inner, patch):
         self._inner = inner
+        self._patch = patch
 
     def create_module(self, spec):
         return self._inner.create_module(spec)
 
     def exec_module(self, module):
         self._inner.exec_module(module)
-        module.main = _build_main
+        self._patch(module)
+
+
+def _use_build_main(module):
+    module.main = _build_main
 
 
 def install_build_hooks():
-    """Build mode: `unittest.main()` builds one test's program."""
+    """Build mode: `unittest.main()` builds one test's program (importing
+    unittest at start-up cost every build a fifth of its start)."""
     if "unittest" in sys.modules:
-        sys.modules["unittest"].main = _build_main
+        _use_build_main(sys.modules["unittest"])
     else:
-        sys.meta_path.insert(0, _UnittestHook())
+        sys.meta_path.insert(0, _OnImport("unittest", _use_build_main))
+
+
+def _fix_zlib(module):
+    import _fluidc_zlib
+    _fluidc_zlib.install(module)
+
+
+def install_vm_fixes():
+    """Works around the VM's bugs in its standard library (see
+    `_fluidc_zlib`)."""
+    sys.meta_path.insert(0, _OnImport("zlib", _fix_zlib))
 
 
 def api_listing():

@@ -224,6 +224,10 @@ fn interpreter_with(
             crate::imaging::MODULE.to_owned(),
             Box::new(crate::imaging::make_module),
         );
+        vm.add_native_module(
+            crate::zlib::MODULE.to_owned(),
+            Box::new(crate::zlib::make_module),
+        );
         if let Some(rx) = signals {
             vm.set_user_signal_channel(rx);
         }
@@ -400,6 +404,7 @@ fn prepare(
     };
     vm.insert_sys_path(vm.ctx.new_str(dir).into())?;
     let boot = vm.import("_fluidc_boot", 0)?;
+    vm.call_method(&boot, "install_vm_fixes", ())?;
     if build {
         vm.call_method(&boot, "install_build_hooks", ())?;
     }
