@@ -854,6 +854,62 @@ impl ProgramDesc {
         Ok(ProgramDesc::new(ProgramState::from_program(program)))
     }
 
+    /// `calc_gradient(targets, inputs, target_grads, no_grad)`: the
+    /// gradients of `targets` (block 0) with respect to `inputs`, built as
+    /// Paddle 3.3.1's first `calc_gradient` builds them; each input's
+    /// gradient name, or None.
+    #[pymethod]
+    fn calc_gradient(
+        &self,
+        targets: PyObjectRef,
+        inputs: PyObjectRef,
+        target_grads: PyObjectRef,
+        no_grad: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let targets = convert::names(&targets, vm)?;
+        let inputs = convert::names(&inputs, vm)?;
+        let no_grad = convert::names(&no_grad, vm)?;
+        let target_grads: Vec<Option<String>> = target_grads
+            .try_to_value::<Vec<PyObjectRef>>(vm)?
+            .into_iter()
+            .map(|g| {
+                if vm.is_none(&g) {
+                    Ok(None)
+                } else {
+                    g.try_into_value::<String>(vm).map(Some)
+                }
+            })
+            .collect::<PyResult<_>>()?;
+        if target_grads.len() != targets.len() {
+            return Err(vm.new_value_error(
+                "Should have the same number of target_gradients as targets".to_owned(),
+            ));
+        }
+        let mut s = self.state.lock();
+        let grads = fluidc_transpiler::backward::calc_gradient(
+            &mut s.program,
+            &targets,
+            &target_grads,
+            &inputs,
+            &no_grad,
+        )
+        .map_err(|e| vm.new_not_implemented_error(e))?;
+        s.reindex();
+        Ok(vm
+            .ctx
+            .new_list(
+                grads
+                    .into_iter()
+                    .map(|g| match g {
+                        Some(g) => vm.ctx.new_str(g).into(),
+                        None => vm.ctx.none(),
+                    })
+                    .collect(),
+            )
+            .into())
+    }
+
     /// `append_backward(loss)`: Paddle 3.3.1's backward of block 0; the
     /// (parameter, gradient) name pairs in the order of `parameters`.
     #[pymethod]

@@ -84,31 +84,16 @@ pub fn append_backward(
         _ => String::new(),
     };
 
-    // 2. The no-grad sets, as gradient names, per block
-    // (`_get_stop_gradients_`); the caller's names count in block 0.
-    let mut no_grad_dict: Vec<HashSet<String>> = program
-        .blocks
-        .iter()
-        .map(|b| {
-            b.vars
-                .iter()
-                .filter(|v| v.stop_gradient.unwrap_or(false))
-                .map(|v| grad_name(&v.name))
-                .collect()
-        })
-        .collect();
-    no_grad_dict[0].extend(no_grad.iter().map(|n| grad_name(n)));
-    let mut block_no_grad: HashSet<String> = no_grad_dict[0]
-        .iter()
-        .map(|n| strip_grad_suffix(n).to_string())
-        .collect();
+    // 2. The no-grad sets.
+    let (mut no_grad_dict, mut block_no_grad) = no_grad_sets(program, no_grad);
 
     // 3. The path to the loss, and the paths inside the blocks on it.
     let fwd_op_num = program.blocks[0].ops.len();
     let mut op_paths = HashMap::new();
     let targets = HashSet::from([loss.to_string()]);
     let path = find_op_path(program, 0, targets, &block_no_grad, &mut op_paths, false);
-    for v in find_no_grad_vars(&program.blocks[0], &path, loss, &block_no_grad) {
+    let loss_targets = [loss.to_string()];
+    for v in find_no_grad_vars(&program.blocks[0], &path, &loss_targets, &block_no_grad) {
         block_no_grad.insert(v);
     }
     no_grad_dict[0].extend(block_no_grad.iter().map(|n| grad_name(n)));
@@ -145,7 +130,7 @@ pub fn append_backward(
         no_grad: no_grad_dict,
         grad_to_var: &mut grad_to_var,
         op_paths: &op_paths,
-        loss,
+        targets: &loss_targets,
     };
     let grad_ops = ctx.append_ops(0, &path, 0)?;
     program.blocks[0].ops.extend(grad_ops);
@@ -181,6 +166,158 @@ pub fn append_backward(
     Ok(pairs)
 }
 
+/// The no-grad sets, as gradient names, per block (`_get_stop_gradients_`);
+/// the caller's names count in block 0. Also block 0's as variable names.
+fn no_grad_sets(program: &Program, no_grad: &[String]) -> (Vec<HashSet<String>>, HashSet<String>) {
+    let mut no_grad_dict: Vec<HashSet<String>> = program
+        .blocks
+        .iter()
+        .map(|b| {
+            b.vars
+                .iter()
+                .filter(|v| v.stop_gradient.unwrap_or(false))
+                .map(|v| grad_name(&v.name))
+                .collect()
+        })
+        .collect();
+    no_grad_dict[0].extend(no_grad.iter().map(|n| grad_name(n)));
+    let block_no_grad = no_grad_dict[0]
+        .iter()
+        .map(|n| strip_grad_suffix(n).to_string())
+        .collect();
+    (no_grad_dict, block_no_grad)
+}
+
+/// `calc_gradient(targets, inputs, target_gradients, no_grad_set)` (1.x's
+/// `backward.calc_gradient` and `fluid.gradients`), as Paddle 3.3.1's
+/// legacy `calc_gradient_helper` builds it on its first call: for each
+/// target whose gradient is not given, `fill_any_like(1.0)` makes
+/// `target@GRAD`; the grad ops of the ops on the path from `inputs` to the
+/// targets follow (as `append_backward` builds them), reading a given
+/// gradient in place of `target@GRAD`. Returns each input's gradient, or
+/// None where the targets do not depend on it. The backward of a program
+/// that has one already (Paddle's `_appending_grad_times` > 1, which
+/// renames the gradients for double backward) is refused.
+pub fn calc_gradient(
+    program: &mut Program,
+    targets: &[String],
+    target_grads: &[Option<String>],
+    inputs: &[String],
+    no_grad: &[String],
+) -> Result<Vec<Option<String>>, String> {
+    let block = program
+        .blocks
+        .first()
+        .ok_or("the program has no global block")?;
+    if block.ops.iter().any(
+        |op| matches!(op.get_attr("op_role"), Some(AttrValue::Int(r)) if r & role::BACKWARD != 0),
+    ) {
+        return Err(
+            "calc_gradient on a program that has a backward already (a second \
+                    gradients() or one after minimize) is not supported by fluidc"
+                .into(),
+        );
+    }
+    for name in targets.iter().chain(inputs) {
+        if block.var(name).is_none() {
+            return Err(format!(
+                "`{name}` is not a variable of the global block; calc_gradient builds the \
+                 backward of block 0"
+            ));
+        }
+    }
+    let fwd_op_num = block.ops.len();
+    // The targets' gradients: ones, or the given variables (renamed in).
+    let mut given: HashMap<String, String> = HashMap::new();
+    for (t, g) in targets.iter().zip(target_grads) {
+        match g {
+            Some(g) => {
+                given.insert(grad_name(t), g.clone());
+            }
+            None => {
+                let dtype = program.blocks[0]
+                    .var(t)
+                    .and_then(Var::dtype)
+                    .map_or(5, |d| d as i32);
+                let mut fill = Op::new("fill_any_like")
+                    .input("X", &[t])
+                    .output("Out", &[&grad_name(t)])
+                    .attr("value", AttrValue::Float(1.0))
+                    .attr("dtype", AttrValue::Int(dtype))
+                    .attr("op_role", AttrValue::Int(role::BACKWARD));
+                check_attrs(&mut fill);
+                program.blocks[0].ops.push(fill);
+            }
+        }
+    }
+    let (mut no_grad_dict, mut block_no_grad) = no_grad_sets(program, no_grad);
+    // The ops on a path from the inputs (`_find_op_path_` with inputs):
+    // those reading an input or what such an op wrote.
+    let block = &program.blocks[0];
+    let mut from_inputs: HashSet<String> = inputs.iter().cloned().collect();
+    let mut forward = vec![false; block.ops.len()];
+    for (i, op) in block.ops.iter().enumerate() {
+        if op.input_names().any(|n| from_inputs.contains(n)) && !has_empty_maker(&op.ty) {
+            forward[i] = true;
+            for n in op.output_names() {
+                if !block_no_grad.contains(n) {
+                    from_inputs.insert(n.to_string());
+                }
+            }
+        }
+    }
+    let mut op_paths = HashMap::new();
+    let wanted: HashSet<String> = targets.iter().cloned().collect();
+    let path: Vec<usize> = find_op_path(program, 0, wanted, &block_no_grad, &mut op_paths, false)
+        .into_iter()
+        .filter(|&i| forward[i])
+        .collect();
+    let block = &program.blocks[0];
+    for &i in &path {
+        for n in block.ops[i].input_names() {
+            let stop = block
+                .var(n)
+                .is_some_and(|v| v.stop_gradient.unwrap_or(false));
+            if !from_inputs.contains(n) && stop {
+                block_no_grad.insert(n.to_string());
+            }
+        }
+    }
+    for v in find_no_grad_vars(block, &path, targets, &block_no_grad) {
+        block_no_grad.insert(v);
+    }
+    no_grad_dict[0].extend(block_no_grad.iter().map(|n| grad_name(n)));
+    let mut grad_to_var: HashMap<String, String> = HashMap::new();
+    let mut ctx = Backward {
+        program,
+        no_grad: no_grad_dict,
+        grad_to_var: &mut grad_to_var,
+        op_paths: &op_paths,
+        targets,
+    };
+    let mut grad_ops = ctx.append_ops(0, &path, 0)?;
+    // `_rename_grad_`: the grad ops read a given gradient for `target@GRAD`.
+    for op in &mut grad_ops {
+        for slot in &mut op.inputs {
+            for a in &mut slot.arguments {
+                if let Some(g) = given.get(a.as_str()) {
+                    *a = g.clone();
+                }
+            }
+        }
+    }
+    program.blocks[0].ops.extend(grad_ops);
+    let mut grad_info = HashMap::new();
+    append_backward_vars(program, 0, fwd_op_num, &grad_to_var, &mut grad_info)?;
+    Ok(inputs
+        .iter()
+        .map(|i| match grad_info.get(i) {
+            Some((g, 0)) => Some(g.clone()),
+            _ => None,
+        })
+        .collect())
+}
+
 /// The block an op runs as its `sub_block`, if any.
 fn sub_block_of(op: &Op) -> Option<usize> {
     match op.get_attr("sub_block") {
@@ -197,7 +334,8 @@ struct Backward<'a> {
     grad_to_var: &'a mut HashMap<String, String>,
     /// The forward path inside each sub-block on the way to the loss.
     op_paths: &'a HashMap<usize, Vec<usize>>,
-    loss: &'a str,
+    /// What the gradients are of: the loss, or `calc_gradient`'s targets.
+    targets: &'a [String],
 }
 
 impl Backward<'_> {
@@ -247,7 +385,7 @@ impl Backward<'_> {
         }
         // 5. and 6.
         let grad_ops = addup_repetitive_outputs(grad_ops, b);
-        let grad_ops = remove_no_grad_branch(grad_ops, &mut self.no_grad[b], self.loss);
+        let grad_ops = remove_no_grad_branch(grad_ops, &mut self.no_grad[b], self.targets);
         let block = &self.program.blocks[b];
         let forward: Vec<&Op> = path.iter().map(|&i| &block.ops[i]).collect();
         let not_needed = find_not_need_ops(&grad_ops, &forward);
@@ -512,10 +650,10 @@ fn sub_block_path(
 fn find_no_grad_vars(
     block: &Block,
     path: &[usize],
-    loss: &str,
+    targets: &[String],
     no_grad: &HashSet<String>,
 ) -> Vec<String> {
-    let mut outputs: HashSet<String> = HashSet::from([loss.to_string()]);
+    let mut outputs: HashSet<String> = targets.iter().cloned().collect();
     let mut found = Vec::new();
     for &i in path.iter().rev() {
         let op = &block.ops[i];
@@ -693,8 +831,12 @@ fn addup_repetitive_outputs(mut descs: Vec<Op>, block_idx: usize) -> Vec<Op> {
 }
 
 /// `_remove_no_grad_branch_`.
-fn remove_no_grad_branch(descs: Vec<Op>, no_grad: &mut HashSet<String>, loss: &str) -> Vec<Op> {
-    let target = grad_name(loss);
+fn remove_no_grad_branch(
+    descs: Vec<Op>,
+    no_grad: &mut HashSet<String>,
+    targets: &[String],
+) -> Vec<Op> {
+    let target_grads: HashSet<String> = targets.iter().map(|t| grad_name(t)).collect();
     let mut kept = Vec::new();
     for op in descs {
         let outs = output_args(&op);
@@ -707,7 +849,7 @@ fn remove_no_grad_branch(descs: Vec<Op>, no_grad: &mut HashSet<String>, loss: &s
             .collect();
         if !grad_ins.is_empty() && grad_ins.iter().all(|n| no_grad.contains(n)) {
             for o in outs {
-                if o != target {
+                if !target_grads.contains(&o) {
                     no_grad.insert(o);
                 }
             }

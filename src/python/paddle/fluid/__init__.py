@@ -25,7 +25,7 @@ from .executor import Executor, global_scope, scope_guard
 from .io import save, load
 from .compiler import CompiledProgram, BuildStrategy, ExecutionStrategy
 from .param_attr import ParamAttr, WeightNormParamAttr
-from .backward import append_backward
+from .backward import append_backward, gradients
 from .data import data
 from .input import embedding, one_hot
 from .layer_helper import LayerHelper

@@ -3,7 +3,7 @@ loss (built natively: the grad makers are the op definitions')."""
 from . import framework
 from .framework import Parameter, Variable
 
-__all__ = ["append_backward", "gradients"]
+__all__ = ["append_backward", "gradients", "calc_gradient"]
 
 
 def _names(items, what):
@@ -66,8 +66,61 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None)
     return [(block.var(p), block.var(g)) for (p, g) in pairs]
 
 
+def _as_list(x):
+    if x is None:
+        return []
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def calc_gradient(targets, inputs, target_gradients=None, no_grad_set=None):
+    """The gradients of `targets` (a Variable or a list) with respect to
+    `inputs` (a Variable or a list), built into the targets' block as Paddle
+    3.3.1's legacy `calc_gradient` builds them on a program's first
+    backward: `fill_any_like(1.0)` for each target whose gradient
+    `target_gradients` does not give, then the grad ops on the path from
+    the inputs to the targets. Returns the gradient Variable of each input
+    (None where the targets do not depend on it), the Variable itself for
+    one input. A second backward of the same program (Paddle renames its
+    gradients for double backward) is refused."""
+    targets = _as_list(targets)
+    inputs = _as_list(inputs)
+    target_gradients = _as_list(target_gradients)
+    for v in targets + inputs + [g for g in target_gradients if g is not None]:
+        if not isinstance(v, Variable):
+            raise TypeError("calc_gradient takes Variables, not %s" % type(v).__name__)
+    block = targets[0].block
+    prog = block.program
+    if not target_gradients:
+        target_gradients = [None] * len(targets)
+    if len(targets) != len(target_gradients):
+        raise ValueError("Should have the same number of target_gradients as targets")
+    for target, grad in zip(targets, target_gradients):
+        if grad is None:
+            continue
+        if target.block.idx != block.idx or target.block.program is not prog:
+            raise ValueError("all targets must be in the same block")
+        if list(target.shape) != list(grad.shape):
+            raise ValueError("The shapes of target and grad are different: %s %s"
+                             % (target.name, grad.name))
+    for v in inputs:
+        if v.block.program is not prog:
+            raise ValueError("input must be in the same program as targets")
+    if block.idx != 0:
+        raise NotImplementedError("calc_gradient builds the backward of the global block; "
+                                  "compute the targets there")
+    no_grad = _names(no_grad_set, "no_grad_set") or []
+    found = prog.desc.calc_gradient(
+        [t.name for t in targets], [v.name for v in inputs],
+        [g.name if g is not None else None for g in target_gradients], no_grad)
+    framework._edited()
+    prog._sync_with_cpp()
+    grads = [None if name is None else block.var(name) for name in found]
+    return grads[0] if len(grads) == 1 else grads
+
+
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
-    raise NotImplementedError("fluid.backward.gradients is not supported by fluidc; use append_backward")
+    """`calc_gradient`, always as a list (1.5's `fluid.gradients`)."""
+    return _as_list(calc_gradient(targets, inputs, target_gradients, no_grad_set))
 
 
 _ = framework
