@@ -169,7 +169,7 @@ impl Runnable {
         for (i, op) in p.blocks[0].ops.iter().enumerate() {
             let loader = OpLoader::new(p, op, 0, &self.layout);
             let col = || -> Result<usize, String> {
-                usize::try_from(loader.int("col", 0)?)
+                usize::try_from(loader.int_or("col", 0)?)
                     .map_err(|_| "attribute `col` must not be negative".to_string())
             };
             let found = match op.ty.as_str() {

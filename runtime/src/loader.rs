@@ -193,33 +193,66 @@ impl<'a> OpLoader<'a> {
         )
     }
 
+    /// An attribute the op or its definition must give (a required one, or
+    /// one with a default): kernels never restate Paddle's defaults.
+    fn required(&self, name: &str) -> Result<&AttrValue, String> {
+        self.attr(name).ok_or_else(|| {
+            format!(
+                "attribute `{name}` is missing, and `{}` has no default for it",
+                self.op.ty
+            )
+        })
+    }
+
     /// An INT or LONG attribute.
-    pub(crate) fn int(&self, name: &str, default: i64) -> Result<i64, String> {
+    pub(crate) fn int(&self, name: &str) -> Result<i64, String> {
+        match self.required(name)? {
+            AttrValue::Int(v) => Ok(i64::from(*v)),
+            AttrValue::Long(v) => Ok(*v),
+            _ => Err(self.bad_attr(name, "an integer")),
+        }
+    }
+
+    /// An INT or LONG attribute the definition has no default for
+    /// (Paddle 1.x's, or one a 2018 program may lack): `default` then.
+    pub(crate) fn int_or(&self, name: &str, default: i64) -> Result<i64, String> {
         match self.attr(name) {
             None => Ok(default),
-            Some(AttrValue::Int(v)) => Ok(i64::from(*v)),
-            Some(AttrValue::Long(v)) => Ok(*v),
-            Some(_) => Err(self.bad_attr(name, "an integer")),
+            Some(_) => self.int(name),
         }
     }
 
     /// A FLOAT, FLOAT64 or integer attribute.
-    pub(crate) fn float(&self, name: &str, default: f64) -> Result<f64, String> {
-        match self.attr(name) {
-            None => Ok(default),
-            Some(AttrValue::Float(v)) => Ok(f64::from(*v)),
-            Some(AttrValue::Float64(v)) => Ok(*v),
-            Some(AttrValue::Int(v)) => Ok(f64::from(*v)),
-            Some(AttrValue::Long(v)) => Ok(*v as f64),
-            Some(_) => Err(self.bad_attr(name, "a number")),
+    pub(crate) fn float(&self, name: &str) -> Result<f64, String> {
+        match self.required(name)? {
+            AttrValue::Float(v) => Ok(f64::from(*v)),
+            AttrValue::Float64(v) => Ok(*v),
+            AttrValue::Int(v) => Ok(f64::from(*v)),
+            AttrValue::Long(v) => Ok(*v as f64),
+            _ => Err(self.bad_attr(name, "a number")),
         }
     }
 
-    pub(crate) fn bool(&self, name: &str, default: bool) -> Result<bool, String> {
+    /// [`OpLoader::float`] with `default` where the definition has none.
+    pub(crate) fn float_or(&self, name: &str, default: f64) -> Result<f64, String> {
         match self.attr(name) {
             None => Ok(default),
-            Some(AttrValue::Bool(v)) => Ok(*v),
-            Some(_) => Err(self.bad_attr(name, "a BOOLEAN")),
+            Some(_) => self.float(name),
+        }
+    }
+
+    pub(crate) fn bool(&self, name: &str) -> Result<bool, String> {
+        match self.required(name)? {
+            AttrValue::Bool(v) => Ok(*v),
+            _ => Err(self.bad_attr(name, "a BOOLEAN")),
+        }
+    }
+
+    /// [`OpLoader::bool`] with `default` where the definition has none.
+    pub(crate) fn bool_or(&self, name: &str, default: bool) -> Result<bool, String> {
+        match self.attr(name) {
+            None => Ok(default),
+            Some(_) => self.bool(name),
         }
     }
 
@@ -251,7 +284,7 @@ impl<'a> OpLoader<'a> {
 
     /// A dtype attribute (a `VarType.Type` number) that tensors can hold.
     pub(crate) fn dtype(&self, name: &str, default: VarKind) -> Result<VarKind, String> {
-        let number = self.int(name, default as i64)?;
+        let number = self.int_or(name, default as i64)?;
         tensor_dtype(number).map_err(|e| format!("attribute `{name}`: {e}"))
     }
 

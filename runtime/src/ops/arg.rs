@@ -15,10 +15,10 @@ pub(crate) fn register_all(r: &mut Registry) {
 
 fn arg(l: &OpLoader, max: bool) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let axis = l.int("axis", 0)?;
-    let keep = l.bool("keepdims", false)?;
-    let flatten = l.bool("flatten", false)?;
-    let int32 = l.int("dtype", 3)? == 2;
+    let axis = l.int_or("axis", 0)?;
+    let keep = l.bool("keepdims")?;
+    let flatten = l.bool("flatten")?;
+    let int32 = l.int("dtype")? == 2;
     let name = if max { "arg_max" } else { "arg_min" };
     compute(move |s| {
         let t = s.tensor(&x)?;

@@ -28,8 +28,8 @@ fn auc(l: &OpLoader) -> Result<Exec, String> {
     let out = l.output("AUC")?;
     let (pos_out, neg_out) = (l.output("StatPosOut")?, l.output("StatNegOut")?);
     let curve = l.string("curve")?.unwrap_or("ROC").to_string();
-    let thresholds = l.int("num_thresholds", 8191)?;
-    let slide_steps = l.int("slide_steps", 1)?;
+    let thresholds = l.int("num_thresholds")?;
+    let slide_steps = l.int("slide_steps")?;
     if curve != "ROC" {
         return Err(format!(
             "curve is \"{curve}\"; Paddle's auc kernel computes \"ROC\" only"

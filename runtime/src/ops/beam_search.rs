@@ -188,10 +188,10 @@ fn beam_search(l: &OpLoader) -> Result<Exec, String> {
     let ids = l.opt_input("ids")?;
     let (sel_ids, sel_scores) = (l.output("selected_ids")?, l.output("selected_scores")?);
     let parent = l.opt_output("parent_idx")?;
-    let level = l.int("level", 0)?;
-    let beam = l.int("beam_size", 1)?;
-    let end_id = l.int("end_id", 0)?;
-    let accumulated = l.bool("is_accumulated", true)?;
+    let level = l.int_or("level", 0)?;
+    let beam = l.int_or("beam_size", 1)?;
+    let end_id = l.int_or("end_id", 0)?;
+    let accumulated = l.bool("is_accumulated")?;
     let op = "beam_search";
     if beam < 1 {
         return Err(format!("{op}: beam_size is {beam}; it must be at least 1"));
@@ -462,8 +462,8 @@ fn array_items(v: &Value, name: &str, op: &str) -> Result<Arc<Vec<Value>>, Kerne
 fn beam_search_decode(l: &OpLoader) -> Result<Exec, String> {
     let (ids, scores) = (l.input("Ids")?, l.input("Scores")?);
     let (out_ids, out_scores) = (l.output("SentenceIds")?, l.output("SentenceScores")?);
-    let beam = l.int("beam_size", 1)?;
-    let end_id = l.int("end_id", 0)?;
+    let beam = l.int_or("beam_size", 1)?;
+    let end_id = l.int_or("end_id", 0)?;
     let op = "beam_search_decode";
     if beam < 1 {
         return Err(format!("{op}: beam_size is {beam}; it must be at least 1"));

@@ -162,7 +162,7 @@ fn chunk_eval(l: &OpLoader) -> Result<Exec, String> {
     .map(|slot| l.opt_output(slot));
     let [p, r, f1, ni, nl, nc] = outs;
     let outs = [p?, r?, f1?, ni?, nl?, nc?];
-    let types = l.int("num_chunk_types", 0)?;
+    let types = l.int_or("num_chunk_types", 0)?;
     let scheme_name = l.string("chunk_scheme")?.unwrap_or("IOB").to_string();
     let excluded: BTreeSet<i64> = l
         .ints("excluded_chunk_types")?

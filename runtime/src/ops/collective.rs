@@ -14,7 +14,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 const REDUCE_SUM: i64 = 0;
 
 fn all_reduce(l: &OpLoader) -> Result<Exec, String> {
-    let reduce_type = l.int("reduce_type", REDUCE_SUM)?;
+    let reduce_type = l.int("reduce_type")?;
     if reduce_type != REDUCE_SUM {
         return Err(format!(
             "all_reduce: reduce_type {reduce_type} is not supported; fluidc sums (reduce_type 0), \
@@ -25,7 +25,7 @@ fn all_reduce(l: &OpLoader) -> Result<Exec, String> {
 }
 
 fn broadcast(l: &OpLoader) -> Result<Exec, String> {
-    let root = l.int("root", 0)?;
+    let root = l.int("root")?;
     let root =
         usize::try_from(root).map_err(|_| format!("broadcast: root {root} is not a rank"))?;
     collective(l, Reduce::From(root))
@@ -45,7 +45,7 @@ fn collective(l: &OpLoader, how: Reduce) -> Result<Exec, String> {
 
 /// The group is one ring, ring 0 (`fluidc distribute` writes one ring).
 fn ring_zero(l: &OpLoader) -> Result<(), String> {
-    match l.int("ring_id", 0)? {
+    match l.int_or("ring_id", 0)? {
         0 => Ok(()),
         ring => Err(format!(
             "{}: ring_id {ring}: fluidc's ranks form one ring, ring 0",

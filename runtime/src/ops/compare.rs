@@ -70,7 +70,7 @@ impl Cmp {
 
 fn compare(l: &OpLoader, op: Cmp) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
-    let axis = l.int("axis", -1)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         if let Some((a, b, rank)) = s.scalar_pair(&x, &y) {
             if let Some(v) = op.scalar(a, b) {

@@ -195,7 +195,7 @@ fn branch_condition(l: &OpLoader) -> Result<(Vec<VarRef>, bool), String> {
     } else {
         l.inputs("X")?
     };
-    let scalar = l.bool("is_scalar_condition", false)?;
+    let scalar = l.bool_or("is_scalar_condition", false)?;
     if scalar && conds.len() != 1 {
         return Err(format!(
             "a scalar condition needs one condition variable, got {}",
@@ -223,9 +223,9 @@ fn go(l: &OpLoader) -> Result<Exec, String> {
 
 fn channel_create(l: &OpLoader) -> Result<Exec, String> {
     let out = l.output("Out")?;
-    let elem = l.int("data_type", VarKind::DenseTensor as i64)?;
+    let elem = l.int_or("data_type", VarKind::DenseTensor as i64)?;
     let elem = i32::try_from(elem).map_err(|_| format!("data_type {elem} is not a type number"))?;
-    let capacity = l.int("capacity", 0)?;
+    let capacity = l.int("capacity")?;
     let capacity = usize::try_from(capacity)
         .map_err(|_| format!("capacity must be 0 or more, got {capacity}"))?;
     compute(move |s| {
@@ -362,7 +362,7 @@ fn case_dispatch(l: &OpLoader, body: usize, case_to_execute: &VarRef) -> Option<
         let k = match fl.string("str_value").ok()?.filter(|s| !s.is_empty()) {
             Some(s) => s.trim().parse::<i32>().ok()?,
             None => {
-                let v = fl.float("value", 0.0).ok()?;
+                let v = fl.float_or("value", 0.0).ok()?;
                 (v.fract() == 0.0 && v.abs() < 1e9).then_some(v as i32)?
             }
         };
@@ -372,7 +372,7 @@ fn case_dispatch(l: &OpLoader, body: usize, case_to_execute: &VarRef) -> Option<
         let e = one(equal, "Out", false)?;
         if equal.ty != "equal"
             || !((x == t && y == selector) || (x == selector && y == t))
-            || l.for_op(body, equal).int("axis", -1).ok()? != -1
+            || l.for_op(body, equal).int_or("axis", -1).ok()? != -1
         {
             return None;
         }
@@ -384,7 +384,7 @@ fn case_dispatch(l: &OpLoader, body: usize, case_to_execute: &VarRef) -> Option<
             "X"
         };
         if cond.ty != "conditional_block"
-            || !cl.bool("is_scalar_condition", false).ok()?
+            || !cl.bool_or("is_scalar_condition", false).ok()?
             || one(cond, cond_slot, true)? != e
         {
             return None;

@@ -503,7 +503,7 @@ impl ConvAttrs {
             strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),
             pads: l.ints("paddings")?.unwrap_or_else(|| vec![0, 0]),
             dilations: l.ints("dilations")?.unwrap_or_else(|| vec![1, 1]),
-            groups: usize::try_from(l.int("groups", 1)?).unwrap_or(1).max(1),
+            groups: usize::try_from(l.int_or("groups", 1)?).unwrap_or(1).max(1),
             algorithm: l
                 .string("padding_algorithm")?
                 .unwrap_or("EXPLICIT")

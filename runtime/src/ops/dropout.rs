@@ -33,8 +33,8 @@ fn dropout(l: &OpLoader) -> Result<Exec, String> {
     let seed_t = l.opt_input("Seed").ok().flatten();
     let mask = l.opt_output("Mask")?;
     let a = DropoutAttrs::load(l)?;
-    let fixed = if l.bool("fix_seed", false)? {
-        l.int("seed", 0)?
+    let fixed = if l.bool_or("fix_seed", false)? {
+        l.int_or("seed", 0)?
     } else {
         0
     };
@@ -134,8 +134,8 @@ impl DropoutAttrs {
             other => return Err(format!("unknown dropout_implementation {other:?}")),
         };
         Ok(DropoutAttrs {
-            p: l.float("dropout_prob", 0.5)?,
-            is_test: l.bool("is_test", false)?,
+            p: l.float_or("dropout_prob", 0.5)?,
+            is_test: l.bool_or("is_test", false)?,
             upscale,
         })
     }

@@ -74,7 +74,7 @@ fn partials(op: Arith, x: f64, y: f64, d: f64) -> (f64, f64) {
 fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, String> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
-    let axis = l.int("axis", -1)?;
+    let axis = l.int_or("axis", -1)?;
     compute(move |s| {
         let (xt, yt, dt) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
         // The common case of add and sub: no broadcast, the gradient is
@@ -280,7 +280,7 @@ impl Arith {
 
 fn binary(l: &OpLoader, op: Arith) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
-    let axis = l.int("axis", -1)?;
+    let axis = l.int("axis")?;
     let alias = Alias::of(&out, &x, &y);
     compute(move |s| {
         if let Some((a, b, rank)) = s.scalar_pair(&x, &y) {

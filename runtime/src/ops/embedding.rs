@@ -18,7 +18,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 /// rows of `W` that `Ids` names; `padding_idx`'s row reads as zeros.
 fn lookup_table(l: &OpLoader, v1: bool) -> Result<Exec, String> {
     let (w, ids, out) = (l.input("W")?, l.input("Ids")?, l.output("Out")?);
-    let padding = l.int("padding_idx", -1)?;
+    let padding = l.int("padding_idx")?;
     compute(move |s| {
         let (wt, it) = (s.tensor(&w)?, s.tensor(&ids)?);
         let [rows, width] = wt.shape()[..] else {
@@ -76,12 +76,8 @@ fn lookup_table_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dw) = l.opt_output("W@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let sparse = l.bool("is_sparse", false)?;
-    let padding = if sparse {
-        -1
-    } else {
-        l.int("padding_idx", -1)?
-    };
+    let sparse = l.bool_or("is_sparse", false)?;
+    let padding = if sparse { -1 } else { l.int("padding_idx")? };
     compute(move |s| {
         let (wt, it, dt) = (s.tensor(&w)?, s.tensor(&ids)?, s.tensor(&dout)?);
         let width = wt.shape().get(1).copied().unwrap_or(1).max(0) as usize;

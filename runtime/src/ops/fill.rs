@@ -122,13 +122,13 @@ fn random_fill(
     let out = l.output("Out")?;
     let dtype = random_dtype(l)?;
     let shape = l.ints("shape")?.unwrap_or_default();
-    let seed = l.int("seed", 0)?;
+    let seed = l.int_or("seed", 0)?;
     let shape_tensor = l.opt_input("ShapeTensor").ok().flatten();
     let shape_list = l.inputs("ShapeTensorList").unwrap_or_default();
     let diag = (
-        l.int("diag_num", 0)?,
-        l.int("diag_step", 0)?,
-        l.float("diag_val", 1.0)?,
+        l.int_or("diag_num", 0)?,
+        l.int_or("diag_step", 0)?,
+        l.float_or("diag_val", 1.0)?,
     );
     compute(move |s| {
         let shape = shape_of(s, &shape_tensor, &shape_list, &shape)?;
@@ -166,7 +166,7 @@ fn random_fill(
 /// `crate::random`), then `diag_val` at every `diag_step + 1`-th element,
 /// `diag_num` times.
 fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
-    let (min, max) = (l.float("min", -1.0)? as f32, l.float("max", 1.0)? as f32);
+    let (min, max) = (l.float("min")? as f32, l.float("max")? as f32);
     fn draw<T: StdReal + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
         let d = UniformReal::new(T::from(p[0]), T::from(p[1]));
         (0..n).map(|_| d.sample(e)).collect()
@@ -176,7 +176,7 @@ fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
 
 /// `gaussian_random`: `normal_distribution<T>(mean, std)`.
 fn gaussian_random(l: &OpLoader) -> Result<Exec, String> {
-    let (mean, std) = (l.float("mean", 0.0)? as f32, l.float("std", 1.0)? as f32);
+    let (mean, std) = (l.float("mean")? as f32, l.float("std")? as f32);
     fn draw<T: StdReal + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
         let mut d = Normal::new(T::from(p[0]), T::from(p[1]));
         (0..n).map(|_| d.sample(e)).collect()
@@ -187,10 +187,10 @@ fn gaussian_random(l: &OpLoader) -> Result<Exec, String> {
 /// `truncated_gaussian_random`: Paddle's truncated normal on `[a, b]`.
 fn truncated_gaussian_random(l: &OpLoader) -> Result<Exec, String> {
     let p = [
-        l.float("mean", 0.0)? as f32,
-        l.float("std", 1.0)? as f32,
-        l.float("a", -2.0)? as f32,
-        l.float("b", 2.0)? as f32,
+        l.float("mean")? as f32,
+        l.float("std")? as f32,
+        l.float("a")? as f32,
+        l.float("b")? as f32,
     ];
     fn draw<T: Erfinv + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
         let d = TruncatedNormal::new(T::from(p[0]), T::from(p[1]), T::from(p[2]), T::from(p[3]));
@@ -210,21 +210,21 @@ fn fill_constant_batch_size_like(l: &OpLoader) -> Result<Exec, String> {
         .ok_or("fill_constant_batch_size_like needs `shape`")?;
     let dtype = l.dtype("dtype", VarKind::Fp32)?;
     let value = match l.string("str_value")?.unwrap_or("") {
-        "" => l.float("value", 0.0)?,
+        "" => l.float("value")?,
         s => s
             .trim()
             .parse::<f64>()
             .map_err(|_| format!("str_value {s:?} is not a number"))?,
     };
     let index = |name: &str, rank: usize| -> Result<usize, String> {
-        let i = l.int(name, 0)?;
+        let i = l.int_or(name, 0)?;
         usize::try_from(i)
             .ok()
             .filter(|&i| i < rank)
             .ok_or_else(|| format!("{name} {i} is out of range for rank {rank}"))
     };
     let o = index("output_dim_idx", shape.len())?;
-    let input_dim_idx = l.int("input_dim_idx", 0)?;
+    let input_dim_idx = l.int("input_dim_idx")?;
     compute(move |s| {
         let t = s.tensor(&input)?;
         let i = usize::try_from(input_dim_idx)
@@ -246,8 +246,8 @@ fn fill_constant_batch_size_like(l: &OpLoader) -> Result<Exec, String> {
 
 fn fill_any_like(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let value = l.float("value", 0.0)?;
-    let dtype = match l.int("dtype", -1)? {
+    let value = l.float("value")?;
+    let dtype = match l.int("dtype")? {
         -1 => None,
         _ => Some(l.dtype("dtype", VarKind::Fp32)?),
     };
@@ -306,7 +306,7 @@ fn fill_constant(l: &OpLoader) -> Result<Exec, String> {
     let shape = l.ints("shape")?.unwrap_or_default();
     let value = match l.string("str_value")?.filter(|s| !s.is_empty()) {
         Some(s) => Scalar::parse(s)?,
-        None => Scalar::Float(l.float("value", 0.0)?),
+        None => Scalar::Float(l.float("value")?),
     };
     let value_tensor = l.opt_input("ValueTensor")?;
     let shape_tensor = l.opt_input("ShapeTensor")?;

@@ -57,8 +57,8 @@ fn read_file(path: &str) -> Result<Vec<u8>, KernelError> {
 /// `save`: `X` to `file_path` as one DenseTensor stream.
 fn save(l: &OpLoader) -> Result<Exec, String> {
     let (x, path) = (l.input("X")?, file_path(l)?);
-    let overwrite = l.bool("overwrite", true)?;
-    let fp16 = l.bool("save_as_fp16", false)?;
+    let overwrite = l.bool("overwrite")?;
+    let fp16 = l.bool("save_as_fp16")?;
     compute(move |s| {
         let t = s.tensor(&x)?.into_owned();
         let mut bytes = Vec::new();
@@ -70,8 +70,8 @@ fn save(l: &OpLoader) -> Result<Exec, String> {
 /// `save_combine`: every `X`, in order, to one file.
 fn save_combine(l: &OpLoader) -> Result<Exec, String> {
     let (xs, path) = (l.inputs("X")?, file_path(l)?);
-    let overwrite = l.bool("overwrite", true)?;
-    let fp16 = l.bool("save_as_fp16", false)?;
+    let overwrite = l.bool("overwrite")?;
+    let fp16 = l.bool("save_as_fp16")?;
     compute(move |s| {
         let mut bytes = Vec::new();
         for x in &xs {
@@ -86,7 +86,7 @@ fn save_combine(l: &OpLoader) -> Result<Exec, String> {
 /// offset of a combined file; fluidc does not take `shape` with it).
 fn load(l: &OpLoader) -> Result<Exec, String> {
     let (out, path) = (l.output("Out")?, file_path(l)?);
-    let seek = l.int("seek", -1)?;
+    let seek = l.int("seek")?;
     compute(move |s| {
         let bytes = read_file(&path)?;
         let record = if seek >= 0 {
@@ -123,7 +123,7 @@ fn load_combine(l: &OpLoader) -> Result<Exec, String> {
 }
 
 fn column(l: &OpLoader) -> Result<usize, String> {
-    usize::try_from(l.int("col", 0)?)
+    usize::try_from(l.int_or("col", 0)?)
         .map_err(|_| "attribute `col` must not be negative".to_string())
 }
 
@@ -172,7 +172,7 @@ fn print(l: &OpLoader) -> Result<Exec, String> {
     let x = l.input("In")?;
     let out = l.opt_output("Out")?;
     let message = l.string("message")?.unwrap_or_default().to_string();
-    let first_n = l.int("first_n", -1)?;
+    let first_n = l.int_or("first_n", -1)?;
     let printed = AtomicI64::new(0);
     compute(move |s| {
         let t = s.tensor(&x)?.into_owned();

@@ -138,7 +138,7 @@ pub(crate) fn take_rows(x: &Tensor, ranges: &[(usize, usize)]) -> Result<Tensor,
 /// `lod_rank_table`: the sequences of `X`'s LoD level `level`, longest first.
 fn lod_rank_table(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let level = usize::try_from(l.int("level", 0)?).map_err(|_| "`level` must not be negative")?;
+    let level = usize::try_from(l.int("level")?).map_err(|_| "`level` must not be negative")?;
     compute(move |s| {
         let xt = s.tensor(&x)?;
         let lod = xt.lod().to_vec();
@@ -613,7 +613,7 @@ fn lod_reset(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let y = l.opt_input("Y")?;
     let target = l.ints("target_lod")?.unwrap_or_default();
-    let append = l.bool("append", false)?;
+    let append = l.bool("append")?;
     let op = "lod_reset";
     compute(move |s| {
         let xt = s.tensor(&x)?;

@@ -53,10 +53,10 @@ pub(crate) fn softmax(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Ve
 fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, String> {
     let (logits, label) = (l.input("Logits")?, l.input("Label")?);
     let (sm_out, loss_out) = (l.output("Softmax")?, l.output("Loss")?);
-    let soft = l.bool("soft_label", false)?;
-    let use_softmax = l.bool("use_softmax", true)?;
-    let ignore = l.int("ignore_index", -100)?;
-    let axis = l.int("axis", -1)?;
+    let soft = l.bool("soft_label")?;
+    let use_softmax = l.bool("use_softmax")?;
+    let ignore = l.int("ignore_index")?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let (xt, lt) = (s.tensor(&logits)?, s.tensor(&label)?);
         let split @ (outer, n, inner) = split_at_axis(xt.shape(), axis)?;
@@ -143,10 +143,10 @@ fn softmax_with_cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dx) = l.opt_output("Logits@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let soft = l.bool("soft_label", false)?;
-    let use_softmax = l.bool("use_softmax", true)?;
-    let ignore = l.int("ignore_index", -100)?;
-    let axis = l.int("axis", -1)?;
+    let soft = l.bool("soft_label")?;
+    let use_softmax = l.bool("use_softmax")?;
+    let ignore = l.int("ignore_index")?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let (pt, lt, dt) = (s.tensor(&sm)?, s.tensor(&label)?, s.tensor(&dloss)?);
         let (outer, n, inner) = split_at_axis(pt.shape(), axis)?;
@@ -225,8 +225,8 @@ fn sigmoid_ce(l: &OpLoader) -> Result<Exec, String> {
     if l.opt_input("pos_weight")?.is_some() {
         return Err("sigmoid_cross_entropy_with_logits with `pos_weight` is not supported".into());
     }
-    let ignore = l.int("ignore_index", -100)?;
-    let normalize = l.bool("normalize", false)?;
+    let ignore = l.int("ignore_index")?;
+    let normalize = l.bool("normalize")?;
     compute(move |s| {
         let (xt, lt) = (s.tensor(&x)?, s.tensor(&label)?);
         same_shape(&xt, &lt, "Label")?;
@@ -274,7 +274,7 @@ fn sigmoid_ce(l: &OpLoader) -> Result<Exec, String> {
 /// per element, as Paddle's kernel.
 fn log_loss(l: &OpLoader) -> Result<Exec, String> {
     let (p, label, out) = (l.input("Predicted")?, l.input("Labels")?, l.output("Loss")?);
-    let eps = l.float("epsilon", 1e-4)?;
+    let eps = l.float_or("epsilon", 1e-4)?;
     compute(move |s| {
         let (pt, lt) = (s.tensor(&p)?, s.tensor(&label)?);
         same_shape(&pt, &lt, "Labels")?;
@@ -301,7 +301,7 @@ fn log_loss_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dp) = l.opt_output("Predicted@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let eps = l.float("epsilon", 1e-4)?;
+    let eps = l.float_or("epsilon", 1e-4)?;
     compute(move |s| {
         let (pt, lt, dt) = (s.tensor(&p)?, s.tensor(&label)?, s.tensor(&dloss)?);
         same_shape(&pt, &lt, "Labels")?;
@@ -339,8 +339,8 @@ fn sigmoid_ce_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let ignore = l.int("ignore_index", -100)?;
-    let normalize = l.bool("normalize", false)?;
+    let ignore = l.int("ignore_index")?;
+    let normalize = l.bool("normalize")?;
     compute(move |s| {
         let (xt, lt, dt) = (s.tensor(&x)?, s.tensor(&label)?, s.tensor(&dout)?);
         same_shape(&xt, &lt, "Label")?;

@@ -100,7 +100,7 @@ fn gather(l: &OpLoader) -> Result<Exec, String> {
             "gather with an `Axis` tensor is not supported; set the `axis` attribute".into(),
         );
     }
-    let axis = l.int("axis", 0)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let (xt, it) = (s.tensor(&x)?, s.tensor(&index)?);
         let g = Gather::new(xt.shape(), &it, axis)?;
@@ -136,8 +136,8 @@ fn gather_grad(l: &OpLoader) -> Result<Exec, String> {
     if l.given(&["Axis"]) {
         return Err("gather_grad with an `Axis` tensor is not supported".into());
     }
-    let axis = l.int("axis", 0)?;
-    let overwrite = l.bool("overwrite", false)? && axis == 0;
+    let axis = l.int("axis")?;
+    let overwrite = l.bool_or("overwrite", false)? && axis == 0;
     compute(move |s| {
         let (xt, it, dt) = (s.tensor(&x)?, s.tensor(&index)?, s.tensor(&dout)?);
         let g = Gather::new(xt.shape(), &it, axis)?;
@@ -236,7 +236,7 @@ fn split(l: &OpLoader) -> Result<Exec, String> {
             "split with an axis or sections tensor is not supported; set the attributes".into(),
         );
     }
-    let (axis, num) = (l.int("axis", 0)?, l.int("num", 0)?);
+    let (axis, num) = (l.int("axis")?, l.int("num")?);
     let sections = l.ints("sections")?.unwrap_or_default();
     compute(move |s| {
         let t = s.tensor(&x)?.into_owned();
@@ -376,7 +376,7 @@ fn around(shape: &[i64], axis: usize) -> (usize, usize) {
 fn concat(l: &OpLoader) -> Result<Exec, String> {
     let (xs, out) = (l.inputs("X")?, l.output("Out")?);
     let axis_tensor = l.opt_input("AxisTensor")?;
-    let axis = l.int("axis", 0)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let ts: Vec<Tensor> = xs
             .iter()
@@ -430,7 +430,7 @@ fn concat_grad(l: &OpLoader) -> Result<Exec, String> {
     let (xs, dout) = (l.inputs("X")?, l.input("Out@GRAD")?);
     let dxs = outputs_by_position(l, "X@GRAD")?;
     let axis_tensor = l.opt_input("AxisTensor")?;
-    let axis = l.int("axis", 0)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let d = s.tensor(&dout)?.into_owned();
         let rank = d.shape().len();
@@ -483,7 +483,7 @@ fn stack_axis(axis: i64, rank: usize) -> Result<usize, KernelError> {
 /// dim at `axis`.
 fn stack(l: &OpLoader) -> Result<Exec, String> {
     let (xs, y) = (l.inputs("X")?, l.output("Y")?);
-    let axis = l.int("axis", 0)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let ts: Vec<Tensor> = xs
             .iter()
@@ -528,7 +528,7 @@ fn stack(l: &OpLoader) -> Result<Exec, String> {
 fn stack_grad(l: &OpLoader) -> Result<Exec, String> {
     let dy = l.input("Y@GRAD")?;
     let dxs = outputs_by_position(l, "X@GRAD")?;
-    let axis = l.int("axis", 0)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let d = s.tensor(&dy)?.into_owned();
         let rank = d.shape().len().saturating_sub(1);
@@ -648,7 +648,7 @@ fn expand_grad(l: &OpLoader) -> Result<Exec, String> {
 fn flatten2(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
-    let axis = l.int("axis", 1)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let dims = s.tensor(&x)?.shape().to_vec();
         let a = usize::try_from(axis)
@@ -694,7 +694,7 @@ fn padded(x_shape: &[i64], paddings: &[i64]) -> Result<(Vec<usize>, Vec<i64>), K
 fn pad(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let paddings = l.ints("paddings")?.unwrap_or_default();
-    let value = l.float("pad_value", 0.0)?;
+    let value = l.float("pad_value")?;
     compute(move |s| {
         let t = s.tensor(&x)?;
         let (map, shape) = padded(t.shape(), &paddings)?;

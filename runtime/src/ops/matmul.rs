@@ -31,8 +31,8 @@ pub(crate) fn register_all(r: &mut Registry) {
 fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
-    let xn = l.int("x_num_col_dims", 1)?;
-    let yn = l.int("y_num_col_dims", 1)?;
+    let xn = l.int("x_num_col_dims")?;
+    let yn = l.int("y_num_col_dims")?;
     compute(move |s| {
         // Last step's gradients, to write this step's into.
         let mut old = |g: &Option<_>| {
@@ -100,8 +100,8 @@ fn reduce_to(g: Tensor, want: &[i64]) -> Result<Tensor, KernelError> {
 fn matmul_grad(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
-    let (tx, ty) = (l.bool(tx, false)?, l.bool(ty, false)?);
-    let alpha = l.float("alpha", 1.0)?;
+    let (tx, ty) = (l.bool_or(tx, false)?, l.bool_or(ty, false)?);
+    let alpha = l.float_or("alpha", 1.0)?;
     compute(move |s| {
         let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
         let (xv, yv) = (a.shape().len() == 1, b.shape().len() == 1);
@@ -147,8 +147,8 @@ fn matmul_grad(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
 
 fn matmul(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
-    let (tx, ty) = (l.bool(tx, false)?, l.bool(ty, false)?);
-    let alpha = l.float("alpha", 1.0)?;
+    let (tx, ty) = (l.bool_or(tx, false)?, l.bool_or(ty, false)?);
+    let alpha = l.float_or("alpha", 1.0)?;
     compute(move |s| {
         let old = take_unless_input(s, &out, &[&x, &y]);
         let t = matmul_into(&*s.tensor(&x)?, &*s.tensor(&y)?, (tx, ty, alpha), old)?;
@@ -335,8 +335,8 @@ float_gemm!(f64);
 /// `yn`; the result has shape `X[..xn] ++ Y[yn..]`.
 fn mul(l: &OpLoader) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
-    let xn = l.int("x_num_col_dims", 1)?;
-    let yn = l.int("y_num_col_dims", 1)?;
+    let xn = l.int("x_num_col_dims")?;
+    let yn = l.int("y_num_col_dims")?;
     compute(move |s| {
         let old = take_unless_input(s, &out, &[&x, &y]);
         let (a, b) = (s.tensor(&x)?, s.tensor(&y)?);

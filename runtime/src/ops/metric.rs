@@ -19,7 +19,7 @@ fn top_k(l: &OpLoader) -> Result<Exec, String> {
     let x = l.input("X")?;
     let kt = l.opt_input("K")?;
     let (out, indices) = (l.output("Out")?, l.output("Indices")?);
-    let k_attr = l.int("k", 1)?;
+    let k_attr = l.int("k")?;
     compute(move |s| {
         let k = match &kt {
             Some(r) => s.tensor(r)?.scalar_i64()?,

@@ -66,8 +66,8 @@ fn layer_norm(l: &OpLoader) -> Result<Exec, String> {
     let (scale, bias) = (l.opt_input("Scale")?, l.opt_input("Bias")?);
     let y = l.output("Y")?;
     let (mean_out, var_out) = (l.opt_output("Mean")?, l.opt_output("Variance")?);
-    let eps = l.float("epsilon", 1e-5)?;
-    let axis = l.int("begin_norm_axis", 1)?;
+    let eps = l.float("epsilon")?;
+    let axis = l.int("begin_norm_axis")?;
     compute(move |s| {
         let op = "layer_norm";
         let xt = s.tensor(&x)?.into_owned();
@@ -111,8 +111,8 @@ fn layer_norm_grad(l: &OpLoader) -> Result<Exec, String> {
         l.opt_output("Scale@GRAD")?,
         l.opt_output("Bias@GRAD")?,
     );
-    let eps = l.float("epsilon", 1e-5)?;
-    let axis = l.int("begin_norm_axis", 1)?;
+    let eps = l.float("epsilon")?;
+    let axis = l.int("begin_norm_axis")?;
     compute(move |s| {
         let op = "layer_norm_grad";
         let xt = s.tensor(&x)?.into_owned();
@@ -165,8 +165,8 @@ fn norm(l: &OpLoader) -> Result<Exec, String> {
     let x = l.input("X")?;
     let out = l.output("Out")?;
     let norm_out = l.opt_output("Norm")?;
-    let axis = l.int("axis", -1)?;
-    let eps = l.float("epsilon", 1e-10)?;
+    let axis = l.int_or("axis", -1)?;
+    let eps = l.float("epsilon")?;
     compute(move |s| {
         let xt = s.tensor(&x)?.into_owned();
         let (outer, n, inner) = float::split_at_axis(xt.shape(), axis)?;
@@ -202,7 +202,7 @@ fn norm_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let axis = l.int("axis", -1)?;
+    let axis = l.int_or("axis", -1)?;
     compute(move |s| {
         let op = "norm_grad";
         let xt = s.tensor(&x)?.into_owned();
@@ -365,7 +365,7 @@ fn prelu_grad(l: &OpLoader) -> Result<Exec, String> {
 fn label_smooth(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let prior = l.opt_input("PriorDist")?;
-    let eps = l.float("epsilon", 0.0)?;
+    let eps = l.float("epsilon")?;
     compute(move |s| {
         let xt = s.tensor(&x)?.into_owned();
         let classes = xt.shape().last().map_or(1, |&d| d.max(1) as usize);
@@ -395,7 +395,7 @@ fn label_smooth_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let eps = l.float("epsilon", 0.0)?;
+    let eps = l.float("epsilon")?;
     compute(move |s| {
         let dt = s.tensor(&dout)?.into_owned();
         let v = f64s(&dt, "label_smooth_grad")?
@@ -412,7 +412,7 @@ fn label_smooth_grad(l: &OpLoader) -> Result<Exec, String> {
 fn huber_loss(l: &OpLoader) -> Result<Exec, String> {
     let (x, y) = (l.input("X")?, l.input("Y")?);
     let (out, residual) = (l.output("Out")?, l.opt_output("Residual")?);
-    let delta = l.float("delta", 1.0)?;
+    let delta = l.float_or("delta", 1.0)?;
     compute(move |s| {
         let op = "huber_loss";
         let xt = s.tensor(&x)?.into_owned();
@@ -450,7 +450,7 @@ fn huber_loss(l: &OpLoader) -> Result<Exec, String> {
 fn huber_loss_grad(l: &OpLoader) -> Result<Exec, String> {
     let (residual, dout) = (l.input("Residual")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
-    let delta = l.float("delta", 1.0)?;
+    let delta = l.float_or("delta", 1.0)?;
     compute(move |s| {
         let op = "huber_loss_grad";
         let rt = s.tensor(&residual)?.into_owned();
@@ -532,9 +532,9 @@ fn batch_norm(l: &OpLoader) -> Result<Exec, String> {
     let y = l.output("Y")?;
     let (mean_out, var_out) = (l.opt_output("MeanOut")?, l.opt_output("VarianceOut")?);
     let (saved_mean, saved_var) = (l.opt_output("SavedMean")?, l.opt_output("SavedVariance")?);
-    let global = l.bool("is_test", false)? || l.bool("use_global_stats", false)?;
-    let momentum = l.float("momentum", 0.9)?;
-    let eps = l.float("epsilon", 1e-5)?;
+    let global = l.bool("is_test")? || l.bool("use_global_stats")?;
+    let momentum = l.float("momentum")?;
+    let eps = l.float("epsilon")?;
     let nhwc = bn_layout(l)?;
     compute(move |s| {
         let xt = s.tensor(&x)?.into_owned();
@@ -643,8 +643,8 @@ fn batch_norm_grad(l: &OpLoader) -> Result<Exec, String> {
         l.opt_output("Scale@GRAD")?,
         l.opt_output("Bias@GRAD")?,
     );
-    let global = l.bool("is_test", false)? || l.bool("use_global_stats", false)?;
-    let eps = l.float("epsilon", 1e-5)?;
+    let global = l.bool("is_test")? || l.bool("use_global_stats")?;
+    let eps = l.float("epsilon")?;
     let nhwc = bn_layout(l)?;
     compute(move |s| {
         let xt = s.tensor(&x)?.into_owned();

@@ -23,8 +23,8 @@ pub(crate) fn register_all(r: &mut Registry) {
 fn one_hot_v2(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let depth_tensor = l.opt_input("depth_tensor")?;
-    let depth_attr = l.int("depth", -1)?;
-    let allow_out_of_range = l.bool("allow_out_of_range", false)?;
+    let depth_attr = l.int("depth")?;
+    let allow_out_of_range = l.bool("allow_out_of_range")?;
     let dtype = l.dtype("dtype", VarKind::Fp32)?;
     compute(move |s| {
         let depth = match &depth_tensor {

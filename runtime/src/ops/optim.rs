@@ -213,10 +213,10 @@ fn sgd(l: &OpLoader) -> Result<Exec, String> {
 fn momentum(l: &OpLoader) -> Result<Exec, String> {
     let state = State::load(l, &[("Param", "ParamOut"), ("Velocity", "VelocityOut")])?;
     let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
-    let mu = l.float("mu", 0.0)?;
-    let nesterov = l.bool("use_nesterov", false)?;
+    let mu = l.float_or("mu", 0.0)?;
+    let nesterov = l.bool("use_nesterov")?;
     let l2 = l.string("regularization_method")?.unwrap_or("") == "l2_decay";
-    let coeff = l.float("regularization_coeff", 0.0)?;
+    let coeff = l.float("regularization_coeff")?;
     compute(move |s| {
         run_update(s, &state, &grad, |s, dtype, ts, g| {
             with_real!(dtype, |T| {
@@ -263,7 +263,7 @@ fn scalar_or(s: &Vars, r: &Option<VarRef>, attr: f64) -> Result<f64, KernelError
 /// dense update; the others, unless `lazy_mode`, decay their moments and
 /// step with the plain `epsilon` (`SparseAdamFunctor<T, CPUAdam>`).
 fn adam(l: &OpLoader) -> Result<Exec, String> {
-    let amsgrad = l.bool("amsgrad", false)?;
+    let amsgrad = l.bool("amsgrad")?;
     let mut slots = vec![
         ("Param", "ParamOut"),
         ("Moment1", "Moment1Out"),
@@ -286,10 +286,10 @@ fn adam(l: &OpLoader) -> Result<Exec, String> {
         l.opt_input("EpsilonTensor")?,
         l.opt_input("SkipUpdate")?,
     );
-    let (beta1, beta2) = (l.float("beta1", 0.9)?, l.float("beta2", 0.999)?);
-    let epsilon = l.float("epsilon", 1e-8)?;
-    let global_pow = l.bool("use_global_beta_pow", false)?;
-    let lazy = l.bool("lazy_mode", false)?;
+    let (beta1, beta2) = (l.float("beta1")?, l.float("beta2")?);
+    let epsilon = l.float("epsilon")?;
+    let global_pow = l.bool("use_global_beta_pow")?;
+    let lazy = l.bool("lazy_mode")?;
     let sparse_grad = l.declared_kind(&grad.name) == Some(VarKind::SelectedRows);
     compute(move |s| {
         if let Some(skip) = &tensors.3 {
@@ -424,8 +424,8 @@ fn adamax(l: &OpLoader) -> Result<Exec, String> {
         l.input("LearningRate")?,
         l.input("Beta1Pow")?,
     );
-    let (beta1, beta2) = (l.float("beta1", 0.9)?, l.float("beta2", 0.999)?);
-    let epsilon = l.float("epsilon", 1e-8)?;
+    let (beta1, beta2) = (l.float("beta1")?, l.float("beta2")?);
+    let epsilon = l.float("epsilon")?;
     compute(move |s| {
         run_update(s, &state, &grad, |s, dtype, ts, g| {
             with_real!(dtype, |T| {
@@ -451,7 +451,7 @@ fn adamax(l: &OpLoader) -> Result<Exec, String> {
 fn adagrad(l: &OpLoader) -> Result<Exec, String> {
     let state = State::load(l, &[("Param", "ParamOut"), ("Moment", "MomentOut")])?;
     let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
-    let epsilon = l.float("epsilon", 1e-6)?;
+    let epsilon = l.float("epsilon")?;
     compute(move |s| {
         run_update(s, &state, &grad, |s, dtype, ts, g| {
             with_real!(dtype, |T| {
@@ -477,7 +477,7 @@ fn adagrad(l: &OpLoader) -> Result<Exec, String> {
 fn decayed_adagrad(l: &OpLoader) -> Result<Exec, String> {
     let state = State::load(l, &[("Param", "ParamOut"), ("Moment", "MomentOut")])?;
     let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
-    let (decay, epsilon) = (l.float("decay", 0.95)? as f32, l.float("epsilon", 1e-6)?);
+    let (decay, epsilon) = (l.float("decay")? as f32, l.float("epsilon")?);
     compute(move |s| {
         run_update(s, &state, &grad, |s, dtype, ts, g| {
             with_real!(dtype, |T| {
@@ -505,7 +505,7 @@ fn decayed_adagrad(l: &OpLoader) -> Result<Exec, String> {
 /// sqrt(ms - mg mg + eps)`, else `mom = momentum mom + lr g / sqrt(ms +
 /// eps)`; `param -= mom`.
 fn rmsprop(l: &OpLoader) -> Result<Exec, String> {
-    let centered = l.bool("centered", false)?;
+    let centered = l.bool("centered")?;
     let mut slots = vec![
         ("Param", "ParamOut"),
         ("MeanSquare", "MeanSquareOut"),
@@ -516,8 +516,8 @@ fn rmsprop(l: &OpLoader) -> Result<Exec, String> {
     }
     let state = State::load(l, &slots)?;
     let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
-    let (eps, rho) = (l.float("epsilon", 1e-10)?, l.float("decay", 0.9)?);
-    let momentum = l.float("momentum", 0.0)?;
+    let (eps, rho) = (l.float("epsilon")?, l.float("decay")?);
+    let momentum = l.float("momentum")?;
     compute(move |s| {
         run_update(s, &state, &grad, |s, dtype, ts, g| {
             with_real!(dtype, |T| {
@@ -561,7 +561,7 @@ fn adadelta(l: &OpLoader) -> Result<Exec, String> {
         ],
     )?;
     let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
-    let (rho, eps) = (l.float("rho", 0.95)?, l.float("epsilon", 1e-6)?);
+    let (rho, eps) = (l.float("rho")?, l.float("epsilon")?);
     compute(move |s| {
         run_update(s, &state, &grad, |s, dtype, ts, g| {
             with_real!(dtype, |T| {
@@ -602,10 +602,10 @@ fn lamb(l: &OpLoader) -> Result<Exec, String> {
     let (b1pow, b2pow) = (l.input("Beta1Pow")?, l.input("Beta2Pow")?);
     let (b1out, b2out) = (l.opt_output("Beta1PowOut")?, l.opt_output("Beta2PowOut")?);
     let skip = l.opt_input("SkipUpdate")?;
-    let wd = l.float("weight_decay", 0.0)?;
-    let adapt = wd > 0.0 || l.bool("always_adapt", false)?;
-    let (beta1, beta2) = (l.float("beta1", 0.9)?, l.float("beta2", 0.999)?);
-    let epsilon = l.float("epsilon", 1e-6)?;
+    let wd = l.float_or("weight_decay", 0.0)?;
+    let adapt = wd > 0.0 || l.bool("always_adapt")?;
+    let (beta1, beta2) = (l.float("beta1")?, l.float("beta2")?);
+    let epsilon = l.float("epsilon")?;
     compute(move |s| {
         if let Some(skip) = &skip {
             if s.tensor(skip)?.scalar_f64()? != 0.0 {

@@ -131,10 +131,10 @@ impl PoolAttrs {
             ksize: l.ints("ksize")?.unwrap_or_default(),
             strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),
             pads: l.ints("paddings")?.unwrap_or_else(|| vec![0, 0]),
-            global: l.bool("global_pooling", false)?,
-            adaptive: l.bool("adaptive", false)?,
-            ceil: l.bool("ceil_mode", false)?,
-            exclusive: l.bool("exclusive", true)?,
+            global: l.bool_or("global_pooling", false)?,
+            adaptive: l.bool_or("adaptive", false)?,
+            ceil: l.bool_or("ceil_mode", false)?,
+            exclusive: l.bool_or("exclusive", true)?,
             algorithm: l
                 .string("padding_algorithm")?
                 .unwrap_or("EXPLICIT")

@@ -70,7 +70,7 @@ fn squared_l2_norm_grad(l: &OpLoader) -> Result<Exec, String> {
 /// `clip_by_norm`: `x * max_norm / ||x||` when the norm exceeds `max_norm`.
 fn clip_by_norm(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let max_norm = l.float("max_norm", 1.0)?;
+    let max_norm = l.float_or("max_norm", 1.0)?;
     compute(move |s| {
         let t = s.tensor(&x)?;
         let v = f64s(&t, "clip_by_norm")?;
@@ -107,8 +107,8 @@ fn reduced_index(dims: &[usize], reduced: &[bool]) -> Vec<usize> {
 fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let dims = l.ints("dim")?.unwrap_or_default();
-    let keep = l.bool("keep_dim", false)?;
-    let whole = l.bool("reduce_all", false)?;
+    let keep = l.bool("keep_dim")?;
+    let whole = l.bool("reduce_all")?;
     compute(move |s| {
         let t = s.tensor(&x)?;
         if t.dtype() != VarKind::Bool {
@@ -163,7 +163,7 @@ fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
         return compute(|_| Ok(()));
     };
     let dims = l.ints("dim")?.unwrap_or_default();
-    let all = l.bool("reduce_all", false)?;
+    let all = l.bool("reduce_all")?;
     compute(move |s| {
         let (t, d) = (s.tensor(&x)?, s.tensor(&dout)?);
         let rank = t.shape().len();
@@ -230,8 +230,8 @@ fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let soft = l.bool("soft_label", false)?;
-    let ignore = l.int("ignore_index", -100)?;
+    let soft = l.bool("soft_label")?;
+    let ignore = l.int("ignore_index")?;
     compute(move |s| {
         let (xt, lt, dt) = (s.tensor(&x)?, s.tensor(&label)?, s.tensor(&dy)?);
         let classes = *xt.shape().last().ok_or("X must have a class dimension")? as usize;
@@ -281,8 +281,8 @@ fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
 /// label is `ignore_index` gives 0. Soft labels: `Y[i] = -sum(L[i] * log X[i])`.
 fn cross_entropy(l: &OpLoader) -> Result<Exec, String> {
     let (x, label, out) = (l.input("X")?, l.input("Label")?, l.output("Y")?);
-    let soft = l.bool("soft_label", false)?;
-    let ignore = l.int("ignore_index", -100)?;
+    let soft = l.bool("soft_label")?;
+    let ignore = l.int("ignore_index")?;
     compute(move |s| {
         let xt = s.tensor(&x)?;
         let classes = *xt.shape().last().ok_or("X must have a class dimension")? as usize;
@@ -348,9 +348,9 @@ fn mean(l: &OpLoader) -> Result<Exec, String> {
 fn reduce(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let dims = l.ints("dim")?.unwrap_or_default();
-    let keep = l.bool("keep_dim", false)?;
-    let all = l.bool("reduce_all", false)?;
-    let out_dtype = match l.int("out_dtype", -1)? {
+    let keep = l.bool("keep_dim")?;
+    let all = l.bool("reduce_all")?;
+    let out_dtype = match l.int("out_dtype")? {
         -1 => None,
         _ => Some(l.dtype("out_dtype", VarKind::Fp32)?),
     };

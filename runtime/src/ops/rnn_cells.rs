@@ -42,7 +42,7 @@ pub(super) enum Act {
 impl Act {
     /// `gru_unit`'s numbered attribute.
     fn from_code(l: &OpLoader, name: &str, default: i64) -> Result<Act, String> {
-        Ok(match l.int(name, default)? {
+        Ok(match l.int_or(name, default)? {
             0 => Act::Identity,
             1 => Act::Sigmoid,
             2 => Act::Tanh,
@@ -250,7 +250,7 @@ impl GruOp {
             attrs: (
                 Act::from_code(l, "activation", 2)?,
                 Act::from_code(l, "gate_activation", 1)?,
-                l.bool("origin_mode", false)?,
+                l.bool_or("origin_mode", false)?,
             ),
         })
     }
@@ -498,7 +498,7 @@ fn lstm_dims(x: &Tensor, c_prev: &Tensor) -> Result<(usize, usize), KernelError>
 fn lstm_unit(l: &OpLoader) -> Result<Exec, String> {
     let (x, c_prev) = (l.input("X")?, l.input("C_prev")?);
     let (c_out, h_out) = (l.output("C")?, l.output("H")?);
-    let forget_bias = l.float("forget_bias", 0.0)?;
+    let forget_bias = l.float("forget_bias")?;
     compute(move |s| {
         let (xt, ct) = (s.tensor(&x)?, s.tensor(&c_prev)?);
         let (b, d) = lstm_dims(&xt, &ct)?;
@@ -571,7 +571,7 @@ fn lstm_unit_grad(l: &OpLoader) -> Result<Exec, String> {
     let (x, c_prev, c) = (l.input("X")?, l.input("C_prev")?, l.input("C")?);
     let (dc, dh) = (l.opt_input("C@GRAD")?, l.opt_input("H@GRAD")?);
     let (dx, dc_prev) = (l.opt_output("X@GRAD")?, l.opt_output("C_prev@GRAD")?);
-    let forget_bias = l.float("forget_bias", 0.0)?;
+    let forget_bias = l.float("forget_bias")?;
     compute(move |s| {
         let (xt, cpt, ct) = (s.tensor(&x)?, s.tensor(&c_prev)?, s.tensor(&c)?);
         let (b, d) = lstm_dims(&xt, &cpt)?;

@@ -78,7 +78,7 @@ fn sequence_pool(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let max_index = l.opt_output("MaxIndex")?;
     let pool = pool_type(l)?;
-    let pad = l.float("pad_value", 0.0)?;
+    let pad = l.float("pad_value")?;
     compute(move |s| {
         let xt = s.tensor(&x)?;
         let (offsets, width) = sequences(&xt, &x.name)?;
@@ -334,22 +334,22 @@ struct Context {
 
 impl Context {
     fn load(l: &OpLoader) -> Result<Context, String> {
-        if l.bool("paddingTrainable", false)? || l.given(&["PaddingData"]) {
+        if l.bool_or("paddingTrainable", false)? || l.given(&["PaddingData"]) {
             return Err("sequence_conv with trainable padding (paddingTrainable, PaddingData) is not supported; fluidc pads with zeros".into());
         }
-        let stride = l.int("contextStride", 1)?;
+        let stride = l.int_or("contextStride", 1)?;
         if stride != 1 {
             return Err(format!(
                 "contextStride {stride} is not supported: Paddle's sequence_conv only takes 1"
             ));
         }
-        let length = l.int("contextLength", 0)?;
+        let length = l.int_or("contextLength", 0)?;
         let length = usize::try_from(length)
             .ok()
             .filter(|&n| n > 0)
             .ok_or(format!("contextLength {length} must be at least 1"))?;
         Ok(Context {
-            start: l.int("contextStart", 0)?,
+            start: l.int_or("contextStart", 0)?,
             length,
         })
     }

@@ -99,7 +99,7 @@ fn plan(x: &Tensor, y: &Tensor, ref_level: i64, xn: &str, yn: &str) -> Result<Pl
 /// has LoD.
 fn sequence_expand(l: &OpLoader) -> Result<Exec, String> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
-    let ref_level = l.int("ref_level", -1)?;
+    let ref_level = l.int("ref_level")?;
     compute(move |s| {
         let (xt, yt) = (s.tensor(&x)?, s.tensor(&y)?);
         let plan = plan(&xt, &yt, ref_level, &x.name, &y.name)?;
@@ -135,7 +135,7 @@ fn sequence_expand_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let ref_level = l.int("ref_level", -1)?;
+    let ref_level = l.int("ref_level")?;
     compute(move |s| {
         let (xt, yt, gt) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
         let plan = plan(&xt, &yt, ref_level, &x.name, &y.name)?;

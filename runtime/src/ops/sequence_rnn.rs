@@ -47,8 +47,8 @@ struct Spec {
 impl Spec {
     fn load(l: &OpLoader) -> Result<Spec, String> {
         Ok(Spec {
-            peepholes: l.bool("use_peepholes", true)?,
-            reverse: l.bool("is_reverse", false)?,
+            peepholes: l.bool_or("use_peepholes", true)?,
+            reverse: l.bool_or("is_reverse", false)?,
             gate: Act::from_name(l, "gate_activation", "sigmoid")?,
             cell: Act::from_name(l, "cell_activation", "tanh")?,
             candidate: Act::from_name(l, "candidate_activation", "tanh")?,
@@ -383,8 +383,8 @@ struct GruSpec {
 impl GruSpec {
     fn load(l: &OpLoader) -> Result<GruSpec, String> {
         Ok(GruSpec {
-            reverse: l.bool("is_reverse", false)?,
-            origin: l.bool("origin_mode", false)?,
+            reverse: l.bool_or("is_reverse", false)?,
+            origin: l.bool_or("origin_mode", false)?,
             gate: Act::from_name(l, "gate_activation", "sigmoid")?,
             candidate: Act::from_name(l, "activation", "tanh")?,
         })

@@ -19,7 +19,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 fn level(l: &OpLoader) -> Result<usize, String> {
-    usize::try_from(l.int("level", 0)?).map_err(|_| "`level` must not be negative".to_string())
+    usize::try_from(l.int_or("level", 0)?).map_err(|_| "`level` must not be negative".to_string())
 }
 
 fn rows(t: &Tensor) -> usize {

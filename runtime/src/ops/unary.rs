@@ -45,7 +45,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     });
     r.add("pow", |l| with_attr(l, ("factor", 1.0), |f, x| x.powf(f)));
     r.add("hard_sigmoid", |l| {
-        let offset = l.float("offset", 0.5)?;
+        let offset = l.float_or("offset", 0.5)?;
         with_attr(l, ("slope", 0.2), move |s, x| {
             (s * x + offset).clamp(0.0, 1.0)
         })
@@ -379,8 +379,8 @@ fn needs_float(op: &str, t: &Tensor) -> KernelError {
 fn scale(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let scale_tensor = l.opt_input("ScaleTensor")?;
-    let (scale, bias) = (l.float("scale", 1.0)?, l.float("bias", 0.0)?);
-    let after = l.bool("bias_after_scale", true)?;
+    let (scale, bias) = (l.float("scale")?, l.float("bias")?);
+    let after = l.bool("bias_after_scale")?;
     compute(move |s| {
         let scale = match &scale_tensor {
             Some(r) => s.tensor(r)?.scalar_f64()?,
@@ -406,7 +406,7 @@ fn scale(l: &OpLoader) -> Result<Exec, String> {
 /// `increment`: adds `step` (cast to the dtype) to a one-element tensor.
 fn increment(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let step = l.float("step", 1.0)?;
+    let step = l.float("step")?;
     compute(move |s| {
         if let Some((v, rank)) = s.scalar(&x) {
             let v = match v {
@@ -449,7 +449,7 @@ fn increment_vars(s: &mut Vars, x: &VarRef, out: &VarRef, step: f64) -> Result<(
 
 fn softmax(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let axis = l.int("axis", -1)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let t = softmax_tensor(&*s.tensor(&x)?, axis)?;
         s.set_tensor(&out, t);
@@ -534,7 +534,7 @@ fn avx_sum(x: &[f32]) -> f32 {
 /// `leaky_relu`: `x` where positive, else `alpha * x`.
 fn leaky_relu(l: &OpLoader) -> Result<Exec, String> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let alpha = l.float("alpha", 0.02)?;
+    let alpha = l.float("alpha")?;
     compute(move |s| {
         map_vars(s, &x, &out, |src| match src.tensor().dtype() {
             VarKind::Fp32 => {
@@ -569,7 +569,7 @@ fn attrs(l: &OpLoader, spec: [(&str, f64); 2]) -> Result<[f64; 2], String> {
         if name.is_empty() {
             Ok(default)
         } else {
-            l.float(name, default)
+            l.float_or(name, default)
         }
     };
     Ok([one(spec[0])?, one(spec[1])?])
@@ -638,8 +638,8 @@ fn clip_attrs(l: &OpLoader) -> Result<(Option<VarRef>, Option<VarRef>, f64, f64)
     Ok((
         l.opt_input("Min")?,
         l.opt_input("Max")?,
-        l.float("min", f64::NEG_INFINITY)?,
-        l.float("max", f64::INFINITY)?,
+        l.float_or("min", f64::NEG_INFINITY)?,
+        l.float_or("max", f64::INFINITY)?,
     ))
 }
 
@@ -776,7 +776,7 @@ fn softmax_grad(l: &OpLoader) -> Result<Exec, String> {
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let axis = l.int("axis", -1)?;
+    let axis = l.int("axis")?;
     compute(move |s| {
         let (ot, dt) = (s.tensor(&out)?, s.tensor(&dout)?);
         let (o, d) = (f64s(&ot, "softmax_grad")?, f64s(&dt, "softmax_grad")?);
