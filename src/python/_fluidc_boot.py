@@ -240,5 +240,6 @@ _API_MODULES = [
     "paddle.fluid.io", "paddle.fluid.nets", "paddle.fluid.unique_name",
     "paddle.fluid.executor", "paddle.fluid.framework", "paddle.fluid.core",
     "paddle.fluid.op", "paddle.fluid.debugger",
+    "paddle.fluid.contrib.decoder.beam_search_decoder",
     "paddle.reader", "paddle.dataset", "numpy", "numpy.random",
 ]

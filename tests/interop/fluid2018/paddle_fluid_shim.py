@@ -3775,6 +3775,15 @@ def _install_1x_highlevel(fluid, layers, optimizers):
                                     __all__=list(trainer_names), **trainer_names)
     fluid.contrib.inferencer = _module("paddle.fluid.contrib.inferencer",
                                        __all__=["Inferencer"], Inferencer=Inferencer)
+    # contrib.decoder (1.0-1.5): its own file, imported once fluid is set up.
+    import fluid1x_decoder
+    fluid.contrib.decoder = _module("paddle.fluid.contrib.decoder",
+                                    __all__=list(fluid1x_decoder.__all__),
+                                    beam_search_decoder=fluid1x_decoder,
+                                    **{n: getattr(fluid1x_decoder, n)
+                                       for n in fluid1x_decoder.__all__})
+    fluid1x_decoder.__name__ = "paddle.fluid.contrib.decoder.beam_search_decoder"
+    sys.modules[fluid1x_decoder.__name__] = fluid1x_decoder
     fluid.trainer = _module("paddle.fluid.trainer", __all__=[])
     fluid.inferencer = _module("paddle.fluid.inferencer", __all__=[])
     fluid.ParallelExecutor = ParallelExecutor

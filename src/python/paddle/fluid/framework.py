@@ -518,6 +518,8 @@ class Block(object):
                 attrs["op_namescope"] = "/" + "/".join(_name_scope_stack) + "/"
         idx = prog.desc.op_append(self.idx, type, inputs, outputs, attrs, at)
         _edited()
+        if type == "write_to_array":
+            _array_takes_shape(self, inputs, outputs)
         return Operator(self, idx)
 
     def _remove_op(self, index):
@@ -542,6 +544,28 @@ class Block(object):
         for name in self.desc.var_names(self.idx):
             if name not in self.vars:
                 _wrap_existing(self, name)
+
+
+def _one_var(block, slot):
+    """The Variable a slot of `append_op` names (a Variable, a name, or a
+    one-element list of either), or None."""
+    if isinstance(slot, (list, tuple)):
+        if len(slot) != 1:
+            return None
+        slot = slot[0]
+    if isinstance(slot, str):
+        return block._find_var_recursive(slot)
+    return slot if isinstance(slot, Variable) else None
+
+
+def _array_takes_shape(block, inputs, outputs):
+    """1.x's compile-time InferShape of `write_to_array`: the array takes
+    the shape of what was written (an `array_read` then declares it), also
+    for a raw `block.append_op` (contrib.decoder writes arrays so)."""
+    x = _one_var(block, (inputs or {}).get("X"))
+    array = _one_var(block, (outputs or {}).get("Out"))
+    if x is not None and array is not None and x.shape:
+        array.shape = x.shape
 
 
 def _wrap_existing(block, name):
