@@ -532,3 +532,26 @@ fn extend_line(s: &mut String, line: &mut String, word: &str, line_width: usize,
     }
     line.push_str(word);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CPython's float repr: shortest round-trip digits, positional from
+    /// 1e-4 to below 1e16.
+    #[test]
+    fn floats_print_as_python_prints_them() {
+        for (x, want) in [
+            (0.1, "0.1"),
+            (2.0, "2.0"),
+            (1e-5, "1e-05"),
+            (1e16, "1e+16"),
+            (123456789.125, "123456789.125"),
+            (-0.0, "-0.0"),
+            (f64::INFINITY, "inf"),
+            (f64::NAN, "nan"),
+        ] {
+            assert_eq!(float_repr(x), want, "{x}");
+        }
+    }
+}

@@ -165,3 +165,20 @@ fn conv2d_transpose(c: &InferCtx) -> Out {
     }
     Ok(vec![("Output", TensorType::new(x.dtype, out))])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (size + pads - kernel) / stride + 1, rounded up in ceil mode.
+    #[test]
+    fn window_output_sizes() {
+        assert_eq!(window_out(7, 3, (1, 1), 2, false), 4);
+        assert_eq!(window_out(6, 3, (0, 0), 2, false), 2);
+        assert_eq!(window_out(6, 3, (0, 0), 2, true), 3);
+        assert_eq!(window_out(-1, 3, (1, 1), 1, false), -1);
+        assert_eq!(pads(&[1, 2]), Some([(1, 1), (2, 2)]));
+        assert_eq!(pads(&[1, 2, 3, 4]), Some([(1, 2), (3, 4)]));
+        assert_eq!(pads(&[1, 2, 3]), None);
+    }
+}

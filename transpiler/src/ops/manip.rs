@@ -389,3 +389,40 @@ fn pad(c: &InferCtx) -> Out {
         .collect();
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Paddle's reshape rules: 0 copies the input's dim, one -1 takes the
+    /// rest; an unknown input dim leaves -1 unknown.
+    #[test]
+    fn reshape_copies_zeros_and_solves_one_minus_one() {
+        assert_eq!(reshape_dims(&[2, 3, 4], &[0, -1]), Ok(vec![2, 12]));
+        assert_eq!(reshape_dims(&[2, 3, 4], &[-1, 4]), Ok(vec![6, 4]));
+        assert_eq!(reshape_dims(&[-1, 3, 4], &[0, 12]), Ok(vec![-1, 12]));
+        assert!(reshape_dims(&[2, 3, 4], &[5, -1]).is_err());
+        assert!(reshape_dims(&[2, 3], &[-1, -1]).is_err());
+    }
+
+    #[test]
+    fn split_by_num_or_sections() {
+        assert_eq!(split_sizes(6, 3, &[]), Ok(vec![2, 2, 2]));
+        assert_eq!(split_sizes(6, 0, &[1, -1, 2]), Ok(vec![1, 3, 2]));
+        assert!(split_sizes(7, 3, &[]).is_err());
+    }
+
+    #[test]
+    fn squeeze_and_unsqueeze_count_axes_from_the_end() {
+        assert_eq!(squeeze_dims(&[1, 3, 1, 2], &[]), Ok(vec![3, 2]));
+        assert_eq!(squeeze_dims(&[1, 3, 1, 2], &[-2]), Ok(vec![1, 3, 2]));
+        assert_eq!(unsqueeze_dims(&[3, 2], &[0, 3]), Ok(vec![1, 3, 2, 1]));
+    }
+
+    #[test]
+    fn transpose_takes_a_permutation() {
+        assert_eq!(permutation(&[1, 0, 2], 3), Ok(vec![1, 0, 2]));
+        assert!(permutation(&[0, 0, 1], 3).is_err());
+        assert!(permutation(&[0, 1], 3).is_err());
+    }
+}

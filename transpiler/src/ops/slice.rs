@@ -71,3 +71,18 @@ pub fn slice_dims(
     }
     Ok(dims)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Negative starts and ends count from the end and are clamped, as
+    /// numpy's and Paddle's slices are; an unknown dim stays unknown.
+    #[test]
+    fn slice_clamps_and_counts_from_the_end() {
+        assert_eq!(slice_dims(&[5, 6], &[1], &[1], &[-1]), Ok(vec![5, 4]));
+        assert_eq!(slice_dims(&[5, 6], &[0], &[-3], &[100]), Ok(vec![3, 6]));
+        assert_eq!(slice_dims(&[-1, 6], &[0], &[0], &[2]), Ok(vec![-1, 6]));
+        assert!(slice_dims(&[5, 6], &[0, 1], &[0], &[1]).is_err());
+    }
+}
