@@ -496,6 +496,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 profile,
                 select_ops: select_dispatch == SelectDispatch::Ops,
                 rank: None,
+                // Fused optimizer updates off (same results; for measuring).
+                no_fuse: std::env::var_os("FLUIDC_NO_FUSE").is_some_and(|v| v == "1"),
             };
             if input::is_python(&path) {
                 script_flags_are_for_programs(&path, &startup, steps, batch_size, nranks)?;

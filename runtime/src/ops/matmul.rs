@@ -4,13 +4,16 @@
 //! matmul follows numpy: 1-D operands become a row (X) or a column (Y) and
 //! that dim is dropped from the result; leading batch dims broadcast.
 use super::elementwise::dtype_mismatch;
+use super::optim::{Dense, Real};
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
+use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::broadcast;
 use crate::tensor::num::{with_numeric_pair, Num};
 use crate::tensor::{alloc, par, Buffer, Element, Shape, Tensor};
+use fluidc_transpiler::VarKind;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2, Axis};
 
@@ -41,27 +44,8 @@ fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
         };
         let (old_dx, old_dy) = (old(&dx), old(&dy));
         let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
-        let flat = |t: &Tensor, at: i64| -> Result<Tensor, KernelError> {
-            let at = usize::try_from(at)
-                .ok()
-                .filter(|&a| a >= 1 && a <= t.shape().len())
-                .ok_or_else(|| {
-                    KernelError::Attribute(format!(
-                        "num_col_dims {at} is out of range for shape {:?}",
-                        t.shape()
-                    ))
-                })?;
-            let prod = |s: &[i64]| s.iter().product::<i64>();
-            t.reshaped(&[prod(&t.shape()[..at]), prod(&t.shape()[at..])])
-        };
-        let (a2, b2) = (flat(&a, xn)?, flat(&b, yn)?);
-        let d2 = d.reshaped(&[a2.shape()[0], b2.shape()[1]])?;
-        let gx = match dx {
-            Some(_) => {
-                Some(matmul_into(&d2, &b2, (false, true, 1.0), old_dx)?.reshaped(a.shape())?)
-            }
-            None => None,
-        };
+        let (a2, b2, d2) = mul_grad_operands(&a, &b, &d, xn, yn)?;
+        let gx = grad_x(&dx, &d2, &b2, a.shape(), old_dx)?;
         let gy = match dy {
             Some(_) => {
                 Some(matmul_into(&a2, &d2, (true, false, 1.0), old_dy)?.reshaped(b.shape())?)
@@ -72,6 +56,156 @@ fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
         super::float::set_grads(s, vec![(&dx, gx), (&dy, gy)]);
         Ok(())
     })
+}
+
+/// A `mul_grad`'s `X@GRAD`, if it has one: `Out@GRAD · Yᵀ` (flattened
+/// as [`mul_grad_operands`] gives them) in X's shape.
+fn grad_x(
+    dx: &Option<VarRef>,
+    d2: &Tensor,
+    b2: &Tensor,
+    shape: &[i64],
+    old: Option<Box<Tensor>>,
+) -> Result<Option<Tensor>, KernelError> {
+    dx.as_ref()
+        .map(|_| matmul_into(d2, b2, (false, true, 1.0), old)?.reshaped(shape))
+        .transpose()
+}
+
+/// A `mul_grad`'s matrices: X and Y flattened at their `num_col_dims` as
+/// `mul` flattens them, and `Out@GRAD` in their product's shape.
+fn mul_grad_operands(
+    a: &Tensor,
+    b: &Tensor,
+    d: &Tensor,
+    xn: i64,
+    yn: i64,
+) -> Result<(Tensor, Tensor, Tensor), KernelError> {
+    let flat = |t: &Tensor, at: i64| -> Result<Tensor, KernelError> {
+        let at = usize::try_from(at)
+            .ok()
+            .filter(|&a| a >= 1 && a <= t.shape().len())
+            .ok_or_else(|| {
+                KernelError::Attribute(format!(
+                    "num_col_dims {at} is out of range for shape {:?}",
+                    t.shape()
+                ))
+            })?;
+        let prod = |s: &[i64]| s.iter().product::<i64>();
+        t.reshaped(&[prod(&t.shape()[..at]), prod(&t.shape()[at..])])
+    };
+    let (a2, b2) = (flat(a, xn)?, flat(b, yn)?);
+    let d2 = d.reshaped(&[a2.shape()[0], b2.shape()[1]])?;
+    Ok((a2, b2, d2))
+}
+
+/// A `mul_grad` fused with the optimizer op that is the only reader of
+/// its `Y@GRAD` (`crate::fuse` finds the pairs): `X@GRAD` as `mul_grad`
+/// computes it, from Y before the update; then `Y@GRAD = Xᵀ · Out@GRAD`
+/// a block of rows at a time into one small buffer, each block handed to
+/// the optimizer's per-element update ([`Step::update`], the code its own
+/// kernel runs) while it is in cache. `Y@GRAD` is never written.
+///
+/// A block of rows of the product has the bits the full product has
+/// there: the GEMM computes each element from its row of Xᵀ and column of
+/// `Out@GRAD` alone, in the same order whichever rows it is given (the
+/// two-thread split in [`multiply`] relies on this too; the tests check
+/// it). A product that [`multiply`] would split over two threads is
+/// computed whole instead, as it computes it, then updated.
+pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
+    let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
+    let dx = l.opt_output("X@GRAD")?;
+    let xn = l.int("x_num_col_dims", 1)?;
+    let yn = l.int("y_num_col_dims", 1)?;
+    compute(move |s| {
+        let old_dx = dx
+            .as_ref()
+            .and_then(|g| take_unless_input(s, g, &[&x, &y, &dout]));
+        let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
+        let (a2, b2, d2) = mul_grad_operands(&a, &b, &d, xn, yn)?;
+        let gx = grad_x(&dx, &d2, &b2, a.shape(), old_dx)?;
+        // What `mul_grad` checks of `Y@GRAD`: its operands' dtypes, and
+        // that it has Y's shape.
+        if a2.dtype() != d2.dtype() {
+            return Err(dtype_mismatch(&a2, &d2));
+        }
+        let (m, k, n) = (a2.shape()[0], a2.shape()[1], d2.shape()[1]);
+        let numel = usize::try_from(k.saturating_mul(n)).unwrap_or(usize::MAX);
+        if numel != b.numel() {
+            return Err(KernelError::Shape(format!(
+                "cannot reshape [{k}, {n}] to {:?}",
+                b.shape()
+            )));
+        }
+        let grad_dtype = a2.dtype();
+        drop((a, b, d, a2, b2, d2));
+        super::float::set_grads(s, vec![(&dx, gx)]);
+        if opt.skips(s)? {
+            return Ok(());
+        }
+        let dims = (m as usize, k as usize, n as usize);
+        match opt.dtype(s)? {
+            VarKind::Fp64 => update_by_rows::<f64>(s, &opt, &x, &dout, dims, grad_dtype),
+            _ => update_by_rows::<f32>(s, &opt, &x, &dout, dims, grad_dtype),
+        }
+    })
+}
+
+/// Rows of `Y@GRAD` computed per block of [`mul_grad_fused`]: about this
+/// many elements (16 KiB of float32), at least one row.
+const FUSED_BLOCK: usize = 4096;
+
+/// The optimizer step of [`mul_grad_fused`] in `T`: `Y@GRAD` (`[k, n]`)
+/// is `Xᵀ · Out@GRAD` with X `[m, k]` and `Out@GRAD` `[m, n]`.
+fn update_by_rows<T: Real + MatElem>(
+    s: &mut Vars,
+    opt: &Dense,
+    x: &VarRef,
+    dout: &VarRef,
+    (m, k, n): (usize, usize, usize),
+    grad_dtype: VarKind,
+) -> Result<(), KernelError> {
+    let mut step = opt.begin::<T>(s)?;
+    let result = (|| {
+        Dense::check_grad(&step, grad_dtype, k * n)?;
+        let (a, d) = (s.tensor(x)?, s.tensor(dout)?);
+        let (Some(a), Some(d)) = (a.values::<T>(), d.values::<T>()) else {
+            return Err(KernelError::Dtype(
+                "mul_grad: X or Out@GRAD changed dtype".into(),
+            ));
+        };
+        let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("mul_grad: {e}"));
+        let at = ArrayView2::from_shape((m, k), a)
+            .map_err(shape_err)?
+            .reversed_axes();
+        let dv = ArrayView2::from_shape((m, n), d).map_err(shape_err)?;
+        let one = T::from_f64(1.0);
+        if k * n == 0 {
+            return Ok(());
+        }
+        if k >= 2 && k * n * m >= PARALLEL_MACS && par::threads() > 1 {
+            // As `multiply` computes it (two threads), then updated whole.
+            alloc::check(&Shape::from_slice(&[k as i64, n as i64]), T::KIND)?;
+            let mut g = vec![T::ZERO; k * n];
+            let c = ArrayViewMut2::from_shape((k, n), &mut g[..]).map_err(shape_err)?;
+            let (a1, a2) = at.split_at(Axis(0), k / 2);
+            let (c1, c2) = c.split_at(Axis(0), k / 2);
+            par::join(|| T::gemm(one, a1, dv, c1), || T::gemm(one, a2, dv, c2));
+            return step.update(0, &g);
+        }
+        let rows = (FUSED_BLOCK / n).clamp(1, k);
+        let mut buf = vec![T::ZERO; rows * n];
+        for r0 in (0..k).step_by(rows) {
+            let r1 = (r0 + rows).min(k);
+            let c = &mut buf[..(r1 - r0) * n];
+            let block = at.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
+            let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
+            T::gemm(one, block, dv, cv);
+            step.update(r0 * n, c)?;
+        }
+        Ok(())
+    })();
+    opt.finish(s, step, result)
 }
 
 /// Sums a gradient computed at the broadcast batch shape down to the
@@ -426,6 +560,82 @@ mod tests {
             }
         }
         out
+    }
+
+    /// `mul_grad_fused` computes a product a block of rows at a time (and
+    /// `multiply` splits one over two threads by rows): each block must
+    /// have the bits the whole product has there, for any block size,
+    /// transposed A or not, an inner dim past the GEMM's blocking.
+    #[test]
+    fn row_blocks_of_a_product_have_the_whole_products_bits() {
+        fn check<T: MatElem + Bits>(from: fn(f64) -> T) {
+            let mut state = 0x2545_F491_4F6C_DD1Du64;
+            let mut next = move || {
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                let v = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+                from((v >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
+            };
+            for (m, k, n) in [(100, 1, 64), (37, 8, 33), (70, 300, 40), (130, 700, 17)] {
+                let a: Vec<T> = (0..m * k).map(|_| next()).collect();
+                let b: Vec<T> = (0..k * n).map(|_| next()).collect();
+                for ta in [false, true] {
+                    let av = if ta {
+                        ArrayView2::from_shape((k, m), &a[..])
+                            .expect("a")
+                            .reversed_axes()
+                    } else {
+                        ArrayView2::from_shape((m, k), &a[..]).expect("a")
+                    };
+                    let bv = ArrayView2::from_shape((k, n), &b[..]).expect("b");
+                    let one = T::from_f64(1.0);
+                    let mut whole = vec![T::ZERO; m * n];
+                    T::gemm(
+                        one,
+                        av,
+                        bv,
+                        ArrayViewMut2::from_shape((m, n), &mut whole[..]).expect("c"),
+                    );
+                    for rows in [1, 5, 32, m] {
+                        let mut got = vec![T::ZERO; m * n];
+                        for r0 in (0..m).step_by(rows) {
+                            let r1 = (r0 + rows).min(m);
+                            let block = av.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
+                            let c = &mut got[r0 * n..r1 * n];
+                            T::gemm(
+                                one,
+                                block,
+                                bv,
+                                ArrayViewMut2::from_shape((r1 - r0, n), c).expect("c"),
+                            );
+                        }
+                        assert!(
+                            got.iter()
+                                .zip(&whole)
+                                .all(|(g, w)| g.to_bits_u64() == w.to_bits_u64()),
+                            "{m}x{k}x{n}, transposed {ta}, {rows} rows a block"
+                        );
+                    }
+                }
+            }
+        }
+        check::<f32>(|v| v as f32);
+        check::<f64>(|v| v);
+    }
+
+    trait Bits {
+        fn to_bits_u64(&self) -> u64;
+    }
+    impl Bits for f32 {
+        fn to_bits_u64(&self) -> u64 {
+            u64::from(self.to_bits())
+        }
+    }
+    impl Bits for f64 {
+        fn to_bits_u64(&self) -> u64 {
+            self.to_bits()
+        }
     }
 
     #[test]
