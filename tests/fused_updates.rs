@@ -12,17 +12,21 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// A 100-64-32-1 MLP with square error in `dtype`, minimized by
-/// `optimizer` after `before` (lines run before `minimize`); the script
-/// runs one step so that compiling it keeps the loss as a fetch target.
-fn mlp_script(dtype: &str, optimizer: &str, before: &str) -> String {
+/// The MLP's first layer: an `fc` (a `mul`).
+const FC: &str = "h = fluid.layers.fc(input=x, size=64, act='relu')";
+
+/// A 100-64-32-1 MLP with square error in `dtype`, its first layer
+/// `first` (which makes `h`), minimized by `optimizer` after `before`
+/// (lines run before `minimize`); the script runs one step so that
+/// compiling it keeps the loss as a fetch target.
+fn mlp_script(dtype: &str, first: &str, optimizer: &str, before: &str) -> String {
     format!(
         "import numpy as np\n\
          import paddle.fluid as fluid\n\
          fluid.default_startup_program().random_seed = 7\n\
          x = fluid.layers.data(name='x', shape=[100], dtype='{dtype}')\n\
          y = fluid.layers.data(name='y', shape=[1], dtype='{dtype}')\n\
-         h = fluid.layers.fc(input=x, size=64, act='relu')\n\
+         {first}\n\
          h = fluid.layers.fc(input=h, size=32, act='tanh')\n\
          pred = fluid.layers.fc(input=h, size=1)\n\
          avg_cost = fluid.layers.mean(fluid.layers.square_error_cost(input=pred, label=y))\n\
@@ -133,13 +137,14 @@ fn losses(out: &str) -> Vec<f64> {
 fn same_bits(
     name: &str,
     dtype: &str,
+    first: &str,
     optimizer: &str,
     before: &str,
     want_fused: &[&str],
 ) -> PathBuf {
     let dir = temp_dir(&format!("fused_{name}"));
     let script = dir.join("mlp.py");
-    std::fs::write(&script, mlp_script(dtype, optimizer, before)).expect("write script");
+    std::fs::write(&script, mlp_script(dtype, first, optimizer, before)).expect("write script");
     let (main, _) = compile_split(&dir, path_str(&script));
     let program = fluidc_transpiler::codec::decode_program(&std::fs::read(&main).expect("read"))
         .expect("decode");
@@ -168,8 +173,8 @@ const WEIGHT_GRADS: [&str; 3] = ["fc_0.w_0@GRAD", "fc_1.w_0@GRAD", "fc_2.w_0@GRA
 #[test]
 fn fused_sgd_gives_the_unfused_bits() {
     let sgd = "fluid.optimizer.SGD(learning_rate=0.05)";
-    same_bits("sgd", "float32", sgd, "", &WEIGHT_GRADS);
-    same_bits("sgd64", "float64", sgd, "", &WEIGHT_GRADS);
+    same_bits("sgd", "float32", FC, sgd, "", &WEIGHT_GRADS);
+    same_bits("sgd64", "float64", FC, sgd, "", &WEIGHT_GRADS);
 }
 
 /// Plain, Nesterov, and with L2 decay, which 3.3.1's `momentum` op
@@ -192,14 +197,31 @@ fn fused_momentum_gives_the_unfused_bits() {
              regularization=fluid.regularizer.L2Decay(1e-2))",
         ),
     ] {
-        same_bits(name, "float32", optimizer, "", &WEIGHT_GRADS);
+        same_bits(name, "float32", FC, optimizer, "", &WEIGHT_GRADS);
     }
 }
 
 #[test]
 fn fused_adam_gives_the_unfused_bits() {
     let adam = "fluid.optimizer.Adam(learning_rate=0.01)";
-    same_bits("adam", "float32", adam, "", &WEIGHT_GRADS);
+    same_bits("adam", "float32", FC, adam, "", &WEIGHT_GRADS);
+}
+
+/// A first layer that is a `matmul` of the input and a parameter (as
+/// `[64, 100]`, transposed, scaled by `alpha`): its `matmul_grad` is fused.
+#[test]
+fn fused_matmul_grad_gives_the_unfused_bits() {
+    let first = "w = fluid.layers.create_parameter(shape=[64, 100], dtype='float32', name='w_t')\n\
+                 h = fluid.layers.relu(fluid.layers.matmul(x, w, transpose_y=True, alpha=0.5))";
+    let momentum = "fluid.optimizer.Momentum(learning_rate=0.05, momentum=0.9)";
+    same_bits(
+        "matmul",
+        "float32",
+        first,
+        momentum,
+        "",
+        &["fc_0.w_0@GRAD", "fc_1.w_0@GRAD", "w_t@GRAD"],
+    );
 }
 
 /// Clipping reads every gradient, and L2 decay adds to it: neither is
@@ -219,7 +241,7 @@ fn gradients_with_other_readers_are_not_fused() {
             "",
         ),
     ] {
-        let dir = same_bits(name, "float32", optimizer, before, &[]);
+        let dir = same_bits(name, "float32", FC, optimizer, before, &[]);
         let loss = losses(&train(&dir, &feeds(&dir, "float32"), 400, true, &[]).stdout);
         assert!(loss[5] < loss[0], "{name}: the loss went {loss:?}");
     }
@@ -232,7 +254,7 @@ fn fetching_a_fused_gradient_gets_it() {
     let dir = temp_dir("fused_fetch");
     let script = dir.join("mlp.py");
     let optimizer = "fluid.optimizer.Adam(learning_rate=0.01)";
-    std::fs::write(&script, mlp_script("float32", optimizer, "")).expect("write script");
+    std::fs::write(&script, mlp_script("float32", FC, optimizer, "")).expect("write script");
     compile_split(&dir, path_str(&script));
     let feeds = feeds(&dir, "float32");
     let fetch = ["--fetch", "fc_1.w_0@GRAD"];

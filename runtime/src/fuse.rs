@@ -1,9 +1,11 @@
 //! Optimizer updates fused into the op that computes their gradient
-//! (issue 40): a `mul_grad` whose `Y@GRAD` (a weight's gradient) only an
+//! (issue 40): a `mul_grad`, `matmul_grad` or `matmul_v2_grad` whose
+//! `Y@GRAD` (a weight's gradient) only an
 //! `sgd`, `momentum` or `adam` op reads runs as one kernel that computes
 //! the gradient a block of rows at a time and updates the parameter (and
 //! the optimizer's state) by each block right away
-//! (`ops::matmul::mul_grad_fused`), so the gradient is never written out.
+//! (`ops::matmul::mul_grad_fused`, `matmul_grad_fused`), so the gradient
+//! is never written out.
 //!
 //! This happens when a program is loaded, never as a rewrite: the program
 //! (what `fluidc compile` writes and what Paddle sees) stays the same. The
@@ -45,6 +47,9 @@ use crate::ops::optim::Dense;
 
 /// The optimizer ops whose update can be fused.
 const UPDATES: [&str; 3] = ["sgd", "momentum", "adam"];
+
+/// The ops computing a gradient (their `Y@GRAD`) that an update fuses into.
+const PRODUCERS: [&str; 3] = ["mul_grad", "matmul_grad", "matmul_v2_grad"];
 
 /// A pair of block 0's ops to fuse.
 #[derive(Debug, PartialEq)]
@@ -104,7 +109,7 @@ pub(crate) fn pairs<'a>(p: &'a Program) -> Vec<Pair> {
             continue;
         };
         let producer = &block.ops[w];
-        if producer.ty != "mul_grad" || producer.outputs_of("Y@GRAD") != [g] {
+        if !PRODUCERS.contains(&producer.ty.as_str()) || producer.outputs_of("Y@GRAD") != [g] {
             continue;
         }
         // What the optimizer writes (its state), and what it only reads
@@ -160,7 +165,10 @@ pub(crate) fn apply(p: &Program, layout: &Layout, blocks: &mut [LoadedBlock]) ->
             OpLoader::new(p, &ops[pair.update], 0, layout),
         );
         let built = Dense::load(&ol)
-            .and_then(|dense| crate::ops::matmul::mul_grad_fused(&pl, dense))
+            .and_then(|dense| match pl.op.ty.as_str() {
+                "mul_grad" => crate::ops::matmul::mul_grad_fused(&pl, dense),
+                _ => crate::ops::matmul::matmul_grad_fused(&pl, dense),
+            })
             .and_then(|exec| match lod {
                 // The LoD each op's own kernel would have shared, in order.
                 true => crate::ops::lod::share_lod(&pl, exec)

@@ -4,7 +4,7 @@
 //! matmul follows numpy: 1-D operands become a row (X) or a column (Y) and
 //! that dim is dropped from the result; leading batch dims broadcast.
 use super::elementwise::dtype_mismatch;
-use super::optim::{Dense, Real};
+use super::optim::{Dense, Real, Step};
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
@@ -129,7 +129,7 @@ pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
         if a2.dtype() != d2.dtype() {
             return Err(dtype_mismatch(&a2, &d2));
         }
-        let (m, k, n) = (a2.shape()[0], a2.shape()[1], d2.shape()[1]);
+        let (k, n) = (a2.shape()[1], d2.shape()[1]);
         let numel = usize::try_from(k.saturating_mul(n)).unwrap_or(usize::MAX);
         if numel != b.numel() {
             return Err(KernelError::Shape(format!(
@@ -137,75 +137,176 @@ pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
                 b.shape()
             )));
         }
-        let grad_dtype = a2.dtype();
-        drop((a, b, d, a2, b2, d2));
-        super::float::set_grads(s, vec![(&dx, gx)]);
-        if opt.skips(s)? {
-            return Ok(());
-        }
-        let dims = (m as usize, k as usize, n as usize);
-        match opt.dtype(s)? {
-            VarKind::Fp64 => update_by_rows::<f64>(s, &opt, &x, &dout, dims, grad_dtype),
-            _ => update_by_rows::<f32>(s, &opt, &x, &dout, dims, grad_dtype),
-        }
+        let gy = GradY::Rows {
+            lhs: a2,
+            lt: true,
+            rhs: d2,
+            rt: false,
+            alpha: 1.0,
+        };
+        drop((a, b, d, b2));
+        fused_update(s, &opt, &dx, gx, gy)
     })
+}
+
+/// [`mul_grad_fused`] for `matmul_grad` and `matmul_v2_grad`: X and Y
+/// matrices (or vectors) give `Y@GRAD` a block of rows at a time; with
+/// batch dims it is computed whole (summed over them, as `matmul_grad`
+/// does), then updated.
+pub(crate) fn matmul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
+    let op = match l.op.ty.as_str() {
+        "matmul_grad" => MatmulGradOp::load(l, "transpose_X", "transpose_Y")?,
+        _ => MatmulGradOp::load(l, "trans_x", "trans_y")?,
+    };
+    compute(move |s| {
+        let (g, gx, y_shape) = op.start(s)?;
+        let gy = if g.a2.shape().len() == 2 && g.b2.shape().len() == 2 {
+            // Y's factors are X's and Out@GRAD's, never Y's own.
+            let (p, q, tp, tq) = g.factors(1);
+            if p.dtype() != q.dtype() {
+                return Err(dtype_mismatch(p, q));
+            }
+            GradY::Rows {
+                lhs: p.clone(),
+                lt: tp,
+                rhs: q.clone(),
+                rt: tq,
+                alpha: op.alpha,
+            }
+        } else {
+            GradY::Whole(g.product(1, op.alpha, &y_shape)?)
+        };
+        drop(g);
+        fused_update(s, &opt, &op.dx, gx, gy)
+    })
+}
+
+/// How a fused kernel gets `Y@GRAD`.
+enum GradY {
+    /// `alpha · op(lhs) · op(rhs)` of two matrices (`op` transposes when
+    /// asked), computed a block of rows at a time.
+    Rows {
+        lhs: Tensor,
+        lt: bool,
+        rhs: Tensor,
+        rt: bool,
+        alpha: f64,
+    },
+    /// Computed whole.
+    Whole(Tensor),
+}
+
+/// The end of a fused kernel: `X@GRAD` written, then the optimizer's
+/// step with `Y@GRAD`.
+fn fused_update(
+    s: &mut Vars,
+    opt: &Dense,
+    dx: &Option<VarRef>,
+    gx: Option<Tensor>,
+    gy: GradY,
+) -> Result<(), KernelError> {
+    super::float::set_grads(s, vec![(dx, gx)]);
+    if opt.skips(s)? {
+        return Ok(());
+    }
+    match opt.dtype(s)? {
+        VarKind::Fp64 => update_by_rows::<f64>(s, opt, &gy),
+        _ => update_by_rows::<f32>(s, opt, &gy),
+    }
 }
 
 /// Rows of `Y@GRAD` computed per block of [`mul_grad_fused`]: about this
 /// many elements (16 KiB of float32), at least one row.
 const FUSED_BLOCK: usize = 4096;
 
-/// The optimizer step of [`mul_grad_fused`] in `T`: `Y@GRAD` (`[k, n]`)
-/// is `Xᵀ · Out@GRAD` with X `[m, k]` and `Out@GRAD` `[m, n]`.
+/// The optimizer step of a fused kernel in `T`, the parameter's dtype.
 fn update_by_rows<T: Real + MatElem>(
     s: &mut Vars,
     opt: &Dense,
-    x: &VarRef,
-    dout: &VarRef,
-    (m, k, n): (usize, usize, usize),
-    grad_dtype: VarKind,
+    gy: &GradY,
 ) -> Result<(), KernelError> {
     let mut step = opt.begin::<T>(s)?;
-    let result = (|| {
-        Dense::check_grad(&step, grad_dtype, k * n)?;
-        let (a, d) = (s.tensor(x)?, s.tensor(dout)?);
-        let (Some(a), Some(d)) = (a.values::<T>(), d.values::<T>()) else {
-            return Err(KernelError::Dtype(
-                "mul_grad: X or Out@GRAD changed dtype".into(),
-            ));
-        };
-        let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("mul_grad: {e}"));
-        let at = ArrayView2::from_shape((m, k), a)
-            .map_err(shape_err)?
-            .reversed_axes();
-        let dv = ArrayView2::from_shape((m, n), d).map_err(shape_err)?;
-        let one = T::from_f64(1.0);
-        if k * n == 0 {
-            return Ok(());
-        }
-        if k >= 2 && k * n * m >= PARALLEL_MACS && par::threads() > 1 {
-            // As `multiply` computes it (two threads), then updated whole.
-            alloc::check(&Shape::from_slice(&[k as i64, n as i64]), T::KIND)?;
-            let mut g = vec![T::ZERO; k * n];
-            let c = ArrayViewMut2::from_shape((k, n), &mut g[..]).map_err(shape_err)?;
-            let (a1, a2) = at.split_at(Axis(0), k / 2);
-            let (c1, c2) = c.split_at(Axis(0), k / 2);
-            par::join(|| T::gemm(one, a1, dv, c1), || T::gemm(one, a2, dv, c2));
-            return step.update(0, &g);
-        }
-        let rows = (FUSED_BLOCK / n).clamp(1, k);
-        let mut buf = vec![T::ZERO; rows * n];
-        for r0 in (0..k).step_by(rows) {
-            let r1 = (r0 + rows).min(k);
-            let c = &mut buf[..(r1 - r0) * n];
-            let block = at.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
-            let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
-            T::gemm(one, block, dv, cv);
-            step.update(r0 * n, c)?;
-        }
-        Ok(())
-    })();
+    let result = match gy {
+        GradY::Whole(g) => Dense::check_grad(&step, g.dtype(), g.numel()).and_then(|()| {
+            // check_grad checked the dtype.
+            step.update(0, g.values::<T>().unwrap_or_default())
+        }),
+        &GradY::Rows {
+            ref lhs,
+            lt,
+            ref rhs,
+            rt,
+            alpha,
+        } => by_rows(&mut step, (lhs, lt), (rhs, rt), alpha),
+    };
     opt.finish(s, step, result)
+}
+
+/// `alpha · op(lhs) · op(rhs)` a block of rows at a time, each block given
+/// to `step` (see [`mul_grad_fused`]).
+fn by_rows<T: Real + MatElem>(
+    step: &mut Step<T>,
+    (lhs, lt): (&Tensor, bool),
+    (rhs, rt): (&Tensor, bool),
+    alpha: f64,
+) -> Result<(), KernelError> {
+    let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("matmul: {e}"));
+    let dims = |t: &Tensor, trans: bool| match (t.shape(), trans) {
+        (&[r, c], false) => Ok((r.max(0) as usize, c.max(0) as usize)),
+        (&[r, c], true) => Ok((c.max(0) as usize, r.max(0) as usize)),
+        (other, _) => Err(KernelError::Shape(format!("{other:?} is not a matrix"))),
+    };
+    let ((m, k), (k2, n)) = (dims(lhs, lt)?, dims(rhs, rt)?);
+    if k != k2 {
+        return Err(KernelError::Shape(format!(
+            "matmul: [{m}, {k}] by [{k2}, {n}]"
+        )));
+    }
+    Dense::check_grad(step, lhs.dtype(), m * n)?;
+    /// A factor as the GEMM reads it (as `multiply` views it).
+    fn view<T: Element>(
+        t: &Tensor,
+        (r, c): (usize, usize),
+        trans: bool,
+    ) -> Result<ArrayView2<'_, T>, KernelError> {
+        let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("matmul: {e}"));
+        let v = t
+            .values::<T>()
+            .ok_or_else(|| KernelError::Dtype("matmul: a factor changed dtype".into()))?;
+        Ok(if trans {
+            ArrayView2::from_shape((c, r), v)
+                .map_err(shape_err)?
+                .reversed_axes()
+        } else {
+            ArrayView2::from_shape((r, c), v).map_err(shape_err)?
+        })
+    }
+    let (p, q) = (view::<T>(lhs, (m, k), lt)?, view::<T>(rhs, (k, n), rt)?);
+    let alpha = T::from_f64(alpha);
+    if m * n == 0 {
+        return Ok(());
+    }
+    if m >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
+        // As `multiply` computes it (two threads), then updated whole.
+        alloc::check(&Shape::from_slice(&[m as i64, n as i64]), T::KIND)?;
+        let mut g = vec![T::ZERO; m * n];
+        let c = ArrayViewMut2::from_shape((m, n), &mut g[..]).map_err(shape_err)?;
+        let (p1, p2) = p.split_at(Axis(0), m / 2);
+        let (c1, c2) = c.split_at(Axis(0), m / 2);
+        par::join(|| T::gemm(alpha, p1, q, c1), || T::gemm(alpha, p2, q, c2));
+        return step.update(0, &g);
+    }
+    let rows = (FUSED_BLOCK / n).clamp(1, m);
+    let mut buf = vec![T::ZERO; rows * n];
+    for r0 in (0..m).step_by(rows) {
+        let r1 = (r0 + rows).min(m);
+        let c = &mut buf[..(r1 - r0) * n];
+        let block = p.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
+        let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
+        T::gemm(alpha, block, q, cv);
+        step.update(r0 * n, c)?;
+    }
+    Ok(())
 }
 
 /// Sums a gradient computed at the broadcast batch shape down to the
@@ -232,51 +333,118 @@ fn reduce_to(g: Tensor, want: &[i64]) -> Result<Tensor, KernelError> {
 /// operands treated as `matmul` treats them, batch dims summed back to each
 /// operand's shape.
 fn matmul_grad(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
-    let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
-    let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
-    let (tx, ty) = (l.bool(tx, false)?, l.bool(ty, false)?);
-    let alpha = l.float("alpha", 1.0)?;
+    let op = MatmulGradOp::load(l, tx, ty)?;
+    let dy = l.opt_output("Y@GRAD")?;
     compute(move |s| {
-        let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
+        let (g, gx, y_shape) = op.start(s)?;
+        let gy = dy
+            .as_ref()
+            .map(|_| g.product(1, op.alpha, &y_shape))
+            .transpose()?;
+        drop(g);
+        super::float::set_grads(s, vec![(&op.dx, gx), (&dy, gy)]);
+        Ok(())
+    })
+}
+
+/// What a `matmul_grad` or `matmul_v2_grad` reads and its `X@GRAD`,
+/// resolved at load time (the transpose attributes are named `tx` and `ty`).
+struct MatmulGradOp {
+    x: VarRef,
+    y: VarRef,
+    dout: VarRef,
+    dx: Option<VarRef>,
+    tx: bool,
+    ty: bool,
+    alpha: f64,
+}
+
+impl MatmulGradOp {
+    fn load(l: &OpLoader, tx: &str, ty: &str) -> Result<MatmulGradOp, String> {
+        Ok(MatmulGradOp {
+            x: l.input("X")?,
+            y: l.input("Y")?,
+            dout: l.input("Out@GRAD")?,
+            dx: l.opt_output("X@GRAD")?,
+            tx: l.bool(tx, false)?,
+            ty: l.bool(ty, false)?,
+            alpha: l.float("alpha", 1.0)?,
+        })
+    }
+
+    /// The operands, `X@GRAD` if wanted, and Y's shape.
+    fn start(&self, s: &Vars) -> Result<(MatmulGrad, Option<Tensor>, Vec<i64>), KernelError> {
+        let (a, b, d) = (
+            s.tensor(&self.x)?,
+            s.tensor(&self.y)?,
+            s.tensor(&self.dout)?,
+        );
+        let g = MatmulGrad::new(&a, &b, &d, self.tx, self.ty)?;
+        let gx = self
+            .dx
+            .as_ref()
+            .map(|_| g.product(0, self.alpha, a.shape()))
+            .transpose()?;
+        Ok((g, gx, b.shape().to_vec()))
+    }
+}
+
+/// A `matmul_grad`'s operands: X and Y as matrices (a 1-D X a row, a 1-D
+/// Y a column, as `matmul` reads them), `Out@GRAD` in their product's
+/// shape, and the transposes that apply.
+struct MatmulGrad {
+    a2: Tensor,
+    b2: Tensor,
+    d2: Tensor,
+    tx: bool,
+    ty: bool,
+}
+
+impl MatmulGrad {
+    fn new(a: &Tensor, b: &Tensor, d: &Tensor, tx: bool, ty: bool) -> Result<Self, KernelError> {
         let (xv, yv) = (a.shape().len() == 1, b.shape().len() == 1);
         let (tx, ty) = (tx && !xv, ty && !yv);
         let a2 = if xv {
             a.reshaped(&[1, a.shape()[0]])?
         } else {
-            (*a).clone()
+            a.clone()
         };
         let b2 = if yv {
             b.reshaped(&[b.shape()[0], 1])?
         } else {
-            (*b).clone()
+            b.clone()
         };
         let p = plan(a2.shape(), b2.shape(), tx, ty)?;
         // The operands are matrices here, so the product's shape keeps both dims.
         let d2 = d.reshaped(&p.shape)?;
-        // (lhs, rhs, transpose lhs, transpose rhs) of each operand's gradient.
-        let (for_x, for_y) = match (tx, ty) {
-            (false, false) => ((&d2, &b2, false, true), (&a2, &d2, true, false)),
-            (true, false) => ((&b2, &d2, false, true), (&a2, &d2, false, false)),
-            (false, true) => ((&d2, &b2, false, false), (&d2, &a2, true, false)),
-            (true, true) => ((&b2, &d2, true, true), (&d2, &a2, true, true)),
+        Ok(MatmulGrad { a2, b2, d2, tx, ty })
+    }
+
+    /// (lhs, rhs, transpose lhs, transpose rhs) of X's gradient (`which`
+    /// 0) or Y's (1).
+    fn factors(&self, which: usize) -> (&Tensor, &Tensor, bool, bool) {
+        let (a2, b2, d2) = (&self.a2, &self.b2, &self.d2);
+        let (for_x, for_y) = match (self.tx, self.ty) {
+            (false, false) => ((d2, b2, false, true), (a2, d2, true, false)),
+            (true, false) => ((b2, d2, false, true), (a2, d2, false, false)),
+            (false, true) => ((d2, b2, false, false), (d2, a2, true, false)),
+            (true, true) => ((b2, d2, true, true), (d2, a2, true, true)),
         };
-        let product =
-            |(p, q, tp, tq): (&Tensor, &Tensor, bool, bool), want: &Tensor, shape: &[i64]| {
-                let g = matmul_into(p, q, (tp, tq, alpha), None)?;
-                reduce_to(g, want.shape())?.reshaped(shape)
-            };
-        let gx = dx
-            .as_ref()
-            .map(|_| product(for_x, &a2, a.shape()))
-            .transpose()?;
-        let gy = dy
-            .as_ref()
-            .map(|_| product(for_y, &b2, b.shape()))
-            .transpose()?;
-        drop((a, b, d));
-        super::float::set_grads(s, vec![(&dx, gx), (&dy, gy)]);
-        Ok(())
-    })
+        if which == 0 {
+            for_x
+        } else {
+            for_y
+        }
+    }
+
+    /// X's gradient (`which` 0) or Y's (1), times `alpha`, batch dims
+    /// summed back to the operand's, in `shape`.
+    fn product(&self, which: usize, alpha: f64, shape: &[i64]) -> Result<Tensor, KernelError> {
+        let (p, q, tp, tq) = self.factors(which);
+        let want = if which == 0 { &self.a2 } else { &self.b2 };
+        let g = matmul_into(p, q, (tp, tq, alpha), None)?;
+        reduce_to(g, want.shape())?.reshaped(shape)
+    }
 }
 
 fn matmul(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
