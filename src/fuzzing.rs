@@ -311,6 +311,7 @@ fn run(program: &Verified) -> Result<Vec<(String, Tensor)>, RuntimeError> {
         profile: false,
         select_ops: false,
         rank: None,
+        no_fuse: false,
     });
     session.run_once(program, feeds(program), Vec::new())
 }

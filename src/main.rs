@@ -471,6 +471,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 profile,
                 select_ops: select_dispatch == SelectDispatch::Ops,
                 rank: None,
+                // Fused optimizer updates off (same results; for measuring).
+                no_fuse: std::env::var_os("FLUIDC_NO_FUSE").is_some_and(|v| v == "1"),
             },
             startup,
             steps,

@@ -30,6 +30,7 @@ mod constant;
 mod error;
 mod exec;
 mod feed;
+mod fuse;
 mod goroutine;
 mod interp;
 mod layout;
@@ -72,6 +73,14 @@ pub struct RunOptions {
     /// The most bytes one tensor may take; default:
     /// [`tensor::alloc::default_max_memory`].
     pub max_memory: Option<u64>,
+}
+
+/// The gradients whose optimizer update a session fuses into the op that
+/// computes them, so it never writes them (unless
+/// [`SessionOptions::no_fuse`]; see `fuse` for when a pair is fused). A
+/// run that fetches one of them runs the program unfused.
+pub fn fused_gradients(program: &Verified) -> Vec<String> {
+    fuse::pairs(program).into_iter().map(|p| p.grad).collect()
 }
 
 /// Runs block 0 of `program` once, in a fresh session, and returns the

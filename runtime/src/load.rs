@@ -32,6 +32,20 @@ pub(crate) struct Runnable {
     /// and the programs it wrote, and fluidc writes, declare such a
     /// `mean` or `accuracy` as `[1]`; Paddle 3.3.1's declare `[]`).
     pub(crate) declared_one: std::collections::HashSet<String>,
+    /// The gradients that fused optimizer updates never write
+    /// (`crate::fuse`), and the program to load unfused for a run that
+    /// fetches one of them ([`Runnable::for_fetch`]).
+    fused_grads: Vec<String>,
+    unfused: Option<Box<Unfused>>,
+    /// Whether selects run op by op (`without_select_dispatch`).
+    select_ops: bool,
+}
+
+/// The program of a fused [`Runnable`], and its unfused load once a run
+/// needed it.
+struct Unfused {
+    program: Verified,
+    loaded: std::sync::OnceLock<Box<Runnable>>,
 }
 
 pub(crate) struct LoadedBlock {
@@ -59,6 +73,7 @@ impl Runnable {
     /// Drops every select's direct dispatch (`SessionOptions::select_ops`):
     /// the cases blocks then run op by op.
     pub(crate) fn without_select_dispatch(&mut self) {
+        self.select_ops = true;
         for op in self.blocks.iter_mut().flat_map(|b| b.ops.iter_mut()) {
             if let Exec::Control(crate::exec::Control::Select(sel)) = &mut op.exec {
                 sel.dispatch = None;
@@ -66,7 +81,29 @@ impl Runnable {
         }
     }
 
-    pub(crate) fn load(program: &Verified) -> Result<Runnable, RuntimeError> {
+    /// The runnable to run when a run fetches `extra` besides the
+    /// program's fetch targets: this one, or, when it asks for a gradient
+    /// a fused update never writes, the program loaded unfused.
+    pub(crate) fn for_fetch(&self, extra: &[String]) -> Result<&Runnable, RuntimeError> {
+        let Some(unfused) = &self.unfused else {
+            return Ok(self);
+        };
+        if !extra.iter().any(|n| self.fused_grads.contains(n)) {
+            return Ok(self);
+        }
+        if let Some(r) = unfused.loaded.get() {
+            return Ok(r);
+        }
+        let mut r = Runnable::load(&unfused.program, false)?;
+        if self.select_ops {
+            r.without_select_dispatch();
+        }
+        Ok(unfused.loaded.get_or_init(|| Box::new(r)))
+    }
+
+    /// Loads `program`; with `fuse`, optimizer updates are fused into
+    /// the ops computing their gradients where that is safe (`crate::fuse`).
+    pub(crate) fn load(program: &Verified, fuse: bool) -> Result<Runnable, RuntimeError> {
         let p: &Program = program;
         let mut layout = Layout::new(p);
         // Outputs nobody declared become variables of the writing op's block
@@ -89,15 +126,21 @@ impl Runnable {
         let registry = Registry::global();
         let first = Self::build(p, registry, &layout);
         layout.sort();
-        let (blocks, problems) = if first.1.is_empty() {
+        let (mut blocks, problems) = if first.1.is_empty() {
             Self::build(p, registry, &layout)
         } else {
             first
         };
-        layout.uses.lock().clear();
         if !problems.is_empty() {
+            layout.uses.lock().clear();
             return Err(RuntimeError::new(problems.join("\n")));
         }
+        let fused_grads = if fuse {
+            crate::fuse::apply(p, &layout, &mut blocks)
+        } else {
+            Vec::new()
+        };
+        layout.uses.lock().clear();
         let mut runnable = Runnable {
             blocks,
             layout,
@@ -114,6 +157,14 @@ impl Runnable {
                 .filter(|v| v.tensor_desc().is_some_and(|t| t.dims == [1]))
                 .map(|v| v.name.clone())
                 .collect(),
+            unfused: (!fused_grads.is_empty()).then(|| {
+                Box::new(Unfused {
+                    program: program.clone(),
+                    loaded: std::sync::OnceLock::new(),
+                })
+            }),
+            fused_grads,
+            select_ops: false,
         };
         let mut seen = std::collections::HashSet::new();
         for var in p.blocks.iter().flat_map(|b| &b.vars) {

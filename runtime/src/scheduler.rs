@@ -523,7 +523,7 @@ mod tests {
             ..Default::default()
         })
         .unwrap();
-        let prog = Runnable::load(&program).unwrap();
+        let prog = Runnable::load(&program, true).unwrap();
         let sched = Sched::new(&prog, Limits::default());
         let queues: Vec<LocalQueue> = (0..3).map(|_| Mutex::new(VecDeque::new())).collect();
         let worker = |id: usize| Worker {

@@ -62,6 +62,11 @@ pub struct SessionOptions {
     /// its `all_reduce` and `broadcast` ops exchange tensors with the
     /// group's other sessions. Default: none, and they are the identity.
     pub rank: Option<crate::collective::Member>,
+    /// Run every op by its own kernel: no optimizer update fused into the
+    /// op computing its gradient (`crate::fuse`; the CLI sets it from
+    /// `FLUIDC_NO_FUSE=1`). The results are the same bit for bit; for
+    /// measuring and testing the fusion.
+    pub no_fuse: bool,
 }
 
 /// A program loaded once to be run many times ([`Session::prepare`]): a
@@ -177,6 +182,7 @@ impl Session {
         feeds: Vec<(String, Tensor)>,
         fetch: Vec<String>,
     ) -> Result<Vec<(String, Tensor)>, RuntimeError> {
+        let prog = prog.for_fetch(&fetch)?;
         let _engine = random::use_engine(self.engine.clone());
         let _member = crate::collective::use_member(self.options.rank.clone());
         let root = Scope::root(prog.blocks[0].shared);
@@ -307,7 +313,7 @@ impl Session {
 
     /// `program` loaded as the options ask.
     fn load_runnable(&self, program: &Verified) -> Result<Runnable, RuntimeError> {
-        let mut loaded = Runnable::load(program)?;
+        let mut loaded = Runnable::load(program, !self.options.no_fuse)?;
         if self.options.select_ops {
             loaded.without_select_dispatch();
         }

@@ -4,13 +4,16 @@
 //! matmul follows numpy: 1-D operands become a row (X) or a column (Y) and
 //! that dim is dropped from the result; leading batch dims broadcast.
 use super::elementwise::dtype_mismatch;
+use super::optim::{Dense, Real, Step};
 use super::output::take_unless_input;
 use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::loader::OpLoader;
+use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::broadcast;
 use crate::tensor::num::{with_numeric_pair, Num};
 use crate::tensor::{alloc, par, Buffer, Element, Shape, Tensor};
+use fluidc_transpiler::VarKind;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2, Axis};
 
@@ -41,27 +44,8 @@ fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
         };
         let (old_dx, old_dy) = (old(&dx), old(&dy));
         let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
-        let flat = |t: &Tensor, at: i64| -> Result<Tensor, KernelError> {
-            let at = usize::try_from(at)
-                .ok()
-                .filter(|&a| a >= 1 && a <= t.shape().len())
-                .ok_or_else(|| {
-                    KernelError::Attribute(format!(
-                        "num_col_dims {at} is out of range for shape {:?}",
-                        t.shape()
-                    ))
-                })?;
-            let prod = |s: &[i64]| s.iter().product::<i64>();
-            t.reshaped(&[prod(&t.shape()[..at]), prod(&t.shape()[at..])])
-        };
-        let (a2, b2) = (flat(&a, xn)?, flat(&b, yn)?);
-        let d2 = d.reshaped(&[a2.shape()[0], b2.shape()[1]])?;
-        let gx = match dx {
-            Some(_) => {
-                Some(matmul_into(&d2, &b2, (false, true, 1.0), old_dx)?.reshaped(a.shape())?)
-            }
-            None => None,
-        };
+        let (a2, b2, d2) = mul_grad_operands(&a, &b, &d, xn, yn)?;
+        let gx = grad_x(&dx, &d2, &b2, a.shape(), old_dx)?;
         let gy = match dy {
             Some(_) => {
                 Some(matmul_into(&a2, &d2, (true, false, 1.0), old_dy)?.reshaped(b.shape())?)
@@ -72,6 +56,257 @@ fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
         super::float::set_grads(s, vec![(&dx, gx), (&dy, gy)]);
         Ok(())
     })
+}
+
+/// A `mul_grad`'s `X@GRAD`, if it has one: `Out@GRAD · Yᵀ` (flattened
+/// as [`mul_grad_operands`] gives them) in X's shape.
+fn grad_x(
+    dx: &Option<VarRef>,
+    d2: &Tensor,
+    b2: &Tensor,
+    shape: &[i64],
+    old: Option<Box<Tensor>>,
+) -> Result<Option<Tensor>, KernelError> {
+    dx.as_ref()
+        .map(|_| matmul_into(d2, b2, (false, true, 1.0), old)?.reshaped(shape))
+        .transpose()
+}
+
+/// A `mul_grad`'s matrices: X and Y flattened at their `num_col_dims` as
+/// `mul` flattens them, and `Out@GRAD` in their product's shape.
+fn mul_grad_operands(
+    a: &Tensor,
+    b: &Tensor,
+    d: &Tensor,
+    xn: i64,
+    yn: i64,
+) -> Result<(Tensor, Tensor, Tensor), KernelError> {
+    let flat = |t: &Tensor, at: i64| -> Result<Tensor, KernelError> {
+        let at = usize::try_from(at)
+            .ok()
+            .filter(|&a| a >= 1 && a <= t.shape().len())
+            .ok_or_else(|| {
+                KernelError::Attribute(format!(
+                    "num_col_dims {at} is out of range for shape {:?}",
+                    t.shape()
+                ))
+            })?;
+        let prod = |s: &[i64]| s.iter().product::<i64>();
+        t.reshaped(&[prod(&t.shape()[..at]), prod(&t.shape()[at..])])
+    };
+    let (a2, b2) = (flat(a, xn)?, flat(b, yn)?);
+    let d2 = d.reshaped(&[a2.shape()[0], b2.shape()[1]])?;
+    Ok((a2, b2, d2))
+}
+
+/// A `mul_grad` fused with the optimizer op that is the only reader of
+/// its `Y@GRAD` (`crate::fuse` finds the pairs): `X@GRAD` as `mul_grad`
+/// computes it, from Y before the update; then `Y@GRAD = Xᵀ · Out@GRAD`
+/// a block of rows at a time into one small buffer, each block handed to
+/// the optimizer's per-element update ([`Step::update`], the code its own
+/// kernel runs) while it is in cache. `Y@GRAD` is never written.
+///
+/// A block of rows of the product has the bits the full product has
+/// there: the GEMM computes each element from its row of Xᵀ and column of
+/// `Out@GRAD` alone, in the same order whichever rows it is given (the
+/// two-thread split in [`multiply`] relies on this too; the tests check
+/// it). A product that [`multiply`] would split over two threads is
+/// computed whole instead, as it computes it, then updated.
+pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
+    let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
+    let dx = l.opt_output("X@GRAD")?;
+    let xn = l.int("x_num_col_dims")?;
+    let yn = l.int("y_num_col_dims")?;
+    compute(move |s| {
+        let old_dx = dx
+            .as_ref()
+            .and_then(|g| take_unless_input(s, g, &[&x, &y, &dout]));
+        let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
+        let (a2, b2, d2) = mul_grad_operands(&a, &b, &d, xn, yn)?;
+        let gx = grad_x(&dx, &d2, &b2, a.shape(), old_dx)?;
+        // What `mul_grad` checks of `Y@GRAD`: its operands' dtypes, and
+        // that it has Y's shape.
+        if a2.dtype() != d2.dtype() {
+            return Err(dtype_mismatch(&a2, &d2));
+        }
+        let (k, n) = (a2.shape()[1], d2.shape()[1]);
+        let numel = usize::try_from(k.saturating_mul(n)).unwrap_or(usize::MAX);
+        if numel != b.numel() {
+            return Err(KernelError::Shape(format!(
+                "cannot reshape [{k}, {n}] to {:?}",
+                b.shape()
+            )));
+        }
+        let gy = GradY::Rows {
+            lhs: a2,
+            lt: true,
+            rhs: d2,
+            rt: false,
+            alpha: 1.0,
+        };
+        drop((a, b, d, b2));
+        fused_update(s, &opt, &dx, gx, gy)
+    })
+}
+
+/// [`mul_grad_fused`] for `matmul_grad` and `matmul_v2_grad`: X and Y
+/// matrices (or vectors) give `Y@GRAD` a block of rows at a time; with
+/// batch dims it is computed whole (summed over them, as `matmul_grad`
+/// does), then updated.
+pub(crate) fn matmul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
+    let op = match l.op.ty.as_str() {
+        "matmul_grad" => MatmulGradOp::load(l, "transpose_X", "transpose_Y")?,
+        _ => MatmulGradOp::load(l, "trans_x", "trans_y")?,
+    };
+    compute(move |s| {
+        let (g, gx, y_shape) = op.start(s)?;
+        let gy = if g.a2.shape().len() == 2 && g.b2.shape().len() == 2 {
+            // Y's factors are X's and Out@GRAD's, never Y's own.
+            let (p, q, tp, tq) = g.factors(1);
+            if p.dtype() != q.dtype() {
+                return Err(dtype_mismatch(p, q));
+            }
+            GradY::Rows {
+                lhs: p.clone(),
+                lt: tp,
+                rhs: q.clone(),
+                rt: tq,
+                alpha: op.alpha,
+            }
+        } else {
+            GradY::Whole(g.product(1, op.alpha, &y_shape)?)
+        };
+        drop(g);
+        fused_update(s, &opt, &op.dx, gx, gy)
+    })
+}
+
+/// How a fused kernel gets `Y@GRAD`.
+enum GradY {
+    /// `alpha · op(lhs) · op(rhs)` of two matrices (`op` transposes when
+    /// asked), computed a block of rows at a time.
+    Rows {
+        lhs: Tensor,
+        lt: bool,
+        rhs: Tensor,
+        rt: bool,
+        alpha: f64,
+    },
+    /// Computed whole.
+    Whole(Tensor),
+}
+
+/// The end of a fused kernel: `X@GRAD` written, then the optimizer's
+/// step with `Y@GRAD`.
+fn fused_update(
+    s: &mut Vars,
+    opt: &Dense,
+    dx: &Option<VarRef>,
+    gx: Option<Tensor>,
+    gy: GradY,
+) -> Result<(), KernelError> {
+    super::float::set_grads(s, vec![(dx, gx)]);
+    if opt.skips(s)? {
+        return Ok(());
+    }
+    match opt.dtype(s)? {
+        VarKind::Fp64 => update_by_rows::<f64>(s, opt, &gy),
+        _ => update_by_rows::<f32>(s, opt, &gy),
+    }
+}
+
+/// Rows of `Y@GRAD` computed per block of [`mul_grad_fused`]: about this
+/// many elements (16 KiB of float32), at least one row.
+const FUSED_BLOCK: usize = 4096;
+
+/// The optimizer step of a fused kernel in `T`, the parameter's dtype.
+fn update_by_rows<T: Real + MatElem>(
+    s: &mut Vars,
+    opt: &Dense,
+    gy: &GradY,
+) -> Result<(), KernelError> {
+    let mut step = opt.begin::<T>(s)?;
+    let result = match gy {
+        GradY::Whole(g) => Dense::check_grad(&step, g.dtype(), g.numel()).and_then(|()| {
+            // check_grad checked the dtype.
+            step.update(0, g.values::<T>().unwrap_or_default())
+        }),
+        &GradY::Rows {
+            ref lhs,
+            lt,
+            ref rhs,
+            rt,
+            alpha,
+        } => by_rows(&mut step, (lhs, lt), (rhs, rt), alpha),
+    };
+    opt.finish(s, step, result)
+}
+
+/// `alpha · op(lhs) · op(rhs)` a block of rows at a time, each block given
+/// to `step` (see [`mul_grad_fused`]).
+fn by_rows<T: Real + MatElem>(
+    step: &mut Step<T>,
+    (lhs, lt): (&Tensor, bool),
+    (rhs, rt): (&Tensor, bool),
+    alpha: f64,
+) -> Result<(), KernelError> {
+    let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("matmul: {e}"));
+    let dims = |t: &Tensor, trans: bool| match (t.shape(), trans) {
+        (&[r, c], false) => Ok((r.max(0) as usize, c.max(0) as usize)),
+        (&[r, c], true) => Ok((c.max(0) as usize, r.max(0) as usize)),
+        (other, _) => Err(KernelError::Shape(format!("{other:?} is not a matrix"))),
+    };
+    let ((m, k), (k2, n)) = (dims(lhs, lt)?, dims(rhs, rt)?);
+    if k != k2 {
+        return Err(KernelError::Shape(format!(
+            "matmul: [{m}, {k}] by [{k2}, {n}]"
+        )));
+    }
+    Dense::check_grad(step, lhs.dtype(), m * n)?;
+    /// A factor as the GEMM reads it (as `multiply` views it).
+    fn view<T: Element>(
+        t: &Tensor,
+        (r, c): (usize, usize),
+        trans: bool,
+    ) -> Result<ArrayView2<'_, T>, KernelError> {
+        let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("matmul: {e}"));
+        let v = t
+            .values::<T>()
+            .ok_or_else(|| KernelError::Dtype("matmul: a factor changed dtype".into()))?;
+        Ok(if trans {
+            ArrayView2::from_shape((c, r), v)
+                .map_err(shape_err)?
+                .reversed_axes()
+        } else {
+            ArrayView2::from_shape((r, c), v).map_err(shape_err)?
+        })
+    }
+    let (p, q) = (view::<T>(lhs, (m, k), lt)?, view::<T>(rhs, (k, n), rt)?);
+    let alpha = T::from_f64(alpha);
+    if m * n == 0 {
+        return Ok(());
+    }
+    if m >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
+        // As `multiply` computes it (two threads), then updated whole.
+        alloc::check(&Shape::from_slice(&[m as i64, n as i64]), T::KIND)?;
+        let mut g = vec![T::ZERO; m * n];
+        let c = ArrayViewMut2::from_shape((m, n), &mut g[..]).map_err(shape_err)?;
+        let (p1, p2) = p.split_at(Axis(0), m / 2);
+        let (c1, c2) = c.split_at(Axis(0), m / 2);
+        par::join(|| T::gemm(alpha, p1, q, c1), || T::gemm(alpha, p2, q, c2));
+        return step.update(0, &g);
+    }
+    let rows = (FUSED_BLOCK / n).clamp(1, m);
+    let mut buf = vec![T::ZERO; rows * n];
+    for r0 in (0..m).step_by(rows) {
+        let r1 = (r0 + rows).min(m);
+        let c = &mut buf[..(r1 - r0) * n];
+        let block = p.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
+        let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
+        T::gemm(alpha, block, q, cv);
+        step.update(r0 * n, c)?;
+    }
+    Ok(())
 }
 
 /// Sums a gradient computed at the broadcast batch shape down to the
@@ -98,51 +333,118 @@ fn reduce_to(g: Tensor, want: &[i64]) -> Result<Tensor, KernelError> {
 /// operands treated as `matmul` treats them, batch dims summed back to each
 /// operand's shape.
 fn matmul_grad(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
-    let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
-    let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
-    let (tx, ty) = (l.bool_or(tx, false)?, l.bool_or(ty, false)?);
-    let alpha = l.float_or("alpha", 1.0)?;
+    let op = MatmulGradOp::load(l, tx, ty)?;
+    let dy = l.opt_output("Y@GRAD")?;
     compute(move |s| {
-        let (a, b, d) = (s.tensor(&x)?, s.tensor(&y)?, s.tensor(&dout)?);
+        let (g, gx, y_shape) = op.start(s)?;
+        let gy = dy
+            .as_ref()
+            .map(|_| g.product(1, op.alpha, &y_shape))
+            .transpose()?;
+        drop(g);
+        super::float::set_grads(s, vec![(&op.dx, gx), (&dy, gy)]);
+        Ok(())
+    })
+}
+
+/// What a `matmul_grad` or `matmul_v2_grad` reads and its `X@GRAD`,
+/// resolved at load time (the transpose attributes are named `tx` and `ty`).
+struct MatmulGradOp {
+    x: VarRef,
+    y: VarRef,
+    dout: VarRef,
+    dx: Option<VarRef>,
+    tx: bool,
+    ty: bool,
+    alpha: f64,
+}
+
+impl MatmulGradOp {
+    fn load(l: &OpLoader, tx: &str, ty: &str) -> Result<MatmulGradOp, String> {
+        Ok(MatmulGradOp {
+            x: l.input("X")?,
+            y: l.input("Y")?,
+            dout: l.input("Out@GRAD")?,
+            dx: l.opt_output("X@GRAD")?,
+            tx: l.bool_or(tx, false)?,
+            ty: l.bool_or(ty, false)?,
+            alpha: l.float_or("alpha", 1.0)?,
+        })
+    }
+
+    /// The operands, `X@GRAD` if wanted, and Y's shape.
+    fn start(&self, s: &Vars) -> Result<(MatmulGrad, Option<Tensor>, Vec<i64>), KernelError> {
+        let (a, b, d) = (
+            s.tensor(&self.x)?,
+            s.tensor(&self.y)?,
+            s.tensor(&self.dout)?,
+        );
+        let g = MatmulGrad::new(&a, &b, &d, self.tx, self.ty)?;
+        let gx = self
+            .dx
+            .as_ref()
+            .map(|_| g.product(0, self.alpha, a.shape()))
+            .transpose()?;
+        Ok((g, gx, b.shape().to_vec()))
+    }
+}
+
+/// A `matmul_grad`'s operands: X and Y as matrices (a 1-D X a row, a 1-D
+/// Y a column, as `matmul` reads them), `Out@GRAD` in their product's
+/// shape, and the transposes that apply.
+struct MatmulGrad {
+    a2: Tensor,
+    b2: Tensor,
+    d2: Tensor,
+    tx: bool,
+    ty: bool,
+}
+
+impl MatmulGrad {
+    fn new(a: &Tensor, b: &Tensor, d: &Tensor, tx: bool, ty: bool) -> Result<Self, KernelError> {
         let (xv, yv) = (a.shape().len() == 1, b.shape().len() == 1);
         let (tx, ty) = (tx && !xv, ty && !yv);
         let a2 = if xv {
             a.reshaped(&[1, a.shape()[0]])?
         } else {
-            (*a).clone()
+            a.clone()
         };
         let b2 = if yv {
             b.reshaped(&[b.shape()[0], 1])?
         } else {
-            (*b).clone()
+            b.clone()
         };
         let p = plan(a2.shape(), b2.shape(), tx, ty)?;
         // The operands are matrices here, so the product's shape keeps both dims.
         let d2 = d.reshaped(&p.shape)?;
-        // (lhs, rhs, transpose lhs, transpose rhs) of each operand's gradient.
-        let (for_x, for_y) = match (tx, ty) {
-            (false, false) => ((&d2, &b2, false, true), (&a2, &d2, true, false)),
-            (true, false) => ((&b2, &d2, false, true), (&a2, &d2, false, false)),
-            (false, true) => ((&d2, &b2, false, false), (&d2, &a2, true, false)),
-            (true, true) => ((&b2, &d2, true, true), (&d2, &a2, true, true)),
+        Ok(MatmulGrad { a2, b2, d2, tx, ty })
+    }
+
+    /// (lhs, rhs, transpose lhs, transpose rhs) of X's gradient (`which`
+    /// 0) or Y's (1).
+    fn factors(&self, which: usize) -> (&Tensor, &Tensor, bool, bool) {
+        let (a2, b2, d2) = (&self.a2, &self.b2, &self.d2);
+        let (for_x, for_y) = match (self.tx, self.ty) {
+            (false, false) => ((d2, b2, false, true), (a2, d2, true, false)),
+            (true, false) => ((b2, d2, false, true), (a2, d2, false, false)),
+            (false, true) => ((d2, b2, false, false), (d2, a2, true, false)),
+            (true, true) => ((b2, d2, true, true), (d2, a2, true, true)),
         };
-        let product =
-            |(p, q, tp, tq): (&Tensor, &Tensor, bool, bool), want: &Tensor, shape: &[i64]| {
-                let g = matmul_into(p, q, (tp, tq, alpha), None)?;
-                reduce_to(g, want.shape())?.reshaped(shape)
-            };
-        let gx = dx
-            .as_ref()
-            .map(|_| product(for_x, &a2, a.shape()))
-            .transpose()?;
-        let gy = dy
-            .as_ref()
-            .map(|_| product(for_y, &b2, b.shape()))
-            .transpose()?;
-        drop((a, b, d));
-        super::float::set_grads(s, vec![(&dx, gx), (&dy, gy)]);
-        Ok(())
-    })
+        if which == 0 {
+            for_x
+        } else {
+            for_y
+        }
+    }
+
+    /// X's gradient (`which` 0) or Y's (1), times `alpha`, batch dims
+    /// summed back to the operand's, in `shape`.
+    fn product(&self, which: usize, alpha: f64, shape: &[i64]) -> Result<Tensor, KernelError> {
+        let (p, q, tp, tq) = self.factors(which);
+        let want = if which == 0 { &self.a2 } else { &self.b2 };
+        let g = matmul_into(p, q, (tp, tq, alpha), None)?;
+        reduce_to(g, want.shape())?.reshaped(shape)
+    }
 }
 
 fn matmul(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
@@ -426,6 +728,82 @@ mod tests {
             }
         }
         out
+    }
+
+    /// `mul_grad_fused` computes a product a block of rows at a time (and
+    /// `multiply` splits one over two threads by rows): each block must
+    /// have the bits the whole product has there, for any block size,
+    /// transposed A or not, an inner dim past the GEMM's blocking.
+    #[test]
+    fn row_blocks_of_a_product_have_the_whole_products_bits() {
+        fn check<T: MatElem + Bits>(from: fn(f64) -> T) {
+            let mut state = 0x2545_F491_4F6C_DD1Du64;
+            let mut next = move || {
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                let v = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+                from((v >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
+            };
+            for (m, k, n) in [(100, 1, 64), (37, 8, 33), (70, 300, 40), (130, 700, 17)] {
+                let a: Vec<T> = (0..m * k).map(|_| next()).collect();
+                let b: Vec<T> = (0..k * n).map(|_| next()).collect();
+                for ta in [false, true] {
+                    let av = if ta {
+                        ArrayView2::from_shape((k, m), &a[..])
+                            .expect("a")
+                            .reversed_axes()
+                    } else {
+                        ArrayView2::from_shape((m, k), &a[..]).expect("a")
+                    };
+                    let bv = ArrayView2::from_shape((k, n), &b[..]).expect("b");
+                    let one = T::from_f64(1.0);
+                    let mut whole = vec![T::ZERO; m * n];
+                    T::gemm(
+                        one,
+                        av,
+                        bv,
+                        ArrayViewMut2::from_shape((m, n), &mut whole[..]).expect("c"),
+                    );
+                    for rows in [1, 5, 32, m] {
+                        let mut got = vec![T::ZERO; m * n];
+                        for r0 in (0..m).step_by(rows) {
+                            let r1 = (r0 + rows).min(m);
+                            let block = av.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
+                            let c = &mut got[r0 * n..r1 * n];
+                            T::gemm(
+                                one,
+                                block,
+                                bv,
+                                ArrayViewMut2::from_shape((r1 - r0, n), c).expect("c"),
+                            );
+                        }
+                        assert!(
+                            got.iter()
+                                .zip(&whole)
+                                .all(|(g, w)| g.to_bits_u64() == w.to_bits_u64()),
+                            "{m}x{k}x{n}, transposed {ta}, {rows} rows a block"
+                        );
+                    }
+                }
+            }
+        }
+        check::<f32>(|v| v as f32);
+        check::<f64>(|v| v);
+    }
+
+    trait Bits {
+        fn to_bits_u64(&self) -> u64;
+    }
+    impl Bits for f32 {
+        fn to_bits_u64(&self) -> u64 {
+            u64::from(self.to_bits())
+        }
+    }
+    impl Bits for f64 {
+        fn to_bits_u64(&self) -> u64 {
+            self.to_bits()
+        }
     }
 
     #[test]

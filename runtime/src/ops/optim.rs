@@ -31,9 +31,20 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 /// The float types optimizers run in.
-pub(crate) trait Real: Float + Element + Send + Sync {}
-impl Real for f32 {}
-impl Real for f64 {}
+pub(crate) trait Real: Float + Element + Send + Sync {
+    /// `v as Self`.
+    fn of(v: f64) -> Self;
+}
+impl Real for f32 {
+    fn of(v: f64) -> f32 {
+        v as f32
+    }
+}
+impl Real for f64 {
+    fn of(v: f64) -> f64 {
+        v
+    }
+}
 
 /// A state tensor the op updates (see the module docs): taken out of its
 /// variable when the output is the input, else a copy of the input.
@@ -190,55 +201,16 @@ fn slices<'a, T: Real>(
 
 /// `sgd`: `param -= lr * grad`.
 fn sgd(l: &OpLoader) -> Result<Exec, String> {
-    let state = State::load(l, &[("Param", "ParamOut")])?;
-    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
-    compute(move |s| {
-        run_update(s, &state, &grad, |s, dtype, ts, g| {
-            with_real!(dtype, |T| {
-                let lr: T = one(s, &lr)?;
-                let g = values::<T>(g, "Grad")?;
-                let p = state_mut::<T>(&mut ts[0], "Param")?;
-                for (p, &g) in p.iter_mut().zip(g) {
-                    *p -= lr * g;
-                }
-                Ok(())
-            })
-        })
-    })
+    let dense = Dense::load(l)?;
+    compute(move |s| dense.run(s))
 }
 
 /// `momentum` (Paddle's CPU functor: `rescale_grad` is not applied there):
 /// `v = mu * v + g` (with `g += coeff * param` for `l2_decay`), then
 /// `param -= lr * v`, or with Nesterov `param -= (g + mu * v) * lr`.
 fn momentum(l: &OpLoader) -> Result<Exec, String> {
-    let state = State::load(l, &[("Param", "ParamOut"), ("Velocity", "VelocityOut")])?;
-    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
-    let mu = l.float_or("mu", 0.0)?;
-    let nesterov = l.bool("use_nesterov")?;
-    let l2 = l.string("regularization_method")?.unwrap_or("") == "l2_decay";
-    let coeff = l.float("regularization_coeff")?;
-    compute(move |s| {
-        run_update(s, &state, &grad, |s, dtype, ts, g| {
-            with_real!(dtype, |T| {
-                let lr: T = one(s, &lr)?;
-                let (mu, coeff) = (mu as T, coeff as T);
-                let g = values::<T>(g, "Grad")?;
-                let mut sl = slices::<T>(ts, &state.pairs)?;
-                let (p, rest) = sl.split_at_mut(1);
-                let (p, v) = (&mut *p[0], &mut *rest[0]);
-                for i in 0..p.len() {
-                    let gi = if l2 { p[i] * coeff + g[i] } else { g[i] };
-                    v[i] = v[i] * mu + gi;
-                    p[i] = if nesterov {
-                        p[i] - (gi + v[i] * mu) * lr
-                    } else {
-                        p[i] - lr * v[i]
-                    };
-                }
-                Ok(())
-            })
-        })
-    })
+    let dense = Dense::load(l)?;
+    compute(move |s| dense.run(s))
 }
 
 /// Reads an optional one-value tensor input, else the attribute.
@@ -263,143 +235,451 @@ fn scalar_or(s: &Vars, r: &Option<VarRef>, attr: f64) -> Result<f64, KernelError
 /// dense update; the others, unless `lazy_mode`, decay their moments and
 /// step with the plain `epsilon` (`SparseAdamFunctor<T, CPUAdam>`).
 fn adam(l: &OpLoader) -> Result<Exec, String> {
-    let amsgrad = l.bool("amsgrad")?;
-    let mut slots = vec![
-        ("Param", "ParamOut"),
-        ("Moment1", "Moment1Out"),
-        ("Moment2", "Moment2Out"),
-    ];
-    if amsgrad {
-        slots.push(("Moment2Max", "Moment2MaxOut"));
-    }
-    let state = State::load(l, &slots)?;
-    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
-    let pows = (
-        l.input("Beta1Pow")?,
-        l.input("Beta2Pow")?,
-        l.output("Beta1PowOut")?,
-        l.output("Beta2PowOut")?,
-    );
-    let tensors = (
-        l.opt_input("Beta1Tensor")?,
-        l.opt_input("Beta2Tensor")?,
-        l.opt_input("EpsilonTensor")?,
-        l.opt_input("SkipUpdate")?,
-    );
-    let (beta1, beta2) = (l.float("beta1")?, l.float("beta2")?);
-    let epsilon = l.float("epsilon")?;
-    let global_pow = l.bool("use_global_beta_pow")?;
+    let dense = Dense::load(l)?;
+    let sparse_grad = l.declared_kind(&dense.grad.name) == Some(VarKind::SelectedRows);
     let lazy = l.bool("lazy_mode")?;
-    let sparse_grad = l.declared_kind(&grad.name) == Some(VarKind::SelectedRows);
     compute(move |s| {
-        if let Some(skip) = &tensors.3 {
-            if s.tensor(skip)?.scalar_f64()? != 0.0 {
-                return Ok(());
+        if sparse_grad {
+            let rows = s.tensor(&dense.grad)?.sparse_rows().cloned();
+            if let Some(rows) = rows {
+                return adam_sparse(s, &dense, &rows, lazy);
             }
         }
-        let beta1 = scalar_or(s, &tensors.0, beta1)?;
-        let beta2 = scalar_or(s, &tensors.1, beta2)?;
-        let epsilon = scalar_or(s, &tensors.2, epsilon)?;
-        let dtype = param_dtype(s, &state.pairs[0].1)?;
-        with_real!(dtype, |T| {
-            let (b1, b2, eps) = (beta1 as T, beta2 as T, epsilon as T);
-            let (mut b1p, mut b2p): (T, T) = (one(s, &pows.0)?, one(s, &pows.1)?);
-            let advance = |s: &mut Vars, b1p: T, b2p: T| -> Result<(), KernelError> {
-                if !global_pow {
-                    s.set_tensor(&pows.2, pow_tensor(&*s.tensor(&pows.0)?, b1p * b1)?);
-                    s.set_tensor(&pows.3, pow_tensor(&*s.tensor(&pows.1)?, b2p * b2)?);
-                }
-                Ok(())
+        dense.run(s)
+    })
+}
+
+/// The sparse-gradient path of [`adam`] (see there).
+fn adam_sparse(s: &mut Vars, dense: &Dense, rows: &[usize], lazy: bool) -> Result<(), KernelError> {
+    let Kind::Adam(a) = &dense.kind else {
+        return Err(KernelError::Invalid("adam: not an adam op".into()));
+    };
+    if dense.skips(s)? {
+        return Ok(());
+    }
+    let (beta1, beta2, epsilon) = a.betas(s)?;
+    let dtype = param_dtype(s, &dense.state.pairs[0].1)?;
+    with_real!(dtype, |T| {
+        let (b1, b2, eps) = (beta1 as T, beta2 as T, epsilon as T);
+        let pows = &a.pows;
+        let (mut b1p, mut b2p): (T, T) = (one(s, &pows.0)?, one(s, &pows.1)?);
+        if rows.is_empty() {
+            return Ok(());
+        }
+        a.advance(s, b1p * b1, b2p * b2)?;
+        if !a.global_pow && pows.0.place == pows.2.place {
+            b1p *= b1;
+        }
+        if !a.global_pow && pows.1.place == pows.3.place {
+            b2p *= b2;
+        }
+        run_update(s, &dense.state, &dense.grad, |s, _, ts, g| {
+            let lr: T = one(s, &dense.lr)?;
+            let lr_t = lr * ((T::one() - b2p).sqrt() / (T::one() - b1p));
+            let eps_t = eps * (T::one() - b2p).sqrt();
+            let height = ts[0].shape().first().map_or(0, |&d| d.max(0) as usize);
+            let g = values::<T>(g, "Grad")?;
+            let mut sl = slices::<T>(ts, &dense.state.pairs)?;
+            let mut it = sl.iter_mut();
+            let (Some(p), Some(m1), Some(m2)) = (it.next(), it.next(), it.next()) else {
+                return Err(KernelError::Invalid("adam: missing state".into()));
             };
-            let sparse = if sparse_grad {
-                s.tensor(&grad)?.sparse_rows().cloned()
-            } else {
-                None
-            };
-            if let Some(rows) = &sparse {
-                if rows.is_empty() {
-                    return Ok(());
+            let mut mx = it.next();
+            let width = p.len().checked_div(height).unwrap_or(0);
+            let mut present = rows.iter().peekable();
+            for r in 0..height {
+                let has = present.next_if_eq(&&r).is_some();
+                if !has && lazy {
+                    continue;
                 }
-                advance(s, b1p, b2p)?;
-                if !global_pow && pows.0.place == pows.2.place {
-                    b1p *= b1;
-                }
-                if !global_pow && pows.1.place == pows.3.place {
-                    b2p *= b2;
-                }
-            }
-            run_update(s, &state, &grad, |s, _, ts, g| {
-                let lr: T = one(s, &lr)?;
-                let lr_t = lr * ((T::one() - b2p).sqrt() / (T::one() - b1p));
-                let eps_t = eps * (T::one() - b2p).sqrt();
-                let height = ts[0].shape().first().map_or(0, |&d| d.max(0) as usize);
-                let g = values::<T>(g, "Grad")?;
-                let mut sl = slices::<T>(ts, &state.pairs)?;
-                let mut it = sl.iter_mut();
-                let (Some(p), Some(m1), Some(m2)) = (it.next(), it.next(), it.next()) else {
-                    return Err(KernelError::Invalid("adam: missing state".into()));
-                };
-                let moments = |m1: &mut T, m2: &mut T, g: T| {
-                    *m1 = b1 * *m1 + (T::one() - b1) * g;
-                    *m2 = b2 * *m2 + (T::one() - b2) * g * g;
-                };
-                let mut mx = it.next();
-                if let Some(rows) = &sparse {
-                    let width = p.len().checked_div(height).unwrap_or(0);
-                    let mut present = rows.iter().peekable();
-                    for r in 0..height {
-                        let has = present.next_if_eq(&&r).is_some();
-                        if !has && lazy {
-                            continue;
-                        }
-                        for i in r * width..(r + 1) * width {
-                            if has {
-                                moments(&mut m1[i], &mut m2[i], g[i]);
-                            } else {
-                                m1[i] *= b1;
-                                m2[i] *= b2;
-                            }
-                            let v = match &mut mx {
-                                Some(mx) => {
-                                    mx[i] = mx[i].max(m2[i]);
-                                    mx[i]
-                                }
-                                None => m2[i],
-                            };
-                            let e = if has { eps_t } else { eps };
-                            p[i] -= lr_t * (m1[i] / (v.sqrt() + e));
-                        }
+                for i in r * width..(r + 1) * width {
+                    if has {
+                        adam_moments(b1, b2, &mut m1[i], &mut m2[i], g[i]);
+                    } else {
+                        m1[i] *= b1;
+                        m2[i] *= b2;
                     }
-                    return Ok(());
-                }
-                // Zipped slices (lengths checked by run_update), one loop
-                // per variant: no bounds checks or branches inside, so the
-                // compiler vectorizes it (Adam is most of a small-batch step).
-                let step = |m1: T, m2v: T| (-lr_t) * (m1 / (m2v.sqrt() + eps_t));
-                let rows = p.iter_mut().zip(m1.iter_mut()).zip(m2.iter_mut()).zip(g);
-                match mx {
-                    None => {
-                        for (((p, m1), m2), &g) in rows {
-                            moments(m1, m2, g);
-                            *p += step(*m1, *m2);
+                    let v = match &mut mx {
+                        Some(mx) => {
+                            mx[i] = mx[i].max(m2[i]);
+                            mx[i]
                         }
-                    }
-                    Some(mx) => {
-                        for ((((p, m1), m2), &g), mx) in rows.zip(mx.iter_mut()) {
-                            moments(m1, m2, g);
-                            *mx = mx.max(*m2);
-                            *p += step(*m1, *mx);
-                        }
-                    }
+                        None => m2[i],
+                    };
+                    let e = if has { eps_t } else { eps };
+                    p[i] -= lr_t * (m1[i] / (v.sqrt() + e));
                 }
-                Ok(())
-            })?;
-            if sparse.is_none() {
-                advance(s, b1p, b2p)?;
             }
             Ok(())
         })
     })
+}
+
+/// Adam's moments of one element.
+#[inline(always)]
+fn adam_moments<T: Real>(b1: T, b2: T, m1: &mut T, m2: &mut T, g: T) {
+    *m1 = b1 * *m1 + (T::one() - b1) * g;
+    *m2 = b2 * *m2 + (T::one() - b2) * g * g;
+}
+
+/// An `sgd`, `momentum` or `adam` op with a dense gradient, resolved at
+/// load time. Its per-element update ([`Rule::apply`]) is written once:
+/// the op's own kernel ([`Dense::run`]) applies it to the whole gradient,
+/// and a fused producer of the gradient (`crate::fuse`) to blocks of
+/// elements as it computes them, so both give the same bits.
+pub(crate) struct Dense {
+    state: State,
+    pub(crate) grad: VarRef,
+    lr: VarRef,
+    kind: Kind,
+}
+
+enum Kind {
+    Sgd,
+    Momentum {
+        mu: f64,
+        nesterov: bool,
+        l2: bool,
+        coeff: f64,
+    },
+    Adam(Box<AdamOp>),
+}
+
+/// What an `adam` op reads besides its state.
+struct AdamOp {
+    /// `Beta1Pow`, `Beta2Pow`, `Beta1PowOut`, `Beta2PowOut`.
+    pows: (VarRef, VarRef, VarRef, VarRef),
+    /// `Beta1Tensor`, `Beta2Tensor`, `EpsilonTensor`, `SkipUpdate`.
+    tensors: (
+        Option<VarRef>,
+        Option<VarRef>,
+        Option<VarRef>,
+        Option<VarRef>,
+    ),
+    beta1: f64,
+    beta2: f64,
+    epsilon: f64,
+    global_pow: bool,
+}
+
+impl AdamOp {
+    /// beta1, beta2 and epsilon: the tensors when given, else the attributes.
+    fn betas(&self, s: &Vars) -> Result<(f64, f64, f64), KernelError> {
+        Ok((
+            scalar_or(s, &self.tensors.0, self.beta1)?,
+            scalar_or(s, &self.tensors.1, self.beta2)?,
+            scalar_or(s, &self.tensors.2, self.epsilon)?,
+        ))
+    }
+
+    /// Writes the beta powers' next values, unless `use_global_beta_pow`.
+    fn advance<T: Real>(&self, s: &mut Vars, b1p: T, b2p: T) -> Result<(), KernelError> {
+        if !self.global_pow {
+            let p = &self.pows;
+            s.set_tensor(&p.2, pow_tensor(&*s.tensor(&p.0)?, b1p)?);
+            s.set_tensor(&p.3, pow_tensor(&*s.tensor(&p.1)?, b2p)?);
+        }
+        Ok(())
+    }
+}
+
+/// One step's per-element update, its scalars read.
+pub(crate) enum Rule<T> {
+    Sgd {
+        lr: T,
+    },
+    Momentum {
+        lr: T,
+        mu: T,
+        coeff: T,
+        l2: bool,
+        nesterov: bool,
+    },
+    Adam {
+        b1: T,
+        b2: T,
+        lr_t: T,
+        eps_t: T,
+        /// The beta powers' next values.
+        next_pows: (T, T),
+    },
+}
+
+impl<T: Real> Rule<T> {
+    /// Updates `state` (the state's slices in [`State`] order, each of
+    /// `g`'s length: the same elements of each tensor) by the gradient's
+    /// elements `g`.
+    pub(crate) fn apply(&self, state: &mut [&mut [T]], g: &[T]) {
+        match (self, state) {
+            (Rule::Sgd { lr }, [p]) => {
+                for (p, &g) in p.iter_mut().zip(g) {
+                    *p = *p - *lr * g;
+                }
+            }
+            (
+                &Rule::Momentum {
+                    lr,
+                    mu,
+                    coeff,
+                    l2,
+                    nesterov,
+                },
+                [p, v],
+            ) => {
+                for ((p, v), &g) in p.iter_mut().zip(v.iter_mut()).zip(g) {
+                    let gi = if l2 { *p * coeff + g } else { g };
+                    *v = *v * mu + gi;
+                    *p = if nesterov {
+                        *p - (gi + *v * mu) * lr
+                    } else {
+                        *p - lr * *v
+                    };
+                }
+            }
+            // Zipped slices, one loop per variant: no bounds checks or
+            // branches inside, so the compiler vectorizes it (Adam is most
+            // of a small-batch step).
+            (
+                &Rule::Adam {
+                    b1,
+                    b2,
+                    lr_t,
+                    eps_t,
+                    ..
+                },
+                [p, m1, m2],
+            ) => {
+                let step = |m1: T, m2v: T| (-lr_t) * (m1 / (m2v.sqrt() + eps_t));
+                for (((p, m1), m2), &g) in p.iter_mut().zip(m1.iter_mut()).zip(m2.iter_mut()).zip(g)
+                {
+                    adam_moments(b1, b2, m1, m2, g);
+                    *p = *p + step(*m1, *m2);
+                }
+            }
+            (
+                &Rule::Adam {
+                    b1,
+                    b2,
+                    lr_t,
+                    eps_t,
+                    ..
+                },
+                [p, m1, m2, mx],
+            ) => {
+                let step = |m1: T, m2v: T| (-lr_t) * (m1 / (m2v.sqrt() + eps_t));
+                let rows = p.iter_mut().zip(m1.iter_mut()).zip(m2.iter_mut()).zip(g);
+                for ((((p, m1), m2), &g), mx) in rows.zip(mx.iter_mut()) {
+                    adam_moments(b1, b2, m1, m2, g);
+                    *mx = mx.max(*m2);
+                    *p = *p + step(*m1, *mx);
+                }
+            }
+            // `Dense::load` made the state for its rule.
+            _ => {}
+        }
+    }
+}
+
+/// A step of a [`Dense`] optimizer under way: its state taken out of its
+/// variables (see the module docs) until [`Dense::finish`].
+#[allow(clippy::vec_box)]
+pub(crate) struct Step<T> {
+    rule: Rule<T>,
+    tensors: Vec<Box<Tensor>>,
+}
+
+impl<T: Real> Step<T> {
+    /// How many elements the parameter has.
+    pub(crate) fn len(&self) -> usize {
+        self.tensors[0].numel()
+    }
+
+    /// Applies the rule to elements `at..at + g.len()` of the state.
+    pub(crate) fn update(&mut self, at: usize, g: &[T]) -> Result<(), KernelError> {
+        let end = at + g.len();
+        let mut sl = Vec::with_capacity(self.tensors.len());
+        for t in self.tensors.iter_mut() {
+            let v = state_mut::<T>(t, "state")?;
+            let len = v.len();
+            sl.push(v.get_mut(at..end).ok_or_else(|| {
+                KernelError::Shape(format!("optimizer state has {len} elements, not {end}"))
+            })?);
+        }
+        self.rule.apply(&mut sl, g);
+        Ok(())
+    }
+}
+
+impl Dense {
+    /// An `sgd`, `momentum` or `adam` op (anything else is an error).
+    pub(crate) fn load(l: &OpLoader) -> Result<Dense, String> {
+        let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+        let (slots, kind): (Vec<(&'static str, &'static str)>, Kind) = match l.op.ty.as_str() {
+            "sgd" => (vec![("Param", "ParamOut")], Kind::Sgd),
+            "momentum" => (
+                vec![("Param", "ParamOut"), ("Velocity", "VelocityOut")],
+                Kind::Momentum {
+                    mu: l.float_or("mu", 0.0)?,
+                    nesterov: l.bool("use_nesterov")?,
+                    l2: l.string("regularization_method")?.unwrap_or("") == "l2_decay",
+                    coeff: l.float("regularization_coeff")?,
+                },
+            ),
+            "adam" => {
+                let mut slots = vec![
+                    ("Param", "ParamOut"),
+                    ("Moment1", "Moment1Out"),
+                    ("Moment2", "Moment2Out"),
+                ];
+                if l.bool("amsgrad")? {
+                    slots.push(("Moment2Max", "Moment2MaxOut"));
+                }
+                let adam = AdamOp {
+                    pows: (
+                        l.input("Beta1Pow")?,
+                        l.input("Beta2Pow")?,
+                        l.output("Beta1PowOut")?,
+                        l.output("Beta2PowOut")?,
+                    ),
+                    tensors: (
+                        l.opt_input("Beta1Tensor")?,
+                        l.opt_input("Beta2Tensor")?,
+                        l.opt_input("EpsilonTensor")?,
+                        l.opt_input("SkipUpdate")?,
+                    ),
+                    beta1: l.float("beta1")?,
+                    beta2: l.float("beta2")?,
+                    epsilon: l.float("epsilon")?,
+                    global_pow: l.bool("use_global_beta_pow")?,
+                };
+                (slots, Kind::Adam(Box::new(adam)))
+            }
+            other => return Err(format!("{other} is not a dense optimizer op")),
+        };
+        Ok(Dense {
+            state: State::load(l, &slots)?,
+            grad,
+            lr,
+            kind,
+        })
+    }
+
+    /// Whether this step leaves everything as it is (adam's `SkipUpdate`).
+    pub(crate) fn skips(&self, s: &Vars) -> Result<bool, KernelError> {
+        match &self.kind {
+            Kind::Adam(a) => match &a.tensors.3 {
+                Some(skip) => Ok(s.tensor(skip)?.scalar_f64()? != 0.0),
+                None => Ok(false),
+            },
+            _ => Ok(false),
+        }
+    }
+
+    /// The parameter's dtype (float32 or float64, else an error).
+    pub(crate) fn dtype(&self, s: &Vars) -> Result<VarKind, KernelError> {
+        param_dtype(s, &self.state.pairs[0].1)
+    }
+
+    /// Starts a step in `T`, the parameter's dtype ([`Dense::dtype`]):
+    /// reads the step's scalars, takes the state out of its variables and
+    /// checks it. Call [`Dense::skips`] first.
+    pub(crate) fn begin<T: Real>(&self, s: &mut Vars) -> Result<Step<T>, KernelError> {
+        let lr: T = one(s, &self.lr)?;
+        let rule = match &self.kind {
+            Kind::Sgd => Rule::Sgd { lr },
+            &Kind::Momentum {
+                mu,
+                nesterov,
+                l2,
+                coeff,
+            } => Rule::Momentum {
+                lr,
+                mu: T::of(mu),
+                coeff: T::of(coeff),
+                l2,
+                nesterov,
+            },
+            Kind::Adam(a) => {
+                let (beta1, beta2, epsilon) = a.betas(s)?;
+                let (b1, b2, eps) = (T::of(beta1), T::of(beta2), T::of(epsilon));
+                let (b1p, b2p): (T, T) = (one(s, &a.pows.0)?, one(s, &a.pows.1)?);
+                Rule::Adam {
+                    b1,
+                    b2,
+                    lr_t: lr * ((T::one() - b2p).sqrt() / (T::one() - b1p)),
+                    eps_t: eps * (T::one() - b2p).sqrt(),
+                    next_pows: (b1p * b1, b2p * b2),
+                }
+            }
+        };
+        let tensors = self.state.take(s)?;
+        let n = tensors[0].numel();
+        let checked = (|| {
+            for ((what, _, _), t) in self.state.pairs.iter().zip(&tensors) {
+                if t.dtype() != T::KIND {
+                    return Err(dtype_error(what, t, T::KIND));
+                }
+                same_len(what, n, t.numel())?;
+            }
+            Ok(())
+        })();
+        let step = Step { rule, tensors };
+        match checked {
+            Ok(()) => Ok(step),
+            Err(e) => {
+                self.state.put(s, step.tensors);
+                Err(e)
+            }
+        }
+    }
+
+    /// Checks a gradient of `dtype` with `n` elements against the step.
+    pub(crate) fn check_grad<T: Real>(
+        step: &Step<T>,
+        dtype: VarKind,
+        n: usize,
+    ) -> Result<(), KernelError> {
+        if dtype != T::KIND {
+            return Err(KernelError::Dtype(format!(
+                "Grad is {} but the parameter is {}; an optimizer's tensors share one float dtype",
+                dtype_name(dtype),
+                dtype_name(T::KIND)
+            )));
+        }
+        same_len("Grad", step.len(), n)
+    }
+
+    /// Ends a step: the state goes back to its variables and, if the
+    /// update went well, adam's beta powers advance.
+    pub(crate) fn finish<T: Real>(
+        &self,
+        s: &mut Vars,
+        step: Step<T>,
+        result: Result<(), KernelError>,
+    ) -> Result<(), KernelError> {
+        self.state.put(s, step.tensors);
+        result?;
+        if let (Kind::Adam(a), Rule::Adam { next_pows, .. }) = (&self.kind, &step.rule) {
+            a.advance(s, next_pows.0, next_pows.1)?;
+        }
+        Ok(())
+    }
+
+    /// The op's own kernel: the whole gradient at once.
+    pub(crate) fn run(&self, s: &mut Vars) -> Result<(), KernelError> {
+        if self.skips(s)? {
+            return Ok(());
+        }
+        with_real!(self.dtype(s)?, |T| {
+            let mut step = self.begin::<T>(s)?;
+            let result = (|| {
+                let g = s.tensor(&self.grad)?;
+                Self::check_grad(&step, g.dtype(), g.numel())?;
+                step.update(0, values::<T>(&g, "Grad")?)
+            })();
+            self.finish(s, step, result)
+        })
+    }
 }
 
 /// A beta power's next value, with the old one's shape and dtype.
