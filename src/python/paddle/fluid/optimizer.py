@@ -120,7 +120,7 @@ class Optimizer(object):
                 name=name, shape=dims, dtype=param.dtype, persistable=True, stop_gradient=True)
             startup.global_block().append_op(
                 type="fill_constant", outputs={"Out": [name]},
-                attrs={"shape": dims, "dtype": 5, "value": float(value),
+                attrs={"shape": dims, "dtype": param.dtype, "value": float(value),
                        "str_value": _str_float(value), "force_cpu": False, "op_device": device})
             names.append(name)
         return dict(zip([a[0] for a in self._accumulators], names))
