@@ -133,8 +133,10 @@ class _PyReader(object):
     def read_next(self):
         feeder = self.feeder
         if (feeder is not None and feeder.provider is not None and not feeder.running()
-                and self.queue._empty_and_open()):
-            # Decorated but not started: 1.x's read op waited here for ever.
+                and self.queue._empty_and_open() and threading.active_count() == 1):
+            # Decorated but not started, and no thread of the script's left
+            # to push into the queue itself: 1.x's read op waited here for
+            # ever. (With one, the read waits for its push, as 1.x's did.)
             raise EnforceNotMet(
                 "the reader is not started: call its start() before each pass "
                 "(and reset() after the pass's EOFException)")
