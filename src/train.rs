@@ -178,7 +178,7 @@ pub fn train_ranks(
                     rank,
                 });
                 rank_options.seed = options.seed.map(|seed| seed.wrapping_add(rank as u64));
-                let result = run_rank(start, rank_options, rank, nranks, training, &tx);
+                let result = run_rank(start, rank_options, (rank, nranks), training, &tx);
                 if let Err(e) = result {
                     // The first rank to fail stopped the others: its error is the cause.
                     let first = group.abort(&e.message);
@@ -199,8 +199,7 @@ type Report = (usize, u64, Result<Vec<(String, Tensor)>, (bool, CliError)>);
 fn run_rank(
     start: &StartSession,
     options: SessionOptions,
-    rank: usize,
-    nranks: usize,
+    (rank, nranks): (usize, usize),
     training: &Training,
     tx: &std::sync::mpsc::Sender<Report>,
 ) -> Result<(), CliError> {
@@ -236,7 +235,11 @@ fn run_rank(
             .run_prepared(&prepared, feeds, training.fetch.clone())
             .map_err(|e| error(Some(step), e))?;
         if tx.send((rank, step, Ok(fetched))).is_err() {
-            break; // the collector stopped on another rank's error
+            // The collector stopped (an error, or its output failed): stop
+            // the others too, which may be waiting for this rank.
+            return Err(CliError::user(format!(
+                "rank {rank}: stopped at step {step}"
+            )));
         }
     }
     Ok(())
