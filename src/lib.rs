@@ -16,6 +16,7 @@ pub mod input;
 pub mod native;
 pub mod numpy;
 pub mod params;
+pub mod py_random;
 pub mod run;
 pub mod script;
 pub mod train;

@@ -38,12 +38,21 @@ pub use numpy::{IntDtype, Population, Probabilities, RandomState};
 use rand_mt::Mt;
 
 /// MT19937's state length.
-const N: usize = 624;
+pub(crate) const N: usize = 624;
 
 /// MT19937 seeded by the reference `init_by_array(key)` (numpy's
 /// `mt19937_init_by_array`, CPython's `init_by_array`), for keys of any
 /// length; an empty key seeds as the key `[0]` (neither caller passes one).
 fn mt_from_key(key: &[u32]) -> Mt {
+    // `Mt::from` takes the last 624 outputs and untempers them into the
+    // state, next to regenerate: exactly a freshly seeded generator.
+    Mt::from(init_by_array(key).map(temper))
+}
+
+/// The 624 state words `init_by_array(key)` leaves (before the first
+/// twist); an empty key seeds as the key `[0]`. Python's `_random` keeps
+/// them itself (`crate::py_random`: its `getstate` returns them).
+pub(crate) fn init_by_array(key: &[u32]) -> [u32; N] {
     let zero = [0u32];
     let key = if key.is_empty() { &zero[..] } else { key };
     let mut mt = [0u32; N];
@@ -78,13 +87,11 @@ fn mt_from_key(key: &[u32]) -> Mt {
         }
     }
     mt[0] = 0x8000_0000;
-    // `Mt::from` takes the last 624 outputs and untempers them into the
-    // state, next to regenerate: exactly a freshly seeded generator.
-    Mt::from(mt.map(temper))
+    mt
 }
 
 /// MT19937's output tempering.
-fn temper(mut y: u32) -> u32 {
+pub(crate) fn temper(mut y: u32) -> u32 {
     y ^= y >> 11;
     y ^= (y << 7) & 0x9d2c_5680;
     y ^= (y << 15) & 0xefc6_0000;
@@ -94,8 +101,13 @@ fn temper(mut y: u32) -> u32 {
 /// A double in [0, 1) from two 32-bit draws, 53 random bits (numpy's
 /// `mt19937_next_double`, CPython's `genrand_res53`).
 fn res53(mt: &mut Mt) -> f64 {
-    let a = mt.next_u32() >> 5;
-    let b = mt.next_u32() >> 6;
+    res53_of(|| mt.next_u32())
+}
+
+/// [`res53`] over any source of 32-bit draws.
+pub(crate) fn res53_of(mut next_u32: impl FnMut() -> u32) -> f64 {
+    let a = next_u32() >> 5;
+    let b = next_u32() >> 6;
     (f64::from(a) * 67_108_864.0 + f64::from(b)) / 9_007_199_254_740_992.0
 }
 

@@ -228,6 +228,12 @@ fn interpreter_with(
             crate::zlib::MODULE.to_owned(),
             Box::new(crate::zlib::make_module),
         );
+        // Replaces RustPython's `_random`, added above (a later module of
+        // the same name wins).
+        vm.add_native_module(
+            crate::py_random::MODULE.to_owned(),
+            Box::new(crate::py_random::make_module),
+        );
         if let Some(rx) = signals {
             vm.set_user_signal_channel(rx);
         }

@@ -1,5 +1,5 @@
 # Smaller standard-library gaps, each tried on its own: writing gzip (zlib.compressobj's positional arguments), time.strptime
-# with a date-only format, Random.getstate, pickle errors on corrupt data, array repr and typecodes, unicodedata digit/decimal/
+# with a date-only format, pickle errors on corrupt data, array repr and typecodes, unicodedata digit/decimal/
 # numeric, shutil.disk_usage, TextIOWrapper.newlines, bin() of an __index__ object, repr(NotImplemented), type(...).__name__,
 # inspect.getgeneratorstate, time.localtime's tm_isdst (TZ=UTC), multiprocessing.Pool, the 4300-digit limit of int/str
 # conversions (new in 3.11), shutil.unpack_archive of a tar (passes filter= to tarfile),
@@ -9,7 +9,6 @@ import gzip
 import inspect
 import io
 import pickle
-import random
 import shutil
 import time
 import unicodedata
@@ -46,7 +45,6 @@ def gzip_write():
 
 attempt("gzip write", gzip_write)
 attempt("strptime", lambda: time.strptime("2019-01-02", "%Y-%m-%d")[:3])
-attempt("getstate", lambda: len(random.Random(1).getstate()))
 attempt("corrupt pickle", lambda: pickle.loads(b"garbage"))
 attempt("truncated pickle", lambda: pickle.loads(b"\x80\x04\x95"))
 attempt("array repr", lambda: array.array("f", [1.0, 2.5]))
