@@ -9,7 +9,8 @@ use super::dtype::{cast, DType, Elem, Scalar, ScalarKind};
 use super::error::{ErrorKind, HostError, Result};
 
 /// A numpy array on the host: its dtype is the variant. Arrays are values
-/// (numpy's views that alias their base are not modelled: every operation
+/// (numpy's views that alias their base are the `_numpy` handle's,
+/// `crate::numpy::PyHostArray`: every operation here
 /// returns a new array).
 #[derive(Debug, Clone, PartialEq)]
 pub enum HostArray {

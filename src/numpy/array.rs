@@ -9,8 +9,8 @@ use super::convert::{
     to_array, Held,
 };
 use super::{
-    dtype_arg, dtype_arg_as, wrap_any, wrap_any_as, wrap_array, wrap_array_as, HostResult,
-    PyHostArray,
+    dtype_arg, dtype_arg_as, wrap_any, wrap_any_as, wrap_array, wrap_array_as, wrap_handle,
+    HostResult, PyHostArray,
 };
 use crate::host::ops::compact_shape;
 use crate::host::{self, DType, HostArray, Index, Nested, Scalar};
@@ -267,16 +267,21 @@ fn getitem(h: PyRef<PyHostArray>, key: PyObjectRef, vm: &VirtualMachine) -> PyRe
     let ndim = h.read().ndim();
     let (index, empty) = bool_scalars(index, ndim, vm)?;
     let mut r = h.read().index(&index).py(vm)?;
-    for axis in empty {
+    for &axis in &empty {
         let mut cut = vec![Index::Slice(None, None, None); axis];
         cut.push(Index::Slice(Some(0), Some(0), None));
         r = r.index(&cut).py(vm)?;
     }
     let q = h.is_longlong();
     if r.ndim() == 0 && Index::yields_scalar(&index) {
-        wrap_any_as(r, q, vm)
-    } else {
-        wrap_array_as(r, q, vm)
+        return wrap_any_as(r, q, vm);
+    }
+    match empty
+        .is_empty()
+        .then(|| PyHostArray::view_of(&h, &index, None))
+    {
+        Some(Some(view)) => wrap_handle(view, vm),
+        _ => wrap_array_as(r, q, vm),
     }
 }
 
@@ -309,6 +314,7 @@ fn setitem(
 }
 
 /// `_numpy.rows(h)`: what iterating over an array gives.
+/// Rows of more than one dimension are views, as numpy's are.
 fn rows(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
     let a = h.read().clone();
     let Some(&n) = a.shape().first() else {
@@ -316,7 +322,13 @@ fn rows(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>
     };
     (0..n as i64)
         .map(|i| {
-            let r = a.index(&[Index::Int(i)]).py(vm)?;
+            let index = [Index::Int(i)];
+            if a.ndim() > 1 {
+                if let Some(view) = PyHostArray::view_of(&h, &index, None) {
+                    return wrap_handle(view, vm);
+                }
+            }
+            let r = a.index(&index).py(vm)?;
             wrap_any_as(r, h.is_longlong(), vm)
         })
         .collect()
@@ -420,17 +432,32 @@ fn astype(h: PyRef<PyHostArray>, dtype: PyStrRef, vm: &VirtualMachine) -> PyResu
 }
 
 /// `_numpy.reshape(h, shape)` (one dimension may be -1).
+/// A view of `h`, as numpy's reshape of a contiguous array is.
 fn reshape(h: PyRef<PyHostArray>, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let shape = signed_shape(&shape, vm)?;
     let r = h.read().reshape(&shape).py(vm)?;
-    wrap_array_as(r, h.is_longlong(), vm)
+    match PyHostArray::view_of(&h, &[], Some(&shape)) {
+        Some(view) => wrap_handle(view, vm),
+        None => wrap_array_as(r, h.is_longlong(), vm),
+    }
 }
 
-/// `_numpy.set_shape(h, shape)`: `a.shape = shape`, in place.
+/// `_numpy.ravel(h)`: `a.ravel()`, a view (`flatten` copies).
+fn ravel(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
+    match PyHostArray::view_of(&h, &[], Some(&[-1])) {
+        Some(view) => wrap_handle(view, vm),
+        None => flatten(h, vm),
+    }
+}
+
+/// `_numpy.set_shape(h, shape)`: `a.shape = shape`, in place (a view
+/// keeps aliasing its base).
 fn set_shape(h: PyRef<PyHostArray>, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
     let shape = signed_shape(&shape, vm)?;
     let r = h.read().reshape(&shape).py(vm)?;
-    *h.write() = r;
+    if !h.reshape_view(r.shape()) {
+        *h.write() = r;
+    }
     Ok(())
 }
 
@@ -845,6 +872,7 @@ pub(super) fn add_functions(m: &PyObject, vm: &VirtualMachine) {
         "squeeze" => squeeze,
         "expand_dims" => expand_dims,
         "flatten" => flatten,
+        "ravel" => ravel,
         "copy" => copy,
         "broadcast_to" => broadcast_to,
         "nonzero" => nonzero,

@@ -43,7 +43,7 @@ pub use convert::nested;
 pub const MODULE: &str = "_numpy";
 
 /// An n-d array's storage: one [`HostArray`], written in place by item
-/// assignment and in-place operators.
+/// assignment and in-place operators; or a view of another array.
 ///
 /// An int64 array may be numpy's `longlong` flavour (dtype char `q`, not
 /// `l`): the arrays Paddle gives for int64 tensors are, and numpy prints
@@ -54,16 +54,100 @@ pub const MODULE: &str = "_numpy";
 #[pyclass(module = "_numpy", name = "HostArray")]
 #[derive(Debug, PyPayload)]
 pub struct PyHostArray {
+    /// The values; for a view, the last ones it read or wrote (what it
+    /// gives if its base was resized under it).
     array: RwLock<HostArray>,
     longlong: AtomicBool,
+    view: Option<View>,
+}
+
+/// What numpy's basic indexing, `reshape` and `ravel` give: an array that
+/// aliases its base, so that `p[i][j] += d`, `for row in a: row[0] = 0`
+/// and `a.ravel()[k] = v` change `a`, as the finite-difference checks of
+/// 2018 scripts rely on. Reading a view indexes its base afresh; writing
+/// one writes the indexed part of the base (`ArrayWrite`). The base is
+/// read at the shape it had when the view was made, as numpy's view keeps
+/// pointing into the same memory when `a.shape` changes later.
+#[derive(Debug)]
+struct View {
+    base: PyRef<PyHostArray>,
+    base_shape: Vec<usize>,
+    /// Basic items only: integers, slices, `None` and `...`.
+    index: Vec<crate::host::Index>,
+    /// The shape of `base[index]`, and the view's own (a reshape's).
+    indexed_shape: Vec<usize>,
+    shape: RwLock<Vec<usize>>,
+    /// How many views lie between this one and an array: reading walks
+    /// them all, so past [`MAX_VIEW_DEPTH`] a part is a copy instead
+    /// (`x = x[1:]` in a loop would otherwise slow every read).
+    depth: usize,
+}
+
+const MAX_VIEW_DEPTH: usize = 16;
+
+/// A shape as the signed shape `HostArray::reshape` takes.
+fn signed(shape: &[usize]) -> Vec<i64> {
+    shape.iter().map(|&d| d as i64).collect()
+}
+
+/// [`PyHostArray::read`]'s guard: the array's own storage, or a view's
+/// values read from its base.
+#[derive(Debug)]
+pub enum ArrayRead<'a> {
+    Own(RwLockReadGuard<'a, HostArray>),
+    View(HostArray),
+}
+
+impl std::ops::Deref for ArrayRead<'_> {
+    type Target = HostArray;
+    fn deref(&self) -> &HostArray {
+        match self {
+            ArrayRead::Own(g) => g,
+            ArrayRead::View(a) => a,
+        }
+    }
+}
+
+/// [`PyHostArray::write`]'s guard: for a view, the values to change,
+/// written back into the base when the guard is dropped.
+#[derive(Debug)]
+pub struct ArrayWrite<'a> {
+    own: Option<RwLockWriteGuard<'a, HostArray>>,
+    view: Option<(HostArray, &'a PyHostArray)>,
+}
+
+impl std::ops::Deref for ArrayWrite<'_> {
+    type Target = HostArray;
+    fn deref(&self) -> &HostArray {
+        match (&self.own, &self.view) {
+            (Some(g), _) => g,
+            (None, Some((a, _))) => a,
+            (None, None) => unreachable!("an ArrayWrite holds its array until dropped"),
+        }
+    }
+}
+
+impl std::ops::DerefMut for ArrayWrite<'_> {
+    fn deref_mut(&mut self) -> &mut HostArray {
+        match (&mut self.own, &mut self.view) {
+            (Some(g), _) => g,
+            (None, Some((a, _))) => a,
+            (None, None) => unreachable!("an ArrayWrite holds its array until dropped"),
+        }
+    }
+}
+
+impl Drop for ArrayWrite<'_> {
+    fn drop(&mut self) {
+        if let Some((values, owner)) = self.view.take() {
+            owner.write_back(values);
+        }
+    }
 }
 
 impl PyHostArray {
     pub fn new(array: HostArray) -> PyHostArray {
-        PyHostArray {
-            array: RwLock::new(array),
-            longlong: AtomicBool::new(false),
-        }
+        PyHostArray::with_flavour(array, false)
     }
 
     /// An array of the `longlong` flavour when `longlong` and int64.
@@ -72,7 +156,41 @@ impl PyHostArray {
         PyHostArray {
             array: RwLock::new(array),
             longlong: AtomicBool::new(q),
+            view: None,
         }
+    }
+
+    /// `base[index]` (basic items only) as a view of `base`, at `shape`
+    /// when given (a reshape of the indexed part), or None when the index
+    /// does not select a view (an error is left for the copy to report).
+    pub fn view_of(
+        base: &PyRef<PyHostArray>,
+        index: &[crate::host::Index],
+        shape: Option<&[i64]>,
+    ) -> Option<PyHostArray> {
+        use crate::host::Index;
+        let depth = base.view.as_ref().map_or(0, |v| v.depth + 1);
+        if depth > MAX_VIEW_DEPTH || index.iter().any(|i| matches!(i, Index::Array(_))) {
+            return None;
+        }
+        let b = base.read();
+        let indexed = b.index(index).ok()?;
+        let values = match shape {
+            Some(s) => indexed.reshape(s).ok()?,
+            None => indexed.clone(),
+        };
+        Some(PyHostArray {
+            longlong: AtomicBool::new(base.is_longlong()),
+            view: Some(View {
+                base: base.clone(),
+                base_shape: b.shape().to_vec(),
+                index: index.to_vec(),
+                indexed_shape: indexed.shape().to_vec(),
+                shape: RwLock::new(values.shape().to_vec()),
+                depth,
+            }),
+            array: RwLock::new(values),
+        })
     }
 
     /// Whether the array is int64 of numpy's `longlong` flavour.
@@ -82,12 +200,79 @@ impl PyHostArray {
 
     /// The array, for reading. Recursive: `a + a` reads one handle twice
     /// while another thread may be waiting to write it.
-    pub fn read(&self) -> RwLockReadGuard<'_, HostArray> {
-        self.array.read_recursive()
+    pub fn read(&self) -> ArrayRead<'_> {
+        match &self.view {
+            None => ArrayRead::Own(self.array.read_recursive()),
+            Some(v) => ArrayRead::View(
+                self.read_view(v)
+                    .unwrap_or_else(|| self.array.read_recursive().clone()),
+            ),
+        }
     }
 
-    pub fn write(&self) -> RwLockWriteGuard<'_, HostArray> {
-        self.array.write()
+    /// A view's values from its base; None when the base no longer has
+    /// its elements (resized).
+    fn read_view(&self, v: &View) -> Option<HostArray> {
+        let b = v.base.read();
+        let indexed = if b.shape() == v.base_shape.as_slice() {
+            b.index(&v.index)
+        } else {
+            b.reshape(&signed(&v.base_shape))
+                .and_then(|b| b.index(&v.index))
+        };
+        indexed.ok()?.reshape(&signed(&v.shape.read())).ok()
+    }
+
+    pub fn write(&self) -> ArrayWrite<'_> {
+        match &self.view {
+            None => ArrayWrite {
+                own: Some(self.array.write()),
+                view: None,
+            },
+            Some(_) => ArrayWrite {
+                own: None,
+                view: Some((self.read().clone(), self)),
+            },
+        }
+    }
+
+    /// Writes a view's new values into its base (a view's base may be a
+    /// view too: it writes on into its own base).
+    fn write_back(&self, values: HostArray) {
+        let Some(v) = &self.view else { return };
+        if values.shape() != v.shape.read().as_slice() {
+            // The view's values replaced by an array of another shape
+            // (`a.shape = ...` on a view goes through `set_shape`): it
+            // no longer aliases the base.
+            *self.array.write() = values;
+            return;
+        }
+        if let Ok(part) = values.reshape(&signed(&v.indexed_shape)) {
+            let mut b = v.base.write();
+            let here = b.shape().to_vec();
+            if here == v.base_shape {
+                let _ = b.assign_index(&v.index, &part);
+            } else if let Ok(mut at) = b.reshape(&signed(&v.base_shape)) {
+                if at.assign_index(&v.index, &part).is_ok() {
+                    if let Ok(back) = at.reshape(&signed(&here)) {
+                        *b = back;
+                    }
+                }
+            }
+        }
+        *self.array.write() = values;
+    }
+
+    /// `a.shape = shape` on a view: the view's own shape changes, and it
+    /// keeps aliasing its base. False for an array that is not a view.
+    pub fn reshape_view(&self, shape: &[usize]) -> bool {
+        match &self.view {
+            Some(v) => {
+                *v.shape.write() = shape.to_vec();
+                true
+            }
+            None => false,
+        }
     }
 
     pub fn into_pyobject(self, vm: &VirtualMachine) -> PyObjectRef {
@@ -209,7 +394,12 @@ pub fn wrap_array(a: HostArray, vm: &VirtualMachine) -> PyResult {
 
 /// [`wrap_array`] of the `longlong` flavour when `longlong` (and int64).
 pub fn wrap_array_as(a: HostArray, longlong: bool, vm: &VirtualMachine) -> PyResult {
-    let h = PyHostArray::with_flavour(a, longlong).into_pyobject(vm);
+    wrap_handle(PyHostArray::with_flavour(a, longlong), vm)
+}
+
+/// An `ndarray` over `h` (an array or a view).
+pub fn wrap_handle(h: PyHostArray, vm: &VirtualMachine) -> PyResult {
+    let h = h.into_pyobject(vm);
     match classes(vm) {
         Some((array, _)) => instance(array, h, vm),
         None => Ok(h),

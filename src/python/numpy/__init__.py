@@ -974,7 +974,7 @@ class ndarray(object):
         return _numpy.flatten(self._h)
 
     def ravel(self, order="C"):
-        return _numpy.flatten(self._h)
+        return _numpy.ravel(self._h)
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
