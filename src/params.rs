@@ -235,7 +235,8 @@ pub fn dump(params: &str, program: Option<&Program>) -> Result<String, CliError>
             rows.push((name.to_string(), r));
         }
     } else {
-        let records = file::combined_from_bytes(&read(p).map_err(err)?).map_err(err)?;
+        let records =
+            file::combined_from_bytes(&read(p).map_err(err)?).map_err(|e| err(e.to_string()))?;
         let names = program.map(persistable_names).unwrap_or_default();
         let named = names.len() == records.len();
         for (k, r) in records.into_iter().enumerate() {

@@ -22,7 +22,31 @@ impl RuntimeError {
         }
     }
 
-    /// What kind of failure it was, when an op's kernel failed.
+    /// A report of its own, `message`, about `kernel`, which it keeps so
+    /// that callers can tell kinds apart.
+    pub(crate) fn with_kernel(message: impl Into<String>, kernel: KernelError) -> Self {
+        RuntimeError {
+            message: message.into(),
+            kernel: Some(kernel),
+        }
+    }
+
+    /// Several errors as one report, one a line (every op a load could not
+    /// build, not only the first); the kind is the first one's.
+    pub(crate) fn joined(errors: Vec<RuntimeError>) -> Self {
+        let message = errors
+            .iter()
+            .map(|e| e.message.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        RuntimeError {
+            message,
+            kernel: errors.into_iter().find_map(|e| e.kernel),
+        }
+    }
+
+    /// What kind of failure it was, when an op's kernel failed (or could
+    /// not be built from the op when the program was loaded).
     pub fn kernel_error(&self) -> Option<&KernelError> {
         self.kernel.as_ref()
     }
@@ -58,6 +82,19 @@ pub enum KernelError {
     /// Values the op refuses: integer division by zero, a label out of
     /// range, a send on a closed channel, ...
     Invalid(String),
+    /// Something Paddle has that fluidc does not implement: an op type, a
+    /// tensor-valued form of an attribute, a layout or dtype the runtime
+    /// does not hold. The program is valid; fluidc cannot run it.
+    Unsupported(String),
+    /// The op does not fit the program around it: a slot that names no
+    /// variable or several, a variable no block declares, a grad block with
+    /// no forward block. A defect of the program, not of its values.
+    Program(String),
+    /// Bytes that are not what they claim to be: a truncated or foreign
+    /// tensor file, a `.npy` or JSON value that does not parse.
+    Format(String),
+    /// A file that could not be read or written.
+    Io(String),
 }
 
 impl fmt::Display for KernelError {
@@ -68,33 +105,38 @@ impl fmt::Display for KernelError {
             | KernelError::Shape(m)
             | KernelError::Attribute(m)
             | KernelError::MissingInput(m)
-            | KernelError::Invalid(m) => f.write_str(m),
+            | KernelError::Invalid(m)
+            | KernelError::Unsupported(m)
+            | KernelError::Program(m)
+            | KernelError::Format(m)
+            | KernelError::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+impl KernelError {
+    /// The same kind with its message rewritten, e.g. prefixed with where it
+    /// happened (`tensor 3: ...`), so wrapping an error does not lose its
+    /// kind. An [`KernelError::OutOfMemory`] has no message of its own; it
+    /// becomes `Invalid` with the rewritten text, as it did when every
+    /// wrapped message was plain text.
+    pub(crate) fn map_message(self, f: impl FnOnce(&str) -> String) -> KernelError {
+        match self {
+            KernelError::Dtype(m) => KernelError::Dtype(f(&m)),
+            KernelError::Shape(m) => KernelError::Shape(f(&m)),
+            KernelError::Attribute(m) => KernelError::Attribute(f(&m)),
+            KernelError::MissingInput(m) => KernelError::MissingInput(f(&m)),
+            KernelError::Invalid(m) => KernelError::Invalid(f(&m)),
+            KernelError::Unsupported(m) => KernelError::Unsupported(f(&m)),
+            KernelError::Program(m) => KernelError::Program(f(&m)),
+            KernelError::Format(m) => KernelError::Format(f(&m)),
+            KernelError::Io(m) => KernelError::Io(f(&m)),
+            KernelError::OutOfMemory(e) => KernelError::Invalid(f(&e.to_string())),
         }
     }
 }
 
 impl std::error::Error for KernelError {}
-
-/// Messages not sorted into a kind yet are [`KernelError::Invalid`].
-impl From<String> for KernelError {
-    fn from(message: String) -> Self {
-        KernelError::Invalid(message)
-    }
-}
-
-impl From<&str> for KernelError {
-    fn from(message: &str) -> Self {
-        KernelError::Invalid(message.to_string())
-    }
-}
-
-/// Code that reports plain messages (loading, the public tensor API)
-/// takes a kernel error as its message.
-impl From<KernelError> for String {
-    fn from(e: KernelError) -> Self {
-        e.to_string()
-    }
-}
 
 /// A tensor whose byte size overflows or is over the memory limit
 /// (`fluidc run --max-memory`, see `crate::tensor::alloc`).

@@ -24,7 +24,7 @@ pub(crate) enum Exec {
 /// Wraps a closure as a compute kernel.
 pub(crate) fn compute(
     k: impl Fn(&mut Vars) -> Result<(), KernelError> + Send + Sync + 'static,
-) -> Result<Exec, String> {
+) -> Result<Exec, KernelError> {
     Ok(Exec::Compute(Box::new(k)))
 }
 

@@ -3,6 +3,7 @@ use fluidc_transpiler::{VarKind, Verified};
 use npyz::{DType, NpyFile, Order, TypeChar};
 use serde_json::Value as Json;
 
+use crate::error::KernelError;
 use crate::tensor::{dtype_name, tensor_dtype, with_data, with_dtype, Buffer, Element, Tensor};
 
 /// Reads a feed value for variable `name`: a path ending in `.npy` (its own
@@ -12,7 +13,7 @@ use crate::tensor::{dtype_name, tensor_dtype, with_data, with_dtype, Buffer, Ele
 /// A `.npy` whose dtype or shape the variable's declaration refuses (another
 /// dtype; another rank, or a dim other than a declared one, `-1` being any)
 /// is an error naming the variable, as Paddle's executor checks feeds.
-pub fn parse_feed(program: &Verified, name: &str, value: &str) -> Result<Tensor, String> {
+pub fn parse_feed(program: &Verified, name: &str, value: &str) -> Result<Tensor, KernelError> {
     if value.ends_with(".npy") {
         let t = read_npy(value)?;
         if let Some(var) = program.blocks[0].var(name) {
@@ -20,17 +21,24 @@ pub fn parse_feed(program: &Verified, name: &str, value: &str) -> Result<Tensor,
         }
         return Ok(t);
     }
-    let var = program.blocks[0]
-        .var(name)
-        .ok_or_else(|| format!("cannot feed `{name}`: block 0 declares no such variable"))?;
-    let dtype = var
-        .dtype()
-        .ok_or_else(|| format!("cannot feed `{name}`: it is not a tensor variable"))?;
-    let dtype = tensor_dtype(dtype as i64).map_err(|e| format!("cannot feed `{name}`: {e}"))?;
-    let json: Json = serde_json::from_str(value)
-        .map_err(|e| format!("--feed {name}={value}: not a .npy path nor a JSON literal ({e})"))?;
+    let var = program.blocks[0].var(name).ok_or_else(|| {
+        KernelError::Program(format!(
+            "cannot feed `{name}`: block 0 declares no such variable"
+        ))
+    })?;
+    let dtype = var.dtype().ok_or_else(|| {
+        KernelError::Program(format!("cannot feed `{name}`: it is not a tensor variable"))
+    })?;
+    let dtype = tensor_dtype(dtype as i64)
+        .map_err(|e| e.map_message(|e| format!("cannot feed `{name}`: {e}")))?;
+    let json: Json = serde_json::from_str(value).map_err(|e| {
+        KernelError::Format(format!(
+            "--feed {name}={value}: not a .npy path nor a JSON literal ({e})"
+        ))
+    })?;
     let declared_0d = var.tensor_desc().is_some_and(|t| t.dims.is_empty());
-    literal(&json, dtype, declared_0d).map_err(|e| format!("--feed {name}={value}: {e}"))
+    literal(&json, dtype, declared_0d)
+        .map_err(|e| e.map_message(|e| format!("--feed {name}={value}: {e}")))
 }
 
 /// A `.npy` feed cut along axis 0 into batches of the same number of rows,
@@ -52,7 +60,7 @@ impl Batches {
         name: &str,
         path: &str,
         batch: usize,
-    ) -> Result<Batches, String> {
+    ) -> Result<Batches, KernelError> {
         let all = read_npy(path)?;
         let why = match all.shape().first() {
             Some(&rows) if rows > 0 => None,
@@ -60,13 +68,15 @@ impl Batches {
             None => Some("it is 0-dimensional; batches are rows of axis 0"),
         };
         if let Some(why) = why {
-            return Err(format!("cannot cut {path} into batches: {why}"));
+            return Err(KernelError::Shape(format!(
+                "cannot cut {path} into batches: {why}"
+            )));
         }
         let rows = all.shape()[0] as usize;
         if batch == 0 || batch > rows {
-            return Err(format!(
+            return Err(KernelError::Invalid(format!(
                 "--batch-size {batch}: {path} has {rows} rows; give a batch size from 1 to {rows}"
-            ));
+            )));
         }
         let batches = Batches { all, batch };
         if let Some(var) = program.blocks[0].var(name) {
@@ -111,46 +121,46 @@ fn take_rows(all: &Tensor, start: usize, count: usize) -> Tensor {
 /// (`--nranks`): rows `[rank*B/N, (rank+1)*B/N)` of its B rows, so that
 /// the ranks together see the batch. N must divide B: with unequal shards
 /// the mean of the ranks' mean losses is not the batch's mean loss.
-pub fn shard(batch: &Tensor, rank: usize, nranks: usize) -> Result<Tensor, String> {
+pub fn shard(batch: &Tensor, rank: usize, nranks: usize) -> Result<Tensor, KernelError> {
     let rows = match batch.shape().first() {
         Some(&r) if r > 0 => r as usize,
         _ => {
-            return Err(format!(
+            return Err(KernelError::Shape(format!(
                 "a batch of shape {:?} has no rows to share among {nranks} ranks",
                 batch.shape()
-            ))
+            )))
         }
     };
     if rows % nranks != 0 {
-        return Err(format!(
+        return Err(KernelError::Shape(format!(
             "a batch of {rows} rows cannot be shared equally among {nranks} ranks; give a \
              batch (or --batch-size) that {nranks} divides"
-        ));
+        )));
     }
     let per_rank = rows / nranks;
     Ok(take_rows(batch, rank * per_rank, per_rank))
 }
 
 /// Whether a fed tensor fits the variable's declared dtype and dims.
-fn check_declared(var: &fluidc_transpiler::Var, name: &str, t: &Tensor) -> Result<(), String> {
+fn check_declared(var: &fluidc_transpiler::Var, name: &str, t: &Tensor) -> Result<(), KernelError> {
     if let Some(declared) = var.dtype() {
         if declared != t.dtype() {
-            return Err(format!(
+            return Err(KernelError::Dtype(format!(
                 "cannot feed `{name}`: the value is {} but `{name}` is declared {}; convert it first (numpy: .astype('{}'))",
                 dtype_name(t.dtype()),
                 dtype_name(declared),
                 dtype_name(declared)
-            ));
+            )));
         }
     }
     if let Some(dims) = var.tensor_desc().map(|d| &d.dims) {
         let fits = dims.len() == t.shape().len()
             && dims.iter().zip(t.shape()).all(|(&d, &s)| d < 0 || d == s);
         if !fits {
-            return Err(format!(
+            return Err(KernelError::Shape(format!(
                 "cannot feed `{name}`: the value has shape {:?} but `{name}` is declared {dims:?} (-1 is any size)",
                 t.shape()
-            ));
+            )));
         }
     }
     Ok(())
@@ -159,7 +169,7 @@ fn check_declared(var: &fluidc_transpiler::Var, name: &str, t: &Tensor) -> Resul
 /// A JSON number, bool or (nested, rectangular) list as a tensor of `dtype`.
 /// A bare scalar gets shape `[1]` (Paddle's usual scalar), or `[]` when the
 /// variable is declared 0-D.
-fn literal(json: &Json, dtype: VarKind, declared_0d: bool) -> Result<Tensor, String> {
+fn literal(json: &Json, dtype: VarKind, declared_0d: bool) -> Result<Tensor, KernelError> {
     let mut shape = Vec::new();
     let mut cur = json;
     while let Json::Array(items) = cur {
@@ -180,19 +190,24 @@ fn literal(json: &Json, dtype: VarKind, declared_0d: bool) -> Result<Tensor, Str
             let values = leaves
                 .iter()
                 .map(|v| element::<T>(v, dtype))
-                .collect::<Result<Vec<T>, String>>()?;
+                .collect::<Result<Vec<T>, KernelError>>()?;
             Ok(Tensor::from_vec(&shape, values)?)
         },
-        Err(format!("dtype {} cannot be fed", dtype_name(dtype)))
+        Err(KernelError::Dtype(format!(
+            "dtype {} cannot be fed",
+            dtype_name(dtype)
+        )))
     )
 }
 
-fn flatten<'a>(json: &'a Json, shape: &[i64], out: &mut Vec<&'a Json>) -> Result<(), String> {
+fn flatten<'a>(json: &'a Json, shape: &[i64], out: &mut Vec<&'a Json>) -> Result<(), KernelError> {
     match (json, shape.split_first()) {
         (Json::Array(items), Some((&n, rest))) if items.len() as i64 == n => {
             items.iter().try_for_each(|item| flatten(item, rest, out))
         }
-        (Json::Array(_), _) | (_, Some(_)) => Err("the nested lists are not rectangular".into()),
+        (Json::Array(_), _) | (_, Some(_)) => Err(KernelError::Shape(
+            "the nested lists are not rectangular".into(),
+        )),
         (leaf, None) => {
             out.push(leaf);
             Ok(())
@@ -200,8 +215,8 @@ fn flatten<'a>(json: &'a Json, shape: &[i64], out: &mut Vec<&'a Json>) -> Result
     }
 }
 
-fn element<T: Element>(v: &Json, dtype: VarKind) -> Result<T, String> {
-    let bad = || format!("{v} is not a valid {} value", dtype_name(dtype));
+fn element<T: Element>(v: &Json, dtype: VarKind) -> Result<T, KernelError> {
+    let bad = || KernelError::Dtype(format!("{v} is not a valid {} value", dtype_name(dtype)));
     match (dtype, v) {
         (VarKind::Bool, Json::Bool(b)) => Ok(T::from_bool(*b)),
         (VarKind::Bool, Json::Number(n)) => match n.as_i64() {
@@ -219,7 +234,7 @@ fn element<T: Element>(v: &Json, dtype: VarKind) -> Result<T, String> {
                     .ok_or_else(bad)?,
             };
             if dtype == VarKind::Int32 && i32::try_from(i).is_err() {
-                return Err(format!("{v} does not fit in int32"));
+                return Err(KernelError::Dtype(format!("{v} does not fit in int32")));
             }
             Ok(T::from_i64(i))
         }
@@ -231,31 +246,36 @@ fn element<T: Element>(v: &Json, dtype: VarKind) -> Result<T, String> {
 }
 
 /// Reads a `.npy` file of bool, int32, int64, float32 or float64 values.
-fn read_npy(path: &str) -> Result<Tensor, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let npy = NpyFile::new(&bytes[..]).map_err(|e| format!("{path} is not a .npy file: {e}"))?;
+fn read_npy(path: &str) -> Result<Tensor, KernelError> {
+    let bytes =
+        std::fs::read(path).map_err(|e| KernelError::Io(format!("cannot read {path}: {e}")))?;
+    let npy = NpyFile::new(&bytes[..])
+        .map_err(|e| KernelError::Format(format!("{path} is not a .npy file: {e}")))?;
     let shape: Vec<i64> = npy.shape().iter().map(|&d| d as i64).collect();
     if npy.order() == Order::Fortran && shape.len() > 1 {
-        return Err(format!(
+        return Err(KernelError::Unsupported(format!(
             "{path}: Fortran-order arrays are not supported; save with numpy's default (C) order"
-        ));
+        )));
     }
     let DType::Plain(ts) = npy.dtype() else {
-        return Err(format!("{path}: structured arrays are not supported"));
+        return Err(KernelError::Unsupported(format!(
+            "{path}: structured arrays are not supported"
+        )));
     };
     let unsupported = || {
-        format!("{path} holds {ts} values; fluidc reads bool, int32, int64, float32 and float64")
+        KernelError::Unsupported(format!(
+            "{path} holds {ts} values; fluidc reads bool, int32, int64, float32 and float64"
+        ))
     };
-    let io = |e: std::io::Error| format!("cannot read {path}: {e}");
-    let t = match (ts.type_char(), ts.size_field()) {
+    let io = |e: std::io::Error| KernelError::Io(format!("cannot read {path}: {e}"));
+    match (ts.type_char(), ts.size_field()) {
         (TypeChar::Bool, 1) => Tensor::from_vec(&shape, npy.into_vec::<bool>().map_err(io)?),
         (TypeChar::Int, 4) => Tensor::from_vec(&shape, npy.into_vec::<i32>().map_err(io)?),
         (TypeChar::Int, 8) => Tensor::from_vec(&shape, npy.into_vec::<i64>().map_err(io)?),
         (TypeChar::Float, 4) => Tensor::from_vec(&shape, npy.into_vec::<f32>().map_err(io)?),
         (TypeChar::Float, 8) => Tensor::from_vec(&shape, npy.into_vec::<f64>().map_err(io)?),
-        _ => return Err(unsupported()),
-    };
-    Ok(t?)
+        _ => Err(unsupported()),
+    }
 }
 
 #[cfg(test)]
@@ -289,10 +309,10 @@ mod tests {
         let t = literal(&serde_json::json!(true), VarKind::Bool, true).expect("ok");
         assert_eq!(t.shape(), &[] as &[i64]);
         assert!(literal(&serde_json::json!([1.5]), VarKind::Int64, false).is_err());
+        let ragged = literal(&serde_json::json!([[1], [2, 3]]), VarKind::Int64, false);
         assert!(
-            literal(&serde_json::json!([[1], [2, 3]]), VarKind::Int64, false)
-                .unwrap_err()
-                .contains("rectangular")
+            matches!(&ragged, Err(KernelError::Shape(m)) if m.contains("rectangular")),
+            "{ragged:?}"
         );
     }
 }

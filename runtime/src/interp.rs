@@ -347,7 +347,7 @@ impl Worker<'_, '_> {
                     }
                 };
                 if matches!(outcome, Outcome::Closed) {
-                    return Err(SEND_ON_CLOSED.into());
+                    return Err(KernelError::Invalid(SEND_ON_CLOSED.into()));
                 }
                 g.frames[top].pc += 1;
             }
@@ -386,7 +386,7 @@ impl Worker<'_, '_> {
                 let woken = ch
                     .chan
                     .close()
-                    .map_err(|_| "close of closed channel".to_string())?;
+                    .map_err(|_| KernelError::Invalid("close of closed channel".into()))?;
                 g.frames[top].pc += 1;
                 self.wake_all(woken);
             }
@@ -443,7 +443,7 @@ impl Worker<'_, '_> {
         vars: &Vars,
         cache: &mut ChannelCache,
         waiter: &Arc<GWaiter>,
-    ) -> Result<Result<Option<Chosen<'s>>, Channels>, String> {
+    ) -> Result<Result<Option<Chosen<'s>>, Channels>, KernelError> {
         cache.start();
         let mut at: SmallVec<[usize; 4]> = SmallVec::new();
         for case in &sel.cases {
@@ -537,10 +537,12 @@ fn chosen_case<'s>(
     sel: &'s Select,
     c: Completion<Value>,
     ch: &TypedChannel,
-) -> Result<Chosen<'s>, String> {
+) -> Result<Chosen<'s>, KernelError> {
     let case = &sel.cases[c.case];
     let received = match (&case.op, c.outcome) {
-        (CaseOp::Send(_), Outcome::Closed) => return Err(SEND_ON_CLOSED.into()),
+        (CaseOp::Send(_), Outcome::Closed) => {
+            return Err(KernelError::Invalid(SEND_ON_CLOSED.into()))
+        }
         (CaseOp::Recv { value, .. }, Outcome::Received(v)) => Some((value, v)),
         (CaseOp::Recv { value, zero }, _) => Some((value, Value::tensor(zero.tensor(ch)))),
         (CaseOp::Send(_), _) => None,

@@ -7,7 +7,7 @@
 //! here, all at once, before anything runs.
 use fluidc_transpiler::{AttrValue, Op, Program, Verified};
 
-use crate::error::{OpInfo, RuntimeError};
+use crate::error::{KernelError, OpInfo, RuntimeError};
 use crate::exec::Exec;
 use crate::layout::Layout;
 use crate::loader::{is_placeholder, OpLoader};
@@ -133,7 +133,7 @@ impl Runnable {
         };
         if !problems.is_empty() {
             layout.uses.lock().clear();
-            return Err(RuntimeError::new(problems.join("\n")));
+            return Err(RuntimeError::joined(problems));
         }
         let fused_grads = if fuse {
             crate::fuse::apply(p, &layout, &mut blocks)
@@ -180,7 +180,11 @@ impl Runnable {
 
     /// Binds every op of every block to its kernel; the problems are the ops
     /// that could not be bound.
-    fn build(p: &Program, registry: &Registry, layout: &Layout) -> (Vec<LoadedBlock>, Vec<String>) {
+    fn build(
+        p: &Program,
+        registry: &Registry,
+        layout: &Layout,
+    ) -> (Vec<LoadedBlock>, Vec<RuntimeError>) {
         let mut problems = Vec::new();
         let mut blocks = Vec::with_capacity(p.blocks.len());
         let lod = crate::ops::lod::uses_lod(p);
@@ -189,9 +193,10 @@ impl Runnable {
             for (i, op) in block.ops.iter().enumerate() {
                 let info = OpInfo::new(op, b, i);
                 let Some(build) = registry.get(&op.ty) else {
-                    problems.push(format!(
-                        "op {} is not implemented (block {b}, op {i})",
-                        op.ty
+                    let why = format!("op {} is not implemented", op.ty);
+                    problems.push(RuntimeError::with_kernel(
+                        format!("{why} (block {b}, op {i})"),
+                        KernelError::Unsupported(why),
                     ));
                     continue;
                 };
@@ -202,7 +207,7 @@ impl Runnable {
                 };
                 match built {
                     Ok(exec) => ops.push(LoadedOp { exec, info }),
-                    Err(e) => problems.push(info.error(e).message),
+                    Err(e) => problems.push(info.kernel_error(e)),
                 }
             }
             let (locals, shared) = layout.counts(b);
@@ -219,15 +224,16 @@ impl Runnable {
     fn find_feeds_and_fetches(&mut self, p: &Program) -> Result<(), RuntimeError> {
         for (i, op) in p.blocks[0].ops.iter().enumerate() {
             let loader = OpLoader::new(p, op, 0, &self.layout);
-            let col = || -> Result<usize, String> {
-                usize::try_from(loader.int_or("col", 0)?)
-                    .map_err(|_| "attribute `col` must not be negative".to_string())
+            let col = || -> Result<usize, KernelError> {
+                usize::try_from(loader.int_or("col", 0)?).map_err(|_| {
+                    KernelError::Attribute("attribute `col` must not be negative".into())
+                })
             };
             let found = match op.ty.as_str() {
                 "feed" => (|| {
                     let var = loader.var_names("Out", false)?.remove(0);
                     self.feeds.push((col()?, var, loader.input("X")?));
-                    Ok::<(), String>(())
+                    Ok::<(), KernelError>(())
                 })(),
                 "fetch" => (|| {
                     let var = loader.var_names("X", true)?.remove(0);
@@ -236,7 +242,7 @@ impl Runnable {
                 })(),
                 _ => Ok(()),
             };
-            found.map_err(|e| OpInfo::new(op, 0, i).error(e))?;
+            found.map_err(|e| OpInfo::new(op, 0, i).kernel_error(e))?;
         }
         self.fetches.sort_by_key(|f| f.0);
         Ok(())

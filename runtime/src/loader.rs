@@ -4,6 +4,7 @@
 //! `crate::load` makes one per op.
 use fluidc_transpiler::{AttrValue, Op, Program, VarKind};
 
+use crate::error::KernelError;
 use crate::layout::Layout;
 use crate::scope::VarRef;
 use crate::tensor::tensor_dtype;
@@ -50,9 +51,11 @@ impl<'a> OpLoader<'a> {
     }
 
     /// Resolves `name` as seen from `block`.
-    pub(crate) fn var_in(&self, block: usize, name: &str) -> Result<VarRef, String> {
+    pub(crate) fn var_in(&self, block: usize, name: &str) -> Result<VarRef, KernelError> {
         self.layout.resolve(block, name).ok_or_else(|| {
-            format!("variable `{name}` is not declared in block {block} or its ancestors")
+            KernelError::Program(format!(
+                "variable `{name}` is not declared in block {block} or its ancestors"
+            ))
         })
     }
 
@@ -74,12 +77,12 @@ impl<'a> OpLoader<'a> {
             .and_then(|(_, v)| v.kind())
     }
 
-    pub(crate) fn var(&self, name: &str) -> Result<VarRef, String> {
+    pub(crate) fn var(&self, name: &str) -> Result<VarRef, KernelError> {
         self.var_in(self.block, name)
     }
 
     /// The variable names of an input (`input = true`) or output slot, without placeholders.
-    pub(crate) fn var_names(&self, slot: &str, input: bool) -> Result<Vec<String>, String> {
+    pub(crate) fn var_names(&self, slot: &str, input: bool) -> Result<Vec<String>, KernelError> {
         let args = if input {
             self.op.inputs_of(slot)
         } else {
@@ -91,27 +94,27 @@ impl<'a> OpLoader<'a> {
             .cloned()
             .collect();
         if names.is_empty() {
-            return Err(format!(
+            return Err(KernelError::Program(format!(
                 "{} `{slot}` names no variable",
                 if input { "input" } else { "output" }
-            ));
+            )));
         }
         Ok(names)
     }
 
-    fn one(&self, slot: &str, input: bool) -> Result<VarRef, String> {
+    fn one(&self, slot: &str, input: bool) -> Result<VarRef, KernelError> {
         let names = self.var_names(slot, input)?;
         if names.len() != 1 {
-            return Err(format!(
+            return Err(KernelError::Program(format!(
                 "{} `{slot}` must name one variable, it names {}",
                 if input { "input" } else { "output" },
                 names.len()
-            ));
+            )));
         }
         self.var(&names[0])
     }
 
-    fn optional(&self, slot: &str, input: bool) -> Result<Option<VarRef>, String> {
+    fn optional(&self, slot: &str, input: bool) -> Result<Option<VarRef>, KernelError> {
         let args = if input {
             self.op.inputs_of(slot)
         } else {
@@ -123,7 +126,7 @@ impl<'a> OpLoader<'a> {
         self.one(slot, input).map(Some)
     }
 
-    fn many(&self, slot: &str, input: bool) -> Result<Vec<VarRef>, String> {
+    fn many(&self, slot: &str, input: bool) -> Result<Vec<VarRef>, KernelError> {
         let args = if input {
             self.op.inputs_of(slot)
         } else {
@@ -144,27 +147,27 @@ impl<'a> OpLoader<'a> {
             .any(|slot| self.op.inputs_of(slot).iter().any(|n| !is_placeholder(n)))
     }
 
-    pub(crate) fn input(&self, slot: &str) -> Result<VarRef, String> {
+    pub(crate) fn input(&self, slot: &str) -> Result<VarRef, KernelError> {
         self.one(slot, true)
     }
 
-    pub(crate) fn opt_input(&self, slot: &str) -> Result<Option<VarRef>, String> {
+    pub(crate) fn opt_input(&self, slot: &str) -> Result<Option<VarRef>, KernelError> {
         self.optional(slot, true)
     }
 
-    pub(crate) fn inputs(&self, slot: &str) -> Result<Vec<VarRef>, String> {
+    pub(crate) fn inputs(&self, slot: &str) -> Result<Vec<VarRef>, KernelError> {
         self.many(slot, true)
     }
 
-    pub(crate) fn outputs(&self, slot: &str) -> Result<Vec<VarRef>, String> {
+    pub(crate) fn outputs(&self, slot: &str) -> Result<Vec<VarRef>, KernelError> {
         self.many(slot, false)
     }
 
-    pub(crate) fn output(&self, slot: &str) -> Result<VarRef, String> {
+    pub(crate) fn output(&self, slot: &str) -> Result<VarRef, KernelError> {
         self.one(slot, false)
     }
 
-    pub(crate) fn opt_output(&self, slot: &str) -> Result<Option<VarRef>, String> {
+    pub(crate) fn opt_output(&self, slot: &str) -> Result<Option<VarRef>, KernelError> {
         self.optional(slot, false)
     }
 
@@ -186,26 +189,26 @@ impl<'a> OpLoader<'a> {
             })
     }
 
-    fn bad_attr(&self, name: &str, expected: &str) -> String {
-        format!(
+    fn bad_attr(&self, name: &str, expected: &str) -> KernelError {
+        KernelError::Attribute(format!(
             "attribute `{name}` must be {expected}, it is {:?}",
             self.attr(name)
-        )
+        ))
     }
 
     /// An attribute the op or its definition must give (a required one, or
     /// one with a default): kernels never restate Paddle's defaults.
-    fn required(&self, name: &str) -> Result<&AttrValue, String> {
+    fn required(&self, name: &str) -> Result<&AttrValue, KernelError> {
         self.attr(name).ok_or_else(|| {
-            format!(
+            KernelError::Attribute(format!(
                 "attribute `{name}` is missing, and `{}` has no default for it",
                 self.op.ty
-            )
+            ))
         })
     }
 
     /// An INT or LONG attribute.
-    pub(crate) fn int(&self, name: &str) -> Result<i64, String> {
+    pub(crate) fn int(&self, name: &str) -> Result<i64, KernelError> {
         match self.required(name)? {
             AttrValue::Int(v) => Ok(i64::from(*v)),
             AttrValue::Long(v) => Ok(*v),
@@ -215,7 +218,7 @@ impl<'a> OpLoader<'a> {
 
     /// An INT or LONG attribute the definition has no default for
     /// (Paddle 1.x's, or one a 2018 program may lack): `default` then.
-    pub(crate) fn int_or(&self, name: &str, default: i64) -> Result<i64, String> {
+    pub(crate) fn int_or(&self, name: &str, default: i64) -> Result<i64, KernelError> {
         match self.attr(name) {
             None => Ok(default),
             Some(_) => self.int(name),
@@ -223,7 +226,7 @@ impl<'a> OpLoader<'a> {
     }
 
     /// A FLOAT, FLOAT64 or integer attribute.
-    pub(crate) fn float(&self, name: &str) -> Result<f64, String> {
+    pub(crate) fn float(&self, name: &str) -> Result<f64, KernelError> {
         match self.required(name)? {
             AttrValue::Float(v) => Ok(f64::from(*v)),
             AttrValue::Float64(v) => Ok(*v),
@@ -234,14 +237,14 @@ impl<'a> OpLoader<'a> {
     }
 
     /// [`OpLoader::float`] with `default` where the definition has none.
-    pub(crate) fn float_or(&self, name: &str, default: f64) -> Result<f64, String> {
+    pub(crate) fn float_or(&self, name: &str, default: f64) -> Result<f64, KernelError> {
         match self.attr(name) {
             None => Ok(default),
             Some(_) => self.float(name),
         }
     }
 
-    pub(crate) fn bool(&self, name: &str) -> Result<bool, String> {
+    pub(crate) fn bool(&self, name: &str) -> Result<bool, KernelError> {
         match self.required(name)? {
             AttrValue::Bool(v) => Ok(*v),
             _ => Err(self.bad_attr(name, "a BOOLEAN")),
@@ -249,7 +252,7 @@ impl<'a> OpLoader<'a> {
     }
 
     /// [`OpLoader::bool`] with `default` where the definition has none.
-    pub(crate) fn bool_or(&self, name: &str, default: bool) -> Result<bool, String> {
+    pub(crate) fn bool_or(&self, name: &str, default: bool) -> Result<bool, KernelError> {
         match self.attr(name) {
             None => Ok(default),
             Some(_) => self.bool(name),
@@ -257,7 +260,7 @@ impl<'a> OpLoader<'a> {
     }
 
     /// An INTS or LONGS attribute (2018 wrote shapes as INTS, Paddle 3 as LONGS).
-    pub(crate) fn ints(&self, name: &str) -> Result<Option<Vec<i64>>, String> {
+    pub(crate) fn ints(&self, name: &str) -> Result<Option<Vec<i64>>, KernelError> {
         match self.attr(name) {
             None => Ok(None),
             Some(AttrValue::Ints(v)) => Ok(Some(v.iter().map(|&x| i64::from(x)).collect())),
@@ -266,7 +269,7 @@ impl<'a> OpLoader<'a> {
         }
     }
 
-    pub(crate) fn string(&self, name: &str) -> Result<Option<&str>, String> {
+    pub(crate) fn string(&self, name: &str) -> Result<Option<&str>, KernelError> {
         match self.attr(name) {
             None => Ok(None),
             Some(AttrValue::String(s)) => Ok(Some(s)),
@@ -274,7 +277,7 @@ impl<'a> OpLoader<'a> {
         }
     }
 
-    pub(crate) fn strings(&self, name: &str) -> Result<Vec<String>, String> {
+    pub(crate) fn strings(&self, name: &str) -> Result<Vec<String>, KernelError> {
         match self.attr(name) {
             None => Ok(Vec::new()),
             Some(AttrValue::Strings(s)) => Ok(s.clone()),
@@ -283,13 +286,13 @@ impl<'a> OpLoader<'a> {
     }
 
     /// A dtype attribute (a `VarType.Type` number) that tensors can hold.
-    pub(crate) fn dtype(&self, name: &str, default: VarKind) -> Result<VarKind, String> {
+    pub(crate) fn dtype(&self, name: &str, default: VarKind) -> Result<VarKind, KernelError> {
         let number = self.int_or(name, default as i64)?;
-        tensor_dtype(number).map_err(|e| format!("attribute `{name}`: {e}"))
+        tensor_dtype(number).map_err(|e| KernelError::Attribute(format!("attribute `{name}`: {e}")))
     }
 
     /// The block the op runs (`sub_block`).
-    pub(crate) fn sub_block(&self) -> Result<usize, String> {
+    pub(crate) fn sub_block(&self) -> Result<usize, KernelError> {
         match self.attr("sub_block") {
             Some(AttrValue::Block(b)) => {
                 usize::try_from(*b).map_err(|_| self.bad_attr("sub_block", "a block"))

@@ -397,7 +397,11 @@ impl<'a> Vars<'a> {
     /// module docs); the entry stays valid until `cache`'s next
     /// [`ChannelCache::start`].
     #[inline]
-    pub(crate) fn channel(&self, r: &VarRef, cache: &mut ChannelCache) -> Result<usize, String> {
+    pub(crate) fn channel(
+        &self,
+        r: &VarRef,
+        cache: &mut ChannelCache,
+    ) -> Result<usize, KernelError> {
         let address = match r.place {
             Place::Local { up, slot } => channel_address(&self.locals[self.local_index(up, slot)]),
             Place::Shared { up, slot } => self.shared(up, slot).channel.load(Ordering::Acquire),
@@ -424,12 +428,12 @@ impl<'a> Vars<'a> {
     }
 
     #[cold]
-    fn not_a_channel(&self, r: &VarRef) -> String {
-        format!(
+    fn not_a_channel(&self, r: &VarRef) -> KernelError {
+        KernelError::MissingInput(format!(
             "`{}` must hold a channel (made by channel_create) but holds {}",
             r.name,
             self.get(r).describe()
-        )
+        ))
     }
 
     /// The one bool of a condition variable (`while`, scalar `conditional_block`).
@@ -499,7 +503,11 @@ impl ChannelCache {
     /// The channel of a send, receive or close: starts an operation and
     /// reads `r`'s channel into the cache.
     #[inline]
-    pub(crate) fn one(&mut self, vars: &Vars, r: &VarRef) -> Result<&Arc<TypedChannel>, String> {
+    pub(crate) fn one(
+        &mut self,
+        vars: &Vars,
+        r: &VarRef,
+    ) -> Result<&Arc<TypedChannel>, KernelError> {
         self.start();
         let i = vars.channel(r, self)?;
         Ok(self.get(i))

@@ -420,7 +420,7 @@ fn fetches(
         let t = root
             .tensor(&r)
             .map(TensorRef::into_owned)
-            .map_err(|e| RuntimeError::new(format!("cannot fetch `{name}`: {e}")))?;
+            .map_err(|e| RuntimeError::with_kernel(format!("cannot fetch `{name}`: {e}"), e))?;
         let t = as_declared(prog, &name, t);
         out.push((name, t));
     }

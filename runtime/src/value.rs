@@ -4,6 +4,7 @@ use std::sync::Arc;
 use fluidc_transpiler::VarKind;
 
 use crate::channel::Channel;
+use crate::error::KernelError;
 use crate::goroutine::Goroutine;
 use crate::tensor::{dtype_name, tensor_dtype, Scalar, Tensor};
 
@@ -129,13 +130,13 @@ impl TypedChannel {
 
     /// Go checks a channel's element type at compile time; here it is
     /// checked on send.
-    pub(crate) fn check(&self, v: &Value) -> Result<(), String> {
+    pub(crate) fn check(&self, v: &Value) -> Result<(), KernelError> {
         match (self.elem, v.dtype()) {
-            (Some(d), Some(t)) if d != t => Err(format!(
+            (Some(d), Some(t)) if d != t => Err(KernelError::Dtype(format!(
                 "the channel carries {} but the value sent is {}",
                 dtype_name(d),
                 dtype_name(t)
-            )),
+            ))),
             _ => Ok(()),
         }
     }

@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 
-use fluidc_runtime::{parse_feed, run, RunOptions};
+use fluidc_runtime::{parse_feed, run, KernelError, RunOptions};
 use fluidc_transpiler::{AttrValue, Op, Var};
 
 fn fetch_text(p: Builder, names: &[&str]) -> Vec<String> {
@@ -178,15 +178,22 @@ fn parse_feed_reads_literals_with_the_declared_dtype() {
     );
     let n = parse_feed(&p, "n", "7").expect("parses");
     assert_eq!(n.to_text("n"), "n = [7] (int32, shape [1])");
-    assert!(parse_feed(&p, "n", "7.5")
-        .unwrap_err()
-        .contains("7.5 is not a valid int32 value"));
-    assert!(parse_feed(&p, "nope", "1")
-        .unwrap_err()
-        .contains("block 0 declares no such variable"));
-    assert!(parse_feed(&p, "x", "missing.npy")
-        .unwrap_err()
-        .contains("cannot read missing.npy"));
+    // Each refusal has its kind, and the text the user reads.
+    let refused = |name: &str, value: &str| parse_feed(&p, name, value).unwrap_err();
+    let e = refused("n", "7.5");
+    assert!(matches!(e, KernelError::Dtype(_)), "{e:?}");
+    assert!(e.to_string().contains("7.5 is not a valid int32 value"));
+    let e = refused("nope", "1");
+    assert!(matches!(e, KernelError::Program(_)), "{e:?}");
+    assert!(e.to_string().contains("block 0 declares no such variable"));
+    let e = refused("x", "missing.npy");
+    assert!(matches!(e, KernelError::Io(_)), "{e:?}");
+    assert!(e.to_string().contains("cannot read missing.npy"));
+    let e = refused("x", "[[1, 2], [3]]");
+    assert!(matches!(e, KernelError::Shape(_)), "{e:?}");
+    assert!(e
+        .to_string()
+        .contains("the nested lists are not rectangular"));
     let got = run(
         &p,
         RunOptions {

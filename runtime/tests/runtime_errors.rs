@@ -293,3 +293,58 @@ fn kernel_errors_keep_their_kind() {
         "{e:?}"
     );
 }
+
+/// An op the runtime cannot build is refused at load time with the kind of
+/// its builder's error, so callers match on the kind and not the wording.
+#[test]
+fn load_errors_keep_their_kind() {
+    use fluidc_runtime::KernelError;
+    use fluidc_transpiler::AttrValue;
+    let fails = |p: Builder| run_with(&p.verified(), &[], 1, 1).expect_err("fails");
+
+    // An attribute value the op cannot use.
+    let mut p = Builder::new();
+    p.var(0, "x", F32);
+    p.push(
+        0,
+        fill("x", F32, 0.0).attr("str_value", AttrValue::String("abc".into())),
+    );
+    let e = fails(p);
+    assert!(
+        matches!(e.kernel_error(), Some(KernelError::Attribute(m)) if m == "str_value \"abc\" is not a number"),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "fill_constant (block 0, op 0): str_value \"abc\" is not a number"
+    );
+
+    // A dtype the op does not produce.
+    let mut p = Builder::new();
+    p.var(0, "r", I64);
+    p.push(
+        0,
+        Op::new("uniform_random")
+            .output("Out", &["r"])
+            .attr("shape", AttrValue::Longs(vec![1]))
+            .attr("dtype", AttrValue::Int(I64 as i32))
+            .attr("min", AttrValue::Float(0.0))
+            .attr("max", AttrValue::Float(1.0))
+            .attr("seed", AttrValue::Int(0)),
+    );
+    let e = fails(p);
+    assert!(
+        matches!(e.kernel_error(), Some(KernelError::Dtype(m)) if m == "uniform_random draws float32 or float64 values, not int64"),
+        "{e:?}"
+    );
+
+    // An op fluidc does not implement; of several, the first one's kind.
+    let mut p = Builder::new();
+    p.push(0, Op::new("frobnicate"));
+    p.push(0, Op::new("teleport"));
+    let e = fails(p);
+    assert!(
+        matches!(e.kernel_error(), Some(KernelError::Unsupported(m)) if m == "op frobnicate is not implemented"),
+        "{e:?}"
+    );
+}

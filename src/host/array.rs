@@ -191,7 +191,7 @@ impl HostArray {
             HostArray::Float64(a) => Tensor::from_vec(&shape, flat(a)),
             HostArray::UInt8(_) => unreachable!("refused above"),
         };
-        made.map_err(HostError::value_error)
+        made.map_err(|e| HostError::value_error(e.to_string()))
     }
 
     /// The elements in row-major order, cast to `T`.

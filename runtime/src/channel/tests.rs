@@ -51,12 +51,16 @@ fn finish(a: Attempt<i32, Thread>, w: Arc<Waiter<i32, Thread>>) -> Completion<i3
     }
 }
 
+/// Why a blocking send failed: the channel was closed.
+#[derive(Debug, PartialEq)]
+struct SendOnClosed;
+
 /// A blocking send; `Err` is "send on closed channel".
-fn send(ch: &Chan, v: i32) -> Result<(), &'static str> {
+fn send(ch: &Chan, v: i32) -> Result<(), SendOnClosed> {
     let w = fresh();
     match finish(ch.send(v, &w), w).outcome {
         Outcome::Sent => Ok(()),
-        Outcome::Closed => Err("send on closed channel"),
+        Outcome::Closed => Err(SendOnClosed),
         Outcome::Received(_) => panic!("a send does not receive"),
     }
 }
@@ -123,7 +127,7 @@ fn send_receive_closed(capacity: usize) {
     assert_eq!(recv(&ch), Some(5));
     assert_eq!(t.join().expect("sender"), Ok(()));
     close(&ch).expect("first close");
-    assert_eq!(send(&ch, 6), Err("send on closed channel"));
+    assert_eq!(send(&ch, 6), Err(SendOnClosed));
     assert_eq!(recv(&ch), None);
 }
 
@@ -239,7 +243,7 @@ fn unbuffered_channel_close_unblocks_receivers() {
 
 /// Starts 5 blocking senders; returns how many completed before close and
 /// the results after.
-fn close_unblocks_senders(capacity: usize) -> (usize, Vec<Result<(), &'static str>>) {
+fn close_unblocks_senders(capacity: usize) -> (usize, Vec<Result<(), SendOnClosed>>) {
     let ch = Arc::new(Chan::new(capacity));
     let done = Arc::new(AtomicUsize::new(0));
     let threads: Vec<_> = (0..5)
@@ -274,7 +278,7 @@ fn buffered_channel_close_unblocks_senders() {
 fn unbuffered_channel_close_unblocks_senders() {
     let (before, results) = close_unblocks_senders(0);
     assert_eq!(before, 0, "all five block");
-    assert!(results.iter().all(|r| *r == Err("send on closed channel")));
+    assert!(results.iter().all(|r| *r == Err(SendOnClosed)));
 }
 
 #[test]
@@ -289,7 +293,7 @@ fn unbuffered_less_receive_more_send() {
     close(&ch).expect("close");
     let results = sender.join().expect("sender");
     assert_eq!(results[..3], [Ok(()), Ok(()), Ok(())]);
-    assert_eq!(results[3], Err("send on closed channel"));
+    assert_eq!(results[3], Err(SendOnClosed));
 }
 
 #[test]

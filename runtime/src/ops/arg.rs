@@ -13,7 +13,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("arg_min", |l| arg(l, false));
 }
 
-fn arg(l: &OpLoader, max: bool) -> Result<Exec, String> {
+fn arg(l: &OpLoader, max: bool) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let axis = l.int_or("axis", 0)?;
     let keep = l.bool("keepdims")?;

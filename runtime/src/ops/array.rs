@@ -42,7 +42,7 @@ pub(crate) fn index(s: &Vars, i: &VarRef) -> Result<usize, KernelError> {
 }
 
 /// `Out[I] = X`, growing `Out` (with unwritten elements) as Paddle does.
-fn write_to_array(l: &OpLoader) -> Result<Exec, String> {
+fn write_to_array(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, i, out) = (l.input("X")?, l.input("I")?, l.output("Out")?);
     compute(move |s| {
         let at = index(s, &i)?;
@@ -72,7 +72,7 @@ fn write_to_array(l: &OpLoader) -> Result<Exec, String> {
 /// `Out = X[I]`. Reading past the end, or an element never written, is an
 /// error (Paddle leaves `Out` as it was), except with `X_W` (the grad of a
 /// `write_to_array`): then `Out` is zeros shaped like `X_W`, as Paddle's.
-fn read_from_array(l: &OpLoader) -> Result<Exec, String> {
+fn read_from_array(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, i, out) = (l.input("X")?, l.input("I")?, l.output("Out")?);
     let like = l.opt_input("X_W")?;
     compute(move |s| {
@@ -111,7 +111,7 @@ fn array_len(s: &mut Vars, x: &VarRef) -> usize {
 }
 
 /// `Out` = the number of elements of `X`, an int64 `[1]`.
-fn lod_array_length(l: &OpLoader) -> Result<Exec, String> {
+fn lod_array_length(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let len = array_len(s, &x);

@@ -22,7 +22,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("auc", auc);
 }
 
-fn auc(l: &OpLoader) -> Result<Exec, String> {
+fn auc(l: &OpLoader) -> Result<Exec, KernelError> {
     let (predict, label) = (l.input("Predict")?, l.input("Label")?);
     let (stat_pos, stat_neg) = (l.input("StatPos")?, l.input("StatNeg")?);
     let out = l.output("AUC")?;
@@ -31,16 +31,16 @@ fn auc(l: &OpLoader) -> Result<Exec, String> {
     let thresholds = l.int("num_thresholds")?;
     let slide_steps = l.int("slide_steps")?;
     if curve != "ROC" {
-        return Err(format!(
+        return Err(KernelError::Attribute(format!(
             "curve is \"{curve}\"; Paddle's auc kernel computes \"ROC\" only"
-        ));
+        )));
     }
     let (Ok(thresholds), Ok(slide_steps)) =
         (u32::try_from(thresholds), usize::try_from(slide_steps))
     else {
-        return Err(format!(
+        return Err(KernelError::Attribute(format!(
             "num_thresholds {thresholds} and slide_steps {slide_steps} must not be negative"
-        ));
+        )));
     };
     let buckets = thresholds as usize + 1;
     let stat_len = (slide_steps + 1) * buckets + usize::from(slide_steps > 0);

@@ -95,13 +95,13 @@ pub(crate) fn select(
     beam: usize,
     end_id: i64,
     accumulated: bool,
-) -> Result<Selected, String> {
+) -> Result<Selected, KernelError> {
     let rows = x.pre_ids.len();
     if x.sources.first() != Some(&0) || x.sources.last() != Some(&rows) {
-        return Err(format!(
+        return Err(KernelError::Shape(format!(
             "the sources' rows {:?} must start at 0 and end at the {rows} rows of pre_ids",
             x.sources
-        ));
+        )));
     }
     // The best items of each source, then by row in that order.
     let mut by_row: Vec<Vec<Item>> = vec![Vec::new(); rows];
@@ -179,7 +179,7 @@ fn absolute(lod: &[Vec<usize>], level: usize) -> Vec<usize> {
     offsets
 }
 
-fn beam_search(l: &OpLoader) -> Result<Exec, String> {
+fn beam_search(l: &OpLoader) -> Result<Exec, KernelError> {
     let (pre_ids, pre_scores, scores) = (
         l.input("pre_ids")?,
         l.input("pre_scores")?,
@@ -194,9 +194,12 @@ fn beam_search(l: &OpLoader) -> Result<Exec, String> {
     let accumulated = l.bool("is_accumulated")?;
     let op = "beam_search";
     if beam < 1 {
-        return Err(format!("{op}: beam_size is {beam}; it must be at least 1"));
+        return Err(KernelError::Attribute(format!(
+            "{op}: beam_size is {beam}; it must be at least 1"
+        )));
     }
-    let level = usize::try_from(level).map_err(|_| format!("{op}: level {level} is negative"))?;
+    let level = usize::try_from(level)
+        .map_err(|_| KernelError::Attribute(format!("{op}: level {level} is negative")))?;
     compute(move |s| {
         let (pi, ps, sc) = (
             s.tensor(&pre_ids)?,
@@ -269,7 +272,7 @@ fn beam_search(l: &OpLoader) -> Result<Exec, String> {
             sources: &sources,
         };
         let out = select(&step, beam as usize, end_id, accumulated)
-            .map_err(|e| KernelError::Invalid(format!("{op}: scores `{}`: {e}", scores.name)))?;
+            .map_err(|e| e.map_message(|e| format!("{op}: scores `{}`: {e}", scores.name)))?;
         let count = out.ids.len() as i64;
         drop((pi, ps, sc, it));
         s.set_tensor(
@@ -316,46 +319,50 @@ pub(crate) fn backtrace(
     steps: &[StepChoice],
     beam: usize,
     end_id: i64,
-) -> Result<Sentences, String> {
+) -> Result<Sentences, KernelError> {
     let Some(first) = steps.first() else {
-        return Err("the ids array is empty: no step was written".into());
+        return Err(KernelError::Invalid(
+            "the ids array is empty: no step was written".into(),
+        ));
     };
     for (t, step) in steps.iter().enumerate() {
         if step.lod.len() != 2 {
-            return Err(format!(
+            return Err(KernelError::Invalid(format!(
                 "step {t} has {} LoD levels; each step's ids must have beam_search's 2 levels (sources, prefixes)",
                 step.lod.len()
-            ));
+            )));
         }
         if step.scores.len() != step.ids.len() {
-            return Err(format!(
+            return Err(KernelError::Invalid(format!(
                 "step {t} has {} ids but {} scores",
                 step.ids.len(),
                 step.scores.len()
-            ));
+            )));
         }
     }
     let sources = first.lod[0].len().saturating_sub(1);
     if sources == 0 {
-        return Err("the first step has no source sentence".into());
+        return Err(KernelError::Invalid(
+            "the first step has no source sentence".into(),
+        ));
     }
     let mut sentences = vec![vec![Sentence::default(); beam]; sources];
     let mut prefixes: Vec<Vec<usize>> = vec![Vec::new(); sources];
     for (t, step) in steps.iter().enumerate().rev() {
         let (src_level, sent_level) = (&step.lod[0], &step.lod[1]);
         if src_level.len() != sources + 1 {
-            return Err(format!(
+            return Err(KernelError::Invalid(format!(
                 "step {t} has {} sources but the first step {sources}",
                 src_level.len() - 1
-            ));
+            )));
         }
         let bad = || {
-            format!(
+            KernelError::Invalid(format!(
                 "the LoD {:?} of step {t} does not describe its rows",
                 step.lod
-            )
+            ))
         };
-        let word = |row: usize| -> Result<(i64, f64), String> {
+        let word = |row: usize| -> Result<(i64, f64), KernelError> {
             match (step.ids.get(row), step.scores.get(row)) {
                 (Some(&id), Some(&score)) => Ok((id, score)),
                 _ => Err(bad()),
@@ -376,9 +383,9 @@ pub(crate) fn backtrace(
                     for row in start..end {
                         path.push(prefix);
                         let Some(s) = sent.get_mut(path.len() - 1) else {
-                            return Err(format!(
+                            return Err(KernelError::Invalid(format!(
                                 "step {t} has more than beam_size {beam} candidates for source {src}"
-                            ));
+                            )));
                         };
                         let (id, score) = word(row)?;
                         s.ids.push(id);
@@ -459,14 +466,16 @@ fn array_items(v: &Value, name: &str, op: &str) -> Result<Arc<Vec<Value>>, Kerne
     }
 }
 
-fn beam_search_decode(l: &OpLoader) -> Result<Exec, String> {
+fn beam_search_decode(l: &OpLoader) -> Result<Exec, KernelError> {
     let (ids, scores) = (l.input("Ids")?, l.input("Scores")?);
     let (out_ids, out_scores) = (l.output("SentenceIds")?, l.output("SentenceScores")?);
     let beam = l.int_or("beam_size", 1)?;
     let end_id = l.int_or("end_id", 0)?;
     let op = "beam_search_decode";
     if beam < 1 {
-        return Err(format!("{op}: beam_size is {beam}; it must be at least 1"));
+        return Err(KernelError::Attribute(format!(
+            "{op}: beam_size is {beam}; it must be at least 1"
+        )));
     }
     compute(move |s| {
         let id_items = s.with(&ids, |v| array_items(v, &ids.name, op))?;
@@ -517,7 +526,7 @@ fn beam_search_decode(l: &OpLoader) -> Result<Exec, String> {
             })
             .collect();
         let out = backtrace(&steps, beam as usize, end_id)
-            .map_err(|e| KernelError::Invalid(format!("{op}: {e}")))?;
+            .map_err(|e| e.map_message(|e| format!("{op}: {e}")))?;
         let n = out.ids.len() as i64;
         let score_tensor = Tensor::from_vec(&[n], out.scores)?.cast(dtype)?;
         s.set_tensor(

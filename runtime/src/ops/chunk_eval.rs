@@ -148,7 +148,7 @@ fn int64s<'a>(t: &'a Tensor, slot: &str) -> Result<&'a [i64], KernelError> {
     })
 }
 
-fn chunk_eval(l: &OpLoader) -> Result<Exec, String> {
+fn chunk_eval(l: &OpLoader) -> Result<Exec, KernelError> {
     let (inference, label) = (l.input("Inference")?, l.input("Label")?);
     let seq_length = l.opt_input("SeqLength")?;
     let outs = [

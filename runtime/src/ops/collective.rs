@@ -13,26 +13,26 @@ pub(crate) fn register_all(r: &mut Registry) {
 /// Paddle's `ReduceOp.SUM`, the one reduction `GradAllReduce` writes.
 const REDUCE_SUM: i64 = 0;
 
-fn all_reduce(l: &OpLoader) -> Result<Exec, String> {
+fn all_reduce(l: &OpLoader) -> Result<Exec, KernelError> {
     let reduce_type = l.int("reduce_type")?;
     if reduce_type != REDUCE_SUM {
-        return Err(format!(
+        return Err(KernelError::Unsupported(format!(
             "all_reduce: reduce_type {reduce_type} is not supported; fluidc sums (reduce_type 0), \
              the reduction data-parallel training uses"
-        ));
+        )));
     }
     collective(l, Reduce::Sum)
 }
 
-fn broadcast(l: &OpLoader) -> Result<Exec, String> {
+fn broadcast(l: &OpLoader) -> Result<Exec, KernelError> {
     let root = l.int("root")?;
-    let root =
-        usize::try_from(root).map_err(|_| format!("broadcast: root {root} is not a rank"))?;
+    let root = usize::try_from(root)
+        .map_err(|_| KernelError::Attribute(format!("broadcast: root {root} is not a rank")))?;
     collective(l, Reduce::From(root))
 }
 
 /// `out = the collective of x over the ranks`.
-fn collective(l: &OpLoader, how: Reduce) -> Result<Exec, String> {
+fn collective(l: &OpLoader, how: Reduce) -> Result<Exec, KernelError> {
     ring_zero(l)?;
     let (x, out) = (l.input("x")?, l.output("out")?);
     compute(move |s| {
@@ -44,12 +44,12 @@ fn collective(l: &OpLoader, how: Reduce) -> Result<Exec, String> {
 }
 
 /// The group is one ring, ring 0 (`fluidc distribute` writes one ring).
-fn ring_zero(l: &OpLoader) -> Result<(), String> {
+fn ring_zero(l: &OpLoader) -> Result<(), KernelError> {
     match l.int_or("ring_id", 0)? {
         0 => Ok(()),
-        ring => Err(format!(
+        ring => Err(KernelError::Attribute(format!(
             "{}: ring_id {ring}: fluidc's ranks form one ring, ring 0",
             l.op.ty
-        )),
+        ))),
     }
 }

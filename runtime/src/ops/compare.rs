@@ -68,7 +68,7 @@ impl Cmp {
     }
 }
 
-fn compare(l: &OpLoader, op: Cmp) -> Result<Exec, String> {
+fn compare(l: &OpLoader, op: Cmp) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis")?;
     compute(move |s| {
@@ -128,12 +128,14 @@ fn truth(t: &Tensor) -> Tensor {
         .unwrap_or_else(|_| t.clone())
 }
 
-fn logical(l: &OpLoader, f: fn(bool, bool) -> bool) -> Result<Exec, String> {
+fn logical(l: &OpLoader, f: fn(bool, bool) -> bool) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     compute(move |s| {
         let (a, c) = (truth(&*s.tensor(&x)?), truth(&*s.tensor(&y)?));
         let (Some(av), Some(cv)) = (a.values::<bool>(), c.values::<bool>()) else {
-            return Err("logical ops need bool or numeric tensors".into());
+            return Err(KernelError::Dtype(
+                "logical ops need bool or numeric tensors".into(),
+            ));
         };
         let (shape, v) = zip_operands((a.shape(), av), (c.shape(), cv), -1, None, f)?;
         s.set_tensor(&out, Tensor::from_parts(shape, bool::wrap(v)));
@@ -141,7 +143,7 @@ fn logical(l: &OpLoader, f: fn(bool, bool) -> bool) -> Result<Exec, String> {
     })
 }
 
-fn logical_not(l: &OpLoader) -> Result<Exec, String> {
+fn logical_not(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let a = truth(&*s.tensor(&x)?);

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use fluidc_transpiler::{Op, VarKind};
 
 use super::{compute, Exec, Registry};
+use crate::error::KernelError;
 use crate::exec::{
     CaseOp, CondBlockGrad, Control, GradOut, KeepSteps, Select, SelectCase, WhileGrad, ZeroValue,
 };
@@ -43,7 +44,7 @@ fn zero_value(l: &OpLoader, block: usize, name: &str) -> ZeroValue {
     ZeroValue { dtype, shape }
 }
 
-fn while_op(l: &OpLoader) -> Result<Exec, String> {
+fn while_op(l: &OpLoader) -> Result<Exec, KernelError> {
     let body = l.sub_block()?;
     let keep = match kept_for(l, "StepScopes")? {
         Some(scopes) => {
@@ -64,7 +65,7 @@ fn while_op(l: &OpLoader) -> Result<Exec, String> {
 
 /// The op's scopes output `slot`, if a grad op reads it (then the op keeps
 /// its runs there; otherwise nothing needs them).
-fn kept_for(l: &OpLoader, slot: &str) -> Result<Option<VarRef>, String> {
+fn kept_for(l: &OpLoader, slot: &str) -> Result<Option<VarRef>, KernelError> {
     match l.op.outputs_of(slot).first() {
         Some(name) if !is_placeholder(name) && l.is_kept(name) => l.var(name).map(Some),
         _ => Ok(None),
@@ -74,22 +75,24 @@ fn kept_for(l: &OpLoader, slot: &str) -> Result<Option<VarRef>, String> {
 /// The forward block of a grad op's block, which must not itself be in a
 /// grad block (gradients through nested loops and branches are not built
 /// by the runtime yet).
-fn grad_blocks(l: &OpLoader) -> Result<(usize, usize), String> {
+fn grad_blocks(l: &OpLoader) -> Result<(usize, usize), KernelError> {
     let body = l.sub_block()?;
     if forward_of(l.program, l.block).is_some() {
-        return Err(format!(
+        return Err(KernelError::Unsupported(format!(
             "`{}` inside a grad block: gradients through a loop or branch nested in \
              another are not supported yet",
             l.op.ty
-        ));
+        )));
     }
     let forward = forward_of(l.program, body).ok_or_else(|| {
-        format!("block {body} is not a grad block of a block beside it (its forward_block_idx)")
+        KernelError::Program(format!(
+            "block {body} is not a grad block of a block beside it (its forward_block_idx)"
+        ))
     })?;
     Ok((body, forward))
 }
 
-fn while_grad(l: &OpLoader) -> Result<Exec, String> {
+fn while_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (body, forward) = grad_blocks(l)?;
     let xs = l.op.inputs_of("X");
     let copies = step_copies(l.program, forward, xs)
@@ -119,11 +122,11 @@ fn while_grad(l: &OpLoader) -> Result<Exec, String> {
     }
     let pgs = l.op.outputs_of("X@GRAD");
     if pgs.len() != xs.len() {
-        return Err(format!(
+        return Err(KernelError::Program(format!(
             "X@GRAD has {} arguments but X has {}; they pair up",
             pgs.len(),
             xs.len()
-        ));
+        )));
     }
     let mut grads = Vec::new();
     for (x, pg) in xs.iter().zip(pgs) {
@@ -134,10 +137,10 @@ fn while_grad(l: &OpLoader) -> Result<Exec, String> {
         let carried = ogs.contains(pg);
         let local = matches!(l.owner(body, &inside), Some(o) if o == body || o == forward);
         if !carried && !local {
-            return Err(format!(
+            return Err(KernelError::Program(format!(
                 "the gradient `{inside}` of `{x}` is not a variable of the grad block {body} \
                  or of the loop body {forward}"
-            ));
+            )));
         }
         grads.push(GradOut {
             outside: l.var(pg)?,
@@ -156,7 +159,7 @@ fn while_grad(l: &OpLoader) -> Result<Exec, String> {
     }))))
 }
 
-fn conditional_block_grad(l: &OpLoader) -> Result<Exec, String> {
+fn conditional_block_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (body, forward) = grad_blocks(l)?;
     let (conds, scalar) = branch_condition(l)?;
     let inputs = l.op.inputs_of("Input");
@@ -189,7 +192,7 @@ fn conditional_block_grad(l: &OpLoader) -> Result<Exec, String> {
 
 /// The condition of a conditional block or its grad. Reads both
 /// spellings: `Cond` (Paddle 3) and `X` (2018).
-fn branch_condition(l: &OpLoader) -> Result<(Vec<VarRef>, bool), String> {
+fn branch_condition(l: &OpLoader) -> Result<(Vec<VarRef>, bool), KernelError> {
     let conds = if l.op.inputs.iter().any(|s| s.parameter == "Cond") {
         l.inputs("Cond")?
     } else {
@@ -197,15 +200,15 @@ fn branch_condition(l: &OpLoader) -> Result<(Vec<VarRef>, bool), String> {
     };
     let scalar = l.bool_or("is_scalar_condition", false)?;
     if scalar && conds.len() != 1 {
-        return Err(format!(
+        return Err(KernelError::Program(format!(
             "a scalar condition needs one condition variable, got {}",
             conds.len()
-        ));
+        )));
     }
     Ok((conds, scalar))
 }
 
-fn conditional_block(l: &OpLoader) -> Result<Exec, String> {
+fn conditional_block(l: &OpLoader) -> Result<Exec, KernelError> {
     let (conds, scalar) = branch_condition(l)?;
     Ok(Exec::Control(Control::CondBlock {
         conds,
@@ -215,19 +218,21 @@ fn conditional_block(l: &OpLoader) -> Result<Exec, String> {
     }))
 }
 
-fn go(l: &OpLoader) -> Result<Exec, String> {
+fn go(l: &OpLoader) -> Result<Exec, KernelError> {
     Ok(Exec::Control(Control::Go {
         body: l.sub_block()?,
     }))
 }
 
-fn channel_create(l: &OpLoader) -> Result<Exec, String> {
+fn channel_create(l: &OpLoader) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     let elem = l.int_or("data_type", VarKind::DenseTensor as i64)?;
-    let elem = i32::try_from(elem).map_err(|_| format!("data_type {elem} is not a type number"))?;
+    let elem = i32::try_from(elem)
+        .map_err(|_| KernelError::Attribute(format!("data_type {elem} is not a type number")))?;
     let capacity = l.int("capacity")?;
-    let capacity = usize::try_from(capacity)
-        .map_err(|_| format!("capacity must be 0 or more, got {capacity}"))?;
+    let capacity = usize::try_from(capacity).map_err(|_| {
+        KernelError::Attribute(format!("capacity must be 0 or more, got {capacity}"))
+    })?;
     compute(move |s| {
         let chan = TypedChannel::new(capacity, elem);
         s.set(&out, Value::Channel(Arc::new(chan)));
@@ -235,14 +240,14 @@ fn channel_create(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-fn channel_send(l: &OpLoader) -> Result<Exec, String> {
+fn channel_send(l: &OpLoader) -> Result<Exec, KernelError> {
     Ok(Exec::Control(Control::Send {
         channel: l.input("Channel")?,
         x: l.input("X")?,
     }))
 }
 
-fn channel_recv(l: &OpLoader) -> Result<Exec, String> {
+fn channel_recv(l: &OpLoader) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     Ok(Exec::Control(Control::Recv {
         channel: l.input("Channel")?,
@@ -252,7 +257,7 @@ fn channel_recv(l: &OpLoader) -> Result<Exec, String> {
     }))
 }
 
-fn channel_close(l: &OpLoader) -> Result<Exec, String> {
+fn channel_close(l: &OpLoader) -> Result<Exec, KernelError> {
     Ok(Exec::Control(Control::Close {
         channel: l.input("Channel")?,
     }))
@@ -260,13 +265,14 @@ fn channel_close(l: &OpLoader) -> Result<Exec, String> {
 
 /// Parses `cases` (`"<index>,<kind>,<channel>,<value>"`, kind 0 default,
 /// 1 send, 2 receive) and resolves each case's variables.
-fn select(l: &OpLoader) -> Result<Exec, String> {
+fn select(l: &OpLoader) -> Result<Exec, KernelError> {
     let body = l.sub_block()?;
     let case_to_execute = l.input("case_to_execute")?;
     let mut cases = Vec::new();
     let mut default = None;
     for (pos, text) in l.strings("cases")?.iter().enumerate() {
-        let bad = |why: &str| format!("select case {pos} ({text:?}): {why}");
+        let why = |why: &str| format!("select case {pos} ({text:?}): {why}");
+        let bad = |w: &str| KernelError::Attribute(why(w));
         let parts: Vec<&str> = text.split(',').collect();
         let [index, kind, channel, value] = parts[..] else {
             return Err(bad("expected \"<index>,<kind>,<channel>,<value>\""));
@@ -280,14 +286,14 @@ fn select(l: &OpLoader) -> Result<Exec, String> {
             "0" => default = Some(index),
             "1" => cases.push(SelectCase {
                 index,
-                channel: l.var(channel).map_err(|e| bad(&e))?,
-                op: CaseOp::Send(l.var(value).map_err(|e| bad(&e))?),
+                channel: l.var(channel).map_err(|e| e.map_message(why))?,
+                op: CaseOp::Send(l.var(value).map_err(|e| e.map_message(why))?),
             }),
             "2" => cases.push(SelectCase {
                 index,
-                channel: l.var(channel).map_err(|e| bad(&e))?,
+                channel: l.var(channel).map_err(|e| e.map_message(why))?,
                 op: CaseOp::Recv {
-                    value: l.var_in(body, value).map_err(|e| bad(&e))?,
+                    value: l.var_in(body, value).map_err(|e| e.map_message(why))?,
                     zero: zero_value(l, body, value),
                 },
             }),

@@ -269,12 +269,12 @@ fn transpose_backward<T: ConvElem>(
 /// Paddle 3's conv2d_transpose takes an optional `Bias`, which its grad
 /// maker leaves out; 1.x's op had none (the layer adds the bias with
 /// `elementwise_add`), so fluidc refuses it rather than train it wrong.
-fn refuse_bias(l: &OpLoader) -> Result<(), String> {
+fn refuse_bias(l: &OpLoader) -> Result<(), KernelError> {
     if l.given(&["Bias"]) {
-        return Err(format!(
+        return Err(KernelError::Unsupported(format!(
             "{}'s Bias input is not supported (1.x's op had none): add the bias with elementwise_add",
             l.op.ty
-        ));
+        )));
     }
     Ok(())
 }
@@ -342,24 +342,24 @@ impl Kind {
     }
 }
 
-fn conv2d(l: &OpLoader) -> Result<Exec, String> {
+fn conv2d(l: &OpLoader) -> Result<Exec, KernelError> {
     conv_op(l, Kind::Conv)
 }
 
-fn conv2d_grad(l: &OpLoader) -> Result<Exec, String> {
+fn conv2d_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     conv_grad_op(l, Kind::Conv)
 }
 
-fn conv2d_transpose(l: &OpLoader) -> Result<Exec, String> {
+fn conv2d_transpose(l: &OpLoader) -> Result<Exec, KernelError> {
     refuse_bias(l)?;
     conv_op(l, Kind::Transpose)
 }
 
-fn conv2d_transpose_grad(l: &OpLoader) -> Result<Exec, String> {
+fn conv2d_transpose_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     conv_grad_op(l, Kind::Transpose)
 }
 
-fn conv_op(l: &OpLoader, kind: Kind) -> Result<Exec, String> {
+fn conv_op(l: &OpLoader, kind: Kind) -> Result<Exec, KernelError> {
     let (input, filter, out) = (l.input("Input")?, l.input("Filter")?, l.output("Output")?);
     let a = ConvAttrs::load(l)?;
     compute(move |s| {
@@ -379,7 +379,7 @@ fn conv_op(l: &OpLoader, kind: Kind) -> Result<Exec, String> {
     })
 }
 
-fn conv_grad_op(l: &OpLoader, kind: Kind) -> Result<Exec, String> {
+fn conv_grad_op(l: &OpLoader, kind: Kind) -> Result<Exec, KernelError> {
     let (input, filter, dout) = (
         l.input("Input")?,
         l.input("Filter")?,
@@ -473,13 +473,13 @@ pub(super) fn pair(v: &[i64], what: &str) -> Result<[usize; 2], KernelError> {
     }
 }
 
-pub(super) fn nchw(l: &OpLoader, attr: &str) -> Result<(), String> {
+pub(super) fn nchw(l: &OpLoader, attr: &str) -> Result<(), KernelError> {
     match l.string(attr)?.unwrap_or("NCHW") {
         "NCHW" | "AnyLayout" => Ok(()),
-        other => Err(format!(
+        other => Err(KernelError::Unsupported(format!(
             "{} supports the NCHW layout only, not {other}",
             l.op.ty
-        )),
+        ))),
     }
 }
 
@@ -497,7 +497,7 @@ pub(crate) struct ConvAttrs {
 }
 
 impl ConvAttrs {
-    pub(crate) fn load(l: &OpLoader) -> Result<ConvAttrs, String> {
+    pub(crate) fn load(l: &OpLoader) -> Result<ConvAttrs, KernelError> {
         nchw(l, "data_format")?;
         Ok(ConvAttrs {
             strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),

@@ -76,7 +76,7 @@ fn forward<T: Real>(x: &[T], y: &[T], n: usize, m: usize, w: usize) -> (Vec<T>, 
 }
 
 /// `Out = X.Y / (|X| |Y|)` per row, with the norms.
-fn cos_sim(l: &OpLoader) -> Result<Exec, String> {
+fn cos_sim(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, y) = (l.input("X")?, l.input("Y")?);
     let (out, xnorm, ynorm) = (l.output("Out")?, l.output("XNorm")?, l.output("YNorm")?);
     compute(move |s| {
@@ -139,7 +139,7 @@ fn backward<T: Real>(v: &Saved<T>, n: usize, m: usize, w: usize) -> (Vec<T>, Vec
 }
 
 /// Its grad: `X@GRAD` and `Y@GRAD`, each when backward asks for it.
-fn cos_sim_grad(l: &OpLoader) -> Result<Exec, String> {
+fn cos_sim_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let slots = ["X", "Y", "XNorm", "YNorm", "Out", "Out@GRAD"];
     let ins = slots
         .iter()

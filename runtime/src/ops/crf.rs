@@ -188,7 +188,7 @@ fn crf_forward<T: Real>(
 
 /// `Alpha`, `EmissionExps`, `TransitionExps` and `LogLikelihood` (`[S, 1]`
 /// for the `S` sequences of `Label`'s LoD).
-fn linear_chain_crf(l: &OpLoader) -> Result<Exec, String> {
+fn linear_chain_crf(l: &OpLoader) -> Result<Exec, KernelError> {
     let (e, t, label) = (
         l.input("Emission")?,
         l.input("Transition")?,
@@ -345,7 +345,7 @@ fn crf_backward_one<T: Real>(
 /// `Emission@GRAD` (with `Emission`'s LoD) and `Transition@GRAD`, each
 /// when backward asks for it, from the saved forward results and one cost
 /// gradient per sequence.
-fn linear_chain_crf_grad(l: &OpLoader) -> Result<Exec, String> {
+fn linear_chain_crf_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let ins = [
         "Label",
         "Alpha",
@@ -493,7 +493,7 @@ fn viterbi<T: Real>(x: &[T], w: &[T], len: usize, d: usize, path: &mut [i64]) {
 /// tags `[B, S]` (0 past each length). With `Label`, each tag becomes 1
 /// where it equals the label and 0 elsewhere (what `chunk_eval` reads in
 /// training).
-fn crf_decoding(l: &OpLoader) -> Result<Exec, String> {
+fn crf_decoding(l: &OpLoader) -> Result<Exec, KernelError> {
     let (e, t, out) = (
         l.input("Emission")?,
         l.input("Transition")?,

@@ -71,7 +71,7 @@ fn partials(op: Arith, x: f64, y: f64, d: f64) -> (f64, f64) {
 /// `elementwise_*_grad`: `X@GRAD` and `Y@GRAD` (either may be absent)
 /// from `X`, `Y` and `Out@GRAD`, each summed over the dims its operand
 /// was broadcast along (Paddle's `axis` rule).
-fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, String> {
+fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
     let axis = l.int_or("axis", -1)?;
@@ -278,7 +278,7 @@ impl Arith {
     }
 }
 
-fn binary(l: &OpLoader, op: Arith) -> Result<Exec, String> {
+fn binary(l: &OpLoader, op: Arith) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis")?;
     let alias = Alias::of(&out, &x, &y);
@@ -456,10 +456,10 @@ fn division_by_zero() -> KernelError {
 
 /// `sum`: adds every tensor of the `X` list, into the output's buffer
 /// when it has one owner and is none of the inputs.
-fn sum(l: &OpLoader) -> Result<Exec, String> {
+fn sum(l: &OpLoader) -> Result<Exec, KernelError> {
     let (xs, out) = (l.inputs("X")?, l.output("Out")?);
     if xs.is_empty() {
-        return Err("input `X` names no variable".into());
+        return Err(KernelError::Program("input `X` names no variable".into()));
     }
     // Gradients of tensor arrays add up element by element.
     let arrays =

@@ -39,14 +39,16 @@ pub(crate) fn register_all(r: &mut Registry) {
 
 /// `Out = X[Mask]`: only the chosen input is read, because the branch that
 /// did not run never wrote the other one.
-fn select_input(l: &OpLoader) -> Result<Exec, String> {
+fn select_input(l: &OpLoader) -> Result<Exec, KernelError> {
     let (xs, mask, out) = (l.inputs("X")?, l.input("Mask")?, l.output("Out")?);
     compute(move |s| {
         let m = s.tensor(&mask)?.scalar_i64()?;
         let chosen = usize::try_from(m)
             .ok()
             .and_then(|i| xs.get(i))
-            .ok_or_else(|| format!("Mask is {m}, but there are {} inputs", xs.len()))?;
+            .ok_or_else(|| {
+                KernelError::Invalid(format!("Mask is {m}, but there are {} inputs", xs.len()))
+            })?;
         match s.get(chosen) {
             Value::Empty => Err(no_value(chosen)),
             v => {
@@ -59,7 +61,7 @@ fn select_input(l: &OpLoader) -> Result<Exec, String> {
 
 /// `select_output` (select_input's grad op): `X` goes to `Out[Mask]`; the
 /// other outputs are left alone.
-fn select_output(l: &OpLoader) -> Result<Exec, String> {
+fn select_output(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, mask) = (l.input("X")?, l.input("Mask")?);
     let outs = super::float::outputs_by_position(l, "Out")?;
     compute(move |s| {
@@ -67,7 +69,9 @@ fn select_output(l: &OpLoader) -> Result<Exec, String> {
         let chosen = usize::try_from(m)
             .ok()
             .and_then(|i| outs.get(i))
-            .ok_or_else(|| format!("Mask is {m}, but there are {} outputs", outs.len()))?;
+            .ok_or_else(|| {
+                KernelError::Invalid(format!("Mask is {m}, but there are {} outputs", outs.len()))
+            })?;
         if let Some(out) = chosen {
             match s.get(&x) {
                 Value::Empty => return Err(no_value(&x)),
@@ -97,14 +101,14 @@ pub(crate) fn shape_of(
 }
 
 /// A float dtype for a random fill (Paddle registers float and double).
-fn random_dtype(l: &OpLoader) -> Result<VarKind, String> {
+fn random_dtype(l: &OpLoader) -> Result<VarKind, KernelError> {
     match l.dtype("dtype", VarKind::Fp32)? {
         d @ (VarKind::Fp32 | VarKind::Fp64) => Ok(d),
-        d => Err(format!(
+        d => Err(KernelError::Dtype(format!(
             "{} draws float32 or float64 values, not {}",
             l.op.ty,
             crate::tensor::dtype_name(d)
-        )),
+        ))),
     }
 }
 
@@ -118,7 +122,7 @@ fn random_fill(
     params: [f32; 4],
     f32s: Draw<f32>,
     f64s: Draw<f64>,
-) -> Result<Exec, String> {
+) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     let dtype = random_dtype(l)?;
     let shape = l.ints("shape")?.unwrap_or_default();
@@ -165,7 +169,7 @@ fn random_fill(
 /// `uniform_random`: `uniform_real_distribution<T>(min, max)` (see
 /// `crate::random`), then `diag_val` at every `diag_step + 1`-th element,
 /// `diag_num` times.
-fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
+fn uniform_random(l: &OpLoader) -> Result<Exec, KernelError> {
     let (min, max) = (l.float("min")? as f32, l.float("max")? as f32);
     fn draw<T: StdReal + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
         let d = UniformReal::new(T::from(p[0]), T::from(p[1]));
@@ -175,7 +179,7 @@ fn uniform_random(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `gaussian_random`: `normal_distribution<T>(mean, std)`.
-fn gaussian_random(l: &OpLoader) -> Result<Exec, String> {
+fn gaussian_random(l: &OpLoader) -> Result<Exec, KernelError> {
     let (mean, std) = (l.float("mean")? as f32, l.float("std")? as f32);
     fn draw<T: StdReal + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
         let mut d = Normal::new(T::from(p[0]), T::from(p[1]));
@@ -185,7 +189,7 @@ fn gaussian_random(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `truncated_gaussian_random`: Paddle's truncated normal on `[a, b]`.
-fn truncated_gaussian_random(l: &OpLoader) -> Result<Exec, String> {
+fn truncated_gaussian_random(l: &OpLoader) -> Result<Exec, KernelError> {
     let p = [
         l.float("mean")? as f32,
         l.float("std")? as f32,
@@ -203,25 +207,27 @@ fn truncated_gaussian_random(l: &OpLoader) -> Result<Exec, String> {
 /// `fill_constant_batch_size_like`: a constant of `shape` whose dim
 /// `output_dim_idx` is `Input`'s dim `input_dim_idx` (the batch size, known
 /// only at run time).
-fn fill_constant_batch_size_like(l: &OpLoader) -> Result<Exec, String> {
+fn fill_constant_batch_size_like(l: &OpLoader) -> Result<Exec, KernelError> {
     let (input, out) = (l.input("Input")?, l.output("Out")?);
-    let shape = l
-        .ints("shape")?
-        .ok_or("fill_constant_batch_size_like needs `shape`")?;
+    let shape = l.ints("shape")?.ok_or_else(|| {
+        KernelError::Attribute("fill_constant_batch_size_like needs `shape`".into())
+    })?;
     let dtype = l.dtype("dtype", VarKind::Fp32)?;
     let value = match l.string("str_value")?.unwrap_or("") {
         "" => l.float("value")?,
         s => s
             .trim()
             .parse::<f64>()
-            .map_err(|_| format!("str_value {s:?} is not a number"))?,
+            .map_err(|_| KernelError::Attribute(format!("str_value {s:?} is not a number")))?,
     };
-    let index = |name: &str, rank: usize| -> Result<usize, String> {
+    let index = |name: &str, rank: usize| -> Result<usize, KernelError> {
         let i = l.int_or(name, 0)?;
         usize::try_from(i)
             .ok()
             .filter(|&i| i < rank)
-            .ok_or_else(|| format!("{name} {i} is out of range for rank {rank}"))
+            .ok_or_else(|| {
+                KernelError::Attribute(format!("{name} {i} is out of range for rank {rank}"))
+            })
     };
     let o = index("output_dim_idx", shape.len())?;
     let input_dim_idx = l.int("input_dim_idx")?;
@@ -244,7 +250,7 @@ fn fill_constant_batch_size_like(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-fn fill_any_like(l: &OpLoader) -> Result<Exec, String> {
+fn fill_any_like(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let value = l.float("value")?;
     let dtype = match l.int("dtype")? {
@@ -268,7 +274,7 @@ enum Scalar {
 
 impl Scalar {
     /// Paddle's `str_value`: what Python's `str(value)` wrote.
-    fn parse(s: &str) -> Result<Scalar, String> {
+    fn parse(s: &str) -> Result<Scalar, KernelError> {
         let t = s.trim();
         Ok(match t.to_ascii_lowercase().as_str() {
             "true" => Scalar::Int(1),
@@ -278,10 +284,9 @@ impl Scalar {
             "nan" | "+nan" | "-nan" => Scalar::Float(f64::NAN),
             _ => match t.parse::<i64>() {
                 Ok(i) => Scalar::Int(i),
-                Err(_) => Scalar::Float(
-                    t.parse::<f64>()
-                        .map_err(|_| format!("str_value {s:?} is not a number"))?,
-                ),
+                Err(_) => Scalar::Float(t.parse::<f64>().map_err(|_| {
+                    KernelError::Attribute(format!("str_value {s:?} is not a number"))
+                })?),
             },
         })
     }
@@ -300,7 +305,7 @@ impl Scalar {
     }
 }
 
-fn fill_constant(l: &OpLoader) -> Result<Exec, String> {
+fn fill_constant(l: &OpLoader) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     let dtype = l.dtype("dtype", VarKind::Fp32)?;
     let shape = l.ints("shape")?.unwrap_or_default();
@@ -316,7 +321,7 @@ fn fill_constant(l: &OpLoader) -> Result<Exec, String> {
             Ok(c) => c,
             // Over the memory limit: an error if the op ever runs.
             Err(e @ KernelError::OutOfMemory(_)) => return compute(move |_| Err(e.clone())),
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         };
         if let Some((v, rank)) = constant.as_scalar() {
             return compute(move |s| {
@@ -357,7 +362,7 @@ fn fill_constant(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// Copies any value (a tensor shares its data; a channel stays the same channel).
-fn assign(l: &OpLoader) -> Result<Exec, String> {
+fn assign(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         // A one-element tensor copies as its element (see `crate::tensor::scalar`).
@@ -386,7 +391,7 @@ fn no_value(x: &VarRef) -> KernelError {
     KernelError::MissingInput(format!("input `{}` has no value yet", x.name))
 }
 
-fn assign_value(l: &OpLoader) -> Result<Exec, String> {
+fn assign_value(l: &OpLoader) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     let dtype = l.dtype("dtype", VarKind::Fp32)?;
     let shape = l.ints("shape")?.unwrap_or_default();
@@ -410,7 +415,9 @@ fn assign_value(l: &OpLoader) -> Result<Exec, String> {
                 (Some(b), _, _) => Ok(Scalar::Int(i64::from(b))),
                 (_, Some(i), _) => Ok(Scalar::Int(i)),
                 (_, _, Some(r)) => Ok(Scalar::Float(r)),
-                _ => Err(format!("assign_value: unsupported scalar {s:?}")),
+                _ => Err(KernelError::Unsupported(format!(
+                    "assign_value: unsupported scalar {s:?}"
+                ))),
             })
             .collect::<Result<_, _>>()?
     } else {
@@ -463,7 +470,7 @@ fn unary_kernel(
     l: &OpLoader,
     input: &str,
     f: fn(&Tensor) -> Result<Tensor, KernelError>,
-) -> Result<Exec, String> {
+) -> Result<Exec, KernelError> {
     let (x, out): (VarRef, VarRef) = (l.input(input)?, l.output("Out")?);
     compute(move |s| {
         let t = f(&*s.tensor(&x)?)?;
@@ -474,7 +481,7 @@ fn unary_kernel(
 
 /// Zeros of `X`'s shape and dtype, written over the output's own buffer
 /// when it has one owner.
-fn fill_zeros_like(l: &OpLoader) -> Result<Exec, String> {
+fn fill_zeros_like(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         map_vars(s, &x, &out, |src| {
@@ -488,14 +495,14 @@ fn fill_zeros_like(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// The dims of `Input` as an int32 tensor.
-fn shape(l: &OpLoader) -> Result<Exec, String> {
+fn shape(l: &OpLoader) -> Result<Exec, KernelError> {
     unary_kernel(l, "Input", |t| {
         let dims: Vec<i32> = t.shape().iter().map(|&d| d as i32).collect();
         Tensor::from_vec(&[dims.len() as i64], dims)
     })
 }
 
-fn cast(l: &OpLoader) -> Result<Exec, String> {
+fn cast(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let to = l.dtype("out_dtype", VarKind::Fp32)?;
     compute(move |s| {

@@ -51,7 +51,10 @@ pub(crate) fn needs_float(op: &str, t: &Tensor) -> KernelError {
 
 /// The variables of a duplicable output slot, position for position
 /// (`None` for an empty name: that gradient is not needed).
-pub(crate) fn outputs_by_position(l: &OpLoader, slot: &str) -> Result<Vec<Option<VarRef>>, String> {
+pub(crate) fn outputs_by_position(
+    l: &OpLoader,
+    slot: &str,
+) -> Result<Vec<Option<VarRef>>, KernelError> {
     l.op.outputs_of(slot)
         .iter()
         .map(|n| {

@@ -19,10 +19,12 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("load_combine", load_combine);
 }
 
-fn file_path(l: &OpLoader) -> Result<String, String> {
+fn file_path(l: &OpLoader) -> Result<String, KernelError> {
     match l.string("file_path")? {
         Some(p) if !p.is_empty() => Ok(p.to_string()),
-        _ => Err("attribute `file_path` is missing or empty: give the file to use".into()),
+        _ => Err(KernelError::Attribute(
+            "attribute `file_path` is missing or empty: give the file to use".into(),
+        )),
     }
 }
 
@@ -37,25 +39,25 @@ fn write_file(path: &str, bytes: &[u8], overwrite: bool) -> Result<(), KernelErr
     }
     if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| {
-            KernelError::Invalid(format!(
+            KernelError::Io(format!(
                 "cannot create the directory {}: {e}",
                 dir.display()
             ))
         })?;
     }
-    std::fs::write(p, bytes).map_err(|e| KernelError::Invalid(format!("cannot write {path}: {e}")))
+    std::fs::write(p, bytes).map_err(|e| KernelError::Io(format!("cannot write {path}: {e}")))
 }
 
 fn read_file(path: &str) -> Result<Vec<u8>, KernelError> {
     std::fs::read(path).map_err(|e| {
-        KernelError::Invalid(format!(
+        KernelError::Io(format!(
             "cannot read {path}: {e}; save the variables there first (fluid.io.save_vars) or fix the path"
         ))
     })
 }
 
 /// `save`: `X` to `file_path` as one DenseTensor stream.
-fn save(l: &OpLoader) -> Result<Exec, String> {
+fn save(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, path) = (l.input("X")?, file_path(l)?);
     let overwrite = l.bool("overwrite")?;
     let fp16 = l.bool("save_as_fp16")?;
@@ -68,7 +70,7 @@ fn save(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `save_combine`: every `X`, in order, to one file.
-fn save_combine(l: &OpLoader) -> Result<Exec, String> {
+fn save_combine(l: &OpLoader) -> Result<Exec, KernelError> {
     let (xs, path) = (l.inputs("X")?, file_path(l)?);
     let overwrite = l.bool("overwrite")?;
     let fp16 = l.bool("save_as_fp16")?;
@@ -84,7 +86,7 @@ fn save_combine(l: &OpLoader) -> Result<Exec, String> {
 
 /// `load`: `Out` from a `save` file (`seek` reads the stream at that byte
 /// offset of a combined file; fluidc does not take `shape` with it).
-fn load(l: &OpLoader) -> Result<Exec, String> {
+fn load(l: &OpLoader) -> Result<Exec, KernelError> {
     let (out, path) = (l.output("Out")?, file_path(l)?);
     let seek = l.int("seek")?;
     compute(move |s| {
@@ -95,19 +97,19 @@ fn load(l: &OpLoader) -> Result<Exec, String> {
         } else {
             file::from_bytes(&bytes)
         }
-        .map_err(|e| KernelError::Invalid(format!("{path}: {e}")))?;
+        .map_err(|e| e.map_message(|e| format!("{path}: {e}")))?;
         s.set_tensor(&out, record.tensor);
         Ok(())
     })
 }
 
 /// `load_combine`: each `Out`, in order, from one combined file.
-fn load_combine(l: &OpLoader) -> Result<Exec, String> {
+fn load_combine(l: &OpLoader) -> Result<Exec, KernelError> {
     let (outs, path) = (l.outputs("Out")?, file_path(l)?);
     compute(move |s| {
         let bytes = read_file(&path)?;
         let records = file::combined_from_bytes(&bytes)
-            .map_err(|e| KernelError::Invalid(format!("{path}: {e}")))?;
+            .map_err(|e| e.map_message(|e| format!("{path}: {e}")))?;
         if records.len() != outs.len() {
             return Err(KernelError::Invalid(format!(
                 "{path} holds {} tensors but the program loads {} from it: the file was saved from other variables",
@@ -122,13 +124,13 @@ fn load_combine(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-fn column(l: &OpLoader) -> Result<usize, String> {
+fn column(l: &OpLoader) -> Result<usize, KernelError> {
     usize::try_from(l.int_or("col", 0)?)
-        .map_err(|_| "attribute `col` must not be negative".to_string())
+        .map_err(|_| KernelError::Attribute("attribute `col` must not be negative".into()))
 }
 
 /// Copies column `col` of the feed holder into `Out`.
-fn feed(l: &OpLoader) -> Result<Exec, String> {
+fn feed(l: &OpLoader) -> Result<Exec, KernelError> {
     let (holder, out, col) = (l.input("X")?, l.output("Out")?, column(l)?);
     compute(move |s| {
         let fed = s.with(&holder, |v| match v {
@@ -147,7 +149,7 @@ fn feed(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// Copies `X` into column `col` of the fetch holder.
-fn fetch(l: &OpLoader) -> Result<Exec, String> {
+fn fetch(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, holder, col) = (l.input("X")?, l.output("Out")?, column(l)?);
     compute(move |s| {
         let t = s.tensor(&x)?.into_owned();
@@ -168,7 +170,7 @@ fn fetch(l: &OpLoader) -> Result<Exec, String> {
 
 /// Paddle's `print` (`layers.Print`): writes the tensor to stderr, at most
 /// `first_n` times if that is set, and passes it on to `Out`.
-fn print(l: &OpLoader) -> Result<Exec, String> {
+fn print(l: &OpLoader) -> Result<Exec, KernelError> {
     let x = l.input("In")?;
     let out = l.opt_output("Out")?;
     let message = l.string("message")?.unwrap_or_default().to_string();

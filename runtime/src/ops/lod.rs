@@ -136,9 +136,10 @@ pub(crate) fn take_rows(x: &Tensor, ranges: &[(usize, usize)]) -> Result<Tensor,
 }
 
 /// `lod_rank_table`: the sequences of `X`'s LoD level `level`, longest first.
-fn lod_rank_table(l: &OpLoader) -> Result<Exec, String> {
+fn lod_rank_table(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    let level = usize::try_from(l.int("level")?).map_err(|_| "`level` must not be negative")?;
+    let level = usize::try_from(l.int("level")?)
+        .map_err(|_| KernelError::Attribute("`level` must not be negative".into()))?;
     compute(move |s| {
         let xt = s.tensor(&x)?;
         let lod = xt.lod().to_vec();
@@ -166,7 +167,7 @@ fn lod_rank_table(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `max_sequence_len`: the longest sequence's length, an int64 `[1]`.
-fn max_sequence_len(l: &OpLoader) -> Result<Exec, String> {
+fn max_sequence_len(l: &OpLoader) -> Result<Exec, KernelError> {
     let (t, out) = (l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let len = table(s, &t)?.max_len();
@@ -178,7 +179,7 @@ fn max_sequence_len(l: &OpLoader) -> Result<Exec, String> {
 /// `lod_tensor_to_array`: element `t` of the array holds the `t`-th
 /// element of each sequence longer than `t`, in the table's order, each
 /// with its LoD below the table's level (1.x's sub-sequence LoD).
-fn lod_tensor_to_array(l: &OpLoader) -> Result<Exec, String> {
+fn lod_tensor_to_array(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let table = table(s, &t)?;
@@ -214,7 +215,7 @@ fn check_rows(xt: &Tensor, x: &VarRef, table: &RankTable) -> Result<(), KernelEr
 /// table's levels above its level and one level counting each sequence's
 /// elements. A step nothing wrote (no gradient reached it) gives zeros
 /// shaped as the table's tensor.
-fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
+fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let table = table(s, &t)?;
@@ -299,7 +300,7 @@ fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
 /// table) keeps the rows of its first sequences that many, with their
 /// LoD, as 1.x's kernel kept them; an `X` of fewer sequences keeps the
 /// first rows without LoD.
-fn shrink_rnn_memory(l: &OpLoader) -> Result<Exec, String> {
+fn shrink_rnn_memory(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, i, t, out) = (
         l.input("X")?,
         l.input("I")?,
@@ -389,7 +390,7 @@ pub(crate) fn append_lod(lod: &mut Lod, lengths: &[Vec<usize>]) -> Result<(), Ke
 /// tensor shaped like `X` (all zeros when no gradient reached `Out`),
 /// with `X`'s LoD (which `reorder_lod_tensor_by_rank_grad` reads to put
 /// a static input's sequences back).
-fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, String> {
+fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.opt_input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -424,7 +425,7 @@ fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, String> {
 /// `reorder_lod_tensor_by_rank`: the sequences of `X` (those of its
 /// level-0 LoD, with their LoD at every level, or its rows) in the
 /// table's order; `_grad` puts them back, with their LoD.
-fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, String> {
+fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, KernelError> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let table = table(s, &t)?;
@@ -503,7 +504,7 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
 /// compute plain tensors; this keeps a sequence batch's LoD through the
 /// layers between a LoD feed and the sequence op that reads it, as Paddle
 /// does.
-pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
+pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, KernelError> {
     let Exec::Compute(kernel) = exec else {
         return Ok(exec);
     };
@@ -574,7 +575,7 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, String> {
 
 /// `kernel`, run only once each input tensor's LoD describes its rows
 /// ([`LodRule::Reads`]): otherwise a runtime error naming the variable.
-fn lod_read_checked(l: &OpLoader, kernel: Kernel) -> Result<Exec, String> {
+fn lod_read_checked(l: &OpLoader, kernel: Kernel) -> Result<Exec, KernelError> {
     let mut inputs = Vec::new();
     for slot in &l.op.inputs {
         for name in slot.arguments.iter().filter(|n| !is_placeholder(n)) {
@@ -609,7 +610,7 @@ fn lod_read_checked(l: &OpLoader, kernel: Kernel) -> Result<Exec, String> {
 /// `lod_reset`: `X` with `Y`'s LoD when `Y` has one (its last level must
 /// end at `X`'s rows), else with the offsets `Y` holds (int32), else with
 /// `target_lod`; `append` keeps `X`'s levels before the new one.
-fn lod_reset(l: &OpLoader) -> Result<Exec, String> {
+fn lod_reset(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let y = l.opt_input("Y")?;
     let target = l.ints("target_lod")?.unwrap_or_default();
@@ -664,7 +665,7 @@ fn lod_reset(l: &OpLoader) -> Result<Exec, String> {
         };
         lod.push(level);
         if let Err(e) = Tensor::check_lod(&lod, n) {
-            return Err(KernelError::Invalid(format!("{op}: {e}")));
+            return Err(e.map_message(|e| format!("{op}: {e}")));
         }
         let t = (*xt).clone();
         drop(xt);
@@ -674,7 +675,7 @@ fn lod_reset(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `X@GRAD` is `Out@GRAD` with `X`'s LoD.
-fn lod_reset_grad(l: &OpLoader) -> Result<Exec, String> {
+fn lod_reset_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, dout, dx) = (l.input("X")?, l.input("Out@GRAD")?, l.output("X@GRAD")?);
     compute(move |s| {
         let g = s.tensor(&dout)?;
@@ -687,7 +688,7 @@ fn lod_reset_grad(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `Out` = whether `X` has no elements, a bool `[1]`.
-fn is_empty(l: &OpLoader) -> Result<Exec, String> {
+fn is_empty(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let empty = s.tensor(&x)?.numel() == 0;

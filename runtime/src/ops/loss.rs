@@ -50,7 +50,7 @@ pub(crate) fn softmax(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Ve
 /// `softmax_with_cross_entropy`: `Softmax` along `axis` (or `Logits` as
 /// they are without `use_softmax`), and `Loss`: hard labels `-log p[label]`
 /// (0 for `ignore_index`), soft labels `-sum(label * log p)`.
-fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, String> {
+fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, KernelError> {
     let (logits, label) = (l.input("Logits")?, l.input("Label")?);
     let (sm_out, loss_out) = (l.output("Softmax")?, l.output("Loss")?);
     let soft = l.bool("soft_label")?;
@@ -134,7 +134,7 @@ fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, String> {
 /// `softmax_with_cross_entropy_grad`: `(softmax - label) * dloss` (the
 /// label one-hot for hard labels, rows of `ignore_index` 0); without
 /// `use_softmax`, `-label / p * dloss`.
-fn softmax_with_cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
+fn softmax_with_cross_entropy_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (sm, label, dloss) = (
         l.input("Softmax")?,
         l.input("Label")?,
@@ -220,10 +220,12 @@ pub(crate) fn label_mismatch(label: &[i64], x: &[i64]) -> KernelError {
 /// log(1 + exp(-|x|))` per element, in the input's precision as Paddle's
 /// kernel computes it; 0 where the label is `ignore_index`; with
 /// `normalize`, divided by the number of labels not ignored.
-fn sigmoid_ce(l: &OpLoader) -> Result<Exec, String> {
+fn sigmoid_ce(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, label, out) = (l.input("X")?, l.input("Label")?, l.output("Out")?);
     if l.opt_input("pos_weight")?.is_some() {
-        return Err("sigmoid_cross_entropy_with_logits with `pos_weight` is not supported".into());
+        return Err(KernelError::Unsupported(
+            "sigmoid_cross_entropy_with_logits with `pos_weight` is not supported".into(),
+        ));
     }
     let ignore = l.int("ignore_index")?;
     let normalize = l.bool("normalize")?;
@@ -272,7 +274,7 @@ fn sigmoid_ce(l: &OpLoader) -> Result<Exec, String> {
 
 /// `log_loss`: `-label * log(p + eps) - (1 - label) * log(1 - p + eps)`
 /// per element, as Paddle's kernel.
-fn log_loss(l: &OpLoader) -> Result<Exec, String> {
+fn log_loss(l: &OpLoader) -> Result<Exec, KernelError> {
     let (p, label, out) = (l.input("Predicted")?, l.input("Labels")?, l.output("Loss")?);
     let eps = l.float_or("epsilon", 1e-4)?;
     compute(move |s| {
@@ -292,7 +294,7 @@ fn log_loss(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// Its grad: `dloss * (-label / (p + eps) + (1 - label) / (1 - p + eps))`.
-fn log_loss_grad(l: &OpLoader) -> Result<Exec, String> {
+fn log_loss_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (p, label, dloss) = (
         l.input("Predicted")?,
         l.input("Labels")?,
@@ -334,7 +336,7 @@ fn same_shape(x: &Tensor, other: &Tensor, what: &str) -> Result<(), KernelError>
 
 /// Its grad: `(sigmoid(x) - label) * dout`, 0 where ignored, divided as
 /// the forward divided.
-fn sigmoid_ce_grad(l: &OpLoader) -> Result<Exec, String> {
+fn sigmoid_ce_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, label, dout) = (l.input("X")?, l.input("Label")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

@@ -93,12 +93,12 @@ impl Gather {
 
 /// `gather`: the slices of `X` at `Index` along `axis` (Paddle's `Axis`
 /// input tensor is refused when the op loads).
-fn gather(l: &OpLoader) -> Result<Exec, String> {
+fn gather(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, index, out) = (l.input("X")?, l.input("Index")?, l.output("Out")?);
     if l.given(&["Axis"]) {
-        return Err(
+        return Err(KernelError::Unsupported(
             "gather with an `Axis` tensor is not supported; set the `axis` attribute".into(),
-        );
+        ));
     }
     let axis = l.int("axis")?;
     compute(move |s| {
@@ -128,13 +128,15 @@ fn gather(l: &OpLoader) -> Result<Exec, String> {
 /// `ScatterAssign`: 1.0-1.6 always, 1.7+ by default); otherwise, and
 /// along another axis, it gets their sum (Paddle 3.3.1's, which has no
 /// `overwrite` attribute: a program without it accumulates).
-fn gather_grad(l: &OpLoader) -> Result<Exec, String> {
+fn gather_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, index, dout) = (l.input("X")?, l.input("Index")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
     if l.given(&["Axis"]) {
-        return Err("gather_grad with an `Axis` tensor is not supported".into());
+        return Err(KernelError::Unsupported(
+            "gather_grad with an `Axis` tensor is not supported".into(),
+        ));
     }
     let axis = l.int("axis")?;
     let overwrite = l.bool_or("overwrite", false)? && axis == 0;
@@ -180,7 +182,7 @@ fn dims_from_xshape(s: &Vars, r: &VarRef) -> Result<Vec<i64>, KernelError> {
     Ok(t.shape().get(1..).unwrap_or_default().to_vec())
 }
 
-fn reshape2(l: &OpLoader) -> Result<Exec, String> {
+fn reshape2(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
     let shape_tensor = l.opt_input("Shape")?;
@@ -212,13 +214,16 @@ fn set_reshaped(
 
 /// `squeeze2`/`unsqueeze2`: `X` in the dims `f` gives for `axes` (no data
 /// moves), and `XShape` as `reshape2` writes it.
-fn squeezed(l: &OpLoader, f: fluidc_transpiler::ops::manip::SqueezeFn) -> Result<Exec, String> {
+fn squeezed(
+    l: &OpLoader,
+    f: fluidc_transpiler::ops::manip::SqueezeFn,
+) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
     if l.given(&["AxesTensor", "AxesTensorList"]) {
-        return Err(
+        return Err(KernelError::Unsupported(
             "unsqueeze with an axes tensor is not supported; set the axes attribute".into(),
-        );
+        ));
     }
     let axes = l.ints("axes")?.unwrap_or_default();
     compute(move |s| {
@@ -229,12 +234,12 @@ fn squeezed(l: &OpLoader, f: fluidc_transpiler::ops::manip::SqueezeFn) -> Result
 
 /// `split`: `X` cut along `axis` into `num` equal pieces or `sections`,
 /// one per `Out`. (Its gradient is a `concat`.)
-fn split(l: &OpLoader) -> Result<Exec, String> {
+fn split(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, outs) = (l.input("X")?, l.outputs("Out")?);
     if l.given(&["AxisTensor", "SectionsTensorList"]) {
-        return Err(
+        return Err(KernelError::Unsupported(
             "split with an axis or sections tensor is not supported; set the attributes".into(),
-        );
+        ));
     }
     let (axis, num) = (l.int("axis")?, l.int("num")?);
     let sections = l.ints("sections")?.unwrap_or_default();
@@ -272,7 +277,7 @@ fn split(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `reshape2_grad`: `Out@GRAD` in the input's dims.
-fn reshape2_grad(l: &OpLoader) -> Result<Exec, String> {
+fn reshape2_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (xshape, dout) = (l.input("XShape")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -309,7 +314,7 @@ pub(crate) fn permute(t: &Tensor, perm: &[usize]) -> Result<Tensor, KernelError>
     Tensor::new(&shape, data)
 }
 
-fn transpose2(l: &OpLoader) -> Result<Exec, String> {
+fn transpose2(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
     let axis = l.ints("axis")?.unwrap_or_default();
@@ -326,7 +331,7 @@ fn transpose2(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `transpose2_grad`: `Out@GRAD` permuted back.
-fn transpose2_grad(l: &OpLoader) -> Result<Exec, String> {
+fn transpose2_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let dout = l.input("Out@GRAD")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -373,7 +378,7 @@ fn around(shape: &[i64], axis: usize) -> (usize, usize) {
     (outer, inner)
 }
 
-fn concat(l: &OpLoader) -> Result<Exec, String> {
+fn concat(l: &OpLoader) -> Result<Exec, KernelError> {
     let (xs, out) = (l.inputs("X")?, l.output("Out")?);
     let axis_tensor = l.opt_input("AxisTensor")?;
     let axis = l.int("axis")?;
@@ -426,7 +431,7 @@ fn concat(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `concat_grad`: `Out@GRAD` cut back into each input's part along the axis.
-fn concat_grad(l: &OpLoader) -> Result<Exec, String> {
+fn concat_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (xs, dout) = (l.inputs("X")?, l.input("Out@GRAD")?);
     let dxs = outputs_by_position(l, "X@GRAD")?;
     let axis_tensor = l.opt_input("AxisTensor")?;
@@ -481,7 +486,7 @@ fn stack_axis(axis: i64, rank: usize) -> Result<usize, KernelError> {
 
 /// `stack`: the inputs (one shape and dtype) side by side along a new
 /// dim at `axis`.
-fn stack(l: &OpLoader) -> Result<Exec, String> {
+fn stack(l: &OpLoader) -> Result<Exec, KernelError> {
     let (xs, y) = (l.inputs("X")?, l.output("Y")?);
     let axis = l.int("axis")?;
     compute(move |s| {
@@ -525,7 +530,7 @@ fn stack(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `stack_grad`: `Y@GRAD` cut back into one gradient per input.
-fn stack_grad(l: &OpLoader) -> Result<Exec, String> {
+fn stack_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let dy = l.input("Y@GRAD")?;
     let dxs = outputs_by_position(l, "X@GRAD")?;
     let axis = l.int("axis")?;
@@ -590,13 +595,13 @@ fn tiled(dims: &[i64], times: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelEr
 }
 
 /// `expand`: `X` repeated `expand_times[i]` times along each dim `i`.
-fn expand(l: &OpLoader) -> Result<Exec, String> {
+fn expand(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     if l.given(&["ExpandTimes", "expand_times_tensor"]) {
-        return Err(
+        return Err(KernelError::Unsupported(
             "expand with an expand_times tensor is not supported; give expand_times as numbers"
                 .into(),
-        );
+        ));
     }
     let times = l.ints("expand_times")?.unwrap_or_default();
     compute(move |s| {
@@ -614,7 +619,7 @@ fn expand(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `expand_grad`: each element of `X` gets the sum of its copies' `Out@GRAD`.
-fn expand_grad(l: &OpLoader) -> Result<Exec, String> {
+fn expand_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -645,7 +650,7 @@ fn expand_grad(l: &OpLoader) -> Result<Exec, String> {
 
 /// `flatten2`: `X` as the matrix `[prod(dims[..axis]), prod(dims[axis..])]`
 /// (no data moves), and `XShape` as `reshape2` writes it.
-fn flatten2(l: &OpLoader) -> Result<Exec, String> {
+fn flatten2(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
     let axis = l.int("axis")?;
@@ -691,7 +696,7 @@ fn padded(x_shape: &[i64], paddings: &[i64]) -> Result<(Vec<usize>, Vec<i64>), K
 }
 
 /// `pad`: `X` inside a tensor of `pad_value`, widened by `paddings`.
-fn pad(l: &OpLoader) -> Result<Exec, String> {
+fn pad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let paddings = l.ints("paddings")?.unwrap_or_default();
     let value = l.float("pad_value")?;
@@ -711,7 +716,7 @@ fn pad(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `pad_grad`: `Out@GRAD` cropped back to `X`'s place.
-fn pad_grad(l: &OpLoader) -> Result<Exec, String> {
+fn pad_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let dout = l.input("Out@GRAD")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

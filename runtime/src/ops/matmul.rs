@@ -31,7 +31,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 /// `mul_grad`: with X and Y flattened to matrices as `mul` does,
 /// `X@GRAD = Out@GRAD · Yᵀ` and `Y@GRAD = Xᵀ · Out@GRAD`, each in its
 /// operand's shape (GEMM, as the forward).
-fn mul_grad(l: &OpLoader) -> Result<Exec, String> {
+fn mul_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
     let xn = l.int("x_num_col_dims")?;
@@ -112,7 +112,7 @@ fn mul_grad_operands(
 /// two-thread split in [`multiply`] relies on this too; the tests check
 /// it). A product that [`multiply`] would split over two threads is
 /// computed whole instead, as it computes it, then updated.
-pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
+pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let dx = l.opt_output("X@GRAD")?;
     let xn = l.int("x_num_col_dims")?;
@@ -153,7 +153,7 @@ pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
 /// matrices (or vectors) give `Y@GRAD` a block of rows at a time; with
 /// batch dims it is computed whole (summed over them, as `matmul_grad`
 /// does), then updated.
-pub(crate) fn matmul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, String> {
+pub(crate) fn matmul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, KernelError> {
     let op = match l.op.ty.as_str() {
         "matmul_grad" => MatmulGradOp::load(l, "transpose_X", "transpose_Y")?,
         _ => MatmulGradOp::load(l, "trans_x", "trans_y")?,
@@ -332,7 +332,7 @@ fn reduce_to(g: Tensor, want: &[i64]) -> Result<Tensor, KernelError> {
 /// other operand for each transpose case (times `alpha` for v1), 1-D
 /// operands treated as `matmul` treats them, batch dims summed back to each
 /// operand's shape.
-fn matmul_grad(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
+fn matmul_grad(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, KernelError> {
     let op = MatmulGradOp::load(l, tx, ty)?;
     let dy = l.opt_output("Y@GRAD")?;
     compute(move |s| {
@@ -360,7 +360,7 @@ struct MatmulGradOp {
 }
 
 impl MatmulGradOp {
-    fn load(l: &OpLoader, tx: &str, ty: &str) -> Result<MatmulGradOp, String> {
+    fn load(l: &OpLoader, tx: &str, ty: &str) -> Result<MatmulGradOp, KernelError> {
         Ok(MatmulGradOp {
             x: l.input("X")?,
             y: l.input("Y")?,
@@ -447,7 +447,7 @@ impl MatmulGrad {
     }
 }
 
-fn matmul(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, String> {
+fn matmul(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let (tx, ty) = (l.bool_or(tx, false)?, l.bool_or(ty, false)?);
     let alpha = l.float_or("alpha", 1.0)?;
@@ -543,7 +543,7 @@ fn multiply<T: MatElem>(
     if m * n == 0 {
         return Ok(());
     }
-    let shape_err = |e: ndarray::ShapeError| format!("matmul: {e}");
+    let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("matmul: {e}"));
     for (&(i, j), c) in p.pairs.iter().zip(out.chunks_exact_mut(m * n)) {
         let a = &a[i * m * k..(i + 1) * m * k];
         let b = &b[j * k * n..(j + 1) * k * n];
@@ -635,22 +635,22 @@ float_gemm!(f64);
 
 /// `mul`: X flattened to `[prod(X[..xn]), prod(X[xn..])]`, Y likewise at
 /// `yn`; the result has shape `X[..xn] ++ Y[yn..]`.
-fn mul(l: &OpLoader) -> Result<Exec, String> {
+fn mul(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let xn = l.int("x_num_col_dims")?;
     let yn = l.int("y_num_col_dims")?;
     compute(move |s| {
         let old = take_unless_input(s, &out, &[&x, &y]);
         let (a, b) = (s.tensor(&x)?, s.tensor(&y)?);
-        let split = |t: &Tensor, at: i64| -> Result<(Vec<i64>, Vec<i64>), String> {
+        let split = |t: &Tensor, at: i64| -> Result<(Vec<i64>, Vec<i64>), KernelError> {
             let at = usize::try_from(at)
                 .ok()
                 .filter(|&a| a >= 1 && a <= t.shape().len())
                 .ok_or_else(|| {
-                    format!(
+                    KernelError::Attribute(format!(
                         "num_col_dims {at} is out of range for shape {:?}",
                         t.shape()
-                    )
+                    ))
                 })?;
             Ok((t.shape()[..at].to_vec(), t.shape()[at..].to_vec()))
         };

@@ -45,12 +45,13 @@ pub(crate) use array::add_values;
 
 use std::collections::HashMap;
 
+use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::loader::OpLoader;
 use crate::scope::Vars;
 
 /// Builds an op's [`Exec`] at load time.
-pub(crate) type Builder = fn(&OpLoader) -> Result<Exec, String>;
+pub(crate) type Builder = fn(&OpLoader) -> Result<Exec, KernelError>;
 
 /// A family's `register_all`: adds its kernels.
 type RegisterAll = fn(&mut Registry);
@@ -76,13 +77,16 @@ impl Registry {
             Ok(r) => r,
             // The kernels are part of the binary; a kernel registered twice is
             // a build defect that `every_kernel_is_registered_once` catches.
-            Err(e) => panic!("fluidc's kernels are inconsistent: {e}"),
+            Err(twice) => panic!(
+                "fluidc's kernels are inconsistent: kernels registered twice: {}",
+                twice.join(", ")
+            ),
         })
     }
 
     /// Every family's kernels; an op type registered twice is refused (the
-    /// second would silently replace the first).
-    fn build() -> Result<Registry, String> {
+    /// second would silently replace the first): the error lists them.
+    fn build() -> Result<Registry, Vec<&'static str>> {
         let mut r = Registry {
             builders: HashMap::new(),
             family: "",
@@ -129,7 +133,7 @@ impl Registry {
         }
         match r.duplicates.as_slice() {
             [] => Ok(r),
-            twice => Err(format!("kernels registered twice: {}", twice.join(", "))),
+            twice => Err(twice.to_vec()),
         }
     }
 

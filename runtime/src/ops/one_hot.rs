@@ -20,7 +20,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("one_hot_v2", one_hot_v2);
 }
 
-fn one_hot_v2(l: &OpLoader) -> Result<Exec, String> {
+fn one_hot_v2(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let depth_tensor = l.opt_input("depth_tensor")?;
     let depth_attr = l.int("depth")?;

@@ -41,7 +41,7 @@ struct Cell {
     size: f64,
 }
 
-fn pool2d(l: &OpLoader) -> Result<Exec, String> {
+fn pool2d(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let a = PoolAttrs::load(l)?;
     compute(move |s| {
@@ -72,7 +72,7 @@ fn pool2d(l: &OpLoader) -> Result<Exec, String> {
 
 /// `pool2d_grad`: max routes each output's gradient to the first input
 /// equal to it in its window; avg spreads it over the window.
-fn pool2d_grad(l: &OpLoader) -> Result<Exec, String> {
+fn pool2d_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out, dout) = (l.input("X")?, l.input("Out")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -119,12 +119,16 @@ fn pool2d_grad(l: &OpLoader) -> Result<Exec, String> {
 }
 
 impl PoolAttrs {
-    fn load(l: &OpLoader) -> Result<PoolAttrs, String> {
+    fn load(l: &OpLoader) -> Result<PoolAttrs, KernelError> {
         nchw(l, "data_format")?;
         let max = match l.string("pooling_type")?.unwrap_or("") {
             "max" => true,
             "avg" => false,
-            other => return Err(format!("pooling_type {other:?} must be \"max\" or \"avg\"")),
+            other => {
+                return Err(KernelError::Attribute(format!(
+                    "pooling_type {other:?} must be \"max\" or \"avg\""
+                )))
+            }
         };
         Ok(PoolAttrs {
             max,

@@ -36,7 +36,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 /// `squared_l2_norm`: the sum of squares, shape `[1]`.
-fn squared_l2_norm(l: &OpLoader) -> Result<Exec, String> {
+fn squared_l2_norm(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let t = s.tensor(&x)?;
@@ -50,7 +50,7 @@ fn squared_l2_norm(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `squared_l2_norm_grad`: `2 x d`.
-fn squared_l2_norm_grad(l: &OpLoader) -> Result<Exec, String> {
+fn squared_l2_norm_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -68,7 +68,7 @@ fn squared_l2_norm_grad(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `clip_by_norm`: `x * max_norm / ||x||` when the norm exceeds `max_norm`.
-fn clip_by_norm(l: &OpLoader) -> Result<Exec, String> {
+fn clip_by_norm(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let max_norm = l.float_or("max_norm", 1.0)?;
     compute(move |s| {
@@ -104,7 +104,7 @@ fn reduced_index(dims: &[usize], reduced: &[bool]) -> Vec<usize> {
 /// `reduce_all` (`all`) or `reduce_any` over bool tensors: the min or
 /// max of the bools as 0/1. An empty reduction is false for both, as
 /// Paddle 3.3.1's CPU kernel gives it (not numpy's `all` of nothing).
-fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, String> {
+fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let dims = l.ints("dim")?.unwrap_or_default();
     let keep = l.bool("keep_dim")?;
@@ -132,7 +132,7 @@ fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, String> {
 }
 
 /// `mean_grad`: `d / numel` everywhere.
-fn mean_grad(l: &OpLoader) -> Result<Exec, String> {
+fn mean_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -153,7 +153,7 @@ fn mean_grad(l: &OpLoader) -> Result<Exec, String> {
 /// `reduce_*_grad`: `Out@GRAD` spread back over the reduced dims (divided
 /// by the count for mean; for max and min only where `X` equals `Out`;
 /// for prod `Out / X`, as Paddle's ProdGradFunctor divides).
-fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
+fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let out = match op {
         Reduce::Max | Reduce::Min | Reduce::Prod => Some(l.input("Out")?),
@@ -225,7 +225,7 @@ fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
 
 /// `cross_entropy_grad`: hard labels, `-d / x` at the label's class (0 for
 /// `ignore_index` rows); soft labels, `-label / x * d`.
-fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
+fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, label, dy) = (l.input("X")?, l.input("Label")?, l.input("Y@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -234,7 +234,11 @@ fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
     let ignore = l.int("ignore_index")?;
     compute(move |s| {
         let (xt, lt, dt) = (s.tensor(&x)?, s.tensor(&label)?, s.tensor(&dy)?);
-        let classes = *xt.shape().last().ok_or("X must have a class dimension")? as usize;
+        let classes = *xt
+            .shape()
+            .last()
+            .ok_or_else(|| KernelError::Shape("X must have a class dimension".into()))?
+            as usize;
         let rows = xt.numel() / classes.max(1);
         let xv = f64s(&xt, "cross_entropy_grad")?;
         let d = f64s(&dt, "cross_entropy_grad")?;
@@ -279,13 +283,17 @@ fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, String> {
 
 /// Hard labels: `Y[i] = -log(X[i, Label[i]])`, shape `[N, 1]`; a row whose
 /// label is `ignore_index` gives 0. Soft labels: `Y[i] = -sum(L[i] * log X[i])`.
-fn cross_entropy(l: &OpLoader) -> Result<Exec, String> {
+fn cross_entropy(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, label, out) = (l.input("X")?, l.input("Label")?, l.output("Y")?);
     let soft = l.bool("soft_label")?;
     let ignore = l.int("ignore_index")?;
     compute(move |s| {
         let xt = s.tensor(&x)?;
-        let classes = *xt.shape().last().ok_or("X must have a class dimension")? as usize;
+        let classes = *xt
+            .shape()
+            .last()
+            .ok_or_else(|| KernelError::Shape("X must have a class dimension".into()))?
+            as usize;
         let rows = xt.numel() / classes.max(1);
         let probs = xt.cast(VarKind::Fp64)?;
         let p = probs.values::<f64>().unwrap_or_default();
@@ -309,9 +317,9 @@ fn cross_entropy(l: &OpLoader) -> Result<Exec, String> {
                     Some(&k) if (0..classes as i64).contains(&k) => {
                         Ok(-p[r * classes + k as usize].ln())
                     }
-                    other => Err(format!(
+                    other => Err(KernelError::Invalid(format!(
                         "label {other:?} of row {r} is not a class in 0..{classes}"
-                    )),
+                    ))),
                 })
                 .collect::<Result<_, _>>()?
         };
@@ -334,7 +342,7 @@ pub(crate) enum Reduce {
     Prod,
 }
 
-fn mean(l: &OpLoader) -> Result<Exec, String> {
+fn mean(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let t = s.tensor(&x)?;
@@ -345,7 +353,7 @@ fn mean(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-fn reduce(l: &OpLoader, op: Reduce) -> Result<Exec, String> {
+fn reduce(l: &OpLoader, op: Reduce) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let dims = l.ints("dim")?.unwrap_or_default();
     let keep = l.bool("keep_dim")?;
@@ -429,7 +437,9 @@ pub(crate) fn reduce_tensor(
             }
             T::wrap(acc.into())
         },
-        return Err("reductions do not take bool tensors".into())
+        return Err(KernelError::Dtype(
+            "reductions do not take bool tensors".into()
+        ))
     );
     Ok(Tensor::from_parts(out_shape, data))
 }

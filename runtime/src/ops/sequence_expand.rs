@@ -97,7 +97,7 @@ fn plan(x: &Tensor, y: &Tensor, ref_level: i64, xn: &str, yn: &str) -> Result<Pl
 
 /// `Out`: `X`'s units copied per the plan, with the copies' LoD when `X`
 /// has LoD.
-fn sequence_expand(l: &OpLoader) -> Result<Exec, String> {
+fn sequence_expand(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let ref_level = l.int("ref_level")?;
     compute(move |s| {
@@ -130,7 +130,7 @@ fn sequence_expand(l: &OpLoader) -> Result<Exec, String> {
 
 /// `X@GRAD`: each unit's rows the sum of its copies' gradients (zero for
 /// a unit not copied), with `X`'s LoD.
-fn sequence_expand_grad(l: &OpLoader) -> Result<Exec, String> {
+fn sequence_expand_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

@@ -30,7 +30,7 @@ struct Attrs {
 }
 
 impl Attrs {
-    fn of(l: &OpLoader) -> Result<Attrs, String> {
+    fn of(l: &OpLoader) -> Result<Attrs, KernelError> {
         for t in [
             "StartsTensor",
             "EndsTensor",
@@ -38,9 +38,9 @@ impl Attrs {
             "EndsTensorList",
         ] {
             if l.given(&[t]) {
-                return Err(format!(
+                return Err(KernelError::Unsupported(format!(
                     "slice with a `{t}` input is not supported; set the starts and ends attributes"
-                ));
+                )));
             }
         }
         Ok(Attrs {
@@ -118,7 +118,7 @@ fn for_each_run(shape: &[i64], r: &Region, mut run: impl FnMut(usize, usize)) {
     }
 }
 
-fn slice(l: &OpLoader) -> Result<Exec, String> {
+fn slice(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("Input")?, l.output("Out")?);
     let attrs = Attrs::of(l)?;
     compute(move |s| {
@@ -142,7 +142,7 @@ fn slice(l: &OpLoader) -> Result<Exec, String> {
 
 /// `slice_grad`: `Out@GRAD` written back into the box of a zero tensor
 /// shaped like `Input`.
-fn slice_grad(l: &OpLoader) -> Result<Exec, String> {
+fn slice_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("Input")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("Input@GRAD")? else {
         return compute(|_| Ok(()));

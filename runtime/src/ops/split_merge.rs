@@ -18,8 +18,9 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("merge_lod_tensor", merge_lod_tensor);
 }
 
-fn level(l: &OpLoader) -> Result<usize, String> {
-    usize::try_from(l.int_or("level", 0)?).map_err(|_| "`level` must not be negative".to_string())
+fn level(l: &OpLoader) -> Result<usize, KernelError> {
+    usize::try_from(l.int_or("level", 0)?)
+        .map_err(|_| KernelError::Attribute("`level` must not be negative".into()))
 }
 
 fn rows(t: &Tensor) -> usize {
@@ -90,7 +91,7 @@ fn join_rows(
 /// `split_lod_tensor`: the sequences of `X`'s level `level` (its rows
 /// without LoD) whose `Mask` entry is true to `OutTrue`, the others to
 /// `OutFalse`, each with its LoD from that level down.
-fn split_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
+fn split_lod_tensor(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, mask) = (l.input("X")?, l.input("Mask")?);
     let outs = [l.opt_output("OutFalse")?, l.opt_output("OutTrue")?];
     let level = level(l)?;
@@ -133,7 +134,7 @@ fn split_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
 /// `Mask` entry in order, the next sequence of `InTrue` or `InFalse` (its
 /// rows and LoD), then `X`'s LoD levels above `level` in front. A branch
 /// nothing wrote counts as no rows.
-fn merge_lod_tensor(l: &OpLoader) -> Result<Exec, String> {
+fn merge_lod_tensor(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, mask, out) = (l.input("X")?, l.input("Mask")?, l.output("Out")?);
     let branches = [l.input("InFalse")?, l.input("InTrue")?];
     let level = level(l)?;

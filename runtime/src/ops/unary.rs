@@ -183,7 +183,9 @@ pub(crate) fn register_all(r: &mut Registry) {
     });
     r.add("pow_grad", |l| {
         if l.given(&["FactorTensor"]) {
-            return Err("pow with a FactorTensor is not supported; give factor as a number".into());
+            return Err(KernelError::Unsupported(
+                "pow with a FactorTensor is not supported; give factor as a number".into(),
+            ));
         }
         grad_attr(l, From::X, ("factor", 1.0), |f, x, d| {
             d * f * x.powf(f - 1.0)
@@ -349,7 +351,7 @@ impl Unary {
     }
 }
 
-fn unary(l: &OpLoader, op: Unary) -> Result<Exec, String> {
+fn unary(l: &OpLoader, op: Unary) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| map_vars(s, &x, &out, |src| apply(op, src)))
 }
@@ -376,7 +378,7 @@ fn needs_float(op: &str, t: &Tensor) -> KernelError {
 
 /// `scale`: `x * scale + bias` (or `(x + bias) * scale`), with scale and bias
 /// cast to the tensor's dtype first, as Paddle's kernel does.
-fn scale(l: &OpLoader) -> Result<Exec, String> {
+fn scale(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let scale_tensor = l.opt_input("ScaleTensor")?;
     let (scale, bias) = (l.float("scale")?, l.float("bias")?);
@@ -397,14 +399,16 @@ fn scale(l: &OpLoader) -> Result<Exec, String> {
                         map(src, |x: T| x.add(b).mul(k))
                     })
                 },
-                Err("scale does not take bool tensors".into())
+                Err(KernelError::Dtype(
+                    "scale does not take bool tensors".into()
+                ))
             )
         })
     })
 }
 
 /// `increment`: adds `step` (cast to the dtype) to a one-element tensor.
-fn increment(l: &OpLoader) -> Result<Exec, String> {
+fn increment(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let step = l.float("step")?;
     compute(move |s| {
@@ -440,14 +444,16 @@ fn increment_vars(s: &mut Vars, x: &VarRef, out: &VarRef, step: f64) -> Result<(
     let data = with_numeric!(
         t.data(),
         |v: T| T::wrap(Buffer::One(v[0].add(T::from_f64(step)))),
-        return Err("increment does not take bool tensors".into())
+        return Err(KernelError::Dtype(
+            "increment does not take bool tensors".into()
+        ))
     );
     let t = Tensor::from_parts(Shape::from_slice(t.shape()), data);
     s.set_tensor(out, t);
     Ok(())
 }
 
-fn softmax(l: &OpLoader) -> Result<Exec, String> {
+fn softmax(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let axis = l.int("axis")?;
     compute(move |s| {
@@ -532,7 +538,7 @@ fn avx_sum(x: &[f32]) -> f32 {
 }
 
 /// `leaky_relu`: `x` where positive, else `alpha * x`.
-fn leaky_relu(l: &OpLoader) -> Result<Exec, String> {
+fn leaky_relu(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let alpha = l.float("alpha")?;
     compute(move |s| {
@@ -556,7 +562,7 @@ fn with_attr(
     l: &OpLoader,
     (name, default): (&str, f64),
     f: impl Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
-) -> Result<Exec, String> {
+) -> Result<Exec, KernelError> {
     with_attrs(l, [(name, default), NO_ATTR], move |a, x| f(a[0], x))
 }
 
@@ -564,7 +570,7 @@ fn with_attr(
 const NO_ATTR: (&str, f64) = ("", 0.0);
 
 /// Two attributes' values, each the op's or its default ([`NO_ATTR`]: 0).
-fn attrs(l: &OpLoader, spec: [(&str, f64); 2]) -> Result<[f64; 2], String> {
+fn attrs(l: &OpLoader, spec: [(&str, f64); 2]) -> Result<[f64; 2], KernelError> {
     let one = |(name, default): (&str, f64)| {
         if name.is_empty() {
             Ok(default)
@@ -582,7 +588,7 @@ fn with_attrs(
     l: &OpLoader,
     spec: [(&str, f64); 2],
     f: impl Fn([f64; 2], f64) -> f64 + Copy + Send + Sync + 'static,
-) -> Result<Exec, String> {
+) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let p = attrs(l, spec)?;
     let op = l.op.ty.clone();
@@ -596,7 +602,7 @@ fn with_attrs(
 }
 
 /// `sign`: -1, 0 or 1.
-fn sign(l: &OpLoader) -> Result<Exec, String> {
+fn sign(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         map_vars(s, &x, &out, |src| {
@@ -611,7 +617,7 @@ fn sign(l: &OpLoader) -> Result<Exec, String> {
                         T::ZERO
                     }
                 })),
-                Err("sign does not take bool tensors".into())
+                Err(KernelError::Dtype("sign does not take bool tensors".into()))
             )
         })
     })
@@ -634,7 +640,7 @@ fn clip_bounds(
     Ok((min, max))
 }
 
-fn clip_attrs(l: &OpLoader) -> Result<(Option<VarRef>, Option<VarRef>, f64, f64), String> {
+fn clip_attrs(l: &OpLoader) -> Result<(Option<VarRef>, Option<VarRef>, f64, f64), KernelError> {
     Ok((
         l.opt_input("Min")?,
         l.opt_input("Max")?,
@@ -644,7 +650,7 @@ fn clip_attrs(l: &OpLoader) -> Result<(Option<VarRef>, Option<VarRef>, f64, f64)
 }
 
 /// `clip`: `min(max(x, min), max)`, the bounds cast to the dtype.
-fn clip(l: &OpLoader) -> Result<Exec, String> {
+fn clip(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let bounds = clip_attrs(l)?;
     compute(move |s| {
@@ -663,7 +669,7 @@ fn clip(l: &OpLoader) -> Result<Exec, String> {
                         }
                     }))
                 },
-                Err("clip does not take bool tensors".into())
+                Err(KernelError::Dtype("clip does not take bool tensors".into()))
             )
         })
     })
@@ -685,7 +691,7 @@ fn gate(on: bool, d: f64) -> f64 {
     d * f64::from(u8::from(on))
 }
 
-fn zero_grad(l: &OpLoader) -> Result<Exec, String> {
+fn zero_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let dout = l.input("Out@GRAD")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -703,7 +709,7 @@ fn zero_grad(l: &OpLoader) -> Result<Exec, String> {
     })
 }
 
-fn grad(l: &OpLoader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, String> {
+fn grad(l: &OpLoader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, KernelError> {
     grad_attr(l, from, ("alpha", 0.02), f)
 }
 
@@ -713,7 +719,7 @@ fn grad_attr(
     from: From,
     (attr, default): (&str, f64),
     f: fn(f64, f64, f64) -> f64,
-) -> Result<Exec, String> {
+) -> Result<Exec, KernelError> {
     grad_attrs(l, from, [(attr, default), NO_ATTR], move |a, v, d| {
         f(a[0], v, d)
     })
@@ -725,7 +731,7 @@ fn grad_attrs(
     from: From,
     spec: [(&str, f64); 2],
     f: impl Fn([f64; 2], f64, f64) -> f64 + Copy + Send + Sync + 'static,
-) -> Result<Exec, String> {
+) -> Result<Exec, KernelError> {
     let v = l.input(match from {
         From::X => "X",
         From::Out => "Out",
@@ -771,7 +777,7 @@ fn grad_attrs(
 }
 
 /// `softmax_grad`: `dx = out * (d - sum(d * out))` along `axis`.
-fn softmax_grad(l: &OpLoader) -> Result<Exec, String> {
+fn softmax_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (out, dout) = (l.input("Out")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -804,7 +810,7 @@ fn softmax_grad(l: &OpLoader) -> Result<Exec, String> {
 }
 
 /// `clip_grad`: `d` where `min < x < max`, else 0.
-fn clip_grad(l: &OpLoader) -> Result<Exec, String> {
+fn clip_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

@@ -17,6 +17,7 @@
 use fluidc_transpiler::VarKind;
 
 use super::{Data, Tensor};
+use crate::error::KernelError;
 
 /// A tensor read from a stream, with its LoD (empty for a plain tensor).
 #[derive(Debug, Clone, PartialEq)]
@@ -83,20 +84,20 @@ pub fn combined_to_bytes<'a>(tensors: impl IntoIterator<Item = &'a Tensor>) -> V
 
 /// Reads one stream from `bytes` at `*pos`, advancing it. The error says
 /// what is wrong and at which byte offset.
-pub fn read_stream(bytes: &[u8], pos: &mut usize) -> Result<TensorRecord, String> {
+pub fn read_stream(bytes: &[u8], pos: &mut usize) -> Result<TensorRecord, KernelError> {
     let start = *pos;
     let mut r = Reader { bytes, pos };
     let version = r.u32("the DenseTensor version")?;
     if version != 0 {
-        return Err(format!(
+        return Err(KernelError::Format(format!(
             "byte {start}: DenseTensor version {version} is not Paddle's 0 (not a tensor file?)"
-        ));
+        )));
     }
     let levels = r.u64("the LoD level count")?;
     if levels > 64 {
-        return Err(format!(
+        return Err(KernelError::Format(format!(
             "byte {start}: {levels} LoD levels (not a tensor file?)"
-        ));
+        )));
     }
     let mut lod = Vec::new();
     for _ in 0..levels {
@@ -110,30 +111,37 @@ pub fn read_stream(bytes: &[u8], pos: &mut usize) -> Result<TensorRecord, String
     }
     let version = r.u32("the tensor version")?;
     if version != 0 {
-        return Err(format!(
+        return Err(KernelError::Format(format!(
             "byte {}: tensor version {version} is not Paddle's 0 (not a tensor file?)",
             *r.pos - 4
-        ));
+        )));
     }
     let size = r.u32("the TensorDesc size")? as i32;
     if size < 0 {
-        return Err(format!("byte {}: negative TensorDesc size", *r.pos - 4));
+        return Err(KernelError::Format(format!(
+            "byte {}: negative TensorDesc size",
+            *r.pos - 4
+        )));
     }
     let desc_at = *r.pos;
     let desc = r.take(size as usize, "the TensorDesc")?;
-    let (code, dims) = parse_desc(desc).map_err(|e| format!("byte {desc_at}: TensorDesc: {e}"))?;
-    let file_dtype = VarKind::try_from(code)
-        .map_err(|_| format!("byte {desc_at}: unknown data type {code} in the TensorDesc"))?;
+    let (code, dims) = parse_desc(desc)
+        .map_err(|e| KernelError::Format(format!("byte {desc_at}: TensorDesc: {e}")))?;
+    let file_dtype = VarKind::try_from(code).map_err(|_| {
+        KernelError::Format(format!(
+            "byte {desc_at}: unknown data type {code} in the TensorDesc"
+        ))
+    })?;
     let mut numel: u64 = 1;
     for &d in &dims {
         if d < 0 {
-            return Err(format!(
+            return Err(KernelError::Format(format!(
                 "byte {desc_at}: negative dim {d} in the TensorDesc"
-            ));
+            )));
         }
-        numel = numel
-            .checked_mul(d as u64)
-            .ok_or_else(|| format!("byte {desc_at}: dims {dims:?} overflow"))?;
+        numel = numel.checked_mul(d as u64).ok_or_else(|| {
+            KernelError::Format(format!("byte {desc_at}: dims {dims:?} overflow"))
+        })?;
     }
     let width: u64 = match file_dtype {
         VarKind::Bool => 1,
@@ -141,21 +149,21 @@ pub fn read_stream(bytes: &[u8], pos: &mut usize) -> Result<TensorRecord, String
         VarKind::Int32 | VarKind::Fp32 => 4,
         VarKind::Int64 | VarKind::Fp64 => 8,
         other => {
-            return Err(format!(
+            return Err(KernelError::Unsupported(format!(
                 "the tensor holds {}, which fluidc's runtime does not (bool, int32, int64, float16, float32, float64)",
                 fluidc_transpiler::model::dtype_name(other)
-            ))
+            )))
         }
     };
     let len = numel
         .checked_mul(width)
         .filter(|n| *n <= (bytes.len() - *r.pos) as u64)
         .ok_or_else(|| {
-            format!(
+            KernelError::Format(format!(
                 "byte {}: the file ends inside the data of a {} tensor of shape {dims:?}",
                 *r.pos,
                 fluidc_transpiler::model::dtype_name(file_dtype)
-            )
+            ))
         })?;
     let raw = r.take(len as usize, "the data")?;
     let data = match file_dtype {
@@ -172,7 +180,8 @@ pub fn read_stream(bytes: &[u8], pos: &mut usize) -> Result<TensorRecord, String
                 .into(),
         ),
     };
-    let tensor = Tensor::new(&dims, data).map_err(|e| format!("byte {start}: {e}"))?;
+    let tensor =
+        Tensor::new(&dims, data).map_err(|e| e.map_message(|e| format!("byte {start}: {e}")))?;
     Ok(TensorRecord {
         tensor,
         lod,
@@ -181,24 +190,27 @@ pub fn read_stream(bytes: &[u8], pos: &mut usize) -> Result<TensorRecord, String
 }
 
 /// The one tensor of a `save` file; bytes after it are an error.
-pub fn from_bytes(bytes: &[u8]) -> Result<TensorRecord, String> {
+pub fn from_bytes(bytes: &[u8]) -> Result<TensorRecord, KernelError> {
     let mut pos = 0;
     let t = read_stream(bytes, &mut pos)?;
     if pos != bytes.len() {
-        return Err(format!(
+        return Err(KernelError::Format(format!(
             "{} bytes follow the tensor: a combined file? load it with load_combine / params_filename",
             bytes.len() - pos
-        ));
+        )));
     }
     Ok(t)
 }
 
 /// Every tensor of a combined file, in order.
-pub fn combined_from_bytes(bytes: &[u8]) -> Result<Vec<TensorRecord>, String> {
+pub fn combined_from_bytes(bytes: &[u8]) -> Result<Vec<TensorRecord>, KernelError> {
     let mut pos = 0;
     let mut out = Vec::new();
     while pos < bytes.len() {
-        out.push(read_stream(bytes, &mut pos).map_err(|e| format!("tensor {}: {e}", out.len()))?);
+        out.push(
+            read_stream(bytes, &mut pos)
+                .map_err(|e| e.map_message(|e| format!("tensor {}: {e}", out.len())))?,
+        );
     }
     Ok(out)
 }
@@ -215,25 +227,25 @@ struct Reader<'a, 'p> {
 }
 
 impl<'a> Reader<'a, '_> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], KernelError> {
         let end = self.pos.checked_add(n).filter(|e| *e <= self.bytes.len());
         let Some(end) = end else {
-            return Err(format!(
+            return Err(KernelError::Format(format!(
                 "byte {}: the file ends inside {what} (truncated?)",
                 self.pos
-            ));
+            )));
         };
         let s = &self.bytes[*self.pos..end];
         *self.pos = end;
         Ok(s)
     }
 
-    fn u32(&mut self, what: &str) -> Result<u32, String> {
+    fn u32(&mut self, what: &str) -> Result<u32, KernelError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn u64(&mut self, what: &str) -> Result<u64, String> {
+    fn u64(&mut self, what: &str) -> Result<u64, KernelError> {
         let b = self.take(8, what)?;
         Ok(u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
     }
@@ -247,22 +259,24 @@ fn varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-fn read_varint(b: &[u8], pos: &mut usize) -> Result<u64, String> {
+fn read_varint(b: &[u8], pos: &mut usize) -> Result<u64, KernelError> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
-        let byte = *b.get(*pos).ok_or("truncated varint")?;
+        let byte = *b
+            .get(*pos)
+            .ok_or_else(|| KernelError::Format("truncated varint".into()))?;
         *pos += 1;
         v |= u64::from(byte & 0x7f) << shift;
         if byte < 0x80 {
             return Ok(v);
         }
     }
-    Err("varint too long".into())
+    Err(KernelError::Format("varint too long".into()))
 }
 
 /// `TensorDesc`: field 1 `data_type` (varint), field 2 `dims` (repeated
 /// int64, packed or not); unknown fields are skipped.
-fn parse_desc(b: &[u8]) -> Result<(i32, Vec<i64>), String> {
+fn parse_desc(b: &[u8]) -> Result<(i32, Vec<i64>), KernelError> {
     let (mut pos, mut dtype, mut dims) = (0, None, Vec::new());
     while pos < b.len() {
         let key = read_varint(b, &mut pos)?;
@@ -274,7 +288,7 @@ fn parse_desc(b: &[u8]) -> Result<(i32, Vec<i64>), String> {
                 let end = pos
                     .checked_add(n)
                     .filter(|e| *e <= b.len())
-                    .ok_or("truncated dims")?;
+                    .ok_or_else(|| KernelError::Format("truncated dims".into()))?;
                 while pos < end {
                     dims.push(read_varint(b, &mut pos)? as i64);
                 }
@@ -288,13 +302,20 @@ fn parse_desc(b: &[u8]) -> Result<(i32, Vec<i64>), String> {
                 let n = read_varint(b, &mut pos)? as usize;
                 pos = pos.saturating_add(n);
             }
-            (_, w) => return Err(format!("wire type {w} is not protobuf's")),
+            (_, w) => {
+                return Err(KernelError::Format(format!(
+                    "wire type {w} is not protobuf's"
+                )))
+            }
         }
     }
     if pos > b.len() {
-        return Err("truncated".into());
+        return Err(KernelError::Format("truncated".into()));
     }
-    Ok((dtype.ok_or("no data_type")?, dims))
+    Ok((
+        dtype.ok_or_else(|| KernelError::Format("no data_type".into()))?,
+        dims,
+    ))
 }
 
 /// IEEE half from single, rounding to nearest even (as Paddle's float16).
@@ -381,10 +402,17 @@ mod tests {
         let back = combined_from_bytes(&bytes).unwrap();
         assert_eq!(back[0].tensor, a);
         assert_eq!(back[1].tensor, b);
-        assert!(from_bytes(&bytes).unwrap_err().contains("combined"));
-        assert!(combined_from_bytes(&bytes[..bytes.len() - 1])
-            .unwrap_err()
-            .contains("ends inside"));
+        let two = from_bytes(&bytes);
+        assert!(
+            matches!(&two, Err(KernelError::Format(m)) if m.contains("combined")),
+            "{two:?}"
+        );
+        // The tensor's number is added in front; the kind stays.
+        let cut = combined_from_bytes(&bytes[..bytes.len() - 1]);
+        assert!(
+            matches!(&cut, Err(KernelError::Format(m)) if m.starts_with("tensor 1: ") && m.contains("ends inside")),
+            "{cut:?}"
+        );
     }
 
     #[test]

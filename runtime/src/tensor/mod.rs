@@ -284,9 +284,21 @@ pub fn dtype_name(kind: VarKind) -> String {
     .to_string()
 }
 
+/// Why no tensor holds `dtype` (the fallback of `with_dtype!`):
+/// [`tensor_dtype`]'s message, as a [`KernelError::Dtype`] since the caller
+/// asked for a tensor of that dtype.
+fn not_a_tensor_dtype(dtype: VarKind) -> KernelError {
+    KernelError::Dtype(
+        tensor_dtype(dtype as i64)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+    )
+}
+
 /// The dtype for a `VarType.Type` number if tensors can hold it, else an
 /// error naming it and the supported ones.
-pub(crate) fn tensor_dtype(number: i64) -> Result<VarKind, String> {
+pub(crate) fn tensor_dtype(number: i64) -> Result<VarKind, KernelError> {
     let kind = i32::try_from(number)
         .ok()
         .and_then(|n| VarKind::try_from(n).ok());
@@ -294,11 +306,11 @@ pub(crate) fn tensor_dtype(number: i64) -> Result<VarKind, String> {
         Some(k @ (VarKind::Bool | VarKind::Int32 | VarKind::Int64 | VarKind::Fp32 | VarKind::Fp64)) => {
             Ok(k)
         }
-        Some(k) => Err(format!(
+        Some(k) => Err(KernelError::Unsupported(format!(
             "dtype {} ({number}) is not supported; the runtime supports bool, int32, int64, float32 and float64",
             dtype_name(k)
-        )),
-        None => Err(format!("{number} is not a known dtype number")),
+        ))),
+        None => Err(KernelError::Dtype(format!("{number} is not a known dtype number"))),
     }
 }
 
@@ -363,9 +375,7 @@ impl Tensor {
         with_dtype!(
             dtype,
             |T| Tensor::filled(shape, T::from_f64(value)),
-            Err(KernelError::Dtype(
-                tensor_dtype(dtype as i64).err().unwrap_or_default()
-            ))
+            Err(not_a_tensor_dtype(dtype))
         )
     }
 
@@ -472,17 +482,17 @@ impl Tensor {
     /// Checks LoD `lod` for a tensor of `rows` rows as Paddle's
     /// `CheckLoD` does: each level starts at 0 and never decreases, each
     /// level ends where the next has offsets, and the last ends at `rows`.
-    pub fn check_lod(lod: &[Vec<usize>], rows: usize) -> Result<(), String> {
+    pub fn check_lod(lod: &[Vec<usize>], rows: usize) -> Result<(), KernelError> {
         for (k, level) in lod.iter().enumerate() {
             if level.len() < 2 || level[0] != 0 || level.windows(2).any(|w| w[0] > w[1]) {
-                return Err(format!(
+                return Err(KernelError::Invalid(format!(
                     "LoD level {k} {level:?} must start at 0, hold at least two offsets and never decrease"
-                ));
+                )));
             }
             let end = *level.last().unwrap_or(&0);
             let want = lod.get(k + 1).map_or(rows, |next| next.len() - 1);
             if end != want {
-                return Err(format!(
+                return Err(KernelError::Shape(format!(
                     "LoD level {k} {level:?} ends at {end}, but the {} has {want} {}",
                     if k + 1 < lod.len() {
                         "next level"
@@ -494,7 +504,7 @@ impl Tensor {
                     } else {
                         "rows"
                     }
-                ));
+                )));
             }
         }
         Ok(())
@@ -515,9 +525,7 @@ impl Tensor {
             with_dtype!(
                 dtype,
                 |T| T::wrap(v.iter().map(|&x| convert::<S, T>(x)).collect()),
-                return Err(KernelError::Dtype(
-                    tensor_dtype(dtype as i64).err().unwrap_or_default()
-                ))
+                return Err(not_a_tensor_dtype(dtype))
             )
         });
         Ok(Tensor {
