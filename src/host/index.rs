@@ -39,7 +39,7 @@ impl Index {
 }
 
 /// Python's `slice.indices(n)` and the positions it selects.
-fn slice_positions(
+pub(super) fn slice_positions(
     start: Option<i64>,
     stop: Option<i64>,
     step: Option<i64>,
@@ -71,7 +71,7 @@ fn slice_positions(
 }
 
 /// A position `i` on an axis of `n`, or numpy's error.
-fn position(i: i64, axis: usize, n: usize) -> Result<usize> {
+pub(super) fn position(i: i64, axis: usize, n: usize) -> Result<usize> {
     let len = n as i64;
     let j = if i < 0 { i + len } else { i };
     if (0..len).contains(&j) {

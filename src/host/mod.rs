@@ -93,6 +93,7 @@ pub mod numpy_math;
 pub mod ops;
 pub mod random;
 pub mod reduce;
+pub mod strided;
 
 pub use array::{HostArray, Nested};
 pub use combine::{concatenate, nonzero, stack, where_};

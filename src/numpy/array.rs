@@ -436,15 +436,20 @@ fn astype(h: PyRef<PyHostArray>, dtype: PyStrRef, vm: &VirtualMachine) -> PyResu
 fn reshape(h: PyRef<PyHostArray>, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let shape = signed_shape(&shape, vm)?;
     let r = h.read().reshape(&shape).py(vm)?;
-    match PyHostArray::view_of(&h, &[], Some(&shape)) {
+    match PyHostArray::view_of(&h, &[], Some(r.shape())) {
         Some(view) => wrap_handle(view, vm),
         None => wrap_array_as(r, h.is_longlong(), vm),
     }
 }
 
-/// `_numpy.ravel(h)`: `a.ravel()`, a view (`flatten` copies).
+/// `_numpy.ravel(h)`: `a.ravel()`, a view of a C-contiguous array (a
+/// copy of any other, as numpy's order 'C'; `flatten` always copies).
 fn ravel(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
-    match PyHostArray::view_of(&h, &[], Some(&[-1])) {
+    let size = h.read().size();
+    let view = h
+        .is_contiguous()
+        .then(|| PyHostArray::view_of(&h, &[], Some(&[size])));
+    match view.flatten() {
         Some(view) => wrap_handle(view, vm),
         None => flatten(h, vm),
     }
@@ -455,8 +460,16 @@ fn ravel(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult {
 fn set_shape(h: PyRef<PyHostArray>, shape: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
     let shape = signed_shape(&shape, vm)?;
     let r = h.read().reshape(&shape).py(vm)?;
-    if !h.reshape_view(r.shape()) {
-        *h.write() = r;
+    match h.reshape_view(r.shape()) {
+        Ok(true) => {}
+        Ok(false) => *h.write() = r,
+        Err(()) => {
+            return Err(vm.new_attribute_error(
+                "Incompatible shape for in-place modification. Use `.reshape()` to make a \
+                 copy with the desired shape."
+                    .to_owned(),
+            ))
+        }
     }
     Ok(())
 }

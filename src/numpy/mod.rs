@@ -29,6 +29,7 @@ use rustpython_vm::{
     pyclass, AsObject, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
 };
 
+use crate::host::strided::Strided;
 use crate::host::{DType, ErrorKind, HostArray, HostError};
 
 mod array;
@@ -64,30 +65,14 @@ pub struct PyHostArray {
 /// What numpy's basic indexing, `reshape` and `ravel` give: an array that
 /// aliases its base, so that `p[i][j] += d`, `for row in a: row[0] = 0`
 /// and `a.ravel()[k] = v` change `a`, as the finite-difference checks of
-/// 2018 scripts rely on. Reading a view indexes its base afresh; writing
-/// one writes the indexed part of the base (`ArrayWrite`). The base is
-/// read at the shape it had when the view was made, as numpy's view keeps
-/// pointing into the same memory when `a.shape` changes later.
+/// 2018 scripts rely on. Reading a view gathers its elements from the
+/// base; writing one writes them back when the write guard drops
+/// ([`ArrayWrite`]). The base is never itself a view: a view of a view
+/// is laid out over the first base ([`Strided`]), as numpy's is.
 #[derive(Debug)]
 struct View {
     base: PyRef<PyHostArray>,
-    base_shape: Vec<usize>,
-    /// Basic items only: integers, slices, `None` and `...`.
-    index: Vec<crate::host::Index>,
-    /// The shape of `base[index]`, and the view's own (a reshape's).
-    indexed_shape: Vec<usize>,
-    shape: RwLock<Vec<usize>>,
-    /// How many views lie between this one and an array: reading walks
-    /// them all, so past [`MAX_VIEW_DEPTH`] a part is a copy instead
-    /// (`x = x[1:]` in a loop would otherwise slow every read).
-    depth: usize,
-}
-
-const MAX_VIEW_DEPTH: usize = 16;
-
-/// A shape as the signed shape `HostArray::reshape` takes.
-fn signed(shape: &[usize]) -> Vec<i64> {
-    shape.iter().map(|&d| d as i64).collect()
+    layout: RwLock<Strided>,
 }
 
 /// [`PyHostArray::read`]'s guard: the array's own storage, or a view's
@@ -160,34 +145,28 @@ impl PyHostArray {
         }
     }
 
-    /// `base[index]` (basic items only) as a view of `base`, at `shape`
-    /// when given (a reshape of the indexed part), or None when the index
-    /// does not select a view (an error is left for the copy to report).
+    /// `h[index]` (basic items only) as a view, at `shape` when given
+    /// (a reshape of the indexed part, which must be contiguous), or None
+    /// when numpy would copy (an error is left for the copy to report).
     pub fn view_of(
-        base: &PyRef<PyHostArray>,
+        h: &PyRef<PyHostArray>,
         index: &[crate::host::Index],
-        shape: Option<&[i64]>,
+        shape: Option<&[usize]>,
     ) -> Option<PyHostArray> {
-        use crate::host::Index;
-        let depth = base.view.as_ref().map_or(0, |v| v.depth + 1);
-        if depth > MAX_VIEW_DEPTH || index.iter().any(|i| matches!(i, Index::Array(_))) {
-            return None;
-        }
-        let b = base.read();
-        let indexed = b.index(index).ok()?;
-        let values = match shape {
-            Some(s) => indexed.reshape(s).ok()?,
-            None => indexed.clone(),
+        let (base, layout) = match &h.view {
+            Some(v) => (v.base.clone(), v.layout.read().clone()),
+            None => (h.clone(), Strided::whole(h.read().shape())),
         };
+        let mut layout = layout.index(index)?;
+        if let Some(shape) = shape {
+            layout = layout.reshape(shape)?;
+        }
+        let values = base.read().gather_strided(&layout)?;
         Some(PyHostArray {
-            longlong: AtomicBool::new(base.is_longlong()),
+            longlong: AtomicBool::new(h.is_longlong()),
             view: Some(View {
-                base: base.clone(),
-                base_shape: b.shape().to_vec(),
-                index: index.to_vec(),
-                indexed_shape: indexed.shape().to_vec(),
-                shape: RwLock::new(values.shape().to_vec()),
-                depth,
+                base,
+                layout: RwLock::new(layout),
             }),
             array: RwLock::new(values),
         })
@@ -203,24 +182,11 @@ impl PyHostArray {
     pub fn read(&self) -> ArrayRead<'_> {
         match &self.view {
             None => ArrayRead::Own(self.array.read_recursive()),
-            Some(v) => ArrayRead::View(
-                self.read_view(v)
-                    .unwrap_or_else(|| self.array.read_recursive().clone()),
-            ),
+            Some(v) => {
+                let values = v.base.read().gather_strided(&v.layout.read());
+                ArrayRead::View(values.unwrap_or_else(|| self.array.read_recursive().clone()))
+            }
         }
-    }
-
-    /// A view's values from its base; None when the base no longer has
-    /// its elements (resized).
-    fn read_view(&self, v: &View) -> Option<HostArray> {
-        let b = v.base.read();
-        let indexed = if b.shape() == v.base_shape.as_slice() {
-            b.index(&v.index)
-        } else {
-            b.reshape(&signed(&v.base_shape))
-                .and_then(|b| b.index(&v.index))
-        };
-        indexed.ok()?.reshape(&signed(&v.shape.read())).ok()
     }
 
     pub fn write(&self) -> ArrayWrite<'_> {
@@ -236,43 +202,35 @@ impl PyHostArray {
         }
     }
 
-    /// Writes a view's new values into its base (a view's base may be a
-    /// view too: it writes on into its own base).
+    /// Writes a view's new values into its base; kept as the view's last
+    /// values too (what it gives if the base is resized under it).
     fn write_back(&self, values: HostArray) {
         let Some(v) = &self.view else { return };
-        if values.shape() != v.shape.read().as_slice() {
-            // The view's values replaced by an array of another shape
-            // (`a.shape = ...` on a view goes through `set_shape`): it
-            // no longer aliases the base.
-            *self.array.write() = values;
-            return;
-        }
-        if let Ok(part) = values.reshape(&signed(&v.indexed_shape)) {
-            let mut b = v.base.write();
-            let here = b.shape().to_vec();
-            if here == v.base_shape {
-                let _ = b.assign_index(&v.index, &part);
-            } else if let Ok(mut at) = b.reshape(&signed(&v.base_shape)) {
-                if at.assign_index(&v.index, &part).is_ok() {
-                    if let Ok(back) = at.reshape(&signed(&here)) {
-                        *b = back;
-                    }
-                }
-            }
+        let layout = v.layout.read().clone();
+        if values.size() == layout.size() {
+            v.base.write().scatter_strided(&layout, &values);
         }
         *self.array.write() = values;
     }
 
-    /// `a.shape = shape` on a view: the view's own shape changes, and it
-    /// keeps aliasing its base. False for an array that is not a view.
-    pub fn reshape_view(&self, shape: &[usize]) -> bool {
-        match &self.view {
-            Some(v) => {
-                *v.shape.write() = shape.to_vec();
-                true
-            }
-            None => false,
-        }
+    /// Whether the elements are one row-major run of the storage (an
+    /// array that is not a view always is).
+    pub fn is_contiguous(&self) -> bool {
+        self.view
+            .as_ref()
+            .is_none_or(|v| v.layout.read().is_contiguous())
+    }
+
+    /// `a.shape = shape` on a view: the view keeps aliasing its base when
+    /// its elements allow it; numpy refuses any other shape (Err). Ok(false)
+    /// for an array that is not a view.
+    pub fn reshape_view(&self, shape: &[usize]) -> Result<bool, ()> {
+        let Some(v) = &self.view else {
+            return Ok(false);
+        };
+        let new = v.layout.read().reshape(shape).ok_or(())?;
+        *v.layout.write() = new;
+        Ok(true)
     }
 
     pub fn into_pyobject(self, vm: &VirtualMachine) -> PyObjectRef {

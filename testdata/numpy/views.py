@@ -62,3 +62,24 @@ print(a)
 k = numpy.ones((2, 2, 2), dtype='int64')
 k[0][1][1] = 5
 print(k[0], k[0].dtype, repr(k[1][0]))
+
+buf = numpy.arange(100.0)
+rest = buf
+for _ in range(40):
+    rest = rest[1:]
+rest[0] = -1
+print(buf[38:42], rest.shape)
+m = numpy.arange(12).reshape(3, 4)
+col = m[:, 1]
+col.shape = (3, 1)
+col[2, 0] = 70
+right = m[:, 1:]
+try:
+    right.shape = (9,)
+except AttributeError as e:
+    print("AttributeError:", e)
+print(right.reshape(9), m[::2].ravel(), m[:, ::2].reshape(3, 2, 1).shape)
+flat = m.ravel()
+flat.shape = (4, 3)
+flat[3] = 0
+print(m)
