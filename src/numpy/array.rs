@@ -10,7 +10,7 @@ use super::convert::{
 };
 use super::{
     dtype_arg, dtype_arg_as, wrap_any, wrap_any_as, wrap_array, wrap_array_as, wrap_handle,
-    HostResult, PyHostArray,
+    HostResult, PyHostArray, ViewReshape,
 };
 use crate::host::ops::compact_shape;
 use crate::host::{self, DType, HostArray, Index, Nested, Scalar};
@@ -461,9 +461,9 @@ fn set_shape(h: PyRef<PyHostArray>, shape: PyObjectRef, vm: &VirtualMachine) -> 
     let shape = signed_shape(&shape, vm)?;
     let r = h.read().reshape(&shape).py(vm)?;
     match h.reshape_view(r.shape()) {
-        Ok(true) => {}
-        Ok(false) => *h.write() = r,
-        Err(()) => {
+        ViewReshape::Done => {}
+        ViewReshape::NotAView => *h.write() = r,
+        ViewReshape::Refused => {
             return Err(vm.new_attribute_error(
                 "Incompatible shape for in-place modification. Use `.reshape()` to make a \
                  copy with the desired shape."

@@ -75,6 +75,16 @@ struct View {
     layout: RwLock<Strided>,
 }
 
+/// What [`PyHostArray::reshape_view`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewReshape {
+    /// The array is no view: the caller reshapes its storage.
+    NotAView,
+    Done,
+    /// No layout of the base's elements has the new shape.
+    Refused,
+}
+
 /// [`PyHostArray::read`]'s guard: the array's own storage, or a view's
 /// values read from its base.
 #[derive(Debug)]
@@ -222,15 +232,16 @@ impl PyHostArray {
     }
 
     /// `a.shape = shape` on a view: the view keeps aliasing its base when
-    /// its elements allow it; numpy refuses any other shape (Err). Ok(false)
-    /// for an array that is not a view.
-    pub fn reshape_view(&self, shape: &[usize]) -> Result<bool, ()> {
+    /// its elements allow it; numpy refuses any other shape.
+    pub fn reshape_view(&self, shape: &[usize]) -> ViewReshape {
         let Some(v) = &self.view else {
-            return Ok(false);
+            return ViewReshape::NotAView;
         };
-        let new = v.layout.read().reshape(shape).ok_or(())?;
+        let Some(new) = v.layout.read().reshape(shape) else {
+            return ViewReshape::Refused;
+        };
         *v.layout.write() = new;
-        Ok(true)
+        ViewReshape::Done
     }
 
     pub fn into_pyobject(self, vm: &VirtualMachine) -> PyObjectRef {
