@@ -3385,7 +3385,7 @@ _LAYER_HOMES = {
         "While", "Switch", "increment", "array_write", "create_array", "less_than",
         "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "array_read",
         "array_length", "StaticRNN", "ConditionalBlock", "cond", "IfElse",
-        "split_lod_tensor", "merge_lod_tensor",
+        "split_lod_tensor", "merge_lod_tensor", "ParallelDo",
     ),
     "io": ("data",),
     "ops": (
@@ -3471,7 +3471,66 @@ def _prune_1x(self, targets):
     return self._prune(ops)
 
 
+# 1.x's `layers.device.get_places` and `layers.control_flow.ParallelDo`
+# (deprecated in 0.15, gone in 1.3). Paddle 3.3.1 has neither a get_places
+# nor a parallel_do op; like fluidc (control_flow.ParallelDo there), the
+# block runs on ONE place: its ops go into the enclosing block, read_input
+# is the variable itself and pd() returns what write_output recorded. That
+# is 1.x's program on one place (1.x split the batch over its places).
+
+
+def get_places(device_count=None, device_type=None):
+    """1.x's get_places: its deprecation note on stderr and a PLACE_LIST
+    variable; no op writes it (no ParallelDo reads a place list here)."""
+    print("API get_places is deprecated since 0.15.0. Please use ParallelExecutor instead.",
+          file=sys.stderr)
+    helper = LayerHelper("get_places")
+    if device_count is not None:
+        int(device_count)
+    if device_type is not None:
+        str(device_type)
+    return helper.main_program.current_block().create_var(
+        name=unique_name.generate(helper.name + ".out"), type=core.VarDesc.VarType.PLACE_LIST)
+
+
+class ParallelDo:
+    """1.x's ParallelDo on one place (see above), with 1.x's status checks."""
+
+    def __init__(self, places, use_nccl=False, name=None):
+        print("API ParallelDo is deprecated since 0.15.0. Please use ParallelExecutor instead.",
+              file=sys.stderr)
+        if use_nccl:
+            raise NotImplementedError("ParallelDo(use_nccl=True): NCCL needs CUDA places")
+        self.helper = LayerHelper("parallel_do", name=name)
+        self.inputs = []
+        self.places = places
+        self.outputs = []
+        self.status = 0  # 1.x: StaticRNN.BEFORE_RNN_BLOCK, IN_ (1), AFTER_ (2)
+
+    @contextlib.contextmanager
+    def do(self):
+        self.status = 1
+        yield
+        self.status = 2
+
+    def __call__(self, *args, **kwargs):
+        if self.status != 2:
+            raise ValueError("RNN output can only be retrieved after rnn block")
+        if not self.outputs:
+            raise ValueError("RNN has no output")
+        return self.outputs[0] if len(self.outputs) == 1 else self.outputs
+
+    def read_input(self, var):
+        self.inputs.append(var)
+        return var
+
+    def write_output(self, var):
+        self.outputs.append(var)
+
+
 def _install_1x_extras(fluid, layers):
+    layers.ParallelDo = ParallelDo
+    layers.device = _module("paddle.fluid.layers.device", get_places=get_places)
     for sub, names in _LAYER_HOMES.items():
         setattr(layers, sub, _module("paddle.fluid.layers." + sub,
                                      **{n: getattr(layers, n) for n in names

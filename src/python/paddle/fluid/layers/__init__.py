@@ -23,8 +23,8 @@ from .ops import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .sequence_lod import *  # noqa: F401,F403
 from .tensor import *  # noqa: F401,F403
-# Not in 1.x's control_flow.__all__ (1.0-1.5), but 0.x scripts used
-# `fluid.layers.ParallelDo`: it raises, naming what replaced it.
+# Not in 1.x's control_flow.__all__ (1.0-1.2, before 1.3 removed it), but
+# 0.x scripts used `fluid.layers.ParallelDo` (one place in fluidc).
 from .control_flow import ParallelDo  # noqa: F401
 
 math_op_patch.monkey_patch_variable()

@@ -21,6 +21,11 @@ Tensor arrays (`create_array`, `array_write`, `array_read`,
 
 `IfElse` and its ops `split_lod_tensor`/`merge_lod_tensor` are 1.x's; Paddle
 3 dropped the ops, so a program with them runs in fluidc only (docs/ops.md).
+
+`ParallelDo` (deprecated in 0.15) runs its block on one place: no sub-block
+and no `parallel_do` op (fluidc has one CPU place and Paddle 3.3.1 has no
+such op), its ops go into the enclosing block. That is 1.x's program on
+one place; with several 1.x split the batch over them (docs/choices.md).
 """
 
 from .. import core
@@ -836,17 +841,89 @@ from .rnn_builders import StaticRNN, DynamicRNN  # noqa: E402
 
 
 class ParallelDo(object):
-    """1.x's ParallelDo (deprecated since 0.15): ran a block on each of a
-    `get_places` list of devices, splitting the batch, and merged the
-    outputs and gradients. fluidc has no parallel_do op: it raises, naming
-    what replaced it."""
+    """1.x's ParallelDo (deprecated since 0.15), on ONE place::
+
+        places = fluid.layers.device.get_places()
+        pd = fluid.layers.control_flow.ParallelDo(places)
+        with pd.do():
+            img_ = pd.read_input(img)
+            label_ = pd.read_input(label)
+            loss = fluid.layers.mean(fluid.layers.cross_entropy(
+                input=fluid.layers.fc(input=img_, size=10, act="softmax"),
+                label=label_))
+            pd.write_output(loss)
+        avg_loss = fluid.layers.mean(pd())
+
+    1.x made a sub-block and a `parallel_do` op that split each
+    `read_input` along dim 0 (by top-level LoD sequences) over `places`,
+    ran the block on each part, concatenated the `write_output` variables
+    along dim 0 and summed the parameters' gradients. fluidc has one CPU
+    place and no `parallel_do` op: the block's ops go straight into the
+    enclosing block, `read_input(v)` is `v`, `write_output(v)` records `v`
+    and `pd()` returns it (several: the list), which is what 1.x computed
+    with one place. With k places 1.x's numbers differed only through the
+    split (a written per-part mean had k rows; batch_norm used per-part
+    statistics); docs/choices.md says more. The checks are 1.x's: `pd()`
+    before the block ended, or with nothing written, is a ValueError.
+    `use_nccl=True` is a NotImplementedError (NCCL needs CUDA places;
+    1.x on the CPU failed when the backward was appended)."""
 
     def __init__(self, places, use_nccl=False, name=None):
-        raise NotImplementedError(
-            "ParallelDo is not supported by fluidc (Paddle deprecated it in 0.15). Build the "
-            "network without it and train with fluid.Executor, or with fluid.ParallelExecutor "
-            "/ CompiledProgram(...).with_data_parallel(), which fluidc runs on its one CPU "
-            "place")
+        import warnings  # on first use: importing it costs start-up
+        warnings.warn("API ParallelDo is deprecated since 0.15.0. Please use ParallelExecutor "
+                      "instead.", Warning)
+        if use_nccl:
+            raise NotImplementedError(
+                "ParallelDo(use_nccl=True) is not supported by fluidc: NCCL reduces gradients "
+                "over CUDA places, and fluidc runs on one CPU place (Paddle 1.x on the CPU "
+                "failed in append_backward: Operator ncclInit has not been registered). Use "
+                "use_nccl=False")
+        self.helper = LayerHelper("parallel_do", name=name)
+        self.inputs = []
+        self.places = places
+        self.outputs = []
+        self.status = StaticRNN.BEFORE_RNN_BLOCK
+        self.use_nccl = use_nccl
+
+    def do(self):
+        """The `with` block run on each place (here: once, inline)."""
+        return _ParallelDoBlock(self)
+
+    def __call__(self, *args, **kwargs):
+        if self.status != StaticRNN.AFTER_RNN_BLOCK:
+            raise ValueError("RNN output can only be retrieved after rnn block")
+        if len(self.outputs) == 0:
+            raise ValueError("RNN has no output")
+        elif len(self.outputs) == 1:
+            return self.outputs[0]
+        else:
+            return self.outputs
+
+    def read_input(self, var):
+        """A variable split over the places: on one place, `var` itself."""
+        self.inputs.append(var)
+        return var
+
+    def write_output(self, var):
+        """A variable concatenated over the places: on one place, `var`."""
+        self.outputs.append(var)
+
+
+class _ParallelDoBlock(object):
+    """`ParallelDo.do()`: 1.x's block guard (status in the block, then
+    after it) without the sub-block; the ops stay in the current block."""
+
+    def __init__(self, pd):
+        self.pd = pd
+
+    def __enter__(self):
+        self.pd.status = StaticRNN.IN_RNN_BLOCK
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if exc_type is not None:
+            return False
+        self.pd.status = StaticRNN.AFTER_RNN_BLOCK
+        return False
 
 
 def is_empty(x, cond=None):
