@@ -263,6 +263,13 @@ impl Session {
         self.profile.clear_timeline();
     }
 
+    /// Makes the session a rank of `member`'s group for the runs that
+    /// follow (`None`: alone again): 1.x's ParallelExecutor runs one
+    /// session per CPU place, joined by the program's `all_reduce` ops.
+    pub fn set_rank(&mut self, member: Option<crate::collective::Member>) {
+        self.options.rank = member;
+    }
+
     /// The tensor a persistable variable holds between runs
     /// (`global_scope().find_var(name).get_tensor()`).
     pub fn tensor(&self, name: &str) -> Option<Tensor> {

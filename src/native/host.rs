@@ -334,23 +334,150 @@ impl Host {
         fetch: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult<PyObjectRef> {
+        let fetch = super::convert::names(&fetch, vm)?;
+        let (verified, mut tensors, extra) = self.prepare_run(&program, vec![feeds], &fetch, vm)?;
+        let result = {
+            let mut s = session.inner.lock();
+            s.run(&verified, tensors.remove(0), extra)
+        };
+        let fetched = result.map_err(|e| self.failed(e, vm))?;
+        let out = fetched_to_py(&fetched, fetch.len(), vm)?;
+        self.succeeded(fetched);
+        Ok(out)
+    }
+
+    /// 1.x's ParallelExecutor on `len(sessions)` CPU places: runs
+    /// `program` (made data-parallel: its `all_reduce` ops join the
+    /// places) on every session at once, place `i` with `feeds[i]`, and
+    /// returns each place's fetches. The first place to fail stops the
+    /// others, and its error is raised.
+    #[pymethod]
+    fn run_places(
+        &self,
+        sessions: Vec<PyRef<Session>>,
+        program: PyRef<ProgramDesc>,
+        feeds: Vec<Vec<PyObjectRef>>,
+        fetch: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        if sessions.len() != feeds.len() || sessions.len() < 2 {
+            return Err(vm.new_value_error(format!(
+                "run_places: {} sessions and {} feed lists (one per place, at least 2)",
+                sessions.len(),
+                feeds.len()
+            )));
+        }
+        let fetch = super::convert::names(&fetch, vm)?;
+        let (verified, tensors, extra) = self.prepare_run(&program, feeds, &fetch, vm)?;
+        let group = fluidc_runtime::Group::new(sessions.len());
+        let inners: Vec<_> = sessions.iter().map(|s| s.inner.clone()).collect();
+        let results: Vec<_> = std::thread::scope(|scope| {
+            let places: Vec<_> = inners
+                .into_iter()
+                .zip(tensors)
+                .enumerate()
+                .map(|(rank, (inner, tensors))| {
+                    let (group, verified, extra) = (group.clone(), verified.clone(), extra.clone());
+                    scope.spawn(move || {
+                        let mut s = inner.lock();
+                        s.set_rank(Some(fluidc_runtime::Member {
+                            group: group.clone(),
+                            rank,
+                        }));
+                        let result = s.run(&verified, tensors, extra);
+                        s.set_rank(None);
+                        // The first place to fail is the cause of the others' errors.
+                        result.map_err(|e| (group.abort(&e.to_string()), e))
+                    })
+                })
+                .collect();
+            places.into_iter().map(|p| p.join()).collect()
+        });
+        let mut fetched = Vec::with_capacity(results.len());
+        let mut cause = None;
+        for result in results {
+            match result {
+                Ok(Ok(f)) => fetched.push(f),
+                Ok(Err((first, e))) => {
+                    if first || cause.is_none() {
+                        cause = Some(e);
+                    }
+                }
+                Err(_) => {
+                    return Err(vm.new_runtime_error("a place's thread panicked".to_owned()));
+                }
+            }
+        }
+        if let Some(e) = cause {
+            return Err(self.failed(e, vm));
+        }
+        let out = fetched
+            .iter()
+            .map(|f| fetched_to_py(f, fetch.len(), vm))
+            .collect::<PyResult<Vec<_>>>()?;
+        self.succeeded(fetched.swap_remove(0));
+        Ok(vm.ctx.new_list(out).into())
+    }
+}
+
+/// The fetch targets' `(array, lod)` of a run's results (its first
+/// `count`: the rest are `--fetch`'s).
+fn fetched_to_py(
+    fetched: &[(String, Tensor)],
+    count: usize,
+    vm: &VirtualMachine,
+) -> PyResult<PyObjectRef> {
+    let out = fetched
+        .iter()
+        .take(count)
+        .map(|(_, t)| session::tensor_to_py(t, vm))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(vm.ctx.new_list(out).into())
+}
+
+/// One place's feed tensors, by variable name.
+type Feeds = Vec<(String, Tensor)>;
+
+impl Host {
+    /// What a run needs: the program prepared for these feeds and
+    /// fetches, each place's feed tensors (`--feed` values in place of the
+    /// script's), and the `--fetch` names the program declares.
+    fn prepare_run(
+        &self,
+        program: &ProgramDesc,
+        places: Vec<Vec<PyObjectRef>>,
+        fetch: &[String],
+        vm: &VirtualMachine,
+    ) -> PyResult<(Arc<Verified>, Vec<Feeds>, Vec<String>)> {
         let Some(config) = self.config() else {
             return Err(vm.new_runtime_error("Executor.run in build mode".into()));
         };
-        let fetch = super::convert::names(&fetch, vm)?;
-        let mut fed = Vec::with_capacity(feeds.len());
-        for f in &feeds {
-            let t = super::convert::sequence(f)
-                .filter(|t| t.len() == 3)
-                .ok_or_else(|| vm.new_type_error("a feed is (name, array, lod)".into()))?;
-            let name: PyStrRef = t[0].clone().try_into_value(vm)?;
-            let array = array_handle(&t[1], vm)?;
-            let lod = session::lod_from_py(&t[2], vm)?;
-            fed.push((name.as_str().to_string(), array, lod));
+        let mut fed_places = Vec::with_capacity(places.len());
+        for feeds in &places {
+            let mut fed = Vec::with_capacity(feeds.len());
+            for f in feeds {
+                let t = super::convert::sequence(f)
+                    .filter(|t| t.len() == 3)
+                    .ok_or_else(|| vm.new_type_error("a feed is (name, array, lod)".into()))?;
+                let name: PyStrRef = t[0].clone().try_into_value(vm)?;
+                let array = array_handle(&t[1], vm)?;
+                let lod = session::lod_from_py(&t[2], vm)?;
+                fed.push((name.as_str().to_string(), array, lod));
+            }
+            fed_places.push(fed);
         }
-        let feed_names: Vec<String> = fed.iter().map(|(n, ..)| n.clone()).collect();
+        let feed_names: Vec<String> = fed_places
+            .first()
+            .map(|fed| fed.iter().map(|(n, ..)| n.clone()).collect())
+            .unwrap_or_default();
+        if fed_places
+            .iter()
+            .any(|fed| !fed.iter().map(|(n, ..)| n).eq(feed_names.iter()))
+        {
+            return Err(vm.new_value_error("every place must be fed the same variables".into()));
+        }
         let verified =
-            prepare(&program, &feed_names, &fetch, config).map_err(|e| vm.new_value_error(e))?;
+            prepare(program, &feed_names, fetch, config).map_err(|e| vm.new_value_error(e))?;
         let mut st = self.state.lock();
         st.runs += 1;
         if !config.cli_feeds.is_empty() || !config.extra_fetch.is_empty() {
@@ -361,18 +488,22 @@ impl Host {
                 .collect();
             st.seen_vars.extend(names);
         }
-        let mut tensors = Vec::with_capacity(fed.len());
-        for (name, array, lod) in fed {
-            let t = match config.cli_feeds.iter().find(|(n, _)| *n == name) {
-                Some((_, text)) => {
-                    st.used_names.insert(format!("--feed {name}"));
-                    fluidc_runtime::parse_feed(&verified, &name, text)
-                        .map_err(|e| vm.new_value_error(format!("--feed {name}: {e}")))?
-                }
-                None => session::feed_tensor(&verified, &name, &array.read(), lod)
-                    .map_err(|e| vm.new_value_error(e))?,
-            };
-            tensors.push((name, t));
+        let mut tensors = Vec::with_capacity(fed_places.len());
+        for fed in fed_places {
+            let mut place = Vec::with_capacity(fed.len());
+            for (name, array, lod) in fed {
+                let t = match config.cli_feeds.iter().find(|(n, _)| *n == name) {
+                    Some((_, text)) => {
+                        st.used_names.insert(format!("--feed {name}"));
+                        fluidc_runtime::parse_feed(&verified, &name, text)
+                            .map_err(|e| vm.new_value_error(format!("--feed {name}: {e}")))?
+                    }
+                    None => session::feed_tensor(&verified, &name, &array.read(), lod)
+                        .map_err(|e| vm.new_value_error(e))?,
+                };
+                place.push((name, t));
+            }
+            tensors.push(place);
         }
         let extra: Vec<String> = config
             .extra_fetch
@@ -383,27 +514,22 @@ impl Host {
         for n in &extra {
             st.used_names.insert(format!("--fetch {n}"));
         }
-        drop(st);
-        let result = {
-            let mut s = session.inner.lock();
-            s.run(&verified, tensors, extra)
-        };
-        let fetched = match result {
-            Ok(f) => f,
-            Err(e) => {
-                let message = e.to_string();
-                self.state.lock().error = Some(e);
-                return Err(vm.new_exception_msg(enforce_type(vm).to_owned(), message));
-            }
-        };
-        let mut out = Vec::with_capacity(fetch.len());
-        for (_, t) in fetched.iter().take(fetch.len()) {
-            out.push(session::tensor_to_py(t, vm)?);
-        }
+        Ok((verified, tensors, extra))
+    }
+
+    /// A run's error: kept for the command's exit status, raised as
+    /// `EnforceNotMet`.
+    fn failed(&self, e: RuntimeError, vm: &VirtualMachine) -> PyBaseExceptionRef {
+        let message = e.to_string();
+        self.state.lock().error = Some(e);
+        vm.new_exception_msg(enforce_type(vm).to_owned(), message)
+    }
+
+    /// A run's results (the first place's), kept for `--fetch`.
+    fn succeeded(&self, fetched: Vec<(String, Tensor)>) {
         let mut st = self.state.lock();
         st.last = fetched;
         st.error = None;
-        Ok(vm.ctx.new_list(out).into())
     }
 }
 

@@ -296,6 +296,18 @@ impl ProgramDesc {
         ProgramDesc::new(self.state.lock().clone())
     }
 
+    /// The program 1.x's ParallelExecutor ran on `nranks` places: its
+    /// gradients scaled by 1/nranks and all-reduced over the places
+    /// (`fluidc_transpiler::distribute::data_parallel`); a program with no
+    /// backward is the same program.
+    #[pymethod]
+    fn data_parallel(&self, nranks: usize, vm: &VirtualMachine) -> PyResult<ProgramDesc> {
+        let program = self.state.lock().program.clone();
+        let parallel = fluidc_transpiler::distribute::data_parallel(&program, nranks)
+            .map_err(|e| vm.new_value_error(format!("ParallelExecutor: {e}")))?;
+        Ok(ProgramDesc::new(ProgramState::from_program(parallel)))
+    }
+
     /// Whether two handles are the same program.
     #[pymethod]
     fn same(&self, other: PyRef<ProgramDesc>) -> bool {

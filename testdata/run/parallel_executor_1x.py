@@ -3,13 +3,14 @@
 # (share_vars_from) on the test clone, run(fetch_list, feed=...) with
 # names, the deprecated feed_dict=, a feed list of one dict per device,
 # and return_numpy=False. On one CPU place (CPU_NUM=1) each fetch is that
-# place's value, as Paddle 1.x returned it.
+# place's value, as Paddle 1.x returned it (testdata/fluidc_only/
+# parallel_executor_places.py checks several places).
 import os
 
 import numpy as np
 import paddle.fluid as fluid
 
-os.environ.pop('CPU_NUM', None)
+os.environ['CPU_NUM'] = '1'
 x = fluid.layers.data(name='x', shape=[2], dtype='float32')
 y = fluid.layers.data(name='y', shape=[1], dtype='float32')
 pred = fluid.layers.fc(input=x, size=1, param_attr=fluid.initializer.Constant(0.5),

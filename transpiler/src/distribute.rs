@@ -125,7 +125,7 @@ pub fn distribute(
     if nranks < 2 {
         return Err(DistributeError::TooFewRanks(nranks));
     }
-    check(main, startup)?;
+    check(main, Some(startup))?;
     let mut main = Program::clone(main);
     let mut startup = Program::clone(startup);
     scale_loss_gradients(&mut main, nranks);
@@ -178,12 +178,35 @@ fn updates(op: &Op) -> Option<(&str, &str)> {
     ))
 }
 
-/// The properties the transform depends on (see the module docs).
-fn check(main: &Program, startup: &Program) -> Result<(), DistributeError> {
-    for op in main
-        .blocks
+/// The main program of 1.x's `ParallelExecutor` on `nranks` places: its
+/// gradients scaled and all-reduced as [`distribute`] does (the places'
+/// parameters start equal because the executor copies them, not through
+/// a startup program). A program with no loss-gradient op (an inference
+/// or test program) runs unchanged on each place.
+pub fn data_parallel(main: &Program, nranks: usize) -> Result<Program, DistributeError> {
+    if nranks < 2 {
+        return Err(DistributeError::TooFewRanks(nranks));
+    }
+    let mut main = main.clone();
+    if !main.blocks[0].ops.iter().any(is_loss_grad) {
+        return Ok(main);
+    }
+    check(&main, None)?;
+    scale_loss_gradients(&mut main, nranks);
+    all_reduce_gradients(&mut main);
+    Ok(main)
+}
+
+/// The properties the transform depends on (see the module docs): a
+/// trained parameter must be `is_parameter` in `main` and, when given,
+/// in `startup`.
+fn check(main: &Program, startup: Option<&Program>) -> Result<(), DistributeError> {
+    let programs: Vec<(&Program, &'static str)> = std::iter::once((main, "main"))
+        .chain(startup.map(|s| (s, "startup")))
+        .collect();
+    for op in programs
         .iter()
-        .chain(&startup.blocks)
+        .flat_map(|(p, _)| &p.blocks)
         .flat_map(|b| &b.ops)
     {
         if REFUSED_OPS.contains(&op.ty.as_str()) {
@@ -214,7 +237,7 @@ fn check(main: &Program, startup: &Program) -> Result<(), DistributeError> {
             let (param, grad) = pair();
             return Err(DistributeError::GradientWithoutRole { param, grad });
         }
-        for (program, name) in [(main, "main"), (startup, "startup")] {
+        for &(program, name) in &programs {
             let is_param = program.blocks[0]
                 .var(param)
                 .is_some_and(|v| v.is_parameter == Some(true));
@@ -377,6 +400,38 @@ mod tests {
         assert_eq!(
             scale.get_attr("op_role"),
             Some(&AttrValue::Int(role::BACKWARD))
+        );
+    }
+
+    /// ParallelExecutor's program: a test program runs as it is on each
+    /// place; a training program gets the scale and the all_reduce ops,
+    /// and nothing is broadcast (the executor copies the parameters).
+    #[test]
+    fn data_parallel_changes_only_training_programs() {
+        let forward = program(vec![op("mul", role::FORWARD, &[])]);
+        assert_eq!(data_parallel(&forward, 2), Ok(forward.clone()));
+        let train = program(vec![
+            op("mean", role::FORWARD | role::LOSS, &[]),
+            op("fill_constant", role::BACKWARD | role::LOSS, &[]).output("Out", &["l@GRAD"]),
+            op("mul_grad", role::BACKWARD, &["w", "w@GRAD"]),
+        ]);
+        let mut train = train;
+        let mut w = crate::model::Var::dense("w", VarKind::Fp32, vec![2, 2]);
+        w.is_parameter = Some(true);
+        train.blocks[0].vars.push(w);
+        let parallel = data_parallel(&train, 2).expect("a training program");
+        let types: Vec<&str> = parallel.blocks[0]
+            .ops
+            .iter()
+            .map(|o| o.ty.as_str())
+            .collect();
+        assert_eq!(
+            types,
+            ["mean", "fill_constant", "scale", "mul_grad", "all_reduce"]
+        );
+        assert_eq!(
+            data_parallel(&train, 1),
+            Err(DistributeError::TooFewRanks(1))
         );
     }
 }

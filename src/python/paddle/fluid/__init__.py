@@ -19,7 +19,7 @@ from . import metrics
 from . import evaluator
 from .framework import (Program, Variable, Parameter, Operator, Block, program_guard,
                         default_main_program, default_startup_program, name_scope,
-                        in_dygraph_mode)
+                        in_dygraph_mode, cpu_places)
 from .core import CPUPlace, CUDAPlace, CUDAPinnedPlace, LoDTensor, LoDTensorArray, Scope, Tensor
 from .executor import Executor, global_scope, scope_guard
 from .io import save, load

@@ -2,11 +2,10 @@
 `ExecutionStrategy`.
 
 fluidc compiles every program it runs itself, so a CompiledProgram runs
-as the program it wraps (`Executor.run` takes either). Data parallelism
-splits each batch over devices and averages the gradients; on fluidc's one
-CPU place that is the program itself, so `with_data_parallel` notes that
-and runs it there. The strategies keep their settings, which change
-nothing here.
+as the program it wraps (`Executor.run` takes either). `with_data_parallel`
+runs it as 1.x did, through a ParallelExecutor over the CPU places
+(`CPU_NUM`, or `places`), made on the first run in that run's scope. The
+strategies keep their settings, which change no values.
 """
 
 from . import framework
@@ -128,6 +127,7 @@ class CompiledProgram(object):
         self._share_vars_from = None
         self._places = None
         self._is_data_parallel = False
+        self._executor = None
 
     def with_data_parallel(self, loss_name=None, build_strategy=None, exec_strategy=None,
                            share_vars_from=None, places=None):
@@ -140,9 +140,6 @@ class CompiledProgram(object):
         if share_vars_from is not None and not isinstance(share_vars_from, CompiledProgram):
             raise TypeError("share_vars_from must be a CompiledProgram, not %s"
                             % type(share_vars_from).__name__)
-        import warnings  # on first use: importing it costs start-up
-        warnings.warn("with_data_parallel: fluidc runs the program on its one CPU place, the "
-                      "whole batch at once", stacklevel=2)
         self._is_data_parallel = True
         self._loss_name = loss_name
         if build_strategy is not None:
@@ -151,3 +148,21 @@ class CompiledProgram(object):
         self._share_vars_from = share_vars_from
         self._places = places
         return self
+
+    def _run_data_parallel(self, scope, feed, fetch_list, return_numpy):
+        """`Executor.run` of a data-parallel program: its ParallelExecutor
+        (made on the first run, as 1.x's `_compile`) runs it."""
+        if self._executor is None:
+            from .parallel_executor import ParallelExecutor
+            share = None
+            if self._share_vars_from is not None:
+                share = self._share_vars_from._executor
+                if share is None:
+                    raise ValueError("The shared Program is not compiled and executed, so there "
+                                     "is no variables to share.")
+            self._executor = ParallelExecutor(
+                False, loss_name=self._loss_name, main_program=self._program,
+                share_vars_from=share, exec_strategy=self._exec_strategy,
+                build_strategy=self._build_strategy, scope=scope,
+                _place_count=None if self._places is None else len(self._places))
+        return self._executor.run(fetch_list, feed=feed, return_numpy=return_numpy)

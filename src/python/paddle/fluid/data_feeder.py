@@ -12,6 +12,7 @@ lengths the LoD. Every field comes as a LoDTensor, as in 1.x (`.shape()`,
 import numpy
 
 from . import core
+from . import framework
 from .framework import Variable, convert_dtype, default_main_program
 
 __all__ = ["DataFeeder"]
@@ -98,9 +99,9 @@ class DataFeeder(object):
 
     def feed_parallel(self, iterable, num_places=None):
         """One feed dict per minibatch of `iterable`, one minibatch per
-        place. fluidc runs on one CPU place, so there is one unless
-        `num_places` says otherwise."""
-        num = 1 if num_places is None else int(num_places)
+        place (`num_places`, default: `CPU_NUM` or the CPU count, as
+        ParallelExecutor's places)."""
+        num = framework._cpu_num() if num_places is None else int(num_places)
         if len(iterable) != num:
             raise ValueError("feed_parallel takes multiple mini-batches. Each "
                              "mini-batch will be feed on each device. The "
@@ -117,7 +118,7 @@ class DataFeeder(object):
                 for item in reader():
                     yield self.feed(item)
                 return
-            num = 1 if num_places is None else int(num_places)
+            num = framework._cpu_num() if num_places is None else int(num_places)
             item = []
             for batch in reader():
                 item.append(batch)

@@ -112,6 +112,9 @@ class Executor(object):
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
+        if getattr(program, "_is_data_parallel", False) and not _HOST.build:
+            return program._run_data_parallel(scope if scope is not None else global_scope(),
+                                              feed, fetch_list, return_numpy)
         program = _program_of(program)
         if feed is None:
             feed = {}
@@ -128,22 +131,7 @@ class Executor(object):
             return self._record(program, feed, fetch)
         if scope is None:
             scope = global_scope()
-        feeds = []
-        block = program.global_block()
-        for name, value in feed.items():
-            if isinstance(name, framework.Variable):
-                name = name.name
-            if not block.desc.var_has(0, name):
-                # 1.x looked each fed name up with `global_block.var(name)`
-                # (3.3.1 warns and ignores the feed).
-                raise ValueError("var %s not in this block" % name)
-            lod = []
-            if isinstance(value, LoDTensor):
-                lod = value.lod()
-                value = np.array(value)
-            else:
-                value = np.asarray(value)
-            feeds.append((name, value._h, lod))
+        feeds = [(name, value._h, lod) for name, value, lod in _fed_values(program, feed)]
         desc = program.desc
         plan = reader_core.plan(program) if reader_core._READERS else None
         if plan is not None:
@@ -152,12 +140,7 @@ class Executor(object):
             desc, reads = plan
             feeds = _read_batches(reads, feeds)
         results = _HOST.run(scope._session, desc, feeds, fetch)
-        if return_numpy:
-            for (_, lod) in results:
-                if lod:
-                    raise RuntimeError(_LOD_FETCH)
-            return [np.ndarray._wrap(h) for (h, _) in results]
-        return [LoDTensor._make(np.ndarray._wrap(h), lod) for (h, lod) in results]
+        return _fetched([(np.ndarray._wrap(h), lod) for (h, lod) in results], return_numpy)
 
     def _record(self, program, feed, fetch):
         """Build mode: a startup program's run does nothing; the first run
@@ -188,6 +171,39 @@ class Executor(object):
         raise NotImplementedError("Executor.infer_from_dataset (Paddle's Dataset API) is not in fluidc")
 
     train_from_dataset = infer_from_dataset
+
+
+def _fed_values(program, feed):
+    """`(name, ndarray, lod)` of each item of a feed dict."""
+    block = program.global_block()
+    fed = []
+    for name, value in feed.items():
+        if isinstance(name, framework.Variable):
+            name = name.name
+        if not block.desc.var_has(0, name):
+            # 1.x looked each fed name up with `global_block.var(name)`
+            # (3.3.1 warns and ignores the feed).
+            raise ValueError("var %s not in this block" % name)
+        lod = []
+        if isinstance(value, LoDTensor):
+            lod = value.lod()
+            value = np.array(value)
+        else:
+            value = np.asarray(value)
+        fed.append((name, value, lod))
+    return fed
+
+
+def _fetched(results, return_numpy):
+    """What `run` returns for its `(ndarray, lod)` results: arrays, or
+    LoDTensors with `return_numpy=False` (arrays with LoD refuse, as 1.x's
+    `as_numpy` did)."""
+    if return_numpy:
+        for (_, lod) in results:
+            if lod:
+                raise RuntimeError(_LOD_FETCH)
+        return [a for (a, _) in results]
+    return [LoDTensor._make(a, lod) for (a, lod) in results]
 
 
 def _read_batches(reads, feeds):

@@ -98,6 +98,41 @@ def in_dygraph_mode():
 _dygraph_tracer_ = None
 
 
+def _cpu_num():
+    """The number of CPU places ParallelExecutor and
+    `DataFeeder.feed_parallel` split over: `CPU_NUM`. Unset, it is 1 and
+    `CPU_NUM` is set to "1", with Paddle 1.5's note on stderr when the
+    machine has more CPUs: 1.0-1.4 used every CPU, so their results
+    depended on the machine (docs/choices.md)."""
+    import os
+    cpu_num = os.environ.get("CPU_NUM")
+    if cpu_num is None:
+        import multiprocessing
+        import sys
+        count = multiprocessing.cpu_count()
+        if count > 1:
+            sys.stderr.write(
+                "!!! The CPU_NUM is not specified, you should set CPU_NUM in the environment "
+                "variable list.\nCPU_NUM indicates that how many CPUPlace are used in the "
+                "current task.\nAnd if this parameter are set as N (equal to the number of "
+                "physical CPU core) the program may be faster.\n\nexport CPU_NUM={} # for "
+                "example, set CPU_NUM as number of physical CPU core which is {}.\n\n!!! The "
+                "default number of CPU_NUM=1.\n".format(count, count))
+        os.environ["CPU_NUM"] = cpu_num = "1"
+    n = int(cpu_num)
+    if n < 1:
+        raise ValueError("CPU_NUM=%s: the number of CPU places must be at least 1" % cpu_num)
+    return n
+
+
+def cpu_places(device_count=None):
+    """1.5's `fluid.cpu_places`: `device_count` CPU places (default:
+    `CPU_NUM`, see `_cpu_num`)."""
+    if device_count is None:
+        device_count = _cpu_num()
+    return [core.CPUPlace() for _ in range(device_count)]
+
+
 def _current_expected_place():
     return core.CPUPlace()
 

@@ -7,8 +7,9 @@ parameters `Trainer.save_params` wrote to `param_path` into a scope of its
 own, and `infer(inputs, return_numpy=True)` runs the program on the feed
 dict `inputs`, returning `[prediction]`.
 
-`parallel=True` (1.x's ParallelExecutor over every device) raises: fluidc
-runs on one CPU place.
+`parallel=True` runs it with a ParallelExecutor over the CPU places
+(`CPU_NUM`), as 1.x did: each input is split between the places and the
+prediction comes back concatenated.
 """
 import contextlib
 
@@ -16,6 +17,7 @@ from .. import core
 from .. import executor
 from .. import framework
 from .. import io
+from .. import parallel_executor
 from .. import unique_name
 from .trainer import check_and_get_place
 
@@ -30,17 +32,19 @@ class Inferencer(object):
         self.scope = core.Scope()
         self.parallel = parallel
         self.place = check_and_get_place(place)
-        if parallel:
-            raise NotImplementedError(
-                "Inferencer(parallel=True) ran 1.x's ParallelExecutor over every CPU (CPU_NUM) "
-                "or GPU; fluidc runs on one CPU place: pass parallel=False")
         self.inference_program = framework.Program()
         with framework.program_guard(self.inference_program):
             with unique_name.guard():
                 self.predict_var = infer_func()
         with self._prog_and_scope_guard():
             io.load_params(executor.Executor(self.place), param_path)
-        self.exe = executor.Executor(self.place)
+        if parallel:
+            with self._prog_and_scope_guard():
+                self.exe = parallel_executor.ParallelExecutor(
+                    use_cuda=isinstance(self.place, core.CUDAPlace),
+                    loss_name=self.predict_var.name)
+        else:
+            self.exe = executor.Executor(self.place)
         self.inference_program = self.inference_program.clone(for_test=True)
 
     def infer(self, inputs, return_numpy=True):

@@ -13,11 +13,13 @@ calling `event_handler` with `BeginEpochEvent`, `BeginStepEvent`,
 outputs over a reader; `stop()` ends training at the next step;
 `save_params` and `save_inference_model` write the scope's variables.
 
-fluidc runs one process on its one CPU place. What 1.x did beyond that
-raises instead of being left out: `parallel=True` (1.x's ParallelExecutor
-over every CPU or GPU), the distributed set-ups 1.x read from the
-environment (`PADDLE_TRAINING_ROLE`, `PADDLE_TRAINER_IPS`), and
-checkpointing (`checkpoint_config`), which the 2018 programs do not use.
+`parallel=True` trains with a ParallelExecutor over the CPU places
+(`CPU_NUM`), as 1.x did: each step takes one minibatch of `reader` per
+place, and the metrics are concatenated over the places. What 1.x did
+beyond one process raises instead of being left out: the distributed
+set-ups 1.x read from the environment (`PADDLE_TRAINING_ROLE`,
+`PADDLE_TRAINER_IPS`), and checkpointing (`checkpoint_config`), which the
+2018 programs do not use.
 """
 import contextlib
 import os
@@ -28,6 +30,7 @@ from .. import executor
 from .. import framework
 from .. import io
 from .. import optimizer as opt_module
+from .. import parallel_executor
 
 __all__ = [
     "Trainer", "BeginEpochEvent", "EndEpochEvent", "BeginStepEvent", "EndStepEvent",
@@ -124,10 +127,6 @@ class Trainer(object):
                 "Trainer(checkpoint_config=...): fluidc's Trainer does not save or restore "
                 "checkpoints; leave checkpoint_config out and call save_params() from the "
                 "event handler")
-        if parallel:
-            raise NotImplementedError(
-                "Trainer(parallel=True) ran 1.x's ParallelExecutor over every CPU (CPU_NUM) or "
-                "GPU, splitting each batch; fluidc runs on one CPU place: pass parallel=False")
         self.scope = core.Scope()
         self.startup_program = framework.Program()
         self.train_program = framework.Program()
@@ -160,8 +159,16 @@ class Trainer(object):
         with self._prog_and_scope_guard():
             feed_var_list = build_feed_var_list(self.train_program, feed_order)
             feeder = data_feeder.DataFeeder(feed_list=feed_var_list, place=self.place)
-            exe = executor.Executor(self.place)
-            reader = feeder.decorate_reader(reader, multi_devices=False)
+            if self.parallel:
+                # Made once and kept, as 1.x's `_get_or_create_parallel_executor`.
+                if getattr(self, "parallel_executor", None) is None:
+                    self.parallel_executor = parallel_executor.ParallelExecutor(
+                        use_cuda=isinstance(self.place, core.CUDAPlace),
+                        loss_name=self.train_func_outputs[0].name)
+                exe = self.parallel_executor
+            else:
+                exe = executor.Executor(self.place)
+            reader = feeder.decorate_reader(reader, multi_devices=self.parallel)
             self._train_by_any_executor(event_handler, exe, num_epochs, reader)
 
     def _train_by_any_executor(self, event_handler, exe, num_epochs, reader):
