@@ -74,6 +74,19 @@ fn dynamic_rnn_trains_as_paddle_static_rnn_on_equal_lengths() {
     );
 }
 
+/// A DynamicRNN whose step embeds its word ids: the `while_grad` lists
+/// the ids' gradient, which nothing produces and nothing declares (as in
+/// Paddle's own programs), and skips it; the losses are those Paddle 3.3.1
+/// prints for the StaticRNN embedding its ids in the step.
+#[test]
+fn dynamic_rnn_embedding_its_step_ids_trains_as_paddle_static_rnn() {
+    let (ours, theirs) = ours_and_peer("dynamic_rnn_step_ids.py", "static_rnn_step_ids.py");
+    assert_eq!(
+        String::from_utf8_lossy(&ours),
+        String::from_utf8_lossy(&theirs)
+    );
+}
+
 /// A DynamicRNN whose step attends over a `static_input` of LoD
 /// sequences (the book's machine translation decoder): each step's shrunk
 /// static input keeps the LoD of its sequences still running, so

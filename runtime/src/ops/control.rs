@@ -103,7 +103,9 @@ fn while_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     let inside_ogs = l.strings("original_output_grad")?;
     let mut links = Vec::new();
     for (og, inside) in ogs.iter().zip(&inside_ogs) {
-        if is_placeholder(og) {
+        // An undeclared output gradient is one nothing produces (the
+        // verifier allows it here): Paddle's kernel skips it too.
+        if is_placeholder(og) || l.program.find_var_recursive(l.block, og).is_none() {
             continue;
         }
         if matches!(l.owner(body, inside), Some(o) if o == body || o == forward) {
