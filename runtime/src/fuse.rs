@@ -40,9 +40,9 @@ use std::collections::{HashMap, HashSet};
 use fluidc_transpiler::{Program, VarKind};
 
 use crate::exec::Exec;
+use crate::kernel::{is_placeholder, OpReader};
 use crate::layout::Layout;
 use crate::load::LoadedBlock;
-use crate::loader::{is_placeholder, OpLoader};
 use crate::ops::optim::Dense;
 
 /// The optimizer ops whose update can be fused.
@@ -161,8 +161,8 @@ pub(crate) fn apply(p: &Program, layout: &Layout, blocks: &mut [LoadedBlock]) ->
     for pair in pairs(p) {
         let ops = &p.blocks[0].ops;
         let (pl, ol) = (
-            OpLoader::new(p, &ops[pair.producer], 0, layout),
-            OpLoader::new(p, &ops[pair.update], 0, layout),
+            OpReader::new(p, &ops[pair.producer], 0, layout),
+            OpReader::new(p, &ops[pair.update], 0, layout),
         );
         let built = Dense::load(&ol)
             .and_then(|dense| match pl.op.ty.as_str() {

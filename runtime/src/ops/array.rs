@@ -3,9 +3,10 @@
 //! [`Value::TensorArray`]: its elements, shared copy-on-write.
 use std::sync::Arc;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::OpReader;
+use crate::kernel::Registry;
 use crate::ops::elementwise::{arith, Arith};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{Scalar, Tensor};
@@ -42,7 +43,7 @@ pub(crate) fn index(s: &Vars, i: &VarRef) -> Result<usize, KernelError> {
 }
 
 /// `Out[I] = X`, growing `Out` (with unwritten elements) as Paddle does.
-fn write_to_array(l: &OpLoader) -> Result<Exec, KernelError> {
+fn write_to_array(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, i, out) = (l.input("X")?, l.input("I")?, l.output("Out")?);
     compute(move |s| {
         let at = index(s, &i)?;
@@ -72,7 +73,7 @@ fn write_to_array(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `Out = X[I]`. Reading past the end, or an element never written, is an
 /// error (Paddle leaves `Out` as it was), except with `X_W` (the grad of a
 /// `write_to_array`): then `Out` is zeros shaped like `X_W`, as Paddle's.
-fn read_from_array(l: &OpLoader) -> Result<Exec, KernelError> {
+fn read_from_array(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, i, out) = (l.input("X")?, l.input("I")?, l.output("Out")?);
     let like = l.opt_input("X_W")?;
     compute(move |s| {
@@ -111,7 +112,7 @@ fn array_len(s: &mut Vars, x: &VarRef) -> usize {
 }
 
 /// `Out` = the number of elements of `X`, an int64 `[1]`.
-fn lod_array_length(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lod_array_length(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let len = array_len(s, &x);

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use super::float::{self, f64s};
 use super::output::take_unless_input;
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::OpReader;
+use crate::kernel::Registry;
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::{broadcast, zip_operands};
 use crate::tensor::num::{with_numeric, with_numeric_pair, Num};
@@ -71,7 +72,7 @@ fn partials(op: Arith, x: f64, y: f64, d: f64) -> (f64, f64) {
 /// `elementwise_*_grad`: `X@GRAD` and `Y@GRAD` (either may be absent)
 /// from `X`, `Y` and `Out@GRAD`, each summed over the dims its operand
 /// was broadcast along (Paddle's `axis` rule).
-fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, KernelError> {
+fn binary_grad(l: &OpReader, op: Arith) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
     let axis = l.int_or("axis", -1)?;
@@ -278,7 +279,7 @@ impl Arith {
     }
 }
 
-fn binary(l: &OpLoader, op: Arith) -> Result<Exec, KernelError> {
+fn binary(l: &OpReader, op: Arith) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis")?;
     let alias = Alias::of(&out, &x, &y);
@@ -456,7 +457,7 @@ fn division_by_zero() -> KernelError {
 
 /// `sum`: adds every tensor of the `X` list, into the output's buffer
 /// when it has one owner and is none of the inputs.
-fn sum(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sum(l: &OpReader) -> Result<Exec, KernelError> {
     let (xs, out) = (l.inputs("X")?, l.output("Out")?);
     if xs.is_empty() {
         return Err(KernelError::Program("input `X` names no variable".into()));
@@ -470,7 +471,7 @@ fn sum(l: &OpLoader) -> Result<Exec, KernelError> {
         return compute(move |s| {
             let mut acc = Value::Empty;
             for x in &xs {
-                acc = super::add_values(acc, s.get(x))?;
+                acc = super::array::add_values(acc, s.get(x))?;
             }
             s.set(&out, acc);
             Ok(())
