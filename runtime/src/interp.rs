@@ -15,10 +15,10 @@ use smallvec::{smallvec, SmallVec};
 use crate::channel::{self, Attempt, Completion, Outcome};
 use crate::error::{KernelError, RuntimeError};
 use crate::exec::{CaseOp, Control, Exec, Select, ZeroValue};
-use crate::goroutine::{Frame, FrameKind, GWaiter, Goroutine, Parked};
+use crate::goroutine::{first_frame, GWaiter, Goroutine, Parked};
 use crate::load::{LoadedOp, Runnable};
 use crate::scheduler::{Stop, Worker};
-use crate::scope::{ChannelCache, Scope, VarRef, Vars};
+use crate::scope::{ChannelCache, FrameKind, Scope, VarRef, Vars};
 use crate::steps;
 use crate::tensor::Scalar;
 use crate::value::{TypedChannel, Value};
@@ -322,7 +322,7 @@ impl Worker<'_, '_> {
                 steps::push_grad_step(g, prog, here, cg.forward, cg.body, &[], &[], kept, true)?;
             }
             Control::Go { body } => {
-                let (frame, locals) = Frame::start(&prog.blocks[*body], *body, vars.scope());
+                let (frame, locals) = first_frame(&prog.blocks[*body], *body, vars.scope());
                 g.frames[top].pc += 1;
                 self.spawn(frame, locals);
             }

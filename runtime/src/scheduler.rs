@@ -51,9 +51,10 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 use crate::error::RuntimeError;
-use crate::goroutine::{Frame, GInfo, Goroutine};
+use crate::goroutine::{GInfo, Goroutine};
 use crate::load::Runnable;
 use crate::profile::OpTimes;
+use crate::scope::Frame;
 use crate::value::Value;
 
 /// Ops a goroutine runs before it yields to others waiting.
@@ -499,7 +500,7 @@ impl Worker<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::goroutine::FrameKind;
+    use crate::scope::FrameKind;
     use fluidc_transpiler::{Block, Program, Verified};
 
     fn frame() -> Frame {
