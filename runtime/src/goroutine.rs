@@ -16,10 +16,10 @@ use smallvec::SmallVec;
 use crate::channel::Waiter;
 use crate::load::LoadedBlock;
 use crate::scope::{ChannelCache, Frame, FrameKind, Scope};
-use crate::value::{TypedChannel, Value};
+use crate::value::{ParkedGoroutine, TypedChannel, Value};
 
 /// The waiter a goroutine parks in.
-pub(crate) type GWaiter = Waiter<Value, Box<Goroutine>>;
+pub(crate) type GWaiter = Waiter<Value, ParkedGoroutine>;
 
 #[derive(Debug)]
 pub(crate) struct Goroutine {
@@ -112,6 +112,17 @@ pub(crate) fn first_frame(
 }
 
 impl Goroutine {
+    /// The goroutine as a channel's waiter holds it while it is parked.
+    pub(crate) fn parked(self: Box<Goroutine>) -> ParkedGoroutine {
+        ParkedGoroutine::new(self)
+    }
+
+    /// The goroutine a channel woke (or a waiter gave back).
+    pub(crate) fn woken(p: ParkedGoroutine) -> Box<Goroutine> {
+        p.take()
+            .expect("only goroutines park in the runtime's channels (Goroutine::parked)")
+    }
+
     /// The scope the innermost frame uses.
     pub(crate) fn scope(&self) -> &Arc<Scope> {
         let top = &self.frames[self.depth - 1];

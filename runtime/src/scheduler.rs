@@ -55,7 +55,7 @@ use crate::goroutine::{GInfo, Goroutine};
 use crate::load::Runnable;
 use crate::profile::OpTimes;
 use crate::scope::Frame;
-use crate::value::Value;
+use crate::value::{ParkedGoroutine, Value};
 
 /// Ops a goroutine runs before it yields to others waiting.
 pub(crate) const TIME_SLICE: u32 = 256;
@@ -392,7 +392,7 @@ impl<'r> Sched<'r> {
     /// out first also keeps the drops from nesting.
     fn free_blocked(&self) {
         let live = std::mem::take(&mut *self.live.lock());
-        let blocked: Vec<Box<Goroutine>> = live
+        let blocked: Vec<ParkedGoroutine> = live
             .values()
             .filter_map(|info| info.waiter.take_parked())
             .collect();

@@ -1,11 +1,11 @@
 //! What a variable holds at run time.
+use std::any::Any;
 use std::sync::Arc;
 
 use fluidc_transpiler::VarKind;
 
 use crate::channel::Channel;
 use crate::error::KernelError;
-use crate::goroutine::Goroutine;
 use crate::tensor::{dtype_name, tensor_dtype, Scalar, Tensor};
 
 /// The value of one variable in a scope.
@@ -107,7 +107,7 @@ impl Value {
 /// goroutines park in it, with the element type `channel_create` declared.
 #[derive(Debug)]
 pub(crate) struct TypedChannel {
-    pub(crate) chan: Channel<Value, Box<Goroutine>>,
+    pub(crate) chan: Channel<Value, ParkedGoroutine>,
     /// The element dtype when the channel was declared for one dtype (BOOL,
     /// INT32, ...); `None` for DENSE_TENSOR (2018's LOD_TENSOR), which
     /// carries tensors of any dtype.
@@ -139,5 +139,30 @@ impl TypedChannel {
             ))),
             _ => Ok(()),
         }
+    }
+}
+
+/// A goroutine parked in a channel, as the channel holds it. A goroutine
+/// (`crate::goroutine`) holds values and a value can be a channel, so the
+/// types are recursive; naming the goroutine here would make this module,
+/// which every kernel reads, import the interpreter's. The channel never
+/// looks at what it parks: the goroutine layer puts its goroutine in and
+/// takes it out (`Goroutine::parked`, `Goroutine::woken`).
+pub(crate) struct ParkedGoroutine(Box<dyn Any + Send>);
+
+impl ParkedGoroutine {
+    pub(crate) fn new<G: Any + Send>(g: Box<G>) -> ParkedGoroutine {
+        ParkedGoroutine(g)
+    }
+
+    /// The parked `G`, or `None` if what was parked is not a `G`.
+    pub(crate) fn take<G: Any + Send>(self) -> Option<Box<G>> {
+        self.0.downcast().ok()
+    }
+}
+
+impl std::fmt::Debug for ParkedGoroutine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ParkedGoroutine")
     }
 }
