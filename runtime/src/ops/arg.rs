@@ -5,8 +5,7 @@
 use super::float::{f64s, split_at_axis};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {

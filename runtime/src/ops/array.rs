@@ -5,8 +5,7 @@ use std::sync::Arc;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::ops::elementwise::{arith, Arith};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{Scalar, Tensor};

@@ -14,8 +14,7 @@ use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::i64s;
 use crate::tensor::{dtype_name, Tensor};
 

@@ -21,8 +21,7 @@ use fluidc_transpiler::VarKind;
 use super::lod::rows;
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::{dtype_name, Lod, Tensor};
 use crate::value::Value;
 

@@ -14,8 +14,7 @@ use std::collections::BTreeSet;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::{dtype_name, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {

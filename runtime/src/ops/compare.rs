@@ -2,8 +2,7 @@
 use super::elementwise::dtype_mismatch;
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::zip_operands;
 use crate::tensor::{Buffer, Data, Element, Scalar, Shape, Tensor};

@@ -11,8 +11,7 @@ use crate::exec::{compute, Exec};
 use crate::exec::{
     CaseOp, CondBlockGrad, Control, GradOut, KeepSteps, Select, SelectCase, WhileGrad, ZeroValue,
 };
-use crate::kernel::Registry;
-use crate::kernel::{is_placeholder, OpReader};
+use crate::kernel::{is_placeholder, OpReader, Registry};
 use crate::layout::{forward_of, step_copies};
 use crate::scope::{Place, VarRef};
 use crate::tensor::tensor_dtype;

@@ -11,8 +11,7 @@ use ndarray::{ArrayView2, ArrayViewMut2, LinalgScalar};
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::{dtype_name, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {

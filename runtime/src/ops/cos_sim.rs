@@ -10,8 +10,7 @@ use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::needs_float;
 use crate::ops::optim::Real;
 use crate::tensor::{dtype_name, Element, Tensor};

@@ -6,8 +6,7 @@ use fluidc_transpiler::VarKind;
 use super::float::{self, f64s, i64s};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {

@@ -5,8 +5,7 @@ use std::sync::Arc;
 use super::float::{self, f64s, i64s};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("lookup_table", |l| lookup_table(l, true));

@@ -5,8 +5,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::file;
 use crate::value::Value;
 

@@ -1,12 +1,11 @@
 //! Losses: softmax_with_cross_entropy, sigmoid_cross_entropy_with_logits and
-//! log_loss, with their gradients; `softmax` itself, which unary's softmax
-//! shares.
+//! log_loss, with their gradients; the softmax itself is unary's.
 
 use super::float::{self, f64s, i64s, split_at_axis};
+use super::unary::{softmax_f64, softmax_rows_f32};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -32,22 +31,6 @@ fn tolerable(v: f64) -> f64 {
     }
 }
 
-/// The softmax of `x` along the middle of (outer, n, inner).
-pub(crate) fn softmax(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Vec<f64> {
-    let mut out = vec![0.0; x.len()];
-    for o in 0..outer {
-        for i in 0..inner {
-            let at = |k: usize| o * n * inner + k * inner + i;
-            let max = (0..n).map(|k| x[at(k)]).fold(f64::NEG_INFINITY, f64::max);
-            let sum: f64 = (0..n).map(|k| (x[at(k)] - max).exp()).sum();
-            for k in 0..n {
-                out[at(k)] = (x[at(k)] - max).exp() / sum;
-            }
-        }
-    }
-    out
-}
-
 /// `softmax_with_cross_entropy`: `Softmax` along `axis` (or `Logits` as
 /// they are without `use_softmax`), and `Loss`: hard labels `-log p[label]`
 /// (0 for `ignore_index`), soft labels `-sum(label * log p)`.
@@ -65,12 +48,12 @@ fn softmax_with_cross_entropy(l: &OpReader) -> Result<Exec, KernelError> {
         let p = match (use_softmax, xt.data()) {
             // float32 over the last axis: Paddle's own float32 arithmetic.
             (true, crate::tensor::Data::Float32(v)) if inner == 1 && n > 0 => {
-                super::unary::softmax_rows_f32(v, n)
+                softmax_rows_f32(v, n)
                     .iter()
                     .map(|&p| f64::from(p))
                     .collect()
             }
-            (true, _) => softmax(&x, split),
+            (true, _) => softmax_f64(&x, split),
             (false, _) => x.to_vec(),
         };
         let mut loss = vec![0.0; outer * inner];

@@ -11,8 +11,7 @@ use fluidc_transpiler::ops::manip::{
 use super::float::outputs_by_position;
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_data, Element, Tensor};
 

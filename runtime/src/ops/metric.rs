@@ -3,8 +3,7 @@
 use super::float::{self, f64s, i64s};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::num::with_numeric;
 use crate::tensor::{Element, Tensor};
 

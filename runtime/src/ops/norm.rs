@@ -5,8 +5,7 @@
 use super::float::{self, f64s, set_grads};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::scope::VarRef;
 use crate::tensor::Tensor;
 

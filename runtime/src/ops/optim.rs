@@ -14,8 +14,7 @@ use num_traits::{Float, One, Zero};
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{dtype_name, Element, Tensor};
 

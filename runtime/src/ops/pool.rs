@@ -6,8 +6,7 @@ use super::conv::{nchw, paddings, pair};
 use super::float::{self, f64s};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("pool2d", pool2d);

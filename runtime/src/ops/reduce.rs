@@ -9,8 +9,7 @@ use fluidc_transpiler::VarKind;
 use super::float::{self, f64s};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::num::{with_numeric, Num};
 use crate::tensor::{Element, Shape, Tensor};
 

@@ -11,8 +11,7 @@ use ndarray::{ArrayView2, ArrayViewMut2, LinalgScalar, ShapeBuilder};
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{needs_float, set_grads};
 use crate::ops::optim::Real;
 use crate::scope::{TensorRef, VarRef, Vars};

@@ -3,8 +3,7 @@
 //! functors compute them.
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{f64s, needs_float, tensor};
 use crate::ops::optim::Real;
 use crate::tensor::Tensor;

@@ -9,8 +9,7 @@
 //! offset (no sequences) passes `X` through.
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{f64s, tensor};
 use crate::ops::lod::take_rows;
 use crate::tensor::Tensor;

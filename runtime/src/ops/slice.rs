@@ -6,8 +6,7 @@ use fluidc_transpiler::ops::slice::slice_dims;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::{with_data, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {

@@ -8,8 +8,7 @@
 use super::lod::{append_lod, sub_lod};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{dtype_name, with_data, Element, Lod, Tensor};
 use crate::value::Value;

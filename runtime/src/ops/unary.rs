@@ -10,8 +10,7 @@ use super::float::{self, f64s};
 use super::output::{map, map_vars, Source};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::OpReader;
-use crate::kernel::Registry;
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::num::{with_numeric, with_numeric_dtype, Num};
 use crate::tensor::{dtype_name, Buffer, Data, Element, Scalar, Shape, Tensor};
@@ -477,22 +476,38 @@ pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, KernelErro
     let dims: Vec<usize> = t.shape().iter().map(|&d| d as usize).collect();
     let n = dims.get(a).copied().unwrap_or(1);
     let inner: usize = dims.iter().skip(a + 1).product();
-    let softmax_f64 = |v: &[f64]| -> Vec<f64> {
+    let of_f64 = |v: &[f64]| -> Vec<f64> {
         if n == 0 || inner == 0 {
             return v.to_vec();
         }
-        super::loss::softmax(v, (v.len() / (n * inner), n, inner))
+        softmax_f64(v, (v.len() / (n * inner), n, inner))
     };
     let data = match t.data() {
         Data::Float32(v) if inner == 1 && n > 0 => Data::Float32(softmax_rows_f32(v, n).into()),
         Data::Float32(v) => {
-            let r = softmax_f64(&v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>());
+            let r = of_f64(&v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>());
             Data::Float32(r.iter().map(|&x| x as f32).collect())
         }
-        Data::Float64(v) => Data::Float64(softmax_f64(v).into()),
+        Data::Float64(v) => Data::Float64(of_f64(v).into()),
         _ => return Err(needs_float("softmax", t)),
     };
     Ok(Tensor::from_parts(Shape::from_slice(t.shape()), data))
+}
+
+/// The softmax of `x` along the middle of (outer, n, inner).
+pub(crate) fn softmax_f64(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Vec<f64> {
+    let mut out = vec![0.0; x.len()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| o * n * inner + k * inner + i;
+            let max = (0..n).map(|k| x[at(k)]).fold(f64::NEG_INFINITY, f64::max);
+            let sum: f64 = (0..n).map(|k| (x[at(k)] - max).exp()).sum();
+            for k in 0..n {
+                out[at(k)] = (x[at(k)] - max).exp() / sum;
+            }
+        }
+    }
+    out
 }
 
 /// Softmax of float32 rows of `n` (the last axis) computed as Paddle's CPU
