@@ -6,7 +6,7 @@ use fluidc_transpiler::VarKind;
 
 use crate::channel::Channel;
 use crate::error::KernelError;
-use crate::tensor::{dtype_name, tensor_dtype, Scalar, Tensor};
+use crate::tensor::{dtype_name, tensor_dtype, Lod, Scalar, Tensor};
 
 /// The value of one variable in a scope.
 #[derive(Debug, Clone, Default)]
@@ -24,7 +24,7 @@ pub(crate) enum Value {
     Scalar(Scalar, u8),
     Channel(Arc<TypedChannel>),
     /// A `LOD_RANK_TABLE` (see `crate::ops::lod`).
-    RankTable(Arc<crate::ops::lod::RankTable>),
+    RankTable(Arc<RankTable>),
     /// A tensor array (`LOD_TENSOR_ARRAY`): tensor values, [`Value::Empty`]
     /// where no write reached; shared copy-on-write.
     TensorArray(Arc<Vec<Value>>),
@@ -37,6 +37,26 @@ pub(crate) enum Value {
     // Boxed so that every other value stays small.
     #[allow(clippy::box_collection)]
     Steps(Box<Vec<StepScope>>),
+}
+
+/// A `LOD_RANK_TABLE` value: the sequences of LoD level `level` of a
+/// tensor, longest first, and that tensor's whole LoD (to find each
+/// sequence's rows). `lod_rank_table` makes one; the kernels' queries of it
+/// are in `crate::ops::lod`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RankTable {
+    pub(crate) level: usize,
+    /// (index of the sequence in the level, its length), longest first.
+    pub(crate) items: Vec<(usize, usize)>,
+    pub(crate) lod: Lod,
+}
+
+impl RankTable {
+    /// (index of the sequence in the level, its length), longest first:
+    /// 1.x's `LoDRankTable.items()`.
+    pub(crate) fn items(&self) -> &[(usize, usize)] {
+        &self.items
+    }
 }
 
 /// What one run of a block keeps for its grad block (Paddle keeps the

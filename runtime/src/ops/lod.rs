@@ -18,7 +18,7 @@ use crate::exec::{compute, Exec};
 use crate::kernel::{is_placeholder, OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{dtype_name, with_data, Element, Lod, Scalar, Tensor};
-use crate::value::Value;
+use crate::value::{RankTable, Value};
 use fluidc_transpiler::ops::Lod as LodRule;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -37,17 +37,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("is_empty", is_empty);
 }
 
-/// A `LOD_RANK_TABLE` value: the sequences of LoD level `level` of a
-/// tensor, longest first, and that tensor's whole LoD (to find each
-/// sequence's rows).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct RankTable {
-    level: usize,
-    /// (index of the sequence in the level, its length), longest first.
-    items: Vec<(usize, usize)>,
-    lod: Lod,
-}
-
+/// The queries the kernels make of a rank table (`crate::value::RankTable`).
 impl RankTable {
     /// Step `t` of the sequences: the `t`-th element of each sequence
     /// longer than `t`, in the table's order: their LoD below the table's
@@ -89,12 +79,6 @@ impl RankTable {
 
     fn max_len(&self) -> usize {
         self.items.first().map_or(0, |&(_, len)| len)
-    }
-
-    /// (index of the sequence in the level, its length), longest first:
-    /// 1.x's `LoDRankTable.items()`.
-    pub(crate) fn items(&self) -> &[(usize, usize)] {
-        &self.items
     }
 }
 
