@@ -14,7 +14,7 @@ use crate::error::KernelError;
 use crate::exec::{Control, Exec, KeepSteps};
 use crate::goroutine::Goroutine;
 use crate::load::{LoadedOp, Runnable};
-use crate::ops::add_values;
+use crate::ops::elementwise::add_values;
 use crate::scope::{FrameKind, VarRef, Vars};
 use crate::tensor::Tensor;
 use crate::value::{StepScope, Value};

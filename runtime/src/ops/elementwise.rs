@@ -335,6 +335,48 @@ fn binary_vars(
     Ok(())
 }
 
+/// `a + b` as Paddle's `sum` adds gradients: tensors element by element;
+/// tensor arrays element by element, an element missing on one side (never
+/// written, or empty) taken from the other; nothing plus `b` is `b`. The
+/// sum keeps the LoD of `a` (else of `b`), as `sum` shares its first
+/// input's: a DynamicRNN's static input reads its gradient's LoD.
+pub(crate) fn add_values(a: Value, b: Value) -> Result<Value, KernelError> {
+    let empty = |v: &Value| match v {
+        Value::Empty => true,
+        Value::Tensor(t) => t.numel() == 0,
+        _ => false,
+    };
+    if empty(&a) {
+        return Ok(b);
+    }
+    if empty(&b) {
+        return Ok(a);
+    }
+    match (a, b) {
+        (Value::TensorArray(x), Value::TensorArray(y)) => {
+            let mut x = Arc::unwrap_or_clone(x);
+            if x.len() < y.len() {
+                x.resize(y.len(), Value::Empty);
+            }
+            for (i, v) in y.iter().enumerate() {
+                let old = std::mem::take(&mut x[i]);
+                x[i] = add_values(old, v.clone())?;
+            }
+            Ok(Value::TensorArray(Arc::new(x)))
+        }
+        (a, b) => {
+            let tensor = |v: Value| {
+                v.to_tensor().ok_or_else(|| {
+                    KernelError::Invalid(format!("cannot add {} to a gradient", v.describe()))
+                })
+            };
+            let (x, y) = (tensor(a)?, tensor(b)?);
+            let lod = if x.lod().is_empty() { y.lod() } else { x.lod() }.to_vec();
+            Ok(Value::tensor(arith(Arith::Add, &x, &y, -1)?.with_lod(lod)))
+        }
+    }
+}
+
 /// `x op y` elementwise, broadcasting by Paddle's `axis` rule.
 pub(crate) fn arith(op: Arith, x: &Tensor, y: &Tensor, axis: i64) -> Result<Tensor, KernelError> {
     arith_into(op, x, y, axis, None)
@@ -470,7 +512,7 @@ fn sum(l: &OpReader) -> Result<Exec, KernelError> {
         return compute(move |s| {
             let mut acc = Value::Empty;
             for x in &xs {
-                acc = super::array::add_values(acc, s.get(x))?;
+                acc = add_values(acc, s.get(x))?;
             }
             s.set(&out, acc);
             Ok(())

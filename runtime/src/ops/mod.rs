@@ -46,8 +46,6 @@ pub(crate) mod slice;
 mod split_merge;
 pub(crate) mod unary;
 
-pub(crate) use array::add_values;
-
 use crate::kernel::Registry;
 
 /// A family's `register_all`: adds its kernels.
