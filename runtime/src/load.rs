@@ -135,11 +135,14 @@ impl Runnable {
             layout.uses.lock().clear();
             return Err(RuntimeError::joined(problems));
         }
-        let fused_grads = if fuse {
-            crate::fuse::apply(p, &layout, &mut blocks)
-        } else {
-            Vec::new()
-        };
+        let mut fused_grads = Vec::new();
+        if let (true, Some(block0)) = (fuse, blocks.first_mut()) {
+            for (pair, exec) in crate::fuse::kernels(p, &layout) {
+                block0.ops[pair.producer].exec = exec;
+                block0.ops[pair.update].exec = Exec::Compute(Box::new(|_| Ok(())));
+                fused_grads.push(pair.grad);
+            }
+        }
         layout.uses.lock().clear();
         let mut runnable = Runnable {
             blocks,
