@@ -1,5 +1,6 @@
 //! `all_reduce` and `broadcast` over the ranks of the session's group
 //! (`crate::collective`); with no group, the identity.
+use super::elementwise::{arith, Arith};
 use crate::collective::{exchange, Reduce};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
@@ -21,7 +22,7 @@ fn all_reduce(l: &OpReader) -> Result<Exec, KernelError> {
              the reduction data-parallel training uses"
         )));
     }
-    collective(l, Reduce::Sum)
+    collective(l, Reduce::Sum(|a, b| arith(Arith::Add, a, b, -1)))
 }
 
 fn broadcast(l: &OpReader) -> Result<Exec, KernelError> {
