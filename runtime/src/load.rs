@@ -279,8 +279,6 @@ fn declare_select_values(layout: &mut Layout, op: &Op, block: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// One definition per op, one kernel per definition (ARCHITECTURE.md): every
     /// op the transpiler defines has a kernel under the same type.
     #[test]
