@@ -20,10 +20,11 @@ use crate::error::KernelError;
 use crate::tensor::Tensor;
 
 /// What a collective computes from the ranks' tensors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) enum Reduce {
-    /// `all_reduce` with `reduce_type` 0: the sum, added in rank order.
-    Sum,
+    /// `all_reduce` with `reduce_type` 0: the sum, added in rank order
+    /// with the kernel's addition (the group only moves tensors).
+    Sum(fn(&Tensor, &Tensor) -> Result<Tensor, KernelError>),
     /// `broadcast`: the tensor of this rank.
     From(usize),
 }
@@ -126,18 +127,13 @@ fn combine(given: Vec<Tensor>, how: Reduce) -> Result<Tensor, KernelError> {
         Reduce::From(root) => given.into_iter().nth(root).ok_or_else(|| {
             KernelError::Attribute(format!("root {root}: the group has no such rank"))
         }),
-        Reduce::Sum => {
+        Reduce::Sum(add) => {
             let mut ranks = given.into_iter();
             let first = ranks.next().expect("a group has a rank");
             let lod = first.lod().to_vec();
             let mut sum = first;
             for t in ranks {
-                sum = crate::ops::elementwise::arith(
-                    crate::ops::elementwise::Arith::Add,
-                    &sum,
-                    &t,
-                    -1,
-                )?;
+                sum = add(&sum, &t)?;
             }
             Ok(sum.with_lod(lod))
         }

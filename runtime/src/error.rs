@@ -1,9 +1,8 @@
 //! Runtime errors and how they point back to the op and its source line.
 use std::fmt;
 
+use fluidc_transpiler::model::dtype_name;
 use fluidc_transpiler::{AttrValue, Op, VarKind};
-
-use crate::tensor::dtype_name;
 
 /// Why a program could not be loaded or run. `Display` is the whole report;
 /// the CLI prints it and exits with code 3.
@@ -145,6 +144,8 @@ pub struct AllocError {
     /// What the tensor is for the op: "the output", "a temporary".
     pub what: &'static str,
     pub shape: Vec<i64>,
+    /// An element type (named by the transpiler's numpy names, as
+    /// `crate::tensor::dtype_name` names it: errors sit below tensors).
     pub dtype: VarKind,
     /// The bytes it needs; `None` if that does not fit in 128 bits.
     pub bytes: Option<u128>,

@@ -40,9 +40,8 @@ use std::collections::{HashMap, HashSet};
 use fluidc_transpiler::{Program, VarKind};
 
 use crate::exec::Exec;
+use crate::kernel::{is_placeholder, OpReader};
 use crate::layout::Layout;
-use crate::load::LoadedBlock;
-use crate::loader::{is_placeholder, OpLoader};
 use crate::ops::optim::Dense;
 
 /// The optimizer ops whose update can be fused.
@@ -148,21 +147,18 @@ pub(crate) fn pairs<'a>(p: &'a Program) -> Vec<Pair> {
     found
 }
 
-/// Fuses the pairs of `p` in its loaded block 0 (built op for op from
-/// `p`): the producer's exec becomes the fused one, the optimizer's does
-/// nothing. Returns the gradients no longer written. A pair whose fused
-/// kernel cannot be built stays as it was.
-pub(crate) fn apply(p: &Program, layout: &Layout, blocks: &mut [LoadedBlock]) -> Vec<String> {
-    let Some(block0) = blocks.first_mut() else {
-        return Vec::new();
-    };
+/// The fused kernels of the pairs of `p`: each pair whose fused kernel
+/// could be built, with that kernel. The loader (`crate::load`) puts it in
+/// place of the producer's and makes the optimizer op do nothing; a pair
+/// left out stays as it was.
+pub(crate) fn kernels(p: &Program, layout: &Layout) -> Vec<(Pair, Exec)> {
     let lod = crate::ops::lod::uses_lod(p);
     let mut fused = Vec::new();
     for pair in pairs(p) {
         let ops = &p.blocks[0].ops;
         let (pl, ol) = (
-            OpLoader::new(p, &ops[pair.producer], 0, layout),
-            OpLoader::new(p, &ops[pair.update], 0, layout),
+            OpReader::new(p, &ops[pair.producer], 0, layout),
+            OpReader::new(p, &ops[pair.update], 0, layout),
         );
         let built = Dense::load(&ol)
             .and_then(|dense| match pl.op.ty.as_str() {
@@ -175,12 +171,9 @@ pub(crate) fn apply(p: &Program, layout: &Layout, blocks: &mut [LoadedBlock]) ->
                     .and_then(|exec| crate::ops::lod::share_lod(&ol, exec)),
                 false => Ok(exec),
             });
-        let Ok(exec) = built else {
-            continue;
-        };
-        block0.ops[pair.producer].exec = exec;
-        block0.ops[pair.update].exec = Exec::Compute(Box::new(|_| Ok(())));
-        fused.push(pair.grad);
+        if let Ok(exec) = built {
+            fused.push((pair, exec));
+        }
     }
     fused
 }

@@ -1,8 +1,9 @@
 //! A goroutine is data, not a thread: a stack of interpreter frames.
 //!
-//! Each frame is one run of one block: the block, the index of the next op,
-//! its window of the goroutine's locals, the scope of its shared variables
-//! (see `crate::scope`). `while`, `conditional_block`, `select` and `go` push
+//! Each frame ([`Frame`], defined with the variables it holds in
+//! `crate::scope`) is one run of one block: the block, the index of the
+//! next op, its window of the goroutine's locals, the scope of its shared
+//! variables. `while`, `conditional_block`, `select` and `go` push
 //! a frame (or start a goroutine with one) instead of recursing on the Rust
 //! stack, so program nesting never grows the Rust stack and a goroutine
 //! blocked on a channel is just this struct parked in the channel's waiter;
@@ -14,11 +15,11 @@ use smallvec::SmallVec;
 
 use crate::channel::Waiter;
 use crate::load::LoadedBlock;
-use crate::scope::{ChannelCache, Scope};
-use crate::value::{StepScope, TypedChannel, Value};
+use crate::scope::{ChannelCache, Frame, FrameKind, Scope};
+use crate::value::{ParkedGoroutine, TypedChannel, Value};
 
 /// The waiter a goroutine parks in.
-pub(crate) type GWaiter = Waiter<Value, Box<Goroutine>>;
+pub(crate) type GWaiter = Waiter<Value, ParkedGoroutine>;
 
 #[derive(Debug)]
 pub(crate) struct Goroutine {
@@ -51,44 +52,6 @@ pub(crate) struct Goroutine {
 #[derive(Debug)]
 pub(crate) struct Parked {
     pub(crate) channels: SmallVec<[Arc<TypedChannel>; 2]>,
-}
-
-/// One run of one block.
-#[derive(Debug)]
-pub(crate) struct Frame {
-    pub(crate) block: usize,
-    pub(crate) pc: usize,
-    /// Where this frame's window starts in the goroutine's locals.
-    pub(crate) base: usize,
-    /// The frame's scope: its own if its block owns shared variables, the
-    /// spawning frame's for a goroutine's first frame that has none, else
-    /// `None` (the frame uses the one at `scope_frame`).
-    pub(crate) scope: Option<Arc<Scope>>,
-    /// The frame (this one or an enclosing one) whose scope this frame uses.
-    pub(crate) scope_frame: usize,
-    pub(crate) kind: FrameKind,
-}
-
-#[derive(Debug)]
-pub(crate) enum FrameKind {
-    /// Runs its block once (a goroutine's body, a conditional block, a
-    /// select's cases block, block 0).
-    Once,
-    /// A `while` body: at its end the condition is read again (by the
-    /// `while` op at `op`, in the enclosing frame), and a true one restarts
-    /// the body with fresh variables.
-    While { op: (usize, usize) },
-    /// A conditional block whose run is kept for its grad (by the op at
-    /// `op`): at its end its variables go to the op's `Scope`.
-    Branch { op: (usize, usize) },
-    /// A grad block run by the grad op at `op`, on top of a frame holding
-    /// a restored run of its forward block: `steps` are the runs still to
-    /// go (a loop's, last first), `first` whether this is the first.
-    Grad {
-        op: (usize, usize),
-        steps: Vec<StepScope>,
-        first: bool,
-    },
 }
 
 /// What the scheduler keeps of every live goroutine, for the deadlock report
@@ -124,33 +87,42 @@ impl GInfo {
     }
 }
 
-impl Frame {
-    /// The first frame of a goroutine running `block` (of the loaded
-    /// program, number `index`) started from a frame whose scope is
-    /// `spawner`, with its locals.
-    pub(crate) fn start(
-        block: &LoadedBlock,
-        index: usize,
-        spawner: &Arc<Scope>,
-    ) -> (Frame, Vec<Value>) {
-        let scope = if block.has_scope {
-            Scope::child(spawner, block.shared)
-        } else {
-            spawner.clone()
-        };
-        let frame = Frame {
-            block: index,
-            pc: 0,
-            base: 0,
-            scope: Some(scope),
-            scope_frame: 0,
-            kind: FrameKind::Once,
-        };
-        (frame, vec![Value::Empty; block.locals])
-    }
+/// The first frame of a goroutine running `block` (of the loaded program,
+/// number `index`) started from a frame whose scope is `spawner`, with its
+/// locals.
+pub(crate) fn first_frame(
+    block: &LoadedBlock,
+    index: usize,
+    spawner: &Arc<Scope>,
+) -> (Frame, Vec<Value>) {
+    let scope = if block.has_scope {
+        Scope::child(spawner, block.shared)
+    } else {
+        spawner.clone()
+    };
+    let frame = Frame {
+        block: index,
+        pc: 0,
+        base: 0,
+        scope: Some(scope),
+        scope_frame: 0,
+        kind: FrameKind::Once,
+    };
+    (frame, vec![Value::Empty; block.locals])
 }
 
 impl Goroutine {
+    /// The goroutine as a channel's waiter holds it while it is parked.
+    pub(crate) fn parked(self: Box<Goroutine>) -> ParkedGoroutine {
+        ParkedGoroutine::new(self)
+    }
+
+    /// The goroutine a channel woke (or a waiter gave back).
+    pub(crate) fn woken(p: ParkedGoroutine) -> Box<Goroutine> {
+        p.take()
+            .expect("only goroutines park in the runtime's channels (Goroutine::parked)")
+    }
+
     /// The scope the innermost frame uses.
     pub(crate) fn scope(&self) -> &Arc<Scope> {
         let top = &self.frames[self.depth - 1];

@@ -15,13 +15,13 @@ use smallvec::{smallvec, SmallVec};
 use crate::channel::{self, Attempt, Completion, Outcome};
 use crate::error::{KernelError, RuntimeError};
 use crate::exec::{CaseOp, Control, Exec, Select, ZeroValue};
-use crate::goroutine::{Frame, FrameKind, GWaiter, Goroutine, Parked};
+use crate::goroutine::{first_frame, GWaiter, Goroutine, Parked};
 use crate::load::{LoadedOp, Runnable};
 use crate::scheduler::{Stop, Worker};
-use crate::scope::{ChannelCache, Scope, VarRef, Vars};
+use crate::scope::{ChannelCache, FrameKind, Scope, VarRef, Vars};
 use crate::steps;
 use crate::tensor::Scalar;
-use crate::value::{TypedChannel, Value};
+use crate::value::{ParkedGoroutine, TypedChannel, Value};
 
 /// What one step of a goroutine led to.
 enum Step {
@@ -69,13 +69,13 @@ impl Worker<'_, '_> {
                     let frame = &g.frames[g.depth - 1];
                     let info = g.info.clone();
                     info.park_at(frame.block, frame.pc);
-                    match info.waiter.park(g) {
+                    match info.waiter.park(g.parked()) {
                         Ok(()) => {
                             self.sched.refund(budget);
                             return self.stopped();
                         }
                         // Completed while registering: carry on.
-                        Err(back) => g = back,
+                        Err(back) => g = Goroutine::woken(back),
                     }
                 }
                 Err(e) => return self.sched.finish(Some(e)),
@@ -102,9 +102,9 @@ impl Worker<'_, '_> {
         }
     }
 
-    fn wake_all(&mut self, woken: impl IntoIterator<Item = Box<Goroutine>>) {
+    fn wake_all(&mut self, woken: impl IntoIterator<Item = ParkedGoroutine>) {
         for g in woken {
-            self.wake(g);
+            self.wake(Goroutine::woken(g));
         }
     }
 
@@ -322,7 +322,7 @@ impl Worker<'_, '_> {
                 steps::push_grad_step(g, prog, here, cg.forward, cg.body, &[], &[], kept, true)?;
             }
             Control::Go { body } => {
-                let (frame, locals) = Frame::start(&prog.blocks[*body], *body, vars.scope());
+                let (frame, locals) = first_frame(&prog.blocks[*body], *body, vars.scope());
                 g.frames[top].pc += 1;
                 self.spawn(frame, locals);
             }
@@ -450,7 +450,7 @@ impl Worker<'_, '_> {
             at.push(vars.channel(&case.channel, cache)?);
         }
         let cache = &*cache;
-        let mut cases: SmallVec<[channel::Case<'_, Value, Box<Goroutine>>; 4]> = SmallVec::new();
+        let mut cases: SmallVec<[channel::Case<'_, Value, ParkedGoroutine>; 4]> = SmallVec::new();
         for (case, ch) in sel.cases.iter().zip(at.iter().map(|&i| cache.get(i))) {
             cases.push(channel::Case {
                 channel: &ch.chan,

@@ -20,6 +20,22 @@
 //!   one-element tensors (the scalars loops run on) have an inline element
 //!   and kernels take a fast path for them.
 //!
+//! # Layers
+//! Two layers, and the lower never imports the upper, so a kernel can be
+//! read, changed and tested without the machinery that runs it:
+//! - the kernel layer: `tensor`, `error`, `value` (what a variable holds),
+//!   `scope` (where it lives; goroutine frames), `layout`, `exec` (what a
+//!   built op is), `kernel` (what a kernel builder reads of its op, and the
+//!   registry it adds to), the kernels in `ops`, `random`, `channel`,
+//!   `collective`, `feed`;
+//! - the driver layer: `load` (the program loader), `fuse`, `goroutine`,
+//!   `interp`, `scheduler`, `steps`, `session`, `profile`, `constant` and
+//!   this root.
+//!
+//! A type of the kernel layer that must hold one of the driver's holds it
+//! opaquely (a channel parks a `value::ParkedGoroutine`). No modules import
+//! each other in a cycle either; `runtime/tests/layers.rs` checks both.
+//!
 //! # Entry points
 //! [`run`] runs block 0 of a program with feeds and returns the fetches;
 //! [`parse_feed`] reads a `--feed` value. Errors are [`RuntimeError`]s whose
@@ -33,9 +49,9 @@ mod feed;
 mod fuse;
 mod goroutine;
 mod interp;
+mod kernel;
 mod layout;
 mod load;
-mod loader;
 mod ops;
 mod profile;
 pub mod random;

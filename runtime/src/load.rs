@@ -9,9 +9,9 @@ use fluidc_transpiler::{AttrValue, Op, Program, Verified};
 
 use crate::error::{KernelError, OpInfo, RuntimeError};
 use crate::exec::Exec;
+use crate::kernel::Registry;
+use crate::kernel::{is_placeholder, OpReader};
 use crate::layout::Layout;
-use crate::loader::{is_placeholder, OpLoader};
-use crate::ops::Registry;
 use crate::scope::VarRef;
 
 /// A program ready to run. See the module docs.
@@ -123,7 +123,7 @@ impl Runnable {
 
         // Build every kernel once to learn which blocks use which variables,
         // sort the variables into local and shared, then build for real.
-        let registry = Registry::global();
+        let registry = crate::ops::registry();
         let first = Self::build(p, registry, &layout);
         layout.sort();
         let (mut blocks, problems) = if first.1.is_empty() {
@@ -135,11 +135,14 @@ impl Runnable {
             layout.uses.lock().clear();
             return Err(RuntimeError::joined(problems));
         }
-        let fused_grads = if fuse {
-            crate::fuse::apply(p, &layout, &mut blocks)
-        } else {
-            Vec::new()
-        };
+        let mut fused_grads = Vec::new();
+        if let (true, Some(block0)) = (fuse, blocks.first_mut()) {
+            for (pair, exec) in crate::fuse::kernels(p, &layout) {
+                block0.ops[pair.producer].exec = exec;
+                block0.ops[pair.update].exec = Exec::Compute(Box::new(|_| Ok(())));
+                fused_grads.push(pair.grad);
+            }
+        }
         layout.uses.lock().clear();
         let mut runnable = Runnable {
             blocks,
@@ -200,7 +203,7 @@ impl Runnable {
                     ));
                     continue;
                 };
-                let loader = OpLoader::new(p, op, b, layout);
+                let loader = OpReader::new(p, op, b, layout);
                 let built = match build(&loader) {
                     Ok(exec) if lod => crate::ops::lod::share_lod(&loader, exec),
                     other => other,
@@ -223,7 +226,7 @@ impl Runnable {
 
     fn find_feeds_and_fetches(&mut self, p: &Program) -> Result<(), RuntimeError> {
         for (i, op) in p.blocks[0].ops.iter().enumerate() {
-            let loader = OpLoader::new(p, op, 0, &self.layout);
+            let loader = OpReader::new(p, op, 0, &self.layout);
             let col = || -> Result<usize, KernelError> {
                 usize::try_from(loader.int_or("col", 0)?).map_err(|_| {
                     KernelError::Attribute("attribute `col` must not be negative".into())
@@ -276,13 +279,11 @@ fn declare_select_values(layout: &mut Layout, op: &Op, block: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// One definition per op, one kernel per definition (ARCHITECTURE.md): every
     /// op the transpiler defines has a kernel under the same type.
     #[test]
     fn every_defined_op_has_a_kernel() {
-        let registry = Registry::global();
+        let registry = crate::ops::registry();
         let missing: Vec<&str> = fluidc_transpiler::ops::registry()
             .types()
             .into_iter()

@@ -51,10 +51,11 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 use crate::error::RuntimeError;
-use crate::goroutine::{Frame, GInfo, Goroutine};
+use crate::goroutine::{GInfo, Goroutine};
 use crate::load::Runnable;
 use crate::profile::OpTimes;
-use crate::value::Value;
+use crate::scope::Frame;
+use crate::value::{ParkedGoroutine, Value};
 
 /// Ops a goroutine runs before it yields to others waiting.
 pub(crate) const TIME_SLICE: u32 = 256;
@@ -391,7 +392,7 @@ impl<'r> Sched<'r> {
     /// out first also keeps the drops from nesting.
     fn free_blocked(&self) {
         let live = std::mem::take(&mut *self.live.lock());
-        let blocked: Vec<Box<Goroutine>> = live
+        let blocked: Vec<ParkedGoroutine> = live
             .values()
             .filter_map(|info| info.waiter.take_parked())
             .collect();
@@ -499,7 +500,7 @@ impl Worker<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::goroutine::FrameKind;
+    use crate::scope::FrameKind;
     use fluidc_transpiler::{Block, Program, Verified};
 
     fn frame() -> Frame {

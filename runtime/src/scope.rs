@@ -39,9 +39,8 @@ use parking_lot::{Mutex, MutexGuard};
 use smallvec::SmallVec;
 
 use crate::error::KernelError;
-use crate::goroutine::Frame;
 use crate::tensor::{Scalar, Tensor};
-use crate::value::{TypedChannel, Value};
+use crate::value::{StepScope, TypedChannel, Value};
 
 /// A variable resolved at load time. See the module docs.
 #[derive(Debug, Clone)]
@@ -140,6 +139,46 @@ impl Scope {
         }
         &scope.slots[slot as usize]
     }
+}
+
+/// One run of one block: a goroutine's frame stack (`crate::goroutine`) is
+/// a list of these, and [`Vars`] finds a frame's variables through them, so
+/// frames live here with the variables rather than with the goroutine.
+#[derive(Debug)]
+pub(crate) struct Frame {
+    pub(crate) block: usize,
+    pub(crate) pc: usize,
+    /// Where this frame's window starts in the goroutine's locals.
+    pub(crate) base: usize,
+    /// The frame's scope: its own if its block owns shared variables, the
+    /// spawning frame's for a goroutine's first frame that has none, else
+    /// `None` (the frame uses the one at `scope_frame`).
+    pub(crate) scope: Option<Arc<Scope>>,
+    /// The frame (this one or an enclosing one) whose scope this frame uses.
+    pub(crate) scope_frame: usize,
+    pub(crate) kind: FrameKind,
+}
+
+#[derive(Debug)]
+pub(crate) enum FrameKind {
+    /// Runs its block once (a goroutine's body, a conditional block, a
+    /// select's cases block, block 0).
+    Once,
+    /// A `while` body: at its end the condition is read again (by the
+    /// `while` op at `op`, in the enclosing frame), and a true one restarts
+    /// the body with fresh variables.
+    While { op: (usize, usize) },
+    /// A conditional block whose run is kept for its grad (by the op at
+    /// `op`): at its end its variables go to the op's `Scope`.
+    Branch { op: (usize, usize) },
+    /// A grad block run by the grad op at `op`, on top of a frame holding
+    /// a restored run of its forward block: `steps` are the runs still to
+    /// go (a loop's, last first), `first` whether this is the first.
+    Grad {
+        op: (usize, usize),
+        steps: Vec<StepScope>,
+        first: bool,
+    },
 }
 
 /// The variables one frame of a goroutine sees: its own and its enclosing

@@ -21,12 +21,11 @@ use std::time::{Duration, Instant};
 use fluidc_transpiler::{Program, Verified};
 
 use crate::error::RuntimeError;
-use crate::goroutine::{Frame, FrameKind};
 use crate::load::Runnable;
 use crate::profile::{OpEvent, OpProfile, Profile};
 use crate::random;
 use crate::scheduler::{Limits, Sched};
-use crate::scope::{Scope, TensorRef, VarRef, Vars};
+use crate::scope::{Frame, FrameKind, Scope, TensorRef, VarRef, Vars};
 use crate::tensor::alloc::{self, LimitGuard};
 use crate::tensor::Tensor;
 use crate::value::Value;

@@ -12,10 +12,10 @@
 //! does this for each step, last first.
 use crate::error::KernelError;
 use crate::exec::{Control, Exec, KeepSteps};
-use crate::goroutine::{FrameKind, Goroutine};
+use crate::goroutine::Goroutine;
 use crate::load::{LoadedOp, Runnable};
-use crate::ops::add_values;
-use crate::scope::{VarRef, Vars};
+use crate::ops::elementwise::add_values;
+use crate::scope::{FrameKind, VarRef, Vars};
 use crate::tensor::Tensor;
 use crate::value::{StepScope, Value};
 use fluidc_transpiler::VarKind;

@@ -1,12 +1,12 @@
 //! What a variable holds at run time.
+use std::any::Any;
 use std::sync::Arc;
 
 use fluidc_transpiler::VarKind;
 
 use crate::channel::Channel;
 use crate::error::KernelError;
-use crate::goroutine::Goroutine;
-use crate::tensor::{dtype_name, tensor_dtype, Scalar, Tensor};
+use crate::tensor::{dtype_name, tensor_dtype, Lod, Scalar, Tensor};
 
 /// The value of one variable in a scope.
 #[derive(Debug, Clone, Default)]
@@ -24,7 +24,7 @@ pub(crate) enum Value {
     Scalar(Scalar, u8),
     Channel(Arc<TypedChannel>),
     /// A `LOD_RANK_TABLE` (see `crate::ops::lod`).
-    RankTable(Arc<crate::ops::lod::RankTable>),
+    RankTable(Arc<RankTable>),
     /// A tensor array (`LOD_TENSOR_ARRAY`): tensor values, [`Value::Empty`]
     /// where no write reached; shared copy-on-write.
     TensorArray(Arc<Vec<Value>>),
@@ -37,6 +37,26 @@ pub(crate) enum Value {
     // Boxed so that every other value stays small.
     #[allow(clippy::box_collection)]
     Steps(Box<Vec<StepScope>>),
+}
+
+/// A `LOD_RANK_TABLE` value: the sequences of LoD level `level` of a
+/// tensor, longest first, and that tensor's whole LoD (to find each
+/// sequence's rows). `lod_rank_table` makes one; the kernels' queries of it
+/// are in `crate::ops::lod`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RankTable {
+    pub(crate) level: usize,
+    /// (index of the sequence in the level, its length), longest first.
+    pub(crate) items: Vec<(usize, usize)>,
+    pub(crate) lod: Lod,
+}
+
+impl RankTable {
+    /// (index of the sequence in the level, its length), longest first:
+    /// 1.x's `LoDRankTable.items()`.
+    pub(crate) fn items(&self) -> &[(usize, usize)] {
+        &self.items
+    }
 }
 
 /// What one run of a block keeps for its grad block (Paddle keeps the
@@ -107,7 +127,7 @@ impl Value {
 /// goroutines park in it, with the element type `channel_create` declared.
 #[derive(Debug)]
 pub(crate) struct TypedChannel {
-    pub(crate) chan: Channel<Value, Box<Goroutine>>,
+    pub(crate) chan: Channel<Value, ParkedGoroutine>,
     /// The element dtype when the channel was declared for one dtype (BOOL,
     /// INT32, ...); `None` for DENSE_TENSOR (2018's LOD_TENSOR), which
     /// carries tensors of any dtype.
@@ -139,5 +159,30 @@ impl TypedChannel {
             ))),
             _ => Ok(()),
         }
+    }
+}
+
+/// A goroutine parked in a channel, as the channel holds it. A goroutine
+/// (`crate::goroutine`) holds values and a value can be a channel, so the
+/// types are recursive; naming the goroutine here would make this module,
+/// which every kernel reads, import the interpreter's. The channel never
+/// looks at what it parks: the goroutine layer puts its goroutine in and
+/// takes it out (`Goroutine::parked`, `Goroutine::woken`).
+pub(crate) struct ParkedGoroutine(Box<dyn Any + Send>);
+
+impl ParkedGoroutine {
+    pub(crate) fn new<G: Any + Send>(g: Box<G>) -> ParkedGoroutine {
+        ParkedGoroutine(g)
+    }
+
+    /// The parked `G`, or `None` if what was parked is not a `G`.
+    pub(crate) fn take<G: Any + Send>(self) -> Option<Box<G>> {
+        self.0.downcast().ok()
+    }
+}
+
+impl std::fmt::Debug for ParkedGoroutine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ParkedGoroutine")
     }
 }

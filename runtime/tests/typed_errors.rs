@@ -3,100 +3,21 @@
 //! so no function in `runtime/src` returns plain text as its error, and no
 //! conversion turns text into an error (or an error into text) implicitly.
 //! There is no allow-list: every site has a kind.
-use std::path::{Path, PathBuf};
+mod common;
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
+use std::path::Path;
+
+use common::source::{rust_files, without_comments_and_literals};
 
 /// The code of a Rust file with comments, string and char literals and all
 /// whitespace removed, so that a message or a doc comment mentioning a
 /// type is not taken for the type, and a signature rustfmt wrapped over
 /// several lines reads as one.
 fn code_only(src: &str) -> String {
-    let b: Vec<char> = src.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let next = b.get(i + 1).copied();
-        if c == '/' && next == Some('/') {
-            while i < b.len() && b[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            i += 2;
-            while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
-                i += 1;
-            }
-            i += 2;
-        } else if c == 'r' && (next == Some('"') || next == Some('#')) && !ident(&b, i) {
-            // A raw string: r"..." or r#"..."#.
-            let mut j = i + 1;
-            let mut hashes = 0;
-            while b.get(j) == Some(&'#') {
-                hashes += 1;
-                j += 1;
-            }
-            if b.get(j) != Some(&'"') {
-                out.push(c);
-                i += 1;
-                continue;
-            }
-            j += 1;
-            loop {
-                if j >= b.len() {
-                    break;
-                }
-                if b[j] == '"' && (1..=hashes).all(|k| b.get(j + k) == Some(&'#')) {
-                    j += 1 + hashes;
-                    break;
-                }
-                j += 1;
-            }
-            i = j;
-        } else if c == '"' {
-            i += 1;
-            while i < b.len() && b[i] != '"' {
-                if b[i] == '\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i += 1;
-        } else if c == '\'' && next == Some('\\') {
-            // A char literal with an escape: '\'' '\n' '\u{1F600}'.
-            i += 2;
-            while i < b.len() && b[i] != '\'' {
-                i += 1;
-            }
-            i += 1;
-        } else if c == '\'' && b.get(i + 2) == Some(&'\'') {
-            i += 3; // 'x', including '"'
-        } else {
-            if !c.is_whitespace() {
-                out.push(c);
-            }
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Whether `b[i]` continues an identifier (the `r` of `for"`... is not a raw string).
-fn ident(b: &[char], i: usize) -> bool {
-    i > 0 && (b[i - 1].is_alphanumeric() || b[i - 1] == '_')
+    without_comments_and_literals(src)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 /// The plain-text error types.

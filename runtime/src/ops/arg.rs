@@ -3,9 +3,9 @@
 //! (int32 with `dtype` 2), with the axis dropped or kept as 1. The dims
 //! follow the transpiler's inference of the same op.
 use super::float::{f64s, split_at_axis};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -13,7 +13,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("arg_min", |l| arg(l, false));
 }
 
-fn arg(l: &OpLoader, max: bool) -> Result<Exec, KernelError> {
+fn arg(l: &OpReader, max: bool) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let axis = l.int_or("axis", 0)?;
     let keep = l.bool("keepdims")?;

@@ -3,10 +3,9 @@
 //! [`Value::TensorArray`]: its elements, shared copy-on-write.
 use std::sync::Arc;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
-use crate::ops::elementwise::{arith, Arith};
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{Scalar, Tensor};
 use crate::value::Value;
@@ -42,7 +41,7 @@ pub(crate) fn index(s: &Vars, i: &VarRef) -> Result<usize, KernelError> {
 }
 
 /// `Out[I] = X`, growing `Out` (with unwritten elements) as Paddle does.
-fn write_to_array(l: &OpLoader) -> Result<Exec, KernelError> {
+fn write_to_array(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, i, out) = (l.input("X")?, l.input("I")?, l.output("Out")?);
     compute(move |s| {
         let at = index(s, &i)?;
@@ -72,7 +71,7 @@ fn write_to_array(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `Out = X[I]`. Reading past the end, or an element never written, is an
 /// error (Paddle leaves `Out` as it was), except with `X_W` (the grad of a
 /// `write_to_array`): then `Out` is zeros shaped like `X_W`, as Paddle's.
-fn read_from_array(l: &OpLoader) -> Result<Exec, KernelError> {
+fn read_from_array(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, i, out) = (l.input("X")?, l.input("I")?, l.output("Out")?);
     let like = l.opt_input("X_W")?;
     compute(move |s| {
@@ -111,7 +110,7 @@ fn array_len(s: &mut Vars, x: &VarRef) -> usize {
 }
 
 /// `Out` = the number of elements of `X`, an int64 `[1]`.
-fn lod_array_length(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lod_array_length(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let len = array_len(s, &x);
@@ -119,46 +118,4 @@ fn lod_array_length(l: &OpLoader) -> Result<Exec, KernelError> {
         s.set_scalar(&out, Scalar::Int64(len), 1);
         Ok(())
     })
-}
-
-/// `a + b` as Paddle's `sum` adds gradients: tensors element by element;
-/// tensor arrays element by element, an element missing on one side (never
-/// written, or empty) taken from the other; nothing plus `b` is `b`. The
-/// sum keeps the LoD of `a` (else of `b`), as `sum` shares its first
-/// input's: a DynamicRNN's static input reads its gradient's LoD.
-pub(crate) fn add_values(a: Value, b: Value) -> Result<Value, KernelError> {
-    let empty = |v: &Value| match v {
-        Value::Empty => true,
-        Value::Tensor(t) => t.numel() == 0,
-        _ => false,
-    };
-    if empty(&a) {
-        return Ok(b);
-    }
-    if empty(&b) {
-        return Ok(a);
-    }
-    match (a, b) {
-        (Value::TensorArray(x), Value::TensorArray(y)) => {
-            let mut x = Arc::unwrap_or_clone(x);
-            if x.len() < y.len() {
-                x.resize(y.len(), Value::Empty);
-            }
-            for (i, v) in y.iter().enumerate() {
-                let old = std::mem::take(&mut x[i]);
-                x[i] = add_values(old, v.clone())?;
-            }
-            Ok(Value::TensorArray(Arc::new(x)))
-        }
-        (a, b) => {
-            let tensor = |v: Value| {
-                v.to_tensor().ok_or_else(|| {
-                    KernelError::Invalid(format!("cannot add {} to a gradient", v.describe()))
-                })
-            };
-            let (x, y) = (tensor(a)?, tensor(b)?);
-            let lod = if x.lod().is_empty() { y.lod() } else { x.lod() }.to_vec();
-            Ok(Value::tensor(arith(Arith::Add, &x, &y, -1)?.with_lod(lod)))
-        }
-    }
 }

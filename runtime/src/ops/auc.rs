@@ -12,9 +12,9 @@
 //! negative label is not counted.
 use fluidc_transpiler::VarKind;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::i64s;
 use crate::tensor::{dtype_name, Tensor};
 
@@ -22,7 +22,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("auc", auc);
 }
 
-fn auc(l: &OpLoader) -> Result<Exec, KernelError> {
+fn auc(l: &OpReader) -> Result<Exec, KernelError> {
     let (predict, label) = (l.input("Predict")?, l.input("Label")?);
     let (stat_pos, stat_neg) = (l.input("StatPos")?, l.input("StatNeg")?);
     let out = l.output("AUC")?;

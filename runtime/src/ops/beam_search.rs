@@ -19,9 +19,9 @@ use std::sync::Arc;
 use fluidc_transpiler::VarKind;
 
 use super::lod::rows;
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::{dtype_name, Lod, Tensor};
 use crate::value::Value;
 
@@ -179,7 +179,7 @@ fn absolute(lod: &[Vec<usize>], level: usize) -> Vec<usize> {
     offsets
 }
 
-fn beam_search(l: &OpLoader) -> Result<Exec, KernelError> {
+fn beam_search(l: &OpReader) -> Result<Exec, KernelError> {
     let (pre_ids, pre_scores, scores) = (
         l.input("pre_ids")?,
         l.input("pre_scores")?,
@@ -466,7 +466,7 @@ fn array_items(v: &Value, name: &str, op: &str) -> Result<Arc<Vec<Value>>, Kerne
     }
 }
 
-fn beam_search_decode(l: &OpLoader) -> Result<Exec, KernelError> {
+fn beam_search_decode(l: &OpReader) -> Result<Exec, KernelError> {
     let (ids, scores) = (l.input("Ids")?, l.input("Scores")?);
     let (out_ids, out_scores) = (l.output("SentenceIds")?, l.output("SentenceScores")?);
     let beam = l.int_or("beam_size", 1)?;

@@ -12,9 +12,9 @@
 //! float32, as the kernel computed them.
 use std::collections::BTreeSet;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::{dtype_name, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -148,7 +148,7 @@ fn int64s<'a>(t: &'a Tensor, slot: &str) -> Result<&'a [i64], KernelError> {
     })
 }
 
-fn chunk_eval(l: &OpLoader) -> Result<Exec, KernelError> {
+fn chunk_eval(l: &OpReader) -> Result<Exec, KernelError> {
     let (inference, label) = (l.input("Inference")?, l.input("Label")?);
     let seq_length = l.opt_input("SeqLength")?;
     let outs = [

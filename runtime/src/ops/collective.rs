@@ -1,9 +1,10 @@
 //! `all_reduce` and `broadcast` over the ranks of the session's group
 //! (`crate::collective`); with no group, the identity.
-use super::{compute, Exec, Registry};
+use super::elementwise::{arith, Arith};
 use crate::collective::{exchange, Reduce};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("all_reduce", all_reduce);
@@ -13,7 +14,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 /// Paddle's `ReduceOp.SUM`, the one reduction `GradAllReduce` writes.
 const REDUCE_SUM: i64 = 0;
 
-fn all_reduce(l: &OpLoader) -> Result<Exec, KernelError> {
+fn all_reduce(l: &OpReader) -> Result<Exec, KernelError> {
     let reduce_type = l.int("reduce_type")?;
     if reduce_type != REDUCE_SUM {
         return Err(KernelError::Unsupported(format!(
@@ -21,10 +22,10 @@ fn all_reduce(l: &OpLoader) -> Result<Exec, KernelError> {
              the reduction data-parallel training uses"
         )));
     }
-    collective(l, Reduce::Sum)
+    collective(l, Reduce::Sum(|a, b| arith(Arith::Add, a, b, -1)))
 }
 
-fn broadcast(l: &OpLoader) -> Result<Exec, KernelError> {
+fn broadcast(l: &OpReader) -> Result<Exec, KernelError> {
     let root = l.int("root")?;
     let root = usize::try_from(root)
         .map_err(|_| KernelError::Attribute(format!("broadcast: root {root} is not a rank")))?;
@@ -32,7 +33,7 @@ fn broadcast(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `out = the collective of x over the ranks`.
-fn collective(l: &OpLoader, how: Reduce) -> Result<Exec, KernelError> {
+fn collective(l: &OpReader, how: Reduce) -> Result<Exec, KernelError> {
     ring_zero(l)?;
     let (x, out) = (l.input("x")?, l.output("out")?);
     compute(move |s| {
@@ -44,7 +45,7 @@ fn collective(l: &OpLoader, how: Reduce) -> Result<Exec, KernelError> {
 }
 
 /// The group is one ring, ring 0 (`fluidc distribute` writes one ring).
-fn ring_zero(l: &OpLoader) -> Result<(), KernelError> {
+fn ring_zero(l: &OpReader) -> Result<(), KernelError> {
     match l.int_or("ring_id", 0)? {
         0 => Ok(()),
         ring => Err(KernelError::Attribute(format!(

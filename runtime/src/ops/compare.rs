@@ -1,8 +1,8 @@
 //! Comparisons (bool out, broadcasting like elementwise ops) and logical ops.
 use super::elementwise::dtype_mismatch;
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::zip_operands;
 use crate::tensor::{Buffer, Data, Element, Scalar, Shape, Tensor};
@@ -68,7 +68,7 @@ impl Cmp {
     }
 }
 
-fn compare(l: &OpLoader, op: Cmp) -> Result<Exec, KernelError> {
+fn compare(l: &OpReader, op: Cmp) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis")?;
     compute(move |s| {
@@ -128,7 +128,7 @@ fn truth(t: &Tensor) -> Tensor {
         .unwrap_or_else(|_| t.clone())
 }
 
-fn logical(l: &OpLoader, f: fn(bool, bool) -> bool) -> Result<Exec, KernelError> {
+fn logical(l: &OpReader, f: fn(bool, bool) -> bool) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     compute(move |s| {
         let (a, c) = (truth(&*s.tensor(&x)?), truth(&*s.tensor(&y)?));
@@ -143,7 +143,7 @@ fn logical(l: &OpLoader, f: fn(bool, bool) -> bool) -> Result<Exec, KernelError>
     })
 }
 
-fn logical_not(l: &OpLoader) -> Result<Exec, KernelError> {
+fn logical_not(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let a = truth(&*s.tensor(&x)?);

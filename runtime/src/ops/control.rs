@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use fluidc_transpiler::{Op, VarKind};
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
+use crate::exec::{compute, Exec};
 use crate::exec::{
     CaseOp, CondBlockGrad, Control, GradOut, KeepSteps, Select, SelectCase, WhileGrad, ZeroValue,
 };
+use crate::kernel::{is_placeholder, OpReader, Registry};
 use crate::layout::{forward_of, step_copies};
-use crate::loader::{is_placeholder, OpLoader};
 use crate::scope::{Place, VarRef};
 use crate::tensor::tensor_dtype;
 use crate::value::{TypedChannel, Value};
@@ -31,7 +31,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 /// The zero value of variable `name` as seen from `block` (see [`ZeroValue`]).
-fn zero_value(l: &OpLoader, block: usize, name: &str) -> ZeroValue {
+fn zero_value(l: &OpReader, block: usize, name: &str) -> ZeroValue {
     let var = l.program.find_var(block, name);
     let dtype = var
         .and_then(|v| v.dtype())
@@ -44,7 +44,7 @@ fn zero_value(l: &OpLoader, block: usize, name: &str) -> ZeroValue {
     ZeroValue { dtype, shape }
 }
 
-fn while_op(l: &OpLoader) -> Result<Exec, KernelError> {
+fn while_op(l: &OpReader) -> Result<Exec, KernelError> {
     let body = l.sub_block()?;
     let keep = match kept_for(l, "StepScopes")? {
         Some(scopes) => {
@@ -65,7 +65,7 @@ fn while_op(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// The op's scopes output `slot`, if a grad op reads it (then the op keeps
 /// its runs there; otherwise nothing needs them).
-fn kept_for(l: &OpLoader, slot: &str) -> Result<Option<VarRef>, KernelError> {
+fn kept_for(l: &OpReader, slot: &str) -> Result<Option<VarRef>, KernelError> {
     match l.op.outputs_of(slot).first() {
         Some(name) if !is_placeholder(name) && l.is_kept(name) => l.var(name).map(Some),
         _ => Ok(None),
@@ -75,7 +75,7 @@ fn kept_for(l: &OpLoader, slot: &str) -> Result<Option<VarRef>, KernelError> {
 /// The forward block of a grad op's block, which must not itself be in a
 /// grad block (gradients through nested loops and branches are not built
 /// by the runtime yet).
-fn grad_blocks(l: &OpLoader) -> Result<(usize, usize), KernelError> {
+fn grad_blocks(l: &OpReader) -> Result<(usize, usize), KernelError> {
     let body = l.sub_block()?;
     if forward_of(l.program, l.block).is_some() {
         return Err(KernelError::Unsupported(format!(
@@ -92,7 +92,7 @@ fn grad_blocks(l: &OpLoader) -> Result<(usize, usize), KernelError> {
     Ok((body, forward))
 }
 
-fn while_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn while_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (body, forward) = grad_blocks(l)?;
     let xs = l.op.inputs_of("X");
     let copies = step_copies(l.program, forward, xs)
@@ -161,7 +161,7 @@ fn while_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     }))))
 }
 
-fn conditional_block_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn conditional_block_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (body, forward) = grad_blocks(l)?;
     let (conds, scalar) = branch_condition(l)?;
     let inputs = l.op.inputs_of("Input");
@@ -194,7 +194,7 @@ fn conditional_block_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// The condition of a conditional block or its grad. Reads both
 /// spellings: `Cond` (Paddle 3) and `X` (2018).
-fn branch_condition(l: &OpLoader) -> Result<(Vec<VarRef>, bool), KernelError> {
+fn branch_condition(l: &OpReader) -> Result<(Vec<VarRef>, bool), KernelError> {
     let conds = if l.op.inputs.iter().any(|s| s.parameter == "Cond") {
         l.inputs("Cond")?
     } else {
@@ -210,7 +210,7 @@ fn branch_condition(l: &OpLoader) -> Result<(Vec<VarRef>, bool), KernelError> {
     Ok((conds, scalar))
 }
 
-fn conditional_block(l: &OpLoader) -> Result<Exec, KernelError> {
+fn conditional_block(l: &OpReader) -> Result<Exec, KernelError> {
     let (conds, scalar) = branch_condition(l)?;
     Ok(Exec::Control(Control::CondBlock {
         conds,
@@ -220,13 +220,13 @@ fn conditional_block(l: &OpLoader) -> Result<Exec, KernelError> {
     }))
 }
 
-fn go(l: &OpLoader) -> Result<Exec, KernelError> {
+fn go(l: &OpReader) -> Result<Exec, KernelError> {
     Ok(Exec::Control(Control::Go {
         body: l.sub_block()?,
     }))
 }
 
-fn channel_create(l: &OpLoader) -> Result<Exec, KernelError> {
+fn channel_create(l: &OpReader) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     let elem = l.int_or("data_type", VarKind::DenseTensor as i64)?;
     let elem = i32::try_from(elem)
@@ -242,14 +242,14 @@ fn channel_create(l: &OpLoader) -> Result<Exec, KernelError> {
     })
 }
 
-fn channel_send(l: &OpLoader) -> Result<Exec, KernelError> {
+fn channel_send(l: &OpReader) -> Result<Exec, KernelError> {
     Ok(Exec::Control(Control::Send {
         channel: l.input("Channel")?,
         x: l.input("X")?,
     }))
 }
 
-fn channel_recv(l: &OpLoader) -> Result<Exec, KernelError> {
+fn channel_recv(l: &OpReader) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     Ok(Exec::Control(Control::Recv {
         channel: l.input("Channel")?,
@@ -259,7 +259,7 @@ fn channel_recv(l: &OpLoader) -> Result<Exec, KernelError> {
     }))
 }
 
-fn channel_close(l: &OpLoader) -> Result<Exec, KernelError> {
+fn channel_close(l: &OpReader) -> Result<Exec, KernelError> {
     Ok(Exec::Control(Control::Close {
         channel: l.input("Channel")?,
     }))
@@ -267,7 +267,7 @@ fn channel_close(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// Parses `cases` (`"<index>,<kind>,<channel>,<value>"`, kind 0 default,
 /// 1 send, 2 receive) and resolves each case's variables.
-fn select(l: &OpLoader) -> Result<Exec, KernelError> {
+fn select(l: &OpReader) -> Result<Exec, KernelError> {
     let body = l.sub_block()?;
     let case_to_execute = l.input("case_to_execute")?;
     let mut cases = Vec::new();
@@ -326,7 +326,7 @@ fn select(l: &OpLoader) -> Result<Exec, KernelError> {
 /// runs the chosen body directly instead of some six ops per select: this
 /// returns, per k, the body's block. `None` for anything else (the block
 /// then runs op by op, as always).
-fn case_dispatch(l: &OpLoader, body: usize, case_to_execute: &VarRef) -> Option<Vec<(i32, usize)>> {
+fn case_dispatch(l: &OpReader, body: usize, case_to_execute: &VarRef) -> Option<Vec<(i32, usize)>> {
     let p = l.program;
     let ops = &p.blocks.get(body)?.ops;
     let selector = case_to_execute.name.as_ref();
@@ -343,8 +343,8 @@ fn case_dispatch(l: &OpLoader, body: usize, case_to_execute: &VarRef) -> Option<
         )
     };
     let one = |op: &Op, slot: &str, input: bool| -> Option<String> {
-        let loader = l.for_op(body, op);
-        match loader.var_names(slot, input).ok()?.as_slice() {
+        let reader = l.for_op(body, op);
+        match reader.var_names(slot, input).ok()?.as_slice() {
             [name] => Some(name.clone()),
             _ => None,
         }

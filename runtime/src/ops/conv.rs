@@ -9,9 +9,9 @@ use fluidc_transpiler::VarKind;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2, LinalgScalar};
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::{dtype_name, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -269,7 +269,7 @@ fn transpose_backward<T: ConvElem>(
 /// Paddle 3's conv2d_transpose takes an optional `Bias`, which its grad
 /// maker leaves out; 1.x's op had none (the layer adds the bias with
 /// `elementwise_add`), so fluidc refuses it rather than train it wrong.
-fn refuse_bias(l: &OpLoader) -> Result<(), KernelError> {
+fn refuse_bias(l: &OpReader) -> Result<(), KernelError> {
     if l.given(&["Bias"]) {
         return Err(KernelError::Unsupported(format!(
             "{}'s Bias input is not supported (1.x's op had none): add the bias with elementwise_add",
@@ -342,24 +342,24 @@ impl Kind {
     }
 }
 
-fn conv2d(l: &OpLoader) -> Result<Exec, KernelError> {
+fn conv2d(l: &OpReader) -> Result<Exec, KernelError> {
     conv_op(l, Kind::Conv)
 }
 
-fn conv2d_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn conv2d_grad(l: &OpReader) -> Result<Exec, KernelError> {
     conv_grad_op(l, Kind::Conv)
 }
 
-fn conv2d_transpose(l: &OpLoader) -> Result<Exec, KernelError> {
+fn conv2d_transpose(l: &OpReader) -> Result<Exec, KernelError> {
     refuse_bias(l)?;
     conv_op(l, Kind::Transpose)
 }
 
-fn conv2d_transpose_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn conv2d_transpose_grad(l: &OpReader) -> Result<Exec, KernelError> {
     conv_grad_op(l, Kind::Transpose)
 }
 
-fn conv_op(l: &OpLoader, kind: Kind) -> Result<Exec, KernelError> {
+fn conv_op(l: &OpReader, kind: Kind) -> Result<Exec, KernelError> {
     let (input, filter, out) = (l.input("Input")?, l.input("Filter")?, l.output("Output")?);
     let a = ConvAttrs::load(l)?;
     compute(move |s| {
@@ -379,7 +379,7 @@ fn conv_op(l: &OpLoader, kind: Kind) -> Result<Exec, KernelError> {
     })
 }
 
-fn conv_grad_op(l: &OpLoader, kind: Kind) -> Result<Exec, KernelError> {
+fn conv_grad_op(l: &OpReader, kind: Kind) -> Result<Exec, KernelError> {
     let (input, filter, dout) = (
         l.input("Input")?,
         l.input("Filter")?,
@@ -473,7 +473,7 @@ pub(super) fn pair(v: &[i64], what: &str) -> Result<[usize; 2], KernelError> {
     }
 }
 
-pub(super) fn nchw(l: &OpLoader, attr: &str) -> Result<(), KernelError> {
+pub(super) fn nchw(l: &OpReader, attr: &str) -> Result<(), KernelError> {
     match l.string(attr)?.unwrap_or("NCHW") {
         "NCHW" | "AnyLayout" => Ok(()),
         other => Err(KernelError::Unsupported(format!(
@@ -497,7 +497,7 @@ pub(crate) struct ConvAttrs {
 }
 
 impl ConvAttrs {
-    pub(crate) fn load(l: &OpLoader) -> Result<ConvAttrs, KernelError> {
+    pub(crate) fn load(l: &OpReader) -> Result<ConvAttrs, KernelError> {
         nchw(l, "data_format")?;
         Ok(ConvAttrs {
             strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),

@@ -8,9 +8,9 @@
 //! for the gradient. `Out` keeps `X`'s LoD (its definition's `Lod`).
 use fluidc_transpiler::VarKind;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::needs_float;
 use crate::ops::optim::Real;
 use crate::tensor::{dtype_name, Element, Tensor};
@@ -76,7 +76,7 @@ fn forward<T: Real>(x: &[T], y: &[T], n: usize, m: usize, w: usize) -> (Vec<T>, 
 }
 
 /// `Out = X.Y / (|X| |Y|)` per row, with the norms.
-fn cos_sim(l: &OpLoader) -> Result<Exec, KernelError> {
+fn cos_sim(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, y) = (l.input("X")?, l.input("Y")?);
     let (out, xnorm, ynorm) = (l.output("Out")?, l.output("XNorm")?, l.output("YNorm")?);
     compute(move |s| {
@@ -139,7 +139,7 @@ fn backward<T: Real>(v: &Saved<T>, n: usize, m: usize, w: usize) -> (Vec<T>, Vec
 }
 
 /// Its grad: `X@GRAD` and `Y@GRAD`, each when backward asks for it.
-fn cos_sim_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn cos_sim_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let slots = ["X", "Y", "XNorm", "YNorm", "Out", "Out@GRAD"];
     let ins = slots
         .iter()

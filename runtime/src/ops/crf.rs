@@ -16,9 +16,9 @@
 //! of the emissions (less each row's maximum) and of the transitions.
 use fluidc_transpiler::VarKind;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::needs_float;
 use crate::ops::optim::Real;
 use crate::tensor::{dtype_name, Element, Tensor};
@@ -188,7 +188,7 @@ fn crf_forward<T: Real>(
 
 /// `Alpha`, `EmissionExps`, `TransitionExps` and `LogLikelihood` (`[S, 1]`
 /// for the `S` sequences of `Label`'s LoD).
-fn linear_chain_crf(l: &OpLoader) -> Result<Exec, KernelError> {
+fn linear_chain_crf(l: &OpReader) -> Result<Exec, KernelError> {
     let (e, t, label) = (
         l.input("Emission")?,
         l.input("Transition")?,
@@ -345,7 +345,7 @@ fn crf_backward_one<T: Real>(
 /// `Emission@GRAD` (with `Emission`'s LoD) and `Transition@GRAD`, each
 /// when backward asks for it, from the saved forward results and one cost
 /// gradient per sequence.
-fn linear_chain_crf_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn linear_chain_crf_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let ins = [
         "Label",
         "Alpha",
@@ -493,7 +493,7 @@ fn viterbi<T: Real>(x: &[T], w: &[T], len: usize, d: usize, path: &mut [i64]) {
 /// tags `[B, S]` (0 past each length). With `Label`, each tag becomes 1
 /// where it equals the label and 0 elsewhere (what `chunk_eval` reads in
 /// training).
-fn crf_decoding(l: &OpLoader) -> Result<Exec, KernelError> {
+fn crf_decoding(l: &OpReader) -> Result<Exec, KernelError> {
     let (e, t, out) = (
         l.input("Emission")?,
         l.input("Transition")?,

@@ -4,9 +4,9 @@
 use fluidc_transpiler::VarKind;
 
 use super::float::{self, f64s, i64s};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -28,7 +28,7 @@ struct DropoutAttrs {
 /// draw is below `dropout_prob` (`Mask` 0; kept ones are scaled by `1 / (1
 /// - p)` with `upscale_in_train`). At test time `downgrade_in_infer`
 /// scales by `1 - p`. `Mask` is held as bool (Paddle's is uint8).
-fn dropout(l: &OpLoader) -> Result<Exec, KernelError> {
+fn dropout(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let seed_t = l.opt_input("Seed").ok().flatten();
     let mask = l.opt_output("Mask")?;
@@ -88,7 +88,7 @@ fn scale_kept(dtype: VarKind, x: f64, p: f64) -> f64 {
 }
 
 /// `dropout_grad`: `Out@GRAD` through the mask (scaled as the forward).
-fn dropout_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn dropout_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (mask, dout) = (l.input("Mask")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -124,7 +124,7 @@ fn dropout_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 impl DropoutAttrs {
-    fn load(l: &OpLoader) -> Result<DropoutAttrs, KernelError> {
+    fn load(l: &OpReader) -> Result<DropoutAttrs, KernelError> {
         let upscale = match l
             .string("dropout_implementation")?
             .unwrap_or("downgrade_in_infer")

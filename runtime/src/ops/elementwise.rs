@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use super::float::{self, f64s};
 use super::output::take_unless_input;
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::{broadcast, zip_operands};
 use crate::tensor::num::{with_numeric, with_numeric_pair, Num};
@@ -71,7 +71,7 @@ fn partials(op: Arith, x: f64, y: f64, d: f64) -> (f64, f64) {
 /// `elementwise_*_grad`: `X@GRAD` and `Y@GRAD` (either may be absent)
 /// from `X`, `Y` and `Out@GRAD`, each summed over the dims its operand
 /// was broadcast along (Paddle's `axis` rule).
-fn binary_grad(l: &OpLoader, op: Arith) -> Result<Exec, KernelError> {
+fn binary_grad(l: &OpReader, op: Arith) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
     let axis = l.int_or("axis", -1)?;
@@ -278,7 +278,7 @@ impl Arith {
     }
 }
 
-fn binary(l: &OpLoader, op: Arith) -> Result<Exec, KernelError> {
+fn binary(l: &OpReader, op: Arith) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis")?;
     let alias = Alias::of(&out, &x, &y);
@@ -333,6 +333,48 @@ fn binary_vars(
     };
     s.set_boxed(out, t);
     Ok(())
+}
+
+/// `a + b` as Paddle's `sum` adds gradients: tensors element by element;
+/// tensor arrays element by element, an element missing on one side (never
+/// written, or empty) taken from the other; nothing plus `b` is `b`. The
+/// sum keeps the LoD of `a` (else of `b`), as `sum` shares its first
+/// input's: a DynamicRNN's static input reads its gradient's LoD.
+pub(crate) fn add_values(a: Value, b: Value) -> Result<Value, KernelError> {
+    let empty = |v: &Value| match v {
+        Value::Empty => true,
+        Value::Tensor(t) => t.numel() == 0,
+        _ => false,
+    };
+    if empty(&a) {
+        return Ok(b);
+    }
+    if empty(&b) {
+        return Ok(a);
+    }
+    match (a, b) {
+        (Value::TensorArray(x), Value::TensorArray(y)) => {
+            let mut x = Arc::unwrap_or_clone(x);
+            if x.len() < y.len() {
+                x.resize(y.len(), Value::Empty);
+            }
+            for (i, v) in y.iter().enumerate() {
+                let old = std::mem::take(&mut x[i]);
+                x[i] = add_values(old, v.clone())?;
+            }
+            Ok(Value::TensorArray(Arc::new(x)))
+        }
+        (a, b) => {
+            let tensor = |v: Value| {
+                v.to_tensor().ok_or_else(|| {
+                    KernelError::Invalid(format!("cannot add {} to a gradient", v.describe()))
+                })
+            };
+            let (x, y) = (tensor(a)?, tensor(b)?);
+            let lod = if x.lod().is_empty() { y.lod() } else { x.lod() }.to_vec();
+            Ok(Value::tensor(arith(Arith::Add, &x, &y, -1)?.with_lod(lod)))
+        }
+    }
 }
 
 /// `x op y` elementwise, broadcasting by Paddle's `axis` rule.
@@ -456,7 +498,7 @@ fn division_by_zero() -> KernelError {
 
 /// `sum`: adds every tensor of the `X` list, into the output's buffer
 /// when it has one owner and is none of the inputs.
-fn sum(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sum(l: &OpReader) -> Result<Exec, KernelError> {
     let (xs, out) = (l.inputs("X")?, l.output("Out")?);
     if xs.is_empty() {
         return Err(KernelError::Program("input `X` names no variable".into()));
@@ -470,7 +512,7 @@ fn sum(l: &OpLoader) -> Result<Exec, KernelError> {
         return compute(move |s| {
             let mut acc = Value::Empty;
             for x in &xs {
-                acc = super::add_values(acc, s.get(x))?;
+                acc = add_values(acc, s.get(x))?;
             }
             s.set(&out, acc);
             Ok(())

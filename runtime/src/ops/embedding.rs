@@ -3,9 +3,9 @@
 use std::sync::Arc;
 
 use super::float::{self, f64s, i64s};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("lookup_table", |l| lookup_table(l, true));
@@ -16,7 +16,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 
 /// `lookup_table` (v1: `Ids` ends in a dim of 1) and `lookup_table_v2`: the
 /// rows of `W` that `Ids` names; `padding_idx`'s row reads as zeros.
-fn lookup_table(l: &OpLoader, v1: bool) -> Result<Exec, KernelError> {
+fn lookup_table(l: &OpReader, v1: bool) -> Result<Exec, KernelError> {
     let (w, ids, out) = (l.input("W")?, l.input("Ids")?, l.output("Out")?);
     let padding = l.int("padding_idx")?;
     compute(move |s| {
@@ -71,7 +71,7 @@ fn l_name(v1: bool) -> String {
 /// a zero `W@GRAD`. Dense, `padding_idx`'s row gets nothing; sparse
 /// (`is_sparse`), Paddle copies every id's row, the padding one's too,
 /// and the gradient keeps the ids as its rows (see `Tensor::sparse_rows`).
-fn lookup_table_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lookup_table_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (w, ids, dout) = (l.input("W")?, l.input("Ids")?, l.input("Out@GRAD")?);
     let Some(dw) = l.opt_output("W@GRAD")? else {
         return compute(|_| Ok(()));

@@ -10,9 +10,9 @@
 use fluidc_transpiler::{AttrValue, VarKind};
 
 use super::output::{map, map_into, map_vars, Source};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::random::{self, Erfinv, Normal, StdMt19937_64, StdReal, TruncatedNormal, UniformReal};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{alloc, convert, with_data, with_dtype, Element, Tensor};
@@ -39,7 +39,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 
 /// `Out = X[Mask]`: only the chosen input is read, because the branch that
 /// did not run never wrote the other one.
-fn select_input(l: &OpLoader) -> Result<Exec, KernelError> {
+fn select_input(l: &OpReader) -> Result<Exec, KernelError> {
     let (xs, mask, out) = (l.inputs("X")?, l.input("Mask")?, l.output("Out")?);
     compute(move |s| {
         let m = s.tensor(&mask)?.scalar_i64()?;
@@ -61,7 +61,7 @@ fn select_input(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `select_output` (select_input's grad op): `X` goes to `Out[Mask]`; the
 /// other outputs are left alone.
-fn select_output(l: &OpLoader) -> Result<Exec, KernelError> {
+fn select_output(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, mask) = (l.input("X")?, l.input("Mask")?);
     let outs = super::float::outputs_by_position(l, "Out")?;
     compute(move |s| {
@@ -101,7 +101,7 @@ pub(crate) fn shape_of(
 }
 
 /// A float dtype for a random fill (Paddle registers float and double).
-fn random_dtype(l: &OpLoader) -> Result<VarKind, KernelError> {
+fn random_dtype(l: &OpReader) -> Result<VarKind, KernelError> {
     match l.dtype("dtype", VarKind::Fp32)? {
         d @ (VarKind::Fp32 | VarKind::Fp64) => Ok(d),
         d => Err(KernelError::Dtype(format!(
@@ -118,7 +118,7 @@ type Draw<T> = fn(&mut StdMt19937_64, usize, [f32; 4]) -> Vec<T>;
 /// A random fill op: the shape (attribute or tensors), a float dtype, the
 /// `seed` attribute and four float parameters handed to `f32s`/`f64s`.
 fn random_fill(
-    l: &OpLoader,
+    l: &OpReader,
     params: [f32; 4],
     f32s: Draw<f32>,
     f64s: Draw<f64>,
@@ -169,7 +169,7 @@ fn random_fill(
 /// `uniform_random`: `uniform_real_distribution<T>(min, max)` (see
 /// `crate::random`), then `diag_val` at every `diag_step + 1`-th element,
 /// `diag_num` times.
-fn uniform_random(l: &OpLoader) -> Result<Exec, KernelError> {
+fn uniform_random(l: &OpReader) -> Result<Exec, KernelError> {
     let (min, max) = (l.float("min")? as f32, l.float("max")? as f32);
     fn draw<T: StdReal + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
         let d = UniformReal::new(T::from(p[0]), T::from(p[1]));
@@ -179,7 +179,7 @@ fn uniform_random(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `gaussian_random`: `normal_distribution<T>(mean, std)`.
-fn gaussian_random(l: &OpLoader) -> Result<Exec, KernelError> {
+fn gaussian_random(l: &OpReader) -> Result<Exec, KernelError> {
     let (mean, std) = (l.float("mean")? as f32, l.float("std")? as f32);
     fn draw<T: StdReal + From<f32>>(e: &mut StdMt19937_64, n: usize, p: [f32; 4]) -> Vec<T> {
         let mut d = Normal::new(T::from(p[0]), T::from(p[1]));
@@ -189,7 +189,7 @@ fn gaussian_random(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `truncated_gaussian_random`: Paddle's truncated normal on `[a, b]`.
-fn truncated_gaussian_random(l: &OpLoader) -> Result<Exec, KernelError> {
+fn truncated_gaussian_random(l: &OpReader) -> Result<Exec, KernelError> {
     let p = [
         l.float("mean")? as f32,
         l.float("std")? as f32,
@@ -207,7 +207,7 @@ fn truncated_gaussian_random(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `fill_constant_batch_size_like`: a constant of `shape` whose dim
 /// `output_dim_idx` is `Input`'s dim `input_dim_idx` (the batch size, known
 /// only at run time).
-fn fill_constant_batch_size_like(l: &OpLoader) -> Result<Exec, KernelError> {
+fn fill_constant_batch_size_like(l: &OpReader) -> Result<Exec, KernelError> {
     let (input, out) = (l.input("Input")?, l.output("Out")?);
     let shape = l.ints("shape")?.ok_or_else(|| {
         KernelError::Attribute("fill_constant_batch_size_like needs `shape`".into())
@@ -250,7 +250,7 @@ fn fill_constant_batch_size_like(l: &OpLoader) -> Result<Exec, KernelError> {
     })
 }
 
-fn fill_any_like(l: &OpLoader) -> Result<Exec, KernelError> {
+fn fill_any_like(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let value = l.float("value")?;
     let dtype = match l.int("dtype")? {
@@ -305,7 +305,7 @@ impl Scalar {
     }
 }
 
-fn fill_constant(l: &OpLoader) -> Result<Exec, KernelError> {
+fn fill_constant(l: &OpReader) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     let dtype = l.dtype("dtype", VarKind::Fp32)?;
     let shape = l.ints("shape")?.unwrap_or_default();
@@ -362,7 +362,7 @@ fn fill_constant(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// Copies any value (a tensor shares its data; a channel stays the same channel).
-fn assign(l: &OpLoader) -> Result<Exec, KernelError> {
+fn assign(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         // A one-element tensor copies as its element (see `crate::tensor::scalar`).
@@ -391,7 +391,7 @@ fn no_value(x: &VarRef) -> KernelError {
     KernelError::MissingInput(format!("input `{}` has no value yet", x.name))
 }
 
-fn assign_value(l: &OpLoader) -> Result<Exec, KernelError> {
+fn assign_value(l: &OpReader) -> Result<Exec, KernelError> {
     let out = l.output("Out")?;
     let dtype = l.dtype("dtype", VarKind::Fp32)?;
     let shape = l.ints("shape")?.unwrap_or_default();
@@ -458,7 +458,7 @@ fn assign_value(l: &OpLoader) -> Result<Exec, KernelError> {
                 })
                 .collect()
         ),
-        unreachable!("`OpLoader::dtype` only returns tensor dtypes")
+        unreachable!("`OpReader::dtype` only returns tensor dtypes")
     )?;
     compute(move |s| {
         s.set_tensor(&out, constant.clone());
@@ -467,7 +467,7 @@ fn assign_value(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 fn unary_kernel(
-    l: &OpLoader,
+    l: &OpReader,
     input: &str,
     f: fn(&Tensor) -> Result<Tensor, KernelError>,
 ) -> Result<Exec, KernelError> {
@@ -481,7 +481,7 @@ fn unary_kernel(
 
 /// Zeros of `X`'s shape and dtype, written over the output's own buffer
 /// when it has one owner.
-fn fill_zeros_like(l: &OpLoader) -> Result<Exec, KernelError> {
+fn fill_zeros_like(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         map_vars(s, &x, &out, |src| {
@@ -495,14 +495,14 @@ fn fill_zeros_like(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// The dims of `Input` as an int32 tensor.
-fn shape(l: &OpLoader) -> Result<Exec, KernelError> {
+fn shape(l: &OpReader) -> Result<Exec, KernelError> {
     unary_kernel(l, "Input", |t| {
         let dims: Vec<i32> = t.shape().iter().map(|&d| d as i32).collect();
         Tensor::from_vec(&[dims.len() as i64], dims)
     })
 }
 
-fn cast(l: &OpLoader) -> Result<Exec, KernelError> {
+fn cast(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let to = l.dtype("out_dtype", VarKind::Fp32)?;
     compute(move |s| {
@@ -527,7 +527,7 @@ fn cast_source(src: Source, to: VarKind) -> Box<Tensor> {
         with_dtype!(
             to,
             |T| map_into::<S, T>(x, old, convert::<S, T>),
-            unreachable!("`OpLoader::dtype` only returns tensor dtypes")
+            unreachable!("`OpReader::dtype` only returns tensor dtypes")
         )
     }))
 }

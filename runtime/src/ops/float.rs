@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
-use crate::loader::{is_placeholder, OpLoader};
+use crate::kernel::{is_placeholder, OpReader};
 use crate::scope::VarRef;
 use crate::tensor::{dtype_name, Tensor};
 
@@ -52,7 +52,7 @@ pub(crate) fn needs_float(op: &str, t: &Tensor) -> KernelError {
 /// The variables of a duplicable output slot, position for position
 /// (`None` for an empty name: that gradient is not needed).
 pub(crate) fn outputs_by_position(
-    l: &OpLoader,
+    l: &OpReader,
     slot: &str,
 ) -> Result<Vec<Option<VarRef>>, KernelError> {
     l.op.outputs_of(slot)

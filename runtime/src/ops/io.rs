@@ -3,9 +3,9 @@
 //! file of several), in Paddle's format (`crate::tensor::file`).
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::file;
 use crate::value::Value;
 
@@ -19,7 +19,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("load_combine", load_combine);
 }
 
-fn file_path(l: &OpLoader) -> Result<String, KernelError> {
+fn file_path(l: &OpReader) -> Result<String, KernelError> {
     match l.string("file_path")? {
         Some(p) if !p.is_empty() => Ok(p.to_string()),
         _ => Err(KernelError::Attribute(
@@ -57,7 +57,7 @@ fn read_file(path: &str) -> Result<Vec<u8>, KernelError> {
 }
 
 /// `save`: `X` to `file_path` as one DenseTensor stream.
-fn save(l: &OpLoader) -> Result<Exec, KernelError> {
+fn save(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, path) = (l.input("X")?, file_path(l)?);
     let overwrite = l.bool("overwrite")?;
     let fp16 = l.bool("save_as_fp16")?;
@@ -70,7 +70,7 @@ fn save(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `save_combine`: every `X`, in order, to one file.
-fn save_combine(l: &OpLoader) -> Result<Exec, KernelError> {
+fn save_combine(l: &OpReader) -> Result<Exec, KernelError> {
     let (xs, path) = (l.inputs("X")?, file_path(l)?);
     let overwrite = l.bool("overwrite")?;
     let fp16 = l.bool("save_as_fp16")?;
@@ -86,7 +86,7 @@ fn save_combine(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `load`: `Out` from a `save` file (`seek` reads the stream at that byte
 /// offset of a combined file; fluidc does not take `shape` with it).
-fn load(l: &OpLoader) -> Result<Exec, KernelError> {
+fn load(l: &OpReader) -> Result<Exec, KernelError> {
     let (out, path) = (l.output("Out")?, file_path(l)?);
     let seek = l.int("seek")?;
     compute(move |s| {
@@ -104,7 +104,7 @@ fn load(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `load_combine`: each `Out`, in order, from one combined file.
-fn load_combine(l: &OpLoader) -> Result<Exec, KernelError> {
+fn load_combine(l: &OpReader) -> Result<Exec, KernelError> {
     let (outs, path) = (l.outputs("Out")?, file_path(l)?);
     compute(move |s| {
         let bytes = read_file(&path)?;
@@ -124,13 +124,13 @@ fn load_combine(l: &OpLoader) -> Result<Exec, KernelError> {
     })
 }
 
-fn column(l: &OpLoader) -> Result<usize, KernelError> {
+fn column(l: &OpReader) -> Result<usize, KernelError> {
     usize::try_from(l.int_or("col", 0)?)
         .map_err(|_| KernelError::Attribute("attribute `col` must not be negative".into()))
 }
 
 /// Copies column `col` of the feed holder into `Out`.
-fn feed(l: &OpLoader) -> Result<Exec, KernelError> {
+fn feed(l: &OpReader) -> Result<Exec, KernelError> {
     let (holder, out, col) = (l.input("X")?, l.output("Out")?, column(l)?);
     compute(move |s| {
         let fed = s.with(&holder, |v| match v {
@@ -149,7 +149,7 @@ fn feed(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// Copies `X` into column `col` of the fetch holder.
-fn fetch(l: &OpLoader) -> Result<Exec, KernelError> {
+fn fetch(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, holder, col) = (l.input("X")?, l.output("Out")?, column(l)?);
     compute(move |s| {
         let t = s.tensor(&x)?.into_owned();
@@ -170,7 +170,7 @@ fn fetch(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// Paddle's `print` (`layers.Print`): writes the tensor to stderr, at most
 /// `first_n` times if that is set, and passes it on to `Out`.
-fn print(l: &OpLoader) -> Result<Exec, KernelError> {
+fn print(l: &OpReader) -> Result<Exec, KernelError> {
     let x = l.input("In")?;
     let out = l.opt_output("Out")?;
     let message = l.string("message")?.unwrap_or_default().to_string();

@@ -12,13 +12,13 @@
 //! each step is a prefix of the previous step's.
 use std::sync::Arc;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
 use crate::exec::Kernel;
-use crate::loader::{is_placeholder, OpLoader};
+use crate::exec::{compute, Exec};
+use crate::kernel::{is_placeholder, OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{dtype_name, with_data, Element, Lod, Scalar, Tensor};
-use crate::value::Value;
+use crate::value::{RankTable, Value};
 use fluidc_transpiler::ops::Lod as LodRule;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -37,17 +37,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("is_empty", is_empty);
 }
 
-/// A `LOD_RANK_TABLE` value: the sequences of LoD level `level` of a
-/// tensor, longest first, and that tensor's whole LoD (to find each
-/// sequence's rows).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct RankTable {
-    level: usize,
-    /// (index of the sequence in the level, its length), longest first.
-    items: Vec<(usize, usize)>,
-    lod: Lod,
-}
-
+/// The queries the kernels make of a rank table (`crate::value::RankTable`).
 impl RankTable {
     /// Step `t` of the sequences: the `t`-th element of each sequence
     /// longer than `t`, in the table's order: their LoD below the table's
@@ -90,12 +80,6 @@ impl RankTable {
     fn max_len(&self) -> usize {
         self.items.first().map_or(0, |&(_, len)| len)
     }
-
-    /// (index of the sequence in the level, its length), longest first:
-    /// 1.x's `LoDRankTable.items()`.
-    pub(crate) fn items(&self) -> &[(usize, usize)] {
-        &self.items
-    }
 }
 
 fn table(s: &mut Vars, r: &VarRef) -> Result<Arc<RankTable>, KernelError> {
@@ -136,7 +120,7 @@ pub(crate) fn take_rows(x: &Tensor, ranges: &[(usize, usize)]) -> Result<Tensor,
 }
 
 /// `lod_rank_table`: the sequences of `X`'s LoD level `level`, longest first.
-fn lod_rank_table(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lod_rank_table(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let level = usize::try_from(l.int("level")?)
         .map_err(|_| KernelError::Attribute("`level` must not be negative".into()))?;
@@ -167,7 +151,7 @@ fn lod_rank_table(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `max_sequence_len`: the longest sequence's length, an int64 `[1]`.
-fn max_sequence_len(l: &OpLoader) -> Result<Exec, KernelError> {
+fn max_sequence_len(l: &OpReader) -> Result<Exec, KernelError> {
     let (t, out) = (l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let len = table(s, &t)?.max_len();
@@ -179,7 +163,7 @@ fn max_sequence_len(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `lod_tensor_to_array`: element `t` of the array holds the `t`-th
 /// element of each sequence longer than `t`, in the table's order, each
 /// with its LoD below the table's level (1.x's sub-sequence LoD).
-fn lod_tensor_to_array(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lod_tensor_to_array(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let table = table(s, &t)?;
@@ -215,7 +199,7 @@ fn check_rows(xt: &Tensor, x: &VarRef, table: &RankTable) -> Result<(), KernelEr
 /// table's levels above its level and one level counting each sequence's
 /// elements. A step nothing wrote (no gradient reached it) gives zeros
 /// shaped as the table's tensor.
-fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, KernelError> {
+fn array_to_lod_tensor(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let table = table(s, &t)?;
@@ -300,7 +284,7 @@ fn array_to_lod_tensor(l: &OpLoader) -> Result<Exec, KernelError> {
 /// table) keeps the rows of its first sequences that many, with their
 /// LoD, as 1.x's kernel kept them; an `X` of fewer sequences keeps the
 /// first rows without LoD.
-fn shrink_rnn_memory(l: &OpLoader) -> Result<Exec, KernelError> {
+fn shrink_rnn_memory(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, i, t, out) = (
         l.input("X")?,
         l.input("I")?,
@@ -390,7 +374,7 @@ pub(crate) fn append_lod(lod: &mut Lod, lengths: &[Vec<usize>]) -> Result<(), Ke
 /// tensor shaped like `X` (all zeros when no gradient reached `Out`),
 /// with `X`'s LoD (which `reorder_lod_tensor_by_rank_grad` reads to put
 /// a static input's sequences back).
-fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn shrink_rnn_memory_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.opt_input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -425,7 +409,7 @@ fn shrink_rnn_memory_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `reorder_lod_tensor_by_rank`: the sequences of `X` (those of its
 /// level-0 LoD, with their LoD at every level, or its rows) in the
 /// table's order; `_grad` puts them back, with their LoD.
-fn reorder_by_rank(l: &OpLoader, back: bool) -> Result<Exec, KernelError> {
+fn reorder_by_rank(l: &OpReader, back: bool) -> Result<Exec, KernelError> {
     let (x, t, out) = (l.input("X")?, l.input("RankTable")?, l.output("Out")?);
     compute(move |s| {
         let table = table(s, &t)?;
@@ -504,7 +488,7 @@ pub(crate) fn uses_lod(p: &fluidc_transpiler::Program) -> bool {
 /// compute plain tensors; this keeps a sequence batch's LoD through the
 /// layers between a LoD feed and the sequence op that reads it, as Paddle
 /// does.
-pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, KernelError> {
+pub(crate) fn share_lod(l: &OpReader, exec: Exec) -> Result<Exec, KernelError> {
     let Exec::Compute(kernel) = exec else {
         return Ok(exec);
     };
@@ -575,7 +559,7 @@ pub(crate) fn share_lod(l: &OpLoader, exec: Exec) -> Result<Exec, KernelError> {
 
 /// `kernel`, run only once each input tensor's LoD describes its rows
 /// ([`LodRule::Reads`]): otherwise a runtime error naming the variable.
-fn lod_read_checked(l: &OpLoader, kernel: Kernel) -> Result<Exec, KernelError> {
+fn lod_read_checked(l: &OpReader, kernel: Kernel) -> Result<Exec, KernelError> {
     let mut inputs = Vec::new();
     for slot in &l.op.inputs {
         for name in slot.arguments.iter().filter(|n| !is_placeholder(n)) {
@@ -610,7 +594,7 @@ fn lod_read_checked(l: &OpLoader, kernel: Kernel) -> Result<Exec, KernelError> {
 /// `lod_reset`: `X` with `Y`'s LoD when `Y` has one (its last level must
 /// end at `X`'s rows), else with the offsets `Y` holds (int32), else with
 /// `target_lod`; `append` keeps `X`'s levels before the new one.
-fn lod_reset(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lod_reset(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let y = l.opt_input("Y")?;
     let target = l.ints("target_lod")?.unwrap_or_default();
@@ -675,7 +659,7 @@ fn lod_reset(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `X@GRAD` is `Out@GRAD` with `X`'s LoD.
-fn lod_reset_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lod_reset_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dout, dx) = (l.input("X")?, l.input("Out@GRAD")?, l.output("X@GRAD")?);
     compute(move |s| {
         let g = s.tensor(&dout)?;
@@ -688,7 +672,7 @@ fn lod_reset_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `Out` = whether `X` has no elements, a bool `[1]`.
-fn is_empty(l: &OpLoader) -> Result<Exec, KernelError> {
+fn is_empty(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let empty = s.tensor(&x)?.numel() == 0;

@@ -1,11 +1,11 @@
 //! Losses: softmax_with_cross_entropy, sigmoid_cross_entropy_with_logits and
-//! log_loss, with their gradients; `softmax` itself, which unary's softmax
-//! shares.
+//! log_loss, with their gradients; the softmax itself is unary's.
 
 use super::float::{self, f64s, i64s, split_at_axis};
-use super::{compute, Exec, Registry};
+use super::unary::{softmax_f64, softmax_rows_f32};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -31,26 +31,10 @@ fn tolerable(v: f64) -> f64 {
     }
 }
 
-/// The softmax of `x` along the middle of (outer, n, inner).
-pub(crate) fn softmax(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Vec<f64> {
-    let mut out = vec![0.0; x.len()];
-    for o in 0..outer {
-        for i in 0..inner {
-            let at = |k: usize| o * n * inner + k * inner + i;
-            let max = (0..n).map(|k| x[at(k)]).fold(f64::NEG_INFINITY, f64::max);
-            let sum: f64 = (0..n).map(|k| (x[at(k)] - max).exp()).sum();
-            for k in 0..n {
-                out[at(k)] = (x[at(k)] - max).exp() / sum;
-            }
-        }
-    }
-    out
-}
-
 /// `softmax_with_cross_entropy`: `Softmax` along `axis` (or `Logits` as
 /// they are without `use_softmax`), and `Loss`: hard labels `-log p[label]`
 /// (0 for `ignore_index`), soft labels `-sum(label * log p)`.
-fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, KernelError> {
+fn softmax_with_cross_entropy(l: &OpReader) -> Result<Exec, KernelError> {
     let (logits, label) = (l.input("Logits")?, l.input("Label")?);
     let (sm_out, loss_out) = (l.output("Softmax")?, l.output("Loss")?);
     let soft = l.bool("soft_label")?;
@@ -64,12 +48,12 @@ fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, KernelError> {
         let p = match (use_softmax, xt.data()) {
             // float32 over the last axis: Paddle's own float32 arithmetic.
             (true, crate::tensor::Data::Float32(v)) if inner == 1 && n > 0 => {
-                super::unary::softmax_rows_f32(v, n)
+                softmax_rows_f32(v, n)
                     .iter()
                     .map(|&p| f64::from(p))
                     .collect()
             }
-            (true, _) => softmax(&x, split),
+            (true, _) => softmax_f64(&x, split),
             (false, _) => x.to_vec(),
         };
         let mut loss = vec![0.0; outer * inner];
@@ -134,7 +118,7 @@ fn softmax_with_cross_entropy(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `softmax_with_cross_entropy_grad`: `(softmax - label) * dloss` (the
 /// label one-hot for hard labels, rows of `ignore_index` 0); without
 /// `use_softmax`, `-label / p * dloss`.
-fn softmax_with_cross_entropy_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn softmax_with_cross_entropy_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (sm, label, dloss) = (
         l.input("Softmax")?,
         l.input("Label")?,
@@ -220,7 +204,7 @@ pub(crate) fn label_mismatch(label: &[i64], x: &[i64]) -> KernelError {
 /// log(1 + exp(-|x|))` per element, in the input's precision as Paddle's
 /// kernel computes it; 0 where the label is `ignore_index`; with
 /// `normalize`, divided by the number of labels not ignored.
-fn sigmoid_ce(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sigmoid_ce(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, label, out) = (l.input("X")?, l.input("Label")?, l.output("Out")?);
     if l.opt_input("pos_weight")?.is_some() {
         return Err(KernelError::Unsupported(
@@ -274,7 +258,7 @@ fn sigmoid_ce(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `log_loss`: `-label * log(p + eps) - (1 - label) * log(1 - p + eps)`
 /// per element, as Paddle's kernel.
-fn log_loss(l: &OpLoader) -> Result<Exec, KernelError> {
+fn log_loss(l: &OpReader) -> Result<Exec, KernelError> {
     let (p, label, out) = (l.input("Predicted")?, l.input("Labels")?, l.output("Loss")?);
     let eps = l.float_or("epsilon", 1e-4)?;
     compute(move |s| {
@@ -294,7 +278,7 @@ fn log_loss(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// Its grad: `dloss * (-label / (p + eps) + (1 - label) / (1 - p + eps))`.
-fn log_loss_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn log_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (p, label, dloss) = (
         l.input("Predicted")?,
         l.input("Labels")?,
@@ -336,7 +320,7 @@ fn same_shape(x: &Tensor, other: &Tensor, what: &str) -> Result<(), KernelError>
 
 /// Its grad: `(sigmoid(x) - label) * dout`, 0 where ignored, divided as
 /// the forward divided.
-fn sigmoid_ce_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sigmoid_ce_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, label, dout) = (l.input("X")?, l.input("Label")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

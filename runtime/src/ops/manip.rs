@@ -9,9 +9,9 @@ use fluidc_transpiler::ops::manip::{
 };
 
 use super::float::outputs_by_position;
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_data, Element, Tensor};
 
@@ -93,7 +93,7 @@ impl Gather {
 
 /// `gather`: the slices of `X` at `Index` along `axis` (Paddle's `Axis`
 /// input tensor is refused when the op loads).
-fn gather(l: &OpLoader) -> Result<Exec, KernelError> {
+fn gather(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, index, out) = (l.input("X")?, l.input("Index")?, l.output("Out")?);
     if l.given(&["Axis"]) {
         return Err(KernelError::Unsupported(
@@ -128,7 +128,7 @@ fn gather(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `ScatterAssign`: 1.0-1.6 always, 1.7+ by default); otherwise, and
 /// along another axis, it gets their sum (Paddle 3.3.1's, which has no
 /// `overwrite` attribute: a program without it accumulates).
-fn gather_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn gather_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, index, dout) = (l.input("X")?, l.input("Index")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -182,7 +182,7 @@ fn dims_from_xshape(s: &Vars, r: &VarRef) -> Result<Vec<i64>, KernelError> {
     Ok(t.shape().get(1..).unwrap_or_default().to_vec())
 }
 
-fn reshape2(l: &OpLoader) -> Result<Exec, KernelError> {
+fn reshape2(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
     let shape_tensor = l.opt_input("Shape")?;
@@ -215,7 +215,7 @@ fn set_reshaped(
 /// `squeeze2`/`unsqueeze2`: `X` in the dims `f` gives for `axes` (no data
 /// moves), and `XShape` as `reshape2` writes it.
 fn squeezed(
-    l: &OpLoader,
+    l: &OpReader,
     f: fluidc_transpiler::ops::manip::SqueezeFn,
 ) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
@@ -234,7 +234,7 @@ fn squeezed(
 
 /// `split`: `X` cut along `axis` into `num` equal pieces or `sections`,
 /// one per `Out`. (Its gradient is a `concat`.)
-fn split(l: &OpLoader) -> Result<Exec, KernelError> {
+fn split(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, outs) = (l.input("X")?, l.outputs("Out")?);
     if l.given(&["AxisTensor", "SectionsTensorList"]) {
         return Err(KernelError::Unsupported(
@@ -277,7 +277,7 @@ fn split(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `reshape2_grad`: `Out@GRAD` in the input's dims.
-fn reshape2_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn reshape2_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (xshape, dout) = (l.input("XShape")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -314,7 +314,7 @@ pub(crate) fn permute(t: &Tensor, perm: &[usize]) -> Result<Tensor, KernelError>
     Tensor::new(&shape, data)
 }
 
-fn transpose2(l: &OpLoader) -> Result<Exec, KernelError> {
+fn transpose2(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
     let axis = l.ints("axis")?.unwrap_or_default();
@@ -331,7 +331,7 @@ fn transpose2(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `transpose2_grad`: `Out@GRAD` permuted back.
-fn transpose2_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn transpose2_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let dout = l.input("Out@GRAD")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -378,7 +378,7 @@ fn around(shape: &[i64], axis: usize) -> (usize, usize) {
     (outer, inner)
 }
 
-fn concat(l: &OpLoader) -> Result<Exec, KernelError> {
+fn concat(l: &OpReader) -> Result<Exec, KernelError> {
     let (xs, out) = (l.inputs("X")?, l.output("Out")?);
     let axis_tensor = l.opt_input("AxisTensor")?;
     let axis = l.int("axis")?;
@@ -431,7 +431,7 @@ fn concat(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `concat_grad`: `Out@GRAD` cut back into each input's part along the axis.
-fn concat_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn concat_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (xs, dout) = (l.inputs("X")?, l.input("Out@GRAD")?);
     let dxs = outputs_by_position(l, "X@GRAD")?;
     let axis_tensor = l.opt_input("AxisTensor")?;
@@ -486,7 +486,7 @@ fn stack_axis(axis: i64, rank: usize) -> Result<usize, KernelError> {
 
 /// `stack`: the inputs (one shape and dtype) side by side along a new
 /// dim at `axis`.
-fn stack(l: &OpLoader) -> Result<Exec, KernelError> {
+fn stack(l: &OpReader) -> Result<Exec, KernelError> {
     let (xs, y) = (l.inputs("X")?, l.output("Y")?);
     let axis = l.int("axis")?;
     compute(move |s| {
@@ -530,7 +530,7 @@ fn stack(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `stack_grad`: `Y@GRAD` cut back into one gradient per input.
-fn stack_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn stack_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let dy = l.input("Y@GRAD")?;
     let dxs = outputs_by_position(l, "X@GRAD")?;
     let axis = l.int("axis")?;
@@ -595,7 +595,7 @@ fn tiled(dims: &[i64], times: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelEr
 }
 
 /// `expand`: `X` repeated `expand_times[i]` times along each dim `i`.
-fn expand(l: &OpLoader) -> Result<Exec, KernelError> {
+fn expand(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     if l.given(&["ExpandTimes", "expand_times_tensor"]) {
         return Err(KernelError::Unsupported(
@@ -619,7 +619,7 @@ fn expand(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `expand_grad`: each element of `X` gets the sum of its copies' `Out@GRAD`.
-fn expand_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn expand_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -650,7 +650,7 @@ fn expand_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `flatten2`: `X` as the matrix `[prod(dims[..axis]), prod(dims[axis..])]`
 /// (no data moves), and `XShape` as `reshape2` writes it.
-fn flatten2(l: &OpLoader) -> Result<Exec, KernelError> {
+fn flatten2(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let xshape = l.opt_output("XShape")?;
     let axis = l.int("axis")?;
@@ -696,7 +696,7 @@ fn padded(x_shape: &[i64], paddings: &[i64]) -> Result<(Vec<usize>, Vec<i64>), K
 }
 
 /// `pad`: `X` inside a tensor of `pad_value`, widened by `paddings`.
-fn pad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn pad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let paddings = l.ints("paddings")?.unwrap_or_default();
     let value = l.float("pad_value")?;
@@ -716,7 +716,7 @@ fn pad(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `pad_grad`: `Out@GRAD` cropped back to `X`'s place.
-fn pad_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn pad_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let dout = l.input("Out@GRAD")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

@@ -6,9 +6,9 @@
 use super::elementwise::dtype_mismatch;
 use super::optim::{Dense, Real, Step};
 use super::output::take_unless_input;
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::broadcast;
 use crate::tensor::num::{with_numeric_pair, Num};
@@ -31,7 +31,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 /// `mul_grad`: with X and Y flattened to matrices as `mul` does,
 /// `X@GRAD = Out@GRAD · Yᵀ` and `Y@GRAD = Xᵀ · Out@GRAD`, each in its
 /// operand's shape (GEMM, as the forward).
-fn mul_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn mul_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
     let xn = l.int("x_num_col_dims")?;
@@ -112,7 +112,7 @@ fn mul_grad_operands(
 /// two-thread split in [`multiply`] relies on this too; the tests check
 /// it). A product that [`multiply`] would split over two threads is
 /// computed whole instead, as it computes it, then updated.
-pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, KernelError> {
+pub(crate) fn mul_grad_fused(l: &OpReader, opt: Dense) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let dx = l.opt_output("X@GRAD")?;
     let xn = l.int("x_num_col_dims")?;
@@ -153,7 +153,7 @@ pub(crate) fn mul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, KernelErr
 /// matrices (or vectors) give `Y@GRAD` a block of rows at a time; with
 /// batch dims it is computed whole (summed over them, as `matmul_grad`
 /// does), then updated.
-pub(crate) fn matmul_grad_fused(l: &OpLoader, opt: Dense) -> Result<Exec, KernelError> {
+pub(crate) fn matmul_grad_fused(l: &OpReader, opt: Dense) -> Result<Exec, KernelError> {
     let op = match l.op.ty.as_str() {
         "matmul_grad" => MatmulGradOp::load(l, "transpose_X", "transpose_Y")?,
         _ => MatmulGradOp::load(l, "trans_x", "trans_y")?,
@@ -332,7 +332,7 @@ fn reduce_to(g: Tensor, want: &[i64]) -> Result<Tensor, KernelError> {
 /// other operand for each transpose case (times `alpha` for v1), 1-D
 /// operands treated as `matmul` treats them, batch dims summed back to each
 /// operand's shape.
-fn matmul_grad(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, KernelError> {
+fn matmul_grad(l: &OpReader, tx: &str, ty: &str) -> Result<Exec, KernelError> {
     let op = MatmulGradOp::load(l, tx, ty)?;
     let dy = l.opt_output("Y@GRAD")?;
     compute(move |s| {
@@ -360,7 +360,7 @@ struct MatmulGradOp {
 }
 
 impl MatmulGradOp {
-    fn load(l: &OpLoader, tx: &str, ty: &str) -> Result<MatmulGradOp, KernelError> {
+    fn load(l: &OpReader, tx: &str, ty: &str) -> Result<MatmulGradOp, KernelError> {
         Ok(MatmulGradOp {
             x: l.input("X")?,
             y: l.input("Y")?,
@@ -447,7 +447,7 @@ impl MatmulGrad {
     }
 }
 
-fn matmul(l: &OpLoader, tx: &str, ty: &str) -> Result<Exec, KernelError> {
+fn matmul(l: &OpReader, tx: &str, ty: &str) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let (tx, ty) = (l.bool_or(tx, false)?, l.bool_or(ty, false)?);
     let alpha = l.float_or("alpha", 1.0)?;
@@ -635,7 +635,7 @@ float_gemm!(f64);
 
 /// `mul`: X flattened to `[prod(X[..xn]), prod(X[xn..])]`, Y likewise at
 /// `yn`; the result has shape `X[..xn] ++ Y[yn..]`.
-fn mul(l: &OpLoader) -> Result<Exec, KernelError> {
+fn mul(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let xn = l.int("x_num_col_dims")?;
     let yn = l.int("y_num_col_dims")?;

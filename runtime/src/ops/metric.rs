@@ -1,9 +1,9 @@
 //! Metrics: top_k (with its gradient) and accuracy.
 
 use super::float::{self, f64s, i64s};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::num::with_numeric;
 use crate::tensor::{Element, Tensor};
 
@@ -15,7 +15,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 
 /// `top_k`: the `k` largest of each last-dim row, largest first (ties: the
 /// lower index first), and their int64 indices.
-fn top_k(l: &OpLoader) -> Result<Exec, KernelError> {
+fn top_k(l: &OpReader) -> Result<Exec, KernelError> {
     let x = l.input("X")?;
     let kt = l.opt_input("K")?;
     let (out, indices) = (l.output("Out")?, l.output("Indices")?);
@@ -84,7 +84,7 @@ fn largest<T: Copy + PartialOrd>(v: &[T], width: usize, k: usize) -> (Vec<T>, Ve
 
 /// `accuracy`: the share of rows whose label is among their top-k
 /// `Indices` (float32 `[1]`), and the counts (int32 `[1]`).
-fn accuracy(l: &OpLoader) -> Result<Exec, KernelError> {
+fn accuracy(l: &OpReader) -> Result<Exec, KernelError> {
     let (indices, label) = (l.input("Indices")?, l.input("Label")?);
     let (acc, correct, total) = (
         l.output("Accuracy")?,
@@ -125,7 +125,7 @@ fn accuracy(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `top_k_grad`: `Out@GRAD` scattered back to the positions `Indices` names.
-fn top_k_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn top_k_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, indices, dout) = (l.input("X")?, l.input("Indices")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

@@ -1,10 +1,15 @@
 //! Op kernels, one module per family, each with a `register_all`.
 //!
-//! A kernel is built once at load time from an op ([`OpLoader`]): the builder
-//! parses attributes and resolves variables, and returns an [`Exec`]: either
+//! A kernel is built once at load time from an op
+//! ([`OpReader`](crate::kernel::OpReader)): the builder parses attributes
+//! and resolves variables, and returns an [`Exec`](crate::exec::Exec): either
 //! a compute kernel (a closure that reads its inputs from the running
 //! frame's variables and writes its outputs) or a control op that the
 //! interpreter carries out itself (see `crate::exec`).
+//!
+//! Families import the kernel interface (`crate::kernel`), `exec`, `scope`,
+//! `value`, `tensor` and each other, never this module nor the loader:
+//! [`registry`] here lists every family, and only the loader reads it.
 pub(crate) mod arg;
 pub(crate) mod array;
 mod auc;
@@ -41,111 +46,72 @@ pub(crate) mod slice;
 mod split_merge;
 pub(crate) mod unary;
 
-pub(crate) use array::add_values;
-
-use std::collections::HashMap;
-
-use crate::error::KernelError;
-use crate::exec::{compute, Exec};
-use crate::loader::OpLoader;
-use crate::scope::Vars;
-
-/// Builds an op's [`Exec`] at load time.
-pub(crate) type Builder = fn(&OpLoader) -> Result<Exec, KernelError>;
+use crate::kernel::Registry;
 
 /// A family's `register_all`: adds its kernels.
 type RegisterAll = fn(&mut Registry);
 
-/// Op type -> builder.
-pub(crate) struct Registry {
-    /// Each op type's builder and the family module that registered it.
-    builders: HashMap<&'static str, (Builder, &'static str)>,
-    /// The family whose `register_all` is running.
-    family: &'static str,
-    /// Op types `add`ed more than once (refused by `build`).
-    duplicates: Vec<&'static str>,
+/// Every op the runtime implements, built once per process: a load looks
+/// kernels up here, and `fold_constants` loads a one-op program for every
+/// op it folds, so building the map per load cost more than the fold
+/// itself.
+pub(crate) fn registry() -> &'static Registry {
+    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    REGISTRY.get_or_init(|| match build() {
+        Ok(r) => r,
+        // The kernels are part of the binary; a kernel registered twice is
+        // a build defect that `every_kernel_is_registered_once` catches.
+        Err(twice) => panic!(
+            "fluidc's kernels are inconsistent: kernels registered twice: {}",
+            twice.join(", ")
+        ),
+    })
 }
 
-impl Registry {
-    /// Every op the runtime implements, built once per process: a load
-    /// looks kernels up here, and `fold_constants` loads a one-op program
-    /// for every op it folds, so building the map per load cost more than
-    /// the fold itself.
-    pub(crate) fn global() -> &'static Registry {
-        static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
-        REGISTRY.get_or_init(|| match Registry::build() {
-            Ok(r) => r,
-            // The kernels are part of the binary; a kernel registered twice is
-            // a build defect that `every_kernel_is_registered_once` catches.
-            Err(twice) => panic!(
-                "fluidc's kernels are inconsistent: kernels registered twice: {}",
-                twice.join(", ")
-            ),
-        })
+/// Every family's kernels; an op type registered twice is refused (the
+/// second would silently replace the first): the error lists them.
+fn build() -> Result<Registry, Vec<&'static str>> {
+    let mut r = Registry::new();
+    let families: [(&'static str, RegisterAll); 33] = [
+        ("array", array::register_all),
+        ("fill", fill::register_all),
+        ("elementwise", elementwise::register_all),
+        ("compare", compare::register_all),
+        ("unary", unary::register_all),
+        ("reduce", reduce::register_all),
+        ("matmul", matmul::register_all),
+        ("io", io::register_all),
+        ("optim", optim::register_all),
+        ("loss", loss::register_all),
+        ("metric", metric::register_all),
+        ("embedding", embedding::register_all),
+        ("pool", pool::register_all),
+        ("dropout", dropout::register_all),
+        ("norm", norm::register_all),
+        ("conv", conv::register_all),
+        ("manip", manip::register_all),
+        ("slice", slice::register_all),
+        ("lod", lod::register_all),
+        ("split_merge", split_merge::register_all),
+        ("sequence", sequence::register_all),
+        ("rnn_cells", rnn_cells::register_all),
+        ("cos_sim", cos_sim::register_all),
+        ("crf", crf::register_all),
+        ("beam_search", beam_search::register_all),
+        ("chunk_eval", chunk_eval::register_all),
+        ("auc", auc::register_all),
+        ("one_hot", one_hot::register_all),
+        ("sequence_expand", sequence_expand::register_all),
+        ("sequence_rnn", sequence_rnn::register_all),
+        ("arg", arg::register_all),
+        ("collective", collective::register_all),
+        ("control", control::register_all),
+    ];
+    for (family, register_all) in families {
+        r.set_family(family);
+        register_all(&mut r);
     }
-
-    /// Every family's kernels; an op type registered twice is refused (the
-    /// second would silently replace the first): the error lists them.
-    fn build() -> Result<Registry, Vec<&'static str>> {
-        let mut r = Registry {
-            builders: HashMap::new(),
-            family: "",
-            duplicates: Vec::new(),
-        };
-        let families: [(&'static str, RegisterAll); 33] = [
-            ("array", array::register_all),
-            ("fill", fill::register_all),
-            ("elementwise", elementwise::register_all),
-            ("compare", compare::register_all),
-            ("unary", unary::register_all),
-            ("reduce", reduce::register_all),
-            ("matmul", matmul::register_all),
-            ("io", io::register_all),
-            ("optim", optim::register_all),
-            ("loss", loss::register_all),
-            ("metric", metric::register_all),
-            ("embedding", embedding::register_all),
-            ("pool", pool::register_all),
-            ("dropout", dropout::register_all),
-            ("norm", norm::register_all),
-            ("conv", conv::register_all),
-            ("manip", manip::register_all),
-            ("slice", slice::register_all),
-            ("lod", lod::register_all),
-            ("split_merge", split_merge::register_all),
-            ("sequence", sequence::register_all),
-            ("rnn_cells", rnn_cells::register_all),
-            ("cos_sim", cos_sim::register_all),
-            ("crf", crf::register_all),
-            ("beam_search", beam_search::register_all),
-            ("chunk_eval", chunk_eval::register_all),
-            ("auc", auc::register_all),
-            ("one_hot", one_hot::register_all),
-            ("sequence_expand", sequence_expand::register_all),
-            ("sequence_rnn", sequence_rnn::register_all),
-            ("arg", arg::register_all),
-            ("collective", collective::register_all),
-            ("control", control::register_all),
-        ];
-        for (family, register_all) in families {
-            r.family = family;
-            register_all(&mut r);
-        }
-        match r.duplicates.as_slice() {
-            [] => Ok(r),
-            twice => Err(twice.to_vec()),
-        }
-    }
-
-    pub(crate) fn add(&mut self, op: &'static str, build: Builder) {
-        if self.builders.insert(op, (build, self.family)).is_some() {
-            self.duplicates.push(op);
-        }
-    }
-
-    pub(crate) fn get(&self, op: &str) -> Option<Builder> {
-        self.builders.get(op).map(|(b, _)| *b)
-    }
+    r.finish()
 }
 
 #[cfg(test)]
@@ -154,7 +120,7 @@ mod tests {
 
     #[test]
     fn every_kernel_is_registered_once() {
-        let r = Registry::build();
+        let r = build();
         assert!(r.is_ok(), "{:?}", r.err());
     }
 
@@ -162,13 +128,12 @@ mod tests {
     /// runtime module named as the transpiler module that defines it.
     #[test]
     fn kernels_live_in_their_definitions_family() {
-        let r = Registry::build().expect("builds");
+        let r = build().expect("builds");
         let mut apart: Vec<String> = r
-            .builders
-            .iter()
-            .filter_map(|(ty, (_, family))| {
+            .families()
+            .filter_map(|(ty, family)| {
                 let def = fluidc_transpiler::ops::get(ty)?;
-                (def.family != *family).then(|| {
+                (def.family != family).then(|| {
                     format!(
                         "{ty}: defined in ops/{}.rs, kernel in ops/{family}.rs",
                         def.family
@@ -182,13 +147,10 @@ mod tests {
 
     #[test]
     fn a_second_kernel_for_an_op_is_refused() {
-        let mut r = Registry {
-            builders: HashMap::new(),
-            family: "",
-            duplicates: Vec::new(),
-        };
+        let mut r = Registry::new();
         fill::register_all(&mut r);
         fill::register_all(&mut r);
-        assert!(r.duplicates.contains(&"fill_constant"));
+        let twice = r.finish().err().unwrap_or_default();
+        assert!(twice.contains(&"fill_constant"), "{twice:?}");
     }
 }

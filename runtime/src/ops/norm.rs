@@ -3,9 +3,9 @@
 //! `label_smooth` and `huber_loss`. Paddle 3.3.1's CPU kernels' formulas,
 //! computed in double (see `super::float`).
 use super::float::{self, f64s, set_grads};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::VarRef;
 use crate::tensor::Tensor;
 
@@ -61,7 +61,7 @@ fn per_column(
 /// by its own mean and (biased) variance, then scaled and shifted per
 /// column. `Mean` and `Variance` keep each row's statistics, shaped as
 /// the dims before `begin_norm_axis`.
-fn layer_norm(l: &OpLoader) -> Result<Exec, KernelError> {
+fn layer_norm(l: &OpReader) -> Result<Exec, KernelError> {
     let x = l.input("X")?;
     let (scale, bias) = (l.opt_input("Scale")?, l.opt_input("Bias")?);
     let y = l.output("Y")?;
@@ -102,7 +102,7 @@ fn layer_norm(l: &OpLoader) -> Result<Exec, KernelError> {
 /// Its grad, with `x̂` a row normalized and `g = dY * scale`:
 /// `dX = inv_std (g - mean(g) - x̂ mean(g x̂))`, `dScale = sum_rows dY x̂`,
 /// `dBias = sum_rows dY`.
-fn layer_norm_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn layer_norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dy) = (l.input("X")?, l.input("Y@GRAD")?);
     let (mean, var) = (l.input("Mean")?, l.input("Variance")?);
     let scale = l.opt_input("Scale")?;
@@ -161,7 +161,7 @@ fn layer_norm_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `norm`: `Norm = sqrt(sum(x²) + epsilon)` along `axis`, `Out = x / Norm`.
-fn norm(l: &OpLoader) -> Result<Exec, KernelError> {
+fn norm(l: &OpReader) -> Result<Exec, KernelError> {
     let x = l.input("X")?;
     let out = l.output("Out")?;
     let norm_out = l.opt_output("Norm")?;
@@ -197,7 +197,7 @@ fn norm(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// Its grad: `dX = (dOut - Out sum(dOut Out)) / Norm` along `axis`.
-fn norm_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, norm_in, dout) = (l.input("X")?, l.input("Norm")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -308,7 +308,7 @@ fn prelu_inputs(
 }
 
 /// `prelu`: `x` where positive, `alpha x` elsewhere.
-fn prelu(l: &OpLoader) -> Result<Exec, KernelError> {
+fn prelu(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, alpha, out) = (l.input("X")?, l.input("Alpha")?, l.output("Out")?);
     let mode = l.string("mode")?.unwrap_or("all").to_string();
     let nhwc = l.string("data_format")? == Some("NHWC");
@@ -326,7 +326,7 @@ fn prelu(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// Its grad: `dX = dOut` where `x > 0`, else `alpha dOut`; `dAlpha` adds
 /// up `x dOut` over the elements that use it where `x <= 0`.
-fn prelu_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn prelu_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, alpha, dout) = (l.input("X")?, l.input("Alpha")?, l.input("Out@GRAD")?);
     let (dx, dalpha) = (l.opt_output("X@GRAD")?, l.opt_output("Alpha@GRAD")?);
     let mode = l.string("mode")?.unwrap_or("all").to_string();
@@ -362,7 +362,7 @@ fn prelu_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `label_smooth`: `(1 - epsilon) x + epsilon prior`, the prior
 /// `PriorDist` per class or uniform (`1 / classes`).
-fn label_smooth(l: &OpLoader) -> Result<Exec, KernelError> {
+fn label_smooth(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let prior = l.opt_input("PriorDist")?;
     let eps = l.float("epsilon")?;
@@ -390,7 +390,7 @@ fn label_smooth(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// Its grad: `(1 - epsilon) dOut`.
-fn label_smooth_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn label_smooth_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let dout = l.input("Out@GRAD")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -409,7 +409,7 @@ fn label_smooth_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `huber_loss`: with `r = y - x`, `Out = r²/2` where `|r| <= delta`, else
 /// `delta (|r| - delta/2)`; `Residual` keeps `r`.
-fn huber_loss(l: &OpLoader) -> Result<Exec, KernelError> {
+fn huber_loss(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, y) = (l.input("X")?, l.input("Y")?);
     let (out, residual) = (l.output("Out")?, l.opt_output("Residual")?);
     let delta = l.float_or("delta", 1.0)?;
@@ -447,7 +447,7 @@ fn huber_loss(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// Its grad: with `g = r` where `|r| <= delta`, else `delta sign(r)`:
 /// `dX = -g dOut`, `dY = g dOut`.
-fn huber_loss_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn huber_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (residual, dout) = (l.input("Residual")?, l.input("Out@GRAD")?);
     let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
     let delta = l.float_or("delta", 1.0)?;
@@ -512,7 +512,7 @@ fn bn_index(nhwc: bool, (_, c, sp): (usize, usize, usize), b: usize, ch: usize, 
     }
 }
 
-fn bn_layout(l: &OpLoader) -> Result<bool, KernelError> {
+fn bn_layout(l: &OpReader) -> Result<bool, KernelError> {
     match l.string("data_layout")?.unwrap_or("NCHW") {
         "NCHW" | "AnyLayout" => Ok(false),
         "NHWC" => Ok(true),
@@ -526,7 +526,7 @@ fn bn_layout(l: &OpLoader) -> Result<bool, KernelError> {
 /// variance and folds them into the running ones with `momentum`;
 /// `is_test`/`use_global_stats` normalize with the running ones.
 /// `SavedVariance` is the inverse standard deviation, as Paddle saves it.
-fn batch_norm(l: &OpLoader) -> Result<Exec, KernelError> {
+fn batch_norm(l: &OpReader) -> Result<Exec, KernelError> {
     let x = l.input("X")?;
     let (scale, bias) = (l.opt_input("Scale")?, l.opt_input("Bias")?);
     let (mean, var) = (l.input("Mean")?, l.input("Variance")?);
@@ -635,7 +635,7 @@ fn batch_norm(l: &OpLoader) -> Result<Exec, KernelError> {
 /// statistics, the running ones): `dbias = sum dy`, `dscale = sum dy x̂`,
 /// `dx = scale inv_std (dy - dbias / m - x̂ dscale / m)` (global: `dx =
 /// scale inv_std dy`).
-fn batch_norm_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn batch_norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dy) = (l.input("X")?, l.input("Y@GRAD")?);
     let scale = l.opt_input("Scale")?;
     let (saved_mean, saved_var) = (l.input("SavedMean")?, l.input("SavedVariance")?);

@@ -10,9 +10,9 @@
 //! ignores the attribute and always refuses such an id).
 use fluidc_transpiler::VarKind;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::i64s;
 use crate::tensor::{dtype_name, Tensor};
 
@@ -20,7 +20,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("one_hot_v2", one_hot_v2);
 }
 
-fn one_hot_v2(l: &OpLoader) -> Result<Exec, KernelError> {
+fn one_hot_v2(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let depth_tensor = l.opt_input("depth_tensor")?;
     let depth_attr = l.int("depth")?;

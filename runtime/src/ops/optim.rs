@@ -12,9 +12,9 @@
 use fluidc_transpiler::VarKind;
 use num_traits::{Float, One, Zero};
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{dtype_name, Element, Tensor};
 
@@ -134,7 +134,7 @@ struct State {
 // without a move of the tensor (see `Vars::set_boxed`).
 #[allow(clippy::vec_box)]
 impl State {
-    fn load(l: &OpLoader, slots: &[(&'static str, &'static str)]) -> Result<State, KernelError> {
+    fn load(l: &OpReader, slots: &[(&'static str, &'static str)]) -> Result<State, KernelError> {
         let pairs = slots
             .iter()
             .map(|&(i, o)| Ok((i, l.input(i)?, l.output(o)?)))
@@ -200,7 +200,7 @@ fn slices<'a, T: Real>(
 }
 
 /// `sgd`: `param -= lr * grad`.
-fn sgd(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sgd(l: &OpReader) -> Result<Exec, KernelError> {
     let dense = Dense::load(l)?;
     compute(move |s| dense.run(s))
 }
@@ -208,7 +208,7 @@ fn sgd(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `momentum` (Paddle's CPU functor: `rescale_grad` is not applied there):
 /// `v = mu * v + g` (with `g += coeff * param` for `l2_decay`), then
 /// `param -= lr * v`, or with Nesterov `param -= (g + mu * v) * lr`.
-fn momentum(l: &OpLoader) -> Result<Exec, KernelError> {
+fn momentum(l: &OpReader) -> Result<Exec, KernelError> {
     let dense = Dense::load(l)?;
     compute(move |s| dense.run(s))
 }
@@ -234,7 +234,7 @@ fn scalar_or(s: &Vars, r: &Option<VarRef>, attr: f64) -> Result<f64, KernelError
 /// (the outputs are the inputs' variables). The gradient's rows get the
 /// dense update; the others, unless `lazy_mode`, decay their moments and
 /// step with the plain `epsilon` (`SparseAdamFunctor<T, CPUAdam>`).
-fn adam(l: &OpLoader) -> Result<Exec, KernelError> {
+fn adam(l: &OpReader) -> Result<Exec, KernelError> {
     let dense = Dense::load(l)?;
     let sparse_grad = l.declared_kind(&dense.grad.name) == Some(VarKind::SelectedRows);
     let lazy = l.bool("lazy_mode")?;
@@ -512,7 +512,7 @@ impl<T: Real> Step<T> {
 
 impl Dense {
     /// An `sgd`, `momentum` or `adam` op (anything else is an error).
-    pub(crate) fn load(l: &OpLoader) -> Result<Dense, KernelError> {
+    pub(crate) fn load(l: &OpReader) -> Result<Dense, KernelError> {
         let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
         let (slots, kind): (Vec<(&'static str, &'static str)>, Kind) = match l.op.ty.as_str() {
             "sgd" => (vec![("Param", "ParamOut")], Kind::Sgd),
@@ -694,7 +694,7 @@ fn pow_tensor<T: Real>(old: &Tensor, v: T) -> Result<Tensor, KernelError> {
 /// `adamax`: `m = beta1 m + (1 - beta1) g`, `u = max(|g|, beta2 u + eps)`,
 /// `param -= lr / (1 - beta1_pow) * m / u` (the beta power is advanced by
 /// a separate `scale` op the optimizer appends).
-fn adamax(l: &OpLoader) -> Result<Exec, KernelError> {
+fn adamax(l: &OpReader) -> Result<Exec, KernelError> {
     let state = State::load(
         l,
         &[
@@ -732,7 +732,7 @@ fn adamax(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `adagrad`: `m += g * g`, `param -= lr * g / (sqrt(m) + epsilon)`.
-fn adagrad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn adagrad(l: &OpReader) -> Result<Exec, KernelError> {
     let state = State::load(l, &[("Param", "ParamOut"), ("Moment", "MomentOut")])?;
     let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
     let epsilon = l.float("epsilon")?;
@@ -758,7 +758,7 @@ fn adagrad(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `decayed_adagrad`: `m = decay m + (1 - decay) g g`, `param -= lr * g /
 /// (sqrt(m) + epsilon)`; `1 - decay` in float32, as Paddle's kernel takes
 /// the attribute.
-fn decayed_adagrad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn decayed_adagrad(l: &OpReader) -> Result<Exec, KernelError> {
     let state = State::load(l, &[("Param", "ParamOut"), ("Moment", "MomentOut")])?;
     let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
     let (decay, epsilon) = (l.float("decay")? as f32, l.float("epsilon")?);
@@ -788,7 +788,7 @@ fn decayed_adagrad(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `mg = rho mg + (1 - rho) g` and `mom = momentum mom + lr g /
 /// sqrt(ms - mg mg + eps)`, else `mom = momentum mom + lr g / sqrt(ms +
 /// eps)`; `param -= mom`.
-fn rmsprop(l: &OpLoader) -> Result<Exec, KernelError> {
+fn rmsprop(l: &OpReader) -> Result<Exec, KernelError> {
     let centered = l.bool("centered")?;
     let mut slots = vec![
         ("Param", "ParamOut"),
@@ -835,7 +835,7 @@ fn rmsprop(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `adadelta`: `asg = rho asg + (1 - rho) g g`, `update = -sqrt((asu + eps)
 /// / (asg + eps)) g` (as two square roots), `param += lr * update`,
 /// `asu = rho asu + (1 - rho) update^2`.
-fn adadelta(l: &OpLoader) -> Result<Exec, KernelError> {
+fn adadelta(l: &OpReader) -> Result<Exec, KernelError> {
     let state = State::load(
         l,
         &[
@@ -873,7 +873,7 @@ fn adadelta(l: &OpLoader) -> Result<Exec, KernelError> {
 /// (1 when either norm is 0, or without weight decay unless
 /// `always_adapt`); the beta powers advance into their outputs when those
 /// are given.
-fn lamb(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lamb(l: &OpReader) -> Result<Exec, KernelError> {
     let state = State::load(
         l,
         &[

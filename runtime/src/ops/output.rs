@@ -10,9 +10,9 @@
 //! updated in place when nothing else shares its buffer. Either way a
 //! shared buffer is never written: copy-on-write keeps `assign`'s and
 //! channel sends' copies intact.
-use super::Vars;
 use crate::error::KernelError;
 use crate::scope::VarRef;
+use crate::scope::Vars;
 use crate::tensor::{par, Buffer, Element, Shape, Tensor};
 
 /// The input of a one-input kernel whose output has the input's shape.

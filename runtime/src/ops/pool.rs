@@ -4,9 +4,9 @@
 
 use super::conv::{nchw, paddings, pair};
 use super::float::{self, f64s};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("pool2d", pool2d);
@@ -41,7 +41,7 @@ struct Cell {
     size: f64,
 }
 
-fn pool2d(l: &OpLoader) -> Result<Exec, KernelError> {
+fn pool2d(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let a = PoolAttrs::load(l)?;
     compute(move |s| {
@@ -72,7 +72,7 @@ fn pool2d(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `pool2d_grad`: max routes each output's gradient to the first input
 /// equal to it in its window; avg spreads it over the window.
-fn pool2d_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn pool2d_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out, dout) = (l.input("X")?, l.input("Out")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -119,7 +119,7 @@ fn pool2d_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 impl PoolAttrs {
-    fn load(l: &OpLoader) -> Result<PoolAttrs, KernelError> {
+    fn load(l: &OpReader) -> Result<PoolAttrs, KernelError> {
         nchw(l, "data_format")?;
         let max = match l.string("pooling_type")?.unwrap_or("") {
             "max" => true,

@@ -7,9 +7,9 @@
 use fluidc_transpiler::VarKind;
 
 use super::float::{self, f64s};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::num::{with_numeric, Num};
 use crate::tensor::{Element, Shape, Tensor};
 
@@ -36,7 +36,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 /// `squared_l2_norm`: the sum of squares, shape `[1]`.
-fn squared_l2_norm(l: &OpLoader) -> Result<Exec, KernelError> {
+fn squared_l2_norm(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let t = s.tensor(&x)?;
@@ -50,7 +50,7 @@ fn squared_l2_norm(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `squared_l2_norm_grad`: `2 x d`.
-fn squared_l2_norm_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn squared_l2_norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -68,7 +68,7 @@ fn squared_l2_norm_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `clip_by_norm`: `x * max_norm / ||x||` when the norm exceeds `max_norm`.
-fn clip_by_norm(l: &OpLoader) -> Result<Exec, KernelError> {
+fn clip_by_norm(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let max_norm = l.float_or("max_norm", 1.0)?;
     compute(move |s| {
@@ -104,7 +104,7 @@ fn reduced_index(dims: &[usize], reduced: &[bool]) -> Vec<usize> {
 /// `reduce_all` (`all`) or `reduce_any` over bool tensors: the min or
 /// max of the bools as 0/1. An empty reduction is false for both, as
 /// Paddle 3.3.1's CPU kernel gives it (not numpy's `all` of nothing).
-fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, KernelError> {
+fn reduce_logic(l: &OpReader, all: bool) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let dims = l.ints("dim")?.unwrap_or_default();
     let keep = l.bool("keep_dim")?;
@@ -132,7 +132,7 @@ fn reduce_logic(l: &OpLoader, all: bool) -> Result<Exec, KernelError> {
 }
 
 /// `mean_grad`: `d / numel` everywhere.
-fn mean_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn mean_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -153,7 +153,7 @@ fn mean_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `reduce_*_grad`: `Out@GRAD` spread back over the reduced dims (divided
 /// by the count for mean; for max and min only where `X` equals `Out`;
 /// for prod `Out / X`, as Paddle's ProdGradFunctor divides).
-fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, KernelError> {
+fn reduce_grad(l: &OpReader, op: Reduce) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let out = match op {
         Reduce::Max | Reduce::Min | Reduce::Prod => Some(l.input("Out")?),
@@ -225,7 +225,7 @@ fn reduce_grad(l: &OpLoader, op: Reduce) -> Result<Exec, KernelError> {
 
 /// `cross_entropy_grad`: hard labels, `-d / x` at the label's class (0 for
 /// `ignore_index` rows); soft labels, `-label / x * d`.
-fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn cross_entropy_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, label, dy) = (l.input("X")?, l.input("Label")?, l.input("Y@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -283,7 +283,7 @@ fn cross_entropy_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// Hard labels: `Y[i] = -log(X[i, Label[i]])`, shape `[N, 1]`; a row whose
 /// label is `ignore_index` gives 0. Soft labels: `Y[i] = -sum(L[i] * log X[i])`.
-fn cross_entropy(l: &OpLoader) -> Result<Exec, KernelError> {
+fn cross_entropy(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, label, out) = (l.input("X")?, l.input("Label")?, l.output("Y")?);
     let soft = l.bool("soft_label")?;
     let ignore = l.int("ignore_index")?;
@@ -342,7 +342,7 @@ pub(crate) enum Reduce {
     Prod,
 }
 
-fn mean(l: &OpLoader) -> Result<Exec, KernelError> {
+fn mean(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let t = s.tensor(&x)?;
@@ -353,7 +353,7 @@ fn mean(l: &OpLoader) -> Result<Exec, KernelError> {
     })
 }
 
-fn reduce(l: &OpLoader, op: Reduce) -> Result<Exec, KernelError> {
+fn reduce(l: &OpReader, op: Reduce) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let dims = l.ints("dim")?.unwrap_or_default();
     let keep = l.bool("keep_dim")?;

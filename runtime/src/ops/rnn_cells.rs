@@ -9,9 +9,9 @@
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2, LinalgScalar, ShapeBuilder};
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{needs_float, set_grads};
 use crate::ops::optim::Real;
 use crate::scope::{TensorRef, VarRef, Vars};
@@ -41,7 +41,7 @@ pub(super) enum Act {
 
 impl Act {
     /// `gru_unit`'s numbered attribute.
-    fn from_code(l: &OpLoader, name: &str, default: i64) -> Result<Act, KernelError> {
+    fn from_code(l: &OpReader, name: &str, default: i64) -> Result<Act, KernelError> {
         Ok(match l.int_or(name, default)? {
             0 => Act::Identity,
             1 => Act::Sigmoid,
@@ -56,7 +56,7 @@ impl Act {
     }
 
     /// `lstm`'s and `gru`'s named attribute.
-    pub(super) fn from_name(l: &OpLoader, name: &str, default: &str) -> Result<Act, KernelError> {
+    pub(super) fn from_name(l: &OpReader, name: &str, default: &str) -> Result<Act, KernelError> {
         Ok(match l.string(name)?.unwrap_or(default) {
             "sigmoid" => Act::Sigmoid,
             "tanh" => Act::Tanh,
@@ -177,7 +177,7 @@ fn gru_dims(
 /// the candidate `c` the activation of the last third plus
 /// `ResetHiddenPrev · W_c`, and `Hidden = u * c + (1 - u) * h_prev`
 /// (`origin_mode`: `u * h_prev + (1 - u) * c`). `Gate` keeps `u`, `r`, `c`.
-fn gru_unit(l: &OpLoader) -> Result<Exec, KernelError> {
+fn gru_unit(l: &OpReader) -> Result<Exec, KernelError> {
     let op = GruOp::load(l)?;
     let (gate, reset, hidden) = (
         l.output("Gate")?,
@@ -241,7 +241,7 @@ impl GruOp {
         Ok((xt, ht, wt, bt, dims))
     }
 
-    fn load(l: &OpLoader) -> Result<GruOp, KernelError> {
+    fn load(l: &OpReader) -> Result<GruOp, KernelError> {
         Ok(GruOp {
             input: l.input("Input")?,
             prev: l.input("HiddenPrev")?,
@@ -325,7 +325,7 @@ fn gru_forward<T: Cell>(
 /// `gru_unit_grad`: the gradients of `Input`, `HiddenPrev`, `Weight` and
 /// `Bias` from `Hidden@GRAD`, through the `Gate` and `ResetHiddenPrev`
 /// the forward kept, in the order Paddle's kernel takes them.
-fn gru_unit_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn gru_unit_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let op = GruOp::load(l)?;
     let (gate, reset, dhidden) = (
         l.input("Gate")?,
@@ -495,7 +495,7 @@ fn lstm_dims(x: &Tensor, c_prev: &Tensor) -> Result<(usize, usize), KernelError>
 /// `lstm_unit`: with `i, f, o, g` the four quarters of each row of `X`,
 /// `C = sigmoid(f + forget_bias) * C_prev + sigmoid(i) * tanh(g)` and
 /// `H = sigmoid(o) * tanh(C)`.
-fn lstm_unit(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lstm_unit(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, c_prev) = (l.input("X")?, l.input("C_prev")?);
     let (c_out, h_out) = (l.output("C")?, l.output("H")?);
     let forget_bias = l.float("forget_bias")?;
@@ -567,7 +567,7 @@ fn grad_or_zeros<T: Cell>(
 
 /// `lstm_unit_grad`: `X@GRAD` and `C_prev@GRAD` from `C@GRAD` and
 /// `H@GRAD`, recomputing the gates from `X` as Paddle 1.x's kernel did.
-fn lstm_unit_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lstm_unit_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, c_prev, c) = (l.input("X")?, l.input("C_prev")?, l.input("C")?);
     let (dc, dh) = (l.opt_input("C@GRAD")?, l.opt_input("H@GRAD")?);
     let (dx, dc_prev) = (l.opt_output("X@GRAD")?, l.opt_output("C_prev@GRAD")?);

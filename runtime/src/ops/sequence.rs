@@ -1,9 +1,9 @@
 //! `sequence_pool`, `sequence_softmax` and `sequence_conv` with their
 //! grads, over the sequences of `X`'s last LoD level as Paddle's CPU
 //! functors compute them.
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{f64s, needs_float, tensor};
 use crate::ops::optim::Real;
 use crate::tensor::Tensor;
@@ -27,7 +27,7 @@ enum Pool {
     First,
 }
 
-fn pool_type(l: &OpLoader) -> Result<Pool, KernelError> {
+fn pool_type(l: &OpReader) -> Result<Pool, KernelError> {
     let name = l
         .string("pooltype")?
         .unwrap_or("AVERAGE")
@@ -74,7 +74,7 @@ fn pooled_shape(x: &Tensor, n: usize) -> (Vec<i64>, Vec<Vec<usize>>) {
     (shape, lod[..lod.len() - 1].to_vec())
 }
 
-fn sequence_pool(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sequence_pool(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let max_index = l.opt_output("MaxIndex")?;
     let pool = pool_type(l)?;
@@ -159,7 +159,7 @@ impl Sqrt for f64 {
 
 /// `X@GRAD`: each sequence's `Out@GRAD` row spread back over the rows
 /// the pool read (shared evenly for AVERAGE, by `1/sqrt(len)` for SQRT).
-fn sequence_pool_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sequence_pool_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let max_index = l.opt_input("MaxIndex")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
@@ -240,7 +240,7 @@ fn sequence_pool_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `sequence_softmax`: the softmax of each sequence of a one-column `X`,
 /// `exp(x) / sum(exp(x))` in the input's precision without subtracting the
 /// maximum, as Paddle's CPU functor computes it. `Out` keeps `X`'s LoD.
-fn sequence_softmax(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sequence_softmax(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         let xt = s.tensor(&x)?;
@@ -269,7 +269,7 @@ fn sequence_softmax(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// Its grad: per sequence, `(dout - sum(dout * out)) * out`.
-fn sequence_softmax_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sequence_softmax_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out, dout) = (l.input("X")?, l.input("Out")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -333,7 +333,7 @@ struct Context {
 }
 
 impl Context {
-    fn load(l: &OpLoader) -> Result<Context, KernelError> {
+    fn load(l: &OpReader) -> Result<Context, KernelError> {
         if l.bool_or("paddingTrainable", false)? || l.given(&["PaddingData"]) {
             return Err(KernelError::Unsupported("sequence_conv with trainable padding (paddingTrainable, PaddingData) is not supported; fluidc pads with zeros".into()));
         }
@@ -387,7 +387,7 @@ fn conv_dims(
 /// `sequence_conv`: each row's window of `contextLength` rows of its own
 /// sequence (zeros past its ends), flattened and multiplied by `Filter`.
 /// `Out` keeps `X`'s LoD.
-fn sequence_conv(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sequence_conv(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, filter, out) = (l.input("X")?, l.input("Filter")?, l.output("Out")?);
     let ctx = Context::load(l)?;
     compute(move |s| {
@@ -418,7 +418,7 @@ fn sequence_conv(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// Its grad: `Filter@GRAD` sums each window times its row's `Out@GRAD`;
 /// `X@GRAD` gives each row back what the windows that read it took.
-fn sequence_conv_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sequence_conv_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, filter, dout) = (l.input("X")?, l.input("Filter")?, l.input("Out@GRAD")?);
     let (dx, dfilter) = (l.opt_output("X@GRAD")?, l.opt_output("Filter@GRAD")?);
     let ctx = Context::load(l)?;

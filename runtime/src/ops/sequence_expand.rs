@@ -7,9 +7,9 @@
 //! `Out` has `X`'s LoD made of the copies (none when `X` has none); the
 //! gradient of a unit is the sum of its copies' gradients. A level of one
 //! offset (no sequences) passes `X` through.
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{f64s, tensor};
 use crate::ops::lod::take_rows;
 use crate::tensor::Tensor;
@@ -97,7 +97,7 @@ fn plan(x: &Tensor, y: &Tensor, ref_level: i64, xn: &str, yn: &str) -> Result<Pl
 
 /// `Out`: `X`'s units copied per the plan, with the copies' LoD when `X`
 /// has LoD.
-fn sequence_expand(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sequence_expand(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let ref_level = l.int("ref_level")?;
     compute(move |s| {
@@ -130,7 +130,7 @@ fn sequence_expand(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `X@GRAD`: each unit's rows the sum of its copies' gradients (zero for
 /// a unit not copied), with `X`'s LoD.
-fn sequence_expand_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sequence_expand_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

@@ -20,9 +20,9 @@
 use fluidc_transpiler::VarKind;
 
 use super::rnn_cells::Act;
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{f64s, needs_float, set_grads, tensor};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::Tensor;
@@ -45,7 +45,7 @@ struct Spec {
 }
 
 impl Spec {
-    fn load(l: &OpLoader) -> Result<Spec, KernelError> {
+    fn load(l: &OpReader) -> Result<Spec, KernelError> {
         Ok(Spec {
             peepholes: l.bool_or("use_peepholes", true)?,
             reverse: l.bool_or("is_reverse", false)?,
@@ -152,7 +152,7 @@ fn optional(s: &Vars, r: &Option<VarRef>, op: &str) -> Result<Option<Vec<f64>>, 
 /// `f = gate(g_f + c_prev * p_f)`, `c = c_in * i + c_prev * f`,
 /// `o = gate(g_o + c * p_o)`, `h = o * cell(c)`; `H0`/`C0` start each
 /// sequence (zeros without them).
-fn lstm(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lstm(l: &OpReader) -> Result<Exec, KernelError> {
     let (input, weight) = (l.input("Input")?, l.input("Weight")?);
     let (bias, h0, c0) = (l.opt_input("Bias")?, l.opt_input("H0")?, l.opt_input("C0")?);
     let (hidden, cell) = (l.output("Hidden")?, l.output("Cell")?);
@@ -250,7 +250,7 @@ fn lstm(l: &OpLoader) -> Result<Exec, KernelError> {
 /// does not propagate `Cell@GRAD`), with the gates and cell the forward
 /// kept; gives the gradients of `Input`, `Weight`, `Bias` (peephole
 /// weights included), `H0` and `C0`.
-fn lstm_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn lstm_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (input, weight) = (l.input("Input")?, l.input("Weight")?);
     let (bias, h0, c0) = (l.opt_input("Bias")?, l.opt_input("H0")?, l.opt_input("C0")?);
     let (hidden, cell) = (l.input("Hidden")?, l.input("Cell")?);
@@ -381,7 +381,7 @@ struct GruSpec {
 }
 
 impl GruSpec {
-    fn load(l: &OpLoader) -> Result<GruSpec, KernelError> {
+    fn load(l: &OpReader) -> Result<GruSpec, KernelError> {
         Ok(GruSpec {
             reverse: l.bool_or("is_reverse", false)?,
             origin: l.bool_or("origin_mode", false)?,
@@ -424,7 +424,7 @@ fn sequence_steps(offsets: &[usize], reverse: bool) -> Vec<Vec<usize>> {
 /// W_ur)`, `rh = r * h_prev`, `c = act(Input_t + Bias + rh · W_c)`,
 /// `h = h_prev - u * h_prev + u * c` (`origin_mode`: `u * h_prev + c -
 /// u * c`), written as Paddle's gru_finalOutput writes them.
-fn gru(l: &OpLoader) -> Result<Exec, KernelError> {
+fn gru(l: &OpReader) -> Result<Exec, KernelError> {
     let (input, weight) = (l.input("Input")?, l.input("Weight")?);
     let (bias, h0) = (l.opt_input("Bias")?, l.opt_input("H0")?);
     let hidden = l.output("Hidden")?;
@@ -519,7 +519,7 @@ fn gru(l: &OpLoader) -> Result<Exec, KernelError> {
 /// gradients of `Input`, `H0`, `Weight` and `Bias`, as Paddle's kernel
 /// computes them (see `recurrent` below for where that is not the exact
 /// derivative).
-fn gru_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn gru_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (input, weight) = (l.input("Input")?, l.input("Weight")?);
     let (bias, h0) = (l.opt_input("Bias")?, l.opt_input("H0")?);
     let (gate, reset, batch_hidden) = (

@@ -4,9 +4,9 @@
 //! `slice_dims`, so build-time shapes and run-time shapes agree.
 use fluidc_transpiler::ops::slice::slice_dims;
 
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::tensor::{with_data, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
@@ -30,7 +30,7 @@ struct Attrs {
 }
 
 impl Attrs {
-    fn of(l: &OpLoader) -> Result<Attrs, KernelError> {
+    fn of(l: &OpReader) -> Result<Attrs, KernelError> {
         for t in [
             "StartsTensor",
             "EndsTensor",
@@ -118,7 +118,7 @@ fn for_each_run(shape: &[i64], r: &Region, mut run: impl FnMut(usize, usize)) {
     }
 }
 
-fn slice(l: &OpLoader) -> Result<Exec, KernelError> {
+fn slice(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("Input")?, l.output("Out")?);
     let attrs = Attrs::of(l)?;
     compute(move |s| {
@@ -142,7 +142,7 @@ fn slice(l: &OpLoader) -> Result<Exec, KernelError> {
 
 /// `slice_grad`: `Out@GRAD` written back into the box of a zero tensor
 /// shaped like `Input`.
-fn slice_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn slice_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("Input")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("Input@GRAD")? else {
         return compute(|_| Ok(()));

@@ -6,9 +6,9 @@
 //! and puts the levels above `level` back from `X`. Paddle 3.3.1 dropped
 //! both (docs/ops.md).
 use super::lod::{append_lod, sub_lod};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{dtype_name, with_data, Element, Lod, Tensor};
 use crate::value::Value;
@@ -18,7 +18,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("merge_lod_tensor", merge_lod_tensor);
 }
 
-fn level(l: &OpLoader) -> Result<usize, KernelError> {
+fn level(l: &OpReader) -> Result<usize, KernelError> {
     usize::try_from(l.int_or("level", 0)?)
         .map_err(|_| KernelError::Attribute("`level` must not be negative".into()))
 }
@@ -91,7 +91,7 @@ fn join_rows(
 /// `split_lod_tensor`: the sequences of `X`'s level `level` (its rows
 /// without LoD) whose `Mask` entry is true to `OutTrue`, the others to
 /// `OutFalse`, each with its LoD from that level down.
-fn split_lod_tensor(l: &OpLoader) -> Result<Exec, KernelError> {
+fn split_lod_tensor(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, mask) = (l.input("X")?, l.input("Mask")?);
     let outs = [l.opt_output("OutFalse")?, l.opt_output("OutTrue")?];
     let level = level(l)?;
@@ -134,7 +134,7 @@ fn split_lod_tensor(l: &OpLoader) -> Result<Exec, KernelError> {
 /// `Mask` entry in order, the next sequence of `InTrue` or `InFalse` (its
 /// rows and LoD), then `X`'s LoD levels above `level` in front. A branch
 /// nothing wrote counts as no rows.
-fn merge_lod_tensor(l: &OpLoader) -> Result<Exec, KernelError> {
+fn merge_lod_tensor(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, mask, out) = (l.input("X")?, l.input("Mask")?, l.output("Out")?);
     let branches = [l.input("InFalse")?, l.input("InTrue")?];
     let level = level(l)?;

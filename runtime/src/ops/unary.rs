@@ -8,9 +8,9 @@ use fluidc_transpiler::VarKind;
 
 use super::float::{self, f64s};
 use super::output::{map, map_vars, Source};
-use super::{compute, Exec, Registry};
 use crate::error::KernelError;
-use crate::loader::OpLoader;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::num::{with_numeric, with_numeric_dtype, Num};
 use crate::tensor::{dtype_name, Buffer, Data, Element, Scalar, Shape, Tensor};
@@ -351,7 +351,7 @@ impl Unary {
     }
 }
 
-fn unary(l: &OpLoader, op: Unary) -> Result<Exec, KernelError> {
+fn unary(l: &OpReader, op: Unary) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| map_vars(s, &x, &out, |src| apply(op, src)))
 }
@@ -378,7 +378,7 @@ fn needs_float(op: &str, t: &Tensor) -> KernelError {
 
 /// `scale`: `x * scale + bias` (or `(x + bias) * scale`), with scale and bias
 /// cast to the tensor's dtype first, as Paddle's kernel does.
-fn scale(l: &OpLoader) -> Result<Exec, KernelError> {
+fn scale(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let scale_tensor = l.opt_input("ScaleTensor")?;
     let (scale, bias) = (l.float("scale")?, l.float("bias")?);
@@ -408,7 +408,7 @@ fn scale(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `increment`: adds `step` (cast to the dtype) to a one-element tensor.
-fn increment(l: &OpLoader) -> Result<Exec, KernelError> {
+fn increment(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let step = l.float("step")?;
     compute(move |s| {
@@ -453,7 +453,7 @@ fn increment_vars(s: &mut Vars, x: &VarRef, out: &VarRef, step: f64) -> Result<(
     Ok(())
 }
 
-fn softmax(l: &OpLoader) -> Result<Exec, KernelError> {
+fn softmax(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let axis = l.int("axis")?;
     compute(move |s| {
@@ -476,22 +476,38 @@ pub(crate) fn softmax_tensor(t: &Tensor, axis: i64) -> Result<Tensor, KernelErro
     let dims: Vec<usize> = t.shape().iter().map(|&d| d as usize).collect();
     let n = dims.get(a).copied().unwrap_or(1);
     let inner: usize = dims.iter().skip(a + 1).product();
-    let softmax_f64 = |v: &[f64]| -> Vec<f64> {
+    let of_f64 = |v: &[f64]| -> Vec<f64> {
         if n == 0 || inner == 0 {
             return v.to_vec();
         }
-        super::loss::softmax(v, (v.len() / (n * inner), n, inner))
+        softmax_f64(v, (v.len() / (n * inner), n, inner))
     };
     let data = match t.data() {
         Data::Float32(v) if inner == 1 && n > 0 => Data::Float32(softmax_rows_f32(v, n).into()),
         Data::Float32(v) => {
-            let r = softmax_f64(&v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>());
+            let r = of_f64(&v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>());
             Data::Float32(r.iter().map(|&x| x as f32).collect())
         }
-        Data::Float64(v) => Data::Float64(softmax_f64(v).into()),
+        Data::Float64(v) => Data::Float64(of_f64(v).into()),
         _ => return Err(needs_float("softmax", t)),
     };
     Ok(Tensor::from_parts(Shape::from_slice(t.shape()), data))
+}
+
+/// The softmax of `x` along the middle of (outer, n, inner).
+pub(crate) fn softmax_f64(x: &[f64], (outer, n, inner): (usize, usize, usize)) -> Vec<f64> {
+    let mut out = vec![0.0; x.len()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| o * n * inner + k * inner + i;
+            let max = (0..n).map(|k| x[at(k)]).fold(f64::NEG_INFINITY, f64::max);
+            let sum: f64 = (0..n).map(|k| (x[at(k)] - max).exp()).sum();
+            for k in 0..n {
+                out[at(k)] = (x[at(k)] - max).exp() / sum;
+            }
+        }
+    }
+    out
 }
 
 /// Softmax of float32 rows of `n` (the last axis) computed as Paddle's CPU
@@ -538,7 +554,7 @@ fn avx_sum(x: &[f32]) -> f32 {
 }
 
 /// `leaky_relu`: `x` where positive, else `alpha * x`.
-fn leaky_relu(l: &OpLoader) -> Result<Exec, KernelError> {
+fn leaky_relu(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let alpha = l.float("alpha")?;
     compute(move |s| {
@@ -559,7 +575,7 @@ fn leaky_relu(l: &OpLoader) -> Result<Exec, KernelError> {
 /// An activation with one attribute (`name`, and its default) passed to
 /// `f` first, computed through `f64` and rounded to the input's type.
 fn with_attr(
-    l: &OpLoader,
+    l: &OpReader,
     (name, default): (&str, f64),
     f: impl Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
 ) -> Result<Exec, KernelError> {
@@ -570,7 +586,7 @@ fn with_attr(
 const NO_ATTR: (&str, f64) = ("", 0.0);
 
 /// Two attributes' values, each the op's or its default ([`NO_ATTR`]: 0).
-fn attrs(l: &OpLoader, spec: [(&str, f64); 2]) -> Result<[f64; 2], KernelError> {
+fn attrs(l: &OpReader, spec: [(&str, f64); 2]) -> Result<[f64; 2], KernelError> {
     let one = |(name, default): (&str, f64)| {
         if name.is_empty() {
             Ok(default)
@@ -585,7 +601,7 @@ fn attrs(l: &OpLoader, spec: [(&str, f64); 2]) -> Result<[f64; 2], KernelError> 
 /// passed to `f` first, computed through `f64` and rounded to the
 /// input's type.
 fn with_attrs(
-    l: &OpLoader,
+    l: &OpReader,
     spec: [(&str, f64); 2],
     f: impl Fn([f64; 2], f64) -> f64 + Copy + Send + Sync + 'static,
 ) -> Result<Exec, KernelError> {
@@ -602,7 +618,7 @@ fn with_attrs(
 }
 
 /// `sign`: -1, 0 or 1.
-fn sign(l: &OpLoader) -> Result<Exec, KernelError> {
+fn sign(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     compute(move |s| {
         map_vars(s, &x, &out, |src| {
@@ -640,7 +656,7 @@ fn clip_bounds(
     Ok((min, max))
 }
 
-fn clip_attrs(l: &OpLoader) -> Result<(Option<VarRef>, Option<VarRef>, f64, f64), KernelError> {
+fn clip_attrs(l: &OpReader) -> Result<(Option<VarRef>, Option<VarRef>, f64, f64), KernelError> {
     Ok((
         l.opt_input("Min")?,
         l.opt_input("Max")?,
@@ -650,7 +666,7 @@ fn clip_attrs(l: &OpLoader) -> Result<(Option<VarRef>, Option<VarRef>, f64, f64)
 }
 
 /// `clip`: `min(max(x, min), max)`, the bounds cast to the dtype.
-fn clip(l: &OpLoader) -> Result<Exec, KernelError> {
+fn clip(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let bounds = clip_attrs(l)?;
     compute(move |s| {
@@ -691,7 +707,7 @@ fn gate(on: bool, d: f64) -> f64 {
     d * f64::from(u8::from(on))
 }
 
-fn zero_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn zero_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let dout = l.input("Out@GRAD")?;
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -709,13 +725,13 @@ fn zero_grad(l: &OpLoader) -> Result<Exec, KernelError> {
     })
 }
 
-fn grad(l: &OpLoader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, KernelError> {
+fn grad(l: &OpReader, from: From, f: fn(f64, f64, f64) -> f64) -> Result<Exec, KernelError> {
     grad_attr(l, from, ("alpha", 0.02), f)
 }
 
 /// [`grad`] with the attribute `f` takes first named (and its default).
 fn grad_attr(
-    l: &OpLoader,
+    l: &OpReader,
     from: From,
     (attr, default): (&str, f64),
     f: fn(f64, f64, f64) -> f64,
@@ -727,7 +743,7 @@ fn grad_attr(
 
 /// [`grad`] with up to two attributes (see [`with_attrs`]) passed first.
 fn grad_attrs(
-    l: &OpLoader,
+    l: &OpReader,
     from: From,
     spec: [(&str, f64); 2],
     f: impl Fn([f64; 2], f64, f64) -> f64 + Copy + Send + Sync + 'static,
@@ -777,7 +793,7 @@ fn grad_attrs(
 }
 
 /// `softmax_grad`: `dx = out * (d - sum(d * out))` along `axis`.
-fn softmax_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn softmax_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (out, dout) = (l.input("Out")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
@@ -810,7 +826,7 @@ fn softmax_grad(l: &OpLoader) -> Result<Exec, KernelError> {
 }
 
 /// `clip_grad`: `d` where `min < x < max`, else 0.
-fn clip_grad(l: &OpLoader) -> Result<Exec, KernelError> {
+fn clip_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

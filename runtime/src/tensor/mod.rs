@@ -262,26 +262,10 @@ macro_rules! with_dtype {
 }
 pub(crate) use with_dtype;
 
-/// numpy's name of a dtype (`int64`, `float32`, ...), as `--format json` prints it.
+/// numpy's name of a dtype (`int64`, `float32`, ...), as `--format json` prints it:
+/// the transpiler's names, other kinds lowercased (`lod_tensor`).
 pub fn dtype_name(kind: VarKind) -> String {
-    match kind {
-        VarKind::Bool => "bool",
-        VarKind::Int16 => "int16",
-        VarKind::Int32 => "int32",
-        VarKind::Int64 => "int64",
-        VarKind::Fp16 => "float16",
-        VarKind::Fp32 => "float32",
-        VarKind::Fp64 => "float64",
-        VarKind::Uint8 => "uint8",
-        VarKind::Int8 => "int8",
-        VarKind::Bf16 => "bfloat16",
-        VarKind::Complex64 => "complex64",
-        VarKind::Complex128 => "complex128",
-        VarKind::Uint32 => "uint32",
-        VarKind::Uint64 => "uint64",
-        other => return other.as_str_name().to_lowercase(),
-    }
-    .to_string()
+    fluidc_transpiler::model::dtype_name(kind).to_lowercase()
 }
 
 /// Why no tensor holds `dtype` (the fallback of `with_dtype!`):

@@ -2,6 +2,7 @@
 //! helpers named after the ops they append; and runs them.
 #![allow(dead_code)]
 pub mod programs;
+pub mod source;
 
 use fluidc_runtime::{run, RunOptions, RuntimeError, Tensor};
 use fluidc_transpiler::{AttrValue, Block, Op, Program, Var, VarKind, Verified};

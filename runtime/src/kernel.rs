@@ -1,13 +1,75 @@
-//! What a kernel builder sees of one op ([`OpLoader`]): its slots resolved
-//! to variables (through the program's [`Layout`]) and its attributes read
-//! with the types Paddle writes. Kernels in `crate::ops` are built from it;
-//! `crate::load` makes one per op.
+//! The interface between kernels and the program loader: what a kernel
+//! builder sees of one op ([`OpReader`]: its slots resolved to variables
+//! through the program's [`Layout`], its attributes read with the types
+//! Paddle writes), the [`Builder`] type, and the [`Registry`] a family's
+//! `register_all` adds its builders to.
+//!
+//! Kernels (`crate::ops`) import this module, never the loader
+//! (`crate::load`), which makes one reader per op and looks builders up in
+//! `crate::ops::registry()`: the kernel layer does not import the driver
+//! layer (see the crate docs).
+use std::collections::HashMap;
+
 use fluidc_transpiler::{AttrValue, Op, Program, VarKind};
 
 use crate::error::KernelError;
+use crate::exec::Exec;
 use crate::layout::Layout;
 use crate::scope::VarRef;
 use crate::tensor::tensor_dtype;
+
+/// Builds an op's [`Exec`] at load time.
+pub(crate) type Builder = fn(&OpReader) -> Result<Exec, KernelError>;
+
+/// Op type -> builder.
+pub(crate) struct Registry {
+    /// Each op type's builder and the family module that registered it.
+    builders: HashMap<&'static str, (Builder, &'static str)>,
+    /// The family whose `register_all` is running.
+    family: &'static str,
+    /// Op types `add`ed more than once (refused by [`Registry::finish`]).
+    duplicates: Vec<&'static str>,
+}
+
+impl Registry {
+    pub(crate) fn new() -> Registry {
+        Registry {
+            builders: HashMap::new(),
+            family: "",
+            duplicates: Vec::new(),
+        }
+    }
+
+    /// Marks the builders added from now on as family `family`'s.
+    pub(crate) fn set_family(&mut self, family: &'static str) {
+        self.family = family;
+    }
+
+    pub(crate) fn add(&mut self, op: &'static str, build: Builder) {
+        if self.builders.insert(op, (build, self.family)).is_some() {
+            self.duplicates.push(op);
+        }
+    }
+
+    pub(crate) fn get(&self, op: &str) -> Option<Builder> {
+        self.builders.get(op).map(|(b, _)| *b)
+    }
+
+    /// Each op type with the family that registered its builder.
+    #[cfg(test)]
+    pub(crate) fn families(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+        self.builders.iter().map(|(ty, (_, family))| (*ty, *family))
+    }
+
+    /// The registry, or the op types added more than once (the second
+    /// would silently have replaced the first).
+    pub(crate) fn finish(self) -> Result<Registry, Vec<&'static str>> {
+        match self.duplicates.as_slice() {
+            [] => Ok(self),
+            twice => Err(twice.to_vec()),
+        }
+    }
+}
 
 /// Names that stand for "no variable" in Paddle programs.
 pub(crate) fn is_placeholder(name: &str) -> bool {
@@ -16,22 +78,22 @@ pub(crate) fn is_placeholder(name: &str) -> bool {
 
 /// What a kernel builder sees of one op: its slots resolved to variables and
 /// its attributes read with the types Paddle writes (older and newer forms).
-pub(crate) struct OpLoader<'a> {
+pub(crate) struct OpReader<'a> {
     pub(crate) program: &'a Program,
     pub(crate) op: &'a Op,
     pub(crate) block: usize,
     layout: &'a Layout,
 }
 
-impl<'a> OpLoader<'a> {
-    /// The loader of op `op` of block `block`.
+impl<'a> OpReader<'a> {
+    /// The reader of op `op` of block `block`.
     pub(crate) fn new(
         program: &'a Program,
         op: &'a Op,
         block: usize,
         layout: &'a Layout,
-    ) -> OpLoader<'a> {
-        OpLoader {
+    ) -> OpReader<'a> {
+        OpReader {
             program,
             op,
             block,
@@ -39,10 +101,10 @@ impl<'a> OpLoader<'a> {
         }
     }
 
-    /// A loader for another op of the program, in `block` (to read its
+    /// A reader for another op of the program, in `block` (to read its
     /// attributes and resolve its variables).
-    pub(crate) fn for_op(&self, block: usize, op: &'a Op) -> OpLoader<'a> {
-        OpLoader {
+    pub(crate) fn for_op(&self, block: usize, op: &'a Op) -> OpReader<'a> {
+        OpReader {
             program: self.program,
             op,
             block,
@@ -236,7 +298,7 @@ impl<'a> OpLoader<'a> {
         }
     }
 
-    /// [`OpLoader::float`] with `default` where the definition has none.
+    /// [`OpReader::float`] with `default` where the definition has none.
     pub(crate) fn float_or(&self, name: &str, default: f64) -> Result<f64, KernelError> {
         match self.attr(name) {
             None => Ok(default),
@@ -251,7 +313,7 @@ impl<'a> OpLoader<'a> {
         }
     }
 
-    /// [`OpLoader::bool`] with `default` where the definition has none.
+    /// [`OpReader::bool`] with `default` where the definition has none.
     pub(crate) fn bool_or(&self, name: &str, default: bool) -> Result<bool, KernelError> {
         match self.attr(name) {
             None => Ok(default),
