@@ -3615,6 +3615,16 @@ def _feed_var_list(program, feed_order):
     return [program.global_block().var(name) for name, _ in pairs]
 
 
+def _one_cpu_place(owner):
+    """`parallel=True` on one CPU place: 1.x's ParallelExecutor there
+    computed what the Executor computes (CPU_NUM unset is one place, as
+    Paddle 1.5 made it, and fluidc follows); several are not in this shim."""
+    cpu_num = os.environ.setdefault("CPU_NUM", "1")
+    if cpu_num.strip() != "1":
+        raise NotImplementedError("%s(parallel=True) on CPU_NUM=%s places is not in this shim"
+                                  % (owner, cpu_num))
+
+
 class Trainer:
     def __init__(self, train_func, optimizer_func, param_path=None, place=None,
                  parallel=False, checkpoint_config=None):
@@ -3623,7 +3633,7 @@ class Trainer:
             assert isinstance(checkpoint_config, CheckpointConfig)
             raise NotImplementedError("Trainer(checkpoint_config=...) is not in this shim")
         if parallel:
-            raise NotImplementedError("Trainer(parallel=True) is not in this shim")
+            _one_cpu_place("Trainer")
         self.scope = core.Scope()
         self.startup_program = Program()
         self.train_program = Program()
@@ -3702,7 +3712,7 @@ class Inferencer:
         self.scope = core.Scope()
         self.place = _check_and_get_place(place)
         if parallel:
-            raise NotImplementedError("Inferencer(parallel=True) is not in this shim")
+            _one_cpu_place("Inferencer")
         self.inference_program = Program()
         with program_guard(self.inference_program):
             with unique_name.guard():
