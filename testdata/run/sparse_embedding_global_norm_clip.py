@@ -27,6 +27,9 @@ def batches():
     for step in range(4):
         ids = rng.randint(0, 6, size=(6, 1)).astype('int64')
         ids[1] = ids[0]  # a repeated id: its rows must be merged first
+        # Every batch has the table's last row: Paddle 3.3.1's non-lazy
+        # sparse Adam reads past the gradient's rows when it does not.
+        ids[5] = VOCAB - 1
         y = rng.uniform(-1, 1, size=(6, 1)).astype('float32')
         out.append((ids, y))
     return out
@@ -75,13 +78,13 @@ for name, make in [('adam', lambda: fluid.optimizer.Adam(learning_rate=0.1)),
     scope = fluid.core.Scope()
     with fluid.scope_guard(scope):
         exe.run(startup)
-        before = np.array(scope.find_var('emb').get_tensor())
         for ids, y in batches():
             l, v = exe.run(main, feed={'ids': ids, 'y': y}, fetch_list=[loss, value])
             print(name, 'ids', ids.flatten().tolist(), 'loss', fmt(l))
             # the merged gradient's value: one row per distinct id, in order
             print(name, 'merged', v.shape, fmt(v, 4))
-        after = np.array(scope.find_var('emb').get_tensor())
-        print(name, 'moved rows', [r for r in range(VOCAB)
-                                   if not np.allclose(before[r], after[r])])
-        print(name, 'emb[:8]', fmt(after[:8], 4))
+        table = np.array(scope.find_var('emb').get_tensor())
+        print(name, 'emb[:6]', fmt(table[:6], 4))
+        print(name, 'emb[11]', fmt(table[11], 4))
+        # no batch has rows 6 to 10: they keep their initial values
+        print(name, 'emb[6:11] sum', fmt(table[6:11].sum(), 4))
