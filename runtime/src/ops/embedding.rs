@@ -15,7 +15,10 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("lookup_table_grad", lookup_table_grad);
     r.add("lookup_table_v2_grad", lookup_table_grad);
     r.add("merge_selected_rows", merge_selected_rows);
-    r.add("get_tensor_from_selected_rows", get_tensor_from_selected_rows);
+    r.add(
+        "get_tensor_from_selected_rows",
+        get_tensor_from_selected_rows,
+    );
 }
 
 /// The rows of a sparse gradient `t` (`Tensor::sparse_rows`); Paddle's
