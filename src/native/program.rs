@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use fluidc_transpiler::ops::{self, InferCtx, TensorType};
-use fluidc_transpiler::{AttrValue, Block, Op, Program, Var, Verified};
+use fluidc_transpiler::{AttrValue, Block, Op, Program, Var, VarKind, Verified};
 
 /// A program and the name index of its blocks.
 #[derive(Debug, Clone)]
@@ -221,6 +221,25 @@ impl ProgramState {
         }
     }
 
+    /// Declares `SELECTED_ROWS` the outputs Paddle's `infer_var_type`
+    /// makes so (`ops::selected_rows_outputs`: `elementwise_mul` of a
+    /// sparse gradient, ...).
+    fn apply_selected_rows(&mut self, block: usize, op: &Op) {
+        let outs = ops::selected_rows_outputs(op, |n| {
+            self.find_var(block, n)
+                .and_then(|b| self.var(b, n))
+                .and_then(|v| v.kind())
+                == Some(VarKind::SelectedRows)
+        });
+        for name in outs {
+            if let Some(b) = self.find_var(block, &name) {
+                if let Some(v) = self.var_mut(b, &name) {
+                    v.make_selected_rows();
+                }
+            }
+        }
+    }
+
     /// Appends (or, with `at`, inserts) a completed op to block `block`:
     /// infers its outputs and passes `stop_gradient` on. Returns the op's
     /// index in its block.
@@ -230,6 +249,7 @@ impl ProgramState {
             .infer(block, &op)
             .map_err(|e| format!("{}: {e}", op.ty))?;
         self.apply_types(block, types);
+        self.apply_selected_rows(block, &op);
         // Paddle's `append_op` passes stop_gradient on; `_prepend_op` and
         // `_insert_op` (initializers, optimizers) do not.
         if at.is_none() {

@@ -1044,33 +1044,17 @@ fn append_backward_vars(
     Ok(())
 }
 
-/// Paddle's `infer_var_type` where it makes a gradient sparse: a sparse
-/// `lookup_table(_v2)_grad` writes `W@GRAD` as `SELECTED_ROWS`, and so
-/// does a `sum` of only such gradients. (The runtime keeps them dense,
-/// with the rows they have.)
+/// Paddle's `infer_var_type` where it makes a gradient sparse
+/// ([`ops::selected_rows_outputs`]: a sparse `lookup_table(_v2)_grad`, a
+/// `sum` of such gradients).
 fn mark_sparse_grads(program: &mut Program, b: usize, idx: usize) {
-    let op = &program.blocks[b].ops[idx];
-    let sparse = |n: &String| {
+    let outs = ops::selected_rows_outputs(&program.blocks[b].ops[idx], |n| {
         program.find_var_recursive(b, n).and_then(|(_, v)| v.kind())
             == Some(crate::VarKind::SelectedRows)
-    };
-    let outs = match op.ty.as_str() {
-        "lookup_table_grad" | "lookup_table_v2_grad"
-            if op.get_attr("is_sparse") == Some(&AttrValue::Bool(true)) =>
-        {
-            op.outputs_of("W@GRAD").to_vec()
-        }
-        "sum" if !op.inputs_of("X").is_empty() && op.inputs_of("X").iter().all(sparse) => {
-            op.outputs_of("Out").to_vec()
-        }
-        _ => return,
-    };
+    });
     for v in program.blocks[b].vars.iter_mut() {
         if outs.contains(&v.name) {
-            v.ty.r#type = crate::VarKind::SelectedRows as i32;
-            if let Some(d) = v.ty.dense_tensor.take() {
-                v.ty.selected_rows = Some(d.tensor);
-            }
+            v.make_selected_rows();
         }
     }
 }

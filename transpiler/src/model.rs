@@ -316,6 +316,16 @@ impl Var {
         Var::of_type(name, ty)
     }
 
+    /// Declares a dense tensor variable `SELECTED_ROWS` instead, with the
+    /// same dtype and dims (what Paddle's `infer_var_type` does to a
+    /// sparse gradient); other kinds are left as they are.
+    pub fn make_selected_rows(&mut self) {
+        if let Some(d) = self.ty.dense_tensor.take() {
+            self.ty.r#type = VarKind::SelectedRows as i32;
+            self.ty.selected_rows = Some(d.tensor);
+        }
+    }
+
     /// The LoD levels a dense tensor variable is declared with
     /// (`layers.data(lod_level=...)`; 0 for others).
     pub fn lod_level(&self) -> i32 {

@@ -281,6 +281,9 @@ impl Arith {
 fn binary(l: &OpReader, op: Arith) -> Result<Exec, KernelError> {
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let axis = l.int("axis")?;
+    if op == Arith::Mul && l.declared_kind(&out.name) == Some(VarKind::SelectedRows) {
+        return compute(move |s| sparse_mul(s, (&x, &y, &out), axis));
+    }
     let alias = Alias::of(&out, &x, &y);
     compute(move |s| {
         if let Some((a, b, rank)) = s.scalar_pair(&x, &y) {
@@ -291,6 +294,30 @@ fn binary(l: &OpReader, op: Arith) -> Result<Exec, KernelError> {
         }
         binary_vars(s, op, (&x, &y, &out), axis, alias)
     })
+}
+
+/// `elementwise_mul` declared `SELECTED_ROWS` (a sparse gradient scaled by
+/// 1.x's GradientClipByGlobalNorm): Paddle scales the value rows of a
+/// SelectedRows `X` by a `Y` of shape `[1]`, and `Out` keeps X's rows, so
+/// the optimizer's sparse update sees them. A dense `X` multiplies as usual.
+fn sparse_mul(
+    s: &mut Vars,
+    (x, y, out): (&VarRef, &VarRef, &VarRef),
+    axis: i64,
+) -> Result<(), KernelError> {
+    let (xt, yt) = (s.tensor(x)?, s.tensor(y)?);
+    let rows = xt.sparse_rows().cloned();
+    if rows.is_some() && yt.shape() != [1] {
+        return Err(KernelError::Shape(format!(
+            "elementwise_mul: for a SelectedRows X, Y must be a scalar of shape [1], it is {:?}",
+            yt.shape()
+        )));
+    }
+    let mut t = arith(Arith::Mul, &xt, &yt, axis)?;
+    t.set_sparse_rows(rows);
+    drop((xt, yt));
+    s.set_tensor(out, t);
+    Ok(())
 }
 
 /// Which input of a binary op is also its output (the same variable), as

@@ -1,5 +1,7 @@
 //! Embeddings: lookup_table (1.x's, ids [N, 1]) and lookup_table_v2, with
-//! their dense and sparse (SelectedRows) gradients.
+//! their dense and sparse (SelectedRows) gradients, and the ops 1.x's
+//! clipping runs on a sparse gradient: merge_selected_rows and
+//! get_tensor_from_selected_rows.
 use std::sync::Arc;
 
 use super::float::{self, f64s, i64s};
@@ -12,6 +14,66 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("lookup_table_v2", |l| lookup_table(l, false));
     r.add("lookup_table_grad", lookup_table_grad);
     r.add("lookup_table_v2_grad", lookup_table_grad);
+    r.add("merge_selected_rows", merge_selected_rows);
+    r.add(
+        "get_tensor_from_selected_rows",
+        get_tensor_from_selected_rows,
+    );
+}
+
+/// The rows of a sparse gradient `t` (`Tensor::sparse_rows`); Paddle's
+/// kernels take SelectedRows only.
+fn selected_rows<'a>(
+    t: &'a crate::tensor::Tensor,
+    op: &str,
+) -> Result<&'a Arc<Vec<usize>>, KernelError> {
+    t.sparse_rows().ok_or_else(|| {
+        KernelError::Invalid(format!(
+            "{op}: the input X should be SelectedRows (a sparse gradient), but it is a dense tensor"
+        ))
+    })
+}
+
+/// `merge_selected_rows`: Paddle sums the value rows of each distinct row
+/// and sorts the rows. fluidc's sparse gradient is already so (dense, with
+/// sorted distinct rows), so `Out` is `X`.
+fn merge_selected_rows(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        selected_rows(&t, "merge_selected_rows")?;
+        let t = t.into_owned();
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `get_tensor_from_selected_rows`: the value tensor of a sparse gradient,
+/// one row per row it has, in order (shape `[rows, width...]`).
+fn get_tensor_from_selected_rows(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let rows = selected_rows(&t, "get_tensor_from_selected_rows")?.clone();
+        let height = t.shape().first().copied().unwrap_or(0).max(0) as usize;
+        let width = t.numel().checked_div(height).unwrap_or(0);
+        let v = f64s(&t, "get_tensor_from_selected_rows")?;
+        let mut value = Vec::with_capacity(rows.len() * width);
+        for &r in rows.iter() {
+            let row = v.get(r * width..(r + 1) * width).ok_or_else(|| {
+                KernelError::Invalid(format!("row {r} is out of range for a height of {height}"))
+            })?;
+            value.extend_from_slice(row);
+        }
+        let mut shape = t.shape().to_vec();
+        if let Some(first) = shape.first_mut() {
+            *first = rows.len() as i64;
+        }
+        let value = float::tensor(t.dtype(), &shape, value)?;
+        drop(t);
+        s.set_tensor(&out, value);
+        Ok(())
+    })
 }
 
 /// `lookup_table` (v1: `Ids` ends in a dim of 1) and `lookup_table_v2`: the

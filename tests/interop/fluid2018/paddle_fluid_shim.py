@@ -2897,12 +2897,20 @@ class L1DecayRegularizer(paddle.regularizer.L1Decay):
         return "L1Decay, regularization_coeff=%f" % self._coeff
 
 
+def _merged(grad):
+    """1.3+: a sparse gradient's norm is its merged rows' value tensor."""
+    if grad.type == VarType.SELECTED_ROWS:
+        grad = _unary("merge_selected_rows")(grad)
+        grad = _unary("get_tensor_from_selected_rows")(grad)
+    return grad
+
+
 class GradientClipByGlobalNorm(paddle.nn.ClipGradByGlobalNorm):
     """1.x's clip by global norm. Paddle 3.3.1's own cannot build in legacy
     static mode (its static path calls paddle.sqrt / stack().sum(), which
     take PIR values only), so this is 1.8's, a subclass so that Paddle 3's
     optimizer and set_gradient_clip accept it: per gradient `square` and
-    `reduce_sum`; then `sum`, `sqrt`, a [1] fill_constant of clip_norm,
+    `reduce_sum` (of a sparse gradient's merged value tensor, 1.3+); then `sum`, `sqrt`, a [1] fill_constant of clip_norm,
     `elementwise_max`, `elementwise_div`; and each gradient
     `elementwise_mul`'d by the scale into a new variable that the optimizer
     then reads (op_role_var corrected to it)."""
@@ -2921,7 +2929,7 @@ class GradientClipByGlobalNorm(paddle.nn.ClipGradByGlobalNorm):
                 if g is None or self._skip(p):
                     continue
                 with p.block.program._optimized_guard([p, g]):
-                    square = _unary("square")(g)
+                    square = _unary("square")(_merged(g))
                     sum_square_list.append(_reduce("reduce_sum")(input=square))
             if not sum_square_list:
                 return params_grads
@@ -2954,7 +2962,7 @@ class GradientClipByGlobalNorm(paddle.nn.ClipGradByGlobalNorm):
                 shape=[1], dtype="float32", value=self.clip_norm)
         elif self.clip_norm != context[self.group_name + "_clip_value"]:
             raise ValueError("All parameters' 'clip_norm' of a same group should be the same")
-        square = _unary("square")(grad)
+        square = _unary("square")(_merged(grad))
         context[self.group_name].append(_reduce("reduce_sum")(input=square))
         self.context = context
 
@@ -3242,7 +3250,8 @@ def install(run=False):
         concat=concat, sums=sums, sum=sum_layer,
         layer_norm=layer_norm, l2_normalize=l2_normalize, prelu=prelu,
         label_smooth=label_smooth, huber_loss=huber_loss, pad=pad, reshape=reshape, transpose=transpose, clip=clip,
-        matmul=matmul,
+        matmul=matmul, merge_selected_rows=_unary("merge_selected_rows"),
+        get_tensor_from_selected_rows=_unary("get_tensor_from_selected_rows"),
         StaticRNN=StaticRNN,
         create_parameter=create_parameter,
         autoincreased_step_counter=autoincreased_step_counter,
@@ -3374,7 +3383,7 @@ _LAYER_HOMES = {
         "elementwise_mod", "elementwise_floordiv", "gaussian_random", "sum", "slice",
         "shape", "logical_and", "logical_or", "logical_xor", "logical_not", "clip", "mean",
         "sigmoid_cross_entropy_with_logits", "log_loss", "huber_loss", "sign", "layer_norm",
-        "matmul",
+        "matmul", "merge_selected_rows", "get_tensor_from_selected_rows",
     ),
     "tensor": (
         "create_tensor", "create_parameter", "create_global_var", "cast", "concat", "sums",

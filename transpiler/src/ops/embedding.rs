@@ -1,10 +1,18 @@
-//! Embeddings: `lookup_table` (1.x's, ids `[N, 1]`) and `lookup_table_v2`.
-use super::infer::{Out, TensorType};
+//! Embeddings: `lookup_table` (1.x's, ids `[N, 1]`) and `lookup_table_v2`,
+//! and the ops on their sparse (`SELECTED_ROWS`) gradients that 1.x's
+//! clipping appends: `merge_selected_rows` and
+//! `get_tensor_from_selected_rows` (neither has a gradient).
+use super::infer::{same_as_x, Out, TensorType};
 use super::{Behaviour, InferCtx};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("lookup_table", |c| lookup_table(c, true)).shares_lod("Ids", "Out"));
     r.push(Behaviour::pure("lookup_table_v2", |c| lookup_table(c, false)).shares_lod("Ids", "Out"));
+    // Both declare `Out` with `X`'s dims (its height and width), as
+    // Paddle's InferShape does; the value tensor has one row per row of
+    // the gradient when it runs.
+    r.push(Behaviour::pure("merge_selected_rows", same_as_x));
+    r.push(Behaviour::pure("get_tensor_from_selected_rows", same_as_x));
 }
 
 /// `Out` is `Ids`' dims (v1: without its last, which is 1) then the row width of `W`.

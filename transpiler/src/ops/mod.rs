@@ -260,6 +260,28 @@ pub fn writes_whole(ty: &str) -> bool {
     get(ty).is_some_and(|d| d.behaviour.writes == Writes::Whole)
 }
 
+/// The outputs of `op` that Paddle's `infer_var_type` declares
+/// `SELECTED_ROWS`, given which variables already are (`sparse`): a sparse
+/// `lookup_table(_v2)_grad`'s `W@GRAD`, a `sum` of sparse gradients only,
+/// and `merge_selected_rows` and `elementwise_mul` of a sparse `X` (they
+/// pass X's type on; 1.x's GradientClipByGlobalNorm scales a sparse
+/// gradient so). The runtime keeps such a variable dense, with its rows.
+pub fn selected_rows_outputs(op: &Op, sparse: impl Fn(&str) -> bool) -> Vec<String> {
+    let sparse_x = || op.inputs_of("X").first().is_some_and(|x| sparse(x));
+    match op.ty.as_str() {
+        "lookup_table_grad" | "lookup_table_v2_grad"
+            if op.get_attr("is_sparse") == Some(&AttrValue::Bool(true)) =>
+        {
+            op.outputs_of("W@GRAD").to_vec()
+        }
+        "sum" if !op.inputs_of("X").is_empty() && op.inputs_of("X").iter().all(|x| sparse(x)) => {
+            op.outputs_of("Out").to_vec()
+        }
+        "merge_selected_rows" | "elementwise_mul" if sparse_x() => op.outputs_of("Out").to_vec(),
+        _ => Vec::new(),
+    }
+}
+
 /// A family's `register`: pushes its ops' behaviours.
 type Register = fn(&mut Vec<Behaviour>);
 

@@ -9,7 +9,8 @@ applies, each parameter's steps in a name scope of their own
 (`op_role` Optimize), and its `op_role_var` names the clipped gradient.
 
 The clip ops are 1.x's: `clip`, `clip_by_norm`, and for the global norm
-(1.x's, not 3.x's) per gradient `square` and `reduce_sum`, then `sum`,
+(1.x's, not 3.x's) per gradient `square` and `reduce_sum` (of a sparse
+gradient's `merge_selected_rows` then `get_tensor_from_selected_rows`), then `sum`,
 `sqrt`, `elementwise_max` with a `[1]` constant of `clip_norm`,
 `elementwise_div`, and each gradient `elementwise_mul`'d by that scale.
 """
@@ -226,12 +227,10 @@ class GradientClipByGlobalNorm(GradientClipBase):
     @staticmethod
     def _squared_norm(grad):
         if int(grad.type) == int(VarType.SELECTED_ROWS):
-            # 1.x merges a sparse gradient's rows first (merge_selected_rows),
-            # an op fluidc does not have.
-            raise NotImplementedError(
-                "GradientClipByGlobalNorm cannot clip the sparse gradient %s in fluidc; make "
-                "its embedding dense (is_sparse=False) or clip it by value or by norm"
-                % grad.name)
+            # 1.3+: a sparse gradient's norm is that of its merged rows'
+            # values; the gradient itself is scaled as SelectedRows.
+            grad = layers.merge_selected_rows(grad)
+            grad = layers.get_tensor_from_selected_rows(grad)
         return layers.reduce_sum(input=layers.square(grad))
 
     @staticmethod

@@ -25,7 +25,7 @@ __all__ = [
     "split", "slice", "shape", "gather", "gaussian_random",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
-    "beam_search", "beam_search_decode",
+    "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
 ]
 
 
@@ -865,6 +865,26 @@ def clip(x, min, max, name=None):
         out = helper.create_variable(type=x.type, name=name, dtype=x.dtype, persistable=False)
     helper.append_op(type="clip", inputs={"X": x}, outputs={"Out": out},
                      attrs={"min": min, "max": max})
+    return out
+
+
+def merge_selected_rows(x, name=None):
+    """A SelectedRows `x` (a sparse gradient) with each row once, its
+    values summed, rows in increasing order (1.3+)."""
+    helper = LayerHelper("merge_selected_rows", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="merge_selected_rows", inputs={"X": x}, attrs={},
+                     outputs={"Out": out})
+    return out
+
+
+def get_tensor_from_selected_rows(x, name=None):
+    """The value tensor of a SelectedRows `x`: one row per row it has
+    (1.3+)."""
+    helper = LayerHelper("get_tensor_from_selected_rows", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="get_tensor_from_selected_rows", inputs={"X": x},
+                     outputs={"Out": out}, attrs={})
     return out
 
 
