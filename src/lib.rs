@@ -8,6 +8,7 @@ pub mod diag;
 pub mod distribute;
 pub mod driver;
 pub mod export;
+pub mod float_format;
 pub mod fuzzing;
 pub mod graphviz;
 pub mod host;

@@ -211,7 +211,9 @@ def _fix_zlib(module):
 
 def install_vm_fixes():
     """Works around the VM's bugs in its standard library (see
-    `_fluidc_zlib`)."""
+    `_fluidc_zlib`) and in `float.__format__` (see `_fluidc_float`)."""
+    import _fluidc_float
+    _fluidc_float.install()
     sys.meta_path.insert(0, _OnImport("zlib", _fix_zlib))
 
 

@@ -228,6 +228,10 @@ fn interpreter_with(
             crate::zlib::MODULE.to_owned(),
             Box::new(crate::zlib::make_module),
         );
+        vm.add_native_module(
+            crate::float_format::MODULE.to_owned(),
+            Box::new(crate::float_format::make_module),
+        );
         // Replaces RustPython's `_random`, added above (a later module of
         // the same name wins).
         vm.add_native_module(
