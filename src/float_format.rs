@@ -21,8 +21,8 @@ pub const MODULE: &str = "_fluidc_float";
 /// RustPython's `float.__format__`, which the replacement calls.
 static ORIGINAL: OnceLock<PyObjectRef> = OnceLock::new();
 
-/// The parts of a spec `[[fill]align][sign][#][0][width][grouping].precision`
-/// (no type), the only form handled here.
+/// The parts of a spec `[[fill]align][sign][#][0][width][grouping][.precision][type]`
+/// handled here: a precision and no type, or a grouping and type `g`/`G`.
 #[derive(Debug, PartialEq)]
 struct Spec {
     fill: char,
@@ -32,7 +32,8 @@ struct Spec {
     zero: bool,
     width: usize,
     grouping: &'static str,
-    precision: usize,
+    precision: Option<usize>,
+    ty: Option<char>,
 }
 
 fn parse(spec: &str) -> Option<Spec> {
@@ -75,12 +76,18 @@ fn parse(spec: &str) -> Option<Spec> {
         _ => "",
     };
     i += usize::from(!grouping.is_empty());
-    if chars.get(i) != Some(&'.') {
-        return None;
+    let mut precision = None;
+    if chars.get(i) == Some(&'.') {
+        i += 1;
+        precision = Some(digits(&mut i).parse().ok()?);
     }
-    i += 1;
-    let precision = digits(&mut i);
-    if i != chars.len() || precision.is_empty() {
+    let ty = chars.get(i).copied().filter(|c| "gG".contains(*c));
+    i += usize::from(ty.is_some());
+    let handled = match ty {
+        None => precision.is_some(),
+        Some(_) => !grouping.is_empty(),
+    };
+    if i != chars.len() || !handled {
         return None;
     }
     Some(Spec {
@@ -91,7 +98,8 @@ fn parse(spec: &str) -> Option<Spec> {
         zero,
         width: width.parse().unwrap_or(0),
         grouping,
-        precision: precision.parse().ok()?,
+        precision,
+        ty,
     })
 }
 
@@ -119,6 +127,28 @@ fn pad(text: &str, spec: &Spec) -> String {
         }
         _ => format!("{}{text}", run(n)),
     }
+}
+
+/// `text` grouped and padded as the spec asks. Zeros padding a grouped
+/// number are grouped too (`0,001,234.5`), as CPython pads them.
+fn finish(text: String, spec: &Spec) -> String {
+    if spec.grouping.is_empty() {
+        return pad(&text, spec);
+    }
+    let zeros = matches!((spec.align, spec.zero), (None, true) | (Some('='), _))
+        && (spec.align.is_none() || spec.fill == '0');
+    let mut grouped = group(&text, spec.grouping);
+    let signed = usize::from(text.starts_with(['+', '-', ' ']));
+    // inf and nan have no digits to group the zeros with.
+    let finite = text[signed..].starts_with(|c: char| c.is_ascii_digit());
+    if zeros && finite {
+        let mut padded = text.clone();
+        while grouped.chars().count() < spec.width {
+            padded.insert(signed, '0');
+            grouped = group(&padded, spec.grouping);
+        }
+    }
+    pad(&grouped, spec)
 }
 
 /// `text` with `sep` between each three digits of its integer part.
@@ -153,17 +183,25 @@ fn format(zelf: PyObjectRef, spec: PyStrRef, vm: &VirtualMachine) -> PyResult {
             .map_err(|_| vm.new_type_error("__format__ must return a str".to_owned()))?;
         Ok(text.as_str().to_string())
     };
+    let alternate = if parsed.alternate { "#" } else { "" };
+    if let Some(ty) = parsed.ty {
+        let precision = parsed
+            .precision
+            .map(|p| format!(".{p}"))
+            .unwrap_or_default();
+        let text = call(format!("{}{alternate}{precision}{ty}", parsed.sign))?;
+        return Ok(vm.ctx.new_str(finish(text, &parsed)).into());
+    }
     // CPython's `g` with Py_DTSF_ADD_DOT_0: exponent notation from one
     // digit earlier than `g` (exponent >= precision - 1), else `g`'s
     // fixed notation with `.0` where no point is left. The grouping is
     // added below: RustPython's `g` panics on one.
-    let precision = parsed.precision.max(1);
-    let alternate = if parsed.alternate { "#" } else { "" };
+    let precision = parsed.precision.unwrap_or(0).max(1);
     let exponent_form = call(format!("{}{alternate}.{}e", parsed.sign, precision - 1))?;
     let exponent = exponent_form
         .rsplit_once('e')
         .and_then(|(_, e)| e.parse::<i64>().ok());
-    let mut text = match exponent {
+    let text = match exponent {
         // inf and nan.
         None => exponent_form,
         Some(e) if e < -4 || e >= precision as i64 - 1 => {
@@ -189,10 +227,7 @@ fn format(zelf: PyObjectRef, spec: PyStrRef, vm: &VirtualMachine) -> PyResult {
             fixed
         }
     };
-    if !parsed.grouping.is_empty() {
-        text = group(&text, parsed.grouping);
-    }
-    Ok(vm.ctx.new_str(pad(&text, &parsed)).into())
+    Ok(vm.ctx.new_str(finish(text, &parsed)).into())
 }
 
 /// `install()`: makes the replacement `float.__format__` (once per
@@ -242,9 +277,10 @@ mod tests {
                 s.grouping,
                 s.precision
             ),
-            ('*', Some('^'), "+", true, true, 12, ",", 3)
+            ('*', Some('^'), "+", true, true, 12, ",", Some(3))
         );
-        for typed in [".2f", ".2g", "10", "", ".", "z.2", ".2%"] {
+        assert_eq!(parse(",g").map(|s| s.ty), Some(Some('g')));
+        for typed in [".2f", ".2g", "10", "", ".", "z.2", ".2%", "g", ",e"] {
             assert_eq!(parse(typed), None, "{typed}");
         }
     }
