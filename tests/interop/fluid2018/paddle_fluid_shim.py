@@ -2314,8 +2314,11 @@ class StaticRNN:
     (the boot value written at 0, step t reading t and writing t + 1), a
     tensor array per output read back after the loop and concatenated."""
 
-    def __init__(self, name=None):
-        self.program = framework.default_main_program()
+    def __init__(self, name=None, main_program=None):
+        # 0.x's `main_program=`: the step block is built there, with it
+        # the default main program inside `with rnn.step():`.
+        self.guarded = main_program
+        self.program = main_program or framework.default_main_program()
         self.parent = None
         self.seq_len = None
         self.inputs = {}
@@ -2332,7 +2335,15 @@ class StaticRNN:
             self.program.current_block_idx = inside
 
     def step(self):
+        if self.guarded is not None:
+            return self._step_in()
         return self._step()
+
+    @contextlib.contextmanager
+    def _step_in(self):
+        with program_guard(self.guarded):
+            with self._step():
+                yield
 
     @contextlib.contextmanager
     def _step(self):
@@ -3355,8 +3366,29 @@ def install(run=False):
     _install_1x_highlevel(fluid, layers, optimizers)
     _install_1x_more(fluid, layers)
     _install_1x_readers(fluid, layers)
+    _install_0x_program_keywords(layers)
     paddle.fluid = fluid
     return fluid
+
+
+def _install_0x_program_keywords(layers):
+    """0.x's `main_program=` / `startup_program=` keywords on every layer
+    function: the layer is built under `program_guard` of them (fluidc's
+    layers/__init__.py does the same)."""
+    def takes_programs(layer):
+        @functools.wraps(layer)
+        def call(*args, **kwargs):
+            if "main_program" not in kwargs and "startup_program" not in kwargs:
+                return layer(*args, **kwargs)
+            main = kwargs.pop("main_program", None) or framework.default_main_program()
+            startup = kwargs.pop("startup_program", None)
+            with program_guard(main, startup):
+                return layer(*args, **kwargs)
+        return call
+
+    for name, value in list(vars(layers).items()):
+        if not name.startswith("_") and isinstance(value, types.FunctionType):
+            setattr(layers, name, takes_programs(value))
 
 
 # ---------------------------------------------------------------- 1.x extras

@@ -1,6 +1,9 @@
 """paddle.fluid.layers: every layer, and the 1.x submodule paths
 (`fluid.layers.nn`, `.tensor`, `.control_flow`, `.io`, `.ops`,
 `.math_op_patch`, ...)."""
+import functools
+import types
+
 from . import control_flow
 from . import device
 from . import indexing
@@ -26,6 +29,30 @@ from .tensor import *  # noqa: F401,F403
 # Not in 1.x's control_flow.__all__ (1.0-1.2, before 1.3 removed it), but
 # 0.x scripts used `fluid.layers.ParallelDo` (one place in fluidc).
 from .control_flow import ParallelDo  # noqa: F401
+
+
+
+def _takes_programs(layer):
+    """`layer`, taking 0.x's `main_program=` / `startup_program=` keywords
+    too: the layer is built in those programs (`program_guard`), as 0.x's
+    LayerHelper built it in the programs its keywords named."""
+    @functools.wraps(layer)
+    def call(*args, **kwargs):
+        if "main_program" not in kwargs and "startup_program" not in kwargs:
+            return layer(*args, **kwargs)
+        from .. import framework
+        main = kwargs.pop("main_program", None) or framework.default_main_program()
+        startup = kwargs.pop("startup_program", None)
+        with framework.program_guard(main, startup):
+            return layer(*args, **kwargs)
+    return call
+
+
+for _name, _value in list(globals().items()):
+    if (not _name.startswith("_") and isinstance(_value, types.FunctionType)
+            and _value.__module__.startswith(__name__ + ".")):
+        globals()[_name] = _takes_programs(_value)
+del _name, _value
 
 math_op_patch.monkey_patch_variable()
 indexing.monkey_patch_getitem()

@@ -34,6 +34,7 @@ Gradients of both go through `while_grad` like any loop's.
 import contextlib
 
 from .. import core
+from .. import framework
 from .. import unique_name
 from ..framework import Variable
 from ..layer_helper import LayerHelper
@@ -91,8 +92,14 @@ class StaticRNN(object):
     IN_RNN_BLOCK = 1
     AFTER_RNN_BLOCK = 2
 
-    def __init__(self, name=None):
+    def __init__(self, name=None, main_program=None):
         _cf._check_type(name, "name", (str, type(None)), "fluid.layers.StaticRNN")
+        # 0.x's `main_program=`: the step block is built in that program,
+        # with it the default main program inside `with rnn.step():`.
+        if main_program is not None and not isinstance(main_program, framework.Program):
+            raise TypeError("main_program must be a fluid.Program, not %s"
+                            % type(main_program).__name__)
+        self._main_program = main_program
         self.helper = LayerHelper("static_rnn", name=name)
         self.status = StaticRNN.BEFORE_RNN_BLOCK
         self.seq_len = None
@@ -113,7 +120,15 @@ class StaticRNN(object):
         if self.status != StaticRNN.BEFORE_RNN_BLOCK:
             raise ValueError("this StaticRNN already has its step block; make a new "
                              "fluid.layers.StaticRNN() for another recurrence")
+        if self._main_program is not None:
+            return self._step_in(self._main_program)
         return self._step()
+
+    @contextlib.contextmanager
+    def _step_in(self, program):
+        with framework.program_guard(program):
+            with self._step():
+                yield
 
     @contextlib.contextmanager
     def _step(self):
