@@ -13,6 +13,8 @@ import os
 import sys
 import warnings
 
+from .. import _stack
+
 __all__ = ["DATA_HOME", "download", "md5file", "convert"]
 
 DATA_HOME = os.path.expanduser("~/.cache/paddle/dataset")
@@ -32,17 +34,6 @@ def md5file(fname):
     return h.hexdigest()
 
 
-def _user_stacklevel():
-    """The `stacklevel` that points a warning raised in this module at the
-    first caller outside the paddle package: the script's line."""
-    level = 1
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "paddle":
-        frame = frame.f_back
-        level += 1
-    return level
-
-
 def download(url, module_name, md5sum, save_name=None):
     """The path of the file Paddle 1.x would have downloaded from `url`."""
     filename = os.path.join(DATA_HOME, module_name,
@@ -60,7 +51,7 @@ def download(url, module_name, md5sum, save_name=None):
             warnings.warn(
                 "`%s` is not the file Paddle 1.x downloaded (its md5 is %s, Paddle's is %s); "
                 "fluidc reads it anyway (Paddle would download it again from %s)"
-                % (filename, md5, md5sum, url), stacklevel=_user_stacklevel())
+                % (filename, md5, md5sum, url), stacklevel=_stack.user_stacklevel())
     return filename
 
 

@@ -29,6 +29,7 @@ import os
 import _fluidc
 import numpy as np
 
+from .. import _stack
 from . import core
 from . import framework
 from .compiler import CompiledProgram
@@ -76,7 +77,8 @@ def _program(program, what="main_program"):
         return framework.default_main_program()
     if isinstance(program, CompiledProgram):
         import warnings  # on first use: importing it costs start-up
-        warnings.warn("The input is a CompiledProgram, this is not recommended.", stacklevel=3)
+        warnings.warn("The input is a CompiledProgram, this is not recommended.",
+                      stacklevel=_stack.user_stacklevel())
         program = program._program
     if not isinstance(program, Program):
         raise TypeError("%s should be as Program type or None, not %s"

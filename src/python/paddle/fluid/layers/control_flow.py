@@ -28,6 +28,7 @@ such op), its ops go into the enclosing block. That is 1.x's program on
 one place; with several 1.x split the batch over them (docs/choices.md).
 """
 
+from ... import _stack
 from .. import core
 from .. import unique_name
 from ..framework import Program, Variable, convert_dtype
@@ -64,7 +65,8 @@ def _compare(op_type, x, y, force_cpu=None, cond=None, name=None, **ignored):
         hint = _closest(key, _COMPARE_PARAMS)
         import warnings  # on first use: importing it costs start-up
         warnings.warn("%s() ignores the keyword argument `%s`%s" % (
-            op_type, key, "; did you mean `%s`?" % hint if hint else ""), stacklevel=3)
+            op_type, key, "; did you mean `%s`?" % hint if hint else ""),
+            stacklevel=_stack.user_stacklevel())
     _check_type(x, "x", Variable, op_type)
     _check_type(y, "y", Variable, op_type)
     if cond is not None:

@@ -3,6 +3,7 @@
 `dynamic_gru`, the `lstm` and `gru` ops). The input of each is already
 projected to the gates (an `fc` before it), as in 1.x."""
 
+from ... import _stack
 from ..framework import Variable
 from ..layer_helper import LayerHelper
 from ..param_attr import ParamAttr
@@ -135,7 +136,7 @@ def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="t
         if act != built:
             import warnings  # on first use: importing it costs start-up
             warnings.warn("gru_unit builds its op with %s `%s`, not `%s`, as Paddle 1.x did"
-                          % (arg, built, act), stacklevel=2)
+                          % (arg, built, act), stacklevel=_stack.user_stacklevel())
     if size <= 0 or size % 3 != 0:
         raise ValueError("size %d of gru_unit must be three times the hidden size" % size)
     helper = LayerHelper("gru_unit", **locals())
