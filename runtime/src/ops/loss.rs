@@ -399,7 +399,9 @@ impl Sampler {
                 let k = class as f64;
                 (((k + 2.0) / (k + 1.0)).ln() / f64::from(*log_range)) as f32
             }
-            Sampler::Custom { probs, .. } => probs.get(class as usize).copied().unwrap_or(0.0) as f32,
+            Sampler::Custom { probs, .. } => {
+                probs.get(class as usize).copied().unwrap_or(0.0) as f32
+            }
         }
     }
 
@@ -461,7 +463,8 @@ impl Nce {
         }
         if !l.strings("epmap")?.is_empty() {
             return Err(KernelError::Unsupported(
-                "nce: prefetching the weight from parameter servers (`epmap`) is not supported".into(),
+                "nce: prefetching the weight from parameter servers (`epmap`) is not supported"
+                    .into(),
             ));
         }
         let dist = match sampler {
@@ -547,7 +550,11 @@ fn in_dtype(dtype: fluidc_transpiler::VarKind) -> fn(f64) -> f64 {
 }
 
 /// A variable's values as f64.
-fn values(s: &crate::scope::Vars<'_>, r: &crate::scope::VarRef, op: &str) -> Result<Vec<f64>, KernelError> {
+fn values(
+    s: &crate::scope::Vars<'_>,
+    r: &crate::scope::VarRef,
+    op: &str,
+) -> Result<Vec<f64>, KernelError> {
     let t = s.tensor(r)?;
     let v = f64s(&t, op)?.into_owned();
     Ok(v)
@@ -622,7 +629,11 @@ fn nce(l: &OpReader) -> Result<Exec, KernelError> {
         } else {
             draw(None);
         }
-        if let Some((i, &c)) = samples.iter().enumerate().find(|(_, &c)| c < 0 || c >= a.total) {
+        if let Some((i, &c)) = samples
+            .iter()
+            .enumerate()
+            .find(|(_, &c)| c < 0 || c >= a.total)
+        {
             return Err(KernelError::Invalid(format!(
                 "nce: sample label {c} (SampleLabels[{i}]) is out of range for {} classes",
                 a.total
@@ -664,7 +675,11 @@ fn nce(l: &OpReader) -> Result<Exec, KernelError> {
                 let k = row * width + j;
                 let o = logits[k];
                 let b = f64::from(sampler.probability(samples[k]) * a.neg as f32);
-                let ratio = if j < num_true { r(o / r(o + b)) } else { r(b / r(o + b)) };
+                let ratio = if j < num_true {
+                    r(o / r(o + b))
+                } else {
+                    r(b / r(o + b))
+                };
                 *o_row = r(*o_row + r(wgt * r(-ratio.ln())));
             }
         }

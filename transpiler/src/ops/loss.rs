@@ -62,7 +62,11 @@ fn nce(c: &InferCtx) -> Out {
             custom.len()
         ));
     }
-    let num_true = if label.dims.len() == 2 { label.dims[1] } else { 1 };
+    let num_true = if label.dims.len() == 2 {
+        label.dims[1]
+    } else {
+        1
+    };
     let width = if num_true < 0 { -1 } else { num_true + neg };
     Ok(vec![
         ("Cost", TensorType::new(x.dtype, vec![n, 1])),

@@ -72,7 +72,8 @@ fn add_legacy_attrs(protos: &mut HashMap<&'static str, Proto>, text: &str) -> Re
         let proto = protos
             .get_mut(op.as_str())
             .ok_or(format!("legacy_attrs of `{op}`, which has no proto"))?;
-        let added = attrs(&serde_json::json!({ "attrs": list })).map_err(|e| format!("op `{op}`: {e}"))?;
+        let added =
+            attrs(&serde_json::json!({ "attrs": list })).map_err(|e| format!("op `{op}`: {e}"))?;
         for a in added {
             if proto.attrs.iter().any(|b| b.name == a.name) {
                 return Err(format!("op `{op}` already has attribute `{}`", a.name));
