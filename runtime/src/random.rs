@@ -261,6 +261,27 @@ impl<T: StdReal> UniformReal<T> {
     }
 }
 
+/// `std::uniform_int_distribution<int>(a, b)(e)` with a 64-bit engine, as
+/// libstdc++ draws it: Lemire's nearly divisionless method in 128 bits
+/// (the engine's range is the full 64 bits).
+pub fn uniform_int(engine: &mut StdMt19937_64, a: i64, b: i64) -> i64 {
+    let range = (b - a) as u64;
+    if range == u64::MAX {
+        return engine.next_u64() as i64;
+    }
+    let range = range + 1;
+    let mut product = u128::from(engine.next_u64()) * u128::from(range);
+    let mut low = product as u64;
+    if low < range {
+        let threshold = range.wrapping_neg() % range;
+        while low < threshold {
+            product = u128::from(engine.next_u64()) * u128::from(range);
+            low = product as u64;
+        }
+    }
+    a + (product >> 64) as i64
+}
+
 /// `std::normal_distribution<T>(mean, stddev)`: Marsaglia's polar method,
 /// whose second value the distribution object keeps for its next call.
 #[derive(Debug, Clone, Copy)]

@@ -105,19 +105,22 @@ fn op_attr_names(ty: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
 }
 
 /// An op's declared input (or output) slots, with whether each is
-/// duplicable and dispensable.
+/// duplicable, dispensable and intermediate: those 1.x's protos listed,
+/// so an `extra` slot only if it is intermediate (1.x's `nce`, `dropout`,
+/// `gru` listed those outputs; Paddle 3.3.1 marks them `extra`).
 fn op_slot_names(ty: PyStrRef, outputs: bool, vm: &VirtualMachine) -> PyObjectRef {
     let slots = ops::get(ty.as_str())
         .map(|d| {
             let s = if outputs { &d.outputs } else { &d.inputs };
             s.iter()
-                .filter(|s| !s.extra)
+                .filter(|s| !s.extra || s.intermediate)
                 .map(|s| {
                     vm.ctx
                         .new_tuple(vec![
                             vm.ctx.new_str(s.name.as_str()).into(),
                             vm.ctx.new_bool(s.duplicable).into(),
                             vm.ctx.new_bool(s.dispensable).into(),
+                            vm.ctx.new_bool(s.intermediate).into(),
                         ])
                         .into()
                 })

@@ -1,5 +1,6 @@
-//! Losses: softmax_with_cross_entropy, sigmoid_cross_entropy_with_logits and
-//! log_loss, with their gradients; the softmax itself is unary's.
+//! Losses: softmax_with_cross_entropy, sigmoid_cross_entropy_with_logits,
+//! log_loss and nce (noise-contrastive estimation), with their gradients;
+//! the softmax itself is unary's.
 
 use super::float::{self, f64s, i64s, split_at_axis};
 use super::unary::{softmax_f64, softmax_rows_f32};
@@ -18,6 +19,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sigmoid_cross_entropy_with_logits_grad", sigmoid_ce_grad);
     r.add("log_loss", log_loss);
     r.add("log_loss_grad", log_loss_grad);
+    r.add("nce", nce);
+    r.add("nce_grad", nce_grad);
 }
 
 /// Paddle's `TolerableValue`: infinities become ±1e20.
@@ -364,6 +367,423 @@ fn sigmoid_ce_grad(l: &OpReader) -> Result<Exec, KernelError> {
         };
         drop((xt, lt, dt));
         s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// Which classes `nce` draws as negatives and the probability it gives a
+/// class (Paddle's `math::Sampler`), over the classes `0..=range`
+/// (`range` is `num_total_classes - 1`).
+enum Sampler {
+    /// Every class alike: `uniform_int_distribution(0, range)`.
+    Uniform { range: i64 },
+    /// `P(k) = log((k + 2) / (k + 1)) / log(range + 1)`, drawn by inverse
+    /// transform of a uniform real (Paddle takes the value mod `range`).
+    LogUniform { range: i64, log_range: f32 },
+    /// The given probabilities, drawn with the alias tables 1.x's layer
+    /// builds (`CustomDistProbs`, `CustomDistAlias`, `CustomDistAliasProbs`).
+    Custom {
+        range: i64,
+        probs: Vec<f64>,
+        alias: Vec<i64>,
+        alias_probs: Vec<f64>,
+    },
+}
+
+impl Sampler {
+    /// The probability of `class`, as a float (Paddle's `Probability`).
+    fn probability(&self, class: i64) -> f32 {
+        match self {
+            Sampler::Uniform { range } => (1.0 / (*range as f64 + 1.0)) as f32,
+            Sampler::LogUniform { log_range, .. } => {
+                let k = class as f64;
+                (((k + 2.0) / (k + 1.0)).ln() / f64::from(*log_range)) as f32
+            }
+            Sampler::Custom { probs, .. } => {
+                probs.get(class as usize).copied().unwrap_or(0.0) as f32
+            }
+        }
+    }
+
+    /// One negative class, drawn as Paddle's `Sample` draws it.
+    fn sample(&self, e: &mut crate::random::StdMt19937_64) -> i64 {
+        use crate::random::{uniform_int, UniformReal};
+        match self {
+            Sampler::Uniform { range } => uniform_int(e, 0, *range),
+            Sampler::LogUniform { range, log_range } => {
+                let u = UniformReal::new(0.0f64, 1.0).sample(e);
+                let value = (u * f64::from(*log_range)).exp() as i64 - 1;
+                value % range
+            }
+            Sampler::Custom {
+                range,
+                alias,
+                alias_probs,
+                ..
+            } => {
+                let index = uniform_int(e, 0, *range);
+                let p = UniformReal::new(0.0f64, 1.0).sample(e);
+                let i = index as usize;
+                match (alias_probs.get(i), alias.get(i)) {
+                    (Some(&ap), Some(&a)) if p > ap && a != -1 => a,
+                    _ => index,
+                }
+            }
+        }
+    }
+}
+
+/// The attributes and dispensable inputs `nce` and `nce_grad` share.
+#[derive(Clone)]
+struct Nce {
+    total: i64,
+    neg: i64,
+    sampler: i64,
+    seed: i64,
+    custom_neg: Vec<i64>,
+    dist: Option<[crate::scope::VarRef; 3]>,
+}
+
+impl Nce {
+    fn load(l: &OpReader) -> Result<Nce, KernelError> {
+        let total = l.int("num_total_classes")?;
+        let neg = l.int("num_neg_samples")?;
+        let sampler = l.int("sampler")?;
+        let custom_neg = l.ints("custom_neg_classes")?.unwrap_or_default();
+        if total < 1 || neg < 0 {
+            return Err(KernelError::Attribute(format!(
+                "nce: num_total_classes ({total}) must be positive and num_neg_samples ({neg}) not negative"
+            )));
+        }
+        if !custom_neg.is_empty() && custom_neg.len() as i64 != neg {
+            return Err(KernelError::Attribute(format!(
+                "nce: custom_neg_classes has {} classes but num_neg_samples is {neg}",
+                custom_neg.len()
+            )));
+        }
+        if !l.strings("epmap")?.is_empty() {
+            return Err(KernelError::Unsupported(
+                "nce: prefetching the weight from parameter servers (`epmap`) is not supported"
+                    .into(),
+            ));
+        }
+        let dist = match sampler {
+            0 | 1 => None,
+            2 => Some([
+                l.input("CustomDistProbs")?,
+                l.input("CustomDistAlias")?,
+                l.input("CustomDistAliasProbs")?,
+            ]),
+            other => {
+                return Err(KernelError::Attribute(format!(
+                    "nce: unsupported sampler {other} (0: uniform, 1: log_uniform, 2: custom_dist)"
+                )))
+            }
+        };
+        Ok(Nce {
+            total,
+            neg,
+            sampler,
+            // Paddle's sampler takes the seed as an unsigned int.
+            seed: i64::from(l.int("seed")? as u32),
+            custom_neg,
+            dist,
+        })
+    }
+
+    fn sampler(&self, s: &crate::scope::Vars<'_>) -> Result<Sampler, KernelError> {
+        let range = self.total - 1;
+        Ok(match (&self.dist, self.sampler) {
+            (Some([p, a, ap]), _) => {
+                let (pt, at, apt) = (s.tensor(p)?, s.tensor(a)?, s.tensor(ap)?);
+                let probs = f64s(&pt, "nce")?.to_vec();
+                let alias = i64s(&at)?.to_vec();
+                let alias_probs = f64s(&apt, "nce")?.to_vec();
+                for (name, n) in [
+                    ("CustomDistProbs", probs.len()),
+                    ("CustomDistAlias", alias.len()),
+                    ("CustomDistAliasProbs", alias_probs.len()),
+                ] {
+                    if n as i64 != self.total {
+                        return Err(KernelError::Shape(format!(
+                            "nce: {name} has {n} elements but num_total_classes is {}",
+                            self.total
+                        )));
+                    }
+                }
+                if let Some(&a) = alias.iter().find(|&&a| a < -1 || a >= self.total) {
+                    return Err(KernelError::Invalid(format!(
+                        "nce: CustomDistAlias names class {a}, out of range for {} classes",
+                        self.total
+                    )));
+                }
+                Sampler::Custom {
+                    range,
+                    probs,
+                    alias,
+                    alias_probs,
+                }
+            }
+            (None, 1) => {
+                if range < 1 {
+                    return Err(KernelError::Attribute(
+                        "nce: the log_uniform sampler needs num_total_classes of at least 2".into(),
+                    ));
+                }
+                Sampler::LogUniform {
+                    range,
+                    log_range: ((range + 1) as f64).ln() as f32,
+                }
+            }
+            _ => Sampler::Uniform { range },
+        })
+    }
+}
+
+/// Rounds to the precision the kernel computes in (float for float32).
+fn in_dtype(dtype: fluidc_transpiler::VarKind) -> fn(f64) -> f64 {
+    if dtype == fluidc_transpiler::VarKind::Fp32 {
+        |v| f64::from(v as f32)
+    } else {
+        |v| v
+    }
+}
+
+/// A variable's values as f64.
+fn values(
+    s: &crate::scope::Vars<'_>,
+    r: &crate::scope::VarRef,
+    op: &str,
+) -> Result<Vec<f64>, KernelError> {
+    let t = s.tensor(r)?;
+    let v = f64s(&t, op)?.into_owned();
+    Ok(v)
+}
+
+/// A matrix's rows and width (`Input [N, D]`, `Weight [C, D]`).
+fn matrix(t: &Tensor, name: &str) -> Result<(usize, usize), KernelError> {
+    match t.shape() {
+        [r, c] => Ok((*r as usize, *c as usize)),
+        other => Err(KernelError::Shape(format!(
+            "nce: {name} must be a matrix, it is {other:?}"
+        ))),
+    }
+}
+
+/// The true classes per row: `Label`'s second dim (1 for a vector).
+fn true_classes(label: &Tensor) -> usize {
+    match label.shape() {
+        [_, k] => *k as usize,
+        _ => 1,
+    }
+}
+
+/// `nce`, as Paddle's CPU kernel: each row's `SampleLabels` are its true
+/// labels then its negatives (`custom_neg_classes`, else drawn from the
+/// sampler: from `mt19937_64(seed)` for a non-zero `seed`, as Paddle, else
+/// from the session's engine where Paddle seeds from `random_device`);
+/// `SampleLogits` is `sigmoid(Input[row] . Weight[class] + Bias[class])`;
+/// `Cost[row]` sums, times `SampleWeight[row]`, `-log(o / (o + b))` over
+/// the true classes and `-log(b / (o + b))` over the negatives, where `b`
+/// is `num_neg_samples` times the sampler's probability of the class.
+fn nce(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, label, weight) = (l.input("Input")?, l.input("Label")?, l.input("Weight")?);
+    let (bias, sample_weight) = (l.opt_input("Bias")?, l.opt_input("SampleWeight")?);
+    let cost = l.output("Cost")?;
+    let (logits_out, labels_out) = (l.output("SampleLogits")?, l.output("SampleLabels")?);
+    let a = Nce::load(l)?;
+    compute(move |s| {
+        let sampler = a.sampler(s)?;
+        let (xt, lt, wt) = (s.tensor(&input)?, s.tensor(&label)?, s.tensor(&weight)?);
+        let (n, dim) = matrix(&xt, "Input")?;
+        let (classes, wdim) = matrix(&wt, "Weight")?;
+        if wdim != dim || classes as i64 != a.total {
+            return Err(KernelError::Shape(format!(
+                "nce: Weight is {:?}; it must be [num_total_classes ({}), {dim}]",
+                wt.shape(),
+                a.total
+            )));
+        }
+        let num_true = true_classes(&lt);
+        let lv = i64s(&lt)?;
+        if lv.len() != n * num_true {
+            return Err(KernelError::Shape(format!(
+                "nce: Label is {:?} but Input has {n} rows",
+                lt.shape()
+            )));
+        }
+        let width = num_true + a.neg as usize;
+        let mut samples = Vec::with_capacity(n * width);
+        let mut draw = |e: Option<&mut crate::random::StdMt19937_64>| {
+            let mut e = e;
+            for row in lv.chunks(num_true.max(1)).take(n) {
+                samples.extend_from_slice(&row[..num_true]);
+                match e.as_deref_mut() {
+                    Some(e) => samples.extend((0..a.neg).map(|_| sampler.sample(e))),
+                    None => samples.extend_from_slice(&a.custom_neg),
+                }
+            }
+        };
+        if a.custom_neg.is_empty() && a.neg > 0 {
+            crate::random::with_engine(a.seed, |e| draw(Some(e)));
+        } else {
+            draw(None);
+        }
+        if let Some((i, &c)) = samples
+            .iter()
+            .enumerate()
+            .find(|(_, &c)| c < 0 || c >= a.total)
+        {
+            return Err(KernelError::Invalid(format!(
+                "nce: sample label {c} (SampleLabels[{i}]) is out of range for {} classes",
+                a.total
+            )));
+        }
+        let r = in_dtype(xt.dtype());
+        let x = f64s(&xt, "nce")?;
+        let w = f64s(&wt, "nce")?;
+        let bv = match &bias {
+            Some(b) => Some(values(s, b, "nce")?),
+            None => None,
+        };
+        let sw = match &sample_weight {
+            Some(v) => Some(values(s, v, "nce")?),
+            None => None,
+        };
+        let mut logits = Vec::with_capacity(samples.len());
+        for (i, &c) in samples.iter().enumerate() {
+            let (row, c) = (i / width, c as usize);
+            let mut z = bv.as_ref().map_or(Ok(0.0), |b| {
+                b.get(c).copied().ok_or_else(|| {
+                    KernelError::Shape(format!("nce: Bias has no entry for class {c}"))
+                })
+            })?;
+            let xs = &x[row * dim..(row + 1) * dim];
+            let ws = &w[c * dim..(c + 1) * dim];
+            z = r(z + r(xs.iter().zip(ws).fold(0.0, |acc, (p, q)| r(acc + r(p * q)))));
+            logits.push(r(1.0 / (1.0 + (-z).exp())));
+        }
+        let mut out = vec![0.0; n];
+        for (row, o_row) in out.iter_mut().enumerate() {
+            let wgt = match &sw {
+                Some(v) => *v.get(row).ok_or_else(|| {
+                    KernelError::Shape(format!("nce: SampleWeight has no weight for row {row}"))
+                })?,
+                None => 1.0,
+            };
+            for j in 0..width {
+                let k = row * width + j;
+                let o = logits[k];
+                let b = f64::from(sampler.probability(samples[k]) * a.neg as f32);
+                let ratio = if j < num_true {
+                    r(o / r(o + b))
+                } else {
+                    r(b / r(o + b))
+                };
+                *o_row = r(*o_row + r(wgt * r(-ratio.ln())));
+            }
+        }
+        let dtype = xt.dtype();
+        let shape = [n as i64, width as i64];
+        drop((xt, lt, wt));
+        s.set_tensor(&cost, float::tensor(dtype, &[n as i64, 1], out)?);
+        s.set_tensor(&logits_out, float::tensor(dtype, &shape, logits)?);
+        s.set_tensor(&labels_out, Tensor::from_vec(&shape, samples)?);
+        Ok(())
+    })
+}
+
+/// `nce_grad`: per sample `g = w * (b / (o + b)) * (o - 1)` for a true
+/// class and `w * o * (1 - o) / (o + b)` for a negative, times
+/// `Cost@GRAD[row]`; `Bias@GRAD[class] += g`, `Weight@GRAD[class] +=
+/// g * Input[row]`, `Input@GRAD[row] += g * Weight[class]`. With
+/// `is_sparse` the weight's gradient is sparse, its rows the classes
+/// sampled (see `Tensor::sparse_rows`).
+fn nce_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, label, weight) = (l.input("Input")?, l.input("Label")?, l.input("Weight")?);
+    let (bias, sample_weight) = (l.opt_input("Bias")?, l.opt_input("SampleWeight")?);
+    let (logits_in, labels_in) = (l.input("SampleLogits")?, l.input("SampleLabels")?);
+    let dcost = l.input("Cost@GRAD")?;
+    let dx = l.opt_output("Input@GRAD")?;
+    let dw = l.opt_output("Weight@GRAD")?;
+    let db = l.opt_output("Bias@GRAD")?;
+    let sparse = l.bool("is_sparse")?;
+    let a = Nce::load(l)?;
+    compute(move |s| {
+        let sampler = a.sampler(s)?;
+        let (xt, lt, wt) = (s.tensor(&input)?, s.tensor(&label)?, s.tensor(&weight)?);
+        let (n, dim) = matrix(&xt, "Input")?;
+        let (classes, _) = matrix(&wt, "Weight")?;
+        let num_true = true_classes(&lt);
+        let (ot, st) = (s.tensor(&logits_in)?, s.tensor(&labels_in)?);
+        let o = f64s(&ot, "nce_grad")?;
+        let samples = i64s(&st)?;
+        let width = st.shape().get(1).copied().unwrap_or(0).max(0) as usize;
+        let d = values(s, &dcost, "nce_grad")?;
+        if samples.len() != n * width || o.len() != samples.len() || d.len() != n {
+            return Err(KernelError::Shape(format!(
+                "nce_grad: SampleLabels {:?}, SampleLogits {:?} and Cost@GRAD of {} do not fit Input's {n} rows",
+                st.shape(),
+                ot.shape(),
+                d.len()
+            )));
+        }
+        if let Some(&c) = samples.iter().find(|&&c| c < 0 || c as usize >= classes) {
+            return Err(KernelError::Invalid(format!(
+                "nce_grad: sample label {c} is out of range for {classes} classes"
+            )));
+        }
+        let sw = match &sample_weight {
+            Some(v) => Some(values(s, v, "nce_grad")?),
+            None => None,
+        };
+        let r = in_dtype(xt.dtype());
+        let mut g = Vec::with_capacity(samples.len());
+        for (i, (&c, &o)) in samples.iter().zip(o.iter()).enumerate() {
+            let row = i / width.max(1);
+            let b = f64::from(sampler.probability(c) * a.neg as f32);
+            let wgt = sw.as_ref().and_then(|v| v.get(row).copied()).unwrap_or(1.0);
+            let v = if i % width < num_true {
+                r(r(wgt * r(b / r(o + b))) * r(o - 1.0))
+            } else {
+                r(wgt * r(r(o * r(1.0 - o)) / r(o + b)))
+            };
+            g.push(r(v * d[row]));
+        }
+        let x = f64s(&xt, "nce_grad")?;
+        let w = f64s(&wt, "nce_grad")?;
+        let dtype = xt.dtype();
+        let mut grads = Vec::new();
+        if let Some(b) = &bias {
+            let bt = s.tensor(b)?;
+            let mut gb = vec![0.0; bt.numel()];
+            for (&c, &gi) in samples.iter().zip(&g) {
+                if let Some(v) = gb.get_mut(c as usize) {
+                    *v = r(*v + gi);
+                }
+            }
+            grads.push((&db, Some(float::tensor(dtype, bt.shape(), gb)?)));
+        }
+        let mut gw = vec![0.0; w.len()];
+        let mut gx = vec![0.0; x.len()];
+        for (i, (&c, &gi)) in samples.iter().zip(&g).enumerate() {
+            let (row, c) = (i / width.max(1), c as usize);
+            for k in 0..dim {
+                gw[c * dim + k] = r(gw[c * dim + k] + r(x[row * dim + k] * gi));
+                gx[row * dim + k] = r(gx[row * dim + k] + r(w[c * dim + k] * gi));
+            }
+        }
+        let mut tw = float::tensor(dtype, wt.shape(), gw)?;
+        if sparse {
+            let mut rows: Vec<usize> = samples.iter().map(|&c| c as usize).collect();
+            rows.sort_unstable();
+            rows.dedup();
+            tw.set_sparse_rows(Some(std::sync::Arc::new(rows)));
+        }
+        grads.push((&dw, Some(tw)));
+        grads.push((&dx, Some(float::tensor(dtype, xt.shape(), gx)?)));
+        drop((xt, lt, wt, ot, st));
+        float::set_grads(s, grads);
         Ok(())
     })
 }

@@ -1824,6 +1824,71 @@ def log_loss(input, label, epsilon=1e-4, name=None):
     return loss
 
 
+def _nce_alias_tables(dist):
+    """1.2's alias tables for nce's custom_dist sampler (ties within 1e-4)."""
+    n = len(dist)
+    alias_probs, alias = [0] * n, [0] * n
+    bigs, littles = [], []
+    for i in range(n):
+        scaled = dist[i] * n
+        if scaled - 1.0 > 1e-4:
+            bigs.append((i, scaled))
+        elif 1.0 - scaled > 1e-4:
+            littles.append((i, scaled))
+        else:
+            alias_probs[i], alias[i] = scaled, -1
+    while bigs and littles:
+        big, little = bigs.pop(0), littles.pop(0)
+        alias_probs[little[0]], alias[little[0]] = little[1], big[0]
+        left = big[1] + little[1] - 1
+        if left - 1.0 > 1e-4:
+            bigs.append((big[0], left))
+        elif 1.0 - left > 1e-4:
+            littles.append((big[0], left))
+        else:
+            alias_probs[big[0]], alias[big[0]] = left, -1
+    for rest in (bigs, littles):
+        if rest:
+            alias_probs[rest[0][0]], alias[rest[0][0]] = 1.0, -1
+    return alias_probs, alias
+
+
+def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bias_attr=None,
+        num_neg_samples=None, name=None, sampler="uniform", custom_dist=None, seed=0,
+        is_sparse=False):
+    """1.2's nce: the raw `nce` op with the weight [C, dim] and the bias
+    [C, 1] (`nce_N.w_0`, `nce_N.b_0`), its cost / (num_neg_samples + 1)."""
+    helper = LayerHelper("nce", name=name)
+    w = _create_parameter(helper, param_attr, [num_total_classes, input.shape[1]], input.dtype)
+    inputs = {}
+    b = _create_parameter(helper, bias_attr, [num_total_classes, 1], input.dtype, is_bias=True)
+    if b is not None:
+        inputs["Bias"] = b
+    cost = helper.create_variable_for_type_inference(dtype=input.dtype)
+    sample_logits = helper.create_variable_for_type_inference(dtype=input.dtype)
+    sample_labels = helper.create_variable_for_type_inference(dtype=label.dtype)
+    inputs.update({"Input": input, "Label": label, "Weight": w})
+    if sample_weight is not None:
+        inputs["SampleWeight"] = sample_weight
+    samplers = {"uniform": 0, "log_uniform": 1, "custom_dist": 2}
+    if sampler not in samplers:
+        raise Exception("Unsupported sampler type.")
+    if sampler == "custom_dist":
+        assert custom_dist is not None
+        alias_probs, alias = _nce_alias_tables(custom_dist)
+        inputs["CustomDistProbs"] = assign(numpy.array(custom_dist).astype("float32"))
+        inputs["CustomDistAlias"] = assign(numpy.array(alias).astype("int32"))
+        inputs["CustomDistAliasProbs"] = assign(numpy.array(alias_probs).astype("float32"))
+    num_neg_samples = 10 if num_neg_samples is None else int(num_neg_samples)
+    helper.append_op(type="nce", inputs=inputs,
+                     outputs={"Cost": cost, "SampleLogits": sample_logits,
+                              "SampleLabels": sample_labels},
+                     attrs={"num_total_classes": int(num_total_classes),
+                            "num_neg_samples": num_neg_samples, "seed": seed,
+                            "sampler": samplers[sampler], "is_sparse": is_sparse})
+    return cost / (num_neg_samples + 1)
+
+
 def square_error_cost(input, label):
     helper = LayerHelper("square_error_cost")
     minus_out = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3209,7 +3274,7 @@ def install(run=False):
         logical_and=logical_and, logical_or=logical_or, logical_xor=logical_xor,
         logical_not=logical_not, mean=_unary("mean"), relu=_unary("relu"),
         sigmoid=_unary("sigmoid"), tanh=_unary("tanh"), softmax=softmax, fc=fc,
-        square_error_cost=square_error_cost, log_loss=log_loss, cos_sim=cos_sim,
+        square_error_cost=square_error_cost, log_loss=log_loss, nce=nce, cos_sim=cos_sim,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
@@ -3415,7 +3480,7 @@ _LAYER_HOMES = {
         "elementwise_mod", "elementwise_floordiv", "gaussian_random", "sum", "slice",
         "shape", "logical_and", "logical_or", "logical_xor", "logical_not", "clip", "mean",
         "sigmoid_cross_entropy_with_logits", "log_loss", "huber_loss", "sign", "layer_norm",
-        "matmul", "merge_selected_rows", "get_tensor_from_selected_rows",
+        "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
     ),
     "tensor": (
         "create_tensor", "create_parameter", "create_global_var", "cast", "concat", "sums",

@@ -226,6 +226,7 @@ pub(super) fn grad_proto(forward: &Proto, spec: &GradOpSpec) -> Proto {
                 duplicable: dup(refs),
                 dispensable: true,
                 extra: false,
+                intermediate: false,
             })
             .collect()
     };

@@ -1,5 +1,5 @@
-//! Losses: `softmax_with_cross_entropy`, `sigmoid_cross_entropy_with_logits`
-//! and `log_loss`.
+//! Losses: `softmax_with_cross_entropy`, `sigmoid_cross_entropy_with_logits`,
+//! `log_loss` and `nce` (noise-contrastive estimation).
 use super::arg::axis_index;
 use super::infer::{same_as_x, Out, TensorType};
 use super::{Behaviour, InferCtx};
@@ -14,6 +14,65 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         same_as_x,
     ));
     r.push(Behaviour::pure("log_loss", log_loss));
+    // It draws its negative classes (unless `custom_neg_classes` names
+    // them): never folded.
+    r.push(Behaviour::pure("nce", nce).not_foldable());
+}
+
+/// `nce`, as Paddle's InferShape: `Cost` is `[N, 1]`; `SampleLogits` and
+/// `SampleLabels` (`Label`'s dtype) are `[N, num_true + num_neg_samples]`;
+/// `Weight` has `num_total_classes` rows, as many as `Bias`, and
+/// `custom_neg_classes`, when given, has `num_neg_samples` classes.
+fn nce(c: &InferCtx) -> Out {
+    let (Some(x), Some(label), Some(w)) = (c.input("Input"), c.input("Label"), c.input("Weight"))
+    else {
+        return Ok(Vec::new());
+    };
+    let n = x.dims.first().copied().unwrap_or(-1);
+    if let Some(&ln) = label.dims.first() {
+        if n > 0 && ln > 0 && n != ln {
+            return Err(format!(
+                "Input is {:?} and Label {:?}; their first dims must be equal",
+                x.dims, label.dims
+            ));
+        }
+    }
+    let rows = w.dims.first().copied().unwrap_or(-1);
+    if let Some(b) = c.input("Bias") {
+        let b0 = b.dims.first().copied().unwrap_or(-1);
+        if rows >= 0 && b0 >= 0 && rows != b0 {
+            return Err(format!(
+                "Weight is {:?} and Bias {:?}; their first dims must be equal",
+                w.dims, b.dims
+            ));
+        }
+    }
+    let total = c.int("num_total_classes").unwrap_or(-1);
+    if rows >= 0 && total != rows {
+        return Err(format!(
+            "num_total_classes is {total} but Weight is {:?}; they must agree",
+            w.dims
+        ));
+    }
+    let neg = c.int("num_neg_samples").unwrap_or(10);
+    let custom = c.ints("custom_neg_classes").unwrap_or_default();
+    if !custom.is_empty() && custom.len() as i64 != neg {
+        return Err(format!(
+            "custom_neg_classes has {} classes but num_neg_samples is {neg}",
+            custom.len()
+        ));
+    }
+    let num_true = if label.dims.len() == 2 {
+        label.dims[1]
+    } else {
+        1
+    };
+    let width = if num_true < 0 { -1 } else { num_true + neg };
+    Ok(vec![
+        ("Cost", TensorType::new(x.dtype, vec![n, 1])),
+        ("SampleLogits", TensorType::new(x.dtype, vec![n, width])),
+        ("SampleLabels", TensorType::new(label.dtype, vec![n, width])),
+    ])
 }
 
 /// `log_loss`: `Loss` shaped as `Predicted`, a column of probabilities

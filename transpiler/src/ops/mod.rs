@@ -262,7 +262,8 @@ pub fn writes_whole(ty: &str) -> bool {
 
 /// The outputs of `op` that Paddle's `infer_var_type` declares
 /// `SELECTED_ROWS`, given which variables already are (`sparse`): a sparse
-/// `lookup_table(_v2)_grad`'s `W@GRAD`, a `sum` of sparse gradients only,
+/// `lookup_table(_v2)_grad`'s `W@GRAD` (and a sparse `nce_grad`'s
+/// `Weight@GRAD`), a `sum` of sparse gradients only,
 /// and `merge_selected_rows` and `elementwise_mul` of a sparse `X` (they
 /// pass X's type on; 1.x's GradientClipByGlobalNorm scales a sparse
 /// gradient so). The runtime keeps such a variable dense, with its rows.
@@ -273,6 +274,9 @@ pub fn selected_rows_outputs(op: &Op, sparse: impl Fn(&str) -> bool) -> Vec<Stri
             if op.get_attr("is_sparse") == Some(&AttrValue::Bool(true)) =>
         {
             op.outputs_of("W@GRAD").to_vec()
+        }
+        "nce_grad" if op.get_attr("is_sparse") == Some(&AttrValue::Bool(true)) => {
+            op.outputs_of("Weight@GRAD").to_vec()
         }
         "sum" if !op.inputs_of("X").is_empty() && op.inputs_of("X").iter().all(|x| sparse(x)) => {
             op.outputs_of("Out").to_vec()

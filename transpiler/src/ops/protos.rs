@@ -21,6 +21,9 @@ pub struct SlotDef {
     pub dispensable: bool,
     /// Paddle marks framework-internal slots `extra` (never required).
     pub extra: bool,
+    /// An output only the op's own grad reads (1.x listed such slots in
+    /// its op protos even where Paddle 3.3.1 marks them `extra`).
+    pub intermediate: bool,
 }
 
 /// An attribute: its declared type and the default Paddle's attribute
@@ -53,7 +56,32 @@ pub(super) fn load() -> Result<HashMap<&'static str, Proto>, String> {
             }
         }
     }
+    add_legacy_attrs(&mut out, FLUIDC).map_err(|e| format!("data/fluidc_ops.json: {e}"))?;
     Ok(out)
+}
+
+/// Appends the attributes `legacy_attrs` lists to their ops' protos: ones
+/// 1.x declared that Paddle 3.3.1's proto no longer lists (it still
+/// honours them).
+fn add_legacy_attrs(protos: &mut HashMap<&'static str, Proto>, text: &str) -> Result<(), String> {
+    let json: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let Some(legacy) = json.get("legacy_attrs").and_then(Value::as_object) else {
+        return Ok(());
+    };
+    for (op, list) in legacy {
+        let proto = protos
+            .get_mut(op.as_str())
+            .ok_or(format!("legacy_attrs of `{op}`, which has no proto"))?;
+        let added =
+            attrs(&serde_json::json!({ "attrs": list })).map_err(|e| format!("op `{op}`: {e}"))?;
+        for a in added {
+            if proto.attrs.iter().any(|b| b.name == a.name) {
+                return Err(format!("op `{op}` already has attribute `{}`", a.name));
+            }
+            proto.attrs.push(a);
+        }
+    }
+    Ok(())
 }
 
 fn parse(text: &'static str) -> Result<Vec<(&'static str, Proto)>, String> {
@@ -96,6 +124,7 @@ fn slots(op: &Value, key: &str) -> Result<Vec<SlotDef>, String> {
                 duplicable: flag(s, "duplicable"),
                 dispensable: flag(s, "dispensable"),
                 extra: flag(s, "extra"),
+                intermediate: flag(s, "intermediate"),
             })
         })
         .collect()

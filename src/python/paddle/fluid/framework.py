@@ -928,11 +928,11 @@ def _edited():
 
 
 class _ProtoSlot(object):
-    def __init__(self, name, duplicable, dispensable):
+    def __init__(self, name, duplicable, dispensable, intermediate):
         self.name = name
         self.duplicable = duplicable
         self.dispensable = dispensable
-        self.intermediate = False
+        self.intermediate = intermediate
 
 
 class _ProtoAttr(object):

@@ -147,6 +147,21 @@ class LoDTensor(object):
         _, lod = self._read()
         self._write(array, lod)
 
+    def _set_dims(self, dims):
+        """1.x's `Resize`: the dims of the data the tensor holds (one with
+        no data yet gets its dims from the array `set` copies in)."""
+        array, lod = self._read()
+        if array is None:
+            return
+        dims = [int(d) for d in dims]
+        size = 1
+        for d in dims:
+            size *= d
+        if size != array.size:
+            raise _fluidc.EnforceNotMet("cannot resize a tensor of %d elements to %s"
+                                        % (array.size, dims))
+        self._write(array.reshape(dims), lod)
+
     def set_lod(self, lod):
         """Sets the offset-based LoD; 1.x refused one `CheckLoD` refuses
         for the tensor's height."""

@@ -3,6 +3,8 @@
 outputs' shapes are what the op definitions infer."""
 import functools
 
+import numpy as np
+
 from .. import core
 from ..framework import Variable, convert_dtype, convert_np_dtype_to_dtype_
 from ..initializer import Constant, Normal
@@ -26,6 +28,7 @@ __all__ = [
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
+    "nce",
 ]
 
 
@@ -645,6 +648,98 @@ def log_loss(input, label, epsilon=1e-4, name=None):
     helper.append_op(type="log_loss", inputs={"Predicted": [input], "Labels": [label]},
                      outputs={"Loss": [loss]}, attrs={"epsilon": epsilon})
     return loss
+
+
+def _alias_tables(dist):
+    """Walker's alias tables of the probabilities `dist` (1.2's layer's
+    construction, ties within 1e-4): each class's probability of keeping
+    its own draw and the class it passes the rest to (-1 for none)."""
+    n = len(dist)
+    alias_probs = [0] * n
+    alias = [0] * n
+    bigs = []
+    littles = []
+    for i in range(n):
+        scaled = dist[i] * n
+        if scaled - 1.0 > 1e-4:
+            bigs.append((i, scaled))
+        elif 1.0 - scaled > 1e-4:
+            littles.append((i, scaled))
+        else:
+            alias_probs[i] = scaled
+            alias[i] = -1
+    while bigs and littles:
+        big = bigs.pop(0)
+        little = littles.pop(0)
+        alias_probs[little[0]] = little[1]
+        alias[little[0]] = big[0]
+        left = big[1] + little[1] - 1
+        if left - 1.0 > 1e-4:
+            bigs.append((big[0], left))
+        elif 1.0 - left > 1e-4:
+            littles.append((big[0], left))
+        else:
+            alias_probs[big[0]] = left
+            alias[big[0]] = -1
+    for rest in (bigs, littles):
+        if rest:
+            alias_probs[rest[0][0]] = 1.0
+            alias[rest[0][0]] = -1
+    return alias_probs, alias
+
+
+def nce(input, label, num_total_classes, sample_weight=None, param_attr=None,
+        bias_attr=None, num_neg_samples=None, name=None, sampler="uniform",
+        custom_dist=None, seed=0, is_sparse=False):
+    """The noise-contrastive estimation loss of each row of `input` for its
+    `label` classes against `num_neg_samples` (10) negative classes drawn
+    by `sampler` ("uniform", "log_uniform" or "custom_dist" with the
+    probabilities `custom_dist`): an `nce` op with the weight
+    `[num_total_classes, dim]` and the bias `[num_total_classes, 1]`,
+    its cost divided by `num_neg_samples + 1` (1.2's layer)."""
+    from .tensor import assign
+    helper = LayerHelper("nce", **locals())
+    assert isinstance(input, Variable)
+    assert isinstance(label, Variable)
+    dim = input.shape[1]
+    w = helper.create_parameter(attr=helper.param_attr, shape=[num_total_classes, dim],
+                                is_bias=False, dtype=input.dtype)
+    inputs = {}
+    if helper.bias_attr:
+        b = helper.create_parameter(attr=helper.bias_attr, shape=[num_total_classes, 1],
+                                    is_bias=True, dtype=input.dtype)
+        inputs["Bias"] = b
+    cost = helper.create_variable_for_type_inference(dtype=input.dtype)
+    sample_logits = helper.create_variable_for_type_inference(dtype=input.dtype)
+    sample_labels = helper.create_variable_for_type_inference(dtype=label.dtype)
+    inputs["Input"] = input
+    inputs["Label"] = label
+    inputs["Weight"] = w
+    inputs["SampleWeight"] = sample_weight if sample_weight is not None else []
+    if sampler == "uniform":
+        sampler = 0
+    elif sampler == "log_uniform":
+        sampler = 1
+    elif sampler == "custom_dist":
+        assert custom_dist is not None
+        alias_probs, alias = _alias_tables(custom_dist)
+        inputs["CustomDistProbs"] = assign(input=np.array(custom_dist).astype("float32"))
+        inputs["CustomDistAlias"] = assign(input=np.array(alias).astype("int32"))
+        inputs["CustomDistAliasProbs"] = assign(input=np.array(alias_probs).astype("float32"))
+        sampler = 2
+    else:
+        raise Exception("Unsupported sampler type.")
+    if num_neg_samples is None:
+        num_neg_samples = 10
+    else:
+        num_neg_samples = int(num_neg_samples)
+    attrs = {"num_total_classes": int(num_total_classes), "num_neg_samples": num_neg_samples,
+             "seed": seed, "sampler": sampler, "is_sparse": is_sparse}
+    helper.append_op(type="nce", inputs=inputs,
+                     outputs={"Cost": cost, "SampleLogits": sample_logits,
+                              "SampleLabels": sample_labels},
+                     attrs=attrs)
+    return cost / (num_neg_samples + 1)
 
 
 def cos_sim(X, Y):
