@@ -3451,9 +3451,17 @@ def _install_0x_program_keywords(layers):
                 return layer(*args, **kwargs)
         return call
 
+    wrapped = {}
     for name, value in list(vars(layers).items()):
         if not name.startswith("_") and isinstance(value, types.FunctionType):
-            setattr(layers, name, takes_programs(value))
+            wrapped[value] = takes_programs(value)
+            setattr(layers, name, wrapped[value])
+    # The submodules (`layers.nn`, ...) keep naming the same functions.
+    for sub in list(vars(layers).values()):
+        if isinstance(sub, types.ModuleType):
+            for name, value in list(vars(sub).items()):
+                if isinstance(value, types.FunctionType) and value in wrapped:
+                    setattr(sub, name, wrapped[value])
 
 
 # ---------------------------------------------------------------- 1.x extras

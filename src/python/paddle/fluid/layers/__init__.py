@@ -48,11 +48,19 @@ def _takes_programs(layer):
     return call
 
 
+# Each layer is wrapped once and bound wherever it is found, so that
+# `from paddle.fluid.layers.nn import fc` is still `fluid.layers.fc`.
+_wrapped = {}
 for _name, _value in list(globals().items()):
     if (not _name.startswith("_") and isinstance(_value, types.FunctionType)
             and _value.__module__.startswith(__name__ + ".")):
-        globals()[_name] = _takes_programs(_value)
-del _name, _value
+        _wrapped[_value] = globals()[_name] = _takes_programs(_value)
+for _module in list(globals().values()):
+    if isinstance(_module, types.ModuleType) and _module.__name__.startswith(__name__ + "."):
+        for _name, _value in list(vars(_module).items()):
+            if isinstance(_value, types.FunctionType) and _value in _wrapped:
+                setattr(_module, _name, _wrapped[_value])
+del _name, _value, _module, _wrapped
 
 math_op_patch.monkey_patch_variable()
 indexing.monkey_patch_getitem()
