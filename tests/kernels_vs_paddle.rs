@@ -356,6 +356,29 @@ fn optimizer_cases(rng: &mut Rng) -> Vec<Case> {
                 ],
             ));
         }
+        for (tag, attrs) in [
+            ("ftrl", json!({})),
+            ("ftrl_l1_l2", json!({"l1": 0.05, "l2": 0.1})),
+            (
+                "ftrl_lr_power",
+                json!({"l1": 0.01, "l2": 0.5, "lr_power": -0.6}),
+            ),
+        ] {
+            // Paddle has ftrl's float32 kernel only.
+            if dt != "float32" {
+                continue;
+            }
+            let c = common(tag, "ftrl", rng).attrs(attrs);
+            cases.push(state(
+                c,
+                rng,
+                &[
+                    ("Param", "ParamOut", -1.0, 1.0),
+                    ("SquaredAccumulator", "SquaredAccumOut", 0.1, 1.0),
+                    ("LinearAccumulator", "LinearAccumOut", -0.5, 0.5),
+                ],
+            ));
+        }
         for centered in [false, true] {
             let c = common(&format!("rmsprop_{centered}"), "rmsprop", rng)
                 .attrs(json!({"centered": centered, "momentum": 0.5}));

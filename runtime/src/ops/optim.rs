@@ -1,6 +1,6 @@
 //! Optimizers with Paddle 3.3.1's CPU formulas (phi/kernels: sgd_kernel.cc,
 //! momentum_kernel_impl.h, cpu/adam_kernel.cc with jit's refer `Adam`,
-//! adamax_kernel_impl.h, adagrad, decayed_adagrad, rmsprop, adadelta_kernel_impl.h,
+//! adamax_kernel_impl.h, adagrad, decayed_adagrad, ftrl, rmsprop, adadelta_kernel_impl.h,
 //! lamb), float32 and float64, computed in the parameter's dtype as Paddle
 //! computes them.
 //!
@@ -25,6 +25,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("adamax", adamax);
     r.add("adagrad", adagrad);
     r.add("decayed_adagrad", decayed_adagrad);
+    r.add("ftrl", ftrl);
     r.add("rmsprop", rmsprop);
     r.add("adadelta", adadelta);
     r.add("lamb", lamb);
@@ -777,6 +778,55 @@ fn decayed_adagrad(l: &OpReader) -> Result<Exec, KernelError> {
                 for i in 0..p.len() {
                     m[i] = d * m[i] + rest * g[i] * g[i];
                     p[i] -= lr * g[i] / (m[i].sqrt() + eps);
+                }
+                Ok(())
+            })
+        })
+    })
+}
+
+/// `ftrl` (FTRL-Proximal, Paddle's ftrl_op.h): `n = sq + g g`; `lin += g -
+/// (n^-lr_power - sq^-lr_power) / lr * p` (square roots when `lr_power` is
+/// -0.5); `p = |lin| > l1 ? (l1 sign(lin) - lin) / (n^-lr_power / lr + 2
+/// l2) : 0`; `sq = n`. In the parameter's dtype, the attributes cast to it.
+fn ftrl(l: &OpReader) -> Result<Exec, KernelError> {
+    let state = State::load(
+        l,
+        &[
+            ("Param", "ParamOut"),
+            ("SquaredAccumulator", "SquaredAccumOut"),
+            ("LinearAccumulator", "LinearAccumOut"),
+        ],
+    )?;
+    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    let (l1, l2) = (l.float("l1")? as f32, l.float("l2")? as f32);
+    let lr_power = l.float("lr_power")? as f32;
+    compute(move |s| {
+        run_update(s, &state, &grad, |s, dtype, ts, g| {
+            with_real!(dtype, |T| {
+                let lr: T = one(s, &lr)?;
+                let (l1, l2, power) = (l1 as T, l2 as T, lr_power as T);
+                let half = power == -0.5;
+                let root = |v: T| if half { v.sqrt() } else { v.powf(-power) };
+                let g = values::<T>(g, "Grad")?;
+                let mut sl = slices::<T>(ts, &state.pairs)?;
+                let [p, sq, lin] = &mut sl[..] else {
+                    return Err(KernelError::Invalid("ftrl: missing state".into()));
+                };
+                for i in 0..p.len() {
+                    let n = sq[i] + g[i] * g[i];
+                    lin[i] = lin[i] + g[i] - ((root(n) - root(sq[i])) / lr) * p[i];
+                    let sign = if lin[i] > 0.0 {
+                        1.0
+                    } else if lin[i] < 0.0 {
+                        -1.0
+                    } else {
+                        0.0
+                    };
+                    let x = l1 * sign - lin[i];
+                    let y = root(n) / lr + 2.0 * l2;
+                    p[i] = if lin[i].abs() > l1 { x / y } else { 0.0 };
+                    sq[i] = n;
                 }
                 Ok(())
             })

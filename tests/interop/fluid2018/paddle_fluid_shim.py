@@ -3144,6 +3144,42 @@ def DecayedAdagrad(learning_rate, decay=0.95, epsilon=1.0e-6, regularization=Non
                       epsilon=epsilon, name=name)
 
 
+class _Ftrl(paddle.optimizer.Optimizer):
+    """1.x's FtrlOptimizer, which Paddle 3.3.1 has no class for (it keeps
+    the `ftrl` op): accumulators `<param>_squared_0` and `<param>_linear_0`
+    filled with 0, one `ftrl` op per parameter. 1.x passed `l1` as the op's
+    `l2` too (`"l2": self._l1`)."""
+
+    def __init__(self, l1=0.0, l2=0.0, lr_power=-0.5, **kwargs):
+        super().__init__(**kwargs)
+        self.type = "ftrl"
+        self._l1, self._l2, self._lr_power = l1, l2, lr_power
+
+    def _create_accumulators(self, block, parameters):
+        for p in parameters:
+            self._add_accumulator("squared", p)
+            self._add_accumulator("linear", p)
+
+    def _append_optimize_op(self, block, param_and_grad):
+        param, grad = param_and_grad
+        squared = self._get_accumulator("squared", param)
+        linear = self._get_accumulator("linear", param)
+        return block.append_op(
+            type="ftrl",
+            inputs={"Param": param, "Grad": grad, "SquaredAccumulator": squared,
+                    "LinearAccumulator": linear,
+                    "LearningRate": self._create_param_lr(param_and_grad)},
+            outputs={"ParamOut": param, "SquaredAccumOut": squared, "LinearAccumOut": linear},
+            attrs={"l1": self._l1, "l2": self._l1, "lr_power": self._lr_power},
+            stop_gradient=True)
+
+
+def Ftrl(learning_rate, l1=0.0, l2=0.0, lr_power=-0.5, regularization=None, name=None,
+         parameter_list=None, grad_clip=None):
+    return _optimizer(_Ftrl, learning_rate, regularization, grad_clip, l1=l1, l2=l2,
+                      lr_power=lr_power, name=name)
+
+
 def Adam(learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, regularization=None,
          name=None, lazy_mode=False, parameter_list=None, grad_clip=None):
     return _optimizer(paddle.optimizer.Adam, learning_rate, regularization, grad_clip,
@@ -3402,7 +3438,7 @@ def install(run=False):
     fluid.gradients = gradients
     optimizers = dict(SGD=SGD, Momentum=Momentum, Adagrad=Adagrad, Adam=Adam, Adamax=Adamax,
                       Adadelta=Adadelta, RMSProp=RMSProp, Lamb=Lamb,
-                      DecayedAdagrad=DecayedAdagrad)
+                      DecayedAdagrad=DecayedAdagrad, Ftrl=Ftrl)
     fluid.optimizer = _module("paddle.fluid.optimizer", **optimizers,
                               **{k + "Optimizer": v for k, v in optimizers.items()})
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)

@@ -1,5 +1,5 @@
 //! Optimizers: `sgd`, `momentum`, `adam`, `adamax`, `adagrad`,
-//! `decayed_adagrad`, `rmsprop`,
+//! `decayed_adagrad`, `ftrl`, `rmsprop`,
 //! `adadelta`, `lamb`. Each updates its parameter and accumulators in
 //! place (`ParamOut` is `Param`): every `XOut` has the type of `X`. They
 //! write persistable variables, so prune keeps them; they are never folded.
@@ -35,6 +35,14 @@ const OPTIMIZERS: &[(&str, &[(&str, &str)])] = &[
     (
         "decayed_adagrad",
         &[("ParamOut", "Param"), ("MomentOut", "Moment")],
+    ),
+    (
+        "ftrl",
+        &[
+            ("ParamOut", "Param"),
+            ("SquaredAccumOut", "SquaredAccumulator"),
+            ("LinearAccumOut", "LinearAccumulator"),
+        ],
     ),
     (
         "rmsprop",

@@ -25,7 +25,7 @@ __all__ = [
     "SGD", "Momentum", "Adagrad", "Adam", "Adamax", "Adadelta", "RMSProp", "Lamb",
     "DecayedAdagrad", "SGDOptimizer", "MomentumOptimizer", "AdagradOptimizer",
     "AdamOptimizer", "AdamaxOptimizer", "AdadeltaOptimizer", "RMSPropOptimizer",
-    "LambOptimizer", "DecayedAdagradOptimizer",
+    "LambOptimizer", "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer",
     "Optimizer",
 ]
 
@@ -338,6 +338,36 @@ class DecayedAdagradOptimizer(Optimizer):
         return "decayed_adagrad", inputs, outputs, attrs
 
 
+class FtrlOptimizer(Optimizer):
+    """FTRL-Proximal: accumulators `squared` (sum of grad^2) and `linear`,
+    both 0, updated by one `ftrl` op with `l1`, `l2` and `lr_power`. Paddle
+    1.x passed `l1` as the op's `l2` too (`"l2": self._l1`), so `l2` is
+    kept but the op runs with `l1` for both; fluidc builds what 1.x built."""
+    _type = "ftrl"
+    _squared_acc_str = "squared"
+    _linear_acc_str = "linear"
+    _accumulators = ((_squared_acc_str, 0.0, True, ""), (_linear_acc_str, 0.0, True, ""))
+
+    def __init__(self, learning_rate, l1=0.0, l2=0.0, lr_power=-0.5, regularization=None,
+                 grad_clip=None, name=None):
+        if learning_rate is None:
+            raise ValueError("learning_rate is not set.")
+        Optimizer.__init__(self, learning_rate, regularization, grad_clip, name)
+        self._l1 = l1
+        self._l2 = l2
+        self._lr_power = lr_power
+
+    def _update_op(self, p, g, lr, acc, l2):
+        _dense_only("ftrl", g)
+        sq, lin = acc[self._squared_acc_str], acc[self._linear_acc_str]
+        inputs = {"Param": [p], "Grad": [g], "SquaredAccumulator": [sq],
+                  "LinearAccumulator": [lin], "LearningRate": [lr]}
+        outputs = {"ParamOut": [p], "SquaredAccumOut": [sq], "LinearAccumOut": [lin]}
+        attrs = {"l1": float(self._l1), "l2": float(self._l1),
+                 "lr_power": float(self._lr_power)}
+        return "ftrl", inputs, outputs, attrs
+
+
 class RMSPropOptimizer(Optimizer):
     _type = "rmsprop"
     _accumulators = (("momentum", 0.0, True, ""), ("mean_square", 0.0, True, ""),
@@ -453,3 +483,4 @@ Adadelta = AdadeltaOptimizer
 RMSProp = RMSPropOptimizer
 Lamb = LambOptimizer
 DecayedAdagrad = DecayedAdagradOptimizer
+Ftrl = FtrlOptimizer
