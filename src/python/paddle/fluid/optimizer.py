@@ -12,6 +12,7 @@ Optimize and `op_role_var = [param, grad]`. Parameters update in place
 """
 import contextlib
 
+from .. import _stack
 from . import clip as _clip
 from . import core
 from . import framework
@@ -342,7 +343,9 @@ class FtrlOptimizer(Optimizer):
     """FTRL-Proximal: accumulators `squared` (sum of grad^2) and `linear`,
     both 0, updated by one `ftrl` op with `l1`, `l2` and `lr_power`. Paddle
     1.x passed `l1` as the op's `l2` too (`"l2": self._l1`), so `l2` is
-    kept but the op runs with `l1` for both; fluidc builds what 1.x built."""
+    kept but the op runs with `l1` for both; fluidc builds what 1.x built,
+    and says so on stderr when the two differ (an argument that changes
+    nothing is not left silent)."""
     _type = "ftrl"
     _squared_acc_str = "squared"
     _linear_acc_str = "linear"
@@ -356,6 +359,11 @@ class FtrlOptimizer(Optimizer):
         self._l1 = l1
         self._l2 = l2
         self._lr_power = lr_power
+        if l2 != l1:
+            import warnings  # on first use: importing it costs start-up
+            warnings.warn("FtrlOptimizer: Paddle 1.x built the ftrl op with l2 = l1 (%r), so "
+                          "l2=%r changes nothing; fluidc does the same" % (l1, l2),
+                          stacklevel=_stack.user_stacklevel())
 
     def _update_op(self, p, g, lr, acc, l2):
         _dense_only("ftrl", g)
