@@ -579,21 +579,10 @@ const PARALLEL_MACS: usize = 1 << 21;
 /// `c = alpha * a b` for one element type.
 ///
 /// Floats use `matrixmultiply` (through ndarray's `general_mat_mul`, the
-/// crate's safe interface; the workspace forbids `unsafe`). Chosen by
-/// measuring square float32 products on this machine (2 cores, AMD EPYC,
-/// AVX-512), one thread, GFLOP/s at 64 / 256 / 1024:
-///
-/// | crate | 64 | 256 | 1024 |
-/// |---|---|---|---|
-/// | `gemm` 0.18 (raw `unsafe fn`) | 102 | 111 | 104 |
-/// | `matrixmultiply` 0.3 (raw `unsafe fn`) | 79 | 100 | 99 |
-/// | `faer` 0.22 (safe, on `gemm`'s kernels) | 103 | 111 | 95 |
-/// | ndarray 0.17 `general_mat_mul` (safe, on `matrixmultiply`) | 79 | 100 | 101 |
-///
-/// The triple loop it replaces ran 0.36 GFLOP/s at 1024. `gemm` is at most
-/// 10% faster at 256 and no faster at 1024, and is callable without
-/// `unsafe` only through faer (a large tree of crates); `matrixmultiply`
-/// comes through ndarray, which the workspace already builds.
+/// crate's safe interface; the workspace forbids `unsafe`), chosen by
+/// measuring it against `gemm` (with its AVX-512 `x86-v4` kernels) and
+/// OpenBLAS: the figures and the reasons are in BENCHMARKS.md's notes
+/// ("GEMM crate"). The triple loop it replaced ran 0.36 GFLOP/s at 1024.
 ///
 /// Integers keep a plain loop with Paddle's wrapping arithmetic.
 trait MatElem: Num {
