@@ -22,3 +22,8 @@ if [[ "${1:-}" == "--fast" ]]; then
 fi
 bash scripts/setup-interop.sh >/dev/null
 cargo test --workspace --locked "$@"
+# The kernels' fast paths (vectorized for the CPU's ISA, a vector-matrix
+# product, products in row blocks) are checked bit for bit against their
+# plain loops by the runtime's `*_bits` tests; only an optimized build
+# vectorizes them, so those tests run once more in release mode.
+cargo test --release --locked -p fluidc-runtime --lib "$@" -- bits

@@ -547,6 +547,12 @@ fn multiply<T: MatElem>(
     for (&(i, j), c) in p.pairs.iter().zip(out.chunks_exact_mut(m * n)) {
         let a = &a[i * m * k..(i + 1) * m * k];
         let b = &b[j * k * n..(j + 1) * k * n];
+        if m == 1 && !p.ty {
+            // A row (transposed or not, its k values in order) times a
+            // row-major matrix: an fc at batch 1.
+            row_times(alpha, a, b, c);
+            continue;
+        }
         let a = if p.tx {
             ArrayView2::from_shape((k, m), a).map(|v| v.reversed_axes())
         } else {
@@ -570,6 +576,32 @@ fn multiply<T: MatElem>(
         }
     }
     Ok(())
+}
+
+/// `c = alpha · a b` for one row `a` (`k` values) and a row-major `b`
+/// (`k` rows of `c.len()` values): the vector-matrix product of an `fc` at
+/// batch 1, where a GEMM would first copy all of `b` into its panel layout
+/// (reading the weight three times instead of once). Each `c[j]` is summed
+/// over `k` in order from zero, as the plain loop
+/// ([`MatElem::gemm`]'s default) sums it, so it has the plain loop's bits
+/// (`row_times_has_the_plain_loops_bits`); the rows of `b` are added one
+/// at a time along `c`, which the compiler vectorizes.
+fn row_times<T: Num>(alpha: T, a: &[T], b: &[T], c: &mut [T]) {
+    c.fill(T::ZERO);
+    let n = c.len();
+    if n == 0 {
+        return;
+    }
+    for (&x, row) in a.iter().zip(b.chunks_exact(n)) {
+        for (out, &y) in c.iter_mut().zip(row) {
+            *out = out.add(x.mul(y));
+        }
+    }
+    if alpha != T::from_i64(1) {
+        for out in c.iter_mut() {
+            *out = out.mul(alpha);
+        }
+    }
 }
 
 /// Products of at least this many multiply-adds (128^3) use two threads:
@@ -726,14 +758,7 @@ mod tests {
     #[test]
     fn row_blocks_of_a_product_have_the_whole_products_bits() {
         fn check<T: MatElem + Bits>(from: fn(f64) -> T) {
-            let mut state = 0x2545_F491_4F6C_DD1Du64;
-            let mut next = move || {
-                state ^= state >> 12;
-                state ^= state << 25;
-                state ^= state >> 27;
-                let v = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
-                from((v >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
-            };
+            let mut next = uniform(0x2545_F491_4F6C_DD1D, from);
             for (m, k, n) in [(100, 1, 64), (37, 8, 33), (70, 300, 40), (130, 700, 17)] {
                 let a: Vec<T> = (0..m * k).map(|_| next()).collect();
                 let b: Vec<T> = (0..k * n).map(|_| next()).collect();
@@ -768,9 +793,7 @@ mod tests {
                             );
                         }
                         assert!(
-                            got.iter()
-                                .zip(&whole)
-                                .all(|(g, w)| g.to_bits_u64() == w.to_bits_u64()),
+                            same_bits(&got, &whole),
                             "{m}x{k}x{n}, transposed {ta}, {rows} rows a block"
                         );
                     }
@@ -779,6 +802,57 @@ mod tests {
         }
         check::<f32>(|v| v as f32);
         check::<f64>(|v| v);
+    }
+
+    /// The batch-1 path ([`row_times`]) against the plain loop, bit for
+    /// bit, for both float dtypes, with and without alpha.
+    #[test]
+    fn row_times_has_the_plain_loops_bits() {
+        fn check<T: MatElem + Bits>(from: fn(f64) -> T) {
+            let mut next = uniform(0x9E37_79B9_7F4A_7C15, from);
+            for (k, n) in [(1, 1), (7, 3), (784, 256), (300, 1000), (33, 17)] {
+                let a: Vec<T> = (0..k).map(|_| next()).collect();
+                let b: Vec<T> = (0..k * n).map(|_| next()).collect();
+                for alpha in [1.0, 0.5, -3.0] {
+                    let alpha = T::from_f64(alpha);
+                    let mut plain = vec![T::ZERO; n];
+                    for (j, out) in plain.iter_mut().enumerate() {
+                        let mut acc = T::ZERO;
+                        for (kk, &x) in a.iter().enumerate() {
+                            acc = acc.add(x.mul(b[kk * n + j]));
+                        }
+                        *out = if alpha == T::from_i64(1) {
+                            acc
+                        } else {
+                            acc.mul(alpha)
+                        };
+                    }
+                    let mut got = vec![T::from_f64(9.0); n];
+                    row_times(alpha, &a, &b, &mut got);
+                    assert!(same_bits(&got, &plain), "k {k}, n {n}");
+                }
+            }
+        }
+        check::<f32>(|v| v as f32);
+        check::<f64>(|v| v);
+    }
+
+    /// Values uniform in [-1, 1) from a xorshift generator seeded `state`.
+    fn uniform<T>(mut state: u64, from: fn(f64) -> T) -> impl FnMut() -> T {
+        move || {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            let v = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            from((v >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
+        }
+    }
+
+    fn same_bits<T: Bits>(a: &[T], b: &[T]) -> bool {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.to_bits_u64() == y.to_bits_u64())
     }
 
     trait Bits {
