@@ -1208,3 +1208,49 @@ fn norm_layer_grads_match_finite_differences() {
         .attr("pad_value", AttrValue::Float(0.5))
         .check(&mut rng);
 }
+
+/// `smooth_l1_loss` (Paddle 1.x's, fluidc-only): without weights (sigma
+/// 1, rows of rank 3 summed whole) and with inside and outside weights
+/// and sigma 3, against finite differences in `X` and `Y` (the weights
+/// have no gradient in 1.x). The differences span both the quadratic
+/// part (`|d| < 1 / sigma^2`) and the linear one.
+#[test]
+fn smooth_l1_loss_grads_match_finite_differences() {
+    let mut rng = Rng(67);
+    Case::new("smooth_l1_loss")
+        .input("X", rng.tensor(&[3, 2, 2], -2.0, 2.0))
+        .input("Y", rng.tensor(&[3, 2, 2], -2.0, 2.0))
+        .outputs(&["Diff", "Out"])
+        .check(&mut rng);
+    Case::new("smooth_l1_loss")
+        .input("X", rng.tensor(&[4, 3], -0.5, 0.5))
+        .input("Y", rng.tensor(&[4, 3], -0.5, 0.5))
+        .input("InsideWeight", rng.tensor(&[4, 3], 0.0, 2.0))
+        .input("OutsideWeight", rng.tensor(&[4, 3], 0.0, 2.0))
+        .outputs(&["Diff", "Out"])
+        .attr("sigma", AttrValue::Float(3.0))
+        .check(&mut rng);
+}
+
+/// `margin_rank_loss` and `rank_loss` (Paddle 1.x's, fluidc-only): scores
+/// `[N, 1]` with labels +1/-1 (a margin some pairs exceed) and RankNet's
+/// labels 0, 0.5 and 1.
+#[test]
+fn rank_loss_grads_match_finite_differences() {
+    let mut rng = Rng(71);
+    let column = |v: Vec<f64>| Tensor::from_vec(&[v.len() as i64, 1], v).expect("column");
+    Case::new("margin_rank_loss")
+        .input("X1", rng.tensor(&[6, 1], -1.0, 1.0))
+        .input("X2", rng.tensor(&[6, 1], -1.0, 1.0))
+        .input("Label", column(vec![1.0, -1.0, 1.0, 1.0, -1.0, -1.0]))
+        .constant("Label")
+        .outputs(&["Activated", "Out"])
+        .attr("margin", AttrValue::Float(0.3))
+        .check(&mut rng);
+    Case::new("rank_loss")
+        .input("Label", column(vec![0.0, 1.0, 0.5, 1.0, 0.0]))
+        .input("Left", rng.tensor(&[5, 1], -2.0, 2.0))
+        .input("Right", rng.tensor(&[5, 1], -2.0, 2.0))
+        .constant("Label")
+        .check(&mut rng);
+}

@@ -1,13 +1,15 @@
 //! Losses: softmax_with_cross_entropy, sigmoid_cross_entropy_with_logits,
-//! log_loss and nce (noise-contrastive estimation), with their gradients;
-//! the softmax itself is unary's.
+//! log_loss, nce (noise-contrastive estimation) and Paddle 1.x's
+//! smooth_l1_loss, margin_rank_loss and rank_loss (which 3.3.1 dropped),
+//! with their gradients; the softmax itself is unary's.
 
 use super::float::{self, f64s, i64s, split_at_axis};
 use super::unary::{softmax_f64, softmax_rows_f32};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
-use crate::tensor::Tensor;
+use crate::ops::optim::Real;
+use crate::tensor::{dtype_name, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("softmax_with_cross_entropy", softmax_with_cross_entropy);
@@ -21,6 +23,12 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("log_loss_grad", log_loss_grad);
     r.add("nce", nce);
     r.add("nce_grad", nce_grad);
+    r.add("smooth_l1_loss", smooth_l1_loss);
+    r.add("smooth_l1_loss_grad", smooth_l1_loss_grad);
+    r.add("margin_rank_loss", margin_rank_loss);
+    r.add("margin_rank_loss_grad", margin_rank_loss_grad);
+    r.add("rank_loss", rank_loss);
+    r.add("rank_loss_grad", rank_loss_grad);
 }
 
 /// Paddle's `TolerableValue`: infinities become ±1e20.
@@ -784,6 +792,356 @@ fn nce_grad(l: &OpReader) -> Result<Exec, KernelError> {
         grads.push((&dx, Some(float::tensor(dtype, xt.shape(), gx)?)));
         drop((xt, lt, wt, ot, st));
         float::set_grads(s, grads);
+        Ok(())
+    })
+}
+
+/// The elements of `ts` (each named by its slot) as `T`, the first's
+/// dtype, each of `n` elements (the tensors are read flat, as 1.x's Eigen
+/// kernels read them).
+fn flat<'a, T: Real>(
+    op: &str,
+    ts: &[(&str, &'a Tensor)],
+    n: usize,
+) -> Result<Vec<&'a [T]>, KernelError> {
+    let (first, t0) = ts[0];
+    ts.iter()
+        .map(|&(slot, t)| {
+            let v = t.values::<T>().ok_or_else(|| {
+                KernelError::Dtype(format!(
+                    "{op}: {slot} is {} but {first} is {}; they must be one float dtype",
+                    dtype_name(t.dtype()),
+                    dtype_name(t0.dtype())
+                ))
+            })?;
+            if v.len() != n {
+                return Err(KernelError::Shape(format!(
+                    "{op}: {slot} has shape {:?} but {first} {:?}; they must have one shape",
+                    t.shape(),
+                    t0.shape()
+                )));
+            }
+            Ok(v)
+        })
+        .collect()
+}
+
+/// Runs `$run::<T>` for the float dtype of `$t` (1.x registered these
+/// kernels for float32; float64 computes the same in double).
+macro_rules! by_float {
+    ($op:expr, $t:expr, $run:ident ( $($arg:expr),* )) => {
+        match $t.dtype() {
+            fluidc_transpiler::VarKind::Fp32 => $run::<f32>($($arg),*),
+            fluidc_transpiler::VarKind::Fp64 => $run::<f64>($($arg),*),
+            _ => Err(float::needs_float($op, $t)),
+        }
+    };
+}
+
+/// The rows of a batch `[N, ...]` and the elements of a row.
+fn batch_rows(shape: &[i64], op: &str) -> Result<(usize, usize), KernelError> {
+    let Some(&n) = shape.first().filter(|_| shape.len() >= 2) else {
+        return Err(KernelError::Shape(format!(
+            "{op}: X is {shape:?}; it must have rank at least 2 ([N, ...])"
+        )));
+    };
+    let n = n.max(0) as usize;
+    let total = shape.iter().map(|&d| d.max(0) as usize).product::<usize>();
+    Ok((n, total.checked_div(n).unwrap_or(0)))
+}
+
+/// The weights of `smooth_l1_loss`: both or neither (1.x's kernel uses
+/// them only together; its InferShape refused `InsideWeight` alone).
+fn l1_weights(
+    l: &OpReader,
+) -> Result<Option<(crate::scope::VarRef, crate::scope::VarRef)>, KernelError> {
+    match (l.opt_input("InsideWeight")?, l.opt_input("OutsideWeight")?) {
+        (Some(i), Some(o)) => Ok(Some((i, o))),
+        (None, None) => Ok(None),
+        _ => Err(KernelError::Program(
+            "smooth_l1_loss: if weights are provided, must specify both inside and outside weights"
+                .into(),
+        )),
+    }
+}
+
+/// `smooth_l1_loss`, as 1.x's kernel: `Diff = (X - Y) * InsideWeight`;
+/// per element `0.5 * sigma^2 * d^2` where `|d| < 1 / sigma^2`, else `|d|
+/// - 0.5 / sigma^2` (in double, as 1.x's functor mixes in double
+/// constants), times `OutsideWeight`; `Out [N, 1]` sums each row.
+fn smooth_l1_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, y) = (l.input("X")?, l.input("Y")?);
+    let weights = l1_weights(l)?;
+    let (diff, out) = (l.output("Diff")?, l.output("Out")?);
+    let sigma = l.float_or("sigma", 1.0)?;
+    compute(move |s| {
+        let (xt, yt) = (s.tensor(&x)?, s.tensor(&y)?);
+        let w = match &weights {
+            Some((i, o)) => Some((s.tensor(i)?, s.tensor(o)?)),
+            None => None,
+        };
+        let mut ins: Vec<(&str, &Tensor)> = vec![("X", &xt), ("Y", &yt)];
+        if let Some((i, o)) = &w {
+            ins.push(("InsideWeight", i));
+            ins.push(("OutsideWeight", o));
+        }
+        let (n, cols) = batch_rows(xt.shape(), "smooth_l1_loss")?;
+        fn run<T: Real>(
+            ins: &[(&str, &Tensor)],
+            n: usize,
+            cols: usize,
+            sigma: f64,
+        ) -> Result<[Tensor; 2], KernelError> {
+            let v = flat::<T>("smooth_l1_loss", ins, n * cols)?;
+            let sigma = T::of(sigma);
+            let sigma2 = Element::to_f64(sigma * sigma);
+            let mut d: Vec<T> = v[0].iter().zip(v[1]).map(|(&a, &b)| a - b).collect();
+            if let Some(iw) = v.get(2) {
+                d.iter_mut().zip(iw.iter()).for_each(|(d, &w)| *d = *d * w);
+            }
+            let mut err: Vec<T> = d
+                .iter()
+                .map(|&e| {
+                    let e = Element::to_f64(e);
+                    T::of(if e.abs() < 1.0 / sigma2 {
+                        0.5 * e * e * sigma2
+                    } else {
+                        e.abs() - 0.5 / sigma2
+                    })
+                })
+                .collect();
+            if let Some(ow) = v.get(3) {
+                err.iter_mut()
+                    .zip(ow.iter())
+                    .for_each(|(e, &w)| *e = *e * w);
+            }
+            let sums: Vec<T> = (0..n)
+                .map(|r| {
+                    err[r * cols..(r + 1) * cols]
+                        .iter()
+                        .fold(T::zero(), |a, &b| a + b)
+                })
+                .collect();
+            Ok([
+                Tensor::from_vec(ins[0].1.shape(), d)?,
+                Tensor::from_vec(&[n as i64, 1], sums)?,
+            ])
+        }
+        let [d, o] = by_float!("smooth_l1_loss", &*xt, run(&ins, n, cols, sigma))?;
+        drop(ins);
+        drop((xt, yt, w));
+        s.set_tensor(&diff, d);
+        s.set_tensor(&out, o);
+        Ok(())
+    })
+}
+
+/// Its grad, as 1.x's: per element `g = dOut[row] * InsideWeight *
+/// OutsideWeight * (sigma^2 * d` where `|d| < 1 / sigma^2`, else
+/// `sign(d))` with `d` the saved `Diff`; `X@GRAD = g`, `Y@GRAD = -g`.
+fn smooth_l1_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (diff, dout) = (l.input("Diff")?, l.input("Out@GRAD")?);
+    let weights = l1_weights(l)?;
+    let (dx, dy) = (l.opt_output("X@GRAD")?, l.opt_output("Y@GRAD")?);
+    let sigma = l.float_or("sigma", 1.0)?;
+    compute(move |s| {
+        let (dt, gt) = (s.tensor(&diff)?, s.tensor(&dout)?);
+        let w = match &weights {
+            Some((i, o)) => Some((s.tensor(i)?, s.tensor(o)?)),
+            None => None,
+        };
+        let (n, cols) = batch_rows(dt.shape(), "smooth_l1_loss_grad")?;
+        if gt.shape().len() < 2 || gt.numel() != n || gt.shape()[0] as usize != n {
+            return Err(KernelError::Shape(format!(
+                "smooth_l1_loss_grad: Out@GRAD is {:?}; it must be [{n}, 1]",
+                gt.shape()
+            )));
+        }
+        let mut ins: Vec<(&str, &Tensor)> = vec![("Diff", &dt)];
+        if let Some((i, o)) = &w {
+            ins.push(("InsideWeight", i));
+            ins.push(("OutsideWeight", o));
+        }
+        fn run<T: Real>(
+            ins: &[(&str, &Tensor)],
+            dout: &Tensor,
+            cols: usize,
+            sigma: f64,
+        ) -> Result<[Tensor; 2], KernelError> {
+            let n = dout.numel();
+            let v = flat::<T>("smooth_l1_loss_grad", ins, n * cols)?;
+            let g = flat::<T>("smooth_l1_loss_grad", &[("Out@GRAD", dout)], n)?[0];
+            let sigma = T::of(sigma);
+            let sigma2 = sigma * sigma;
+            let bound = 1.0 / Element::to_f64(sigma2);
+            let gx: Vec<T> = v[0]
+                .iter()
+                .enumerate()
+                .map(|(k, &d)| {
+                    let slope = if Element::to_f64(d).abs() < bound {
+                        sigma2 * d
+                    } else if d > T::zero() {
+                        T::one()
+                    } else if d < T::zero() {
+                        -T::one()
+                    } else {
+                        T::zero()
+                    };
+                    let w = match (v.get(1), v.get(2)) {
+                        (Some(i), Some(o)) => i[k] * o[k],
+                        _ => T::one(),
+                    };
+                    g[k / cols.max(1)] * w * slope
+                })
+                .collect();
+            let gy = gx.iter().map(|&v| -v).collect();
+            let shape = ins[0].1.shape();
+            Ok([Tensor::from_vec(shape, gx)?, Tensor::from_vec(shape, gy)?])
+        }
+        let [gx, gy] = by_float!("smooth_l1_loss_grad", &*dt, run(&ins, &gt, cols, sigma))?;
+        drop(ins);
+        drop((dt, gt, w));
+        float::set_grads(s, vec![(&dx, Some(gx)), (&dy, Some(gy))]);
+        Ok(())
+    })
+}
+
+/// `margin_rank_loss`, as 1.x's kernel: `Out = max(0, -Label * (X1 - X2)
+/// + margin)` and `Activated` 1 where `Out > 0`, else 0.
+fn margin_rank_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x1, x2, label) = (l.input("X1")?, l.input("X2")?, l.input("Label")?);
+    let (act, out) = (l.output("Activated")?, l.output("Out")?);
+    let margin = l.float_or("margin", 0.0)?;
+    compute(move |s| {
+        let (at, bt, lt) = (s.tensor(&x1)?, s.tensor(&x2)?, s.tensor(&label)?);
+        fn run<T: Real>(ins: &[(&str, &Tensor)], margin: f64) -> Result<[Tensor; 2], KernelError> {
+            let v = flat::<T>("margin_rank_loss", ins, ins[0].1.numel())?;
+            let margin = T::of(margin);
+            let o: Vec<T> = v[0]
+                .iter()
+                .zip(v[1])
+                .zip(v[2])
+                .map(|((&a, &b), &y)| {
+                    let z = -y * (a - b) + margin;
+                    if z > T::zero() {
+                        z
+                    } else {
+                        T::zero()
+                    }
+                })
+                .collect();
+            let act = o
+                .iter()
+                .map(|&z| if z > T::zero() { T::one() } else { T::zero() })
+                .collect();
+            let shape = ins[0].1.shape();
+            Ok([Tensor::from_vec(shape, act)?, Tensor::from_vec(shape, o)?])
+        }
+        let ins = [("X1", &*at), ("X2", &*bt), ("Label", &*lt)];
+        let [a, o] = by_float!("margin_rank_loss", &*at, run(&ins, margin))?;
+        drop((at, bt, lt));
+        s.set_tensor(&act, a);
+        s.set_tensor(&out, o);
+        Ok(())
+    })
+}
+
+/// Its grad: `X1@GRAD = -dOut * Activated * Label`, `X2@GRAD` its
+/// negative.
+fn margin_rank_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (act, dout, label) = (
+        l.input("Activated")?,
+        l.input("Out@GRAD")?,
+        l.input("Label")?,
+    );
+    let (dx1, dx2) = (l.opt_output("X1@GRAD")?, l.opt_output("X2@GRAD")?);
+    compute(move |s| {
+        let (at, gt, lt) = (s.tensor(&act)?, s.tensor(&dout)?, s.tensor(&label)?);
+        fn run<T: Real>(ins: &[(&str, &Tensor)]) -> Result<[Tensor; 2], KernelError> {
+            let v = flat::<T>("margin_rank_loss_grad", ins, ins[0].1.numel())?;
+            let d1: Vec<T> = v[0]
+                .iter()
+                .zip(v[1])
+                .zip(v[2])
+                .map(|((&a, &g), &y)| -g * a * y)
+                .collect();
+            let d2 = v[0]
+                .iter()
+                .zip(v[1])
+                .zip(v[2])
+                .map(|((&a, &g), &y)| g * a * y)
+                .collect();
+            let shape = ins[0].1.shape();
+            Ok([Tensor::from_vec(shape, d1)?, Tensor::from_vec(shape, d2)?])
+        }
+        let ins = [("Activated", &*at), ("Out@GRAD", &*gt), ("Label", &*lt)];
+        let [d1, d2] = by_float!("margin_rank_loss_grad", &*at, run(&ins))?;
+        drop((at, gt, lt));
+        float::set_grads(s, vec![(&dx1, Some(d1)), (&dx2, Some(d2))]);
+        Ok(())
+    })
+}
+
+/// `rank_loss`, as 1.x's kernel (RankNet's cost): `Out = log(1 +
+/// exp(Left - Right)) - Label * (Left - Right)`, shaped as `Label`.
+fn rank_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let (label, left, right) = (l.input("Label")?, l.input("Left")?, l.input("Right")?);
+    let out = l.output("Out")?;
+    compute(move |s| {
+        let (lt, at, bt) = (s.tensor(&label)?, s.tensor(&left)?, s.tensor(&right)?);
+        fn run<T: Real>(ins: &[(&str, &Tensor)]) -> Result<Tensor, KernelError> {
+            let v = flat::<T>("rank_loss", ins, ins[0].1.numel())?;
+            let o = v[0]
+                .iter()
+                .zip(v[1])
+                .zip(v[2])
+                .map(|((&y, &a), &b)| (T::one() + (a - b).exp()).ln() - y * (a - b))
+                .collect();
+            Tensor::from_vec(ins[0].1.shape(), o)
+        }
+        let ins = [("Label", &*lt), ("Left", &*at), ("Right", &*bt)];
+        let o = by_float!("rank_loss", &*lt, run(&ins))?;
+        drop((lt, at, bt));
+        s.set_tensor(&out, o);
+        Ok(())
+    })
+}
+
+/// Its grad: `Left@GRAD = dOut * (1 / (1 + exp(Right - Left)) - Label)`,
+/// `Right@GRAD` its negative, each shaped as its input.
+fn rank_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (label, left, right, dout) = (
+        l.input("Label")?,
+        l.input("Left")?,
+        l.input("Right")?,
+        l.input("Out@GRAD")?,
+    );
+    let (dl, dr) = (l.opt_output("Left@GRAD")?, l.opt_output("Right@GRAD")?);
+    compute(move |s| {
+        let ts = [&label, &left, &right, &dout]
+            .iter()
+            .map(|r| s.tensor(r))
+            .collect::<Result<Vec<_>, _>>()?;
+        fn run<T: Real>(ins: &[(&str, &Tensor)]) -> Result<[Tensor; 2], KernelError> {
+            let v = flat::<T>("rank_loss_grad", ins, ins[0].1.numel())?;
+            let p: Vec<T> = (0..v[0].len())
+                .map(|k| v[3][k] * (T::one() / (T::one() + (v[2][k] - v[1][k]).exp()) - v[0][k]))
+                .collect();
+            let q = p.iter().map(|&g| -g).collect();
+            Ok([
+                Tensor::from_vec(ins[1].1.shape(), p)?,
+                Tensor::from_vec(ins[2].1.shape(), q)?,
+            ])
+        }
+        let ins = [
+            ("Label", &*ts[0]),
+            ("Left", &*ts[1]),
+            ("Right", &*ts[2]),
+            ("Out@GRAD", &*ts[3]),
+        ];
+        let [gl, gr] = by_float!("rank_loss_grad", &*ts[0], run(&ins))?;
+        drop(ts);
+        float::set_grads(s, vec![(&dl, Some(gl)), (&dr, Some(gr))]);
         Ok(())
     })
 }

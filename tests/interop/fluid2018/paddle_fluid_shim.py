@@ -1576,6 +1576,67 @@ def huber_loss(input, label, delta):
     return out
 
 
+def _chain(helper, dtype):
+    """`op(type, inputs, attrs)` appending one op of Paddle 3.3.1 with one
+    `Out` to `helper`'s block."""
+    def op(type, inputs, attrs=None):
+        out = helper.create_variable_for_type_inference(dtype=dtype)
+        helper.append_op(type=type, inputs=inputs, outputs={"Out": out}, attrs=attrs or {})
+        return out
+    return op
+
+
+def smooth_l1(x, y, inside_weight=None, outside_weight=None, sigma=None):
+    """1.x's smooth_l1, whose smooth_l1_loss op Paddle 3.3.1 dropped,
+    written out of ops 3.3.1 has: `d = (x - y) * inside_weight`; per
+    element `0.5 sigma^2 d^2` within `1 / sigma^2`, else `|d| - 0.5 /
+    sigma^2` (huber_loss with delta `1 / sigma^2`, times `sigma^2`); times
+    `outside_weight`; summed over each row into `[N, 1]`."""
+    helper = LayerHelper("smooth_l1_loss")
+    op = _chain(helper, x.dtype)
+    sigma2 = float(sigma if sigma is not None else 1.0) ** 2
+    diff = op("elementwise_sub", {"X": x, "Y": y})
+    if inside_weight is not None and outside_weight is not None:
+        diff = op("elementwise_mul", {"X": diff, "Y": inside_weight})
+    zeros = op("scale", {"X": diff}, {"scale": 0.0})
+    residual = helper.create_variable_for_type_inference(dtype=x.dtype)
+    huber = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="huber_loss", inputs={"X": diff, "Y": zeros},
+                     outputs={"Out": huber, "Residual": residual},
+                     attrs={"delta": 1.0 / sigma2})
+    errors = op("scale", {"X": huber}, {"scale": sigma2})
+    if inside_weight is not None and outside_weight is not None:
+        errors = op("elementwise_mul", {"X": errors, "Y": outside_weight})
+    rows = helper.create_variable_for_type_inference(dtype=x.dtype)
+    xshape = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="reshape2", inputs={"X": errors}, outputs={"Out": rows, "XShape": xshape},
+                     attrs={"shape": [0, -1]})
+    return op("reduce_sum", {"X": rows}, {"dim": [1], "keep_dim": True})
+
+
+def margin_rank_loss(label, left, right, margin=0.1, name=None):
+    """1.x's margin_rank_loss (an op Paddle 3.3.1 dropped) out of ops 3.3.1
+    has: `relu(-label * (left - right) + margin)`."""
+    for what, v in (("label", label), ("left", left), ("right", right)):
+        if not isinstance(v, Variable):
+            raise ValueError("The %s should be a Variable." % what)
+    op = _chain(LayerHelper("margin_rank_loss"), left.dtype)
+    signed = op("elementwise_mul", {"X": label, "Y": op("elementwise_sub", {"X": left, "Y": right})})
+    return op("relu", {"X": op("scale", {"X": signed}, {"scale": -1.0, "bias": float(margin)})})
+
+
+def rank_loss(label, left, right, name=None):
+    """1.x's rank_loss (an op Paddle 3.3.1 dropped) out of ops 3.3.1 has:
+    `log(1 + exp(left - right)) - label * (left - right)`."""
+    for what, v in (("label", label), ("left", left), ("right", right)):
+        if not isinstance(v, Variable):
+            raise ValueError("The %s should be a Variable" % what)
+    op = _chain(LayerHelper("rank_loss"), "float32")
+    d = op("elementwise_sub", {"X": left, "Y": right})
+    softplus = op("log", {"X": op("scale", {"X": op("exp", {"X": d})}, {"scale": 1.0, "bias": 1.0})})
+    return op("elementwise_sub", {"X": softplus, "Y": op("elementwise_mul", {"X": label, "Y": d})})
+
+
 def pad(x, paddings, pad_value=0.0, name=None):
     helper = LayerHelper("pad", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
@@ -3311,6 +3372,7 @@ def install(run=False):
         logical_not=logical_not, mean=_unary("mean"), relu=_unary("relu"),
         sigmoid=_unary("sigmoid"), tanh=_unary("tanh"), softmax=softmax, fc=fc,
         square_error_cost=square_error_cost, log_loss=log_loss, nce=nce, cos_sim=cos_sim,
+        smooth_l1=smooth_l1, margin_rank_loss=margin_rank_loss, rank_loss=rank_loss,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
@@ -3525,6 +3587,7 @@ _LAYER_HOMES = {
         "shape", "logical_and", "logical_or", "logical_xor", "logical_not", "clip", "mean",
         "sigmoid_cross_entropy_with_logits", "log_loss", "huber_loss", "sign", "layer_norm",
         "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
+        "smooth_l1", "margin_rank_loss", "rank_loss",
     ),
     "tensor": (
         "create_tensor", "create_parameter", "create_global_var", "cast", "concat", "sums",

@@ -1,5 +1,7 @@
 //! Losses: `softmax_with_cross_entropy`, `sigmoid_cross_entropy_with_logits`,
-//! `log_loss` and `nce` (noise-contrastive estimation).
+//! `log_loss`, `nce` (noise-contrastive estimation), and Paddle 1.x's
+//! `smooth_l1_loss`, `margin_rank_loss` and `rank_loss`, which 3.3.1
+//! dropped (see `data/fluidc_ops.json`).
 use super::arg::axis_index;
 use super::infer::{same_as_x, Out, TensorType};
 use super::{Behaviour, InferCtx};
@@ -17,6 +19,110 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     // It draws its negative classes (unless `custom_neg_classes` names
     // them): never folded.
     r.push(Behaviour::pure("nce", nce).not_foldable());
+    r.push(Behaviour::pure("smooth_l1_loss", smooth_l1_loss));
+    r.push(Behaviour::pure("margin_rank_loss", margin_rank_loss));
+    r.push(Behaviour::pure("rank_loss", rank_loss));
+}
+
+/// Whether two dims lists can be one shape (an unknown dim fits any).
+fn fit(a: &[i64], b: &[i64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(&p, &q)| p < 0 || q < 0 || p == q)
+}
+
+/// `smooth_l1_loss`, as 1.x's InferShape: `X` of rank at least 2, `Y` and
+/// the weights of its shape; `Diff` is `X`'s shape and `Out` `[N, 1]`.
+/// 1.x needed `OutsideWeight` with `InsideWeight` (and its kernel ignored
+/// an `OutsideWeight` alone): either without the other is refused.
+fn smooth_l1_loss(c: &InferCtx) -> Out {
+    let (Some(x), Some(y)) = (c.input("X"), c.input("Y")) else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() < 2 {
+        return Err(format!(
+            "X is {:?}; smooth_l1_loss takes a batch of rank at least 2 ([N, ...])",
+            x.dims
+        ));
+    }
+    if !fit(&x.dims, &y.dims) {
+        return Err(format!(
+            "X is {:?} and Y {:?}; they must have one shape",
+            x.dims, y.dims
+        ));
+    }
+    match (c.has_input("InsideWeight"), c.has_input("OutsideWeight")) {
+        (true, true) | (false, false) => {}
+        _ => {
+            return Err(
+                "If weights are provided, must specify both inside and outside weights".into(),
+            )
+        }
+    }
+    for slot in ["InsideWeight", "OutsideWeight"] {
+        if let Some(w) = c.input(slot) {
+            if !fit(&w.dims, &x.dims) {
+                return Err(format!(
+                    "{slot} is {:?} but X {:?}; the weights must have X's shape",
+                    w.dims, x.dims
+                ));
+            }
+        }
+    }
+    Ok(vec![
+        ("Diff", x.clone()),
+        ("Out", TensorType::new(x.dtype, vec![x.dims[0], 1])),
+    ])
+}
+
+/// `margin_rank_loss`: `Label`, `X1` and `X2` one shape `[N, 1]`;
+/// `Activated` and `Out` too.
+fn margin_rank_loss(c: &InferCtx) -> Out {
+    let (Some(label), Some(x1), Some(x2)) = (c.input("Label"), c.input("X1"), c.input("X2")) else {
+        return Ok(Vec::new());
+    };
+    let column = |t: &TensorType| t.dims.len() == 2 && matches!(t.dims[1], 1 | -1);
+    if !(fit(&label.dims, &x1.dims) && fit(&x1.dims, &x2.dims) && column(label)) {
+        return Err(format!(
+            "All inputs must be 2-D tensor with shape [batch_size x 1]; Label is {:?}, X1 {:?} and X2 {:?}",
+            label.dims, x1.dims, x2.dims
+        ));
+    }
+    Ok(vec![("Activated", x1.clone()), ("Out", x1.clone())])
+}
+
+/// `rank_loss`: `Label`, `Left` and `Right` each `[N]` or `[N, 1]`, with
+/// one `N`; `Out` is `Label`'s shape (of `Left`'s dtype).
+fn rank_loss(c: &InferCtx) -> Out {
+    let (Some(label), Some(left), Some(right)) =
+        (c.input("Label"), c.input("Left"), c.input("Right"))
+    else {
+        return Ok(Vec::new());
+    };
+    for (slot, t) in [("Label", label), ("Left", left), ("Right", right)] {
+        let ok = match t.dims.as_slice() {
+            [_] => true,
+            [_, last] => matches!(last, 1 | -1),
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "Input({slot}) is {:?}; it must be [N] or [N, 1], one score per pair",
+                t.dims
+            ));
+        }
+    }
+    let n = label.dims[0];
+    for (slot, t) in [("Left", left), ("Right", right)] {
+        let m = t.dims[0];
+        if n >= 0 && m >= 0 && n != m {
+            return Err(format!(
+                "The first dimension of Input(Label) and Input({slot}) must have the same value; they are {n} and {m}"
+            ));
+        }
+    }
+    Ok(vec![(
+        "Out",
+        TensorType::new(left.dtype, label.dims.clone()),
+    )])
 }
 
 /// `nce`, as Paddle's InferShape: `Cost` is `[N, 1]`; `SampleLogits` and

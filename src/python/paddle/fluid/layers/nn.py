@@ -28,7 +28,7 @@ __all__ = [
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
-    "nce",
+    "nce", "smooth_l1", "margin_rank_loss", "rank_loss",
 ]
 
 
@@ -648,6 +648,60 @@ def log_loss(input, label, epsilon=1e-4, name=None):
     helper.append_op(type="log_loss", inputs={"Predicted": [input], "Labels": [label]},
                      outputs={"Loss": [loss]}, attrs={"epsilon": epsilon})
     return loss
+
+
+def smooth_l1(x, y, inside_weight=None, outside_weight=None, sigma=None):
+    """Per row `[N, 1]`, the sum of the smooth L1 loss of `(x - y) *
+    inside_weight` (quadratic within `1 / sigma**2`, linear beyond), each
+    element times `outside_weight`; the weights go together."""
+    helper = LayerHelper("smooth_l1_loss", **locals())
+    diff = helper.create_variable_for_type_inference(dtype=x.dtype)
+    loss = helper.create_variable_for_type_inference(dtype=x.dtype)
+    inputs = {"X": x, "Y": y}
+    if inside_weight is not None:
+        inputs["InsideWeight"] = inside_weight
+    if outside_weight is not None:
+        inputs["OutsideWeight"] = outside_weight
+    helper.append_op(type="smooth_l1_loss", inputs=inputs,
+                     outputs={"Diff": diff, "Out": loss},
+                     attrs={"sigma": sigma if sigma is not None else 1.0})
+    return loss
+
+
+def margin_rank_loss(label, left, right, margin=0.1, name=None):
+    """`max(0, -label * (left - right) + margin)` for scores `[N, 1]` and
+    labels +1 (left ranks higher) or -1."""
+    helper = LayerHelper("margin_rank_loss", **locals())
+    if not isinstance(label, Variable):
+        raise ValueError("The label should be a Variable.")
+    if not isinstance(left, Variable):
+        raise ValueError("The left should be a Variable.")
+    if not isinstance(right, Variable):
+        raise ValueError("The right should be a Variable.")
+    out = helper.create_variable_for_type_inference(left.dtype)
+    act = helper.create_variable_for_type_inference(left.dtype)
+    helper.append_op(type="margin_rank_loss",
+                     inputs={"Label": label, "X1": left, "X2": right},
+                     outputs={"Out": out, "Activated": act},
+                     attrs={"margin": margin})
+    return out
+
+
+def rank_loss(label, left, right, name=None):
+    """RankNet's cost `log(1 + exp(left - right)) - label * (left - right)`
+    for scores `[N, 1]` and labels in {0, 0.5, 1}."""
+    helper = LayerHelper("rank_loss", **locals())
+    if not isinstance(label, Variable):
+        raise ValueError("The label should be a Variable")
+    if not isinstance(left, Variable):
+        raise ValueError("The left should be a Variable")
+    if not isinstance(right, Variable):
+        raise ValueError("The right should be a Variable")
+    out = helper.create_variable_for_type_inference("float32")
+    helper.append_op(type="rank_loss",
+                     inputs={"Label": label, "Left": left, "Right": right},
+                     outputs={"Out": out})
+    return out
 
 
 def _alias_tables(dist):
