@@ -4487,6 +4487,45 @@ def _weight_norm_parameter(helper, attr, shape, dtype):
     return param
 
 
+
+def _glu(input, dim=-1):
+    """1.x's nets.glu: a * sigmoid(b), a and b the halves of `input` along `dim`."""
+    layers = paddle.fluid.layers
+    a, b = layers.split(input, num_or_sections=2, dim=dim)
+    return layers.elementwise_mul(x=a, y=layers.sigmoid(x=b))
+
+
+class MetricAuc:
+    """1.x's fluid.metrics.Auc over Paddle 3.3.1's paddle.metric.Auc (the
+    same bucketed counts and trapezoids): 1.x's numpy-only inputs, `eval`
+    giving a Python float, and 1.x's `reset`/`get_config`, which see no
+    states (the counts are private attributes)."""
+
+    def __init__(self, name, curve='ROC', num_thresholds=4095):
+        self._name = str(name) if name is not None else "Auc"
+        self._auc = paddle.metric.Auc(curve=curve, num_thresholds=num_thresholds)
+
+    def __str__(self):
+        return self._name
+
+    def update(self, preds, labels):
+        if not isinstance(labels, (numpy.ndarray, numpy.generic)):
+            raise ValueError("The 'labels' must be a numpy ndarray.")
+        if not isinstance(preds, (numpy.ndarray, numpy.generic)):
+            raise ValueError("The 'predictions' must be a numpy ndarray.")
+        self._auc.update(preds, labels)
+
+    trapezoid_area = staticmethod(paddle.metric.Auc.trapezoid_area)
+
+    def eval(self):
+        return float(self._auc.accumulate())
+
+    def reset(self):
+        pass
+
+    def get_config(self):
+        return {"name": self._name, "states": {}}
+
 def _install_1x_more(fluid, layers):
     if not hasattr(fluid, "Tensor"):
         fluid.Tensor = core.DenseTensor  # 1.x's fluid.Tensor was core.LoDTensor
@@ -4501,6 +4540,9 @@ def _install_1x_more(fluid, layers):
     fluid.io.get_inference_program = _get_inference_program
     fluid.op = _module("paddle.fluid.op", Operator=_OperatorFactory())
     fluid.nets.scaled_dot_product_attention = _scaled_dot_product_attention
+    fluid.nets.glu = _glu
+    fluid.metrics.Auc = MetricAuc
+    fluid.io.batch = paddle.batch  # 1.6's fluid.io.batch (3.3.1 still ships paddle.batch)
 
 
 # ---------------------------------------------------------------- readers (1.x)

@@ -19,6 +19,7 @@
   values to `model_path.pdparams`, the optimizer's to `.pdopt`, and writes
   the program to `.pdmodel`; `load` reads them back (or, without
   `.pdparams`, what `save_vars` wrote).
+- `batch` is `paddle.batch` (1.6 exposed it here).
 
 A script being built (`fluidc compile`/`dump`) has not run, so these leave
 the files alone, and a model the script would have saved itself is not
@@ -30,6 +31,7 @@ import _fluidc
 import numpy as np
 
 from .. import _stack
+from ..batch import batch  # noqa: F401  (1.6: fluid.io.batch is paddle.batch)
 from . import core
 from . import framework
 from .compiler import CompiledProgram
@@ -42,6 +44,7 @@ __all__ = [
     "save_vars", "save_params", "save_persistables", "load_vars", "load_params",
     "load_persistables", "save_inference_model", "load_inference_model",
     "is_parameter", "is_persistable", "save", "load", "PyReader", "get_inference_program",
+    "batch",
 ]
 
 _HOST = _fluidc.HOST

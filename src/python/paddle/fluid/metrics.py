@@ -3,15 +3,15 @@ numpy values a program fetched, batch after batch (`update`), read back
 with `eval` and cleared with `reset`. A metric's states are its
 attributes whose names do not start with `_`.
 
-1.x's `Auc` is not here (its Python changed from a threshold sweep to
-bucketed statistics between 1.2 and 1.4): use `fluid.layers.auc`."""
+`Auc` is 1.0-1.8's (bucketed statistics; 0.14-0.15's threshold sweep,
+`num_thresholds=200`, is not here)."""
 import copy
 
 import numpy as np
 
 __all__ = [
     "MetricBase", "CompositeMetric", "Precision", "Recall", "Accuracy", "ChunkEvaluator",
-    "EditDistance", "DetectionMAP",
+    "EditDistance", "DetectionMAP", "Auc",
 ]
 
 
@@ -233,3 +233,49 @@ class DetectionMAP(_ValueOverWeight):
     """The sum of the batch mAPs given over the sum of their weights (1.x
     adds each value as given, unweighted)."""
     _weighted, _layer = False, "detection_map"
+
+
+class Auc(MetricBase):
+    """Area under the ROC curve of a binary classifier, from the
+    probability of class 1 (`preds[:, 1]`, preds being [batch, 2]) and the
+    labels ([batch, 1]) of every batch: each row counts, as a positive or
+    a negative, in the bucket int(p * num_thresholds) of `num_thresholds
+    + 1`; `eval` sums the trapezoids of the curve walked from the highest
+    bucket down (0.0 while there are no positives or no negatives).
+    `curve` is kept, as 1.x kept it, but the curve is always ROC.
+
+    The counts are private attributes, as in 1.x, so 1.x's `reset` leaves
+    them alone and `get_config` lists no states."""
+
+    def __init__(self, name, curve='ROC', num_thresholds=4095):
+        super(Auc, self).__init__(name=name)
+        self._curve = curve
+        self._num_thresholds = num_thresholds
+        self._stat_pos = [0] * (num_thresholds + 1)
+        self._stat_neg = [0] * (num_thresholds + 1)
+
+    def update(self, preds, labels):
+        if not _is_numpy_(labels):
+            raise ValueError("The 'labels' must be a numpy ndarray.")
+        if not _is_numpy_(preds):
+            raise ValueError("The 'predictions' must be a numpy ndarray.")
+        for i, lbl in enumerate(labels):
+            bin_idx = int(preds[i, 1] * self._num_thresholds)
+            assert bin_idx <= self._num_thresholds
+            if lbl:
+                self._stat_pos[bin_idx] += 1.0
+            else:
+                self._stat_neg[bin_idx] += 1.0
+
+    @staticmethod
+    def trapezoid_area(x1, x2, y1, y2):
+        return abs(x1 - x2) * (y1 + y2) / 2.0
+
+    def eval(self):
+        tot_pos = tot_neg = auc = 0.0
+        for idx in range(self._num_thresholds, -1, -1):
+            tot_pos_prev, tot_neg_prev = tot_pos, tot_neg
+            tot_pos += self._stat_pos[idx]
+            tot_neg += self._stat_neg[idx]
+            auc += self.trapezoid_area(tot_neg, tot_neg_prev, tot_pos, tot_pos_prev)
+        return auc / tot_pos / tot_neg if tot_pos > 0.0 and tot_neg > 0.0 else 0.0

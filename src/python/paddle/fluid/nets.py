@@ -3,7 +3,7 @@ call (so the names and ops are those layers' own)."""
 from . import framework
 from . import layers
 
-__all__ = ["simple_img_conv_pool", "sequence_conv_pool", "img_conv_group",
+__all__ = ["simple_img_conv_pool", "sequence_conv_pool", "img_conv_group", "glu",
            "scaled_dot_product_attention"]
 
 
@@ -89,6 +89,14 @@ def img_conv_group(input, conv_num_filter, pool_size, conv_padding=1, conv_filte
                 tmp = layers.dropout(x=tmp, dropout_prob=drop_rate)
     return layers.pool2d(input=tmp, pool_size=pool_size, pool_type=pool_type,
                          pool_stride=pool_stride, use_cudnn=use_cudnn)
+
+
+def glu(input, dim=-1):
+    """Gated linear unit: `input` split in two halves a, b along `dim`
+    (counted from the end where negative), then a * sigmoid(b)."""
+    a, b = layers.split(input, num_or_sections=2, dim=dim)
+    act_b = layers.sigmoid(x=b)
+    return layers.elementwise_mul(x=a, y=act_b)
 
 
 def scaled_dot_product_attention(queries, keys, values, num_heads=1, dropout_rate=0.):
