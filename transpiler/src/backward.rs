@@ -195,9 +195,12 @@ fn no_grad_sets(program: &Program, no_grad: &[String]) -> (Vec<HashSet<String>>,
 /// `target@GRAD`; the grad ops of the ops on the path from `inputs` to the
 /// targets follow (as `append_backward` builds them), reading a given
 /// gradient in place of `target@GRAD`. Returns each input's gradient, or
-/// None where the targets do not depend on it. The backward of a program
-/// that has one already (Paddle's `_appending_grad_times` > 1, which
-/// renames the gradients for double backward) is refused.
+/// None where the targets do not depend on it. A program that has a
+/// backward already gets another one as 1.0-1.4 built it, under the same
+/// `@GRAD` names, whose ops recompute them after the first backward's
+/// (Paddle 1.5+ and 3.3.1 rename the second backward's gradients, for
+/// double backward; 1.x scripts such as 2018's test_calc_gradient call it
+/// twice on one program and fetch both results).
 pub fn calc_gradient(
     program: &mut Program,
     targets: &[String],
@@ -209,15 +212,6 @@ pub fn calc_gradient(
         .blocks
         .first()
         .ok_or("the program has no global block")?;
-    if block.ops.iter().any(
-        |op| matches!(op.get_attr("op_role"), Some(AttrValue::Int(r)) if r & role::BACKWARD != 0),
-    ) {
-        return Err(
-            "calc_gradient on a program that has a backward already (a second \
-                    gradients() or one after minimize) is not supported by fluidc"
-                .into(),
-        );
-    }
     for name in targets.iter().chain(inputs) {
         if block.var(name).is_none() {
             return Err(format!(

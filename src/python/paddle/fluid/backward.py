@@ -80,8 +80,8 @@ def calc_gradient(targets, inputs, target_gradients=None, no_grad_set=None):
     `target_gradients` does not give, then the grad ops on the path from
     the inputs to the targets. Returns the gradient Variable of each input
     (None where the targets do not depend on it), the Variable itself for
-    one input. A second backward of the same program (Paddle renames its
-    gradients for double backward) is refused."""
+    one input. A second call on the same program appends another backward
+    under the same gradient names, as 1.0-1.4 did (1.5+ renamed them)."""
     targets = _as_list(targets)
     inputs = _as_list(inputs)
     target_gradients = _as_list(target_gradients)
