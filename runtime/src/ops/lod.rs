@@ -494,19 +494,32 @@ pub(crate) fn share_lod(l: &OpReader, exec: Exec) -> Result<Exec, KernelError> {
     };
     let ty = l.op.ty.as_str();
     let forward = ty.strip_suffix("_grad").unwrap_or(ty);
-    let (input, output, whatever_rows) = match lod_rule(forward) {
+    let rule = lod_rule(forward);
+    let (input, output, whatever_rows) = match rule {
         LodRule::None => return Ok(Exec::Compute(kernel)),
         LodRule::GradShares if forward == ty => return Ok(Exec::Compute(kernel)),
         LodRule::GradShares => ("X", "Out", false),
         LodRule::Reads => return lod_read_checked(l, kernel),
-        LodRule::Shares(input, output) => (input, output, false),
+        LodRule::Shares(input, output) | LodRule::SharesEach(input, output) => {
+            (input, output, false)
+        }
         LodRule::KeepsWhateverRows(input, output) => (input, output, true),
     };
     // Paddle's ShareLoD shares the first argument's LoD (concat's first
     // input); a grad op pairs each gradient with its variable, position
     // by position (or with `Out`, for a `*_grad` that does not read X).
     let mut pairs = Vec::new();
-    if forward == ty {
+    if forward == ty && matches!(rule, LodRule::SharesEach(..)) {
+        if let Some(from) = l.inputs(input)?.into_iter().next() {
+            for to in
+                l.op.outputs_of(output)
+                    .iter()
+                    .filter(|n| !is_placeholder(n))
+            {
+                pairs.push((from.clone(), l.var(to)?));
+            }
+        }
+    } else if forward == ty {
         if let (Some(from), Some(to)) = (l.inputs(input)?.into_iter().next(), l.opt_output(output)?)
         {
             pairs.push((from, to));

@@ -14,7 +14,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("pad", pad));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
-    r.push(Behaviour::pure("split", |_| Ok(Vec::new())));
+    r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
     r.push(Behaviour::pure("squeeze2", |c| squeezed(c, squeeze_dims)).shares_lod("X", "Out"));
     r.push(Behaviour::pure("unsqueeze2", |c| squeezed(c, unsqueeze_dims)).shares_lod("X", "Out"));
 }

@@ -98,6 +98,11 @@ pub enum Lod {
     /// argument's LoD when it keeps that tensor's rows (`x_dims[0] ==
     /// out_dims[0]`); its grad gives each `X@GRAD` the LoD of `X`.
     Shares(&'static str, &'static str),
+    /// `ShareLoD(input, output, 0, i)` for every argument `i` of the
+    /// output slot, each when it keeps the input's rows: `split`'s outputs
+    /// (Paddle shares only when not splitting along dim 0, where the
+    /// outputs' rows differ from the input's unless there is one section).
+    SharesEach(&'static str, &'static str),
     /// As `Shares`, but whatever the output's rows (Paddle 3.3.1's
     /// `reshape2` kernel sets `Out`'s LoD to `X`'s, and scripts see it).
     KeepsWhateverRows(&'static str, &'static str),
