@@ -224,6 +224,18 @@ fn fused_matmul_grad_gives_the_unfused_bits() {
     );
 }
 
+/// A first layer on one feature (the row sums of `x`): its weight has one
+/// row, so its gradient is a product with one row, which the plain
+/// kernel computes as a vector-matrix product; the fused update must
+/// compute it so too.
+#[test]
+fn fused_update_of_a_one_row_weight_gives_the_unfused_bits() {
+    let first = "s = fluid.layers.reduce_sum(x, dim=1, keep_dim=True)\n\
+                 h = fluid.layers.fc(input=s, size=64, act='relu')";
+    let adam = "fluid.optimizer.Adam(learning_rate=0.01)";
+    same_bits("one_row", "float32", first, adam, "", &WEIGHT_GRADS);
+}
+
 /// Clipping reads every gradient, and L2 decay adds to it: neither is
 /// fused, and training still lowers the loss (the plain kernels run).
 #[test]

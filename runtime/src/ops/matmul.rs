@@ -263,6 +263,11 @@ fn by_rows<T: Real + MatElem>(
         )));
     }
     Dense::check_grad(step, lhs.dtype(), m * n)?;
+    /// A factor's values, in `T`.
+    fn values<T: Element>(t: &Tensor) -> Result<&[T], KernelError> {
+        t.values::<T>()
+            .ok_or_else(|| KernelError::Dtype("matmul: a factor changed dtype".into()))
+    }
     /// A factor as the GEMM reads it (as `multiply` views it).
     fn view<T: Element>(
         t: &Tensor,
@@ -270,9 +275,7 @@ fn by_rows<T: Real + MatElem>(
         trans: bool,
     ) -> Result<ArrayView2<'_, T>, KernelError> {
         let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("matmul: {e}"));
-        let v = t
-            .values::<T>()
-            .ok_or_else(|| KernelError::Dtype("matmul: a factor changed dtype".into()))?;
+        let v = values::<T>(t)?;
         Ok(if trans {
             ArrayView2::from_shape((c, r), v)
                 .map_err(shape_err)?
@@ -285,6 +288,12 @@ fn by_rows<T: Real + MatElem>(
     let alpha = T::from_f64(alpha);
     if m * n == 0 {
         return Ok(());
+    }
+    if m == 1 && !rt {
+        // As `multiply` computes a product with one row ([`row_times`]).
+        let mut g = vec![T::ZERO; n];
+        row_times(alpha, values::<T>(lhs)?, values::<T>(rhs)?, &mut g);
+        return step.update(0, &g);
     }
     if m >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
         // As `multiply` computes it (two threads), then updated whole.
