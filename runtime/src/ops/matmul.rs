@@ -649,12 +649,28 @@ impl MatElem for i64 {}
 macro_rules! float_gemm {
     ($t:ty) => {
         impl MatElem for $t {
+            /// A product of inner dim 1 (an outer product: the weight
+            /// gradient of an `fc` at batch 1) is written directly, each
+            /// element as the plain loop computes it (`0 + x·y`, then
+            /// times alpha), where the GEMM would pack both factors for
+            /// one multiply per element.
             fn gemm(
                 alpha: Self,
                 a: ArrayView2<Self>,
                 b: ArrayView2<Self>,
                 mut c: ArrayViewMut2<Self>,
             ) {
+                if a.ncols() == 1 {
+                    let y = b.row(0);
+                    for (mut row, &x) in c.rows_mut().into_iter().zip(a.column(0)) {
+                        if alpha == 1.0 {
+                            row.zip_mut_with(&y, |out, &y| *out = 0.0 + x * y);
+                        } else {
+                            row.zip_mut_with(&y, |out, &y| *out = (0.0 + x * y) * alpha);
+                        }
+                    }
+                    return;
+                }
                 general_mat_mul(alpha, &a, &b, 0.0, &mut c);
             }
         }
@@ -862,6 +878,54 @@ mod tests {
             && a.iter()
                 .zip(b)
                 .all(|(x, y)| x.to_bits_u64() == y.to_bits_u64())
+    }
+
+    /// Products of inner dim 1 against the plain loop, bit for bit
+    /// (signed zeros included), transposed factors too.
+    #[test]
+    fn outer_products_have_the_plain_loops_bits() {
+        fn check<T: MatElem + Bits>(from: fn(f64) -> T) {
+            let mut next = uniform(0x1234_5678_9ABC_DEF1, from);
+            for (m, n) in [(1, 1), (5, 9), (784, 256), (33, 1000)] {
+                let mut a: Vec<T> = (0..m).map(|_| next()).collect();
+                let b: Vec<T> = (0..n).map(|_| next()).collect();
+                a[0] = T::from_f64(-0.0);
+                for alpha in [1.0, -0.5] {
+                    let alpha = T::from_f64(alpha);
+                    let mut plain = vec![T::ZERO; m * n];
+                    for i in 0..m {
+                        for j in 0..n {
+                            let acc = T::ZERO.add(a[i].mul(b[j]));
+                            plain[i * n + j] = if alpha == T::from_i64(1) {
+                                acc
+                            } else {
+                                acc.mul(alpha)
+                            };
+                        }
+                    }
+                    for tb in [false, true] {
+                        let av = ArrayView2::from_shape((m, 1), &a[..]).expect("a");
+                        let bv = if tb {
+                            ArrayView2::from_shape((n, 1), &b[..])
+                                .expect("b")
+                                .reversed_axes()
+                        } else {
+                            ArrayView2::from_shape((1, n), &b[..]).expect("b")
+                        };
+                        let mut got = vec![T::from_f64(7.0); m * n];
+                        T::gemm(
+                            alpha,
+                            av,
+                            bv,
+                            ArrayViewMut2::from_shape((m, n), &mut got[..]).expect("c"),
+                        );
+                        assert!(same_bits(&got, &plain), "{m}x{n}, b transposed {tb}");
+                    }
+                }
+            }
+        }
+        check::<f32>(|v| v as f32);
+        check::<f64>(|v| v);
     }
 
     trait Bits {
