@@ -457,12 +457,18 @@ impl Host {
             let mut fed = Vec::with_capacity(feeds.len());
             for f in feeds {
                 let t = super::convert::sequence(f)
-                    .filter(|t| t.len() == 3)
-                    .ok_or_else(|| vm.new_type_error("a feed is (name, array, lod)".into()))?;
+                    .filter(|t| t.len() == 3 || t.len() == 4)
+                    .ok_or_else(|| {
+                        vm.new_type_error("a feed is (name, array, lod[, keep_dtype])".into())
+                    })?;
                 let name: PyStrRef = t[0].clone().try_into_value(vm)?;
                 let array = array_handle(&t[1], vm)?;
                 let lod = session::lod_from_py(&t[2], vm)?;
-                fed.push((name.as_str().to_string(), array, lod));
+                let keep_dtype = match t.get(3) {
+                    Some(k) => k.clone().try_to_bool(vm)?,
+                    None => false,
+                };
+                fed.push((name.as_str().to_string(), array, lod, keep_dtype));
             }
             fed_places.push(fed);
         }
@@ -491,14 +497,14 @@ impl Host {
         let mut tensors = Vec::with_capacity(fed_places.len());
         for fed in fed_places {
             let mut place = Vec::with_capacity(fed.len());
-            for (name, array, lod) in fed {
+            for (name, array, lod, keep_dtype) in fed {
                 let t = match config.cli_feeds.iter().find(|(n, _)| *n == name) {
                     Some((_, text)) => {
                         st.used_names.insert(format!("--feed {name}"));
                         fluidc_runtime::parse_feed(&verified, &name, text)
                             .map_err(|e| vm.new_value_error(format!("--feed {name}: {e}")))?
                     }
-                    None => session::feed_tensor(&verified, &name, &array.read(), lod)
+                    None => session::feed_tensor(&verified, &name, &array.read(), lod, keep_dtype)
                         .map_err(|e| vm.new_value_error(e))?,
                 };
                 place.push((name, t));

@@ -161,14 +161,16 @@ pub fn lod_from_py(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Lod> {
         .collect()
 }
 
-/// A fed value as the variable's declared dtype: Paddle converts a numpy
-/// array to the variable's dtype, and refuses a shape that does not fit a
-/// variable declared with need_check_feed (`fluid.data`).
+/// A fed value as the variable's declared dtype (Paddle converts a numpy
+/// array to the variable's dtype), or in its own with `keep_dtype` (a
+/// LoDTensor, which 1.x's feed op set as it was); a shape that does not
+/// fit a variable declared with need_check_feed (`fluid.data`) is refused.
 pub fn feed_tensor(
     program: &Verified,
     name: &str,
     value: &HostArray,
     lod: Lod,
+    keep_dtype: bool,
 ) -> Result<Tensor, String> {
     let Some(var) = program.blocks[0].var(name) else {
         return Err(format!(
@@ -176,7 +178,7 @@ pub fn feed_tensor(
         ));
     };
     let mut value = match var.dtype().and_then(dtype_of) {
-        Some(d) if d != value.dtype() => value.astype(d),
+        Some(d) if d != value.dtype() && !keep_dtype => value.astype(d),
         _ => value.clone(),
     };
     if let Some(dims) = var.tensor_desc().map(|t| &t.dims) {

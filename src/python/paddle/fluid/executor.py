@@ -131,7 +131,11 @@ class Executor(object):
             return self._record(program, feed, fetch)
         if scope is None:
             scope = global_scope()
-        feeds = [(name, value._h, lod) for name, value, lod in _fed_values(program, feed)]
+        # A LoDTensor is fed with its own dtype, as 1.x's feed op set it;
+        # an array becomes the variable's dtype (docs/choices.md).
+        kept = set(_name_of(n) for n, v in feed.items() if isinstance(v, LoDTensor))
+        feeds = [(name, value._h, lod, name in kept)
+                 for name, value, lod in _fed_values(program, feed)]
         desc = program.desc
         plan = reader_core.plan(program) if reader_core._READERS else None
         if plan is not None:
@@ -173,13 +177,17 @@ class Executor(object):
     train_from_dataset = infer_from_dataset
 
 
+def _name_of(var):
+    """A feed dict key's variable name."""
+    return var.name if isinstance(var, framework.Variable) else var
+
+
 def _fed_values(program, feed):
     """`(name, ndarray, lod)` of each item of a feed dict."""
     block = program.global_block()
     fed = []
     for name, value in feed.items():
-        if isinstance(name, framework.Variable):
-            name = name.name
+        name = _name_of(name)
         if not block.desc.var_has(0, name):
             # 1.x looked each fed name up with `global_block.var(name)`
             # (3.3.1 warns and ignores the feed).
