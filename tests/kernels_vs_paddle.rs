@@ -795,13 +795,14 @@ fn grad_cases(rng: &mut Rng) -> Vec<Case> {
                 .attrs(json!({"k": 2}))
                 .out("X@GRAD", None),
         );
-        cases.push(
+        // Paddle 3.3.1's CPU lrn kernel is float32 only.
+        cases.extend((dt == "float32").then(|| {
             Case::new(name("lrn"), "lrn")
                 .feed("X", dt, &[2, 6, 2, 3], rng.values(72, -1.5, 1.5))
                 .attrs(json!({"n": 5, "k": 1.0, "alpha": 0.2, "beta": 0.75}))
                 .out("Out", None)
-                .out("MidOut", None),
-        );
+                .out("MidOut", None)
+        }));
         // 1.x's image_resize: out_shape or scale, corners, align modes.
         let bilinear = ("bilinear_interp", "bilinear_interp_grad");
         let nearest = ("nearest_interp", "nearest_interp_grad");
