@@ -795,6 +795,92 @@ fn grad_cases(rng: &mut Rng) -> Vec<Case> {
                 .attrs(json!({"k": 2}))
                 .out("X@GRAD", None),
         );
+        // Paddle 3.3.1's CPU lrn kernel is float32 only.
+        cases.extend((dt == "float32").then(|| {
+            Case::new(name("lrn"), "lrn")
+                .feed("X", dt, &[2, 6, 2, 3], rng.values(72, -1.5, 1.5))
+                .attrs(json!({"n": 5, "k": 1.0, "alpha": 0.2, "beta": 0.75}))
+                .out("Out", None)
+                .out("MidOut", None)
+        }));
+        // 1.x's image_resize: out_shape or scale, corners, align modes.
+        let bilinear = ("bilinear_interp", "bilinear_interp_grad");
+        let nearest = ("nearest_interp", "nearest_interp_grad");
+        for (tag, (ty, grad), attrs, (oh, ow)) in [
+            (
+                "bilinear",
+                bilinear,
+                json!({"out_h": 5, "out_w": 7}),
+                (5, 7),
+            ),
+            (
+                "bilinear_mode0",
+                bilinear,
+                json!({"out_h": 7, "out_w": 3, "align_corners": false, "align_mode": 0}),
+                (7, 3),
+            ),
+            (
+                "bilinear_mode1",
+                bilinear,
+                json!({"out_h": 2, "out_w": 9, "align_corners": false, "align_mode": 1}),
+                (2, 9),
+            ),
+            ("bilinear_scale", bilinear, json!({"scale": 1.7}), (5, 6)),
+            (
+                "nearest",
+                nearest,
+                json!({"out_h": 6, "out_w": 7, "interp_method": "nearest"}),
+                (6, 7),
+            ),
+            (
+                "nearest_no_corners",
+                nearest,
+                json!({"out_h": 2, "out_w": 8, "interp_method": "nearest", "align_corners": false}),
+                (2, 8),
+            ),
+        ] {
+            let x = rng.values(24, -1.0, 1.0);
+            cases.push(
+                Case::new(name(&format!("interp_{tag}")), ty)
+                    .feed("X", dt, &[1, 2, 3, 4], x.clone())
+                    .attrs(attrs.clone())
+                    .out("Out", None),
+            );
+            cases.push(
+                Case::new(name(&format!("interp_grad_{tag}")), grad)
+                    .feed("X", dt, &[1, 2, 3, 4], x)
+                    .feed(
+                        "Out@GRAD",
+                        dt,
+                        &[1, 2, oh, ow],
+                        rng.values(2 * oh * ow, -1.0, 1.0),
+                    )
+                    .attrs(attrs)
+                    .out("X@GRAD", None),
+            );
+        }
+        for (tag, attrs) in [
+            ("last", json!({})),
+            ("axis0_exclusive", json!({"axis": 0, "exclusive": true})),
+            (
+                "axis1_reverse",
+                json!({"axis": 1, "reverse": true, "exclusive": true}),
+            ),
+        ] {
+            cases.push(
+                Case::new(name(&format!("cumsum_{tag}")), "cumsum")
+                    .feed("X", dt, &[3, 4, 2], rng.values(24, -1.0, 1.0))
+                    .attrs(attrs.clone())
+                    .out("Out", None),
+            );
+            cases.push(
+                Case::new(name(&format!("cumsum_grad_{tag}")), "cumsum_grad")
+                    .feed("X", dt, &[3, 4, 2], rng.values(24, -1.0, 1.0))
+                    .feed("Out@GRAD", dt, &[3, 4, 2], rng.values(24, -1.0, 1.0))
+                    .attrs(attrs)
+                    .out("X@GRAD", None),
+            );
+        }
     }
     cases
 }

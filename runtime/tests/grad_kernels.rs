@@ -1254,3 +1254,20 @@ fn rank_loss_grads_match_finite_differences() {
         .constant("Label")
         .check(&mut rng);
 }
+
+/// `lrn` (AlexNet's local response normalization): windows of 5 channels
+/// over 6 (clipped at both ends) and of 3 with other `k`, `alpha`, `beta`.
+#[test]
+fn lrn_grads_match_finite_differences() {
+    let mut rng = Rng(73);
+    for (n, k, alpha, beta) in [(5, 2.0, 0.1, 0.75), (3, 0.5, 0.3, 0.5)] {
+        Case::new("lrn")
+            .input("X", rng.tensor(&[2, 6, 2, 3], -1.5, 1.5))
+            .outputs(&["Out", "MidOut"])
+            .attr("n", AttrValue::Int(n))
+            .attr("k", AttrValue::Float(k))
+            .attr("alpha", AttrValue::Float(alpha))
+            .attr("beta", AttrValue::Float(beta))
+            .check(&mut rng);
+    }
+}

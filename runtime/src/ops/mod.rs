@@ -26,6 +26,7 @@ pub(crate) mod elementwise;
 mod embedding;
 pub(crate) mod fill;
 pub(crate) mod float;
+mod interp;
 pub(crate) mod io;
 pub(crate) mod lod;
 mod loss;
@@ -72,7 +73,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 33] = [
+    let families: [(&'static str, RegisterAll); 34] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -86,6 +87,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("metric", metric::register_all),
         ("embedding", embedding::register_all),
         ("pool", pool::register_all),
+        ("interp", interp::register_all),
         ("dropout", dropout::register_all),
         ("norm", norm::register_all),
         ("conv", conv::register_all),

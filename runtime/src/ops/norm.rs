@@ -1,5 +1,5 @@
 //! 1.x's normalizing and loss layers' ops, with their gradients:
-//! `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `prelu`,
+//! `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `lrn`, `prelu`,
 //! `label_smooth` and `huber_loss`. Paddle 3.3.1's CPU kernels' formulas,
 //! computed in double (see `super::float`).
 use super::float::{self, f64s, set_grads};
@@ -14,6 +14,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("layer_norm_grad", layer_norm_grad);
     r.add("norm", norm);
     r.add("norm_grad", norm_grad);
+    r.add("lrn", lrn);
+    r.add("lrn_grad", lrn_grad);
     r.add("prelu", prelu);
     r.add("prelu_grad", prelu_grad);
     r.add("label_smooth", label_smooth);
@@ -229,6 +231,122 @@ fn norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
         }
         let t = float::tensor(xt.dtype(), xt.shape(), g)?;
         s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `(n, c, plane)` of lrn's NCHW `X`, and its `n`, checked as the kernel
+/// checks them (`n` odd, `k`, `alpha`, `beta` not negative).
+fn lrn_dims(shape: &[i64], size: i64, op: &str) -> Result<(usize, usize, usize), KernelError> {
+    let &[n, c, h, w] = shape else {
+        return Err(KernelError::Shape(format!(
+            "{op}: X must be NCHW (rank 4), got {shape:?}"
+        )));
+    };
+    if size <= 0 || size % 2 == 0 {
+        return Err(KernelError::Attribute(format!(
+            "{op}: n should be positive odd value, got {size}"
+        )));
+    }
+    let u = |d: i64| d.max(0) as usize;
+    Ok((u(n), u(c), u(h) * u(w)))
+}
+
+/// `lrn`: `MidOut = k + alpha * sum of X^2 over channels c - (n-1)/2 ..=
+/// c + (n-1)/2` (those that exist), `Out = X * MidOut^-beta`.
+fn lrn(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out, mid) = (l.input("X")?, l.output("Out")?, l.opt_output("MidOut")?);
+    let size = l.int_or("n", 5)?;
+    let (k, alpha, beta) = (
+        l.float_or("k", 2.0)?,
+        l.float_or("alpha", 1e-4)?,
+        l.float_or("beta", 0.75)?,
+    );
+    for (name, v) in [("alpha", alpha), ("beta", beta), ("k", k)] {
+        if v < 0.0 {
+            return Err(KernelError::Attribute(format!(
+                "lrn: {name} should >= 0.0, got {v}"
+            )));
+        }
+    }
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let (n, c, plane) = lrn_dims(xt.shape(), size, "lrn")?;
+        let xv = f64s(&xt, "lrn")?;
+        let half = (size as usize - 1) / 2;
+        let mut m = vec![k; xv.len()];
+        for b in 0..n {
+            for ch in 0..c {
+                let lo = ch.saturating_sub(half);
+                let hi = (ch + half).min(c.saturating_sub(1));
+                for p in 0..plane {
+                    let sum: f64 = (lo..=hi).map(|j| xv[(b * c + j) * plane + p].powi(2)).sum();
+                    m[(b * c + ch) * plane + p] += alpha * sum;
+                }
+            }
+        }
+        let o: Vec<f64> = xv
+            .iter()
+            .zip(&m)
+            .map(|(v, mi)| v * mi.powf(-beta))
+            .collect();
+        let dtype = xt.dtype();
+        s.set_tensor(&out, float::tensor(dtype, xt.shape(), o)?);
+        if let Some(r) = &mid {
+            s.set_tensor(r, float::tensor(dtype, xt.shape(), m)?);
+        }
+        Ok(())
+    })
+}
+
+/// `lrn_grad`: `dX_i = dOut_i MidOut_i^-beta - 2 alpha beta X_i sum over
+/// the channels j around i of dOut_j Out_j / MidOut_j`.
+fn lrn_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out, mid, dout) = (
+        l.input("X")?,
+        l.input("Out")?,
+        l.input("MidOut")?,
+        l.input("Out@GRAD")?,
+    );
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let size = l.int_or("n", 5)?;
+    let (alpha, beta) = (l.float_or("alpha", 1e-4)?, l.float_or("beta", 0.75)?);
+    compute(move |s| {
+        let op = "lrn_grad";
+        let xt = s.tensor(&x)?.into_owned();
+        let (n, c, plane) = lrn_dims(xt.shape(), size, op)?;
+        let xv = f64s(&xt, op)?;
+        let ov = f64s(&*s.tensor(&out)?, op)?.into_owned();
+        let mv = f64s(&*s.tensor(&mid)?, op)?.into_owned();
+        let d = f64s(&*s.tensor(&dout)?, op)?.into_owned();
+        if ov.len() != xv.len() || mv.len() != xv.len() || d.len() != xv.len() {
+            return Err(KernelError::Shape(format!(
+                "{op}: Out, MidOut and Out@GRAD must have X's shape {:?}",
+                xt.shape()
+            )));
+        }
+        let half = (size as usize - 1) / 2;
+        let ratio = -2.0 * alpha * beta;
+        let mut g = vec![0.0; xv.len()];
+        for b in 0..n {
+            for ch in 0..c {
+                let lo = ch.saturating_sub(half);
+                let hi = (ch + half).min(c.saturating_sub(1));
+                for p in 0..plane {
+                    let i = (b * c + ch) * plane + p;
+                    let around: f64 = (lo..=hi)
+                        .map(|j| {
+                            let at = (b * c + j) * plane + p;
+                            d[at] * ov[at] / mv[at]
+                        })
+                        .sum();
+                    g[i] = mv[i].powf(-beta) * d[i] + ratio * xv[i] * around;
+                }
+            }
+        }
+        s.set_tensor(&dx, float::tensor(xt.dtype(), xt.shape(), g)?);
         Ok(())
     })
 }

@@ -1,5 +1,6 @@
 //! Reductions: mean (of everything), reduce_sum/mean/max/min/prod over dims, and
-//! cross_entropy (the log-loss of each row's labelled class).
+//! cross_entropy (the log-loss of each row's labelled class), and the
+//! running sum cumsum.
 //!
 //! Shapes follow Paddle 3: reducing every dim without `keep_dim` gives a 0-D
 //! tensor (shape `[]`), and `reduce_sum` of bool or int32 gives int64 unless
@@ -33,6 +34,90 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("reduce_prod_grad", |l| reduce_grad(l, Reduce::Prod));
     r.add("cross_entropy_grad", cross_entropy_grad);
     r.add("squared_l2_norm_grad", squared_l2_norm_grad);
+    r.add("cumsum", |l| cumsum(l, "X", "Out", false));
+    r.add("cumsum_grad", |l| cumsum(l, "Out@GRAD", "X@GRAD", true));
+}
+
+/// The running sums of `v` split `(outer, n, inner)` at the axis: each
+/// element plus those before it (`exclusive`: only those before), from
+/// the end when `reverse`.
+fn scan<T: Copy + Default>(
+    v: &[T],
+    (outer, n, inner): (usize, usize, usize),
+    (exclusive, reverse): (bool, bool),
+    add: impl Fn(T, T) -> T,
+) -> Vec<T> {
+    let mut o = vec![T::default(); v.len()];
+    for a in 0..outer {
+        for i in 0..inner {
+            let mut acc = T::default();
+            for step in 0..n {
+                let k = if reverse { n - 1 - step } else { step };
+                let at = (a * n + k) * inner + i;
+                if exclusive {
+                    o[at] = acc;
+                    acc = add(acc, v[at]);
+                } else {
+                    acc = add(acc, v[at]);
+                    o[at] = acc;
+                }
+            }
+        }
+    }
+    o
+}
+
+/// `cumsum` (float, int32 and int64 as Paddle's kernel) and its grad,
+/// the running sum of `Out@GRAD` the other way (1.x's maker built a
+/// cumsum with `reverse` flipped). With `flatten` the axis is the whole
+/// tensor in order.
+fn cumsum(l: &OpReader, from: &str, to: &str, grad: bool) -> Result<Exec, KernelError> {
+    let x = l.input(from)?;
+    let Some(out) = l.opt_output(to)? else {
+        return compute(|_| Ok(()));
+    };
+    let axis = l.int_or("axis", -1)?;
+    let flatten = l.bool_or("flatten", false)?;
+    let exclusive = l.bool_or("exclusive", false)?;
+    let reverse = l.bool_or("reverse", false)? != grad;
+    let shape_of = if grad { Some(l.input("X")?) } else { None };
+    compute(move |s| {
+        let xt = s.tensor(&x)?.into_owned();
+        let split = if flatten {
+            (1, xt.numel(), 1)
+        } else {
+            float::split_at_axis(xt.shape(), axis)?
+        };
+        let shape: Vec<i64> = match &shape_of {
+            Some(r) => s.tensor(r)?.shape().to_vec(),
+            None if flatten => vec![xt.numel() as i64],
+            None => xt.shape().to_vec(),
+        };
+        if shape.iter().map(|&d| d.max(0) as usize).product::<usize>() != xt.numel() {
+            return Err(KernelError::Shape(format!(
+                "cumsum_grad: Out@GRAD {:?} does not fit X {shape:?}",
+                xt.shape()
+            )));
+        }
+        let t = match xt.dtype() {
+            VarKind::Fp32 | VarKind::Fp64 => {
+                let v = f64s(&xt, "cumsum")?;
+                float::tensor(
+                    xt.dtype(),
+                    &shape,
+                    scan(&v, split, (exclusive, reverse), |a, b| a + b),
+                )?
+            }
+            VarKind::Int32 | VarKind::Int64 => {
+                let v = float::i64s(&xt)?;
+                let sums = scan(&v, split, (exclusive, reverse), i64::wrapping_add);
+                Tensor::from_vec(&shape, sums)?.cast(xt.dtype())?
+            }
+            _ => return Err(float::needs_float("cumsum", &xt)),
+        };
+        s.set_tensor(&out, t);
+        Ok(())
+    })
 }
 
 /// `squared_l2_norm`: the sum of squares, shape `[1]`.

@@ -1637,6 +1637,105 @@ def rank_loss(label, left, right, name=None):
     return op("elementwise_sub", {"X": softplus, "Y": op("elementwise_mul", {"X": label, "Y": d})})
 
 
+def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None):
+    """1.x's lrn on Paddle 3.3.1's lrn op (the same op and attributes)."""
+    helper = LayerHelper("lrn", input=input, name=name)
+    dtype = helper.input_dtype()
+    if len(input.shape) != 4:
+        raise ValueError(
+            "dims of input must be 4(not %d), and it's order must be NCHW" % len(input.shape))
+    mid_out = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    lrn_out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="lrn", inputs={"X": input}, outputs={"Out": lrn_out, "MidOut": mid_out},
+                     attrs={"n": n, "k": k, "alpha": alpha, "beta": beta})
+    return lrn_out
+
+
+def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEAR",
+                 actual_shape=None, align_corners=True, align_mode=1):
+    """1.4's image_resize on Paddle 3.3.1's bilinear_interp/nearest_interp
+    ops (1.x's ops, kept with the same attributes)."""
+    methods = {"BILINEAR": "bilinear", "NEAREST": "nearest"}
+    if resample not in methods:
+        raise ValueError(
+            "The 'resample' of image_resize can only be 'BILINEAR' or 'NEAREST' currently.")
+    if not isinstance(align_corners, bool):
+        raise TypeError("Attr align_corners should be a bool value")
+    if align_mode != 0 and align_mode != 1:
+        raise ValueError("align_mode can only be 0 or 1")
+    if out_shape is None and scale is None:
+        raise ValueError("One of out_shape and scale must not be None.")
+    helper = LayerHelper("%s_interp" % methods[resample], input=input, name=name)
+    inputs = {"X": input}
+    attrs = {"out_h": 0, "out_w": 0, "interp_method": methods[resample],
+             "align_corners": align_corners, "align_mode": align_mode}
+    if out_shape is not None:
+        if isinstance(out_shape, Variable):
+            inputs["OutSize"] = out_shape
+        else:
+            if not isinstance(out_shape, (list, tuple)):
+                raise TypeError("out_shape should be a list or tuple or Variable.")
+            if len(out_shape) != 2:
+                raise ValueError("out_shape length should be 2.")
+            attrs["out_h"], attrs["out_w"] = [int(d) for d in out_shape]
+    else:
+        if scale <= 0:
+            raise ValueError("scale should be greater than zero.")
+        h, w = input.shape[2], input.shape[3]
+        if h > 0 and w > 0:
+            # 1.x sampled at in/out whatever the scale; Paddle 3.3.1's op
+            # samples at 1/scale when given one, so the size goes as out_h
+            # and out_w (1.x's float product, rounded down).
+            attrs["out_h"] = int(numpy.float32(h) * numpy.float32(scale))
+            attrs["out_w"] = int(numpy.float32(w) * numpy.float32(scale))
+        else:
+            attrs["scale"] = float(scale)
+    if isinstance(actual_shape, Variable):
+        inputs["OutSize"] = actual_shape
+    elif actual_shape is not None:
+        raise TypeError("actual_shape should either be Variable or None.")
+    out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op(type="%s_interp" % methods[resample], inputs=inputs, outputs={"Out": out},
+                     attrs=attrs)
+    return out
+
+
+def resize_bilinear(input, out_shape=None, scale=None, name=None, actual_shape=None,
+                    align_corners=True, align_mode=1):
+    return image_resize(input, out_shape, scale, name, "BILINEAR", actual_shape,
+                        align_corners, align_mode)
+
+
+def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=None,
+                   align_corners=True):
+    return image_resize(input, out_shape, scale, name, "NEAREST", actual_shape, align_corners)
+
+
+def image_resize_short(input, out_short_len, resample="BILINEAR"):
+    in_shape = input.shape
+    if len(in_shape) != 4:
+        raise ValueError("The rank of input must be 4 (num_batches, channels, in_h, in_w).")
+    hw = list(in_shape[2:4])
+    short_idx = hw.index(min(hw))
+    long_idx = 1 - short_idx
+    out_shape = list(hw)
+    out_shape[short_idx] = out_short_len
+    out_shape[long_idx] = int(
+        float(out_shape[long_idx]) * (float(out_short_len) / float(hw[short_idx])) + 0.5)
+    return image_resize(input=input, out_shape=out_shape, resample=resample)
+
+
+def cumsum(x, axis=None, exclusive=None, reverse=None):
+    """1.x's generated cumsum layer on Paddle 3.3.1's cumsum op: the
+    arguments left None keep the op's defaults."""
+    helper = LayerHelper("cumsum", x=x)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    attrs = {k: v for k, v in (("axis", axis), ("exclusive", exclusive), ("reverse", reverse))
+             if v is not None}
+    helper.append_op(type="cumsum", inputs={"X": x}, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
 def pad(x, paddings, pad_value=0.0, name=None):
     helper = LayerHelper("pad", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
@@ -3372,7 +3471,9 @@ def install(run=False):
         logical_not=logical_not, mean=_unary("mean"), relu=_unary("relu"),
         sigmoid=_unary("sigmoid"), tanh=_unary("tanh"), softmax=softmax, fc=fc,
         square_error_cost=square_error_cost, log_loss=log_loss, nce=nce, cos_sim=cos_sim,
-        smooth_l1=smooth_l1, margin_rank_loss=margin_rank_loss, rank_loss=rank_loss,
+        smooth_l1=smooth_l1, margin_rank_loss=margin_rank_loss, rank_loss=rank_loss, lrn=lrn,
+        image_resize=image_resize, resize_bilinear=resize_bilinear,
+        resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
@@ -3587,7 +3688,8 @@ _LAYER_HOMES = {
         "shape", "logical_and", "logical_or", "logical_xor", "logical_not", "clip", "mean",
         "sigmoid_cross_entropy_with_logits", "log_loss", "huber_loss", "sign", "layer_norm",
         "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
-        "smooth_l1", "margin_rank_loss", "rank_loss",
+        "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "image_resize",
+        "resize_bilinear", "resize_nearest", "image_resize_short",
     ),
     "tensor": (
         "create_tensor", "create_parameter", "create_global_var", "cast", "concat", "sums",
@@ -3604,7 +3706,7 @@ _LAYER_HOMES = {
     "ops": (
         "sigmoid", "logsigmoid", "exp", "tanh", "atan", "tanh_shrink", "softshrink", "sqrt",
         "rsqrt", "abs", "ceil", "floor", "cos", "sin", "round", "reciprocal", "square",
-        "softplus", "softsign", "uniform_random", "hard_shrink", "thresholded_relu",
+        "softplus", "softsign", "uniform_random", "hard_shrink", "thresholded_relu", "cumsum",
     ),
     "metric_op": ("accuracy", "auc"),
 }

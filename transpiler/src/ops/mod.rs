@@ -36,6 +36,7 @@ mod embedding;
 mod fill;
 pub mod grad;
 pub mod infer;
+mod interp;
 mod io;
 mod lod;
 mod loss;
@@ -305,7 +306,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 33] = [
+        let families: [(&'static str, Register); 34] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -321,6 +322,7 @@ impl Registry {
             ("elementwise", elementwise::register),
             ("embedding", embedding::register),
             ("fill", fill::register),
+            ("interp", interp::register),
             ("io", io::register),
             ("lod", lod::register),
             ("loss", loss::register),

@@ -1,4 +1,4 @@
-//! 1.x's normalizing and loss layers' ops: `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `prelu`, `label_smooth` and
+//! 1.x's normalizing and loss layers' ops: `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `lrn`, `prelu`, `label_smooth` and
 //! `huber_loss`. Their checks are the ones Paddle 3.3.1's InferMeta makes,
 //! so a mistake is an error at the layer call, not in the kernel.
 use super::infer::{same_dtype, Out, TensorType};
@@ -7,6 +7,7 @@ use super::{Behaviour, InferCtx};
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("layer_norm", layer_norm).shares_lod("X", "Y"));
     r.push(Behaviour::pure("norm", norm));
+    r.push(Behaviour::pure("lrn", lrn).shares_lod("X", "Out"));
     r.push(Behaviour::pure("prelu", prelu));
     r.push(Behaviour::pure("label_smooth", label_smooth));
     r.push(Behaviour::pure("huber_loss", huber_loss));
@@ -79,6 +80,25 @@ fn norm(c: &InferCtx) -> Out {
         ("Out", x.clone()),
         ("Norm", TensorType::new(x.dtype, dims)),
     ])
+}
+
+/// `lrn`, as Paddle's InferShape: `X` is NCHW (rank 4) and `n` a positive
+/// odd number of channels; `Out` and `MidOut` are `X`'s shape.
+fn lrn(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!(
+            "Input(X)'rank of LRNOp should be 4, but X is {:?}",
+            x.dims
+        ));
+    }
+    let n = c.int("n").unwrap_or(5);
+    if n <= 0 || n % 2 == 0 {
+        return Err(format!("n should be positive odd value, but it is {n}"));
+    }
+    Ok(vec![("Out", x.clone()), ("MidOut", x.clone())])
 }
 
 /// `prelu`: `Out` is `X`; `Alpha` has one element (`all`), one per channel

@@ -1,4 +1,5 @@
-//! Reductions: `mean`, `reduce_*` (`reduce_prod`, `reduce_all` and `reduce_any` too), `cross_entropy`, `squared_l2_norm`, `clip_by_norm`.
+//! Reductions: `mean`, `reduce_*` (`reduce_prod`, `reduce_all` and `reduce_any` too), `cross_entropy`, `squared_l2_norm`, `clip_by_norm`,
+//! and the running sum `cumsum`.
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -15,6 +16,32 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("cross_entropy", cross_entropy));
     r.push(Behaviour::pure("squared_l2_norm", squared_l2_norm));
     r.push(Behaviour::pure("clip_by_norm", super::infer::same_as_x));
+    r.push(Behaviour::pure("cumsum", cumsum));
+}
+
+/// `cumsum`: `Out` is `X` (flattened to one dim with `flatten`); `axis`
+/// must name a dim of `X`.
+fn cumsum(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if c.bool("flatten").unwrap_or(false) {
+        let n = if x.dims.iter().any(|&d| d < 0) {
+            -1
+        } else {
+            x.dims.iter().product()
+        };
+        return Ok(vec![("Out", TensorType::new(x.dtype, vec![n]))]);
+    }
+    let axis = c.int("axis").unwrap_or(-1);
+    let rank = x.dims.len() as i64;
+    if axis < -rank.max(1) || axis >= rank.max(1) {
+        return Err(format!(
+            "axis {axis} is out of range for X {:?}: it must be in [-{rank}, {rank})",
+            x.dims
+        ));
+    }
+    Ok(vec![("Out", x.clone())])
 }
 
 /// `squared_l2_norm`: the sum of squares, shape `[1]` as Paddle infers it.

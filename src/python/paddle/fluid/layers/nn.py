@@ -2,6 +2,7 @@
 1.x's layer appended, with its names, parameters and attributes; the
 outputs' shapes are what the op definitions infer."""
 import functools
+import warnings
 
 import numpy as np
 
@@ -28,7 +29,8 @@ __all__ = [
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
-    "nce", "smooth_l1", "margin_rank_loss", "rank_loss",
+    "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
+    "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
 ]
 
 
@@ -503,6 +505,118 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
         attrs["momentum"] = momentum
     helper.append_op(type="batch_norm", inputs=inputs, outputs=outputs, attrs=attrs)
     return helper.append_activation(out)
+
+
+def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None):
+    """Local response normalization across channels (AlexNet):
+    `x / (k + alpha * sum of x^2 over the n channels around it)^beta`,
+    for an NCHW input; MidOut holds the bracket."""
+    helper = LayerHelper("lrn", **locals())
+    dtype = helper.input_dtype()
+    input_shape = input.shape
+    dims = len(input_shape)
+    if dims != 4:
+        raise ValueError(
+            "dims of input must be 4(not %d), and it's order must be NCHW" % (dims))
+    mid_out = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    lrn_out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="lrn", inputs={"X": input},
+                     outputs={"Out": lrn_out, "MidOut": mid_out},
+                     attrs={"n": n, "k": k, "alpha": alpha, "beta": beta})
+    return lrn_out
+
+
+def image_resize(input, out_shape=None, scale=None, name=None, resample='BILINEAR',
+                 actual_shape=None, align_corners=True, align_mode=1):
+    """Resizes NCHW images to `out_shape` (h, w) or by `scale`, bilinear or
+    nearest (1.4's layer; 1.2's scripts, without align_corners/align_mode,
+    get 1.x's defaults). `actual_shape` (an int32 [2] Variable) sets the
+    size at run time."""
+    resample_methods = {
+        'BILINEAR': 'bilinear',
+        'NEAREST': 'nearest',
+    }
+    if resample not in resample_methods:
+        raise ValueError(
+            "The 'resample' of image_resize can only be 'BILINEAR' or 'NEAREST' currently.")
+    resample_type = resample_methods[resample]
+    if not isinstance(align_corners, bool):
+        raise TypeError("Attr align_corners should be a bool value")
+    if align_mode != 0 and align_mode != 1:
+        raise ValueError("align_mode can only be 0 or 1")
+    if out_shape is None and scale is None:
+        raise ValueError("One of out_shape and scale must not be None.")
+    helper = LayerHelper('{}_interp'.format(resample_type), **locals())
+    dtype = helper.input_dtype()
+
+    def _is_list_or_turple_(data):
+        return (isinstance(data, list) or isinstance(data, tuple))
+
+    inputs = {"X": input}
+    attrs = {
+        "out_h": 0,
+        "out_w": 0,
+        "interp_method": resample_type,
+        "align_corners": align_corners,
+        "align_mode": align_mode
+    }
+    if out_shape is not None:
+        if isinstance(out_shape, Variable):
+            warnings.warn("out_shape as Variable type is deprecated, \
+                    it is recommended to use actual_shape instead of \
+                    out_shape to specify output shape dynamically.")
+            inputs['OutSize'] = out_shape
+        else:
+            if not (_is_list_or_turple_(out_shape)):
+                raise TypeError("out_shape should be a list or tuple or Variable.")
+            if len(out_shape) != 2:
+                raise ValueError("out_shape length should be 2.")
+            out_shape = list(map(int, out_shape))
+            attrs['out_h'] = out_shape[0]
+            attrs['out_w'] = out_shape[1]
+    else:
+        if scale <= 0:
+            raise ValueError("scale should be greater than zero.")
+        attrs['scale'] = float(scale)
+    if isinstance(actual_shape, Variable):
+        inputs["OutSize"] = actual_shape
+    elif actual_shape is not None:
+        raise TypeError("actual_shape should either be Variable or None.")
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='{}_interp'.format(resample_type), inputs=inputs,
+                     outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def resize_bilinear(input, out_shape=None, scale=None, name=None, actual_shape=None,
+                    align_corners=True, align_mode=1):
+    """`image_resize` with `resample='BILINEAR'`."""
+    return image_resize(input, out_shape, scale, name, 'BILINEAR', actual_shape,
+                        align_corners, align_mode)
+
+
+def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=None,
+                   align_corners=True):
+    """`image_resize` with `resample='NEAREST'`."""
+    return image_resize(input, out_shape, scale, name, 'NEAREST', actual_shape,
+                        align_corners)
+
+
+def image_resize_short(input, out_short_len, resample='BILINEAR'):
+    """Resizes the shorter side of NCHW images to `out_short_len`, the
+    longer one in proportion (rounded)."""
+    in_shape = input.shape
+    if len(in_shape) != 4:
+        raise ValueError(
+            "The rank of input must be 4 (num_batches, channels, in_h, in_w).")
+    hw = in_shape[2:4]
+    short_idx = hw.index(min(hw))
+    long_idx = 1 - short_idx
+    out_shape = list(hw)
+    out_shape[short_idx] = out_short_len
+    out_shape[long_idx] = int(
+        float(out_shape[long_idx]) * (float(out_short_len) / float(hw[short_idx])) + 0.5)
+    return image_resize(input=input, out_shape=out_shape, resample=resample)
 
 
 def dropout(x, dropout_prob, is_test=False, seed=None, name=None,

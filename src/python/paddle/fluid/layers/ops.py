@@ -67,3 +67,21 @@ def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0):
                      attrs={"shape": [int(d) for d in shape], "dtype": dtype,
                             "min": float(min), "max": float(max), "seed": seed})
     return out
+
+
+__all__ += ["cumsum"]
+
+
+def cumsum(x, axis=None, exclusive=None, reverse=None):
+    """The running sum of `x` along `axis` (the last by default), exclusive
+    of each element or not, and from the end when `reverse`; the arguments
+    left None keep the op's defaults (1.x's generated layer)."""
+    _check_var(x, "x", "cumsum")
+    helper = LayerHelper("cumsum", x=x)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    attrs = {}
+    for attr, value in (("axis", axis), ("exclusive", exclusive), ("reverse", reverse)):
+        if value is not None:
+            attrs[attr] = value
+    helper.append_op(type="cumsum", inputs={"X": x}, outputs={"Out": out}, attrs=attrs)
+    return out
