@@ -1,12 +1,14 @@
 //! `sequence_pool`, `sequence_softmax` and `sequence_conv` with their
 //! grads, over the sequences of `X`'s last LoD level as Paddle's CPU
-//! functors compute them.
+//! functors compute them; `sequence_mask`, lengths to a mask.
+use fluidc_transpiler::VarKind;
+
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
-use crate::ops::float::{f64s, needs_float, tensor};
+use crate::ops::float::{f64s, i64s, needs_float, tensor};
 use crate::ops::optim::Real;
-use crate::tensor::Tensor;
+use crate::tensor::{alloc, dtype_name, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_pool", sequence_pool);
@@ -15,6 +17,56 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_softmax_grad", sequence_softmax_grad);
     r.add("sequence_conv", sequence_conv);
     r.add("sequence_conv_grad", sequence_conv_grad);
+    r.add("sequence_mask", sequence_mask);
+}
+
+/// `sequence_mask`: for each length `n` of `X`, a row of `maxlen` values,
+/// 1 at the first `n` places and 0 after, in `out_dtype`. `maxlen` is the
+/// attribute, or `MaxLenTensor`, or, when it is not positive, the largest
+/// length (an empty `X` then has rows of 0).
+fn sequence_mask(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, y) = (l.input("X")?, l.output("Y")?);
+    let max_tensor = l.opt_input("MaxLenTensor")?;
+    let maxlen_attr = l.int("maxlen")?;
+    let dtype = l.dtype("out_dtype", VarKind::Int64)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        if !matches!(xt.dtype(), VarKind::Int32 | VarKind::Int64) {
+            return Err(KernelError::Dtype(format!(
+                "X is {}; it takes int32 or int64 lengths",
+                dtype_name(xt.dtype())
+            )));
+        }
+        let lengths = i64s(&xt)?;
+        let maxlen = match &max_tensor {
+            Some(m) => s.tensor(m)?.scalar_i64()?,
+            None => maxlen_attr,
+        };
+        let maxlen = if maxlen > 0 {
+            maxlen
+        } else {
+            lengths.iter().copied().max().unwrap_or(0).max(0)
+        };
+        let width = usize::try_from(maxlen)
+            .map_err(|_| KernelError::Attribute(format!("maxlen {maxlen} is too large")))?;
+        let mut shape = xt.shape().to_vec();
+        shape.push(maxlen);
+        let mut mask = vec![0i64; alloc::check(&shape, VarKind::Int64)?];
+        for (row, &n) in mask.chunks_exact_mut(width.max(1)).zip(lengths.iter()) {
+            let n = usize::try_from(n).unwrap_or(0).min(width);
+            row[..n].fill(1);
+        }
+        let t = Tensor::from_vec(&shape, mask)?;
+        let t = if dtype == VarKind::Int64 {
+            t
+        } else {
+            t.cast(dtype)?
+        };
+        drop(lengths);
+        drop(xt);
+        s.set_tensor(&y, t);
+        Ok(())
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1736,6 +1736,22 @@ def cumsum(x, axis=None, exclusive=None, reverse=None):
     return out
 
 
+def sequence_mask(x, maxlen=None, dtype='int64', name=None):
+    """1.x's sequence_mask layer on Paddle 3.3.1's sequence_mask op."""
+    helper = LayerHelper("sequence_mask", name=name)
+    out = helper.create_variable_for_type_inference(dtype=dtype)
+    inputs = {"X": [x]}
+    attrs = {"out_dtype": out.dtype}
+    if maxlen is not None:
+        if isinstance(maxlen, Variable):
+            inputs["MaxLenTensor"] = maxlen
+        else:
+            attrs["maxlen"] = maxlen
+    helper.append_op(type="sequence_mask", inputs=inputs, outputs={"Y": out}, attrs=attrs)
+    out.stop_gradient = True
+    return out
+
+
 def pad(x, paddings, pad_value=0.0, name=None):
     helper = LayerHelper("pad", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
@@ -3474,6 +3490,7 @@ def install(run=False):
         smooth_l1=smooth_l1, margin_rank_loss=margin_rank_loss, rank_loss=rank_loss, lrn=lrn,
         image_resize=image_resize, resize_bilinear=resize_bilinear,
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
+        sequence_mask=sequence_mask,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

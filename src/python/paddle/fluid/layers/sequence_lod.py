@@ -7,7 +7,7 @@ from ..layer_helper import LayerHelper
 
 __all__ = [
     "sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax",
-    "sequence_conv", "sequence_expand", "lod_reset",
+    "sequence_conv", "sequence_expand", "lod_reset", "sequence_mask",
 ]
 
 _POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
@@ -127,4 +127,27 @@ def lod_reset(x, y=None, target_lod=None):
                          attrs={"target_lod": [int(o) for o in target_lod]})
     else:
         raise ValueError("y and target_lod should not be both None.")
+    return out
+
+
+def sequence_mask(x, maxlen=None, dtype='int64', name=None):
+    """A mask of `x`'s lengths (1.x's layer, since 1.0): `x`'s shape with
+    `maxlen` appended, 1 where the place is below the length, in `dtype`.
+    `maxlen` is an int, a Variable (the op's `MaxLenTensor`), or None for
+    the largest length."""
+    _check_var(x, "x", "sequence_mask")
+    helper = LayerHelper('sequence_mask', **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=dtype)
+    else:
+        out = helper.create_variable_for_type_inference(dtype=dtype, name=name)
+    inputs = {'X': [x]}
+    attrs = {'out_dtype': out.dtype}
+    if maxlen is not None:
+        if isinstance(maxlen, Variable):
+            inputs['MaxLenTensor'] = maxlen
+        else:
+            attrs['maxlen'] = maxlen
+    helper.append_op(type='sequence_mask', inputs=inputs, outputs={'Y': out}, attrs=attrs)
+    out.stop_gradient = True
     return out
