@@ -55,7 +55,20 @@ pub(crate) fn outputs_by_position(
     l: &OpReader,
     slot: &str,
 ) -> Result<Vec<Option<VarRef>>, KernelError> {
-    l.op.outputs_of(slot)
+    by_position(l, l.op.outputs_of(slot))
+}
+
+/// The variables of a duplicable input slot, position for position
+/// (`None` for an empty name: a gradient no op made).
+pub(crate) fn inputs_by_position(
+    l: &OpReader,
+    slot: &str,
+) -> Result<Vec<Option<VarRef>>, KernelError> {
+    by_position(l, l.op.inputs_of(slot))
+}
+
+fn by_position(l: &OpReader, names: &[String]) -> Result<Vec<Option<VarRef>>, KernelError> {
+    names
         .iter()
         .map(|n| {
             if is_placeholder(n) {

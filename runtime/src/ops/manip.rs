@@ -8,12 +8,13 @@ use fluidc_transpiler::ops::manip::{
     permutation, reshape_dims, split_sizes, squeeze_dims, unsqueeze_dims,
 };
 
-use super::float::outputs_by_position;
+use super::float::{inputs_by_position, outputs_by_position};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_data, Element, Tensor};
+use crate::value::Value;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("reshape2", reshape2);
@@ -30,6 +31,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("concat_grad", concat_grad);
     r.add("stack", stack);
     r.add("stack_grad", stack_grad);
+    r.add("unstack", unstack);
+    r.add("unstack_grad", unstack_grad);
     r.add("expand", expand);
     r.add("expand_grad", expand_grad);
     r.add("flatten2", flatten2);
@@ -494,76 +497,136 @@ fn stack(l: &OpReader) -> Result<Exec, KernelError> {
             .iter()
             .map(|x| s.tensor(x).map(|t| t.into_owned()))
             .collect::<Result<_, _>>()?;
-        let Some(first) = ts.first() else {
-            return Err(KernelError::MissingInput("stack has no inputs".into()));
-        };
-        if let Some(t) = ts
-            .iter()
-            .find(|t| t.shape() != first.shape() || t.dtype() != first.dtype())
-        {
-            return Err(KernelError::Shape(format!(
-                "stack: {} {:?} does not fit {} {:?}; the inputs must have one shape and dtype",
-                crate::tensor::dtype_name(t.dtype()),
-                t.shape(),
-                crate::tensor::dtype_name(first.dtype()),
-                first.shape()
-            )));
-        }
-        let a = stack_axis(axis, first.shape().len())?;
-        let outer = first.shape()[..a].iter().product::<i64>().max(0) as usize;
-        let inner = first.numel() / outer.max(1);
-        let mut shape = first.shape().to_vec();
-        shape.insert(a, ts.len() as i64);
-        let data = with_data!(first.data(), |_v: T| {
-            let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
-            for o in 0..outer {
-                for t in &ts {
-                    let v = t.values::<T>().unwrap_or_default();
-                    out.extend_from_slice(&v[o * inner..(o + 1) * inner]);
-                }
-            }
-            T::wrap(out.into())
-        });
-        s.set_tensor(&y, Tensor::new(&shape, data)?);
+        let out = stacked(&ts, axis)?;
+        s.set_tensor(&y, out);
         Ok(())
     })
 }
 
+/// `ts` (one shape and dtype) side by side along a new dim at `axis`.
+fn stacked(ts: &[Tensor], axis: i64) -> Result<Tensor, KernelError> {
+    let Some(first) = ts.first() else {
+        return Err(KernelError::MissingInput("stack has no inputs".into()));
+    };
+    if let Some(t) = ts
+        .iter()
+        .find(|t| t.shape() != first.shape() || t.dtype() != first.dtype())
+    {
+        return Err(KernelError::Shape(format!(
+            "stack: {} {:?} does not fit {} {:?}; the inputs must have one shape and dtype",
+            crate::tensor::dtype_name(t.dtype()),
+            t.shape(),
+            crate::tensor::dtype_name(first.dtype()),
+            first.shape()
+        )));
+    }
+    let a = stack_axis(axis, first.shape().len())?;
+    let outer = first.shape()[..a].iter().product::<i64>().max(0) as usize;
+    let inner = first.numel() / outer.max(1);
+    let mut shape = first.shape().to_vec();
+    shape.insert(a, ts.len() as i64);
+    let data = with_data!(first.data(), |_v: T| {
+        let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
+        for o in 0..outer {
+            for t in ts {
+                let v = t.values::<T>().unwrap_or_default();
+                out.extend_from_slice(&v[o * inner..(o + 1) * inner]);
+            }
+        }
+        T::wrap(out.into())
+    });
+    Tensor::new(&shape, data)
+}
+
 /// `stack_grad`: `Y@GRAD` cut back into one gradient per input.
 fn stack_grad(l: &OpReader) -> Result<Exec, KernelError> {
-    let dy = l.input("Y@GRAD")?;
-    let dxs = outputs_by_position(l, "X@GRAD")?;
+    cut_along_axis(l, "Y@GRAD", "X@GRAD")
+}
+
+/// `unstack` (1.x's `layers.unstack`): `X` cut along `axis` into `num`
+/// tensors without that dim.
+fn unstack(l: &OpReader) -> Result<Exec, KernelError> {
+    cut_along_axis(l, "X", "Y")
+}
+
+/// The tensor of slot `whole` cut along `axis` into the outputs of slot
+/// `parts`, position for position (an empty name is skipped).
+fn cut_along_axis(l: &OpReader, whole: &'static str, parts: &str) -> Result<Exec, KernelError> {
+    let x = l.input(whole)?;
+    let ys = outputs_by_position(l, parts)?;
     let axis = l.int("axis")?;
     compute(move |s| {
-        let d = s.tensor(&dy)?.into_owned();
-        let rank = d.shape().len().saturating_sub(1);
-        let a = stack_axis(axis, rank)?;
-        let n = d.shape().get(a).copied().unwrap_or(0).max(0) as usize;
-        if n != dxs.len() {
-            return Err(KernelError::Shape(format!(
-                "Y@GRAD {:?} holds {n} inputs along axis {a}, not {}",
-                d.shape(),
-                dxs.len()
-            )));
-        }
-        let mut shape = d.shape().to_vec();
-        shape.remove(a);
-        let outer = shape[..a].iter().product::<i64>().max(0) as usize;
-        let inner = shape[a..].iter().product::<i64>().max(0) as usize;
-        for (k, dx) in dxs.iter().enumerate() {
-            let Some(dx) = dx else { continue };
-            let data = with_data!(d.data(), |v: T| {
-                let mut out: Vec<T> = Vec::with_capacity(outer * inner);
-                for o in 0..outer {
-                    let at = (o * n + k) * inner;
-                    out.extend_from_slice(&v[at..at + inner]);
-                }
-                T::wrap(out.into())
-            });
-            s.set_tensor(dx, Tensor::new(&shape, data)?);
+        let t = s.tensor(&x)?.into_owned();
+        let rank = t.shape().len().saturating_sub(1);
+        let pieces = unstacked(&t, stack_axis(axis, rank)?, ys.len(), whole)?;
+        for (y, piece) in ys.iter().zip(pieces) {
+            if let Some(y) = y {
+                s.set_tensor(y, piece);
+            }
         }
         Ok(())
     })
+}
+
+/// `unstack_grad`: the outputs' gradients stacked back along `axis`; an
+/// output no gradient reached counts as zeros.
+fn unstack_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let dys = inputs_by_position(l, "Y@GRAD")?;
+    let dx = l.output("X@GRAD")?;
+    let axis = l.int("axis")?;
+    compute(move |s| {
+        let mut present = Vec::with_capacity(dys.len());
+        for dy in &dys {
+            let held = dy
+                .as_ref()
+                .is_some_and(|v| s.with(v, |value| matches!(value, Value::Tensor(_))));
+            present.push(match dy {
+                Some(v) if held => Some(s.tensor(v)?.into_owned()),
+                _ => None,
+            });
+        }
+        let Some(like) = present.iter().flatten().next().cloned() else {
+            return Err(KernelError::MissingInput(
+                "unstack_grad: no output of unstack has a gradient".into(),
+            ));
+        };
+        let ts: Vec<Tensor> = present
+            .into_iter()
+            .map(|t| t.map_or_else(|| Tensor::zeros(like.dtype(), like.shape()), Ok))
+            .collect::<Result<_, _>>()?;
+        let out = stacked(&ts, axis)?;
+        s.set_tensor(&dx, out);
+        Ok(())
+    })
+}
+
+/// `d` cut along dim `a` into its `n` slices (each without dim `a`);
+/// `what` names `d` in the error when it does not hold `n`.
+fn unstacked(d: &Tensor, a: usize, n: usize, what: &str) -> Result<Vec<Tensor>, KernelError> {
+    let held = d.shape().get(a).copied().unwrap_or(0).max(0) as usize;
+    if held != n {
+        return Err(KernelError::Shape(format!(
+            "{what} {:?} holds {held} slices along axis {a}, not {n}",
+            d.shape()
+        )));
+    }
+    let mut shape = d.shape().to_vec();
+    shape.remove(a);
+    let outer = shape[..a].iter().product::<i64>().max(0) as usize;
+    let inner = shape[a..].iter().product::<i64>().max(0) as usize;
+    let mut pieces = Vec::with_capacity(n);
+    for k in 0..n {
+        let data = with_data!(d.data(), |v: T| {
+            let mut out: Vec<T> = Vec::with_capacity(outer * inner);
+            for o in 0..outer {
+                let at = (o * n + k) * inner;
+                out.extend_from_slice(&v[at..at + inner]);
+            }
+            T::wrap(out.into())
+        });
+        pieces.push(Tensor::new(&shape, data)?);
+    }
+    Ok(pieces)
 }
 
 /// For each element of `X` tiled `times` (dim by dim), the element of `X`

@@ -1736,6 +1736,19 @@ def cumsum(x, axis=None, exclusive=None, reverse=None):
     return out
 
 
+def unstack(x, axis=0, num=None):
+    """1.x's unstack layer on Paddle 3.3.1's unstack op."""
+    helper = LayerHelper("unstack")
+    if num is None:
+        if axis is None or x.shape[axis] <= 0:
+            raise ValueError('unknown unstack number')
+        num = x.shape[axis]
+    outs = [helper.create_variable_for_type_inference(x.dtype) for _ in range(num)]
+    helper.append_op(type="unstack", inputs={"X": [x]}, outputs={"Y": outs},
+                     attrs={"axis": axis, "num": num})
+    return outs
+
+
 def sequence_mask(x, maxlen=None, dtype='int64', name=None):
     """1.x's sequence_mask layer on Paddle 3.3.1's sequence_mask op."""
     helper = LayerHelper("sequence_mask", name=name)
@@ -3490,7 +3503,7 @@ def install(run=False):
         smooth_l1=smooth_l1, margin_rank_loss=margin_rank_loss, rank_loss=rank_loss, lrn=lrn,
         image_resize=image_resize, resize_bilinear=resize_bilinear,
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
-        sequence_mask=sequence_mask,
+        sequence_mask=sequence_mask, unstack=unstack,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

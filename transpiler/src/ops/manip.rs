@@ -9,6 +9,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("transpose2", transpose2));
     r.push(Behaviour::pure("concat", concat).shares_lod("X", "Out"));
     r.push(Behaviour::pure("stack", stack));
+    r.push(Behaviour::pure("unstack", unstack));
     r.push(Behaviour::pure("expand", expand));
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
@@ -314,6 +315,22 @@ fn stack(c: &InferCtx) -> Out {
     let mut dims = first.dims.clone();
     dims.insert(a, xs.len() as i64);
     Ok(vec![("Y", TensorType::new(first.dtype, dims))])
+}
+
+/// `unstack`: each output (`num` of them) `X`'s dims without `axis`.
+fn unstack(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let rank = x.dims.len() as i64;
+    let axis = c.int("axis").unwrap_or(0);
+    let a = usize::try_from(if axis < 0 { axis + rank } else { axis })
+        .ok()
+        .filter(|&a| (a as i64) < rank)
+        .ok_or_else(|| format!("axis {axis} is out of range for unstacking rank {rank}"))?;
+    let mut dims = x.dims.clone();
+    dims.remove(a);
+    Ok(vec![("Y", TensorType::new(x.dtype, dims))])
 }
 
 /// `expand`: each of `X`'s dims times its `expand_times` (unknown stays unknown).

@@ -6,7 +6,7 @@ from ..framework import Variable
 from ..layer_helper import LayerHelper
 from .tensor import fill_constant
 
-__all__ = ["reshape", "stack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
+__all__ = ["reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
            "split", "slice", "shape", "gather", "pad"]
 
 
@@ -99,6 +99,22 @@ def stack(x, axis=0):
     helper.append_op(type="stack", inputs={"X": list(x)}, outputs={"Y": out},
                      attrs={"axis": 0 if axis is None else axis})
     return out
+
+
+def unstack(x, axis=0, num=None):
+    """`x` cut along `axis` into `num` Variables without that axis (1.x's
+    layer, since 1.2): `num` defaults to the axis's size, which must then
+    be known."""
+    _check_var(x, "x", "unstack")
+    helper = LayerHelper("unstack", **locals())
+    if num is None:
+        if axis is None or x.shape[axis] <= 0:
+            raise ValueError('unknown unstack number')
+        num = x.shape[axis]
+    outs = [helper.create_variable_for_type_inference(x.dtype) for _ in range(num)]
+    helper.append_op(type="unstack", inputs={"X": [x]}, outputs={"Y": outs},
+                     attrs={"axis": axis, "num": num})
+    return outs
 
 
 def expand(x, expand_times, name=None):

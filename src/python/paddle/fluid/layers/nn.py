@@ -12,7 +12,7 @@ from ..initializer import Constant, Normal
 from ..layer_helper import LayerHelper
 from ..param_attr import ParamAttr
 from .manipulation import (expand, flatten, gather, pad, reshape, shape, slice, split,  # noqa: F401
-                           squeeze, stack, transpose, unsqueeze)
+                           squeeze, stack, transpose, unsqueeze, unstack)
 
 __all__ = [
     "fc", "mean", "mul", "matmul", "softmax", "square_error_cost", "cross_entropy",
@@ -24,7 +24,7 @@ __all__ = [
     "l2_normalize", "prelu", "label_smooth", "huber_loss", "pad", "log_loss",
     "cos_sim", "one_hot", "softmax_with_cross_entropy",
     "sigmoid_cross_entropy_with_logits", "sum", "topk",
-    "reshape", "stack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
+    "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
