@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cargo build --release --locked
-cargo build --release --locked --example parse_time --example stream_floor
+cargo build --release --locked --example parse_time --example stream_floor --example fma_peak
 bash scripts/setup-interop.sh >/dev/null
 if [ ! -x /usr/bin/time ]; then
     apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y time
