@@ -33,7 +33,7 @@ print(np.finfo(np.float32).eps, np.finfo(np.float64).eps, np.finfo(np.float32).m
 print(repr(np.finfo(np.float32).eps), np.finfo(float).resolution, np.iinfo(np.int32).bits, np.float32.__name__, np.bool_.__name__, np.int64.__name__)
 print(np.pi, np.e, np.inf, -np.inf, np.nan, np.newaxis, np.euler_gamma)
 print(type(np.zeros(1)), type(np.float32(1)), type(np.bool_(1)), np.ndarray, np.dtype("float32").__class__.__name__ == "dtype" or True)
-for bad in [lambda: np.array([[1, 2], [3]]), lambda: np.zeros(-1), lambda: np.dtype("float99"), lambda: np.arange(0, 5, 0),
+for bad in [lambda: np.array([[1, 2], [3]], dtype="float32"), lambda: np.zeros(-1), lambda: np.dtype("float99"), lambda: np.arange(0, 5, 0),
             lambda: np.array([1, 2]).reshape(3), lambda: np.ones((2, 3)).reshape(-1, 4), lambda: np.eye(-1)]:
     try:
         bad()

@@ -75,7 +75,7 @@ for s in ["w == 1", "w != 1", "w == None", "w[0] == w", "np.array('ab') == 'ab'"
     attempt(s)
 
 # Making arrays of str; numbers to str and back.
-for s in ["np.array([['a'], ['b', 'c']])", "np.array(['a', [1]])", "np.array(['a', np.arange(2)])", "w.astype('U1')", "w.astype(str)",
+for s in ["np.array([['a'], ['b', 'c']], dtype=str)", "np.array(['a', [1]], dtype=str)", "np.array(['a', np.arange(2)], dtype=str)", "w.astype('U1')", "w.astype(str)",
           "w.astype('U')", "np.array(w, dtype='U2')", "np.array(['abc'], dtype='U')", "np.array(['abc'], dtype=np.str_)",
           "np.array(['a', np.str_('bb')])", "np.array([w, w])", "np.array(list('hello'))", "np.array(('a', 'b'))", "np.array(['a'], ndmin=2)",
           "np.array(['a', 1])", "np.array(['a', 1.5])", "np.array(['a', True])", "np.array(['a', np.int32(1), np.float32(2)])",

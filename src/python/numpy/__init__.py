@@ -38,6 +38,8 @@ _DTYPE_INFO = {
     "float64": ("f", 8, "d", "<f8"),
     "complex64": ("c", 8, "F", "<c8"),
     "complex128": ("c", 16, "D", "<c16"),
+    # Object arrays (numpy/_objarray.py).
+    "object": ("O", 8, "O", "|O"),
 }
 
 _DTYPE_ALIASES = {
@@ -59,6 +61,7 @@ _DTYPE_ALIASES = {
     "complex64": "complex64", "c8": "complex64", "F": "complex64", "csingle": "complex64",
     "complex128": "complex128", "c16": "complex128", "D": "complex128", "complex": "complex128",
     "cdouble": "complex128",
+    "O": "object", "|O": "object", "object_": "object",
 }
 
 _DTYPE_CACHE = {}
@@ -106,10 +109,12 @@ class dtype(object):
 
     @property
     def byteorder(self):
-        return "|" if _DTYPE_INFO[self._name][1] == 1 else "="
+        return "|" if _DTYPE_INFO[self._name][1] == 1 or self._name == "object" else "="
 
     @property
     def type(self):
+        if self._name == "object":
+            return object_
         return str_ if self._name[0] == "U" else _SCALAR_TYPE_BY_NAME[self._name]
 
     @property
@@ -150,7 +155,7 @@ class dtype(object):
 
     @property
     def hasobject(self):
-        return False
+        return self._name == "object"
 
     def newbyteorder(self, new_order="S"):
         return self
@@ -172,6 +177,8 @@ class dtype(object):
     def __repr__(self):
         if self._name == "U0":
             return "dtype('<U')"
+        if self._name == "object":
+            return "dtype('O')"
         return "dtype('%s')" % self.__str__()
 
     def __str__(self):
@@ -225,6 +232,8 @@ def _dtype_name(obj):
             return "U0"
         if obj is _builtins.bytes:
             raise TypeError("fluidc's numpy has no arrays of bytes (dtype 'S')")
+        if obj is _builtins.object:
+            return "object"
         name = obj.__dict__.get("_dtype_name") if hasattr(obj, "__dict__") else None
         if name is None:
             for klass in obj.__mro__:
@@ -384,6 +393,8 @@ class generic(object):
         name = _dtype_name(dtype)
         if name[0] == "U":
             return _strings().from_numbers(self, name)
+        if name == "object":
+            return _objects().from_numbers(self)
         return _wrap_scalar(_numpy.astype(self._h, _host_name(name))._h)
 
     def copy(self, order="C"):
@@ -832,7 +843,15 @@ def _wrap_scalar(h):
 # ---------------------------------------------------------------- ndarray
 
 def _reduce(name, a, axis, keepdims, dt, ddof=0):
-    return _numpy.reduce(name, a, axis, _builtins.bool(keepdims), _host(dt), ddof)
+    if _isobj(a):
+        return a._reduce(name, axis, keepdims, dt)
+    try:
+        return _numpy.reduce(name, a, axis, _builtins.bool(keepdims), _host(dt), ddof)
+    except ValueError as e:
+        # numpy 1.x: a ragged list is an object array (numpy/_objarray.py).
+        if not (isinstance(a, (list, tuple)) and "inhomogeneous" in _builtins.str(e)):
+            raise
+    return _objects().array(a)._reduce(name, axis, keepdims, dt)
 
 
 class ndarray(object):
@@ -943,6 +962,8 @@ class ndarray(object):
         name = _dtype_name(dtype)
         if name[0] == "U":
             return _strings().from_numbers(self, name)
+        if name == "object":
+            return _objects().from_numbers(self)
         return _numpy.astype(self._h, name if name in _HOST_DTYPES else _host_name(name))
 
     def tolist(self):
@@ -1422,7 +1443,23 @@ def _strings():
 
 
 def _isstr(a):
-    return isinstance(a, ndarray) and a._s is not None
+    return isinstance(a, ndarray) and a._s is not None and not _isobj(a)
+
+
+_objmod = None
+
+
+def _objects():
+    """numpy/_objarray.py, object arrays (loaded when a script makes one)."""
+    global _objmod
+    if _objmod is None:
+        from numpy import _objarray
+        _objmod = _objarray
+    return _objmod
+
+
+def _isobj(a):
+    return isinstance(a, ndarray) and a._s is not None and getattr(type(a), "_is_object", False)
 
 
 def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
@@ -1434,14 +1471,37 @@ def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=N
         name = _dtype_name(dtype)
         if name[0] == "U":
             return _strings().array(object, name, ndmin)
+        if name == "object":
+            return _objects().array(object, ndmin)
+    if _isobj(object):
+        if name is None:
+            return _objects().array(object, ndmin)
+        a = object.astype(name)
+        if ndmin and a.ndim < ndmin:
+            a = a.reshape((1,) * (ndmin - a.ndim) + a.shape)
+        return a
     try:
         a = _numpy.array(object, name if name is None or name in _HOST_DTYPES else _host_name(name))
     except TypeError:
+        if name is None and _objmod is not None and _objmod.has_objects(object):
+            # Lists of object arrays: an object array, as numpy makes.
+            return _objmod.array(object, ndmin)
         # Strings (a str, an array of str, lists of them): an array of str,
         # or numbers parsed from the strings.
         if not _strings().has_str(object):
             raise
-        return _strings().array(object, name, ndmin)
+        try:
+            return _strings().array(object, name, ndmin)
+        except ValueError as e:
+            if name is not None or "inhomogeneous" not in _builtins.str(e):
+                raise
+            return _objects().array(object, ndmin)
+    except ValueError as e:
+        # numpy 1.x made an object array of a ragged list, silently
+        # (numpy/_objarray.py; docs/choices.md). numpy 2 raises.
+        if name is not None or "inhomogeneous" not in _builtins.str(e):
+            raise
+        return _objects().array(object, ndmin)
     if ndmin and a.ndim < ndmin:
         a = _numpy.reshape(a._h, (1,) * (ndmin - a.ndim) + a.shape)
     return a
@@ -1476,6 +1536,8 @@ def zeros(shape, dtype=float64, order="C", like=None):
     name = _dtype_name(dtype)
     if name[0] == "U":
         return _strings().full(shape, "", name)
+    if name == "object":
+        return _objects().full(shape, 0)
     return _numpy.zeros(shape, name if name in _HOST_DTYPES else _host_name(name))
 
 
@@ -1483,6 +1545,8 @@ def ones(shape, dtype=None, order="C", like=None):
     name = None if dtype is None else _dtype_name(dtype)
     if name is not None and name[0] == "U":
         return _strings().full(shape, "1", name)
+    if name == "object":
+        return _objects().full(shape, 1)
     return _numpy.full(shape, 1, _host_name(name) or "float64")
 
 
@@ -1490,6 +1554,8 @@ def empty(shape, dtype=float64, order="C", like=None):
     name = _dtype_name(dtype)
     if name[0] == "U":
         return _strings().full(shape, "", name)
+    if name == "object":
+        return _objects().full(shape, None)
     return _numpy.zeros(shape, _host_name(name))
 
 
@@ -1497,6 +1563,8 @@ def full(shape, fill_value, dtype=None, order="C", like=None):
     name = None if dtype is None else _dtype_name(dtype)
     if (name is not None and name[0] == "U") or (name is None and isinstance(fill_value, _builtins.str)):
         return _strings().full(shape, fill_value, name)
+    if name == "object":
+        return _objects().full(shape, fill_value)
     return _numpy.full(shape, fill_value, _host_name(name))
 
 
