@@ -6,7 +6,8 @@ and from `dtype=object`. Loaded on first use by the numpy package.
 An array keeps its elements (any Python objects) in a flat list `_s` in C
 order and its shape in `_shape`. Indexing, reshaping and broadcasting run
 on an int64 array of positions into that list, so they follow numpy's
-rules (and errors). Arithmetic and comparisons apply Python's operators to
+rules (and errors) (`_listarray.py`, shared with arrays of str, as is
+printing). Arithmetic and comparisons apply Python's operators to
 the elements, as numpy's object loops do; `sum` adds the elements in order
 and `mean` is numpy 1.x's `_mean` over that sum. What else numpy computes
 on object arrays is a clear TypeError.
@@ -16,6 +17,7 @@ import operator as _operator
 import warnings as _warnings
 
 import numpy as _np
+from numpy import _listarray as _la
 
 _DTYPE = _np.dtype("O")
 
@@ -30,83 +32,47 @@ def _numbers_only():
                      "converts with astype")
 
 
-class _ObjArray(_np.ndarray):
-    """An array of Python objects."""
+def _element_text(x):
+    """numpy's `_object_format`: lists say so; everything else is its repr."""
+    if type(x) is list:
+        return "list(%r)" % (x,)
+    return repr(x)
+
+
+class _ObjArray(_la._ListArray):
+    """An array of Python objects: a _ListArray whose values are anything."""
 
     _is_object = True
-
-    # -- attributes
-    @property
-    def shape(self):
-        return self._shape
-
-    @shape.setter
-    def shape(self, value):
-        self._shape = self._positions().reshape(value).shape
-        self._ia = None
 
     @property
     def dtype(self):
         return _DTYPE
 
     @property
-    def ndim(self):
-        return len(self._shape)
-
-    @property
-    def size(self):
-        return len(self._s)
-
-    @property
     def itemsize(self):
         return 8
 
-    @property
-    def nbytes(self):
-        return 8 * len(self._s)
+    def _new(self, elements, shape):
+        return _make(elements, shape)
 
-    @property
-    def strides(self):
-        step = 8
-        out = []
-        for d in reversed(self._shape):
-            out.append(step)
-            step *= d
-        return tuple(reversed(out))
+    @staticmethod
+    def _element(x):
+        # One element taken out of an array is the object itself.
+        return x
 
-    @property
-    def T(self):
-        return self._gather(self._positions().T)
+    _element_text = staticmethod(_element_text)
+    _dtype_text = "dtype=object"
 
-    @property
-    def base(self):
-        return None
+    def _numbers_only(self):
+        return _numbers_only()
 
-    @property
-    def _h(self):
-        raise _numbers_only()
+    def _no_method(self, name):
+        return _no(name)
 
-    # -- positions
-    def _positions(self):
-        """An int64 array of this shape holding 0 .. size-1."""
-        ia = self._ia
-        if ia is None:
-            ia = _np.arange(len(self._s)).reshape(self._shape)
-            self._ia = ia
-        return ia
-
-    def _gather(self, pos):
-        """The array of the elements at `pos` (an array of positions), or
-        the element itself when `pos` is a number."""
-        s = self._s
-        if isinstance(pos, _np.ndarray):
-            return _make([s[i] for i in pos.ravel().tolist()], pos.shape)
-        return s[_builtins.int(pos)]
+    def _no_argument(self, name):
+        return _no(name)
 
     # -- conversions
-    def __array__(self, dtype=None, copy=None):
-        raise _numbers_only()
-
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         name = _np.dtype(dtype)._name
         if name == "object":
@@ -115,35 +81,6 @@ class _ObjArray(_np.ndarray):
             raise TypeError("fluidc's numpy does not convert object arrays to str (astype(%r))"
                             % (_np.dtype(dtype),))
         return _to_numbers(self._s, self._shape, name)
-
-    def tolist(self):
-        return _nest(_builtins.list(self._s), self._shape)
-
-    def item(self, *args):
-        if not args:
-            if len(self._s) != 1:
-                raise ValueError("can only convert an array of size 1 to a Python scalar")
-            return self._s[0]
-        if len(args) == 1 and isinstance(args[0], tuple):
-            args = args[0]
-        if len(args) == 1:
-            i = _builtins.int(args[0])
-            n = len(self._s)
-            if not -n <= i < n:
-                raise IndexError("index %d is out of bounds for size %d" % (i, n))
-            return self._s[i]
-        return self._gather(self._positions()[tuple(args)])
-
-    def copy(self, order="C"):
-        return _make(_builtins.list(self._s), self._shape)
-
-    def view(self, dtype=None, type=None):
-        if dtype is not None and _np.dtype(dtype) != _DTYPE:
-            raise NotImplementedError("fluidc's numpy has no views of other dtypes")
-        return self.copy()
-
-    def __copy__(self):
-        return self.copy()
 
     def __deepcopy__(self, memo):
         import copy
@@ -164,58 +101,12 @@ class _ObjArray(_np.ndarray):
             _np.zeros(self._shape).__float__()
         return self._s[0]
 
-    # -- shapes
-    def reshape(self, *shape, order="C"):
-        if len(shape) == 1:
-            shape = shape[0]
-        return _make(_builtins.list(self._s), self._positions().reshape(shape).shape)
-
-    def flatten(self, order="C"):
-        return _make(_builtins.list(self._s), (len(self._s),))
-
-    ravel = flatten
-
-    def transpose(self, *axes):
-        return self._gather(self._positions().transpose(*axes))
-
-    def swapaxes(self, axis1, axis2):
-        return self._gather(self._positions().swapaxes(axis1, axis2))
-
-    def squeeze(self, axis=None):
-        return self._gather(self._positions().squeeze(axis))
-
-    def repeat(self, repeats, axis=None):
-        return self._gather(self._positions().repeat(repeats, axis))
-
-    def take(self, indices, axis=None, out=None, mode="raise"):
-        if out is not None:
-            raise _no("take(out=)")
-        return self._gather(_np.take(self._positions(), indices, axis, mode=mode))
-
     # -- Python protocols
-    def __len__(self):
-        if not self._shape:
-            raise TypeError("len() of unsized object")
-        return self._shape[0]
-
     def __iter__(self):
-        if not self._shape:
-            raise TypeError("iteration over a 0-d array")
+        # A vector yields its elements themselves.
         if len(self._shape) == 1:
             return iter(_builtins.list(self._s))
-        return (self[i] for i in _builtins.range(self._shape[0]))
-
-    def __getitem__(self, key):
-        if len(self._shape) == 1:
-            if type(key) is _builtins.int:
-                n = self._shape[0]
-                if not -n <= key < n:
-                    raise IndexError("index %d is out of bounds for axis 0 with size %d" % (key, n))
-                return self._s[key]
-            if type(key) is slice:
-                part = self._s[key]
-                return _make(part, (len(part),))
-        return self._gather(self._positions()[key])
+        return _la._ListArray.__iter__(self)
 
     def __setitem__(self, key, value):
         pos = self._positions()[key]
@@ -224,42 +115,13 @@ class _ObjArray(_np.ndarray):
             # One element: it holds the value itself, whatever it is.
             s[_builtins.int(pos)] = value
             return
-        shape = pos.shape
         vals, vshape = _operand(value)
-        if vshape != shape:
-            try:
-                vi = _np.broadcast_to(_np.arange(len(vals)).reshape(vshape), shape)
-            except ValueError:
-                raise ValueError("could not broadcast input array from shape %s into shape %s"
-                                 % (_shape_str(vshape), _shape_str(shape)))
-            vals = [vals[i] for i in vi.ravel().tolist()]
+        vals = _la.spread(vals, vshape, pos.shape)
         for p, x in zip(pos.ravel().tolist(), vals):
             s[p] = x
 
     def __contains__(self, value):
         return _builtins.any(_builtins.bool(x) for x in _as_list(self.__eq__(value)))
-
-    def __bool__(self):
-        if len(self._s) == 1:
-            return _builtins.bool(self._s[0])
-        if not self._s:
-            raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` "
-                             "to check that an array is not empty.")
-        raise ValueError("The truth value of an array with more than one element is ambiguous. "
-                         "Use a.any() or a.all()")
-
-    def __repr__(self):
-        return _format(self, True)
-
-    def __str__(self):
-        return _format(self, False)
-
-    def __format__(self, spec):
-        if not self._shape:
-            return _builtins.format(self._s[0], spec)
-        if spec == "":
-            return _format(self, False)
-        raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
 
     def __reduce__(self):
         raise TypeError("fluidc's numpy does not pickle object arrays (dtype('O'))")
@@ -302,7 +164,7 @@ def _binary(op):
             r = _make([r], ())
         if r._shape != self._shape:
             raise ValueError("non-broadcastable output operand with shape %s doesn't match the "
-                             "broadcast shape %s" % (_shape_str(self._shape), _shape_str(r._shape)))
+                             "broadcast shape %s" % (_la.shape_str(self._shape), _la.shape_str(r._shape)))
         self._s = r._s
         return self
     return method, rmethod, imethod
@@ -345,35 +207,10 @@ for _name, _op in (("neg", _operator.neg), ("pos", _operator.pos), ("abs", _oper
     setattr(_ObjArray, _f.__name__, _f)
 
 
-def _stub(name):
-    def method(self, *args, **kwargs):
-        raise _no(name)
-    method.__name__ = name
-    return method
-
-
-def _stub_property(name):
-    def getter(self):
-        raise _no(name)
-    return property(getter)
-
-
 # Every other ndarray method computes with numbers: on an object array it
 # is a TypeError naming it.
-_KEEP = ("__new__", "__init__", "__hash__", "_wrap", "_wrap_plain", "__dict__", "__weakref__",
-         "__module__", "__doc__", "__qualname__", "__init_subclass__", "__class__",
-         "__array_namespace__")
-for _name, _v in _builtins.list(vars(_np.ndarray).items()):
-    if _name in _ObjArray.__dict__ or _name in _KEEP:
-        continue
-    if isinstance(_v, property):
-        setattr(_ObjArray, _name, _stub_property(_name))
-    elif callable(_v):
-        setattr(_ObjArray, _name, _stub(_name))
-del _name, _v, _op, _f, _m, _r, _i, _prefix
-_ObjArray.__name__ = "ndarray"
-_ObjArray.__qualname__ = "ndarray"
-_ObjArray.__module__ = "numpy"
+_la.finish(_ObjArray, ("__array_namespace__",))
+del _name, _op, _f, _m, _r, _i, _prefix
 
 
 def _defer(method):
@@ -407,26 +244,6 @@ def _make(elements, shape):
     return a
 
 
-def _shape_str(s):
-    return "(" + ",".join(_builtins.str(d) for d in s) + ("," if len(s) == 1 else "") + ")"
-
-
-def _nest(flat, shape):
-    if not shape:
-        return flat[0]
-    if len(shape) == 1:
-        return flat
-    step = len(flat) // shape[0] if shape[0] else 0
-    return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in _builtins.range(shape[0])]
-
-
-def _count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 def _as_list(x):
     if isinstance(x, _np.ndarray):
         return x.ravel().tolist()
@@ -445,13 +262,7 @@ def _discover(obj):
         shapes = [_discover(x) for x in obj]
         if not shapes:
             return (0,)
-        common = shapes[0]
-        for s in shapes[1:]:
-            k = 0
-            while k < len(common) and k < len(s) and common[k] == s[k]:
-                k += 1
-            common = common[:k]
-        return (len(obj),) + tuple(common)
+        return (len(obj),) + tuple(_la.common_shape(shapes))
     return ()
 
 
@@ -470,7 +281,7 @@ def _leaves(obj, shape, depth, out):
     elif isinstance(obj, _np.ndarray):
         if obj.shape != shape[depth:]:
             raise ValueError("could not broadcast input array from shape %s into shape %s"
-                             % (_shape_str(obj.shape), _shape_str(shape[depth:])))
+                             % (_la.shape_str(obj.shape), _la.shape_str(shape[depth:])))
         out.extend(_elements(obj))
     else:
         for x in obj:
@@ -510,7 +321,7 @@ def from_numbers(a):
 def full(shape, fill_value):
     """`np.zeros/np.ones/np.empty/np.full(shape, fill_value, dtype=object)`."""
     size = _np.zeros(shape, "bool").shape
-    return _make([fill_value] * _count(size), size)
+    return _make([fill_value] * _la.count(size), size)
 
 
 def _number(x, name):
@@ -558,13 +369,7 @@ def _operand(x):
 def _pair(a, b):
     xs, xshape = _operand(a)
     ys, yshape = _operand(b)
-    if xshape == yshape:
-        return xs, ys, xshape
-    ia = _np.arange(len(xs)).reshape(xshape)
-    ib = _np.arange(len(ys)).reshape(yshape)
-    pa = ia + ib * 0
-    pb = ib + ia * 0
-    return [xs[i] for i in pa.ravel().tolist()], [ys[i] for i in pb.ravel().tolist()], pa.shape
+    return _la.pair(xs, xshape, ys, yshape)
 
 
 def _elementwise(op, a, b):
@@ -618,7 +423,7 @@ def _sum(a, axis, keepdims):
     n = a._shape[axis]
     shape = moved.shape[:-1]
     if n == 0:
-        vals = [0] * _count(shape)
+        vals = [0] * _la.count(shape)
     else:
         s = a._s
         vals = [_fold([s[i] for i in lane]) for lane in moved.reshape(-1, n).tolist()]
@@ -649,121 +454,3 @@ def _mean(a, axis, keepdims):
 def reduce(name, a, axis, keepdims, dt):
     """The module's reductions (np.sum, np.mean, ...) of an object array."""
     return a._reduce(name, axis, keepdims, dt)
-
-
-# ---------------------------------------------------------------- printing
-
-
-def _element_text(x):
-    """numpy's `_object_format`: lists say so; everything else is its repr."""
-    if type(x) is list:
-        return "list(%r)" % (x,)
-    return repr(x)
-
-
-def _extend(s, line, word, width, indent):
-    """numpy's `_extendLine`."""
-    if len(line) + len(word) > width and len(line) > len(indent):
-        s += line.rstrip() + "\n"
-        line = indent
-    return s, line + word
-
-
-def _extend_pretty(s, line, word, width, indent):
-    """numpy's `_extendLine_pretty`: a word of several lines keeps its
-    lines aligned."""
-    words = word.splitlines()
-    if len(words) == 1:
-        return _extend(s, line, word, width, indent)
-    longest = _builtins.max(len(w) for w in words)
-    if len(line) + longest > width and len(line) > len(indent):
-        s += line.rstrip() + "\n"
-        line = indent + words[0]
-        hang = indent
-    else:
-        hang = " " * len(line)
-        line += words[0]
-    for w in words[1:]:
-        s += line.rstrip() + "\n"
-        line = hang + w
-    line += " " * (longest - len(words[-1]))
-    return s, line
-
-
-def _layout(a, linewidth, sep, indent):
-    """numpy's `_formatArray` with the object formatter."""
-    opts = _np._print_options
-    threshold = opts["threshold"]
-    edge = opts["edgeitems"]
-    summarize = threshold is not None and len(a._s) > threshold
-    shape = a._shape
-    strides = []
-    step = 1
-    for d in reversed(shape):
-        strides.append(step)
-        step *= d
-    strides.reverse()
-    s_ = a._s
-
-    def block(offset, axis, hang, width):
-        if axis == len(shape):
-            return _element_text(s_[offset])
-        n = shape[axis]
-        cut = summarize and 2 * edge < n
-        items = (_builtins.list(_builtins.range(edge)) + [None] + _builtins.list(_builtins.range(n - edge, n))
-                 if cut else _builtins.list(_builtins.range(n)))
-        inner_hang = hang + " "
-        inner_width = width - 1
-        rows = len(shape) - axis
-        if rows == 1:
-            item_width = width - _builtins.max(len(sep.rstrip()), 1)
-            out = ""
-            line = hang
-            for k, i in enumerate(items):
-                if i is None:
-                    out, line = _extend(out, line, "...", item_width, hang)
-                else:
-                    word = block(offset + i * strides[axis], axis + 1, inner_hang, inner_width)
-                    out, line = _extend_pretty(out, line, word, item_width, hang)
-                if k != len(items) - 1:
-                    line += sep
-            out += line
-        else:
-            line_sep = sep.rstrip() + "\n" * (rows - 1)
-            parts = []
-            for i in items:
-                parts.append(hang + ("..." if i is None else block(offset + i * strides[axis], axis + 1,
-                                                                    inner_hang, inner_width)))
-            out = line_sep.join(parts)
-        return "[" + out[len(hang):] + "]"
-
-    return block(0, 0, indent, linewidth)
-
-
-def _format(a, is_repr):
-    opts = _np._print_options
-    linewidth = opts["linewidth"]
-    if not is_repr:
-        if not a._shape:
-            return _builtins.str(a._s[0])
-        if not a._s:
-            return "[]"
-        return _layout(a, linewidth, " ", " ")
-    prefix = "array("
-    if not a._s:
-        body = "[]"
-    else:
-        body = _layout(a, linewidth - 1, ", ", " " * (len(prefix) + 1))
-    extras = []
-    size = len(a._s)
-    threshold = opts["threshold"]
-    if (size == 0 and a._shape != (0,)) or (threshold is not None and size > threshold):
-        extras.append("shape=%r" % (a._shape,))
-    extras.append("dtype=object")
-    text = prefix + body + ","
-    extra = ", ".join(extras) + ")"
-    last = len(text) - (text.rfind("\n") + 1)
-    spacer = " "
-    if last + len(extra) + 1 > linewidth:
-        spacer = "\n" + " " * len(prefix)
-    return text + spacer + extra

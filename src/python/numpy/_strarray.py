@@ -7,13 +7,15 @@ package.
 An array keeps its strings in a flat list `_s` in C order, its shape in
 `_shape` and its width (the n of `<Un`) in `_n`. Indexing, reshaping and
 joining run on an int64 array of positions into that list, so they follow
-numpy's rules (and errors) exactly. Like fluidc's other arrays, a part
-taken out of an array is a copy. What numpy computes on strings beyond
-that (sums, `np.char`, ufuncs) is a clear TypeError.
+numpy's rules (and errors) exactly (`_listarray.py`, shared with object
+arrays, as is printing). Like fluidc's other arrays, a part taken out of
+an array is a copy. What numpy computes on strings beyond that (sums,
+`np.char`, ufuncs) is a clear TypeError.
 """
 import builtins as _builtins
 
 import numpy as _np
+from numpy import _listarray as _la
 
 # The width numpy gives a number converted to str, by dtype.
 _NUMBER_WIDTH = {"bool": 5, "int32": 11, "int64": 21, "longlong": 21, "float32": 32, "float64": 32}
@@ -27,84 +29,40 @@ def _no(name, dt):
     return TypeError("fluidc's numpy has no %s for arrays of str (dtype(%r))" % (name, dt.str))
 
 
-class _StrArray(_np.ndarray):
-    """An array of str."""
-
-    # -- attributes
-    @property
-    def shape(self):
-        return self._shape
-
-    @shape.setter
-    def shape(self, value):
-        self._shape = self._positions().reshape(value).shape
-        self._ia = None
+class _StrArray(_la._ListArray):
+    """An array of str: a _ListArray whose values are str of at most `_n`
+    characters."""
 
     @property
     def dtype(self):
         return _dtype_of(self._n)
 
     @property
-    def ndim(self):
-        return len(self._shape)
-
-    @property
-    def size(self):
-        return len(self._s)
-
-    @property
     def itemsize(self):
         return 4 * self._n
 
-    @property
-    def nbytes(self):
-        return 4 * self._n * len(self._s)
+    def _new(self, strs, shape):
+        return _make(strs, shape, self._n)
+
+    # One string taken out of an array is numpy's str_.
+    _element = _np.str_
+    _element_text = staticmethod(repr)
 
     @property
-    def strides(self):
-        step = 4 * self._n
-        out = []
-        for d in reversed(self._shape):
-            out.append(step)
-            step *= d
-        return tuple(reversed(out))
+    def _dtype_text(self):
+        return "dtype=%r" % self.dtype.str
 
-    @property
-    def T(self):
-        return self._gather(self._positions().T)
+    def _numbers_only(self):
+        return TypeError("fluidc's numpy computes with arrays of numbers, not with arrays of str "
+                         "(dtype(%r))" % self.dtype.str)
 
-    @property
-    def base(self):
-        return None
+    def _no_method(self, name):
+        return _no(name, self.dtype)
 
-    @property
-    def _h(self):
-        # What numpy's numeric code reads: a clear error for strings.
-        raise TypeError("fluidc's numpy computes with arrays of numbers, not with arrays of str "
-                        "(dtype(%r))" % self.dtype.str)
-
-    # -- positions
-    def _positions(self):
-        """An int64 array of this shape holding 0 .. size-1."""
-        ia = self._ia
-        if ia is None:
-            ia = _np.arange(len(self._s)).reshape(self._shape)
-            self._ia = ia
-        return ia
-
-    def _gather(self, pos, n=None):
-        """The array of the strings at `pos` (an array of positions), or one
-        `np.str_` when `pos` is a number."""
-        s = self._s
-        if isinstance(pos, _np.ndarray):
-            return _make([s[i] for i in pos.ravel().tolist()], pos.shape, self._n if n is None else n)
-        return _np.str_(s[_builtins.int(pos)])
+    def _no_argument(self, name):
+        return NotImplementedError("fluidc's numpy has no %s for arrays of str" % name)
 
     # -- conversions
-    def __array__(self, dtype=None, copy=None):
-        raise TypeError("fluidc's numpy computes with arrays of numbers, not with arrays of str "
-                        "(dtype(%r))" % self.dtype.str)
-
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         name = _np.dtype(dtype)._name
         if name[0] == "U":
@@ -114,65 +72,9 @@ class _StrArray(_np.ndarray):
             return _make([x[:n] for x in self._s], self._shape, n)
         return _to_numbers([_np.str_(x) for x in self._s], self._shape, name)
 
-    def tolist(self):
-        return _nest(_builtins.list(self._s), self._shape)
-
     def item(self, *args):
-        if not args:
-            if len(self._s) != 1:
-                raise ValueError("can only convert an array of size 1 to a Python scalar")
-            return self._s[0]
-        if len(args) == 1 and isinstance(args[0], tuple):
-            args = args[0]
-        if len(args) == 1:
-            i = _builtins.int(args[0])
-            n = len(self._s)
-            if not -n <= i < n:
-                raise IndexError("index %d is out of bounds for size %d" % (i, n))
-            return self._s[i]
-        return _builtins.str(self[tuple(args)])
-
-    def copy(self, order="C"):
-        return _make(_builtins.list(self._s), self._shape, self._n)
-
-    def view(self, dtype=None, type=None):
-        if dtype is not None and _np.dtype(dtype) != self.dtype:
-            raise NotImplementedError("fluidc's numpy has no views of other dtypes")
-        return self.copy()
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-    # -- shapes
-    def reshape(self, *shape, order="C"):
-        if len(shape) == 1:
-            shape = shape[0]
-        return _make(_builtins.list(self._s), self._positions().reshape(shape).shape, self._n)
-
-    def flatten(self, order="C"):
-        return _make(_builtins.list(self._s), (len(self._s),), self._n)
-
-    ravel = flatten
-
-    def transpose(self, *axes):
-        return self._gather(self._positions().transpose(*axes))
-
-    def swapaxes(self, axis1, axis2):
-        return self._gather(self._positions().swapaxes(axis1, axis2))
-
-    def squeeze(self, axis=None):
-        return self._gather(self._positions().squeeze(axis))
-
-    def repeat(self, repeats, axis=None):
-        return self._gather(self._positions().repeat(repeats, axis))
-
-    def take(self, indices, axis=None, out=None, mode="raise"):
-        if out is not None:
-            raise NotImplementedError("fluidc's numpy has no take(out=) for arrays of str")
-        return self._gather(_np.take(self._positions(), indices, axis, mode=mode))
+        # A plain str, where indexing gives a str_.
+        return _builtins.str(_la._ListArray.item(self, *args))
 
     # -- sorting
     def argsort(self, axis=-1, kind=None, order=None):
@@ -183,28 +85,6 @@ class _StrArray(_np.ndarray):
         self._s = r._s
 
     # -- Python protocols
-    def __len__(self):
-        if not self._shape:
-            raise TypeError("len() of unsized object")
-        return self._shape[0]
-
-    def __iter__(self):
-        if not self._shape:
-            raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in _builtins.range(self._shape[0]))
-
-    def __getitem__(self, key):
-        if len(self._shape) == 1:
-            if type(key) is _builtins.int:
-                n = self._shape[0]
-                if not -n <= key < n:
-                    raise IndexError("index %d is out of bounds for axis 0 with size %d" % (key, n))
-                return _np.str_(self._s[key])
-            if type(key) is slice:
-                part = self._s[key]
-                return _make(part, (len(part),), self._n)
-        return self._gather(self._positions()[key])
-
     def __setitem__(self, key, value):
         pos = self._positions()[key]
         if isinstance(pos, _np.ndarray):
@@ -214,15 +94,7 @@ class _StrArray(_np.ndarray):
             shape = ()
             pos = [_builtins.int(pos)]
         v = _as_strarray(value)
-        if v.shape != shape:
-            try:
-                vi = _np.broadcast_to(v._positions(), shape)
-            except ValueError:
-                raise ValueError("could not broadcast input array from shape %s into shape %s"
-                                 % (_shape_str(v.shape), _shape_str(shape)))
-            vals = [v._s[i] for i in vi.ravel().tolist()]
-        else:
-            vals = v._s
+        vals = _la.spread(v._s, v.shape, shape)
         n = self._n
         s = self._s
         for p, x in zip(pos, vals):
@@ -230,28 +102,6 @@ class _StrArray(_np.ndarray):
 
     def __contains__(self, value):
         return _builtins.bool(self.__eq__(value).any())
-
-    def __bool__(self):
-        if len(self._s) == 1:
-            return _builtins.bool(self._s[0])
-        if not self._s:
-            raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` "
-                             "to check that an array is not empty.")
-        raise ValueError("The truth value of an array with more than one element is ambiguous. "
-                         "Use a.any() or a.all()")
-
-    def __repr__(self):
-        return _format(self, True)
-
-    def __str__(self):
-        return _format(self, False)
-
-    def __format__(self, spec):
-        if not self._shape:
-            return _builtins.format(self._s[0], spec)
-        if spec == "":
-            return _format(self, False)
-        raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
 
     def __reduce__(self):
         raise NotImplementedError("fluidc's numpy does not pickle arrays of str")
@@ -290,34 +140,9 @@ _UFUNC_NAME = {"==": "equal", "!=": "not_equal", "<": "less", "<=": "less_equal"
                ">": "greater", ">=": "greater_equal"}
 
 
-def _stub(name):
-    def method(self, *args, **kwargs):
-        raise _no(name, self.dtype)
-    method.__name__ = name
-    return method
-
-
-def _stub_property(name):
-    def getter(self):
-        raise _no(name, self.dtype)
-    return property(getter)
-
-
 # Every other ndarray method computes with numbers: on an array of str it is
 # a TypeError naming it.
-_KEEP = ("__new__", "__init__", "__hash__", "_wrap", "_wrap_plain", "__dict__", "__weakref__",
-         "__module__", "__doc__", "__qualname__", "__init_subclass__", "__class__")
-for _name, _v in _builtins.list(vars(_np.ndarray).items()):
-    if _name in _StrArray.__dict__ or _name in _KEEP:
-        continue
-    if isinstance(_v, property):
-        setattr(_StrArray, _name, _stub_property(_name))
-    elif callable(_v):
-        setattr(_StrArray, _name, _stub(_name))
-del _name, _v
-_StrArray.__name__ = "ndarray"
-_StrArray.__qualname__ = "ndarray"
-_StrArray.__module__ = "numpy"
+_la.finish(_StrArray)
 
 
 def _make(strs, shape, n):
@@ -327,19 +152,6 @@ def _make(strs, shape, n):
     a._n = n
     a._ia = None
     return a
-
-
-def _shape_str(s):
-    return "(" + ",".join(_builtins.str(d) for d in s) + ("," if len(s) == 1 else "") + ")"
-
-
-def _nest(flat, shape):
-    if not shape:
-        return flat[0]
-    if len(shape) == 1:
-        return flat
-    step = len(flat) // shape[0] if shape[0] else 0
-    return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in _builtins.range(shape[0])]
 
 
 # ---------------------------------------------------------------- making arrays
@@ -377,12 +189,7 @@ def _discover(obj):
         if not parts:
             return (0,), True, []
         shapes = [p[0] for p in parts]
-        common = shapes[0]
-        for s in shapes[1:]:
-            k = 0
-            while k < len(common) and k < len(s) and common[k] == s[k]:
-                k += 1
-            common = common[:k]
+        common = _la.common_shape(shapes)
         complete = all(p[1] for p in parts) and all(s == shapes[0] for s in shapes)
         leaves = []
         if complete:
@@ -490,10 +297,7 @@ def full(shape, fill_value, name):
         width = _builtins.int(name[1:])
     n = _builtins.max(width, 1)
     size = _np.zeros(shape, "bool").shape
-    count = 1
-    for d in size:
-        count *= d
-    return _make([text[:n]] * count, size, n)
+    return _make([text[:n]] * _la.count(size), size, n)
 
 
 # ---------------------------------------------------------------- operations
@@ -501,13 +305,7 @@ def full(shape, fill_value, name):
 
 def _pair(a, b):
     """The strings of `a` and `b` broadcast together, and their shape."""
-    ia, ib = a._positions(), b._positions()
-    if a._shape == b._shape:
-        return a._s, b._s, a._shape
-    pa = ia + ib * 0
-    pb = ib + ia * 0
-    return ([a._s[i] for i in pa.ravel().tolist()], [b._s[i] for i in pb.ravel().tolist()],
-            pa.shape)
+    return _la.pair(a._s, a._shape, b._s, b._shape)
 
 
 def _result(values, shape, dt):
@@ -526,16 +324,9 @@ def _compare(a, other, op):
     if op in ("==", "!="):
         # A str never equals a number, as in numpy.
         shape = _np.shape(_np.zeros(a._shape, "bool") == _np.asarray(other)) if other is not None else a._shape
-        return _result([op == "!="] * _size_of(shape), shape, "bool")
+        return _result([op == "!="] * _la.count(shape), shape, "bool")
     raise TypeError("ufunc '%s' did not contain a loop with signature matching types "
                     "(dtype(%r), %s) -> None" % (_UFUNC_NAME[op], a.dtype.str, type(other).__name__))
-
-
-def _size_of(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _concat_elements(x, y):
@@ -636,94 +427,3 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False):
         out.append(_np.array([counts[x] for x in values], "int64"))
     return tuple(out)
 
-
-# ---------------------------------------------------------------- printing
-
-
-def _wrap_line(s, line, word, width, indent):
-    """Adds `word` to `line`, first ending the line when it would pass
-    `width` (a line holding only the indent takes any word)."""
-    if len(line) + len(word) > width and len(line) > len(indent):
-        s += line.rstrip() + "\n"
-        line = indent
-    return s, line + word
-
-
-def _layout(a, linewidth, sep, indent):
-    """numpy's layout of an array's items: nested brackets, items wrapped
-    at `linewidth`, summarized with `...` past the print threshold."""
-    opts = _np._print_options
-    threshold = opts["threshold"]
-    edge = opts["edgeitems"]
-    summarize = threshold is not None and len(a._s) > threshold
-    shape = a._shape
-    strides = []
-    step = 1
-    for d in reversed(shape):
-        strides.append(step)
-        step *= d
-    strides.reverse()
-    s_ = a._s
-
-    def block(offset, axis, hang, width):
-        if axis == len(shape):
-            return repr(s_[offset])
-        n = shape[axis]
-        cut = summarize and 2 * edge < n
-        items = (_builtins.list(_builtins.range(edge)) + [None] + _builtins.list(_builtins.range(n - edge, n))
-                 if cut else _builtins.list(_builtins.range(n)))
-        inner_hang = hang + " "
-        inner_width = width - 1
-        rows = len(shape) - axis
-        if rows == 1:
-            item_width = width - _builtins.max(len(sep.rstrip()), 1)
-            out = ""
-            line = hang
-            for k, i in enumerate(items):
-                word = "..." if i is None else block(offset + i * strides[axis], axis + 1,
-                                                      inner_hang, inner_width)
-                out, line = _wrap_line(out, line, word, item_width, hang)
-                if k != len(items) - 1:
-                    line += sep
-            out += line
-        else:
-            line_sep = sep.rstrip() + "\n" * (rows - 1)
-            parts = []
-            for i in items:
-                parts.append(hang + ("..." if i is None else block(offset + i * strides[axis], axis + 1,
-                                                                    inner_hang, inner_width)))
-            out = line_sep.join(parts)
-        return "[" + out[len(hang):] + "]"
-
-    return block(0, 0, indent, linewidth)
-
-
-def _format(a, is_repr):
-    opts = _np._print_options
-    linewidth = opts["linewidth"]
-    if not is_repr:
-        if not a._shape:
-            return a._s[0]
-        if not a._s:
-            return "[]"
-        return _layout(a, linewidth, " ", " ")
-    prefix = "array("
-    if not a._shape:
-        body = repr(a._s[0])
-    elif not a._s:
-        body = "[]"
-    else:
-        body = _layout(a, linewidth - 1, ", ", " " * (len(prefix) + 1))
-    extras = []
-    size = len(a._s)
-    threshold = opts["threshold"]
-    if (size == 0 and a._shape != (0,)) or (threshold is not None and size > threshold):
-        extras.append("shape=%r" % (a._shape,))
-    extras.append("dtype=%r" % a.dtype.str)
-    text = prefix + body + ","
-    extra = ", ".join(extras) + ")"
-    last = len(text) - (text.rfind("\n") + 1)
-    spacer = " "
-    if last + len(extra) + 1 > linewidth:
-        spacer = "\n" + " " * len(prefix)
-    return text + spacer + extra
