@@ -234,7 +234,11 @@ fn gather<T: Elem>(a: &ArrayD<T>, s: &Strided) -> Option<ArrayD<T>> {
     if !s.fits(flat.len()) {
         return None;
     }
-    let values = if s.is_contiguous() {
+    // An empty selection may start past the end (`np.zeros((0, 3))[:, 1]`
+    // has offset 1 into no elements): it reads nothing.
+    let values = if s.size() == 0 {
+        Vec::new()
+    } else if s.is_contiguous() {
         flat[s.offset..s.offset + s.size()].to_vec()
     } else {
         let mut v = Vec::with_capacity(s.size());

@@ -69,3 +69,7 @@ print(x[True], x[False], x[np.True_].shape, np.float64(2.0)[np.True_], x[True, 1
 x[True] = 5
 x[np.False_] = 7
 print(x)
+# An empty array's column or row selection is empty too (a batch with no
+# samples left: `batch[:, 1]`), with the shape numpy gives it.
+empty = np.zeros((0, 3), dtype="float32")
+print(empty[:, 1], empty[:, 1].shape, empty[:, 1:].shape, empty[1:, 2:].shape, np.zeros((2, 0))[1], np.zeros((0, 3), dtype=str)[:, 1].shape)
