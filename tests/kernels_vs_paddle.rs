@@ -795,6 +795,35 @@ fn grad_cases(rng: &mut Rng) -> Vec<Case> {
                 .attrs(json!({"k": 2}))
                 .out("X@GRAD", None),
         );
+        for (tag, axis) in [("axis1", 1), ("axis0", 0)] {
+            cases.push(
+                Case::new(name(&format!("argsort_{tag}")), "argsort")
+                    .feed("X", dt, &[3, 4], rng.values(12, -1.0, 1.0))
+                    .attrs(json!({ "axis": axis }))
+                    .out("Out", None)
+                    .out("Indices", None),
+            );
+        }
+        // Each row of Indices a permutation of the row's positions.
+        cases.push(
+            Case::new(name("argsort_grad"), "argsort_grad")
+                .feed("X", dt, &[2, 4], rng.values(8, -1.0, 1.0))
+                .feed(
+                    "Indices",
+                    "int64",
+                    &[2, 4],
+                    vec![2.0, 0.0, 3.0, 1.0, 1.0, 3.0, 0.0, 2.0],
+                )
+                .feed("Out@GRAD", dt, &[2, 4], rng.values(8, -1.0, 1.0))
+                .attrs(json!({"axis": -1}))
+                .out("X@GRAD", None),
+        );
+        cases.push(
+            Case::new(name("reverse"), "reverse")
+                .feed("X", dt, &[2, 3, 4], rng.values(24, -1.0, 1.0))
+                .attrs(json!({"axis": [0, 2]}))
+                .out("Out", None),
+        );
         // Paddle 3.3.1's CPU lrn kernel is float32 only.
         cases.extend((dt == "float32").then(|| {
             Case::new(name("lrn"), "lrn")

@@ -1,11 +1,12 @@
-//! Comparisons (bool out, broadcasting like elementwise ops) and logical ops.
+//! Comparisons (bool out, broadcasting like elementwise ops), logical ops,
+//! and 1.x's `isfinite`, `isinf` and `isnan` of a whole tensor.
 use super::elementwise::dtype_mismatch;
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::zip_operands;
-use crate::tensor::{Buffer, Data, Element, Scalar, Shape, Tensor};
+use crate::tensor::{with_data, Buffer, Data, Element, Scalar, Shape, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("less_than", |l| compare(l, Cmp::Lt));
@@ -18,6 +19,26 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("logical_or", |l| logical(l, |a, b| a || b));
     r.add("logical_xor", |l| logical(l, |a, b| a != b));
     r.add("logical_not", logical_not);
+    r.add("isfinite", |l| {
+        overflow(l, |v| v.iter().all(|x| x.is_finite()))
+    });
+    r.add("isinf", |l| {
+        overflow(l, |v| v.iter().any(|x| x.is_infinite()))
+    });
+    r.add("isnan", |l| overflow(l, |v| v.iter().any(|x| x.is_nan())));
+}
+
+/// 1.x's `isfinite`, `isinf` and `isnan` (`layers.isfinite`, `has_inf`,
+/// `has_nan`): one bool about the whole of `X`, as `test` finds its values.
+fn overflow(l: &OpReader, test: fn(&[f64]) -> bool) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let values: Vec<f64> = with_data!(t.data(), |v: T| v.iter().map(|e| e.to_f64()).collect());
+        drop(t);
+        s.set_tensor(&out, Tensor::from_vec(&[1], vec![test(&values)])?);
+        Ok(())
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,8 @@
 //! fill_zeros_like, shape, cast, select_input (the merge of `layers.cond`)
 //! and the random fills that initialize parameters (uniform_random,
 //! gaussian_random, truncated_gaussian_random, bit for bit as Paddle's: see
-//! `crate::random`), fill_any_like.
+//! `crate::random`), fill_any_like, and the made-up sequences and matrices
+//! range, linspace, eye and diag.
 //!
 //! A constant whose shape and value are attributes is built once at load
 //! time; running the op then only shares it (one reference-count increment),
@@ -35,6 +36,10 @@ pub(crate) fn register_all(r: &mut Registry) {
         "fill_constant_batch_size_like",
         fill_constant_batch_size_like,
     );
+    r.add("range", range);
+    r.add("linspace", linspace);
+    r.add("eye", eye);
+    r.add("diag", diag);
 }
 
 /// `Out = X[Mask]`: only the chosen input is read, because the branch that
@@ -555,4 +560,198 @@ mod tests {
             "exact beyond 2^53"
         );
     }
+}
+
+/// Runs `$body` with `$T` the Rust type of a number `dtype`: `range` and
+/// `linspace` compute in the tensors' own type, as Paddle's kernels (templates
+/// over float, double, int and int64) do, so a float32 `range` adds up in
+/// float32.
+macro_rules! with_number {
+    ($dtype:expr, $op:expr, |$T:ident| $body:expr) => {
+        match $dtype {
+            VarKind::Fp32 => {
+                type $T = f32;
+                $body
+            }
+            VarKind::Fp64 => {
+                type $T = f64;
+                $body
+            }
+            VarKind::Int32 => {
+                type $T = i32;
+                $body
+            }
+            VarKind::Int64 => {
+                type $T = i64;
+                $body
+            }
+            other => Err(KernelError::Dtype(format!(
+                "{} takes float32, float64, int32 or int64, not {}",
+                $op,
+                crate::tensor::dtype_name(other)
+            ))),
+        }
+    };
+}
+
+/// The one value of a one-element tensor of `T` (a `Start`, `End`, ...).
+fn one<T: Element>(t: &Tensor, what: &str) -> Result<T, KernelError> {
+    match t.values::<T>() {
+        Some([v]) => Ok(*v),
+        _ => Err(KernelError::Shape(format!(
+            "{what} must hold one {} value; it is {} of shape {:?}",
+            crate::tensor::dtype_name(T::KIND),
+            crate::tensor::dtype_name(t.dtype()),
+            t.shape()
+        ))),
+    }
+}
+
+/// `n` values: `start`, then `step` added to the previous one, as both
+/// 1.x kernels (`range`, `linspace`) fill their output.
+fn added_up<T: Element + std::ops::Add<Output = T>>(
+    start: T,
+    step: T,
+    n: i64,
+) -> Result<Tensor, KernelError> {
+    let shape = [n];
+    let mut v = Vec::with_capacity(alloc::check(&shape, T::KIND)?);
+    let mut x = start;
+    for _ in 0..n {
+        v.push(x);
+        x = x + step;
+    }
+    Tensor::from_vec(&shape, v)
+}
+
+/// `range` (1.5's `fluid.layers.range`): `start, start + step, ...` up to
+/// `end` (excluded), added up in the tensors' type as 1.x's kernel does;
+/// as many values as 1.x's `GetSize` counts.
+fn range(l: &OpReader) -> Result<Exec, KernelError> {
+    let (start, end, step) = (l.input("Start")?, l.input("End")?, l.input("Step")?);
+    let out = l.output("Out")?;
+    compute(move |s| {
+        let st = s.tensor(&start)?;
+        let t = with_number!(st.dtype(), "range", |T| {
+            let a: T = one(&st, "Start")?;
+            let b: T = one(&*s.tensor(&end)?, "End")?;
+            let d: T = one(&*s.tensor(&step)?, "Step")?;
+            if d == T::ZERO {
+                return Err(KernelError::Invalid("range: Step must not be 0".into()));
+            }
+            if (d > T::ZERO && a > b) || (d < T::ZERO && a < b) {
+                return Err(KernelError::Invalid(format!(
+                    "range: Step {d:?} does not move Start {a:?} toward End {b:?}"
+                )));
+            }
+            let span = (b.to_f64() - a.to_f64()).abs();
+            let stride = d.to_f64().abs();
+            let n = if matches!(T::KIND, VarKind::Int32 | VarKind::Int64) {
+                ((span as i64 + stride as i64 - 1) / stride as i64) as f64
+            } else {
+                ((b - a) / d).to_f64().abs().ceil()
+            };
+            added_up(a, d, n as i64)
+        })?;
+        drop(st);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `linspace`: `Num` values from `Start` to `Stop`: `start`, then
+/// `step = (stop - start) / (num - 1)` added up in the tensors' type, as
+/// 1.x's kernel (float32 and float64 only) computed them.
+fn linspace(l: &OpReader) -> Result<Exec, KernelError> {
+    let (start, stop, num) = (l.input("Start")?, l.input("Stop")?, l.input("Num")?);
+    let out = l.output("Out")?;
+    compute(move |s| {
+        let st = s.tensor(&start)?;
+        let n = s.tensor(&num)?.scalar_i64()?;
+        if n <= 0 {
+            return Err(KernelError::Invalid(format!(
+                "linspace: Num must be positive, it is {n}"
+            )));
+        }
+        if !matches!(st.dtype(), VarKind::Fp32 | VarKind::Fp64) {
+            return Err(KernelError::Dtype(format!(
+                "linspace takes float32 or float64, not {}",
+                crate::tensor::dtype_name(st.dtype())
+            )));
+        }
+        let t = with_number!(st.dtype(), "linspace", |T| {
+            let a: T = one(&st, "Start")?;
+            let b: T = one(&*s.tensor(&stop)?, "Stop")?;
+            let step = if n > 1 {
+                (b - a) / T::from_i64(n - 1)
+            } else {
+                T::ZERO
+            };
+            added_up(a, step, n)
+        })?;
+        drop(st);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `eye`: a `num_rows` x `num_columns` (-1: square) matrix of `dtype`,
+/// ones on the diagonal.
+fn eye(l: &OpReader) -> Result<Exec, KernelError> {
+    let out = l.output("Out")?;
+    let rows = l.int("num_rows")?;
+    let cols = match l.int_or("num_columns", -1)? {
+        -1 => rows,
+        c => c,
+    };
+    let dtype = l.dtype("dtype", VarKind::Fp32)?;
+    if rows < 0 || cols < 0 {
+        return Err(KernelError::Attribute(format!(
+            "eye: num_rows {rows} and num_columns {cols} must not be negative"
+        )));
+    }
+    compute(move |s| {
+        let mut t = Tensor::zeros(dtype, &[rows, cols])?;
+        with_dtype!(
+            dtype,
+            |T| {
+                let v = t
+                    .make_values_mut::<T>()
+                    .ok_or_else(|| KernelError::Dtype("eye: a buffer of another type".into()))?;
+                for i in 0..rows.min(cols) as usize {
+                    v[i * cols as usize + i] = T::from_i64(1);
+                }
+            },
+            return Err(KernelError::Dtype("eye: unsupported dtype".into()))
+        );
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `diag` (1.6): a square matrix with the one-dimensional `Diagonal` on
+/// its diagonal and zeros elsewhere.
+fn diag(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("Diagonal")?, l.output("Out")?);
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let [n] = *xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "diag: Diagonal must have one dimension, it has shape {:?}",
+                xt.shape()
+            )));
+        };
+        let data = with_data!(xt.data(), |v: T| {
+            let n = n.max(0) as usize;
+            let mut m = vec![T::ZERO; crate::tensor::alloc::check(&[n as i64, n as i64], T::KIND)?];
+            for (i, &x) in v.iter().enumerate() {
+                m[i * n + i] = x;
+            }
+            T::wrap(m.into())
+        });
+        let t = Tensor::new(&[n, n], data)?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
 }

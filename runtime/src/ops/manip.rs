@@ -1,5 +1,5 @@
 //! Tensor manipulation: reshape2, transpose2, concat, gather, stack,
-//! expand, flatten2, and their gradients.
+//! expand, flatten2, argsort, reverse, and their gradients.
 //!
 //! `reshape2` and its gradient share the input's buffer (a reshape moves no
 //! data). `XShape` records the input's dims as Paddle does: a tensor of
@@ -38,6 +38,9 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("flatten2", flatten2);
     r.add("flatten2_grad", reshape2_grad);
     r.add("gather", gather);
+    r.add("argsort", argsort);
+    r.add("argsort_grad", argsort_grad);
+    r.add("reverse", reverse);
     r.add("gather_grad", gather_grad);
     r.add("pad", pad);
     r.add("pad_grad", pad_grad);
@@ -77,10 +80,10 @@ impl Gather {
             [] => {
                 out_shape.remove(a);
             }
-            [_] => out_shape[a] = positions.len() as i64,
+            [_] | [_, 1] => out_shape[a] = positions.len() as i64,
             more => {
                 return Err(KernelError::Shape(format!(
-                    "gather Index must be 1-D, it is {more:?}"
+                    "gather Index must be 1-D or [N, 1], it is {more:?}"
                 )))
             }
         }
@@ -809,6 +812,156 @@ fn pad_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let r = super::float::tensor(d.dtype(), &x_shape, g)?;
         drop(d);
         s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `X` seen as lines along `axis` (negative counts from the end): (outer,
+/// length, inner), the line through `(o, i)` being the elements
+/// `(o * length + k) * inner + i`.
+fn lines(shape: &[i64], axis: i64, op: &str) -> Result<(usize, usize, usize), KernelError> {
+    let rank = shape.len() as i64;
+    let a = if axis < 0 { axis + rank } else { axis };
+    let a = usize::try_from(a)
+        .ok()
+        .filter(|&a| a < shape.len())
+        .ok_or_else(|| KernelError::Attribute(format!("{op}: axis {axis} for rank {rank}")))?;
+    let (outer, inner) = around(shape, a);
+    Ok((outer, shape[a].max(0) as usize, inner))
+}
+
+/// `argsort` (1.x: ascending, no `descending`): each line along `axis`
+/// sorted, and the positions its values came from. Equal values keep their
+/// order.
+fn argsort(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out, ids) = (l.input("X")?, l.output("Out")?, l.output("Indices")?);
+    let axis = l.int_or("axis", -1)?;
+    let descending = l.bool_or("descending", false)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let (outer, n, inner) = lines(xt.shape(), axis, "argsort")?;
+        let mut order = vec![0i64; xt.numel()];
+        let data = with_data!(xt.data(), |v: T| {
+            let mut sorted = v.to_vec();
+            let mut line: Vec<usize> = Vec::with_capacity(n);
+            for o in 0..outer {
+                for i in 0..inner {
+                    let at = |k: usize| (o * n + k) * inner + i;
+                    line.clear();
+                    line.extend(0..n);
+                    line.sort_by(|&p, &q| {
+                        let c = v[at(p)]
+                            .partial_cmp(&v[at(q)])
+                            .unwrap_or(std::cmp::Ordering::Equal);
+                        if descending {
+                            c.reverse()
+                        } else {
+                            c
+                        }
+                    });
+                    for (k, &p) in line.iter().enumerate() {
+                        sorted[at(k)] = v[at(p)];
+                        order[at(k)] = p as i64;
+                    }
+                }
+            }
+            T::wrap(sorted.into())
+        });
+        let shape = xt.shape().to_vec();
+        drop(xt);
+        s.set_tensor(&out, Tensor::new(&shape, data)?);
+        s.set_tensor(&ids, Tensor::from_vec(&shape, order)?);
+        Ok(())
+    })
+}
+
+/// `argsort_grad`: each `Out@GRAD` value goes back to the position of `X`
+/// its sorted value came from (`Indices`).
+fn argsort_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (ids, dout, x) = (l.input("Indices")?, l.input("Out@GRAD")?, l.input("X")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let axis = l.int_or("axis", -1)?;
+    compute(move |s| {
+        let shape = s.tensor(&x)?.shape().to_vec();
+        let (it, dt) = (s.tensor(&ids)?, s.tensor(&dout)?);
+        if it.shape() != shape.as_slice() || dt.shape() != shape.as_slice() {
+            return Err(KernelError::Shape(format!(
+                "argsort_grad: Indices {:?} and Out@GRAD {:?} must have X's shape {shape:?}",
+                it.shape(),
+                dt.shape()
+            )));
+        }
+        let (outer, n, inner) = lines(&shape, axis, "argsort_grad")?;
+        let order = super::float::i64s(&it)?;
+        let data = with_data!(dt.data(), |v: T| {
+            let mut g = vec![T::ZERO; v.len()];
+            for o in 0..outer {
+                for i in 0..inner {
+                    for k in 0..n {
+                        let from = (o * n + k) * inner + i;
+                        let p = usize::try_from(order[from])
+                            .ok()
+                            .filter(|&p| p < n)
+                            .ok_or_else(|| {
+                                KernelError::Invalid(format!(
+                                    "argsort_grad: index {} is out of range for {n} values",
+                                    order[from]
+                                ))
+                            })?;
+                        g[(o * n + p) * inner + i] = v[from];
+                    }
+                }
+            }
+            T::wrap(g.into())
+        });
+        drop(order);
+        drop((it, dt));
+        s.set_tensor(&dx, Tensor::new(&shape, data)?);
+        Ok(())
+    })
+}
+
+/// `reverse`: `X` with the order along each of `axis` reversed (its own
+/// gradient, as Paddle's maker builds it).
+fn reverse(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let axis = l.ints("axis")?.unwrap_or_default();
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let dims: Vec<usize> = xt.shape().iter().map(|&d| d.max(0) as usize).collect();
+        let rank = dims.len() as i64;
+        let mut flip = vec![false; dims.len()];
+        for &a in &axis {
+            let i = if a < 0 { a + rank } else { a };
+            let i = usize::try_from(i)
+                .ok()
+                .filter(|&i| i < dims.len())
+                .ok_or_else(|| {
+                    KernelError::Attribute(format!("reverse: axis {a} for rank {rank}"))
+                })?;
+            flip[i] = true;
+        }
+        let mut strides = vec![1usize; dims.len()];
+        for i in (0..dims.len().saturating_sub(1)).rev() {
+            strides[i] = strides[i + 1] * dims[i + 1];
+        }
+        let source = |mut at: usize| {
+            let mut from = 0;
+            for d in 0..dims.len() {
+                let k = at / strides[d];
+                at %= strides[d];
+                from += strides[d] * if flip[d] { dims[d] - 1 - k } else { k };
+            }
+            from
+        };
+        let data = with_data!(xt.data(), |v: T| T::wrap(
+            (0..v.len()).map(|at| v[source(at)]).collect()
+        ));
+        let t = Tensor::new(xt.shape(), data)?;
+        drop(xt);
+        s.set_tensor(&out, t);
         Ok(())
     })
 }

@@ -988,6 +988,87 @@ def topk(input, k, name=None):
     return values, indices
 
 
+def argsort(input, axis=-1, name=None):
+    """1.x's argsort: (sorted values, their int64 indices), ascending."""
+    helper = LayerHelper("argsort", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    ids = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="argsort", inputs={"X": [input]},
+                     outputs={"Out": [out], "Indices": [ids]}, attrs={"axis": axis})
+    return out, ids
+
+
+def reverse(x, axis):
+    helper = LayerHelper("reverse")
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="reverse", inputs={"X": x}, outputs={"Out": [out]},
+                     attrs={"axis": [axis] if isinstance(axis, int) else list(axis)})
+    return out
+
+
+def _as_tensor(value, dtype):
+    return value if isinstance(value, framework.Variable) else fill_constant([1], dtype, value)
+
+
+def range_layer(start, end, step, dtype):
+    """1.5's range on 3.3.1's op (which multiplies where 1.x added up: a
+    float range may differ in the last bit)."""
+    helper = LayerHelper("range")
+    start, end, step = (_as_tensor(v, dtype) for v in (start, end, step))
+    out = helper.create_variable_for_type_inference(dtype=start.dtype)
+    helper.append_op(type="range", inputs={"Start": start, "End": end, "Step": step},
+                     outputs={"Out": [out]})
+    return out
+
+
+def linspace(start, stop, num, dtype):
+    """1.6's linspace on 3.3.1's op (which counts half of the values back
+    from `stop`, where 1.x added up from `start`: the last bits may differ)."""
+    helper = LayerHelper("linspace")
+    start, stop = _as_tensor(start, dtype), _as_tensor(stop, dtype)
+    num = _as_tensor(num, "int32")
+    out = helper.create_variable_for_type_inference(dtype=start.dtype)
+    helper.append_op(type="linspace", inputs={"Start": start, "Stop": stop, "Num": num},
+                     outputs={"Out": [out]}, attrs={"dtype": out.dtype})
+    return out
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
+    if batch_shape is not None:
+        raise NotImplementedError("the shim's eye takes no batch_shape")
+    helper = LayerHelper("eye")
+    out = helper.create_variable_for_type_inference(dtype=dtype)
+    helper.append_op(type="eye", outputs={"Out": [out]},
+                     attrs={"num_rows": num_rows, "num_columns": -1 if num_columns is None else num_columns,
+                            "dtype": out.dtype})
+    out.stop_gradient = True
+    return out
+
+
+def diag(diagonal):
+    """1.6's diag (op `diag`, gone in 3.3.1) on diag_v2."""
+    helper = LayerHelper("diag")
+    out = helper.create_variable_for_type_inference(dtype=diagonal.dtype)
+    helper.append_op(type="diag_v2", inputs={"X": [diagonal]}, outputs={"Out": [out]},
+                     attrs={"offset": 0, "padding_value": 0.0})
+    out.stop_gradient = True
+    return out
+
+
+def _whole(elementwise, reduce):
+    """1.x's isfinite / has_inf / has_nan (one bool about the whole tensor;
+    3.3.1 has only the elementwise ops) as the elementwise op reduced."""
+    def layer(x):
+        helper = LayerHelper(elementwise)
+        each = helper.create_variable_for_type_inference(dtype="bool")
+        helper.append_op(type=elementwise, inputs={"X": x}, outputs={"Out": each})
+        out = helper.create_variable_for_type_inference(dtype="bool")
+        helper.append_op(type=reduce, inputs={"X": each}, outputs={"Out": out},
+                         attrs={"dim": [0], "keep_dim": True, "reduce_all": True})
+        return reshape(out, [1])
+    return layer
+
+
 def _random(op_type, **dist):
     def layer(shape, dtype="float32", seed=0, **kwargs):
         helper = LayerHelper(op_type)
@@ -3507,7 +3588,10 @@ def install(run=False):
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
-        ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, slice=slice_layer, split=split,
+        ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, argsort=argsort,
+        reverse=reverse, range=range_layer, linspace=linspace, eye=eye, diag=diag,
+        isfinite=_whole("isfinite_v2", "reduce_all"), has_inf=_whole("isinf_v2", "reduce_any"),
+        has_nan=_whole("isnan_v2", "reduce_any"), slice=slice_layer, split=split,
         argmax=_arg("arg_max"), argmin=_arg("arg_min"),
         squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
         sequence_pool=sequence_pool,
@@ -4675,6 +4759,9 @@ def _install_1x_more(fluid, layers):
     fluid.nets.glu = _glu
     fluid.metrics.Auc = MetricAuc
     fluid.io.batch = paddle.batch  # 1.6's fluid.io.batch (3.3.1 still ships paddle.batch)
+    fluid.cpu_places = paddle.static.cpu_places  # 1.5's
+    if not hasattr(fluid, "CUDAPlace"):
+        fluid.CUDAPlace = paddle.CUDAPlace
 
 
 # ---------------------------------------------------------------- readers (1.x)
@@ -4844,9 +4931,27 @@ def _install_1x_readers(fluid, layers):
         for n in ("py_reader", "create_py_reader_by_data", "double_buffer", "read_file"):
             setattr(io_layers, n, getattr(layers, n))
     fluid.io.PyReader = PyReader_1x
-    fluid.reader = _module("paddle.fluid.reader", PyReader=PyReader_1x)
+    fluid.io.DataLoader = DataLoader_1x
+    fluid.reader = _module("paddle.fluid.reader", PyReader=PyReader_1x, DataLoader=DataLoader_1x)
     if not hasattr(fluid, "LoDTensorArray"):
         fluid.LoDTensorArray = core.DenseTensorArray
+
+
+class DataLoader_1x(object):
+    """1.6's fluid.io.DataLoader: from_generator is Paddle 3.3.1's, its
+    reader made in the startup program as PyReader_1x's."""
+
+    @staticmethod
+    def from_generator(feed_list=None, capacity=None, use_double_buffer=True, iterable=True,
+                       return_list=False):
+        from paddle.base import reader as base_reader
+        old = base_reader.keep_data_loader_order()
+        base_reader.keep_data_loader_order(False)
+        try:
+            return base_reader.DataLoader.from_generator(feed_list, capacity, use_double_buffer,
+                                                         iterable, return_list)
+        finally:
+            base_reader.keep_data_loader_order(old)
 
 
 def PyReader_1x(feed_list=None, capacity=None, use_double_buffer=True, iterable=True,

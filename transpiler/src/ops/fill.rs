@@ -1,6 +1,7 @@
 //! Making tensors: constants, copies, casts, random fills, `shape`, and
 //! `select_input` (the merge of `layers.cond`), `fill_any_like`,
-//! `fill_constant_batch_size_like`.
+//! `fill_constant_batch_size_like`, and the made-up sequences and matrices
+//! `range`, `linspace`, `eye`, `diag`.
 use super::infer::{from_attrs, same_as_x, x_as, Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -31,6 +32,48 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "fill_constant_batch_size_like",
         fill_constant_batch_size_like,
     ));
+    // Their length comes from tensors: unknown until they run.
+    r.push(Behaviour::pure("range", |c| Ok(sequence(c, "Start", None))));
+    r.push(Behaviour::pure("linspace", |c| {
+        Ok(sequence(c, "Start", c.dtype("dtype")))
+    }));
+    r.push(Behaviour::pure("eye", eye));
+    r.push(Behaviour::pure("diag", diag));
+}
+
+/// A one-dimensional `Out` of unknown length, of `dtype` or `from`'s.
+fn sequence(c: &InferCtx, from: &str, dtype: Option<VarKind>) -> Vec<(&'static str, TensorType)> {
+    match dtype.or_else(|| c.input(from).map(|t| t.dtype)) {
+        Some(d) => vec![("Out", TensorType::new(d, vec![-1]))],
+        None => Vec::new(),
+    }
+}
+
+/// `eye`: `[num_rows, num_columns]` (-1 columns: square) of `dtype`.
+fn eye(c: &InferCtx) -> Out {
+    let rows = c.int("num_rows").unwrap_or(-1);
+    let cols = match c.int("num_columns").unwrap_or(-1) {
+        -1 => rows,
+        n => n,
+    };
+    if rows < 0 || cols < 0 {
+        return Err(format!(
+            "num_rows {rows} and num_columns {cols} must not be negative"
+        ));
+    }
+    let dtype = c.dtype("dtype").unwrap_or(VarKind::Fp32);
+    Ok(vec![("Out", TensorType::new(dtype, vec![rows, cols]))])
+}
+
+/// `diag`: `Diagonal` has one dim `n` (1.x's check); `Out` is `[n, n]`.
+fn diag(c: &InferCtx) -> Out {
+    let Some(x) = c.input("Diagonal") else {
+        return Ok(Vec::new());
+    };
+    match x.dims.as_slice() {
+        [n] => Ok(vec![("Out", TensorType::new(x.dtype, vec![*n, *n]))]),
+        more => Err(format!("Diagonal must have one dim, it has dims {more:?}")),
+    }
 }
 
 /// `Out` is `shape` with dim `output_dim_idx` taken from `Input`'s dim

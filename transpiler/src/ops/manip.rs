@@ -1,5 +1,6 @@
 //! Tensor manipulation: `reshape2`, `squeeze2`, `unsqueeze2`, `transpose2`,
-//! `concat`, `split`, `gather` (`slice` is its own family).
+//! `concat`, `split`, `gather`, `argsort`, `reverse` (`slice` is its own
+//! family).
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx, Lod};
 use crate::model::VarKind;
@@ -13,6 +14,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("expand", expand));
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
+    r.push(Behaviour::pure("argsort", argsort).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("reverse", reverse));
     r.push(Behaviour::pure("pad", pad));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
@@ -131,8 +134,9 @@ fn gather(c: &InferCtx) -> Out {
         [] => {
             dims.remove(a);
         }
-        [n] => dims[a] = *n,
-        more => return Err(format!("Index must be 1-D, not of dims {more:?}")),
+        // 1.x's InferShape also takes a column of indices, [N, 1].
+        [n] | [n, 1] => dims[a] = *n,
+        more => return Err(format!("Index must be 1-D or [N, 1], not of dims {more:?}")),
     }
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }
@@ -442,4 +446,38 @@ mod tests {
         assert!(permutation(&[0, 0, 1], 3).is_err());
         assert!(permutation(&[0, 1], 3).is_err());
     }
+}
+
+/// `argsort`: `Out` is `X`, `Indices` its int64 positions; `axis` must name
+/// a dim of `X`.
+fn argsort(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let axis = c.int("axis").unwrap_or(-1);
+    let rank = x.dims.len() as i64;
+    if axis < -rank || axis >= rank {
+        return Err(format!("axis {axis} is out of range for X {:?}", x.dims));
+    }
+    Ok(vec![
+        ("Out", x.clone()),
+        ("Indices", TensorType::new(VarKind::Int64, x.dims.clone())),
+    ])
+}
+
+/// `reverse`: `Out` is `X`; `axis` lists dims of `X`, at least one (1.x's
+/// check).
+fn reverse(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let axis = c.ints("axis").unwrap_or_default();
+    if axis.is_empty() {
+        return Err("axis must name at least one dim".into());
+    }
+    let rank = x.dims.len() as i64;
+    if let Some(a) = axis.iter().find(|&&a| a < -rank || a >= rank) {
+        return Err(format!("axis {a} is out of range for X {:?}", x.dims));
+    }
+    Ok(vec![("Out", x.clone())])
 }

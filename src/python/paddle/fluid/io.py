@@ -38,12 +38,12 @@ from .compiler import CompiledProgram
 from .executor import global_scope
 from .framework import Parameter, Program, Variable
 from . import reader
-from .reader import PyReader  # noqa: F401  (1.5: fluid.io.PyReader)
+from .reader import PyReader, DataLoader  # noqa: F401  (1.5: fluid.io.PyReader; 1.6: DataLoader)
 
 __all__ = [
     "save_vars", "save_params", "save_persistables", "load_vars", "load_params",
     "load_persistables", "save_inference_model", "load_inference_model",
-    "is_parameter", "is_persistable", "save", "load", "PyReader", "get_inference_program",
+    "is_parameter", "is_persistable", "save", "load", "PyReader", "DataLoader", "get_inference_program",
     "batch",
 ]
 

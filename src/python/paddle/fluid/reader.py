@@ -16,7 +16,7 @@ from .layers.io import _copy_reader_var_, double_buffer, monkey_patch_reader_met
 from .lod_tensor_core import LoDTensor
 from .unique_name import UniqueNameGenerator
 
-__all__ = ["PyReader"]
+__all__ = ["PyReader", "DataLoader"]
 
 # 1.5-1.6 named PyReader's variables with a generator of their own.
 _unique_name_generator = UniqueNameGenerator()
@@ -175,6 +175,40 @@ class PyReader(object):
         if self._iterable:
             assert places is not None, "Places cannot be None when py_reader is iterable"
             self._places = _convert_places(places)
+
+
+class DataLoader(object):
+    """1.6's `fluid.io.DataLoader`: `from_generator` makes the loader that
+    1.6's `PyReader` itself wrapped, so here it is a `PyReader` under
+    1.6's method names."""
+
+    @staticmethod
+    def from_generator(feed_list=None, capacity=None, use_double_buffer=True, iterable=True,
+                       return_list=False):
+        return GeneratorLoader(feed_list, capacity, use_double_buffer, iterable, return_list)
+
+    @staticmethod
+    def from_dataset(dataset, places, drop_last=True):
+        raise NotImplementedError(
+            "DataLoader.from_dataset reads a fluid.Dataset (the C++ data feed of 1.x's "
+            "train_from_dataset), which fluidc does not have; use DataLoader.from_generator")
+
+
+class GeneratorLoader(PyReader):
+    """What 1.6's `DataLoader.from_generator` returns: `PyReader`'s loader
+    with `set_*` names for its `decorate_*` methods."""
+
+    def set_sample_generator(self, reader, batch_size, drop_last=True, places=None):
+        self.decorate_sample_generator(reader, batch_size, drop_last, places)
+        return self
+
+    def set_sample_list_generator(self, reader, places=None):
+        self.decorate_sample_list_generator(reader, places)
+        return self
+
+    def set_batch_generator(self, reader, places=None):
+        self.decorate_batch_generator(reader, places)
+        return self
 
 
 class _BatchedTensorProvider(object):
