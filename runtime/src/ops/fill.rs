@@ -537,31 +537,6 @@ fn cast_source(src: Source, to: VarKind) -> Box<Tensor> {
     }))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn str_value_parses_like_paddle() {
-        assert_eq!(Scalar::parse("7").expect("int"), Scalar::Int(7));
-        assert_eq!(Scalar::parse("-1").expect("int"), Scalar::Int(-1));
-        assert_eq!(Scalar::parse("1.5").expect("float"), Scalar::Float(1.5));
-        assert_eq!(Scalar::parse("True").expect("bool"), Scalar::Int(1));
-        assert_eq!(
-            Scalar::parse("-inf").expect("inf"),
-            Scalar::Float(f64::NEG_INFINITY)
-        );
-        assert!(Scalar::parse("seven").is_err());
-        let big = Scalar::parse("9007199254740993").expect("int");
-        let t = big.fill(VarKind::Int64, &[1]).expect("fill");
-        assert_eq!(
-            t.values::<i64>(),
-            Some(&[9007199254740993][..]),
-            "exact beyond 2^53"
-        );
-    }
-}
-
 /// Runs `$body` with `$T` the Rust type of a number `dtype`: `range` and
 /// `linspace` compute in the tensors' own type, as Paddle's kernels (templates
 /// over float, double, int and int64) do, so a float32 `range` adds up in
@@ -754,4 +729,29 @@ fn diag(l: &OpReader) -> Result<Exec, KernelError> {
         s.set_tensor(&out, t);
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn str_value_parses_like_paddle() {
+        assert_eq!(Scalar::parse("7").expect("int"), Scalar::Int(7));
+        assert_eq!(Scalar::parse("-1").expect("int"), Scalar::Int(-1));
+        assert_eq!(Scalar::parse("1.5").expect("float"), Scalar::Float(1.5));
+        assert_eq!(Scalar::parse("True").expect("bool"), Scalar::Int(1));
+        assert_eq!(
+            Scalar::parse("-inf").expect("inf"),
+            Scalar::Float(f64::NEG_INFINITY)
+        );
+        assert!(Scalar::parse("seven").is_err());
+        let big = Scalar::parse("9007199254740993").expect("int");
+        let t = big.fill(VarKind::Int64, &[1]).expect("fill");
+        assert_eq!(
+            t.values::<i64>(),
+            Some(&[9007199254740993][..]),
+            "exact beyond 2^53"
+        );
+    }
 }

@@ -411,6 +411,40 @@ fn pad(c: &InferCtx) -> Out {
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }
 
+/// `argsort`: `Out` is `X`, `Indices` its int64 positions; `axis` must name
+/// a dim of `X`.
+fn argsort(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let axis = c.int("axis").unwrap_or(-1);
+    let rank = x.dims.len() as i64;
+    if axis < -rank || axis >= rank {
+        return Err(format!("axis {axis} is out of range for X {:?}", x.dims));
+    }
+    Ok(vec![
+        ("Out", x.clone()),
+        ("Indices", TensorType::new(VarKind::Int64, x.dims.clone())),
+    ])
+}
+
+/// `reverse`: `Out` is `X`; `axis` lists dims of `X`, at least one (1.x's
+/// check).
+fn reverse(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let axis = c.ints("axis").unwrap_or_default();
+    if axis.is_empty() {
+        return Err("axis must name at least one dim".into());
+    }
+    let rank = x.dims.len() as i64;
+    if let Some(a) = axis.iter().find(|&&a| a < -rank || a >= rank) {
+        return Err(format!("axis {a} is out of range for X {:?}", x.dims));
+    }
+    Ok(vec![("Out", x.clone())])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,38 +480,4 @@ mod tests {
         assert!(permutation(&[0, 0, 1], 3).is_err());
         assert!(permutation(&[0, 1], 3).is_err());
     }
-}
-
-/// `argsort`: `Out` is `X`, `Indices` its int64 positions; `axis` must name
-/// a dim of `X`.
-fn argsort(c: &InferCtx) -> Out {
-    let Some(x) = c.input("X") else {
-        return Ok(Vec::new());
-    };
-    let axis = c.int("axis").unwrap_or(-1);
-    let rank = x.dims.len() as i64;
-    if axis < -rank || axis >= rank {
-        return Err(format!("axis {axis} is out of range for X {:?}", x.dims));
-    }
-    Ok(vec![
-        ("Out", x.clone()),
-        ("Indices", TensorType::new(VarKind::Int64, x.dims.clone())),
-    ])
-}
-
-/// `reverse`: `Out` is `X`; `axis` lists dims of `X`, at least one (1.x's
-/// check).
-fn reverse(c: &InferCtx) -> Out {
-    let Some(x) = c.input("X") else {
-        return Ok(Vec::new());
-    };
-    let axis = c.ints("axis").unwrap_or_default();
-    if axis.is_empty() {
-        return Err("axis must name at least one dim".into());
-    }
-    let rank = x.dims.len() as i64;
-    if let Some(a) = axis.iter().find(|&&a| a < -rank || a >= rank) {
-        return Err(format!("axis {a} is out of range for X {:?}", x.dims));
-    }
-    Ok(vec![("Out", x.clone())])
 }
