@@ -17,8 +17,14 @@ type FoundIn = HashMap<usize, Option<(usize, u32)>>;
 
 #[derive(Debug)]
 pub(crate) struct Layout {
+    /// The chain names resolve along: a parent for every block of the
+    /// program, then for each grad block's restored forward block (see
+    /// [`Layout::new`]), indexed past the program's blocks.
     parent: Vec<Option<usize>>,
     depth: Vec<u32>,
+    /// The program block each chain entry stands for (itself for a
+    /// program block; the forward block for a restored one).
+    real: Vec<usize>,
     /// Per block, the variables it owns: name -> number.
     slots: Vec<HashMap<String, u32>>,
     /// Blocks that run as goroutines (the `sub_block` of a `go` op).
@@ -31,8 +37,8 @@ pub(crate) struct Layout {
     /// Per block: whether a run of it makes a scope (it owns a shared
     /// variable, or it is block 0).
     pub(crate) has_scope: Vec<bool>,
-    /// Every resolution so far: (the block it was seen from, the owner, the
-    /// variable's number); [`Layout::sort`] reads them.
+    /// Every resolution so far: (the block it was seen from, the owner's
+    /// chain entry, the variable's number); [`Layout::sort`] reads them.
     pub(crate) uses: Mutex<Vec<(usize, usize, u32)>>,
     /// Where a name resolved from each block walked so far (by name, then
     /// block): a name used at every level of a deep nest is looked up from
@@ -48,27 +54,53 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub(crate) fn new(p: &Program) -> Layout {
+        let n = p.blocks.len();
         let mut parent: Vec<Option<usize>> = p
             .blocks
             .iter()
             .map(|b| usize::try_from(b.parent_idx).ok())
             .collect();
-        // Linear in the number of blocks (a verified program's blocks all
-        // reach block 0).
-        let mut depth: Vec<u32> = p
-            .depths()
-            .into_iter()
-            .map(|d| d.unwrap_or(0) as u32)
-            .collect();
+        let mut real: Vec<usize> = (0..n).collect();
         // A grad block runs on top of a restored run of its forward block,
-        // so names resolve through that block first.
-        for b in 0..p.blocks.len() {
+        // which the grad op pushes on top of its own frame: names resolve
+        // through the forward block's own variables, then the grad op's
+        // block (for a loop's grad, the grad block's parent, where the
+        // forward block's own parent lies below: the same chain; for a
+        // loop's grad nested in another grad block, that outer grad block,
+        // whose chain reaches the outer forward run). The restored run is a
+        // chain entry of its own, so a forward block reached from its grad
+        // block resolves differently from the forward block run forward.
+        for b in 0..n {
             if let Some(f) = forward_of(p, b) {
-                parent[b] = Some(f);
-                depth[b] = depth[f] + 1;
+                let restored = parent.len();
+                parent.push(parent[b]);
+                real.push(f);
+                parent[b] = Some(restored);
             }
         }
-        let mut go_body = vec![false; p.blocks.len()];
+        // Depths along that chain (a verified program's blocks all reach
+        // block 0; a chain that does not ends at depth 0).
+        let mut depth: Vec<Option<u32>> = vec![None; parent.len()];
+        for start in 0..parent.len() {
+            let mut walk = Vec::new();
+            let mut cur = Some(start);
+            let base = loop {
+                match cur {
+                    Some(c) if depth[c].is_none() && !walk.contains(&c) => {
+                        walk.push(c);
+                        cur = parent[c];
+                    }
+                    Some(c) => break depth[c].map_or(0, |d| d + 1),
+                    None => break 0,
+                }
+            };
+            for (k, c) in walk.into_iter().rev().enumerate() {
+                depth[c] = Some(base + k as u32);
+            }
+        }
+        let depth: Vec<u32> = depth.into_iter().map(|d| d.unwrap_or(0)).collect();
+        let go_body_len = parent.len();
+        let mut go_body = vec![false; go_body_len];
         for op in p.blocks.iter().flat_map(|b| &b.ops) {
             if let (true, Some(AttrValue::Block(body))) = (op.ty == "go", op.get_attr("sub_block"))
             {
@@ -80,6 +112,7 @@ impl Layout {
         let mut layout = Layout {
             parent,
             depth,
+            real,
             slots: vec![HashMap::new(); p.blocks.len()],
             go_body,
             shared: vec![Vec::new(); p.blocks.len()],
@@ -87,7 +120,7 @@ impl Layout {
             has_scope: vec![false; p.blocks.len()],
             uses: Mutex::new(Vec::new()),
             found: Mutex::new(HashMap::new()),
-            scopes_above: vec![0; p.blocks.len()],
+            scopes_above: vec![0; go_body_len],
             kept: HashSet::new(),
         };
         for (b, block) in p.blocks.iter().enumerate() {
@@ -135,7 +168,7 @@ impl Layout {
 
     /// The block whose own variables hold `name` as seen from `block`.
     pub(crate) fn owner(&self, block: usize, name: &str) -> Option<usize> {
-        self.find(block, name).map(|(owner, _)| owner)
+        self.find(block, name).map(|(at, _)| self.real[at])
     }
 
     pub(crate) fn declare(&mut self, block: usize, name: &str) {
@@ -150,9 +183,10 @@ impl Layout {
         }
     }
 
-    /// The block that owns `name` as seen from `block`, and its number there.
-    /// Each block's answer is remembered, so the walk up stops at the first
-    /// block already asked.
+    /// Where on `block`'s chain `name` is owned (a chain entry: see
+    /// [`Layout::real`] for its block), and its number there. Each block's
+    /// answer is remembered, so the walk up stops at the first block
+    /// already asked.
     pub(crate) fn find(&self, block: usize, name: &str) -> Option<(usize, u32)> {
         // Most names are the block's own: no walk to remember.
         if let Some(&slot) = self.slots[block].get(name) {
@@ -172,7 +206,7 @@ impl Layout {
             if let Some(&owner) = known.get(&cur) {
                 break owner;
             }
-            if let Some(&slot) = self.slots[cur].get(name) {
+            if let Some(&slot) = self.slots[self.real[cur]].get(name) {
                 break Some((cur, slot));
             }
             walked.push(cur);
@@ -185,17 +219,18 @@ impl Layout {
     }
 
     pub(crate) fn resolve(&self, block: usize, name: &str) -> Option<VarRef> {
-        let (owner, var) = self.find(block, name)?;
-        self.uses.lock().push((block, owner, var));
+        let (at, var) = self.find(block, name)?;
+        self.uses.lock().push((block, at, var));
+        let owner = self.real[at];
         let slot = self.index[owner][var as usize];
         let place = if self.shared[owner][var as usize] {
             // Only blocks with a scope count as a step up the scope chain:
             // those below the owner, down to the block itself.
-            let up = self.scopes_above[block] - self.scopes_above[owner];
+            let up = self.scopes_above[block] - self.scopes_above[at];
             Place::Shared { up, slot }
         } else {
             Place::Local {
-                up: self.depth[block] - self.depth[owner],
+                up: self.depth[block] - self.depth[at],
                 slot,
             }
         };
@@ -223,9 +258,9 @@ impl Layout {
                 self.parent[b].and_then(|p| go_depth[p])
             };
         }
-        for (b, owner, var) in std::mem::take(&mut *self.uses.lock()) {
-            if go_depth[b].is_some_and(|d| d > self.depth[owner]) {
-                self.shared[owner][var as usize] = true;
+        for (b, at, var) in std::mem::take(&mut *self.uses.lock()) {
+            if go_depth[b].is_some_and(|d| d > self.depth[at]) {
+                self.shared[self.real[at]][var as usize] = true;
             }
         }
         for b in 0..self.slots.len() {
@@ -239,7 +274,7 @@ impl Layout {
         }
         for &b in &order {
             let above = self.parent[b].map_or(0, |p| self.scopes_above[p]);
-            self.scopes_above[b] = above + u32::from(self.has_scope[b]);
+            self.scopes_above[b] = above + u32::from(self.has_scope[self.real[b]]);
         }
     }
 
@@ -250,16 +285,18 @@ impl Layout {
     }
 }
 
-/// The forward block of grad block `b`, when it is one the runtime can run
-/// on top of a restored run of its forward block: a different block, not
-/// a grad block itself, with the same parent (a grad block of a loop or
-/// branch in a grad block, i.e. nested ones, is not).
+/// The forward block of grad block `b`, which the runtime runs on top of a
+/// restored run of that block: a different block, not a grad block itself.
+/// The grad op sits in `b`'s parent: beside the forward block's loop or
+/// branch (their parents are the same block), or, for a loop or branch
+/// nested in another, in the outer one's grad block, whose own chain
+/// reaches the outer forward run the inner one ran in.
 pub(crate) fn forward_of(p: &Program, b: usize) -> Option<usize> {
     let block = p.blocks.get(b)?;
     let f = usize::try_from(block.forward_block_idx?).ok()?;
     let fwd = p.blocks.get(f)?;
     let plain = fwd.forward_block_idx.is_none_or(|x| x < 0);
-    (f != b && plain && fwd.parent_idx == block.parent_idx).then_some(f)
+    (f != b && plain).then_some(f)
 }
 
 /// The inputs `xs` of a `while` over block `f` that each step copies when

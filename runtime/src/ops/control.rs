@@ -72,18 +72,9 @@ fn kept_for(l: &OpReader, slot: &str) -> Result<Option<VarRef>, KernelError> {
     }
 }
 
-/// The forward block of a grad op's block, which must not itself be in a
-/// grad block (gradients through nested loops and branches are not built
-/// by the runtime yet).
+/// The grad op's block and the forward block it runs over.
 fn grad_blocks(l: &OpReader) -> Result<(usize, usize), KernelError> {
     let body = l.sub_block()?;
-    if forward_of(l.program, l.block).is_some() {
-        return Err(KernelError::Unsupported(format!(
-            "`{}` inside a grad block: gradients through a loop or branch nested in \
-             another are not supported yet",
-            l.op.ty
-        )));
-    }
     let forward = forward_of(l.program, body).ok_or_else(|| {
         KernelError::Program(format!(
             "block {body} is not a grad block of a block beside it (its forward_block_idx)"

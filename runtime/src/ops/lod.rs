@@ -39,25 +39,26 @@ pub(crate) fn register_all(r: &mut Registry) {
 
 /// The queries the kernels make of a rank table (`crate::value::RankTable`).
 impl RankTable {
-    /// Step `t` of the sequences: the `t`-th element of each sequence
-    /// longer than `t`, in the table's order: their LoD below the table's
-    /// level and their rows.
-    fn step(&self, t: usize) -> (Lod, Vec<(usize, usize)>) {
+    /// Step `t` of the sequences of a tensor of LoD `lod` (at the table's
+    /// level and below): the `t`-th element of each sequence longer than
+    /// `t`, in the table's order: their LoD below the table's level and
+    /// their rows.
+    fn step(&self, lod: &[Vec<usize>], t: usize) -> (Lod, Vec<(usize, usize)>) {
         let starts: Vec<(usize, usize)> = self.items[..self.active(t)]
             .iter()
             .map(|&(k, _)| {
-                let at = self.lod[self.level][k] + t;
+                let at = lod[self.level][k] + t;
                 (at, at + 1)
             })
             .collect();
-        sequences(&self.lod[self.level + 1..], &starts)
+        sequences(&lod[self.level + 1..], &starts)
     }
 
-    /// The total rows of the tensor the table was made from.
-    fn total_rows(&self) -> usize {
-        let mut at = self.lod[self.level].last().copied().unwrap_or(0);
-        for level in &self.lod[self.level + 1..] {
-            at = level[at];
+    /// The rows of a tensor of LoD `lod` the table's sequences cover.
+    fn total_rows(&self, lod: &[Vec<usize>]) -> usize {
+        let mut at = lod[self.level].last().copied().unwrap_or(0);
+        for level in &lod[self.level + 1..] {
+            at = level.get(at).copied().unwrap_or(at);
         }
         at
     }
@@ -168,10 +169,11 @@ fn lod_tensor_to_array(l: &OpReader) -> Result<Exec, KernelError> {
     compute(move |s| {
         let table = table(s, &t)?;
         let xt = s.tensor(&x)?;
-        check_rows(&xt, &x, &table)?;
+        let lod = lod_for(&xt, &table);
+        check_rows(&xt, &x, &table, lod)?;
         let mut items = Vec::with_capacity(table.max_len());
         for step in 0..table.max_len() {
-            let (lod, rows) = table.step(step);
+            let (lod, rows) = table.step(lod, step);
             items.push(Value::tensor(take_rows(&xt, &rows)?.with_lod(lod)));
         }
         drop(xt);
@@ -180,13 +182,35 @@ fn lod_tensor_to_array(l: &OpReader) -> Result<Exec, KernelError> {
     })
 }
 
-fn check_rows(xt: &Tensor, x: &VarRef, table: &RankTable) -> Result<(), KernelError> {
+/// The LoD `lod_tensor_to_array` splits `xt` by: its own, as 1.x's
+/// kernel read it, when it has a sequence for each of the table's at the
+/// table's level (a nested loop's output has fewer rows than the input the
+/// table was made from: one per inner sequence); else the table's (a
+/// gradient whose producer kept no LoD).
+fn lod_for<'a>(xt: &'a Tensor, table: &'a RankTable) -> &'a [Vec<usize>] {
+    let own = xt.lod();
+    let fits = own
+        .get(table.level)
+        .is_some_and(|l| l.len() == table.lod[table.level].len());
+    if fits {
+        own
+    } else {
+        &table.lod
+    }
+}
+
+fn check_rows(
+    xt: &Tensor,
+    x: &VarRef,
+    table: &RankTable,
+    lod: &[Vec<usize>],
+) -> Result<(), KernelError> {
     let rows = xt.shape().first().copied().unwrap_or(1);
-    if rows != table.total_rows() as i64 {
+    if rows != table.total_rows(lod) as i64 {
         return Err(KernelError::Shape(format!(
             "`{}` has {rows} rows but its rank table's sequences hold {}",
             x.name,
-            table.total_rows()
+            table.total_rows(lod)
         )));
     }
     Ok(())
