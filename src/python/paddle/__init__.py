@@ -1,6 +1,7 @@
 """paddle: fluidc's Paddle 1.x package (`paddle.fluid`, `paddle.dataset`,
 `paddle.reader`, `paddle.batch`)."""
-__version__ = "1.8.0"
+from .version import full_version as __version__
+from .version import commit as __git_commit__
 
 import builtins as _builtins
 

@@ -19,7 +19,8 @@ from . import metrics
 from . import evaluator
 from .framework import (Program, Variable, Parameter, Operator, Block, program_guard,
                         default_main_program, default_startup_program, name_scope,
-                        in_dygraph_mode, cpu_places)
+                        in_dygraph_mode, cpu_places, cuda_places, cuda_pinned_places,
+                        require_version)
 from .core import CPUPlace, CUDAPlace, CUDAPinnedPlace, LoDTensor, LoDTensorArray, Scope, Tensor
 from .executor import Executor, global_scope, scope_guard
 from .io import save, load
@@ -48,3 +49,9 @@ from .parallel_executor import ParallelExecutor
 is_compiled_with_cuda = core.is_compiled_with_cuda
 from . import concurrency
 from .concurrency import Go, make_channel, channel_send, channel_recv, channel_close, Select
+# 1.5-1.6: the dygraph names (fluidc refuses to run them: dygraph/base.py)
+from . import dygraph
+from .dygraph.nn import *
+from .dygraph.layers import *
+from .dygraph.checkpoint import save_dygraph, load_dygraph
+from . import install_check

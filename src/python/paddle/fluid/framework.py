@@ -90,6 +90,72 @@ def grad_var_name(var_name):
     return var_name + GRAD_VAR_SUFFIX
 
 
+def require_version(min_version, max_version=None):
+    """1.6's `fluid.require_version`: raises unless the installed version
+    (`paddle.version`) is in [min_version, max_version] (versions of up to
+    four numbers, missing ones 0; `max_version` None: no upper bound)."""
+    import re
+    import warnings
+    from .. import version as fluid_version
+    if not isinstance(min_version, str):
+        raise TypeError(
+            "The type of 'min_version' in require_version must be str, but received %s."
+            % (type(min_version)))
+    if not isinstance(max_version, (str, type(None))):
+        raise TypeError(
+            "The type of 'max_version' in require_version must be str or type(None), "
+            "but received %s." % (type(max_version)))
+    for arg, value in (("min_version", min_version), ("max_version", max_version)):
+        if value is None:
+            continue
+        matched = re.match(r'\d+(\.\d+){0,3}', value)
+        if matched is None or matched.group() != value:
+            raise ValueError(
+                "The value of '%s' in require_version must be in format '\\d+(\\.\\d+){0,3}', "
+                "like '1.5.2.0', but received %s" % (arg, value))
+
+    installed = [fluid_version.major, fluid_version.minor, fluid_version.patch, fluid_version.rc]
+    zero = ['0', '0', '0', '0']
+
+    def compare(a, b):
+        for x, y in zip(a, b):
+            if int(x) != int(y):
+                return 1 if int(x) > int(y) else -1
+        return 0
+
+    if compare(installed, zero) == 0:
+        # a develop build (version 0.0.0): 1.x warned and accepted it
+        if max_version is not None:
+            warnings.warn(
+                "PaddlePaddle version in [%s, %s] required, but %s installed. "
+                "Maybe you are using a develop version, "
+                "please make sure the version is good with your code."
+                % (min_version, max_version, fluid_version.full_version))
+        else:
+            warnings.warn(
+                "PaddlePaddle version %s or higher is required, but %s installed, "
+                "Maybe you are using a develop version, "
+                "please make sure the version is good with your code."
+                % (min_version, fluid_version.full_version))
+        return
+
+    def padded(version):
+        parts = version.split('.')
+        return parts + zero[len(parts):]
+
+    if max_version is not None:
+        if (compare(installed, padded(max_version)) > 0
+                or compare(installed, padded(min_version)) < 0):
+            raise Exception(
+                "VersionError: PaddlePaddle version in [%s, %s] required, but %s installed."
+                % (min_version, max_version, fluid_version.full_version))
+    elif compare(installed, padded(min_version)) < 0:
+        raise Exception(
+            "VersionError: PaddlePaddle version %s or higher is required, but %s installed, "
+            "please upgrade your PaddlePaddle to %s or other higher version."
+            % (min_version, fluid_version.full_version, min_version))
+
+
 def in_dygraph_mode():
     """fluidc builds static programs only (1.x's default mode)."""
     return False
@@ -131,6 +197,36 @@ def cpu_places(device_count=None):
     if device_count is None:
         device_count = _cpu_num()
     return [core.CPUPlace() for _ in range(device_count)]
+
+
+def _cuda_ids():
+    import os
+    gpus = os.getenv("FLAGS_selected_gpus")
+    if gpus:
+        return [int(s) for s in gpus.split(",")]
+    return list(range(core.get_cuda_device_count()))
+
+
+def cuda_places(device_ids=None):
+    """1.5's `fluid.cuda_places`: CUDAPlaces of `device_ids` (default:
+    `FLAGS_selected_gpus`, or every GPU). fluidc is a CPU-only build, on
+    which 1.x failed its assertion."""
+    assert core.is_compiled_with_cuda(), "Not compiled with CUDA"
+    if device_ids is None:
+        device_ids = _cuda_ids()
+    elif not isinstance(device_ids, (list, tuple)):
+        device_ids = [device_ids]
+    return [core.CUDAPlace(i) for i in device_ids]
+
+
+def cuda_pinned_places(device_count=None):
+    """1.5's `fluid.cuda_pinned_places`: `device_count` CUDAPinnedPlaces
+    (default: `CPU_NUM`). Like `cuda_places`, an assertion on fluidc's
+    CPU-only build, as in 1.x's."""
+    assert core.is_compiled_with_cuda(), "Not compiled with CUDA"
+    if device_count is None:
+        device_count = _cpu_num()
+    return [core.CUDAPinnedPlace() for _ in range(device_count)]
 
 
 def _current_expected_place():
