@@ -21,6 +21,7 @@ pub(crate) mod control;
 pub(crate) mod conv;
 mod cos_sim;
 mod crf;
+mod ctc;
 mod dropout;
 pub(crate) mod elementwise;
 mod embedding;
@@ -73,7 +74,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 34] = [
+    let families: [(&'static str, RegisterAll); 35] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -99,6 +100,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("rnn_cells", rnn_cells::register_all),
         ("cos_sim", cos_sim::register_all),
         ("crf", crf::register_all),
+        ("ctc", ctc::register_all),
         ("beam_search", beam_search::register_all),
         ("chunk_eval", chunk_eval::register_all),
         ("auc", auc::register_all),

@@ -1069,6 +1069,36 @@ def _whole(elementwise, reduce):
     return layer
 
 
+def warpctc(input, label, blank=0, norm_by_times=False, use_cudnn=False):
+    helper = LayerHelper("warpctc")
+    loss = helper.create_variable_for_type_inference(dtype=input.dtype)
+    grad = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="warpctc", inputs={"Logits": [input], "Label": [label]},
+                     outputs={"WarpCTCGrad": [grad], "Loss": [loss]},
+                     attrs={"blank": blank, "norm_by_times": norm_by_times})
+    return loss
+
+
+def ctc_greedy_decoder(input, blank, name=None):
+    helper = LayerHelper("ctc_greedy_decoder")
+    _, ids = topk(input, k=1)
+    out = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="ctc_align", inputs={"Input": [ids]}, outputs={"Output": [out]},
+                     attrs={"merge_repeated": True, "blank": blank})
+    return out
+
+
+def edit_distance(input, label, normalized=True, ignored_tokens=None):
+    if ignored_tokens:
+        raise NotImplementedError("the shim's edit_distance takes no ignored_tokens")
+    helper = LayerHelper("edit_distance")
+    out = helper.create_variable_for_type_inference(dtype="float32")
+    num = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="edit_distance", inputs={"Hyps": [input], "Refs": [label]},
+                     outputs={"Out": [out], "SequenceNum": [num]}, attrs={"normalized": normalized})
+    return out, num
+
+
 def _random(op_type, **dist):
     def layer(shape, dtype="float32", seed=0, **kwargs):
         helper = LayerHelper(op_type)
@@ -3590,6 +3620,7 @@ def install(run=False):
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
         ones_like=_fill_like(1.0), shape=shape, gather=gather, topk=topk, argsort=argsort,
         reverse=reverse, range=range_layer, linspace=linspace, eye=eye, diag=diag,
+        warpctc=warpctc, ctc_greedy_decoder=ctc_greedy_decoder, edit_distance=edit_distance,
         isfinite=_whole("isfinite_v2", "reduce_all"), has_inf=_whole("isinf_v2", "reduce_any"),
         has_nan=_whole("isnan_v2", "reduce_any"), slice=slice_layer, split=split,
         argmax=_arg("arg_max"), argmin=_arg("arg_min"),

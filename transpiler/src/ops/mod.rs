@@ -30,6 +30,7 @@ mod control;
 mod conv;
 mod cos_sim;
 mod crf;
+mod ctc;
 mod dropout;
 mod elementwise;
 mod embedding;
@@ -306,7 +307,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 34] = [
+        let families: [(&'static str, Register); 35] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -318,6 +319,7 @@ impl Registry {
             ("conv", conv::register),
             ("cos_sim", cos_sim::register),
             ("crf", crf::register),
+            ("ctc", ctc::register),
             ("dropout", dropout::register),
             ("elementwise", elementwise::register),
             ("embedding", embedding::register),

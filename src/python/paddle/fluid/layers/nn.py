@@ -13,6 +13,7 @@ from ..layer_helper import LayerHelper
 from ..param_attr import ParamAttr
 from .manipulation import (expand, flatten, gather, pad, reshape, shape, slice, split,  # noqa: F401
                            squeeze, stack, transpose, unsqueeze, unstack)
+from .ctc import ctc_greedy_decoder, edit_distance, warpctc  # noqa: F401
 
 __all__ = [
     "fc", "mean", "mul", "matmul", "softmax", "square_error_cost", "cross_entropy",
@@ -31,6 +32,7 @@ __all__ = [
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
     "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
+    "warpctc", "ctc_greedy_decoder", "edit_distance",
 ]
 
 
