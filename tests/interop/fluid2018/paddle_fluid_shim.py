@@ -2199,6 +2199,47 @@ def square_error_cost(input, label):
     return square_out
 
 
+def mse_loss(input, label):
+    """1.6: `square_error_cost` then `reduce_mean` (3.3.1's
+    paddle.nn.functional.mse_loss builds 2.x ops)."""
+    return _reduce("reduce_mean")(square_error_cost(input, label))
+
+
+def dice_loss(input, label, epsilon=0.00001, name=None):
+    """1.x (2018-2019): one-hot labels over the last axis, sums over all
+    axes but the batch's, `1 - 2 * inter / (sum + epsilon)` averaged."""
+    label = one_hot(label, depth=input.shape[-1])
+    dims = list(range(1, len(input.shape)))
+    reduce_sum = _reduce("reduce_sum")
+    inse = reduce_sum(input * label, dim=dims)
+    denominator = reduce_sum(input, dim=dims) + reduce_sum(label, dim=dims)
+    return _reduce("reduce_mean")(1 - inse * 2 / (denominator + epsilon))
+
+
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """1.4-1.6's composition: "same label" rows (normalized) as soft labels
+    of the anchor-positive similarities, plus 0.25 * l2_reg times the mean
+    squared norms."""
+    reduce_sum, reduce_mean = _reduce("reduce_sum"), _reduce("reduce_mean")
+    batch_size = labels.shape[0]
+    labels = reshape(labels, shape=[batch_size, 1], inplace=True)
+    labels = expand(labels, expand_times=[1, batch_size])
+    labels = _compare("equal")(labels, transpose(labels, perm=[1, 0])).astype("float32")
+    labels = labels / reduce_sum(labels, dim=1, keep_dim=True)
+    square = _unary("square")
+    l2loss = reduce_mean(reduce_sum(square(anchor), 1)) + \
+        reduce_mean(reduce_sum(square(positive), 1))
+    l2loss = l2loss * 0.25 * l2_reg
+    similarity = matmul(anchor, positive, transpose_x=False, transpose_y=True)
+    softmax_ce = softmax_with_cross_entropy(logits=similarity, label=labels, soft_label=True)
+    return l2loss + reduce_mean(reduce_sum(labels * softmax_ce, 0))
+
+
+def rank_layer(input):
+    """1.4+: the rank, known at build time, as an int32 assign_value."""
+    return assign(numpy.array(len(input.shape), "int32"))
+
+
 def cos_sim(X, Y):
     """1.x's cos_sim, which Paddle 3.3.1 dropped (its cosine_similarity
     differs: a [N] result, eps on the product of the norms), written out of
@@ -3383,6 +3424,40 @@ def _apply_optimize_1x(self, loss, startup_program, params_grads):
     return self._apply_optimize(loss, startup_program, params_grads)
 
 
+_OPTIMIZER_CLASS = []
+
+
+def _optimizer_class_1x(name, factory, base):
+    """1.x's `fluid.optimizer.<Name>Optimizer` as a class (2018's
+    test_optimizer.py subclasses them: `class MockMomentum(
+    optimizer.MomentumOptimizer)`): a subclass of the Paddle 3.3.1
+    optimizer `factory` makes, whose instances the factory builds."""
+    def __new__(klass, *args, **kwargs):
+        _OPTIMIZER_CLASS.append(klass)
+        try:
+            return factory(*args, **kwargs)
+        finally:
+            _OPTIMIZER_CLASS.pop()
+
+    def __init__(self, *args, **kwargs):
+        pass  # built by the factory
+
+    def _create_optimization_pass(self, parameters_and_grads, loss=None,
+                                  startup_program=None, **kwargs):
+        # 1.0-1.4: (parameters_and_grads, loss, startup_program), in loss's
+        # program; 1.5+ and Paddle 3: the default main program.
+        if isinstance(loss, Variable):
+            with framework.program_guard(loss.block.program, startup_program):
+                return base._create_optimization_pass(self, parameters_and_grads, **kwargs)
+        if loss is not None:
+            kwargs["param_group_idx"] = loss
+        return base._create_optimization_pass(self, parameters_and_grads, **kwargs)
+
+    return type(name, (base,), {"__new__": __new__, "__init__": __init__,
+                                "_create_optimization_pass": _create_optimization_pass,
+                                "__module__": "paddle.fluid.optimizer"})
+
+
 def _optimizer(cls, learning_rate, regularization=None, grad_clip=None, **kwargs):
     """A Paddle 3.3.1 optimizer made from 1.x arguments. A Variable learning
     rate (a schedule) goes where 1.x put it, in `_learning_rate_map` of the
@@ -3391,7 +3466,11 @@ def _optimizer(cls, learning_rate, regularization=None, grad_clip=None, **kwargs
     lr = 0.001 if lr_var is not None else float(learning_rate)
     if regularization is not None:
         kwargs["weight_decay"] = regularization
-    opt = cls(learning_rate=lr, grad_clip=grad_clip, **kwargs)
+    if _OPTIMIZER_CLASS:  # a 1.x class (or a script's subclass of one)
+        opt = cls.__new__(_OPTIMIZER_CLASS[-1])
+        cls.__init__(opt, learning_rate=lr, grad_clip=grad_clip, **kwargs)
+    else:
+        opt = cls(learning_rate=lr, grad_clip=grad_clip, **kwargs)
     if lr_var is not None:
         opt._learning_rate_map[framework.default_main_program()] = lr_var
     opt.minimize = types.MethodType(_minimize_1x, opt)
@@ -3449,6 +3528,9 @@ class _Ftrl(paddle.optimizer.Optimizer):
     the `ftrl` op): accumulators `<param>_squared_0` and `<param>_linear_0`
     filled with 0, one `ftrl` op per parameter. 1.x passed `l1` as the op's
     `l2` too (`"l2": self._l1`)."""
+
+    _squared_acc_str = "squared"
+    _linear_acc_str = "linear"
 
     def __init__(self, l1=0.0, l2=0.0, lr_power=-0.5, **kwargs):
         super().__init__(**kwargs)
@@ -3515,6 +3597,94 @@ def Lamb(learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, ep
                      name=name)
     opt.regularization = regularization
     return opt
+
+
+class ExponentialMovingAverage:
+    """1.5-1.6's fluid.optimizer.ExponentialMovingAverage. Paddle 3.3.1's
+    paddle.static.ExponentialMovingAverage cannot stand in: its apply
+    program is built with `paddle.static.nn.cond`, which fails in legacy
+    static mode, and it counts its own steps (`update()` adds an
+    `@EMA_STEP_COUNTER@` increment, apply corrects by `1 - decay^t`). 1.x
+    added no counter in `update()`; its apply program took
+    `@LR_DECAY_COUNTER@` (`_decay_step_counter`, so the apply program
+    increments it too) and divided by `1 - decay^(counter + 1)`; its decay
+    schedule was a Switch. Same variables: `scheduled_ema_decay_rate`,
+    `<param>_ema_N` (0), `<param>.ema_tmp_N`."""
+
+    def __init__(self, decay=0.999, thres_steps=None, name=None):
+        self._decay = decay
+        self._thres_steps = thres_steps
+        self._name = name if name is not None else ""
+        self._decay_var = self._get_ema_decay()
+        self._params_tmps = []
+        for param in framework.default_main_program().global_block().all_parameters():
+            if param.do_model_average is not False:
+                tmp = param.block.create_var(
+                    name=unique_name.generate(".".join([self._name + param.name, "ema_tmp"])),
+                    dtype=param.dtype, persistable=False, stop_gradient=True)
+                self._params_tmps.append((param, tmp))
+        self._ema_vars = {}
+        for param, tmp in self._params_tmps:
+            with param.block.program._optimized_guard([param, tmp]), \
+                    framework.name_scope("moving_average"):
+                self._ema_vars[param.name] = create_global_var(
+                    name=unique_name.generate(self._name + param.name + "_ema"),
+                    shape=param.shape, value=0.0, dtype=param.dtype, persistable=True)
+        self.apply_program = Program()
+        block = self.apply_program.global_block()
+        with program_guard(self.apply_program):
+            decay_pow = self._get_decay_pow(block)
+            for param, tmp in self._params_tmps:
+                param = block._clone_variable(param)
+                tmp = block._clone_variable(tmp)
+                ema = block._clone_variable(self._ema_vars[param.name])
+                assign(param, output=tmp)
+                assign(ema / (1.0 - decay_pow), output=param)
+        self.restore_program = Program()
+        block = self.restore_program.global_block()
+        with program_guard(self.restore_program):
+            for param, tmp in self._params_tmps:
+                tmp = block._clone_variable(tmp)
+                param = block._clone_variable(param)
+                assign(tmp, output=param)
+
+    @contextlib.contextmanager
+    def apply(self, executor, need_restore=True):
+        executor.run(self.apply_program)
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore(executor)
+
+    def restore(self, executor):
+        executor.run(self.restore_program)
+
+    def _get_ema_decay(self):
+        with framework.default_main_program()._lr_schedule_guard():
+            decay_var = create_global_var(shape=[1], value=self._decay, dtype="float32",
+                                          persistable=True, name="scheduled_ema_decay_rate")
+            if self._thres_steps is not None:
+                decay_t = (self._thres_steps + 1.0) / (self._thres_steps + 10.0)
+                with Switch() as switch:
+                    with switch.case(decay_t < self._decay):
+                        assign(decay_t, decay_var)
+                    with switch.default():
+                        assign(numpy.array([self._decay], dtype=numpy.float32), decay_var)
+        return decay_var
+
+    def _get_decay_pow(self, block):
+        steps = _decay_step_counter()
+        decay_var = block._clone_variable(self._decay_var)
+        return _elementwise("elementwise_pow")(decay_var, steps + 1)
+
+    def update(self):
+        for param, tmp in self._params_tmps:
+            with param.block.program._optimized_guard([param, tmp]), \
+                    framework.name_scope("moving_average"):
+                param_ema = self._ema_vars[param.name]
+                ema_t = param_ema * self._decay_var + param * (1 - self._decay_var)
+                assign(ema_t, output=param_ema)
 
 
 # ---------------------------------------------------------------- the modules
@@ -3612,6 +3782,7 @@ def install(run=False):
         sigmoid=_unary("sigmoid"), tanh=_unary("tanh"), softmax=softmax, fc=fc,
         square_error_cost=square_error_cost, log_loss=log_loss, nce=nce, cos_sim=cos_sim,
         smooth_l1=smooth_l1, margin_rank_loss=margin_rank_loss, rank_loss=rank_loss, lrn=lrn,
+        mse_loss=mse_loss, dice_loss=dice_loss, npair_loss=npair_loss, rank=rank_layer,
         image_resize=image_resize, resize_bilinear=resize_bilinear,
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
         sequence_mask=sequence_mask, unstack=unstack,
@@ -3681,6 +3852,7 @@ def install(run=False):
         array_read=paddle.tensor.array_read, array_length=paddle.tensor.array_length,
         create_tensor=paddle.tensor.create_tensor,
         learning_rate_scheduler=_module("paddle.fluid.layers.learning_rate_scheduler",
+                                        _decay_step_counter=_decay_step_counter,
                                         **schedules),
         **schedules,
     )
@@ -3747,8 +3919,16 @@ def install(run=False):
     optimizers = dict(SGD=SGD, Momentum=Momentum, Adagrad=Adagrad, Adam=Adam, Adamax=Adamax,
                       Adadelta=Adadelta, RMSProp=RMSProp, Lamb=Lamb,
                       DecayedAdagrad=DecayedAdagrad, Ftrl=Ftrl)
+    bases = dict(SGD=paddle.optimizer.SGD, Momentum=paddle.optimizer.Momentum,
+                 Adagrad=paddle.optimizer.Adagrad, Adam=paddle.optimizer.Adam,
+                 Adamax=paddle.optimizer.Adamax, Adadelta=paddle.optimizer.Adadelta,
+                 RMSProp=paddle.optimizer.RMSProp, Lamb=paddle.optimizer.Lamb,
+                 DecayedAdagrad=_DecayedAdagrad, Ftrl=_Ftrl)
+    optimizers = {k: _optimizer_class_1x(k + "Optimizer", f, bases[k])
+                  for k, f in optimizers.items()}
     fluid.optimizer = _module("paddle.fluid.optimizer", **optimizers,
                               **{k + "Optimizer": v for k, v in optimizers.items()})
+    fluid.optimizer.ExponentialMovingAverage = ExponentialMovingAverage
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)
     from paddle.base import executor as base_executor
     fluid.executor = _module("paddle.fluid.executor", Executor=Executor,

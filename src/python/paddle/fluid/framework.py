@@ -608,12 +608,40 @@ class Block(object):
             initializer(var, self)
         return var
 
+    def _clone_variable(self, var, force_persistable=True):
+        """A variable of this block declared as `var` is (its name, shape,
+        dtype, type and LoD level), persistable unless `force_persistable`
+        is False, as 1.x's: another program (ExponentialMovingAverage's
+        apply and restore programs) reads and writes the same scope
+        variable."""
+        if not isinstance(var, Variable):
+            raise TypeError("_clone_variable needs a Variable, not %s" % type_name(var))
+        persistable = True if force_persistable else var.persistable
+        kind = int(var.type)
+        if kind in (11, 17):  # STEP_SCOPES, RAW: no shape nor dtype
+            return self.create_var(name=var.name, persistable=var.persistable, type=var.type)
+        if kind == 8:  # SELECTED_ROWS
+            return self.create_var(name=var.name, shape=var.shape, dtype=var.dtype,
+                                   type=var.type, persistable=persistable, is_data=var.is_data)
+        return self.create_var(name=var.name, shape=var.shape, dtype=var.dtype, type=var.type,
+                               lod_level=var.lod_level, persistable=persistable,
+                               is_data=var.is_data)
+
     def create_parameter(self, *args, **kwargs):
+        """A parameter of the global block; its `initializer` writes it
+        here unless an op of the global block already does (a parameter
+        shared by name is initialized once), as 1.x's did. Other
+        variables (`create_var(initializer=)`) get their op every time."""
         global_block = self.program.global_block()
         initializer = kwargs.get("initializer")
         param = Parameter(global_block, *args, **kwargs)
         if initializer is not None:
-            initializer(param, self)
+            init_ops = [op for op in global_block.ops if param.name in op.output_arg_names]
+            if len(init_ops) > 1:
+                raise RuntimeError("param %s is inited by multiple init ops %s"
+                                   % (param.name, [op.type for op in init_ops]))
+            if not init_ops:
+                initializer(param, self)
         return param
 
     def all_parameters(self):

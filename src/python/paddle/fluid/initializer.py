@@ -75,15 +75,6 @@ class Initializer(object):
     def _shape(var):
         return [int(d) for d in var.shape]
 
-    @staticmethod
-    def _initialized(var, block):
-        """Whether an op of `block` already writes `var` (a parameter
-        shared by name is initialized once)."""
-        for op in block.ops:
-            if var.name in op.output_arg_names:
-                return True
-        return False
-
 
 class ConstantInitializer(Initializer):
     def __init__(self, value=0.0, force_cpu=False):
@@ -92,8 +83,6 @@ class ConstantInitializer(Initializer):
         self._force_cpu = force_cpu
 
     def __call__(self, var, block):
-        if self._initialized(var, block):
-            return None
         return block._prepend_op(
             type="fill_constant", outputs={"Out": var},
             attrs={"shape": self._shape(var), "dtype": var.dtype,
@@ -108,8 +97,6 @@ class UniformInitializer(Initializer):
         self._low, self._high, self._seed_value = low, high, seed
 
     def __call__(self, var, block):
-        if self._initialized(var, block):
-            return None
         return block._prepend_op(
             type="uniform_random", outputs={"Out": var},
             attrs={"shape": self._shape(var), "dtype": var.dtype,
@@ -124,8 +111,6 @@ class NormalInitializer(Initializer):
         self._mean, self._std, self._seed_value = loc, scale, seed
 
     def __call__(self, var, block):
-        if self._initialized(var, block):
-            return None
         return block._prepend_op(
             type="gaussian_random", outputs={"Out": var},
             attrs={"shape": self._shape(var), "dtype": var.dtype,
@@ -140,8 +125,6 @@ class TruncatedNormalInitializer(Initializer):
         self._mean, self._std, self._seed_value = loc, scale, seed
 
     def __call__(self, var, block):
-        if self._initialized(var, block):
-            return None
         return block._prepend_op(
             type="truncated_gaussian_random", outputs={"Out": var},
             attrs={"shape": self._shape(var), "dtype": var.dtype,
@@ -155,8 +138,6 @@ class XavierInitializer(Initializer):
         self._seed_value = seed
 
     def __call__(self, var, block):
-        if self._initialized(var, block):
-            return None
         f_in, f_out = _compute_fans(var.shape)
         fan_in = f_in if self._fan_in is None else self._fan_in
         fan_out = f_out if self._fan_out is None else self._fan_out
@@ -172,8 +153,6 @@ class MSRAInitializer(Initializer):
         self._uniform, self._fan_in, self._seed_value = uniform, fan_in, seed
 
     def __call__(self, var, block):
-        if self._initialized(var, block):
-            return None
         f_in, _ = _compute_fans(var.shape)
         fan_in = f_in if self._fan_in is None else self._fan_in
         if self._uniform:
@@ -213,8 +192,6 @@ class NumpyArrayInitializer(Initializer):
         self._value = value
 
     def __call__(self, var, block):
-        if self._initialized(var, block):
-            return None
         ints = framework.convert_dtype(var.dtype) in ("int32", "int64", "int8", "uint8", "int16")
         flat = self._value.flatten().tolist()
         values = [int(v) for v in flat] if ints else [float(v) for v in flat]

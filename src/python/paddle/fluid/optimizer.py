@@ -10,7 +10,10 @@ update op per parameter in name scope `/optimizer_N/` with `op_role`
 Optimize and `op_role_var = [param, grad]`. Parameters update in place
 (`ParamOut` is `Param`).
 """
+import collections
 import contextlib
+
+import numpy as np
 
 from .. import _stack
 from . import clip as _clip
@@ -27,7 +30,7 @@ __all__ = [
     "DecayedAdagrad", "SGDOptimizer", "MomentumOptimizer", "AdagradOptimizer",
     "AdamOptimizer", "AdamaxOptimizer", "AdadeltaOptimizer", "RMSPropOptimizer",
     "LambOptimizer", "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer",
-    "Optimizer",
+    "Optimizer", "ExponentialMovingAverage",
 ]
 
 # op_role values (Paddle's OpRole).
@@ -55,7 +58,7 @@ class Optimizer(object):
 
     # (suffix, fill value (a name: an attribute), shaped like the
     # parameter (else [1]), device)
-    _accumulators = ()
+    _accumulator_specs = ()
 
     def __init__(self, learning_rate, regularization=None, grad_clip=None, name=None):
         if not isinstance(learning_rate, (int, float, Variable)) or isinstance(learning_rate, bool):
@@ -71,7 +74,9 @@ class Optimizer(object):
         self._grad_clip = grad_clip
         self._name = name
         self._learning_rate_map = {}
-        self._accumulators_by_param = {}
+        # 1.x's: {accumulator name: {parameter name: its variable}}.
+        self._accumulators = collections.defaultdict(dict)
+        self.helper = None
 
     # The learning rate.
     def _global_learning_rate(self, program, startup):
@@ -107,7 +112,7 @@ class Optimizer(object):
     def _create_accumulators(self, program, startup, param):
         names = []
         shape = list(param.shape)
-        for suffix, value, like_param, device in self._accumulators:
+        for suffix, value, like_param, device in self._accumulator_specs:
             if isinstance(value, str):
                 value = getattr(self, value)
             # A named optimizer's accumulators are `<param>_<name>_<acc>_N`.
@@ -115,8 +120,9 @@ class Optimizer(object):
                 suffix = "%s_%s" % (self._name, suffix)
             name = unique_name.generate("%s_%s" % (param.name, suffix))
             dims = shape if like_param else [1]
-            program.global_block().create_var(
+            var = program.global_block().create_var(
                 name=name, shape=dims, dtype=param.dtype, persistable=True, stop_gradient=False)
+            self._accumulators[suffix][param.name] = var
             startup.global_block().create_var(
                 name=name, shape=dims, dtype=param.dtype, persistable=True, stop_gradient=True)
             startup.global_block().append_op(
@@ -124,7 +130,7 @@ class Optimizer(object):
                 attrs={"shape": dims, "dtype": param.dtype, "value": float(value),
                        "str_value": _str_float(value), "force_cpu": False, "op_device": device})
             names.append(name)
-        return dict(zip([a[0] for a in self._accumulators], names))
+        return dict(zip([a[0] for a in self._accumulator_specs], names))
 
     def _update_op(self, param, grad, lr, acc, fused_l2):
         raise NotImplementedError()
@@ -192,12 +198,17 @@ class Optimizer(object):
         return append_backward(loss, parameter_list, no_grad_set, callbacks)
 
     def apply_gradients(self, params_grads, loss=None, startup_program=None):
+        """Clipping, regularization and the update ops for `params_grads`
+        (1.x's second half of `minimize`); returns the ops of the update
+        pass, as 1.x's did."""
         program = framework.default_main_program() if loss is None else loss.block.program
-        return self._apply(program, startup_program, params_grads)
+        return self._apply(program, startup_program, params_grads)[0]
+
+    def apply_optimize(self, loss, startup_program, params_grads):
+        """1.5-1.6: `apply_gradients` in `loss`'s program."""
+        return self._apply(loss.block.program, startup_program, params_grads)[0]
 
     def _apply(self, program, startup_program, params_grads, grad_clip=None):
-        if startup_program is None:
-            startup_program = program._startup or framework.default_startup_program()
         pairs = sorted(params_grads, key=lambda pg: pg[0].name)
         clip = grad_clip if grad_clip is not None else self._grad_clip
         if clip is not None:
@@ -205,24 +216,46 @@ class Optimizer(object):
         else:
             pairs = _clip.append_gradient_clip_ops(pairs)
         pairs, fused = self._regularize(program, pairs)
+        ops = self._optimization_pass(program, startup_program, pairs, fused)
+        return ops, pairs
+
+    def _create_optimization_pass(self, parameters_and_grads, loss=None, startup_program=None):
+        """1.x's: the update ops alone (no clipping nor regularization) for
+        `parameters_and_grads`, in `loss`'s program (1.0-1.4's signature)
+        or the default main program (1.5-1.6's); returns the ops the pass
+        appended to the global block (the scaled learning rates, the
+        updates and what `_finish_update` adds)."""
+        if loss is not None:
+            program = loss.block.program
+        else:
+            program = framework.default_main_program()
+        return self._optimization_pass(program, startup_program, parameters_and_grads,
+                                       [None] * len(parameters_and_grads))
+
+    def _optimization_pass(self, program, startup_program, pairs, fused):
+        if startup_program is None:
+            startup_program = program._startup or framework.default_startup_program()
+        kept = [(pg, l2) for pg, l2 in zip(pairs, fused)
+                if pg[1] is not None and getattr(pg[0], "trainable", True)]
+        pairs = [pg for pg, _ in kept]
+        block = program.global_block()
+        start = block.desc.op_count(block.idx)
         lr = self._global_learning_rate(program, startup_program)
         accs = [self._create_accumulators(program, startup_program, p) for p, _ in pairs]
-        block = program.global_block()
-        ops = []
-        for (p, g), acc, l2 in zip(pairs, accs, fused):
+        for (p, g), acc, (_, l2) in zip(pairs, accs, kept):
             with name_scope("optimizer"):
                 param_lr = self._param_learning_rate(p, lr)
                 op_type, inputs, outputs, attrs = self._update_op(p, g, param_lr, acc, l2)
                 with _role(program, _OPTIMIZE, [p.name, g.name]):
-                    ops.append(block.append_op(type=op_type, inputs=inputs, outputs=outputs,
-                                               attrs=attrs))
+                    block.append_op(type=op_type, inputs=inputs, outputs=outputs, attrs=attrs)
         self._finish_update(block, pairs, accs)
-        return ops, pairs
+        return block.ops[start:]
 
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
                  grad_clip=None):
         """Backward, then the update ops; returns `(optimize_ops,
-        params_grads)`."""
+        params_grads)`: the ops of the update pass (the scaled learning
+        rates, the updates and what follows them), as 1.x's did."""
         if grad_clip is not None and not isinstance(grad_clip, _clip.GradientClipBase):
             raise TypeError("grad_clip must be a fluid.clip.GradientClipBy*")
         if startup_program is not None and not isinstance(startup_program, Program):
@@ -250,7 +283,8 @@ class SGDOptimizer(Optimizer):
 
 class MomentumOptimizer(Optimizer):
     _type = "momentum"
-    _accumulators = (("velocity", 0.0, True, ""),)
+    _velocity_acc_str = "velocity"
+    _accumulator_specs = (("velocity", 0.0, True, ""),)
 
     def __init__(self, learning_rate, momentum, use_nesterov=False, regularization=None,
                  grad_clip=None, name=None):
@@ -273,7 +307,11 @@ class MomentumOptimizer(Optimizer):
 
 class AdamOptimizer(Optimizer):
     _type = "adam"
-    _accumulators = (("moment1", 0.0, True, ""), ("moment2", 0.0, True, ""),
+    _moment1_acc_str = "moment1"
+    _moment2_acc_str = "moment2"
+    _beta1_pow_acc_str = "beta1_pow_acc"
+    _beta2_pow_acc_str = "beta2_pow_acc"
+    _accumulator_specs = (("moment1", 0.0, True, ""), ("moment2", 0.0, True, ""),
                      ("beta1_pow_acc", "_beta1", False, "cpu"),
                      ("beta2_pow_acc", "_beta2", False, "cpu"))
 
@@ -298,7 +336,8 @@ class AdamOptimizer(Optimizer):
 
 class AdagradOptimizer(Optimizer):
     _type = "adagrad"
-    _accumulators = (("moment", "_initial", True, ""),)
+    _moment_acc_str = "moment"
+    _accumulator_specs = (("moment", "_initial", True, ""),)
 
     def __init__(self, learning_rate, epsilon=1.0e-6, regularization=None, grad_clip=None,
                  name=None, initial_accumulator_value=0.0):
@@ -320,7 +359,8 @@ class DecayedAdagradOptimizer(Optimizer):
     `decay` out of the op (so it ran with the op's 0.95 whatever was asked);
     fluidc passes it, as 1.6+ did."""
     _type = "decayed_adagrad"
-    _accumulators = (("moment", 0.0, True, ""),)
+    _moment_acc_str = "moment"
+    _accumulator_specs = (("moment", 0.0, True, ""),)
 
     def __init__(self, learning_rate, decay=0.95, epsilon=1.0e-6, regularization=None,
                  grad_clip=None, name=None):
@@ -349,7 +389,7 @@ class FtrlOptimizer(Optimizer):
     _type = "ftrl"
     _squared_acc_str = "squared"
     _linear_acc_str = "linear"
-    _accumulators = ((_squared_acc_str, 0.0, True, ""), (_linear_acc_str, 0.0, True, ""))
+    _accumulator_specs = ((_squared_acc_str, 0.0, True, ""), (_linear_acc_str, 0.0, True, ""))
 
     def __init__(self, learning_rate, l1=0.0, l2=0.0, lr_power=-0.5, regularization=None,
                  grad_clip=None, name=None):
@@ -378,7 +418,10 @@ class FtrlOptimizer(Optimizer):
 
 class RMSPropOptimizer(Optimizer):
     _type = "rmsprop"
-    _accumulators = (("momentum", 0.0, True, ""), ("mean_square", 0.0, True, ""),
+    _momentum_acc_str = "momentum"
+    _mean_square_acc_str = "mean_square"
+    _mean_grad_acc_str = "mean_grad"
+    _accumulator_specs = (("momentum", 0.0, True, ""), ("mean_square", 0.0, True, ""),
                      ("mean_grad", 0.0, True, ""))
 
     def __init__(self, learning_rate, rho=0.95, epsilon=1.0e-6, momentum=0.0, centered=False,
@@ -411,7 +454,10 @@ def _dense_only(op_type, g):
 
 class AdamaxOptimizer(Optimizer):
     _type = "adamax"
-    _accumulators = (("moment", 0.0, True, ""), ("inf_norm", 0.0, True, ""),
+    _moment_acc_str = "moment"
+    _inf_norm_acc_str = "inf_norm"
+    _beta1_pow_acc_str = "beta1_pow_acc"
+    _accumulator_specs = (("moment", 0.0, True, ""), ("inf_norm", 0.0, True, ""),
                      ("beta1_pow_acc", "_beta1", False, ""))
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
@@ -443,7 +489,9 @@ class AdamaxOptimizer(Optimizer):
 
 class AdadeltaOptimizer(Optimizer):
     _type = "adadelta"
-    _accumulators = (("_avg_squared_grad", 0.0, True, ""), ("_avg_squared_update", 0.0, True, ""))
+    _avg_squared_grad_acc_str = "_avg_squared_grad"
+    _avg_squared_update_acc_str = "_avg_squared_update"
+    _accumulator_specs = (("_avg_squared_grad", 0.0, True, ""), ("_avg_squared_update", 0.0, True, ""))
 
     def __init__(self, learning_rate, epsilon=1.0e-6, rho=0.95, regularization=None,
                  grad_clip=None, name=None):
@@ -492,3 +540,122 @@ RMSProp = RMSPropOptimizer
 Lamb = LambOptimizer
 DecayedAdagrad = DecayedAdagradOptimizer
 Ftrl = FtrlOptimizer
+
+
+class ExponentialMovingAverage(object):
+    """Exponential moving averages of the main program's parameters, as
+    1.5-1.6 built them:
+
+    * the constructor makes, in the default main program, the persistable
+      decay rate `scheduled_ema_decay_rate` (with `thres_steps`, a Switch
+      sets it each run to `min(decay, (thres_steps + 1) / (thres_steps +
+      10))`), per parameter an average `<name><param>_ema_N` filled with 0
+      and a `<name><param>.ema_tmp_N` backup, plus two programs of its own:
+      `apply_program` (backup, then the average corrected by `1 -
+      decay^(@LR_DECAY_COUNTER@ + 1)` into the parameter; it carries its
+      own increment of that counter, as 1.x's did) and `restore_program`;
+    * `update()` appends to the main program `ema = ema * decay + param *
+      (1 - decay)` for each parameter;
+    * `apply(executor, need_restore=True)` runs `apply_program` and, as a
+      context manager, `restore_program` on leaving; `restore(executor)`
+      runs `restore_program`.
+    """
+
+    def __init__(self, decay=0.999, thres_steps=None, name=None):
+        from . import layers
+        self._decay = decay
+        self._thres_steps = thres_steps
+        self._name = name if name is not None else ""
+        self._decay_var = self._get_ema_decay()
+
+        main = framework.default_main_program()
+        self._params_tmps = []
+        for param in main.global_block().all_parameters():
+            if param.do_model_average is not False:
+                tmp = param.block.create_var(
+                    name=unique_name.generate(".".join([self._name + param.name, "ema_tmp"])),
+                    dtype=param.dtype, persistable=False, stop_gradient=True)
+                self._params_tmps.append((param, tmp))
+
+        self._ema_vars = {}
+        for param, tmp in self._params_tmps:
+            with param.block.program._optimized_guard([param, tmp]), \
+                    name_scope("moving_average"):
+                self._ema_vars[param.name] = self._create_ema_vars(param)
+
+        self.apply_program = Program()
+        block = self.apply_program.global_block()
+        with framework.program_guard(main_program=self.apply_program):
+            decay_pow = self._get_decay_pow(block)
+            for param, tmp in self._params_tmps:
+                param = block._clone_variable(param)
+                tmp = block._clone_variable(tmp)
+                ema = block._clone_variable(self._ema_vars[param.name])
+                layers.assign(input=param, output=tmp)
+                # The bias correction.
+                ema = ema / (1.0 - decay_pow)
+                layers.assign(input=ema, output=param)
+
+        self.restore_program = Program()
+        block = self.restore_program.global_block()
+        with framework.program_guard(main_program=self.restore_program):
+            for param, tmp in self._params_tmps:
+                tmp = block._clone_variable(tmp)
+                param = block._clone_variable(param)
+                layers.assign(input=tmp, output=param)
+
+    def _get_ema_decay(self):
+        from . import layers
+        with framework.default_main_program()._lr_schedule_guard():
+            decay_var = layers.tensor.create_global_var(
+                shape=[1], value=self._decay, dtype="float32", persistable=True,
+                name="scheduled_ema_decay_rate")
+            if self._thres_steps is not None:
+                decay_t = (self._thres_steps + 1.0) / (self._thres_steps + 10.0)
+                with layers.control_flow.Switch() as switch:
+                    with switch.case(decay_t < self._decay):
+                        layers.tensor.assign(decay_t, decay_var)
+                    with switch.default():
+                        layers.tensor.assign(np.array([self._decay], dtype=np.float32),
+                                             decay_var)
+        return decay_var
+
+    def _get_decay_pow(self, block):
+        from . import layers
+        global_steps = layers.learning_rate_scheduler._decay_step_counter()
+        decay_var = block._clone_variable(self._decay_var)
+        return layers.elementwise_pow(decay_var, global_steps + 1)
+
+    def _create_ema_vars(self, param):
+        from . import layers
+        return layers.create_global_var(
+            name=unique_name.generate(self._name + param.name + "_ema"), shape=param.shape,
+            value=0.0, dtype=param.dtype, persistable=True)
+
+    def update(self):
+        """Appends the averages' update to the main program (call it once,
+        in the training program)."""
+        from . import layers
+        for param, tmp in self._params_tmps:
+            with param.block.program._optimized_guard([param, tmp]), \
+                    name_scope("moving_average"):
+                param_ema = self._ema_vars[param.name]
+                ema_t = param_ema * self._decay_var + param * (1 - self._decay_var)
+                layers.assign(input=ema_t, output=param_ema)
+
+    @contextlib.contextmanager
+    def apply(self, executor, need_restore=True):
+        """Runs `apply_program`: the parameters hold their averages until
+        the `with` block ends (then `restore`, unless `need_restore` is
+        False)."""
+        executor.run(self.apply_program)
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore(executor)
+
+    def restore(self, executor):
+        """Runs `restore_program`: the parameters get back the values
+        `apply` saved."""
+        executor.run(self.restore_program)

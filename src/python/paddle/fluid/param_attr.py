@@ -7,9 +7,12 @@ __all__ = ["ParamAttr", "WeightNormParamAttr"]
 
 
 class ParamAttr(object):
+    # do_model_average: True by default, as 1.6 (1.0-1.5 said False but
+    # never passed it on: their parameters had None, which
+    # ExponentialMovingAverage and ModelAverage took as "average it").
     def __init__(self, name=None, initializer=None, learning_rate=1.0,
                  regularizer=None, trainable=True, gradient_clip=None,
-                 do_model_average=False):
+                 do_model_average=True):
         if name is not None and not isinstance(name, str):
             raise TypeError("ParamAttr's name must be a str, not %s" % type(name).__name__)
         if initializer is not None and not isinstance(initializer, _init.Initializer):

@@ -106,6 +106,16 @@ def _neg(self):
     return _scale(self, -1.0, 0.0)
 
 
+def _astype(self, dtype):
+    """`x.astype(dtype)`: a `cast` into a `tmp_N` variable, as 1.x's
+    math_op_patch built it (not the cast layer's `cast_N.tmp_0`)."""
+    block = self.block.program.current_block()
+    out = _tmp(block, dtype)
+    block.append_op(type="cast", inputs={"X": [self]}, outputs={"Out": [out]},
+                    attrs={"in_dtype": self.dtype, "out_dtype": out.dtype})
+    return out
+
+
 def monkey_patch_variable():
     def add(n, integer):
         return (1.0, n)
@@ -145,4 +155,5 @@ def monkey_patch_variable():
                           ("__eq__", "equal"), ("__ne__", "not_equal")):
         setattr(Variable, name, _compare(op_type))
     Variable.__neg__ = _neg
+    Variable.astype = _astype
     Variable.__hash__ = lambda self: id(self)

@@ -33,6 +33,7 @@ __all__ = [
     "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "warpctc", "ctc_greedy_decoder", "edit_distance",
+    "mse_loss", "dice_loss", "npair_loss", "rank",
 ]
 
 
@@ -1284,3 +1285,66 @@ def beam_search_decode(ids, scores, beam_size, end_id, name=None):
                               "SentenceScores": sentence_scores},
                      attrs={"beam_size": beam_size, "end_id": end_id})
     return sentence_ids, sentence_scores
+
+
+def mse_loss(input, label):
+    """The mean of `(input - label)^2` (1.6): `square_error_cost`, then
+    `reduce_mean`."""
+    return reduce_mean(square_error_cost(input, label))
+
+
+def dice_loss(input, label, epsilon=0.00001, name=None):
+    """`1 - 2 |input * label| / (|input| + |label| + epsilon)` per sample,
+    averaged over the batch: `label` (int ids `[..., 1]`) becomes one-hot
+    over `input`'s last axis (the classes), the sums run over every axis but
+    the batch's."""
+    _check_var(input, "input", "dice_loss")
+    _check_var(label, "label", "dice_loss")
+    if name is not None:
+        from ... import _stack
+        warnings.warn("dice_loss: Paddle 1.x's layer did not use name=%r (its ops are named "
+                      "by their types); fluidc does the same" % (name,),
+                      stacklevel=_stack.user_stacklevel())
+    label = one_hot(label, depth=input.shape[-1])
+    reduce_dim = list(range(1, len(input.shape)))
+    inse = reduce_sum(input * label, dim=reduce_dim)
+    dice_denominator = reduce_sum(input, dim=reduce_dim) + reduce_sum(label, dim=reduce_dim)
+    dice_score = 1 - inse * 2 / (dice_denominator + epsilon)
+    return reduce_mean(dice_score)
+
+
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """The N-pair loss (Sohn 2016), as 1.4-1.6 composed it: the soft
+    cross entropy of the anchor-positive similarities (`anchor ×
+    positiveᵀ`) against the rows of "same label" (normalized), plus
+    `l2_reg * 0.25` times the mean squared norms of both embeddings.
+    `labels` is `[batch_size]`; the batch size must be known when the
+    program is built."""
+    from .control_flow import equal
+    from .ops import square
+    _check_var(anchor, "anchor", "npair_loss")
+    _check_var(positive, "positive", "npair_loss")
+    _check_var(labels, "labels", "npair_loss")
+    beta = 0.25
+    batch_size = labels.shape[0]
+    labels = reshape(labels, shape=[batch_size, 1], inplace=True)
+    labels = expand(labels, expand_times=[1, batch_size])
+    labels = equal(labels, transpose(labels, perm=[1, 0])).astype('float32')
+    labels = labels / reduce_sum(labels, dim=1, keep_dim=True)
+    l2loss = reduce_mean(reduce_sum(square(anchor), 1)) \
+        + reduce_mean(reduce_sum(square(positive), 1))
+    l2loss = l2loss * beta * l2_reg
+    similarity_matrix = matmul(anchor, positive, transpose_x=False, transpose_y=True)
+    softmax_ce = softmax_with_cross_entropy(logits=similarity_matrix, label=labels,
+                                            soft_label=True)
+    cross_entropy = reduce_sum(labels * softmax_ce, 0)
+    celoss = reduce_mean(cross_entropy)
+    return l2loss + celoss
+
+
+def rank(input):
+    """The number of dimensions of `input`, known when the program is
+    built: an int32 constant (`assign_value`)."""
+    from .tensor import assign
+    _check_var(input, "input", "rank")
+    return assign(np.array(len(input.shape), 'int32'))

@@ -141,7 +141,7 @@ def assign(input, output=None):
         else:
             dtype, values = core.VarDesc.VarType.FP32, [float(v) for v in flat]
     if output is None:
-        helper = LayerHelper("assign")
+        # The helper made above names it (`assign_N.tmp_0`), as 1.x's.
         output = helper.create_variable_for_type_inference(dtype=dtype)
     helper.append_op(type="assign_value", outputs={"Out": [output]},
                      attrs={"dtype": dtype, "shape": shape, "values": values})
