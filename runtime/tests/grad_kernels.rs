@@ -215,7 +215,10 @@ impl Case {
             .iter()
             .map(|s| {
                 let i = self.outputs.iter().position(|o| o == s).expect("output");
-                (i, rng.tensor(outs[i].shape(), -1.0, 1.0))
+                // An output's gradient keeps the output's LoD, as 1.x's
+                // grad ops shared it (sequence_unpad_grad reads it).
+                let w = rng.tensor(outs[i].shape(), -1.0, 1.0);
+                (i, w.with_lod(outs[i].lod().to_vec()))
             })
             .collect();
         let loss = |inputs: &[(&'static str, Tensor)]| -> f64 {
@@ -974,6 +977,44 @@ fn sequence_expand_grads_match_finite_differences() {
             .input("Y", y)
             .attr("ref_level", AttrValue::Int(ref_level))
             .constant("Y")
+            .check(&mut rng);
+    }
+}
+
+/// 1.x's `sequence_pad` (sequences of 2, 0 and 3 rows padded to 4 with
+/// one step; two LoD levels padded by level 0, to the longest) and
+/// `sequence_unpad` (lengths 1, 3 and 0 of 3 padded steps, and of a
+/// rank-2 `X`): padding takes no gradient, unpadding's pads with zeros.
+#[test]
+fn sequence_pad_grads_match_finite_differences() {
+    let mut rng = Rng(61);
+    let step = Tensor::from_vec(&[2], vec![0.5f64, -0.5]).expect("pad");
+    let scalar = Tensor::from_vec(&[1], vec![2.0f64]).expect("pad");
+    let cases = [
+        (
+            rng_tensor_with_lod(&mut rng, &[5, 2], vec![vec![0, 2, 2, 5]]),
+            step,
+            4,
+        ),
+        (
+            rng_tensor_with_lod(&mut rng, &[6, 1, 2], vec![vec![0, 2, 3], vec![0, 1, 3, 6]]),
+            scalar,
+            -1,
+        ),
+    ];
+    for (x, pad, padded_length) in cases {
+        Case::new("sequence_pad")
+            .input("X", x)
+            .input("PadValue", pad)
+            .outputs(&["Out", "Length"])
+            .attr("padded_length", AttrValue::Int(padded_length))
+            .constant("PadValue")
+            .check(&mut rng);
+    }
+    for shape in [vec![3, 3, 2], vec![3, 3]] {
+        Case::new("sequence_unpad")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .input("Length", labels(&[3], vec![1, 3, 0]))
             .check(&mut rng);
     }
 }

@@ -1,6 +1,9 @@
 //! `sequence_pool`, `sequence_softmax` and `sequence_conv` with their
 //! grads, over the sequences of `X`'s last LoD level as Paddle's CPU
-//! functors compute them; `sequence_mask`, lengths to a mask.
+//! functors compute them; `sequence_mask`, lengths to a mask; 1.x's
+//! `sequence_pad` and `sequence_unpad` with their grads, between a LoD
+//! batch and padded `[sequences, length, ...]` rows, as 1.x's
+//! `PaddingLoDTensorFunctor` and `UnpaddingLoDTensorFunctor` copy them.
 use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
@@ -8,7 +11,7 @@ use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{f64s, i64s, needs_float, tensor};
 use crate::ops::optim::Real;
-use crate::tensor::{alloc, dtype_name, Tensor};
+use crate::tensor::{alloc, dtype_name, with_data, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_pool", sequence_pool);
@@ -18,6 +21,269 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_conv", sequence_conv);
     r.add("sequence_conv_grad", sequence_conv_grad);
     r.add("sequence_mask", sequence_mask);
+    r.add("sequence_pad", sequence_pad);
+    r.add("sequence_pad_grad", sequence_pad_grad);
+    r.add("sequence_unpad", sequence_unpad);
+    r.add("sequence_unpad_grad", sequence_unpad_grad);
+}
+
+/// The sequences of LoD level 0 in rows of the tensor (Paddle's
+/// `ToAbsOffset(lod)[0]`: the offsets mapped through the finer levels).
+fn row_offsets(lod: &[Vec<usize>]) -> Vec<usize> {
+    let mut top = lod.first().cloned().unwrap_or_default();
+    for level in lod.iter().skip(1) {
+        for o in top.iter_mut() {
+            *o = level.get(*o).copied().unwrap_or(*o);
+        }
+    }
+    top
+}
+
+/// The dtypes 1.x registered its padding kernels for.
+fn pad_dtype(t: &Tensor, op: &str) -> Result<(), KernelError> {
+    match t.dtype() {
+        VarKind::Fp32 | VarKind::Fp64 | VarKind::Int32 | VarKind::Int64 => Ok(()),
+        other => Err(KernelError::Dtype(format!(
+            "{op} takes float32, float64, int32 or int64, not {}",
+            dtype_name(other)
+        ))),
+    }
+}
+
+/// How many elements one row (time step) of `shape` holds.
+fn row_width(shape: &[i64]) -> usize {
+    shape
+        .iter()
+        .skip(1)
+        .map(|&d| usize::try_from(d).unwrap_or(0))
+        .product()
+}
+
+/// Padded `[seqs.len(), padded, step...]` from the rows `seqs` of `x`
+/// (`step` elements each), the rest filled with `fill` (one value or one
+/// step); what `PaddingLoDTensorFunctor` writes.
+fn pad_rows(
+    x: &Tensor,
+    seqs: &[(usize, usize)],
+    padded: usize,
+    fill: &Tensor,
+    step_dims: &[i64],
+) -> Result<Tensor, KernelError> {
+    let step: usize = step_dims.iter().map(|&d| d.max(0) as usize).product();
+    let mut shape = vec![seqs.len() as i64, padded as i64];
+    shape.extend_from_slice(step_dims);
+    let fill = fill.cast(x.dtype())?;
+    let data = with_data!(x.data(), |v: T| {
+        let f: &[T] = fill.values::<T>().unwrap_or(&[]);
+        let mut out: Vec<T> = Vec::with_capacity(alloc::check(&shape, T::KIND)?);
+        for &(a, b) in seqs {
+            out.extend_from_slice(&v[a * step..b * step]);
+            for _ in (b - a)..padded {
+                if f.len() == 1 {
+                    out.extend(std::iter::repeat_n(f[0], step));
+                } else {
+                    out.extend_from_slice(f);
+                }
+            }
+        }
+        T::wrap(out.into())
+    });
+    Tensor::new(&shape, data)
+}
+
+/// `sequence_pad`: each sequence of `X`'s LoD level 0 as `padded_length`
+/// rows (-1: the longest sequence's), padded after its end with
+/// `PadValue` (a scalar or one step); `Length` the sequences' lengths
+/// (int64). `Out` has no LoD.
+fn sequence_pad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, pad) = (l.input("X")?, l.input("PadValue")?);
+    let (out, length) = (l.output("Out")?, l.output("Length")?);
+    let padded_length = l.int("padded_length")?;
+    compute(move |s| {
+        let (xt, pt) = (s.tensor(&x)?, s.tensor(&pad)?);
+        pad_dtype(&xt, "sequence_pad")?;
+        if xt.shape().len() < 2 {
+            return Err(KernelError::Shape(format!(
+                "X `{}` has shape {:?}; it must have rank 2 or more",
+                x.name,
+                xt.shape()
+            )));
+        }
+        if xt.lod().is_empty() {
+            return Err(KernelError::Invalid(format!(
+                "X `{}` of sequence_pad has no LoD; feed it as a LoD tensor (fluid.create_lod_tensor)",
+                x.name
+            )));
+        }
+        let offsets = row_offsets(xt.lod());
+        let seqs: Vec<(usize, usize)> = offsets.windows(2).map(|w| (w[0], w[1])).collect();
+        let longest = seqs.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+        let padded = match padded_length {
+            -1 => longest,
+            n => usize::try_from(n)
+                .ok()
+                .filter(|&n| n >= longest)
+                .ok_or_else(|| {
+                    KernelError::Attribute(format!(
+                        "padded_length {n} must be -1 or not less than the longest sequence ({longest})"
+                    ))
+                })?,
+        };
+        let step = row_width(xt.shape());
+        if pt.numel() != 1 && pt.numel() != step {
+            return Err(KernelError::Shape(format!(
+                "PadValue `{}` has shape {:?}; it must hold 1 value or one time step of {step}",
+                pad.name,
+                pt.shape()
+            )));
+        }
+        let t = pad_rows(&xt, &seqs, padded, &pt, &xt.shape()[1..])?;
+        let lengths: Vec<i64> = seqs.iter().map(|&(a, b)| (b - a) as i64).collect();
+        let lt = Tensor::from_vec(&[lengths.len() as i64], lengths)?;
+        drop((xt, pt));
+        s.set_tensor(&out, t);
+        s.set_tensor(&length, lt);
+        Ok(())
+    })
+}
+
+/// `X@GRAD` of `sequence_pad`: each sequence's rows of `Out@GRAD` (the
+/// padding's gradient dropped), with `X`'s LoD.
+fn sequence_pad_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, gt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let offsets = row_offsets(xt.lod());
+        let seqs: Vec<(usize, usize)> = offsets.windows(2).map(|w| (w[0], w[1])).collect();
+        let step = row_width(xt.shape());
+        let padded = gt.shape().get(1).copied().unwrap_or(0).max(0) as usize;
+        if gt.shape().first() != Some(&(seqs.len() as i64))
+            || gt.numel() != seqs.len() * padded * step
+            || seqs.iter().any(|&(a, b)| b - a > padded)
+        {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD has shape {:?}; it must be the {} padded sequences of X `{}` {:?}",
+                gt.shape(),
+                seqs.len(),
+                x.name,
+                xt.shape()
+            )));
+        }
+        let rows: Vec<(usize, usize)> = seqs
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| (i * padded, i * padded + b - a))
+            .collect();
+        let flat = gt.reshaped(&[(seqs.len() * padded) as i64, step as i64])?;
+        let t = crate::ops::lod::take_rows(&flat, &rows)?
+            .reshaped(xt.shape())?
+            .with_lod(xt.lod().to_vec());
+        drop((xt, gt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `sequence_unpad`: the first `Length[i]` rows of each padded sequence
+/// `X[i]`, one after another, with LoD `[[0, Length[0], ...]]`; a rank-2
+/// `X` gives `[rows, 1]`.
+fn sequence_unpad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, len, out) = (l.input("X")?, l.input("Length")?, l.output("Out")?);
+    compute(move |s| {
+        let (xt, lt) = (s.tensor(&x)?, s.tensor(&len)?);
+        pad_dtype(&xt, "sequence_unpad")?;
+        if !matches!(lt.dtype(), VarKind::Int32 | VarKind::Int64) {
+            return Err(KernelError::Dtype(format!(
+                "Length `{}` is {}; it takes int64 lengths",
+                len.name,
+                dtype_name(lt.dtype())
+            )));
+        }
+        let dims = xt.shape();
+        if dims.len() < 2 || lt.shape().len() != 1 || lt.shape()[0] != dims[0] {
+            return Err(KernelError::Shape(format!(
+                "X `{}` {:?} must be padded sequences (rank 2 or more) and Length `{}` {:?} their lengths",
+                x.name,
+                dims,
+                len.name,
+                lt.shape()
+            )));
+        }
+        let padded = dims[1].max(0) as usize;
+        let step = row_width(&dims[1..]);
+        let mut offsets = vec![0usize];
+        let mut rows = Vec::new();
+        for (i, &n) in i64s(&lt)?.iter().enumerate() {
+            let n = usize::try_from(n)
+                .ok()
+                .filter(|&n| n <= padded)
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "Length[{i}] is {n}; it must be in [0, {padded}], the padded length"
+                    ))
+                })?;
+            rows.push((i * padded, i * padded + n));
+            offsets.push(offsets[offsets.len() - 1] + n);
+        }
+        let flat = xt.reshaped(&[dims[0] * padded as i64, step as i64])?;
+        let mut shape = vec![offsets[offsets.len() - 1] as i64];
+        if dims.len() == 2 {
+            shape.push(1);
+        } else {
+            shape.extend_from_slice(&dims[2..]);
+        }
+        let t = crate::ops::lod::take_rows(&flat, &rows)?
+            .reshaped(&shape)?
+            .with_lod(vec![offsets]);
+        drop((xt, lt));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `X@GRAD` of `sequence_unpad`: `Out@GRAD`'s sequences (its LoD level
+/// 0) padded with zeros to `X`'s padded length, in `X`'s shape.
+fn sequence_unpad_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, gt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        if gt.lod().is_empty() {
+            return Err(KernelError::Invalid(format!(
+                "Out@GRAD of sequence_unpad (X `{}`) has no LoD; the op before it must keep Out's LoD in its gradient",
+                x.name
+            )));
+        }
+        let dims = xt.shape();
+        let offsets = row_offsets(gt.lod());
+        let seqs: Vec<(usize, usize)> = offsets.windows(2).map(|w| (w[0], w[1])).collect();
+        let padded = dims.get(1).copied().unwrap_or(0).max(0) as usize;
+        let step = row_width(&dims[1..]);
+        if dims.len() < 2
+            || seqs.len() as i64 != dims[0]
+            || gt.numel() != offsets.last().copied().unwrap_or(0) * step
+            || seqs.iter().any(|&(a, b)| b - a > padded)
+        {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD {:?} (LoD {:?}) does not unpad X `{}` {:?}",
+                gt.shape(),
+                gt.lod(),
+                x.name,
+                dims
+            )));
+        }
+        let rows = gt.reshaped(&[offsets.last().copied().unwrap_or(0) as i64, step as i64])?;
+        let zero = Tensor::zeros(gt.dtype(), &[1])?;
+        let t = pad_rows(&rows, &seqs, padded, &zero, &[step as i64])?.reshaped(dims)?;
+        drop((xt, gt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
 }
 
 /// `sequence_mask`: for each length `n` of `X`, a row of `maxlen` values,

@@ -1765,6 +1765,105 @@ def sequence_mask(x, maxlen=None, dtype='int64', name=None):
     return out
 
 
+# 1.x's sequence_pad and sequence_unpad, which Paddle 3.3.1 dropped:
+# computed in numpy by py_funcs (forward and backward), after 1.x's
+# PaddingLoDTensorFunctor / UnpaddingLoDTensorFunctor.
+
+
+def _seq_row_offsets(lod):
+    """Level 0 of `lod` in rows (1.x's ToAbsOffset(lod)[0])."""
+    top = list(lod[0])
+    for level in lod[1:]:
+        top = [level[o] for o in top]
+    return top
+
+
+def _seq_padded(rows, spans, padded, fill):
+    out = numpy.empty((len(spans), padded) + rows.shape[1:], dtype=rows.dtype)
+    out[...] = fill
+    for i, (a, b) in enumerate(spans):
+        out[i, :b - a] = rows[a:b]
+    return out
+
+
+def sequence_pad(x, pad_value, maxlen=None, name=None):
+    """1.x's sequence_pad layer: `(Out, Length)`, `Out` the sequences of
+    `x`'s LoD level 0 padded after their end with `pad_value` to `maxlen`
+    steps (None: the longest), `Length` their int64 lengths."""
+    helper = LayerHelper("sequence_pad", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    length = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape([-1, 1 if maxlen is None else maxlen] + list(x.shape[1:]))
+    length.desc.set_shape([-1])
+    pad_value.stop_gradient = True
+    length.stop_gradient = True
+
+    def spans(xt):
+        offsets = _seq_row_offsets(list(xt.lod()))
+        return list(zip(offsets[:-1], offsets[1:]))
+
+    def forward(xt, pt):
+        rows = numpy.array(xt)
+        sp = spans(xt)
+        longest = max([b - a for a, b in sp] + [0])
+        padded = longest if maxlen is None or maxlen == -1 else maxlen
+        if padded < longest:
+            raise ValueError("The Attr(padded_length) must be -1 or an int greater than "
+                             "the length of the longest original sequence.")
+        fill = numpy.array(pt).astype(rows.dtype).reshape(-1)
+        fill = fill[0] if fill.size == 1 else fill.reshape(rows.shape[1:])
+        lengths = numpy.array([b - a for a, b in sp], dtype="int64")
+        return _ifelse_tensor(_seq_padded(rows, sp, padded, fill), []), _ifelse_tensor(lengths, [])
+
+    def backward(xt, pt, dout, dlength):
+        d = numpy.array(dout)
+        dx = numpy.concatenate([d[i, :b - a] for i, (a, b) in enumerate(spans(xt))]
+                               + [d[:0, 0]])
+        return dx.reshape(numpy.array(xt).shape), None
+
+    paddle.static.py_func(forward, [x, pad_value], [out, length], backward_func=backward,
+                          skip_vars_in_backward_input=[out, length])
+    return out, length
+
+
+def sequence_unpad(x, length, name=None):
+    """1.x's sequence_unpad layer: the first `length[i]` steps of each
+    `x[i]`, as a LoD tensor of one level."""
+    helper = LayerHelper("sequence_unpad", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape([-1] + (list(x.shape[2:]) if len(x.shape) > 2 else [1]))
+    length.stop_gradient = True
+
+    def spans(xt, lt):
+        lengths = numpy.array(lt).reshape(-1).astype("int64")
+        return [(i, int(n)) for i, n in enumerate(lengths)]
+
+    def forward(xt, lt):
+        arr = numpy.array(xt)
+        sp = spans(xt, lt)
+        step = arr.shape[2:] if arr.ndim > 2 else (1,)
+        rows = numpy.concatenate([arr[i, :n].reshape((n,) + step) for i, n in sp]
+                                 + [arr[:0, 0].reshape((0,) + step)])
+        offsets = [0]
+        for _, n in sp:
+            offsets.append(offsets[-1] + n)
+        return _ifelse_tensor(rows, [offsets])
+
+    def backward(xt, lt, dout):
+        arr = numpy.array(xt)
+        d = numpy.array(dout)
+        dx = numpy.zeros_like(arr)
+        at = 0
+        for i, n in spans(xt, lt):
+            dx[i, :n] = d[at:at + n].reshape((n,) + arr.shape[2:])
+            at += n
+        return dx, None
+
+    paddle.static.py_func(forward, [x, length], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
 def pad(x, paddings, pad_value=0.0, name=None):
     helper = LayerHelper("pad", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
@@ -3504,6 +3603,7 @@ def install(run=False):
         image_resize=image_resize, resize_bilinear=resize_bilinear,
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
         sequence_mask=sequence_mask, unstack=unstack,
+        sequence_pad=sequence_pad, sequence_unpad=sequence_unpad,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

@@ -8,6 +8,7 @@ from ..layer_helper import LayerHelper
 __all__ = [
     "sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax",
     "sequence_conv", "sequence_expand", "lod_reset", "sequence_mask",
+    "sequence_pad", "sequence_unpad",
 ]
 
 _POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
@@ -150,4 +151,39 @@ def sequence_mask(x, maxlen=None, dtype='int64', name=None):
             attrs['maxlen'] = maxlen
     helper.append_op(type='sequence_mask', inputs=inputs, outputs={'Y': out}, attrs=attrs)
     out.stop_gradient = True
+    return out
+
+
+def sequence_pad(x, pad_value, maxlen=None, name=None):
+    """Pads the sequences of `x` (1.x's layer, since 1.0) to `maxlen` steps
+    (None: the longest sequence's) with `pad_value`, a Variable holding one
+    value or one step; returns `(Out, Length)`: the padded
+    `[sequences, maxlen, ...]` tensor and the int64 lengths."""
+    _check_var(x, "x", "sequence_pad")
+    _check_var(pad_value, "pad_value", "sequence_pad")
+    helper = LayerHelper('sequence_pad', input=x, **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    length = helper.create_variable_for_type_inference(dtype)
+    pad_value.stop_gradient = True
+    length.stop_gradient = True
+    if maxlen is None:
+        maxlen = -1
+    helper.append_op(type='sequence_pad', inputs={'X': x, 'PadValue': pad_value},
+                     outputs={'Out': out, 'Length': length},
+                     attrs={'padded_length': maxlen})
+    return out, length
+
+
+def sequence_unpad(x, length, name=None):
+    """The padding of `x` removed (1.x's layer, since 1.0): the first
+    `length[i]` steps of each `x[i]`, as a LoD tensor of one level."""
+    _check_var(x, "x", "sequence_unpad")
+    _check_var(length, "length", "sequence_unpad")
+    helper = LayerHelper('sequence_unpad', input=x, **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    length.stop_gradient = True
+    helper.append_op(type='sequence_unpad', inputs={'X': x, 'Length': length},
+                     outputs={'Out': out})
     return out
