@@ -244,7 +244,12 @@ impl Case {
             .iter()
             .filter(|(s, t)| !self.constant.contains(s) && t.dtype() == VarKind::Fp64)
             .map(|(s, _)| *s)
-            .filter(|s| grad.outputs_of(&format!("{s}@GRAD")).len() == 1)
+            // The grad op writes `s`'s gradient (in `X@GRAD`, or in
+            // another slot when its grad is a forward op: sequence_reverse).
+            .filter(|s| {
+                let g = format!("{}@GRAD", Case::var(s));
+                grad.output_names().filter(|n| *n == g).count() == 1
+            })
             .collect();
         assert!(!wrt.is_empty(), "{}: nothing to differentiate", self.ty);
         let fetch: Vec<String> = wrt
@@ -1017,6 +1022,94 @@ fn sequence_pad_grads_match_finite_differences() {
             .input("Length", labels(&[3], vec![1, 3, 0]))
             .check(&mut rng);
     }
+}
+
+/// 1.x's sequence editing ops: `sequence_reverse` (its grad the op
+/// itself, on `Y@GRAD` with `Y`'s LoD), `sequence_slice` (int64 offsets
+/// and lengths, an empty slice), `sequence_reshape` (widths 2 to 4) and
+/// `sequence_expand_as` (a row copied 0 times).
+#[test]
+fn sequence_edit_grads_match_finite_differences() {
+    let mut rng = Rng(67);
+    Case::new("sequence_reverse")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[5, 2], vec![vec![0, 2, 2, 5]]),
+        )
+        .outputs(&["Y"])
+        .check(&mut rng);
+    Case::new("sequence_slice")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[6, 2], vec![vec![0, 3, 5, 6]]),
+        )
+        .input("Offset", labels(&[3, 1], vec![1, 0, 1]))
+        .input("Length", labels(&[3, 1], vec![2, 1, 0]))
+        .check(&mut rng);
+    Case::new("sequence_reshape")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[6, 2], vec![vec![0, 2, 6]]),
+        )
+        .attr("new_dim", AttrValue::Int(4))
+        .check(&mut rng);
+    let y = Tensor::from_vec(&[5, 1], vec![0.0f64; 5])
+        .expect("y")
+        .with_lod(vec![vec![0, 2, 2, 5]]);
+    Case::new("sequence_expand_as")
+        .input("X", rng.tensor(&[3, 2], -1.0, 1.0))
+        .input("Y", y)
+        .constant("Y")
+        .check(&mut rng);
+}
+
+/// `sequence_concat` is linear: fed distinct values, each row of `Out`
+/// names the element it came from, so `X@GRAD` of `L = sum(W * Out)` is
+/// `W` at the place each element went (an input with an empty sequence
+/// included, and a gradient not wanted).
+#[test]
+fn sequence_concat_grad_routes_each_row_back() {
+    let a = Tensor::from_vec(&[3, 2], (0..6).map(f64::from).collect::<Vec<_>>())
+        .expect("a")
+        .with_lod(vec![vec![0, 1, 3]]);
+    let b = Tensor::from_vec(&[2, 2], (6..10).map(f64::from).collect::<Vec<_>>())
+        .expect("b")
+        .with_lod(vec![vec![0, 0, 2]]);
+    let c = Tensor::from_vec(&[1, 2], vec![10.0f64, 11.0])
+        .expect("c")
+        .with_lod(vec![vec![0, 1, 1]]);
+    let feeds = vec![
+        ("a".to_string(), a),
+        ("b".to_string(), b),
+        ("c".to_string(), c),
+    ];
+    let forward = Op::new("sequence_concat")
+        .input("X", &["a", "b", "c"])
+        .output("Out", &["out"]);
+    let out = &run_ops(&[forward], &feeds, &["out".into()])[0];
+    assert_eq!(out.lod(), &[vec![0, 2, 6]]);
+    let mut rng = Rng(71);
+    let w = rng
+        .tensor(out.shape(), -1.0, 1.0)
+        .with_lod(out.lod().to_vec());
+    let mut want = [0.0f64; 12];
+    let (ov, wv) = (
+        out.values::<f64>().expect("f64"),
+        w.values::<f64>().expect("f64"),
+    );
+    for (o, g) in ov.iter().zip(wv) {
+        want[*o as usize] = *g;
+    }
+    let grad = Op::new("sequence_concat_grad")
+        .input("X", &["a", "b", "c"])
+        .input("Out@GRAD", &["w"])
+        .output("X@GRAD", &["a@GRAD", "@EMPTY@", "c@GRAD"]);
+    let mut feeds = feeds;
+    feeds.push(("w".into(), w));
+    let got = run_ops(&[grad], &feeds, &["a@GRAD".into(), "c@GRAD".into()]);
+    assert_eq!(got[0].values::<f64>(), Some(&want[0..6]));
+    assert_eq!(got[0].lod(), &[vec![0, 1, 3]]);
+    assert_eq!(got[1].values::<f64>(), Some(&want[10..12]));
 }
 
 fn rng_tensor_with_lod(rng: &mut Rng, shape: &[i64], lod: Vec<Vec<usize>>) -> Tensor {

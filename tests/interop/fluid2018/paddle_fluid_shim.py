@@ -1864,6 +1864,165 @@ def sequence_unpad(x, length, name=None):
     return out
 
 
+# 1.x's sequence_reverse, sequence_concat, sequence_slice, sequence_reshape,
+# sequence_enumerate and sequence_expand_as, which Paddle 3.3.1 dropped:
+# numpy in py_funcs (forward and backward), the LoD set as 1.x's kernels
+# set it.
+
+
+def _seq_level0(t):
+    return [int(o) for o in t.lod()[0]]
+
+
+def _seq_func(layer, inputs, out_dtype, shape, forward, backward=None, name=None,
+              out_name=None):
+    helper = LayerHelper(layer, name=name)
+    if out_name is None:
+        out = helper.create_variable_for_type_inference(dtype=out_dtype)
+    else:
+        out = helper.create_variable(name=out_name, dtype=out_dtype, persistable=False)
+    out.desc.set_shape(shape)
+    paddle.static.py_func(forward, inputs, out, backward_func=backward,
+                          skip_vars_in_backward_input=[out] if backward else None)
+    return out
+
+
+def sequence_reverse(x, name=None):
+    """Each sequence of `x` reversed, the LoD kept; its gradient the same."""
+    def rev(arr, lod):
+        return numpy.concatenate([arr[a:b][::-1] for a, b in zip(lod[:-1], lod[1:])]
+                                 + [arr[:0]])
+
+    def forward(xt):
+        return _ifelse_tensor(rev(numpy.array(xt), _seq_level0(xt)), [_seq_level0(xt)])
+
+    def backward(xt, dy):
+        return rev(numpy.array(dy), _seq_level0(xt))
+
+    return _seq_func("sequence_reverse", [x], x.dtype, list(x.shape), forward, backward,
+                     out_name=name)
+
+
+def sequence_concat(input, name=None):
+    """Sequence i of each input, in turn; LoD the sums of their offsets."""
+    n = len(input)
+
+    def forward(*ts):
+        lods = [_seq_level0(t) for t in ts]
+        arrs = [numpy.array(t) for t in ts]
+        parts = [a[lod[i - 1]:lod[i]] for i in range(1, len(lods[0]))
+                 for a, lod in zip(arrs, lods)]
+        offsets = [sum(lod[i] for lod in lods) for i in range(len(lods[0]))]
+        return _ifelse_tensor(numpy.concatenate(parts + [arrs[0][:0]]), [offsets])
+
+    def backward(*args):
+        ts, d = args[:n], numpy.array(args[n])
+        lods = [_seq_level0(t) for t in ts]
+        grads = [[] for _ in ts]
+        at = 0
+        for i in range(1, len(lods[0])):
+            for j, lod in enumerate(lods):
+                k = lod[i] - lod[i - 1]
+                grads[j].append(d[at:at + k])
+                at += k
+        return [numpy.concatenate(g + [d[:0]]) for g in grads]
+
+    first = input[0]
+    return _seq_func("sequence_concat", list(input), first.dtype,
+                     [-1] + list(first.shape[1:]), forward, backward, name)
+
+
+def sequence_slice(input, offset, length, name=None):
+    """`length[i]` rows of sequence i from `offset[i]`; LoD the lengths."""
+    offset.stop_gradient = True
+    length.stop_gradient = True
+
+    def spans(xt, ot, lt):
+        lod = _seq_level0(xt)
+        off = numpy.array(ot).reshape(-1)
+        lens = numpy.array(lt).reshape(-1)
+        return [(lod[i] + int(off[i]), lod[i] + int(off[i]) + int(lens[i]))
+                for i in range(len(lod) - 1)]
+
+    def forward(xt, ot, lt):
+        arr = numpy.array(xt)
+        sp = spans(xt, ot, lt)
+        offsets = [0]
+        for a, b in sp:
+            offsets.append(offsets[-1] + b - a)
+        return _ifelse_tensor(numpy.concatenate([arr[a:b] for a, b in sp] + [arr[:0]]),
+                              [offsets])
+
+    def backward(xt, ot, lt, dout):
+        arr, d = numpy.array(xt), numpy.array(dout)
+        dx = numpy.zeros_like(arr)
+        at = 0
+        for a, b in spans(xt, ot, lt):
+            dx[a:b] = d[at:at + b - a]
+            at += b - a
+        return dx, None, None
+
+    return _seq_func("sequence_slice", [input, offset, length], input.dtype,
+                     list(input.shape), forward, backward, name)
+
+
+def sequence_reshape(input, new_dim):
+    """The rows of each sequence regrouped into rows of `new_dim`."""
+    def forward(xt):
+        arr = numpy.array(xt)
+        lod = _seq_level0(xt)
+        width = arr.shape[1]
+        offsets = [o * width // new_dim for o in lod]
+        return _ifelse_tensor(arr.reshape(-1, new_dim), [offsets])
+
+    def backward(xt, dout):
+        return numpy.array(dout).reshape(numpy.array(xt).shape)
+
+    return _seq_func("sequence_reshape", [input], input.dtype, [-1, new_dim], forward,
+                     backward)
+
+
+def sequence_enumerate(input, win_size, pad_value=0, name=None):
+    """For each id, the `win_size` ids from it on in its sequence, padded."""
+    def forward(xt):
+        arr = numpy.array(xt).reshape(-1)
+        lod = _seq_level0(xt)
+        out = numpy.full((arr.shape[0], win_size), pad_value, dtype=arr.dtype)
+        for a, b in zip(lod[:-1], lod[1:]):
+            for r in range(a, b):
+                window = arr[r:min(r + win_size, b)]
+                out[r, :len(window)] = window
+        return _ifelse_tensor(out, [lod])
+
+    out = _seq_func("sequence_enumerate", [input], input.dtype,
+                    [input.shape[0], win_size], forward, None, name)
+    out.stop_gradient = True
+    return out
+
+
+def sequence_expand_as(x, y, name=None):
+    """Row i of `x` repeated over the rows of sequence i of `y`; `y`'s LoD."""
+    def counts(yt):
+        lod = _seq_level0(yt)
+        return numpy.diff(numpy.array(lod, dtype="int64")), lod
+
+    def forward(xt, yt):
+        c, lod = counts(yt)
+        return _ifelse_tensor(numpy.repeat(numpy.array(xt), c, axis=0), [lod])
+
+    def backward(xt, yt, dout):
+        c, lod = counts(yt)
+        d = numpy.array(dout)
+        dx = numpy.stack([d[a:b].sum(axis=0) for a, b in zip(lod[:-1], lod[1:])])
+        # 1.x's grad gives Y none; Paddle 3.3.1's py_func wants one when Y
+        # needs a gradient: zeros add nothing.
+        yv = numpy.array(yt)
+        return dx.astype(d.dtype), (numpy.zeros_like(yv) if yv.dtype.kind == "f" else None)
+
+    return _seq_func("sequence_expand_as", [x, y], x.dtype, [-1] + list(x.shape[1:]),
+                     forward, backward, name)
+
+
 def pad(x, paddings, pad_value=0.0, name=None):
     helper = LayerHelper("pad", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
@@ -3604,6 +3763,9 @@ def install(run=False):
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
         sequence_mask=sequence_mask, unstack=unstack,
         sequence_pad=sequence_pad, sequence_unpad=sequence_unpad,
+        sequence_reverse=sequence_reverse, sequence_concat=sequence_concat,
+        sequence_slice=sequence_slice, sequence_reshape=sequence_reshape,
+        sequence_enumerate=sequence_enumerate, sequence_expand_as=sequence_expand_as,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
