@@ -795,6 +795,25 @@ fn grad_cases(rng: &mut Rng) -> Vec<Case> {
                 .attrs(json!({"k": 2}))
                 .out("X@GRAD", None),
         );
+        // row_conv (1.6's [B, T, D] batch: fed tensors carry no LoD) and
+        // its grad; Paddle 3.3.1's CPU kernels are float32 only.
+        if dt == "float32" {
+            let (x, f) = (rng.values(24, -1.0, 1.0), rng.values(9, -1.0, 1.0));
+            cases.push(
+                Case::new(name("row_conv"), "row_conv")
+                    .feed("X", dt, &[2, 4, 3], x.clone())
+                    .feed("Filter", dt, &[3, 3], f.clone())
+                    .out("Out", None),
+            );
+            cases.push(
+                Case::new(name("row_conv_grad"), "row_conv_grad")
+                    .feed("X", dt, &[2, 4, 3], x)
+                    .feed("Filter", dt, &[3, 3], f)
+                    .feed("Out@GRAD", dt, &[2, 4, 3], rng.values(24, -1.0, 1.0))
+                    .out("X@GRAD", None)
+                    .out("Filter@GRAD", None),
+            );
+        }
         // Paddle 3.3.1's CPU lrn kernel is float32 only.
         cases.extend((dt == "float32").then(|| {
             Case::new(name("lrn"), "lrn")

@@ -1112,6 +1112,23 @@ fn sequence_concat_grad_routes_each_row_back() {
     assert_eq!(got[1].values::<f64>(), Some(&want[10..12]));
 }
 
+/// `row_conv`: sequences of 1, 3 and 2 rows (shorter and longer than a
+/// context of 3), and 1.6's `[B, T, D]` batch without LoD.
+#[test]
+fn row_conv_grads_match_finite_differences() {
+    let mut rng = Rng(73);
+    let cases = [
+        rng_tensor_with_lod(&mut rng, &[6, 2], vec![vec![0, 1, 4, 6]]),
+        rng.tensor(&[2, 3, 2], -1.0, 1.0),
+    ];
+    for x in cases {
+        Case::new("row_conv")
+            .input("X", x)
+            .input("Filter", rng.tensor(&[3, 2], -1.0, 1.0))
+            .check(&mut rng);
+    }
+}
+
 fn rng_tensor_with_lod(rng: &mut Rng, shape: &[i64], lod: Vec<Vec<usize>>) -> Tensor {
     rng.tensor(shape, -1.0, 1.0).with_lod(lod)
 }

@@ -3,13 +3,14 @@
 //! functors compute them; `sequence_mask`, lengths to a mask; 1.x's
 //! `sequence_pad` and `sequence_unpad` with their grads, between a LoD
 //! batch and padded `[sequences, length, ...]` rows, as 1.x's
-//! `PaddingLoDTensorFunctor` and `UnpaddingLoDTensorFunctor` copy them.
+//! `PaddingLoDTensorFunctor` and `UnpaddingLoDTensorFunctor` copy them;
+//! `row_conv` and its grad, as 1.x's CPU kernels.
 use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
-use crate::ops::float::{f64s, i64s, needs_float, tensor};
+use crate::ops::float::{f64s, i64s, needs_float, set_grads, tensor};
 use crate::ops::optim::Real;
 use crate::tensor::{alloc, dtype_name, with_data, Element, Tensor};
 
@@ -25,6 +26,123 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_pad_grad", sequence_pad_grad);
     r.add("sequence_unpad", sequence_unpad);
     r.add("sequence_unpad_grad", sequence_unpad_grad);
+    r.add("row_conv", row_conv);
+    r.add("row_conv_grad", row_conv_grad);
+}
+
+/// The sequences `row_conv` convolves, in rows of `X`, and the row width:
+/// the offsets of `X`'s LoD level 0 (rank 2), or, without LoD (1.6), each
+/// of the `B` `[T, D]` blocks of a `[B, T, D]` `X`. `Filter` is
+/// `[context, D]`.
+fn row_conv_plan(x: &Tensor, filter: &Tensor, name: &str) -> Result<RowConvPlan, KernelError> {
+    let dims = x.shape();
+    let (seqs, width) = match (x.lod().first(), dims.len()) {
+        (Some(level), 2) => {
+            let rows = dims[0].max(0) as usize;
+            if level.last().copied() != Some(rows) {
+                return Err(KernelError::Shape(format!(
+                    "the LoD of X `{name}` ends at {:?} but it has {rows} rows",
+                    level.last()
+                )));
+            }
+            let seqs = level.windows(2).map(|w| (w[0], w[1])).collect();
+            (seqs, dims[1].max(0) as usize)
+        }
+        (None, 3) => {
+            let (b, t) = (dims[0].max(0) as usize, dims[1].max(0) as usize);
+            ((0..b).map(|i| (i * t, (i + 1) * t)).collect(), dims[2].max(0) as usize)
+        }
+        _ => {
+            return Err(KernelError::Shape(format!(
+                "X `{name}` has shape {:?} and {} LoD level(s); row_conv takes a [T, D] LoD tensor or a [B, T, D] tensor",
+                dims,
+                x.lod().len()
+            )))
+        }
+    };
+    let f = filter.shape();
+    if f.len() != 2 || f[1].max(0) as usize != width {
+        return Err(KernelError::Shape(format!(
+            "Filter has shape {f:?}; it must be [future context + 1, {width}]"
+        )));
+    }
+    Ok((seqs, width, f[0].max(0) as usize))
+}
+
+/// The sequences (row ranges), the row width and the context length.
+type RowConvPlan = (Vec<(usize, usize)>, usize, usize);
+
+/// `row_conv`: `Out[k] = sum over w < context, k + w in the sequence of
+/// X[k + w] * Filter[w]` (elementwise), as 1.x's CPU kernel.
+fn row_conv(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, filter, out) = (l.input("X")?, l.input("Filter")?, l.output("Out")?);
+    compute(move |s| {
+        let (xt, ft) = (s.tensor(&x)?, s.tensor(&filter)?);
+        let (seqs, width, context) = row_conv_plan(&xt, &ft, &x.name)?;
+        let (xv, fv) = (f64s(&xt, "row_conv")?, f64s(&ft, "row_conv")?);
+        let mut o = vec![0.0; xv.len()];
+        for &(a, b) in &seqs {
+            for k in a..b {
+                for w in 0..context.min(b - k) {
+                    let (src, wt) = ((k + w) * width, w * width);
+                    for d in 0..width {
+                        o[k * width + d] += fv[wt + d] * xv[src + d];
+                    }
+                }
+            }
+        }
+        let t = tensor(xt.dtype(), xt.shape(), o)?;
+        drop((xv, fv));
+        drop((xt, ft));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `row_conv_grad`: `X@GRAD[k + w] += Filter[w] * Out@GRAD[k]` and
+/// `Filter@GRAD[w] += X[k + w] * Out@GRAD[k]`.
+fn row_conv_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, filter, dout) = (l.input("X")?, l.input("Filter")?, l.input("Out@GRAD")?);
+    let (dx, dfilter) = (l.opt_output("X@GRAD")?, l.opt_output("Filter@GRAD")?);
+    compute(move |s| {
+        let (xt, ft, gt) = (s.tensor(&x)?, s.tensor(&filter)?, s.tensor(&dout)?);
+        let (seqs, width, context) = row_conv_plan(&xt, &ft, &x.name)?;
+        if gt.numel() != xt.numel() {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD has shape {:?}; it must have X's {:?}",
+                gt.shape(),
+                xt.shape()
+            )));
+        }
+        let (xv, fv) = (f64s(&xt, "row_conv_grad")?, f64s(&ft, "row_conv_grad")?);
+        let g = f64s(&gt, "row_conv_grad")?;
+        let mut gx = vec![0.0; xv.len()];
+        let mut gf = vec![0.0; fv.len()];
+        for &(a, b) in &seqs {
+            for k in a..b {
+                for w in 0..context.min(b - k) {
+                    let (src, wt) = ((k + w) * width, w * width);
+                    for d in 0..width {
+                        let go = g[k * width + d];
+                        gx[src + d] += fv[wt + d] * go;
+                        gf[wt + d] += xv[src + d] * go;
+                    }
+                }
+            }
+        }
+        let gx = match &dx {
+            Some(_) => Some(tensor(xt.dtype(), xt.shape(), gx)?.with_lod(xt.lod().to_vec())),
+            None => None,
+        };
+        let gf = match &dfilter {
+            Some(_) => Some(tensor(ft.dtype(), ft.shape(), gf)?),
+            None => None,
+        };
+        drop((xv, fv, g));
+        drop((xt, ft, gt));
+        set_grads(s, vec![(&dx, gx), (&dfilter, gf)]);
+        Ok(())
+    })
 }
 
 /// The sequences of LoD level 0 in rows of the tensor (Paddle's

@@ -1557,6 +1557,18 @@ def prelu(x, mode, param_attr=None, name=None):
     return out
 
 
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """1.x's row_conv layer on Paddle 3.3.1's row_conv op: the filter
+    `row_conv_N.w_0` [future_context_size + 1, width] (Xavier)."""
+    helper = LayerHelper("row_conv", act=act)
+    filter_param = _create_parameter(helper, param_attr,
+                                     [future_context_size + 1, input.shape[1]], input.dtype)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="row_conv", inputs={"X": [input], "Filter": [filter_param]},
+                     outputs={"Out": [out]})
+    return helper.append_activation(out)
+
+
 def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
     helper = LayerHelper("label_smooth", name=name)
     label.stop_gradient = True
@@ -3766,6 +3778,7 @@ def install(run=False):
         sequence_reverse=sequence_reverse, sequence_concat=sequence_concat,
         sequence_slice=sequence_slice, sequence_reshape=sequence_reshape,
         sequence_enumerate=sequence_enumerate, sequence_expand_as=sequence_expand_as,
+        row_conv=row_conv,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

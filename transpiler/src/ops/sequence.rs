@@ -2,7 +2,8 @@
 //! `sequence_softmax`; `sequence_mask`, which turns sequence lengths
 //! into a mask (no LoD); and 1.x's `sequence_pad` and `sequence_unpad`
 //! (fluidc-only, `data/fluidc_ops.json`: Paddle 3.3.1 dropped them),
-//! between a LoD batch and a padded `[sequences, length, ...]` tensor.
+//! between a LoD batch and a padded `[sequences, length, ...]` tensor;
+//! `row_conv`, a lookahead convolution within each sequence.
 use super::infer::{same_as_x, Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -34,6 +35,23 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .not_foldable()
             .reads_lod(),
     );
+    r.push(
+        Behaviour::pure("row_conv", row_conv)
+            .not_foldable()
+            .shares_lod("X", "Out"),
+    );
+}
+
+/// `row_conv` (DeepSpeech2's lookahead convolution) as 1.x's `InferShape`:
+/// `Filter` `[future context + 1, width]` of rank 2; `Out` is `X`'s type.
+fn row_conv(c: &InferCtx) -> Out {
+    let (Some(x), Some(f)) = (c.input("X"), c.input("Filter")) else {
+        return Ok(Vec::new());
+    };
+    if f.dims.len() != 2 {
+        return Err(format!("Filter {:?} must have rank 2", f.dims));
+    }
+    Ok(vec![("Out", x.clone())])
 }
 
 /// Whether two dims may be equal (`-1` is unknown).

@@ -29,7 +29,7 @@ __all__ = [
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
-    "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
+    "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "row_conv",
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
 ]
 
@@ -524,6 +524,21 @@ def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None):
                      outputs={"Out": lrn_out, "MidOut": mid_out},
                      attrs={"n": n, "k": k, "alpha": alpha, "beta": beta})
     return lrn_out
+
+
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """DeepSpeech2's lookahead (row) convolution (1.x's layer): each step
+    of a sequence mixed with the `future_context_size` steps after it,
+    elementwise by a `[future_context_size + 1, width]` filter."""
+    helper = LayerHelper('row_conv', **locals())
+    dtype = helper.input_dtype()
+    filter_shape = [future_context_size + 1, input.shape[1]]
+    filter_param = helper.create_parameter(
+        attr=helper.param_attr, shape=filter_shape, dtype=dtype)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='row_conv', inputs={'X': [input], 'Filter': [filter_param]},
+                     outputs={'Out': [out]})
+    return helper.append_activation(out)
 
 
 def image_resize(input, out_shape=None, scale=None, name=None, resample='BILINEAR',
