@@ -1129,6 +1129,24 @@ fn row_conv_grads_match_finite_differences() {
     }
 }
 
+/// `im2sequence`: overlapping 2x2 patches, and strided 2x3 patches of a
+/// padded image (up, left, down, right) that reach past its edge.
+#[test]
+fn im2sequence_grads_match_finite_differences() {
+    let mut rng = Rng(79);
+    for (shape, kernels, strides, paddings) in [
+        ([2, 2, 3, 3], vec![2, 2], vec![1, 1], vec![0, 0, 0, 0]),
+        ([1, 2, 4, 5], vec![2, 3], vec![2, 2], vec![1, 0, 0, 2]),
+    ] {
+        Case::new("im2sequence")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .attr("kernels", AttrValue::Ints(kernels))
+            .attr("strides", AttrValue::Ints(strides))
+            .attr("paddings", AttrValue::Ints(paddings))
+            .check(&mut rng);
+    }
+}
+
 fn rng_tensor_with_lod(rng: &mut Rng, shape: &[i64], lod: Vec<Vec<usize>>) -> Tensor {
     rng.tensor(shape, -1.0, 1.0).with_lod(lod)
 }

@@ -4,7 +4,7 @@
 //! `sequence_pad` and `sequence_unpad` with their grads, between a LoD
 //! batch and padded `[sequences, length, ...]` rows, as 1.x's
 //! `PaddingLoDTensorFunctor` and `UnpaddingLoDTensorFunctor` copy them;
-//! `row_conv` and its grad, as 1.x's CPU kernels.
+//! `row_conv` and `im2sequence` and their grads, as 1.x's CPU kernels.
 use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
@@ -28,6 +28,227 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_unpad_grad", sequence_unpad_grad);
     r.add("row_conv", row_conv);
     r.add("row_conv_grad", row_conv_grad);
+    r.add("im2sequence", im2sequence);
+    r.add("im2sequence_grad", im2sequence_grad);
+}
+
+/// What `im2sequence` reads: the NCHW dims, kernel, strides and paddings
+/// (up, left, down, right).
+#[derive(Clone, Copy)]
+struct Patches {
+    n: usize,
+    c: usize,
+    h: usize,
+    w: usize,
+    kh: usize,
+    kw: usize,
+    sh: usize,
+    sw: usize,
+    pad: [usize; 4],
+}
+
+impl Patches {
+    fn read(l: &OpReader) -> Result<[Vec<usize>; 3], KernelError> {
+        let get = |name: &str, n: usize, positive: bool| {
+            let v = l.ints(name)?.unwrap_or_default();
+            let ok = v.len() == n && v.iter().all(|&d| if positive { d > 0 } else { d >= 0 });
+            if !ok {
+                return Err(KernelError::Attribute(format!(
+                    "{name} {v:?} must hold {n} {} ints",
+                    if positive { "positive" } else { "non-negative" }
+                )));
+            }
+            Ok(v.iter().map(|&d| d as usize).collect::<Vec<_>>())
+        };
+        Ok([
+            get("kernels", 2, true)?,
+            get("strides", 2, true)?,
+            get("paddings", 4, false)?,
+        ])
+    }
+
+    fn new(x: &Tensor, attrs: &[Vec<usize>; 3], name: &str) -> Result<Patches, KernelError> {
+        let d = x.shape();
+        if d.len() != 4 {
+            return Err(KernelError::Shape(format!(
+                "X `{name}` has shape {d:?}; im2sequence takes NCHW images"
+            )));
+        }
+        let [k, st, p] = attrs;
+        let dim = |i: usize| d[i].max(0) as usize;
+        Ok(Patches {
+            n: dim(0),
+            c: dim(1),
+            h: dim(2),
+            w: dim(3),
+            kh: k[0],
+            kw: k[1],
+            sh: st[0],
+            sw: st[1],
+            pad: [p[0], p[1], p[2], p[3]],
+        })
+    }
+
+    /// Output positions along a side of `size` (1.x's `Im2SeqOutputSize`),
+    /// none when the kernel does not fit.
+    fn out_size(size: usize, k: usize, p0: usize, p1: usize, s: usize) -> usize {
+        (size + p0 + p1).checked_sub(k).map_or(0, |r| r / s + 1)
+    }
+
+    fn out_hw(&self, h: usize, w: usize) -> (usize, usize) {
+        (
+            Patches::out_size(h, self.kh, self.pad[0], self.pad[2], self.sh),
+            Patches::out_size(w, self.kw, self.pad[1], self.pad[3], self.sw),
+        )
+    }
+
+    fn width(&self) -> usize {
+        self.c * self.kh * self.kw
+    }
+
+    /// For patch `(oh, ow)` of image `i`, each element of its row (in
+    /// `[C, kh, kw]` order) with its offset in `X` (`None`: padding).
+    fn visit(&self, i: usize, oh: usize, ow: usize, mut f: impl FnMut(usize, Option<usize>)) {
+        let mut at = 0;
+        for ch in 0..self.c {
+            for fy in 0..self.kh {
+                let y = (oh * self.sh + fy)
+                    .checked_sub(self.pad[0])
+                    .filter(|&y| y < self.h);
+                for fx in 0..self.kw {
+                    let x = (ow * self.sw + fx)
+                        .checked_sub(self.pad[1])
+                        .filter(|&x| x < self.w);
+                    let src = y
+                        .zip(x)
+                        .map(|(y, x)| ((i * self.c + ch) * self.h + y) * self.w + x);
+                    f(at, src);
+                    at += 1;
+                }
+            }
+        }
+    }
+}
+
+/// `im2sequence`: each image's `kh x kw` patches (zero outside the
+/// padded image), row after row, one row of `C * kh * kw` per patch, one
+/// sequence per image. With `Y` (the images' real `[height, width]`,
+/// divided by `out_stride` rounding up) and more than one image, image
+/// `i` gives only the first patches of its real size, as 1.x's kernel.
+fn im2sequence(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let y = l.opt_input("Y")?;
+    let attrs = Patches::read(l)?;
+    let out_stride = l.ints("out_stride")?.unwrap_or_else(|| vec![1, 1]);
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let p = Patches::new(&xt, &attrs, &x.name)?;
+        let full = p.out_hw(p.h, p.w);
+        let sizes: Vec<(usize, usize)> = match &y {
+            Some(y) if p.n > 1 => {
+                let yt = s.tensor(y)?;
+                let real: Vec<f64> = match f64s(&yt, "im2sequence") {
+                    Ok(v) => v.to_vec(),
+                    Err(_) => i64s(&yt)?.iter().map(|&v| v as f64).collect(),
+                };
+                if real.len() < 2 * p.n {
+                    return Err(KernelError::Shape(format!(
+                        "Y `{}` has shape {:?}; it must hold [height, width] of each of the {} images",
+                        y.name,
+                        yt.shape(),
+                        p.n
+                    )));
+                }
+                let (s0, s1) = match out_stride[..] {
+                    [a, b] if a > 0 && b > 0 => (a as usize, b as usize),
+                    _ => {
+                        return Err(KernelError::Attribute(format!(
+                            "out_stride {out_stride:?} must hold 2 positive ints"
+                        )))
+                    }
+                };
+                (0..p.n)
+                    .map(|i| {
+                        let h = (real[2 * i].max(0.0) as usize).div_ceil(s0);
+                        let w = (real[2 * i + 1].max(0.0) as usize).div_ceil(s1);
+                        p.out_hw(h, w)
+                    })
+                    .collect()
+            }
+            _ => vec![full; p.n],
+        };
+        let xv = f64s(&xt, "im2sequence")?;
+        let width = p.width();
+        let mut o = Vec::new();
+        let mut offsets = vec![0usize];
+        for (i, &(oh_n, ow_n)) in sizes.iter().enumerate() {
+            for oh in 0..oh_n {
+                for ow in 0..ow_n {
+                    let start = o.len();
+                    o.resize(start + width, 0.0);
+                    p.visit(i, oh, ow, |at, src| {
+                        if let Some(src) = src {
+                            o[start + at] = xv[src];
+                        }
+                    });
+                }
+            }
+            offsets.push(offsets[offsets.len() - 1] + oh_n * ow_n);
+        }
+        let rows = offsets[offsets.len() - 1] as i64;
+        let t = tensor(xt.dtype(), &[rows, width as i64], o)?.with_lod(vec![offsets]);
+        drop(xv);
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `im2sequence_grad`: each patch row of `Out@GRAD` added back to the
+/// pixels it came from (1.x's `Col2ImFunctor`), for every image's full
+/// set of patches.
+fn im2sequence_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let attrs = Patches::read(l)?;
+    compute(move |s| {
+        let (xt, gt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let p = Patches::new(&xt, &attrs, &x.name)?;
+        let (oh_n, ow_n) = p.out_hw(p.h, p.w);
+        let width = p.width();
+        if gt.numel() != p.n * oh_n * ow_n * width {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD has shape {:?}; it must hold the {} patches of {width} of X `{}` {:?}",
+                gt.shape(),
+                p.n * oh_n * ow_n,
+                x.name,
+                xt.shape()
+            )));
+        }
+        let g = f64s(&gt, "im2sequence_grad")?;
+        let mut d = vec![0.0; xt.numel()];
+        let mut row = 0;
+        for i in 0..p.n {
+            for oh in 0..oh_n {
+                for ow in 0..ow_n {
+                    let base = row * width;
+                    p.visit(i, oh, ow, |at, src| {
+                        if let Some(src) = src {
+                            d[src] += g[base + at];
+                        }
+                    });
+                    row += 1;
+                }
+            }
+        }
+        let t = tensor(xt.dtype(), xt.shape(), d)?;
+        drop(g);
+        drop((xt, gt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
 }
 
 /// The sequences `row_conv` convolves, in rows of `X`, and the row width:

@@ -1557,6 +1557,31 @@ def prelu(x, mode, param_attr=None, name=None):
     return out
 
 
+def im2sequence(input, filter_size=1, stride=1, padding=0, input_image_size=None,
+                out_stride=1, name=None):
+    """1.x's im2sequence layer on Paddle 3.3.1's im2sequence op."""
+    if isinstance(filter_size, int):
+        filter_size = [filter_size, filter_size]
+    if isinstance(stride, int):
+        stride = [stride, stride]
+    if isinstance(padding, int):
+        padding = [padding, padding]
+    if len(padding) == 2:
+        padding.append(padding[0])
+        padding.append(padding[1])
+    inputs = {"X": input}
+    attrs = {"kernels": filter_size, "strides": stride, "paddings": padding}
+    if input_image_size is not None:
+        if isinstance(out_stride, int):
+            out_stride = [out_stride, out_stride]
+        inputs["Y"] = input_image_size
+        attrs["out_stride"] = out_stride
+    helper = LayerHelper("im2sequence", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="im2sequence", inputs=inputs, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
 def row_conv(input, future_context_size, param_attr=None, act=None):
     """1.x's row_conv layer on Paddle 3.3.1's row_conv op: the filter
     `row_conv_N.w_0` [future_context_size + 1, width] (Xavier)."""
@@ -3778,7 +3803,7 @@ def install(run=False):
         sequence_reverse=sequence_reverse, sequence_concat=sequence_concat,
         sequence_slice=sequence_slice, sequence_reshape=sequence_reshape,
         sequence_enumerate=sequence_enumerate, sequence_expand_as=sequence_expand_as,
-        row_conv=row_conv,
+        row_conv=row_conv, im2sequence=im2sequence,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

@@ -3,7 +3,8 @@
 //! into a mask (no LoD); and 1.x's `sequence_pad` and `sequence_unpad`
 //! (fluidc-only, `data/fluidc_ops.json`: Paddle 3.3.1 dropped them),
 //! between a LoD batch and a padded `[sequences, length, ...]` tensor;
-//! `row_conv`, a lookahead convolution within each sequence.
+//! `row_conv`, a lookahead convolution within each sequence; and
+//! `im2sequence`, image patches to a sequence per image.
 use super::infer::{same_as_x, Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -40,6 +41,47 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .not_foldable()
             .shares_lod("X", "Out"),
     );
+    // Its kernel gives `Out` a LoD of one sequence per image.
+    r.push(Behaviour::pure("im2sequence", im2sequence).not_foldable());
+}
+
+/// `im2sequence` as 1.x's `InferShape`: an NCHW `X`; `Out` is `[X's
+/// first dim, C * kernel height * kernel width]` (the rows, one per
+/// patch, are known when it runs). `kernels` and `strides` hold 2 ints,
+/// `paddings` 4 (up, left, down, right).
+fn im2sequence(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!(
+            "X {:?}: Input(X) format must be 4D tensor, eg., NCHW",
+            x.dims
+        ));
+    }
+    let kernels = c.ints("kernels").unwrap_or_default();
+    for (name, n) in [("kernels", 2), ("strides", 2), ("paddings", 4)] {
+        let v = c.ints(name).unwrap_or_default();
+        if v.len() != n || v.iter().any(|&d| d < 0) || (name != "paddings" && v.contains(&0)) {
+            return Err(format!(
+                "{name} {v:?} must hold {n} {} ints",
+                if name == "paddings" {
+                    "non-negative"
+                } else {
+                    "positive"
+                }
+            ));
+        }
+    }
+    let width = if x.dims[1] < 0 {
+        -1
+    } else {
+        x.dims[1] * kernels[0] * kernels[1]
+    };
+    Ok(vec![(
+        "Out",
+        TensorType::new(x.dtype, vec![x.dims[0], width]),
+    )])
 }
 
 /// `row_conv` (DeepSpeech2's lookahead convolution) as 1.x's `InferShape`:
