@@ -824,6 +824,38 @@ fn grad_cases(rng: &mut Rng) -> Vec<Case> {
                 .attrs(json!({"axis": [0, 2]}))
                 .out("Out", None),
         );
+        // row_conv (1.6's [B, T, D] batch: fed tensors carry no LoD) and
+        // its grad; Paddle 3.3.1's CPU kernels are float32 only.
+        if dt == "float32" {
+            let (x, f) = (rng.values(24, -1.0, 1.0), rng.values(9, -1.0, 1.0));
+            cases.push(
+                Case::new(name("row_conv"), "row_conv")
+                    .feed("X", dt, &[2, 4, 3], x.clone())
+                    .feed("Filter", dt, &[3, 3], f.clone())
+                    .out("Out", None),
+            );
+            cases.push(
+                Case::new(name("row_conv_grad"), "row_conv_grad")
+                    .feed("X", dt, &[2, 4, 3], x)
+                    .feed("Filter", dt, &[3, 3], f)
+                    .feed("Out@GRAD", dt, &[2, 4, 3], rng.values(24, -1.0, 1.0))
+                    .out("X@GRAD", None)
+                    .out("Filter@GRAD", None),
+            );
+        }
+        // im2sequence's grad (padded, strided, overlapping patches: 4 x 2
+        // of 2 * 2 * 3 per image); its forward, whose Out has LoD, is
+        // compared by testdata/run/im2sequence.py. Paddle 3.3.1's CPU
+        // kernels are float32 only.
+        if dt == "float32" {
+            cases.push(
+                Case::new(name("im2sequence_grad"), "im2sequence_grad")
+                    .feed("X", dt, &[2, 2, 4, 5], rng.values(80, -1.0, 1.0))
+                    .feed("Out@GRAD", dt, &[16, 12], rng.values(16 * 12, -1.0, 1.0))
+                    .attrs(json!({"kernels": [2, 3], "strides": [1, 2], "paddings": [1, 0, 0, 1]}))
+                    .out("X@GRAD", None),
+            );
+        }
         // Paddle 3.3.1's CPU lrn kernel is float32 only.
         cases.extend((dt == "float32").then(|| {
             Case::new(name("lrn"), "lrn")

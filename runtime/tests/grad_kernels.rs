@@ -215,7 +215,10 @@ impl Case {
             .iter()
             .map(|s| {
                 let i = self.outputs.iter().position(|o| o == s).expect("output");
-                (i, rng.tensor(outs[i].shape(), -1.0, 1.0))
+                // An output's gradient keeps the output's LoD, as 1.x's
+                // grad ops shared it (sequence_unpad_grad reads it).
+                let w = rng.tensor(outs[i].shape(), -1.0, 1.0);
+                (i, w.with_lod(outs[i].lod().to_vec()))
             })
             .collect();
         let loss = |inputs: &[(&'static str, Tensor)]| -> f64 {
@@ -241,7 +244,12 @@ impl Case {
             .iter()
             .filter(|(s, t)| !self.constant.contains(s) && t.dtype() == VarKind::Fp64)
             .map(|(s, _)| *s)
-            .filter(|s| grad.outputs_of(&format!("{s}@GRAD")).len() == 1)
+            // The grad op writes `s`'s gradient (in `X@GRAD`, or in
+            // another slot when its grad is a forward op: sequence_reverse).
+            .filter(|s| {
+                let g = format!("{}@GRAD", Case::var(s));
+                grad.output_names().filter(|n| *n == g).count() == 1
+            })
             .collect();
         assert!(!wrt.is_empty(), "{}: nothing to differentiate", self.ty);
         let fetch: Vec<String> = wrt
@@ -974,6 +982,167 @@ fn sequence_expand_grads_match_finite_differences() {
             .input("Y", y)
             .attr("ref_level", AttrValue::Int(ref_level))
             .constant("Y")
+            .check(&mut rng);
+    }
+}
+
+/// 1.x's `sequence_pad` (sequences of 2, 0 and 3 rows padded to 4 with
+/// one step; two LoD levels padded by level 0, to the longest) and
+/// `sequence_unpad` (lengths 1, 3 and 0 of 3 padded steps, and of a
+/// rank-2 `X`): padding takes no gradient, unpadding's pads with zeros.
+#[test]
+fn sequence_pad_grads_match_finite_differences() {
+    let mut rng = Rng(61);
+    let step = Tensor::from_vec(&[2], vec![0.5f64, -0.5]).expect("pad");
+    let scalar = Tensor::from_vec(&[1], vec![2.0f64]).expect("pad");
+    let cases = [
+        (
+            rng_tensor_with_lod(&mut rng, &[5, 2], vec![vec![0, 2, 2, 5]]),
+            step,
+            4,
+        ),
+        (
+            rng_tensor_with_lod(&mut rng, &[6, 1, 2], vec![vec![0, 2, 3], vec![0, 1, 3, 6]]),
+            scalar,
+            -1,
+        ),
+    ];
+    for (x, pad, padded_length) in cases {
+        Case::new("sequence_pad")
+            .input("X", x)
+            .input("PadValue", pad)
+            .outputs(&["Out", "Length"])
+            .attr("padded_length", AttrValue::Int(padded_length))
+            .constant("PadValue")
+            .check(&mut rng);
+    }
+    for shape in [vec![3, 3, 2], vec![3, 3]] {
+        Case::new("sequence_unpad")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .input("Length", labels(&[3], vec![1, 3, 0]))
+            .check(&mut rng);
+    }
+}
+
+/// 1.x's sequence editing ops: `sequence_reverse` (its grad the op
+/// itself, on `Y@GRAD` with `Y`'s LoD), `sequence_slice` (int64 offsets
+/// and lengths, an empty slice), `sequence_reshape` (widths 2 to 4) and
+/// `sequence_expand_as` (a row copied 0 times).
+#[test]
+fn sequence_edit_grads_match_finite_differences() {
+    let mut rng = Rng(67);
+    Case::new("sequence_reverse")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[5, 2], vec![vec![0, 2, 2, 5]]),
+        )
+        .outputs(&["Y"])
+        .check(&mut rng);
+    Case::new("sequence_slice")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[6, 2], vec![vec![0, 3, 5, 6]]),
+        )
+        .input("Offset", labels(&[3, 1], vec![1, 0, 1]))
+        .input("Length", labels(&[3, 1], vec![2, 1, 0]))
+        .check(&mut rng);
+    Case::new("sequence_reshape")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[6, 2], vec![vec![0, 2, 6]]),
+        )
+        .attr("new_dim", AttrValue::Int(4))
+        .check(&mut rng);
+    let y = Tensor::from_vec(&[5, 1], vec![0.0f64; 5])
+        .expect("y")
+        .with_lod(vec![vec![0, 2, 2, 5]]);
+    Case::new("sequence_expand_as")
+        .input("X", rng.tensor(&[3, 2], -1.0, 1.0))
+        .input("Y", y)
+        .constant("Y")
+        .check(&mut rng);
+}
+
+/// `sequence_concat` is linear: fed distinct values, each row of `Out`
+/// names the element it came from, so `X@GRAD` of `L = sum(W * Out)` is
+/// `W` at the place each element went (an input with an empty sequence
+/// included, and a gradient not wanted).
+#[test]
+fn sequence_concat_grad_routes_each_row_back() {
+    let a = Tensor::from_vec(&[3, 2], (0..6).map(f64::from).collect::<Vec<_>>())
+        .expect("a")
+        .with_lod(vec![vec![0, 1, 3]]);
+    let b = Tensor::from_vec(&[2, 2], (6..10).map(f64::from).collect::<Vec<_>>())
+        .expect("b")
+        .with_lod(vec![vec![0, 0, 2]]);
+    let c = Tensor::from_vec(&[1, 2], vec![10.0f64, 11.0])
+        .expect("c")
+        .with_lod(vec![vec![0, 1, 1]]);
+    let feeds = vec![
+        ("a".to_string(), a),
+        ("b".to_string(), b),
+        ("c".to_string(), c),
+    ];
+    let forward = Op::new("sequence_concat")
+        .input("X", &["a", "b", "c"])
+        .output("Out", &["out"]);
+    let out = &run_ops(&[forward], &feeds, &["out".into()])[0];
+    assert_eq!(out.lod(), &[vec![0, 2, 6]]);
+    let mut rng = Rng(71);
+    let w = rng
+        .tensor(out.shape(), -1.0, 1.0)
+        .with_lod(out.lod().to_vec());
+    let mut want = [0.0f64; 12];
+    let (ov, wv) = (
+        out.values::<f64>().expect("f64"),
+        w.values::<f64>().expect("f64"),
+    );
+    for (o, g) in ov.iter().zip(wv) {
+        want[*o as usize] = *g;
+    }
+    let grad = Op::new("sequence_concat_grad")
+        .input("X", &["a", "b", "c"])
+        .input("Out@GRAD", &["w"])
+        .output("X@GRAD", &["a@GRAD", "@EMPTY@", "c@GRAD"]);
+    let mut feeds = feeds;
+    feeds.push(("w".into(), w));
+    let got = run_ops(&[grad], &feeds, &["a@GRAD".into(), "c@GRAD".into()]);
+    assert_eq!(got[0].values::<f64>(), Some(&want[0..6]));
+    assert_eq!(got[0].lod(), &[vec![0, 1, 3]]);
+    assert_eq!(got[1].values::<f64>(), Some(&want[10..12]));
+}
+
+/// `row_conv`: sequences of 1, 3 and 2 rows (shorter and longer than a
+/// context of 3), and 1.6's `[B, T, D]` batch without LoD.
+#[test]
+fn row_conv_grads_match_finite_differences() {
+    let mut rng = Rng(73);
+    let cases = [
+        rng_tensor_with_lod(&mut rng, &[6, 2], vec![vec![0, 1, 4, 6]]),
+        rng.tensor(&[2, 3, 2], -1.0, 1.0),
+    ];
+    for x in cases {
+        Case::new("row_conv")
+            .input("X", x)
+            .input("Filter", rng.tensor(&[3, 2], -1.0, 1.0))
+            .check(&mut rng);
+    }
+}
+
+/// `im2sequence`: overlapping 2x2 patches, and strided 2x3 patches of a
+/// padded image (up, left, down, right) that reach past its edge.
+#[test]
+fn im2sequence_grads_match_finite_differences() {
+    let mut rng = Rng(79);
+    for (shape, kernels, strides, paddings) in [
+        ([2, 2, 3, 3], vec![2, 2], vec![1, 1], vec![0, 0, 0, 0]),
+        ([1, 2, 4, 5], vec![2, 3], vec![2, 2], vec![1, 0, 0, 2]),
+    ] {
+        Case::new("im2sequence")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .attr("kernels", AttrValue::Ints(kernels))
+            .attr("strides", AttrValue::Ints(strides))
+            .attr("paddings", AttrValue::Ints(paddings))
             .check(&mut rng);
     }
 }

@@ -42,6 +42,7 @@ mod pool;
 pub(crate) mod reduce;
 mod rnn_cells;
 pub(crate) mod sequence;
+mod sequence_edit;
 mod sequence_expand;
 mod sequence_rnn;
 pub(crate) mod slice;
@@ -74,7 +75,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 35] = [
+    let families: [(&'static str, RegisterAll); 36] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -97,6 +98,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("lod", lod::register_all),
         ("split_merge", split_merge::register_all),
         ("sequence", sequence::register_all),
+        ("sequence_edit", sequence_edit::register_all),
         ("rnn_cells", rnn_cells::register_all),
         ("cos_sim", cos_sim::register_all),
         ("crf", crf::register_all),

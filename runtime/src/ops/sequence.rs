@@ -1,14 +1,18 @@
 //! `sequence_pool`, `sequence_softmax` and `sequence_conv` with their
 //! grads, over the sequences of `X`'s last LoD level as Paddle's CPU
-//! functors compute them; `sequence_mask`, lengths to a mask.
+//! functors compute them; `sequence_mask`, lengths to a mask; 1.x's
+//! `sequence_pad` and `sequence_unpad` with their grads, between a LoD
+//! batch and padded `[sequences, length, ...]` rows, as 1.x's
+//! `PaddingLoDTensorFunctor` and `UnpaddingLoDTensorFunctor` copy them;
+//! `row_conv` and `im2sequence` and their grads, as 1.x's CPU kernels.
 use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
-use crate::ops::float::{f64s, i64s, needs_float, tensor};
+use crate::ops::float::{f64s, i64s, needs_float, set_grads, tensor};
 use crate::ops::optim::Real;
-use crate::tensor::{alloc, dtype_name, Tensor};
+use crate::tensor::{alloc, dtype_name, with_data, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_pool", sequence_pool);
@@ -18,6 +22,607 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_conv", sequence_conv);
     r.add("sequence_conv_grad", sequence_conv_grad);
     r.add("sequence_mask", sequence_mask);
+    r.add("sequence_pad", sequence_pad);
+    r.add("sequence_pad_grad", sequence_pad_grad);
+    r.add("sequence_unpad", sequence_unpad);
+    r.add("sequence_unpad_grad", sequence_unpad_grad);
+    r.add("row_conv", row_conv);
+    r.add("row_conv_grad", row_conv_grad);
+    r.add("im2sequence", im2sequence);
+    r.add("im2sequence_grad", im2sequence_grad);
+}
+
+/// What `im2sequence` reads: the NCHW dims, kernel, strides and paddings
+/// (up, left, down, right).
+#[derive(Clone, Copy)]
+struct Patches {
+    n: usize,
+    c: usize,
+    h: usize,
+    w: usize,
+    kh: usize,
+    kw: usize,
+    sh: usize,
+    sw: usize,
+    pad: [usize; 4],
+}
+
+impl Patches {
+    fn read(l: &OpReader) -> Result<[Vec<usize>; 3], KernelError> {
+        let get = |name: &str, n: usize, positive: bool| {
+            let v = l.ints(name)?.unwrap_or_default();
+            let ok = v.len() == n && v.iter().all(|&d| if positive { d > 0 } else { d >= 0 });
+            if !ok {
+                return Err(KernelError::Attribute(format!(
+                    "{name} {v:?} must hold {n} {} ints",
+                    if positive { "positive" } else { "non-negative" }
+                )));
+            }
+            Ok(v.iter().map(|&d| d as usize).collect::<Vec<_>>())
+        };
+        Ok([
+            get("kernels", 2, true)?,
+            get("strides", 2, true)?,
+            get("paddings", 4, false)?,
+        ])
+    }
+
+    fn new(x: &Tensor, attrs: &[Vec<usize>; 3], name: &str) -> Result<Patches, KernelError> {
+        let d = x.shape();
+        if d.len() != 4 {
+            return Err(KernelError::Shape(format!(
+                "X `{name}` has shape {d:?}; im2sequence takes NCHW images"
+            )));
+        }
+        let [k, st, p] = attrs;
+        let dim = |i: usize| d[i].max(0) as usize;
+        Ok(Patches {
+            n: dim(0),
+            c: dim(1),
+            h: dim(2),
+            w: dim(3),
+            kh: k[0],
+            kw: k[1],
+            sh: st[0],
+            sw: st[1],
+            pad: [p[0], p[1], p[2], p[3]],
+        })
+    }
+
+    /// Output positions along a side of `size` (1.x's `Im2SeqOutputSize`),
+    /// none when the kernel does not fit.
+    fn out_size(size: usize, k: usize, p0: usize, p1: usize, s: usize) -> usize {
+        (size + p0 + p1).checked_sub(k).map_or(0, |r| r / s + 1)
+    }
+
+    fn out_hw(&self, h: usize, w: usize) -> (usize, usize) {
+        (
+            Patches::out_size(h, self.kh, self.pad[0], self.pad[2], self.sh),
+            Patches::out_size(w, self.kw, self.pad[1], self.pad[3], self.sw),
+        )
+    }
+
+    fn width(&self) -> usize {
+        self.c * self.kh * self.kw
+    }
+
+    /// For patch `(oh, ow)` of image `i`, each element of its row (in
+    /// `[C, kh, kw]` order) with its offset in `X` (`None`: padding).
+    fn visit(&self, i: usize, oh: usize, ow: usize, mut f: impl FnMut(usize, Option<usize>)) {
+        let mut at = 0;
+        for ch in 0..self.c {
+            for fy in 0..self.kh {
+                let y = (oh * self.sh + fy)
+                    .checked_sub(self.pad[0])
+                    .filter(|&y| y < self.h);
+                for fx in 0..self.kw {
+                    let x = (ow * self.sw + fx)
+                        .checked_sub(self.pad[1])
+                        .filter(|&x| x < self.w);
+                    let src = y
+                        .zip(x)
+                        .map(|(y, x)| ((i * self.c + ch) * self.h + y) * self.w + x);
+                    f(at, src);
+                    at += 1;
+                }
+            }
+        }
+    }
+}
+
+/// `im2sequence`: each image's `kh x kw` patches (zero outside the
+/// padded image), row after row, one row of `C * kh * kw` per patch, one
+/// sequence per image. With `Y` (the images' real `[height, width]`,
+/// divided by `out_stride` rounding up) and more than one image, image
+/// `i` gives only the first patches of its real size, as 1.x's kernel.
+fn im2sequence(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let y = l.opt_input("Y")?;
+    let attrs = Patches::read(l)?;
+    let out_stride = l.ints("out_stride")?.unwrap_or_else(|| vec![1, 1]);
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let p = Patches::new(&xt, &attrs, &x.name)?;
+        let full = p.out_hw(p.h, p.w);
+        let sizes: Vec<(usize, usize)> = match &y {
+            Some(y) if p.n > 1 => {
+                let yt = s.tensor(y)?;
+                let real: Vec<f64> = match f64s(&yt, "im2sequence") {
+                    Ok(v) => v.to_vec(),
+                    Err(_) => i64s(&yt)?.iter().map(|&v| v as f64).collect(),
+                };
+                if real.len() < 2 * p.n {
+                    return Err(KernelError::Shape(format!(
+                        "Y `{}` has shape {:?}; it must hold [height, width] of each of the {} images",
+                        y.name,
+                        yt.shape(),
+                        p.n
+                    )));
+                }
+                let (s0, s1) = match out_stride[..] {
+                    [a, b] if a > 0 && b > 0 => (a as usize, b as usize),
+                    _ => {
+                        return Err(KernelError::Attribute(format!(
+                            "out_stride {out_stride:?} must hold 2 positive ints"
+                        )))
+                    }
+                };
+                (0..p.n)
+                    .map(|i| {
+                        let h = (real[2 * i].max(0.0) as usize).div_ceil(s0);
+                        let w = (real[2 * i + 1].max(0.0) as usize).div_ceil(s1);
+                        p.out_hw(h, w)
+                    })
+                    .collect()
+            }
+            _ => vec![full; p.n],
+        };
+        let xv = f64s(&xt, "im2sequence")?;
+        let width = p.width();
+        let mut o = Vec::new();
+        let mut offsets = vec![0usize];
+        for (i, &(oh_n, ow_n)) in sizes.iter().enumerate() {
+            for oh in 0..oh_n {
+                for ow in 0..ow_n {
+                    let start = o.len();
+                    o.resize(start + width, 0.0);
+                    p.visit(i, oh, ow, |at, src| {
+                        if let Some(src) = src {
+                            o[start + at] = xv[src];
+                        }
+                    });
+                }
+            }
+            offsets.push(offsets[offsets.len() - 1] + oh_n * ow_n);
+        }
+        let rows = offsets[offsets.len() - 1] as i64;
+        let t = tensor(xt.dtype(), &[rows, width as i64], o)?.with_lod(vec![offsets]);
+        drop(xv);
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `im2sequence_grad`: each patch row of `Out@GRAD` added back to the
+/// pixels it came from (1.x's `Col2ImFunctor`), for every image's full
+/// set of patches.
+fn im2sequence_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let attrs = Patches::read(l)?;
+    compute(move |s| {
+        let (xt, gt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let p = Patches::new(&xt, &attrs, &x.name)?;
+        let (oh_n, ow_n) = p.out_hw(p.h, p.w);
+        let width = p.width();
+        if gt.numel() != p.n * oh_n * ow_n * width {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD has shape {:?}; it must hold the {} patches of {width} of X `{}` {:?}",
+                gt.shape(),
+                p.n * oh_n * ow_n,
+                x.name,
+                xt.shape()
+            )));
+        }
+        let g = f64s(&gt, "im2sequence_grad")?;
+        let mut d = vec![0.0; xt.numel()];
+        let mut row = 0;
+        for i in 0..p.n {
+            for oh in 0..oh_n {
+                for ow in 0..ow_n {
+                    let base = row * width;
+                    p.visit(i, oh, ow, |at, src| {
+                        if let Some(src) = src {
+                            d[src] += g[base + at];
+                        }
+                    });
+                    row += 1;
+                }
+            }
+        }
+        let t = tensor(xt.dtype(), xt.shape(), d)?;
+        drop(g);
+        drop((xt, gt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// The sequences `row_conv` convolves, in rows of `X`, and the row width:
+/// the offsets of `X`'s LoD level 0 (rank 2), or, without LoD (1.6), each
+/// of the `B` `[T, D]` blocks of a `[B, T, D]` `X`. `Filter` is
+/// `[context, D]`.
+fn row_conv_plan(x: &Tensor, filter: &Tensor, name: &str) -> Result<RowConvPlan, KernelError> {
+    let dims = x.shape();
+    let (seqs, width) = match (x.lod().first(), dims.len()) {
+        (Some(level), 2) => {
+            let rows = dims[0].max(0) as usize;
+            if level.last().copied() != Some(rows) {
+                return Err(KernelError::Shape(format!(
+                    "the LoD of X `{name}` ends at {:?} but it has {rows} rows",
+                    level.last()
+                )));
+            }
+            let seqs = level.windows(2).map(|w| (w[0], w[1])).collect();
+            (seqs, dims[1].max(0) as usize)
+        }
+        (None, 3) => {
+            let (b, t) = (dims[0].max(0) as usize, dims[1].max(0) as usize);
+            ((0..b).map(|i| (i * t, (i + 1) * t)).collect(), dims[2].max(0) as usize)
+        }
+        _ => {
+            return Err(KernelError::Shape(format!(
+                "X `{name}` has shape {:?} and {} LoD level(s); row_conv takes a [T, D] LoD tensor or a [B, T, D] tensor",
+                dims,
+                x.lod().len()
+            )))
+        }
+    };
+    let f = filter.shape();
+    if f.len() != 2 || f[1].max(0) as usize != width {
+        return Err(KernelError::Shape(format!(
+            "Filter has shape {f:?}; it must be [future context + 1, {width}]"
+        )));
+    }
+    Ok((seqs, width, f[0].max(0) as usize))
+}
+
+/// The sequences (row ranges), the row width and the context length.
+type RowConvPlan = (Vec<(usize, usize)>, usize, usize);
+
+/// `row_conv`: `Out[k] = sum over w < context, k + w in the sequence of
+/// X[k + w] * Filter[w]` (elementwise), as 1.x's CPU kernel.
+fn row_conv(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, filter, out) = (l.input("X")?, l.input("Filter")?, l.output("Out")?);
+    compute(move |s| {
+        let (xt, ft) = (s.tensor(&x)?, s.tensor(&filter)?);
+        let (seqs, width, context) = row_conv_plan(&xt, &ft, &x.name)?;
+        let (xv, fv) = (f64s(&xt, "row_conv")?, f64s(&ft, "row_conv")?);
+        let mut o = vec![0.0; xv.len()];
+        for &(a, b) in &seqs {
+            for k in a..b {
+                for w in 0..context.min(b - k) {
+                    let (src, wt) = ((k + w) * width, w * width);
+                    for d in 0..width {
+                        o[k * width + d] += fv[wt + d] * xv[src + d];
+                    }
+                }
+            }
+        }
+        let t = tensor(xt.dtype(), xt.shape(), o)?;
+        drop((xv, fv));
+        drop((xt, ft));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `row_conv_grad`: `X@GRAD[k + w] += Filter[w] * Out@GRAD[k]` and
+/// `Filter@GRAD[w] += X[k + w] * Out@GRAD[k]`.
+fn row_conv_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, filter, dout) = (l.input("X")?, l.input("Filter")?, l.input("Out@GRAD")?);
+    let (dx, dfilter) = (l.opt_output("X@GRAD")?, l.opt_output("Filter@GRAD")?);
+    compute(move |s| {
+        let (xt, ft, gt) = (s.tensor(&x)?, s.tensor(&filter)?, s.tensor(&dout)?);
+        let (seqs, width, context) = row_conv_plan(&xt, &ft, &x.name)?;
+        if gt.numel() != xt.numel() {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD has shape {:?}; it must have X's {:?}",
+                gt.shape(),
+                xt.shape()
+            )));
+        }
+        let (xv, fv) = (f64s(&xt, "row_conv_grad")?, f64s(&ft, "row_conv_grad")?);
+        let g = f64s(&gt, "row_conv_grad")?;
+        let mut gx = vec![0.0; xv.len()];
+        let mut gf = vec![0.0; fv.len()];
+        for &(a, b) in &seqs {
+            for k in a..b {
+                for w in 0..context.min(b - k) {
+                    let (src, wt) = ((k + w) * width, w * width);
+                    for d in 0..width {
+                        let go = g[k * width + d];
+                        gx[src + d] += fv[wt + d] * go;
+                        gf[wt + d] += xv[src + d] * go;
+                    }
+                }
+            }
+        }
+        let gx = match &dx {
+            Some(_) => Some(tensor(xt.dtype(), xt.shape(), gx)?.with_lod(xt.lod().to_vec())),
+            None => None,
+        };
+        let gf = match &dfilter {
+            Some(_) => Some(tensor(ft.dtype(), ft.shape(), gf)?),
+            None => None,
+        };
+        drop((xv, fv, g));
+        drop((xt, ft, gt));
+        set_grads(s, vec![(&dx, gx), (&dfilter, gf)]);
+        Ok(())
+    })
+}
+
+/// The sequences of LoD level 0 in rows of the tensor (Paddle's
+/// `ToAbsOffset(lod)[0]`: the offsets mapped through the finer levels).
+fn row_offsets(lod: &[Vec<usize>]) -> Vec<usize> {
+    let mut top = lod.first().cloned().unwrap_or_default();
+    for level in lod.iter().skip(1) {
+        for o in top.iter_mut() {
+            *o = level.get(*o).copied().unwrap_or(*o);
+        }
+    }
+    top
+}
+
+/// The dtypes 1.x registered its padding kernels for.
+fn pad_dtype(t: &Tensor, op: &str) -> Result<(), KernelError> {
+    match t.dtype() {
+        VarKind::Fp32 | VarKind::Fp64 | VarKind::Int32 | VarKind::Int64 => Ok(()),
+        other => Err(KernelError::Dtype(format!(
+            "{op} takes float32, float64, int32 or int64, not {}",
+            dtype_name(other)
+        ))),
+    }
+}
+
+/// How many elements one row (time step) of `shape` holds.
+fn row_width(shape: &[i64]) -> usize {
+    shape
+        .iter()
+        .skip(1)
+        .map(|&d| usize::try_from(d).unwrap_or(0))
+        .product()
+}
+
+/// Padded `[seqs.len(), padded, step...]` from the rows `seqs` of `x`
+/// (`step` elements each), the rest filled with `fill` (one value or one
+/// step); what `PaddingLoDTensorFunctor` writes.
+fn pad_rows(
+    x: &Tensor,
+    seqs: &[(usize, usize)],
+    padded: usize,
+    fill: &Tensor,
+    step_dims: &[i64],
+) -> Result<Tensor, KernelError> {
+    let step: usize = step_dims.iter().map(|&d| d.max(0) as usize).product();
+    let mut shape = vec![seqs.len() as i64, padded as i64];
+    shape.extend_from_slice(step_dims);
+    let fill = fill.cast(x.dtype())?;
+    let data = with_data!(x.data(), |v: T| {
+        let f: &[T] = fill.values::<T>().unwrap_or(&[]);
+        let mut out: Vec<T> = Vec::with_capacity(alloc::check(&shape, T::KIND)?);
+        for &(a, b) in seqs {
+            out.extend_from_slice(&v[a * step..b * step]);
+            for _ in (b - a)..padded {
+                if f.len() == 1 {
+                    out.extend(std::iter::repeat_n(f[0], step));
+                } else {
+                    out.extend_from_slice(f);
+                }
+            }
+        }
+        T::wrap(out.into())
+    });
+    Tensor::new(&shape, data)
+}
+
+/// `sequence_pad`: each sequence of `X`'s LoD level 0 as `padded_length`
+/// rows (-1: the longest sequence's), padded after its end with
+/// `PadValue` (a scalar or one step); `Length` the sequences' lengths
+/// (int64). `Out` has no LoD.
+fn sequence_pad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, pad) = (l.input("X")?, l.input("PadValue")?);
+    let (out, length) = (l.output("Out")?, l.output("Length")?);
+    let padded_length = l.int("padded_length")?;
+    compute(move |s| {
+        let (xt, pt) = (s.tensor(&x)?, s.tensor(&pad)?);
+        pad_dtype(&xt, "sequence_pad")?;
+        if xt.shape().len() < 2 {
+            return Err(KernelError::Shape(format!(
+                "X `{}` has shape {:?}; it must have rank 2 or more",
+                x.name,
+                xt.shape()
+            )));
+        }
+        if xt.lod().is_empty() {
+            return Err(KernelError::Invalid(format!(
+                "X `{}` of sequence_pad has no LoD; feed it as a LoD tensor (fluid.create_lod_tensor)",
+                x.name
+            )));
+        }
+        let offsets = row_offsets(xt.lod());
+        let seqs: Vec<(usize, usize)> = offsets.windows(2).map(|w| (w[0], w[1])).collect();
+        let longest = seqs.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+        let padded = match padded_length {
+            -1 => longest,
+            n => usize::try_from(n)
+                .ok()
+                .filter(|&n| n >= longest)
+                .ok_or_else(|| {
+                    KernelError::Attribute(format!(
+                        "padded_length {n} must be -1 or not less than the longest sequence ({longest})"
+                    ))
+                })?,
+        };
+        let step = row_width(xt.shape());
+        if pt.numel() != 1 && pt.numel() != step {
+            return Err(KernelError::Shape(format!(
+                "PadValue `{}` has shape {:?}; it must hold 1 value or one time step of {step}",
+                pad.name,
+                pt.shape()
+            )));
+        }
+        let t = pad_rows(&xt, &seqs, padded, &pt, &xt.shape()[1..])?;
+        let lengths: Vec<i64> = seqs.iter().map(|&(a, b)| (b - a) as i64).collect();
+        let lt = Tensor::from_vec(&[lengths.len() as i64], lengths)?;
+        drop((xt, pt));
+        s.set_tensor(&out, t);
+        s.set_tensor(&length, lt);
+        Ok(())
+    })
+}
+
+/// `X@GRAD` of `sequence_pad`: each sequence's rows of `Out@GRAD` (the
+/// padding's gradient dropped), with `X`'s LoD.
+fn sequence_pad_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, gt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let offsets = row_offsets(xt.lod());
+        let seqs: Vec<(usize, usize)> = offsets.windows(2).map(|w| (w[0], w[1])).collect();
+        let step = row_width(xt.shape());
+        let padded = gt.shape().get(1).copied().unwrap_or(0).max(0) as usize;
+        if gt.shape().first() != Some(&(seqs.len() as i64))
+            || gt.numel() != seqs.len() * padded * step
+            || seqs.iter().any(|&(a, b)| b - a > padded)
+        {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD has shape {:?}; it must be the {} padded sequences of X `{}` {:?}",
+                gt.shape(),
+                seqs.len(),
+                x.name,
+                xt.shape()
+            )));
+        }
+        let rows: Vec<(usize, usize)> = seqs
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| (i * padded, i * padded + b - a))
+            .collect();
+        let flat = gt.reshaped(&[(seqs.len() * padded) as i64, step as i64])?;
+        let t = crate::ops::lod::take_rows(&flat, &rows)?
+            .reshaped(xt.shape())?
+            .with_lod(xt.lod().to_vec());
+        drop((xt, gt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `sequence_unpad`: the first `Length[i]` rows of each padded sequence
+/// `X[i]`, one after another, with LoD `[[0, Length[0], ...]]`; a rank-2
+/// `X` gives `[rows, 1]`.
+fn sequence_unpad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, len, out) = (l.input("X")?, l.input("Length")?, l.output("Out")?);
+    compute(move |s| {
+        let (xt, lt) = (s.tensor(&x)?, s.tensor(&len)?);
+        pad_dtype(&xt, "sequence_unpad")?;
+        if !matches!(lt.dtype(), VarKind::Int32 | VarKind::Int64) {
+            return Err(KernelError::Dtype(format!(
+                "Length `{}` is {}; it takes int64 lengths",
+                len.name,
+                dtype_name(lt.dtype())
+            )));
+        }
+        let dims = xt.shape();
+        if dims.len() < 2 || lt.shape().len() != 1 || lt.shape()[0] != dims[0] {
+            return Err(KernelError::Shape(format!(
+                "X `{}` {:?} must be padded sequences (rank 2 or more) and Length `{}` {:?} their lengths",
+                x.name,
+                dims,
+                len.name,
+                lt.shape()
+            )));
+        }
+        let padded = dims[1].max(0) as usize;
+        let step = row_width(&dims[1..]);
+        let mut offsets = vec![0usize];
+        let mut rows = Vec::new();
+        for (i, &n) in i64s(&lt)?.iter().enumerate() {
+            let n = usize::try_from(n)
+                .ok()
+                .filter(|&n| n <= padded)
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "Length[{i}] is {n}; it must be in [0, {padded}], the padded length"
+                    ))
+                })?;
+            rows.push((i * padded, i * padded + n));
+            offsets.push(offsets[offsets.len() - 1] + n);
+        }
+        let flat = xt.reshaped(&[dims[0] * padded as i64, step as i64])?;
+        let mut shape = vec![offsets[offsets.len() - 1] as i64];
+        if dims.len() == 2 {
+            shape.push(1);
+        } else {
+            shape.extend_from_slice(&dims[2..]);
+        }
+        let t = crate::ops::lod::take_rows(&flat, &rows)?
+            .reshaped(&shape)?
+            .with_lod(vec![offsets]);
+        drop((xt, lt));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `X@GRAD` of `sequence_unpad`: `Out@GRAD`'s sequences (its LoD level
+/// 0) padded with zeros to `X`'s padded length, in `X`'s shape.
+fn sequence_unpad_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, gt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        if gt.lod().is_empty() {
+            return Err(KernelError::Invalid(format!(
+                "Out@GRAD of sequence_unpad (X `{}`) has no LoD; the op before it must keep Out's LoD in its gradient",
+                x.name
+            )));
+        }
+        let dims = xt.shape();
+        let offsets = row_offsets(gt.lod());
+        let seqs: Vec<(usize, usize)> = offsets.windows(2).map(|w| (w[0], w[1])).collect();
+        let padded = dims.get(1).copied().unwrap_or(0).max(0) as usize;
+        let step = row_width(&dims[1..]);
+        if dims.len() < 2
+            || seqs.len() as i64 != dims[0]
+            || gt.numel() != offsets.last().copied().unwrap_or(0) * step
+            || seqs.iter().any(|&(a, b)| b - a > padded)
+        {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD {:?} (LoD {:?}) does not unpad X `{}` {:?}",
+                gt.shape(),
+                gt.lod(),
+                x.name,
+                dims
+            )));
+        }
+        let rows = gt.reshaped(&[offsets.last().copied().unwrap_or(0) as i64, step as i64])?;
+        let zero = Tensor::zeros(gt.dtype(), &[1])?;
+        let t = pad_rows(&rows, &seqs, padded, &zero, &[step as i64])?.reshaped(dims)?;
+        drop((xt, gt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
 }
 
 /// `sequence_mask`: for each length `n` of `X`, a row of `maxlen` values,

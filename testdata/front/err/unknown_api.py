@@ -9,6 +9,6 @@ y = fluid.layers.elementwize_add(x, x)
 z = fluid.layers.fc(input=x, size=2)
 fluid.layers.warpctc
 fluid.layers.hsigmoid
-fluid.layers.sequence_reshape
+fluid.layers.sequence_scatter
 fluid.layerz
 np.array([1, 2]).sumx()

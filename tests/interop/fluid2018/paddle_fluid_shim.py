@@ -1668,6 +1668,43 @@ def prelu(x, mode, param_attr=None, name=None):
     return out
 
 
+def im2sequence(input, filter_size=1, stride=1, padding=0, input_image_size=None,
+                out_stride=1, name=None):
+    """1.x's im2sequence layer on Paddle 3.3.1's im2sequence op."""
+    if isinstance(filter_size, int):
+        filter_size = [filter_size, filter_size]
+    if isinstance(stride, int):
+        stride = [stride, stride]
+    if isinstance(padding, int):
+        padding = [padding, padding]
+    if len(padding) == 2:
+        padding.append(padding[0])
+        padding.append(padding[1])
+    inputs = {"X": input}
+    attrs = {"kernels": filter_size, "strides": stride, "paddings": padding}
+    if input_image_size is not None:
+        if isinstance(out_stride, int):
+            out_stride = [out_stride, out_stride]
+        inputs["Y"] = input_image_size
+        attrs["out_stride"] = out_stride
+    helper = LayerHelper("im2sequence", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="im2sequence", inputs=inputs, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """1.x's row_conv layer on Paddle 3.3.1's row_conv op: the filter
+    `row_conv_N.w_0` [future_context_size + 1, width] (Xavier)."""
+    helper = LayerHelper("row_conv", act=act)
+    filter_param = _create_parameter(helper, param_attr,
+                                     [future_context_size + 1, input.shape[1]], input.dtype)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="row_conv", inputs={"X": [input], "Filter": [filter_param]},
+                     outputs={"Out": [out]})
+    return helper.append_activation(out)
+
+
 def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
     helper = LayerHelper("label_smooth", name=name)
     label.stop_gradient = True
@@ -1874,6 +1911,264 @@ def sequence_mask(x, maxlen=None, dtype='int64', name=None):
     helper.append_op(type="sequence_mask", inputs=inputs, outputs={"Y": out}, attrs=attrs)
     out.stop_gradient = True
     return out
+
+
+# 1.x's sequence_pad and sequence_unpad, which Paddle 3.3.1 dropped:
+# computed in numpy by py_funcs (forward and backward), after 1.x's
+# PaddingLoDTensorFunctor / UnpaddingLoDTensorFunctor.
+
+
+def _seq_row_offsets(lod):
+    """Level 0 of `lod` in rows (1.x's ToAbsOffset(lod)[0])."""
+    top = list(lod[0])
+    for level in lod[1:]:
+        top = [level[o] for o in top]
+    return top
+
+
+def _seq_padded(rows, spans, padded, fill):
+    out = numpy.empty((len(spans), padded) + rows.shape[1:], dtype=rows.dtype)
+    out[...] = fill
+    for i, (a, b) in enumerate(spans):
+        out[i, :b - a] = rows[a:b]
+    return out
+
+
+def sequence_pad(x, pad_value, maxlen=None, name=None):
+    """1.x's sequence_pad layer: `(Out, Length)`, `Out` the sequences of
+    `x`'s LoD level 0 padded after their end with `pad_value` to `maxlen`
+    steps (None: the longest), `Length` their int64 lengths."""
+    helper = LayerHelper("sequence_pad", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    length = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape([-1, 1 if maxlen is None else maxlen] + list(x.shape[1:]))
+    length.desc.set_shape([-1])
+    pad_value.stop_gradient = True
+    length.stop_gradient = True
+
+    def spans(xt):
+        offsets = _seq_row_offsets(list(xt.lod()))
+        return list(zip(offsets[:-1], offsets[1:]))
+
+    def forward(xt, pt):
+        rows = numpy.array(xt)
+        sp = spans(xt)
+        longest = max([b - a for a, b in sp] + [0])
+        padded = longest if maxlen is None or maxlen == -1 else maxlen
+        if padded < longest:
+            raise ValueError("The Attr(padded_length) must be -1 or an int greater than "
+                             "the length of the longest original sequence.")
+        fill = numpy.array(pt).astype(rows.dtype).reshape(-1)
+        fill = fill[0] if fill.size == 1 else fill.reshape(rows.shape[1:])
+        lengths = numpy.array([b - a for a, b in sp], dtype="int64")
+        return _ifelse_tensor(_seq_padded(rows, sp, padded, fill), []), _ifelse_tensor(lengths, [])
+
+    def backward(xt, pt, dout, dlength):
+        d = numpy.array(dout)
+        dx = numpy.concatenate([d[i, :b - a] for i, (a, b) in enumerate(spans(xt))]
+                               + [d[:0, 0]])
+        return dx.reshape(numpy.array(xt).shape), None
+
+    paddle.static.py_func(forward, [x, pad_value], [out, length], backward_func=backward,
+                          skip_vars_in_backward_input=[out, length])
+    return out, length
+
+
+def sequence_unpad(x, length, name=None):
+    """1.x's sequence_unpad layer: the first `length[i]` steps of each
+    `x[i]`, as a LoD tensor of one level."""
+    helper = LayerHelper("sequence_unpad", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape([-1] + (list(x.shape[2:]) if len(x.shape) > 2 else [1]))
+    length.stop_gradient = True
+
+    def spans(xt, lt):
+        lengths = numpy.array(lt).reshape(-1).astype("int64")
+        return [(i, int(n)) for i, n in enumerate(lengths)]
+
+    def forward(xt, lt):
+        arr = numpy.array(xt)
+        sp = spans(xt, lt)
+        step = arr.shape[2:] if arr.ndim > 2 else (1,)
+        rows = numpy.concatenate([arr[i, :n].reshape((n,) + step) for i, n in sp]
+                                 + [arr[:0, 0].reshape((0,) + step)])
+        offsets = [0]
+        for _, n in sp:
+            offsets.append(offsets[-1] + n)
+        return _ifelse_tensor(rows, [offsets])
+
+    def backward(xt, lt, dout):
+        arr = numpy.array(xt)
+        d = numpy.array(dout)
+        dx = numpy.zeros_like(arr)
+        at = 0
+        for i, n in spans(xt, lt):
+            dx[i, :n] = d[at:at + n].reshape((n,) + arr.shape[2:])
+            at += n
+        return dx, None
+
+    paddle.static.py_func(forward, [x, length], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
+# 1.x's sequence_reverse, sequence_concat, sequence_slice, sequence_reshape,
+# sequence_enumerate and sequence_expand_as, which Paddle 3.3.1 dropped:
+# numpy in py_funcs (forward and backward), the LoD set as 1.x's kernels
+# set it.
+
+
+def _seq_level0(t):
+    return [int(o) for o in t.lod()[0]]
+
+
+def _seq_func(layer, inputs, out_dtype, shape, forward, backward=None, name=None,
+              out_name=None):
+    helper = LayerHelper(layer, name=name)
+    if out_name is None:
+        out = helper.create_variable_for_type_inference(dtype=out_dtype)
+    else:
+        out = helper.create_variable(name=out_name, dtype=out_dtype, persistable=False)
+    out.desc.set_shape(shape)
+    paddle.static.py_func(forward, inputs, out, backward_func=backward,
+                          skip_vars_in_backward_input=[out] if backward else None)
+    return out
+
+
+def sequence_reverse(x, name=None):
+    """Each sequence of `x` reversed, the LoD kept; its gradient the same."""
+    def rev(arr, lod):
+        return numpy.concatenate([arr[a:b][::-1] for a, b in zip(lod[:-1], lod[1:])]
+                                 + [arr[:0]])
+
+    def forward(xt):
+        return _ifelse_tensor(rev(numpy.array(xt), _seq_level0(xt)), [_seq_level0(xt)])
+
+    def backward(xt, dy):
+        return rev(numpy.array(dy), _seq_level0(xt))
+
+    return _seq_func("sequence_reverse", [x], x.dtype, list(x.shape), forward, backward,
+                     out_name=name)
+
+
+def sequence_concat(input, name=None):
+    """Sequence i of each input, in turn; LoD the sums of their offsets."""
+    n = len(input)
+
+    def forward(*ts):
+        lods = [_seq_level0(t) for t in ts]
+        arrs = [numpy.array(t) for t in ts]
+        parts = [a[lod[i - 1]:lod[i]] for i in range(1, len(lods[0]))
+                 for a, lod in zip(arrs, lods)]
+        offsets = [sum(lod[i] for lod in lods) for i in range(len(lods[0]))]
+        return _ifelse_tensor(numpy.concatenate(parts + [arrs[0][:0]]), [offsets])
+
+    def backward(*args):
+        ts, d = args[:n], numpy.array(args[n])
+        lods = [_seq_level0(t) for t in ts]
+        grads = [[] for _ in ts]
+        at = 0
+        for i in range(1, len(lods[0])):
+            for j, lod in enumerate(lods):
+                k = lod[i] - lod[i - 1]
+                grads[j].append(d[at:at + k])
+                at += k
+        return [numpy.concatenate(g + [d[:0]]) for g in grads]
+
+    first = input[0]
+    return _seq_func("sequence_concat", list(input), first.dtype,
+                     [-1] + list(first.shape[1:]), forward, backward, name)
+
+
+def sequence_slice(input, offset, length, name=None):
+    """`length[i]` rows of sequence i from `offset[i]`; LoD the lengths."""
+    offset.stop_gradient = True
+    length.stop_gradient = True
+
+    def spans(xt, ot, lt):
+        lod = _seq_level0(xt)
+        off = numpy.array(ot).reshape(-1)
+        lens = numpy.array(lt).reshape(-1)
+        return [(lod[i] + int(off[i]), lod[i] + int(off[i]) + int(lens[i]))
+                for i in range(len(lod) - 1)]
+
+    def forward(xt, ot, lt):
+        arr = numpy.array(xt)
+        sp = spans(xt, ot, lt)
+        offsets = [0]
+        for a, b in sp:
+            offsets.append(offsets[-1] + b - a)
+        return _ifelse_tensor(numpy.concatenate([arr[a:b] for a, b in sp] + [arr[:0]]),
+                              [offsets])
+
+    def backward(xt, ot, lt, dout):
+        arr, d = numpy.array(xt), numpy.array(dout)
+        dx = numpy.zeros_like(arr)
+        at = 0
+        for a, b in spans(xt, ot, lt):
+            dx[a:b] = d[at:at + b - a]
+            at += b - a
+        return dx, None, None
+
+    return _seq_func("sequence_slice", [input, offset, length], input.dtype,
+                     list(input.shape), forward, backward, name)
+
+
+def sequence_reshape(input, new_dim):
+    """The rows of each sequence regrouped into rows of `new_dim`."""
+    def forward(xt):
+        arr = numpy.array(xt)
+        lod = _seq_level0(xt)
+        width = arr.shape[1]
+        offsets = [o * width // new_dim for o in lod]
+        return _ifelse_tensor(arr.reshape(-1, new_dim), [offsets])
+
+    def backward(xt, dout):
+        return numpy.array(dout).reshape(numpy.array(xt).shape)
+
+    return _seq_func("sequence_reshape", [input], input.dtype, [-1, new_dim], forward,
+                     backward)
+
+
+def sequence_enumerate(input, win_size, pad_value=0, name=None):
+    """For each id, the `win_size` ids from it on in its sequence, padded."""
+    def forward(xt):
+        arr = numpy.array(xt).reshape(-1)
+        lod = _seq_level0(xt)
+        out = numpy.full((arr.shape[0], win_size), pad_value, dtype=arr.dtype)
+        for a, b in zip(lod[:-1], lod[1:]):
+            for r in range(a, b):
+                window = arr[r:min(r + win_size, b)]
+                out[r, :len(window)] = window
+        return _ifelse_tensor(out, [lod])
+
+    out = _seq_func("sequence_enumerate", [input], input.dtype,
+                    [input.shape[0], win_size], forward, None, name)
+    out.stop_gradient = True
+    return out
+
+
+def sequence_expand_as(x, y, name=None):
+    """Row i of `x` repeated over the rows of sequence i of `y`; `y`'s LoD."""
+    def counts(yt):
+        lod = _seq_level0(yt)
+        return numpy.diff(numpy.array(lod, dtype="int64")), lod
+
+    def forward(xt, yt):
+        c, lod = counts(yt)
+        return _ifelse_tensor(numpy.repeat(numpy.array(xt), c, axis=0), [lod])
+
+    def backward(xt, yt, dout):
+        c, lod = counts(yt)
+        d = numpy.array(dout)
+        dx = numpy.stack([d[a:b].sum(axis=0) for a, b in zip(lod[:-1], lod[1:])])
+        # 1.x's grad gives Y none; Paddle 3.3.1's py_func wants one when Y
+        # needs a gradient: zeros add nothing.
+        yv = numpy.array(yt)
+        return dx.astype(d.dtype), (numpy.zeros_like(yv) if yv.dtype.kind == "f" else None)
+
+    return _seq_func("sequence_expand_as", [x, y], x.dtype, [-1] + list(x.shape[1:]),
+                     forward, backward, name)
 
 
 def pad(x, paddings, pad_value=0.0, name=None):
@@ -3786,6 +4081,11 @@ def install(run=False):
         image_resize=image_resize, resize_bilinear=resize_bilinear,
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
         sequence_mask=sequence_mask, unstack=unstack,
+        sequence_pad=sequence_pad, sequence_unpad=sequence_unpad,
+        sequence_reverse=sequence_reverse, sequence_concat=sequence_concat,
+        sequence_slice=sequence_slice, sequence_reshape=sequence_reshape,
+        sequence_enumerate=sequence_enumerate, sequence_expand_as=sequence_expand_as,
+        row_conv=row_conv, im2sequence=im2sequence,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

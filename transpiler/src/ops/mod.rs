@@ -52,6 +52,7 @@ mod protos;
 mod reduce;
 mod rnn_cells;
 mod sequence;
+mod sequence_edit;
 mod sequence_expand;
 mod sequence_rnn;
 pub mod slice;
@@ -307,7 +308,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 35] = [
+        let families: [(&'static str, Register); 36] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -338,6 +339,7 @@ impl Registry {
             ("reduce", reduce::register),
             ("rnn_cells", rnn_cells::register),
             ("sequence", sequence::register),
+            ("sequence_edit", sequence_edit::register),
             ("sequence_expand", sequence_expand::register),
             ("sequence_rnn", sequence_rnn::register),
             ("slice", slice::register),

@@ -30,7 +30,7 @@ __all__ = [
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
-    "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
+    "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "row_conv", "im2sequence",
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "warpctc", "ctc_greedy_decoder", "edit_distance",
     "mse_loss", "dice_loss", "npair_loss", "rank",
@@ -527,6 +527,50 @@ def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None):
                      outputs={"Out": lrn_out, "MidOut": mid_out},
                      attrs={"n": n, "k": k, "alpha": alpha, "beta": beta})
     return lrn_out
+
+
+def im2sequence(input, filter_size=1, stride=1, padding=0, input_image_size=None,
+                out_stride=1, name=None):
+    """Image patches to sequences (1.x's layer, OCR's CRNN): each NCHW
+    image's `filter_size` patches, one row of `C * kh * kw` per patch, a
+    sequence per image. `padding` is 1, 2 or 4 ints (up, left, down,
+    right); `input_image_size` ([N, 2] real heights and widths) with
+    `out_stride` keeps each image's patches within its real size."""
+    if isinstance(filter_size, int):
+        filter_size = [filter_size, filter_size]
+    if isinstance(stride, int):
+        stride = [stride, stride]
+    if isinstance(padding, int):
+        padding = [padding, padding]
+    if len(padding) == 2:
+        padding.append(padding[0])
+        padding.append(padding[1])
+    inputs = {"X": input}
+    attrs = {"kernels": filter_size, "strides": stride, "paddings": padding}
+    if input_image_size is not None:
+        if isinstance(out_stride, int):
+            out_stride = [out_stride, out_stride]
+        inputs["Y"] = input_image_size
+        attrs["out_stride"] = out_stride
+    helper = LayerHelper('im2sequence', **locals())
+    out = helper.create_variable_for_type_inference(dtype=helper.input_dtype())
+    helper.append_op(type='im2sequence', inputs=inputs, outputs={'Out': out}, attrs=attrs)
+    return out
+
+
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """DeepSpeech2's lookahead (row) convolution (1.x's layer): each step
+    of a sequence mixed with the `future_context_size` steps after it,
+    elementwise by a `[future_context_size + 1, width]` filter."""
+    helper = LayerHelper('row_conv', **locals())
+    dtype = helper.input_dtype()
+    filter_shape = [future_context_size + 1, input.shape[1]]
+    filter_param = helper.create_parameter(
+        attr=helper.param_attr, shape=filter_shape, dtype=dtype)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='row_conv', inputs={'X': [input], 'Filter': [filter_param]},
+                     outputs={'Out': [out]})
+    return helper.append_activation(out)
 
 
 def image_resize(input, out_shape=None, scale=None, name=None, resample='BILINEAR',

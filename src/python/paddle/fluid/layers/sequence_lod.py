@@ -8,6 +8,8 @@ from ..layer_helper import LayerHelper
 __all__ = [
     "sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax",
     "sequence_conv", "sequence_expand", "lod_reset", "sequence_mask",
+    "sequence_pad", "sequence_unpad", "sequence_reverse", "sequence_concat",
+    "sequence_slice", "sequence_reshape", "sequence_enumerate", "sequence_expand_as",
 ]
 
 _POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
@@ -151,3 +153,114 @@ def sequence_mask(x, maxlen=None, dtype='int64', name=None):
     helper.append_op(type='sequence_mask', inputs=inputs, outputs={'Y': out}, attrs=attrs)
     out.stop_gradient = True
     return out
+
+
+def sequence_pad(x, pad_value, maxlen=None, name=None):
+    """Pads the sequences of `x` (1.x's layer, since 1.0) to `maxlen` steps
+    (None: the longest sequence's) with `pad_value`, a Variable holding one
+    value or one step; returns `(Out, Length)`: the padded
+    `[sequences, maxlen, ...]` tensor and the int64 lengths."""
+    _check_var(x, "x", "sequence_pad")
+    _check_var(pad_value, "pad_value", "sequence_pad")
+    helper = LayerHelper('sequence_pad', input=x, **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    length = helper.create_variable_for_type_inference(dtype)
+    pad_value.stop_gradient = True
+    length.stop_gradient = True
+    if maxlen is None:
+        maxlen = -1
+    helper.append_op(type='sequence_pad', inputs={'X': x, 'PadValue': pad_value},
+                     outputs={'Out': out, 'Length': length},
+                     attrs={'padded_length': maxlen})
+    return out, length
+
+
+def sequence_unpad(x, length, name=None):
+    """The padding of `x` removed (1.x's layer, since 1.0): the first
+    `length[i]` steps of each `x[i]`, as a LoD tensor of one level."""
+    _check_var(x, "x", "sequence_unpad")
+    _check_var(length, "length", "sequence_unpad")
+    helper = LayerHelper('sequence_unpad', input=x, **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    length.stop_gradient = True
+    helper.append_op(type='sequence_unpad', inputs={'X': x, 'Length': length},
+                     outputs={'Out': out})
+    return out
+
+
+def sequence_reverse(x, name=None):
+    """Each sequence of `x` (one LoD level) in reverse order (1.x's layer,
+    since 1.1), the LoD kept; a reversed DynamicRNN's input."""
+    _check_var(x, "x", "sequence_reverse")
+    helper = LayerHelper("sequence_reverse", **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="sequence_reverse", inputs={"X": x}, outputs={"Y": out},
+                     attrs=dict())
+    return out
+
+
+def sequence_concat(input, name=None):
+    """The sequences of the inputs joined one by one (1.x's layer): output
+    sequence `i` is sequence `i` of each input, in order."""
+    for x in (input if isinstance(input, (list, tuple)) else [input]):
+        _check_var(x, "input", "sequence_concat")
+    helper = LayerHelper('sequence_concat', **locals())
+    out = helper.create_variable_for_type_inference(dtype=helper.input_dtype())
+    helper.append_op(type='sequence_concat', inputs={'X': input}, outputs={'Out': [out]})
+    return out
+
+
+def sequence_slice(input, offset, length, name=None):
+    """A slice of each sequence of `input` (1.x's layer): `length[i]` rows
+    from `offset[i]`; `offset` and `length` are int64 `[sequences, 1]`."""
+    _check_var(input, "input", "sequence_slice")
+    helper = LayerHelper("sequence_slice", **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    offset.stop_gradient = True
+    length.stop_gradient = True
+    helper.append_op(type="sequence_slice",
+                     inputs={"X": input, "Offset": offset, "Length": length},
+                     outputs={"Out": out})
+    return out
+
+
+def sequence_reshape(input, new_dim):
+    """The rows of each sequence of `input` regrouped into rows of
+    `new_dim` values (1.x's layer)."""
+    _check_var(input, "input", "sequence_reshape")
+    helper = LayerHelper('sequence_reshape', **locals())
+    out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op(type='sequence_reshape', inputs={'X': [input]},
+                     outputs={'Out': [out]}, attrs={'new_dim': new_dim})
+    return out
+
+
+def sequence_enumerate(input, win_size, pad_value=0, name=None):
+    """For each id of the sequences of `input` ([rows, 1] ints), the
+    `win_size` ids from it on within its sequence, `pad_value` past the
+    end (1.x's layer, since 1.1); no gradient."""
+    _check_var(input, "input", "sequence_enumerate")
+    helper = LayerHelper('sequence_enumerate', **locals())
+    out = helper.create_variable_for_type_inference(helper.input_dtype(), stop_gradient=True)
+    helper.append_op(type='sequence_enumerate', inputs={'X': input}, outputs={'Out': out},
+                     attrs={'win_size': win_size, 'pad_value': pad_value})
+    return out
+
+
+def sequence_expand_as(x, y, name=None):
+    """Row `i` of `x` repeated for each row of sequence `i` of `y` (1.x's
+    layer, since 1.2); the result has `y`'s LoD."""
+    _check_var(x, "x", "sequence_expand_as")
+    _check_var(y, "y", "sequence_expand_as")
+    helper = LayerHelper('sequence_expand_as', input=x, **locals())
+    dtype = helper.input_dtype()
+    tmp = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='sequence_expand_as', inputs={'X': x, 'Y': y},
+                     outputs={'Out': tmp})
+    return tmp
