@@ -29,6 +29,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("rmsprop", rmsprop);
     r.add("adadelta", adadelta);
     r.add("lamb", lamb);
+    r.add("average_accumulates", average_accumulates);
 }
 
 /// The float types optimizers run in.
@@ -1031,6 +1032,114 @@ fn lamb(l: &OpReader) -> Result<Exec, KernelError> {
             }
             Ok(())
         })
+    })
+}
+
+/// `average_accumulates` (1.x's `ModelAverage`): adds the parameter to
+/// `sum_1` and counts the update; every 16384 updates moves `sum_1` into
+/// `sum_2` (against float rounding); when the window is long enough
+/// (`num_accumulates` at least `min_average_window` and at least the
+/// smaller of `max_average_window` and `num_updates * average_window`,
+/// that product in float and truncated, as 1.x's kernel computed it),
+/// `sum_3` becomes `sum_1 + sum_2` and the window starts again. The sums
+/// are updated in place and in that order, as 1.x's kernel did where each
+/// `out_sum_k` is its `in_sum_k` (as ModelAverage binds them).
+fn average_accumulates(l: &OpReader) -> Result<Exec, KernelError> {
+    const MOVE_EVERY: i64 = 16384;
+    let param = l.input("param")?;
+    let sums_in = [
+        l.input("in_sum_1")?,
+        l.input("in_sum_2")?,
+        l.input("in_sum_3")?,
+    ];
+    let sums_out = [
+        l.output("out_sum_1")?,
+        l.output("out_sum_2")?,
+        l.output("out_sum_3")?,
+    ];
+    let counts_in = [
+        l.input("in_num_accumulates")?,
+        l.input("in_old_num_accumulates")?,
+        l.input("in_num_updates")?,
+    ];
+    let counts_out = [
+        l.output("out_num_accumulates")?,
+        l.output("out_old_num_accumulates")?,
+        l.output("out_num_updates")?,
+    ];
+    let window = l.float("average_window")? as f32;
+    let (min_window, max_window) = (l.int("min_average_window")?, l.int("max_average_window")?);
+    if min_window > max_window {
+        return Err(KernelError::Attribute(format!(
+            "min_average_window {min_window} is larger than max_average_window {max_window}"
+        )));
+    }
+    compute(move |s| {
+        let mut counts = [0i64; 3];
+        for (c, r) in counts.iter_mut().zip(&counts_in) {
+            *c = s.tensor(r)?.scalar_i64()?;
+        }
+        let [mut accumulates, mut old_accumulates, mut updates] = counts;
+        updates += 1;
+        accumulates += 1;
+        let pt = s.tensor(&param)?.into_owned();
+        let shape = pt.shape().to_vec();
+        let restart = accumulates >= min_window
+            && accumulates >= max_window.min((updates as f32 * window) as i64);
+        let sums: Vec<Tensor> = with_real!(pt.dtype(), |T| {
+            let p = values::<T>(&pt, "param")?;
+            let mut sum = Vec::with_capacity(3);
+            for r in &sums_in {
+                let t = s.tensor(r)?;
+                let v = values::<T>(&t, "a sum")?;
+                if v.len() != p.len() {
+                    return Err(KernelError::Shape(format!(
+                        "`{}` has shape {:?}, not the parameter's {shape:?}",
+                        r.name,
+                        t.shape()
+                    )));
+                }
+                sum.push(v.to_vec());
+            }
+            let [s1, s2, s3] = &mut sum[..] else {
+                return Err(KernelError::Invalid(
+                    "average_accumulates: three sums".into(),
+                ));
+            };
+            for (a, &x) in s1.iter_mut().zip(p) {
+                *a += x;
+            }
+            if updates % MOVE_EVERY == 0 {
+                for (b, a) in s2.iter_mut().zip(s1.iter_mut()) {
+                    *b += *a;
+                    *a = 0.0;
+                }
+            }
+            if restart {
+                for ((c, a), b) in s3.iter_mut().zip(s1.iter_mut()).zip(s2.iter_mut()) {
+                    *c = *a + *b;
+                    *a = 0.0;
+                    *b = 0.0;
+                }
+            }
+            sum.into_iter()
+                .map(|v| Tensor::from_vec(&shape, v))
+                .collect::<Result<_, _>>()?
+        });
+        if restart {
+            old_accumulates = accumulates;
+            accumulates = 0;
+        }
+        for (r, t) in sums_out.iter().zip(sums) {
+            s.set_tensor(r, t);
+        }
+        for (r, c) in counts_out
+            .iter()
+            .zip([accumulates, old_accumulates, updates])
+        {
+            s.set_tensor(r, Tensor::from_vec(&[1], vec![c])?);
+        }
+        Ok(())
     })
 }
 

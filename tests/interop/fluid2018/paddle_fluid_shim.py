@@ -3982,6 +3982,88 @@ class ExponentialMovingAverage:
                 assign(ema_t, output=param_ema)
 
 
+class ModelAverage:
+    """1.x's fluid.optimizer.ModelAverage over Paddle 3.3.1's
+    average_accumulates op (3.3.1's incubate ModelAverage has 2.x's API:
+    a `minimize` of its own, parameters given): per parameter the sums
+    `<param>_sum_1/2/3_N` and int64 counts, updated in place by one op
+    appended to the main program, and 1.x's apply and restore programs."""
+
+    def __init__(self, average_window_rate, min_average_window=10000,
+                 max_average_window=10000, regularization=None, name=None):
+        self._name = name
+        self._accumulators = {}
+        self.params_grads = []
+        for param in framework.default_main_program().global_block().all_parameters():
+            if param.do_model_average is not False:
+                grad = param.block.create_var(
+                    name=unique_name.generate(".".join([param.name, "tmp"])),
+                    dtype=param.dtype, persistable=False, stop_gradient=True)
+                self.params_grads.append((param, grad))
+        for param, grad in self.params_grads:
+            with param.block.program._optimized_guard([param, grad]), \
+                    framework.name_scope("move_average"):
+                helper = LayerHelper("average_accumulate")
+                acc = {}
+                for key, dtype, shape in (("sum_1", None, None), ("sum_2", None, None),
+                                          ("sum_3", None, None),
+                                          ("num_accumulates", "int64", [1]),
+                                          ("old_num_accumulates", "int64", [1]),
+                                          ("num_updates", "int64", [1])):
+                    var = helper.create_global_variable(
+                        name=unique_name.generate(param.name + "_" + key), persistable=True,
+                        dtype=dtype or param.dtype, type=param.type,
+                        shape=list(param.shape) if shape is None else shape)
+                    helper.set_variable_initializer(var, initializer=paddle.nn.initializer.Constant(0.0))
+                    acc[key] = var
+                self._accumulators[param.name] = acc
+                helper.append_op(
+                    type="average_accumulates",
+                    inputs={"param": param, "in_sum_1": acc["sum_1"], "in_sum_2": acc["sum_2"],
+                            "in_sum_3": acc["sum_3"], "in_num_accumulates": acc["num_accumulates"],
+                            "in_old_num_accumulates": acc["old_num_accumulates"],
+                            "in_num_updates": acc["num_updates"]},
+                    outputs={"out_sum_1": acc["sum_1"], "out_sum_2": acc["sum_2"],
+                             "out_sum_3": acc["sum_3"], "out_num_accumulates": acc["num_accumulates"],
+                             "out_old_num_accumulates": acc["old_num_accumulates"],
+                             "out_num_updates": acc["num_updates"]},
+                    attrs={"average_window": average_window_rate,
+                           "min_average_window": min_average_window,
+                           "max_average_window": max_average_window})
+        self.apply_program = Program()
+        block = self.apply_program.global_block()
+        with program_guard(self.apply_program):
+            for param, grad in self.params_grads:
+                acc = self._accumulators[param.name]
+                p = block._clone_variable(param)
+                g = block._clone_variable(grad)
+                sums = [block._clone_variable(acc[k]) for k in ("sum_1", "sum_2", "sum_3")]
+                counts = [block._clone_variable(acc[k])
+                          for k in ("num_accumulates", "old_num_accumulates")]
+                assign(p, output=g)
+                tmp = cast(sum_layer(counts), "float32")
+                total = cast(sum_layer(sums), "float32")
+                block.append_op(type="elementwise_div", inputs={"X": [total], "Y": [tmp]},
+                                outputs={"Out": [p]}, attrs={"axis": -1})
+        self.restore_program = Program()
+        block = self.restore_program.global_block()
+        with program_guard(self.restore_program):
+            for param, grad in self.params_grads:
+                assign(block._clone_variable(grad), output=block._clone_variable(param))
+
+    @contextlib.contextmanager
+    def apply(self, executor, need_restore=True):
+        executor.run(self.apply_program)
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore(executor)
+
+    def restore(self, executor):
+        executor.run(self.restore_program)
+
+
 # ---------------------------------------------------------------- the modules
 
 
@@ -4229,6 +4311,7 @@ def install(run=False):
     fluid.optimizer = _module("paddle.fluid.optimizer", **optimizers,
                               **{k + "Optimizer": v for k, v in optimizers.items()})
     fluid.optimizer.ExponentialMovingAverage = ExponentialMovingAverage
+    fluid.optimizer.ModelAverage = ModelAverage
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)
     from paddle.base import executor as base_executor
     fluid.executor = _module("paddle.fluid.executor", Executor=Executor,

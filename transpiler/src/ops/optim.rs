@@ -1,6 +1,6 @@
 //! Optimizers: `sgd`, `momentum`, `adam`, `adamax`, `adagrad`,
 //! `decayed_adagrad`, `ftrl`, `rmsprop`,
-//! `adadelta`, `lamb`. Each updates its parameter and accumulators in
+//! `adadelta`, `lamb`, and ModelAverage's `average_accumulates`. Each updates its parameter and accumulators in
 //! place (`ParamOut` is `Param`): every `XOut` has the type of `X`. They
 //! write persistable variables, so prune keeps them; they are never folded.
 use super::infer::TensorType;
@@ -66,6 +66,18 @@ const OPTIMIZERS: &[(&str, &[(&str, &str)])] = &[
             ("ParamOut", "Param"),
             ("Moment1Out", "Moment1"),
             ("Moment2Out", "Moment2"),
+        ],
+    ),
+    // ModelAverage's sums and counts of the parameter (not an update of it).
+    (
+        "average_accumulates",
+        &[
+            ("out_sum_1", "in_sum_1"),
+            ("out_sum_2", "in_sum_2"),
+            ("out_sum_3", "in_sum_3"),
+            ("out_num_accumulates", "in_num_accumulates"),
+            ("out_old_num_accumulates", "in_old_num_accumulates"),
+            ("out_num_updates", "in_num_updates"),
         ],
     ),
 ];

@@ -30,7 +30,7 @@ __all__ = [
     "DecayedAdagrad", "SGDOptimizer", "MomentumOptimizer", "AdagradOptimizer",
     "AdamOptimizer", "AdamaxOptimizer", "AdadeltaOptimizer", "RMSPropOptimizer",
     "LambOptimizer", "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer",
-    "Optimizer", "ExponentialMovingAverage",
+    "Optimizer", "ExponentialMovingAverage", "ModelAverage",
 ]
 
 # op_role values (Paddle's OpRole).
@@ -540,6 +540,147 @@ RMSProp = RMSPropOptimizer
 Lamb = LambOptimizer
 DecayedAdagrad = DecayedAdagradOptimizer
 Ftrl = FtrlOptimizer
+
+
+class ModelAverage(Optimizer):
+    """1.x's ModelAverage: averages of each parameter over a sliding
+    window of its recent values, kept by an `average_accumulates` op per
+    parameter that the constructor appends to the default main program
+    (after the optimizer's updates); `apply(executor, need_restore=True)`
+    (a context manager) runs `apply_program`, which backs the parameters up
+    and replaces them by `(sum_1 + sum_2 + sum_3) / (num_accumulates +
+    old_num_accumulates)`, and `restore(executor)` runs `restore_program`.
+    The window: at least `min_average_window` updates and at least
+    `average_window_rate` of all updates, at most `max_average_window`."""
+
+    def __init__(self, average_window_rate, min_average_window=10000,
+                 max_average_window=10000, regularization=None, name=None):
+        super(ModelAverage, self).__init__(0.0, regularization=regularization, name=name)
+        self.average_window = average_window_rate
+        self.min_average_window = min_average_window
+        self.max_average_window = max_average_window
+        self._dtype = None
+
+        self.params_grads = []
+        for param in framework.default_main_program().global_block().all_parameters():
+            if param.do_model_average is not False:
+                grad = param.block.create_var(
+                    name=unique_name.generate(".".join([param.name, "tmp"])),
+                    dtype=param.dtype, persistable=False, stop_gradient=True)
+                self.params_grads.append((param, grad))
+
+        for param, grad in self.params_grads:
+            with param.block.program._optimized_guard([param, grad]), \
+                    name_scope("move_average"):
+                self._append_average_accumulate_op(param)
+
+        self.apply_program = Program()
+        block = self.apply_program.global_block()
+        with framework.program_guard(main_program=self.apply_program):
+            for param_grad in self.params_grads:
+                self._add_average_apply_op(block, param_grad)
+
+        self.restore_program = Program()
+        block = self.restore_program.global_block()
+        with framework.program_guard(main_program=self.restore_program):
+            for param_grad in self.params_grads:
+                self._add_average_restore_op(block, param_grad)
+
+    def _add_accumulator(self, name, param, dtype=None, fill_value=0.0, shape=None):
+        """1.x's: a persistable `<param>_<name>_N` of the main program's
+        global block (the parameter's shape unless given), filled in the
+        default startup program."""
+        from .initializer import Constant
+        if self._name is not None:
+            name = self._name + "_" + name
+        if param.name in self._accumulators.get(name, {}):
+            raise Exception("Accumulator {} already exists for parameter {}".format(
+                name, param.name))
+        var = self.helper.create_global_variable(
+            name=unique_name.generate(param.name + "_" + name), persistable=True,
+            dtype=dtype or param.dtype, type=param.type,
+            shape=list(param.shape) if shape is None else shape)
+        self.helper.set_variable_initializer(var, initializer=Constant(value=float(fill_value)))
+        self._accumulators[name][param.name] = var
+        return var
+
+    def _get_accumulator(self, name, param):
+        if self._name is not None:
+            name = self._name + "_" + name
+        if param.name not in self._accumulators.get(name, {}):
+            raise Exception("Accumulator {} does not exist for parameter {}".format(
+                name, param.name))
+        return self._accumulators[name][param.name]
+
+    def _append_average_accumulate_op(self, param):
+        from .layer_helper import LayerHelper
+        self.helper = LayerHelper("average_accumulate")
+        sum_1 = self._add_accumulator("sum_1", param)
+        sum_2 = self._add_accumulator("sum_2", param)
+        sum_3 = self._add_accumulator("sum_3", param)
+        num_accumulates = self._add_accumulator("num_accumulates", param, dtype="int64",
+                                                shape=[1])
+        old_num_accumulates = self._add_accumulator("old_num_accumulates", param,
+                                                    dtype="int64", shape=[1])
+        num_updates = self._add_accumulator("num_updates", param, dtype="int64", shape=[1])
+        self.helper.append_op(
+            type="average_accumulates",
+            inputs={"param": param, "in_sum_1": sum_1, "in_sum_2": sum_2, "in_sum_3": sum_3,
+                    "in_num_accumulates": num_accumulates,
+                    "in_old_num_accumulates": old_num_accumulates,
+                    "in_num_updates": num_updates},
+            outputs={"out_sum_1": sum_1, "out_sum_2": sum_2, "out_sum_3": sum_3,
+                     "out_num_accumulates": num_accumulates,
+                     "out_old_num_accumulates": old_num_accumulates,
+                     "out_num_updates": num_updates},
+            attrs={"average_window": self.average_window,
+                   "min_average_window": self.min_average_window,
+                   "max_average_window": self.max_average_window})
+
+    def _add_average_apply_op(self, block, param_grad):
+        from . import layers
+        param = block._clone_variable(param_grad[0])
+        grad = block._clone_variable(param_grad[1])
+        sums = [block._clone_variable(self._get_accumulator(n, param_grad[0]))
+                for n in ("sum_1", "sum_2", "sum_3")]
+        counts = [block._clone_variable(self._get_accumulator(n, param_grad[0]))
+                  for n in ("num_accumulates", "old_num_accumulates")]
+        # The parameter's value, kept for restore.
+        layers.assign(input=param, output=grad)
+        # param = (sum_1 + sum_2 + sum_3) / (num_accumulates + old_num_accumulates)
+        dtype = "float32" if self._dtype is None else self._dtype
+        tmp = layers.cast(x=layers.sum(x=counts), dtype=dtype)
+        total = layers.cast(x=layers.sum(x=sums), dtype=dtype)
+        block.append_op(type="elementwise_div", inputs={"X": [total], "Y": [tmp]},
+                        outputs={"Out": [param]}, attrs={"axis": -1})
+
+    def _add_average_restore_op(self, block, param_grad):
+        from . import layers
+        param = block._clone_variable(param_grad[0])
+        grad = block._clone_variable(param_grad[1])
+        layers.assign(input=grad, output=param)
+
+    def minimize(self, *args, **kwargs):
+        raise NotImplementedError(
+            "ModelAverage is not an optimizer to minimize with: build it after the "
+            "optimizer's minimize, then use apply()/restore()")
+
+    @contextlib.contextmanager
+    def apply(self, executor, need_restore=True):
+        """Runs `apply_program`: the parameters hold their averages until
+        the `with` block ends (then `restore`, unless `need_restore` is
+        False)."""
+        executor.run(self.apply_program)
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore(executor)
+
+    def restore(self, executor):
+        """Runs `restore_program`: the parameters get back the values
+        `apply` saved."""
+        executor.run(self.restore_program)
 
 
 class ExponentialMovingAverage(object):
