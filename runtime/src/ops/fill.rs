@@ -29,6 +29,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("select_input", select_input);
     r.add("select_output", select_output);
     r.add("uniform_random", uniform_random);
+    r.add("uniform_random_batch_size_like", uniform_random);
     r.add("gaussian_random", gaussian_random);
     r.add("truncated_gaussian_random", truncated_gaussian_random);
     r.add("fill_any_like", fill_any_like);
@@ -134,13 +135,38 @@ fn random_fill(
     let seed = l.int_or("seed", 0)?;
     let shape_tensor = l.opt_input("ShapeTensor").ok().flatten();
     let shape_list = l.inputs("ShapeTensorList").unwrap_or_default();
+    // `*_batch_size_like`: dim `output_dim_idx` of the shape is `Input`'s
+    // dim `input_dim_idx` (the batch size, known when it runs).
+    let batch_like = match l.opt_input("Input").ok().flatten() {
+        Some(input) => Some((
+            input,
+            l.int_or("input_dim_idx", 0)?,
+            l.int_or("output_dim_idx", 0)?,
+        )),
+        None => None,
+    };
     let diag = (
         l.int_or("diag_num", 0)?,
         l.int_or("diag_step", 0)?,
         l.float_or("diag_val", 1.0)?,
     );
     compute(move |s| {
-        let shape = shape_of(s, &shape_tensor, &shape_list, &shape)?;
+        let mut shape = shape_of(s, &shape_tensor, &shape_list, &shape)?;
+        if let Some((input, i, o)) = &batch_like {
+            let batch = usize::try_from(*i)
+                .ok()
+                .and_then(|i| s.tensor(input).ok()?.shape().get(i).copied());
+            let slot = usize::try_from(*o).ok().and_then(|o| shape.get_mut(o));
+            match (batch, slot) {
+                (Some(b), Some(d)) => *d = b,
+                _ => {
+                    return Err(KernelError::Attribute(format!(
+                        "input_dim_idx {i} or output_dim_idx {o} is out of range for Input and \
+                         shape {shape:?}"
+                    )))
+                }
+            }
+        }
         let n = alloc::check(&shape, dtype)?;
         let mut t = random::with_engine(seed, |e| match dtype {
             VarKind::Fp64 => Tensor::from_vec(&shape, f64s(e, n, params)),

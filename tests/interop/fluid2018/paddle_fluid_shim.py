@@ -1099,6 +1099,18 @@ def edit_distance(input, label, normalized=True, ignored_tokens=None):
     return out, num
 
 
+def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=0,
+                                   output_dim_idx=0, min=-1.0, max=1.0, seed=0):
+    helper = LayerHelper("uniform_random_batch_size_like")
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="uniform_random_batch_size_like", inputs={"Input": input},
+                     outputs={"Out": out},
+                     attrs={"shape": list(shape), "input_dim_idx": input_dim_idx,
+                            "output_dim_idx": output_dim_idx, "min": float(min),
+                            "max": float(max), "seed": seed, "dtype": out.dtype})
+    return out
+
+
 def _random(op_type, **dist):
     def layer(shape, dtype="float32", seed=0, **kwargs):
         helper = LayerHelper(op_type)
@@ -4199,6 +4211,7 @@ def install(run=False):
         sequence_last_step=lambda input: sequence_pool(input, "last"),
         sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),
+        uniform_random_batch_size_like=uniform_random_batch_size_like,
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):

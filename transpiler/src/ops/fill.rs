@@ -25,6 +25,12 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     // Draws from the random engine: two runs differ, so it is never folded
     // (prune may still drop an unused one, as Paddle's prune does).
     r.push(Behaviour::pure("uniform_random", from_attrs).not_foldable());
+    r.push(
+        Behaviour::pure("uniform_random_batch_size_like", |c| {
+            fill_constant_batch_size_like(c)
+        })
+        .not_foldable(),
+    );
     r.push(Behaviour::pure("gaussian_random", from_attrs).not_foldable());
     r.push(Behaviour::pure("truncated_gaussian_random", from_attrs).not_foldable());
     r.push(Behaviour::pure("fill_any_like", fill_any_like));

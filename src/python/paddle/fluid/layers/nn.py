@@ -26,7 +26,7 @@ __all__ = [
     "cos_sim", "one_hot", "softmax_with_cross_entropy",
     "sigmoid_cross_entropy_with_logits", "sum", "topk",
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
-    "split", "slice", "shape", "gather", "gaussian_random",
+    "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
@@ -1089,6 +1089,22 @@ def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32"):
     helper.append_op(type="gaussian_random", outputs={"Out": out},
                      attrs={"shape": [int(d) for d in shape], "mean": float(mean),
                             "std": float(std), "seed": seed, "dtype": dtype})
+    return out
+
+
+def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=0,
+                                   output_dim_idx=0, min=-1.0, max=1.0, seed=0):
+    """A `shape` tensor of Uniform(min, max) draws whose dim
+    `output_dim_idx` is `input`'s dim `input_dim_idx` (the batch size), as
+    GAN scripts draw their noise (seed 0: a fresh seed per run)."""
+    helper = LayerHelper("uniform_random_batch_size_like", **locals())
+    dtype = convert_np_dtype_to_dtype_(dtype)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(
+        type="uniform_random_batch_size_like", inputs={"Input": input}, outputs={"Out": out},
+        attrs={"shape": [int(d) for d in shape], "input_dim_idx": input_dim_idx,
+               "output_dim_idx": output_dim_idx, "min": float(min), "max": float(max),
+               "seed": seed, "dtype": dtype})
     return out
 
 
