@@ -78,6 +78,10 @@ fn every_forward_op_has_shape_inference() {
             "the element's dims are known when it runs",
         ),
         (
+            "tensor_array_to_tensor",
+            "the array's elements, joined: their dims are known when it runs",
+        ),
+        (
             "lod_rank_table",
             "a rank table, from the LoD of a fed tensor",
         ),

@@ -41,6 +41,10 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("argsort", argsort);
     r.add("argsort_grad", argsort_grad);
     r.add("reverse", reverse);
+    r.add("tensor_array_to_tensor", tensor_array_to_tensor);
+    r.add("tensor_array_to_tensor_grad", tensor_array_to_tensor_grad);
+    r.add("size", size);
+    r.add("where_index", where_index);
     r.add("gather_grad", gather_grad);
     r.add("pad", pad);
     r.add("pad_grad", pad_grad);
@@ -396,44 +400,52 @@ fn concat(l: &OpReader) -> Result<Exec, KernelError> {
         let Some(first) = ts.first() else {
             return Err(KernelError::MissingInput("concat has no inputs".into()));
         };
-        let rank = first.shape().len();
-        let a = concat_axis(s, &axis_tensor, axis, rank)?;
-        let mut shape = first.shape().to_vec();
-        shape[a] = 0;
-        for t in &ts {
-            let fits = t.shape().len() == rank
-                && t.dtype() == first.dtype()
-                && t.shape()
-                    .iter()
-                    .enumerate()
-                    .all(|(i, &d)| i == a || d == first.shape()[i]);
-            if !fits {
-                return Err(KernelError::Shape(format!(
-                    "concat along axis {a}: {} {:?} does not fit {} {:?}",
-                    crate::tensor::dtype_name(t.dtype()),
-                    t.shape(),
-                    crate::tensor::dtype_name(first.dtype()),
-                    first.shape()
-                )));
-            }
-            shape[a] += t.shape()[a];
-        }
-        let (outer, _) = around(&shape, a);
-        let data = with_data!(first.data(), |_v: T| {
-            let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
-            for o in 0..outer {
-                for t in &ts {
-                    let v = t.values::<T>().unwrap_or_default();
-                    let (_, inner) = around(t.shape(), a);
-                    let chunk = t.shape()[a] as usize * inner;
-                    out.extend_from_slice(&v[o * chunk..(o + 1) * chunk]);
-                }
-            }
-            T::wrap(out.into())
-        });
-        s.set_tensor(&out, Tensor::new(&shape, data)?);
+        let a = concat_axis(s, &axis_tensor, axis, first.shape().len())?;
+        s.set_tensor(&out, concatenated(&ts, a)?);
         Ok(())
     })
+}
+
+/// `ts` (one dtype, the same dims but at `a`) joined along dim `a`.
+fn concatenated(ts: &[Tensor], a: usize) -> Result<Tensor, KernelError> {
+    let Some(first) = ts.first() else {
+        return Err(KernelError::MissingInput("nothing to concatenate".into()));
+    };
+    let rank = first.shape().len();
+    let mut shape = first.shape().to_vec();
+    shape[a] = 0;
+    for t in ts {
+        let fits = t.shape().len() == rank
+            && t.dtype() == first.dtype()
+            && t.shape()
+                .iter()
+                .enumerate()
+                .all(|(i, &d)| i == a || d == first.shape()[i]);
+        if !fits {
+            return Err(KernelError::Shape(format!(
+                "concat along axis {a}: {} {:?} does not fit {} {:?}",
+                crate::tensor::dtype_name(t.dtype()),
+                t.shape(),
+                crate::tensor::dtype_name(first.dtype()),
+                first.shape()
+            )));
+        }
+        shape[a] += t.shape()[a];
+    }
+    let (outer, _) = around(&shape, a);
+    let data = with_data!(first.data(), |_v: T| {
+        let mut out: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
+        for o in 0..outer {
+            for t in ts {
+                let v = t.values::<T>().unwrap_or_default();
+                let (_, inner) = around(t.shape(), a);
+                let chunk = t.shape()[a] as usize * inner;
+                out.extend_from_slice(&v[o * chunk..(o + 1) * chunk]);
+            }
+        }
+        T::wrap(out.into())
+    });
+    Tensor::new(&shape, data)
 }
 
 /// `concat_grad`: `Out@GRAD` cut back into each input's part along the axis.
@@ -962,6 +974,151 @@ fn reverse(l: &OpReader) -> Result<Exec, KernelError> {
         let t = Tensor::new(xt.shape(), data)?;
         drop(xt);
         s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// The tensors of the tensor array `x` (every element written).
+fn array_tensors(s: &mut Vars, x: &VarRef) -> Result<Vec<Tensor>, KernelError> {
+    let items = s.with(x, |v| match v {
+        Value::TensorArray(items) => Ok(items.clone()),
+        other => Err(other.describe()),
+    });
+    let items = items.map_err(|what| {
+        KernelError::Invalid(format!("`{}` must be a tensor array, not {what}", x.name))
+    })?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            v.to_tensor().ok_or_else(|| {
+                KernelError::Invalid(format!("element {k} of `{}` was never written", x.name))
+            })
+        })
+        .collect()
+}
+
+/// Dim `axis` (negative counts from the end) of a rank `rank` tensor.
+fn join_axis(axis: i64, rank: usize) -> Result<usize, KernelError> {
+    usize::try_from(if axis < 0 { axis + rank as i64 } else { axis })
+        .ok()
+        .filter(|&a| a < rank)
+        .ok_or_else(|| {
+            KernelError::Attribute(format!("axis {axis} is out of range for rank {rank}"))
+        })
+}
+
+/// `tensor_array_to_tensor` (1.5): the array's tensors joined along
+/// `axis` (stacked along a new one with `use_stack`), and `OutIndex`, an
+/// int32 `[n]` of each element's size along it (1 when stacked).
+fn tensor_array_to_tensor(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out, index) = (l.input("X")?, l.output("Out")?, l.opt_output("OutIndex")?);
+    let axis = l.int_or("axis", 1)?;
+    let use_stack = l.bool_or("use_stack", false)?;
+    compute(move |s| {
+        let ts = array_tensors(s, &x)?;
+        let Some(first) = ts.first() else {
+            return Err(KernelError::Invalid(format!(
+                "`{}` holds no tensor",
+                x.name
+            )));
+        };
+        let (joined, sizes) = if use_stack {
+            (stacked(&ts, axis)?, vec![1i32; ts.len()])
+        } else {
+            let a = join_axis(axis, first.shape().len())?;
+            let sizes = ts.iter().map(|t| t.shape()[a] as i32).collect();
+            (concatenated(&ts, a)?, sizes)
+        };
+        s.set_tensor(&out, joined);
+        if let Some(index) = &index {
+            let n = sizes.len() as i64;
+            s.set_tensor(index, Tensor::from_vec(&[n], sizes)?);
+        }
+        Ok(())
+    })
+}
+
+/// `tensor_array_to_tensor_grad`: `Out@GRAD` cut back into one gradient
+/// per element of the array, an array of the same length.
+fn tensor_array_to_tensor_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let axis = l.int_or("axis", 1)?;
+    let use_stack = l.bool_or("use_stack", false)?;
+    compute(move |s| {
+        let ts = array_tensors(s, &x)?;
+        let d = s.tensor(&dout)?.into_owned();
+        let rank = ts.first().map_or(0, |t| t.shape().len());
+        let pieces = if use_stack {
+            unstacked(&d, stack_axis(axis, rank)?, ts.len(), "Out@GRAD")?
+        } else {
+            let a = join_axis(axis, rank)?;
+            let (outer, inner) = around(d.shape(), a);
+            let total = d.shape().get(a).copied().unwrap_or(0).max(0) as usize;
+            let mut start = 0;
+            let mut pieces = Vec::with_capacity(ts.len());
+            for t in &ts {
+                let len = t.shape()[a].max(0) as usize;
+                if start + len > total || d.numel() != outer * total * inner {
+                    return Err(KernelError::Shape(format!(
+                        "Out@GRAD of shape {:?} does not fit the array's tensors along axis {a}",
+                        d.shape()
+                    )));
+                }
+                let data = with_data!(d.data(), |v: T| {
+                    let mut out: Vec<T> = Vec::with_capacity(outer * len * inner);
+                    for o in 0..outer {
+                        let at = (o * total + start) * inner;
+                        out.extend_from_slice(&v[at..at + len * inner]);
+                    }
+                    T::wrap(out.into())
+                });
+                pieces.push(Tensor::new(t.shape(), data)?);
+                start += len;
+            }
+            pieces
+        };
+        let items = pieces.into_iter().map(Value::tensor).collect();
+        s.set(&dx, Value::TensorArray(std::sync::Arc::new(items)));
+        Ok(())
+    })
+}
+
+/// `size`: how many elements `Input` has, an int64 `[1]`.
+fn size(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("Input")?, l.output("Out")?);
+    compute(move |s| {
+        let n = s.tensor(&x)?.numel() as i64;
+        s.set_tensor(&out, Tensor::from_vec(&[1], vec![n])?);
+        Ok(())
+    })
+}
+
+/// `where_index`: the coordinates of each nonzero element of `Condition`,
+/// in row-major order, an int64 `[count, rank]`.
+fn where_index(l: &OpReader) -> Result<Exec, KernelError> {
+    let (cond, out) = (l.input("Condition")?, l.output("Out")?);
+    compute(move |s| {
+        let t = s.tensor(&cond)?;
+        let dims: Vec<usize> = t.shape().iter().map(|&d| d.max(0) as usize).collect();
+        let truth: Vec<bool> =
+            with_data!(t.data(), |v: T| v.iter().map(|x| x.is_nonzero()).collect());
+        let mut coords = Vec::new();
+        for (at, _) in truth.iter().enumerate().filter(|(_, &b)| b) {
+            let mut rest = at;
+            let mut c = vec![0i64; dims.len()];
+            for (k, &d) in dims.iter().enumerate().rev() {
+                c[k] = (rest % d.max(1)) as i64;
+                rest /= d.max(1);
+            }
+            coords.extend(c);
+        }
+        let shape = [(coords.len() / dims.len().max(1)) as i64, dims.len() as i64];
+        drop(t);
+        s.set_tensor(&out, Tensor::from_vec(&shape, coords)?);
         Ok(())
     })
 }

@@ -1111,6 +1111,30 @@ def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=
     return out
 
 
+def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
+    helper = LayerHelper("tensor_array_to_tensor")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out_index = helper.create_variable_for_type_inference(dtype="int32")
+    helper.append_op(type="tensor_array_to_tensor", inputs={"X": [input]},
+                     outputs={"Out": [out], "OutIndex": [out_index]},
+                     attrs={"axis": axis, "use_stack": use_stack})
+    return out, out_index
+
+
+def size_layer(input):
+    helper = LayerHelper("size")
+    out = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="size", inputs={"Input": input}, outputs={"Out": out})
+    return out
+
+
+def where(condition):
+    helper = LayerHelper("where")
+    out = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="where_index", inputs={"Condition": condition}, outputs={"Out": [out]})
+    return out
+
+
 def _random(op_type, **dist):
     def layer(shape, dtype="float32", seed=0, **kwargs):
         helper = LayerHelper(op_type)
@@ -4212,6 +4236,8 @@ def install(run=False):
         sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),
         uniform_random_batch_size_like=uniform_random_batch_size_like,
+        tensor_array_to_tensor=tensor_array_to_tensor,
+        size=size_layer, where=where,
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):

@@ -1,7 +1,7 @@
 //! Tensor manipulation: `reshape2`, `squeeze2`, `unsqueeze2`, `transpose2`,
 //! `concat`, `split`, `gather`, `argsort`, `reverse` (`slice` is its own
 //! family).
-use super::infer::{Out, TensorType};
+use super::infer::{unknown, Out, TensorType};
 use super::{Behaviour, InferCtx, Lod};
 use crate::model::VarKind;
 
@@ -16,6 +16,20 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("argsort", argsort).shares_lod("X", "Out"));
     r.push(Behaviour::pure("reverse", reverse));
+    // An array's tensors joined: their number and sizes are known only
+    // when it runs.
+    r.push(
+        Behaviour::pure("tensor_array_to_tensor", unknown)
+            .not_foldable()
+            .no_infer(),
+    );
+    r.push(Behaviour::pure("size", |c| {
+        Ok(match c.input("Input") {
+            Some(_) => vec![("Out", TensorType::new(VarKind::Int64, vec![1]))],
+            None => Vec::new(),
+        })
+    }));
+    r.push(Behaviour::pure("where_index", where_index).not_foldable());
     r.push(Behaviour::pure("pad", pad));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
@@ -443,6 +457,20 @@ fn reverse(c: &InferCtx) -> Out {
         return Err(format!("axis {a} is out of range for X {:?}", x.dims));
     }
     Ok(vec![("Out", x.clone())])
+}
+
+/// `where_index` (1.6's `layers.where`): the int64 coordinates of the
+/// true elements of `Condition`, one row each (how many: known when it
+/// runs).
+fn where_index(c: &InferCtx) -> Out {
+    let Some(cond) = c.input("Condition") else {
+        return Ok(Vec::new());
+    };
+    let rank = cond.dims.len() as i64;
+    Ok(vec![(
+        "Out",
+        TensorType::new(VarKind::Int64, vec![-1, rank]),
+    )])
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ __all__ = [
     "sigmoid_cross_entropy_with_logits", "sum", "topk",
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
+    "size", "where",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
@@ -1105,6 +1106,25 @@ def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=
         attrs={"shape": [int(d) for d in shape], "input_dim_idx": input_dim_idx,
                "output_dim_idx": output_dim_idx, "min": float(min), "max": float(max),
                "seed": seed, "dtype": dtype})
+    return out
+
+
+def size(input):
+    """1.6's: how many elements `input` has, an int64 `[1]`."""
+    helper = LayerHelper("size", **locals())
+    out = helper.create_variable_for_type_inference(dtype="int64")
+    helper.append_op(type="size", inputs={"Input": input}, outputs={"Out": out})
+    return out
+
+
+def where(condition):
+    """1.6's: the int64 coordinates of the true elements of `condition`,
+    one row each. 1.6's op was `where`; Paddle 3.3.1 calls it
+    `where_index` (its `where` is the three-input select), and fluidc
+    writes that, so the program loads there."""
+    helper = LayerHelper("where", **locals())
+    out = helper.create_variable_for_type_inference(dtype=core.VarDesc.VarType.INT64)
+    helper.append_op(type="where_index", inputs={"Condition": condition}, outputs={"Out": [out]})
     return out
 
 

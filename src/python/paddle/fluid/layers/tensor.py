@@ -15,6 +15,7 @@ __all__ = [
     "sums", "assign", "fill_constant_batch_size_like", "fill_constant", "argmin",
     "argmax", "argsort", "ones", "zeros", "reverse", "has_inf", "has_nan",
     "isfinite", "range", "linspace", "zeros_like", "ones_like", "diag", "eye",
+    "tensor_array_to_tensor",
 ]
 
 _INTS = ("int8", "int16", "int32", "int64", "uint8")
@@ -350,3 +351,16 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
         out = expand(x=out, expand_times=batch_shape + [1, 1])
     out.stop_gradient = True
     return out
+
+
+def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
+    """1.5-1.6's: the tensors of the tensor array `input` concatenated
+    along `axis` (stacked along a new one with `use_stack`), and an int32
+    tensor of each one's size along it."""
+    helper = LayerHelper("tensor_array_to_tensor", **locals())
+    out = helper.create_variable_for_type_inference(dtype=helper.input_dtype())
+    out_index = helper.create_variable_for_type_inference(dtype="int32")
+    helper.append_op(type="tensor_array_to_tensor", inputs={"X": input},
+                     outputs={"Out": [out], "OutIndex": [out_index]},
+                     attrs={"axis": axis, "use_stack": use_stack})
+    return out, out_index
