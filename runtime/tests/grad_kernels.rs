@@ -1440,3 +1440,34 @@ fn lrn_grads_match_finite_differences() {
             .check(&mut rng);
     }
 }
+
+/// `instance_norm` and `group_norm` (with and without their scale and
+/// shift). Paddle 3.3.1's `group_norm_grad` without `Scale` adds a constant
+/// to each group's `X@GRAD` (whose true sum over the group is 0, the
+/// normalization being shift-invariant); fluidc's equals finite
+/// differences, which is what this checks.
+#[test]
+fn instance_and_group_norm_grads_match_finite_differences() {
+    let mut rng = Rng(91);
+    Case::new("instance_norm")
+        .input("X", rng.tensor(&[2, 3, 2, 2], -1.0, 1.0))
+        .input("Scale", rng.tensor(&[3], 0.5, 1.5))
+        .input("Bias", rng.tensor(&[3], -0.5, 0.5))
+        .outputs(&["Y", "SavedMean", "SavedVariance"])
+        .attr("epsilon", AttrValue::Float(1e-5))
+        .check(&mut rng);
+    Case::new("group_norm")
+        .input("X", rng.tensor(&[2, 4, 2, 3], -1.0, 1.0))
+        .input("Scale", rng.tensor(&[4], 0.5, 1.5))
+        .input("Bias", rng.tensor(&[4], -0.5, 0.5))
+        .outputs(&["Y", "Mean", "Variance"])
+        .attr("epsilon", AttrValue::Float(1e-5))
+        .attr("groups", AttrValue::Int(2))
+        .check(&mut rng);
+    Case::new("group_norm")
+        .input("X", rng.tensor(&[2, 4, 2, 3], -1.0, 1.0))
+        .outputs(&["Y", "Mean", "Variance"])
+        .attr("epsilon", AttrValue::Float(1e-5))
+        .attr("groups", AttrValue::Int(2))
+        .check(&mut rng);
+}

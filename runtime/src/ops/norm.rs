@@ -24,6 +24,12 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("huber_loss_grad", huber_loss_grad);
     r.add("batch_norm", batch_norm);
     r.add("batch_norm_grad", batch_norm_grad);
+    r.add("instance_norm", |l| grouped_norm(l, Grouping::Instance));
+    r.add("group_norm", |l| grouped_norm(l, Grouping::Group));
+    r.add("instance_norm_grad", |l| {
+        grouped_norm_grad(l, Grouping::Instance)
+    });
+    r.add("group_norm_grad", |l| grouped_norm_grad(l, Grouping::Group));
 }
 
 /// `(rows, cols)` of `shape` flattened at `axis`.
@@ -827,6 +833,180 @@ fn batch_norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
         if let Some(r) = &dbias {
             s.set_tensor(r, float::tensor(dtype, &[c as i64], db)?);
         }
+        Ok(())
+    })
+}
+
+/// Which statistics [`grouped_norm`] keeps: `instance_norm`'s per sample
+/// and channel (`SavedMean`, and `SavedVariance` holding the inverse
+/// standard deviation, as Paddle's kernel saved it), or `group_norm`'s per
+/// sample and group of channels (`Mean`, `Variance`).
+#[derive(Clone, Copy, PartialEq)]
+enum Grouping {
+    Instance,
+    Group,
+}
+
+impl Grouping {
+    fn slots(self) -> (&'static str, &'static str) {
+        match self {
+            Grouping::Instance => ("SavedMean", "SavedVariance"),
+            Grouping::Group => ("Mean", "Variance"),
+        }
+    }
+}
+
+/// `X` `[N, C, ...]` seen as `N * groups` groups of `channels / groups`
+/// channels of `inner` values: (samples, channels, groups, inner).
+fn group_dims(
+    shape: &[i64],
+    groups: Option<i64>,
+    op: &str,
+) -> Result<(usize, usize, usize, usize), KernelError> {
+    if shape.len() < 2 {
+        return Err(KernelError::Shape(format!(
+            "{op}: X {shape:?} must be [N, C, ...]"
+        )));
+    }
+    let (n, c) = (shape[0].max(0) as usize, shape[1].max(0) as usize);
+    let inner = shape[2..].iter().product::<i64>().max(0) as usize;
+    let g = match groups {
+        None => c,
+        Some(g) => usize::try_from(g)
+            .ok()
+            .filter(|&g| g > 0 && c % g == 0)
+            .ok_or_else(|| {
+                KernelError::Attribute(format!("{op}: groups {g} must divide the {c} channels"))
+            })?,
+    };
+    Ok((n, c, g, inner))
+}
+
+/// `instance_norm` and `group_norm`: each group's values normalized by
+/// its own mean and biased variance, then scaled and shifted per channel.
+fn grouped_norm(l: &OpReader, kind: Grouping) -> Result<Exec, KernelError> {
+    let x = l.input("X")?;
+    let (scale, bias) = (l.opt_input("Scale")?, l.opt_input("Bias")?);
+    let y = l.output("Y")?;
+    let (mean_slot, var_slot) = kind.slots();
+    let (mean_out, var_out) = (l.opt_output(mean_slot)?, l.opt_output(var_slot)?);
+    let eps = l.float("epsilon")?;
+    let groups = match kind {
+        Grouping::Group => Some(l.int("groups")?),
+        Grouping::Instance => None,
+    };
+    if kind == Grouping::Group && l.string("data_layout")?.is_some_and(|d| d != "NCHW") {
+        return Err(KernelError::Unsupported(
+            "group_norm takes NCHW only".into(),
+        ));
+    }
+    compute(move |s| {
+        let op = l_name(kind);
+        let xt = s.tensor(&x)?.into_owned();
+        let (n, c, g, inner) = group_dims(xt.shape(), groups, op)?;
+        let xv = f64s(&xt, op)?;
+        let sc = per_column(s, &scale, c, 1.0, op)?;
+        let bi = per_column(s, &bias, c, 0.0, op)?;
+        let span = c / g.max(1) * inner;
+        let (mut mean, mut var) = (vec![0.0; n * g], vec![0.0; n * g]);
+        let mut yv = vec![0.0; xv.len()];
+        for k in 0..n * g {
+            let vals = &xv[k * span..(k + 1) * span];
+            let m = vals.iter().sum::<f64>() / span.max(1) as f64;
+            let v = vals.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / span.max(1) as f64;
+            let inv = 1.0 / (v + eps).sqrt();
+            for (i, a) in vals.iter().enumerate() {
+                let ch = (k % g) * (c / g) + i / inner.max(1);
+                yv[k * span + i] = (a - m) * inv * sc[ch] + bi[ch];
+            }
+            mean[k] = m;
+            var[k] = if kind == Grouping::Instance { inv } else { v };
+        }
+        let dtype = xt.dtype();
+        s.set_tensor(&y, float::tensor(dtype, xt.shape(), yv)?);
+        let stats: Vec<i64> = match kind {
+            Grouping::Instance => vec![(n * c) as i64],
+            Grouping::Group => vec![n as i64, g as i64],
+        };
+        for (r, v) in [(&mean_out, mean), (&var_out, var)] {
+            if let Some(r) = r {
+                s.set_tensor(r, float::tensor(dtype, &stats, v)?);
+            }
+        }
+        Ok(())
+    })
+}
+
+fn l_name(kind: Grouping) -> &'static str {
+    match kind {
+        Grouping::Instance => "instance_norm",
+        Grouping::Group => "group_norm",
+    }
+}
+
+/// Their grads, each group as `layer_norm_grad`'s row (the statistics
+/// recomputed from `X`), with `g = dY * scale` of the value's channel:
+/// `dX = inv_std (g - mean(g) - x̂ mean(g x̂))`, `dScale` and `dBias` the
+/// per-channel sums of `dY x̂` and `dY`.
+fn grouped_norm_grad(l: &OpReader, kind: Grouping) -> Result<Exec, KernelError> {
+    let (x, dy) = (l.input("X")?, l.input("Y@GRAD")?);
+    let scale = l.opt_input("Scale")?;
+    let (dx, dscale, dbias) = (
+        l.opt_output("X@GRAD")?,
+        l.opt_output("Scale@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+    );
+    let eps = l.float("epsilon")?;
+    let groups = match kind {
+        Grouping::Group => Some(l.int("groups")?),
+        Grouping::Instance => None,
+    };
+    compute(move |s| {
+        let op = l_name(kind);
+        let xt = s.tensor(&x)?.into_owned();
+        let (n, c, g, inner) = group_dims(xt.shape(), groups, op)?;
+        let xv = f64s(&xt, op)?;
+        let d = f64s(&*s.tensor(&dy)?, op)?.into_owned();
+        if d.len() != xv.len() {
+            return Err(KernelError::Shape(format!(
+                "{op}_grad: Y@GRAD does not fit X {:?}",
+                xt.shape()
+            )));
+        }
+        let sc = per_column(s, &scale, c, 1.0, op)?;
+        let span = c / g.max(1) * inner;
+        let (mut gx, mut ds, mut db) = (vec![0.0; xv.len()], vec![0.0; c], vec![0.0; c]);
+        for k in 0..n * g {
+            let at = k * span;
+            let vals = &xv[at..at + span];
+            let m = vals.iter().sum::<f64>() / span.max(1) as f64;
+            let v = vals.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / span.max(1) as f64;
+            let inv = 1.0 / (v + eps).sqrt();
+            let ch = |i: usize| (k % g) * (c / g) + i / inner.max(1);
+            let (mut sum_g, mut sum_gx) = (0.0, 0.0);
+            for i in 0..span {
+                let gy = d[at + i] * sc[ch(i)];
+                sum_g += gy;
+                sum_gx += gy * (vals[i] - m) * inv;
+            }
+            let (mean_g, mean_gx) = (sum_g / span.max(1) as f64, sum_gx / span.max(1) as f64);
+            for i in 0..span {
+                let xh = (vals[i] - m) * inv;
+                gx[at + i] = inv * (d[at + i] * sc[ch(i)] - mean_g - xh * mean_gx);
+                ds[ch(i)] += d[at + i] * xh;
+                db[ch(i)] += d[at + i];
+            }
+        }
+        let dtype = xt.dtype();
+        let col = [c as i64];
+        set_grads(
+            s,
+            vec![
+                (&dx, Some(float::tensor(dtype, xt.shape(), gx)?)),
+                (&dscale, Some(float::tensor(dtype, &col, ds)?)),
+                (&dbias, Some(float::tensor(dtype, &col, db)?)),
+            ],
+        );
         Ok(())
     })
 }

@@ -1135,6 +1135,42 @@ def where(condition):
     return out
 
 
+def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=None):
+    helper = LayerHelper("instance_norm", name=name)
+    dtype = input.dtype
+    shape = [input.shape[1]]
+    scale = _create_parameter(helper, param_attr, shape, dtype, default_initializer=Constant(1.0))
+    bias = _create_parameter(helper, bias_attr, shape, dtype, is_bias=True,
+                             default_initializer=Constant(0.0))
+    mean = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    var = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="instance_norm", inputs={"X": input, "Scale": scale, "Bias": bias},
+                     outputs={"Y": out, "SavedMean": mean, "SavedVariance": var},
+                     attrs={"epsilon": epsilon})
+    return out
+
+
+def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None,
+               data_layout="NCHW", name=None):
+    helper = LayerHelper("group_norm", act=act, name=name)
+    dtype = input.dtype
+    inputs = {"X": input}
+    shape = [input.shape[1]]
+    if param_attr:
+        inputs["Scale"] = _create_parameter(helper, param_attr, shape, dtype,
+                                            default_initializer=Constant(1.0))
+    if bias_attr:
+        inputs["Bias"] = _create_parameter(helper, bias_attr, shape, dtype, is_bias=True)
+    mean = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    var = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="group_norm", inputs=inputs,
+                     outputs={"Y": out, "Mean": mean, "Variance": var},
+                     attrs={"epsilon": epsilon, "groups": groups, "data_layout": data_layout})
+    return helper.append_activation(out)
+
+
 def _random(op_type, **dist):
     def layer(shape, dtype="float32", seed=0, **kwargs):
         helper = LayerHelper(op_type)
@@ -4238,6 +4274,7 @@ def install(run=False):
         uniform_random_batch_size_like=uniform_random_batch_size_like,
         tensor_array_to_tensor=tensor_array_to_tensor,
         size=size_layer, where=where,
+        instance_norm=instance_norm, group_norm=group_norm,
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):

@@ -12,6 +12,12 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("label_smooth", label_smooth));
     r.push(Behaviour::pure("huber_loss", huber_loss));
     r.push(Behaviour::pure("batch_norm", batch_norm).not_foldable());
+    r.push(Behaviour::pure("instance_norm", |c| {
+        grouped(c, "SavedMean", "SavedVariance")
+    }));
+    r.push(Behaviour::pure("group_norm", |c| {
+        grouped(c, "Mean", "Variance")
+    }));
 }
 
 /// The product of `dims`, or -1 if one is unknown.
@@ -191,4 +197,37 @@ fn batch_norm(c: &InferCtx) -> Out {
         out.push(("VarianceOut", v.clone()));
     }
     Ok(out)
+}
+
+/// `instance_norm` and `group_norm`: `Y` is `X` (`[N, C, ...]`); the
+/// statistics are one per sample and channel (`instance_norm`, `[N * C]`)
+/// or per sample and group of channels (`group_norm`, `[N, groups]`, which
+/// must divide C).
+fn grouped(c: &InferCtx, mean: &'static str, var: &'static str) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() < 2 {
+        return Err(format!("X {:?} must be [N, C, ...]", x.dims));
+    }
+    let (n, ch) = (x.dims[0], x.dims[1]);
+    let stats = if c.op.ty == "group_norm" {
+        if c.string("data_layout").is_some_and(|l| l != "NCHW") {
+            return Err("fluidc's group_norm takes data_layout NCHW only".into());
+        }
+        let groups = c.int("groups").unwrap_or(-1);
+        if groups <= 0 || (ch >= 0 && ch % groups != 0) {
+            return Err(format!(
+                "groups {groups} must be positive and divide the {ch} channels"
+            ));
+        }
+        vec![n, groups]
+    } else {
+        vec![if n < 0 || ch < 0 { -1 } else { n * ch }]
+    };
+    Ok(vec![
+        ("Y", x.clone()),
+        (mean, TensorType::new(x.dtype, stats.clone())),
+        (var, TensorType::new(x.dtype, stats)),
+    ])
 }

@@ -27,7 +27,7 @@ __all__ = [
     "sigmoid_cross_entropy_with_logits", "sum", "topk",
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
-    "size", "where",
+    "size", "where", "instance_norm", "group_norm",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
@@ -1126,6 +1126,57 @@ def where(condition):
     out = helper.create_variable_for_type_inference(dtype=core.VarDesc.VarType.INT64)
     helper.append_op(type="where_index", inputs={"Condition": condition}, outputs={"Out": [out]})
     return out
+
+
+def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=None):
+    """1.6's: each sample's channel normalized by its own mean and variance
+    (`[N, C, ...]`), then scaled (init 1) and shifted (init 0) per channel."""
+    assert bias_attr is not False, "bias_attr should not be False in instance_norm."
+    helper = LayerHelper("instance_norm", **locals())
+    dtype = helper.input_dtype()
+    param_shape = [input.shape[1]]
+    scale = helper.create_parameter(attr=helper.param_attr, shape=param_shape, dtype=dtype,
+                                    default_initializer=Constant(1.0))
+    bias = helper.create_parameter(attr=helper.bias_attr, shape=param_shape, dtype=dtype,
+                                   is_bias=True, default_initializer=Constant(0.0))
+    saved_mean = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    saved_variance = helper.create_variable_for_type_inference(dtype=dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="instance_norm", inputs={"X": input, "Scale": scale, "Bias": bias},
+                     outputs={"Y": out, "SavedMean": saved_mean,
+                              "SavedVariance": saved_variance},
+                     attrs={"epsilon": epsilon})
+    return out
+
+
+def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None,
+               data_layout="NCHW", name=None):
+    """1.6's: each sample's groups of channels normalized by their own mean
+    and variance. As 1.6's, the scale and the shift are made only when
+    `param_attr` / `bias_attr` are given (the defaults, None, make none)."""
+    helper = LayerHelper("group_norm", **locals())
+    dtype = helper.input_dtype()
+    inputs = {"X": input}
+    if data_layout != "NCHW" and data_layout != "NHWC":
+        raise ValueError(
+            "Param(data_layout) of Op(fluid.layers.group_norm) got wrong value: received "
+            + data_layout + " but only NCHW or NHWC supported.")
+    channel_num = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
+    param_shape = [channel_num]
+    if param_attr:
+        inputs["Scale"] = helper.create_parameter(
+            attr=helper.param_attr, shape=param_shape, dtype=dtype,
+            default_initializer=Constant(1.0))
+    if bias_attr:
+        inputs["Bias"] = helper.create_parameter(
+            attr=helper.bias_attr, shape=param_shape, dtype=dtype, is_bias=True)
+    mean_out = helper.create_variable(dtype=dtype, stop_gradient=True)
+    variance_out = helper.create_variable(dtype=dtype, stop_gradient=True)
+    out = helper.create_variable(dtype=dtype)
+    helper.append_op(type="group_norm", inputs=inputs,
+                     outputs={"Y": out, "Mean": mean_out, "Variance": variance_out},
+                     attrs={"epsilon": epsilon, "groups": groups, "data_layout": data_layout})
+    return helper.append_activation(out)
 
 
 # ---------------------------------------------------------------- activations with arguments
