@@ -314,6 +314,84 @@ fn gather_grad_overwrites_a_repeated_index_as_1x_did() {
     );
 }
 
+/// 1.x's CPU scatter_grad copied `Out@GRAD` to `X@GRAD` whole (the
+/// scattered rows were not zeroed, as Paddle 3.3.1 and the derivative
+/// zero them), and gave every id, repeated or not, its row of `Out@GRAD`.
+#[test]
+fn scatter_grad_passes_the_whole_gradient_to_x_as_1x_did() {
+    let d: Vec<f64> = (1..=8).map(f64::from).collect();
+    let op = Op::new("scatter_grad")
+        .input("Ids", &["i"])
+        .input("Updates", &["u"])
+        .input("Out@GRAD", &["d"])
+        .output("X@GRAD", &["dx"])
+        .output("Updates@GRAD", &["du"])
+        .attr("overwrite", AttrValue::Bool(true));
+    let feeds = vec![
+        ("i".to_string(), labels(&[3], vec![1, 3, 1])),
+        (
+            "u".to_string(),
+            Tensor::from_vec(&[3, 2], vec![0.0f64; 6]).expect("u"),
+        ),
+        (
+            "d".to_string(),
+            Tensor::from_vec(&[4, 2], d.clone()).expect("d"),
+        ),
+    ];
+    let got = run_ops(&[op], &feeds, &["dx".to_string(), "du".to_string()]);
+    assert_eq!(got[0].values::<f64>().expect("f64"), &d[..]);
+    assert_eq!(
+        got[1].values::<f64>().expect("f64"),
+        &[3.0, 4.0, 7.0, 8.0, 3.0, 4.0]
+    );
+}
+
+/// multiplex picks row i from input `Ids[i]`: that input's gradient holds
+/// the row of `Out@GRAD`, the others zeros there (the derivative), and a
+/// gradient no one wants is left out.
+#[test]
+fn multiplex_grad_routes_each_row_to_its_input() {
+    let mut rng = Rng(29);
+    let xs: Vec<Tensor> = (0..3).map(|_| rng.tensor(&[4, 2], -1.0, 1.0)).collect();
+    let ids = Tensor::from_vec(&[4, 1], vec![2i32, 0, 2, 1]).expect("ids");
+    let forward = Op::new("multiplex")
+        .input("X", &["a", "b", "c"])
+        .input("Ids", &["i"])
+        .output("Out", &["o"]);
+    let mut feeds: Vec<(String, Tensor)> = ["a", "b", "c"]
+        .iter()
+        .zip(&xs)
+        .map(|(n, t)| (n.to_string(), t.clone()))
+        .collect();
+    feeds.push(("i".to_string(), ids));
+    let out = run_ops(&[forward], &feeds, &["o".to_string()]);
+    let o = out[0].values::<f64>().expect("f64");
+    for (row, k) in [2usize, 0, 2, 1].into_iter().enumerate() {
+        let x = xs[k].values::<f64>().expect("f64");
+        assert_eq!(&o[row * 2..row * 2 + 2], &x[row * 2..row * 2 + 2]);
+    }
+    let d = rng.tensor(&[4, 2], -1.0, 1.0);
+    let grad = Op::new("multiplex_grad")
+        .input("X", &["a", "b", "c"])
+        .input("Ids", &["i"])
+        .input("Out@GRAD", &["d"])
+        .output("X@GRAD", &["a@GRAD", "", "c@GRAD"]);
+    feeds.push(("d".to_string(), d.clone()));
+    let got = run_ops(
+        &[grad],
+        &feeds,
+        &["a@GRAD".to_string(), "c@GRAD".to_string()],
+    );
+    let dv = d.values::<f64>().expect("f64");
+    let keep = |rows: &[usize]| -> Vec<f64> {
+        (0..8)
+            .map(|k| if rows.contains(&(k / 2)) { dv[k] } else { 0.0 })
+            .collect()
+    };
+    assert_eq!(got[0].values::<f64>(), Some(&keep(&[1])[..]));
+    assert_eq!(got[1].values::<f64>(), Some(&keep(&[0, 2])[..]));
+}
+
 #[test]
 fn elementwise_grads_with_broadcasting_match_finite_differences() {
     let mut rng = Rng(7);
@@ -580,6 +658,31 @@ fn manipulation_grads_match_finite_differences() {
             c = c.attr("overwrite", AttrValue::Bool(o));
         }
         c.check(&mut rng);
+    }
+    // gather_nd: a repeated index row gets both gradients; rows of depth
+    // 1 (whole slices) and of full depth (single elements).
+    for (shape, index) in [
+        (vec![3, 2], vec![0i64, 1, 2, 0, 0, 1]),
+        (vec![2, 1], vec![2, 2]),
+    ] {
+        Case::new("gather_nd")
+            .input("X", rng.tensor(&[3, 2, 4], -1.0, 1.0))
+            .input("Index", labels(&shape, index))
+            .constant("Index")
+            .check(&mut rng);
+    }
+    // scatter: Updates' gradient (X's is 1.x's, not the derivative, see
+    // scatter_grad_passes_the_whole_gradient_to_x_as_1x_did); without
+    // overwrite a repeated id sums its rows, so each gets the gradient.
+    for (ids, overwrite) in [(vec![3, 0], true), (vec![1, 3, 1], false)] {
+        Case::new("scatter")
+            .input("X", rng.tensor(&[4, 2, 3], -1.0, 1.0))
+            .input("Ids", labels(&[ids.len() as i64], ids.clone()))
+            .input("Updates", rng.tensor(&[ids.len() as i64, 2, 3], -1.0, 1.0))
+            .attr("overwrite", AttrValue::Bool(overwrite))
+            .constant("X")
+            .constant("Ids")
+            .check(&mut rng);
     }
     // squeeze2/unsqueeze2 only move dims: the gradient gets X's back.
     Case::new("squeeze2")

@@ -15,6 +15,7 @@ use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_data, Element, Tensor};
 use crate::value::Value;
+use fluidc_transpiler::VarKind;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("reshape2", reshape2);
@@ -39,6 +40,12 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("flatten2_grad", reshape2_grad);
     r.add("gather", gather);
     r.add("gather_grad", gather_grad);
+    r.add("scatter", scatter);
+    r.add("scatter_grad", scatter_grad);
+    r.add("gather_nd", gather_nd);
+    r.add("gather_nd_grad", gather_nd_grad);
+    r.add("multiplex", multiplex);
+    r.add("multiplex_grad", multiplex_grad);
     r.add("pad", pad);
     r.add("pad_grad", pad_grad);
 }
@@ -168,6 +175,302 @@ fn gather_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let t = super::float::tensor(dt.dtype(), xt.shape(), grad)?;
         drop((xt, it, dt));
         s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// The rows of a `[n, inner...]` tensor that `scatter`'s `Ids` name, and
+/// the elements per row; `updates` must hold one row per id.
+fn scatter_rows(
+    x: &[i64],
+    ids: &Tensor,
+    updates: &[i64],
+) -> Result<(Vec<usize>, usize), KernelError> {
+    let Some((&n, rest)) = x.split_first() else {
+        return Err(KernelError::Shape(
+            "scatter X must have a rank of at least 1".into(),
+        ));
+    };
+    if ids.shape().len() != 1 {
+        return Err(KernelError::Shape(format!(
+            "scatter Ids must be 1-D, it is {:?}",
+            ids.shape()
+        )));
+    }
+    let n = n.max(0) as usize;
+    let rows = super::float::i64s(ids)?
+        .iter()
+        .map(|&i| {
+            usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+                KernelError::Invalid(format!("scatter id {i} is out of range for {n} rows"))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if updates.len() != x.len() || updates[1..] != *rest || updates[0] as usize != rows.len() {
+        return Err(KernelError::Shape(format!(
+            "scatter Updates {updates:?} does not fit {} ids into X {x:?}",
+            rows.len()
+        )));
+    }
+    Ok((rows, rest.iter().product::<i64>().max(0) as usize))
+}
+
+/// `a + b` in `T` (wrapping for integers, `or` for bools).
+fn added<T: Element>(a: T, b: T) -> T {
+    match T::KIND {
+        VarKind::Fp32 | VarKind::Fp64 => T::from_f64(a.to_f64() + b.to_f64()),
+        VarKind::Bool => T::from_bool(a.is_nonzero() || b.is_nonzero()),
+        _ => T::from_i64(a.to_i64().wrapping_add(b.to_i64())),
+    }
+}
+
+/// `scatter` (1.x's): `X` with the rows at `Ids` set to the rows of
+/// `Updates`, the last one winning for a repeated id (`overwrite`), or to
+/// the sum of the rows given them (not `overwrite`).
+fn scatter(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, ids, updates) = (l.input("X")?, l.input("Ids")?, l.input("Updates")?);
+    let out = l.output("Out")?;
+    let overwrite = l.bool_or("overwrite", true)?;
+    compute(move |s| {
+        let (xt, it, ut) = (s.tensor(&x)?, s.tensor(&ids)?, s.tensor(&updates)?);
+        let (rows, inner) = scatter_rows(xt.shape(), &it, ut.shape())?;
+        if ut.dtype() != xt.dtype() {
+            return Err(KernelError::Dtype(format!(
+                "scatter Updates is {}, X is {}",
+                crate::tensor::dtype_name(ut.dtype()),
+                crate::tensor::dtype_name(xt.dtype())
+            )));
+        }
+        let data = with_data!(xt.data(), |v: T| {
+            let u = ut.values::<T>().unwrap_or_default();
+            let mut o: Vec<T> = v.to_vec();
+            if !overwrite {
+                for &r in &rows {
+                    o[r * inner..(r + 1) * inner].fill(T::ZERO);
+                }
+            }
+            for (k, &r) in rows.iter().enumerate() {
+                let src = &u[k * inner..(k + 1) * inner];
+                for (dst, &v) in o[r * inner..(r + 1) * inner].iter_mut().zip(src) {
+                    *dst = if overwrite { v } else { added(*dst, v) };
+                }
+            }
+            T::wrap(o.into())
+        });
+        let t = Tensor::new(xt.shape(), data)?;
+        drop((xt, it, ut));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `scatter_grad` as 1.x's CPU kernel made it: `X@GRAD` is `Out@GRAD`
+/// whole (1.x did not zero the scattered rows; Paddle 3.3.1 does), and
+/// `Updates@GRAD` the rows of `Out@GRAD` at `Ids` (each repeated id gets
+/// its row).
+fn scatter_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (ids, updates, dout) = (l.input("Ids")?, l.input("Updates")?, l.input("Out@GRAD")?);
+    let (dx, dupdates) = (l.opt_output("X@GRAD")?, l.opt_output("Updates@GRAD")?);
+    compute(move |s| {
+        let (dt, it, ut) = (
+            s.tensor(&dout)?.into_owned(),
+            s.tensor(&ids)?,
+            s.tensor(&updates)?,
+        );
+        let du = match &dupdates {
+            Some(_) => {
+                let (rows, inner) = scatter_rows(dt.shape(), &it, ut.shape())?;
+                let data = with_data!(dt.data(), |v: T| {
+                    let mut o: Vec<T> = Vec::with_capacity(rows.len() * inner);
+                    for &r in &rows {
+                        o.extend_from_slice(&v[r * inner..(r + 1) * inner]);
+                    }
+                    T::wrap(o.into())
+                });
+                Some(Tensor::new(ut.shape(), data)?)
+            }
+            None => None,
+        };
+        drop((it, ut));
+        super::float::set_grads(s, vec![(&dx, Some(dt)), (&dupdates, du)]);
+        Ok(())
+    })
+}
+
+/// Where each row of `gather_nd`'s `Index` starts in `X` (row-major
+/// offsets), and the elements each one takes.
+fn nd_offsets(x: &[i64], index: &Tensor) -> Result<(Vec<usize>, usize, Vec<i64>), KernelError> {
+    let Some((&depth, lead)) = index.shape().split_last() else {
+        return Err(KernelError::Shape(
+            "gather_nd Index must have a rank of at least 1".into(),
+        ));
+    };
+    let depth = depth.max(0) as usize;
+    if depth > x.len() {
+        return Err(KernelError::Shape(format!(
+            "gather_nd Index rows of {depth} exceed the rank of X {x:?}"
+        )));
+    }
+    let dims: Vec<usize> = x.iter().map(|&d| d.max(0) as usize).collect();
+    let inner: usize = dims[depth..].iter().product();
+    let idx = super::float::i64s(index)?;
+    let count = lead.iter().product::<i64>().max(0) as usize;
+    let mut offsets = Vec::with_capacity(count);
+    for r in 0..count {
+        let mut at = 0usize;
+        for (j, &i) in idx[r * depth..(r + 1) * depth].iter().enumerate() {
+            let i = usize::try_from(i)
+                .ok()
+                .filter(|&i| i < dims[j])
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "gather_nd index {i} is out of range for dim {j} of X {x:?}"
+                    ))
+                })?;
+            at = at * dims[j] + i;
+        }
+        offsets.push(at * inner);
+    }
+    let mut out_shape = lead.to_vec();
+    out_shape.extend_from_slice(&x[depth..]);
+    Ok((offsets, inner, out_shape))
+}
+
+/// `gather_nd`: for each row of `Index` (its last dim), the slice of `X`
+/// it addresses.
+fn gather_nd(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, index, out) = (l.input("X")?, l.input("Index")?, l.output("Out")?);
+    compute(move |s| {
+        let (xt, it) = (s.tensor(&x)?, s.tensor(&index)?);
+        let (offsets, inner, shape) = nd_offsets(xt.shape(), &it)?;
+        let data = with_data!(xt.data(), |v: T| {
+            let mut o: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
+            for &at in &offsets {
+                o.extend_from_slice(&v[at..at + inner]);
+            }
+            T::wrap(o.into())
+        });
+        let t = Tensor::new(&shape, data)?;
+        drop((xt, it));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `gather_nd_grad`: `Out@GRAD`'s slices added back where they were taken
+/// from, in zeros shaped as `X`.
+fn gather_nd_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, index, dout) = (l.input("X")?, l.input("Index")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, it, dt) = (s.tensor(&x)?, s.tensor(&index)?, s.tensor(&dout)?);
+        let (offsets, inner, shape) = nd_offsets(xt.shape(), &it)?;
+        if dt.shape() != shape.as_slice() {
+            return Err(KernelError::Shape(format!(
+                "gather_nd Out@GRAD {:?} does not fit its output {shape:?}",
+                dt.shape()
+            )));
+        }
+        let d = super::float::f64s(&dt, "gather_nd_grad")?;
+        let mut grad = vec![0.0; xt.numel()];
+        for (k, &at) in offsets.iter().enumerate() {
+            for (g, v) in grad[at..at + inner]
+                .iter_mut()
+                .zip(&d[k * inner..(k + 1) * inner])
+            {
+                *g += v;
+            }
+        }
+        let t = super::float::tensor(dt.dtype(), xt.shape(), grad)?;
+        drop((xt, it, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// For `multiplex`: which input each row comes from (checked against the
+/// `n` inputs of `rows` rows each), and the elements per row.
+fn multiplex_rows(
+    ids: &Tensor,
+    n: usize,
+    shape: &[i64],
+) -> Result<(Vec<usize>, usize), KernelError> {
+    let rows = shape.first().copied().unwrap_or(0).max(0) as usize;
+    let picks = super::float::i64s(ids)?
+        .iter()
+        .map(|&k| {
+            usize::try_from(k).ok().filter(|&k| k < n).ok_or_else(|| {
+                KernelError::Invalid(format!("multiplex id {k} is out of range for {n} inputs"))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if picks.len() != rows {
+        return Err(KernelError::Shape(format!(
+            "multiplex Ids {:?} does not give one input for each of the {rows} rows",
+            ids.shape()
+        )));
+    }
+    let inner = shape.iter().skip(1).product::<i64>().max(0) as usize;
+    Ok((picks, inner))
+}
+
+/// `multiplex`: row `i` of `Out` is row `i` of input `Ids[i]`.
+fn multiplex(l: &OpReader) -> Result<Exec, KernelError> {
+    let (xs, ids, out) = (l.inputs("X")?, l.input("Ids")?, l.output("Out")?);
+    compute(move |s| {
+        let ts: Vec<Tensor> = xs
+            .iter()
+            .map(|x| s.tensor(x).map(|t| t.into_owned()))
+            .collect::<Result<_, _>>()?;
+        let Some(first) = ts.first() else {
+            return Err(KernelError::MissingInput("multiplex has no inputs".into()));
+        };
+        if let Some(t) = ts
+            .iter()
+            .find(|t| t.shape() != first.shape() || t.dtype() != first.dtype())
+        {
+            return Err(KernelError::Shape(format!(
+                "multiplex: {} {:?} does not fit {} {:?}; the inputs must have one shape and dtype",
+                crate::tensor::dtype_name(t.dtype()),
+                t.shape(),
+                crate::tensor::dtype_name(first.dtype()),
+                first.shape()
+            )));
+        }
+        let (picks, inner) = multiplex_rows(&*s.tensor(&ids)?, ts.len(), first.shape())?;
+        let data = with_data!(first.data(), |_v: T| {
+            let mut o: Vec<T> = Vec::with_capacity(first.numel());
+            for (i, &k) in picks.iter().enumerate() {
+                let v = ts[k].values::<T>().unwrap_or_default();
+                o.extend_from_slice(&v[i * inner..(i + 1) * inner]);
+            }
+            T::wrap(o.into())
+        });
+        let t = Tensor::new(first.shape(), data)?;
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `multiplex_grad`: each input's gradient is zeros but for the rows it
+/// gave `Out`, which get those rows of `Out@GRAD`.
+fn multiplex_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (ids, dout) = (l.input("Ids")?, l.input("Out@GRAD")?);
+    let dxs = outputs_by_position(l, "X@GRAD")?;
+    compute(move |s| {
+        let dt = s.tensor(&dout)?.into_owned();
+        let (picks, inner) = multiplex_rows(&*s.tensor(&ids)?, dxs.len(), dt.shape())?;
+        let d = super::float::f64s(&dt, "multiplex_grad")?;
+        for (k, dx) in dxs.iter().enumerate() {
+            let Some(dx) = dx else { continue };
+            let mut g = vec![0.0; d.len()];
+            for (i, _) in picks.iter().enumerate().filter(|(_, &p)| p == k) {
+                g[i * inner..(i + 1) * inner].copy_from_slice(&d[i * inner..(i + 1) * inner]);
+            }
+            s.set_tensor(dx, super::float::tensor(dt.dtype(), dt.shape(), g)?);
+        }
         Ok(())
     })
 }

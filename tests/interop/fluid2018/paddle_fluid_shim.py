@@ -977,6 +977,56 @@ def gather(input, index, overwrite=True):
     return result
 
 
+def scatter(input, index, updates, name=None, overwrite=True):
+    """1.6's scatter on Paddle 3.3.1's scatter op. 1.x's scatter_grad passed
+    Out@GRAD to X@GRAD whole; 3.3.1's zeroes the scattered rows, so a
+    py_func adds zero to the result, with those rows as its gradient."""
+    helper = LayerHelper("scatter", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="scatter", inputs={"X": input, "Ids": index, "Updates": updates},
+                     attrs={"overwrite": overwrite}, outputs={"Out": out})
+    if input.dtype not in (VarType.FP32, VarType.FP64):
+        return out
+
+    def forward(x, idx):
+        return numpy.zeros_like(numpy.array(x))
+
+    def backward(x, idx, dout):
+        d = numpy.array(dout)
+        rows = numpy.unique(numpy.array(idx).reshape(-1))
+        fix = numpy.zeros_like(d)
+        fix[rows] = d[rows]
+        return fix, None
+
+    fix = helper.create_variable_for_type_inference(dtype=input.dtype)
+    fix.desc.set_shape(list(out.shape))
+    paddle.static.py_func(forward, [input, index], fix, backward_func=backward,
+                          skip_vars_in_backward_input=[fix])
+    result = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="elementwise_add", inputs={"X": [out], "Y": [fix]},
+                     outputs={"Out": [result]}, attrs={"axis": -1})
+    return result
+
+
+def gather_nd(input, index, name=None):
+    helper = LayerHelper("gather_nd", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="gather_nd", inputs={"X": input, "Index": index},
+                     outputs={"Out": out})
+    return out
+
+
+def multiplex(inputs, index):
+    helper = LayerHelper("multiplex")
+    if not isinstance(inputs, list) and len(inputs) < 2:
+        raise ValueError("inputs should be a list object and contains at least "
+                         "2 elements.")
+    out = helper.create_variable_for_type_inference(inputs[0].dtype)
+    helper.append_op(type="multiplex", inputs={"X": inputs, "Ids": index},
+                     outputs={"Out": [out]})
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3503,7 +3553,8 @@ def install(run=False):
         smooth_l1=smooth_l1, margin_rank_loss=margin_rank_loss, rank_loss=rank_loss, lrn=lrn,
         image_resize=image_resize, resize_bilinear=resize_bilinear,
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
-        sequence_mask=sequence_mask, unstack=unstack,
+        sequence_mask=sequence_mask, unstack=unstack, scatter=scatter, gather_nd=gather_nd,
+        multiplex=multiplex,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

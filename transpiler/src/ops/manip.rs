@@ -13,6 +13,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("expand", expand));
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
+    r.push(Behaviour::pure("scatter", scatter));
+    r.push(Behaviour::pure("gather_nd", gather_nd));
+    r.push(Behaviour::pure("multiplex", multiplex));
     r.push(Behaviour::pure("pad", pad));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
@@ -135,6 +138,102 @@ fn gather(c: &InferCtx) -> Out {
         more => return Err(format!("Index must be 1-D, not of dims {more:?}")),
     }
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// An error unless `index` (named `slot`) holds int32 or int64 values.
+fn int_index(index: &TensorType, slot: &str) -> Result<(), String> {
+    if matches!(index.dtype, VarKind::Int32 | VarKind::Int64) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{slot} must be int32 or int64, not {:?}",
+            index.dtype
+        ))
+    }
+}
+
+/// `scatter`: `Out` is `X` with the rows at `Ids` (1-D, as 1.x's
+/// `InferShape` required) replaced by (or, without `overwrite`, set to the
+/// sum of) the rows of `Updates`.
+fn scatter(c: &InferCtx) -> Out {
+    let (Some(x), Some(ids), Some(updates)) = (c.input("X"), c.input("Ids"), c.input("Updates"))
+    else {
+        return Ok(Vec::new());
+    };
+    int_index(ids, "Ids")?;
+    if ids.dims.len() != 1 {
+        return Err(format!("Ids must be 1-D, not of dims {:?}", ids.dims));
+    }
+    if updates.dims.len() != x.dims.len() {
+        return Err(format!(
+            "Updates {:?} must have the rank of X {:?}",
+            updates.dims, x.dims
+        ));
+    }
+    if let (Some(&u), &n) = (updates.dims.first(), &ids.dims[0]) {
+        if u >= 0 && n >= 0 && u != n {
+            return Err(format!("Updates has {u} rows for {n} Ids"));
+        }
+    }
+    for (k, (&u, &d)) in updates.dims.iter().zip(&x.dims).enumerate().skip(1) {
+        if u >= 0 && d >= 0 && u != d {
+            return Err(format!(
+                "dim {k} of Updates {:?} does not match X {:?}",
+                updates.dims, x.dims
+            ));
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, x.dims.clone()))])
+}
+
+/// `gather_nd`: `Index`'s dims but its last, then `X`'s dims after the
+/// first `Index.dims[-1]` (each index row addresses that many dims of `X`).
+fn gather_nd(c: &InferCtx) -> Out {
+    let (Some(x), Some(index)) = (c.input("X"), c.input("Index")) else {
+        return Ok(Vec::new());
+    };
+    int_index(index, "Index")?;
+    let Some((&depth, lead)) = index.dims.split_last() else {
+        return Err("Index of gather_nd must have a rank of at least 1".into());
+    };
+    if depth < 0 {
+        return Ok(Vec::new());
+    }
+    if depth as usize > x.dims.len() {
+        return Err(format!(
+            "Index rows of {depth} exceed the rank of X {:?}",
+            x.dims
+        ));
+    }
+    let mut dims = lead.to_vec();
+    dims.extend_from_slice(&x.dims[depth as usize..]);
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `multiplex`: `Out` is shaped as each `X` (at least two, of rank 2 or
+/// more); `Ids` is `[rows, 1]`.
+fn multiplex(c: &InferCtx) -> Out {
+    let (Some(xs), Some(ids)) = (c.inputs("X"), c.input("Ids")) else {
+        return Ok(Vec::new());
+    };
+    int_index(ids, "Ids")?;
+    if ids.dims.len() != 2 || (ids.dims[1] >= 0 && ids.dims[1] != 1) {
+        return Err(format!("Ids must be of dims [rows, 1], not {:?}", ids.dims));
+    }
+    if xs.len() < 2 {
+        return Err("multiplex needs at least 2 inputs".into());
+    }
+    let first = xs[0];
+    if first.dims.len() < 2 {
+        return Err(format!(
+            "the inputs of multiplex must have a rank of at least 2, not {:?}",
+            first.dims
+        ));
+    }
+    Ok(vec![(
+        "Out",
+        TensorType::new(first.dtype, first.dims.clone()),
+    )])
 }
 
 /// Paddle's `shape` attribute of `reshape`: 0 copies `X`'s dim at that

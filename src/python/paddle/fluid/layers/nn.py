@@ -31,6 +31,7 @@ __all__ = [
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
     "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
+    "scatter", "gather_nd", "multiplex",
 ]
 
 
@@ -1282,3 +1283,43 @@ def beam_search_decode(ids, scores, beam_size, end_id, name=None):
                               "SentenceScores": sentence_scores},
                      attrs={"beam_size": beam_size, "end_id": end_id})
     return sentence_ids, sentence_scores
+
+
+def scatter(input, index, updates, name=None, overwrite=True):
+    """`input` with the rows at `index` (1-D int32/int64) set to the rows of
+    `updates`: the last one for a repeated index (`overwrite`), or their
+    sum (`overwrite=False`, 1.6). As 1.x's kernel, the gradient of `input`
+    is the output's gradient whole, scattered rows included."""
+    helper = LayerHelper('scatter', **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="scatter", inputs={"X": input, "Ids": index, "Updates": updates},
+                     attrs={'overwrite': overwrite}, outputs={"Out": out})
+    return out
+
+
+def gather_nd(input, index, name=None):
+    """The slices of `input` that the rows of `index` (its last dim) address:
+    the output is `index.shape[:-1] + input.shape[index.shape[-1]:]`."""
+    helper = LayerHelper('gather_nd', **locals())
+    dtype = helper.input_dtype()
+    if name is None:
+        output = helper.create_variable_for_type_inference(dtype)
+    else:
+        output = helper.create_variable(name=name, dtype=dtype, persistable=False)
+    helper.append_op(type="gather_nd", inputs={"X": input, "Index": index},
+                     outputs={"Out": output})
+    return output
+
+
+def multiplex(inputs, index):
+    """Row i of the output is row i of `inputs[index[i]]` (`index` an
+    int32 [rows, 1] Variable)."""
+    helper = LayerHelper('multiplex', **locals())
+    if not isinstance(inputs, list) and len(inputs) < 2:
+        raise ValueError("inputs should be a list object and contains at least "
+                         "2 elements.")
+    out = helper.create_variable_for_type_inference(inputs[0].dtype)
+    helper.append_op(type='multiplex', inputs={'X': inputs, 'Ids': index},
+                     outputs={'Out': [out]})
+    return out
