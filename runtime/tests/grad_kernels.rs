@@ -684,6 +684,53 @@ fn manipulation_grads_match_finite_differences() {
             .constant("Ids")
             .check(&mut rng);
     }
+    // crop: a box by the attributes, by Y's dims and an Offsets tensor.
+    Case::new("crop")
+        .input("X", rng.tensor(&[3, 4, 5], -1.0, 1.0))
+        .attr("shape", AttrValue::Ints(vec![-1, 2, 3]))
+        .attr("offsets", AttrValue::Ints(vec![0, 1, 2]))
+        .check(&mut rng);
+    Case::new("crop")
+        .input("X", rng.tensor(&[3, 4, 5], -1.0, 1.0))
+        .input("Y", rng.tensor(&[2, 2, 2], -1.0, 1.0))
+        .input(
+            "Offsets",
+            Tensor::from_vec(&[3], vec![1i32, 2, 0]).expect("offsets"),
+        )
+        .constant("Offsets")
+        .check(&mut rng);
+    // pad2d: a reflected or repeated element gets every copy's gradient.
+    for (mode, format, shape) in [
+        ("constant", "NCHW", [2, 2, 3, 4]),
+        ("reflect", "NCHW", [2, 2, 3, 4]),
+        ("edge", "NCHW", [1, 2, 3, 4]),
+        ("reflect", "NHWC", [2, 3, 4, 2]),
+        ("edge", "NHWC", [1, 3, 4, 2]),
+    ] {
+        Case::new("pad2d")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .attr("paddings", AttrValue::Ints(vec![2, 1, 0, 3]))
+            .attr("mode", AttrValue::String(mode.into()))
+            .attr("pad_value", AttrValue::Float(0.5))
+            .attr("data_format", AttrValue::String(format.into()))
+            .check(&mut rng);
+    }
+    Case::new("pad2d")
+        .input("X", rng.tensor(&[1, 2, 3, 3], -1.0, 1.0))
+        .input(
+            "Paddings",
+            Tensor::from_vec(&[4], vec![1i32, 2, 2, 0]).expect("paddings"),
+        )
+        .attr("paddings", AttrValue::Ints(vec![]))
+        .attr("mode", AttrValue::String("reflect".into()))
+        .constant("Paddings")
+        .check(&mut rng);
+    // pad_constant_like: only Y (the padded one) has a gradient.
+    Case::new("pad_constant_like")
+        .input("X", rng.tensor(&[3, 4, 2], -1.0, 1.0))
+        .input("Y", rng.tensor(&[2, 4, 1], -1.0, 1.0))
+        .attr("pad_value", AttrValue::Float(-2.0))
+        .check(&mut rng);
     // squeeze2/unsqueeze2 only move dims: the gradient gets X's back.
     Case::new("squeeze2")
         .input("X", rng.tensor(&[3, 1, 2], -1.0, 1.0))

@@ -48,6 +48,12 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("multiplex_grad", multiplex_grad);
     r.add("pad", pad);
     r.add("pad_grad", pad_grad);
+    r.add("crop", crop);
+    r.add("crop_grad", crop_grad);
+    r.add("pad2d", pad2d);
+    r.add("pad2d_grad", pad2d_grad);
+    r.add("pad_constant_like", pad_constant_like);
+    r.add("pad_constant_like_grad", pad_constant_like_grad);
 }
 
 /// What `gather` takes along its axis: `X` seen as `[outer, n, inner]`
@@ -1112,6 +1118,340 @@ fn pad_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let r = super::float::tensor(d.dtype(), &x_shape, g)?;
         drop(d);
         s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `crop`'s offsets: the `Offsets` tensor (int32, one per dim; not with
+/// the attribute, as 1.x refused both) or the `offsets` attribute.
+fn crop_offsets(
+    s: &Vars,
+    tensor: &Option<VarRef>,
+    attr: &[i64],
+    rank: usize,
+) -> Result<Vec<i64>, KernelError> {
+    let offsets = match tensor {
+        Some(t) => {
+            if !attr.is_empty() {
+                return Err(KernelError::Attribute(
+                    "crop: Input 'Offsets' and attribute 'offsets' should not be used at the same time"
+                        .into(),
+                ));
+            }
+            let t = s.tensor(t)?;
+            if t.shape().len() != 1 {
+                return Err(KernelError::Shape(format!(
+                    "crop: Offsets must be 1-D, it is {:?}",
+                    t.shape()
+                )));
+            }
+            super::float::i64s(&t)?.into_owned()
+        }
+        None => attr.to_vec(),
+    };
+    if offsets.len() != rank {
+        return Err(KernelError::Shape(format!(
+            "crop: offsets {offsets:?} must give one offset per dim of a rank {rank} X"
+        )));
+    }
+    Ok(offsets)
+}
+
+/// Where each element of the box of dims `inner` at `offsets` lies in
+/// `outer`, and the box's dims; an error when it does not fit.
+fn boxed(outer: &[i64], inner: &[i64], offsets: &[i64]) -> Result<Vec<usize>, KernelError> {
+    let mut paddings = Vec::with_capacity(2 * outer.len());
+    for ((&o, &i), &at) in outer.iter().zip(inner).zip(offsets) {
+        let after = o - i - at;
+        if i < 0 || at < 0 || after < 0 {
+            return Err(KernelError::Shape(format!(
+                "a box of {inner:?} at offsets {offsets:?} does not fit in {outer:?}"
+            )));
+        }
+        paddings.extend([at, after]);
+    }
+    Ok(padded(inner, &paddings)?.0)
+}
+
+/// `crop`: the box of `Y`'s dims (or the `shape` attribute's, a -1 first
+/// dim being `X`'s) at the offsets, out of `X`.
+fn crop(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let (y, offsets_t) = (l.opt_input("Y")?, l.opt_input("Offsets")?);
+    let shape = l.ints("shape")?.unwrap_or_default();
+    let offsets = l.ints("offsets")?.unwrap_or_default();
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let mut dims = match &y {
+            Some(y) => s.tensor(y)?.shape().to_vec(),
+            None => shape.clone(),
+        };
+        if dims.len() != xt.shape().len() {
+            return Err(KernelError::Shape(format!(
+                "crop: the shape {dims:?} must have the rank of X {:?}",
+                xt.shape()
+            )));
+        }
+        if dims[0] == -1 {
+            dims[0] = xt.shape()[0];
+        }
+        let at = crop_offsets(s, &offsets_t, &offsets, dims.len())?;
+        let map = boxed(xt.shape(), &dims, &at)?;
+        let v = super::float::f64s(&xt, "crop")?;
+        let t = super::float::tensor(xt.dtype(), &dims, map.iter().map(|&k| v[k]).collect())?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `crop_grad`: `Out@GRAD` put back at the offsets in zeros shaped as `X`.
+fn crop_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let offsets_t = l.opt_input("Offsets")?;
+    let offsets = l.ints("offsets")?.unwrap_or_default();
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, dt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let at = crop_offsets(s, &offsets_t, &offsets, xt.shape().len())?;
+        let map = boxed(xt.shape(), dt.shape(), &at)?;
+        let d = super::float::f64s(&dt, "crop_grad")?;
+        let mut g = vec![0.0; xt.numel()];
+        for (&k, &v) in map.iter().zip(d.iter()) {
+            g[k] = v;
+        }
+        let t = super::float::tensor(dt.dtype(), xt.shape(), g)?;
+        drop((xt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `pad2d`'s paddings (top, bottom, left, right): the `Paddings` tensor
+/// or the attribute.
+fn pad2d_paddings(
+    s: &Vars,
+    tensor: &Option<VarRef>,
+    attr: &[i64],
+) -> Result<Vec<i64>, KernelError> {
+    let p = match tensor {
+        Some(t) => super::float::i64s(&*s.tensor(t)?)?.into_owned(),
+        None => attr.to_vec(),
+    };
+    if p.len() != 4 || p.iter().any(|&v| v < 0) {
+        return Err(KernelError::Attribute(format!(
+            "pad2d: paddings {p:?} must be 4 counts, none negative"
+        )));
+    }
+    Ok(p)
+}
+
+/// For each element of `pad2d`'s output, the element of `X` it copies
+/// (`None`: `pad_value`), and the output's dims.
+fn pad2d_map(
+    x: &[i64],
+    p: &[i64],
+    mode: &str,
+    nhwc: bool,
+) -> Result<(Vec<Option<usize>>, Vec<i64>), KernelError> {
+    let [n, a, b, c] = x else {
+        return Err(KernelError::Shape(format!(
+            "pad2d: X must be 4-D, it is {x:?}"
+        )));
+    };
+    let (ch, ih, iw) = if nhwc { (*c, *a, *b) } else { (*a, *b, *c) };
+    if mode == "reflect" && (p[0] >= ih || p[1] >= ih || p[2] >= iw || p[3] >= iw) {
+        return Err(KernelError::Attribute(format!(
+            "pad2d: reflect paddings {p:?} must be less than the height {ih} and width {iw}"
+        )));
+    }
+    if mode == "edge" && (ih == 0 || iw == 0) {
+        return Err(KernelError::Shape(format!(
+            "pad2d: edge padding of an empty image {x:?}"
+        )));
+    }
+    let (oh, ow) = (ih + p[0] + p[1], iw + p[2] + p[3]);
+    let source = |o: i64, pad: i64, size: i64| -> Option<i64> {
+        let i = o - pad;
+        match mode {
+            "reflect" => {
+                let i = i.abs();
+                Some(i.min(2 * size - i - 2))
+            }
+            "edge" => Some(i.clamp(0, size - 1)),
+            _ => (0..size).contains(&i).then_some(i),
+        }
+    };
+    let (n, ch, ih, iw, oh, ow) = (
+        (*n).max(0) as usize,
+        ch.max(0) as usize,
+        ih.max(0) as usize,
+        iw.max(0) as usize,
+        oh.max(0),
+        ow.max(0),
+    );
+    let mut map = Vec::with_capacity(n * ch * (oh * ow) as usize);
+    let at = |b: usize, c: usize, h: usize, w: usize| {
+        if nhwc {
+            ((b * ih + h) * iw + w) * ch + c
+        } else {
+            ((b * ch + c) * ih + h) * iw + w
+        }
+    };
+    for b in 0..n {
+        if nhwc {
+            for h in 0..oh {
+                for w in 0..ow {
+                    let (sh, sw) = (source(h, p[0], ih as i64), source(w, p[2], iw as i64));
+                    for c in 0..ch {
+                        map.push(sh.zip(sw).map(|(h, w)| at(b, c, h as usize, w as usize)));
+                    }
+                }
+            }
+        } else {
+            for c in 0..ch {
+                for h in 0..oh {
+                    for w in 0..ow {
+                        let (sh, sw) = (source(h, p[0], ih as i64), source(w, p[2], iw as i64));
+                        map.push(sh.zip(sw).map(|(h, w)| at(b, c, h as usize, w as usize)));
+                    }
+                }
+            }
+        }
+    }
+    let dims = if nhwc {
+        vec![n as i64, oh, ow, ch as i64]
+    } else {
+        vec![n as i64, ch as i64, oh, ow]
+    };
+    Ok((map, dims))
+}
+
+/// The `mode` and layout (NHWC or not) of a `pad2d` op.
+fn pad2d_attrs(l: &OpReader) -> Result<(String, bool), KernelError> {
+    let mode = l.string("mode")?.unwrap_or("constant").to_string();
+    if !matches!(mode.as_str(), "constant" | "reflect" | "edge") {
+        return Err(KernelError::Attribute(format!(
+            "pad2d: mode must be constant, reflect or edge, not {mode:?}"
+        )));
+    }
+    let nhwc = match l.string("data_format")?.unwrap_or("NCHW") {
+        "NCHW" => false,
+        "NHWC" => true,
+        other => {
+            return Err(KernelError::Attribute(format!(
+                "pad2d: data_format must be NCHW or NHWC, not {other:?}"
+            )))
+        }
+    };
+    Ok((mode, nhwc))
+}
+
+/// `pad2d` (1.x): an image batch padded on its height and width with
+/// `pad_value` (constant), its mirror image without the edge (reflect),
+/// or its edge repeated (edge).
+fn pad2d(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let paddings_t = l.opt_input("Paddings")?;
+    let paddings = l.ints("paddings")?.unwrap_or_default();
+    let value = l.float_or("pad_value", 0.0)?;
+    let (mode, nhwc) = pad2d_attrs(l)?;
+    compute(move |s| {
+        let p = pad2d_paddings(s, &paddings_t, &paddings)?;
+        let xt = s.tensor(&x)?;
+        let (map, dims) = pad2d_map(xt.shape(), &p, &mode, nhwc)?;
+        let v = super::float::f64s(&xt, "pad2d")?;
+        let o = map.iter().map(|k| k.map_or(value, |k| v[k])).collect();
+        let t = super::float::tensor(xt.dtype(), &dims, o)?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `pad2d_grad`: each element of `Out@GRAD` added to the element of `X`
+/// it copied (padding of a constant gets nothing back).
+fn pad2d_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let paddings_t = l.opt_input("Paddings")?;
+    let paddings = l.ints("paddings")?.unwrap_or_default();
+    let (mode, nhwc) = pad2d_attrs(l)?;
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let p = pad2d_paddings(s, &paddings_t, &paddings)?;
+        let (xt, dt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let (map, dims) = pad2d_map(xt.shape(), &p, &mode, nhwc)?;
+        if dims.as_slice() != dt.shape() {
+            return Err(KernelError::Shape(format!(
+                "pad2d_grad: Out@GRAD {:?} does not fit the padded {dims:?}",
+                dt.shape()
+            )));
+        }
+        let d = super::float::f64s(&dt, "pad2d_grad")?;
+        let mut g = vec![0.0; xt.numel()];
+        for (k, v) in map.iter().zip(d.iter()) {
+            if let Some(k) = k {
+                g[*k] += v;
+            }
+        }
+        let t = super::float::tensor(dt.dtype(), xt.shape(), g)?;
+        drop((xt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `pad_constant_like`: `Y` at the start of each dim of a tensor shaped
+/// as `X`, the rest `pad_value`.
+fn pad_constant_like(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
+    let value = l.float_or("pad_value", 0.0)?;
+    compute(move |s| {
+        let (xt, yt) = (s.tensor(&x)?, s.tensor(&y)?);
+        if xt.shape().len() != yt.shape().len() {
+            return Err(KernelError::Shape(format!(
+                "pad_constant_like: X {:?} and Y {:?} must have one rank",
+                xt.shape(),
+                yt.shape()
+            )));
+        }
+        let map = boxed(xt.shape(), yt.shape(), &vec![0; yt.shape().len()])?;
+        let v = super::float::f64s(&yt, "pad_constant_like")?;
+        let mut o = vec![value; xt.numel()];
+        for (&k, &e) in map.iter().zip(v.iter()) {
+            o[k] = e;
+        }
+        let t = super::float::tensor(yt.dtype(), xt.shape(), o)?;
+        drop((xt, yt));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `pad_constant_like_grad`: `Out@GRAD` cut back to `Y`'s place.
+fn pad_constant_like_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (y, dout) = (l.input("Y")?, l.input("Out@GRAD")?);
+    let Some(dy) = l.opt_output("Y@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (yt, dt) = (s.tensor(&y)?, s.tensor(&dout)?);
+        if dt.shape().len() != yt.shape().len() {
+            return Err(KernelError::Shape(format!(
+                "pad_constant_like_grad: Out@GRAD {:?} and Y {:?} must have one rank",
+                dt.shape(),
+                yt.shape()
+            )));
+        }
+        let map = boxed(dt.shape(), yt.shape(), &vec![0; yt.shape().len()])?;
+        let d = super::float::f64s(&dt, "pad_constant_like_grad")?;
+        let t = super::float::tensor(dt.dtype(), yt.shape(), map.iter().map(|&k| d[k]).collect())?;
+        drop((yt, dt));
+        s.set_tensor(&dy, t);
         Ok(())
     })
 }

@@ -1027,6 +1027,92 @@ def multiplex(inputs, index):
     return out
 
 
+def crop(x, shape=None, offsets=None, name=None):
+    """1.x's crop layer on Paddle 3.3.1's crop op."""
+    helper = LayerHelper("crop", name=name)
+    if not isinstance(shape, (list, tuple, Variable)):
+        raise ValueError("The shape should be a list, tuple or Variable.")
+    if offsets is None:
+        offsets = [0] * len(x.shape)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    ipts, attrs = {"X": x}, {}
+    if isinstance(shape, Variable):
+        ipts["Y"] = shape
+    else:
+        attrs["shape"] = list(shape)
+    if isinstance(offsets, Variable):
+        ipts["Offsets"] = offsets
+    else:
+        attrs["offsets"] = list(offsets)
+    helper.append_op(type="crop", inputs=ipts, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def pad2d(input, paddings=[0, 0, 0, 0], mode='constant', pad_value=0.0,
+          data_format="NCHW", name=None):
+    """1.x's pad2d, which Paddle 3.3.1 dropped, on its pad3d op: the image
+    batch gets a depth of 1 (unsqueeze2), is padded on height and width
+    (1.x's 'edge' is pad3d's 'replicate'), and loses the depth again."""
+    assert mode in ['reflect', 'edge', 'constant'], \
+        "mode should be one of constant, reflect, edge."
+    helper = LayerHelper("pad2d", name=name)
+    depth_axis = 2 if data_format == "NCHW" else 1
+
+    def tmp(dtype=input.dtype):
+        return helper.create_variable_for_type_inference(dtype)
+
+    deep, xshape = tmp(), tmp()
+    helper.append_op(type="unsqueeze2", inputs={"X": [input]},
+                     outputs={"Out": [deep], "XShape": [xshape]}, attrs={"axes": [depth_axis]})
+    inputs = {"X": [deep]}
+    attrs = {"mode": "replicate" if mode == "edge" else mode, "value": float(pad_value),
+             "data_format": "NCDHW" if data_format == "NCHW" else "NDHWC"}
+    if isinstance(paddings, Variable):
+        # pad3d's order: left, right, top, bottom, front, back.
+        order = assign(numpy.array([2, 3, 0, 1], dtype="int32"))
+        lr_tb = tmp(paddings.dtype)
+        helper.append_op(type="gather", inputs={"X": [paddings], "Index": [order]},
+                         outputs={"Out": [lr_tb]})
+        no_depth = fill_constant([2], paddings.dtype, 0)
+        six = tmp(paddings.dtype)
+        helper.append_op(type="concat", inputs={"X": [lr_tb, no_depth]}, outputs={"Out": [six]},
+                         attrs={"axis": 0})
+        inputs["Paddings"] = [six]
+        attrs["paddings"] = []
+    else:
+        p = list(paddings)
+        attrs["paddings"] = [p[2], p[3], p[0], p[1], 0, 0]
+    padded = tmp()
+    helper.append_op(type="pad3d", inputs=inputs, outputs={"Out": [padded]}, attrs=attrs)
+    out, xshape2 = tmp(), tmp()
+    helper.append_op(type="squeeze2", inputs={"X": [padded]},
+                     outputs={"Out": [out], "XShape": [xshape2]}, attrs={"axes": [depth_axis]})
+    return out
+
+
+def pad_constant_like(x, y, pad_value=0., name=None):
+    """1.x's pad_constant_like, which Paddle 3.3.1 dropped, in numpy
+    (py_func): `y` at the start of each dim of a `pad_value` tensor shaped
+    as `x`; its gradient is `Out@GRAD` cut back to `y`."""
+    helper = LayerHelper("pad_constant_like", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape(list(x.shape))
+
+    def forward(a, b):
+        a, b = numpy.array(a), numpy.array(b)
+        o = numpy.full(a.shape, pad_value, dtype=b.dtype)
+        o[tuple(slice(0, d) for d in b.shape)] = b
+        return o
+
+    def backward(a, b, dout):
+        b = numpy.array(b)
+        return None, numpy.array(dout)[tuple(slice(0, d) for d in b.shape)]
+
+    paddle.static.py_func(forward, [x, y], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3554,7 +3640,7 @@ def install(run=False):
         image_resize=image_resize, resize_bilinear=resize_bilinear,
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
         sequence_mask=sequence_mask, unstack=unstack, scatter=scatter, gather_nd=gather_nd,
-        multiplex=multiplex,
+        multiplex=multiplex, crop=crop, pad2d=pad2d, pad_constant_like=pad_constant_like,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

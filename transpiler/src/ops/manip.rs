@@ -16,6 +16,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("scatter", scatter));
     r.push(Behaviour::pure("gather_nd", gather_nd));
     r.push(Behaviour::pure("multiplex", multiplex));
+    r.push(Behaviour::pure("crop", crop));
+    r.push(Behaviour::pure("pad2d", pad2d).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("pad_constant_like", pad_constant_like).shares_lod("X", "Out"));
     r.push(Behaviour::pure("pad", pad));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
@@ -234,6 +237,109 @@ fn multiplex(c: &InferCtx) -> Out {
         "Out",
         TensorType::new(first.dtype, first.dims.clone()),
     )])
+}
+
+/// `crop`: `Out` has the dims of `Y` when given (of `X`'s rank), else the
+/// `shape` attribute's (one per dim of `X`; a -1 first dim is `X`'s when
+/// the op runs).
+fn crop(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let dims = if c.has_input("Y") {
+        let Some(y) = c.input("Y") else {
+            return Ok(Vec::new());
+        };
+        if y.dims.len() != x.dims.len() {
+            return Err(format!(
+                "Y {:?} of crop must have the rank of X {:?}",
+                y.dims, x.dims
+            ));
+        }
+        y.dims.clone()
+    } else {
+        let shape = c.ints("shape").unwrap_or_default();
+        if shape.len() != x.dims.len() {
+            return Err(format!(
+                "crop's shape {shape:?} must give one size per dim of X {:?}",
+                x.dims
+            ));
+        }
+        shape
+    };
+    if !c.has_input("Offsets") {
+        let offsets = c.ints("offsets").unwrap_or_default();
+        if offsets.len() != x.dims.len() {
+            return Err(format!(
+                "crop's offsets {offsets:?} must give one offset per dim of X {:?}",
+                x.dims
+            ));
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `pad2d`: a 4-D `X` (`data_format` NCHW or NHWC) widened by `paddings`
+/// (top, bottom, left, right); with a `Paddings` tensor the height and
+/// width are known only when it runs.
+fn pad2d(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!("X of pad2d must be 4-D, not of dims {:?}", x.dims));
+    }
+    let (h, w) = match c.string("data_format").unwrap_or("NCHW") {
+        "NCHW" => (2, 3),
+        "NHWC" => (1, 2),
+        other => {
+            return Err(format!(
+                "data_format of pad2d must be NCHW or NHWC, not {other:?}"
+            ))
+        }
+    };
+    let mode = c.string("mode").unwrap_or("constant");
+    if !matches!(mode, "constant" | "reflect" | "edge") {
+        return Err(format!(
+            "mode of pad2d must be constant, reflect or edge, not {mode:?}"
+        ));
+    }
+    let mut dims = x.dims.clone();
+    if c.has_input("Paddings") {
+        dims[h] = -1;
+        dims[w] = -1;
+    } else {
+        let p = c.ints("paddings").unwrap_or_default();
+        if p.len() != 4 {
+            return Err(format!("paddings {p:?} of pad2d must hold 4 counts"));
+        }
+        for (d, (a, b)) in [(h, (p[0], p[1])), (w, (p[2], p[3]))] {
+            if dims[d] >= 0 {
+                dims[d] += a + b;
+            }
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `pad_constant_like`: `Y` padded at the end of each dim to the dims of
+/// `X` (of its rank, no dim smaller).
+fn pad_constant_like(c: &InferCtx) -> Out {
+    let (Some(x), Some(y)) = (c.input("X"), c.input("Y")) else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != y.dims.len()
+        || x.dims
+            .iter()
+            .zip(&y.dims)
+            .any(|(&a, &b)| a >= 0 && b >= 0 && a < b)
+    {
+        return Err(format!(
+            "X {:?} of pad_constant_like must have the rank of Y {:?} and no smaller dim",
+            x.dims, y.dims
+        ));
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, x.dims.clone()))])
 }
 
 /// Paddle's `shape` attribute of `reshape`: 0 copies `X`'s dim at that

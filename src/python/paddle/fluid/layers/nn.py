@@ -31,7 +31,7 @@ __all__ = [
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
     "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
-    "scatter", "gather_nd", "multiplex",
+    "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
 ]
 
 
@@ -1322,4 +1322,63 @@ def multiplex(inputs, index):
     out = helper.create_variable_for_type_inference(inputs[0].dtype)
     helper.append_op(type='multiplex', inputs={'X': inputs, 'Ids': index},
                      outputs={'Out': [out]})
+    return out
+
+
+def crop(x, shape=None, offsets=None, name=None):
+    """The box of `x` at `offsets` (a list, or an int32 Variable, one per
+    dim; zeros by default) of dims `shape`: a list (a -1 first dim is
+    `x`'s batch) or a Variable, whose dims are taken."""
+    helper = LayerHelper('crop', **locals())
+    if not (isinstance(shape, list) or isinstance(shape, tuple) or
+            isinstance(shape, Variable)):
+        raise ValueError("The shape should be a list, tuple or Variable.")
+    if offsets is None:
+        offsets = [0] * len(x.shape)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    ipts = {'X': x}
+    attrs = {}
+    if isinstance(shape, Variable):
+        ipts['Y'] = shape
+    else:
+        attrs['shape'] = shape
+    if isinstance(offsets, Variable):
+        ipts['Offsets'] = offsets
+    else:
+        attrs['offsets'] = offsets
+    helper.append_op(type='crop', inputs=ipts, outputs={'Out': out},
+                     attrs=None if len(attrs) == 0 else attrs)
+    return out
+
+
+def pad2d(input, paddings=[0, 0, 0, 0], mode='constant', pad_value=0.0,
+          data_format="NCHW", name=None):
+    """A 4-D image batch padded on its height and width by `paddings`
+    (top, bottom, left, right; a list or an int32 Variable): with
+    `pad_value` ('constant'), its mirror image ('reflect') or its edge
+    repeated ('edge')."""
+    helper = LayerHelper('pad2d', **locals())
+    assert mode in ['reflect', 'edge', 'constant'], \
+        "mode should be one of constant, reflect, edge."
+    dtype = helper.input_dtype(input_param_name='input')
+    out = helper.create_variable_for_type_inference(dtype)
+    inputs = {'X': input}
+    attrs = {'mode': mode, 'pad_value': pad_value, 'data_format': data_format}
+    if isinstance(paddings, Variable):
+        inputs['Paddings'] = paddings
+        attrs['paddings'] = []
+    else:
+        attrs['paddings'] = paddings
+    helper.append_op(type='pad2d', inputs=inputs, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def pad_constant_like(x, y, pad_value=0., name=None):
+    """`y` padded with `pad_value` at the end of each dim to the shape of
+    `x`."""
+    helper = LayerHelper('pad_constant_like', input=x, **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='pad_constant_like', inputs={'X': x, 'Y': y},
+                     outputs={'Out': out}, attrs={'pad_value': float(pad_value)})
     return out
