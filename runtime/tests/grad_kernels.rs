@@ -392,6 +392,28 @@ fn multiplex_grad_routes_each_row_to_its_input() {
     assert_eq!(got[1].values::<f64>(), Some(&keep(&[0, 2])[..]));
 }
 
+/// 1.x's shuffle_channel_grad (and Paddle 3.3.1's) shuffles `Out@GRAD`
+/// the way the forward op shuffles `X`, rather than back: channel
+/// `j*group + i` of `X@GRAD` is channel `i*(C/group) + j` of `Out@GRAD`.
+#[test]
+fn shuffle_channel_grad_shuffles_the_gradient_forward_as_1x_did() {
+    let d: Vec<f64> = (0..12).map(f64::from).collect();
+    let op = Op::new("shuffle_channel_grad")
+        .input("Out@GRAD", &["d"])
+        .output("X@GRAD", &["g"])
+        .attr("group", AttrValue::Int(2));
+    let feeds = vec![(
+        "d".to_string(),
+        Tensor::from_vec(&[1, 6, 2, 1], d).expect("d"),
+    )];
+    let got = run_ops(&[op], &feeds, &["g".to_string()]);
+    // Channels [0 1 2 | 3 4 5] interleaved: 0 3 1 4 2 5.
+    assert_eq!(
+        got[0].values::<f64>().expect("f64"),
+        &[0.0, 1.0, 6.0, 7.0, 2.0, 3.0, 8.0, 9.0, 4.0, 5.0, 10.0, 11.0]
+    );
+}
+
 #[test]
 fn elementwise_grads_with_broadcasting_match_finite_differences() {
     let mut rng = Rng(7);
@@ -731,6 +753,27 @@ fn manipulation_grads_match_finite_differences() {
         .input("Y", rng.tensor(&[2, 4, 1], -1.0, 1.0))
         .attr("pad_value", AttrValue::Float(-2.0))
         .check(&mut rng);
+    // Ops that only move elements: the gradient moves back.
+    for format in ["NCHW", "NHWC"] {
+        Case::new("pixel_shuffle")
+            .input("X", rng.tensor(&[2, 8, 2, 8], -1.0, 1.0))
+            .attr("upscale_factor", AttrValue::Int(2))
+            .attr("data_format", AttrValue::String(format.into()))
+            .check(&mut rng);
+    }
+    Case::new("space_to_depth")
+        .input("X", rng.tensor(&[2, 8, 4, 6], -1.0, 1.0))
+        .attr("blocksize", AttrValue::Long(2))
+        .check(&mut rng);
+    // maxout: the gradient goes to the max of each group (random inputs
+    // have no ties), channels first or last.
+    for (axis, shape) in [(1, [2, 6, 3, 2]), (3, [2, 3, 2, 6])] {
+        Case::new("maxout")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .attr("groups", AttrValue::Int(3))
+            .attr("axis", AttrValue::Int(axis))
+            .check(&mut rng);
+    }
     // squeeze2/unsqueeze2 only move dims: the gradient gets X's back.
     Case::new("squeeze2")
         .input("X", rng.tensor(&[3, 1, 2], -1.0, 1.0))

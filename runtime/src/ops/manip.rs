@@ -49,6 +49,27 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("pad", pad);
     r.add("pad_grad", pad_grad);
     r.add("crop", crop);
+    r.add("pixel_shuffle", |l| {
+        permuting(l, "upscale_factor", pixel_shuffle_source)
+    });
+    r.add("pixel_shuffle_grad", |l| {
+        permuting_grad(
+            l,
+            "upscale_factor",
+            pixel_shuffle_source,
+            pixel_shuffle_back,
+        )
+    });
+    r.add("shuffle_channel", |l| {
+        permuting(l, "group", shuffle_channel_source)
+    });
+    r.add("shuffle_channel_grad", shuffle_channel_grad);
+    r.add("space_to_depth", |l| {
+        permuting(l, "blocksize", space_to_depth_source)
+    });
+    r.add("space_to_depth_grad", |l| {
+        permuting_grad(l, "blocksize", space_to_depth_source, same_back)
+    });
     r.add("crop_grad", crop_grad);
     r.add("pad2d", pad2d);
     r.add("pad2d_grad", pad2d_grad);
@@ -1454,4 +1475,256 @@ fn pad_constant_like_grad(l: &OpReader) -> Result<Exec, KernelError> {
         s.set_tensor(&dy, t);
         Ok(())
     })
+}
+
+/// The attributes of an op that only moves elements: its factor (the
+/// upscale factor, group or block size) and whether it is NHWC.
+#[derive(Clone, Copy)]
+struct Moves {
+    factor: i64,
+    nhwc: bool,
+}
+
+/// For an op that only moves elements: for each element of `Out`, the
+/// element of `X` (of the given dims) it copies, and `Out`'s dims.
+type Source = fn(Moves, &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError>;
+
+impl Moves {
+    /// The factor from attribute `factor`, the layout from `data_format`
+    /// when the op has one.
+    fn read(l: &OpReader, factor: &str) -> Result<Moves, KernelError> {
+        let nhwc = match l.string("data_format")?.unwrap_or("NCHW") {
+            "NCHW" => false,
+            "NHWC" => true,
+            other => {
+                return Err(KernelError::Attribute(format!(
+                    "{}: data_format must be NCHW or NHWC, not {other:?}",
+                    l.op.ty
+                )))
+            }
+        };
+        Ok(Moves {
+            factor: l.int(factor)?,
+            nhwc,
+        })
+    }
+}
+
+/// The dims of a 4-D tensor as counts.
+fn dims4(x: &[i64], op: &str) -> Result<[usize; 4], KernelError> {
+    match x {
+        [a, b, c, d] => Ok([*a, *b, *c, *d].map(|v| v.max(0) as usize)),
+        _ => Err(KernelError::Shape(format!(
+            "{op}: X must be 4-D, it is {x:?}"
+        ))),
+    }
+}
+
+/// `pixel_shuffle`: output pixel `(h*r+i, w*r+j)` of channel `c` is input
+/// pixel `(h, w)` of channel `c*r*r + i*r + j` (NCHW, or NHWC).
+fn pixel_shuffle_source(m: Moves, x: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError> {
+    let (r, nhwc) = (m.factor.max(0) as usize, m.nhwc);
+    let [n, a, b, c] = dims4(x, "pixel_shuffle")?;
+    let (cin, h, w) = if nhwc { (c, a, b) } else { (a, b, c) };
+    if r == 0 || cin % (r * r) != 0 {
+        return Err(KernelError::Shape(format!(
+            "pixel_shuffle: the channels of {x:?} are not a multiple of upscale_factor {r} squared"
+        )));
+    }
+    let cout = cin / (r * r);
+    let mut src = Vec::with_capacity(n * cin * h * w);
+    for bn in 0..n {
+        for oa in 0..(if nhwc { h * r } else { cout }) {
+            for ob in 0..(if nhwc { w * r } else { h * r }) {
+                for oc in 0..(if nhwc { cout } else { w * r }) {
+                    let (ch, y, x) = if nhwc { (oc, oa, ob) } else { (oa, ob, oc) };
+                    let k = ch * r * r + (y % r) * r + x % r;
+                    let (y, x) = (y / r, x / r);
+                    src.push(if nhwc {
+                        ((bn * h + y) * w + x) * cin + k
+                    } else {
+                        ((bn * cin + k) * h + y) * w + x
+                    });
+                }
+            }
+        }
+    }
+    let (n, cout, h, w, r) = (n as i64, cout as i64, h as i64, w as i64, r as i64);
+    let dims = if nhwc {
+        vec![n, h * r, w * r, cout]
+    } else {
+        vec![n, cout, h * r, w * r]
+    };
+    Ok((src, dims))
+}
+
+/// `shuffle_channel`: the channels seen as `[group, C/group]` and
+/// transposed: output channel `j*group + i` is input channel
+/// `i*(C/group) + j`.
+fn shuffle_channel_source(m: Moves, x: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError> {
+    let g = m.factor.max(0) as usize;
+    let [n, c, h, w] = dims4(x, "shuffle_channel")?;
+    if g == 0 || c % g != 0 {
+        return Err(KernelError::Shape(format!(
+            "shuffle_channel: the channels of {x:?} do not divide into {g} groups"
+        )));
+    }
+    let cols = c / g;
+    let plane = h * w;
+    let mut src = Vec::with_capacity(n * c * plane);
+    for b in 0..n {
+        for oc in 0..c {
+            let ic = (oc % g) * cols + oc / g;
+            let at = (b * c + ic) * plane;
+            src.extend(at..at + plane);
+        }
+    }
+    Ok((src, x.to_vec()))
+}
+
+/// `space_to_depth` as 1.x's kernel moved elements (darknet's `reorg`):
+/// input element `(b, k, j, i)` of `[B, C, H, W]` goes to element
+/// `(b, k % (C/s²), j*s + (k / (C/s²)) / s, i*s + (k / (C/s²)) % s)` of the
+/// output's buffer seen as `[B, C/s², H*s, W*s]`, `s` the blocksize; the
+/// output's dims are `[B, C*s², H/s, W/s]`.
+fn space_to_depth_source(m: Moves, x: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError> {
+    let s = m.factor;
+    let [n, c, h, w] = dims4(x, "space_to_depth")?;
+    let su = s.max(0) as usize;
+    if s <= 1 || c % (su * su) != 0 || h % su != 0 || w % su != 0 {
+        return Err(KernelError::Shape(format!(
+            "space_to_depth: X {x:?} does not fit blocksize {s} (C a multiple of its square, H and W of it)"
+        )));
+    }
+    let out_c = c / (su * su);
+    let mut src = vec![0usize; n * c * h * w];
+    let mut at = 0;
+    for b in 0..n {
+        for k in 0..c {
+            let (c2, offset) = (k % out_c, k / out_c);
+            for j in 0..h {
+                for i in 0..w {
+                    let w2 = i * su + offset % su;
+                    let h2 = j * su + offset / su;
+                    src[w2 + w * su * (h2 + h * su * (c2 + out_c * b))] = at;
+                    at += 1;
+                }
+            }
+        }
+    }
+    let (s2, n, c, h, w) = (s * s, n as i64, c as i64, h as i64, w as i64);
+    Ok((src, vec![n, c * s2, h / s, w / s]))
+}
+
+/// An op that only moves elements: `Out[k] = X[source[k]]`, any dtype.
+fn permuting(l: &OpReader, factor: &str, source: Source) -> Result<Exec, KernelError> {
+    moved(l, "X", "Out", factor, source)
+}
+
+/// `shuffle_channel_grad` as 1.x's kernel (and Paddle 3.3.1's) made it:
+/// `Out@GRAD` shuffled again the way the forward op shuffled `X` (not
+/// shuffled back: with `group` other than `C / group` the gradient lands
+/// on other channels than the derivative's).
+fn shuffle_channel_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    if l.opt_output("X@GRAD")?.is_none() {
+        return compute(|_| Ok(()));
+    }
+    moved(l, "Out@GRAD", "X@GRAD", "group", shuffle_channel_source)
+}
+
+/// Slot `to` holds the elements of slot `from` moved as `source` says.
+fn moved(
+    l: &OpReader,
+    from: &str,
+    to: &str,
+    factor: &str,
+    source: Source,
+) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input(from)?, l.output(to)?);
+    let m = Moves::read(l, factor)?;
+    // 1.x registered kernels of every dtype for space_to_depth only.
+    let floats_only = l.op.ty != "space_to_depth";
+    let op = l.op.ty.clone();
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        if floats_only && !matches!(t.dtype(), VarKind::Fp32 | VarKind::Fp64) {
+            return Err(super::float::needs_float(&op, &t));
+        }
+        let (map, dims) = source(m, t.shape())?;
+        let data = with_data!(t.data(), |v: T| {
+            let o: Vec<T> = map.iter().map(|&k| v[k]).collect();
+            T::wrap(o.into())
+        });
+        let r = Tensor::new(&dims, data)?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// Its gradient: `X@GRAD[source[k]] = Out@GRAD[k]`, `X`'s dims taken back
+/// from the forward dims `Out@GRAD` has (`X` itself when the maker passes
+/// it).
+fn permuting_grad(
+    l: &OpReader,
+    factor: &str,
+    source: Source,
+    back: Back,
+) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.opt_input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let m = Moves::read(l, factor)?;
+    compute(move |s| {
+        let d = s.tensor(&dout)?;
+        let x_dims = match &x {
+            Some(x) => s.tensor(x)?.shape().to_vec(),
+            None => match d.shape() {
+                &[n, a, b, c] => back(m, [n, a, b, c]),
+                other => {
+                    return Err(KernelError::Shape(format!(
+                        "Out@GRAD must be 4-D, it is {other:?}"
+                    )))
+                }
+            },
+        };
+        let (map, dims) = source(m, &x_dims)?;
+        if dims.as_slice() != d.shape() {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD {:?} does not fit the output {dims:?} of X {x_dims:?}",
+                d.shape()
+            )));
+        }
+        let data = with_data!(d.data(), |v: T| {
+            let mut o: Vec<T> = vec![T::ZERO; map.len()];
+            for (k, &at) in map.iter().enumerate() {
+                o[at] = v[k];
+            }
+            T::wrap(o.into())
+        });
+        let r = Tensor::new(&x_dims, data)?;
+        drop(d);
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `X`'s dims from its output's, for a grad whose maker passes no `X`.
+type Back = fn(Moves, [i64; 4]) -> Vec<i64>;
+
+/// pixel_shuffle's input dims from its output's.
+fn pixel_shuffle_back(m: Moves, [n, a, b, c]: [i64; 4]) -> Vec<i64> {
+    let r = m.factor.max(1);
+    if m.nhwc {
+        vec![n, a / r, b / r, c * r * r]
+    } else {
+        vec![n, a * r * r, b / r, c / r]
+    }
+}
+
+/// The same dims (space_to_depth's maker passes `X`, so this is not used
+/// to find its dims).
+fn same_back(_: Moves, dims: [i64; 4]) -> Vec<i64> {
+    dims.to_vec()
 }

@@ -1113,6 +1113,84 @@ def pad_constant_like(x, y, pad_value=0., name=None):
     return out
 
 
+def _one_op(op_type, x, attrs, name=None):
+    helper = LayerHelper(op_type, name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type=op_type, inputs={"X": x}, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def maxout(x, groups, name=None):
+    helper = LayerHelper("maxout")
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="maxout", inputs={"X": x}, attrs={"groups": groups},
+                     outputs={"Out": out})
+    return out
+
+
+def pixel_shuffle(x, upscale_factor):
+    if not isinstance(upscale_factor, int):
+        raise TypeError("upscale factor must be int type")
+    return _one_op("pixel_shuffle", x, {"upscale_factor": upscale_factor})
+
+
+def shuffle_channel(x, group, name=None):
+    if not isinstance(group, int):
+        raise TypeError("group must be int type")
+    return _one_op("shuffle_channel", x, {"group": group}, name)
+
+
+def _space_to_depth_source(shape, blocksize):
+    """For each element of 1.x's space_to_depth output, the flat index of
+    the input element it copies (1.x's kernel moved input element
+    (b, k, j, i) to (b, k % oc, j*s + (k // oc) // s, i*s + (k // oc) % s)
+    of the output buffer seen as [B, oc, H*s, W*s], oc = C / s**2)."""
+    b, c, h, w = shape
+    s = blocksize
+    oc = c // (s * s)
+    bb, k, j, i = numpy.meshgrid(numpy.arange(b), numpy.arange(c), numpy.arange(h),
+                                 numpy.arange(w), indexing="ij")
+    offset = k // oc
+    w2 = i * s + offset % s
+    h2 = j * s + offset // s
+    out_index = w2 + w * s * (h2 + h * s * (k % oc + oc * bb))
+    source = numpy.empty(b * c * h * w, dtype=numpy.int64)
+    source[out_index.reshape(-1)] = numpy.arange(b * c * h * w)
+    return source
+
+
+def space_to_depth(x, blocksize, name=None):
+    """1.x's space_to_depth, which Paddle 3.3.1 dropped, in numpy (py_func,
+    forward and backward)."""
+    if not isinstance(blocksize, int):
+        raise ValueError("blocksize must be a python Int")
+    helper = LayerHelper("space_to_depth", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    n, c, h, w = x.shape
+    out.desc.set_shape([n, c * blocksize * blocksize if c > 0 else -1,
+                        h // blocksize if h > 0 else -1, w // blocksize if w > 0 else -1])
+
+    def forward(a):
+        a = numpy.array(a)
+        b, c, h, w = a.shape
+        src = _space_to_depth_source(a.shape, blocksize)
+        s2 = blocksize * blocksize
+        return a.reshape(-1)[src].reshape(b, c * s2, h // blocksize, w // blocksize)
+
+    def backward(a, dout):
+        a, d = numpy.array(a), numpy.array(dout)
+        g = numpy.zeros(a.size, dtype=d.dtype)
+        g[_space_to_depth_source(a.shape, blocksize)] = d.reshape(-1)
+        return g.reshape(a.shape)
+
+    paddle.static.py_func(forward, [x], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3641,6 +3719,8 @@ def install(run=False):
         resize_nearest=resize_nearest, image_resize_short=image_resize_short, cumsum=cumsum,
         sequence_mask=sequence_mask, unstack=unstack, scatter=scatter, gather_nd=gather_nd,
         multiplex=multiplex, crop=crop, pad2d=pad2d, pad_constant_like=pad_constant_like,
+        maxout=maxout, space_to_depth=space_to_depth, pixel_shuffle=pixel_shuffle,
+        shuffle_channel=shuffle_channel,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

@@ -17,6 +17,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("gather_nd", gather_nd));
     r.push(Behaviour::pure("multiplex", multiplex));
     r.push(Behaviour::pure("crop", crop));
+    r.push(Behaviour::pure("pixel_shuffle", pixel_shuffle));
+    r.push(Behaviour::pure("shuffle_channel", shuffle_channel));
+    r.push(Behaviour::pure("space_to_depth", space_to_depth).shares_lod("X", "Out"));
     r.push(Behaviour::pure("pad2d", pad2d).shares_lod("X", "Out"));
     r.push(Behaviour::pure("pad_constant_like", pad_constant_like).shares_lod("X", "Out"));
     r.push(Behaviour::pure("pad", pad));
@@ -340,6 +343,99 @@ fn pad_constant_like(c: &InferCtx) -> Out {
         ));
     }
     Ok(vec![("Out", TensorType::new(x.dtype, x.dims.clone()))])
+}
+
+/// The 4-D dims of `X` of `op`.
+fn image<'a>(c: &'a InferCtx, op: &str) -> Result<Option<&'a TensorType>, String> {
+    match c.input("X") {
+        Some(x) if x.dims.len() != 4 => {
+            Err(format!("X of {op} must be 4-D, not of dims {:?}", x.dims))
+        }
+        x => Ok(x),
+    }
+}
+
+/// `pixel_shuffle`: `[N, C*r*r, H, W]` to `[N, C, H*r, W*r]` (NCHW; NHWC
+/// likewise with the channels last), `r` the `upscale_factor`.
+fn pixel_shuffle(c: &InferCtx) -> Out {
+    let Some(x) = image(c, "pixel_shuffle")? else {
+        return Ok(Vec::new());
+    };
+    let r = c.int("upscale_factor").unwrap_or(1);
+    if r <= 0 {
+        return Err(format!(
+            "upscale_factor of pixel_shuffle must be positive, not {r}"
+        ));
+    }
+    let (ch, h, w) = match c.string("data_format").unwrap_or("NCHW") {
+        "NCHW" => (1, 2, 3),
+        "NHWC" => (3, 1, 2),
+        other => {
+            return Err(format!(
+                "data_format of pixel_shuffle must be NCHW or NHWC, not {other:?}"
+            ))
+        }
+    };
+    let mut dims = x.dims.clone();
+    if dims[ch] >= 0 {
+        if dims[ch] % (r * r) != 0 {
+            return Err(format!(
+                "the channels of X {:?} are not a multiple of upscale_factor {r} squared",
+                x.dims
+            ));
+        }
+        dims[ch] /= r * r;
+    }
+    for d in [h, w] {
+        if dims[d] >= 0 {
+            dims[d] *= r;
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `shuffle_channel`: `X`'s dims (its channels regrouped).
+fn shuffle_channel(c: &InferCtx) -> Out {
+    let Some(x) = image(c, "shuffle_channel")? else {
+        return Ok(Vec::new());
+    };
+    let g = c.int("group").unwrap_or(1);
+    if g <= 0 || (x.dims[1] >= 0 && x.dims[1] % g != 0) {
+        return Err(format!(
+            "the channels of X {:?} do not divide into {g} groups",
+            x.dims
+        ));
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, x.dims.clone()))])
+}
+
+/// `space_to_depth` (1.x): `[N, C, H, W]` to `[N, C*b*b, H/b, W/b]`, `b`
+/// the `blocksize` (more than 1, dividing H and W; `C` a multiple of
+/// `b*b`, as 1.x required).
+fn space_to_depth(c: &InferCtx) -> Out {
+    let Some(x) = image(c, "space_to_depth")? else {
+        return Ok(Vec::new());
+    };
+    let b = c.int("blocksize").unwrap_or(2);
+    if b <= 1 {
+        return Err(format!(
+            "blocksize of space_to_depth must be greater than 1, not {b}"
+        ));
+    }
+    let mut dims = x.dims.clone();
+    for (d, m) in [(1, b * b), (2, b), (3, b)] {
+        if dims[d] >= 0 && (dims[d] == 0 || dims[d] % m != 0) {
+            return Err(format!(
+                "dim {d} of X {:?} is not a positive multiple of {m} (blocksize {b})",
+                x.dims
+            ));
+        }
+    }
+    let grow = |d: i64, f: &dyn Fn(i64) -> i64| if d < 0 { -1 } else { f(d) };
+    dims[1] = grow(dims[1], &|d| d * b * b);
+    dims[2] = grow(dims[2], &|d| d / b);
+    dims[3] = grow(dims[3], &|d| d / b);
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }
 
 /// Paddle's `shape` attribute of `reshape`: 0 copies `X`'s dim at that

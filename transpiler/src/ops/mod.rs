@@ -46,7 +46,7 @@ mod metric;
 mod norm;
 mod one_hot;
 mod optim;
-mod pool;
+pub mod pool;
 mod protos;
 mod reduce;
 mod rnn_cells;

@@ -32,6 +32,7 @@ __all__ = [
     "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
+    "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel",
 ]
 
 
@@ -1381,4 +1382,56 @@ def pad_constant_like(x, y, pad_value=0., name=None):
     out = helper.create_variable_for_type_inference(dtype)
     helper.append_op(type='pad_constant_like', inputs={'X': x, 'Y': y},
                      outputs={'Out': out}, attrs={'pad_value': float(pad_value)})
+    return out
+
+
+def maxout(x, groups, name=None):
+    """The max over each run of `groups` channels of an NCHW `x`: the
+    output has `C / groups` channels."""
+    helper = LayerHelper("maxout", **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="maxout", inputs={"X": x}, attrs={"groups": groups},
+                     outputs={"Out": out})
+    return out
+
+
+def space_to_depth(x, blocksize, name=None):
+    """`[N, C, H, W]` to `[N, C * blocksize**2, H / blocksize, W / blocksize]`,
+    the elements moved as 1.x's kernel (darknet's reorg) moved them."""
+    helper = LayerHelper("space_to_depth", **locals())
+    if not (isinstance(blocksize, int)):
+        raise ValueError("blocksize must be a python Int")
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="space_to_depth", inputs={"X": x},
+                     attrs={"blocksize": blocksize}, outputs={"Out": out})
+    return out
+
+
+def pixel_shuffle(x, upscale_factor):
+    """`[N, C * r**2, H, W]` to `[N, C, H * r, W * r]` (sub-pixel
+    convolution's rearrangement), `r` the `upscale_factor`."""
+    helper = LayerHelper("pixel_shuffle", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if not isinstance(upscale_factor, int):
+        raise TypeError("upscale factor must be int type")
+    helper.append_op(type="pixel_shuffle", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"upscale_factor": upscale_factor})
+    return out
+
+
+def shuffle_channel(x, group, name=None):
+    """ShuffleNet's channel shuffle: the channels of an NCHW `x` seen as
+    `[group, C / group]` and transposed."""
+    helper = LayerHelper("shuffle_channel", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if not isinstance(group, int):
+        raise TypeError("group must be int type")
+    helper.append_op(type="shuffle_channel", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"group": group})
     return out
