@@ -801,6 +801,38 @@ fn manipulation_grads_match_finite_differences() {
     }
 }
 
+/// hierarchical_sigmoid's gradients of X, W and Bias, over the default
+/// tree (codes of 2 and 3 bits for 6 classes) and a custom one (paths
+/// ending at a -1).
+#[test]
+fn hierarchical_sigmoid_grads_match_finite_differences() {
+    let mut rng = Rng(37);
+    Case::new("hierarchical_sigmoid")
+        .input("X", rng.tensor(&[5, 3], -1.0, 1.0))
+        .input("W", rng.tensor(&[5, 3], -1.0, 1.0))
+        .input("Label", labels(&[5, 1], vec![0, 5, 2, 3, 1]))
+        .input("Bias", rng.tensor(&[5, 1], -1.0, 1.0))
+        .attr("num_classes", AttrValue::Int(6))
+        .outputs(&["Out", "PreOut", "W_Out"])
+        .constant("Label")
+        .check(&mut rng);
+    Case::new("hierarchical_sigmoid")
+        .input("X", rng.tensor(&[3, 2], -1.0, 1.0))
+        .input("W", rng.tensor(&[4, 2], -1.0, 1.0))
+        .input("Label", labels(&[3, 1], vec![0, 1, 2]))
+        .input(
+            "PathTable",
+            labels(&[3, 3], vec![0, 2, -1, 1, 3, 0, 3, -1, -1]),
+        )
+        .input("PathCode", labels(&[3, 3], vec![1, 0, 0, 0, 1, 1, 1, 0, 0]))
+        .attr("num_classes", AttrValue::Int(4))
+        .outputs(&["Out", "PreOut", "W_Out"])
+        .constant("Label")
+        .constant("PathTable")
+        .constant("PathCode")
+        .check(&mut rng);
+}
+
 #[test]
 fn concat_grad_splits_the_gradient() {
     let mut rng = Rng(23);

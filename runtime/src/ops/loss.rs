@@ -28,6 +28,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("margin_rank_loss", margin_rank_loss);
     r.add("margin_rank_loss_grad", margin_rank_loss_grad);
     r.add("rank_loss", rank_loss);
+    r.add("hierarchical_sigmoid", hierarchical_sigmoid);
+    r.add("hierarchical_sigmoid_grad", hierarchical_sigmoid_grad);
     r.add("rank_loss_grad", rank_loss_grad);
 }
 
@@ -1142,6 +1144,300 @@ fn rank_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let [gl, gr] = by_float!("rank_loss_grad", &*ts[0], run(&ins))?;
         drop(ts);
         float::set_grads(s, vec![(&dl, Some(gl)), (&dr, Some(gr))]);
+        Ok(())
+    })
+}
+
+/// Each sample's path in `hierarchical_sigmoid`'s tree: the rows of `W`
+/// (and `Bias`) it goes through and the bit taken at each.
+type Paths = Vec<Vec<(usize, bool)>>;
+
+/// The paths of the default tree (class `c`'s code is `c + num_classes`:
+/// bit `j` is taken at row `(code >> (j + 1)) - 1`, for as many bits as
+/// follow its leading one) or of a custom one (`PathTable`'s rows up to
+/// their first negative entry, `PathCode`'s bits).
+fn hsigmoid_paths(
+    labels: &[i64],
+    num_classes: i64,
+    custom: Option<(&Tensor, &Tensor)>,
+    rows: usize,
+) -> Result<Paths, KernelError> {
+    let checked = |r: i64| {
+        usize::try_from(r)
+            .ok()
+            .filter(|&r| r < rows)
+            .ok_or_else(|| {
+                KernelError::Invalid(format!(
+                    "hierarchical_sigmoid: tree node {r} is out of range for W's {rows} rows"
+                ))
+            })
+    };
+    match custom {
+        None => labels
+            .iter()
+            .map(|&l| {
+                if !(0..num_classes).contains(&l) {
+                    return Err(KernelError::Invalid(format!(
+                        "hierarchical_sigmoid: label {l} is out of range for {num_classes} classes"
+                    )));
+                }
+                let code = l + num_classes;
+                let len = 63 - code.leading_zeros() as usize;
+                (0..len)
+                    .map(|j| Ok((checked((code >> (j + 1)) - 1)?, code & (1 << j) != 0)))
+                    .collect()
+            })
+            .collect(),
+        Some((table, code)) => {
+            let width = table.shape().get(1).copied().unwrap_or(0).max(0) as usize;
+            if table.shape() != code.shape()
+                || table.shape().first().map(|&n| n as usize) != Some(labels.len())
+            {
+                return Err(KernelError::Shape(format!(
+                    "hierarchical_sigmoid: PathTable {:?} and PathCode {:?} must give one row per label ({})",
+                    table.shape(),
+                    code.shape(),
+                    labels.len()
+                )));
+            }
+            let (t, c) = (i64s(table)?, i64s(code)?);
+            (0..labels.len())
+                .map(|i| {
+                    let row = &t[i * width..(i + 1) * width];
+                    let len = row.iter().position(|&v| v < 0).unwrap_or(width);
+                    (0..len)
+                        .map(|j| Ok((checked(row[j])?, c[i * width + j] != 0)))
+                        .collect()
+                })
+                .collect()
+        }
+    }
+}
+
+/// What the op and its grad read alike: `X` as rows, `W`, the paths and
+/// the width of `PreOut`.
+struct Hsigmoid {
+    x: Vec<f64>,
+    dim: usize,
+    w: Vec<f64>,
+    paths: Paths,
+    width: usize,
+}
+
+impl Hsigmoid {
+    fn read(
+        s: &crate::scope::Vars,
+        refs: &HsigmoidRefs,
+        num_classes: i64,
+    ) -> Result<Hsigmoid, KernelError> {
+        let (xt, wt, lt) = (
+            s.tensor(&refs.x)?,
+            s.tensor(&refs.w)?,
+            s.tensor(&refs.label)?,
+        );
+        let [n, dim] = match xt.shape() {
+            &[n, d] => [n.max(0) as usize, d.max(0) as usize],
+            other => {
+                return Err(KernelError::Shape(format!(
+                    "hierarchical_sigmoid: X must be 2-D, it is {other:?}"
+                )))
+            }
+        };
+        let rows = wt.shape().first().copied().unwrap_or(0).max(0) as usize;
+        if wt.shape().len() != 2 || wt.shape()[1] as usize != dim {
+            return Err(KernelError::Shape(format!(
+                "hierarchical_sigmoid: W {:?} does not fit X {:?}",
+                wt.shape(),
+                xt.shape()
+            )));
+        }
+        let labels = i64s(&lt)?.into_owned();
+        if labels.len() != n {
+            return Err(KernelError::Shape(format!(
+                "hierarchical_sigmoid: Label {:?} must give one class per row of X {:?}",
+                lt.shape(),
+                xt.shape()
+            )));
+        }
+        let (paths, width) = match &refs.custom {
+            Some((t, c)) => {
+                let (t, c) = (s.tensor(t)?, s.tensor(c)?);
+                let width = t.shape().get(1).copied().unwrap_or(0).max(0) as usize;
+                (
+                    hsigmoid_paths(&labels, num_classes, Some((&t, &c)), rows)?,
+                    width,
+                )
+            }
+            None => (
+                hsigmoid_paths(&labels, num_classes, None, rows)?,
+                fluidc_transpiler::ops::loss::hsigmoid_code_length(num_classes) as usize,
+            ),
+        };
+        Ok(Hsigmoid {
+            x: f64s(&xt, "hierarchical_sigmoid")?.into_owned(),
+            dim,
+            w: f64s(&wt, "hierarchical_sigmoid")?.into_owned(),
+            paths,
+            width,
+        })
+    }
+}
+
+/// The variables of `hierarchical_sigmoid` and its grad.
+struct HsigmoidRefs {
+    x: crate::scope::VarRef,
+    w: crate::scope::VarRef,
+    label: crate::scope::VarRef,
+    bias: Option<crate::scope::VarRef>,
+    custom: Option<(crate::scope::VarRef, crate::scope::VarRef)>,
+}
+
+impl HsigmoidRefs {
+    fn read(l: &OpReader) -> Result<HsigmoidRefs, KernelError> {
+        let custom = match (l.opt_input("PathTable")?, l.opt_input("PathCode")?) {
+            (Some(t), Some(c)) => Some((t, c)),
+            (None, None) => None,
+            _ => {
+                return Err(KernelError::MissingInput(
+                    "hierarchical_sigmoid needs both PathTable and PathCode for a custom tree"
+                        .into(),
+                ))
+            }
+        };
+        Ok(HsigmoidRefs {
+            x: l.input("X")?,
+            w: l.input("W")?,
+            label: l.input("Label")?,
+            bias: l.opt_input("Bias")?,
+            custom,
+        })
+    }
+}
+
+/// `hierarchical_sigmoid` (1.x's CPU kernel): for each node on a sample's
+/// path, `p = clip(W[node] . x + Bias[node], -40, 40)`; `PreOut` holds
+/// `log(1 + e^p)` (`log 2` past the end of a shorter path, which the loss
+/// also counts, as 1.x's did) and `Out` their row sum minus the `p` of the
+/// nodes whose bit is 1.
+fn hierarchical_sigmoid(l: &OpReader) -> Result<Exec, KernelError> {
+    let refs = HsigmoidRefs::read(l)?;
+    let (out, pre_out) = (l.output("Out")?, l.output("PreOut")?);
+    // `W_Out` is `W` in 1.x's layer; another variable gets `W`'s values.
+    let w_out = if l.op.outputs_of("W_Out") == l.op.inputs_of("W") {
+        None
+    } else {
+        l.opt_output("W_Out")?
+    };
+    let num_classes = l.int("num_classes")?;
+    if l.bool_or("remote_prefetch", false)? {
+        return Err(KernelError::Unsupported(
+            "hierarchical_sigmoid with remote_prefetch (a distributed parameter table) is not supported".into(),
+        ));
+    }
+    compute(move |s| {
+        let h = Hsigmoid::read(s, &refs, num_classes)?;
+        let bias = match &refs.bias {
+            Some(b) => Some(f64s(&*s.tensor(b)?, "hierarchical_sigmoid")?.into_owned()),
+            None => None,
+        };
+        let dtype = s.tensor(&refs.x)?.dtype();
+        let n = h.paths.len();
+        let mut pre = vec![0.0; n * h.width];
+        let mut loss = vec![0.0; n];
+        for (i, path) in h.paths.iter().enumerate() {
+            let x = &h.x[i * h.dim..(i + 1) * h.dim];
+            for (j, &(node, bit)) in path.iter().enumerate().take(h.width) {
+                let w = &h.w[node * h.dim..(node + 1) * h.dim];
+                let b = bias
+                    .as_ref()
+                    .and_then(|b| b.get(node))
+                    .copied()
+                    .unwrap_or(0.0);
+                let p = (b + w.iter().zip(x).map(|(a, c)| a * c).sum::<f64>()).clamp(-40.0, 40.0);
+                pre[i * h.width + j] = p;
+                if bit {
+                    loss[i] -= p;
+                }
+            }
+            for p in &mut pre[i * h.width..(i + 1) * h.width] {
+                *p = p.exp().ln_1p();
+                loss[i] += *p;
+            }
+        }
+        let w = h.width as i64;
+        s.set_tensor(&pre_out, float::tensor(dtype, &[n as i64, w], pre)?);
+        s.set_tensor(&out, float::tensor(dtype, &[n as i64, 1], loss)?);
+        if let Some(w_out) = &w_out {
+            let w = s.tensor(&refs.w)?.into_owned();
+            s.set_tensor(w_out, w);
+        }
+        Ok(())
+    })
+}
+
+/// `hierarchical_sigmoid_grad`: `g = sigmoid(p) - bit` for each node on the
+/// path (from `PreOut`: `1 - 1 / e^PreOut`; the clip is not
+/// differentiated, as 1.x's was not) times `Out@GRAD`; `Bias@GRAD[node] +=
+/// g`, `W@GRAD[node] += g x`, `X@GRAD += g W[node]`.
+fn hierarchical_sigmoid_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let refs = HsigmoidRefs::read(l)?;
+    let (pre_out, dout) = (l.input("PreOut")?, l.input("Out@GRAD")?);
+    let (dx, dw, db) = (
+        l.opt_output("X@GRAD")?,
+        l.opt_output("W@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+    );
+    let num_classes = l.int("num_classes")?;
+    if l.bool_or("is_sparse", false)? {
+        return Err(KernelError::Unsupported(
+            "hierarchical_sigmoid_grad with is_sparse (a SelectedRows W@GRAD) is not supported"
+                .into(),
+        ));
+    }
+    compute(move |s| {
+        let h = Hsigmoid::read(s, &refs, num_classes)?;
+        let (pt, dt) = (s.tensor(&pre_out)?, s.tensor(&dout)?);
+        let pre = f64s(&pt, "hierarchical_sigmoid_grad")?;
+        let d = f64s(&dt, "hierarchical_sigmoid_grad")?;
+        let n = h.paths.len();
+        if pre.len() != n * h.width || d.len() != n {
+            return Err(KernelError::Shape(format!(
+                "hierarchical_sigmoid_grad: PreOut {:?} or Out@GRAD {:?} does not fit {n} samples",
+                pt.shape(),
+                dt.shape()
+            )));
+        }
+        let dtype = dt.dtype();
+        let rows = h.w.len() / h.dim.max(1);
+        let (mut gx, mut gw, mut gb) =
+            (vec![0.0; h.x.len()], vec![0.0; h.w.len()], vec![0.0; rows]);
+        for (i, path) in h.paths.iter().enumerate() {
+            for (j, &(node, bit)) in path.iter().enumerate().take(h.width) {
+                let mut g = 1.0 - 1.0 / pre[i * h.width + j].exp();
+                if bit {
+                    g -= 1.0;
+                }
+                g *= d[i];
+                gb[node] += g;
+                for k in 0..h.dim {
+                    gw[node * h.dim + k] += g * h.x[i * h.dim + k];
+                    gx[i * h.dim + k] += g * h.w[node * h.dim + k];
+                }
+            }
+        }
+        drop((pt, dt));
+        let (xs, ws) = (
+            vec![n as i64, h.dim as i64],
+            vec![rows as i64, h.dim as i64],
+        );
+        float::set_grads(
+            s,
+            vec![
+                (&dx, Some(float::tensor(dtype, &xs, gx)?)),
+                (&dw, Some(float::tensor(dtype, &ws, gw)?)),
+                (&db, Some(float::tensor(dtype, &[rows as i64, 1], gb)?)),
+            ],
+        );
         Ok(())
     })
 }

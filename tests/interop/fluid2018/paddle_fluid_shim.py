@@ -1191,6 +1191,45 @@ def space_to_depth(x, blocksize, name=None):
     return out
 
 
+def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None,
+             path_table=None, path_code=None, is_custom=False, is_sparse=False):
+    """1.6's hsigmoid layer (its checks and prints) on Paddle 3.3.1's
+    hierarchical_sigmoid op, which has no `remote_prefetch` attribute."""
+    helper = LayerHelper('hierarchical_sigmoid', name=name)
+    dtype = input.dtype
+    out = helper.create_variable_for_type_inference(dtype)
+    pre_out = helper.create_variable_for_type_inference(dtype)
+    dim = input.shape[1]
+    if ((num_classes is None) or (num_classes < 2)) and (not is_custom):
+        raise ValueError("num_classes must not be less than 2 with default tree")
+    if (not is_custom) and (is_sparse):
+        print("Sparse mode should not be used without custom tree")
+        is_sparse = False
+    if (not is_custom) and ((path_table is not None) or (path_code is not None)):
+        raise ValueError("only num_classes should be passed without custom tree")
+    if (is_custom) and (path_code is None):
+        raise ValueError("path_code should not be None with custom tree")
+    elif (is_custom) and (path_table is None):
+        raise ValueError("path_table should not be None with custom tree")
+    elif (is_custom) and (num_classes is None):
+        raise ValueError("num_classes should not be None with custom tree")
+    print("With sparse mode, if your models has only small parameter prefetch may cause speed down")
+    rows = num_classes - 1 if not is_custom else num_classes
+    weights = _create_parameter(helper, param_attr, [rows, dim], dtype)
+    inputs = {"X": input, "W": weights, "Label": label}
+    if path_table is not None:
+        inputs["PathTable"] = path_table
+    if path_code is not None:
+        inputs["PathCode"] = path_code
+    bias = _create_parameter(helper, bias_attr, [rows, 1], dtype, is_bias=True)
+    if bias is not None:
+        inputs["Bias"] = bias
+    helper.append_op(type="hierarchical_sigmoid", inputs=inputs,
+                     outputs={"Out": out, "PreOut": pre_out, "W_Out": weights},
+                     attrs={"num_classes": num_classes, "is_sparse": is_sparse})
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3720,7 +3759,7 @@ def install(run=False):
         sequence_mask=sequence_mask, unstack=unstack, scatter=scatter, gather_nd=gather_nd,
         multiplex=multiplex, crop=crop, pad2d=pad2d, pad_constant_like=pad_constant_like,
         maxout=maxout, space_to_depth=space_to_depth, pixel_shuffle=pixel_shuffle,
-        shuffle_channel=shuffle_channel,
+        shuffle_channel=shuffle_channel, hsigmoid=hsigmoid,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

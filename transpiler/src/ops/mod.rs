@@ -39,7 +39,7 @@ pub mod infer;
 mod interp;
 mod io;
 mod lod;
-mod loss;
+pub mod loss;
 pub mod manip;
 pub mod matmul;
 mod metric;

@@ -32,7 +32,7 @@ __all__ = [
     "nce", "smooth_l1", "margin_rank_loss", "rank_loss", "lrn",
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
-    "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel",
+    "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
 ]
 
 
@@ -1434,4 +1434,48 @@ def shuffle_channel(x, group, name=None):
         raise TypeError("group must be int type")
     helper.append_op(type="shuffle_channel", inputs={"X": x}, outputs={"Out": out},
                      attrs={"group": group})
+    return out
+
+
+def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None,
+             path_table=None, path_code=None, is_custom=False, is_sparse=False):
+    """Hierarchical sigmoid cost (1.6's layer): over the default complete
+    binary tree of `num_classes` classes, or a custom tree (`is_custom`)
+    given per sample by `path_table` (the nodes, -1 past the end) and
+    `path_code` (the bits). W has a row per non-leaf node."""
+    helper = LayerHelper('hierarchical_sigmoid', **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    pre_out = helper.create_variable_for_type_inference(dtype)
+    dim = input.shape[1]
+    if ((num_classes is None) or (num_classes < 2)) and (not is_custom):
+        raise ValueError("num_classes must not be less than 2 with default tree")
+    if (not is_custom) and (is_sparse):
+        print("Sparse mode should not be used without custom tree")
+        is_sparse = False
+    if (not is_custom) and ((path_table is not None) or (path_code is not None)):
+        raise ValueError("only num_classes should be passed without custom tree")
+    if (is_custom) and (path_code is None):
+        raise ValueError("path_code should not be None with custom tree")
+    elif (is_custom) and (path_table is None):
+        raise ValueError("path_table should not be None with custom tree")
+    elif (is_custom) and (num_classes is None):
+        raise ValueError("num_classes should not be None with custom tree")
+    remote_prefetch = is_sparse
+    print("With sparse mode, if your models has only small parameter prefetch may cause speed down")
+    rows = num_classes - 1 if not is_custom else num_classes
+    weights = helper.create_parameter(attr=helper.param_attr, shape=[rows, dim],
+                                      is_bias=False, dtype=input.dtype)
+    inputs = {"X": input, "W": weights, "Label": label}
+    if path_table is not None:
+        inputs["PathTable"] = path_table
+    if path_code is not None:
+        inputs["PathCode"] = path_code
+    if helper.bias_attr:
+        inputs['Bias'] = helper.create_parameter(attr=helper.bias_attr, shape=[rows, 1],
+                                                 is_bias=True, dtype=input.dtype)
+    helper.append_op(type="hierarchical_sigmoid", inputs=inputs,
+                     outputs={"Out": out, "PreOut": pre_out, "W_Out": weights},
+                     attrs={"num_classes": num_classes, "is_sparse": is_sparse,
+                            "remote_prefetch": remote_prefetch})
     return out
