@@ -833,6 +833,26 @@ fn hierarchical_sigmoid_grads_match_finite_differences() {
         .check(&mut rng);
 }
 
+/// hard_swish (below its threshold, where 1.x's gradient is the
+/// derivative; past it 1.x's is 1 whatever threshold / scale is) and
+/// soft_relu (inside its clip).
+#[test]
+fn hard_swish_and_soft_relu_grads_match_finite_differences() {
+    let mut rng = Rng(43);
+    for (t, sc, o) in [(6.0, 6.0, 3.0), (4.0, 5.0, 2.0)] {
+        Case::new("hard_swish")
+            .input("X", rng.tensor(&[3, 4], -1.0, 1.0))
+            .attr("threshold", AttrValue::Float(t))
+            .attr("scale", AttrValue::Float(sc))
+            .attr("offset", AttrValue::Float(o))
+            .check(&mut rng);
+    }
+    Case::new("soft_relu")
+        .input("X", rng.tensor(&[3, 4], -2.0, 2.0))
+        .attr("threshold", AttrValue::Float(40.0))
+        .check(&mut rng);
+}
+
 #[test]
 fn concat_grad_splits_the_gradient() {
     let mut rng = Rng(23);

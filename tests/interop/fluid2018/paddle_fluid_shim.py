@@ -1230,6 +1230,79 @@ def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=No
     return out
 
 
+def hard_swish(x, threshold=6.0, scale=6.0, offset=3.0, name=None):
+    """1.x's hard_swish. Paddle 3.3.1's op computes with 6, 6 and 3 whatever
+    its attributes say, so other values are composed of its ops:
+    x * clip(x + offset, 0, threshold) / scale; 1.x's gradient where
+    x + offset >= threshold was 1 (not threshold / scale), so a py_func adds
+    zero to the result, with the difference as its gradient."""
+    if (threshold, scale, offset) == (6.0, 6.0, 3.0):
+        return _one_op("hard_swish", x, {"threshold": threshold, "scale": scale,
+                                         "offset": offset}, name)
+    helper = LayerHelper("hard_swish", name=name)
+
+    def step(op_type, inputs, attrs=None):
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+        helper.append_op(type=op_type, inputs=inputs, outputs={"Out": [out]},
+                         attrs=attrs or {})
+        return out
+
+    shifted = step("scale", {"X": [x]}, {"scale": 1.0, "bias": float(offset)})
+    gate = step("clip", {"X": [shifted]}, {"min": 0.0, "max": float(threshold)})
+    prod = step("elementwise_mul", {"X": [x], "Y": [gate]}, {"axis": -1})
+    out = step("scale", {"X": [prod]}, {"scale": 1.0 / scale, "bias": 0.0})
+
+    def forward(a):
+        return numpy.zeros_like(numpy.array(a))
+
+    def backward(a, dout):
+        a, d = numpy.array(a), numpy.array(dout)
+        top = (a + offset) >= threshold
+        return numpy.where(top, d * (1.0 - threshold / scale), 0.0).astype(d.dtype)
+
+    fix = helper.create_variable_for_type_inference(dtype=x.dtype)
+    fix.desc.set_shape(list(x.shape))
+    paddle.static.py_func(forward, [x], fix, backward_func=backward,
+                          skip_vars_in_backward_input=[fix])
+    return step("elementwise_add", {"X": [out], "Y": [fix]}, {"axis": -1})
+
+
+def soft_relu(x, threshold=40.0, name=None):
+    """1.x's soft_relu, which Paddle 3.3.1 dropped, in numpy (py_func):
+    log(1 + exp(clip(x, -threshold, threshold))); 1.x's gradient,
+    Out@GRAD * (1 - exp(-Out)) where -threshold < Out < threshold, does not
+    stop at the clip."""
+    helper = LayerHelper("soft_relu", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape(list(x.shape))
+    t = float(threshold)
+
+    def forward(a):
+        a = numpy.array(a)
+        return numpy.log1p(numpy.exp(numpy.clip(a.astype("float64"), -t, t))).astype(a.dtype)
+
+    def backward(o, dout):
+        o, d = numpy.array(o), numpy.array(dout)
+        o64 = o.astype("float64")
+        inside = (o64 > -t) & (o64 < t)
+        return (d * (1.0 - numpy.exp(-o64)) * inside).astype(d.dtype)
+
+    paddle.static.py_func(forward, [x], out, backward_func=backward,
+                          skip_vars_in_backward_input=[x])
+    return out
+
+
+def clip_by_norm(x, max_norm, name=None):
+    helper = LayerHelper("clip_by_norm")
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="clip_by_norm", inputs={"X": x}, attrs={"max_norm": max_norm},
+                     outputs={"Out": out})
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3759,7 +3832,8 @@ def install(run=False):
         sequence_mask=sequence_mask, unstack=unstack, scatter=scatter, gather_nd=gather_nd,
         multiplex=multiplex, crop=crop, pad2d=pad2d, pad_constant_like=pad_constant_like,
         maxout=maxout, space_to_depth=space_to_depth, pixel_shuffle=pixel_shuffle,
-        shuffle_channel=shuffle_channel, hsigmoid=hsigmoid,
+        shuffle_channel=shuffle_channel, hsigmoid=hsigmoid, hard_swish=hard_swish,
+        soft_relu=soft_relu, clip_by_norm=clip_by_norm,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

@@ -33,6 +33,7 @@ __all__ = [
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
+    "hard_swish", "soft_relu", "clip_by_norm",
 ]
 
 
@@ -1478,4 +1479,35 @@ def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=No
                      outputs={"Out": out, "PreOut": pre_out, "W_Out": weights},
                      attrs={"num_classes": num_classes, "is_sparse": is_sparse,
                             "remote_prefetch": remote_prefetch})
+    return out
+
+
+def hard_swish(x, threshold=6.0, scale=6.0, offset=3.0, name=None):
+    """`x * min(max(x + offset, 0), threshold) / scale` (MobileNetV3's)."""
+    helper = LayerHelper('hard_swish', **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type='hard_swish', inputs={'X': x}, outputs={'Out': out},
+                     attrs={'threshold': threshold, 'scale': scale, 'offset': offset})
+    return out
+
+
+def soft_relu(x, threshold=40.0, name=None):
+    """`log(1 + exp(x))`, `x` clipped to `[-threshold, threshold]`."""
+    helper = LayerHelper('soft_relu', **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type='soft_relu', inputs={'X': x}, outputs={'Out': out},
+                     attrs={'threshold': threshold})
+    return out
+
+
+def clip_by_norm(x, max_norm, name=None):
+    """`x` scaled down to an L2 norm of `max_norm` when its norm is larger
+    (the norm of the whole tensor); it has no gradient."""
+    helper = LayerHelper("clip_by_norm", **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="clip_by_norm", inputs={"X": x}, attrs={"max_norm": max_norm},
+                     outputs={"Out": out})
     return out
