@@ -853,6 +853,28 @@ fn hard_swish_and_soft_relu_grads_match_finite_differences() {
         .check(&mut rng);
 }
 
+/// kldiv_loss's X gradient for each reduction (a zero target entry gets
+/// none).
+#[test]
+fn kldiv_loss_grads_match_finite_differences() {
+    let mut rng = Rng(53);
+    for reduction in ["none", "batchmean", "mean", "sum"] {
+        let mut t = rng
+            .tensor(&[3, 4], 0.1, 1.0)
+            .values::<f64>()
+            .expect("f64")
+            .to_vec();
+        t[5] = 0.0;
+        Case::new("kldiv_loss")
+            .input("X", rng.tensor(&[3, 4], -2.0, 0.0))
+            .input("Target", Tensor::from_vec(&[3, 4], t).expect("target"))
+            .attr("reduction", AttrValue::String(reduction.into()))
+            .outputs(&["Loss"])
+            .constant("Target")
+            .check(&mut rng);
+    }
+}
+
 #[test]
 fn concat_grad_splits_the_gradient() {
     let mut rng = Rng(23);

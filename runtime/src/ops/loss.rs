@@ -30,6 +30,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("rank_loss", rank_loss);
     r.add("hierarchical_sigmoid", hierarchical_sigmoid);
     r.add("hierarchical_sigmoid_grad", hierarchical_sigmoid_grad);
+    r.add("kldiv_loss", kldiv_loss);
+    r.add("kldiv_loss_grad", kldiv_loss_grad);
     r.add("rank_loss_grad", rank_loss_grad);
 }
 
@@ -1438,6 +1440,100 @@ fn hierarchical_sigmoid_grad(l: &OpReader) -> Result<Exec, KernelError> {
                 (&db, Some(float::tensor(dtype, &[rows as i64, 1], gb)?)),
             ],
         );
+        Ok(())
+    })
+}
+
+/// `kldiv_loss`'s `reduction`, checked; the divisor of the summed loss
+/// (`None`: not reduced) for `X` of dims `x`.
+fn kldiv_divisor(reduction: &str, x: &[i64]) -> Result<Option<f64>, KernelError> {
+    let numel = x.iter().product::<i64>().max(0) as f64;
+    match reduction {
+        "none" => Ok(None),
+        "sum" => Ok(Some(1.0)),
+        "mean" => Ok(Some(numel)),
+        "batchmean" => Ok(Some(x.first().copied().unwrap_or(0) as f64)),
+        other => Err(KernelError::Attribute(format!(
+            "kldiv_loss: reduction must be none, batchmean, mean or sum, not {other:?}"
+        ))),
+    }
+}
+
+/// Whether `log_target` (Paddle 3.3.1's attribute, which 1.x lacked) asks
+/// for a target given as its log: refused, as 1.x had no such target.
+fn kldiv_reduction(l: &OpReader) -> Result<String, KernelError> {
+    if l.bool_or("log_target", false)? {
+        return Err(KernelError::Unsupported(
+            "kldiv_loss with log_target is not supported (1.x's op took the target itself)".into(),
+        ));
+    }
+    Ok(l.string("reduction")?.unwrap_or("mean").to_string())
+}
+
+/// `kldiv_loss` (1.x's): `target * (log(target) - x)` where the target is
+/// positive, else 0; then summed and divided as `reduction` says.
+fn kldiv_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, target, out) = (l.input("X")?, l.input("Target")?, l.output("Loss")?);
+    let reduction = kldiv_reduction(l)?;
+    compute(move |s| {
+        let (xt, tt) = (s.tensor(&x)?, s.tensor(&target)?);
+        if xt.shape() != tt.shape() {
+            return Err(KernelError::Shape(format!(
+                "kldiv_loss: Target {:?} must be shaped as X {:?}",
+                tt.shape(),
+                xt.shape()
+            )));
+        }
+        let (xv, tv) = (f64s(&xt, "kldiv_loss")?, f64s(&tt, "kldiv_loss")?);
+        let each: Vec<f64> = xv
+            .iter()
+            .zip(tv.iter())
+            .map(|(&x, &t)| if t <= 0.0 { 0.0 } else { t * (t.ln() - x) })
+            .collect();
+        let r = match kldiv_divisor(&reduction, xt.shape())? {
+            None => float::tensor(xt.dtype(), xt.shape(), each)?,
+            Some(n) => float::tensor(xt.dtype(), &[1], vec![each.iter().sum::<f64>() / n])?,
+        };
+        drop((xt, tt));
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `kldiv_loss_grad`: `-target * Loss@GRAD` where the target is positive
+/// (0 elsewhere), divided as the forward reduction divided.
+fn kldiv_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, target, dloss) = (l.input("X")?, l.input("Target")?, l.input("Loss@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let reduction = kldiv_reduction(l)?;
+    compute(move |s| {
+        let (xt, tt, dt) = (s.tensor(&x)?, s.tensor(&target)?, s.tensor(&dloss)?);
+        let tv = f64s(&tt, "kldiv_loss_grad")?;
+        let d = f64s(&dt, "kldiv_loss_grad")?;
+        let divisor = kldiv_divisor(&reduction, xt.shape())?;
+        let want = if divisor.is_some() { 1 } else { tv.len() };
+        if tv.len() != xt.numel() || d.len() != want {
+            return Err(KernelError::Shape(format!(
+                "kldiv_loss_grad: Target {:?} or Loss@GRAD {:?} does not fit X {:?}",
+                tt.shape(),
+                dt.shape(),
+                xt.shape()
+            )));
+        }
+        let g = tv
+            .iter()
+            .enumerate()
+            .map(|(k, &t)| {
+                let dk = if divisor.is_some() { d[0] } else { d[k] };
+                let v = if t > 0.0 { -t * dk } else { 0.0 };
+                v / divisor.unwrap_or(1.0)
+            })
+            .collect();
+        let r = float::tensor(dt.dtype(), xt.shape(), g)?;
+        drop((xt, tt, dt));
+        s.set_tensor(&dx, r);
         Ok(())
     })
 }

@@ -1303,6 +1303,18 @@ def clip_by_norm(x, max_norm, name=None):
     return out
 
 
+def kldiv_loss(x, target, reduction='mean', name=None):
+    """1.x's kldiv_loss on Paddle 3.3.1's op, whose reduced loss is 0-D
+    where 1.x's was [1]: reshaped back."""
+    helper = LayerHelper("kldiv_loss", name=name)
+    loss = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="kldiv_loss", inputs={"X": x, "Target": target},
+                     outputs={"Loss": loss}, attrs={"reduction": reduction})
+    if reduction == "none":
+        return loss
+    return reshape(loss, [1])
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3833,7 +3845,7 @@ def install(run=False):
         multiplex=multiplex, crop=crop, pad2d=pad2d, pad_constant_like=pad_constant_like,
         maxout=maxout, space_to_depth=space_to_depth, pixel_shuffle=pixel_shuffle,
         shuffle_channel=shuffle_channel, hsigmoid=hsigmoid, hard_swish=hard_swish,
-        soft_relu=soft_relu, clip_by_norm=clip_by_norm,
+        soft_relu=soft_relu, clip_by_norm=clip_by_norm, kldiv_loss=kldiv_loss,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

@@ -26,6 +26,31 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "hierarchical_sigmoid",
         hierarchical_sigmoid,
     ));
+    r.push(Behaviour::pure("kldiv_loss", kldiv_loss));
+}
+
+/// `kldiv_loss`: `Loss` shaped as `X` (`reduction` none) or `[1]` (1.x's
+/// shape of a reduced loss); `Target` shaped as `X`.
+fn kldiv_loss(c: &InferCtx) -> Out {
+    let (Some(x), Some(t)) = (c.input("X"), c.input("Target")) else {
+        return Ok(Vec::new());
+    };
+    if !fit(&x.dims, &t.dims) {
+        return Err(format!(
+            "Target {:?} of kldiv_loss must be shaped as X {:?}",
+            t.dims, x.dims
+        ));
+    }
+    let dims = match c.string("reduction").unwrap_or("mean") {
+        "none" => x.dims.clone(),
+        "mean" | "batchmean" | "sum" => vec![1],
+        other => {
+            return Err(format!(
+                "reduction of kldiv_loss must be none, batchmean, mean or sum, not {other:?}"
+            ))
+        }
+    };
+    Ok(vec![("Loss", TensorType::new(x.dtype, dims))])
 }
 
 /// The bits of the longest class code of `hierarchical_sigmoid`'s default

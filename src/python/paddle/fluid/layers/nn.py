@@ -33,7 +33,7 @@ __all__ = [
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
-    "hard_swish", "soft_relu", "clip_by_norm",
+    "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss",
 ]
 
 
@@ -1511,3 +1511,14 @@ def clip_by_norm(x, max_norm, name=None):
     helper.append_op(type="clip_by_norm", inputs={"X": x}, attrs={"max_norm": max_norm},
                      outputs={"Out": out})
     return out
+
+
+def kldiv_loss(x, target, reduction='mean', name=None):
+    """The KL divergence of `target` (probabilities) from `x` (their logs,
+    as log_softmax gives): `target * (log(target) - x)`, 0 where the target
+    is not positive; `reduction` 'none', 'batchmean', 'mean' or 'sum'."""
+    helper = LayerHelper('kldiv_loss', **locals())
+    loss = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type='kldiv_loss', inputs={'X': x, 'Target': target},
+                     outputs={'Loss': loss}, attrs={'reduction': reduction})
+    return loss
