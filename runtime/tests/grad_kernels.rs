@@ -875,6 +875,25 @@ fn kldiv_loss_grads_match_finite_differences() {
     }
 }
 
+/// affine_channel's gradients of X, Scale and Bias, channels first
+/// (rank 4 and rank 2) or last.
+#[test]
+fn affine_channel_grads_match_finite_differences() {
+    let mut rng = Rng(61);
+    for (shape, layout, c) in [
+        (vec![2, 3, 2, 2], "NCHW", 3),
+        (vec![4, 3], "NCHW", 3),
+        (vec![2, 2, 3, 4], "NHWC", 4),
+    ] {
+        Case::new("affine_channel")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .input("Scale", rng.tensor(&[c], -1.0, 1.0))
+            .input("Bias", rng.tensor(&[c], -1.0, 1.0))
+            .attr("data_layout", AttrValue::String(layout.into()))
+            .check(&mut rng);
+    }
+}
+
 #[test]
 fn concat_grad_splits_the_gradient() {
     let mut rng = Rng(23);

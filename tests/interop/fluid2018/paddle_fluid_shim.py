@@ -1315,6 +1315,17 @@ def kldiv_loss(x, target, reduction='mean', name=None):
     return reshape(loss, [1])
 
 
+def affine_channel(x, scale=None, bias=None, data_layout='NCHW', name=None, act=None):
+    helper = LayerHelper("affine_channel", act=act)
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="affine_channel", inputs={"X": x, "Scale": scale, "Bias": bias},
+                     attrs={"data_layout": data_layout}, outputs={"Out": out})
+    return helper.append_activation(out)
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3846,6 +3857,7 @@ def install(run=False):
         maxout=maxout, space_to_depth=space_to_depth, pixel_shuffle=pixel_shuffle,
         shuffle_channel=shuffle_channel, hsigmoid=hsigmoid, hard_swish=hard_swish,
         soft_relu=soft_relu, clip_by_norm=clip_by_norm, kldiv_loss=kldiv_loss,
+        affine_channel=affine_channel,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

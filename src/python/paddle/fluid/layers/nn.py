@@ -33,7 +33,7 @@ __all__ = [
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
-    "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss",
+    "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel",
 ]
 
 
@@ -1522,3 +1522,19 @@ def kldiv_loss(x, target, reduction='mean', name=None):
     helper.append_op(type='kldiv_loss', inputs={'X': x, 'Target': target},
                      outputs={'Loss': loss}, attrs={'reduction': reduction})
     return loss
+
+
+def affine_channel(x, scale=None, bias=None, data_layout='NCHW', name=None, act=None):
+    """`x * scale[c] + bias[c]` per channel `c` (dim 1, or the last with
+    NHWC), `scale` and `bias` Variables of one value per channel (a frozen
+    batch norm, as 2018-19 detection models used it); then `act`."""
+    helper = LayerHelper("affine_channel", **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="affine_channel",
+                     inputs={"X": x, 'Scale': scale, 'Bias': bias},
+                     attrs={"data_layout": data_layout},
+                     outputs={"Out": out})
+    return helper.append_activation(out)
