@@ -774,6 +774,12 @@ fn manipulation_grads_match_finite_differences() {
             .attr("axis", AttrValue::Int(axis))
             .check(&mut rng);
     }
+    // expand_as tiles X to the target's dims: the copies' gradients add up.
+    Case::new("expand_as")
+        .input("X", rng.tensor(&[2, 1, 3], -1.0, 1.0))
+        .input("target_tensor", rng.tensor(&[4, 3, 6], -1.0, 1.0))
+        .constant("target_tensor")
+        .check(&mut rng);
     // squeeze2/unsqueeze2 only move dims: the gradient gets X's back.
     Case::new("squeeze2")
         .input("X", rng.tensor(&[3, 1, 2], -1.0, 1.0))

@@ -36,6 +36,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("unstack_grad", unstack_grad);
     r.add("expand", expand);
     r.add("expand_grad", expand_grad);
+    r.add("expand_as", expand_as);
+    r.add("expand_as_grad", expand_as_grad);
     r.add("flatten2", flatten2);
     r.add("flatten2_grad", reshape2_grad);
     r.add("gather", gather);
@@ -1029,6 +1031,70 @@ fn expand_grad(l: &OpReader) -> Result<Exec, KernelError> {
             )));
         }
         let dv = super::float::f64s(&d, "expand_grad")?;
+        let mut g = vec![0.0; t.numel()];
+        for (&i, &v) in map.iter().zip(dv.iter()) {
+            g[i] += v;
+        }
+        let r = super::float::tensor(d.dtype(), t.shape(), g)?;
+        drop(dv);
+        drop((t, d));
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `expand_as`'s repeat counts: each dim of `target` over `X`'s, which
+/// must divide it.
+fn times_to(x: &[i64], target: &[i64]) -> Result<Vec<i64>, KernelError> {
+    if x.len() != target.len() || x.iter().zip(target).any(|(&a, &b)| a <= 0 || b % a != 0) {
+        return Err(KernelError::Shape(format!(
+            "expand_as: X {x:?} does not tile into target_tensor {target:?}"
+        )));
+    }
+    Ok(x.iter().zip(target).map(|(&a, &b)| b / a).collect())
+}
+
+/// `expand_as` (1.x): `X` tiled to the dims of `target_tensor`.
+fn expand_as(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, target, out) = (l.input("X")?, l.input("target_tensor")?, l.output("Out")?);
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let times = times_to(t.shape(), s.tensor(&target)?.shape())?;
+        let (map, shape) = tiled(t.shape(), &times)?;
+        let data = with_data!(t.data(), |v: T| {
+            let out: Vec<T> = map.iter().map(|&i| v[i]).collect();
+            T::wrap(out.into())
+        });
+        let r = Tensor::new(&shape, data)?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `expand_as_grad`: each element of `X` gets the sum of its copies'
+/// `Out@GRAD`.
+fn expand_as_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, target, dout) = (
+        l.input("X")?,
+        l.input("target_tensor")?,
+        l.input("Out@GRAD")?,
+    );
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (t, d) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let times = times_to(t.shape(), s.tensor(&target)?.shape())?;
+        let (map, shape) = tiled(t.shape(), &times)?;
+        if d.shape() != shape.as_slice() {
+            return Err(KernelError::Shape(format!(
+                "expand_as_grad: Out@GRAD {:?} is not X {:?} tiled to {shape:?}",
+                d.shape(),
+                t.shape()
+            )));
+        }
+        let dv = super::float::f64s(&d, "expand_as_grad")?;
         let mut g = vec![0.0; t.numel()];
         for (&i, &v) in map.iter().zip(dv.iter()) {
             g[i] += v;

@@ -1326,6 +1326,34 @@ def affine_channel(x, scale=None, bias=None, data_layout='NCHW', name=None, act=
     return helper.append_activation(out)
 
 
+def expand_as(x, target_tensor, name=None):
+    """1.6's expand_as (tiling X to target_tensor's shape), which Paddle
+    3.3.1 dropped (its expand_as_v2 broadcasts), in numpy (py_func):
+    numpy.tile, and the tiles' gradients summed back."""
+    helper = LayerHelper("expand_as", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape(list(target_tensor.shape))
+
+    def forward(a, t):
+        a, t = numpy.array(a), numpy.array(t)
+        return numpy.tile(a, [n // m for n, m in zip(t.shape, a.shape)])
+
+    def backward(a, t, dout):
+        a, d = numpy.array(a), numpy.array(dout)
+        times = [n // m for n, m in zip(d.shape, a.shape)]
+        split = []
+        for k, m in zip(times, a.shape):
+            split += [k, m]
+        summed = d.reshape(split).sum(axis=tuple(range(0, 2 * a.ndim, 2)))
+        # 1.x's grad gave target_tensor none; py_func wants one when it
+        # needs a gradient: zeros add nothing.
+        return summed.astype(d.dtype), numpy.zeros(numpy.array(t).shape, dtype=d.dtype)
+
+    paddle.static.py_func(forward, [x, target_tensor], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3857,7 +3885,7 @@ def install(run=False):
         maxout=maxout, space_to_depth=space_to_depth, pixel_shuffle=pixel_shuffle,
         shuffle_channel=shuffle_channel, hsigmoid=hsigmoid, hard_swish=hard_swish,
         soft_relu=soft_relu, clip_by_norm=clip_by_norm, kldiv_loss=kldiv_loss,
-        affine_channel=affine_channel,
+        affine_channel=affine_channel, expand_as=expand_as,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

@@ -11,6 +11,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("stack", stack));
     r.push(Behaviour::pure("unstack", unstack));
     r.push(Behaviour::pure("expand", expand));
+    r.push(Behaviour::pure("expand_as", expand_as));
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("scatter", scatter));
@@ -436,6 +437,22 @@ fn space_to_depth(c: &InferCtx) -> Out {
     dims[2] = grow(dims[2], &|d| d / b);
     dims[3] = grow(dims[3], &|d| d / b);
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `expand_as` (1.x): `X` tiled to the dims of `target_tensor` (of its
+/// rank, at most 6; each dim a multiple of `X`'s). 1.x declared the output
+/// with dims of 0; fluidc gives the target's.
+fn expand_as(c: &InferCtx) -> Out {
+    let (Some(x), Some(t)) = (c.input("X"), c.input("target_tensor")) else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != t.dims.len() || x.dims.len() > 6 {
+        return Err(format!(
+            "target_tensor {:?} of expand_as must have the rank of X {:?} (at most 6)",
+            t.dims, x.dims
+        ));
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, t.dims.clone()))])
 }
 
 /// Paddle's `shape` attribute of `reshape`: 0 copies `X`'s dim at that

@@ -33,7 +33,7 @@ __all__ = [
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
-    "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel",
+    "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
 ]
 
 
@@ -1538,3 +1538,14 @@ def affine_channel(x, scale=None, bias=None, data_layout='NCHW', name=None, act=
                      attrs={"data_layout": data_layout},
                      outputs={"Out": out})
     return helper.append_activation(out)
+
+
+def expand_as(x, target_tensor, name=None):
+    """`x` tiled to the shape of `target_tensor` (each of its dims a
+    multiple of `x`'s)."""
+    helper = LayerHelper('expand_as', input=x, **locals())
+    dtype = helper.input_dtype(input_param_name='x')
+    out = helper.create_variable_for_type_inference(dtype)
+    inputs = {'X': x, 'target_tensor': target_tensor}
+    helper.append_op(type='expand_as', inputs=inputs, outputs={'Out': out})
+    return out
