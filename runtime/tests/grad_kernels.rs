@@ -900,6 +900,19 @@ fn affine_channel_grads_match_finite_differences() {
     }
 }
 
+/// bpr_loss's X gradient (1.x's kernel: the label's entry against each
+/// other class).
+#[test]
+fn bpr_loss_grads_match_finite_differences() {
+    let mut rng = Rng(73);
+    Case::new("bpr_loss")
+        .input("X", rng.tensor(&[3, 4], -2.0, 2.0))
+        .input("Label", labels(&[3, 1], vec![0, 3, 1]))
+        .outputs(&["Y"])
+        .constant("Label")
+        .check(&mut rng);
+}
+
 #[test]
 fn concat_grad_splits_the_gradient() {
     let mut rng = Rng(23);

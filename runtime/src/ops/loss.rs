@@ -32,6 +32,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("hierarchical_sigmoid_grad", hierarchical_sigmoid_grad);
     r.add("kldiv_loss", kldiv_loss);
     r.add("kldiv_loss_grad", kldiv_loss_grad);
+    r.add("bpr_loss", bpr_loss);
+    r.add("bpr_loss_grad", bpr_loss_grad);
     r.add("rank_loss_grad", rank_loss_grad);
 }
 
@@ -1533,6 +1535,101 @@ fn kldiv_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
             .collect();
         let r = float::tensor(dt.dtype(), xt.shape(), g)?;
         drop((xt, tt, dt));
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `bpr_loss`'s rows: `X` as `[rows, classes]` and each row's label,
+/// checked.
+fn bpr_rows(x: &Tensor, label: &Tensor) -> Result<(usize, usize, Vec<usize>), KernelError> {
+    let Some((&c, _)) = x.shape().split_last() else {
+        return Err(KernelError::Shape(
+            "bpr_loss: X must have a rank of at least 1".into(),
+        ));
+    };
+    let c = c.max(0) as usize;
+    let rows = x.numel() / c.max(1);
+    let labels = i64s(label)?
+        .iter()
+        .map(|&l| {
+            usize::try_from(l).ok().filter(|&l| l < c).ok_or_else(|| {
+                KernelError::Invalid(format!(
+                    "bpr_loss: label {l} is out of range for {c} classes"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if labels.len() != rows || c < 2 {
+        return Err(KernelError::Shape(format!(
+            "bpr_loss: Label {:?} must give one class (of at least 2) per row of X {:?}",
+            label.shape(),
+            x.shape()
+        )));
+    }
+    Ok((rows, c, labels))
+}
+
+/// `bpr_loss` (Bayesian personalized ranking, 1.x): each row's mean over
+/// the other classes of `log(1 + e^(x_j - x_label))`.
+fn bpr_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, label, y) = (l.input("X")?, l.input("Label")?, l.output("Y")?);
+    compute(move |s| {
+        let (xt, lt) = (s.tensor(&x)?, s.tensor(&label)?);
+        let (rows, c, labels) = bpr_rows(&xt, &lt)?;
+        let v = f64s(&xt, "bpr_loss")?;
+        let loss: Vec<f64> = (0..rows)
+            .map(|i| {
+                let (row, p) = (&v[i * c..(i + 1) * c], labels[i]);
+                let sum: f64 = (0..c)
+                    .filter(|&j| j != p)
+                    .map(|j| tolerable(-(1.0 + tolerable((row[j] - row[p]).exp())).ln()))
+                    .sum();
+                -sum / (c - 1) as f64
+            })
+            .collect();
+        let mut dims = xt.shape().to_vec();
+        if let Some(last) = dims.last_mut() {
+            *last = 1;
+        }
+        let r = float::tensor(xt.dtype(), &dims, loss)?;
+        drop((xt, lt));
+        s.set_tensor(&y, r);
+        Ok(())
+    })
+}
+
+/// `bpr_loss_grad`: for each other class `j` of a row, `g = -Y@GRAD /
+/// ((classes - 1) (1 + e^(x_label - x_j)))` goes to the label's entry and
+/// `-g` to `j`'s.
+fn bpr_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, label, dy) = (l.input("X")?, l.input("Label")?, l.input("Y@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, lt, dt) = (s.tensor(&x)?, s.tensor(&label)?, s.tensor(&dy)?);
+        let (rows, c, labels) = bpr_rows(&xt, &lt)?;
+        let (v, d) = (f64s(&xt, "bpr_loss_grad")?, f64s(&dt, "bpr_loss_grad")?);
+        if d.len() != rows {
+            return Err(KernelError::Shape(format!(
+                "bpr_loss_grad: Y@GRAD {:?} must hold one value per row of X {:?}",
+                dt.shape(),
+                xt.shape()
+            )));
+        }
+        let mut g = vec![0.0; v.len()];
+        for i in 0..rows {
+            let p = i * c + labels[i];
+            for j in (0..c).filter(|&j| j != labels[i]) {
+                let n = i * c + j;
+                let grad = -d[i] / ((c - 1) as f64 * (1.0 + tolerable((v[p] - v[n]).exp())));
+                g[p] += grad;
+                g[n] -= grad;
+            }
+        }
+        let r = float::tensor(dt.dtype(), xt.shape(), g)?;
+        drop((xt, lt, dt));
         s.set_tensor(&dx, r);
         Ok(())
     })

@@ -1354,6 +1354,44 @@ def expand_as(x, target_tensor, name=None):
     return out
 
 
+def bpr_loss(input, label, name=None):
+    """1.x's bpr_loss, which Paddle 3.3.1 dropped, in numpy (py_func): each
+    row's mean over the other classes of log(1 + exp(x_j - x_label)); its
+    gradient as 1.x's kernel made it."""
+    helper = LayerHelper("bpr_loss", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out.desc.set_shape(list(input.shape[:-1]) + [1])
+
+    def rows(x, lbl):
+        x = numpy.array(x).astype("float64")
+        c = x.shape[-1]
+        return x.reshape(-1, c), numpy.array(lbl).reshape(-1), c
+
+    def forward(x, lbl):
+        dtype = numpy.array(x).dtype
+        x2, l2, c = rows(x, lbl)
+        pos = x2[numpy.arange(len(l2)), l2][:, None]
+        terms = numpy.log1p(numpy.exp(x2 - pos))
+        terms[numpy.arange(len(l2)), l2] = 0.0
+        shape = numpy.array(x).shape[:-1] + (1,)
+        return (terms.sum(axis=1) / (c - 1)).reshape(shape).astype(dtype)
+
+    def backward(x, lbl, dy):
+        dtype = numpy.array(x).dtype
+        x2, l2, c = rows(x, lbl)
+        d = numpy.array(dy).astype("float64").reshape(-1)
+        pos = x2[numpy.arange(len(l2)), l2][:, None]
+        g = -d[:, None] / ((c - 1) * (1.0 + numpy.exp(pos - x2)))
+        g[numpy.arange(len(l2)), l2] = 0.0
+        dx = -g
+        dx[numpy.arange(len(l2)), l2] = g.sum(axis=1)
+        return dx.reshape(numpy.array(x).shape).astype(dtype), None
+
+    paddle.static.py_func(forward, [input, label], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3885,7 +3923,7 @@ def install(run=False):
         maxout=maxout, space_to_depth=space_to_depth, pixel_shuffle=pixel_shuffle,
         shuffle_channel=shuffle_channel, hsigmoid=hsigmoid, hard_swish=hard_swish,
         soft_relu=soft_relu, clip_by_norm=clip_by_norm, kldiv_loss=kldiv_loss,
-        affine_channel=affine_channel, expand_as=expand_as,
+        affine_channel=affine_channel, expand_as=expand_as, bpr_loss=bpr_loss,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

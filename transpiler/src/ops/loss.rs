@@ -27,6 +27,27 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         hierarchical_sigmoid,
     ));
     r.push(Behaviour::pure("kldiv_loss", kldiv_loss));
+    r.push(Behaviour::pure("bpr_loss", bpr_loss).shares_lod("X", "Y"));
+}
+
+/// `bpr_loss` (1.x): `Y` is `X`'s dims with the last (the classes) 1;
+/// `Label` has them too.
+fn bpr_loss(c: &InferCtx) -> Out {
+    let (Some(x), Some(label)) = (c.input("X"), c.input("Label")) else {
+        return Ok(Vec::new());
+    };
+    let Some((_, lead)) = x.dims.split_last() else {
+        return Err("X of bpr_loss must have a rank of at least 1".into());
+    };
+    let mut dims = lead.to_vec();
+    dims.push(1);
+    if !fit(&label.dims, &dims) {
+        return Err(format!(
+            "Label {:?} of bpr_loss must be X's dims {:?} with the last 1",
+            label.dims, x.dims
+        ));
+    }
+    Ok(vec![("Y", TensorType::new(x.dtype, dims))])
 }
 
 /// `kldiv_loss`: `Loss` shaped as `X` (`reduction` none) or `[1]` (1.x's

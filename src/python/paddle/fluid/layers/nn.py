@@ -34,6 +34,7 @@ __all__ = [
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
+    "bpr_loss",
 ]
 
 
@@ -1548,4 +1549,15 @@ def expand_as(x, target_tensor, name=None):
     out = helper.create_variable_for_type_inference(dtype)
     inputs = {'X': x, 'target_tensor': target_tensor}
     helper.append_op(type='expand_as', inputs=inputs, outputs={'Out': out})
+    return out
+
+
+def bpr_loss(input, label, name=None):
+    """Bayesian personalized ranking loss: for each row of `input` (class
+    scores), the mean over the classes other than `label` of
+    `log(1 + exp(score - score[label]))`; shaped `[N, 1]`."""
+    helper = LayerHelper('bpr_loss', **locals())
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type='bpr_loss', inputs={'X': [input], 'Label': [label]},
+                     outputs={'Y': [out]})
     return out
