@@ -1392,6 +1392,49 @@ def bpr_loss(input, label, name=None):
     return out
 
 
+def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
+    """1.6's sampling_id, which Paddle 3.3.1 dropped, in numpy (py_func):
+    per row a uniform draw in [min, max) from std::minstd_rand(seed)
+    (numpy's generator for seed 0, where 1.x took random_device's), walked
+    through the row's probabilities; int64 ids."""
+    helper = LayerHelper("sampling_id")
+    out = helper.create_variable_for_type_inference("int64")
+    out.desc.set_shape([x.shape[0]])
+    out.stop_gradient = True
+
+    def forward(a):
+        a = numpy.array(a)
+        state = (seed if seed != 0 else int(numpy.random.randint(1, 2 ** 31 - 1))) % (2 ** 31 - 1)
+        state = state or 1
+        ids = []
+        for row in a:
+            state = state * 48271 % (2 ** 31 - 1)
+            if a.dtype == numpy.float32:
+                u = numpy.float32(state - 1) / numpy.float32(2147483646)
+                u = min_below_one(u, numpy.float32)
+                r = u * (numpy.float32(max) - numpy.float32(min)) + numpy.float32(min)
+            else:
+                first = state - 1
+                state = state * 48271 % (2 ** 31 - 1)
+                u = (float(first) + float(state - 1) * 2147483646.0) / (2147483646.0 ** 2)
+                u = min_below_one(u, numpy.float64)
+                r = u * (max - min) + min
+            idx = len(row) - 1
+            for j, p in enumerate(row):
+                r = r - p
+                if r < 0:
+                    idx = j
+                    break
+            ids.append(idx)
+        return numpy.array(ids, dtype="int64")
+
+    def min_below_one(u, kind):
+        return u if u < 1 else numpy.nextafter(kind(1), kind(0))
+
+    paddle.static.py_func(forward, [x], out)
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -3924,6 +3967,7 @@ def install(run=False):
         shuffle_channel=shuffle_channel, hsigmoid=hsigmoid, hard_swish=hard_swish,
         soft_relu=soft_relu, clip_by_norm=clip_by_norm, kldiv_loss=kldiv_loss,
         affine_channel=affine_channel, expand_as=expand_as, bpr_loss=bpr_loss,
+        sampling_id=sampling_id,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

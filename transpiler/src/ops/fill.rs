@@ -24,6 +24,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     // Draws from the random engine: two runs differ, so it is never folded
     // (prune may still drop an unused one, as Paddle's prune does).
     r.push(Behaviour::pure("uniform_random", from_attrs).not_foldable());
+    r.push(Behaviour::pure("sampling_id", sampling_id).not_foldable());
     r.push(Behaviour::pure("gaussian_random", from_attrs).not_foldable());
     r.push(Behaviour::pure("truncated_gaussian_random", from_attrs).not_foldable());
     r.push(Behaviour::pure("fill_any_like", fill_any_like));
@@ -101,4 +102,21 @@ fn select_input(c: &InferCtx) -> Out {
         }
         None => Ok(Vec::new()),
     }
+}
+
+/// `sampling_id` (1.x): one int64 class id per row of a 2-D `X`.
+fn sampling_id(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 2 {
+        return Err(format!(
+            "X of sampling_id must be 2-D, not of dims {:?}",
+            x.dims
+        ));
+    }
+    Ok(vec![(
+        "Out",
+        TensorType::new(VarKind::Int64, vec![x.dims[0]]),
+    )])
 }

@@ -34,7 +34,7 @@ __all__ = [
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
-    "bpr_loss",
+    "bpr_loss", "sampling_id",
 ]
 
 
@@ -1560,4 +1560,15 @@ def bpr_loss(input, label, name=None):
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
     helper.append_op(type='bpr_loss', inputs={'X': [input], 'Label': [label]},
                      outputs={'Y': [out]})
+    return out
+
+
+def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
+    """For each row of probabilities `x`, a class id drawn from it (a uniform
+    draw in [min, max) walked through the row); int64 ids. A non-zero
+    `seed` draws the same ids each run."""
+    helper = LayerHelper('sampling_id', **locals())
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='sampling_id', inputs={'X': x}, outputs={'Out': out},
+                     attrs={'min': min, 'max': max, 'seed': seed})
     return out
