@@ -322,6 +322,106 @@ fn gather_grad_overwrites_a_repeated_index_as_1x_did() {
     );
 }
 
+/// 1.x's CPU scatter_grad copied `Out@GRAD` to `X@GRAD` whole (the
+/// scattered rows were not zeroed, as Paddle 3.3.1 and the derivative
+/// zero them), and gave every id, repeated or not, its row of `Out@GRAD`.
+#[test]
+fn scatter_grad_passes_the_whole_gradient_to_x_as_1x_did() {
+    let d: Vec<f64> = (1..=8).map(f64::from).collect();
+    let op = Op::new("scatter_grad")
+        .input("Ids", &["i"])
+        .input("Updates", &["u"])
+        .input("Out@GRAD", &["d"])
+        .output("X@GRAD", &["dx"])
+        .output("Updates@GRAD", &["du"])
+        .attr("overwrite", AttrValue::Bool(true));
+    let feeds = vec![
+        ("i".to_string(), labels(&[3], vec![1, 3, 1])),
+        (
+            "u".to_string(),
+            Tensor::from_vec(&[3, 2], vec![0.0f64; 6]).expect("u"),
+        ),
+        (
+            "d".to_string(),
+            Tensor::from_vec(&[4, 2], d.clone()).expect("d"),
+        ),
+    ];
+    let got = run_ops(&[op], &feeds, &["dx".to_string(), "du".to_string()]);
+    assert_eq!(got[0].values::<f64>().expect("f64"), &d[..]);
+    assert_eq!(
+        got[1].values::<f64>().expect("f64"),
+        &[3.0, 4.0, 7.0, 8.0, 3.0, 4.0]
+    );
+}
+
+/// multiplex picks row i from input `Ids[i]`: that input's gradient holds
+/// the row of `Out@GRAD`, the others zeros there (the derivative), and a
+/// gradient no one wants is left out.
+#[test]
+fn multiplex_grad_routes_each_row_to_its_input() {
+    let mut rng = Rng(29);
+    let xs: Vec<Tensor> = (0..3).map(|_| rng.tensor(&[4, 2], -1.0, 1.0)).collect();
+    let ids = Tensor::from_vec(&[4, 1], vec![2i32, 0, 2, 1]).expect("ids");
+    let forward = Op::new("multiplex")
+        .input("X", &["a", "b", "c"])
+        .input("Ids", &["i"])
+        .output("Out", &["o"]);
+    let mut feeds: Vec<(String, Tensor)> = ["a", "b", "c"]
+        .iter()
+        .zip(&xs)
+        .map(|(n, t)| (n.to_string(), t.clone()))
+        .collect();
+    feeds.push(("i".to_string(), ids));
+    let out = run_ops(&[forward], &feeds, &["o".to_string()]);
+    let o = out[0].values::<f64>().expect("f64");
+    for (row, k) in [2usize, 0, 2, 1].into_iter().enumerate() {
+        let x = xs[k].values::<f64>().expect("f64");
+        assert_eq!(&o[row * 2..row * 2 + 2], &x[row * 2..row * 2 + 2]);
+    }
+    let d = rng.tensor(&[4, 2], -1.0, 1.0);
+    let grad = Op::new("multiplex_grad")
+        .input("X", &["a", "b", "c"])
+        .input("Ids", &["i"])
+        .input("Out@GRAD", &["d"])
+        .output("X@GRAD", &["a@GRAD", "", "c@GRAD"]);
+    feeds.push(("d".to_string(), d.clone()));
+    let got = run_ops(
+        &[grad],
+        &feeds,
+        &["a@GRAD".to_string(), "c@GRAD".to_string()],
+    );
+    let dv = d.values::<f64>().expect("f64");
+    let keep = |rows: &[usize]| -> Vec<f64> {
+        (0..8)
+            .map(|k| if rows.contains(&(k / 2)) { dv[k] } else { 0.0 })
+            .collect()
+    };
+    assert_eq!(got[0].values::<f64>(), Some(&keep(&[1])[..]));
+    assert_eq!(got[1].values::<f64>(), Some(&keep(&[0, 2])[..]));
+}
+
+/// 1.x's shuffle_channel_grad (and Paddle 3.3.1's) shuffles `Out@GRAD`
+/// the way the forward op shuffles `X`, rather than back: channel
+/// `j*group + i` of `X@GRAD` is channel `i*(C/group) + j` of `Out@GRAD`.
+#[test]
+fn shuffle_channel_grad_shuffles_the_gradient_forward_as_1x_did() {
+    let d: Vec<f64> = (0..12).map(f64::from).collect();
+    let op = Op::new("shuffle_channel_grad")
+        .input("Out@GRAD", &["d"])
+        .output("X@GRAD", &["g"])
+        .attr("group", AttrValue::Int(2));
+    let feeds = vec![(
+        "d".to_string(),
+        Tensor::from_vec(&[1, 6, 2, 1], d).expect("d"),
+    )];
+    let got = run_ops(&[op], &feeds, &["g".to_string()]);
+    // Channels [0 1 2 | 3 4 5] interleaved: 0 3 1 4 2 5.
+    assert_eq!(
+        got[0].values::<f64>().expect("f64"),
+        &[0.0, 1.0, 6.0, 7.0, 2.0, 3.0, 8.0, 9.0, 4.0, 5.0, 10.0, 11.0]
+    );
+}
+
 #[test]
 fn elementwise_grads_with_broadcasting_match_finite_differences() {
     let mut rng = Rng(7);
@@ -589,6 +689,105 @@ fn manipulation_grads_match_finite_differences() {
         }
         c.check(&mut rng);
     }
+    // gather_nd: a repeated index row gets both gradients; rows of depth
+    // 1 (whole slices) and of full depth (single elements).
+    for (shape, index) in [
+        (vec![3, 2], vec![0i64, 1, 2, 0, 0, 1]),
+        (vec![2, 1], vec![2, 2]),
+    ] {
+        Case::new("gather_nd")
+            .input("X", rng.tensor(&[3, 2, 4], -1.0, 1.0))
+            .input("Index", labels(&shape, index))
+            .constant("Index")
+            .check(&mut rng);
+    }
+    // scatter: Updates' gradient (X's is 1.x's, not the derivative, see
+    // scatter_grad_passes_the_whole_gradient_to_x_as_1x_did); without
+    // overwrite a repeated id sums its rows, so each gets the gradient.
+    for (ids, overwrite) in [(vec![3, 0], true), (vec![1, 3, 1], false)] {
+        Case::new("scatter")
+            .input("X", rng.tensor(&[4, 2, 3], -1.0, 1.0))
+            .input("Ids", labels(&[ids.len() as i64], ids.clone()))
+            .input("Updates", rng.tensor(&[ids.len() as i64, 2, 3], -1.0, 1.0))
+            .attr("overwrite", AttrValue::Bool(overwrite))
+            .constant("X")
+            .constant("Ids")
+            .check(&mut rng);
+    }
+    // crop: a box by the attributes, by Y's dims and an Offsets tensor.
+    Case::new("crop")
+        .input("X", rng.tensor(&[3, 4, 5], -1.0, 1.0))
+        .attr("shape", AttrValue::Ints(vec![-1, 2, 3]))
+        .attr("offsets", AttrValue::Ints(vec![0, 1, 2]))
+        .check(&mut rng);
+    Case::new("crop")
+        .input("X", rng.tensor(&[3, 4, 5], -1.0, 1.0))
+        .input("Y", rng.tensor(&[2, 2, 2], -1.0, 1.0))
+        .input(
+            "Offsets",
+            Tensor::from_vec(&[3], vec![1i32, 2, 0]).expect("offsets"),
+        )
+        .constant("Offsets")
+        .check(&mut rng);
+    // pad2d: a reflected or repeated element gets every copy's gradient.
+    for (mode, format, shape) in [
+        ("constant", "NCHW", [2, 2, 3, 4]),
+        ("reflect", "NCHW", [2, 2, 3, 4]),
+        ("edge", "NCHW", [1, 2, 3, 4]),
+        ("reflect", "NHWC", [2, 3, 4, 2]),
+        ("edge", "NHWC", [1, 3, 4, 2]),
+    ] {
+        Case::new("pad2d")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .attr("paddings", AttrValue::Ints(vec![2, 1, 0, 3]))
+            .attr("mode", AttrValue::String(mode.into()))
+            .attr("pad_value", AttrValue::Float(0.5))
+            .attr("data_format", AttrValue::String(format.into()))
+            .check(&mut rng);
+    }
+    Case::new("pad2d")
+        .input("X", rng.tensor(&[1, 2, 3, 3], -1.0, 1.0))
+        .input(
+            "Paddings",
+            Tensor::from_vec(&[4], vec![1i32, 2, 2, 0]).expect("paddings"),
+        )
+        .attr("paddings", AttrValue::Ints(vec![]))
+        .attr("mode", AttrValue::String("reflect".into()))
+        .constant("Paddings")
+        .check(&mut rng);
+    // pad_constant_like: only Y (the padded one) has a gradient.
+    Case::new("pad_constant_like")
+        .input("X", rng.tensor(&[3, 4, 2], -1.0, 1.0))
+        .input("Y", rng.tensor(&[2, 4, 1], -1.0, 1.0))
+        .attr("pad_value", AttrValue::Float(-2.0))
+        .check(&mut rng);
+    // Ops that only move elements: the gradient moves back.
+    for format in ["NCHW", "NHWC"] {
+        Case::new("pixel_shuffle")
+            .input("X", rng.tensor(&[2, 8, 2, 8], -1.0, 1.0))
+            .attr("upscale_factor", AttrValue::Int(2))
+            .attr("data_format", AttrValue::String(format.into()))
+            .check(&mut rng);
+    }
+    Case::new("space_to_depth")
+        .input("X", rng.tensor(&[2, 8, 4, 6], -1.0, 1.0))
+        .attr("blocksize", AttrValue::Long(2))
+        .check(&mut rng);
+    // maxout: the gradient goes to the max of each group (random inputs
+    // have no ties), channels first or last.
+    for (axis, shape) in [(1, [2, 6, 3, 2]), (3, [2, 3, 2, 6])] {
+        Case::new("maxout")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .attr("groups", AttrValue::Int(3))
+            .attr("axis", AttrValue::Int(axis))
+            .check(&mut rng);
+    }
+    // expand_as tiles X to the target's dims: the copies' gradients add up.
+    Case::new("expand_as")
+        .input("X", rng.tensor(&[2, 1, 3], -1.0, 1.0))
+        .input("target_tensor", rng.tensor(&[4, 3, 6], -1.0, 1.0))
+        .constant("target_tensor")
+        .check(&mut rng);
     // squeeze2/unsqueeze2 only move dims: the gradient gets X's back.
     Case::new("squeeze2")
         .input("X", rng.tensor(&[3, 1, 2], -1.0, 1.0))
@@ -614,6 +813,112 @@ fn manipulation_grads_match_finite_differences() {
             .attr("decrease_axis", AttrValue::Ints(decrease))
             .check(&mut rng);
     }
+}
+
+/// hierarchical_sigmoid's gradients of X, W and Bias, over the default
+/// tree (codes of 2 and 3 bits for 6 classes) and a custom one (paths
+/// ending at a -1).
+#[test]
+fn hierarchical_sigmoid_grads_match_finite_differences() {
+    let mut rng = Rng(37);
+    Case::new("hierarchical_sigmoid")
+        .input("X", rng.tensor(&[5, 3], -1.0, 1.0))
+        .input("W", rng.tensor(&[5, 3], -1.0, 1.0))
+        .input("Label", labels(&[5, 1], vec![0, 5, 2, 3, 1]))
+        .input("Bias", rng.tensor(&[5, 1], -1.0, 1.0))
+        .attr("num_classes", AttrValue::Int(6))
+        .outputs(&["Out", "PreOut", "W_Out"])
+        .constant("Label")
+        .check(&mut rng);
+    Case::new("hierarchical_sigmoid")
+        .input("X", rng.tensor(&[3, 2], -1.0, 1.0))
+        .input("W", rng.tensor(&[4, 2], -1.0, 1.0))
+        .input("Label", labels(&[3, 1], vec![0, 1, 2]))
+        .input(
+            "PathTable",
+            labels(&[3, 3], vec![0, 2, -1, 1, 3, 0, 3, -1, -1]),
+        )
+        .input("PathCode", labels(&[3, 3], vec![1, 0, 0, 0, 1, 1, 1, 0, 0]))
+        .attr("num_classes", AttrValue::Int(4))
+        .outputs(&["Out", "PreOut", "W_Out"])
+        .constant("Label")
+        .constant("PathTable")
+        .constant("PathCode")
+        .check(&mut rng);
+}
+
+/// hard_swish (below its threshold, where 1.x's gradient is the
+/// derivative; past it 1.x's is 1 whatever threshold / scale is) and
+/// soft_relu (inside its clip).
+#[test]
+fn hard_swish_and_soft_relu_grads_match_finite_differences() {
+    let mut rng = Rng(43);
+    for (t, sc, o) in [(6.0, 6.0, 3.0), (4.0, 5.0, 2.0)] {
+        Case::new("hard_swish")
+            .input("X", rng.tensor(&[3, 4], -1.0, 1.0))
+            .attr("threshold", AttrValue::Float(t))
+            .attr("scale", AttrValue::Float(sc))
+            .attr("offset", AttrValue::Float(o))
+            .check(&mut rng);
+    }
+    Case::new("soft_relu")
+        .input("X", rng.tensor(&[3, 4], -2.0, 2.0))
+        .attr("threshold", AttrValue::Float(40.0))
+        .check(&mut rng);
+}
+
+/// kldiv_loss's X gradient for each reduction (a zero target entry gets
+/// none).
+#[test]
+fn kldiv_loss_grads_match_finite_differences() {
+    let mut rng = Rng(53);
+    for reduction in ["none", "batchmean", "mean", "sum"] {
+        let mut t = rng
+            .tensor(&[3, 4], 0.1, 1.0)
+            .values::<f64>()
+            .expect("f64")
+            .to_vec();
+        t[5] = 0.0;
+        Case::new("kldiv_loss")
+            .input("X", rng.tensor(&[3, 4], -2.0, 0.0))
+            .input("Target", Tensor::from_vec(&[3, 4], t).expect("target"))
+            .attr("reduction", AttrValue::String(reduction.into()))
+            .outputs(&["Loss"])
+            .constant("Target")
+            .check(&mut rng);
+    }
+}
+
+/// affine_channel's gradients of X, Scale and Bias, channels first
+/// (rank 4 and rank 2) or last.
+#[test]
+fn affine_channel_grads_match_finite_differences() {
+    let mut rng = Rng(61);
+    for (shape, layout, c) in [
+        (vec![2, 3, 2, 2], "NCHW", 3),
+        (vec![4, 3], "NCHW", 3),
+        (vec![2, 2, 3, 4], "NHWC", 4),
+    ] {
+        Case::new("affine_channel")
+            .input("X", rng.tensor(&shape, -1.0, 1.0))
+            .input("Scale", rng.tensor(&[c], -1.0, 1.0))
+            .input("Bias", rng.tensor(&[c], -1.0, 1.0))
+            .attr("data_layout", AttrValue::String(layout.into()))
+            .check(&mut rng);
+    }
+}
+
+/// bpr_loss's X gradient (1.x's kernel: the label's entry against each
+/// other class).
+#[test]
+fn bpr_loss_grads_match_finite_differences() {
+    let mut rng = Rng(73);
+    Case::new("bpr_loss")
+        .input("X", rng.tensor(&[3, 4], -2.0, 2.0))
+        .input("Label", labels(&[3, 1], vec![0, 3, 1]))
+        .outputs(&["Y"])
+        .constant("Label")
+        .check(&mut rng);
 }
 
 #[test]

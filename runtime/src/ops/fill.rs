@@ -29,6 +29,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("select_input", select_input);
     r.add("select_output", select_output);
     r.add("uniform_random", uniform_random);
+    r.add("sampling_id", sampling_id);
     r.add("uniform_random_batch_size_like", uniform_random);
     r.add("gaussian_random", gaussian_random);
     r.add("truncated_gaussian_random", truncated_gaussian_random);
@@ -563,6 +564,127 @@ fn cast_source(src: Source, to: VarKind) -> Box<Tensor> {
     }))
 }
 
+/// `std::minstd_rand` (`x = 48271 x mod (2^31 - 1)`), which 1.x's
+/// sampling_id drew from.
+struct MinStd(u64);
+
+impl MinStd {
+    const M: u64 = 2_147_483_647;
+
+    /// libstdc++'s `seed(s)`: `s mod m`, 0 made 1.
+    fn new(seed: u32) -> MinStd {
+        let x = u64::from(seed) % MinStd::M;
+        MinStd(if x == 0 { 1 } else { x })
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0 * 48_271 % MinStd::M;
+        self.0
+    }
+
+    /// libstdc++'s `generate_canonical<float, 24>`: one draw (its range,
+    /// 2^31 - 2 values, rounds to 2^31 in float).
+    fn canonical_f32(&mut self) -> f32 {
+        let r = ((self.next() - 1) as f32) / (2_147_483_646u32 as f32);
+        if r >= 1.0 {
+            1.0f32.next_down_compat()
+        } else {
+            r
+        }
+    }
+
+    /// `generate_canonical<double, 53>`: two draws.
+    fn canonical_f64(&mut self) -> f64 {
+        let range = 2_147_483_646.0f64;
+        let sum = (self.next() - 1) as f64 + (self.next() - 1) as f64 * range;
+        let r = sum / (range * range);
+        if r >= 1.0 {
+            1.0f64.next_down_compat()
+        } else {
+            r
+        }
+    }
+}
+
+/// The largest float below 1.
+trait NextDown {
+    fn next_down_compat(self) -> Self;
+}
+
+impl NextDown for f32 {
+    fn next_down_compat(self) -> f32 {
+        f32::from_bits(self.to_bits() - 1)
+    }
+}
+
+impl NextDown for f64 {
+    fn next_down_compat(self) -> f64 {
+        f64::from_bits(self.to_bits() - 1)
+    }
+}
+
+/// `sampling_id` (1.x's CPU kernel): for each row of probabilities, a
+/// uniform draw `r` in `[min, max)` from `minstd_rand(seed)` (seeded anew
+/// each run; seed 0 takes a seed from the session's engine where 1.x
+/// took `random_device`'s), and the first class where `r` minus the
+/// probabilities so far drops below 0 (the last if none), as int64.
+fn sampling_id(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let (min, max) = (l.float_or("min", 0.0)?, l.float_or("max", 1.0)?);
+    let seed = l.int_or("seed", 0)? as u32;
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let [rows, width] = match t.shape() {
+            &[r, w] => [r.max(0) as usize, w.max(0) as usize],
+            other => {
+                return Err(KernelError::Shape(format!(
+                    "sampling_id: X must be 2-D, it is {other:?}"
+                )))
+            }
+        };
+        let seed = if seed == 0 {
+            random::with_engine(0, |e| e.next_u64() as u32)
+        } else {
+            seed
+        };
+        let mut engine = MinStd::new(seed);
+        let mut ids = Vec::with_capacity(rows);
+        if let Some(v) = t.values::<f32>() {
+            let (lo, hi) = (min as f32, max as f32);
+            for row in v.chunks(width.max(1)).take(rows) {
+                let mut r = engine.canonical_f32() * (hi - lo) + lo;
+                let mut idx = width as i64 - 1;
+                for (j, &p) in row.iter().enumerate() {
+                    r -= p;
+                    if r < 0.0 {
+                        idx = j as i64;
+                        break;
+                    }
+                }
+                ids.push(idx);
+            }
+        } else if let Some(v) = t.values::<f64>() {
+            for row in v.chunks(width.max(1)).take(rows) {
+                let mut r = engine.canonical_f64() * (max - min) + min;
+                let mut idx = width as i64 - 1;
+                for (j, &p) in row.iter().enumerate() {
+                    r -= p;
+                    if r < 0.0 {
+                        idx = j as i64;
+                        break;
+                    }
+                }
+                ids.push(idx);
+            }
+        } else {
+            return Err(super::float::needs_float("sampling_id", &t));
+        }
+        drop(t);
+        s.set_tensor(&out, Tensor::from_vec(&[rows as i64], ids)?);
+        Ok(())
+    })
+}
+
 /// Runs `$body` with `$T` the Rust type of a number `dtype`: `range` and
 /// `linspace` compute in the tensors' own type, as Paddle's kernels (templates
 /// over float, double, int and int64) do, so a float32 `range` adds up in
@@ -779,5 +901,14 @@ mod tests {
             Some(&[9007199254740993][..]),
             "exact beyond 2^53"
         );
+    }
+
+    /// C++'s [rand.predef]: the 10000th draw of a default-constructed
+    /// (seed 1) `minstd_rand` is 399268537.
+    #[test]
+    fn minstd_matches_the_standard() {
+        let mut e = MinStd::new(1);
+        let last = (0..10_000).map(|_| e.next()).last();
+        assert_eq!(last, Some(399_268_537));
     }
 }

@@ -28,6 +28,12 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("margin_rank_loss", margin_rank_loss);
     r.add("margin_rank_loss_grad", margin_rank_loss_grad);
     r.add("rank_loss", rank_loss);
+    r.add("hierarchical_sigmoid", hierarchical_sigmoid);
+    r.add("hierarchical_sigmoid_grad", hierarchical_sigmoid_grad);
+    r.add("kldiv_loss", kldiv_loss);
+    r.add("kldiv_loss_grad", kldiv_loss_grad);
+    r.add("bpr_loss", bpr_loss);
+    r.add("bpr_loss_grad", bpr_loss_grad);
     r.add("rank_loss_grad", rank_loss_grad);
 }
 
@@ -1142,6 +1148,489 @@ fn rank_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let [gl, gr] = by_float!("rank_loss_grad", &*ts[0], run(&ins))?;
         drop(ts);
         float::set_grads(s, vec![(&dl, Some(gl)), (&dr, Some(gr))]);
+        Ok(())
+    })
+}
+
+/// Each sample's path in `hierarchical_sigmoid`'s tree: the rows of `W`
+/// (and `Bias`) it goes through and the bit taken at each.
+type Paths = Vec<Vec<(usize, bool)>>;
+
+/// The paths of the default tree (class `c`'s code is `c + num_classes`:
+/// bit `j` is taken at row `(code >> (j + 1)) - 1`, for as many bits as
+/// follow its leading one) or of a custom one (`PathTable`'s rows up to
+/// their first negative entry, `PathCode`'s bits).
+fn hsigmoid_paths(
+    labels: &[i64],
+    num_classes: i64,
+    custom: Option<(&Tensor, &Tensor)>,
+    rows: usize,
+) -> Result<Paths, KernelError> {
+    let checked = |r: i64| {
+        usize::try_from(r)
+            .ok()
+            .filter(|&r| r < rows)
+            .ok_or_else(|| {
+                KernelError::Invalid(format!(
+                    "hierarchical_sigmoid: tree node {r} is out of range for W's {rows} rows"
+                ))
+            })
+    };
+    match custom {
+        None => labels
+            .iter()
+            .map(|&l| {
+                if !(0..num_classes).contains(&l) {
+                    return Err(KernelError::Invalid(format!(
+                        "hierarchical_sigmoid: label {l} is out of range for {num_classes} classes"
+                    )));
+                }
+                let code = l + num_classes;
+                let len = 63 - code.leading_zeros() as usize;
+                (0..len)
+                    .map(|j| Ok((checked((code >> (j + 1)) - 1)?, code & (1 << j) != 0)))
+                    .collect()
+            })
+            .collect(),
+        Some((table, code)) => {
+            let width = table.shape().get(1).copied().unwrap_or(0).max(0) as usize;
+            if table.shape() != code.shape()
+                || table.shape().first().map(|&n| n as usize) != Some(labels.len())
+            {
+                return Err(KernelError::Shape(format!(
+                    "hierarchical_sigmoid: PathTable {:?} and PathCode {:?} must give one row per label ({})",
+                    table.shape(),
+                    code.shape(),
+                    labels.len()
+                )));
+            }
+            let (t, c) = (i64s(table)?, i64s(code)?);
+            (0..labels.len())
+                .map(|i| {
+                    let row = &t[i * width..(i + 1) * width];
+                    let len = row.iter().position(|&v| v < 0).unwrap_or(width);
+                    (0..len)
+                        .map(|j| Ok((checked(row[j])?, c[i * width + j] != 0)))
+                        .collect()
+                })
+                .collect()
+        }
+    }
+}
+
+/// What the op and its grad read alike: `X` as rows, `W`, the paths and
+/// the width of `PreOut`.
+struct Hsigmoid {
+    x: Vec<f64>,
+    dim: usize,
+    w: Vec<f64>,
+    paths: Paths,
+    width: usize,
+}
+
+impl Hsigmoid {
+    fn read(
+        s: &crate::scope::Vars,
+        refs: &HsigmoidRefs,
+        num_classes: i64,
+    ) -> Result<Hsigmoid, KernelError> {
+        let (xt, wt, lt) = (
+            s.tensor(&refs.x)?,
+            s.tensor(&refs.w)?,
+            s.tensor(&refs.label)?,
+        );
+        let [n, dim] = match xt.shape() {
+            &[n, d] => [n.max(0) as usize, d.max(0) as usize],
+            other => {
+                return Err(KernelError::Shape(format!(
+                    "hierarchical_sigmoid: X must be 2-D, it is {other:?}"
+                )))
+            }
+        };
+        let rows = wt.shape().first().copied().unwrap_or(0).max(0) as usize;
+        if wt.shape().len() != 2 || wt.shape()[1] as usize != dim {
+            return Err(KernelError::Shape(format!(
+                "hierarchical_sigmoid: W {:?} does not fit X {:?}",
+                wt.shape(),
+                xt.shape()
+            )));
+        }
+        let labels = i64s(&lt)?.into_owned();
+        if labels.len() != n {
+            return Err(KernelError::Shape(format!(
+                "hierarchical_sigmoid: Label {:?} must give one class per row of X {:?}",
+                lt.shape(),
+                xt.shape()
+            )));
+        }
+        let (paths, width) = match &refs.custom {
+            Some((t, c)) => {
+                let (t, c) = (s.tensor(t)?, s.tensor(c)?);
+                let width = t.shape().get(1).copied().unwrap_or(0).max(0) as usize;
+                (
+                    hsigmoid_paths(&labels, num_classes, Some((&t, &c)), rows)?,
+                    width,
+                )
+            }
+            None => (
+                hsigmoid_paths(&labels, num_classes, None, rows)?,
+                fluidc_transpiler::ops::loss::hsigmoid_code_length(num_classes) as usize,
+            ),
+        };
+        Ok(Hsigmoid {
+            x: f64s(&xt, "hierarchical_sigmoid")?.into_owned(),
+            dim,
+            w: f64s(&wt, "hierarchical_sigmoid")?.into_owned(),
+            paths,
+            width,
+        })
+    }
+}
+
+/// The variables of `hierarchical_sigmoid` and its grad.
+struct HsigmoidRefs {
+    x: crate::scope::VarRef,
+    w: crate::scope::VarRef,
+    label: crate::scope::VarRef,
+    bias: Option<crate::scope::VarRef>,
+    custom: Option<(crate::scope::VarRef, crate::scope::VarRef)>,
+}
+
+impl HsigmoidRefs {
+    fn read(l: &OpReader) -> Result<HsigmoidRefs, KernelError> {
+        let custom = match (l.opt_input("PathTable")?, l.opt_input("PathCode")?) {
+            (Some(t), Some(c)) => Some((t, c)),
+            (None, None) => None,
+            _ => {
+                return Err(KernelError::MissingInput(
+                    "hierarchical_sigmoid needs both PathTable and PathCode for a custom tree"
+                        .into(),
+                ))
+            }
+        };
+        Ok(HsigmoidRefs {
+            x: l.input("X")?,
+            w: l.input("W")?,
+            label: l.input("Label")?,
+            bias: l.opt_input("Bias")?,
+            custom,
+        })
+    }
+}
+
+/// `hierarchical_sigmoid` (1.x's CPU kernel): for each node on a sample's
+/// path, `p = clip(W[node] . x + Bias[node], -40, 40)`; `PreOut` holds
+/// `log(1 + e^p)` (`log 2` past the end of a shorter path, which the loss
+/// also counts, as 1.x's did) and `Out` their row sum minus the `p` of the
+/// nodes whose bit is 1.
+fn hierarchical_sigmoid(l: &OpReader) -> Result<Exec, KernelError> {
+    let refs = HsigmoidRefs::read(l)?;
+    let (out, pre_out) = (l.output("Out")?, l.output("PreOut")?);
+    // `W_Out` is `W` in 1.x's layer; another variable gets `W`'s values.
+    let w_out = if l.op.outputs_of("W_Out") == l.op.inputs_of("W") {
+        None
+    } else {
+        l.opt_output("W_Out")?
+    };
+    let num_classes = l.int("num_classes")?;
+    if l.bool_or("remote_prefetch", false)? {
+        return Err(KernelError::Unsupported(
+            "hierarchical_sigmoid with remote_prefetch (a distributed parameter table) is not supported".into(),
+        ));
+    }
+    compute(move |s| {
+        let h = Hsigmoid::read(s, &refs, num_classes)?;
+        let bias = match &refs.bias {
+            Some(b) => Some(f64s(&*s.tensor(b)?, "hierarchical_sigmoid")?.into_owned()),
+            None => None,
+        };
+        let dtype = s.tensor(&refs.x)?.dtype();
+        let n = h.paths.len();
+        let mut pre = vec![0.0; n * h.width];
+        let mut loss = vec![0.0; n];
+        for (i, path) in h.paths.iter().enumerate() {
+            let x = &h.x[i * h.dim..(i + 1) * h.dim];
+            for (j, &(node, bit)) in path.iter().enumerate().take(h.width) {
+                let w = &h.w[node * h.dim..(node + 1) * h.dim];
+                let b = bias
+                    .as_ref()
+                    .and_then(|b| b.get(node))
+                    .copied()
+                    .unwrap_or(0.0);
+                let p = (b + w.iter().zip(x).map(|(a, c)| a * c).sum::<f64>()).clamp(-40.0, 40.0);
+                pre[i * h.width + j] = p;
+                if bit {
+                    loss[i] -= p;
+                }
+            }
+            for p in &mut pre[i * h.width..(i + 1) * h.width] {
+                *p = p.exp().ln_1p();
+                loss[i] += *p;
+            }
+        }
+        let w = h.width as i64;
+        s.set_tensor(&pre_out, float::tensor(dtype, &[n as i64, w], pre)?);
+        s.set_tensor(&out, float::tensor(dtype, &[n as i64, 1], loss)?);
+        if let Some(w_out) = &w_out {
+            let w = s.tensor(&refs.w)?.into_owned();
+            s.set_tensor(w_out, w);
+        }
+        Ok(())
+    })
+}
+
+/// `hierarchical_sigmoid_grad`: `g = sigmoid(p) - bit` for each node on the
+/// path (from `PreOut`: `1 - 1 / e^PreOut`; the clip is not
+/// differentiated, as 1.x's was not) times `Out@GRAD`; `Bias@GRAD[node] +=
+/// g`, `W@GRAD[node] += g x`, `X@GRAD += g W[node]`.
+fn hierarchical_sigmoid_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let refs = HsigmoidRefs::read(l)?;
+    let (pre_out, dout) = (l.input("PreOut")?, l.input("Out@GRAD")?);
+    let (dx, dw, db) = (
+        l.opt_output("X@GRAD")?,
+        l.opt_output("W@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+    );
+    let num_classes = l.int("num_classes")?;
+    if l.bool_or("is_sparse", false)? {
+        return Err(KernelError::Unsupported(
+            "hierarchical_sigmoid_grad with is_sparse (a SelectedRows W@GRAD) is not supported"
+                .into(),
+        ));
+    }
+    compute(move |s| {
+        let h = Hsigmoid::read(s, &refs, num_classes)?;
+        let (pt, dt) = (s.tensor(&pre_out)?, s.tensor(&dout)?);
+        let pre = f64s(&pt, "hierarchical_sigmoid_grad")?;
+        let d = f64s(&dt, "hierarchical_sigmoid_grad")?;
+        let n = h.paths.len();
+        if pre.len() != n * h.width || d.len() != n {
+            return Err(KernelError::Shape(format!(
+                "hierarchical_sigmoid_grad: PreOut {:?} or Out@GRAD {:?} does not fit {n} samples",
+                pt.shape(),
+                dt.shape()
+            )));
+        }
+        let dtype = dt.dtype();
+        let rows = h.w.len() / h.dim.max(1);
+        let (mut gx, mut gw, mut gb) =
+            (vec![0.0; h.x.len()], vec![0.0; h.w.len()], vec![0.0; rows]);
+        for (i, path) in h.paths.iter().enumerate() {
+            for (j, &(node, bit)) in path.iter().enumerate().take(h.width) {
+                let mut g = 1.0 - 1.0 / pre[i * h.width + j].exp();
+                if bit {
+                    g -= 1.0;
+                }
+                g *= d[i];
+                gb[node] += g;
+                for k in 0..h.dim {
+                    gw[node * h.dim + k] += g * h.x[i * h.dim + k];
+                    gx[i * h.dim + k] += g * h.w[node * h.dim + k];
+                }
+            }
+        }
+        drop((pt, dt));
+        let (xs, ws) = (
+            vec![n as i64, h.dim as i64],
+            vec![rows as i64, h.dim as i64],
+        );
+        float::set_grads(
+            s,
+            vec![
+                (&dx, Some(float::tensor(dtype, &xs, gx)?)),
+                (&dw, Some(float::tensor(dtype, &ws, gw)?)),
+                (&db, Some(float::tensor(dtype, &[rows as i64, 1], gb)?)),
+            ],
+        );
+        Ok(())
+    })
+}
+
+/// `kldiv_loss`'s `reduction`, checked; the divisor of the summed loss
+/// (`None`: not reduced) for `X` of dims `x`.
+fn kldiv_divisor(reduction: &str, x: &[i64]) -> Result<Option<f64>, KernelError> {
+    let numel = x.iter().product::<i64>().max(0) as f64;
+    match reduction {
+        "none" => Ok(None),
+        "sum" => Ok(Some(1.0)),
+        "mean" => Ok(Some(numel)),
+        "batchmean" => Ok(Some(x.first().copied().unwrap_or(0) as f64)),
+        other => Err(KernelError::Attribute(format!(
+            "kldiv_loss: reduction must be none, batchmean, mean or sum, not {other:?}"
+        ))),
+    }
+}
+
+/// Whether `log_target` (Paddle 3.3.1's attribute, which 1.x lacked) asks
+/// for a target given as its log: refused, as 1.x had no such target.
+fn kldiv_reduction(l: &OpReader) -> Result<String, KernelError> {
+    if l.bool_or("log_target", false)? {
+        return Err(KernelError::Unsupported(
+            "kldiv_loss with log_target is not supported (1.x's op took the target itself)".into(),
+        ));
+    }
+    Ok(l.string("reduction")?.unwrap_or("mean").to_string())
+}
+
+/// `kldiv_loss` (1.x's): `target * (log(target) - x)` where the target is
+/// positive, else 0; then summed and divided as `reduction` says.
+fn kldiv_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, target, out) = (l.input("X")?, l.input("Target")?, l.output("Loss")?);
+    let reduction = kldiv_reduction(l)?;
+    compute(move |s| {
+        let (xt, tt) = (s.tensor(&x)?, s.tensor(&target)?);
+        if xt.shape() != tt.shape() {
+            return Err(KernelError::Shape(format!(
+                "kldiv_loss: Target {:?} must be shaped as X {:?}",
+                tt.shape(),
+                xt.shape()
+            )));
+        }
+        let (xv, tv) = (f64s(&xt, "kldiv_loss")?, f64s(&tt, "kldiv_loss")?);
+        let each: Vec<f64> = xv
+            .iter()
+            .zip(tv.iter())
+            .map(|(&x, &t)| if t <= 0.0 { 0.0 } else { t * (t.ln() - x) })
+            .collect();
+        let r = match kldiv_divisor(&reduction, xt.shape())? {
+            None => float::tensor(xt.dtype(), xt.shape(), each)?,
+            Some(n) => float::tensor(xt.dtype(), &[1], vec![each.iter().sum::<f64>() / n])?,
+        };
+        drop((xt, tt));
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `kldiv_loss_grad`: `-target * Loss@GRAD` where the target is positive
+/// (0 elsewhere), divided as the forward reduction divided.
+fn kldiv_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, target, dloss) = (l.input("X")?, l.input("Target")?, l.input("Loss@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let reduction = kldiv_reduction(l)?;
+    compute(move |s| {
+        let (xt, tt, dt) = (s.tensor(&x)?, s.tensor(&target)?, s.tensor(&dloss)?);
+        let tv = f64s(&tt, "kldiv_loss_grad")?;
+        let d = f64s(&dt, "kldiv_loss_grad")?;
+        let divisor = kldiv_divisor(&reduction, xt.shape())?;
+        let want = if divisor.is_some() { 1 } else { tv.len() };
+        if tv.len() != xt.numel() || d.len() != want {
+            return Err(KernelError::Shape(format!(
+                "kldiv_loss_grad: Target {:?} or Loss@GRAD {:?} does not fit X {:?}",
+                tt.shape(),
+                dt.shape(),
+                xt.shape()
+            )));
+        }
+        let g = tv
+            .iter()
+            .enumerate()
+            .map(|(k, &t)| {
+                let dk = if divisor.is_some() { d[0] } else { d[k] };
+                let v = if t > 0.0 { -t * dk } else { 0.0 };
+                v / divisor.unwrap_or(1.0)
+            })
+            .collect();
+        let r = float::tensor(dt.dtype(), xt.shape(), g)?;
+        drop((xt, tt, dt));
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `bpr_loss`'s rows: `X` as `[rows, classes]` and each row's label,
+/// checked.
+fn bpr_rows(x: &Tensor, label: &Tensor) -> Result<(usize, usize, Vec<usize>), KernelError> {
+    let Some((&c, _)) = x.shape().split_last() else {
+        return Err(KernelError::Shape(
+            "bpr_loss: X must have a rank of at least 1".into(),
+        ));
+    };
+    let c = c.max(0) as usize;
+    let rows = x.numel() / c.max(1);
+    let labels = i64s(label)?
+        .iter()
+        .map(|&l| {
+            usize::try_from(l).ok().filter(|&l| l < c).ok_or_else(|| {
+                KernelError::Invalid(format!(
+                    "bpr_loss: label {l} is out of range for {c} classes"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if labels.len() != rows || c < 2 {
+        return Err(KernelError::Shape(format!(
+            "bpr_loss: Label {:?} must give one class (of at least 2) per row of X {:?}",
+            label.shape(),
+            x.shape()
+        )));
+    }
+    Ok((rows, c, labels))
+}
+
+/// `bpr_loss` (Bayesian personalized ranking, 1.x): each row's mean over
+/// the other classes of `log(1 + e^(x_j - x_label))`.
+fn bpr_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, label, y) = (l.input("X")?, l.input("Label")?, l.output("Y")?);
+    compute(move |s| {
+        let (xt, lt) = (s.tensor(&x)?, s.tensor(&label)?);
+        let (rows, c, labels) = bpr_rows(&xt, &lt)?;
+        let v = f64s(&xt, "bpr_loss")?;
+        let loss: Vec<f64> = (0..rows)
+            .map(|i| {
+                let (row, p) = (&v[i * c..(i + 1) * c], labels[i]);
+                let sum: f64 = (0..c)
+                    .filter(|&j| j != p)
+                    .map(|j| tolerable(-(1.0 + tolerable((row[j] - row[p]).exp())).ln()))
+                    .sum();
+                -sum / (c - 1) as f64
+            })
+            .collect();
+        let mut dims = xt.shape().to_vec();
+        if let Some(last) = dims.last_mut() {
+            *last = 1;
+        }
+        let r = float::tensor(xt.dtype(), &dims, loss)?;
+        drop((xt, lt));
+        s.set_tensor(&y, r);
+        Ok(())
+    })
+}
+
+/// `bpr_loss_grad`: for each other class `j` of a row, `g = -Y@GRAD /
+/// ((classes - 1) (1 + e^(x_label - x_j)))` goes to the label's entry and
+/// `-g` to `j`'s.
+fn bpr_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, label, dy) = (l.input("X")?, l.input("Label")?, l.input("Y@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, lt, dt) = (s.tensor(&x)?, s.tensor(&label)?, s.tensor(&dy)?);
+        let (rows, c, labels) = bpr_rows(&xt, &lt)?;
+        let (v, d) = (f64s(&xt, "bpr_loss_grad")?, f64s(&dt, "bpr_loss_grad")?);
+        if d.len() != rows {
+            return Err(KernelError::Shape(format!(
+                "bpr_loss_grad: Y@GRAD {:?} must hold one value per row of X {:?}",
+                dt.shape(),
+                xt.shape()
+            )));
+        }
+        let mut g = vec![0.0; v.len()];
+        for i in 0..rows {
+            let p = i * c + labels[i];
+            for j in (0..c).filter(|&j| j != labels[i]) {
+                let n = i * c + j;
+                let grad = -d[i] / ((c - 1) as f64 * (1.0 + tolerable((v[p] - v[n]).exp())));
+                g[p] += grad;
+                g[n] -= grad;
+            }
+        }
+        let r = float::tensor(dt.dtype(), xt.shape(), g)?;
+        drop((xt, lt, dt));
+        s.set_tensor(&dx, r);
         Ok(())
     })
 }

@@ -15,6 +15,7 @@ use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::{with_data, Element, Tensor};
 use crate::value::Value;
+use fluidc_transpiler::VarKind;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("reshape2", reshape2);
@@ -35,6 +36,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("unstack_grad", unstack_grad);
     r.add("expand", expand);
     r.add("expand_grad", expand_grad);
+    r.add("expand_as", expand_as);
+    r.add("expand_as_grad", expand_as_grad);
     r.add("flatten2", flatten2);
     r.add("flatten2_grad", reshape2_grad);
     r.add("gather", gather);
@@ -46,8 +49,41 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("size", size);
     r.add("where_index", where_index);
     r.add("gather_grad", gather_grad);
+    r.add("scatter", scatter);
+    r.add("scatter_grad", scatter_grad);
+    r.add("gather_nd", gather_nd);
+    r.add("gather_nd_grad", gather_nd_grad);
+    r.add("multiplex", multiplex);
+    r.add("multiplex_grad", multiplex_grad);
     r.add("pad", pad);
     r.add("pad_grad", pad_grad);
+    r.add("crop", crop);
+    r.add("pixel_shuffle", |l| {
+        permuting(l, "upscale_factor", pixel_shuffle_source)
+    });
+    r.add("pixel_shuffle_grad", |l| {
+        permuting_grad(
+            l,
+            "upscale_factor",
+            pixel_shuffle_source,
+            pixel_shuffle_back,
+        )
+    });
+    r.add("shuffle_channel", |l| {
+        permuting(l, "group", shuffle_channel_source)
+    });
+    r.add("shuffle_channel_grad", shuffle_channel_grad);
+    r.add("space_to_depth", |l| {
+        permuting(l, "blocksize", space_to_depth_source)
+    });
+    r.add("space_to_depth_grad", |l| {
+        permuting_grad(l, "blocksize", space_to_depth_source, same_back)
+    });
+    r.add("crop_grad", crop_grad);
+    r.add("pad2d", pad2d);
+    r.add("pad2d_grad", pad2d_grad);
+    r.add("pad_constant_like", pad_constant_like);
+    r.add("pad_constant_like_grad", pad_constant_like_grad);
 }
 
 /// What `gather` takes along its axis: `X` seen as `[outer, n, inner]`
@@ -132,6 +168,302 @@ fn gather(l: &OpReader) -> Result<Exec, KernelError> {
     })
 }
 
+/// The rows of a `[n, inner...]` tensor that `scatter`'s `Ids` name, and
+/// the elements per row; `updates` must hold one row per id.
+fn scatter_rows(
+    x: &[i64],
+    ids: &Tensor,
+    updates: &[i64],
+) -> Result<(Vec<usize>, usize), KernelError> {
+    let Some((&n, rest)) = x.split_first() else {
+        return Err(KernelError::Shape(
+            "scatter X must have a rank of at least 1".into(),
+        ));
+    };
+    if ids.shape().len() != 1 {
+        return Err(KernelError::Shape(format!(
+            "scatter Ids must be 1-D, it is {:?}",
+            ids.shape()
+        )));
+    }
+    let n = n.max(0) as usize;
+    let rows = super::float::i64s(ids)?
+        .iter()
+        .map(|&i| {
+            usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+                KernelError::Invalid(format!("scatter id {i} is out of range for {n} rows"))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if updates.len() != x.len() || updates[1..] != *rest || updates[0] as usize != rows.len() {
+        return Err(KernelError::Shape(format!(
+            "scatter Updates {updates:?} does not fit {} ids into X {x:?}",
+            rows.len()
+        )));
+    }
+    Ok((rows, rest.iter().product::<i64>().max(0) as usize))
+}
+
+/// `a + b` in `T` (wrapping for integers, `or` for bools).
+fn added<T: Element>(a: T, b: T) -> T {
+    match T::KIND {
+        VarKind::Fp32 | VarKind::Fp64 => T::from_f64(a.to_f64() + b.to_f64()),
+        VarKind::Bool => T::from_bool(a.is_nonzero() || b.is_nonzero()),
+        _ => T::from_i64(a.to_i64().wrapping_add(b.to_i64())),
+    }
+}
+
+/// `scatter` (1.x's): `X` with the rows at `Ids` set to the rows of
+/// `Updates`, the last one winning for a repeated id (`overwrite`), or to
+/// the sum of the rows given them (not `overwrite`).
+fn scatter(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, ids, updates) = (l.input("X")?, l.input("Ids")?, l.input("Updates")?);
+    let out = l.output("Out")?;
+    let overwrite = l.bool_or("overwrite", true)?;
+    compute(move |s| {
+        let (xt, it, ut) = (s.tensor(&x)?, s.tensor(&ids)?, s.tensor(&updates)?);
+        let (rows, inner) = scatter_rows(xt.shape(), &it, ut.shape())?;
+        if ut.dtype() != xt.dtype() {
+            return Err(KernelError::Dtype(format!(
+                "scatter Updates is {}, X is {}",
+                crate::tensor::dtype_name(ut.dtype()),
+                crate::tensor::dtype_name(xt.dtype())
+            )));
+        }
+        let data = with_data!(xt.data(), |v: T| {
+            let u = ut.values::<T>().unwrap_or_default();
+            let mut o: Vec<T> = v.to_vec();
+            if !overwrite {
+                for &r in &rows {
+                    o[r * inner..(r + 1) * inner].fill(T::ZERO);
+                }
+            }
+            for (k, &r) in rows.iter().enumerate() {
+                let src = &u[k * inner..(k + 1) * inner];
+                for (dst, &v) in o[r * inner..(r + 1) * inner].iter_mut().zip(src) {
+                    *dst = if overwrite { v } else { added(*dst, v) };
+                }
+            }
+            T::wrap(o.into())
+        });
+        let t = Tensor::new(xt.shape(), data)?;
+        drop((xt, it, ut));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `scatter_grad` as 1.x's CPU kernel made it: `X@GRAD` is `Out@GRAD`
+/// whole (1.x did not zero the scattered rows; Paddle 3.3.1 does), and
+/// `Updates@GRAD` the rows of `Out@GRAD` at `Ids` (each repeated id gets
+/// its row).
+fn scatter_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (ids, updates, dout) = (l.input("Ids")?, l.input("Updates")?, l.input("Out@GRAD")?);
+    let (dx, dupdates) = (l.opt_output("X@GRAD")?, l.opt_output("Updates@GRAD")?);
+    compute(move |s| {
+        let (dt, it, ut) = (
+            s.tensor(&dout)?.into_owned(),
+            s.tensor(&ids)?,
+            s.tensor(&updates)?,
+        );
+        let du = match &dupdates {
+            Some(_) => {
+                let (rows, inner) = scatter_rows(dt.shape(), &it, ut.shape())?;
+                let data = with_data!(dt.data(), |v: T| {
+                    let mut o: Vec<T> = Vec::with_capacity(rows.len() * inner);
+                    for &r in &rows {
+                        o.extend_from_slice(&v[r * inner..(r + 1) * inner]);
+                    }
+                    T::wrap(o.into())
+                });
+                Some(Tensor::new(ut.shape(), data)?)
+            }
+            None => None,
+        };
+        drop((it, ut));
+        super::float::set_grads(s, vec![(&dx, Some(dt)), (&dupdates, du)]);
+        Ok(())
+    })
+}
+
+/// Where each row of `gather_nd`'s `Index` starts in `X` (row-major
+/// offsets), and the elements each one takes.
+fn nd_offsets(x: &[i64], index: &Tensor) -> Result<(Vec<usize>, usize, Vec<i64>), KernelError> {
+    let Some((&depth, lead)) = index.shape().split_last() else {
+        return Err(KernelError::Shape(
+            "gather_nd Index must have a rank of at least 1".into(),
+        ));
+    };
+    let depth = depth.max(0) as usize;
+    if depth > x.len() {
+        return Err(KernelError::Shape(format!(
+            "gather_nd Index rows of {depth} exceed the rank of X {x:?}"
+        )));
+    }
+    let dims: Vec<usize> = x.iter().map(|&d| d.max(0) as usize).collect();
+    let inner: usize = dims[depth..].iter().product();
+    let idx = super::float::i64s(index)?;
+    let count = lead.iter().product::<i64>().max(0) as usize;
+    let mut offsets = Vec::with_capacity(count);
+    for r in 0..count {
+        let mut at = 0usize;
+        for (j, &i) in idx[r * depth..(r + 1) * depth].iter().enumerate() {
+            let i = usize::try_from(i)
+                .ok()
+                .filter(|&i| i < dims[j])
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "gather_nd index {i} is out of range for dim {j} of X {x:?}"
+                    ))
+                })?;
+            at = at * dims[j] + i;
+        }
+        offsets.push(at * inner);
+    }
+    let mut out_shape = lead.to_vec();
+    out_shape.extend_from_slice(&x[depth..]);
+    Ok((offsets, inner, out_shape))
+}
+
+/// `gather_nd`: for each row of `Index` (its last dim), the slice of `X`
+/// it addresses.
+fn gather_nd(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, index, out) = (l.input("X")?, l.input("Index")?, l.output("Out")?);
+    compute(move |s| {
+        let (xt, it) = (s.tensor(&x)?, s.tensor(&index)?);
+        let (offsets, inner, shape) = nd_offsets(xt.shape(), &it)?;
+        let data = with_data!(xt.data(), |v: T| {
+            let mut o: Vec<T> = Vec::with_capacity(crate::tensor::alloc::check(&shape, T::KIND)?);
+            for &at in &offsets {
+                o.extend_from_slice(&v[at..at + inner]);
+            }
+            T::wrap(o.into())
+        });
+        let t = Tensor::new(&shape, data)?;
+        drop((xt, it));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `gather_nd_grad`: `Out@GRAD`'s slices added back where they were taken
+/// from, in zeros shaped as `X`.
+fn gather_nd_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, index, dout) = (l.input("X")?, l.input("Index")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, it, dt) = (s.tensor(&x)?, s.tensor(&index)?, s.tensor(&dout)?);
+        let (offsets, inner, shape) = nd_offsets(xt.shape(), &it)?;
+        if dt.shape() != shape.as_slice() {
+            return Err(KernelError::Shape(format!(
+                "gather_nd Out@GRAD {:?} does not fit its output {shape:?}",
+                dt.shape()
+            )));
+        }
+        let d = super::float::f64s(&dt, "gather_nd_grad")?;
+        let mut grad = vec![0.0; xt.numel()];
+        for (k, &at) in offsets.iter().enumerate() {
+            for (g, v) in grad[at..at + inner]
+                .iter_mut()
+                .zip(&d[k * inner..(k + 1) * inner])
+            {
+                *g += v;
+            }
+        }
+        let t = super::float::tensor(dt.dtype(), xt.shape(), grad)?;
+        drop((xt, it, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// For `multiplex`: which input each row comes from (checked against the
+/// `n` inputs of `rows` rows each), and the elements per row.
+fn multiplex_rows(
+    ids: &Tensor,
+    n: usize,
+    shape: &[i64],
+) -> Result<(Vec<usize>, usize), KernelError> {
+    let rows = shape.first().copied().unwrap_or(0).max(0) as usize;
+    let picks = super::float::i64s(ids)?
+        .iter()
+        .map(|&k| {
+            usize::try_from(k).ok().filter(|&k| k < n).ok_or_else(|| {
+                KernelError::Invalid(format!("multiplex id {k} is out of range for {n} inputs"))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if picks.len() != rows {
+        return Err(KernelError::Shape(format!(
+            "multiplex Ids {:?} does not give one input for each of the {rows} rows",
+            ids.shape()
+        )));
+    }
+    let inner = shape.iter().skip(1).product::<i64>().max(0) as usize;
+    Ok((picks, inner))
+}
+
+/// `multiplex`: row `i` of `Out` is row `i` of input `Ids[i]`.
+fn multiplex(l: &OpReader) -> Result<Exec, KernelError> {
+    let (xs, ids, out) = (l.inputs("X")?, l.input("Ids")?, l.output("Out")?);
+    compute(move |s| {
+        let ts: Vec<Tensor> = xs
+            .iter()
+            .map(|x| s.tensor(x).map(|t| t.into_owned()))
+            .collect::<Result<_, _>>()?;
+        let Some(first) = ts.first() else {
+            return Err(KernelError::MissingInput("multiplex has no inputs".into()));
+        };
+        if let Some(t) = ts
+            .iter()
+            .find(|t| t.shape() != first.shape() || t.dtype() != first.dtype())
+        {
+            return Err(KernelError::Shape(format!(
+                "multiplex: {} {:?} does not fit {} {:?}; the inputs must have one shape and dtype",
+                crate::tensor::dtype_name(t.dtype()),
+                t.shape(),
+                crate::tensor::dtype_name(first.dtype()),
+                first.shape()
+            )));
+        }
+        let (picks, inner) = multiplex_rows(&*s.tensor(&ids)?, ts.len(), first.shape())?;
+        let data = with_data!(first.data(), |_v: T| {
+            let mut o: Vec<T> = Vec::with_capacity(first.numel());
+            for (i, &k) in picks.iter().enumerate() {
+                let v = ts[k].values::<T>().unwrap_or_default();
+                o.extend_from_slice(&v[i * inner..(i + 1) * inner]);
+            }
+            T::wrap(o.into())
+        });
+        let t = Tensor::new(first.shape(), data)?;
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `multiplex_grad`: each input's gradient is zeros but for the rows it
+/// gave `Out`, which get those rows of `Out@GRAD`.
+fn multiplex_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (ids, dout) = (l.input("Ids")?, l.input("Out@GRAD")?);
+    let dxs = outputs_by_position(l, "X@GRAD")?;
+    compute(move |s| {
+        let dt = s.tensor(&dout)?.into_owned();
+        let (picks, inner) = multiplex_rows(&*s.tensor(&ids)?, dxs.len(), dt.shape())?;
+        let d = super::float::f64s(&dt, "multiplex_grad")?;
+        for (k, dx) in dxs.iter().enumerate() {
+            let Some(dx) = dx else { continue };
+            let mut g = vec![0.0; d.len()];
+            for (i, _) in picks.iter().enumerate().filter(|(_, &p)| p == k) {
+                g[i * inner..(i + 1) * inner].copy_from_slice(&d[i * inner..(i + 1) * inner]);
+            }
+            s.set_tensor(dx, super::float::tensor(dt.dtype(), dt.shape(), g)?);
+        }
+        Ok(())
+    })
+}
+
 /// `gather_grad`: `Out@GRAD` put back at the gathered positions of a zero
 /// tensor shaped like `X`. A position gathered twice along axis 0 keeps
 /// the last row's gradient when the op says `overwrite` (1.x's CPU kernel,
@@ -175,6 +507,70 @@ fn gather_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let t = super::float::tensor(dt.dtype(), xt.shape(), grad)?;
         drop((xt, it, dt));
         s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `expand_as`'s repeat counts: each dim of `target` over `X`'s, which
+/// must divide it.
+fn times_to(x: &[i64], target: &[i64]) -> Result<Vec<i64>, KernelError> {
+    if x.len() != target.len() || x.iter().zip(target).any(|(&a, &b)| a <= 0 || b % a != 0) {
+        return Err(KernelError::Shape(format!(
+            "expand_as: X {x:?} does not tile into target_tensor {target:?}"
+        )));
+    }
+    Ok(x.iter().zip(target).map(|(&a, &b)| b / a).collect())
+}
+
+/// `expand_as` (1.x): `X` tiled to the dims of `target_tensor`.
+fn expand_as(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, target, out) = (l.input("X")?, l.input("target_tensor")?, l.output("Out")?);
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let times = times_to(t.shape(), s.tensor(&target)?.shape())?;
+        let (map, shape) = tiled(t.shape(), &times)?;
+        let data = with_data!(t.data(), |v: T| {
+            let out: Vec<T> = map.iter().map(|&i| v[i]).collect();
+            T::wrap(out.into())
+        });
+        let r = Tensor::new(&shape, data)?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `expand_as_grad`: each element of `X` gets the sum of its copies'
+/// `Out@GRAD`.
+fn expand_as_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, target, dout) = (
+        l.input("X")?,
+        l.input("target_tensor")?,
+        l.input("Out@GRAD")?,
+    );
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (t, d) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let times = times_to(t.shape(), s.tensor(&target)?.shape())?;
+        let (map, shape) = tiled(t.shape(), &times)?;
+        if d.shape() != shape.as_slice() {
+            return Err(KernelError::Shape(format!(
+                "expand_as_grad: Out@GRAD {:?} is not X {:?} tiled to {shape:?}",
+                d.shape(),
+                t.shape()
+            )));
+        }
+        let dv = super::float::f64s(&d, "expand_as_grad")?;
+        let mut g = vec![0.0; t.numel()];
+        for (&i, &v) in map.iter().zip(dv.iter()) {
+            g[i] += v;
+        }
+        let r = super::float::tensor(d.dtype(), t.shape(), g)?;
+        drop(dv);
+        drop((t, d));
+        s.set_tensor(&dx, r);
         Ok(())
     })
 }
@@ -724,6 +1120,592 @@ fn expand_grad(l: &OpReader) -> Result<Exec, KernelError> {
         s.set_tensor(&dx, r);
         Ok(())
     })
+}
+
+/// `crop`'s offsets: the `Offsets` tensor (int32, one per dim; not with
+/// the attribute, as 1.x refused both) or the `offsets` attribute.
+fn crop_offsets(
+    s: &Vars,
+    tensor: &Option<VarRef>,
+    attr: &[i64],
+    rank: usize,
+) -> Result<Vec<i64>, KernelError> {
+    let offsets = match tensor {
+        Some(t) => {
+            if !attr.is_empty() {
+                return Err(KernelError::Attribute(
+                    "crop: Input 'Offsets' and attribute 'offsets' should not be used at the same time"
+                        .into(),
+                ));
+            }
+            let t = s.tensor(t)?;
+            if t.shape().len() != 1 {
+                return Err(KernelError::Shape(format!(
+                    "crop: Offsets must be 1-D, it is {:?}",
+                    t.shape()
+                )));
+            }
+            super::float::i64s(&t)?.into_owned()
+        }
+        None => attr.to_vec(),
+    };
+    if offsets.len() != rank {
+        return Err(KernelError::Shape(format!(
+            "crop: offsets {offsets:?} must give one offset per dim of a rank {rank} X"
+        )));
+    }
+    Ok(offsets)
+}
+
+/// Where each element of the box of dims `inner` at `offsets` lies in
+/// `outer`, and the box's dims; an error when it does not fit.
+fn boxed(outer: &[i64], inner: &[i64], offsets: &[i64]) -> Result<Vec<usize>, KernelError> {
+    let mut paddings = Vec::with_capacity(2 * outer.len());
+    for ((&o, &i), &at) in outer.iter().zip(inner).zip(offsets) {
+        let after = o - i - at;
+        if i < 0 || at < 0 || after < 0 {
+            return Err(KernelError::Shape(format!(
+                "a box of {inner:?} at offsets {offsets:?} does not fit in {outer:?}"
+            )));
+        }
+        paddings.extend([at, after]);
+    }
+    Ok(padded(inner, &paddings)?.0)
+}
+
+/// `crop`: the box of `Y`'s dims (or the `shape` attribute's, a -1 first
+/// dim being `X`'s) at the offsets, out of `X`.
+fn crop(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let (y, offsets_t) = (l.opt_input("Y")?, l.opt_input("Offsets")?);
+    let shape = l.ints("shape")?.unwrap_or_default();
+    let offsets = l.ints("offsets")?.unwrap_or_default();
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let mut dims = match &y {
+            Some(y) => s.tensor(y)?.shape().to_vec(),
+            None => shape.clone(),
+        };
+        if dims.len() != xt.shape().len() {
+            return Err(KernelError::Shape(format!(
+                "crop: the shape {dims:?} must have the rank of X {:?}",
+                xt.shape()
+            )));
+        }
+        if dims[0] == -1 {
+            dims[0] = xt.shape()[0];
+        }
+        let at = crop_offsets(s, &offsets_t, &offsets, dims.len())?;
+        let map = boxed(xt.shape(), &dims, &at)?;
+        let v = super::float::f64s(&xt, "crop")?;
+        let t = super::float::tensor(xt.dtype(), &dims, map.iter().map(|&k| v[k]).collect())?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `crop_grad`: `Out@GRAD` put back at the offsets in zeros shaped as `X`.
+fn crop_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let offsets_t = l.opt_input("Offsets")?;
+    let offsets = l.ints("offsets")?.unwrap_or_default();
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, dt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let at = crop_offsets(s, &offsets_t, &offsets, xt.shape().len())?;
+        let map = boxed(xt.shape(), dt.shape(), &at)?;
+        let d = super::float::f64s(&dt, "crop_grad")?;
+        let mut g = vec![0.0; xt.numel()];
+        for (&k, &v) in map.iter().zip(d.iter()) {
+            g[k] = v;
+        }
+        let t = super::float::tensor(dt.dtype(), xt.shape(), g)?;
+        drop((xt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `pad2d`'s paddings (top, bottom, left, right): the `Paddings` tensor
+/// or the attribute.
+fn pad2d_paddings(
+    s: &Vars,
+    tensor: &Option<VarRef>,
+    attr: &[i64],
+) -> Result<Vec<i64>, KernelError> {
+    let p = match tensor {
+        Some(t) => super::float::i64s(&*s.tensor(t)?)?.into_owned(),
+        None => attr.to_vec(),
+    };
+    if p.len() != 4 || p.iter().any(|&v| v < 0) {
+        return Err(KernelError::Attribute(format!(
+            "pad2d: paddings {p:?} must be 4 counts, none negative"
+        )));
+    }
+    Ok(p)
+}
+
+/// For each element of `pad2d`'s output, the element of `X` it copies
+/// (`None`: `pad_value`), and the output's dims.
+fn pad2d_map(
+    x: &[i64],
+    p: &[i64],
+    mode: &str,
+    nhwc: bool,
+) -> Result<(Vec<Option<usize>>, Vec<i64>), KernelError> {
+    let [n, a, b, c] = x else {
+        return Err(KernelError::Shape(format!(
+            "pad2d: X must be 4-D, it is {x:?}"
+        )));
+    };
+    let (ch, ih, iw) = if nhwc { (*c, *a, *b) } else { (*a, *b, *c) };
+    if mode == "reflect" && (p[0] >= ih || p[1] >= ih || p[2] >= iw || p[3] >= iw) {
+        return Err(KernelError::Attribute(format!(
+            "pad2d: reflect paddings {p:?} must be less than the height {ih} and width {iw}"
+        )));
+    }
+    if mode == "edge" && (ih == 0 || iw == 0) {
+        return Err(KernelError::Shape(format!(
+            "pad2d: edge padding of an empty image {x:?}"
+        )));
+    }
+    let (oh, ow) = (ih + p[0] + p[1], iw + p[2] + p[3]);
+    let source = |o: i64, pad: i64, size: i64| -> Option<i64> {
+        let i = o - pad;
+        match mode {
+            "reflect" => {
+                let i = i.abs();
+                Some(i.min(2 * size - i - 2))
+            }
+            "edge" => Some(i.clamp(0, size - 1)),
+            _ => (0..size).contains(&i).then_some(i),
+        }
+    };
+    let (n, ch, ih, iw, oh, ow) = (
+        (*n).max(0) as usize,
+        ch.max(0) as usize,
+        ih.max(0) as usize,
+        iw.max(0) as usize,
+        oh.max(0),
+        ow.max(0),
+    );
+    let mut map = Vec::with_capacity(n * ch * (oh * ow) as usize);
+    let at = |b: usize, c: usize, h: usize, w: usize| {
+        if nhwc {
+            ((b * ih + h) * iw + w) * ch + c
+        } else {
+            ((b * ch + c) * ih + h) * iw + w
+        }
+    };
+    for b in 0..n {
+        if nhwc {
+            for h in 0..oh {
+                for w in 0..ow {
+                    let (sh, sw) = (source(h, p[0], ih as i64), source(w, p[2], iw as i64));
+                    for c in 0..ch {
+                        map.push(sh.zip(sw).map(|(h, w)| at(b, c, h as usize, w as usize)));
+                    }
+                }
+            }
+        } else {
+            for c in 0..ch {
+                for h in 0..oh {
+                    for w in 0..ow {
+                        let (sh, sw) = (source(h, p[0], ih as i64), source(w, p[2], iw as i64));
+                        map.push(sh.zip(sw).map(|(h, w)| at(b, c, h as usize, w as usize)));
+                    }
+                }
+            }
+        }
+    }
+    let dims = if nhwc {
+        vec![n as i64, oh, ow, ch as i64]
+    } else {
+        vec![n as i64, ch as i64, oh, ow]
+    };
+    Ok((map, dims))
+}
+
+/// The `mode` and layout (NHWC or not) of a `pad2d` op.
+fn pad2d_attrs(l: &OpReader) -> Result<(String, bool), KernelError> {
+    let mode = l.string("mode")?.unwrap_or("constant").to_string();
+    if !matches!(mode.as_str(), "constant" | "reflect" | "edge") {
+        return Err(KernelError::Attribute(format!(
+            "pad2d: mode must be constant, reflect or edge, not {mode:?}"
+        )));
+    }
+    let nhwc = match l.string("data_format")?.unwrap_or("NCHW") {
+        "NCHW" => false,
+        "NHWC" => true,
+        other => {
+            return Err(KernelError::Attribute(format!(
+                "pad2d: data_format must be NCHW or NHWC, not {other:?}"
+            )))
+        }
+    };
+    Ok((mode, nhwc))
+}
+
+/// `pad2d` (1.x): an image batch padded on its height and width with
+/// `pad_value` (constant), its mirror image without the edge (reflect),
+/// or its edge repeated (edge).
+fn pad2d(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let paddings_t = l.opt_input("Paddings")?;
+    let paddings = l.ints("paddings")?.unwrap_or_default();
+    let value = l.float_or("pad_value", 0.0)?;
+    let (mode, nhwc) = pad2d_attrs(l)?;
+    compute(move |s| {
+        let p = pad2d_paddings(s, &paddings_t, &paddings)?;
+        let xt = s.tensor(&x)?;
+        let (map, dims) = pad2d_map(xt.shape(), &p, &mode, nhwc)?;
+        let v = super::float::f64s(&xt, "pad2d")?;
+        let o = map.iter().map(|k| k.map_or(value, |k| v[k])).collect();
+        let t = super::float::tensor(xt.dtype(), &dims, o)?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `pad2d_grad`: each element of `Out@GRAD` added to the element of `X`
+/// it copied (padding of a constant gets nothing back).
+fn pad2d_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.input("X")?, l.input("Out@GRAD")?);
+    let paddings_t = l.opt_input("Paddings")?;
+    let paddings = l.ints("paddings")?.unwrap_or_default();
+    let (mode, nhwc) = pad2d_attrs(l)?;
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let p = pad2d_paddings(s, &paddings_t, &paddings)?;
+        let (xt, dt) = (s.tensor(&x)?, s.tensor(&dout)?);
+        let (map, dims) = pad2d_map(xt.shape(), &p, &mode, nhwc)?;
+        if dims.as_slice() != dt.shape() {
+            return Err(KernelError::Shape(format!(
+                "pad2d_grad: Out@GRAD {:?} does not fit the padded {dims:?}",
+                dt.shape()
+            )));
+        }
+        let d = super::float::f64s(&dt, "pad2d_grad")?;
+        let mut g = vec![0.0; xt.numel()];
+        for (k, v) in map.iter().zip(d.iter()) {
+            if let Some(k) = k {
+                g[*k] += v;
+            }
+        }
+        let t = super::float::tensor(dt.dtype(), xt.shape(), g)?;
+        drop((xt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `pad_constant_like`: `Y` at the start of each dim of a tensor shaped
+/// as `X`, the rest `pad_value`.
+fn pad_constant_like(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
+    let value = l.float_or("pad_value", 0.0)?;
+    compute(move |s| {
+        let (xt, yt) = (s.tensor(&x)?, s.tensor(&y)?);
+        if xt.shape().len() != yt.shape().len() {
+            return Err(KernelError::Shape(format!(
+                "pad_constant_like: X {:?} and Y {:?} must have one rank",
+                xt.shape(),
+                yt.shape()
+            )));
+        }
+        let map = boxed(xt.shape(), yt.shape(), &vec![0; yt.shape().len()])?;
+        let v = super::float::f64s(&yt, "pad_constant_like")?;
+        let mut o = vec![value; xt.numel()];
+        for (&k, &e) in map.iter().zip(v.iter()) {
+            o[k] = e;
+        }
+        let t = super::float::tensor(yt.dtype(), xt.shape(), o)?;
+        drop((xt, yt));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `pad_constant_like_grad`: `Out@GRAD` cut back to `Y`'s place.
+fn pad_constant_like_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (y, dout) = (l.input("Y")?, l.input("Out@GRAD")?);
+    let Some(dy) = l.opt_output("Y@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (yt, dt) = (s.tensor(&y)?, s.tensor(&dout)?);
+        if dt.shape().len() != yt.shape().len() {
+            return Err(KernelError::Shape(format!(
+                "pad_constant_like_grad: Out@GRAD {:?} and Y {:?} must have one rank",
+                dt.shape(),
+                yt.shape()
+            )));
+        }
+        let map = boxed(dt.shape(), yt.shape(), &vec![0; yt.shape().len()])?;
+        let d = super::float::f64s(&dt, "pad_constant_like_grad")?;
+        let t = super::float::tensor(dt.dtype(), yt.shape(), map.iter().map(|&k| d[k]).collect())?;
+        drop((yt, dt));
+        s.set_tensor(&dy, t);
+        Ok(())
+    })
+}
+
+/// The attributes of an op that only moves elements: its factor (the
+/// upscale factor, group or block size) and whether it is NHWC.
+#[derive(Clone, Copy)]
+struct Moves {
+    factor: i64,
+    nhwc: bool,
+}
+
+/// For an op that only moves elements: for each element of `Out`, the
+/// element of `X` (of the given dims) it copies, and `Out`'s dims.
+type Source = fn(Moves, &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError>;
+
+impl Moves {
+    /// The factor from attribute `factor`, the layout from `data_format`
+    /// when the op has one.
+    fn read(l: &OpReader, factor: &str) -> Result<Moves, KernelError> {
+        let nhwc = match l.string("data_format")?.unwrap_or("NCHW") {
+            "NCHW" => false,
+            "NHWC" => true,
+            other => {
+                return Err(KernelError::Attribute(format!(
+                    "{}: data_format must be NCHW or NHWC, not {other:?}",
+                    l.op.ty
+                )))
+            }
+        };
+        Ok(Moves {
+            factor: l.int(factor)?,
+            nhwc,
+        })
+    }
+}
+
+/// The dims of a 4-D tensor as counts.
+fn dims4(x: &[i64], op: &str) -> Result<[usize; 4], KernelError> {
+    match x {
+        [a, b, c, d] => Ok([*a, *b, *c, *d].map(|v| v.max(0) as usize)),
+        _ => Err(KernelError::Shape(format!(
+            "{op}: X must be 4-D, it is {x:?}"
+        ))),
+    }
+}
+
+/// `pixel_shuffle`: output pixel `(h*r+i, w*r+j)` of channel `c` is input
+/// pixel `(h, w)` of channel `c*r*r + i*r + j` (NCHW, or NHWC).
+fn pixel_shuffle_source(m: Moves, x: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError> {
+    let (r, nhwc) = (m.factor.max(0) as usize, m.nhwc);
+    let [n, a, b, c] = dims4(x, "pixel_shuffle")?;
+    let (cin, h, w) = if nhwc { (c, a, b) } else { (a, b, c) };
+    if r == 0 || cin % (r * r) != 0 {
+        return Err(KernelError::Shape(format!(
+            "pixel_shuffle: the channels of {x:?} are not a multiple of upscale_factor {r} squared"
+        )));
+    }
+    let cout = cin / (r * r);
+    let mut src = Vec::with_capacity(n * cin * h * w);
+    for bn in 0..n {
+        for oa in 0..(if nhwc { h * r } else { cout }) {
+            for ob in 0..(if nhwc { w * r } else { h * r }) {
+                for oc in 0..(if nhwc { cout } else { w * r }) {
+                    let (ch, y, x) = if nhwc { (oc, oa, ob) } else { (oa, ob, oc) };
+                    let k = ch * r * r + (y % r) * r + x % r;
+                    let (y, x) = (y / r, x / r);
+                    src.push(if nhwc {
+                        ((bn * h + y) * w + x) * cin + k
+                    } else {
+                        ((bn * cin + k) * h + y) * w + x
+                    });
+                }
+            }
+        }
+    }
+    let (n, cout, h, w, r) = (n as i64, cout as i64, h as i64, w as i64, r as i64);
+    let dims = if nhwc {
+        vec![n, h * r, w * r, cout]
+    } else {
+        vec![n, cout, h * r, w * r]
+    };
+    Ok((src, dims))
+}
+
+/// `shuffle_channel`: the channels seen as `[group, C/group]` and
+/// transposed: output channel `j*group + i` is input channel
+/// `i*(C/group) + j`.
+fn shuffle_channel_source(m: Moves, x: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError> {
+    let g = m.factor.max(0) as usize;
+    let [n, c, h, w] = dims4(x, "shuffle_channel")?;
+    if g == 0 || c % g != 0 {
+        return Err(KernelError::Shape(format!(
+            "shuffle_channel: the channels of {x:?} do not divide into {g} groups"
+        )));
+    }
+    let cols = c / g;
+    let plane = h * w;
+    let mut src = Vec::with_capacity(n * c * plane);
+    for b in 0..n {
+        for oc in 0..c {
+            let ic = (oc % g) * cols + oc / g;
+            let at = (b * c + ic) * plane;
+            src.extend(at..at + plane);
+        }
+    }
+    Ok((src, x.to_vec()))
+}
+
+/// `space_to_depth` as 1.x's kernel moved elements (darknet's `reorg`):
+/// input element `(b, k, j, i)` of `[B, C, H, W]` goes to element
+/// `(b, k % (C/s²), j*s + (k / (C/s²)) / s, i*s + (k / (C/s²)) % s)` of the
+/// output's buffer seen as `[B, C/s², H*s, W*s]`, `s` the blocksize; the
+/// output's dims are `[B, C*s², H/s, W/s]`.
+fn space_to_depth_source(m: Moves, x: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelError> {
+    let s = m.factor;
+    let [n, c, h, w] = dims4(x, "space_to_depth")?;
+    let su = s.max(0) as usize;
+    if s <= 1 || c % (su * su) != 0 || h % su != 0 || w % su != 0 {
+        return Err(KernelError::Shape(format!(
+            "space_to_depth: X {x:?} does not fit blocksize {s} (C a multiple of its square, H and W of it)"
+        )));
+    }
+    let out_c = c / (su * su);
+    let mut src = vec![0usize; n * c * h * w];
+    let mut at = 0;
+    for b in 0..n {
+        for k in 0..c {
+            let (c2, offset) = (k % out_c, k / out_c);
+            for j in 0..h {
+                for i in 0..w {
+                    let w2 = i * su + offset % su;
+                    let h2 = j * su + offset / su;
+                    src[w2 + w * su * (h2 + h * su * (c2 + out_c * b))] = at;
+                    at += 1;
+                }
+            }
+        }
+    }
+    let (s2, n, c, h, w) = (s * s, n as i64, c as i64, h as i64, w as i64);
+    Ok((src, vec![n, c * s2, h / s, w / s]))
+}
+
+/// An op that only moves elements: `Out[k] = X[source[k]]`, any dtype.
+fn permuting(l: &OpReader, factor: &str, source: Source) -> Result<Exec, KernelError> {
+    moved(l, "X", "Out", factor, source)
+}
+
+/// `shuffle_channel_grad` as 1.x's kernel (and Paddle 3.3.1's) made it:
+/// `Out@GRAD` shuffled again the way the forward op shuffled `X` (not
+/// shuffled back: with `group` other than `C / group` the gradient lands
+/// on other channels than the derivative's).
+fn shuffle_channel_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    if l.opt_output("X@GRAD")?.is_none() {
+        return compute(|_| Ok(()));
+    }
+    moved(l, "Out@GRAD", "X@GRAD", "group", shuffle_channel_source)
+}
+
+/// Slot `to` holds the elements of slot `from` moved as `source` says.
+fn moved(
+    l: &OpReader,
+    from: &str,
+    to: &str,
+    factor: &str,
+    source: Source,
+) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input(from)?, l.output(to)?);
+    let m = Moves::read(l, factor)?;
+    // 1.x registered kernels of every dtype for space_to_depth only.
+    let floats_only = l.op.ty != "space_to_depth";
+    let op = l.op.ty.clone();
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        if floats_only && !matches!(t.dtype(), VarKind::Fp32 | VarKind::Fp64) {
+            return Err(super::float::needs_float(&op, &t));
+        }
+        let (map, dims) = source(m, t.shape())?;
+        let data = with_data!(t.data(), |v: T| {
+            let o: Vec<T> = map.iter().map(|&k| v[k]).collect();
+            T::wrap(o.into())
+        });
+        let r = Tensor::new(&dims, data)?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// Its gradient: `X@GRAD[source[k]] = Out@GRAD[k]`, `X`'s dims taken back
+/// from the forward dims `Out@GRAD` has (`X` itself when the maker passes
+/// it).
+fn permuting_grad(
+    l: &OpReader,
+    factor: &str,
+    source: Source,
+    back: Back,
+) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.opt_input("X")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let m = Moves::read(l, factor)?;
+    compute(move |s| {
+        let d = s.tensor(&dout)?;
+        let x_dims = match &x {
+            Some(x) => s.tensor(x)?.shape().to_vec(),
+            None => match d.shape() {
+                &[n, a, b, c] => back(m, [n, a, b, c]),
+                other => {
+                    return Err(KernelError::Shape(format!(
+                        "Out@GRAD must be 4-D, it is {other:?}"
+                    )))
+                }
+            },
+        };
+        let (map, dims) = source(m, &x_dims)?;
+        if dims.as_slice() != d.shape() {
+            return Err(KernelError::Shape(format!(
+                "Out@GRAD {:?} does not fit the output {dims:?} of X {x_dims:?}",
+                d.shape()
+            )));
+        }
+        let data = with_data!(d.data(), |v: T| {
+            let mut o: Vec<T> = vec![T::ZERO; map.len()];
+            for (k, &at) in map.iter().enumerate() {
+                o[at] = v[k];
+            }
+            T::wrap(o.into())
+        });
+        let r = Tensor::new(&x_dims, data)?;
+        drop(d);
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `X`'s dims from its output's, for a grad whose maker passes no `X`.
+type Back = fn(Moves, [i64; 4]) -> Vec<i64>;
+
+/// pixel_shuffle's input dims from its output's.
+fn pixel_shuffle_back(m: Moves, [n, a, b, c]: [i64; 4]) -> Vec<i64> {
+    let r = m.factor.max(1);
+    if m.nhwc {
+        vec![n, a / r, b / r, c * r * r]
+    } else {
+        vec![n, a * r * r, b / r, c / r]
+    }
+}
+
+/// The same dims (space_to_depth's maker passes `X`, so this is not used
+/// to find its dims).
+fn same_back(_: Moves, dims: [i64; 4]) -> Vec<i64> {
+    dims.to_vec()
 }
 
 /// `flatten2`: `X` as the matrix `[prod(dims[..axis]), prod(dims[axis..])]`

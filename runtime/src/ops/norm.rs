@@ -24,6 +24,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("huber_loss_grad", huber_loss_grad);
     r.add("batch_norm", batch_norm);
     r.add("batch_norm_grad", batch_norm_grad);
+    r.add("affine_channel", affine_channel);
+    r.add("affine_channel_grad", affine_channel_grad);
     r.add("instance_norm", |l| grouped_norm(l, Grouping::Instance));
     r.add("group_norm", |l| grouped_norm(l, Grouping::Group));
     r.add("instance_norm_grad", |l| {
@@ -833,6 +835,114 @@ fn batch_norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
         if let Some(r) = &dbias {
             s.set_tensor(r, float::tensor(dtype, &[c as i64], db)?);
         }
+        Ok(())
+    })
+}
+
+/// `affine_channel`'s `X` as `[outer, channels, inner]` around its channel
+/// dim (1, or the last with NHWC), checked against `Scale` and `Bias`.
+fn affine_split(
+    x: &[i64],
+    nhwc: bool,
+    scale: usize,
+    bias: usize,
+) -> Result<(usize, usize, usize), KernelError> {
+    if x.len() < 2 {
+        return Err(KernelError::Shape(format!(
+            "affine_channel: X must have a rank of at least 2, it is {x:?}"
+        )));
+    }
+    let axis = if nhwc { x.len() as i64 - 1 } else { 1 };
+    let (outer, c, inner) = float::split_at_axis(x, axis)?;
+    if scale != c || bias != c {
+        return Err(KernelError::Shape(format!(
+            "affine_channel: Scale ({scale}) and Bias ({bias}) must hold one value per channel of X {x:?}"
+        )));
+    }
+    Ok((outer, c, inner))
+}
+
+/// `affine_channel`: `X * Scale[c] + Bias[c]`, `c` each element's channel.
+fn affine_channel(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, scale, bias, out) = (
+        l.input("X")?,
+        l.input("Scale")?,
+        l.input("Bias")?,
+        l.output("Out")?,
+    );
+    let nhwc = l.string("data_layout")? == Some("NHWC");
+    compute(move |s| {
+        let (xt, st, bt) = (s.tensor(&x)?, s.tensor(&scale)?, s.tensor(&bias)?);
+        let (xv, sv, bv) = (
+            f64s(&xt, "affine_channel")?,
+            f64s(&st, "affine_channel")?,
+            f64s(&bt, "affine_channel")?,
+        );
+        let (outer, c, inner) = affine_split(xt.shape(), nhwc, sv.len(), bv.len())?;
+        let mut o = Vec::with_capacity(xv.len());
+        for b in 0..outer {
+            for k in 0..c {
+                let at = (b * c + k) * inner;
+                o.extend(xv[at..at + inner].iter().map(|v| v * sv[k] + bv[k]));
+            }
+        }
+        let r = float::tensor(xt.dtype(), xt.shape(), o)?;
+        drop((xt, st, bt));
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `affine_channel_grad`: `X@GRAD = Out@GRAD * Scale[c]`, `Scale@GRAD[c]`
+/// the sum of `Out@GRAD * X` over channel `c`, `Bias@GRAD[c]` that of
+/// `Out@GRAD`.
+fn affine_channel_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, scale, dout) = (l.input("X")?, l.input("Scale")?, l.input("Out@GRAD")?);
+    let (dx, dscale, dbias) = (
+        l.opt_output("X@GRAD")?,
+        l.opt_output("Scale@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+    );
+    let nhwc = l.string("data_layout")? == Some("NHWC");
+    compute(move |s| {
+        let (xt, st, dt) = (s.tensor(&x)?, s.tensor(&scale)?, s.tensor(&dout)?);
+        let (xv, sv, d) = (
+            f64s(&xt, "affine_channel_grad")?,
+            f64s(&st, "affine_channel_grad")?,
+            f64s(&dt, "affine_channel_grad")?,
+        );
+        let (outer, c, inner) = affine_split(xt.shape(), nhwc, sv.len(), sv.len())?;
+        if d.len() != xv.len() {
+            return Err(KernelError::Shape(format!(
+                "affine_channel_grad: Out@GRAD {:?} does not fit X {:?}",
+                dt.shape(),
+                xt.shape()
+            )));
+        }
+        // Sums start at -0.0, the identity of addition, as Paddle's do: a
+        // channel whose terms are all -0.0 sums to -0.0.
+        let (mut gx, mut gs, mut gb) = (vec![0.0; xv.len()], vec![-0.0; c], vec![-0.0; c]);
+        for b in 0..outer {
+            for k in 0..c {
+                for i in 0..inner {
+                    let at = (b * c + k) * inner + i;
+                    gx[at] = d[at] * sv[k];
+                    gs[k] += d[at] * xv[at];
+                    gb[k] += d[at];
+                }
+            }
+        }
+        let dtype = dt.dtype();
+        let (xs, ss) = (xt.shape().to_vec(), st.shape().to_vec());
+        drop((xt, st, dt));
+        set_grads(
+            s,
+            vec![
+                (&dx, Some(float::tensor(dtype, &xs, gx)?)),
+                (&dscale, Some(float::tensor(dtype, &ss, gs)?)),
+                (&dbias, Some(float::tensor(dtype, &ss, gb)?)),
+            ],
+        );
         Ok(())
     })
 }

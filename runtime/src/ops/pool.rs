@@ -11,6 +11,108 @@ use crate::kernel::{OpReader, Registry};
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("pool2d", pool2d);
     r.add("pool2d_grad", pool2d_grad);
+    r.add("maxout", maxout);
+    r.add("maxout_grad", maxout_grad);
+}
+
+/// `maxout`'s `X` seen as `[outer, channels, inner]` around its channel
+/// axis, and the output channels.
+fn maxout_split(
+    x: &[i64],
+    axis: i64,
+    groups: i64,
+) -> Result<(usize, usize, usize, usize), KernelError> {
+    let a = fluidc_transpiler::ops::pool::maxout_axis(axis).map_err(KernelError::Attribute)?;
+    if x.len() != 4 {
+        return Err(KernelError::Shape(format!(
+            "maxout: X must be 4-D, it is {x:?}"
+        )));
+    }
+    let (outer, c, inner) = float::split_at_axis(x, a as i64)?;
+    let g = usize::try_from(groups)
+        .ok()
+        .filter(|&g| g > 0 && c % g == 0)
+        .ok_or_else(|| {
+            KernelError::Shape(format!(
+                "maxout: the channels of {x:?} do not divide into groups of {groups}"
+            ))
+        })?;
+    Ok((outer, c, inner, g))
+}
+
+/// `maxout`: output channel `c` is the max of input channels
+/// `c*groups .. (c+1)*groups`.
+fn maxout(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let (groups, axis) = (l.int("groups")?, l.int_or("axis", 1)?);
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        let (outer, c, inner, g) = maxout_split(t.shape(), axis, groups)?;
+        let v = f64s(&t, "maxout")?;
+        let oc = c / g;
+        let mut o = Vec::with_capacity(outer * oc * inner);
+        for b in 0..outer {
+            for k in 0..oc {
+                for i in 0..inner {
+                    let m = (0..g)
+                        .map(|p| v[(b * c + k * g + p) * inner + i])
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    o.push(m);
+                }
+            }
+        }
+        let mut dims = t.shape().to_vec();
+        dims[fluidc_transpiler::ops::pool::maxout_axis(axis).map_err(KernelError::Attribute)?] =
+            oc as i64;
+        let r = float::tensor(t.dtype(), &dims, o)?;
+        drop(t);
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `maxout_grad`: each output's gradient goes to the first input of its
+/// group equal to the max (1.x's and Paddle 3.3.1's rule for ties).
+fn maxout_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out, dout) = (l.input("X")?, l.input("Out")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let (groups, axis) = (l.int("groups")?, l.int_or("axis", 1)?);
+    compute(move |s| {
+        let (xt, ot, dt) = (s.tensor(&x)?, s.tensor(&out)?, s.tensor(&dout)?);
+        let (outer, c, inner, g) = maxout_split(xt.shape(), axis, groups)?;
+        let oc = c / g;
+        let (xv, ov, dv) = (
+            f64s(&xt, "maxout_grad")?,
+            f64s(&ot, "maxout_grad")?,
+            f64s(&dt, "maxout_grad")?,
+        );
+        if ov.len() != outer * oc * inner || dv.len() != ov.len() {
+            return Err(KernelError::Shape(format!(
+                "maxout_grad: Out {:?} and Out@GRAD {:?} do not fit X {:?}",
+                ot.shape(),
+                dt.shape(),
+                xt.shape()
+            )));
+        }
+        let mut grad = vec![0.0; xv.len()];
+        for b in 0..outer {
+            for k in 0..oc {
+                for i in 0..inner {
+                    let at = (b * oc + k) * inner + i;
+                    if let Some(p) = (0..g).find(|p| xv[(b * c + k * g + p) * inner + i] == ov[at])
+                    {
+                        grad[(b * c + k * g + p) * inner + i] += dv[at];
+                    }
+                }
+            }
+        }
+        let r = float::tensor(dt.dtype(), xt.shape(), grad)?;
+        drop((xt, ot, dt));
+        s.set_tensor(&dx, r);
+        Ok(())
+    })
 }
 
 /// (n, c, h, w, oh, ow) of a pooling.

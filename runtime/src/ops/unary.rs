@@ -138,7 +138,39 @@ pub(crate) fn register_all(r: &mut Registry) {
             b * (a * x).tanh()
         })
     });
+    r.add("hard_swish", |l| {
+        let offset = l.float_or("offset", 3.0)?;
+        with_attrs(l, [("threshold", 6.0), ("scale", 6.0)], move |[t, s], x| {
+            (x + offset).max(0.0).min(t) * x / s
+        })
+    });
+    // 1.x's soft_relu (Paddle 3.3.1 dropped it): log(1 + e^x), x clipped
+    // to [-threshold, threshold].
+    r.add("soft_relu", |l| {
+        with_attr(l, ("threshold", 40.0), |t, x| x.clamp(-t, t).exp().ln_1p())
+    });
     // Gradients: `X@GRAD` from `Out@GRAD` and the forward `X` or `Out`.
+    r.add("hard_swish_grad", |l| {
+        let offset = l.float_or("offset", 3.0)?;
+        grad_attrs(
+            l,
+            From::X,
+            [("threshold", 6.0), ("scale", 6.0)],
+            move |[t, s], x, d| {
+                if x + offset >= t {
+                    d
+                } else {
+                    gate(x + offset > 0.0, d * (2.0 * x + offset) / s)
+                }
+            },
+        )
+    });
+    // 1.x's: from Out, zero unless -threshold < Out < threshold.
+    r.add("soft_relu_grad", |l| {
+        grad_attr(l, From::Out, ("threshold", 40.0), |t, o, d| {
+            gate(o > -t && o < t, d * (1.0 - (-o).exp()))
+        })
+    });
     r.add("relu_grad", |l| {
         grad(l, From::Out, |_, o, d| gate(o > 0.0, d))
     });

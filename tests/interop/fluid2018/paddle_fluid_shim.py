@@ -977,6 +977,464 @@ def gather(input, index, overwrite=True):
     return result
 
 
+def scatter(input, index, updates, name=None, overwrite=True):
+    """1.6's scatter on Paddle 3.3.1's scatter op. 1.x's scatter_grad passed
+    Out@GRAD to X@GRAD whole; 3.3.1's zeroes the scattered rows, so a
+    py_func adds zero to the result, with those rows as its gradient."""
+    helper = LayerHelper("scatter", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="scatter", inputs={"X": input, "Ids": index, "Updates": updates},
+                     attrs={"overwrite": overwrite}, outputs={"Out": out})
+    if input.dtype not in (VarType.FP32, VarType.FP64):
+        return out
+
+    def forward(x, idx):
+        return numpy.zeros_like(numpy.array(x))
+
+    def backward(x, idx, dout):
+        d = numpy.array(dout)
+        rows = numpy.unique(numpy.array(idx).reshape(-1))
+        fix = numpy.zeros_like(d)
+        fix[rows] = d[rows]
+        return fix, None
+
+    fix = helper.create_variable_for_type_inference(dtype=input.dtype)
+    fix.desc.set_shape(list(out.shape))
+    paddle.static.py_func(forward, [input, index], fix, backward_func=backward,
+                          skip_vars_in_backward_input=[fix])
+    result = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="elementwise_add", inputs={"X": [out], "Y": [fix]},
+                     outputs={"Out": [result]}, attrs={"axis": -1})
+    return result
+
+
+def gather_nd(input, index, name=None):
+    helper = LayerHelper("gather_nd", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="gather_nd", inputs={"X": input, "Index": index},
+                     outputs={"Out": out})
+    return out
+
+
+def multiplex(inputs, index):
+    helper = LayerHelper("multiplex")
+    if not isinstance(inputs, list) and len(inputs) < 2:
+        raise ValueError("inputs should be a list object and contains at least "
+                         "2 elements.")
+    out = helper.create_variable_for_type_inference(inputs[0].dtype)
+    helper.append_op(type="multiplex", inputs={"X": inputs, "Ids": index},
+                     outputs={"Out": [out]})
+    return out
+
+
+def crop(x, shape=None, offsets=None, name=None):
+    """1.x's crop layer on Paddle 3.3.1's crop op."""
+    helper = LayerHelper("crop", name=name)
+    if not isinstance(shape, (list, tuple, Variable)):
+        raise ValueError("The shape should be a list, tuple or Variable.")
+    if offsets is None:
+        offsets = [0] * len(x.shape)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    ipts, attrs = {"X": x}, {}
+    if isinstance(shape, Variable):
+        ipts["Y"] = shape
+    else:
+        attrs["shape"] = list(shape)
+    if isinstance(offsets, Variable):
+        ipts["Offsets"] = offsets
+    else:
+        attrs["offsets"] = list(offsets)
+    helper.append_op(type="crop", inputs=ipts, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def pad2d(input, paddings=[0, 0, 0, 0], mode='constant', pad_value=0.0,
+          data_format="NCHW", name=None):
+    """1.x's pad2d, which Paddle 3.3.1 dropped, on its pad3d op: the image
+    batch gets a depth of 1 (unsqueeze2), is padded on height and width
+    (1.x's 'edge' is pad3d's 'replicate'), and loses the depth again."""
+    assert mode in ['reflect', 'edge', 'constant'], \
+        "mode should be one of constant, reflect, edge."
+    helper = LayerHelper("pad2d", name=name)
+    depth_axis = 2 if data_format == "NCHW" else 1
+
+    def tmp(dtype=input.dtype):
+        return helper.create_variable_for_type_inference(dtype)
+
+    deep, xshape = tmp(), tmp()
+    helper.append_op(type="unsqueeze2", inputs={"X": [input]},
+                     outputs={"Out": [deep], "XShape": [xshape]}, attrs={"axes": [depth_axis]})
+    inputs = {"X": [deep]}
+    attrs = {"mode": "replicate" if mode == "edge" else mode, "value": float(pad_value),
+             "data_format": "NCDHW" if data_format == "NCHW" else "NDHWC"}
+    if isinstance(paddings, Variable):
+        # pad3d's order: left, right, top, bottom, front, back.
+        order = assign(numpy.array([2, 3, 0, 1], dtype="int32"))
+        lr_tb = tmp(paddings.dtype)
+        helper.append_op(type="gather", inputs={"X": [paddings], "Index": [order]},
+                         outputs={"Out": [lr_tb]})
+        no_depth = fill_constant([2], paddings.dtype, 0)
+        six = tmp(paddings.dtype)
+        helper.append_op(type="concat", inputs={"X": [lr_tb, no_depth]}, outputs={"Out": [six]},
+                         attrs={"axis": 0})
+        inputs["Paddings"] = [six]
+        attrs["paddings"] = []
+    else:
+        p = list(paddings)
+        attrs["paddings"] = [p[2], p[3], p[0], p[1], 0, 0]
+    padded = tmp()
+    helper.append_op(type="pad3d", inputs=inputs, outputs={"Out": [padded]}, attrs=attrs)
+    out, xshape2 = tmp(), tmp()
+    helper.append_op(type="squeeze2", inputs={"X": [padded]},
+                     outputs={"Out": [out], "XShape": [xshape2]}, attrs={"axes": [depth_axis]})
+    return out
+
+
+def pad_constant_like(x, y, pad_value=0., name=None):
+    """1.x's pad_constant_like, which Paddle 3.3.1 dropped, in numpy
+    (py_func): `y` at the start of each dim of a `pad_value` tensor shaped
+    as `x`; its gradient is `Out@GRAD` cut back to `y`."""
+    helper = LayerHelper("pad_constant_like", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape(list(x.shape))
+
+    def forward(a, b):
+        a, b = numpy.array(a), numpy.array(b)
+        o = numpy.full(a.shape, pad_value, dtype=b.dtype)
+        o[tuple(slice(0, d) for d in b.shape)] = b
+        return o
+
+    def backward(a, b, dout):
+        b = numpy.array(b)
+        return None, numpy.array(dout)[tuple(slice(0, d) for d in b.shape)]
+
+    paddle.static.py_func(forward, [x, y], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
+def _one_op(op_type, x, attrs, name=None):
+    helper = LayerHelper(op_type, name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type=op_type, inputs={"X": x}, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def maxout(x, groups, name=None):
+    helper = LayerHelper("maxout")
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="maxout", inputs={"X": x}, attrs={"groups": groups},
+                     outputs={"Out": out})
+    return out
+
+
+def pixel_shuffle(x, upscale_factor):
+    if not isinstance(upscale_factor, int):
+        raise TypeError("upscale factor must be int type")
+    return _one_op("pixel_shuffle", x, {"upscale_factor": upscale_factor})
+
+
+def shuffle_channel(x, group, name=None):
+    if not isinstance(group, int):
+        raise TypeError("group must be int type")
+    return _one_op("shuffle_channel", x, {"group": group}, name)
+
+
+def _space_to_depth_source(shape, blocksize):
+    """For each element of 1.x's space_to_depth output, the flat index of
+    the input element it copies (1.x's kernel moved input element
+    (b, k, j, i) to (b, k % oc, j*s + (k // oc) // s, i*s + (k // oc) % s)
+    of the output buffer seen as [B, oc, H*s, W*s], oc = C / s**2)."""
+    b, c, h, w = shape
+    s = blocksize
+    oc = c // (s * s)
+    bb, k, j, i = numpy.meshgrid(numpy.arange(b), numpy.arange(c), numpy.arange(h),
+                                 numpy.arange(w), indexing="ij")
+    offset = k // oc
+    w2 = i * s + offset % s
+    h2 = j * s + offset // s
+    out_index = w2 + w * s * (h2 + h * s * (k % oc + oc * bb))
+    source = numpy.empty(b * c * h * w, dtype=numpy.int64)
+    source[out_index.reshape(-1)] = numpy.arange(b * c * h * w)
+    return source
+
+
+def space_to_depth(x, blocksize, name=None):
+    """1.x's space_to_depth, which Paddle 3.3.1 dropped, in numpy (py_func,
+    forward and backward)."""
+    if not isinstance(blocksize, int):
+        raise ValueError("blocksize must be a python Int")
+    helper = LayerHelper("space_to_depth", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    n, c, h, w = x.shape
+    out.desc.set_shape([n, c * blocksize * blocksize if c > 0 else -1,
+                        h // blocksize if h > 0 else -1, w // blocksize if w > 0 else -1])
+
+    def forward(a):
+        a = numpy.array(a)
+        b, c, h, w = a.shape
+        src = _space_to_depth_source(a.shape, blocksize)
+        s2 = blocksize * blocksize
+        return a.reshape(-1)[src].reshape(b, c * s2, h // blocksize, w // blocksize)
+
+    def backward(a, dout):
+        a, d = numpy.array(a), numpy.array(dout)
+        g = numpy.zeros(a.size, dtype=d.dtype)
+        g[_space_to_depth_source(a.shape, blocksize)] = d.reshape(-1)
+        return g.reshape(a.shape)
+
+    paddle.static.py_func(forward, [x], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
+def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None,
+             path_table=None, path_code=None, is_custom=False, is_sparse=False):
+    """1.6's hsigmoid layer (its checks and prints) on Paddle 3.3.1's
+    hierarchical_sigmoid op, which has no `remote_prefetch` attribute."""
+    helper = LayerHelper('hierarchical_sigmoid', name=name)
+    dtype = input.dtype
+    out = helper.create_variable_for_type_inference(dtype)
+    pre_out = helper.create_variable_for_type_inference(dtype)
+    dim = input.shape[1]
+    if ((num_classes is None) or (num_classes < 2)) and (not is_custom):
+        raise ValueError("num_classes must not be less than 2 with default tree")
+    if (not is_custom) and (is_sparse):
+        print("Sparse mode should not be used without custom tree")
+        is_sparse = False
+    if (not is_custom) and ((path_table is not None) or (path_code is not None)):
+        raise ValueError("only num_classes should be passed without custom tree")
+    if (is_custom) and (path_code is None):
+        raise ValueError("path_code should not be None with custom tree")
+    elif (is_custom) and (path_table is None):
+        raise ValueError("path_table should not be None with custom tree")
+    elif (is_custom) and (num_classes is None):
+        raise ValueError("num_classes should not be None with custom tree")
+    print("With sparse mode, if your models has only small parameter prefetch may cause speed down")
+    rows = num_classes - 1 if not is_custom else num_classes
+    weights = _create_parameter(helper, param_attr, [rows, dim], dtype)
+    inputs = {"X": input, "W": weights, "Label": label}
+    if path_table is not None:
+        inputs["PathTable"] = path_table
+    if path_code is not None:
+        inputs["PathCode"] = path_code
+    bias = _create_parameter(helper, bias_attr, [rows, 1], dtype, is_bias=True)
+    if bias is not None:
+        inputs["Bias"] = bias
+    helper.append_op(type="hierarchical_sigmoid", inputs=inputs,
+                     outputs={"Out": out, "PreOut": pre_out, "W_Out": weights},
+                     attrs={"num_classes": num_classes, "is_sparse": is_sparse})
+    return out
+
+
+def hard_swish(x, threshold=6.0, scale=6.0, offset=3.0, name=None):
+    """1.x's hard_swish. Paddle 3.3.1's op computes with 6, 6 and 3 whatever
+    its attributes say, so other values are composed of its ops:
+    x * clip(x + offset, 0, threshold) / scale; 1.x's gradient where
+    x + offset >= threshold was 1 (not threshold / scale), so a py_func adds
+    zero to the result, with the difference as its gradient."""
+    if (threshold, scale, offset) == (6.0, 6.0, 3.0):
+        return _one_op("hard_swish", x, {"threshold": threshold, "scale": scale,
+                                         "offset": offset}, name)
+    helper = LayerHelper("hard_swish", name=name)
+
+    def step(op_type, inputs, attrs=None):
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+        helper.append_op(type=op_type, inputs=inputs, outputs={"Out": [out]},
+                         attrs=attrs or {})
+        return out
+
+    shifted = step("scale", {"X": [x]}, {"scale": 1.0, "bias": float(offset)})
+    gate = step("clip", {"X": [shifted]}, {"min": 0.0, "max": float(threshold)})
+    prod = step("elementwise_mul", {"X": [x], "Y": [gate]}, {"axis": -1})
+    out = step("scale", {"X": [prod]}, {"scale": 1.0 / scale, "bias": 0.0})
+
+    def forward(a):
+        return numpy.zeros_like(numpy.array(a))
+
+    def backward(a, dout):
+        a, d = numpy.array(a), numpy.array(dout)
+        top = (a + offset) >= threshold
+        return numpy.where(top, d * (1.0 - threshold / scale), 0.0).astype(d.dtype)
+
+    fix = helper.create_variable_for_type_inference(dtype=x.dtype)
+    fix.desc.set_shape(list(x.shape))
+    paddle.static.py_func(forward, [x], fix, backward_func=backward,
+                          skip_vars_in_backward_input=[fix])
+    return step("elementwise_add", {"X": [out], "Y": [fix]}, {"axis": -1})
+
+
+def soft_relu(x, threshold=40.0, name=None):
+    """1.x's soft_relu, which Paddle 3.3.1 dropped, in numpy (py_func):
+    log(1 + exp(clip(x, -threshold, threshold))); 1.x's gradient,
+    Out@GRAD * (1 - exp(-Out)) where -threshold < Out < threshold, does not
+    stop at the clip."""
+    helper = LayerHelper("soft_relu", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape(list(x.shape))
+    t = float(threshold)
+
+    def forward(a):
+        a = numpy.array(a)
+        return numpy.log1p(numpy.exp(numpy.clip(a.astype("float64"), -t, t))).astype(a.dtype)
+
+    def backward(o, dout):
+        o, d = numpy.array(o), numpy.array(dout)
+        o64 = o.astype("float64")
+        inside = (o64 > -t) & (o64 < t)
+        return (d * (1.0 - numpy.exp(-o64)) * inside).astype(d.dtype)
+
+    paddle.static.py_func(forward, [x], out, backward_func=backward,
+                          skip_vars_in_backward_input=[x])
+    return out
+
+
+def clip_by_norm(x, max_norm, name=None):
+    helper = LayerHelper("clip_by_norm")
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="clip_by_norm", inputs={"X": x}, attrs={"max_norm": max_norm},
+                     outputs={"Out": out})
+    return out
+
+
+def kldiv_loss(x, target, reduction='mean', name=None):
+    """1.x's kldiv_loss on Paddle 3.3.1's op, whose reduced loss is 0-D
+    where 1.x's was [1]: reshaped back."""
+    helper = LayerHelper("kldiv_loss", name=name)
+    loss = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="kldiv_loss", inputs={"X": x, "Target": target},
+                     outputs={"Loss": loss}, attrs={"reduction": reduction})
+    if reduction == "none":
+        return loss
+    return reshape(loss, [1])
+
+
+def affine_channel(x, scale=None, bias=None, data_layout='NCHW', name=None, act=None):
+    helper = LayerHelper("affine_channel", act=act)
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="affine_channel", inputs={"X": x, "Scale": scale, "Bias": bias},
+                     attrs={"data_layout": data_layout}, outputs={"Out": out})
+    return helper.append_activation(out)
+
+
+def expand_as(x, target_tensor, name=None):
+    """1.6's expand_as (tiling X to target_tensor's shape), which Paddle
+    3.3.1 dropped (its expand_as_v2 broadcasts), in numpy (py_func):
+    numpy.tile, and the tiles' gradients summed back."""
+    helper = LayerHelper("expand_as", name=name)
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out.desc.set_shape(list(target_tensor.shape))
+
+    def forward(a, t):
+        a, t = numpy.array(a), numpy.array(t)
+        return numpy.tile(a, [n // m for n, m in zip(t.shape, a.shape)])
+
+    def backward(a, t, dout):
+        a, d = numpy.array(a), numpy.array(dout)
+        times = [n // m for n, m in zip(d.shape, a.shape)]
+        split = []
+        for k, m in zip(times, a.shape):
+            split += [k, m]
+        summed = d.reshape(split).sum(axis=tuple(range(0, 2 * a.ndim, 2)))
+        # 1.x's grad gave target_tensor none; py_func wants one when it
+        # needs a gradient: zeros add nothing.
+        return summed.astype(d.dtype), numpy.zeros(numpy.array(t).shape, dtype=d.dtype)
+
+    paddle.static.py_func(forward, [x, target_tensor], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
+def bpr_loss(input, label, name=None):
+    """1.x's bpr_loss, which Paddle 3.3.1 dropped, in numpy (py_func): each
+    row's mean over the other classes of log(1 + exp(x_j - x_label)); its
+    gradient as 1.x's kernel made it."""
+    helper = LayerHelper("bpr_loss", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out.desc.set_shape(list(input.shape[:-1]) + [1])
+
+    def rows(x, lbl):
+        x = numpy.array(x).astype("float64")
+        c = x.shape[-1]
+        return x.reshape(-1, c), numpy.array(lbl).reshape(-1), c
+
+    def forward(x, lbl):
+        dtype = numpy.array(x).dtype
+        x2, l2, c = rows(x, lbl)
+        pos = x2[numpy.arange(len(l2)), l2][:, None]
+        terms = numpy.log1p(numpy.exp(x2 - pos))
+        terms[numpy.arange(len(l2)), l2] = 0.0
+        shape = numpy.array(x).shape[:-1] + (1,)
+        return (terms.sum(axis=1) / (c - 1)).reshape(shape).astype(dtype)
+
+    def backward(x, lbl, dy):
+        dtype = numpy.array(x).dtype
+        x2, l2, c = rows(x, lbl)
+        d = numpy.array(dy).astype("float64").reshape(-1)
+        pos = x2[numpy.arange(len(l2)), l2][:, None]
+        g = -d[:, None] / ((c - 1) * (1.0 + numpy.exp(pos - x2)))
+        g[numpy.arange(len(l2)), l2] = 0.0
+        dx = -g
+        dx[numpy.arange(len(l2)), l2] = g.sum(axis=1)
+        return dx.reshape(numpy.array(x).shape).astype(dtype), None
+
+    paddle.static.py_func(forward, [input, label], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
+def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
+    """1.6's sampling_id, which Paddle 3.3.1 dropped, in numpy (py_func):
+    per row a uniform draw in [min, max) from std::minstd_rand(seed)
+    (numpy's generator for seed 0, where 1.x took random_device's), walked
+    through the row's probabilities; int64 ids."""
+    helper = LayerHelper("sampling_id")
+    out = helper.create_variable_for_type_inference("int64")
+    out.desc.set_shape([x.shape[0]])
+    out.stop_gradient = True
+
+    def forward(a):
+        a = numpy.array(a)
+        state = (seed if seed != 0 else int(numpy.random.randint(1, 2 ** 31 - 1))) % (2 ** 31 - 1)
+        state = state or 1
+        ids = []
+        for row in a:
+            state = state * 48271 % (2 ** 31 - 1)
+            if a.dtype == numpy.float32:
+                u = numpy.float32(state - 1) / numpy.float32(2147483646)
+                u = min_below_one(u, numpy.float32)
+                r = u * (numpy.float32(max) - numpy.float32(min)) + numpy.float32(min)
+            else:
+                first = state - 1
+                state = state * 48271 % (2 ** 31 - 1)
+                u = (float(first) + float(state - 1) * 2147483646.0) / (2147483646.0 ** 2)
+                u = min_below_one(u, numpy.float64)
+                r = u * (max - min) + min
+            idx = len(row) - 1
+            for j, p in enumerate(row):
+                r = r - p
+                if r < 0:
+                    idx = j
+                    break
+            ids.append(idx)
+        return numpy.array(ids, dtype="int64")
+
+    def min_below_one(u, kind):
+        return u if u < 1 else numpy.nextafter(kind(1), kind(0))
+
+    paddle.static.py_func(forward, [x], out)
+    return out
+
+
 def topk(input, k, name=None):
     helper = LayerHelper("top_k", name=name)
     values = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -4240,6 +4698,13 @@ def install(run=False):
         sequence_slice=sequence_slice, sequence_reshape=sequence_reshape,
         sequence_enumerate=sequence_enumerate, sequence_expand_as=sequence_expand_as,
         row_conv=row_conv, im2sequence=im2sequence,
+        scatter=scatter, gather_nd=gather_nd,
+        multiplex=multiplex, crop=crop, pad2d=pad2d, pad_constant_like=pad_constant_like,
+        maxout=maxout, space_to_depth=space_to_depth, pixel_shuffle=pixel_shuffle,
+        shuffle_channel=shuffle_channel, hsigmoid=hsigmoid, hard_swish=hard_swish,
+        soft_relu=soft_relu, clip_by_norm=clip_by_norm, kldiv_loss=kldiv_loss,
+        affine_channel=affine_channel, expand_as=expand_as, bpr_loss=bpr_loss,
+        sampling_id=sampling_id,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

@@ -25,6 +25,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     // Draws from the random engine: two runs differ, so it is never folded
     // (prune may still drop an unused one, as Paddle's prune does).
     r.push(Behaviour::pure("uniform_random", from_attrs).not_foldable());
+    r.push(Behaviour::pure("sampling_id", sampling_id).not_foldable());
     r.push(
         Behaviour::pure("uniform_random_batch_size_like", |c| {
             fill_constant_batch_size_like(c)
@@ -150,4 +151,21 @@ fn select_input(c: &InferCtx) -> Out {
         }
         None => Ok(Vec::new()),
     }
+}
+
+/// `sampling_id` (1.x): one int64 class id per row of a 2-D `X`.
+fn sampling_id(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 2 {
+        return Err(format!(
+            "X of sampling_id must be 2-D, not of dims {:?}",
+            x.dims
+        ));
+    }
+    Ok(vec![(
+        "Out",
+        TensorType::new(VarKind::Int64, vec![x.dims[0]]),
+    )])
 }

@@ -1,7 +1,7 @@
 //! Losses: `softmax_with_cross_entropy`, `sigmoid_cross_entropy_with_logits`,
 //! `log_loss`, `nce` (noise-contrastive estimation), and Paddle 1.x's
 //! `smooth_l1_loss`, `margin_rank_loss` and `rank_loss`, which 3.3.1
-//! dropped (see `data/fluidc_ops.json`).
+//! dropped (see `data/fluidc_ops.json`), and `hierarchical_sigmoid`.
 use super::arg::axis_index;
 use super::infer::{same_as_x, Out, TensorType};
 use super::{Behaviour, InferCtx};
@@ -22,6 +22,97 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("smooth_l1_loss", smooth_l1_loss));
     r.push(Behaviour::pure("margin_rank_loss", margin_rank_loss));
     r.push(Behaviour::pure("rank_loss", rank_loss));
+    r.push(Behaviour::pure(
+        "hierarchical_sigmoid",
+        hierarchical_sigmoid,
+    ));
+    r.push(Behaviour::pure("kldiv_loss", kldiv_loss));
+    r.push(Behaviour::pure("bpr_loss", bpr_loss).shares_lod("X", "Y"));
+}
+
+/// `bpr_loss` (1.x): `Y` is `X`'s dims with the last (the classes) 1;
+/// `Label` has them too.
+fn bpr_loss(c: &InferCtx) -> Out {
+    let (Some(x), Some(label)) = (c.input("X"), c.input("Label")) else {
+        return Ok(Vec::new());
+    };
+    let Some((_, lead)) = x.dims.split_last() else {
+        return Err("X of bpr_loss must have a rank of at least 1".into());
+    };
+    let mut dims = lead.to_vec();
+    dims.push(1);
+    if !fit(&label.dims, &dims) {
+        return Err(format!(
+            "Label {:?} of bpr_loss must be X's dims {:?} with the last 1",
+            label.dims, x.dims
+        ));
+    }
+    Ok(vec![("Y", TensorType::new(x.dtype, dims))])
+}
+
+/// `kldiv_loss`: `Loss` shaped as `X` (`reduction` none) or `[1]` (1.x's
+/// shape of a reduced loss); `Target` shaped as `X`.
+fn kldiv_loss(c: &InferCtx) -> Out {
+    let (Some(x), Some(t)) = (c.input("X"), c.input("Target")) else {
+        return Ok(Vec::new());
+    };
+    if !fit(&x.dims, &t.dims) {
+        return Err(format!(
+            "Target {:?} of kldiv_loss must be shaped as X {:?}",
+            t.dims, x.dims
+        ));
+    }
+    let dims = match c.string("reduction").unwrap_or("mean") {
+        "none" => x.dims.clone(),
+        "mean" | "batchmean" | "sum" => vec![1],
+        other => {
+            return Err(format!(
+                "reduction of kldiv_loss must be none, batchmean, mean or sum, not {other:?}"
+            ))
+        }
+    };
+    Ok(vec![("Loss", TensorType::new(x.dtype, dims))])
+}
+
+/// The bits of the longest class code of `hierarchical_sigmoid`'s default
+/// tree over `num_classes` classes (Paddle's `FindLastSet(num_classes -
+/// 1)`). Shared with the runtime's kernel.
+pub fn hsigmoid_code_length(num_classes: i64) -> i64 {
+    64 - (num_classes - 1).max(0).leading_zeros() as i64
+}
+
+/// `hierarchical_sigmoid`: `Out` `[N, 1]`; `PreOut` `[N, L]`, `L` the
+/// longest code (`PathTable`'s width with a custom tree). `W_Out` is `W`
+/// itself (1.x's remote prefetch), left alone.
+fn hierarchical_sigmoid(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 2 {
+        return Err(format!(
+            "X of hierarchical_sigmoid must be 2-D, not of dims {:?}",
+            x.dims
+        ));
+    }
+    let width = if c.has_input("PathTable") {
+        match c.input("PathTable") {
+            Some(t) if t.dims.len() == 2 => t.dims[1],
+            Some(t) => return Err(format!("PathTable must be 2-D, not of dims {:?}", t.dims)),
+            None => -1,
+        }
+    } else {
+        let n = c.int("num_classes").unwrap_or(2);
+        if n < 2 {
+            return Err(format!(
+                "num_classes must be at least 2 with the default tree, not {n}"
+            ));
+        }
+        hsigmoid_code_length(n)
+    };
+    Ok(vec![
+        ("Out", TensorType::new(x.dtype, vec![x.dims[0], 1])),
+        ("PreOut", TensorType::new(x.dtype, vec![x.dims[0], width])),
+    ])
 }
 
 /// Whether two dims lists can be one shape (an unknown dim fits any).

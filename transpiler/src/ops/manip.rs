@@ -12,8 +12,18 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("stack", stack));
     r.push(Behaviour::pure("unstack", unstack));
     r.push(Behaviour::pure("expand", expand));
+    r.push(Behaviour::pure("expand_as", expand_as));
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
+    r.push(Behaviour::pure("scatter", scatter));
+    r.push(Behaviour::pure("gather_nd", gather_nd));
+    r.push(Behaviour::pure("multiplex", multiplex));
+    r.push(Behaviour::pure("crop", crop));
+    r.push(Behaviour::pure("pixel_shuffle", pixel_shuffle));
+    r.push(Behaviour::pure("shuffle_channel", shuffle_channel));
+    r.push(Behaviour::pure("space_to_depth", space_to_depth).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("pad2d", pad2d).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("pad_constant_like", pad_constant_like).shares_lod("X", "Out"));
     r.push(Behaviour::pure("argsort", argsort).shares_lod("X", "Out"));
     r.push(Behaviour::pure("reverse", reverse));
     // An array's tensors joined: their number and sizes are known only
@@ -52,6 +62,314 @@ fn squeezed(c: &InferCtx, f: SqueezeFn) -> Out {
     }
     let dims = f(&x.dims, &c.ints("axes").unwrap_or_default())?;
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// An error unless `index` (named `slot`) holds int32 or int64 values.
+fn int_index(index: &TensorType, slot: &str) -> Result<(), String> {
+    if matches!(index.dtype, VarKind::Int32 | VarKind::Int64) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{slot} must be int32 or int64, not {:?}",
+            index.dtype
+        ))
+    }
+}
+
+/// `scatter`: `Out` is `X` with the rows at `Ids` (1-D, as 1.x's
+/// `InferShape` required) replaced by (or, without `overwrite`, set to the
+/// sum of) the rows of `Updates`.
+fn scatter(c: &InferCtx) -> Out {
+    let (Some(x), Some(ids), Some(updates)) = (c.input("X"), c.input("Ids"), c.input("Updates"))
+    else {
+        return Ok(Vec::new());
+    };
+    int_index(ids, "Ids")?;
+    if ids.dims.len() != 1 {
+        return Err(format!("Ids must be 1-D, not of dims {:?}", ids.dims));
+    }
+    if updates.dims.len() != x.dims.len() {
+        return Err(format!(
+            "Updates {:?} must have the rank of X {:?}",
+            updates.dims, x.dims
+        ));
+    }
+    if let (Some(&u), &n) = (updates.dims.first(), &ids.dims[0]) {
+        if u >= 0 && n >= 0 && u != n {
+            return Err(format!("Updates has {u} rows for {n} Ids"));
+        }
+    }
+    for (k, (&u, &d)) in updates.dims.iter().zip(&x.dims).enumerate().skip(1) {
+        if u >= 0 && d >= 0 && u != d {
+            return Err(format!(
+                "dim {k} of Updates {:?} does not match X {:?}",
+                updates.dims, x.dims
+            ));
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, x.dims.clone()))])
+}
+
+/// `gather_nd`: `Index`'s dims but its last, then `X`'s dims after the
+/// first `Index.dims[-1]` (each index row addresses that many dims of `X`).
+fn gather_nd(c: &InferCtx) -> Out {
+    let (Some(x), Some(index)) = (c.input("X"), c.input("Index")) else {
+        return Ok(Vec::new());
+    };
+    int_index(index, "Index")?;
+    let Some((&depth, lead)) = index.dims.split_last() else {
+        return Err("Index of gather_nd must have a rank of at least 1".into());
+    };
+    if depth < 0 {
+        return Ok(Vec::new());
+    }
+    if depth as usize > x.dims.len() {
+        return Err(format!(
+            "Index rows of {depth} exceed the rank of X {:?}",
+            x.dims
+        ));
+    }
+    let mut dims = lead.to_vec();
+    dims.extend_from_slice(&x.dims[depth as usize..]);
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `multiplex`: `Out` is shaped as each `X` (at least two, of rank 2 or
+/// more); `Ids` is `[rows, 1]`.
+fn multiplex(c: &InferCtx) -> Out {
+    let (Some(xs), Some(ids)) = (c.inputs("X"), c.input("Ids")) else {
+        return Ok(Vec::new());
+    };
+    int_index(ids, "Ids")?;
+    if ids.dims.len() != 2 || (ids.dims[1] >= 0 && ids.dims[1] != 1) {
+        return Err(format!("Ids must be of dims [rows, 1], not {:?}", ids.dims));
+    }
+    if xs.len() < 2 {
+        return Err("multiplex needs at least 2 inputs".into());
+    }
+    let first = xs[0];
+    if first.dims.len() < 2 {
+        return Err(format!(
+            "the inputs of multiplex must have a rank of at least 2, not {:?}",
+            first.dims
+        ));
+    }
+    Ok(vec![(
+        "Out",
+        TensorType::new(first.dtype, first.dims.clone()),
+    )])
+}
+
+/// `crop`: `Out` has the dims of `Y` when given (of `X`'s rank), else the
+/// `shape` attribute's (one per dim of `X`; a -1 first dim is `X`'s when
+/// the op runs).
+fn crop(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let dims = if c.has_input("Y") {
+        let Some(y) = c.input("Y") else {
+            return Ok(Vec::new());
+        };
+        if y.dims.len() != x.dims.len() {
+            return Err(format!(
+                "Y {:?} of crop must have the rank of X {:?}",
+                y.dims, x.dims
+            ));
+        }
+        y.dims.clone()
+    } else {
+        let shape = c.ints("shape").unwrap_or_default();
+        if shape.len() != x.dims.len() {
+            return Err(format!(
+                "crop's shape {shape:?} must give one size per dim of X {:?}",
+                x.dims
+            ));
+        }
+        shape
+    };
+    if !c.has_input("Offsets") {
+        let offsets = c.ints("offsets").unwrap_or_default();
+        if offsets.len() != x.dims.len() {
+            return Err(format!(
+                "crop's offsets {offsets:?} must give one offset per dim of X {:?}",
+                x.dims
+            ));
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `pad2d`: a 4-D `X` (`data_format` NCHW or NHWC) widened by `paddings`
+/// (top, bottom, left, right); with a `Paddings` tensor the height and
+/// width are known only when it runs.
+fn pad2d(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!("X of pad2d must be 4-D, not of dims {:?}", x.dims));
+    }
+    let (h, w) = match c.string("data_format").unwrap_or("NCHW") {
+        "NCHW" => (2, 3),
+        "NHWC" => (1, 2),
+        other => {
+            return Err(format!(
+                "data_format of pad2d must be NCHW or NHWC, not {other:?}"
+            ))
+        }
+    };
+    let mode = c.string("mode").unwrap_or("constant");
+    if !matches!(mode, "constant" | "reflect" | "edge") {
+        return Err(format!(
+            "mode of pad2d must be constant, reflect or edge, not {mode:?}"
+        ));
+    }
+    let mut dims = x.dims.clone();
+    if c.has_input("Paddings") {
+        dims[h] = -1;
+        dims[w] = -1;
+    } else {
+        let p = c.ints("paddings").unwrap_or_default();
+        if p.len() != 4 {
+            return Err(format!("paddings {p:?} of pad2d must hold 4 counts"));
+        }
+        for (d, (a, b)) in [(h, (p[0], p[1])), (w, (p[2], p[3]))] {
+            if dims[d] >= 0 {
+                dims[d] += a + b;
+            }
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `pad_constant_like`: `Y` padded at the end of each dim to the dims of
+/// `X` (of its rank, no dim smaller).
+fn pad_constant_like(c: &InferCtx) -> Out {
+    let (Some(x), Some(y)) = (c.input("X"), c.input("Y")) else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != y.dims.len()
+        || x.dims
+            .iter()
+            .zip(&y.dims)
+            .any(|(&a, &b)| a >= 0 && b >= 0 && a < b)
+    {
+        return Err(format!(
+            "X {:?} of pad_constant_like must have the rank of Y {:?} and no smaller dim",
+            x.dims, y.dims
+        ));
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, x.dims.clone()))])
+}
+
+/// The 4-D dims of `X` of `op`.
+fn image<'a>(c: &'a InferCtx, op: &str) -> Result<Option<&'a TensorType>, String> {
+    match c.input("X") {
+        Some(x) if x.dims.len() != 4 => {
+            Err(format!("X of {op} must be 4-D, not of dims {:?}", x.dims))
+        }
+        x => Ok(x),
+    }
+}
+
+/// `pixel_shuffle`: `[N, C*r*r, H, W]` to `[N, C, H*r, W*r]` (NCHW; NHWC
+/// likewise with the channels last), `r` the `upscale_factor`.
+fn pixel_shuffle(c: &InferCtx) -> Out {
+    let Some(x) = image(c, "pixel_shuffle")? else {
+        return Ok(Vec::new());
+    };
+    let r = c.int("upscale_factor").unwrap_or(1);
+    if r <= 0 {
+        return Err(format!(
+            "upscale_factor of pixel_shuffle must be positive, not {r}"
+        ));
+    }
+    let (ch, h, w) = match c.string("data_format").unwrap_or("NCHW") {
+        "NCHW" => (1, 2, 3),
+        "NHWC" => (3, 1, 2),
+        other => {
+            return Err(format!(
+                "data_format of pixel_shuffle must be NCHW or NHWC, not {other:?}"
+            ))
+        }
+    };
+    let mut dims = x.dims.clone();
+    if dims[ch] >= 0 {
+        if dims[ch] % (r * r) != 0 {
+            return Err(format!(
+                "the channels of X {:?} are not a multiple of upscale_factor {r} squared",
+                x.dims
+            ));
+        }
+        dims[ch] /= r * r;
+    }
+    for d in [h, w] {
+        if dims[d] >= 0 {
+            dims[d] *= r;
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `shuffle_channel`: `X`'s dims (its channels regrouped).
+fn shuffle_channel(c: &InferCtx) -> Out {
+    let Some(x) = image(c, "shuffle_channel")? else {
+        return Ok(Vec::new());
+    };
+    let g = c.int("group").unwrap_or(1);
+    if g <= 0 || (x.dims[1] >= 0 && x.dims[1] % g != 0) {
+        return Err(format!(
+            "the channels of X {:?} do not divide into {g} groups",
+            x.dims
+        ));
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, x.dims.clone()))])
+}
+
+/// `space_to_depth` (1.x): `[N, C, H, W]` to `[N, C*b*b, H/b, W/b]`, `b`
+/// the `blocksize` (more than 1, dividing H and W; `C` a multiple of
+/// `b*b`, as 1.x required).
+fn space_to_depth(c: &InferCtx) -> Out {
+    let Some(x) = image(c, "space_to_depth")? else {
+        return Ok(Vec::new());
+    };
+    let b = c.int("blocksize").unwrap_or(2);
+    if b <= 1 {
+        return Err(format!(
+            "blocksize of space_to_depth must be greater than 1, not {b}"
+        ));
+    }
+    let mut dims = x.dims.clone();
+    for (d, m) in [(1, b * b), (2, b), (3, b)] {
+        if dims[d] >= 0 && (dims[d] == 0 || dims[d] % m != 0) {
+            return Err(format!(
+                "dim {d} of X {:?} is not a positive multiple of {m} (blocksize {b})",
+                x.dims
+            ));
+        }
+    }
+    let grow = |d: i64, f: &dyn Fn(i64) -> i64| if d < 0 { -1 } else { f(d) };
+    dims[1] = grow(dims[1], &|d| d * b * b);
+    dims[2] = grow(dims[2], &|d| d / b);
+    dims[3] = grow(dims[3], &|d| d / b);
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `expand_as` (1.x): `X` tiled to the dims of `target_tensor` (of its
+/// rank, at most 6; each dim a multiple of `X`'s). 1.x declared the output
+/// with dims of 0; fluidc gives the target's.
+fn expand_as(c: &InferCtx) -> Out {
+    let (Some(x), Some(t)) = (c.input("X"), c.input("target_tensor")) else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != t.dims.len() || x.dims.len() > 6 {
+        return Err(format!(
+            "target_tensor {:?} of expand_as must have the rank of X {:?} (at most 6)",
+            t.dims, x.dims
+        ));
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, t.dims.clone()))])
 }
 
 /// `split`'s pieces along a dim of size `dim`: `num` equal ones, or

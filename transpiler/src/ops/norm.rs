@@ -18,6 +18,38 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("group_norm", |c| {
         grouped(c, "Mean", "Variance")
     }));
+    r.push(Behaviour::pure("affine_channel", affine_channel).shares_lod("X", "Out"));
+}
+
+/// `affine_channel`: `Out` shaped as `X` (rank 2 or more); `Scale` and
+/// `Bias` hold one value per channel (dim 1, or the last with NHWC).
+fn affine_channel(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() < 2 {
+        return Err(format!(
+            "X of affine_channel must have a rank of at least 2, not {:?}",
+            x.dims
+        ));
+    }
+    let ch = if c.string("data_layout") == Some("NHWC") {
+        x.dims[x.dims.len() - 1]
+    } else {
+        x.dims[1]
+    };
+    for slot in ["Scale", "Bias"] {
+        if let Some(t) = c.input(slot) {
+            let n = product(&t.dims);
+            if t.dims.len() != 1 || (ch >= 0 && n >= 0 && n != ch) {
+                return Err(format!(
+                    "{slot} {:?} of affine_channel must hold one value per channel of X {:?}",
+                    t.dims, x.dims
+                ));
+            }
+        }
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, x.dims.clone()))])
 }
 
 /// The product of `dims`, or -1 if one is unknown.

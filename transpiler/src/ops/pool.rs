@@ -1,10 +1,49 @@
-//! Pooling: `pool2d` (max and average, global, ceil mode, adaptive).
+//! Pooling: `pool2d` (max and average, global, ceil mode, adaptive),
+//! `maxout` (the max over groups of channels).
 use super::conv::{explicit_padding, layout, pads, window_out};
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("pool2d", pool2d));
+    r.push(Behaviour::pure("maxout", maxout));
+}
+
+/// `maxout`: the channel dim (`axis`, 1 or 3 of a 4-D `X`) shrunk
+/// `groups` times: each output channel is the max of `groups` in a row.
+fn maxout(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!("X of maxout must be 4-D, not of dims {:?}", x.dims));
+    }
+    let groups = c.int("groups").unwrap_or(0);
+    let axis = maxout_axis(c.int("axis").unwrap_or(1))?;
+    if groups <= 0 {
+        return Err(format!("groups of maxout must be positive, not {groups}"));
+    }
+    let mut dims = x.dims.clone();
+    if dims[axis] >= 0 {
+        if dims[axis] % groups != 0 {
+            return Err(format!(
+                "the channels of X {:?} do not divide into groups of {groups}",
+                x.dims
+            ));
+        }
+        dims[axis] /= groups;
+    }
+    Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `maxout`'s channel axis: 1 (NCHW) or 3 (NHWC, also -1). Shared with
+/// the runtime's kernel.
+pub fn maxout_axis(axis: i64) -> Result<usize, String> {
+    match axis {
+        1 => Ok(1),
+        3 | -1 => Ok(3),
+        _ => Err(format!("axis of maxout must be 1, 3 or -1, not {axis}")),
+    }
 }
 
 fn pool2d(c: &InferCtx) -> Out {

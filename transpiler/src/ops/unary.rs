@@ -44,6 +44,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "selu",
         "brelu",
         "stanh",
+        "hard_swish",
+        "soft_relu",
     ] {
         // Paddle's ActivationOp (and scale, clip, softmax) share X's LoD.
         r.push(Behaviour::pure(ty, same_as_x).shares_lod("X", "Out"));

@@ -35,6 +35,10 @@ __all__ = [
     "image_resize", "resize_bilinear", "resize_nearest", "image_resize_short",
     "warpctc", "ctc_greedy_decoder", "edit_distance",
     "mse_loss", "dice_loss", "npair_loss", "rank",
+    "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
+    "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
+    "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
+    "bpr_loss", "sampling_id",
 ]
 
 
@@ -1479,3 +1483,287 @@ def rank(input):
     from .tensor import assign
     _check_var(input, "input", "rank")
     return assign(np.array(len(input.shape), 'int32'))
+def scatter(input, index, updates, name=None, overwrite=True):
+    """`input` with the rows at `index` (1-D int32/int64) set to the rows of
+    `updates`: the last one for a repeated index (`overwrite`), or their
+    sum (`overwrite=False`, 1.6). As 1.x's kernel, the gradient of `input`
+    is the output's gradient whole, scattered rows included."""
+    helper = LayerHelper('scatter', **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="scatter", inputs={"X": input, "Ids": index, "Updates": updates},
+                     attrs={'overwrite': overwrite}, outputs={"Out": out})
+    return out
+
+
+def gather_nd(input, index, name=None):
+    """The slices of `input` that the rows of `index` (its last dim) address:
+    the output is `index.shape[:-1] + input.shape[index.shape[-1]:]`."""
+    helper = LayerHelper('gather_nd', **locals())
+    dtype = helper.input_dtype()
+    if name is None:
+        output = helper.create_variable_for_type_inference(dtype)
+    else:
+        output = helper.create_variable(name=name, dtype=dtype, persistable=False)
+    helper.append_op(type="gather_nd", inputs={"X": input, "Index": index},
+                     outputs={"Out": output})
+    return output
+
+
+def multiplex(inputs, index):
+    """Row i of the output is row i of `inputs[index[i]]` (`index` an
+    int32 [rows, 1] Variable)."""
+    helper = LayerHelper('multiplex', **locals())
+    if not isinstance(inputs, list) and len(inputs) < 2:
+        raise ValueError("inputs should be a list object and contains at least "
+                         "2 elements.")
+    out = helper.create_variable_for_type_inference(inputs[0].dtype)
+    helper.append_op(type='multiplex', inputs={'X': inputs, 'Ids': index},
+                     outputs={'Out': [out]})
+    return out
+
+
+def crop(x, shape=None, offsets=None, name=None):
+    """The box of `x` at `offsets` (a list, or an int32 Variable, one per
+    dim; zeros by default) of dims `shape`: a list (a -1 first dim is
+    `x`'s batch) or a Variable, whose dims are taken."""
+    helper = LayerHelper('crop', **locals())
+    if not (isinstance(shape, list) or isinstance(shape, tuple) or
+            isinstance(shape, Variable)):
+        raise ValueError("The shape should be a list, tuple or Variable.")
+    if offsets is None:
+        offsets = [0] * len(x.shape)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    ipts = {'X': x}
+    attrs = {}
+    if isinstance(shape, Variable):
+        ipts['Y'] = shape
+    else:
+        attrs['shape'] = shape
+    if isinstance(offsets, Variable):
+        ipts['Offsets'] = offsets
+    else:
+        attrs['offsets'] = offsets
+    helper.append_op(type='crop', inputs=ipts, outputs={'Out': out},
+                     attrs=None if len(attrs) == 0 else attrs)
+    return out
+
+
+def pad2d(input, paddings=[0, 0, 0, 0], mode='constant', pad_value=0.0,
+          data_format="NCHW", name=None):
+    """A 4-D image batch padded on its height and width by `paddings`
+    (top, bottom, left, right; a list or an int32 Variable): with
+    `pad_value` ('constant'), its mirror image ('reflect') or its edge
+    repeated ('edge')."""
+    helper = LayerHelper('pad2d', **locals())
+    assert mode in ['reflect', 'edge', 'constant'], \
+        "mode should be one of constant, reflect, edge."
+    dtype = helper.input_dtype(input_param_name='input')
+    out = helper.create_variable_for_type_inference(dtype)
+    inputs = {'X': input}
+    attrs = {'mode': mode, 'pad_value': pad_value, 'data_format': data_format}
+    if isinstance(paddings, Variable):
+        inputs['Paddings'] = paddings
+        attrs['paddings'] = []
+    else:
+        attrs['paddings'] = paddings
+    helper.append_op(type='pad2d', inputs=inputs, outputs={"Out": out}, attrs=attrs)
+    return out
+
+
+def pad_constant_like(x, y, pad_value=0., name=None):
+    """`y` padded with `pad_value` at the end of each dim to the shape of
+    `x`."""
+    helper = LayerHelper('pad_constant_like', input=x, **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='pad_constant_like', inputs={'X': x, 'Y': y},
+                     outputs={'Out': out}, attrs={'pad_value': float(pad_value)})
+    return out
+
+
+def maxout(x, groups, name=None):
+    """The max over each run of `groups` channels of an NCHW `x`: the
+    output has `C / groups` channels."""
+    helper = LayerHelper("maxout", **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="maxout", inputs={"X": x}, attrs={"groups": groups},
+                     outputs={"Out": out})
+    return out
+
+
+def space_to_depth(x, blocksize, name=None):
+    """`[N, C, H, W]` to `[N, C * blocksize**2, H / blocksize, W / blocksize]`,
+    the elements moved as 1.x's kernel (darknet's reorg) moved them."""
+    helper = LayerHelper("space_to_depth", **locals())
+    if not (isinstance(blocksize, int)):
+        raise ValueError("blocksize must be a python Int")
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="space_to_depth", inputs={"X": x},
+                     attrs={"blocksize": blocksize}, outputs={"Out": out})
+    return out
+
+
+def pixel_shuffle(x, upscale_factor):
+    """`[N, C * r**2, H, W]` to `[N, C, H * r, W * r]` (sub-pixel
+    convolution's rearrangement), `r` the `upscale_factor`."""
+    helper = LayerHelper("pixel_shuffle", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if not isinstance(upscale_factor, int):
+        raise TypeError("upscale factor must be int type")
+    helper.append_op(type="pixel_shuffle", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"upscale_factor": upscale_factor})
+    return out
+
+
+def shuffle_channel(x, group, name=None):
+    """ShuffleNet's channel shuffle: the channels of an NCHW `x` seen as
+    `[group, C / group]` and transposed."""
+    helper = LayerHelper("shuffle_channel", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if not isinstance(group, int):
+        raise TypeError("group must be int type")
+    helper.append_op(type="shuffle_channel", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"group": group})
+    return out
+
+
+def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None,
+             path_table=None, path_code=None, is_custom=False, is_sparse=False):
+    """Hierarchical sigmoid cost (1.6's layer): over the default complete
+    binary tree of `num_classes` classes, or a custom tree (`is_custom`)
+    given per sample by `path_table` (the nodes, -1 past the end) and
+    `path_code` (the bits). W has a row per non-leaf node."""
+    helper = LayerHelper('hierarchical_sigmoid', **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    pre_out = helper.create_variable_for_type_inference(dtype)
+    dim = input.shape[1]
+    if ((num_classes is None) or (num_classes < 2)) and (not is_custom):
+        raise ValueError("num_classes must not be less than 2 with default tree")
+    if (not is_custom) and (is_sparse):
+        print("Sparse mode should not be used without custom tree")
+        is_sparse = False
+    if (not is_custom) and ((path_table is not None) or (path_code is not None)):
+        raise ValueError("only num_classes should be passed without custom tree")
+    if (is_custom) and (path_code is None):
+        raise ValueError("path_code should not be None with custom tree")
+    elif (is_custom) and (path_table is None):
+        raise ValueError("path_table should not be None with custom tree")
+    elif (is_custom) and (num_classes is None):
+        raise ValueError("num_classes should not be None with custom tree")
+    remote_prefetch = is_sparse
+    print("With sparse mode, if your models has only small parameter prefetch may cause speed down")
+    rows = num_classes - 1 if not is_custom else num_classes
+    weights = helper.create_parameter(attr=helper.param_attr, shape=[rows, dim],
+                                      is_bias=False, dtype=input.dtype)
+    inputs = {"X": input, "W": weights, "Label": label}
+    if path_table is not None:
+        inputs["PathTable"] = path_table
+    if path_code is not None:
+        inputs["PathCode"] = path_code
+    if helper.bias_attr:
+        inputs['Bias'] = helper.create_parameter(attr=helper.bias_attr, shape=[rows, 1],
+                                                 is_bias=True, dtype=input.dtype)
+    helper.append_op(type="hierarchical_sigmoid", inputs=inputs,
+                     outputs={"Out": out, "PreOut": pre_out, "W_Out": weights},
+                     attrs={"num_classes": num_classes, "is_sparse": is_sparse,
+                            "remote_prefetch": remote_prefetch})
+    return out
+
+
+def hard_swish(x, threshold=6.0, scale=6.0, offset=3.0, name=None):
+    """`x * min(max(x + offset, 0), threshold) / scale` (MobileNetV3's)."""
+    helper = LayerHelper('hard_swish', **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type='hard_swish', inputs={'X': x}, outputs={'Out': out},
+                     attrs={'threshold': threshold, 'scale': scale, 'offset': offset})
+    return out
+
+
+def soft_relu(x, threshold=40.0, name=None):
+    """`log(1 + exp(x))`, `x` clipped to `[-threshold, threshold]`."""
+    helper = LayerHelper('soft_relu', **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type='soft_relu', inputs={'X': x}, outputs={'Out': out},
+                     attrs={'threshold': threshold})
+    return out
+
+
+def clip_by_norm(x, max_norm, name=None):
+    """`x` scaled down to an L2 norm of `max_norm` when its norm is larger
+    (the norm of the whole tensor); it has no gradient."""
+    helper = LayerHelper("clip_by_norm", **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="clip_by_norm", inputs={"X": x}, attrs={"max_norm": max_norm},
+                     outputs={"Out": out})
+    return out
+
+
+def kldiv_loss(x, target, reduction='mean', name=None):
+    """The KL divergence of `target` (probabilities) from `x` (their logs,
+    as log_softmax gives): `target * (log(target) - x)`, 0 where the target
+    is not positive; `reduction` 'none', 'batchmean', 'mean' or 'sum'."""
+    helper = LayerHelper('kldiv_loss', **locals())
+    loss = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type='kldiv_loss', inputs={'X': x, 'Target': target},
+                     outputs={'Loss': loss}, attrs={'reduction': reduction})
+    return loss
+
+
+def affine_channel(x, scale=None, bias=None, data_layout='NCHW', name=None, act=None):
+    """`x * scale[c] + bias[c]` per channel `c` (dim 1, or the last with
+    NHWC), `scale` and `bias` Variables of one value per channel (a frozen
+    batch norm, as 2018-19 detection models used it); then `act`."""
+    helper = LayerHelper("affine_channel", **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="affine_channel",
+                     inputs={"X": x, 'Scale': scale, 'Bias': bias},
+                     attrs={"data_layout": data_layout},
+                     outputs={"Out": out})
+    return helper.append_activation(out)
+
+
+def expand_as(x, target_tensor, name=None):
+    """`x` tiled to the shape of `target_tensor` (each of its dims a
+    multiple of `x`'s)."""
+    helper = LayerHelper('expand_as', input=x, **locals())
+    dtype = helper.input_dtype(input_param_name='x')
+    out = helper.create_variable_for_type_inference(dtype)
+    inputs = {'X': x, 'target_tensor': target_tensor}
+    helper.append_op(type='expand_as', inputs=inputs, outputs={'Out': out})
+    return out
+
+
+def bpr_loss(input, label, name=None):
+    """Bayesian personalized ranking loss: for each row of `input` (class
+    scores), the mean over the classes other than `label` of
+    `log(1 + exp(score - score[label]))`; shaped `[N, 1]`."""
+    helper = LayerHelper('bpr_loss', **locals())
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type='bpr_loss', inputs={'X': [input], 'Label': [label]},
+                     outputs={'Y': [out]})
+    return out
+
+
+def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
+    """For each row of probabilities `x`, a class id drawn from it (a uniform
+    draw in [min, max) walked through the row); int64 ids. A non-zero
+    `seed` draws the same ids each run."""
+    helper = LayerHelper('sampling_id', **locals())
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='sampling_id', inputs={'X': x}, outputs={'Out': out},
+                     attrs={'min': min, 'max': max, 'seed': seed})
+    return out
