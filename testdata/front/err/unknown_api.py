@@ -7,8 +7,8 @@ import paddle.fluid as fluid
 x = fluid.layers.data(name='x', shape=[1], dtype='float32')
 y = fluid.layers.elementwize_add(x, x)
 z = fluid.layers.fc(input=x, size=2)
-fluid.layers.warpctc
-fluid.layers.hsigmoid
+fluid.layers.prior_box
+fluid.layers.data_norm
 fluid.layers.sequence_scatter
 fluid.layerz
 np.array([1, 2]).sumx()
