@@ -9,6 +9,8 @@ use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
 
 pub(crate) fn register_all(r: &mut Registry) {
+    r.add("max_pool2d_with_index", max_pool2d_with_index);
+    r.add("max_pool2d_with_index_grad", max_pool2d_with_index_grad);
     r.add("pool2d", pool2d);
     r.add("pool2d_grad", pool2d_grad);
     r.add("maxout", maxout);
@@ -216,6 +218,109 @@ fn pool2d_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let t = float::tensor(xt.dtype(), xt.shape(), g)?;
         drop((xt, ot, dt));
         s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `max_pool2d_with_index`'s windows: `pool2d`'s geometry, adaptive
+/// windows when `adaptive` (`floor(i H / OH)` to `ceil((i + 1) H / OH)`,
+/// as Paddle's kernel for this op computes them).
+fn index_pool_attrs(l: &OpReader) -> Result<PoolAttrs, KernelError> {
+    Ok(PoolAttrs {
+        // Windows as average pooling's: they adapt (see `cells`).
+        max: false,
+        ksize: l.ints("ksize")?.unwrap_or_default(),
+        strides: l.ints("strides")?.unwrap_or_else(|| vec![1, 1]),
+        pads: l.ints("paddings")?.unwrap_or_else(|| vec![0, 0]),
+        global: l.bool_or("global_pooling", false)?,
+        adaptive: l.bool_or("adaptive", false)?,
+        ceil: l.bool_or("ceil_mode", false)?,
+        exclusive: true,
+        algorithm: "EXPLICIT".to_string(),
+    })
+}
+
+/// `max_pool2d_with_index`: each window's max (the first of equal ones)
+/// and its position `y * W + x` in its input map, int32.
+fn max_pool2d_with_index(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out, mask) = (l.input("X")?, l.output("Out")?, l.opt_output("Mask")?);
+    let a = index_pool_attrs(l)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let ((n, c, h, w, oh, ow), cells) = a.cells(xt.shape())?;
+        let v = f64s(&xt, "max_pool2d_with_index")?;
+        let mut o = Vec::with_capacity(n * c * oh * ow);
+        let mut m = Vec::with_capacity(n * c * oh * ow);
+        for plane in 0..n * c {
+            let base = plane * h * w;
+            for cell in &cells {
+                let (mut best, mut at) = (f64::from(-f32::MAX), 0usize);
+                for y in cell.hs..cell.he {
+                    for x in cell.ws..cell.we {
+                        if v[base + y * w + x] > best {
+                            best = v[base + y * w + x];
+                            at = y * w + x;
+                        }
+                    }
+                }
+                o.push(best);
+                m.push(at as i32);
+            }
+        }
+        let shape = [n as i64, c as i64, oh as i64, ow as i64];
+        let t = float::tensor(xt.dtype(), &shape, o)?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        if let Some(mask) = &mask {
+            s.set_tensor(mask, crate::tensor::Tensor::from_vec(&shape, m)?);
+        }
+        Ok(())
+    })
+}
+
+/// Its grad: each output's gradient added at the position `Mask` names.
+fn max_pool2d_with_index_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, mask, dout) = (l.input("X")?, l.input("Mask")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let shape = xt.shape().to_vec();
+        let dtype = xt.dtype();
+        drop(xt);
+        let plane = shape
+            .get(2..)
+            .map_or(0, |d| d.iter().product::<i64>().max(0) as usize);
+        let (mt, dt) = (s.tensor(&mask)?, s.tensor(&dout)?);
+        let positions = super::float::i64s(&mt)?;
+        let d = f64s(&dt, "max_pool2d_with_index_grad")?;
+        let per_map = dt
+            .shape()
+            .get(2..)
+            .map_or(0, |d| d.iter().product::<i64>().max(0) as usize);
+        if positions.len() != d.len() || per_map == 0 && !d.is_empty() {
+            return Err(KernelError::Shape(format!(
+                "max_pool2d_with_index_grad: Mask {:?} does not fit Out@GRAD {:?}",
+                mt.shape(),
+                dt.shape()
+            )));
+        }
+        let mut g = vec![0.0; shape.iter().product::<i64>().max(0) as usize];
+        for (k, (&p, &dv)) in positions.iter().zip(d.iter()).enumerate() {
+            let p = usize::try_from(p)
+                .ok()
+                .filter(|&p| p < plane)
+                .ok_or_else(|| {
+                    KernelError::Invalid(format!(
+                        "Mask position {p} is outside its {plane}-value map"
+                    ))
+                })?;
+            g[(k / per_map) * plane + p] += dv;
+        }
+        drop((positions, d));
+        drop((mt, dt));
+        s.set_tensor(&dx, float::tensor(dtype, &shape, g)?);
         Ok(())
     })
 }

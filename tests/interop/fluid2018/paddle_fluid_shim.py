@@ -1629,6 +1629,20 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
     return helper.append_activation(out)
 
 
+def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
+    pool_size = [pool_size, pool_size] if isinstance(pool_size, int) else list(pool_size)
+    l_type = "max_pool2d_with_index" if pool_type == "max" else "pool2d"
+    helper = LayerHelper(l_type, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    outputs = {"Out": out}
+    if pool_type == "max":
+        mask = helper.create_variable_for_type_inference("int32")
+        outputs["Mask"] = mask
+    helper.append_op(type=l_type, inputs={"X": input}, outputs=outputs,
+                     attrs={"pooling_type": pool_type, "ksize": pool_size, "adaptive": True})
+    return (out, mask) if require_index else out
+
+
 def _random(op_type, **dist):
     def layer(shape, dtype="float32", seed=0, **kwargs):
         helper = LayerHelper(op_type)
@@ -4740,6 +4754,7 @@ def install(run=False):
         tensor_array_to_tensor=tensor_array_to_tensor,
         size=size_layer, where=where,
         instance_norm=instance_norm, group_norm=group_norm,
+        adaptive_pool2d=adaptive_pool2d,
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):

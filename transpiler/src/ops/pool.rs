@@ -1,5 +1,6 @@
 //! Pooling: `pool2d` (max and average, global, ceil mode, adaptive),
-//! `maxout` (the max over groups of channels).
+//! `max_pool2d_with_index` (max pooling that also gives each max's
+//! position), `maxout` (the max over groups of channels).
 use super::conv::{explicit_padding, layout, pads, window_out};
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
@@ -7,6 +8,22 @@ use super::{Behaviour, InferCtx};
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("pool2d", pool2d));
     r.push(Behaviour::pure("maxout", maxout));
+    r.push(Behaviour::pure(
+        "max_pool2d_with_index",
+        max_pool2d_with_index,
+    ));
+}
+
+/// `max_pool2d_with_index` (1.6's `adaptive_pool2d` of max): `Out` as
+/// `pool2d`'s, `Mask` the same dims in int32 (each max's position in its
+/// input map).
+fn max_pool2d_with_index(c: &InferCtx) -> Out {
+    let mut out = pool2d(c)?;
+    if let Some((_, t)) = out.first() {
+        let mask = TensorType::new(crate::model::VarKind::Int32, t.dims.clone());
+        out.push(("Mask", mask));
+    }
+    Ok(out)
 }
 
 /// `maxout`: the channel dim (`axis`, 1 or 3 of a 4-D `X`) shrunk

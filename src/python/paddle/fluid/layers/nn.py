@@ -27,7 +27,7 @@ __all__ = [
     "sigmoid_cross_entropy_with_logits", "sum", "topk",
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
-    "size", "where", "instance_norm", "group_norm",
+    "size", "where", "instance_norm", "group_norm", "adaptive_pool2d",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
@@ -454,6 +454,31 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
                             "use_cudnn": use_cudnn, "ceil_mode": ceil_mode, "use_mkldnn": False,
                             "exclusive": exclusive, "data_format": data_format})
     return pool_out
+
+
+def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
+    """1.6's: pooling to a `pool_size` output whatever the input's size,
+    each output cell over `floor(i H / OH)` to `ceil((i + 1) H / OH)`.
+    Max pooling is 1.6's `max_pool2d_with_index` (which also gives each
+    max's position, returned with `require_index`); average pooling is
+    `pool2d` with `adaptive`."""
+    if pool_type not in ["max", "avg"]:
+        raise ValueError("Unknown pool_type: '%s'. It can only be 'max' or 'avg'.",
+                         str(pool_type))
+    if pool_type == "avg" and require_index:
+        raise ValueError("invalid setting 'require_index' true when 'pool_type' is 'avg'.")
+    pool_size = _int_list(pool_size, 2, "pool_size")
+    l_type = "max_pool2d_with_index" if pool_type == "max" else "pool2d"
+    helper = LayerHelper(l_type, **locals())
+    dtype = helper.input_dtype()
+    pool_out = helper.create_variable_for_type_inference(dtype)
+    outputs = {"Out": pool_out}
+    if pool_type == "max":
+        mask = helper.create_variable_for_type_inference(dtype)
+        outputs["Mask"] = mask
+    helper.append_op(type=l_type, inputs={"X": input}, outputs=outputs,
+                     attrs={"pooling_type": pool_type, "ksize": pool_size, "adaptive": True})
+    return (pool_out, mask) if require_index else pool_out
 
 
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
