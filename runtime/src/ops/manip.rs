@@ -48,6 +48,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("tensor_array_to_tensor_grad", tensor_array_to_tensor_grad);
     r.add("size", size);
     r.add("where_index", where_index);
+    r.add("unique", unique);
     r.add("gather_grad", gather_grad);
     r.add("scatter", scatter);
     r.add("scatter_grad", scatter_grad);
@@ -2101,6 +2102,68 @@ fn where_index(l: &OpReader) -> Result<Exec, KernelError> {
         let shape = [(coords.len() / dims.len().max(1)) as i64, dims.len() as i64];
         drop(t);
         s.set_tensor(&out, Tensor::from_vec(&shape, coords)?);
+        Ok(())
+    })
+}
+
+/// `unique` (1.x's kernel, `is_sorted` false): the distinct values of the
+/// vector `X` in the order they first appear, and for each value of `X`
+/// its place among them. Values are equal as C++'s `==` finds them (0.0
+/// and -0.0 are one value; each NaN is a value of its own).
+fn unique(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out, index) = (l.input("X")?, l.output("Out")?, l.output("Index")?);
+    if l.bool_or("is_sorted", false)? {
+        return Err(KernelError::Unsupported(
+            "unique with is_sorted (2.x's sorted form) is not supported; fluidc's is 1.x's".into(),
+        ));
+    }
+    let dtype = l.dtype("dtype", fluidc_transpiler::VarKind::Int32)?;
+    compute(move |s| {
+        let t = s.tensor(&x)?;
+        if t.shape().len() != 1 {
+            return Err(KernelError::Shape(format!(
+                "unique takes a vector, not a tensor of shape {:?}",
+                t.shape()
+            )));
+        }
+        let mut places: Vec<i64> = Vec::with_capacity(t.numel());
+        let data = with_data!(t.data(), |v: T| {
+            let mut seen: std::collections::HashMap<u64, i64> = std::collections::HashMap::new();
+            let mut kept: Vec<T> = Vec::new();
+            for &e in v.iter() {
+                let f = e.to_f64();
+                let key = if f == 0.0 { 0u64 } else { f.to_bits() };
+                let place = match seen.get(&key) {
+                    Some(&p) if !f.is_nan() => p,
+                    _ => {
+                        kept.push(e);
+                        let p = kept.len() as i64 - 1;
+                        seen.insert(key, p);
+                        p
+                    }
+                };
+                places.push(place);
+            }
+            T::wrap(kept.into())
+        });
+        let n = places.len() as i64;
+        let kept_len = match &data {
+            crate::tensor::Data::Bool(v) => v.len(),
+            crate::tensor::Data::Int32(v) => v.len(),
+            crate::tensor::Data::Int64(v) => v.len(),
+            crate::tensor::Data::Float32(v) => v.len(),
+            crate::tensor::Data::Float64(v) => v.len(),
+        };
+        let uniq = Tensor::new(&[kept_len as i64], data)?;
+        drop(t);
+        let idx = Tensor::from_vec(&[n], places)?;
+        let idx = if dtype == fluidc_transpiler::VarKind::Int64 {
+            idx
+        } else {
+            idx.cast(dtype)?
+        };
+        s.set_tensor(&out, uniq);
+        s.set_tensor(&index, idx);
         Ok(())
     })
 }

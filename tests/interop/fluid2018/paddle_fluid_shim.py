@@ -1643,6 +1643,15 @@ def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name
     return (out, mask) if require_index else out
 
 
+def unique(x, dtype="int32"):
+    helper = LayerHelper("unique")
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    index = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="unique", inputs={"X": x}, attrs={"dtype": index.dtype},
+                     outputs={"Out": [out], "Index": [index]})
+    return out, index
+
+
 def _random(op_type, **dist):
     def layer(shape, dtype="float32", seed=0, **kwargs):
         helper = LayerHelper(op_type)
@@ -4754,7 +4763,7 @@ def install(run=False):
         tensor_array_to_tensor=tensor_array_to_tensor,
         size=size_layer, where=where,
         instance_norm=instance_norm, group_norm=group_norm,
-        adaptive_pool2d=adaptive_pool2d,
+        adaptive_pool2d=adaptive_pool2d, unique=unique,
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):

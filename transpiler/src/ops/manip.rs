@@ -40,6 +40,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         })
     }));
     r.push(Behaviour::pure("where_index", where_index).not_foldable());
+    r.push(Behaviour::pure("unique", unique));
     r.push(Behaviour::pure("pad", pad));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
@@ -789,6 +790,32 @@ fn where_index(c: &InferCtx) -> Out {
         "Out",
         TensorType::new(VarKind::Int64, vec![-1, rank]),
     )])
+}
+
+/// `unique` (1.6's, `is_sorted` false): `Out` the distinct values of the
+/// vector `X` (how many: known when it runs), `Index` for each value of
+/// `X` its place in `Out`, in `dtype` (int32 or int64).
+fn unique(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if c.bool("is_sorted").unwrap_or(false) {
+        return Err("fluidc's unique is 1.x's: is_sorted must be false".into());
+    }
+    if x.dims.len() != 1 {
+        return Err(format!(
+            "X of unique must be a vector (1.x's op), not of dims {:?}",
+            x.dims
+        ));
+    }
+    let index = match c.dtype("dtype").unwrap_or(VarKind::Int32) {
+        d @ (VarKind::Int32 | VarKind::Int64) => d,
+        _ => return Err("dtype of unique's Index must be int32 or int64".into()),
+    };
+    Ok(vec![
+        ("Out", TensorType::new(x.dtype, vec![-1])),
+        ("Index", TensorType::new(index, x.dims.clone())),
+    ])
 }
 
 #[cfg(test)]

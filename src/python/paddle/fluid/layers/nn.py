@@ -28,6 +28,7 @@ __all__ = [
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
     "size", "where", "instance_norm", "group_norm", "adaptive_pool2d",
+    "unique",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
     "beam_search", "beam_search_decode", "merge_selected_rows", "get_tensor_from_selected_rows",
@@ -479,6 +480,18 @@ def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name
     helper.append_op(type=l_type, inputs={"X": input}, outputs=outputs,
                      attrs={"pooling_type": pool_type, "ksize": pool_size, "adaptive": True})
     return (pool_out, mask) if require_index else pool_out
+
+
+def unique(x, dtype="int32"):
+    """1.6's: the distinct values of the vector `x` in the order they first
+    appear, and for each value of `x` its place among them (`dtype`)."""
+    helper = LayerHelper("unique", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    index = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="unique", inputs={"X": x},
+                     attrs={"dtype": convert_np_dtype_to_dtype_(dtype)},
+                     outputs={"Out": [out], "Index": [index]})
+    return out, index
 
 
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
