@@ -32,6 +32,7 @@ pub(crate) mod io;
 pub(crate) mod lod;
 mod loss;
 pub(crate) mod manip;
+mod matching;
 pub(crate) mod matmul;
 mod metric;
 mod norm;
@@ -75,7 +76,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 36] = [
+    let families: [(&'static str, RegisterAll); 37] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -112,6 +113,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("arg", arg::register_all),
         ("collective", collective::register_all),
         ("control", control::register_all),
+        ("matching", matching::register_all),
     ];
     for (family, register_all) in families {
         r.set_family(family);

@@ -4676,6 +4676,21 @@ def _pillow_2018():
     Image.Image.resize = resize_2018
 
 
+# Detection's matching layers and the 3-D layers (issue 37), as 1.x's
+# layers/detection.py and nn.py built them.
+def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None):
+    helper = LayerHelper("bipartite_match", name=name)
+    idx = helper.create_variable_for_type_inference(dtype="int32")
+    dist = helper.create_variable_for_type_inference(dtype=dist_matrix.dtype)
+    helper.append_op(type="bipartite_match", inputs={"DistMat": dist_matrix},
+                     attrs={"match_type": match_type, "dist_threshold": dist_threshold},
+                     outputs={"ColToRowMatchIndices": idx, "ColToRowMatchDist": dist})
+    return idx, dist
+
+
+_DET_B_LAYERS = dict(bipartite_match=bipartite_match)
+
+
 def install(run=False):
     """Installs `paddle.fluid` and its submodules, with fresh default programs
     and a fresh unique-name generator; returns the `paddle.fluid` module.
@@ -4774,6 +4789,7 @@ def install(run=False):
         setattr(layers, op, _unary(op))
     for op in ("sum", "mean", "max", "min", "prod", "all", "any"):
         setattr(layers, "reduce_" + op, _reduce("reduce_" + op))
+    layers.__dict__.update(_DET_B_LAYERS)
     schedules = dict(
         exponential_decay=exponential_decay, natural_exp_decay=natural_exp_decay,
         inverse_time_decay=inverse_time_decay, polynomial_decay=polynomial_decay,

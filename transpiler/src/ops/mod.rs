@@ -42,6 +42,7 @@ mod io;
 mod lod;
 pub mod loss;
 pub mod manip;
+mod matching;
 pub mod matmul;
 mod metric;
 mod norm;
@@ -308,7 +309,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 36] = [
+        let families: [(&'static str, Register); 37] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -330,6 +331,7 @@ impl Registry {
             ("lod", lod::register),
             ("loss", loss::register),
             ("manip", manip::register),
+            ("matching", matching::register),
             ("matmul", matmul::register),
             ("metric", metric::register),
             ("norm", norm::register),
