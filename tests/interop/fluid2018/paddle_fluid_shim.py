@@ -4688,7 +4688,122 @@ def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None
     return idx, dist
 
 
-_DET_B_LAYERS = dict(bipartite_match=bipartite_match)
+def _lod_offsets(t, slot):
+    lod = t.lod()
+    if len(lod) != 1:
+        raise ValueError("%s must have 1 level of LoD, it has %d" % (slot, len(lod)))
+    return lod[0]
+
+
+def _np_target_assign(x, matched, neg=None, mismatch_value=0):
+    """1.x's target_assign kernel (target_assign_op.h), in numpy."""
+    lod = _lod_offsets(x, "X")
+    xa, ma = numpy.array(x), numpy.array(matched)
+    n, m = ma.shape
+    p, k = xa.shape[1], xa.shape[2]
+    out = numpy.full((n, m, k), mismatch_value, dtype=xa.dtype)
+    weight = numpy.zeros(n * m, dtype="float32")
+    for i in range(n):
+        for j in range(m):
+            if ma[i, j] > -1:
+                out[i, j] = xa[lod[i] + ma[i, j], j % p]
+                weight[i * m + j] = 1.0
+    if neg is not None:
+        neg_lod, na = _lod_offsets(neg, "NegIndices"), numpy.array(neg).reshape(-1)
+        for i in range(n):
+            for nid in na[neg_lod[i]:neg_lod[i + 1]]:
+                out[i, nid] = mismatch_value
+                # 1.x's NegTargetAssignFunctor: weights at (i M + id) K + k.
+                weight[(i * m + nid) * k:(i * m + nid) * k + k] = 1.0
+    return out, weight.reshape(n, m, 1)
+
+
+def _np_mine_hard_examples(cls_loss, matched, dist, loc_loss=None, neg_pos_ratio=1.0,
+                           neg_dist_threshold=0.5, sample_size=0, mining_type="max_negative"):
+    """1.x's mine_hard_examples kernel (mine_hard_examples_op.cc), in numpy."""
+    cls_loss, ma, md = numpy.array(cls_loss), numpy.array(matched), numpy.array(dist)
+    dt = cls_loss.dtype.type
+    hard = mining_type == "hard_example"
+    loss = cls_loss + numpy.array(loc_loss) if hard and loc_loss is not None else cls_loss
+    updated, negs, starts = ma.copy(), [], [0]
+    for n in range(ma.shape[0]):
+        if hard:
+            cand = list(range(ma.shape[1]))
+            sel = min(sample_size, len(cand))
+        else:
+            cand = [j for j in range(ma.shape[1])
+                    if ma[n, j] == -1 and md[n, j] < dt(numpy.float32(neg_dist_threshold))]
+            pos = int(numpy.sum(ma[n] != -1))
+            sel = min(int(numpy.float32(pos) * numpy.float32(neg_pos_ratio)), len(cand))
+        cand.sort(key=lambda j: -loss[n, j])
+        chosen = sorted(cand[:max(sel, 0)])
+        if hard:
+            for j in range(ma.shape[1]):
+                if ma[n, j] > -1 and j not in chosen:
+                    updated[n, j] = -1
+                elif ma[n, j] <= -1 and j in chosen:
+                    negs.append(j)
+        else:
+            negs.extend(chosen)
+        starts.append(len(negs))
+    t = core.DenseTensor()
+    t.set(numpy.array(negs, dtype="int32").reshape(-1, 1), core.CPUPlace())
+    t.set_lod([starts])
+    return t, updated
+
+
+def _numpy_op(op_type, inputs, outputs, attrs):
+    """Appends 1.x's `op_type`, which Paddle 3.3.1 dropped, as a py_func
+    computing it in numpy (no gradient: 1.x had none)."""
+    attrs = {k: v for k, v in (attrs or {}).items() if v is not None}
+    one = lambda v: v[0] if isinstance(v, (list, tuple)) else v  # noqa: E731
+    if op_type == "target_assign":
+        x, mi, neg = one(inputs["X"]), one(inputs["MatchIndices"]), inputs.get("NegIndices")
+        out, wt = one(outputs["Out"]), one(outputs["OutWeight"])
+        out.desc.set_shape([mi.shape[0], mi.shape[1], x.shape[2]])
+        wt.desc.set_shape([mi.shape[0], mi.shape[1], 1])
+        ins = [x, mi] + ([one(neg)] if neg is not None else [])
+        paddle.static.py_func(lambda *a: _np_target_assign(*a, **attrs), ins, [out, wt])
+        return
+    if op_type == "mine_hard_examples":
+        loc = inputs.get("LocLoss")
+        ins = [one(inputs["ClsLoss"]), one(inputs["MatchIndices"]), one(inputs["MatchDist"])]
+        ins += [one(loc)] if loc is not None else []
+        neg, upd = one(outputs["NegIndices"]), one(outputs["UpdatedMatchIndices"])
+        neg.desc.set_shape([-1, 1])
+        upd.desc.set_shape(ins[1].shape)
+        paddle.static.py_func(lambda *a: _np_mine_hard_examples(*a, **attrs), ins, [neg, upd])
+        return
+    raise NotImplementedError(op_type)
+
+
+_NUMPY_OPS = ("target_assign", "mine_hard_examples")
+
+
+class _LayerHelper1x(LayerHelper):
+    """Paddle 3.3.1's LayerHelper, with 1.x's ops it dropped appended as
+    numpy py_funcs (`_numpy_op`)."""
+
+    def append_op(self, *args, **kwargs):
+        if kwargs.get("type") in _NUMPY_OPS:
+            return _numpy_op(kwargs["type"], kwargs.get("inputs") or {},
+                             kwargs.get("outputs") or {}, kwargs.get("attrs"))
+        return super().append_op(*args, **kwargs)
+
+
+def target_assign(input, matched_indices, negative_indices=None, mismatch_value=None, name=None):
+    helper = _LayerHelper1x("target_assign", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out_weight = helper.create_variable_for_type_inference(dtype="float32")
+    helper.append_op(type="target_assign",
+                     inputs={"X": input, "MatchIndices": matched_indices,
+                             "NegIndices": negative_indices},
+                     outputs={"Out": out, "OutWeight": out_weight},
+                     attrs={"mismatch_value": mismatch_value})
+    return out, out_weight
+
+
+_DET_B_LAYERS = dict(bipartite_match=bipartite_match, target_assign=target_assign)
 
 
 def install(run=False):
@@ -4893,7 +5008,7 @@ def install(run=False):
                               **{k + "Optimizer": v for k, v in optimizers.items()})
     fluid.optimizer.ExponentialMovingAverage = ExponentialMovingAverage
     fluid.optimizer.ModelAverage = ModelAverage
-    fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)
+    fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=_LayerHelper1x)
     from paddle.base import executor as base_executor
     fluid.executor = _module("paddle.fluid.executor", Executor=Executor,
                              global_scope=paddle.static.global_scope,

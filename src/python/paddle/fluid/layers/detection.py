@@ -1,8 +1,8 @@
 """1.x's `layers/detection.py`: SSD's matching of predictions to ground
-truth (`bipartite_match`)."""
+truth (`bipartite_match`, `target_assign`)."""
 from ..layer_helper import LayerHelper
 
-__all__ = ["bipartite_match"]
+__all__ = ["bipartite_match", "target_assign"]
 
 
 def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None):
@@ -18,3 +18,19 @@ def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None
                      outputs={"ColToRowMatchIndices": match_indices,
                               "ColToRowMatchDist": match_distance})
     return match_indices, match_distance
+
+
+def target_assign(input, matched_indices, negative_indices=None, mismatch_value=None, name=None):
+    """Each prediction's target: the row of `input` (one LoD sequence per
+    image) its `matched_indices` entry names, weight 1, or
+    `mismatch_value`, weight 0; `negative_indices` (LoD, per image) get
+    `mismatch_value` with weight 1. Returns (out, out_weight float32)."""
+    helper = LayerHelper("target_assign", **locals())
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out_weight = helper.create_variable_for_type_inference(dtype="float32")
+    helper.append_op(type="target_assign",
+                     inputs={"X": input, "MatchIndices": matched_indices,
+                             "NegIndices": negative_indices},
+                     outputs={"Out": out, "OutWeight": out_weight},
+                     attrs={"mismatch_value": mismatch_value})
+    return out, out_weight
