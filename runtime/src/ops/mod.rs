@@ -19,6 +19,7 @@ mod collective;
 pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod conv;
+mod conv3d;
 mod cos_sim;
 mod crf;
 mod ctc;
@@ -76,7 +77,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 37] = [
+    let families: [(&'static str, RegisterAll); 38] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -114,6 +115,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("collective", collective::register_all),
         ("control", control::register_all),
         ("matching", matching::register_all),
+        ("conv3d", conv3d::register_all),
     ];
     for (family, register_all) in families {
         r.set_family(family);

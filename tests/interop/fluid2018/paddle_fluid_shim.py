@@ -4803,7 +4803,97 @@ def target_assign(input, matched_indices, negative_indices=None, mismatch_value=
     return out, out_weight
 
 
-_DET_B_LAYERS = dict(bipartite_match=bipartite_match, target_assign=target_assign)
+def _padding_3d(padding, data_format, six):
+    """1.6's 3-D layers' paddings and padding algorithm: SAME/VALID, 5
+    per-dim pairs or 6 values (6), else 3 (6 when `six`, as conv3d)."""
+    algorithm = "EXPLICIT"
+    if isinstance(padding, str):
+        algorithm, padding = padding.upper(), [0] * 6
+    if isinstance(padding, (list, tuple)) and len(padding) == 5:
+        pairs = padding[2:5] if data_format == "NCDHW" else padding[1:4]
+        padding = [p for pair in pairs for p in pair]
+    if not (isinstance(padding, (list, tuple)) and len(padding) == 6):
+        padding = _to_list(padding, 3, "padding")
+        if six:
+            padding = [padding[0], padding[0], padding[1], padding[1], padding[2], padding[2]]
+    return list(padding), algorithm
+
+
+def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
+           param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+           data_format="NCDHW"):
+    helper = LayerHelper("conv3d", act=act, name=name, use_cudnn=use_cudnn)
+    channel_last = data_format == "NDHWC"
+    num_channels = input.shape[4] if channel_last else input.shape[1]
+    num_filter_channels = num_channels if groups is None else num_channels // groups
+    filter_size = _to_list(filter_size, 3, "filter_size")
+    stride = _to_list(stride, 3, "stride")
+    dilation = _to_list(dilation, 3, "dilation")
+    padding, algorithm = _padding_3d(padding, data_format, True)
+    std = (2.0 / (filter_size[0] * filter_size[1] * filter_size[2] * num_channels)) ** 0.5
+    filter_param = _create_parameter(helper, param_attr,
+                                     [num_filters, num_filter_channels] + filter_size,
+                                     input.dtype, default_initializer=Normal(0.0, std, 0))
+    pre_bias = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="conv3d", inputs={"Input": input, "Filter": filter_param},
+                     outputs={"Output": pre_bias},
+                     attrs={"strides": stride, "paddings": padding, "dilations": dilation,
+                            "groups": groups, "use_cudnn": use_cudnn, "use_mkldnn": False,
+                            "padding_algorithm": algorithm, "data_format": data_format})
+    axis = 4 if channel_last else 1
+    pre_act = _append_bias(helper, pre_bias, bias_attr, dim_start=axis, dim_end=axis + 1)
+    return helper.append_activation(pre_act)
+
+
+def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
+           global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
+           data_format="NCDHW"):
+    helper = LayerHelper("pool3d", name=name)
+    padding, algorithm = _padding_3d(pool_padding, data_format, False)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="pool3d", inputs={"X": input}, outputs={"Out": out},
+                     attrs={"pooling_type": pool_type, "ksize": _to_list(pool_size, 3, "pool_size"),
+                            "global_pooling": global_pooling,
+                            "strides": _to_list(pool_stride, 3, "pool_stride"),
+                            "paddings": padding, "padding_algorithm": algorithm,
+                            "use_cudnn": use_cudnn, "ceil_mode": ceil_mode, "use_mkldnn": False,
+                            "exclusive": exclusive, "data_format": data_format})
+    return out
+
+
+def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None, data_format="NCDHW"):
+    helper = LayerHelper("conv3d_transpose", act=act, name=name, use_cudnn=use_cudnn)
+    channel_last = data_format == "NDHWC"
+    input_channel = input.shape[-1] if channel_last else input.shape[1]
+    stride = _to_list(stride, 3, "stride")
+    dilation = _to_list(dilation, 3, "dilation")
+    padding, algorithm = _padding_3d(padding, data_format, True)
+    if filter_size is None:
+        spatial = input.shape[1:4] if channel_last else input.shape[2:5]
+        filter_size = [(output_size[i] - (spatial[i] - 1) * stride[i] + padding[2 * i]
+                        + padding[2 * i + 1] - 1) // dilation[i] + 1 for i in range(3)]
+    else:
+        filter_size = _to_list(filter_size, 3, "conv3d_transpose.filter_size")
+    groups = 1 if groups is None else groups
+    filter_param = _create_parameter(helper, param_attr,
+                                     [input_channel, num_filters // groups] + filter_size,
+                                     input.dtype)
+    pre_bias = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="conv3d_transpose", inputs={"Input": [input], "Filter": [filter_param]},
+                     outputs={"Output": pre_bias},
+                     attrs={"strides": stride, "paddings": padding,
+                            "padding_algorithm": algorithm, "dilations": dilation,
+                            "groups": groups, "use_cudnn": use_cudnn,
+                            "data_format": "NHWC" if channel_last else "NCHW"})
+    axis = 4 if channel_last else 1
+    pre_act = _append_bias(helper, pre_bias, bias_attr, dim_start=axis, dim_end=axis + 1)
+    return helper.append_activation(pre_act)
+
+
+_DET_B_LAYERS = dict(bipartite_match=bipartite_match, target_assign=target_assign,
+                     conv3d=conv3d, pool3d=pool3d, conv3d_transpose=conv3d_transpose)
 
 
 def install(run=False):

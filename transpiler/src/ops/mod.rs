@@ -28,6 +28,7 @@ mod collective;
 mod compare;
 mod control;
 mod conv;
+mod conv3d;
 mod cos_sim;
 mod crf;
 mod ctc;
@@ -309,7 +310,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 37] = [
+        let families: [(&'static str, Register); 38] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -319,6 +320,7 @@ impl Registry {
             ("compare", compare::register),
             ("control", control::register),
             ("conv", conv::register),
+            ("conv3d", conv3d::register),
             ("cos_sim", cos_sim::register),
             ("crf", crf::register),
             ("ctc", ctc::register),
