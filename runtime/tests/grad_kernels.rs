@@ -1878,3 +1878,29 @@ fn conv3d_and_pool3d_grads_match_finite_differences() {
             .check(&mut rng);
     }
 }
+
+#[test]
+fn strided_slice_and_temporal_shift_grads_match_finite_differences() {
+    let mut rng = Rng(41);
+    for (axes, starts, ends, strides) in [
+        (vec![0, 2], vec![0, 1], vec![3, 5], vec![2, 1]),
+        (vec![1, 2], vec![3, -1], vec![0, -6], vec![-2, -2]),
+        (vec![2], vec![-1], vec![-6], vec![-3]),
+    ] {
+        Case::new("strided_slice")
+            .input("Input", rng.tensor(&[3, 4, 5], -1.0, 1.0))
+            .attr("axes", AttrValue::Ints(axes))
+            .attr("starts", AttrValue::Ints(starts))
+            .attr("ends", AttrValue::Ints(ends))
+            .attr("strides", AttrValue::Ints(strides))
+            .attr("infer_flags", AttrValue::Ints(vec![1; 3]))
+            .check(&mut rng);
+    }
+    for ratio in [0.25, 0.2] {
+        Case::new("temporal_shift")
+            .input("X", rng.tensor(&[6, 8, 2, 2], -1.0, 1.0))
+            .attr("seg_num", AttrValue::Int(3))
+            .attr("shift_ratio", AttrValue::Float(ratio))
+            .check(&mut rng);
+    }
+}

@@ -4892,8 +4892,41 @@ def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, pad
     return helper.append_activation(pre_act)
 
 
-_DET_B_LAYERS = dict(bipartite_match=bipartite_match, target_assign=target_assign,
-                     conv3d=conv3d, pool3d=pool3d, conv3d_transpose=conv3d_transpose)
+def strided_slice(input, axes, starts, ends, strides):
+    """1.6's strided_slice. Its kernel took a negative stride's elements
+    counted from the end bound (end + 1, end + 1 + |stride|, ... below
+    start + 1, reversed); Paddle 3.3.1 counts from the start as numpy, so
+    such an axis gets the start 1.x's first element is at."""
+    starts = list(starts)
+    for i, (axis, stride) in enumerate(zip(axes, strides)):
+        size = input.shape[axis]
+        if stride >= 0 or size < 0:
+            continue
+        s, e = (v + size if v < 0 else v for v in (starts[i], ends[i]))
+        if s > e:
+            s, e = s + 1, e + 1
+        lo, hi = min(max(e, 0), size), min(max(s, 0), size)
+        if hi > lo:
+            starts[i] = lo + (hi - 1 - lo) // -stride * -stride
+    helper = LayerHelper("strided_slice")
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="strided_slice", inputs={"Input": input}, outputs={"Out": out},
+                     attrs={"axes": list(axes), "starts": starts, "ends": list(ends),
+                            "strides": list(strides), "infer_flags": [1] * len(axes)})
+    return out
+
+
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None):
+    helper = LayerHelper("temporal_shift", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="temporal_shift", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"seg_num": seg_num, "shift_ratio": shift_ratio})
+    return out
+
+
+_DET_B_LAYERS = dict(temporal_shift=temporal_shift, bipartite_match=bipartite_match, target_assign=target_assign,
+                     conv3d=conv3d, pool3d=pool3d, conv3d_transpose=conv3d_transpose,
+                     strided_slice=strided_slice)
 
 
 def install(run=False):

@@ -28,7 +28,7 @@ __all__ = [
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
     "size", "where", "instance_norm", "group_norm", "adaptive_pool2d",
-    "conv3d", "pool3d", "conv3d_transpose",
+    "conv3d", "pool3d", "conv3d_transpose", "strided_slice", "temporal_shift",
     "unique",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
@@ -647,6 +647,42 @@ def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, pad
     axis = 4 if channel_last else 1
     pre_act = helper.append_bias_op(pre_bias, dim_start=axis, dim_end=axis + 1)
     return helper.append_activation(pre_act)
+
+
+def strided_slice(input, axes, starts, ends, strides):
+    """1.6's: `input[starts[i]:ends[i]:strides[i]]` along each of `axes`
+    (Paddle 1.x's kernel: a negative stride takes its elements counted
+    from the end bound). Starts, ends and strides given as Variables
+    (1.6's tensor inputs) are not supported."""
+    if not isinstance(starts, (list, tuple, Variable)):
+        raise ValueError("Input starts must be an Variable, python list or tuple.")
+    if not isinstance(ends, (list, tuple, Variable)):
+        raise ValueError("Input ends must be an Variable, python list or tuple.")
+    if not isinstance(strides, (list, tuple, Variable)):
+        raise ValueError("Input strides must be an Variable, python list or tuple.")
+    for what, value in (("starts", starts), ("ends", ends), ("strides", strides)):
+        if isinstance(value, Variable) or any(isinstance(v, Variable) for v in value):
+            raise NotImplementedError("strided_slice with Variable %s is not supported by "
+                                      "fluidc; give them as ints" % what)
+    helper = LayerHelper("strided_slice", **locals())
+    out = helper.create_variable_for_type_inference(dtype=helper.input_dtype("input"))
+    helper.append_op(type="strided_slice", inputs={"Input": input}, outputs={"Out": out},
+                     attrs={"axes": axes, "starts": starts, "ends": ends, "strides": strides,
+                            "infer_flags": [1] * len(axes)})
+    return out
+
+
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None):
+    """1.x's TSM shift: `x` is `[N * seg_num, C, H, W]`; in each clip the
+    first `C * shift_ratio` channels take the previous frame's values, the
+    next `C * shift_ratio` the next frame's (zeros past the ends)."""
+    helper = LayerHelper("temporal_shift", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if not isinstance(seg_num, int):
+        raise TypeError("seg_num must be int type.")
+    helper.append_op(type="temporal_shift", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"seg_num": seg_num, "shift_ratio": shift_ratio})
+    return out
 
 
 def unique(x, dtype="int32"):
