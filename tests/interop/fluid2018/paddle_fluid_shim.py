@@ -4924,7 +4924,22 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None):
     return out
 
 
-_DET_B_LAYERS = dict(temporal_shift=temporal_shift, bipartite_match=bipartite_match, target_assign=target_assign,
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    helper = LayerHelper("spectral_norm", name=name)
+    h = weight.shape[dim]
+    w = int(numpy.prod(weight.shape)) // h
+    u = _create_parameter(helper, None, [h], weight.dtype, default_initializer=Normal(0., 1.))
+    u.stop_gradient = True
+    v = _create_parameter(helper, None, [w], weight.dtype, default_initializer=Normal(0., 1.))
+    v.stop_gradient = True
+    out = helper.create_variable(dtype=weight.dtype)
+    helper.append_op(type="spectral_norm", inputs={"Weight": weight, "U": u, "V": v},
+                     outputs={"Out": out},
+                     attrs={"dim": dim, "power_iters": power_iters, "eps": eps})
+    return out
+
+
+_DET_B_LAYERS = dict(spectral_norm=spectral_norm, temporal_shift=temporal_shift, bipartite_match=bipartite_match, target_assign=target_assign,
                      conv3d=conv3d, pool3d=pool3d, conv3d_transpose=conv3d_transpose,
                      strided_slice=strided_slice)
 

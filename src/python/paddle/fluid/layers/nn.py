@@ -28,7 +28,7 @@ __all__ = [
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
     "size", "where", "instance_norm", "group_norm", "adaptive_pool2d",
-    "conv3d", "pool3d", "conv3d_transpose", "strided_slice", "temporal_shift",
+    "conv3d", "pool3d", "conv3d_transpose", "strided_slice", "temporal_shift", "spectral_norm",
     "unique",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
@@ -682,6 +682,31 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None):
         raise TypeError("seg_num must be int type.")
     helper.append_op(type="temporal_shift", inputs={"X": x}, outputs={"Out": out},
                      attrs={"seg_num": seg_num, "shift_ratio": shift_ratio})
+    return out
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """1.x's: `weight` divided by its largest singular value, estimated by
+    `power_iters` rounds of power iteration from the parameters `u`
+    (`[weight.shape[dim]]`) and `v` (the product of the other dims), both
+    Normal(0, 1) and not trained."""
+    helper = LayerHelper("spectral_norm", **locals())
+    dtype = weight.dtype
+    inputs = {"Weight": weight}
+    input_shape = weight.shape
+    h = input_shape[dim]
+    w = np.prod(input_shape) // h
+    u = helper.create_parameter(attr=ParamAttr(), shape=[h], dtype=dtype,
+                                default_initializer=Normal(0., 1.))
+    u.stop_gradient = True
+    inputs["U"] = u
+    v = helper.create_parameter(attr=ParamAttr(), shape=[w], dtype=dtype,
+                                default_initializer=Normal(0., 1.))
+    inputs["V"] = v
+    v.stop_gradient = True
+    out = helper.create_variable(dtype=dtype)
+    helper.append_op(type="spectral_norm", inputs=inputs, outputs={"Out": out},
+                     attrs={"dim": dim, "power_iters": power_iters, "eps": eps})
     return out
 
 
