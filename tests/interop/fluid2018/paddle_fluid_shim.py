@@ -1392,6 +1392,32 @@ def bpr_loss(input, label, name=None):
     return out
 
 
+def mean_iou(input, label, num_classes):
+    """1.x's mean_iou, which Paddle 3.3.1 dropped, in numpy (py_func): per
+    class the right predictions and the wrong ones it was the label or the
+    prediction of, and the mean of right / (right + wrong) over the
+    classes that occur."""
+    helper = LayerHelper("mean_iou")
+    outs = [helper.create_variable_for_type_inference(d) for d in ("float32", "int32", "int32")]
+    for v, shape in zip(outs, ([1], [num_classes], [num_classes])):
+        v.desc.set_shape(shape)
+        v.stop_gradient = True
+
+    def forward(p, y):
+        p = numpy.array(p).reshape(-1).astype("int64")
+        y = numpy.array(y).reshape(-1).astype("int64")
+        right = numpy.bincount(p[p == y], minlength=num_classes)
+        wrong = (numpy.bincount(p[p != y], minlength=num_classes)
+                 + numpy.bincount(y[p != y], minlength=num_classes))
+        seen = right + wrong
+        iou = (right / numpy.maximum(seen, 1).astype("float32")).astype("float32").sum(dtype="float32")
+        return (numpy.array([iou / numpy.float32((seen > 0).sum())], "float32"),
+                wrong.astype("int32"), right.astype("int32"))
+
+    paddle.static.py_func(forward, [input, label], outs)
+    return tuple(outs)
+
+
 def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
     """1.6's sampling_id, which Paddle 3.3.1 dropped, in numpy (py_func):
     per row a uniform draw in [min, max) from std::minstd_rand(seed)
@@ -4996,6 +5022,7 @@ def install(run=False):
         soft_relu=soft_relu, clip_by_norm=clip_by_norm, kldiv_loss=kldiv_loss,
         affine_channel=affine_channel, expand_as=expand_as, bpr_loss=bpr_loss,
         sampling_id=sampling_id,
+        mean_iou=mean_iou,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),

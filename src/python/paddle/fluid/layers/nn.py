@@ -40,7 +40,7 @@ __all__ = [
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
-    "bpr_loss", "sampling_id",
+    "bpr_loss", "sampling_id", "mean_iou",
 ]
 
 
@@ -2022,6 +2022,21 @@ def bpr_loss(input, label, name=None):
     helper.append_op(type='bpr_loss', inputs={'X': [input], 'Label': [label]},
                      outputs={'Y': [out]})
     return out
+
+
+def mean_iou(input, label, num_classes):
+    """Mean intersection-over-union of segmentation labels (int32 or
+    int64): returns the float32 `[1]` mean over the classes that occur, and
+    the int32 `[num_classes]` wrong and correct counts of each class."""
+    helper = LayerHelper('mean_iou', **locals())
+    out_mean_iou = helper.create_variable_for_type_inference(dtype='float32')
+    out_wrong = helper.create_variable_for_type_inference(dtype='int32')
+    out_correct = helper.create_variable_for_type_inference(dtype='int32')
+    helper.append_op(type='mean_iou', inputs={'Predictions': input, 'Labels': label},
+                     outputs={'OutMeanIou': out_mean_iou, 'OutWrong': out_wrong,
+                              'OutCorrect': out_correct},
+                     attrs={'num_classes': num_classes})
+    return out_mean_iou, out_wrong, out_correct
 
 
 def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
