@@ -1904,3 +1904,43 @@ fn strided_slice_and_temporal_shift_grads_match_finite_differences() {
             .check(&mut rng);
     }
 }
+
+/// `roi_pool` (the max of each bin, through `Argmax`) and `roi_align`
+/// (bilinear samples, fixed and adaptive, `aligned` or not) over regions
+/// of two images given by the ROIs' LoD, one partly off the map and one
+/// under a pixel wide.
+#[test]
+fn roi_pool_and_roi_align_grads_match_finite_differences() {
+    let mut rng = Rng(53);
+    let rois = Tensor::from_vec(
+        &[4, 4],
+        vec![
+            0.0, 0.0, 9.0, 7.0, 2.4, 1.2, 7.7, 5.9, 6.0, 4.0, 14.0, 11.0, 3.1, 2.2, 3.5, 2.6,
+        ],
+    )
+    .expect("rois")
+    .with_lod(vec![vec![0, 2, 4]]);
+    for (ph, pw, scale) in [(2, 3, 0.5), (3, 2, 1.0)] {
+        Case::new("roi_pool")
+            .input("X", rng.tensor(&[2, 2, 5, 6], -1.0, 1.0))
+            .input("ROIs", rois.clone())
+            .outputs(&["Out", "Argmax"])
+            .attr("pooled_height", AttrValue::Int(ph))
+            .attr("pooled_width", AttrValue::Int(pw))
+            .attr("spatial_scale", AttrValue::Float(scale))
+            .constant("ROIs")
+            .check(&mut rng);
+    }
+    for (ratio, aligned, scale) in [(2, false, 0.5), (-1, false, 0.7), (-1, true, 0.5)] {
+        Case::new("roi_align")
+            .input("X", rng.tensor(&[2, 2, 5, 6], -1.0, 1.0))
+            .input("ROIs", rois.clone())
+            .attr("pooled_height", AttrValue::Int(2))
+            .attr("pooled_width", AttrValue::Int(3))
+            .attr("spatial_scale", AttrValue::Float(scale))
+            .attr("sampling_ratio", AttrValue::Int(ratio))
+            .attr("aligned", AttrValue::Bool(aligned))
+            .constant("ROIs")
+            .check(&mut rng);
+    }
+}

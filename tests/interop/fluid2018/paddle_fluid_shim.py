@@ -4970,6 +4970,32 @@ _DET_B_LAYERS = dict(spectral_norm=spectral_norm, temporal_shift=temporal_shift,
                      strided_slice=strided_slice)
 
 
+# issue 37 (ops-c): 1.x layers real programs use.
+def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0):
+    helper = LayerHelper("roi_pool")
+    out = helper.create_variable_for_type_inference(input.dtype)
+    argmax = helper.create_variable_for_type_inference("int64")
+    helper.append_op(type="roi_pool", inputs={"X": input, "ROIs": rois},
+                     outputs={"Out": out, "Argmax": argmax},
+                     attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
+                            "spatial_scale": spatial_scale})
+    return out
+
+
+def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0,
+              sampling_ratio=-1, name=None):
+    helper = LayerHelper("roi_align", name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="roi_align", inputs={"X": input, "ROIs": rois}, outputs={"Out": out},
+                     attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
+                            "spatial_scale": spatial_scale, "sampling_ratio": sampling_ratio,
+                            "aligned": False})
+    return out
+
+
+_OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align)
+
+
 def install(run=False):
     """Installs `paddle.fluid` and its submodules, with fresh default programs
     and a fresh unique-name generator; returns the `paddle.fluid` module.
@@ -5070,6 +5096,7 @@ def install(run=False):
     for op in ("sum", "mean", "max", "min", "prod", "all", "any"):
         setattr(layers, "reduce_" + op, _reduce("reduce_" + op))
     layers.__dict__.update(_DET_B_LAYERS)
+    layers.__dict__.update(_OPS_C_LAYERS)
     schedules = dict(
         exponential_decay=exponential_decay, natural_exp_decay=natural_exp_decay,
         inverse_time_decay=inverse_time_decay, polynomial_decay=polynomial_decay,

@@ -41,6 +41,7 @@ __all__ = [
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
+    "roi_pool", "roi_align",
 ]
 
 
@@ -1692,6 +1693,35 @@ def mse_loss(input, label):
     """The mean of `(input - label)^2` (1.6): `square_error_cost`, then
     `reduce_mean`."""
     return reduce_mean(square_error_cost(input, label))
+
+
+def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0):
+    """1.x's: max pooling of each region of interest (`rois`, a [R, 4]
+    LoDTensor of x1, y1, x2, y2 whose LoD gives each image's regions) into
+    a [R, C, pooled_height, pooled_width] map."""
+    helper = LayerHelper('roi_pool', **locals())
+    dtype = helper.input_dtype()
+    pool_out = helper.create_variable_for_type_inference(dtype)
+    argmaxes = helper.create_variable_for_type_inference(dtype='int32')
+    helper.append_op(type="roi_pool", inputs={"X": input, "ROIs": rois},
+                     outputs={"Out": pool_out, "Argmax": argmaxes},
+                     attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
+                            "spatial_scale": spatial_scale})
+    return pool_out
+
+
+def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0,
+              sampling_ratio=-1, name=None):
+    """1.x's: each region of interest (as roi_pool's) pooled by averaging
+    bilinear samples, `sampling_ratio` a side per bin (adaptive when -1)."""
+    helper = LayerHelper('roi_align', **locals())
+    dtype = helper.input_dtype()
+    align_out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="roi_align", inputs={"X": input, "ROIs": rois},
+                     outputs={"Out": align_out},
+                     attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
+                            "spatial_scale": spatial_scale, "sampling_ratio": sampling_ratio})
+    return align_out
 
 
 def dice_loss(input, label, epsilon=0.00001, name=None):
