@@ -1944,3 +1944,23 @@ fn roi_pool_and_roi_align_grads_match_finite_differences() {
             .check(&mut rng);
     }
 }
+
+/// `data_norm`'s `X@GRAD` (`Y@GRAD * Scales`: the statistics' own
+/// "gradients" are the batch's sums, not derivatives, and are checked
+/// against numpy by testdata/run/data_norm.py).
+#[test]
+fn data_norm_x_grad_matches_finite_differences() {
+    let mut rng = Rng(59);
+    let stat = |v: [f64; 3]| Tensor::from_vec(&[3], v.to_vec()).expect("stat");
+    Case::new("data_norm")
+        .input("X", rng.tensor(&[5, 3], -2.0, 2.0))
+        .input("BatchSize", stat([10.0, 20.0, 5.0]))
+        .input("BatchSum", stat([3.0, -4.0, 1.0]))
+        .input("BatchSquareSum", stat([12.0, 9.0, 30.0]))
+        .outputs(&["Y", "Means", "Scales"])
+        .attr("epsilon", AttrValue::Float(1e-4))
+        .constant("BatchSize")
+        .constant("BatchSum")
+        .constant("BatchSquareSum")
+        .check(&mut rng);
+}

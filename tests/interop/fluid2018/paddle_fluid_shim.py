@@ -4993,7 +4993,57 @@ def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0,
     return out
 
 
-_OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align)
+
+def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout='NCHW',
+              in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
+              do_model_average_for_mean_and_var=True):
+    """1.x's data_norm, which Paddle 3.3.1 dropped, in numpy (py_func): its
+    three trainable statistics, and as their gradients the batch's own
+    (N, the column sums, the squared deviations' sums plus N * epsilon)."""
+    helper = LayerHelper("data_norm", act=act, name=name)
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError("unsupported data layout:" + data_layout)
+    c = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
+    defaults = dict(batch_size=1e4, batch_sum=0.0, batch_square=1e4)
+    if param_attr and isinstance(param_attr, dict):
+        defaults = {k: param_attr.get(k, v) for k, v in defaults.items()}
+    stats = [_create_parameter(helper, ParamAttr(name=name + suffix, trainable=True,
+                                                 initializer=Constant(value=float(defaults[key]))),
+                               [c], input.dtype)
+             for suffix, key in ((".batch_size", "batch_size"), (".batch_sum", "batch_sum"),
+                                 (".batch_square_sum", "batch_square"))]
+    outs = [helper.create_variable_for_type_inference(input.dtype) for _ in range(3)]
+    outs[0].desc.set_shape(list(input.shape))
+    for v in outs[1:]:
+        v.desc.set_shape([c])
+        v.stop_gradient = True
+
+    def moments(size, total, square):
+        size, total, square = (numpy.array(v) for v in (size, total, square))
+        return total / size, numpy.sqrt(size / square)
+
+    def forward(x, size, total, square):
+        x = numpy.array(x)
+        if x.ndim != 2:
+            raise ValueError("The Input dim size should be 2")
+        means, scales = moments(size, total, square)
+        return (x - means) * scales, means, scales
+
+    def backward(*args):  # X, the statistics, Y@GRAD (py_func names no *args)
+        x, size, total, square, dy = args[:5]
+        x = numpy.array(x)
+        means, scales = moments(size, total, square)
+        n = x.shape[0]
+        t = x.dtype.type
+        dsq = ((x - means) ** 2).sum(axis=0) + t(n) * t(epsilon)
+        return (numpy.array(dy) * scales, numpy.full([c], n, x.dtype), x.sum(axis=0), dsq)
+
+    paddle.static.py_func(forward, [input] + stats, outs, backward_func=backward,
+                          skip_vars_in_backward_input=outs)
+    return helper.append_activation(outs[0])
+
+
+_OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align, data_norm=data_norm)
 
 
 def install(run=False):

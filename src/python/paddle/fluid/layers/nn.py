@@ -41,7 +41,7 @@ __all__ = [
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
-    "roi_pool", "roi_align",
+    "roi_pool", "roi_align", "data_norm",
 ]
 
 
@@ -955,6 +955,66 @@ def dropout(x, dropout_prob, is_test=False, seed=None, name=None,
                             "seed": seed if seed is not None else 0,
                             "dropout_implementation": dropout_implementation})
     return out
+
+
+def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout='NCHW',
+              in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
+              do_model_average_for_mean_and_var=True):
+    """1.x's CTR normalization: `(input - BatchSum / BatchSize) *
+    sqrt(BatchSize / BatchSquareSum)` per column, with the three statistics
+    trainable parameters named after `name` (which 1.x required); their
+    gradients are the batch's own statistics. As in 1.x, the moving_* names
+    and do_model_average_for_mean_and_var are not used."""
+    helper = LayerHelper('data_norm', **locals())
+    dtype = helper.input_dtype()
+
+    input_shape = input.shape
+    if data_layout == 'NCHW':
+        channel_num = input_shape[1]
+    else:
+        if data_layout == 'NHWC':
+            channel_num = input_shape[-1]
+        else:
+            raise ValueError("unsupported data layout:" + data_layout)
+
+    param_shape = [channel_num]
+
+    batch_size_default = 1e4
+    batch_sum_default = 0.0
+    batch_square_sum_default = 1e4
+
+    if param_attr and isinstance(param_attr, dict):
+        batch_size_default = param_attr.get("batch_size", 1e4)
+        batch_sum_default = param_attr.get("batch_sum", 0.0)
+        batch_square_sum_default = param_attr.get("batch_square", 1e4)
+
+    batch_size = helper.create_parameter(
+        attr=ParamAttr(name=name + '.batch_size',
+                       initializer=Constant(value=float(batch_size_default)), trainable=True),
+        shape=param_shape, dtype=input.dtype)
+    batch_sum = helper.create_parameter(
+        attr=ParamAttr(name=name + '.batch_sum',
+                       initializer=Constant(value=float(batch_sum_default)), trainable=True),
+        shape=param_shape, dtype=input.dtype)
+    batch_square_sum = helper.create_parameter(
+        attr=ParamAttr(name=name + '.batch_square_sum',
+                       initializer=Constant(value=float(batch_square_sum_default)),
+                       trainable=True),
+        shape=param_shape, dtype=input.dtype)
+
+    means = helper.create_variable(dtype=dtype, stop_gradient=True)
+    scales = helper.create_variable(dtype=dtype, stop_gradient=True)
+
+    data_norm_out = input if in_place else helper.create_variable(dtype=dtype)
+
+    helper.append_op(
+        type="data_norm",
+        inputs={"X": input, "BatchSize": batch_size, "BatchSum": batch_sum,
+                "BatchSquareSum": batch_square_sum},
+        outputs={"Y": data_norm_out, "Means": means, "Scales": scales},
+        attrs={"epsilon": epsilon})
+
+    return helper.append_activation(data_norm_out)
 
 
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
