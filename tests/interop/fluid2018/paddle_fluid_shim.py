@@ -5043,7 +5043,36 @@ def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout='NCHW
     return helper.append_activation(outs[0])
 
 
-_OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align, data_norm=data_norm)
+
+def unique_with_counts(x, dtype="int32"):
+    """1.6's unique_with_counts, which Paddle 3.3.1 dropped, in numpy
+    (py_func): the distinct values in the order they first appear, each
+    value's place among them and their counts."""
+    if not (dtype == 'int32' or dtype == 'int64'):
+        raise TypeError("Op unique_with_counts, index dtype must be int32 or int64")
+    if x is None or len(x.shape) != 1:
+        raise ValueError("Op unique_with_counts, x must not be null and size of dim must be 1")
+    helper = LayerHelper("unique_with_counts")
+    outs = [helper.create_variable_for_type_inference(d) for d in (x.dtype, dtype, dtype)]
+    for v, shape in zip(outs, ([-1], list(x.shape), [-1])):
+        v.desc.set_shape(shape)
+        v.stop_gradient = True
+
+    def forward(v):
+        v = numpy.array(v)
+        _, first, index, count = numpy.unique(v, return_index=True, return_inverse=True,
+                                              return_counts=True)
+        order = numpy.argsort(first, kind="stable")
+        place = numpy.empty_like(order)
+        place[order] = numpy.arange(order.size)
+        return v[numpy.sort(first)], place[index].astype(dtype), count[order].astype(dtype)
+
+    paddle.static.py_func(forward, [x], outs)
+    return tuple(outs)
+
+
+_OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align, data_norm=data_norm,
+                     unique_with_counts=unique_with_counts)
 
 
 def install(run=False):

@@ -41,7 +41,7 @@ __all__ = [
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
-    "roi_pool", "roi_align", "data_norm",
+    "roi_pool", "roi_align", "data_norm", "unique_with_counts",
 ]
 
 
@@ -721,6 +721,23 @@ def unique(x, dtype="int32"):
                      attrs={"dtype": convert_np_dtype_to_dtype_(dtype)},
                      outputs={"Out": [out], "Index": [index]})
     return out, index
+
+
+def unique_with_counts(x, dtype="int32"):
+    """1.6's: as `unique`, and how many times each distinct value occurs
+    (`dtype`, int32 or int64)."""
+    if not (dtype == 'int32' or dtype == 'int64'):
+        raise TypeError("Op unique_with_counts, index dtype must be int32 or int64")
+    if x is None or len(x.shape) != 1:
+        raise ValueError("Op unique_with_counts, x must not be null and size of dim must be 1")
+    helper = LayerHelper("unique_with_counts", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    index = helper.create_variable_for_type_inference(dtype)
+    count = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='unique_with_counts', inputs={'X': x},
+                     attrs={'dtype': convert_np_dtype_to_dtype_(dtype)},
+                     outputs={'Out': [out], 'Index': [index], 'Count': [count]})
+    return out, index, count
 
 
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
