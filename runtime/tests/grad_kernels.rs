@@ -1964,3 +1964,26 @@ fn data_norm_x_grad_matches_finite_differences() {
         .constant("BatchSquareSum")
         .check(&mut rng);
 }
+
+/// `center_loss`'s `X@GRAD` (`Loss@GRAD * (X - Centers[Label])`, the
+/// centers constant as 1.x took them), updating the centers or not.
+#[test]
+fn center_loss_x_grad_matches_finite_differences() {
+    let mut rng = Rng(61);
+    for update in [true, false] {
+        Case::new("center_loss")
+            .input("X", rng.tensor(&[5, 3], -1.0, 1.0))
+            .input("Label", labels(&[5, 1], vec![2, 0, 2, 1, 0]))
+            .input("Centers", rng.tensor(&[3, 3], -1.0, 1.0))
+            .input(
+                "CenterUpdateRate",
+                Tensor::from_vec(&[1], vec![0.5]).expect("rate"),
+            )
+            .outputs(&["CentersOut", "SampleCenterDiff", "Loss"])
+            .attr("cluster_num", AttrValue::Int(3))
+            .attr("need_update", AttrValue::Bool(update))
+            .constant("Centers")
+            .constant("CenterUpdateRate")
+            .check(&mut rng);
+    }
+}

@@ -5071,8 +5071,52 @@ def unique_with_counts(x, dtype="int32"):
     return tuple(outs)
 
 
+
+def center_loss(input, label, num_classes, alpha, param_attr, update_center=True):
+    """1.6's center_loss, which Paddle 3.3.1 dropped, in numpy (py_func):
+    the loss and each sample's difference from its class center, the
+    centers moved in place by alpha * (sum of the class's differences) /
+    (1 + its samples); X's gradient Loss@GRAD * difference."""
+    helper = LayerHelper("center_loss")
+    centers = _create_parameter(helper, param_attr, [num_classes, input.shape[1]], input.dtype)
+    centers.stop_gradient = True
+    if isinstance(alpha, Variable):
+        rate = alpha
+    else:
+        assert isinstance(alpha, float)
+        block = framework.default_main_program().current_block()
+        rate = block.create_var(name="centerloss_alpha", shape=[1], dtype="float32",
+                                type=VarType.DENSE_TENSOR, persistable=True, stop_gradient=True)
+        Constant(alpha)(rate, block)
+    diff = helper.create_variable_for_type_inference(input.dtype)
+    loss = helper.create_variable_for_type_inference(input.dtype)
+    diff.desc.set_shape([input.shape[0], input.shape[1]])
+    loss.desc.set_shape([input.shape[0], 1])
+
+    def forward(x, y, c, a):
+        x, c = numpy.array(x), numpy.array(c)
+        y = numpy.array(y).reshape(-1)
+        t = x.dtype.type
+        d = x - c[y]
+        acc = numpy.zeros_like(c)
+        numpy.add.at(acc, y, d)
+        count = numpy.bincount(y, minlength=num_classes) + 1
+        if update_center:
+            c = c + acc * (t(numpy.array(a).reshape(-1)[0]) / count.astype(x.dtype))[:, None]
+        return d, ((d * d).sum(axis=1, keepdims=True) / t(2)), c
+
+    def backward(*args):  # SampleCenterDiff and the outputs' grads
+        d, g = args[0], args[2]
+        return numpy.array(d) * numpy.array(g), None, None, None
+
+    paddle.static.py_func(forward, [input, label, centers, rate], [diff, loss, centers],
+                          backward_func=backward,
+                          skip_vars_in_backward_input=[input, label, centers, rate, loss])
+    return loss
+
+
 _OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align, data_norm=data_norm,
-                     unique_with_counts=unique_with_counts)
+                     unique_with_counts=unique_with_counts, center_loss=center_loss)
 
 
 def install(run=False):

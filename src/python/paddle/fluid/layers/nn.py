@@ -41,7 +41,7 @@ __all__ = [
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
-    "roi_pool", "roi_align", "data_norm", "unique_with_counts",
+    "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
 ]
 
 
@@ -1799,6 +1799,38 @@ def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0,
                      attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
                             "spatial_scale": spatial_scale, "sampling_ratio": sampling_ratio})
     return align_out
+
+
+def center_loss(input, label, num_classes, alpha, param_attr, update_center=True):
+    """1.6's center loss: `|input - centers[label]|^2 / 2` per sample, the
+    `[num_classes, D]` centers a parameter the op itself moves towards
+    each batch's samples at rate `alpha` (when `update_center`), not
+    trained by the optimizer."""
+    helper = LayerHelper('center_loss', **locals())
+    dtype = helper.input_dtype()
+    centers_shape = [num_classes, input.shape[1]]
+    centers_param = helper.create_parameter(attr=param_attr, shape=centers_shape, dtype=dtype)
+    centers_param.stop_gradient = True
+
+    if isinstance(alpha, Variable):
+        alpha_param = alpha
+    else:
+        assert isinstance(alpha, float)
+        alpha_param = helper.create_variable(
+            name="centerloss_alpha", shape=[1], dtype="float32",
+            type=core.VarDesc.VarType.LOD_TENSOR, persistable=True, stop_gradient=True,
+            initializer=Constant(alpha))
+
+    centersdiff = helper.create_variable_for_type_inference(dtype=input.dtype)
+    loss = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(
+        type='center_loss',
+        inputs={'X': [input], 'Label': [label], 'Centers': [centers_param],
+                'CenterUpdateRate': [alpha_param]},
+        outputs={'SampleCenterDiff': [centersdiff], 'Loss': [loss],
+                 'CentersOut': [centers_param]},
+        attrs={'cluster_num': num_classes, 'need_update': update_center})
+    return loss
 
 
 def dice_loss(input, label, epsilon=0.00001, name=None):
