@@ -1987,3 +1987,24 @@ fn center_loss_x_grad_matches_finite_differences() {
             .check(&mut rng);
     }
 }
+
+/// `grid_sampler` (both `X@GRAD` and `Grid@GRAD`, grid points partly off
+/// the map, corners aligned as 1.x's or not) and `affine_grid`.
+#[test]
+fn grid_sampler_and_affine_grid_grads_match_finite_differences() {
+    let mut rng = Rng(67);
+    for aligned in [true, false] {
+        Case::new("grid_sampler")
+            .input("X", rng.tensor(&[2, 2, 3, 4], -1.0, 1.0))
+            .input("Grid", rng.tensor(&[2, 3, 4, 2], -1.2, 1.2))
+            .outputs(&["Output"])
+            .attr("align_corners", AttrValue::Bool(aligned))
+            .check(&mut rng);
+        Case::new("affine_grid")
+            .input("Theta", rng.tensor(&[2, 2, 3], -1.0, 1.0))
+            .outputs(&["Output"])
+            .attr("output_shape", AttrValue::Ints(vec![2, 1, 3, 5]))
+            .attr("align_corners", AttrValue::Bool(aligned))
+            .check(&mut rng);
+    }
+}

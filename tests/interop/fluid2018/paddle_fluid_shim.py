@@ -5115,8 +5115,55 @@ def center_loss(input, label, num_classes, alpha, param_attr, update_center=True
     return loss
 
 
+
+def grid_sampler(x, grid, name=None):
+    """1.x's grid_sampler on 3.3.1's op (bilinear, zero padding, corners
+    aligned, as 1.x's kernel sampled); a non-Variable is returned as a
+    ValueError, as 1.x did."""
+    helper = LayerHelper("grid_sampler", name=name)
+    if not isinstance(x, Variable):
+        return ValueError("The x should be a Variable")
+    if not isinstance(grid, Variable):
+        return ValueError("The grid should be a Variable")
+    if x.stop_gradient and not grid.stop_gradient:
+        # 3.3.1's grid_sampler_grad crashes without X@GRAD: a copy of x
+        # that takes one (unused), as 1.x computed Grid@GRAD alone.
+        copy_x = helper.create_variable_for_type_inference(x.dtype)
+        helper.append_op(type="scale", inputs={"X": x}, outputs={"Out": copy_x},
+                         attrs={"scale": 1.0})
+        copy_x.desc.set_shape(list(x.shape))
+        copy_x.stop_gradient = False
+        x_in = copy_x
+    else:
+        x_in = x
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="grid_sampler", inputs={"X": x_in, "Grid": grid},
+                     outputs={"Output": out},
+                     attrs={"mode": "bilinear", "padding_mode": "zeros", "align_corners": True})
+    out.desc.set_shape(list(x.shape))  # 1.x's InferShape: X's shape
+    return out
+
+
+def affine_grid(theta, out_shape, name=None):
+    helper = LayerHelper("affine_grid")
+    if not isinstance(out_shape, (list, tuple, Variable)):
+        raise ValueError("The out_shape should be a list, tuple or Variable.")
+    if not isinstance(theta, Variable):
+        raise ValueError("The theta should be a Variable.")
+    out = helper.create_variable_for_type_inference(theta.dtype)
+    inputs, attrs = {"Theta": theta}, {"align_corners": True}
+    if isinstance(out_shape, Variable):
+        inputs["OutputShape"] = out_shape
+    else:
+        attrs["output_shape"] = list(out_shape)
+    helper.append_op(type="affine_grid", inputs=inputs, outputs={"Output": out}, attrs=attrs)
+    out.desc.set_shape([theta.shape[0], -1, -1, 2])  # 1.x's InferShape
+    return out
+
+
 _OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align, data_norm=data_norm,
-                     unique_with_counts=unique_with_counts, center_loss=center_loss)
+                     unique_with_counts=unique_with_counts, center_loss=center_loss,
+                     grid_sampler=grid_sampler, affine_grid=affine_grid)
 
 
 def install(run=False):

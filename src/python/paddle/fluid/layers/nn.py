@@ -42,6 +42,7 @@ __all__ = [
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
     "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
+    "grid_sampler", "affine_grid",
 ]
 
 
@@ -1831,6 +1832,43 @@ def center_loss(input, label, num_classes, alpha, param_attr, update_center=True
                  'CentersOut': [centers_param]},
         attrs={'cluster_num': num_classes, 'need_update': update_center})
     return loss
+
+
+def grid_sampler(x, grid, name=None):
+    """1.x's: `x` ([N, C, H, W]) sampled bilinearly at `grid` ([N, H, W,
+    2] of x, y in [-1, 1], corners aligned), zero outside. As in 1.x, a
+    non-Variable argument returns (not raises) a ValueError."""
+    helper = LayerHelper("grid_sampler", **locals())
+    if not isinstance(x, Variable):
+        return ValueError("The x should be a Variable")
+    if not isinstance(grid, Variable):
+        return ValueError("The grid should be a Variable")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    ipts = {'X': x, 'Grid': grid}
+    helper.append_op(type='grid_sampler', inputs=ipts, outputs={'Output': out})
+    return out
+
+
+def affine_grid(theta, out_shape, name=None):
+    """1.x's: the [N, H, W, 2] sampling grid of the affine maps `theta`
+    ([N, 2, 3]) for an output of `out_shape` ([N, C, H, W], a list, tuple
+    or int32 Variable)."""
+    helper = LayerHelper('affine_grid')
+    if not (isinstance(out_shape, list) or isinstance(out_shape, tuple) or
+            isinstance(out_shape, Variable)):
+        raise ValueError("The out_shape should be a list, tuple or Variable.")
+    if not isinstance(theta, Variable):
+        raise ValueError("The theta should be a Variable.")
+    out = helper.create_variable_for_type_inference(theta.dtype)
+    ipts = {'Theta': theta}
+    attrs = {}
+    if isinstance(out_shape, Variable):
+        ipts['OutputShape'] = out_shape
+    else:
+        attrs['output_shape'] = out_shape
+    helper.append_op(type='affine_grid', inputs=ipts, outputs={'Output': out},
+                     attrs=None if len(attrs) == 0 else attrs)
+    return out
 
 
 def dice_loss(input, label, epsilon=0.00001, name=None):
