@@ -2008,3 +2008,19 @@ fn grid_sampler_and_affine_grid_grads_match_finite_differences() {
             .check(&mut rng);
     }
 }
+
+/// `sequence_scatter`'s `X@GRAD` and `Updates@GRAD` over sequences of 2,
+/// 0 and 3 ids (one repeated), each adding to its own row of X.
+#[test]
+fn sequence_scatter_grads_match_finite_differences() {
+    let mut rng = Rng(71);
+    let lod = vec![vec![0, 2, 2, 5]];
+    Case::new("sequence_scatter")
+        .input("X", rng.tensor(&[3, 2, 2], -1.0, 1.0))
+        .input(
+            "Ids",
+            labels(&[5, 1], vec![3, 0, 1, 1, 2]).with_lod(lod.clone()),
+        )
+        .input("Updates", rng.tensor(&[5, 1], -1.0, 1.0).with_lod(lod))
+        .check(&mut rng);
+}

@@ -5161,9 +5161,43 @@ def affine_grid(theta, out_shape, name=None):
     return out
 
 
+
+def sequence_scatter(input, index, updates, name=None):
+    """1.x's sequence_scatter, which Paddle 3.3.1 dropped, in numpy
+    (py_func): sequence k of index's LoD adds its updates to row k of
+    input at the columns it names; Updates@GRAD reads Out@GRAD there."""
+    helper = LayerHelper("sequence_scatter", name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    out.desc.set_shape(list(input.shape))
+
+    def places(ids, rows):
+        offsets = ids.lod()[0]
+        cols = numpy.array(ids).reshape(-1)
+        seq = numpy.repeat(numpy.arange(len(offsets) - 1), numpy.diff(offsets))
+        return seq, cols
+
+    def forward(x, ids, u):
+        o = numpy.array(x).copy()
+        seq, cols = places(ids, o.shape[0])
+        flat = o.reshape(o.shape[0], -1)
+        numpy.add.at(flat, (seq, cols), numpy.array(u).reshape(-1))
+        return flat.reshape(o.shape)
+
+    def backward(x, ids, u, dout):
+        d = numpy.array(dout)
+        seq, cols = places(ids, d.shape[0])
+        du = d.reshape(d.shape[0], -1)[seq, cols].reshape(numpy.array(u).shape)
+        return d, None, du
+
+    paddle.static.py_func(forward, [input, index, updates], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
 _OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align, data_norm=data_norm,
                      unique_with_counts=unique_with_counts, center_loss=center_loss,
-                     grid_sampler=grid_sampler, affine_grid=affine_grid)
+                     grid_sampler=grid_sampler, affine_grid=affine_grid,
+                     sequence_scatter=sequence_scatter)
 
 
 def install(run=False):

@@ -42,7 +42,7 @@ __all__ = [
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
     "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
-    "grid_sampler", "affine_grid",
+    "grid_sampler", "affine_grid", "sequence_scatter",
 ]
 
 
@@ -1868,6 +1868,18 @@ def affine_grid(theta, out_shape, name=None):
         attrs['output_shape'] = out_shape
     helper.append_op(type='affine_grid', inputs=ipts, outputs={'Output': out},
                      attrs=None if len(attrs) == 0 else attrs)
+    return out
+
+
+def sequence_scatter(input, index, updates, name=None):
+    """1.x's: `input` with each value of `updates` added to row k of
+    `input` (sequence k of `index`'s LoD) at the column `index` gives."""
+    helper = LayerHelper('sequence_scatter', **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="sequence_scatter",
+                     inputs={"X": input, "Ids": index, "Updates": updates},
+                     outputs={"Out": out})
     return out
 
 
