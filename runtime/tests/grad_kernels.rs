@@ -2024,3 +2024,46 @@ fn sequence_scatter_grads_match_finite_differences() {
         .input("Updates", rng.tensor(&[5, 1], -1.0, 1.0).with_lod(lod))
         .check(&mut rng);
 }
+
+/// `lstmp` over sequences of 2, 0 and 3 rows (D 2, P 3): with peepholes,
+/// H0 and C0, reversed, and with both clips biting.
+#[test]
+fn lstmp_grads_match_finite_differences() {
+    let mut rng = Rng(73);
+    let lod = vec![vec![0, 2, 2, 5]];
+    for (peep, reverse, cell_clip, proj_clip, proj_act, with_init) in [
+        (true, false, 0.0, 0.0, "tanh", true),
+        (false, true, 0.0, 0.0, "identity", false),
+        (true, false, 0.3, 0.25, "tanh", false),
+    ] {
+        let mut c = Case::new("lstmp")
+            .input(
+                "Input",
+                rng.tensor(&[5, 8], -1.0, 1.0).with_lod(lod.clone()),
+            )
+            .input("Weight", rng.tensor(&[3, 8], -1.0, 1.0))
+            .input("ProjWeight", rng.tensor(&[2, 3], -1.0, 1.0))
+            .input(
+                "Bias",
+                rng.tensor(&[1, if peep { 14 } else { 8 }], -1.0, 1.0),
+            )
+            .outputs(&[
+                "Projection",
+                "Cell",
+                "BatchGate",
+                "BatchCellPreAct",
+                "BatchHidden",
+            ])
+            .attr("use_peepholes", AttrValue::Bool(peep))
+            .attr("is_reverse", AttrValue::Bool(reverse))
+            .attr("cell_clip", AttrValue::Float(cell_clip))
+            .attr("proj_clip", AttrValue::Float(proj_clip))
+            .attr("proj_activation", AttrValue::String(proj_act.into()));
+        if with_init {
+            c = c
+                .input("H0", rng.tensor(&[3, 3], -1.0, 1.0))
+                .input("C0", rng.tensor(&[3, 2], -1.0, 1.0));
+        }
+        c.check(&mut rng);
+    }
+}

@@ -5194,10 +5194,166 @@ def sequence_scatter(input, index, updates, name=None):
     return out
 
 
+
+def _lstmp_act(name, plain=False):
+    """1.x's LSTM activations (detail::activation: sigmoid's input clipped
+    to [-40, 13], tanh through exp(-2x) clipped at 40), or Eigen's plain
+    ones (`plain`), each with its gradient from its output."""
+    sig = lambda x: 1.0 / (1.0 + numpy.exp(-(x if plain else numpy.clip(x, -40.0, 13.0))))
+    tanh = numpy.tanh if plain else (lambda x: 2.0 / (1.0 + numpy.exp(numpy.minimum(-2.0 * x, 40.0))) - 1.0)
+    return {"sigmoid": (sig, lambda y, d: d * y * (1.0 - y)),
+            "tanh": (tanh, lambda y, d: d * (1.0 - y * y)),
+            "relu": (lambda x: numpy.maximum(x, 0.0), lambda y, d: d * (y > 0)),
+            "identity": (lambda x: x, lambda y, d: d)}[name]
+
+
+def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None,
+                  use_peepholes=True, is_reverse=False, gate_activation='sigmoid',
+                  cell_activation='tanh', candidate_activation='tanh',
+                  proj_activation='tanh', dtype='float32', name=None, h_0=None,
+                  c_0=None, cell_clip=None, proj_clip=None):
+    """1.6's dynamic_lstmp, whose lstmp op Paddle 3.3.1 dropped, in numpy
+    (py_func, in double): 1.x's kernels sequence by sequence, including
+    their quirks (the projection takes cell_activation unless
+    proj_activation is identity; the state's gradient is zeroed, carried
+    part included, where the state sits on cell_clip)."""
+    helper = LayerHelper("lstmp", name=name)
+    d = size // 4
+    p = proj_size
+    w = _create_parameter(helper, param_attr, [p, 4 * d], dtype)
+    pw = _create_parameter(helper, param_attr, [d, p], dtype)
+    b = _create_parameter(helper, bias_attr, [1, 7 * d if use_peepholes else 4 * d], dtype,
+                          is_bias=True)
+    ins = [input, w, pw, b] + [v for v in (h_0, c_0) if v is not None]
+    proj = helper.create_variable_for_type_inference(dtype)
+    cell = helper.create_variable_for_type_inference(dtype)
+    proj.desc.set_shape([input.shape[0], p])
+    cell.desc.set_shape([input.shape[0], d])
+    gate, cellf, cand = (_lstmp_act(gate_activation), _lstmp_act(cell_activation),
+                         _lstmp_act(candidate_activation))
+    pact = None if proj_activation == "identity" else _lstmp_act(cell_activation, plain=True)
+    cclip, pclip = float(cell_clip or 0.0), float(proj_clip or 0.0)
+
+    def steps(xs):
+        offsets = xs.lod()[0]
+        for k in range(len(offsets) - 1):
+            rows = list(range(offsets[k], offsets[k + 1]))
+            yield k, rows[::-1] if is_reverse else rows
+
+    def unpack(args):
+        x, wv, pwv, bv = (numpy.array(a, dtype="float64") for a in args[:4])
+        rest = [numpy.array(a, dtype="float64") for a in args[4:4 + len(ins) - 4]]
+        h0 = rest[0] if h_0 is not None else None
+        c0 = rest[-1] if c_0 is not None else None
+        bv = bv.reshape(-1)
+        peep = bv[4 * d:] if use_peepholes else numpy.zeros(3 * d)
+        return x, wv, pwv, bv, peep, h0, c0
+
+    def run(args):
+        x, wv, pwv, bv, peep, h0, c0 = unpack(args)
+        t = x.shape[0]
+        g_all, c_all, ca_all, h_all, r_all = (numpy.zeros((t, 4 * d)), numpy.zeros((t, d)),
+                                              numpy.zeros((t, d)), numpy.zeros((t, d)),
+                                              numpy.zeros((t, p)))
+        for k, rows in steps(args[0]):
+            r_prev = h0[k] if h0 is not None else None
+            c_prev = c0[k] if c0 is not None else numpy.zeros(d)
+            for r in rows:
+                g = x[r] + bv[:4 * d] + (r_prev @ wv if r_prev is not None else 0.0)
+                c_in = cand[0](g[:d])
+                i = gate[0](g[d:2 * d] + c_prev * peep[:d])
+                f = gate[0](g[2 * d:3 * d] + c_prev * peep[d:2 * d])
+                c = c_in * i + c_prev * f
+                if cclip > 0:
+                    c = numpy.clip(c, -cclip, cclip)
+                o = gate[0](g[3 * d:] + c * peep[2 * d:])
+                ca = cellf[0](c)
+                h = o * ca
+                rv = h @ pwv
+                if pact is not None:
+                    rv = pact[0](rv)
+                if pclip > 0:
+                    rv = numpy.clip(rv, -pclip, pclip)
+                g_all[r] = numpy.concatenate([c_in, i, f, o])
+                c_all[r], ca_all[r], h_all[r], r_all[r] = c, ca, h, rv
+                r_prev, c_prev = rv, c
+        return g_all, c_all, ca_all, h_all, r_all
+
+    def forward(*args):
+        _, c_all, _, _, r_all = run(args)
+        return r_all.astype(dtype), c_all.astype(dtype)
+
+    def backward(*args):  # the inputs, then Projection@GRAD (and Cell@GRAD)
+        n_in = len(ins)
+        fwd = args[:n_in]
+        x, wv, pwv, bv, peep, h0, c0 = unpack(fwd)
+        g_all, c_all, ca_all, h_all, r_all = run(fwd)
+        dr = numpy.array(args[n_in], dtype="float64").copy()
+        dg_all = numpy.zeros_like(g_all)
+        dw, dpw, dpeep = numpy.zeros_like(wv), numpy.zeros_like(pwv), numpy.zeros(3 * d)
+        dh0 = numpy.zeros_like(h0) if h0 is not None else None
+        dc0 = numpy.zeros_like(c0) if c0 is not None else None
+        for k, rows in steps(fwd[0]):
+            dc = numpy.zeros(d)
+            for t in range(len(rows) - 1, -1, -1):
+                r = rows[t]
+                prev = rows[t - 1] if t > 0 else None
+                y = r_all[r]
+                g = dr[r]
+                if pclip > 0:
+                    g = numpy.where((y > -pclip) & (y < pclip), g, 0.0)
+                if pact is not None:
+                    g = pact[1](y, g)
+                dh = pwv @ g
+                dpw += numpy.outer(h_all[r], g)
+                c_prev = c_all[prev] if prev is not None else (c0[k] if c0 is not None else numpy.zeros(d))
+                c_in, i, f, o = (g_all[r][j * d:(j + 1) * d] for j in range(4))
+                c, ca = c_all[r], ca_all[r]
+                d_o = gate[1](o, dh * ca)
+                d_c = dc + cellf[1](ca, dh * o) + d_o * peep[2 * d:]
+                if cclip > 0:
+                    d_c = numpy.where((c >= cclip) | (c <= -cclip), 0.0, d_c)
+                d_in = cand[1](c_in, d_c * i)
+                d_i = gate[1](i, d_c * c_in)
+                d_f = gate[1](f, d_c * c_prev)
+                dc = d_i * peep[:d] + d_f * peep[d:2 * d] + d_c * f
+                if use_peepholes:
+                    dpeep += numpy.concatenate([d_i * c_prev, d_f * c_prev, d_o * c])
+                dg = numpy.concatenate([d_in, d_i, d_f, d_o])
+                dg_all[r] = dg
+                r_prev = r_all[prev] if prev is not None else (h0[k] if h0 is not None else None)
+                if r_prev is not None:
+                    back = wv @ dg
+                    if prev is not None:
+                        dr[prev] += back
+                    else:
+                        dh0[k] = back
+                    dw += numpy.outer(r_prev, dg)
+            if dc0 is not None:
+                dc0[k] = dc
+        db = dg_all.sum(axis=0)
+        if use_peepholes:
+            db = numpy.concatenate([db, dpeep])
+        grads = [dg_all, dw, dpw, db.reshape(1, -1)]
+        grads += [v for v in (dh0, dc0) if v is not None]
+        return tuple(v.astype(dtype) for v in grads)
+
+    paddle.static.py_func(forward, ins, [proj, cell], backward_func=backward,
+                          skip_vars_in_backward_input=[proj, cell])
+    outs = []
+    for v in (proj, cell):  # 1.x's outputs share the input's LoD
+        o = helper.create_variable_for_type_inference(dtype)
+        helper.append_op(type="lod_reset", inputs={"X": v, "Y": input}, outputs={"Out": o},
+                         attrs={"target_lod": [], "append": False})
+        o.desc.set_shape(list(v.shape))
+        outs.append(o)
+    return tuple(outs)
+
+
 _OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align, data_norm=data_norm,
                      unique_with_counts=unique_with_counts, center_loss=center_loss,
                      grid_sampler=grid_sampler, affine_grid=affine_grid,
-                     sequence_scatter=sequence_scatter)
+                     sequence_scatter=sequence_scatter, dynamic_lstmp=dynamic_lstmp)
 
 
 def install(run=False):
