@@ -1580,6 +1580,9 @@ def edit_distance(input, label, normalized=True, ignored_tokens=None):
     num = helper.create_variable_for_type_inference(dtype="int64")
     helper.append_op(type="edit_distance", inputs={"Hyps": [input], "Refs": [label]},
                      outputs={"Out": [out], "SequenceNum": [num]}, attrs={"normalized": normalized})
+    # 3.3.1's shape inference may declare SequenceNum float32; its kernel
+    # (and 1.x's declaration) is int64.
+    num.desc.set_dtype(core.VarDesc.VarType.INT64)
     return out, num
 
 
@@ -5737,6 +5740,32 @@ def _install_1x_highlevel(fluid, layers, optimizers):
                                        for n in fluid1x_decoder.__all__})
     fluid1x_decoder.__name__ = "paddle.fluid.contrib.decoder.beam_search_decoder"
     sys.modules[fluid1x_decoder.__name__] = fluid1x_decoder
+    # contrib's other 1.2-1.6 modules and evaluator.EditDistance: their own file.
+    import fluid1x_contrib as extra
+    contrib_names = dict(memory_usage=extra.memory_usage,
+                         op_freq_statistic=extra.op_freq_statistic,
+                         extend_with_decoupled_weight_decay=extra.extend_with_decoupled_weight_decay)
+    fluid.contrib.__all__ = list(fluid1x_decoder.__all__) + list(contrib_names)
+    fluid.contrib.__dict__.update(contrib_names, decoder=fluid.contrib.decoder,
+                                  trainer=fluid.contrib.trainer,
+                                  inferencer=fluid.contrib.inferencer,
+                                  **{n: getattr(fluid1x_decoder, n)
+                                     for n in fluid1x_decoder.__all__})
+    for sub, names in (("memory_usage_calc", ["memory_usage"]),
+                       ("op_frequence", ["op_freq_statistic"]),
+                       ("extend_optimizer", ["extend_with_decoupled_weight_decay"])):
+        setattr(fluid.contrib, sub, _module("paddle.fluid.contrib." + sub, __all__=names,
+                                            **{n: contrib_names[n] for n in names}))
+    fluid.evaluator.EditDistance = extra.EvaluatorEditDistance
+    import fluid1x_contrib_rnn as rnn_impl
+    rnn_impl.__name__ = "paddle.fluid.contrib.layers.rnn_impl"
+    sys.modules[rnn_impl.__name__] = rnn_impl
+    fluid.contrib.layers = _module("paddle.fluid.contrib.layers", __all__=list(rnn_impl.__all__),
+                                   rnn_impl=rnn_impl,
+                                   **{n: getattr(rnn_impl, n) for n in rnn_impl.__all__})
+    fluid.contrib.__all__ += list(rnn_impl.__all__)
+    fluid.contrib.__dict__.update({n: getattr(rnn_impl, n) for n in rnn_impl.__all__})
+    extra.EvaluatorEditDistance.__name__ = "EditDistance"
     fluid.trainer = _module("paddle.fluid.trainer", __all__=[])
     fluid.inferencer = _module("paddle.fluid.inferencer", __all__=[])
     fluid.ParallelExecutor = ParallelExecutor
