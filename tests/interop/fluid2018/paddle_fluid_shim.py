@@ -1652,6 +1652,51 @@ def unique(x, dtype="int32"):
     return out, index
 
 
+# 1.x's SSD-style detection layers (layers/detection.py), each as 1.x's
+# Python built it, on Paddle 3.3.1's op where it has one, in numpy
+# (py_func) after 1.x's C++ where it has not. Bound by _detection_layers().
+
+
+def _is_list_or_tuple_(data):
+    return isinstance(data, (list, tuple))
+
+
+def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.],
+              variance=[0.1, 0.1, 0.2, 0.2], flip=False, clip=False, steps=[0.0, 0.0],
+              offset=0.5, name=None, min_max_aspect_ratios_order=False):
+    """1.x's prior_box on Paddle 3.3.1's prior_box op."""
+    helper = LayerHelper("prior_box", name=name)
+    dtype = input.dtype
+    if not _is_list_or_tuple_(min_sizes):
+        min_sizes = [min_sizes]
+    if not _is_list_or_tuple_(aspect_ratios):
+        aspect_ratios = [aspect_ratios]
+    if not (_is_list_or_tuple_(steps) and len(steps) == 2):
+        raise ValueError('steps should be a list or tuple ',
+                         'with length 2, (step_width, step_height).')
+    attrs = {
+        'min_sizes': list(map(float, min_sizes)),
+        'aspect_ratios': list(map(float, aspect_ratios)), 'variances': variance,
+        'flip': flip, 'clip': clip, 'step_w': float(steps[0]), 'step_h': float(steps[1]),
+        'offset': offset, 'min_max_aspect_ratios_order': min_max_aspect_ratios_order,
+    }
+    if max_sizes is not None and len(max_sizes) > 0 and max_sizes[0] > 0:
+        if not _is_list_or_tuple_(max_sizes):
+            max_sizes = [max_sizes]
+        attrs['max_sizes'] = max_sizes
+    box = helper.create_variable_for_type_inference(dtype)
+    var = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="prior_box", inputs={"Input": input, "Image": image},
+                     outputs={"Boxes": box, "Variances": var}, attrs=attrs)
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return box, var
+
+
+def _detection_layers():
+    return dict(prior_box=prior_box)
+
+
 def _random(op_type, **dist):
     def layer(shape, dtype="float32", seed=0, **kwargs):
         helper = LayerHelper(op_type)
@@ -4766,6 +4811,7 @@ def install(run=False):
         adaptive_pool2d=adaptive_pool2d, unique=unique,
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
+    layers.__dict__.update(_detection_layers())
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):
         setattr(layers, "elementwise_" + op, _elementwise("elementwise_" + op))
     for op in ("exp", "log", "sqrt", "rsqrt", "abs", "ceil", "floor", "cos", "sin", "round",
@@ -4982,6 +5028,7 @@ _LAYER_HOMES = {
         "softplus", "softsign", "uniform_random", "hard_shrink", "thresholded_relu", "cumsum",
     ),
     "metric_op": ("accuracy", "auc"),
+    "detection": ("prior_box",),
 }
 
 

@@ -5,6 +5,7 @@ import functools
 import types
 
 from . import control_flow
+from . import detection
 from . import device
 from . import indexing
 from . import io
@@ -17,6 +18,7 @@ from . import rnn
 from . import sequence_lod
 from . import tensor
 from .control_flow import *  # noqa: F401,F403
+from .detection import *  # noqa: F401,F403
 from .io import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .learning_rate_scheduler import autoincreased_step_counter  # noqa: F401

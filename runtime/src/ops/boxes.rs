@@ -1,0 +1,209 @@
+//! The box ops of Paddle 1.x's SSD-style detection layers, as 1.x's CPU
+//! kernels compute them (`operators/detection/`), in the input's
+//! precision with the C++ kernels' `float`/`double` intermediates:
+//! `prior_box`.
+use fluidc_transpiler::AttrValue;
+use fluidc_transpiler::VarKind;
+
+use crate::error::KernelError;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
+use crate::ops::float::needs_float;
+use crate::ops::optim::Real;
+use crate::tensor::{alloc, Tensor};
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("prior_box", prior_box);
+}
+
+/// A FLOATS attribute (empty when neither the op nor its definition gives it).
+fn floats(l: &OpReader, name: &str) -> Result<Vec<f32>, KernelError> {
+    match l.attr(name) {
+        None => Ok(Vec::new()),
+        Some(AttrValue::Floats(v)) => Ok(v.clone()),
+        Some(AttrValue::Float64s(v)) => Ok(v.iter().map(|&x| x as f32).collect()),
+        Some(other) => Err(KernelError::Attribute(format!(
+            "attribute `{name}` must be FLOATS, it is {other:?}"
+        ))),
+    }
+}
+
+/// The float dtype of `t` (float32 or float64), or the op's dtype error.
+fn float_dtype(op: &str, t: &Tensor) -> Result<VarKind, KernelError> {
+    match t.dtype() {
+        VarKind::Fp32 | VarKind::Fp64 => Ok(t.dtype()),
+        _ => Err(needs_float(op, t)),
+    }
+}
+
+/// `[H, W]` of an NCHW tensor's shape.
+fn spatial(what: &str, shape: &[i64]) -> Result<(i64, i64), KernelError> {
+    match shape {
+        [_, _, h, w] => Ok((*h, *w)),
+        _ => Err(KernelError::Shape(format!(
+            "The layout of {what} is NCHW, but its shape is {shape:?}"
+        ))),
+    }
+}
+
+/// `variances` repeated for each of `boxes` boxes, `[.., 4]` as `shape`.
+fn variances<T: Real>(shape: &[i64], variances: &[f32]) -> Result<Tensor, KernelError> {
+    let n = alloc::check(shape, VarKind::Fp32)?;
+    if variances.len() != 4 {
+        return Err(KernelError::Attribute(format!(
+            "Must and only provide 4 variance, not {variances:?}"
+        )));
+    }
+    let v: Vec<T> = variances
+        .iter()
+        .map(|&x| T::of(f64::from(x)))
+        .cycle()
+        .take(n)
+        .collect();
+    Tensor::from_vec(shape, v)
+}
+
+/// The attributes of `prior_box`.
+#[derive(Debug, Clone)]
+struct PriorBox {
+    min_sizes: Vec<f32>,
+    max_sizes: Vec<f32>,
+    ratios: Vec<f32>,
+    variances: Vec<f32>,
+    clip: bool,
+    step_w: f32,
+    step_h: f32,
+    offset: f32,
+    min_max_order: bool,
+}
+
+/// `prior_box`: for each place of `Input`'s `H x W` grid, boxes around
+/// its center `((w + offset) step_w, (h + offset) step_h)` (the steps the
+/// image's size over the map's when either is 0), normalized by the
+/// image's size: per min size, one per expanded aspect ratio (`min_size
+/// sqrt(ar)` wide, `min_size / sqrt(ar)` high) then the square
+/// `sqrt(min_size max_size)`, or with `min_max_aspect_ratios_order` the
+/// min square, the max square, then the other ratios (Caffe's order).
+/// `clip` clamps each value to [0, 1]; `Variances` repeats `variances`.
+fn prior_box(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, image) = (l.input("Input")?, l.input("Image")?);
+    let (boxes, vars) = (l.output("Boxes")?, l.output("Variances")?);
+    let a = PriorBox {
+        min_sizes: floats(l, "min_sizes")?,
+        max_sizes: floats(l, "max_sizes")?,
+        ratios: fluidc_transpiler::ops::boxes::expand_aspect_ratios(
+            &floats(l, "aspect_ratios")?,
+            l.bool("flip")?,
+        ),
+        variances: floats(l, "variances")?,
+        clip: l.bool("clip")?,
+        step_w: l.float("step_w")? as f32,
+        step_h: l.float("step_h")? as f32,
+        offset: l.float("offset")? as f32,
+        min_max_order: l.bool("min_max_aspect_ratios_order")?,
+    };
+    if !a.max_sizes.is_empty() && a.max_sizes.len() != a.min_sizes.len() {
+        return Err(KernelError::Attribute(
+            "The number of min_size and max_size must be equal.".into(),
+        ));
+    }
+    compute(move |s| {
+        let it = s.tensor(&input)?;
+        let dtype = float_dtype("prior_box", &it)?;
+        let (fh, fw) = spatial("input", it.shape())?;
+        drop(it);
+        let (ih, iw) = spatial("image", s.tensor(&image)?.shape())?;
+        let (b, v) = match dtype {
+            VarKind::Fp32 => prior_boxes::<f32>(&a, fh, fw, ih, iw)?,
+            _ => prior_boxes::<f64>(&a, fh, fw, ih, iw)?,
+        };
+        s.set_tensor(&boxes, b);
+        s.set_tensor(&vars, v);
+        Ok(())
+    })
+}
+
+/// 1.x's `std::min<T>(std::max<T>(v, 0.), 1.)` on each value.
+fn clamp01<T: Real>(values: &mut [T]) {
+    for v in values {
+        let m = if *v < T::zero() { T::zero() } else { *v };
+        *v = if T::one() < m { T::one() } else { m };
+    }
+}
+
+fn prior_boxes<T: Real>(
+    a: &PriorBox,
+    fh: i64,
+    fw: i64,
+    ih: i64,
+    iw: i64,
+) -> Result<(Tensor, Tensor), KernelError> {
+    let num_priors = a.ratios.len() * a.min_sizes.len() + a.max_sizes.len();
+    let shape = [fh, fw, num_priors as i64, 4];
+    let mut out: Vec<T> = Vec::with_capacity(alloc::check(&shape, VarKind::Fp32)?);
+    let (img_w, img_h) = (T::of(iw as f64), T::of(ih as f64));
+    let (step_w, step_h) = if a.step_w == 0.0 || a.step_h == 0.0 {
+        (img_w / T::of(fw as f64), img_h / T::of(fh as f64))
+    } else {
+        (T::of(f64::from(a.step_w)), T::of(f64::from(a.step_h)))
+    };
+    let offset = T::of(f64::from(a.offset));
+    // The C++ kernel's `box_width = expr` rounds a double expression to T.
+    let mut push = |cx: T, cy: T, half_w: f64, half_h: f64| {
+        let (bw, bh) = (T::of(half_w), T::of(half_h));
+        out.extend([
+            (cx - bw) / img_w,
+            (cy - bh) / img_h,
+            (cx + bw) / img_w,
+            (cy + bh) / img_h,
+        ]);
+    };
+    for h in 0..fh {
+        for w in 0..fw {
+            let cx = (T::of(w as f64) + offset) * step_w;
+            let cy = (T::of(h as f64) + offset) * step_h;
+            for (s, &min_size) in a.min_sizes.iter().enumerate() {
+                let min = f64::from(min_size);
+                let max_square = a
+                    .max_sizes
+                    .get(s)
+                    .map(|&max| f64::from(min_size * max).sqrt() / 2.0);
+                let ratio = |ar: f32| {
+                    let root = f64::from(ar.sqrt());
+                    (
+                        f64::from((min_size as f64 * root) as f32) / 2.0,
+                        f64::from((min / root) as f32) / 2.0,
+                    )
+                };
+                if a.min_max_order {
+                    push(cx, cy, min / 2.0, min / 2.0);
+                    if let Some(m) = max_square {
+                        push(cx, cy, m, m);
+                    }
+                    for &ar in &a.ratios {
+                        if (f64::from(ar) - 1.0).abs() < 1e-6 {
+                            continue;
+                        }
+                        let (hw, hh) = ratio(ar);
+                        push(cx, cy, hw, hh);
+                    }
+                } else {
+                    for &ar in &a.ratios {
+                        let (hw, hh) = ratio(ar);
+                        push(cx, cy, hw, hh);
+                    }
+                    if let Some(m) = max_square {
+                        push(cx, cy, m, m);
+                    }
+                }
+            }
+        }
+    }
+    if a.clip {
+        clamp01(&mut out);
+    }
+    Ok((
+        Tensor::from_vec(&shape, out)?,
+        variances::<T>(&shape, &a.variances)?,
+    ))
+}

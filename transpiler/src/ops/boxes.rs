@@ -1,0 +1,79 @@
+//! The box ops of Paddle 1.x's SSD-style detection layers
+//! (`layers/detection.py`): `prior_box`, which lays boxes over a feature
+//! map. None of them has a gradient (1.x registered them with
+//! `EmptyGradOpMaker`), so the boxes they make are constants of the
+//! feature map's shape.
+use super::infer::{Out, TensorType};
+use super::{Behaviour, InferCtx};
+use crate::model::AttrValue;
+
+pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(Behaviour::pure("prior_box", prior_box));
+}
+
+/// A FLOATS attribute (empty when unset).
+pub fn floats(c: &InferCtx, name: &str) -> Vec<f32> {
+    match c.attr(name) {
+        Some(AttrValue::Floats(v)) => v.clone(),
+        Some(AttrValue::Float64s(v)) => v.iter().map(|&x| x as f32).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// 1.x's `ExpandAspectRatios`: 1 first, then each ratio not yet listed
+/// (within 1e-6), followed by its inverse when `flip`.
+pub fn expand_aspect_ratios(ratios: &[f32], flip: bool) -> Vec<f32> {
+    let mut out = vec![1.0f32];
+    for &ar in ratios {
+        if out.iter().any(|&o| (ar - o).abs() < 1e-6) {
+            continue;
+        }
+        out.push(ar);
+        if flip {
+            out.push(1.0 / ar);
+        }
+    }
+    out
+}
+
+/// `Input` and `Image` are NCHW; `Boxes` and `Variances` are `[H, W,
+/// num_priors, 4]` of `Input`'s dtype, `num_priors` the expanded aspect
+/// ratios times `min_sizes`, plus one per `max_sizes` (as many as
+/// `min_sizes`, each above its min size), as 1.x's `InferShape`.
+fn prior_box(c: &InferCtx) -> Out {
+    let (Some(input), Some(image)) = (c.input("Input"), c.input("Image")) else {
+        return Ok(Vec::new());
+    };
+    if image.dims.len() != 4 || input.dims.len() != 4 {
+        return Err(format!(
+            "The layout of image and input is NCHW, but Image is {:?} and Input is {:?}",
+            image.dims, input.dims
+        ));
+    }
+    let min_sizes = floats(c, "min_sizes");
+    let max_sizes = floats(c, "max_sizes");
+    let ratios = expand_aspect_ratios(&floats(c, "aspect_ratios"), c.bool("flip").unwrap_or(true));
+    let mut num_priors = ratios.len() * min_sizes.len();
+    if !max_sizes.is_empty() {
+        if max_sizes.len() != min_sizes.len() {
+            return Err(format!(
+                "The number of min_size and max_size must be equal ({} and {})",
+                min_sizes.len(),
+                max_sizes.len()
+            ));
+        }
+        num_priors += max_sizes.len();
+        for (i, (mx, mn)) in max_sizes.iter().zip(&min_sizes).enumerate() {
+            if mx <= mn {
+                return Err(format!(
+                    "max_size[{i}] must be greater than min_size[{i}] ({mx} <= {mn})"
+                ));
+            }
+        }
+    }
+    let t = TensorType::new(
+        input.dtype,
+        vec![input.dims[2], input.dims[3], num_priors as i64, 4],
+    );
+    Ok(vec![("Boxes", t.clone()), ("Variances", t)])
+}
