@@ -1,7 +1,7 @@
 //! The box ops of Paddle 1.x's SSD-style detection layers, as 1.x's CPU
 //! kernels compute them (`operators/detection/`), in the input's
 //! precision with the C++ kernels' `float`/`double` intermediates:
-//! `prior_box`.
+//! `prior_box`, `density_prior_box`.
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -14,6 +14,7 @@ use crate::tensor::{alloc, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("prior_box", prior_box);
+    r.add("density_prior_box", density_prior_box);
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).
@@ -206,4 +207,136 @@ fn prior_boxes<T: Real>(
         Tensor::from_vec(&shape, out)?,
         variances::<T>(&shape, &a.variances)?,
     ))
+}
+
+/// The attributes of `density_prior_box`.
+#[derive(Debug, Clone)]
+struct DensityPriorBox {
+    variances: Vec<f32>,
+    clip: bool,
+    flatten: bool,
+    step_w: f32,
+    step_h: f32,
+    offset: f32,
+    fixed_sizes: Vec<f32>,
+    fixed_ratios: Vec<f32>,
+    densities: Vec<i64>,
+}
+
+/// `density_prior_box` (1.x, Paddle 3.3.1 has none): for each place of
+/// `Input`'s grid, per fixed size and ratio, a `density x density` grid
+/// of boxes `size sqrt(ratio)` wide and `size / sqrt(ratio)` high, their
+/// centers `shift = int((step_w + step_h) / 2) / density` apart (integer
+/// division, as 1.x's kernel) around the place's center; each side is
+/// clamped to [0, 1], all of them again with `clip`. `[H, W, num_priors,
+/// 4]`, or `[H W num_priors, 4]` with `flatten_to_2d`.
+fn density_prior_box(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, image) = (l.input("Input")?, l.input("Image")?);
+    let (boxes, vars) = (l.output("Boxes")?, l.output("Variances")?);
+    let a = DensityPriorBox {
+        variances: floats(l, "variances")?,
+        clip: l.bool("clip")?,
+        flatten: l.bool("flatten_to_2d")?,
+        step_w: l.float("step_w")? as f32,
+        step_h: l.float("step_h")? as f32,
+        offset: l.float("offset")? as f32,
+        fixed_sizes: floats(l, "fixed_sizes")?,
+        fixed_ratios: floats(l, "fixed_ratios")?,
+        densities: l.ints("densities")?.unwrap_or_default(),
+    };
+    if a.fixed_sizes.len() != a.densities.len() {
+        return Err(KernelError::Attribute(
+            "The number of fixed_sizes and densities must be equal.".into(),
+        ));
+    }
+    if a.densities.iter().any(|&d| d <= 0) {
+        return Err(KernelError::Attribute(format!(
+            "densities {:?} should be larger than 0",
+            a.densities
+        )));
+    }
+    compute(move |s| {
+        let it = s.tensor(&input)?;
+        let dtype = float_dtype("density_prior_box", &it)?;
+        let (fh, fw) = spatial("input", it.shape())?;
+        drop(it);
+        let (ih, iw) = spatial("image", s.tensor(&image)?.shape())?;
+        let (b, v) = match dtype {
+            VarKind::Fp32 => density_boxes::<f32>(&a, fh, fw, ih, iw)?,
+            _ => density_boxes::<f64>(&a, fh, fw, ih, iw)?,
+        };
+        s.set_tensor(&boxes, b);
+        s.set_tensor(&vars, v);
+        Ok(())
+    })
+}
+
+fn density_boxes<T: Real>(
+    a: &DensityPriorBox,
+    fh: i64,
+    fw: i64,
+    ih: i64,
+    iw: i64,
+) -> Result<(Tensor, Tensor), KernelError> {
+    let num_priors: i64 = a
+        .densities
+        .iter()
+        .map(|&d| a.fixed_ratios.len() as i64 * d * d)
+        .sum();
+    let shape = if a.flatten {
+        vec![fh * fw * num_priors, 4]
+    } else {
+        vec![fh, fw, num_priors, 4]
+    };
+    let mut out: Vec<T> = Vec::with_capacity(alloc::check(&shape, VarKind::Fp32)?);
+    let (step_w, step_h) = if a.step_w == 0.0 || a.step_h == 0.0 {
+        (
+            T::of(iw as f64) / T::of(fw as f64),
+            T::of(ih as f64) / T::of(fh as f64),
+        )
+    } else {
+        (T::of(f64::from(a.step_w)), T::of(f64::from(a.step_h)))
+    };
+    let step_average = (to_f64(step_w + step_h) * 0.5) as i64;
+    let roots: Vec<f32> = a.fixed_ratios.iter().map(|r| r.sqrt()).collect();
+    let offset = T::of(f64::from(a.offset));
+    let (iw, ih) = (iw as f64, ih as f64);
+    for h in 0..fh {
+        for w in 0..fw {
+            let cx = to_f64((T::of(w as f64) + offset) * step_w);
+            let cy = to_f64((T::of(h as f64) + offset) * step_h);
+            for (&size, &density) in a.fixed_sizes.iter().zip(&a.densities) {
+                let shift = step_average / density;
+                for &root in &roots {
+                    let (bw, bh) = (f64::from(size * root), f64::from(size / root));
+                    let dcx = (cx - step_average as f64 / 2.0 + shift as f64 / 2.0) as f32;
+                    let dcy = (cy - step_average as f64 / 2.0 + shift as f64 / 2.0) as f32;
+                    for di in 0..density {
+                        for dj in 0..density {
+                            let x = f64::from(dcx + (dj * shift) as f32);
+                            let y = f64::from(dcy + (di * shift) as f32);
+                            out.extend([
+                                T::of(((x - bw / 2.0) / iw).max(0.0)),
+                                T::of(((y - bh / 2.0) / ih).max(0.0)),
+                                T::of(((x + bw / 2.0) / iw).min(1.0)),
+                                T::of(((y + bh / 2.0) / ih).min(1.0)),
+                            ]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if a.clip {
+        clamp01(&mut out);
+    }
+    Ok((
+        Tensor::from_vec(&shape, out)?,
+        variances::<T>(&shape, &a.variances)?,
+    ))
+}
+
+/// A float as `f64`.
+fn to_f64<T: Real>(v: T) -> f64 {
+    v.to_f64()
 }

@@ -1693,8 +1693,85 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.],
     return box, var
 
 
+def density_prior_box(input, image, densities=None, fixed_sizes=None, fixed_ratios=None,
+                      variance=[0.1, 0.1, 0.2, 0.2], clip=False, steps=[0.0, 0.0],
+                      offset=0.5, flatten_to_2d=False, name=None):
+    """1.x's density_prior_box, which Paddle 3.3.1 dropped, in numpy
+    (py_func) after 1.x's CPU kernel: per fixed size, per ratio, a
+    density x density grid of boxes around each place's center, shifted
+    by (step_w + step_h) / 2 // density (ints, as there), each side
+    clamped to [0, 1]; the kernel's float intermediates are float32."""
+    if not _is_list_or_tuple_(densities):
+        raise TypeError('densities should be a list or a tuple or None.')
+    if not _is_list_or_tuple_(fixed_sizes):
+        raise TypeError('fixed_sizes should be a list or a tuple or None.')
+    if not _is_list_or_tuple_(fixed_ratios):
+        raise TypeError('fixed_ratios should be a list or a tuple or None.')
+    if len(densities) != len(fixed_sizes):
+        raise ValueError('densities and fixed_sizes length should be euqal.')
+    if not (_is_list_or_tuple_(steps) and len(steps) == 2):
+        raise ValueError('steps should be a list or tuple ',
+                         'with length 2, (step_width, step_height).')
+    densities = list(map(int, densities))
+    fixed_sizes = list(map(float, fixed_sizes))
+    fixed_ratios = list(map(float, fixed_ratios))
+    steps = list(map(float, steps))
+    helper = LayerHelper("density_prior_box", name=name)
+    dtype = input.dtype
+    num_priors = sum(len(fixed_ratios) * d * d for d in densities)
+    fh, fw = input.shape[2], input.shape[3]
+    shape = [fh * fw * num_priors, 4] if flatten_to_2d else [fh, fw, num_priors, 4]
+    box = helper.create_variable_for_type_inference(dtype)
+    var = helper.create_variable_for_type_inference(dtype)
+    box.desc.set_shape(shape)
+    var.desc.set_shape(shape)
+    f32 = numpy.float32
+
+    def forward(feature, img):
+        feature, img = numpy.array(feature), numpy.array(img)
+        kind = feature.dtype.type
+        fh, fw = feature.shape[2], feature.shape[3]
+        ih, iw = img.shape[2], img.shape[3]
+        if steps[0] == 0 or steps[1] == 0:
+            step_w, step_h = kind(iw) / kind(fw), kind(ih) / kind(fh)
+        else:
+            step_w, step_h = kind(steps[0]), kind(steps[1])
+        step_average = int(float(step_w + step_h) * 0.5)
+        roots = [f32(numpy.sqrt(f32(r))) for r in fixed_ratios]
+        out = []
+        for h in range(fh):
+            for w in range(fw):
+                cx = (kind(w) + kind(offset)) * step_w
+                cy = (kind(h) + kind(offset)) * step_h
+                for size, density in zip(fixed_sizes, densities):
+                    shift = step_average // density
+                    for root in roots:
+                        bw = f32(size) * root
+                        bh = f32(size) / root
+                        dcx = f32(float(cx) - step_average / 2. + shift / 2.)
+                        dcy = f32(float(cy) - step_average / 2. + shift / 2.)
+                        for di in range(density):
+                            for dj in range(density):
+                                x = dcx + f32(dj * shift)
+                                y = dcy + f32(di * shift)
+                                out.append([max((float(x) - float(bw) / 2.) / iw, 0.),
+                                            max((float(y) - float(bh) / 2.) / ih, 0.),
+                                            min((float(x) + float(bw) / 2.) / iw, 1.),
+                                            min((float(y) + float(bh) / 2.) / ih, 1.)])
+        boxes = numpy.array(out, dtype=kind).reshape(shape)
+        if clip:
+            boxes = numpy.clip(boxes, kind(0), kind(1))
+        variances = numpy.tile(numpy.array(variance, dtype=kind), boxes.size // 4)
+        return boxes, variances.reshape(shape)
+
+    paddle.static.py_func(forward, [input, image], [box, var])
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return box, var
+
+
 def _detection_layers():
-    return dict(prior_box=prior_box)
+    return dict(prior_box=prior_box, density_prior_box=density_prior_box)
 
 
 def _random(op_type, **dist):
@@ -5028,7 +5105,7 @@ _LAYER_HOMES = {
         "softplus", "softsign", "uniform_random", "hard_shrink", "thresholded_relu", "cumsum",
     ),
     "metric_op": ("accuracy", "auc"),
-    "detection": ("prior_box",),
+    "detection": ("prior_box", "density_prior_box"),
 }
 
 

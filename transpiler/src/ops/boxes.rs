@@ -1,6 +1,6 @@
 //! The box ops of Paddle 1.x's SSD-style detection layers
-//! (`layers/detection.py`): `prior_box`, which lays boxes over a feature
-//! map. None of them has a gradient (1.x registered them with
+//! (`layers/detection.py`): `prior_box` and `density_prior_box` (1.x's;
+//! Paddle 3.3.1 dropped it), which lay boxes over a feature map. None of them has a gradient (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -9,6 +9,7 @@ use crate::model::AttrValue;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("prior_box", prior_box));
+    r.push(Behaviour::pure("density_prior_box", density_prior_box));
 }
 
 /// A FLOATS attribute (empty when unset).
@@ -75,5 +76,48 @@ fn prior_box(c: &InferCtx) -> Out {
         input.dtype,
         vec![input.dims[2], input.dims[3], num_priors as i64, 4],
     );
+    Ok(vec![("Boxes", t.clone()), ("Variances", t)])
+}
+
+/// 1.x's `InferShape`: `Input` smaller than `Image` (NCHW both), as many
+/// `fixed_sizes` as `densities`; `num_priors` is the sum over densities
+/// of `fixed_ratios` times density squared; `[H, W, num_priors, 4]`, or
+/// `[H W num_priors, 4]` with `flatten_to_2d`.
+fn density_prior_box(c: &InferCtx) -> Out {
+    let (Some(input), Some(image)) = (c.input("Input"), c.input("Image")) else {
+        return Ok(Vec::new());
+    };
+    if image.dims.len() != 4 || input.dims.len() != 4 {
+        return Err(format!(
+            "The layout of image and input is NCHW, but Image is {:?} and Input is {:?}",
+            image.dims, input.dims
+        ));
+    }
+    for (i, what) in [(2, "height"), (3, "width")] {
+        let (f, m) = (input.dims[i], image.dims[i]);
+        if f >= 0 && m >= 0 && f >= m {
+            return Err(format!(
+                "The {what} of input must smaller than image ({f} >= {m})"
+            ));
+        }
+    }
+    let densities = c.ints("densities").unwrap_or_default();
+    let ratios = floats(c, "fixed_ratios").len() as i64;
+    if floats(c, "fixed_sizes").len() != densities.len() {
+        return Err("The number of fixed_sizes and densities must be equal.".into());
+    }
+    let num_priors: i64 = densities.iter().map(|d| ratios * d * d).sum();
+    let (h, w) = (input.dims[2], input.dims[3]);
+    let dims = if c.bool("flatten_to_2d").unwrap_or(false) {
+        let n = if h < 0 || w < 0 {
+            -1
+        } else {
+            h * w * num_priors
+        };
+        vec![n, 4]
+    } else {
+        vec![h, w, num_priors, 4]
+    };
+    let t = TensorType::new(input.dtype, dims);
     Ok(vec![("Boxes", t.clone()), ("Variances", t)])
 }

@@ -6,6 +6,7 @@ from ..layer_helper import LayerHelper
 
 __all__ = [
     "prior_box",
+    "density_prior_box",
 ]
 
 
@@ -49,6 +50,50 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.],
     box = helper.create_variable_for_type_inference(dtype)
     var = helper.create_variable_for_type_inference(dtype)
     helper.append_op(type="prior_box", inputs={"Input": input, "Image": image},
+                     outputs={"Boxes": box, "Variances": var}, attrs=attrs)
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return box, var
+
+
+def density_prior_box(input, image, densities=None, fixed_sizes=None, fixed_ratios=None,
+                      variance=[0.1, 0.1, 0.2, 0.2], clip=False, steps=[0.0, 0.0],
+                      offset=0.5, flatten_to_2d=False, name=None):
+    """Density prior boxes (1.x's layer, 1.2+): per fixed size and ratio,
+    a density x density grid of boxes around each place of `input`'s map:
+    `(boxes, variances)`, `[H, W, num_priors, 4]` or, with
+    `flatten_to_2d`, `[H * W * num_priors, 4]`."""
+    helper = LayerHelper("density_prior_box", **locals())
+    dtype = helper.input_dtype()
+    if not _is_list_or_tuple_(densities):
+        raise TypeError('densities should be a list or a tuple or None.')
+    if not _is_list_or_tuple_(fixed_sizes):
+        raise TypeError('fixed_sizes should be a list or a tuple or None.')
+    if not _is_list_or_tuple_(fixed_ratios):
+        raise TypeError('fixed_ratios should be a list or a tuple or None.')
+    if len(densities) != len(fixed_sizes):
+        raise ValueError('densities and fixed_sizes length should be euqal.')
+    if not (_is_list_or_tuple_(steps) and len(steps) == 2):
+        raise ValueError('steps should be a list or tuple ',
+                         'with length 2, (step_width, step_height).')
+    densities = list(map(int, densities))
+    fixed_sizes = list(map(float, fixed_sizes))
+    fixed_ratios = list(map(float, fixed_ratios))
+    steps = list(map(float, steps))
+    attrs = {
+        'variances': variance,
+        'clip': clip,
+        'step_w': steps[0],
+        'step_h': steps[1],
+        'offset': offset,
+        'densities': densities,
+        'fixed_sizes': fixed_sizes,
+        'fixed_ratios': fixed_ratios,
+        'flatten_to_2d': flatten_to_2d,
+    }
+    box = helper.create_variable_for_type_inference(dtype)
+    var = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="density_prior_box", inputs={"Input": input, "Image": image},
                      outputs={"Boxes": box, "Variances": var}, attrs=attrs)
     box.stop_gradient = True
     var.stop_gradient = True

@@ -1,0 +1,31 @@
+# Density prior boxes (1.2's face detectors: PyramidBox, FaceBoxes): dense
+# grids of fixed-size boxes per feature-map place, 4-D and flattened to 2-D,
+# auto and explicit steps, with and without clipping.
+import numpy as np
+import paddle.fluid as fluid
+
+image = fluid.layers.data(name='image', shape=[3, 48, 64], dtype='float32')
+feat1 = fluid.layers.conv2d(image, num_filters=2, filter_size=3, stride=16, padding=1)
+feat2 = fluid.layers.pool2d(feat1, pool_size=2, pool_stride=2)
+
+box1, var1 = fluid.layers.density_prior_box(feat1, image, densities=[4, 2, 1],
+                                            fixed_sizes=[16.0, 32.0, 64.0],
+                                            fixed_ratios=[1.0], clip=True)
+box2, var2 = fluid.layers.density_prior_box(input=feat2, image=image, densities=[3, 1],
+                                            fixed_sizes=[20.0, 40.0],
+                                            fixed_ratios=[1.0, 2.0], steps=[30.0, 20.0],
+                                            offset=0.4, flatten_to_2d=True,
+                                            variance=[0.1, 0.1, 0.2, 0.3])
+print(box1.shape, var1.shape, box2.shape, var2.shape, box2.stop_gradient)
+
+exe = fluid.Executor(fluid.CPUPlace())
+exe.run(fluid.default_startup_program())
+np.random.seed(7)
+img = np.random.rand(1, 3, 48, 64).astype('float32')
+outs = exe.run(feed={'image': img}, fetch_list=[box1, var1, box2, var2])
+for name, o in zip(['box1', 'var1', 'box2', 'var2'], outs):
+    flat = o.reshape(-1, 4).astype('float64')
+    print(name, o.dtype, o.shape)
+    print(np.round(flat[:6], 5).tolist())
+    print(np.round(flat[-3:], 5).tolist())
+    print(round(float(flat.sum()), 4), round(float(flat.min()), 5), round(float(flat.max()), 5))
