@@ -1,12 +1,18 @@
 """The SSD-style detection layers of 1.x's `layers/detection.py`: prior
-boxes over feature maps. Each appends the op 1.x's layer appended, with
+boxes over feature maps and SSD's multibox head. Each appends the ops
+1.x's layer appended, with
 its attributes; the boxes they make are constants of the feature maps'
 shapes (stop_gradient), as in 1.x."""
+import math
+
 from ..layer_helper import LayerHelper
+from . import nn
+from . import tensor
 
 __all__ = [
     "prior_box",
     "density_prior_box",
+    "multi_box_head",
 ]
 
 
@@ -98,3 +104,132 @@ def density_prior_box(input, image, densities=None, fixed_sizes=None, fixed_rati
     box.stop_gradient = True
     var.stop_gradient = True
     return box, var
+
+
+def multi_box_head(inputs, image, base_size, num_classes, aspect_ratios, min_ratio=None,
+                   max_ratio=None, min_sizes=None, max_sizes=None, steps=None, step_w=None,
+                   step_h=None, offset=0.5, variance=[0.1, 0.1, 0.2, 0.2], flip=True,
+                   clip=False, kernel_size=1, pad=0, stride=1, name=None,
+                   min_max_aspect_ratios_order=False):
+    """SSD's multibox head (1.x's layer): for each feature map in `inputs`,
+    prior boxes and two convolutions predicting each prior's location
+    offsets and class confidences. Returns `(mbox_locs, mbox_confs, boxes,
+    variances)`: `[N, num_priors, 4]`, `[N, num_priors, num_classes]` and
+    `[num_priors, 4]` twice over several maps; one map's flattened locs and
+    confs and its 4-D boxes, as 1.x returned them."""
+
+    def _reshape_with_axis_(input, axis=1):
+        return nn.flatten(x=input, axis=axis)
+
+    def _is_list_or_tuple_and_equal(data, length, err_info):
+        if not (_is_list_or_tuple_(data) and len(data) == length):
+            raise ValueError(err_info)
+
+    if not _is_list_or_tuple_(inputs):
+        raise ValueError('inputs should be a list or tuple.')
+
+    num_layer = len(inputs)
+
+    if num_layer <= 2:
+        assert min_sizes is not None and max_sizes is not None
+        assert len(min_sizes) == num_layer and len(max_sizes) == num_layer
+    elif min_sizes is None and max_sizes is None:
+        min_sizes = []
+        max_sizes = []
+        step = int(math.floor(((max_ratio - min_ratio)) / (num_layer - 2)))
+        for ratio in range(min_ratio, max_ratio + 1, step):
+            min_sizes.append(base_size * ratio / 100.)
+            max_sizes.append(base_size * (ratio + step) / 100.)
+        min_sizes = [base_size * .10] + min_sizes
+        max_sizes = [base_size * .20] + max_sizes
+
+    if aspect_ratios:
+        _is_list_or_tuple_and_equal(
+            aspect_ratios, num_layer,
+            'aspect_ratios should be list or tuple, and the length of inputs '
+            'and aspect_ratios should be the same.')
+    if step_h:
+        _is_list_or_tuple_and_equal(
+            step_h, num_layer,
+            'step_h should be list or tuple, and the length of inputs and '
+            'step_h should be the same.')
+    if step_w:
+        _is_list_or_tuple_and_equal(
+            step_w, num_layer,
+            'step_w should be list or tuple, and the length of inputs and '
+            'step_w should be the same.')
+    if steps:
+        _is_list_or_tuple_and_equal(
+            steps, num_layer,
+            'steps should be list or tuple, and the length of inputs and '
+            'step_w should be the same.')
+        step_w = steps
+        step_h = steps
+
+    mbox_locs = []
+    mbox_confs = []
+    box_results = []
+    var_results = []
+    for i, input in enumerate(inputs):
+        min_size = min_sizes[i]
+        max_size = max_sizes[i]
+
+        if not _is_list_or_tuple_(min_size):
+            min_size = [min_size]
+        if not _is_list_or_tuple_(max_size):
+            max_size = [max_size]
+
+        aspect_ratio = []
+        if aspect_ratios is not None:
+            aspect_ratio = aspect_ratios[i]
+            if not _is_list_or_tuple_(aspect_ratio):
+                aspect_ratio = [aspect_ratio]
+        # 1.x's: step_h[i] only when step_w is given.
+        step = [step_w[i] if step_w else 0.0, step_h[i] if step_w else 0.0]
+
+        box, var = prior_box(input, image, min_size, max_size, aspect_ratio, variance, flip,
+                             clip, step, offset, None, min_max_aspect_ratios_order)
+
+        box_results.append(box)
+        var_results.append(var)
+
+        num_boxes = box.shape[2]
+
+        # get loc
+        num_loc_output = num_boxes * 4
+        mbox_loc = nn.conv2d(input=input, num_filters=num_loc_output, filter_size=kernel_size,
+                             padding=pad, stride=stride)
+        mbox_loc = nn.transpose(mbox_loc, perm=[0, 2, 3, 1])
+        mbox_loc_flatten = nn.flatten(mbox_loc, axis=1)
+        mbox_locs.append(mbox_loc_flatten)
+
+        # get conf
+        num_conf_output = num_boxes * num_classes
+        conf_loc = nn.conv2d(input=input, num_filters=num_conf_output, filter_size=kernel_size,
+                             padding=pad, stride=stride)
+        conf_loc = nn.transpose(conf_loc, perm=[0, 2, 3, 1])
+        conf_loc_flatten = nn.flatten(conf_loc, axis=1)
+        mbox_confs.append(conf_loc_flatten)
+
+    if len(box_results) == 1:
+        box = box_results[0]
+        var = var_results[0]
+        mbox_locs_concat = mbox_locs[0]
+        mbox_confs_concat = mbox_confs[0]
+    else:
+        reshaped_boxes = []
+        reshaped_vars = []
+        for i in range(len(box_results)):
+            reshaped_boxes.append(_reshape_with_axis_(box_results[i], axis=3))
+            reshaped_vars.append(_reshape_with_axis_(var_results[i], axis=3))
+
+        box = tensor.concat(reshaped_boxes)
+        var = tensor.concat(reshaped_vars)
+        mbox_locs_concat = tensor.concat(mbox_locs, axis=1)
+        mbox_locs_concat = nn.reshape(mbox_locs_concat, shape=[0, -1, 4])
+        mbox_confs_concat = tensor.concat(mbox_confs, axis=1)
+        mbox_confs_concat = nn.reshape(mbox_confs_concat, shape=[0, -1, num_classes])
+
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return mbox_locs_concat, mbox_confs_concat, box, var
