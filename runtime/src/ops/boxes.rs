@@ -1,20 +1,22 @@
 //! The box ops of Paddle 1.x's SSD-style detection layers, as 1.x's CPU
 //! kernels compute them (`operators/detection/`), in the input's
 //! precision with the C++ kernels' `float`/`double` intermediates:
-//! `prior_box`, `density_prior_box`.
+//! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`.
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
-use crate::ops::float::needs_float;
+use crate::ops::float::{self, f64s, needs_float};
 use crate::ops::optim::Real;
 use crate::tensor::{alloc, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("prior_box", prior_box);
     r.add("density_prior_box", density_prior_box);
+    r.add("box_coder", box_coder);
+    r.add("iou_similarity", iou_similarity);
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).
@@ -339,4 +341,290 @@ fn density_boxes<T: Real>(
 /// A float as `f64`.
 fn to_f64<T: Real>(v: T) -> f64 {
     v.to_f64()
+}
+
+/// `box_coder`'s code types.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Code {
+    Encode,
+    Decode,
+}
+
+/// `box_coder`: 1.x's center-size coding. Encode gives, for each target
+/// box (`[N, 4]`) against each prior box (`[M, 4]`), `[N, M, 4]` offsets
+/// `((tx - px) / pw, (ty - py) / ph, ln|tw / pw|, ln|th / ph|)` divided by
+/// the prior's variances (`PriorBoxVar` or the `variance` attribute);
+/// decode inverts it for `TargetBox` `[N, M, 4]`, the prior boxes along
+/// `axis` (0: `[M, 4]`, one per column; 1: `[N, 4]`, one per row). Widths
+/// and heights count the end pixel unless `box_normalized`.
+fn box_coder(l: &OpReader) -> Result<Exec, KernelError> {
+    let (prior, target) = (l.input("PriorBox")?, l.input("TargetBox")?);
+    let prior_var = l.opt_input("PriorBoxVar")?;
+    let out = l.output("OutputBox")?;
+    let variance = floats(l, "variance")?;
+    let code = match l.string("code_type")?.unwrap_or("encode_center_size") {
+        "encode_center_size" => Code::Encode,
+        "decode_center_size" => Code::Decode,
+        other => return Err(KernelError::Attribute(format!("Not support type {other}."))),
+    };
+    let normalized = l.bool("box_normalized")?;
+    let axis = l.int("axis")?;
+    if prior_var.is_some() && !variance.is_empty() {
+        return Err(KernelError::Attribute(
+            "Input 'PriorBoxVar' and attribute 'variance' should not be used at the same time."
+                .into(),
+        ));
+    }
+    if !variance.is_empty() && variance.len() != 4 {
+        return Err(KernelError::Attribute(
+            "Size of attribute 'variance' should be 4".into(),
+        ));
+    }
+    if code == Code::Decode && axis != 0 && axis != 1 {
+        return Err(KernelError::Attribute(format!(
+            "axis must be 0 or 1, not {axis}"
+        )));
+    }
+    compute(move |s| {
+        let pt = s.tensor(&prior)?;
+        let tt = s.tensor(&target)?;
+        if tt.lod().len() > 1 {
+            return Err(KernelError::Shape("Only support 1 level of LoD.".into()));
+        }
+        let dtype = float_dtype("box_coder", &pt)?;
+        if tt.dtype() != dtype {
+            return Err(needs_same("box_coder", &pt, &tt));
+        }
+        let (ps, ts) = (pt.shape().to_vec(), tt.shape().to_vec());
+        if ps.len() != 2 || ps[1] != 4 {
+            return Err(KernelError::Shape(format!(
+                "The shape of PriorBox is [N, 4], not {ps:?}"
+            )));
+        }
+        let var = match &prior_var {
+            Some(v) => {
+                let vt = s.tensor(v)?;
+                if vt.shape() != ps.as_slice() {
+                    return Err(KernelError::Shape(format!(
+                        "The dimension of Input(PriorBoxVar) {:?} should be equal to the dimension of Input(PriorBox) {ps:?}",
+                        vt.shape()
+                    )));
+                }
+                Some(f64s(&vt, "box_coder")?.into_owned())
+            }
+            None => None,
+        };
+        let p = f64s(&pt, "box_coder")?.into_owned();
+        let t = f64s(&tt, "box_coder")?.into_owned();
+        let lod = tt.lod().to_vec();
+        let prior_lod = pt.lod().to_vec();
+        drop((pt, tt));
+        let c = Coder {
+            p,
+            t,
+            var,
+            variance: variance.clone(),
+            normalized,
+        };
+        let (shape, values) = match code {
+            Code::Encode => {
+                if ts.len() != 2 || ts[1] != 4 {
+                    return Err(KernelError::Shape(format!(
+                        "The shape of TargetBox is [M, 4], not {ts:?}"
+                    )));
+                }
+                let shape = vec![ts[0], ps[0], 4];
+                alloc::check(&shape, dtype)?;
+                let v = match dtype {
+                    VarKind::Fp32 => c.encode::<f32>(ts[0] as usize, ps[0] as usize),
+                    _ => c.encode::<f64>(ts[0] as usize, ps[0] as usize),
+                };
+                (shape, v)
+            }
+            Code::Decode => {
+                if ts.len() != 3 {
+                    return Err(KernelError::Shape(format!(
+                        "The rank of Input TargetBox must be 3, not {ts:?}"
+                    )));
+                }
+                let along = if axis == 0 { ts[1] } else { ts[0] };
+                if along != ps[0] || ts[2] != ps[1] {
+                    return Err(KernelError::Shape(format!(
+                        "TargetBox {ts:?} does not match PriorBox {ps:?} along axis {axis}"
+                    )));
+                }
+                let v = match dtype {
+                    VarKind::Fp32 => c.decode::<f32>(ts[0] as usize, ts[1] as usize, axis == 0),
+                    _ => c.decode::<f64>(ts[0] as usize, ts[1] as usize, axis == 0),
+                };
+                (ts, v)
+            }
+        };
+        let mut o = float::tensor(dtype, &shape, values)?;
+        // 1.x's ShareLoD: PriorBox's for a decode along axis 1, else
+        // TargetBox's (the definition shares that one).
+        let from = if code == Code::Decode && axis == 1 {
+            prior_lod
+        } else {
+            lod
+        };
+        if !from.is_empty() {
+            o = o.with_lod(from);
+        }
+        s.set_tensor(&out, o);
+        Ok(())
+    })
+}
+
+fn needs_same(op: &str, a: &Tensor, b: &Tensor) -> KernelError {
+    KernelError::Dtype(format!(
+        "{op}'s inputs must share one dtype, not {} and {}",
+        crate::tensor::dtype_name(a.dtype()),
+        crate::tensor::dtype_name(b.dtype())
+    ))
+}
+
+/// What `box_coder` codes with, as `f64` (each value exact in `T`).
+struct Coder {
+    p: Vec<f64>,
+    t: Vec<f64>,
+    var: Option<Vec<f64>>,
+    variance: Vec<f32>,
+    normalized: bool,
+}
+
+impl Coder {
+    /// Width, height and center of the prior box at `o`, in `T`.
+    fn prior<T: Real>(&self, o: usize) -> [T; 4] {
+        let p = |k: usize| T::of(self.p[o + k]);
+        let extra = if self.normalized { T::zero() } else { T::one() };
+        let two = T::of(2.0);
+        let (w, h) = (p(2) - p(0) + extra, p(3) - p(1) + extra);
+        [w, h, p(0) + w / two, p(1) + h / two]
+    }
+
+    /// The 4 variances for the prior box at `o`.
+    fn vars<T: Real>(&self, o: usize) -> [T; 4] {
+        match (&self.var, self.variance.is_empty()) {
+            (Some(v), _) => [0, 1, 2, 3].map(|k| T::of(v[o + k])),
+            (None, false) => [0, 1, 2, 3].map(|k| T::of(f64::from(self.variance[k]))),
+            (None, true) => [T::one(); 4],
+        }
+    }
+
+    fn encode<T: Real>(&self, rows: usize, cols: usize) -> Vec<f64> {
+        let two = T::of(2.0);
+        let extra = if self.normalized { T::zero() } else { T::one() };
+        let mut out = Vec::with_capacity(rows * cols * 4);
+        for i in 0..rows {
+            let t = |k: usize| T::of(self.t[i * 4 + k]);
+            let (tcx, tcy) = ((t(2) + t(0)) / two, (t(3) + t(1)) / two);
+            let (tw, th) = (t(2) - t(0) + extra, t(3) - t(1) + extra);
+            for j in 0..cols {
+                let [pw, ph, pcx, pcy] = self.prior::<T>(j * 4);
+                let has_var = self.var.is_some() || !self.variance.is_empty();
+                let v = self.vars::<T>(j * 4);
+                let mut o = [
+                    (tcx - pcx) / pw,
+                    (tcy - pcy) / ph,
+                    (tw / pw).abs().ln(),
+                    (th / ph).abs().ln(),
+                ];
+                if has_var {
+                    for k in 0..4 {
+                        o[k] = o[k] / v[k];
+                    }
+                }
+                out.extend(o.iter().map(|&x| to_f64(x)));
+            }
+        }
+        out
+    }
+
+    fn decode<T: Real>(&self, rows: usize, cols: usize, axis0: bool) -> Vec<f64> {
+        let two = T::of(2.0);
+        let extra = if self.normalized { T::zero() } else { T::one() };
+        let mut out = Vec::with_capacity(rows * cols * 4);
+        for i in 0..rows {
+            for j in 0..cols {
+                let po = if axis0 { j * 4 } else { i * 4 };
+                let [pw, ph, pcx, pcy] = self.prior::<T>(po);
+                let [vx, vy, vw, vh] = self.vars::<T>(po);
+                let t = |k: usize| T::of(self.t[(i * cols + j) * 4 + k]);
+                let cx = vx * t(0) * pw + pcx;
+                let cy = vy * t(1) * ph + pcy;
+                let w = (vw * t(2)).exp() * pw;
+                let h = (vh * t(3)).exp() * ph;
+                out.extend(
+                    [
+                        cx - w / two,
+                        cy - h / two,
+                        cx + w / two - extra,
+                        cy + h / two - extra,
+                    ]
+                    .iter()
+                    .map(|&x| to_f64(x)),
+                );
+            }
+        }
+        out
+    }
+}
+
+/// `iou_similarity`: the intersection over union of each box of `X` with
+/// each of `Y` (`[xmin, ymin, xmax, ymax]`, no end pixel), as 1.x's
+/// functor computes it in the input's precision (`Out` keeps `X`'s LoD:
+/// the definition shares it).
+fn iou_similarity(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
+    compute(move |s| {
+        let (xt, yt) = (s.tensor(&x)?, s.tensor(&y)?);
+        let dtype = float_dtype("iou_similarity", &xt)?;
+        if yt.dtype() != dtype {
+            return Err(needs_same("iou_similarity", &xt, &yt));
+        }
+        for (slot, t) in [("X", &xt), ("Y", &yt)] {
+            if t.shape().len() != 2 || t.shape()[1] != 4 {
+                return Err(KernelError::Shape(format!(
+                    "The shape of {slot} is [N, 4], not {:?}",
+                    t.shape()
+                )));
+            }
+        }
+        let (n, m) = (xt.shape()[0], yt.shape()[0]);
+        alloc::check(&[n, m], dtype)?;
+        let (a, b) = (f64s(&xt, "iou_similarity")?, f64s(&yt, "iou_similarity")?);
+        let v = match dtype {
+            VarKind::Fp32 => ious::<f32>(&a, &b),
+            _ => ious::<f64>(&a, &b),
+        };
+        drop((a, b));
+        drop((xt, yt));
+        s.set_tensor(&out, float::tensor(dtype, &[n, m], v)?);
+        Ok(())
+    })
+}
+
+fn ious<T: Real>(x: &[f64], y: &[f64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(x.len() / 4 * (y.len() / 4));
+    for a in x.chunks_exact(4) {
+        let a = [a[0], a[1], a[2], a[3]].map(T::of);
+        for b in y.chunks_exact(4) {
+            let b = [b[0], b[1], b[2], b[3]].map(T::of);
+            let area1 = (a[3] - a[1]) * (a[2] - a[0]);
+            let area2 = (b[3] - b[1]) * (b[2] - b[0]);
+            let ixmax = if a[2] > b[2] { b[2] } else { a[2] };
+            let iymax = if a[3] > b[3] { b[3] } else { a[3] };
+            let ixmin = if a[0] > b[0] { a[0] } else { b[0] };
+            let iymin = if a[1] > b[1] { a[1] } else { b[1] };
+            let ih = iymax - iymin;
+            let iw = ixmax - ixmin;
+            let ih = if ih > T::zero() { ih } else { T::zero() };
+            let iw = if iw > T::zero() { iw } else { T::zero() };
+            let inter = iw * ih;
+            let iou = inter / (area1 + area2 - inter);
+            out.push(to_f64(iou));
+        }
+    }
+    out
 }

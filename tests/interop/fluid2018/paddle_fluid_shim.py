@@ -1899,9 +1899,61 @@ def multi_box_head(inputs, image, base_size, num_classes, aspect_ratios, min_rat
     return mbox_locs_concat, mbox_confs_concat, box, var
 
 
+def iou_similarity(x, y, name=None):
+    """1.x's iou_similarity, which Paddle 3.3.1 dropped, in numpy (py_func)
+    after 1.x's functor, in the input's precision; `Out` keeps `x`'s LoD."""
+    helper = LayerHelper("iou_similarity", name=name)
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out.desc.set_shape([x.shape[0], y.shape[0]])
+
+    def forward(xt, yt):
+        a, b = numpy.array(xt), numpy.array(yt)
+        kind = a.dtype.type
+        zero = kind(0)
+        res = numpy.zeros((a.shape[0], b.shape[0]), dtype=a.dtype)
+        for i, p in enumerate(a):
+            for j, q in enumerate(b):
+                area1 = (p[3] - p[1]) * (p[2] - p[0])
+                area2 = (q[3] - q[1]) * (q[2] - q[0])
+                ih = min(p[3], q[3]) - max(p[1], q[1])
+                iw = min(p[2], q[2]) - max(p[0], q[0])
+                inter = (iw if iw > zero else zero) * (ih if ih > zero else zero)
+                res[i, j] = inter / (area1 + area2 - inter)
+        return _ifelse_tensor(res, xt.lod()) if xt.lod() else res
+
+    paddle.static.py_func(forward, [x, y], out)
+    return out
+
+
+def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size",
+              box_normalized=True, name=None, axis=0):
+    """1.x's box_coder on Paddle 3.3.1's box_coder op."""
+    helper = LayerHelper("box_coder", name=name)
+    if name is None:
+        output_box = helper.create_variable_for_type_inference(dtype=prior_box.dtype)
+    else:
+        output_box = helper.create_variable(name=name, dtype=prior_box.dtype,
+                                            persistable=False)
+    inputs = {"PriorBox": prior_box, "TargetBox": target_box}
+    attrs = {"code_type": code_type, "box_normalized": box_normalized, "axis": axis}
+    if isinstance(prior_box_var, Variable):
+        inputs['PriorBoxVar'] = prior_box_var
+    elif isinstance(prior_box_var, list):
+        attrs['variance'] = prior_box_var
+    else:
+        raise TypeError("Input variance of box_coder must be Variable or lisz")
+    helper.append_op(type="box_coder", inputs=inputs, attrs=attrs,
+                     outputs={"OutputBox": output_box})
+    return output_box
+
+
 def _detection_layers():
     return dict(prior_box=prior_box, density_prior_box=density_prior_box,
-                multi_box_head=multi_box_head)
+                multi_box_head=multi_box_head, iou_similarity=iou_similarity,
+                box_coder=box_coder)
 
 
 def _random(op_type, **dist):
@@ -5235,7 +5287,8 @@ _LAYER_HOMES = {
         "softplus", "softsign", "uniform_random", "hard_shrink", "thresholded_relu", "cumsum",
     ),
     "metric_op": ("accuracy", "auc"),
-    "detection": ("prior_box", "density_prior_box", "multi_box_head"),
+    "detection": ("prior_box", "density_prior_box", "multi_box_head", "iou_similarity",
+                  "box_coder"),
 }
 
 

@@ -1,6 +1,7 @@
 //! The box ops of Paddle 1.x's SSD-style detection layers
 //! (`layers/detection.py`): `prior_box` and `density_prior_box` (1.x's;
-//! Paddle 3.3.1 dropped it), which lay boxes over a feature map. None of them has a gradient (1.x registered them with
+//! Paddle 3.3.1 dropped it), which lay boxes over a feature map;
+//! `box_coder`, which codes boxes against them, and `iou_similarity` (1.x's). None of them has a gradient (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -10,6 +11,8 @@ use crate::model::AttrValue;
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("prior_box", prior_box));
     r.push(Behaviour::pure("density_prior_box", density_prior_box));
+    r.push(Behaviour::pure("box_coder", box_coder).shares_lod("TargetBox", "OutputBox"));
+    r.push(Behaviour::pure("iou_similarity", iou_similarity).shares_lod("X", "Out"));
 }
 
 /// A FLOATS attribute (empty when unset).
@@ -120,4 +123,56 @@ fn density_prior_box(c: &InferCtx) -> Out {
     };
     let t = TensorType::new(input.dtype, dims);
     Ok(vec![("Boxes", t.clone()), ("Variances", t)])
+}
+
+/// 1.x's `InferShape`: encode takes `TargetBox` `[N, 4]` and gives `[N,
+/// M, 4]` for `PriorBox` `[M, 4]`; decode takes `TargetBox` `[N, M, 4]`
+/// (prior boxes along `axis` 0 or 1) and gives its shape. `OutputBox` is
+/// `PriorBox`'s dtype (the layer's).
+fn box_coder(c: &InferCtx) -> Out {
+    let (Some(prior), Some(target)) = (c.input("PriorBox"), c.input("TargetBox")) else {
+        return Ok(Vec::new());
+    };
+    let dims = match c.string("code_type").unwrap_or("encode_center_size") {
+        "encode_center_size" => {
+            if target.dims.len() != 2 || !matches!(target.dims[1], 4 | -1) {
+                return Err(format!(
+                    "The shape of TargetBox is [M, 4] to encode, not {:?}",
+                    target.dims
+                ));
+            }
+            vec![target.dims[0], prior.dims.first().copied().unwrap_or(-1), 4]
+        }
+        "decode_center_size" => {
+            if target.dims.len() != 3 {
+                return Err(format!(
+                    "The rank of Input TargetBox must be 3 to decode, not {:?}",
+                    target.dims
+                ));
+            }
+            let axis = c.int("axis").unwrap_or(0);
+            if axis != 0 && axis != 1 {
+                return Err(format!("axis must be 0 or 1, not {axis}"));
+            }
+            target.dims.clone()
+        }
+        other => return Err(format!("Not support type {other}.")),
+    };
+    Ok(vec![("OutputBox", TensorType::new(prior.dtype, dims))])
+}
+
+/// `X` `[N, 4]` and `Y` `[M, 4]` boxes give `Out` `[N, M]` (X's dtype).
+fn iou_similarity(c: &InferCtx) -> Out {
+    let (Some(x), Some(y)) = (c.input("X"), c.input("Y")) else {
+        return Ok(Vec::new());
+    };
+    for (slot, t) in [("X", x), ("Y", y)] {
+        if t.dims.len() != 2 || !matches!(t.dims[1], 4 | -1) {
+            return Err(format!("The shape of {slot} is [N, 4], not {:?}", t.dims));
+        }
+    }
+    Ok(vec![(
+        "Out",
+        TensorType::new(x.dtype, vec![x.dims[0], y.dims[0]]),
+    )])
 }

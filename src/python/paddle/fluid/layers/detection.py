@@ -1,10 +1,11 @@
 """The SSD-style detection layers of 1.x's `layers/detection.py`: prior
-boxes over feature maps and SSD's multibox head. Each appends the ops
-1.x's layer appended, with
-its attributes; the boxes they make are constants of the feature maps'
-shapes (stop_gradient), as in 1.x."""
+boxes over feature maps, SSD's multibox head, box coding and IoU. Each
+appends the ops 1.x's layer appended, with its attributes; the boxes
+they make are constants of the feature maps' shapes (stop_gradient), as
+in 1.x."""
 import math
 
+from ..framework import Variable
 from ..layer_helper import LayerHelper
 from . import nn
 from . import tensor
@@ -13,6 +14,8 @@ __all__ = [
     "prior_box",
     "density_prior_box",
     "multi_box_head",
+    "iou_similarity",
+    "box_coder",
 ]
 
 
@@ -233,3 +236,40 @@ def multi_box_head(inputs, image, base_size, num_classes, aspect_ratios, min_rat
     box.stop_gradient = True
     var.stop_gradient = True
     return mbox_locs_concat, mbox_confs_concat, box, var
+
+
+def iou_similarity(x, y, name=None):
+    """The intersection over union of each box of `x` (`[N, 4]`) with each
+    of `y` (`[M, 4]`): `[N, M]`, with `x`'s LoD (1.x's layer)."""
+    helper = LayerHelper("iou_similarity", **locals())
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    helper.append_op(type="iou_similarity", inputs={"X": x, "Y": y}, attrs={},
+                     outputs={"Out": out})
+    return out
+
+
+def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size",
+              box_normalized=True, name=None, axis=0):
+    """Encodes `target_box` against `prior_box` (`[N, M, 4]` offsets) or
+    decodes offsets back to boxes (1.x's layer, 1.4+: `prior_box_var` a
+    Variable or a list of 4 variances; `axis` the decode's broadcast)."""
+    helper = LayerHelper("box_coder", **locals())
+    if name is None:
+        output_box = helper.create_variable_for_type_inference(dtype=prior_box.dtype)
+    else:
+        output_box = helper.create_variable(name=name, dtype=prior_box.dtype,
+                                            persistable=False)
+    inputs = {"PriorBox": prior_box, "TargetBox": target_box}
+    attrs = {"code_type": code_type, "box_normalized": box_normalized, "axis": axis}
+    if isinstance(prior_box_var, Variable):
+        inputs['PriorBoxVar'] = prior_box_var
+    elif isinstance(prior_box_var, list):
+        attrs['variance'] = prior_box_var
+    else:
+        raise TypeError("Input variance of box_coder must be Variable or lisz")
+    helper.append_op(type="box_coder", inputs=inputs, attrs=attrs,
+                     outputs={"OutputBox": output_box})
+    return output_box
