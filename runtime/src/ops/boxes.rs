@@ -1,7 +1,8 @@
 //! The box ops of Paddle 1.x's SSD-style detection layers, as 1.x's CPU
 //! kernels compute them (`operators/detection/`), in the input's
 //! precision with the C++ kernels' `float`/`double` intermediates:
-//! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`.
+//! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
+//! `anchor_generator`, `box_clip`, `multiclass_nms`.
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -17,6 +18,9 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("density_prior_box", density_prior_box);
     r.add("box_coder", box_coder);
     r.add("iou_similarity", iou_similarity);
+    r.add("anchor_generator", anchor_generator);
+    r.add("box_clip", box_clip);
+    r.add("multiclass_nms", multiclass_nms);
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).
@@ -627,4 +631,429 @@ fn ious<T: Real>(x: &[f64], y: &[f64]) -> Vec<f64> {
         }
     }
     out
+}
+
+/// `anchor_generator`: Faster R-CNN's anchors for each place of `Input`'s
+/// grid, centered at `(w stride_w + offset (stride_w - 1), ...)`, per
+/// aspect ratio then per size: a base `round(sqrt(stride_w stride_h /
+/// ar))` wide and `round(base_w ar)` high, scaled by `size / stride`, in
+/// pixels with the end pixel (1.x's kernel, in the input's precision).
+fn anchor_generator(l: &OpReader) -> Result<Exec, KernelError> {
+    let input = l.input("Input")?;
+    let (anchors, vars) = (l.output("Anchors")?, l.output("Variances")?);
+    let sizes = floats(l, "anchor_sizes")?;
+    let ratios = floats(l, "aspect_ratios")?;
+    let stride = floats(l, "stride")?;
+    let vars_attr = floats(l, "variances")?;
+    let offset = l.float("offset")?;
+    if stride.len() != 2 {
+        return Err(KernelError::Attribute(format!(
+            "stride should be (stride_width, stride_height), not {stride:?}"
+        )));
+    }
+    compute(move |s| {
+        let it = s.tensor(&input)?;
+        let dtype = float_dtype("anchor_generator", &it)?;
+        let (fh, fw) = spatial("input", it.shape())?;
+        drop(it);
+        let shape = [fh, fw, (sizes.len() * ratios.len()) as i64, 4];
+        alloc::check(&shape, dtype)?;
+        let v = match dtype {
+            VarKind::Fp32 => anchors_of::<f32>(fh, fw, &sizes, &ratios, &stride, offset),
+            _ => anchors_of::<f64>(fh, fw, &sizes, &ratios, &stride, offset),
+        };
+        s.set_tensor(&anchors, float::tensor(dtype, &shape, v)?);
+        let vt = match dtype {
+            VarKind::Fp32 => variances::<f32>(&shape, &vars_attr)?,
+            _ => variances::<f64>(&shape, &vars_attr)?,
+        };
+        s.set_tensor(&vars, vt);
+        Ok(())
+    })
+}
+
+fn anchors_of<T: Real>(
+    fh: i64,
+    fw: i64,
+    sizes: &[f32],
+    ratios: &[f32],
+    stride: &[f32],
+    offset: f64,
+) -> Vec<f64> {
+    let (sw, sh) = (T::of(f64::from(stride[0])), T::of(f64::from(stride[1])));
+    let offset = T::of(offset);
+    let mut out = Vec::new();
+    for h in 0..fh {
+        for w in 0..fw {
+            let x_ctr = T::of(w as f64) * sw + offset * (sw - T::one());
+            let y_ctr = T::of(h as f64) * sh + offset * (sh - T::one());
+            let (x, y) = (to_f64(x_ctr), to_f64(y_ctr));
+            for &ar in ratios {
+                let ar_t = T::of(f64::from(ar));
+                for &size in sizes {
+                    let area = sw * sh;
+                    let base_w = (area / ar_t).sqrt().round();
+                    let base_h = (base_w * ar_t).round();
+                    let size = T::of(f64::from(size));
+                    let aw = to_f64(size / sw * base_w);
+                    let ah = to_f64(size / sh * base_h);
+                    out.extend([
+                        x - 0.5 * (aw - 1.0),
+                        y - 0.5 * (ah - 1.0),
+                        x + 0.5 * (aw - 1.0),
+                        y + 0.5 * (ah - 1.0),
+                    ]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `box_clip`: each box of `Input` (`[..., 4]`, one LoD level: the boxes
+/// of each image) clamped to its image, `[0, round(width / scale) - 1]`
+/// and `[0, round(height / scale) - 1]` from the image's `ImInfo` row
+/// `(height, width, scale)`; the LoD kept.
+fn box_clip(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, info, out) = (l.input("Input")?, l.input("ImInfo")?, l.output("Output")?);
+    compute(move |s| {
+        let (bt, it) = (s.tensor(&input)?, s.tensor(&info)?);
+        let dtype = float_dtype("box_clip", &bt)?;
+        if it.dtype() != dtype {
+            return Err(needs_same("box_clip", &bt, &it));
+        }
+        let shape = bt.shape().to_vec();
+        if shape.last() != Some(&4) {
+            return Err(KernelError::Shape(format!(
+                "The last dimension of Input must be 4, not {shape:?}"
+            )));
+        }
+        if it.shape().len() != 2 || it.shape()[1] != 3 {
+            return Err(KernelError::Shape(format!(
+                "ImInfo must be [N, 3], not {:?}",
+                it.shape()
+            )));
+        }
+        let lod = bt.lod().to_vec();
+        let [offsets] = lod.as_slice() else {
+            return Err(KernelError::Shape(format!(
+                "box_clip takes Input with one LoD level (the boxes of each image), not {} levels",
+                lod.len()
+            )));
+        };
+        Tensor::check_lod(&lod, shape[0] as usize)?;
+        let images = offsets.len().saturating_sub(1);
+        if it.shape()[0] < images as i64 {
+            return Err(KernelError::Shape(format!(
+                "ImInfo has {} rows for {images} images",
+                it.shape()[0]
+            )));
+        }
+        let per_row = shape[1..].iter().product::<i64>() as usize;
+        let boxes = f64s(&bt, "box_clip")?.into_owned();
+        let im = f64s(&it, "box_clip")?.into_owned();
+        drop((bt, it));
+        let v = match dtype {
+            VarKind::Fp32 => clip_boxes::<f32>(&boxes, &im, offsets, per_row),
+            _ => clip_boxes::<f64>(&boxes, &im, offsets, per_row),
+        };
+        s.set_tensor(&out, float::tensor(dtype, &shape, v)?.with_lod(lod.clone()));
+        Ok(())
+    })
+}
+
+fn clip_boxes<T: Real>(boxes: &[f64], im: &[f64], offsets: &[usize], per_row: usize) -> Vec<f64> {
+    let mut out = boxes.to_vec();
+    for (i, w) in offsets.windows(2).enumerate() {
+        let info = |k: usize| T::of(im[i * 3 + k]);
+        let im_w = (info(1) / info(2)).round() - T::one();
+        let im_h = (info(0) / info(2)).round() - T::one();
+        for (k, v) in out[w[0] * per_row..w[1] * per_row].iter_mut().enumerate() {
+            let limit = if k % 2 == 0 { im_w } else { im_h };
+            let x = T::of(*v);
+            // std::max(std::min(x, limit), 0)
+            let x = if limit < x { limit } else { x };
+            *v = to_f64(if x < T::zero() { T::zero() } else { x });
+        }
+    }
+    out
+}
+
+/// The attributes of `multiclass_nms`.
+#[derive(Debug, Clone)]
+struct Nms {
+    background: i64,
+    score_threshold: f64,
+    nms_top_k: i64,
+    keep_top_k: i64,
+    nms_threshold: f64,
+    eta: f64,
+    normalized: bool,
+}
+
+/// `multiclass_nms`, 1.x's kernel: per image and per class but the
+/// background, the boxes scoring above `score_threshold` (the best
+/// `nms_top_k`), greedily kept best first unless they overlap a kept box
+/// by more than the (adaptive, `nms_eta`) threshold; then the best
+/// `keep_top_k` of the image. `Out` is `[No, 6]` rows `(label, score,
+/// xmin, ymin, xmax, ymax)`, by class then as kept, with one LoD level
+/// (the detections of each image); when nothing is kept at all, 1.x's
+/// single `[1, 1]` row of -1 with LoD `[0, 1]`. `Scores` `[N, C, M]` goes
+/// with `BBoxes` `[N, M, 4]`; `Scores` `[M, C]` with `BBoxes` `[M, C, 4]`
+/// and its LoD (the boxes of each image, per class, each class's kept
+/// boxes in index order).
+fn multiclass_nms(l: &OpReader) -> Result<Exec, KernelError> {
+    let (boxes, scores, out) = (l.input("BBoxes")?, l.input("Scores")?, l.output("Out")?);
+    let a = Nms {
+        background: l.int("background_label")?,
+        score_threshold: l.float("score_threshold")?,
+        nms_top_k: l.int("nms_top_k")?,
+        keep_top_k: l.int("keep_top_k")?,
+        nms_threshold: l.float("nms_threshold")?,
+        eta: l.float("nms_eta")?,
+        normalized: l.bool("normalized")?,
+    };
+    compute(move |s| {
+        let (bt, st) = (s.tensor(&boxes)?, s.tensor(&scores)?);
+        let dtype = float_dtype("multiclass_nms", &st)?;
+        if bt.dtype() != dtype {
+            return Err(needs_same("multiclass_nms", &bt, &st));
+        }
+        let (bs, ss) = (bt.shape().to_vec(), st.shape().to_vec());
+        if bs.len() != 3 {
+            return Err(KernelError::Shape(format!(
+                "The rank of Input(BBoxes) must be 3, not {bs:?}"
+            )));
+        }
+        if bs[2] != 4 {
+            return Err(KernelError::Unsupported(format!(
+                "multiclass_nms: boxes of {} coordinates (polygons) are not supported; fluidc's takes [xmin, ymin, xmax, ymax]",
+                bs[2]
+            )));
+        }
+        // Each image: (its scores [C, M] by class, its boxes per class).
+        let images: Vec<Image> = match ss.len() {
+            3 => {
+                if bs[1] != ss[2] || bs[0] != ss[0] {
+                    return Err(KernelError::Shape(format!(
+                        "The 2nd dimension of Input(BBoxes) {bs:?} must be equal to last dimension of Input(Scores) {ss:?}"
+                    )));
+                }
+                let (n, c, m) = (ss[0] as usize, ss[1] as usize, ss[2] as usize);
+                let (sv, bv) = (f64s(&st, "multiclass_nms")?, f64s(&bt, "multiclass_nms")?);
+                (0..n)
+                    .map(|i| Image {
+                        scores: sv[i * c * m..(i + 1) * c * m].to_vec(),
+                        boxes: bv[i * m * 4..(i + 1) * m * 4].to_vec(),
+                        classes: c,
+                        per_class_boxes: false,
+                    })
+                    .collect()
+            }
+            2 => {
+                if bs[1] != ss[1] || bs[0] != ss[0] {
+                    return Err(KernelError::Shape(format!(
+                        "The 2nd dimension of Input(BBoxes) {bs:?} must be equal to the 2nd dimension of Input(Scores) {ss:?}"
+                    )));
+                }
+                let Some(offsets) = bt.lod().last().cloned() else {
+                    return Err(KernelError::Shape(
+                        "multiclass_nms: BBoxes [M, C, 4] needs a LoD (the boxes of each image)"
+                            .into(),
+                    ));
+                };
+                Tensor::check_lod(bt.lod(), bs[0] as usize)?;
+                let c = ss[1] as usize;
+                let (sv, bv) = (f64s(&st, "multiclass_nms")?, f64s(&bt, "multiclass_nms")?);
+                offsets
+                    .windows(2)
+                    .map(|w| {
+                        let m = w[1] - w[0];
+                        // [M, C] scores to [C, M]; boxes [M, C, 4] kept.
+                        let mut scores = vec![0.0; c * m];
+                        for i in 0..m {
+                            for k in 0..c {
+                                scores[k * m + i] = sv[(w[0] + i) * c + k];
+                            }
+                        }
+                        Image {
+                            scores,
+                            boxes: bv[w[0] * c * 4..w[1] * c * 4].to_vec(),
+                            classes: c,
+                            per_class_boxes: true,
+                        }
+                    })
+                    .collect()
+            }
+            _ => {
+                return Err(KernelError::Shape(format!(
+                    "The rank of Input(Scores) must be 2 or 3, not {ss:?}"
+                )))
+            }
+        };
+        drop((bt, st));
+        let mut rows = Vec::new();
+        let mut lod = vec![0usize];
+        for im in &images {
+            let kept = match dtype {
+                VarKind::Fp32 => im.nms::<f32>(&a),
+                _ => im.nms::<f64>(&a),
+            };
+            for (label, idx) in kept {
+                let m = im.scores.len() / im.classes;
+                rows.push(label as f64);
+                rows.push(im.scores[label * m + idx]);
+                rows.extend_from_slice(&im.boxes[im.box_at(label, idx)..im.box_at(label, idx) + 4]);
+            }
+            lod.push(rows.len() / 6);
+        }
+        let t = if rows.is_empty() {
+            float::tensor(dtype, &[1, 1], vec![-1.0])?.with_lod(vec![vec![0, 1]])
+        } else {
+            let n = rows.len() as i64 / 6;
+            float::tensor(dtype, &[n, 6], rows)?.with_lod(vec![lod])
+        };
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// One image's scores (`[C, M]`) and boxes (`[M, 4]`, or `[M, C, 4]`
+/// with `per_class_boxes`).
+struct Image {
+    scores: Vec<f64>,
+    boxes: Vec<f64>,
+    classes: usize,
+    per_class_boxes: bool,
+}
+
+impl Image {
+    /// Where box `idx` of class `label` starts.
+    fn box_at(&self, label: usize, idx: usize) -> usize {
+        if self.per_class_boxes {
+            (idx * self.classes + label) * 4
+        } else {
+            idx * 4
+        }
+    }
+
+    /// The kept `(label, index)` pairs, in 1.x's output order.
+    fn nms<T: Real>(&self, a: &Nms) -> Vec<(usize, usize)> {
+        let m = self.scores.len() / self.classes.max(1);
+        let mut kept: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut total = 0;
+        for c in 0..self.classes {
+            if c as i64 == a.background {
+                continue;
+            }
+            let scores: Vec<T> = self.scores[c * m..(c + 1) * m]
+                .iter()
+                .map(|&v| T::of(v))
+                .collect();
+            let mut sel = self.nms_fast::<T>(c, &scores, a);
+            if self.per_class_boxes {
+                sel.sort_unstable();
+            }
+            total += sel.len();
+            kept.push((c, sel));
+        }
+        if a.keep_top_k > -1 && total as i64 > a.keep_top_k {
+            // The best keep_top_k over classes (scores as float, stable).
+            let mut pairs: Vec<(f32, usize, usize)> = kept
+                .iter()
+                .flat_map(|(c, sel)| {
+                    sel.iter()
+                        .map(move |&i| (self.scores[c * m + i] as f32, *c, i))
+                })
+                .collect();
+            pairs.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+            pairs.truncate(a.keep_top_k as usize);
+            let mut by_class: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+            for (_, c, i) in pairs {
+                by_class.entry(c).or_default().push(i);
+            }
+            if self.per_class_boxes {
+                for v in by_class.values_mut() {
+                    v.sort_unstable();
+                }
+            }
+            kept = by_class.into_iter().collect();
+        }
+        kept.into_iter()
+            .flat_map(|(c, sel)| sel.into_iter().map(move |i| (c, i)))
+            .collect()
+    }
+
+    /// 1.x's `NMSFast` for class `c`.
+    fn nms_fast<T: Real>(&self, c: usize, scores: &[T], a: &Nms) -> Vec<usize> {
+        let threshold = T::of(a.score_threshold);
+        let mut order: Vec<(T, usize)> = scores
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s > threshold)
+            .map(|(i, &s)| (s, i))
+            .collect();
+        // std::stable_sort by score, descending.
+        order.sort_by(|x, y| {
+            if x.0 > y.0 {
+                std::cmp::Ordering::Less
+            } else if y.0 > x.0 {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        if a.nms_top_k > -1 && (a.nms_top_k as usize) < order.len() {
+            order.truncate(a.nms_top_k as usize);
+        }
+        let eta = T::of(a.eta);
+        let mut adaptive = T::of(a.nms_threshold);
+        let half = T::of(0.5);
+        let mut selected: Vec<usize> = Vec::new();
+        for (_, idx) in order {
+            let b = self.box_of::<T>(c, idx);
+            let keep = selected
+                .iter()
+                .all(|&k| jaccard(&b, &self.box_of::<T>(c, k), a.normalized) <= adaptive);
+            if keep {
+                selected.push(idx);
+                if eta < T::one() && adaptive > half {
+                    adaptive = adaptive * eta;
+                }
+            }
+        }
+        selected
+    }
+
+    fn box_of<T: Real>(&self, c: usize, idx: usize) -> [T; 4] {
+        let o = self.box_at(c, idx);
+        [0, 1, 2, 3].map(|k| T::of(self.boxes[o + k]))
+    }
+}
+
+/// 1.x's `BBoxArea`.
+fn bbox_area<T: Real>(b: &[T; 4], normalized: bool) -> T {
+    if b[2] < b[0] || b[3] < b[1] {
+        return T::zero();
+    }
+    let (w, h) = (b[2] - b[0], b[3] - b[1]);
+    if normalized {
+        w * h
+    } else {
+        (w + T::one()) * (h + T::one())
+    }
+}
+
+/// 1.x's `JaccardOverlap`.
+fn jaccard<T: Real>(b1: &[T; 4], b2: &[T; 4], normalized: bool) -> T {
+    if b2[0] > b1[2] || b2[2] < b1[0] || b2[1] > b1[3] || b2[3] < b1[1] {
+        return T::zero();
+    }
+    let ixmin = if b1[0] < b2[0] { b2[0] } else { b1[0] };
+    let iymin = if b1[1] < b2[1] { b2[1] } else { b1[1] };
+    let ixmax = if b2[2] < b1[2] { b2[2] } else { b1[2] };
+    let iymax = if b2[3] < b1[3] { b2[3] } else { b1[3] };
+    let norm = if normalized { T::zero() } else { T::one() };
+    let inter = (ixmax - ixmin + norm) * (iymax - iymin + norm);
+    inter / (bbox_area(b1, normalized) + bbox_area(b2, normalized) - inter)
 }

@@ -1950,10 +1950,120 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     return output_box
 
 
+def anchor_generator(input, anchor_sizes=None, aspect_ratios=None,
+                     variance=[0.1, 0.1, 0.2, 0.2], stride=None, offset=0.5, name=None):
+    """Faster R-CNN's anchors for each place of `input`'s feature map
+    (1.x's layer): `(anchors, variances)`, each `[H, W, num_anchors, 4]`
+    in pixels."""
+    helper = LayerHelper("anchor_generator", name=name)
+    dtype = input.dtype
+    if not _is_list_or_tuple_(anchor_sizes):
+        anchor_sizes = [anchor_sizes]
+    if not _is_list_or_tuple_(aspect_ratios):
+        aspect_ratios = [aspect_ratios]
+    if not (_is_list_or_tuple_(stride) and len(stride) == 2):
+        raise ValueError('stride should be a list or tuple ',
+                         'with length 2, (stride_width, stride_height).')
+    anchor_sizes = list(map(float, anchor_sizes))
+    aspect_ratios = list(map(float, aspect_ratios))
+    stride = list(map(float, stride))
+    attrs = {
+        'anchor_sizes': anchor_sizes,
+        'aspect_ratios': aspect_ratios,
+        'variances': variance,
+        'stride': stride,
+        'offset': offset,
+    }
+    anchor = helper.create_variable_for_type_inference(dtype)
+    var = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="anchor_generator", inputs={"Input": input},
+                     outputs={"Anchors": anchor, "Variances": var}, attrs=attrs)
+    anchor.stop_gradient = True
+    var.stop_gradient = True
+    return anchor, var
+
+
+def box_clip(input, im_info, name=None):
+    """Each box of `input` (one LoD level: the boxes of each image) clipped
+    to its image's size from `im_info` rows `(height, width, scale)`."""
+    helper = LayerHelper("box_clip", name=name)
+    output = helper.create_variable_for_type_inference(dtype=input.dtype)
+    inputs = {"Input": input, "ImInfo": im_info}
+    helper.append_op(type="box_clip", inputs=inputs, outputs={"Output": output})
+    return output
+
+
+def _nms_shape_1x(out, bboxes, scores):
+    """1.x's multiclass_nms InferShape: `[M, box_size + 2]` for 3-D scores,
+    `[-1, box_size + 2]` for 2-D (Paddle 3.3.1 declares `[-1, ...]`)."""
+    width = bboxes.shape[2] + 2 if bboxes.shape[2] >= 0 else -1
+    out.desc.set_shape([bboxes.shape[1] if len(scores.shape) == 3 else -1, width])
+
+
+def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3,
+                   normalized=True, nms_eta=1., background_label=0, name=None):
+    """1.x's multiclass_nms on Paddle 3.3.1's multiclass_nms op (whose
+    kernel is 1.x's: `[No, 6]` rows with a LoD, a single `[1, 1]` row of
+    -1 when no image keeps any), `Out` declared as 1.x declared it."""
+    helper = LayerHelper("multiclass_nms", name=name)
+    output = helper.create_variable_for_type_inference(dtype=bboxes.dtype)
+    helper.append_op(
+        type="multiclass_nms",
+        inputs={'BBoxes': bboxes, 'Scores': scores},
+        attrs={
+            'background_label': background_label,
+            'score_threshold': score_threshold,
+            'nms_top_k': nms_top_k,
+            'nms_threshold': nms_threshold,
+            'nms_eta': nms_eta,
+            'keep_top_k': keep_top_k,
+            'normalized': normalized,
+        },
+        outputs={'Out': output})
+    _nms_shape_1x(output, bboxes, scores)
+    output.stop_gradient = True
+    return output
+
+
+def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
+                     nms_threshold=0.3, nms_top_k=400, keep_top_k=200, score_threshold=0.01,
+                     nms_eta=1.0, return_index=False):
+    """SSD's detections (1.x's layer): `loc` decoded against the prior
+    boxes, `scores` softmaxed, then multiclass NMS. As 1.x, the op is
+    given background label 0 and nms_eta 1.0 whatever the arguments."""
+    helper = LayerHelper("detection_output")
+    decoded_box = box_coder(prior_box=prior_box, prior_box_var=prior_box_var,
+                            target_box=loc, code_type='decode_center_size')
+    scores = softmax(input=scores)
+    scores = transpose(scores, perm=[0, 2, 1])
+    scores.stop_gradient = True
+    nmsed_outs = helper.create_variable_for_type_inference(dtype=decoded_box.dtype)
+    if return_index:
+        raise NotImplementedError(
+            "detection_output(return_index=True) appends 1.6's multiclass_nms2, "
+            "which fluidc does not have")
+    helper.append_op(
+        type="multiclass_nms",
+        inputs={'Scores': scores, 'BBoxes': decoded_box},
+        outputs={'Out': nmsed_outs},
+        attrs={
+            'background_label': 0,
+            'nms_threshold': nms_threshold,
+            'nms_top_k': nms_top_k,
+            'keep_top_k': keep_top_k,
+            'score_threshold': score_threshold,
+            'nms_eta': 1.0,
+        })
+    _nms_shape_1x(nmsed_outs, decoded_box, scores)
+    nmsed_outs.stop_gradient = True
+    return nmsed_outs
+
+
 def _detection_layers():
     return dict(prior_box=prior_box, density_prior_box=density_prior_box,
                 multi_box_head=multi_box_head, iou_similarity=iou_similarity,
-                box_coder=box_coder)
+                box_coder=box_coder, anchor_generator=anchor_generator, box_clip=box_clip,
+                multiclass_nms=multiclass_nms, detection_output=detection_output)
 
 
 def _random(op_type, **dist):
@@ -5288,7 +5398,8 @@ _LAYER_HOMES = {
     ),
     "metric_op": ("accuracy", "auc"),
     "detection": ("prior_box", "density_prior_box", "multi_box_head", "iou_similarity",
-                  "box_coder"),
+                  "box_coder", "anchor_generator", "box_clip", "multiclass_nms",
+                  "detection_output"),
 }
 
 

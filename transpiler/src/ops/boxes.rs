@@ -1,7 +1,8 @@
 //! The box ops of Paddle 1.x's SSD-style detection layers
 //! (`layers/detection.py`): `prior_box` and `density_prior_box` (1.x's;
 //! Paddle 3.3.1 dropped it), which lay boxes over a feature map;
-//! `box_coder`, which codes boxes against them, and `iou_similarity` (1.x's). None of them has a gradient (1.x registered them with
+//! `box_coder`, which codes boxes against them, `iou_similarity` (1.x's);
+//! `anchor_generator`, `box_clip` and `multiclass_nms`. None of them has a gradient (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -13,6 +14,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("density_prior_box", density_prior_box));
     r.push(Behaviour::pure("box_coder", box_coder).shares_lod("TargetBox", "OutputBox"));
     r.push(Behaviour::pure("iou_similarity", iou_similarity).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("anchor_generator", anchor_generator));
+    r.push(Behaviour::pure("box_clip", box_clip).shares_lod("Input", "Output"));
+    r.push(Behaviour::pure("multiclass_nms", multiclass_nms).not_foldable());
 }
 
 /// A FLOATS attribute (empty when unset).
@@ -175,4 +179,57 @@ fn iou_similarity(c: &InferCtx) -> Out {
         "Out",
         TensorType::new(x.dtype, vec![x.dims[0], y.dims[0]]),
     )])
+}
+
+/// `Input` NCHW gives `Anchors` and `Variances` `[H, W, num_anchors, 4]`,
+/// `num_anchors` the aspect ratios times the anchor sizes.
+fn anchor_generator(c: &InferCtx) -> Out {
+    let Some(input) = c.input("Input") else {
+        return Ok(Vec::new());
+    };
+    if input.dims.len() != 4 {
+        return Err(format!("The layout of input is NCHW, not {:?}", input.dims));
+    }
+    let n = floats(c, "aspect_ratios").len() * floats(c, "anchor_sizes").len();
+    let t = TensorType::new(input.dtype, vec![input.dims[2], input.dims[3], n as i64, 4]);
+    Ok(vec![("Anchors", t.clone()), ("Variances", t)])
+}
+
+/// `Output` is `Input`'s type (boxes `[..., 4]`), clipped per image.
+fn box_clip(c: &InferCtx) -> Out {
+    let Some(input) = c.input("Input") else {
+        return Ok(Vec::new());
+    };
+    Ok(vec![("Output", input.clone())])
+}
+
+/// 1.x's `InferShape`: `Out` is `[M, box_size + 2]` for `Scores` `[N, C,
+/// M]` (the kernel sets the real rows), `[-1, box_size + 2]` for 2-D
+/// `Scores`; `BBoxes`'s dtype.
+fn multiclass_nms(c: &InferCtx) -> Out {
+    let (Some(boxes), Some(scores)) = (c.input("BBoxes"), c.input("Scores")) else {
+        return Ok(Vec::new());
+    };
+    if boxes.dims.len() != 3 {
+        return Err(format!(
+            "The rank of Input(BBoxes) must be 3, not {:?}",
+            boxes.dims
+        ));
+    }
+    let width = if boxes.dims[2] < 0 {
+        -1
+    } else {
+        boxes.dims[2] + 2
+    };
+    let dims = match scores.dims.len() {
+        3 => vec![boxes.dims[1], width],
+        2 => vec![-1, width],
+        _ => {
+            return Err(format!(
+                "The rank of Input(Scores) must be 2 or 3, not {:?}",
+                scores.dims
+            ))
+        }
+    };
+    Ok(vec![("Out", TensorType::new(boxes.dtype, dims))])
 }

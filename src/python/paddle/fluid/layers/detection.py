@@ -1,5 +1,6 @@
 """The SSD-style detection layers of 1.x's `layers/detection.py`: prior
-boxes over feature maps, SSD's multibox head, box coding and IoU. Each
+boxes and anchors over feature maps, SSD's multibox head, box coding,
+IoU, clipping, multi-class NMS and SSD's detection output. Each
 appends the ops 1.x's layer appended, with its attributes; the boxes
 they make are constants of the feature maps' shapes (stop_gradient), as
 in 1.x."""
@@ -16,6 +17,10 @@ __all__ = [
     "multi_box_head",
     "iou_similarity",
     "box_coder",
+    "anchor_generator",
+    "box_clip",
+    "multiclass_nms",
+    "detection_output",
 ]
 
 
@@ -273,3 +278,104 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     helper.append_op(type="box_coder", inputs=inputs, attrs=attrs,
                      outputs={"OutputBox": output_box})
     return output_box
+
+
+def anchor_generator(input, anchor_sizes=None, aspect_ratios=None,
+                     variance=[0.1, 0.1, 0.2, 0.2], stride=None, offset=0.5, name=None):
+    """Faster R-CNN's anchors for each place of `input`'s feature map
+    (1.x's layer): `(anchors, variances)`, each `[H, W, num_anchors, 4]`
+    in pixels."""
+    helper = LayerHelper("anchor_generator", **locals())
+    dtype = helper.input_dtype()
+    if not _is_list_or_tuple_(anchor_sizes):
+        anchor_sizes = [anchor_sizes]
+    if not _is_list_or_tuple_(aspect_ratios):
+        aspect_ratios = [aspect_ratios]
+    if not (_is_list_or_tuple_(stride) and len(stride) == 2):
+        raise ValueError('stride should be a list or tuple ',
+                         'with length 2, (stride_width, stride_height).')
+    anchor_sizes = list(map(float, anchor_sizes))
+    aspect_ratios = list(map(float, aspect_ratios))
+    stride = list(map(float, stride))
+    attrs = {
+        'anchor_sizes': anchor_sizes,
+        'aspect_ratios': aspect_ratios,
+        'variances': variance,
+        'stride': stride,
+        'offset': offset,
+    }
+    anchor = helper.create_variable_for_type_inference(dtype)
+    var = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="anchor_generator", inputs={"Input": input},
+                     outputs={"Anchors": anchor, "Variances": var}, attrs=attrs)
+    anchor.stop_gradient = True
+    var.stop_gradient = True
+    return anchor, var
+
+
+def box_clip(input, im_info, name=None):
+    """Each box of `input` (one LoD level: the boxes of each image) clipped
+    to its image's size from `im_info` rows `(height, width, scale)`."""
+    helper = LayerHelper("box_clip", **locals())
+    output = helper.create_variable_for_type_inference(dtype=input.dtype)
+    inputs = {"Input": input, "ImInfo": im_info}
+    helper.append_op(type="box_clip", inputs=inputs, outputs={"Output": output})
+    return output
+
+
+def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3,
+                   normalized=True, nms_eta=1., background_label=0, name=None):
+    """Per-class non-maximum suppression (1.x's layer): a `[No, 6]` LoD
+    tensor of `(label, score, xmin, ymin, xmax, ymax)` rows, the
+    detections of each image; a single `[1, 1]` row of -1 when no image
+    keeps any."""
+    helper = LayerHelper('multiclass_nms', **locals())
+    output = helper.create_variable_for_type_inference(dtype=bboxes.dtype)
+    helper.append_op(
+        type="multiclass_nms",
+        inputs={'BBoxes': bboxes, 'Scores': scores},
+        attrs={
+            'background_label': background_label,
+            'score_threshold': score_threshold,
+            'nms_top_k': nms_top_k,
+            'nms_threshold': nms_threshold,
+            'nms_eta': nms_eta,
+            'keep_top_k': keep_top_k,
+            'normalized': normalized,
+        },
+        outputs={'Out': output})
+    output.stop_gradient = True
+    return output
+
+
+def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
+                     nms_threshold=0.3, nms_top_k=400, keep_top_k=200, score_threshold=0.01,
+                     nms_eta=1.0, return_index=False):
+    """SSD's detections (1.x's layer): `loc` decoded against the prior
+    boxes, `scores` softmaxed, then multiclass NMS. As 1.x, the op is
+    given background label 0 and nms_eta 1.0 whatever the arguments."""
+    helper = LayerHelper("detection_output", **locals())
+    decoded_box = box_coder(prior_box=prior_box, prior_box_var=prior_box_var,
+                            target_box=loc, code_type='decode_center_size')
+    scores = nn.softmax(input=scores)
+    scores = nn.transpose(scores, perm=[0, 2, 1])
+    scores.stop_gradient = True
+    nmsed_outs = helper.create_variable_for_type_inference(dtype=decoded_box.dtype)
+    if return_index:
+        raise NotImplementedError(
+            "detection_output(return_index=True) appends 1.6's multiclass_nms2, "
+            "which fluidc does not have")
+    helper.append_op(
+        type="multiclass_nms",
+        inputs={'Scores': scores, 'BBoxes': decoded_box},
+        outputs={'Out': nmsed_outs},
+        attrs={
+            'background_label': 0,
+            'nms_threshold': nms_threshold,
+            'nms_top_k': nms_top_k,
+            'keep_top_k': keep_top_k,
+            'score_threshold': score_threshold,
+            'nms_eta': 1.0,
+        })
+    nmsed_outs.stop_gradient = True
+    return nmsed_outs
