@@ -171,10 +171,11 @@ fn prior_boxes<T: Real>(
             let cy = (T::of(h as f64) + offset) * step_h;
             for (s, &min_size) in a.min_sizes.iter().enumerate() {
                 let min = f64::from(min_size);
+                // sqrt(min_size * max_size) in float, as Paddle's kernel.
                 let max_square = a
                     .max_sizes
                     .get(s)
-                    .map(|&max| f64::from(min_size * max).sqrt() / 2.0);
+                    .map(|&max| f64::from((min_size * max).sqrt()) / 2.0);
                 let ratio = |ar: f32| {
                     let root = f64::from(ar.sqrt());
                     (
