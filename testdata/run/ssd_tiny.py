@@ -2,7 +2,7 @@
 # layers, multi_box_head over two feature maps, detection_output on the
 # decoded locations and softmaxed confidences; a couple of SGD steps on a
 # stand-in loss through the head (the priors take no gradient), then the
-# detections of a test-mode clone.
+# detections of a test-mode clone, with 1.6's return_index too.
 import numpy as np
 import paddle.fluid as fluid
 
@@ -17,7 +17,12 @@ locs, confs, boxes, variances = fluid.layers.multi_box_head(
     flip=True, clip=True)
 nmsed = fluid.layers.detection_output(locs, confs, boxes, variances, nms_threshold=0.45,
                                       nms_top_k=20, keep_top_k=6, score_threshold=0.2)
-print(locs.shape, confs.shape, boxes.shape, nmsed.shape)
+nmsed2, index = fluid.layers.detection_output(locs, confs, boxes, variances,
+                                              keep_top_k=4, score_threshold=0.25,
+                                              return_index=True)
+none, none_index = fluid.layers.detection_output(locs, confs, boxes, variances,
+                                                 score_threshold=0.99, return_index=True)
+print(locs.shape, confs.shape, boxes.shape, nmsed.shape, nmsed2.shape, index.shape)
 
 test_program = fluid.default_main_program().clone(for_test=True)
 label = fluid.layers.data(name='label', shape=[1], dtype='int64')
@@ -37,7 +42,12 @@ for step in range(3):
     l, g = exe.run(feed={'image': img, 'label': lab},
                    fetch_list=[loss, 'conv2d_2.w_0@GRAD'])
     print(step, np.round(l, 4), round(float(np.abs(g).sum()), 3))
-det = exe.run(feed={'image': img}, program=test_program, fetch_list=[nmsed],
-              return_numpy=False)[0]
+det, det2, idx, no, no_idx = exe.run(feed={'image': img}, program=test_program,
+                                     fetch_list=[nmsed, nmsed2, index, none, none_index],
+                                     return_numpy=False)
 print(np.array(det).shape, det.lod())
 print(np.round(np.array(det).astype('float64'), 4).tolist())
+print(np.array(det2).shape, det2.lod(), np.array(idx).dtype, idx.lod())
+print(np.array(idx).reshape(-1).tolist())
+print(np.round(np.array(det2)[:, :2].astype('float64'), 4).tolist())
+print(np.array(no).shape, no.lod(), np.array(no_idx).shape, no_idx.lod())

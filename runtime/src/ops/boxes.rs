@@ -2,7 +2,7 @@
 //! kernels compute them (`operators/detection/`), in the input's
 //! precision with the C++ kernels' `float`/`double` intermediates:
 //! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
-//! `anchor_generator`, `box_clip`, `multiclass_nms`.
+//! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`).
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -21,6 +21,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("anchor_generator", anchor_generator);
     r.add("box_clip", box_clip);
     r.add("multiclass_nms", multiclass_nms);
+    r.add("multiclass_nms2", multiclass_nms);
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).
@@ -802,9 +803,12 @@ struct Nms {
 /// single `[1, 1]` row of -1 with LoD `[0, 1]`. `Scores` `[N, C, M]` goes
 /// with `BBoxes` `[N, M, 4]`; `Scores` `[M, C]` with `BBoxes` `[M, C, 4]`
 /// and its LoD (the boxes of each image, per class, each class's kept
-/// boxes in index order).
+/// boxes in index order). `multiclass_nms2` (1.6) also writes `Index`,
+/// each row's box as `image_offset + i` (or `+ i C + label` per class),
+/// int32, and gives `[0, 6]` rows when nothing is kept.
 fn multiclass_nms(l: &OpReader) -> Result<Exec, KernelError> {
     let (boxes, scores, out) = (l.input("BBoxes")?, l.input("Scores")?, l.output("Out")?);
+    let index = l.opt_output("Index")?;
     let a = Nms {
         background: l.int("background_label")?,
         score_threshold: l.float("score_threshold")?,
@@ -848,6 +852,7 @@ fn multiclass_nms(l: &OpReader) -> Result<Exec, KernelError> {
                         boxes: bv[i * m * 4..(i + 1) * m * 4].to_vec(),
                         classes: c,
                         per_class_boxes: false,
+                        offset: i * m,
                     })
                     .collect()
             }
@@ -882,6 +887,7 @@ fn multiclass_nms(l: &OpReader) -> Result<Exec, KernelError> {
                             boxes: bv[w[0] * c * 4..w[1] * c * 4].to_vec(),
                             classes: c,
                             per_class_boxes: true,
+                            offset: w[0] * c,
                         }
                     })
                     .collect()
@@ -894,6 +900,7 @@ fn multiclass_nms(l: &OpReader) -> Result<Exec, KernelError> {
         };
         drop((bt, st));
         let mut rows = Vec::new();
+        let mut picked: Vec<i32> = Vec::new();
         let mut lod = vec![0usize];
         for im in &images {
             let kept = match dtype {
@@ -902,19 +909,40 @@ fn multiclass_nms(l: &OpReader) -> Result<Exec, KernelError> {
             };
             for (label, idx) in kept {
                 let m = im.scores.len() / im.classes;
+                let at = im.box_at(label, idx);
                 rows.push(label as f64);
                 rows.push(im.scores[label * m + idx]);
-                rows.extend_from_slice(&im.boxes[im.box_at(label, idx)..im.box_at(label, idx) + 4]);
+                rows.extend_from_slice(&im.boxes[at..at + 4]);
+                let place = if im.per_class_boxes {
+                    im.offset + idx * im.classes + label
+                } else {
+                    im.offset + idx
+                };
+                picked.push(i32::try_from(place).map_err(|_| {
+                    KernelError::Shape(format!("box index {place} does not fit int32"))
+                })?);
             }
             lod.push(rows.len() / 6);
         }
-        let t = if rows.is_empty() {
-            float::tensor(dtype, &[1, 1], vec![-1.0])?.with_lod(vec![vec![0, 1]])
-        } else {
-            let n = rows.len() as i64 / 6;
-            float::tensor(dtype, &[n, 6], rows)?.with_lod(vec![lod])
-        };
-        s.set_tensor(&out, t);
+        let n = rows.len() as i64 / 6;
+        match &index {
+            // 1.x's multiclass_nms2 (return_index): [0, 6] and [0, 1] when
+            // nothing is kept, the LoD all zeros.
+            Some(ix) => {
+                let t = float::tensor(dtype, &[n, 6], rows)?.with_lod(vec![lod.clone()]);
+                s.set_tensor(&out, t);
+                s.set_tensor(ix, Tensor::from_vec(&[n, 1], picked)?.with_lod(vec![lod]));
+            }
+            // 1.x's single -1 row, LoD [0, 1], when nothing is kept.
+            None if rows.is_empty() => {
+                let t = float::tensor(dtype, &[1, 1], vec![-1.0])?.with_lod(vec![vec![0, 1]]);
+                s.set_tensor(&out, t);
+            }
+            None => {
+                let t = float::tensor(dtype, &[n, 6], rows)?.with_lod(vec![lod]);
+                s.set_tensor(&out, t);
+            }
+        }
         Ok(())
     })
 }
@@ -926,6 +954,9 @@ struct Image {
     boxes: Vec<f64>,
     classes: usize,
     per_class_boxes: bool,
+    /// The first box's place in the batch (`Index` counts from there:
+    /// box `i` is `offset + i`, or `offset + i C + label` per class).
+    offset: usize,
 }
 
 impl Image {

@@ -2028,9 +2028,11 @@ def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_t
 def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
                      nms_threshold=0.3, nms_top_k=400, keep_top_k=200, score_threshold=0.01,
                      nms_eta=1.0, return_index=False):
-    """SSD's detections (1.x's layer): `loc` decoded against the prior
-    boxes, `scores` softmaxed, then multiclass NMS. As 1.x, the op is
-    given background label 0 and nms_eta 1.0 whatever the arguments."""
+    """1.x's detection_output (box_coder decode, softmax, transpose,
+    multiclass_nms with background 0 and nms_eta 1 whatever the arguments).
+    1.6's return_index appends multiclass_nms2, which Paddle 3.3.1 dropped:
+    its multiclass_nms3 (the same kernel, the per-image counts in
+    NmsRoisNum) gives Out and Index, and a py_func gives both 1.x's LoD."""
     helper = LayerHelper("detection_output")
     decoded_box = box_coder(prior_box=prior_box, prior_box_var=prior_box_var,
                             target_box=loc, code_type='decode_center_size')
@@ -2038,22 +2040,39 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
     scores = transpose(scores, perm=[0, 2, 1])
     scores.stop_gradient = True
     nmsed_outs = helper.create_variable_for_type_inference(dtype=decoded_box.dtype)
+    attrs = {
+        'background_label': 0,
+        'nms_threshold': nms_threshold,
+        'nms_top_k': nms_top_k,
+        'keep_top_k': keep_top_k,
+        'score_threshold': score_threshold,
+        'nms_eta': 1.0,
+    }
     if return_index:
-        raise NotImplementedError(
-            "detection_output(return_index=True) appends 1.6's multiclass_nms2, "
-            "which fluidc does not have")
-    helper.append_op(
-        type="multiclass_nms",
-        inputs={'Scores': scores, 'BBoxes': decoded_box},
-        outputs={'Out': nmsed_outs},
-        attrs={
-            'background_label': 0,
-            'nms_threshold': nms_threshold,
-            'nms_top_k': nms_top_k,
-            'keep_top_k': keep_top_k,
-            'score_threshold': score_threshold,
-            'nms_eta': 1.0,
-        })
+        raw_out = helper.create_variable_for_type_inference(dtype=decoded_box.dtype)
+        raw_index = helper.create_variable_for_type_inference(dtype='int32')
+        counts = helper.create_variable_for_type_inference(dtype='int32')
+        helper.append_op(type="multiclass_nms3",
+                         inputs={'Scores': scores, 'BBoxes': decoded_box},
+                         outputs={'Out': raw_out, 'Index': raw_index, 'NmsRoisNum': counts},
+                         attrs=attrs)
+        index = helper.create_variable_for_type_inference(dtype='int')
+
+        def with_lod(out, idx, num):
+            lod = [0]
+            for n in numpy.array(num).reshape(-1).tolist():
+                lod.append(lod[-1] + int(n))
+            return (_ifelse_tensor(numpy.array(out).reshape(-1, 6), [lod]),
+                    _ifelse_tensor(numpy.array(idx).reshape(-1, 1), [lod]))
+
+        _nms_shape_1x(nmsed_outs, decoded_box, scores)
+        index.desc.set_shape([nmsed_outs.shape[0], 1])
+        paddle.static.py_func(with_lod, [raw_out, raw_index, counts], [nmsed_outs, index])
+        index.stop_gradient = True
+        nmsed_outs.stop_gradient = True
+        return nmsed_outs, index
+    helper.append_op(type="multiclass_nms", inputs={'Scores': scores, 'BBoxes': decoded_box},
+                     outputs={'Out': nmsed_outs}, attrs=attrs)
     _nms_shape_1x(nmsed_outs, decoded_box, scores)
     nmsed_outs.stop_gradient = True
     return nmsed_outs

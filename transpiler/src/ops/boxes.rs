@@ -2,12 +2,13 @@
 //! (`layers/detection.py`): `prior_box` and `density_prior_box` (1.x's;
 //! Paddle 3.3.1 dropped it), which lay boxes over a feature map;
 //! `box_coder`, which codes boxes against them, `iou_similarity` (1.x's);
-//! `anchor_generator`, `box_clip` and `multiclass_nms`. None of them has a gradient (1.x registered them with
+//! `anchor_generator`, `box_clip` and `multiclass_nms` (and 1.6's
+//! `multiclass_nms2`, which also gives the kept boxes' indices). None of them has a gradient (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
-use crate::model::AttrValue;
+use crate::model::{AttrValue, VarKind};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("prior_box", prior_box));
@@ -17,6 +18,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("anchor_generator", anchor_generator));
     r.push(Behaviour::pure("box_clip", box_clip).shares_lod("Input", "Output"));
     r.push(Behaviour::pure("multiclass_nms", multiclass_nms).not_foldable());
+    r.push(Behaviour::pure("multiclass_nms2", multiclass_nms2).not_foldable());
 }
 
 /// A FLOATS attribute (empty when unset).
@@ -232,4 +234,14 @@ fn multiclass_nms(c: &InferCtx) -> Out {
         }
     };
     Ok(vec![("Out", TensorType::new(boxes.dtype, dims))])
+}
+
+/// `multiclass_nms`'s `Out`, and `Index` `[M or -1, 1]` int32 (1.6).
+fn multiclass_nms2(c: &InferCtx) -> Out {
+    let mut out = multiclass_nms(c)?;
+    if let Some((_, t)) = out.first() {
+        let rows = t.dims[0];
+        out.push(("Index", TensorType::new(VarKind::Int32, vec![rows, 1])));
+    }
+    Ok(out)
 }

@@ -353,7 +353,9 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
                      nms_eta=1.0, return_index=False):
     """SSD's detections (1.x's layer): `loc` decoded against the prior
     boxes, `scores` softmaxed, then multiclass NMS. As 1.x, the op is
-    given background label 0 and nms_eta 1.0 whatever the arguments."""
+    given background label 0 and nms_eta 1.0 whatever the arguments;
+    `return_index` (1.6) also returns each detection's box index in the
+    batch (`multiclass_nms2`)."""
     helper = LayerHelper("detection_output", **locals())
     decoded_box = box_coder(prior_box=prior_box, prior_box_var=prior_box_var,
                             target_box=loc, code_type='decode_center_size')
@@ -361,21 +363,25 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
     scores = nn.transpose(scores, perm=[0, 2, 1])
     scores.stop_gradient = True
     nmsed_outs = helper.create_variable_for_type_inference(dtype=decoded_box.dtype)
+    attrs = {
+        'background_label': 0,
+        'nms_threshold': nms_threshold,
+        'nms_top_k': nms_top_k,
+        'keep_top_k': keep_top_k,
+        'score_threshold': score_threshold,
+        'nms_eta': 1.0,
+    }
     if return_index:
-        raise NotImplementedError(
-            "detection_output(return_index=True) appends 1.6's multiclass_nms2, "
-            "which fluidc does not have")
-    helper.append_op(
-        type="multiclass_nms",
-        inputs={'Scores': scores, 'BBoxes': decoded_box},
-        outputs={'Out': nmsed_outs},
-        attrs={
-            'background_label': 0,
-            'nms_threshold': nms_threshold,
-            'nms_top_k': nms_top_k,
-            'keep_top_k': keep_top_k,
-            'score_threshold': score_threshold,
-            'nms_eta': 1.0,
-        })
+        index = helper.create_variable_for_type_inference(dtype='int')
+        helper.append_op(type="multiclass_nms2",
+                         inputs={'Scores': scores, 'BBoxes': decoded_box},
+                         outputs={'Out': nmsed_outs, 'Index': index}, attrs=attrs)
+        index.stop_gradient = True
+    else:
+        helper.append_op(type="multiclass_nms",
+                         inputs={'Scores': scores, 'BBoxes': decoded_box},
+                         outputs={'Out': nmsed_outs}, attrs=attrs)
     nmsed_outs.stop_gradient = True
+    if return_index:
+        return nmsed_outs, index
     return nmsed_outs
