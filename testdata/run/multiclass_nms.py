@@ -2,7 +2,7 @@
 # two images ([N, M, 4] boxes, [N, C, M] scores), background skipped,
 # nms_top_k and keep_top_k cutting, adaptive NMS (nms_eta), pixel boxes,
 # scores per box per class with a LoD ([M, C, 4] boxes), and the single -1
-# row when nothing scores above the threshold.
+# row when nothing scores above the threshold; float64 too.
 import numpy as np
 import paddle.fluid as fluid
 
@@ -21,6 +21,10 @@ pc_boxes = fluid.layers.data(name='pc_boxes', shape=[3, 4], dtype='float32', lod
 pc_scores = fluid.layers.data(name='pc_scores', shape=[3], dtype='float32', lod_level=1)
 out_pc = fluid.layers.multiclass_nms(pc_boxes, pc_scores, score_threshold=0.1, nms_top_k=10,
                                      keep_top_k=3, nms_threshold=0.5)
+b64 = fluid.layers.data(name='b64', shape=[6, 4], dtype='float64')
+s64 = fluid.layers.data(name='s64', shape=[3, 6], dtype='float64')
+out64 = fluid.layers.multiclass_nms(b64, s64, score_threshold=0.3, nms_top_k=4, keep_top_k=3,
+                                    nms_threshold=0.35, nms_eta=0.7)
 print(out.shape, out_pc.shape, out.stop_gradient)
 
 exe = fluid.Executor(fluid.CPUPlace())
@@ -37,10 +41,11 @@ pb = np.concatenate([pb, pb + 0.3], axis=2).astype('float32')
 ps = np.random.rand(5, 3).astype('float32')
 feed = {'bboxes': b, 'scores': s,
         'pc_boxes': fluid.create_lod_tensor(pb, [[2, 3]], fluid.CPUPlace()),
-        'pc_scores': fluid.create_lod_tensor(ps, [[2, 3]], fluid.CPUPlace())}
-res = exe.run(feed=feed, fetch_list=[out, out_all, out_px, out_none, out_pc],
+        'pc_scores': fluid.create_lod_tensor(ps, [[2, 3]], fluid.CPUPlace()),
+        'b64': b.astype('float64') * 1.5, 's64': s.astype('float64')[::-1].copy()}
+res = exe.run(feed=feed, fetch_list=[out, out_all, out_px, out_none, out_pc, out64],
               return_numpy=False)
-for name, t in zip(['out', 'out_all', 'out_px', 'out_none', 'out_pc'], res):
+for name, t in zip(['out', 'out_all', 'out_px', 'out_none', 'out_pc', 'out64'], res):
     o = np.array(t)
     print(name, o.shape, t.lod())
     print(np.round(o.astype('float64'), 4).tolist())
