@@ -942,6 +942,26 @@ fn grad_cases(rng: &mut Rng) -> Vec<Case> {
                     .out("X@GRAD", None),
             );
         }
+        // spectral_norm and its grad: 1.x's formula, which is not the
+        // exact derivative (finite differences cannot check it).
+        for (tag, shape, dim, iters) in [("d0", [3usize, 4, 2], 0, 2), ("d1", [3, 4, 2], 1, 1)] {
+            let (h, w) = if dim == 0 { (3, 8) } else { (4, 6) };
+            let attrs = json!({"dim": dim, "power_iters": iters, "eps": 1e-12});
+            for ty in ["spectral_norm", "spectral_norm_grad"] {
+                let mut c = Case::new(name(&format!("{ty}_{tag}")), ty)
+                    .feed("Weight", dt, &shape, rng.values(24, -1.0, 1.0))
+                    .feed("U", dt, &[h], rng.values(h, -1.0, 1.0))
+                    .feed("V", dt, &[w], rng.values(w, -1.0, 1.0))
+                    .attrs(attrs.clone());
+                c = if ty == "spectral_norm" {
+                    c.out("Out", None)
+                } else {
+                    c.feed("Out@GRAD", dt, &shape, rng.values(24, -1.0, 1.0))
+                        .out("Weight@GRAD", None)
+                };
+                cases.push(c);
+            }
+        }
     }
     cases
 }

@@ -257,12 +257,11 @@ impl OpInfo {
 /// `File` line at all, every line.
 pub(crate) fn source_line(lines: &[String]) -> Option<String> {
     let is_file = |l: &str| l.trim_start().starts_with("File ");
-    let files: Vec<usize> = (0..lines.len()).filter(|&i| is_file(&lines[i])).collect();
-    let Some(&last) = files
-        .iter()
-        .rev()
-        .find(|&&i| !is_paddle_internal(&lines[i]))
-        .or(files.last())
+    let mut files = (0..lines.len()).rev().filter(|&i| is_file(&lines[i]));
+    let innermost = files.clone().next();
+    let Some(last) = files
+        .find(|&i| !is_paddle_internal(&lines[i]))
+        .or(innermost)
     else {
         let all: Vec<&str> = lines
             .iter()

@@ -35,7 +35,7 @@
 //! the fused step gives the unfused step's bits (the update is the same
 //! code, `ops::optim::Rule::apply`; `tests` below and
 //! `runtime/tests/fused_updates.rs` check it).
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use fluidc_transpiler::{Program, VarKind};
 

@@ -1776,3 +1776,131 @@ fn instance_and_group_norm_grads_match_finite_differences() {
         .attr("groups", AttrValue::Int(2))
         .check(&mut rng);
 }
+
+#[test]
+fn conv3d_and_pool3d_grads_match_finite_differences() {
+    let mut rng = Rng(37);
+    for (ty, strides, pads, dil, groups) in [
+        ("conv3d", vec![1, 1, 1], vec![0, 0, 0], vec![1, 1, 1], 1),
+        (
+            "conv3d",
+            vec![2, 1, 1],
+            vec![1, 0, 0, 1, 1, 2],
+            vec![1, 2, 1],
+            2,
+        ),
+        (
+            "conv3d_transpose",
+            vec![1, 1, 1],
+            vec![0, 0, 0],
+            vec![1, 1, 1],
+            1,
+        ),
+        (
+            "conv3d_transpose",
+            vec![2, 1, 2],
+            vec![1, 0, 1],
+            vec![1, 1, 2],
+            2,
+        ),
+    ] {
+        let filter = if ty == "conv3d" {
+            [4, 2 / i64::from(groups), 2, 3, 2]
+        } else {
+            [2, 4 / i64::from(groups), 2, 3, 2]
+        };
+        Case::new(ty)
+            .input("Input", rng.tensor(&[2, 2, 3, 4, 4], -1.0, 1.0))
+            .input("Filter", rng.tensor(&filter, -1.0, 1.0))
+            .attr("strides", AttrValue::Ints(strides))
+            .attr("paddings", AttrValue::Ints(pads))
+            .attr("dilations", AttrValue::Ints(dil))
+            .attr("groups", AttrValue::Int(groups))
+            .outputs(&["Output"])
+            .check(&mut rng);
+    }
+    for (ty, ksize, strides, pads, ceil, exclusive, global) in [
+        (
+            "max",
+            vec![2, 2, 2],
+            vec![2, 2, 2],
+            vec![0, 0, 0],
+            false,
+            true,
+            false,
+        ),
+        (
+            "avg",
+            vec![2, 3, 3],
+            vec![1, 2, 2],
+            vec![1, 1, 1],
+            false,
+            true,
+            false,
+        ),
+        (
+            "avg",
+            vec![2, 3, 3],
+            vec![1, 2, 2],
+            vec![0, 1, 1, 0, 0, 1],
+            false,
+            false,
+            false,
+        ),
+        (
+            "max",
+            vec![2, 3, 2],
+            vec![2, 2, 2],
+            vec![0, 0, 0],
+            true,
+            true,
+            false,
+        ),
+        (
+            "avg",
+            vec![1, 1, 1],
+            vec![1, 1, 1],
+            vec![0, 0, 0],
+            false,
+            true,
+            true,
+        ),
+    ] {
+        Case::new("pool3d")
+            .input("X", rng.tensor(&[2, 2, 3, 5, 4], -1.0, 1.0))
+            .attr("pooling_type", AttrValue::String(ty.into()))
+            .attr("ksize", AttrValue::Ints(ksize))
+            .attr("strides", AttrValue::Ints(strides))
+            .attr("paddings", AttrValue::Ints(pads))
+            .attr("ceil_mode", AttrValue::Bool(ceil))
+            .attr("exclusive", AttrValue::Bool(exclusive))
+            .attr("global_pooling", AttrValue::Bool(global))
+            .check(&mut rng);
+    }
+}
+
+#[test]
+fn strided_slice_and_temporal_shift_grads_match_finite_differences() {
+    let mut rng = Rng(41);
+    for (axes, starts, ends, strides) in [
+        (vec![0, 2], vec![0, 1], vec![3, 5], vec![2, 1]),
+        (vec![1, 2], vec![3, -1], vec![0, -6], vec![-2, -2]),
+        (vec![2], vec![-1], vec![-6], vec![-3]),
+    ] {
+        Case::new("strided_slice")
+            .input("Input", rng.tensor(&[3, 4, 5], -1.0, 1.0))
+            .attr("axes", AttrValue::Ints(axes))
+            .attr("starts", AttrValue::Ints(starts))
+            .attr("ends", AttrValue::Ints(ends))
+            .attr("strides", AttrValue::Ints(strides))
+            .attr("infer_flags", AttrValue::Ints(vec![1; 3]))
+            .check(&mut rng);
+    }
+    for ratio in [0.25, 0.2] {
+        Case::new("temporal_shift")
+            .input("X", rng.tensor(&[6, 8, 2, 2], -1.0, 1.0))
+            .attr("seg_num", AttrValue::Int(3))
+            .attr("shift_ratio", AttrValue::Float(ratio))
+            .check(&mut rng);
+    }
+}

@@ -6,9 +6,12 @@
 //! cannot be written.
 use std::fmt;
 
+use prost::encoding::{
+    check_wire_type, decode_key, decode_varint, skip_field, DecodeContext, WireType,
+};
 use prost::Message;
 
-use crate::model::Program;
+use crate::model::{Block, Op, Program, Var};
 use crate::proto;
 use crate::verify::Verified;
 
@@ -53,8 +56,21 @@ pub fn decode_desc(bytes: &[u8]) -> Result<proto::ProgramDesc, DecodeError> {
 }
 
 /// Decodes a program. It is not verified yet: see [`crate::verify`].
+///
+/// The blocks' vars and ops are decoded one message at a time and turned
+/// into the model at once, so prost's message of the whole program (each
+/// attribute a struct with a field for every type, several times the
+/// model's size) never exists: building it was most of a large program's
+/// load time, in fresh pages the kernel had to clear. Bytes the streamed
+/// decoding refuses go through [`decode_desc`], whose error says where
+/// they are wrong; the result is always that of [`decode_desc`] followed
+/// by `Program::from` (the fuzz target checks it), except that a program
+/// may nest unknown groups one level deeper than prost's limit.
 pub fn decode_program(bytes: &[u8]) -> Result<Program, DecodeError> {
-    decode_desc(bytes).map(Program::from)
+    match stream_program(bytes) {
+        Ok(program) if !program.blocks.is_empty() => Ok(program),
+        _ => decode_desc(bytes).map(Program::from),
+    }
 }
 
 /// Encodes a verified program. A Paddle-written file decoded and encoded
@@ -104,6 +120,69 @@ pub fn encode_program(program: &Verified) -> Vec<u8> {
     out
 }
 
+/// The payload of a length-delimited field whose key was just read.
+fn payload<'a>(
+    tag: u32,
+    wire_type: WireType,
+    buf: &mut &'a [u8],
+) -> Result<&'a [u8], prost::DecodeError> {
+    check_wire_type(WireType::LengthDelimited, wire_type)?;
+    let start = *buf;
+    // Checks that the length fits in what is left.
+    skip_field(wire_type, tag, buf, DecodeContext::default())?;
+    let mut field = &start[..start.len() - buf.len()];
+    decode_varint(&mut field)?;
+    Ok(field)
+}
+
+fn stream_program(bytes: &[u8]) -> Result<Program, prost::DecodeError> {
+    let mut buf = bytes;
+    let mut blocks = Vec::new();
+    let mut other = proto::ProgramDesc::default();
+    while !buf.is_empty() {
+        let (tag, wire_type) = decode_key(&mut buf)?;
+        if tag == 1 {
+            blocks.push(stream_block(payload(tag, wire_type, &mut buf)?)?);
+        } else {
+            other.merge_field(tag, wire_type, &mut buf, DecodeContext::default())?;
+        }
+    }
+    blocks.shrink_to_fit();
+    Ok(Program {
+        blocks,
+        version: other.version,
+        op_version_map: other.op_version_map,
+    })
+}
+
+fn stream_block(bytes: &[u8]) -> Result<Block, prost::DecodeError> {
+    let mut buf = bytes;
+    let mut vars = Vec::new();
+    let mut ops = Vec::new();
+    let mut other = proto::BlockDesc::default();
+    while !buf.is_empty() {
+        let (tag, wire_type) = decode_key(&mut buf)?;
+        match tag {
+            3 => vars.push(Var::from(proto::VarDesc::decode(payload(
+                tag, wire_type, &mut buf,
+            )?)?)),
+            4 => ops.push(Op::from(proto::OpDesc::decode(payload(
+                tag, wire_type, &mut buf,
+            )?)?)),
+            _ => other.merge_field(tag, wire_type, &mut buf, DecodeContext::default())?,
+        }
+    }
+    vars.shrink_to_fit();
+    ops.shrink_to_fit();
+    Ok(Block {
+        idx: other.idx,
+        parent_idx: other.parent_idx,
+        vars,
+        ops,
+        forward_block_idx: other.forward_block_idx,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +210,61 @@ mod tests {
         let whole = proto::ProgramDesc::from(&*program).encode_to_vec();
         assert_eq!(encode_program(&program), whole);
         assert_eq!(whole, bytes);
+    }
+
+    /// The reference: prost's message of the whole program, converted.
+    fn whole(bytes: &[u8]) -> Result<Program, DecodeError> {
+        decode_desc(bytes).map(Program::from)
+    }
+
+    fn same(a: &Result<Program, DecodeError>, b: &Result<Program, DecodeError>) -> bool {
+        // Debug forms, as NaN attributes are not equal to themselves.
+        format!("{a:?}") == format!("{b:?}")
+    }
+
+    #[test]
+    fn streamed_decoding_is_prosts_whole_message_decoding() {
+        let text = r#"
+            blocks { idx: 0 parent_idx: -1
+              vars { name: "x" type { type: DENSE_TENSOR dense_tensor { tensor { data_type: FP32 dims: 2 } } } }
+              ops { type: "scale" inputs { parameter: "X" arguments: "x" }
+                    outputs { parameter: "Out" arguments: "x" }
+                    attrs { name: "scale" type: FLOAT f: 0.5 }
+                    attrs { name: "odd" type: INT f: nan } } }
+            blocks { idx: 1 parent_idx: 0 forward_block_idx: 0 }
+            version { version: 7 }
+            op_version_map { pair { op_name: "scale" op_version { version: 1 } } }
+        "#;
+        let bytes = crate::text::from_text(text).expect("valid text");
+        let mut inputs = vec![bytes.clone()];
+        // Unknown fields, and block 0's idx written again after its ops
+        // (the last value wins), at both levels.
+        let mut extra = bytes.clone();
+        extra.extend_from_slice(&[0x38, 0x05, 0x0a, 0x06, 0x08, 0x03, 0x50, 0x01, 0x10, 0x00]);
+        inputs.push(extra);
+        // Every truncation and every single-byte change: both decoders
+        // agree on the program or on the error message.
+        for len in 0..bytes.len() {
+            inputs.push(bytes[..len].to_vec());
+        }
+        for i in 0..bytes.len() {
+            for v in [0x00, 0x07, 0x0a, 0x22, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[i] = v;
+                inputs.push(b);
+            }
+        }
+        let mut decoded = 0;
+        for input in &inputs {
+            let (streamed, reference) = (decode_program(input), whole(input));
+            assert!(
+                same(&streamed, &reference),
+                "{input:?}:\n{streamed:?}\n---\n{reference:?}"
+            );
+            decoded += streamed.is_ok() as usize;
+        }
+        // Both outcomes were exercised.
+        assert!(decoded > 10 && decoded < inputs.len() - 10, "{decoded}");
     }
 
     #[test]

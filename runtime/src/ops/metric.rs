@@ -1,4 +1,4 @@
-//! Metrics: top_k (with its gradient) and accuracy.
+//! Metrics: top_k (with its gradient), accuracy and mean_iou.
 
 use super::float::{self, f64s, i64s};
 use crate::error::KernelError;
@@ -11,6 +11,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("top_k", top_k);
     r.add("accuracy", accuracy);
     r.add("top_k_grad", top_k_grad);
+    r.add("mean_iou", mean_iou);
 }
 
 /// `top_k`: the `k` largest of each last-dim row, largest first (ties: the
@@ -159,6 +160,94 @@ fn top_k_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let t = float::tensor(xt.dtype(), xt.shape(), g)?;
         drop((xt, it, dt));
         s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `mean_iou` (1.x's kernel): per class, the pixels predicted right
+/// (OutCorrect) and those where it was the label or the prediction of a
+/// wrong one (OutWrong), each added to the sums of the InCorrects and
+/// InWrongs given; OutMeanIou is the sum of the InMeanIou given plus the
+/// mean of correct / (correct + wrong) over the classes that occur.
+fn mean_iou(l: &OpReader) -> Result<Exec, KernelError> {
+    let (pred, label) = (l.input("Predictions")?, l.input("Labels")?);
+    let (in_wrongs, in_corrects, in_ious) = (
+        l.inputs("InWrongs")?,
+        l.inputs("InCorrects")?,
+        l.inputs("InMeanIou")?,
+    );
+    let (out_iou, out_wrong, out_correct) = (
+        l.output("OutMeanIou")?,
+        l.output("OutWrong")?,
+        l.output("OutCorrect")?,
+    );
+    let n = usize::try_from(l.int("num_classes")?)
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| KernelError::Attribute("num_classes must be at least 1".into()))?;
+    compute(move |s| {
+        let mut wrong = vec![0i32; n];
+        let mut correct = vec![0i32; n];
+        let mut iou = 0f32;
+        let add = |sum: &mut [i32], r| -> Result<(), KernelError> {
+            let t = s.tensor(r)?;
+            let v = i64s(&t)?;
+            if v.len() != n {
+                return Err(KernelError::Shape(format!(
+                    "a count of shape {:?} is not [{n}] (num_classes)",
+                    t.shape()
+                )));
+            }
+            for (a, &b) in sum.iter_mut().zip(v.iter()) {
+                *a = a.wrapping_add(b as i32);
+            }
+            Ok(())
+        };
+        for r in &in_wrongs {
+            add(&mut wrong, r)?;
+        }
+        for r in &in_corrects {
+            add(&mut correct, r)?;
+        }
+        for r in &in_ious {
+            iou += s.tensor(r)?.scalar_f64()? as f32;
+        }
+        let (pt, lt) = (s.tensor(&pred)?, s.tensor(&label)?);
+        let (p, y) = (i64s(&pt)?, i64s(&lt)?);
+        if p.len() != y.len() {
+            return Err(KernelError::Shape(format!(
+                "Predictions {:?} and Labels {:?} differ in size",
+                pt.shape(),
+                lt.shape()
+            )));
+        }
+        let class = |c: i64| {
+            usize::try_from(c).ok().filter(|&c| c < n).ok_or_else(|| {
+                KernelError::Invalid(format!("class {c} is not in [0, {n}) (num_classes)"))
+            })
+        };
+        for (&a, &b) in p.iter().zip(y.iter()) {
+            let (a, b) = (class(a)?, class(b)?);
+            if a == b {
+                correct[a] += 1;
+            } else {
+                wrong[b] += 1;
+                wrong[a] += 1;
+            }
+        }
+        drop((pt, lt));
+        let mut sum = 0f32;
+        let mut valid = 0i32;
+        for (&c, &w) in correct.iter().zip(&wrong) {
+            let d = c + w;
+            valid += (d > 0) as i32;
+            sum += c as f32 / d.max(1) as f32;
+        }
+        // 1.x divides by the classes that occur (0 / 0 when none does).
+        iou += sum / valid as f32;
+        s.set_tensor(&out_iou, Tensor::from_vec(&[1], vec![iou])?);
+        s.set_tensor(&out_wrong, Tensor::from_vec(&[n as i64], wrong)?);
+        s.set_tensor(&out_correct, Tensor::from_vec(&[n as i64], correct)?);
         Ok(())
     })
 }

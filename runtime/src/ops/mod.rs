@@ -20,6 +20,7 @@ mod collective;
 pub(crate) mod compare;
 pub(crate) mod control;
 pub(crate) mod conv;
+mod conv3d;
 mod cos_sim;
 mod crf;
 mod ctc;
@@ -33,6 +34,7 @@ pub(crate) mod io;
 pub(crate) mod lod;
 mod loss;
 pub(crate) mod manip;
+mod matching;
 pub(crate) mod matmul;
 mod metric;
 mod norm;
@@ -76,7 +78,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 37] = [
+    let families: [(&'static str, RegisterAll); 39] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -114,6 +116,8 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("arg", arg::register_all),
         ("collective", collective::register_all),
         ("control", control::register_all),
+        ("matching", matching::register_all),
+        ("conv3d", conv3d::register_all),
     ];
     for (family, register_all) in families {
         r.set_family(family);

@@ -22,6 +22,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("label_smooth_grad", label_smooth_grad);
     r.add("huber_loss", huber_loss);
     r.add("huber_loss_grad", huber_loss_grad);
+    r.add("spectral_norm", |l| spectral_norm(l, false));
+    r.add("spectral_norm_grad", |l| spectral_norm(l, true));
     r.add("batch_norm", batch_norm);
     r.add("batch_norm_grad", batch_norm_grad);
     r.add("affine_channel", affine_channel);
@@ -1117,6 +1119,132 @@ fn grouped_norm_grad(l: &OpReader, kind: Grouping) -> Result<Exec, KernelError> 
                 (&dbias, Some(float::tensor(dtype, &col, db)?)),
             ],
         );
+        Ok(())
+    })
+}
+
+/// `Weight` as the `[h, w]` matrix `spectral_norm` normalizes: `dim`
+/// moved first (1.x's transpose), the rest flattened. Returns the matrix
+/// and, for `dim` 1, the shape of the transposed tensor.
+fn dim_first(v: &[f64], dims: &[usize], dim: usize) -> Vec<f64> {
+    if dim == 0 {
+        return v.to_vec();
+    }
+    // dim 1: swap the first two axes.
+    let (a, b) = (dims[0], dims[1]);
+    let inner: usize = dims[2..].iter().product();
+    let mut out = vec![0.0; v.len()];
+    for i in 0..a {
+        for j in 0..b {
+            let (src, dst) = ((i * b + j) * inner, (j * a + i) * inner);
+            out[dst..dst + inner].copy_from_slice(&v[src..src + inner]);
+        }
+    }
+    out
+}
+
+/// The inverse of [`dim_first`] (swapping the first two axes back).
+fn dim_back(v: &[f64], dims: &[usize], dim: usize) -> Vec<f64> {
+    if dim == 0 {
+        return v.to_vec();
+    }
+    let mut swapped = dims.to_vec();
+    swapped.swap(0, 1);
+    dim_first(v, &swapped, 1)
+}
+
+/// `spectral_norm` and its grad (1.x's kernels): with `u`, `v` copies of
+/// `U`, `V` (the inputs stay unchanged), `power_iters` rounds of `v =
+/// W^T u / (|W^T u| + eps)`, `u = W v / (|W v| + eps)`; `sigma = u . W v`;
+/// `Out = W / sigma`. The grad is 1.x's formula (which 3.3.1 keeps):
+/// `dW = dOut (1 - u v^T sum(W / sigma)) / sigma`.
+fn spectral_norm(l: &OpReader, grad: bool) -> Result<Exec, KernelError> {
+    let (weight, u_in, v_in) = (l.input("Weight")?, l.input("U")?, l.input("V")?);
+    let (dout, out) = if grad {
+        (Some(l.input("Out@GRAD")?), l.opt_output("Weight@GRAD")?)
+    } else {
+        (None, Some(l.output("Out")?))
+    };
+    let Some(out) = out else {
+        return compute(|_| Ok(()));
+    };
+    let dim = match l.int("dim")? {
+        d @ (0 | 1) => d as usize,
+        d => {
+            return Err(KernelError::Attribute(format!(
+                "Attr(dim) can only be 0 or 1, it is {d}"
+            )))
+        }
+    };
+    let iters = usize::try_from(l.int("power_iters")?).map_err(|_| {
+        KernelError::Attribute("Attr(power_iters) should be greater equal then 0".into())
+    })?;
+    let eps = l.float("eps")?;
+    compute(move |s| {
+        let wt = s.tensor(&weight)?;
+        let dims: Vec<usize> = wt.shape().iter().map(|&d| d.max(0) as usize).collect();
+        if !(2..=5).contains(&dims.len()) {
+            return Err(KernelError::Shape(format!(
+                "spectral_norm: the rank of Weight can only be 2 to 5, it is {:?}",
+                wt.shape()
+            )));
+        }
+        let h = dims[dim];
+        let w = dims.iter().product::<usize>() / h.max(1);
+        let single = wt.dtype() == fluidc_transpiler::VarKind::Fp32;
+        let eps = if single { f64::from(eps as f32) } else { eps };
+        let (ut, vt) = (s.tensor(&u_in)?, s.tensor(&v_in)?);
+        let mut u = f64s(&ut, "spectral_norm")?.into_owned();
+        let mut v = f64s(&vt, "spectral_norm")?.into_owned();
+        if u.len() != h || v.len() != w {
+            return Err(KernelError::Shape(format!(
+                "spectral_norm: U {:?} and V {:?} do not fit Weight {:?} with dim {dim} ([{h}] and [{w}])",
+                ut.shape(),
+                vt.shape(),
+                wt.shape()
+            )));
+        }
+        let m = dim_first(&f64s(&wt, "spectral_norm")?, &dims, dim);
+        let normalize = |x: &mut Vec<f64>| {
+            let n = x.iter().map(|a| a * a).sum::<f64>().sqrt() + eps;
+            x.iter_mut().for_each(|a| *a /= n);
+        };
+        let mat_v = |v: &[f64]| -> Vec<f64> {
+            (0..h)
+                .map(|i| (0..w).map(|j| m[i * w + j] * v[j]).sum())
+                .collect()
+        };
+        for _ in 0..iters {
+            v = (0..w)
+                .map(|j| (0..h).map(|i| m[i * w + j] * u[i]).sum())
+                .collect();
+            normalize(&mut v);
+            u = mat_v(&v);
+            normalize(&mut u);
+        }
+        let sigma: f64 = u.iter().zip(mat_v(&v)).map(|(a, b)| a * b).sum();
+        let normed: Vec<f64> = m.iter().map(|x| x / sigma).collect();
+        let result = match &dout {
+            None => normed,
+            Some(d) => {
+                let dt = s.tensor(d)?;
+                if dt.shape() != wt.shape() {
+                    return Err(KernelError::Shape(format!(
+                        "spectral_norm_grad: Out@GRAD {:?} does not fit Weight {:?}",
+                        dt.shape(),
+                        wt.shape()
+                    )));
+                }
+                let dm = dim_first(&f64s(&dt, "spectral_norm_grad")?, &dims, dim);
+                let total: f64 = normed.iter().sum();
+                (0..h * w)
+                    .map(|k| dm[k] * (1.0 - u[k / w] * v[k % w] * total) / sigma)
+                    .collect()
+            }
+        };
+        let t = float::tensor(wt.dtype(), wt.shape(), dim_back(&result, &dims, dim))?;
+        drop((wt, ut, vt));
+        s.set_tensor(&out, t);
         Ok(())
     })
 }

@@ -1392,6 +1392,32 @@ def bpr_loss(input, label, name=None):
     return out
 
 
+def mean_iou(input, label, num_classes):
+    """1.x's mean_iou, which Paddle 3.3.1 dropped, in numpy (py_func): per
+    class the right predictions and the wrong ones it was the label or the
+    prediction of, and the mean of right / (right + wrong) over the
+    classes that occur."""
+    helper = LayerHelper("mean_iou")
+    outs = [helper.create_variable_for_type_inference(d) for d in ("float32", "int32", "int32")]
+    for v, shape in zip(outs, ([1], [num_classes], [num_classes])):
+        v.desc.set_shape(shape)
+        v.stop_gradient = True
+
+    def forward(p, y):
+        p = numpy.array(p).reshape(-1).astype("int64")
+        y = numpy.array(y).reshape(-1).astype("int64")
+        right = numpy.bincount(p[p == y], minlength=num_classes)
+        wrong = (numpy.bincount(p[p != y], minlength=num_classes)
+                 + numpy.bincount(y[p != y], minlength=num_classes))
+        seen = right + wrong
+        iou = (right / numpy.maximum(seen, 1).astype("float32")).astype("float32").sum(dtype="float32")
+        return (numpy.array([iou / numpy.float32((seen > 0).sum())], "float32"),
+                wrong.astype("int32"), right.astype("int32"))
+
+    paddle.static.py_func(forward, [input, label], outs)
+    return tuple(outs)
+
+
 def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
     """1.6's sampling_id, which Paddle 3.3.1 dropped, in numpy (py_func):
     per row a uniform draw in [min, max) from std::minstd_rand(seed)
@@ -5109,6 +5135,274 @@ def _pillow_2018():
     Image.Image.resize = resize_2018
 
 
+# Detection's matching layers and the 3-D layers (issue 37), as 1.x's
+# layers/detection.py and nn.py built them.
+def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None):
+    helper = LayerHelper("bipartite_match", name=name)
+    idx = helper.create_variable_for_type_inference(dtype="int32")
+    dist = helper.create_variable_for_type_inference(dtype=dist_matrix.dtype)
+    helper.append_op(type="bipartite_match", inputs={"DistMat": dist_matrix},
+                     attrs={"match_type": match_type, "dist_threshold": dist_threshold},
+                     outputs={"ColToRowMatchIndices": idx, "ColToRowMatchDist": dist})
+    return idx, dist
+
+
+def _lod_offsets(t, slot):
+    lod = t.lod()
+    if len(lod) != 1:
+        raise ValueError("%s must have 1 level of LoD, it has %d" % (slot, len(lod)))
+    return lod[0]
+
+
+def _np_target_assign(x, matched, neg=None, mismatch_value=0):
+    """1.x's target_assign kernel (target_assign_op.h), in numpy."""
+    lod = _lod_offsets(x, "X")
+    xa, ma = numpy.array(x), numpy.array(matched)
+    n, m = ma.shape
+    p, k = xa.shape[1], xa.shape[2]
+    out = numpy.full((n, m, k), mismatch_value, dtype=xa.dtype)
+    weight = numpy.zeros(n * m, dtype="float32")
+    for i in range(n):
+        for j in range(m):
+            if ma[i, j] > -1:
+                out[i, j] = xa[lod[i] + ma[i, j], j % p]
+                weight[i * m + j] = 1.0
+    if neg is not None:
+        neg_lod, na = _lod_offsets(neg, "NegIndices"), numpy.array(neg).reshape(-1)
+        for i in range(n):
+            for nid in na[neg_lod[i]:neg_lod[i + 1]]:
+                out[i, nid] = mismatch_value
+                # 1.x's NegTargetAssignFunctor: weights at (i M + id) K + k.
+                weight[(i * m + nid) * k:(i * m + nid) * k + k] = 1.0
+    return out, weight.reshape(n, m, 1)
+
+
+def _np_mine_hard_examples(cls_loss, matched, dist, loc_loss=None, neg_pos_ratio=1.0,
+                           neg_dist_threshold=0.5, sample_size=0, mining_type="max_negative"):
+    """1.x's mine_hard_examples kernel (mine_hard_examples_op.cc), in numpy."""
+    cls_loss, ma, md = numpy.array(cls_loss), numpy.array(matched), numpy.array(dist)
+    dt = cls_loss.dtype.type
+    hard = mining_type == "hard_example"
+    loss = cls_loss + numpy.array(loc_loss) if hard and loc_loss is not None else cls_loss
+    updated, negs, starts = ma.copy(), [], [0]
+    for n in range(ma.shape[0]):
+        if hard:
+            cand = list(range(ma.shape[1]))
+            sel = min(sample_size, len(cand))
+        else:
+            cand = [j for j in range(ma.shape[1])
+                    if ma[n, j] == -1 and md[n, j] < dt(numpy.float32(neg_dist_threshold))]
+            pos = int(numpy.sum(ma[n] != -1))
+            sel = min(int(numpy.float32(pos) * numpy.float32(neg_pos_ratio)), len(cand))
+        cand.sort(key=lambda j: -loss[n, j])
+        chosen = sorted(cand[:max(sel, 0)])
+        if hard:
+            for j in range(ma.shape[1]):
+                if ma[n, j] > -1 and j not in chosen:
+                    updated[n, j] = -1
+                elif ma[n, j] <= -1 and j in chosen:
+                    negs.append(j)
+        else:
+            negs.extend(chosen)
+        starts.append(len(negs))
+    t = core.DenseTensor()
+    t.set(numpy.array(negs, dtype="int32").reshape(-1, 1), core.CPUPlace())
+    t.set_lod([starts])
+    return t, updated
+
+
+def _numpy_op(op_type, inputs, outputs, attrs):
+    """Appends 1.x's `op_type`, which Paddle 3.3.1 dropped, as a py_func
+    computing it in numpy (no gradient: 1.x had none)."""
+    attrs = {k: v for k, v in (attrs or {}).items() if v is not None}
+    one = lambda v: v[0] if isinstance(v, (list, tuple)) else v  # noqa: E731
+    if op_type == "target_assign":
+        x, mi, neg = one(inputs["X"]), one(inputs["MatchIndices"]), inputs.get("NegIndices")
+        out, wt = one(outputs["Out"]), one(outputs["OutWeight"])
+        out.desc.set_shape([mi.shape[0], mi.shape[1], x.shape[2]])
+        wt.desc.set_shape([mi.shape[0], mi.shape[1], 1])
+        ins = [x, mi] + ([one(neg)] if neg is not None else [])
+        paddle.static.py_func(lambda *a: _np_target_assign(*a, **attrs), ins, [out, wt])
+        return
+    if op_type == "mine_hard_examples":
+        loc = inputs.get("LocLoss")
+        ins = [one(inputs["ClsLoss"]), one(inputs["MatchIndices"]), one(inputs["MatchDist"])]
+        ins += [one(loc)] if loc is not None else []
+        neg, upd = one(outputs["NegIndices"]), one(outputs["UpdatedMatchIndices"])
+        neg.desc.set_shape([-1, 1])
+        upd.desc.set_shape(ins[1].shape)
+        paddle.static.py_func(lambda *a: _np_mine_hard_examples(*a, **attrs), ins, [neg, upd])
+        return
+    raise NotImplementedError(op_type)
+
+
+_NUMPY_OPS = ("target_assign", "mine_hard_examples")
+
+
+class _LayerHelper1x(LayerHelper):
+    """Paddle 3.3.1's LayerHelper, with 1.x's ops it dropped appended as
+    numpy py_funcs (`_numpy_op`)."""
+
+    def append_op(self, *args, **kwargs):
+        if kwargs.get("type") in _NUMPY_OPS:
+            return _numpy_op(kwargs["type"], kwargs.get("inputs") or {},
+                             kwargs.get("outputs") or {}, kwargs.get("attrs"))
+        return super().append_op(*args, **kwargs)
+
+
+def target_assign(input, matched_indices, negative_indices=None, mismatch_value=None, name=None):
+    helper = _LayerHelper1x("target_assign", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out_weight = helper.create_variable_for_type_inference(dtype="float32")
+    helper.append_op(type="target_assign",
+                     inputs={"X": input, "MatchIndices": matched_indices,
+                             "NegIndices": negative_indices},
+                     outputs={"Out": out, "OutWeight": out_weight},
+                     attrs={"mismatch_value": mismatch_value})
+    return out, out_weight
+
+
+def _padding_3d(padding, data_format, six):
+    """1.6's 3-D layers' paddings and padding algorithm: SAME/VALID, 5
+    per-dim pairs or 6 values (6), else 3 (6 when `six`, as conv3d)."""
+    algorithm = "EXPLICIT"
+    if isinstance(padding, str):
+        algorithm, padding = padding.upper(), [0] * 6
+    if isinstance(padding, (list, tuple)) and len(padding) == 5:
+        pairs = padding[2:5] if data_format == "NCDHW" else padding[1:4]
+        padding = [p for pair in pairs for p in pair]
+    if not (isinstance(padding, (list, tuple)) and len(padding) == 6):
+        padding = _to_list(padding, 3, "padding")
+        if six:
+            padding = [padding[0], padding[0], padding[1], padding[1], padding[2], padding[2]]
+    return list(padding), algorithm
+
+
+def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
+           param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+           data_format="NCDHW"):
+    helper = LayerHelper("conv3d", act=act, name=name, use_cudnn=use_cudnn)
+    channel_last = data_format == "NDHWC"
+    num_channels = input.shape[4] if channel_last else input.shape[1]
+    num_filter_channels = num_channels if groups is None else num_channels // groups
+    filter_size = _to_list(filter_size, 3, "filter_size")
+    stride = _to_list(stride, 3, "stride")
+    dilation = _to_list(dilation, 3, "dilation")
+    padding, algorithm = _padding_3d(padding, data_format, True)
+    std = (2.0 / (filter_size[0] * filter_size[1] * filter_size[2] * num_channels)) ** 0.5
+    filter_param = _create_parameter(helper, param_attr,
+                                     [num_filters, num_filter_channels] + filter_size,
+                                     input.dtype, default_initializer=Normal(0.0, std, 0))
+    pre_bias = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="conv3d", inputs={"Input": input, "Filter": filter_param},
+                     outputs={"Output": pre_bias},
+                     attrs={"strides": stride, "paddings": padding, "dilations": dilation,
+                            "groups": groups, "use_cudnn": use_cudnn, "use_mkldnn": False,
+                            "padding_algorithm": algorithm, "data_format": data_format})
+    axis = 4 if channel_last else 1
+    pre_act = _append_bias(helper, pre_bias, bias_attr, dim_start=axis, dim_end=axis + 1)
+    return helper.append_activation(pre_act)
+
+
+def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
+           global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
+           data_format="NCDHW"):
+    helper = LayerHelper("pool3d", name=name)
+    padding, algorithm = _padding_3d(pool_padding, data_format, False)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="pool3d", inputs={"X": input}, outputs={"Out": out},
+                     attrs={"pooling_type": pool_type, "ksize": _to_list(pool_size, 3, "pool_size"),
+                            "global_pooling": global_pooling,
+                            "strides": _to_list(pool_stride, 3, "pool_stride"),
+                            "paddings": padding, "padding_algorithm": algorithm,
+                            "use_cudnn": use_cudnn, "ceil_mode": ceil_mode, "use_mkldnn": False,
+                            "exclusive": exclusive, "data_format": data_format})
+    return out
+
+
+def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None, data_format="NCDHW"):
+    helper = LayerHelper("conv3d_transpose", act=act, name=name, use_cudnn=use_cudnn)
+    channel_last = data_format == "NDHWC"
+    input_channel = input.shape[-1] if channel_last else input.shape[1]
+    stride = _to_list(stride, 3, "stride")
+    dilation = _to_list(dilation, 3, "dilation")
+    padding, algorithm = _padding_3d(padding, data_format, True)
+    if filter_size is None:
+        spatial = input.shape[1:4] if channel_last else input.shape[2:5]
+        filter_size = [(output_size[i] - (spatial[i] - 1) * stride[i] + padding[2 * i]
+                        + padding[2 * i + 1] - 1) // dilation[i] + 1 for i in range(3)]
+    else:
+        filter_size = _to_list(filter_size, 3, "conv3d_transpose.filter_size")
+    groups = 1 if groups is None else groups
+    filter_param = _create_parameter(helper, param_attr,
+                                     [input_channel, num_filters // groups] + filter_size,
+                                     input.dtype)
+    pre_bias = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="conv3d_transpose", inputs={"Input": [input], "Filter": [filter_param]},
+                     outputs={"Output": pre_bias},
+                     attrs={"strides": stride, "paddings": padding,
+                            "padding_algorithm": algorithm, "dilations": dilation,
+                            "groups": groups, "use_cudnn": use_cudnn,
+                            "data_format": "NHWC" if channel_last else "NCHW"})
+    axis = 4 if channel_last else 1
+    pre_act = _append_bias(helper, pre_bias, bias_attr, dim_start=axis, dim_end=axis + 1)
+    return helper.append_activation(pre_act)
+
+
+def strided_slice(input, axes, starts, ends, strides):
+    """1.6's strided_slice. Its kernel took a negative stride's elements
+    counted from the end bound (end + 1, end + 1 + |stride|, ... below
+    start + 1, reversed); Paddle 3.3.1 counts from the start as numpy, so
+    such an axis gets the start 1.x's first element is at."""
+    starts = list(starts)
+    for i, (axis, stride) in enumerate(zip(axes, strides)):
+        size = input.shape[axis]
+        if stride >= 0 or size < 0:
+            continue
+        s, e = (v + size if v < 0 else v for v in (starts[i], ends[i]))
+        if s > e:
+            s, e = s + 1, e + 1
+        lo, hi = min(max(e, 0), size), min(max(s, 0), size)
+        if hi > lo:
+            starts[i] = lo + (hi - 1 - lo) // -stride * -stride
+    helper = LayerHelper("strided_slice")
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="strided_slice", inputs={"Input": input}, outputs={"Out": out},
+                     attrs={"axes": list(axes), "starts": starts, "ends": list(ends),
+                            "strides": list(strides), "infer_flags": [1] * len(axes)})
+    return out
+
+
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None):
+    helper = LayerHelper("temporal_shift", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="temporal_shift", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"seg_num": seg_num, "shift_ratio": shift_ratio})
+    return out
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    helper = LayerHelper("spectral_norm", name=name)
+    h = weight.shape[dim]
+    w = int(numpy.prod(weight.shape)) // h
+    u = _create_parameter(helper, None, [h], weight.dtype, default_initializer=Normal(0., 1.))
+    u.stop_gradient = True
+    v = _create_parameter(helper, None, [w], weight.dtype, default_initializer=Normal(0., 1.))
+    v.stop_gradient = True
+    out = helper.create_variable(dtype=weight.dtype)
+    helper.append_op(type="spectral_norm", inputs={"Weight": weight, "U": u, "V": v},
+                     outputs={"Out": out},
+                     attrs={"dim": dim, "power_iters": power_iters, "eps": eps})
+    return out
+
+
+_DET_B_LAYERS = dict(spectral_norm=spectral_norm, temporal_shift=temporal_shift, bipartite_match=bipartite_match, target_assign=target_assign,
+                     conv3d=conv3d, pool3d=pool3d, conv3d_transpose=conv3d_transpose,
+                     strided_slice=strided_slice)
+
+
 def install(run=False):
     """Installs `paddle.fluid` and its submodules, with fresh default programs
     and a fresh unique-name generator; returns the `paddle.fluid` module.
@@ -5161,6 +5455,7 @@ def install(run=False):
         soft_relu=soft_relu, clip_by_norm=clip_by_norm, kldiv_loss=kldiv_loss,
         affine_channel=affine_channel, expand_as=expand_as, bpr_loss=bpr_loss,
         sampling_id=sampling_id,
+        mean_iou=mean_iou,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
@@ -5208,6 +5503,7 @@ def install(run=False):
         setattr(layers, op, _unary(op))
     for op in ("sum", "mean", "max", "min", "prod", "all", "any"):
         setattr(layers, "reduce_" + op, _reduce("reduce_" + op))
+    layers.__dict__.update(_DET_B_LAYERS)
     schedules = dict(
         exponential_decay=exponential_decay, natural_exp_decay=natural_exp_decay,
         inverse_time_decay=inverse_time_decay, polynomial_decay=polynomial_decay,
@@ -5311,7 +5607,7 @@ def install(run=False):
                               **{k + "Optimizer": v for k, v in optimizers.items()})
     fluid.optimizer.ExponentialMovingAverage = ExponentialMovingAverage
     fluid.optimizer.ModelAverage = ModelAverage
-    fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=LayerHelper)
+    fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=_LayerHelper1x)
     from paddle.base import executor as base_executor
     fluid.executor = _module("paddle.fluid.executor", Executor=Executor,
                              global_scope=paddle.static.global_scope,

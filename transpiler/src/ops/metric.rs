@@ -1,4 +1,4 @@
-//! Metrics: `top_k` and `accuracy`.
+//! Metrics: `top_k`, `accuracy` and `mean_iou`.
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
@@ -7,6 +7,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     // 1.x's InferShape shares X's LoD with Out (beam_search reads it).
     r.push(Behaviour::pure("top_k", top_k).shares_lod("X", "Out"));
     r.push(Behaviour::pure("accuracy", accuracy));
+    r.push(Behaviour::pure("mean_iou", mean_iou));
 }
 
 /// `Out` and `Indices` (int64) are `X` with the last dim `k`.
@@ -41,5 +42,16 @@ fn accuracy(c: &InferCtx) -> Out {
         ("Accuracy", TensorType::new(acc, vec![])),
         ("Correct", TensorType::new(acc, vec![])),
         ("Total", TensorType::new(acc, vec![])),
+    ])
+}
+
+/// `mean_iou` (1.x): OutMeanIou float32 `[1]`, OutWrong and OutCorrect
+/// int32 `[num_classes]`.
+fn mean_iou(c: &InferCtx) -> Out {
+    let n = c.int("num_classes").unwrap_or(-1);
+    Ok(vec![
+        ("OutMeanIou", TensorType::new(VarKind::Fp32, vec![1])),
+        ("OutWrong", TensorType::new(VarKind::Int32, vec![n])),
+        ("OutCorrect", TensorType::new(VarKind::Int32, vec![n])),
     ])
 }

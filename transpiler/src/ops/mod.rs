@@ -29,6 +29,7 @@ mod collective;
 mod compare;
 mod control;
 mod conv;
+mod conv3d;
 mod cos_sim;
 mod crf;
 mod ctc;
@@ -43,6 +44,7 @@ mod io;
 mod lod;
 pub mod loss;
 pub mod manip;
+mod matching;
 pub mod matmul;
 mod metric;
 mod norm;
@@ -309,7 +311,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 37] = [
+        let families: [(&'static str, Register); 39] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -320,6 +322,7 @@ impl Registry {
             ("compare", compare::register),
             ("control", control::register),
             ("conv", conv::register),
+            ("conv3d", conv3d::register),
             ("cos_sim", cos_sim::register),
             ("crf", crf::register),
             ("ctc", ctc::register),
@@ -332,6 +335,7 @@ impl Registry {
             ("lod", lod::register),
             ("loss", loss::register),
             ("manip", manip::register),
+            ("matching", matching::register),
             ("matmul", matmul::register),
             ("metric", metric::register),
             ("norm", norm::register),

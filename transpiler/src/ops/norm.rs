@@ -1,5 +1,5 @@
-//! 1.x's normalizing and loss layers' ops: `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `lrn`, `prelu`, `label_smooth` and
-//! `huber_loss`. Their checks are the ones Paddle 3.3.1's InferMeta makes,
+//! 1.x's normalizing and loss layers' ops: `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `lrn`, `prelu`, `label_smooth`,
+//! `huber_loss` and `spectral_norm`. Their checks are the ones Paddle 3.3.1's InferMeta makes,
 //! so a mistake is an error at the layer call, not in the kernel.
 use super::infer::{same_dtype, Out, TensorType};
 use super::{Behaviour, InferCtx};
@@ -11,6 +11,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("prelu", prelu));
     r.push(Behaviour::pure("label_smooth", label_smooth));
     r.push(Behaviour::pure("huber_loss", huber_loss));
+    r.push(Behaviour::pure("spectral_norm", spectral_norm));
     r.push(Behaviour::pure("batch_norm", batch_norm).not_foldable());
     r.push(Behaviour::pure("instance_norm", |c| {
         grouped(c, "SavedMean", "SavedVariance")
@@ -262,4 +263,48 @@ fn grouped(c: &InferCtx, mean: &'static str, var: &'static str) -> Out {
         (mean, TensorType::new(x.dtype, stats.clone())),
         (var, TensorType::new(x.dtype, stats)),
     ])
+}
+
+/// `spectral_norm` (1.x's `InferShape`): `Weight` of rank 2 to 5, `dim`
+/// 0 or 1, `power_iters` not negative, `U` `[Weight.dims[dim]]` and `V`
+/// the product of the other dims; `Out` is `Weight`.
+fn spectral_norm(c: &InferCtx) -> Out {
+    let Some(w) = c.input("Weight") else {
+        return Ok(Vec::new());
+    };
+    if !(2..=5).contains(&w.dims.len()) {
+        return Err(format!(
+            "The rank of Input(Weights) can only be 2, 3, 4, 5 for fc, conv1d, conv2d, conv3d layers, got {:?}",
+            w.dims
+        ));
+    }
+    let dim = c.int("dim").unwrap_or(0);
+    if dim != 0 && dim != 1 {
+        return Err("Attr(dim) can only be 0 or 1".into());
+    }
+    if c.int("power_iters").is_some_and(|p| p < 0) {
+        return Err("Attr(power_iters) should be greater equal then 0".into());
+    }
+    let h = w.dims[dim as usize];
+    let rest: Vec<i64> = (0..w.dims.len())
+        .filter(|&i| i != dim as usize)
+        .map(|i| w.dims[i])
+        .collect();
+    let wd = if rest.iter().any(|&d| d < 0) {
+        -1
+    } else {
+        rest.iter().product()
+    };
+    for (slot, want) in [("U", h), ("V", wd)] {
+        if let Some(t) = c.input(slot) {
+            same_dtype(w, t)?;
+            if want >= 0 && t.dims.first().is_some_and(|&d| d >= 0 && d != want) {
+                return Err(format!(
+                    "Input({slot}) dims[0] should be {want} for Weight {:?} and dim {dim}, got {:?}",
+                    w.dims, t.dims
+                ));
+            }
+        }
+    }
+    Ok(vec![("Out", w.clone())])
 }

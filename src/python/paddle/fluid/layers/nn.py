@@ -28,6 +28,7 @@ __all__ = [
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
     "size", "where", "instance_norm", "group_norm", "adaptive_pool2d",
+    "conv3d", "pool3d", "conv3d_transpose", "strided_slice", "temporal_shift", "spectral_norm",
     "unique",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
     "selu", "clip", "linear_chain_crf", "crf_decoding", "chunk_eval",
@@ -39,7 +40,7 @@ __all__ = [
     "scatter", "gather_nd", "multiplex", "crop", "pad2d", "pad_constant_like",
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
-    "bpr_loss", "sampling_id",
+    "bpr_loss", "sampling_id", "mean_iou",
 ]
 
 
@@ -480,6 +481,233 @@ def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name
     helper.append_op(type=l_type, inputs={"X": input}, outputs=outputs,
                      attrs={"pooling_type": pool_type, "ksize": pool_size, "adaptive": True})
     return (pool_out, mask) if require_index else pool_out
+
+
+def _padding_3d(padding, data_format, name):
+    """1.6's `_update_padding` of the 3-D layers: 5 per-dim pairs (the
+    batch and channel dims' zero) or 6 values stay 6, else 3 values."""
+    if isinstance(padding, (list, tuple)) and len(padding) == 5:
+        if isinstance(padding[0], (list, tuple)):
+            zeros = (0, 1) if data_format == "NCDHW" else (0, 4)
+            if not all(list(padding[i]) == [0, 0] for i in zeros):
+                raise ValueError("Non-zero %s(%s) in the batch or channel dimensions is not "
+                                 "supported." % (name, padding))
+            pairs = padding[2:5] if data_format == "NCDHW" else padding[1:4]
+            padding = [p for pair in pairs for p in pair]
+        return _int_list(padding, 6, "padding")
+    if isinstance(padding, (list, tuple)) and len(padding) == 6:
+        return _int_list(padding, 6, "padding")
+    return _int_list(padding, 3, "padding")
+
+
+def _padding_algorithm_3d(padding, name):
+    """'SAME' and 'VALID' (any case) pad by the op; a list by itself."""
+    if not isinstance(padding, str):
+        return padding, "EXPLICIT"
+    algorithm = padding.upper()
+    if algorithm not in ("SAME", "VALID"):
+        raise ValueError("Unknown %s: '%s'. It can only be 'SAME' or 'VALID'." % (name, padding))
+    return [0, 0, 0, 0, 0, 0], algorithm
+
+
+def _check_data_format_3d(data_format):
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise ValueError("Attr(data_format) should be 'NCDHW' or 'NDHWC'. Received "
+                         "Attr(data_format): %s." % (data_format,))
+
+
+def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None,
+           param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+           data_format="NCDHW"):
+    """A 3-D convolution (1.x's): the filter `[num_filters, C / groups, kd,
+    kh, kw]` (Normal(0, sqrt(2 / (kd * kh * kw * C))) unless `param_attr`
+    says), a `[num_filters]` bias on the channel axis, then `act`."""
+    helper = LayerHelper("conv3d", **locals())
+    dtype = helper.input_dtype()
+    if not isinstance(use_cudnn, bool):
+        raise ValueError("Attr(use_cudnn) should be True or False. Received Attr(use_cudnn): %s. "
+                         % (use_cudnn,))
+    _check_data_format_3d(data_format)
+    channel_last = data_format == "NDHWC"
+    num_channels = input.shape[4] if channel_last else input.shape[1]
+    if num_channels < 0:
+        raise ValueError("The channel dimmention of the input(%s) should be defined. "
+                         "Received: %s." % (list(input.shape), num_channels))
+    if groups is None:
+        num_filter_channels = num_channels
+    else:
+        if num_channels % groups != 0:
+            raise ValueError("The number of input channels must be divisible by Attr(groups). "
+                             "Received: number of channels(%s), groups(%s)."
+                             % (num_channels, groups))
+        num_filter_channels = num_channels // groups
+    filter_size = _int_list(filter_size, 3, "filter_size")
+    stride = _int_list(stride, 3, "stride")
+    dilation = _int_list(dilation, 3, "dilation")
+    padding, padding_algorithm = _padding_algorithm_3d(padding, "padding")
+    padding = _padding_3d(padding, data_format, "padding")
+    if len(padding) == 3:
+        padding = [padding[0], padding[0], padding[1], padding[1], padding[2], padding[2]]
+    std = (2.0 / (filter_size[0] * filter_size[1] * filter_size[2] * num_channels)) ** 0.5
+    filter_param = helper.create_parameter(
+        attr=helper.param_attr, shape=[num_filters, num_filter_channels] + filter_size,
+        dtype=dtype, default_initializer=Normal(0.0, std, 0))
+    pre_bias = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="conv3d", inputs={"Input": input, "Filter": filter_param},
+                     outputs={"Output": pre_bias},
+                     attrs={"strides": stride, "paddings": padding, "dilations": dilation,
+                            "groups": groups, "use_cudnn": use_cudnn, "use_mkldnn": False,
+                            "padding_algorithm": padding_algorithm, "data_format": data_format})
+    axis = 4 if channel_last else 1
+    pre_act = helper.append_bias_op(pre_bias, dim_start=axis, dim_end=axis + 1)
+    return helper.append_activation(pre_act)
+
+
+def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
+           global_pooling=False, use_cudnn=True, ceil_mode=False, name=None, exclusive=True,
+           data_format="NCDHW"):
+    """Max or average pooling over `pool_size` 3-D windows (the whole
+    volume with `global_pooling`)."""
+    if pool_type not in ["max", "avg"]:
+        raise ValueError("Unknown Attr(pool_type): '%s'. It can only be 'max' or 'avg'.",
+                         str(pool_type))
+    if global_pooling is False and pool_size == -1:
+        raise ValueError("When Attr(global_pooling) is False, Attr(pool_size) must be passed "
+                         "and be a valid value. Received Attr(pool_size): %s." % (pool_size,))
+    if not isinstance(use_cudnn, bool):
+        raise ValueError("Attr(use_cudnn) should be True or False. Received Attr(use_cudnn): %s. "
+                         % (use_cudnn,))
+    if data_format not in ["NCDHW", "NDHWC"]:
+        raise ValueError("Attr(data_format) should be 'NCDHW' or 'NDHWC'. Received "
+                         "Attr(data_format): %s" % (data_format,))
+    pool_size = _int_list(pool_size, 3, "pool_size")
+    pool_stride = _int_list(pool_stride, 3, "pool_stride")
+    pool_padding, padding_algorithm = _padding_algorithm_3d(pool_padding, "Attr(pool_padding)")
+    if padding_algorithm == "VALID" and ceil_mode is not False:
+        raise ValueError('When Attr(pool_padding) is "VALID", ceil_mode must be False. '
+                         "Received ceil_mode: True.")
+    pool_padding = _padding_3d(pool_padding, data_format, "pool_padding")
+    helper = LayerHelper("pool3d", **locals())
+    pool_out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op(type="pool3d", inputs={"X": input}, outputs={"Out": pool_out},
+                     attrs={"pooling_type": pool_type, "ksize": pool_size,
+                            "global_pooling": global_pooling, "strides": pool_stride,
+                            "paddings": pool_padding, "padding_algorithm": padding_algorithm,
+                            "use_cudnn": use_cudnn, "ceil_mode": ceil_mode, "use_mkldnn": False,
+                            "exclusive": exclusive, "data_format": data_format})
+    return pool_out
+
+
+def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0,
+                     stride=1, dilation=1, groups=None, param_attr=None, bias_attr=None,
+                     use_cudnn=True, act=None, name=None, data_format="NCDHW"):
+    """The transpose of conv3d: the filter `[C, num_filters / groups, kd,
+    kh, kw]` (Xavier unless `param_attr` says; its size derived from
+    `output_size` when `filter_size` is None), a bias on the channel axis,
+    then `act`."""
+    assert param_attr is not False, "param_attr should not be False in conv3d_transpose."
+    if data_format not in ["NCDHW", "NDHWC"]:
+        raise ValueError("Param(data_format) of Op(fluid.layers.conv3d_transpose) got wrong "
+                         "value: received " + data_format + " but only NCDHW or NDHWC "
+                         "supported.")
+    helper = LayerHelper("conv3d_transpose", **locals())
+    if not isinstance(input, Variable):
+        raise TypeError("Input of conv3d_transpose must be Variable")
+    channel_last = data_format == "NDHWC"
+    input_channel = input.shape[-1] if channel_last else input.shape[1]
+    stride = _int_list(stride, 3, "stride")
+    dilation = _int_list(dilation, 3, "dilation")
+    if not isinstance(use_cudnn, bool):
+        raise ValueError("use_cudnn should be True or False")
+    padding, padding_algorithm = _padding_algorithm_3d(padding, "padding")
+    padding = _padding_3d(padding, data_format, "padding")
+    if len(padding) == 3:
+        padding = [padding[0], padding[0], padding[1], padding[1], padding[2], padding[2]]
+    if filter_size is None:
+        if output_size is None:
+            raise ValueError("output_size must be set when filter_size is None")
+        if isinstance(output_size, int):
+            output_size = [output_size, output_size]
+        spatial = input.shape[1:4] if channel_last else input.shape[2:5]
+        filter_size = [(output_size[i] - (spatial[i] - 1) * stride[i] + padding[2 * i]
+                        + padding[2 * i + 1] - 1) // dilation[i] + 1 for i in range(3)]
+    else:
+        filter_size = _int_list(filter_size, 3, "conv3d_transpose.filter_size")
+    groups = 1 if groups is None else groups
+    img_filter = helper.create_parameter(
+        dtype=input.dtype, shape=[input_channel, num_filters // groups] + filter_size,
+        attr=helper.param_attr)
+    pre_bias = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="conv3d_transpose", inputs={"Input": [input], "Filter": [img_filter]},
+                     outputs={"Output": pre_bias},
+                     attrs={"strides": stride, "paddings": padding,
+                            "padding_algorithm": padding_algorithm, "dilations": dilation,
+                            "groups": groups, "use_cudnn": use_cudnn,
+                            "data_format": "NHWC" if channel_last else "NCHW"})
+    axis = 4 if channel_last else 1
+    pre_act = helper.append_bias_op(pre_bias, dim_start=axis, dim_end=axis + 1)
+    return helper.append_activation(pre_act)
+
+
+def strided_slice(input, axes, starts, ends, strides):
+    """1.6's: `input[starts[i]:ends[i]:strides[i]]` along each of `axes`
+    (Paddle 1.x's kernel: a negative stride takes its elements counted
+    from the end bound). Starts, ends and strides given as Variables
+    (1.6's tensor inputs) are not supported."""
+    if not isinstance(starts, (list, tuple, Variable)):
+        raise ValueError("Input starts must be an Variable, python list or tuple.")
+    if not isinstance(ends, (list, tuple, Variable)):
+        raise ValueError("Input ends must be an Variable, python list or tuple.")
+    if not isinstance(strides, (list, tuple, Variable)):
+        raise ValueError("Input strides must be an Variable, python list or tuple.")
+    for what, value in (("starts", starts), ("ends", ends), ("strides", strides)):
+        if isinstance(value, Variable) or any(isinstance(v, Variable) for v in value):
+            raise NotImplementedError("strided_slice with Variable %s is not supported by "
+                                      "fluidc; give them as ints" % what)
+    helper = LayerHelper("strided_slice", **locals())
+    out = helper.create_variable_for_type_inference(dtype=helper.input_dtype("input"))
+    helper.append_op(type="strided_slice", inputs={"Input": input}, outputs={"Out": out},
+                     attrs={"axes": axes, "starts": starts, "ends": ends, "strides": strides,
+                            "infer_flags": [1] * len(axes)})
+    return out
+
+
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None):
+    """1.x's TSM shift: `x` is `[N * seg_num, C, H, W]`; in each clip the
+    first `C * shift_ratio` channels take the previous frame's values, the
+    next `C * shift_ratio` the next frame's (zeros past the ends)."""
+    helper = LayerHelper("temporal_shift", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    if not isinstance(seg_num, int):
+        raise TypeError("seg_num must be int type.")
+    helper.append_op(type="temporal_shift", inputs={"X": x}, outputs={"Out": out},
+                     attrs={"seg_num": seg_num, "shift_ratio": shift_ratio})
+    return out
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """1.x's: `weight` divided by its largest singular value, estimated by
+    `power_iters` rounds of power iteration from the parameters `u`
+    (`[weight.shape[dim]]`) and `v` (the product of the other dims), both
+    Normal(0, 1) and not trained."""
+    helper = LayerHelper("spectral_norm", **locals())
+    dtype = weight.dtype
+    inputs = {"Weight": weight}
+    input_shape = weight.shape
+    h = input_shape[dim]
+    w = np.prod(input_shape) // h
+    u = helper.create_parameter(attr=ParamAttr(), shape=[h], dtype=dtype,
+                                default_initializer=Normal(0., 1.))
+    u.stop_gradient = True
+    inputs["U"] = u
+    v = helper.create_parameter(attr=ParamAttr(), shape=[w], dtype=dtype,
+                                default_initializer=Normal(0., 1.))
+    inputs["V"] = v
+    v.stop_gradient = True
+    out = helper.create_variable(dtype=dtype)
+    helper.append_op(type="spectral_norm", inputs=inputs, outputs={"Out": out},
+                     attrs={"dim": dim, "power_iters": power_iters, "eps": eps})
+    return out
 
 
 def unique(x, dtype="int32"):
@@ -1794,6 +2022,21 @@ def bpr_loss(input, label, name=None):
     helper.append_op(type='bpr_loss', inputs={'X': [input], 'Label': [label]},
                      outputs={'Y': [out]})
     return out
+
+
+def mean_iou(input, label, num_classes):
+    """Mean intersection-over-union of segmentation labels (int32 or
+    int64): returns the float32 `[1]` mean over the classes that occur, and
+    the int32 `[num_classes]` wrong and correct counts of each class."""
+    helper = LayerHelper('mean_iou', **locals())
+    out_mean_iou = helper.create_variable_for_type_inference(dtype='float32')
+    out_wrong = helper.create_variable_for_type_inference(dtype='int32')
+    out_correct = helper.create_variable_for_type_inference(dtype='int32')
+    helper.append_op(type='mean_iou', inputs={'Predictions': input, 'Labels': label},
+                     outputs={'OutMeanIou': out_mean_iou, 'OutWrong': out_wrong,
+                              'OutCorrect': out_correct},
+                     attrs={'num_classes': num_classes})
+    return out_mean_iou, out_wrong, out_correct
 
 
 def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
