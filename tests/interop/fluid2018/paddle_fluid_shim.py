@@ -5265,6 +5265,54 @@ def target_assign(input, matched_indices, negative_indices=None, mismatch_value=
     return out, out_weight
 
 
+def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=None,
+             background_label=0, overlap_threshold=0.5, neg_pos_ratio=3.0, neg_overlap=0.5,
+             loc_loss_weight=1.0, conf_loss_weight=1.0, match_type="per_prediction",
+             mining_type="max_negative", normalize=True, sample_size=None):
+    """1.x's ssd_loss (Paddle 3.3.1 has none), from the shim's own layers:
+    IoU matching, a first confidence loss to mine hard negatives by,
+    the targets, then the weighted softmax + smooth-L1 sum per image."""
+    if mining_type != "max_negative":
+        raise ValueError("Only support mining_type == max_negative now.")
+    num_prior = prior_box.shape[0]
+    iou = iou_similarity(x=gt_box, y=prior_box)
+    matched, dist = bipartite_match(iou, match_type, overlap_threshold)
+    gt_label = paddle.reshape(gt_label, [0, -1, 1])
+    gt_label.stop_gradient = True
+    label0, _ = target_assign(gt_label, matched, mismatch_value=background_label)
+    logits = flatten(confidence, axis=2)
+    label0 = flatten(cast(label0, "int64"), axis=2)
+    label0.stop_gradient = True
+    first = paddle.reshape(softmax_with_cross_entropy(logits, label0), [-1, num_prior])
+    first.stop_gradient = True
+    helper = _LayerHelper1x("ssd_loss")
+    neg = helper.create_variable_for_type_inference("int32")
+    updated = helper.create_variable_for_type_inference(matched.dtype)
+    helper.append_op(type="mine_hard_examples",
+                     inputs={"ClsLoss": first, "LocLoss": None, "MatchIndices": matched,
+                             "MatchDist": dist},
+                     outputs={"NegIndices": neg, "UpdatedMatchIndices": updated},
+                     attrs={"neg_pos_ratio": neg_pos_ratio, "neg_dist_threshold": neg_overlap,
+                            "mining_type": mining_type, "sample_size": sample_size})
+    encoded = box_coder(prior_box=prior_box, prior_box_var=prior_box_var, target_box=gt_box,
+                        code_type="encode_center_size")
+    target_bbox, loc_weight = target_assign(encoded, updated, mismatch_value=background_label)
+    label, conf_weight = target_assign(gt_label, updated, negative_indices=neg,
+                                       mismatch_value=background_label)
+    label = cast(flatten(label, axis=2), "int64")
+    for v in (label, conf_weight, target_bbox, loc_weight):
+        v.stop_gradient = True
+    conf = softmax_with_cross_entropy(logits, label) * flatten(conf_weight, axis=2)
+    loc = smooth_l1(flatten(location, axis=2), flatten(target_bbox, axis=2))
+    loc = loc * flatten(loc_weight, axis=2)
+    loss = paddle.reshape(conf_loss_weight * conf + loc_loss_weight * loc, [-1, num_prior])
+    reduce_sum = _reduce("reduce_sum")
+    loss = reduce_sum(loss, dim=1, keep_dim=True)
+    if normalize:
+        loss = loss / reduce_sum(flatten(loc_weight, axis=2))
+    return loss
+
+
 def _padding_3d(padding, data_format, six):
     """1.6's 3-D layers' paddings and padding algorithm: SAME/VALID, 5
     per-dim pairs or 6 values (6), else 3 (6 when `six`, as conv3d)."""
@@ -5402,6 +5450,7 @@ def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
 
 
 _DET_B_LAYERS = dict(spectral_norm=spectral_norm, temporal_shift=temporal_shift, bipartite_match=bipartite_match, target_assign=target_assign,
+                     ssd_loss=ssd_loss,
                      conv3d=conv3d, pool3d=pool3d, conv3d_transpose=conv3d_transpose,
                      strided_slice=strided_slice)
 

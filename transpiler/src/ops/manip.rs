@@ -558,6 +558,14 @@ fn reshape2(c: &InferCtx) -> Out {
             };
             out.push(("Out", TensorType::new(x.dtype, dims)));
         }
+    } else if let Some(shape) = c.input("Shape").filter(|_| !c.has_input("ShapeTensor")) {
+        // 1.x's InferShape: the shape comes at run time, one unknown dim
+        // per element of `Shape` (`reshape(x, (-1, 0), actual_shape=s)`).
+        if let [n] = shape.dims[..] {
+            if n >= 0 {
+                out.push(("Out", TensorType::new(x.dtype, vec![-1; n as usize])));
+            }
+        }
     }
     Ok(out)
 }

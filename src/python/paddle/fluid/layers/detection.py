@@ -9,6 +9,7 @@ import math
 
 from ..framework import Variable
 from ..layer_helper import LayerHelper
+from . import manipulation
 from . import nn
 from . import tensor
 
@@ -24,6 +25,7 @@ __all__ = [
     "detection_output",
     "bipartite_match",
     "target_assign",
+    "ssd_loss",
 ]
 
 
@@ -419,3 +421,91 @@ def target_assign(input, matched_indices, negative_indices=None, mismatch_value=
                      outputs={"Out": out, "OutWeight": out_weight},
                      attrs={"mismatch_value": mismatch_value})
     return out, out_weight
+
+
+def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=None,
+             background_label=0, overlap_threshold=0.5, neg_pos_ratio=3.0, neg_overlap=0.5,
+             loc_loss_weight=1.0, conf_loss_weight=1.0, match_type='per_prediction',
+             mining_type='max_negative', normalize=True, sample_size=None):
+    """SSD's multibox loss, as 1.x composed it: match each prior to a
+    ground-truth box by IoU (`iou_similarity`, `bipartite_match`), mine the
+    hardest negatives by their confidence loss (`mine_hard_examples`),
+    assign classification and encoded regression targets
+    (`target_assign`, `box_coder`), and sum the weighted softmax and
+    smooth-L1 losses per image ([N, 1]), divided by the number of matched
+    priors when `normalize`."""
+    helper = LayerHelper('ssd_loss', **locals())
+    if mining_type != 'max_negative':
+        raise ValueError("Only support mining_type == max_negative now.")
+    conf_shape = manipulation.shape(confidence)
+
+    def to_2d(var):
+        return manipulation.flatten(x=var, axis=2)
+
+    # Match priors to ground truth.
+    iou = iou_similarity(x=gt_box, y=prior_box)
+    matched_indices, matched_dist = bipartite_match(iou, match_type, overlap_threshold)
+
+    # The confidence loss of every prior against its matched label, for
+    # the mining.
+    gt_label = manipulation.reshape(x=gt_label,
+                                    shape=(len(gt_label.shape) - 1) * (0, ) + (-1, 1))
+    gt_label.stop_gradient = True
+    target_label, _ = target_assign(gt_label, matched_indices,
+                                    mismatch_value=background_label)
+    confidence = to_2d(confidence)
+    target_label = tensor.cast(x=target_label, dtype='int64')
+    target_label = to_2d(target_label)
+    target_label.stop_gradient = True
+    conf_loss = nn.softmax_with_cross_entropy(confidence, target_label)
+    actual_shape = manipulation.slice(conf_shape, axes=[0], starts=[0], ends=[2])
+    actual_shape.stop_gradient = True
+    conf_loss = manipulation.reshape(x=conf_loss, shape=(-1, 0), actual_shape=actual_shape)
+    conf_loss.stop_gradient = True
+
+    # Hard negatives.
+    neg_indices = helper.create_variable_for_type_inference(dtype='int32')
+    updated_matched_indices = helper.create_variable_for_type_inference(
+        dtype=matched_indices.dtype)
+    helper.append_op(type='mine_hard_examples',
+                     inputs={'ClsLoss': conf_loss, 'LocLoss': None,
+                             'MatchIndices': matched_indices, 'MatchDist': matched_dist},
+                     outputs={'NegIndices': neg_indices,
+                              'UpdatedMatchIndices': updated_matched_indices},
+                     attrs={'neg_pos_ratio': neg_pos_ratio, 'neg_dist_threshold': neg_overlap,
+                            'mining_type': mining_type, 'sample_size': sample_size})
+
+    # Targets: encoded boxes of the matched priors, labels with the
+    # negatives as background.
+    encoded_bbox = box_coder(prior_box=prior_box, prior_box_var=prior_box_var,
+                             target_box=gt_box, code_type='encode_center_size')
+    target_bbox, target_loc_weight = target_assign(encoded_bbox, updated_matched_indices,
+                                                   mismatch_value=background_label)
+    target_label, target_conf_weight = target_assign(gt_label, updated_matched_indices,
+                                                     negative_indices=neg_indices,
+                                                     mismatch_value=background_label)
+
+    # The weighted losses.
+    target_label = to_2d(target_label)
+    target_label = tensor.cast(x=target_label, dtype='int64')
+    conf_loss = nn.softmax_with_cross_entropy(confidence, target_label)
+    target_conf_weight = to_2d(target_conf_weight)
+    conf_loss = conf_loss * target_conf_weight
+    target_label.stop_gradient = True
+    target_conf_weight.stop_gradient = True
+
+    location = to_2d(location)
+    target_bbox = to_2d(target_bbox)
+    loc_loss = nn.smooth_l1(location, target_bbox)
+    target_loc_weight = to_2d(target_loc_weight)
+    loc_loss = loc_loss * target_loc_weight
+    target_bbox.stop_gradient = True
+    target_loc_weight.stop_gradient = True
+
+    loss = conf_loss_weight * conf_loss + loc_loss_weight * loc_loss
+    loss = manipulation.reshape(x=loss, shape=(-1, 0), actual_shape=actual_shape)
+    loss = nn.reduce_sum(loss, dim=1, keep_dim=True)
+    if normalize:
+        normalizer = nn.reduce_sum(target_loc_weight)
+        loss = loss / normalizer
+    return loss
