@@ -524,16 +524,16 @@ def _attr_args(op_type, x, attrs, name=None):
     return out
 
 
-def softshrink(x, alpha=None):
-    return _attr_args("softshrink", x, {"lambda": alpha})
+def softshrink(x, alpha=None, name=None):
+    return _attr_args("softshrink", x, {"lambda": alpha}, name)
 
 
-def hard_shrink(x, threshold=None):
-    return _attr_args("hard_shrink", x, {"threshold": threshold})
+def hard_shrink(x, threshold=None, name=None):
+    return _attr_args("hard_shrink", x, {"threshold": threshold}, name)
 
 
-def thresholded_relu(x, threshold=None):
-    return _attr_args("thresholded_relu", x, {"threshold": threshold})
+def thresholded_relu(x, threshold=None, name=None):
+    return _attr_args("thresholded_relu", x, {"threshold": threshold}, name)
 
 
 def selu(x, scale=None, alpha=None, name=None):
@@ -573,6 +573,15 @@ def expand(x, expand_times, name=None):
     helper.append_op(type="expand", inputs={"X": x}, outputs={"Out": out},
                      attrs={"expand_times": list(expand_times)})
     out.desc.set_shape([-1 if d < 0 else d * k for d, k in zip(x.shape, expand_times)])
+    if x.lod_level > 0 and expand_times[0] == 1:
+        # 1.x's InferShape shared X's LoD when dim 0 was not tiled;
+        # 3.3.1's expand drops it.
+        reset = helper.create_variable_for_type_inference(x.dtype)
+        helper.append_op(type="lod_reset", inputs={"X": out, "Y": x}, outputs={"Out": reset},
+                         attrs={"target_lod": [], "append": False})
+        reset.desc.set_shape(out.shape)
+        reset.desc.set_lod_level(x.lod_level)
+        return reset
     return out
 
 

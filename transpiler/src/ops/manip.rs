@@ -11,7 +11,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("concat", concat).shares_lod("X", "Out"));
     r.push(Behaviour::pure("stack", stack));
     r.push(Behaviour::pure("unstack", unstack));
-    r.push(Behaviour::pure("expand", expand));
+    // 1.x's InferShape shares X's LoD when dim 0 is not expanded.
+    r.push(Behaviour::pure("expand", expand).shares_lod("X", "Out"));
     r.push(Behaviour::pure("expand_as", expand_as));
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
