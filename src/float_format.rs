@@ -173,6 +173,11 @@ fn format(zelf: PyObjectRef, spec: PyStrRef, vm: &VirtualMachine) -> PyResult {
     let original = ORIGINAL
         .get()
         .ok_or_else(|| vm.new_runtime_error("float.__format__ was not installed".to_owned()))?;
+    if spec.as_str().is_empty() {
+        // `str(x)`, as CPython: `'{}'.format(x)` and `f'{x}'` print repr's
+        // digits (src/vm/float_repr.rs), RustPython's would not.
+        return Ok(zelf.str(vm)?.into());
+    }
     let Some(parsed) = parse(spec.as_str()) else {
         return original.call((zelf, spec), vm);
     };

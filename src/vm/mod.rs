@@ -8,9 +8,11 @@
 //! on `sys.path`. Nothing is read from disk but the script and what it
 //! opens or imports itself; the environment (`PYTHONPATH`) is ignored, so
 //! a CPython installation's packages never shadow fluidc's.
+mod float_repr;
 pub mod programs;
 pub mod sources;
 pub mod traceback;
+mod type_setattr;
 
 use std::sync::Arc;
 
@@ -209,6 +211,8 @@ fn interpreter_with(
     settings.install_signal_handlers = false;
     settings.path_list = Vec::new();
     Interpreter::with_init(settings, |vm| {
+        type_setattr::install(vm);
+        float_repr::install(vm);
         vm.add_native_modules(rustpython_stdlib::get_module_inits());
         vm.add_frozen(rustpython_pylib::FROZEN_STDLIB);
         vm.add_frozen(frozen_package());

@@ -7,7 +7,7 @@ import paddle.fluid as fluid
 x = fluid.layers.data(name='x', shape=[1], dtype='float32')
 y = fluid.layers.elementwize_add(x, x)
 z = fluid.layers.fc(input=x, size=2)
-fluid.layers.prior_box
+fluid.layers.roi_perspective_transform
 fluid.layers.data_norm
 fluid.layers.sequence_scatter
 fluid.layerz

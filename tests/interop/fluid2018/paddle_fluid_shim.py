@@ -524,16 +524,16 @@ def _attr_args(op_type, x, attrs, name=None):
     return out
 
 
-def softshrink(x, alpha=None):
-    return _attr_args("softshrink", x, {"lambda": alpha})
+def softshrink(x, alpha=None, name=None):
+    return _attr_args("softshrink", x, {"lambda": alpha}, name)
 
 
-def hard_shrink(x, threshold=None):
-    return _attr_args("hard_shrink", x, {"threshold": threshold})
+def hard_shrink(x, threshold=None, name=None):
+    return _attr_args("hard_shrink", x, {"threshold": threshold}, name)
 
 
-def thresholded_relu(x, threshold=None):
-    return _attr_args("thresholded_relu", x, {"threshold": threshold})
+def thresholded_relu(x, threshold=None, name=None):
+    return _attr_args("thresholded_relu", x, {"threshold": threshold}, name)
 
 
 def selu(x, scale=None, alpha=None, name=None):
@@ -573,6 +573,15 @@ def expand(x, expand_times, name=None):
     helper.append_op(type="expand", inputs={"X": x}, outputs={"Out": out},
                      attrs={"expand_times": list(expand_times)})
     out.desc.set_shape([-1 if d < 0 else d * k for d, k in zip(x.shape, expand_times)])
+    if x.lod_level > 0 and expand_times[0] == 1:
+        # 1.x's InferShape shared X's LoD when dim 0 was not tiled;
+        # 3.3.1's expand drops it.
+        reset = helper.create_variable_for_type_inference(x.dtype)
+        helper.append_op(type="lod_reset", inputs={"X": out, "Y": x}, outputs={"Out": reset},
+                         attrs={"target_lod": [], "append": False})
+        reset.desc.set_shape(out.shape)
+        reset.desc.set_lod_level(x.lod_level)
+        return reset
     return out
 
 
@@ -1580,6 +1589,9 @@ def edit_distance(input, label, normalized=True, ignored_tokens=None):
     num = helper.create_variable_for_type_inference(dtype="int64")
     helper.append_op(type="edit_distance", inputs={"Hyps": [input], "Refs": [label]},
                      outputs={"Out": [out], "SequenceNum": [num]}, attrs={"normalized": normalized})
+    # 3.3.1's shape inference may declare SequenceNum float32; its kernel
+    # (and 1.x's declaration) is int64.
+    num.desc.set_dtype(core.VarDesc.VarType.INT64)
     return out, num
 
 
@@ -1676,6 +1688,439 @@ def unique(x, dtype="int32"):
     helper.append_op(type="unique", inputs={"X": x}, attrs={"dtype": index.dtype},
                      outputs={"Out": [out], "Index": [index]})
     return out, index
+
+
+# 1.x's SSD-style detection layers (layers/detection.py), each as 1.x's
+# Python built it, on Paddle 3.3.1's op where it has one, in numpy
+# (py_func) after 1.x's C++ where it has not. Bound by _detection_layers().
+
+
+def _is_list_or_tuple_(data):
+    return isinstance(data, (list, tuple))
+
+
+def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.],
+              variance=[0.1, 0.1, 0.2, 0.2], flip=False, clip=False, steps=[0.0, 0.0],
+              offset=0.5, name=None, min_max_aspect_ratios_order=False):
+    """1.x's prior_box on Paddle 3.3.1's prior_box op."""
+    helper = LayerHelper("prior_box", name=name)
+    dtype = input.dtype
+    if not _is_list_or_tuple_(min_sizes):
+        min_sizes = [min_sizes]
+    if not _is_list_or_tuple_(aspect_ratios):
+        aspect_ratios = [aspect_ratios]
+    if not (_is_list_or_tuple_(steps) and len(steps) == 2):
+        raise ValueError('steps should be a list or tuple ',
+                         'with length 2, (step_width, step_height).')
+    attrs = {
+        'min_sizes': list(map(float, min_sizes)),
+        'aspect_ratios': list(map(float, aspect_ratios)), 'variances': variance,
+        'flip': flip, 'clip': clip, 'step_w': float(steps[0]), 'step_h': float(steps[1]),
+        'offset': offset, 'min_max_aspect_ratios_order': min_max_aspect_ratios_order,
+    }
+    if max_sizes is not None and len(max_sizes) > 0 and max_sizes[0] > 0:
+        if not _is_list_or_tuple_(max_sizes):
+            max_sizes = [max_sizes]
+        attrs['max_sizes'] = max_sizes
+    box = helper.create_variable_for_type_inference(dtype)
+    var = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="prior_box", inputs={"Input": input, "Image": image},
+                     outputs={"Boxes": box, "Variances": var}, attrs=attrs)
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return box, var
+
+
+def density_prior_box(input, image, densities=None, fixed_sizes=None, fixed_ratios=None,
+                      variance=[0.1, 0.1, 0.2, 0.2], clip=False, steps=[0.0, 0.0],
+                      offset=0.5, flatten_to_2d=False, name=None):
+    """1.x's density_prior_box, which Paddle 3.3.1 dropped, in numpy
+    (py_func) after 1.x's CPU kernel: per fixed size, per ratio, a
+    density x density grid of boxes around each place's center, shifted
+    by (step_w + step_h) / 2 // density (ints, as there), each side
+    clamped to [0, 1]; the kernel's float intermediates are float32."""
+    if not _is_list_or_tuple_(densities):
+        raise TypeError('densities should be a list or a tuple or None.')
+    if not _is_list_or_tuple_(fixed_sizes):
+        raise TypeError('fixed_sizes should be a list or a tuple or None.')
+    if not _is_list_or_tuple_(fixed_ratios):
+        raise TypeError('fixed_ratios should be a list or a tuple or None.')
+    if len(densities) != len(fixed_sizes):
+        raise ValueError('densities and fixed_sizes length should be euqal.')
+    if not (_is_list_or_tuple_(steps) and len(steps) == 2):
+        raise ValueError('steps should be a list or tuple ',
+                         'with length 2, (step_width, step_height).')
+    densities = list(map(int, densities))
+    fixed_sizes = list(map(float, fixed_sizes))
+    fixed_ratios = list(map(float, fixed_ratios))
+    steps = list(map(float, steps))
+    helper = LayerHelper("density_prior_box", name=name)
+    dtype = input.dtype
+    num_priors = sum(len(fixed_ratios) * d * d for d in densities)
+    fh, fw = input.shape[2], input.shape[3]
+    shape = [fh * fw * num_priors, 4] if flatten_to_2d else [fh, fw, num_priors, 4]
+    box = helper.create_variable_for_type_inference(dtype)
+    var = helper.create_variable_for_type_inference(dtype)
+    box.desc.set_shape(shape)
+    var.desc.set_shape(shape)
+    f32 = numpy.float32
+
+    def forward(feature, img):
+        feature, img = numpy.array(feature), numpy.array(img)
+        kind = feature.dtype.type
+        fh, fw = feature.shape[2], feature.shape[3]
+        ih, iw = img.shape[2], img.shape[3]
+        if steps[0] == 0 or steps[1] == 0:
+            step_w, step_h = kind(iw) / kind(fw), kind(ih) / kind(fh)
+        else:
+            step_w, step_h = kind(steps[0]), kind(steps[1])
+        step_average = int(float(step_w + step_h) * 0.5)
+        roots = [f32(numpy.sqrt(f32(r))) for r in fixed_ratios]
+        out = []
+        for h in range(fh):
+            for w in range(fw):
+                cx = (kind(w) + kind(offset)) * step_w
+                cy = (kind(h) + kind(offset)) * step_h
+                for size, density in zip(fixed_sizes, densities):
+                    shift = step_average // density
+                    for root in roots:
+                        bw = f32(size) * root
+                        bh = f32(size) / root
+                        dcx = f32(float(cx) - step_average / 2. + shift / 2.)
+                        dcy = f32(float(cy) - step_average / 2. + shift / 2.)
+                        for di in range(density):
+                            for dj in range(density):
+                                x = dcx + f32(dj * shift)
+                                y = dcy + f32(di * shift)
+                                out.append([max((float(x) - float(bw) / 2.) / iw, 0.),
+                                            max((float(y) - float(bh) / 2.) / ih, 0.),
+                                            min((float(x) + float(bw) / 2.) / iw, 1.),
+                                            min((float(y) + float(bh) / 2.) / ih, 1.)])
+        boxes = numpy.array(out, dtype=kind).reshape(shape)
+        if clip:
+            boxes = numpy.clip(boxes, kind(0), kind(1))
+        variances = numpy.tile(numpy.array(variance, dtype=kind), boxes.size // 4)
+        return boxes, variances.reshape(shape)
+
+    paddle.static.py_func(forward, [input, image], [box, var])
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return box, var
+
+
+def multi_box_head(inputs, image, base_size, num_classes, aspect_ratios, min_ratio=None,
+                   max_ratio=None, min_sizes=None, max_sizes=None, steps=None, step_w=None,
+                   step_h=None, offset=0.5, variance=[0.1, 0.1, 0.2, 0.2], flip=True,
+                   clip=False, kernel_size=1, pad=0, stride=1, name=None,
+                   min_max_aspect_ratios_order=False):
+    """1.x's multi_box_head, composed as 1.x composed it: for each feature map in `inputs`,
+    prior boxes and two convolutions predicting each prior's location
+    offsets and class confidences. Returns `(mbox_locs, mbox_confs, boxes,
+    variances)`: `[N, num_priors, 4]`, `[N, num_priors, num_classes]` and
+    `[num_priors, 4]` twice over several maps; one map's flattened locs and
+    confs and its 4-D boxes, as 1.x returned them."""
+
+    def _reshape_with_axis_(input, axis=1):
+        return flatten(x=input, axis=axis)
+
+    def _is_list_or_tuple_and_equal(data, length, err_info):
+        if not (_is_list_or_tuple_(data) and len(data) == length):
+            raise ValueError(err_info)
+
+    if not _is_list_or_tuple_(inputs):
+        raise ValueError('inputs should be a list or tuple.')
+
+    num_layer = len(inputs)
+
+    if num_layer <= 2:
+        assert min_sizes is not None and max_sizes is not None
+        assert len(min_sizes) == num_layer and len(max_sizes) == num_layer
+    elif min_sizes is None and max_sizes is None:
+        min_sizes = []
+        max_sizes = []
+        step = int(math.floor(((max_ratio - min_ratio)) / (num_layer - 2)))
+        for ratio in range(min_ratio, max_ratio + 1, step):
+            min_sizes.append(base_size * ratio / 100.)
+            max_sizes.append(base_size * (ratio + step) / 100.)
+        min_sizes = [base_size * .10] + min_sizes
+        max_sizes = [base_size * .20] + max_sizes
+
+    if aspect_ratios:
+        _is_list_or_tuple_and_equal(
+            aspect_ratios, num_layer,
+            'aspect_ratios should be list or tuple, and the length of inputs '
+            'and aspect_ratios should be the same.')
+    if step_h:
+        _is_list_or_tuple_and_equal(
+            step_h, num_layer,
+            'step_h should be list or tuple, and the length of inputs and '
+            'step_h should be the same.')
+    if step_w:
+        _is_list_or_tuple_and_equal(
+            step_w, num_layer,
+            'step_w should be list or tuple, and the length of inputs and '
+            'step_w should be the same.')
+    if steps:
+        _is_list_or_tuple_and_equal(
+            steps, num_layer,
+            'steps should be list or tuple, and the length of inputs and '
+            'step_w should be the same.')
+        step_w = steps
+        step_h = steps
+
+    mbox_locs = []
+    mbox_confs = []
+    box_results = []
+    var_results = []
+    for i, input in enumerate(inputs):
+        min_size = min_sizes[i]
+        max_size = max_sizes[i]
+
+        if not _is_list_or_tuple_(min_size):
+            min_size = [min_size]
+        if not _is_list_or_tuple_(max_size):
+            max_size = [max_size]
+
+        aspect_ratio = []
+        if aspect_ratios is not None:
+            aspect_ratio = aspect_ratios[i]
+            if not _is_list_or_tuple_(aspect_ratio):
+                aspect_ratio = [aspect_ratio]
+        # 1.x's: step_h[i] only when step_w is given.
+        step = [step_w[i] if step_w else 0.0, step_h[i] if step_w else 0.0]
+
+        box, var = prior_box(input, image, min_size, max_size, aspect_ratio, variance, flip,
+                             clip, step, offset, None, min_max_aspect_ratios_order)
+
+        box_results.append(box)
+        var_results.append(var)
+
+        num_boxes = box.shape[2]
+
+        # get loc
+        num_loc_output = num_boxes * 4
+        mbox_loc = conv2d(input=input, num_filters=num_loc_output, filter_size=kernel_size,
+                             padding=pad, stride=stride)
+        mbox_loc = transpose(mbox_loc, perm=[0, 2, 3, 1])
+        mbox_loc_flatten = flatten(mbox_loc, axis=1)
+        mbox_locs.append(mbox_loc_flatten)
+
+        # get conf
+        num_conf_output = num_boxes * num_classes
+        conf_loc = conv2d(input=input, num_filters=num_conf_output, filter_size=kernel_size,
+                             padding=pad, stride=stride)
+        conf_loc = transpose(conf_loc, perm=[0, 2, 3, 1])
+        conf_loc_flatten = flatten(conf_loc, axis=1)
+        mbox_confs.append(conf_loc_flatten)
+
+    if len(box_results) == 1:
+        box = box_results[0]
+        var = var_results[0]
+        mbox_locs_concat = mbox_locs[0]
+        mbox_confs_concat = mbox_confs[0]
+    else:
+        reshaped_boxes = []
+        reshaped_vars = []
+        for i in range(len(box_results)):
+            reshaped_boxes.append(_reshape_with_axis_(box_results[i], axis=3))
+            reshaped_vars.append(_reshape_with_axis_(var_results[i], axis=3))
+
+        box = concat(reshaped_boxes)
+        var = concat(reshaped_vars)
+        mbox_locs_concat = concat(mbox_locs, axis=1)
+        mbox_locs_concat = reshape(mbox_locs_concat, shape=[0, -1, 4])
+        mbox_confs_concat = concat(mbox_confs, axis=1)
+        mbox_confs_concat = reshape(mbox_confs_concat, shape=[0, -1, num_classes])
+
+    box.stop_gradient = True
+    var.stop_gradient = True
+    return mbox_locs_concat, mbox_confs_concat, box, var
+
+
+def iou_similarity(x, y, name=None):
+    """1.x's iou_similarity, which Paddle 3.3.1 dropped, in numpy (py_func)
+    after 1.x's functor, in the input's precision; `Out` keeps `x`'s LoD."""
+    helper = LayerHelper("iou_similarity", name=name)
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out.desc.set_shape([x.shape[0], y.shape[0]])
+
+    def forward(xt, yt):
+        a, b = numpy.array(xt), numpy.array(yt)
+        kind = a.dtype.type
+        zero = kind(0)
+        res = numpy.zeros((a.shape[0], b.shape[0]), dtype=a.dtype)
+        for i, p in enumerate(a):
+            for j, q in enumerate(b):
+                area1 = (p[3] - p[1]) * (p[2] - p[0])
+                area2 = (q[3] - q[1]) * (q[2] - q[0])
+                ih = min(p[3], q[3]) - max(p[1], q[1])
+                iw = min(p[2], q[2]) - max(p[0], q[0])
+                inter = (iw if iw > zero else zero) * (ih if ih > zero else zero)
+                res[i, j] = inter / (area1 + area2 - inter)
+        return _ifelse_tensor(res, xt.lod()) if xt.lod() else res
+
+    paddle.static.py_func(forward, [x, y], out)
+    return out
+
+
+def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size",
+              box_normalized=True, name=None, axis=0):
+    """1.x's box_coder on Paddle 3.3.1's box_coder op."""
+    helper = LayerHelper("box_coder", name=name)
+    if name is None:
+        output_box = helper.create_variable_for_type_inference(dtype=prior_box.dtype)
+    else:
+        output_box = helper.create_variable(name=name, dtype=prior_box.dtype,
+                                            persistable=False)
+    inputs = {"PriorBox": prior_box, "TargetBox": target_box}
+    attrs = {"code_type": code_type, "box_normalized": box_normalized, "axis": axis}
+    if isinstance(prior_box_var, Variable):
+        inputs['PriorBoxVar'] = prior_box_var
+    elif isinstance(prior_box_var, list):
+        attrs['variance'] = prior_box_var
+    else:
+        raise TypeError("Input variance of box_coder must be Variable or lisz")
+    helper.append_op(type="box_coder", inputs=inputs, attrs=attrs,
+                     outputs={"OutputBox": output_box})
+    return output_box
+
+
+def anchor_generator(input, anchor_sizes=None, aspect_ratios=None,
+                     variance=[0.1, 0.1, 0.2, 0.2], stride=None, offset=0.5, name=None):
+    """Faster R-CNN's anchors for each place of `input`'s feature map
+    (1.x's layer): `(anchors, variances)`, each `[H, W, num_anchors, 4]`
+    in pixels."""
+    helper = LayerHelper("anchor_generator", name=name)
+    dtype = input.dtype
+    if not _is_list_or_tuple_(anchor_sizes):
+        anchor_sizes = [anchor_sizes]
+    if not _is_list_or_tuple_(aspect_ratios):
+        aspect_ratios = [aspect_ratios]
+    if not (_is_list_or_tuple_(stride) and len(stride) == 2):
+        raise ValueError('stride should be a list or tuple ',
+                         'with length 2, (stride_width, stride_height).')
+    anchor_sizes = list(map(float, anchor_sizes))
+    aspect_ratios = list(map(float, aspect_ratios))
+    stride = list(map(float, stride))
+    attrs = {
+        'anchor_sizes': anchor_sizes,
+        'aspect_ratios': aspect_ratios,
+        'variances': variance,
+        'stride': stride,
+        'offset': offset,
+    }
+    anchor = helper.create_variable_for_type_inference(dtype)
+    var = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="anchor_generator", inputs={"Input": input},
+                     outputs={"Anchors": anchor, "Variances": var}, attrs=attrs)
+    anchor.stop_gradient = True
+    var.stop_gradient = True
+    return anchor, var
+
+
+def box_clip(input, im_info, name=None):
+    """Each box of `input` (one LoD level: the boxes of each image) clipped
+    to its image's size from `im_info` rows `(height, width, scale)`."""
+    helper = LayerHelper("box_clip", name=name)
+    output = helper.create_variable_for_type_inference(dtype=input.dtype)
+    inputs = {"Input": input, "ImInfo": im_info}
+    helper.append_op(type="box_clip", inputs=inputs, outputs={"Output": output})
+    return output
+
+
+def _nms_shape_1x(out, bboxes, scores):
+    """1.x's multiclass_nms InferShape: `[M, box_size + 2]` for 3-D scores,
+    `[-1, box_size + 2]` for 2-D (Paddle 3.3.1 declares `[-1, ...]`)."""
+    width = bboxes.shape[2] + 2 if bboxes.shape[2] >= 0 else -1
+    out.desc.set_shape([bboxes.shape[1] if len(scores.shape) == 3 else -1, width])
+
+
+def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3,
+                   normalized=True, nms_eta=1., background_label=0, name=None):
+    """1.x's multiclass_nms on Paddle 3.3.1's multiclass_nms op (whose
+    kernel is 1.x's: `[No, 6]` rows with a LoD, a single `[1, 1]` row of
+    -1 when no image keeps any), `Out` declared as 1.x declared it."""
+    helper = LayerHelper("multiclass_nms", name=name)
+    output = helper.create_variable_for_type_inference(dtype=bboxes.dtype)
+    helper.append_op(
+        type="multiclass_nms",
+        inputs={'BBoxes': bboxes, 'Scores': scores},
+        attrs={
+            'background_label': background_label,
+            'score_threshold': score_threshold,
+            'nms_top_k': nms_top_k,
+            'nms_threshold': nms_threshold,
+            'nms_eta': nms_eta,
+            'keep_top_k': keep_top_k,
+            'normalized': normalized,
+        },
+        outputs={'Out': output})
+    _nms_shape_1x(output, bboxes, scores)
+    output.stop_gradient = True
+    return output
+
+
+def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
+                     nms_threshold=0.3, nms_top_k=400, keep_top_k=200, score_threshold=0.01,
+                     nms_eta=1.0, return_index=False):
+    """1.x's detection_output (box_coder decode, softmax, transpose,
+    multiclass_nms with background 0 and nms_eta 1 whatever the arguments).
+    1.6's return_index appends multiclass_nms2, which Paddle 3.3.1 dropped:
+    its multiclass_nms3 (the same kernel, the per-image counts in
+    NmsRoisNum) gives Out and Index, and a py_func gives both 1.x's LoD."""
+    helper = LayerHelper("detection_output")
+    decoded_box = box_coder(prior_box=prior_box, prior_box_var=prior_box_var,
+                            target_box=loc, code_type='decode_center_size')
+    scores = softmax(input=scores)
+    scores = transpose(scores, perm=[0, 2, 1])
+    scores.stop_gradient = True
+    nmsed_outs = helper.create_variable_for_type_inference(dtype=decoded_box.dtype)
+    attrs = {
+        'background_label': 0,
+        'nms_threshold': nms_threshold,
+        'nms_top_k': nms_top_k,
+        'keep_top_k': keep_top_k,
+        'score_threshold': score_threshold,
+        'nms_eta': 1.0,
+    }
+    if return_index:
+        raw_out = helper.create_variable_for_type_inference(dtype=decoded_box.dtype)
+        raw_index = helper.create_variable_for_type_inference(dtype='int32')
+        counts = helper.create_variable_for_type_inference(dtype='int32')
+        helper.append_op(type="multiclass_nms3",
+                         inputs={'Scores': scores, 'BBoxes': decoded_box},
+                         outputs={'Out': raw_out, 'Index': raw_index, 'NmsRoisNum': counts},
+                         attrs=attrs)
+        index = helper.create_variable_for_type_inference(dtype='int')
+
+        def with_lod(out, idx, num):
+            lod = [0]
+            for n in numpy.array(num).reshape(-1).tolist():
+                lod.append(lod[-1] + int(n))
+            return (_ifelse_tensor(numpy.array(out).reshape(-1, 6), [lod]),
+                    _ifelse_tensor(numpy.array(idx).reshape(-1, 1), [lod]))
+
+        _nms_shape_1x(nmsed_outs, decoded_box, scores)
+        index.desc.set_shape([nmsed_outs.shape[0], 1])
+        paddle.static.py_func(with_lod, [raw_out, raw_index, counts], [nmsed_outs, index])
+        index.stop_gradient = True
+        nmsed_outs.stop_gradient = True
+        return nmsed_outs, index
+    helper.append_op(type="multiclass_nms", inputs={'Scores': scores, 'BBoxes': decoded_box},
+                     outputs={'Out': nmsed_outs}, attrs=attrs)
+    _nms_shape_1x(nmsed_outs, decoded_box, scores)
+    nmsed_outs.stop_gradient = True
+    return nmsed_outs
+
+
+def _detection_layers():
+    return dict(prior_box=prior_box, density_prior_box=density_prior_box,
+                multi_box_head=multi_box_head, iou_similarity=iou_similarity,
+                box_coder=box_coder, anchor_generator=anchor_generator, box_clip=box_clip,
+                multiclass_nms=multiclass_nms, detection_output=detection_output)
 
 
 def _random(op_type, **dist):
@@ -4829,6 +5274,54 @@ def target_assign(input, matched_indices, negative_indices=None, mismatch_value=
     return out, out_weight
 
 
+def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=None,
+             background_label=0, overlap_threshold=0.5, neg_pos_ratio=3.0, neg_overlap=0.5,
+             loc_loss_weight=1.0, conf_loss_weight=1.0, match_type="per_prediction",
+             mining_type="max_negative", normalize=True, sample_size=None):
+    """1.x's ssd_loss (Paddle 3.3.1 has none), from the shim's own layers:
+    IoU matching, a first confidence loss to mine hard negatives by,
+    the targets, then the weighted softmax + smooth-L1 sum per image."""
+    if mining_type != "max_negative":
+        raise ValueError("Only support mining_type == max_negative now.")
+    num_prior = prior_box.shape[0]
+    iou = iou_similarity(x=gt_box, y=prior_box)
+    matched, dist = bipartite_match(iou, match_type, overlap_threshold)
+    gt_label = paddle.reshape(gt_label, [0, -1, 1])
+    gt_label.stop_gradient = True
+    label0, _ = target_assign(gt_label, matched, mismatch_value=background_label)
+    logits = flatten(confidence, axis=2)
+    label0 = flatten(cast(label0, "int64"), axis=2)
+    label0.stop_gradient = True
+    first = paddle.reshape(softmax_with_cross_entropy(logits, label0), [-1, num_prior])
+    first.stop_gradient = True
+    helper = _LayerHelper1x("ssd_loss")
+    neg = helper.create_variable_for_type_inference("int32")
+    updated = helper.create_variable_for_type_inference(matched.dtype)
+    helper.append_op(type="mine_hard_examples",
+                     inputs={"ClsLoss": first, "LocLoss": None, "MatchIndices": matched,
+                             "MatchDist": dist},
+                     outputs={"NegIndices": neg, "UpdatedMatchIndices": updated},
+                     attrs={"neg_pos_ratio": neg_pos_ratio, "neg_dist_threshold": neg_overlap,
+                            "mining_type": mining_type, "sample_size": sample_size})
+    encoded = box_coder(prior_box=prior_box, prior_box_var=prior_box_var, target_box=gt_box,
+                        code_type="encode_center_size")
+    target_bbox, loc_weight = target_assign(encoded, updated, mismatch_value=background_label)
+    label, conf_weight = target_assign(gt_label, updated, negative_indices=neg,
+                                       mismatch_value=background_label)
+    label = cast(flatten(label, axis=2), "int64")
+    for v in (label, conf_weight, target_bbox, loc_weight):
+        v.stop_gradient = True
+    conf = softmax_with_cross_entropy(logits, label) * flatten(conf_weight, axis=2)
+    loc = smooth_l1(flatten(location, axis=2), flatten(target_bbox, axis=2))
+    loc = loc * flatten(loc_weight, axis=2)
+    loss = paddle.reshape(conf_loss_weight * conf + loc_loss_weight * loc, [-1, num_prior])
+    reduce_sum = _reduce("reduce_sum")
+    loss = reduce_sum(loss, dim=1, keep_dim=True)
+    if normalize:
+        loss = loss / reduce_sum(flatten(loc_weight, axis=2))
+    return loss
+
+
 def _padding_3d(padding, data_format, six):
     """1.6's 3-D layers' paddings and padding algorithm: SAME/VALID, 5
     per-dim pairs or 6 values (6), else 3 (6 when `six`, as conv3d)."""
@@ -4966,6 +5459,7 @@ def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
 
 
 _DET_B_LAYERS = dict(spectral_norm=spectral_norm, temporal_shift=temporal_shift, bipartite_match=bipartite_match, target_assign=target_assign,
+                     ssd_loss=ssd_loss,
                      conv3d=conv3d, pool3d=pool3d, conv3d_transpose=conv3d_transpose,
                      strided_slice=strided_slice)
 
@@ -5447,6 +5941,7 @@ def install(run=False):
         adaptive_pool2d=adaptive_pool2d, unique=unique,
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
+    layers.__dict__.update(_detection_layers())
     for op in ("add", "sub", "mul", "div", "max", "min", "pow", "mod", "floordiv"):
         setattr(layers, "elementwise_" + op, _elementwise("elementwise_" + op))
     for op in ("exp", "log", "sqrt", "rsqrt", "abs", "ceil", "floor", "cos", "sin", "round",
@@ -5665,6 +6160,9 @@ _LAYER_HOMES = {
         "softplus", "softsign", "uniform_random", "hard_shrink", "thresholded_relu", "cumsum",
     ),
     "metric_op": ("accuracy", "auc"),
+    "detection": ("prior_box", "density_prior_box", "multi_box_head", "iou_similarity",
+                  "box_coder", "anchor_generator", "box_clip", "multiclass_nms",
+                  "detection_output"),
 }
 
 
@@ -6124,6 +6622,32 @@ def _install_1x_highlevel(fluid, layers, optimizers):
                                        for n in fluid1x_decoder.__all__})
     fluid1x_decoder.__name__ = "paddle.fluid.contrib.decoder.beam_search_decoder"
     sys.modules[fluid1x_decoder.__name__] = fluid1x_decoder
+    # contrib's other 1.2-1.6 modules and evaluator.EditDistance: their own file.
+    import fluid1x_contrib as extra
+    contrib_names = dict(memory_usage=extra.memory_usage,
+                         op_freq_statistic=extra.op_freq_statistic,
+                         extend_with_decoupled_weight_decay=extra.extend_with_decoupled_weight_decay)
+    fluid.contrib.__all__ = list(fluid1x_decoder.__all__) + list(contrib_names)
+    fluid.contrib.__dict__.update(contrib_names, decoder=fluid.contrib.decoder,
+                                  trainer=fluid.contrib.trainer,
+                                  inferencer=fluid.contrib.inferencer,
+                                  **{n: getattr(fluid1x_decoder, n)
+                                     for n in fluid1x_decoder.__all__})
+    for sub, names in (("memory_usage_calc", ["memory_usage"]),
+                       ("op_frequence", ["op_freq_statistic"]),
+                       ("extend_optimizer", ["extend_with_decoupled_weight_decay"])):
+        setattr(fluid.contrib, sub, _module("paddle.fluid.contrib." + sub, __all__=names,
+                                            **{n: contrib_names[n] for n in names}))
+    fluid.evaluator.EditDistance = extra.EvaluatorEditDistance
+    import fluid1x_contrib_rnn as rnn_impl
+    rnn_impl.__name__ = "paddle.fluid.contrib.layers.rnn_impl"
+    sys.modules[rnn_impl.__name__] = rnn_impl
+    fluid.contrib.layers = _module("paddle.fluid.contrib.layers", __all__=list(rnn_impl.__all__),
+                                   rnn_impl=rnn_impl,
+                                   **{n: getattr(rnn_impl, n) for n in rnn_impl.__all__})
+    fluid.contrib.__all__ += list(rnn_impl.__all__)
+    fluid.contrib.__dict__.update({n: getattr(rnn_impl, n) for n in rnn_impl.__all__})
+    extra.EvaluatorEditDistance.__name__ = "EditDistance"
     fluid.trainer = _module("paddle.fluid.trainer", __all__=[])
     fluid.inferencer = _module("paddle.fluid.inferencer", __all__=[])
     fluid.ParallelExecutor = ParallelExecutor

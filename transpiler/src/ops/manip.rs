@@ -11,7 +11,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("concat", concat).shares_lod("X", "Out"));
     r.push(Behaviour::pure("stack", stack));
     r.push(Behaviour::pure("unstack", unstack));
-    r.push(Behaviour::pure("expand", expand));
+    // 1.x's InferShape shares X's LoD when dim 0 is not expanded.
+    r.push(Behaviour::pure("expand", expand).shares_lod("X", "Out"));
     r.push(Behaviour::pure("expand_as", expand_as));
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
@@ -558,6 +559,14 @@ fn reshape2(c: &InferCtx) -> Out {
                 reshape_dims(&x.dims, &shape)?
             };
             out.push(("Out", TensorType::new(x.dtype, dims)));
+        }
+    } else if let Some(shape) = c.input("Shape").filter(|_| !c.has_input("ShapeTensor")) {
+        // 1.x's InferShape: the shape comes at run time, one unknown dim
+        // per element of `Shape` (`reshape(x, (-1, 0), actual_shape=s)`).
+        if let [n] = shape.dims[..] {
+            if n >= 0 {
+                out.push(("Out", TensorType::new(x.dtype, vec![-1; n as usize])));
+            }
         }
     }
     Ok(out)

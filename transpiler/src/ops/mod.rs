@@ -23,6 +23,7 @@ mod arg;
 mod array;
 mod auc;
 mod beam_search;
+pub mod boxes;
 mod chunk_eval;
 mod collective;
 mod compare;
@@ -310,11 +311,12 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 38] = [
+        let families: [(&'static str, Register); 39] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
             ("beam_search", beam_search::register),
+            ("boxes", boxes::register),
             ("chunk_eval", chunk_eval::register),
             ("collective", collective::register),
             ("compare", compare::register),

@@ -4,8 +4,8 @@ persistable int64 states the main program adds each batch's counts to,
 `reset(exe)` zeroes them by running a program of fill_constants and
 `eval(exe)` fetches them.
 
-1.x's EditDistance and DetectionMAP evaluators are not here: fluidc has
-neither the edit_distance nor the detection_map layer."""
+1.x's DetectionMAP evaluator is not here: fluidc has no detection_map
+layer."""
 import warnings
 
 import numpy as np
@@ -15,7 +15,7 @@ from . import unique_name
 from .framework import Program, Variable, program_guard
 from .layer_helper import LayerHelper
 
-__all__ = ["ChunkEvaluator"]
+__all__ = ["ChunkEvaluator", "EditDistance"]
 
 
 def _clone_var_(block, var):
@@ -103,3 +103,53 @@ class ChunkEvaluator(Evaluator):
                     if num_correct_chunks else 0)
         return (np.array([precision], dtype="float32"), np.array([recall], dtype="float32"),
                 np.array([f1_score], dtype="float32"))
+
+
+class EditDistance(Evaluator):
+    """`layers.edit_distance` of the decoded sequences `input` against
+    `label`; `metrics` are the batch's summed distance (float32 [1]) and
+    its number of sequences with a non-zero distance (int64 [1]); the
+    states `edit_distance_N_total_distance` (float32), `..._seq_num` and
+    `..._instance_error` (int64) accumulate them and the sequence count.
+    `eval(exe)` gives the average distance and the fraction of wrong
+    sequences over the batches since `reset(exe)`, each a float32 array
+    [1]. `ignored_tokens` is passed to `layers.edit_distance`."""
+
+    def __init__(self, input, label, ignored_tokens=None, **kwargs):
+        super(EditDistance, self).__init__("edit_distance", **kwargs)
+        main_program = self.helper.main_program
+        if main_program.current_block().idx != 0:
+            raise ValueError("You can only invoke Evaluator in root block")
+        self.total_distance = self._create_state(dtype="float32", shape=[1],
+                                                 suffix="total_distance")
+        self.seq_num = self._create_state(dtype="int64", shape=[1], suffix="seq_num")
+        self.instance_error = self._create_state(dtype="int64", shape=[1],
+                                                 suffix="instance_error")
+        distances, seq_num = layers.edit_distance(input=input, label=label,
+                                                  ignored_tokens=ignored_tokens)
+        # a sequence is right when its distance is exactly 0
+        zero = layers.fill_constant(shape=[1], value=0.0, dtype="float32")
+        right = layers.cast(x=layers.equal(distances, zero), dtype="int64")
+        instance_error_count = layers.elementwise_sub(x=seq_num, y=layers.reduce_sum(right))
+        total_distance = layers.reduce_sum(distances)
+        layers.sums(input=[self.total_distance, total_distance], out=self.total_distance)
+        layers.sums(input=[self.seq_num, seq_num], out=self.seq_num)
+        layers.sums(input=[self.instance_error, instance_error_count], out=self.instance_error)
+        self.metrics.append(total_distance)
+        self.metrics.append(instance_error_count)
+
+    def eval(self, executor, eval_program=None):
+        """Runs `eval_program` (a new Program by default) dividing the
+        summed distance and error count by the sequence count."""
+        if eval_program is None:
+            eval_program = Program()
+        block = eval_program.current_block()
+        with program_guard(main_program=eval_program):
+            total_distance = _clone_var_(block, self.total_distance)
+            seq_num = layers.cast(x=_clone_var_(block, self.seq_num), dtype="float32")
+            instance_error = layers.cast(x=_clone_var_(block, self.instance_error),
+                                         dtype="float32")
+            avg_distance = layers.elementwise_div(x=total_distance, y=seq_num)
+            avg_instance_error = layers.elementwise_div(x=instance_error, y=seq_num)
+            result = executor.run(eval_program, fetch_list=[avg_distance, avg_instance_error])
+        return np.array(result[0]), np.array(result[1])

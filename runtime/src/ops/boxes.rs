@@ -1,0 +1,1091 @@
+//! The box ops of Paddle 1.x's SSD-style detection layers, as 1.x's CPU
+//! kernels compute them (`operators/detection/`), in the input's
+//! precision with the C++ kernels' `float`/`double` intermediates:
+//! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
+//! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`).
+use fluidc_transpiler::AttrValue;
+use fluidc_transpiler::VarKind;
+
+use crate::error::KernelError;
+use crate::exec::{compute, Exec};
+use crate::kernel::{OpReader, Registry};
+use crate::ops::float::{self, f64s, needs_float};
+use crate::ops::optim::Real;
+use crate::tensor::{alloc, Tensor};
+
+pub(crate) fn register_all(r: &mut Registry) {
+    r.add("prior_box", prior_box);
+    r.add("density_prior_box", density_prior_box);
+    r.add("box_coder", box_coder);
+    r.add("iou_similarity", iou_similarity);
+    r.add("anchor_generator", anchor_generator);
+    r.add("box_clip", box_clip);
+    r.add("multiclass_nms", multiclass_nms);
+    r.add("multiclass_nms2", multiclass_nms);
+}
+
+/// A FLOATS attribute (empty when neither the op nor its definition gives it).
+fn floats(l: &OpReader, name: &str) -> Result<Vec<f32>, KernelError> {
+    match l.attr(name) {
+        None => Ok(Vec::new()),
+        Some(AttrValue::Floats(v)) => Ok(v.clone()),
+        Some(AttrValue::Float64s(v)) => Ok(v.iter().map(|&x| x as f32).collect()),
+        Some(other) => Err(KernelError::Attribute(format!(
+            "attribute `{name}` must be FLOATS, it is {other:?}"
+        ))),
+    }
+}
+
+/// The float dtype of `t` (float32 or float64), or the op's dtype error.
+fn float_dtype(op: &str, t: &Tensor) -> Result<VarKind, KernelError> {
+    match t.dtype() {
+        VarKind::Fp32 | VarKind::Fp64 => Ok(t.dtype()),
+        _ => Err(needs_float(op, t)),
+    }
+}
+
+/// `[H, W]` of an NCHW tensor's shape.
+fn spatial(what: &str, shape: &[i64]) -> Result<(i64, i64), KernelError> {
+    match shape {
+        [_, _, h, w] => Ok((*h, *w)),
+        _ => Err(KernelError::Shape(format!(
+            "The layout of {what} is NCHW, but its shape is {shape:?}"
+        ))),
+    }
+}
+
+/// `variances` repeated for each of `boxes` boxes, `[.., 4]` as `shape`.
+fn variances<T: Real>(shape: &[i64], variances: &[f32]) -> Result<Tensor, KernelError> {
+    let n = alloc::check(shape, VarKind::Fp32)?;
+    if variances.len() != 4 {
+        return Err(KernelError::Attribute(format!(
+            "Must and only provide 4 variance, not {variances:?}"
+        )));
+    }
+    let v: Vec<T> = variances
+        .iter()
+        .map(|&x| T::of(f64::from(x)))
+        .cycle()
+        .take(n)
+        .collect();
+    Tensor::from_vec(shape, v)
+}
+
+/// The attributes of `prior_box`.
+#[derive(Debug, Clone)]
+struct PriorBox {
+    min_sizes: Vec<f32>,
+    max_sizes: Vec<f32>,
+    ratios: Vec<f32>,
+    variances: Vec<f32>,
+    clip: bool,
+    step_w: f32,
+    step_h: f32,
+    offset: f32,
+    min_max_order: bool,
+}
+
+/// `prior_box`: for each place of `Input`'s `H x W` grid, boxes around
+/// its center `((w + offset) step_w, (h + offset) step_h)` (the steps the
+/// image's size over the map's when either is 0), normalized by the
+/// image's size: per min size, one per expanded aspect ratio (`min_size
+/// sqrt(ar)` wide, `min_size / sqrt(ar)` high) then the square
+/// `sqrt(min_size max_size)`, or with `min_max_aspect_ratios_order` the
+/// min square, the max square, then the other ratios (Caffe's order).
+/// `clip` clamps each value to [0, 1]; `Variances` repeats `variances`.
+fn prior_box(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, image) = (l.input("Input")?, l.input("Image")?);
+    let (boxes, vars) = (l.output("Boxes")?, l.output("Variances")?);
+    let a = PriorBox {
+        min_sizes: floats(l, "min_sizes")?,
+        max_sizes: floats(l, "max_sizes")?,
+        ratios: fluidc_transpiler::ops::boxes::expand_aspect_ratios(
+            &floats(l, "aspect_ratios")?,
+            l.bool("flip")?,
+        ),
+        variances: floats(l, "variances")?,
+        clip: l.bool("clip")?,
+        step_w: l.float("step_w")? as f32,
+        step_h: l.float("step_h")? as f32,
+        offset: l.float("offset")? as f32,
+        min_max_order: l.bool("min_max_aspect_ratios_order")?,
+    };
+    if !a.max_sizes.is_empty() && a.max_sizes.len() != a.min_sizes.len() {
+        return Err(KernelError::Attribute(
+            "The number of min_size and max_size must be equal.".into(),
+        ));
+    }
+    compute(move |s| {
+        let it = s.tensor(&input)?;
+        let dtype = float_dtype("prior_box", &it)?;
+        let (fh, fw) = spatial("input", it.shape())?;
+        drop(it);
+        let (ih, iw) = spatial("image", s.tensor(&image)?.shape())?;
+        let (b, v) = match dtype {
+            VarKind::Fp32 => prior_boxes::<f32>(&a, fh, fw, ih, iw)?,
+            _ => prior_boxes::<f64>(&a, fh, fw, ih, iw)?,
+        };
+        s.set_tensor(&boxes, b);
+        s.set_tensor(&vars, v);
+        Ok(())
+    })
+}
+
+/// 1.x's `std::min<T>(std::max<T>(v, 0.), 1.)` on each value.
+fn clamp01<T: Real>(values: &mut [T]) {
+    for v in values {
+        let m = if *v < T::zero() { T::zero() } else { *v };
+        *v = if T::one() < m { T::one() } else { m };
+    }
+}
+
+fn prior_boxes<T: Real>(
+    a: &PriorBox,
+    fh: i64,
+    fw: i64,
+    ih: i64,
+    iw: i64,
+) -> Result<(Tensor, Tensor), KernelError> {
+    let num_priors = a.ratios.len() * a.min_sizes.len() + a.max_sizes.len();
+    let shape = [fh, fw, num_priors as i64, 4];
+    let mut out: Vec<T> = Vec::with_capacity(alloc::check(&shape, VarKind::Fp32)?);
+    let (img_w, img_h) = (T::of(iw as f64), T::of(ih as f64));
+    let (step_w, step_h) = if a.step_w == 0.0 || a.step_h == 0.0 {
+        (img_w / T::of(fw as f64), img_h / T::of(fh as f64))
+    } else {
+        (T::of(f64::from(a.step_w)), T::of(f64::from(a.step_h)))
+    };
+    let offset = T::of(f64::from(a.offset));
+    // The C++ kernel's `box_width = expr` rounds a double expression to T.
+    let mut push = |cx: T, cy: T, half_w: f64, half_h: f64| {
+        let (bw, bh) = (T::of(half_w), T::of(half_h));
+        out.extend([
+            (cx - bw) / img_w,
+            (cy - bh) / img_h,
+            (cx + bw) / img_w,
+            (cy + bh) / img_h,
+        ]);
+    };
+    for h in 0..fh {
+        for w in 0..fw {
+            let cx = (T::of(w as f64) + offset) * step_w;
+            let cy = (T::of(h as f64) + offset) * step_h;
+            for (s, &min_size) in a.min_sizes.iter().enumerate() {
+                let min = f64::from(min_size);
+                // sqrt(min_size * max_size) in float, as Paddle's kernel.
+                let max_square = a
+                    .max_sizes
+                    .get(s)
+                    .map(|&max| f64::from((min_size * max).sqrt()) / 2.0);
+                let ratio = |ar: f32| {
+                    let root = f64::from(ar.sqrt());
+                    (
+                        f64::from((min_size as f64 * root) as f32) / 2.0,
+                        f64::from((min / root) as f32) / 2.0,
+                    )
+                };
+                if a.min_max_order {
+                    push(cx, cy, min / 2.0, min / 2.0);
+                    if let Some(m) = max_square {
+                        push(cx, cy, m, m);
+                    }
+                    for &ar in &a.ratios {
+                        if (f64::from(ar) - 1.0).abs() < 1e-6 {
+                            continue;
+                        }
+                        let (hw, hh) = ratio(ar);
+                        push(cx, cy, hw, hh);
+                    }
+                } else {
+                    for &ar in &a.ratios {
+                        let (hw, hh) = ratio(ar);
+                        push(cx, cy, hw, hh);
+                    }
+                    if let Some(m) = max_square {
+                        push(cx, cy, m, m);
+                    }
+                }
+            }
+        }
+    }
+    if a.clip {
+        clamp01(&mut out);
+    }
+    Ok((
+        Tensor::from_vec(&shape, out)?,
+        variances::<T>(&shape, &a.variances)?,
+    ))
+}
+
+/// The attributes of `density_prior_box`.
+#[derive(Debug, Clone)]
+struct DensityPriorBox {
+    variances: Vec<f32>,
+    clip: bool,
+    flatten: bool,
+    step_w: f32,
+    step_h: f32,
+    offset: f32,
+    fixed_sizes: Vec<f32>,
+    fixed_ratios: Vec<f32>,
+    densities: Vec<i64>,
+}
+
+/// `density_prior_box` (1.x, Paddle 3.3.1 has none): for each place of
+/// `Input`'s grid, per fixed size and ratio, a `density x density` grid
+/// of boxes `size sqrt(ratio)` wide and `size / sqrt(ratio)` high, their
+/// centers `shift = int((step_w + step_h) / 2) / density` apart (integer
+/// division, as 1.x's kernel) around the place's center; each side is
+/// clamped to [0, 1], all of them again with `clip`. `[H, W, num_priors,
+/// 4]`, or `[H W num_priors, 4]` with `flatten_to_2d`.
+fn density_prior_box(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, image) = (l.input("Input")?, l.input("Image")?);
+    let (boxes, vars) = (l.output("Boxes")?, l.output("Variances")?);
+    let a = DensityPriorBox {
+        variances: floats(l, "variances")?,
+        clip: l.bool("clip")?,
+        flatten: l.bool("flatten_to_2d")?,
+        step_w: l.float("step_w")? as f32,
+        step_h: l.float("step_h")? as f32,
+        offset: l.float("offset")? as f32,
+        fixed_sizes: floats(l, "fixed_sizes")?,
+        fixed_ratios: floats(l, "fixed_ratios")?,
+        densities: l.ints("densities")?.unwrap_or_default(),
+    };
+    if a.fixed_sizes.len() != a.densities.len() {
+        return Err(KernelError::Attribute(
+            "The number of fixed_sizes and densities must be equal.".into(),
+        ));
+    }
+    if a.densities.iter().any(|&d| d <= 0) {
+        return Err(KernelError::Attribute(format!(
+            "densities {:?} should be larger than 0",
+            a.densities
+        )));
+    }
+    compute(move |s| {
+        let it = s.tensor(&input)?;
+        let dtype = float_dtype("density_prior_box", &it)?;
+        let (fh, fw) = spatial("input", it.shape())?;
+        drop(it);
+        let (ih, iw) = spatial("image", s.tensor(&image)?.shape())?;
+        let (b, v) = match dtype {
+            VarKind::Fp32 => density_boxes::<f32>(&a, fh, fw, ih, iw)?,
+            _ => density_boxes::<f64>(&a, fh, fw, ih, iw)?,
+        };
+        s.set_tensor(&boxes, b);
+        s.set_tensor(&vars, v);
+        Ok(())
+    })
+}
+
+fn density_boxes<T: Real>(
+    a: &DensityPriorBox,
+    fh: i64,
+    fw: i64,
+    ih: i64,
+    iw: i64,
+) -> Result<(Tensor, Tensor), KernelError> {
+    let num_priors: i64 = a
+        .densities
+        .iter()
+        .map(|&d| a.fixed_ratios.len() as i64 * d * d)
+        .sum();
+    let shape = if a.flatten {
+        vec![fh * fw * num_priors, 4]
+    } else {
+        vec![fh, fw, num_priors, 4]
+    };
+    let mut out: Vec<T> = Vec::with_capacity(alloc::check(&shape, VarKind::Fp32)?);
+    let (step_w, step_h) = if a.step_w == 0.0 || a.step_h == 0.0 {
+        (
+            T::of(iw as f64) / T::of(fw as f64),
+            T::of(ih as f64) / T::of(fh as f64),
+        )
+    } else {
+        (T::of(f64::from(a.step_w)), T::of(f64::from(a.step_h)))
+    };
+    let step_average = (to_f64(step_w + step_h) * 0.5) as i64;
+    let roots: Vec<f32> = a.fixed_ratios.iter().map(|r| r.sqrt()).collect();
+    let offset = T::of(f64::from(a.offset));
+    let (iw, ih) = (iw as f64, ih as f64);
+    for h in 0..fh {
+        for w in 0..fw {
+            let cx = to_f64((T::of(w as f64) + offset) * step_w);
+            let cy = to_f64((T::of(h as f64) + offset) * step_h);
+            for (&size, &density) in a.fixed_sizes.iter().zip(&a.densities) {
+                let shift = step_average / density;
+                for &root in &roots {
+                    let (bw, bh) = (f64::from(size * root), f64::from(size / root));
+                    let dcx = (cx - step_average as f64 / 2.0 + shift as f64 / 2.0) as f32;
+                    let dcy = (cy - step_average as f64 / 2.0 + shift as f64 / 2.0) as f32;
+                    for di in 0..density {
+                        for dj in 0..density {
+                            let x = f64::from(dcx + (dj * shift) as f32);
+                            let y = f64::from(dcy + (di * shift) as f32);
+                            out.extend([
+                                T::of(((x - bw / 2.0) / iw).max(0.0)),
+                                T::of(((y - bh / 2.0) / ih).max(0.0)),
+                                T::of(((x + bw / 2.0) / iw).min(1.0)),
+                                T::of(((y + bh / 2.0) / ih).min(1.0)),
+                            ]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if a.clip {
+        clamp01(&mut out);
+    }
+    Ok((
+        Tensor::from_vec(&shape, out)?,
+        variances::<T>(&shape, &a.variances)?,
+    ))
+}
+
+/// A float as `f64`.
+fn to_f64<T: Real>(v: T) -> f64 {
+    v.to_f64()
+}
+
+/// `box_coder`'s code types.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Code {
+    Encode,
+    Decode,
+}
+
+/// `box_coder`: 1.x's center-size coding. Encode gives, for each target
+/// box (`[N, 4]`) against each prior box (`[M, 4]`), `[N, M, 4]` offsets
+/// `((tx - px) / pw, (ty - py) / ph, ln|tw / pw|, ln|th / ph|)` divided by
+/// the prior's variances (`PriorBoxVar` or the `variance` attribute);
+/// decode inverts it for `TargetBox` `[N, M, 4]`, the prior boxes along
+/// `axis` (0: `[M, 4]`, one per column; 1: `[N, 4]`, one per row). Widths
+/// and heights count the end pixel unless `box_normalized`.
+fn box_coder(l: &OpReader) -> Result<Exec, KernelError> {
+    let (prior, target) = (l.input("PriorBox")?, l.input("TargetBox")?);
+    let prior_var = l.opt_input("PriorBoxVar")?;
+    let out = l.output("OutputBox")?;
+    let variance = floats(l, "variance")?;
+    let code = match l.string("code_type")?.unwrap_or("encode_center_size") {
+        "encode_center_size" => Code::Encode,
+        "decode_center_size" => Code::Decode,
+        other => return Err(KernelError::Attribute(format!("Not support type {other}."))),
+    };
+    let normalized = l.bool("box_normalized")?;
+    let axis = l.int("axis")?;
+    if prior_var.is_some() && !variance.is_empty() {
+        return Err(KernelError::Attribute(
+            "Input 'PriorBoxVar' and attribute 'variance' should not be used at the same time."
+                .into(),
+        ));
+    }
+    if !variance.is_empty() && variance.len() != 4 {
+        return Err(KernelError::Attribute(
+            "Size of attribute 'variance' should be 4".into(),
+        ));
+    }
+    if code == Code::Decode && axis != 0 && axis != 1 {
+        return Err(KernelError::Attribute(format!(
+            "axis must be 0 or 1, not {axis}"
+        )));
+    }
+    compute(move |s| {
+        let pt = s.tensor(&prior)?;
+        let tt = s.tensor(&target)?;
+        if tt.lod().len() > 1 {
+            return Err(KernelError::Shape("Only support 1 level of LoD.".into()));
+        }
+        let dtype = float_dtype("box_coder", &pt)?;
+        if tt.dtype() != dtype {
+            return Err(needs_same("box_coder", &pt, &tt));
+        }
+        let (ps, ts) = (pt.shape().to_vec(), tt.shape().to_vec());
+        if ps.len() != 2 || ps[1] != 4 {
+            return Err(KernelError::Shape(format!(
+                "The shape of PriorBox is [N, 4], not {ps:?}"
+            )));
+        }
+        let var = match &prior_var {
+            Some(v) => {
+                let vt = s.tensor(v)?;
+                if vt.shape() != ps.as_slice() {
+                    return Err(KernelError::Shape(format!(
+                        "The dimension of Input(PriorBoxVar) {:?} should be equal to the dimension of Input(PriorBox) {ps:?}",
+                        vt.shape()
+                    )));
+                }
+                Some(f64s(&vt, "box_coder")?.into_owned())
+            }
+            None => None,
+        };
+        let p = f64s(&pt, "box_coder")?.into_owned();
+        let t = f64s(&tt, "box_coder")?.into_owned();
+        let lod = tt.lod().to_vec();
+        let prior_lod = pt.lod().to_vec();
+        drop((pt, tt));
+        let c = Coder {
+            p,
+            t,
+            var,
+            variance: variance.clone(),
+            normalized,
+        };
+        let (shape, values) = match code {
+            Code::Encode => {
+                if ts.len() != 2 || ts[1] != 4 {
+                    return Err(KernelError::Shape(format!(
+                        "The shape of TargetBox is [M, 4], not {ts:?}"
+                    )));
+                }
+                let shape = vec![ts[0], ps[0], 4];
+                alloc::check(&shape, dtype)?;
+                let v = match dtype {
+                    VarKind::Fp32 => c.encode::<f32>(ts[0] as usize, ps[0] as usize),
+                    _ => c.encode::<f64>(ts[0] as usize, ps[0] as usize),
+                };
+                (shape, v)
+            }
+            Code::Decode => {
+                if ts.len() != 3 {
+                    return Err(KernelError::Shape(format!(
+                        "The rank of Input TargetBox must be 3, not {ts:?}"
+                    )));
+                }
+                let along = if axis == 0 { ts[1] } else { ts[0] };
+                if along != ps[0] || ts[2] != ps[1] {
+                    return Err(KernelError::Shape(format!(
+                        "TargetBox {ts:?} does not match PriorBox {ps:?} along axis {axis}"
+                    )));
+                }
+                let v = match dtype {
+                    VarKind::Fp32 => c.decode::<f32>(ts[0] as usize, ts[1] as usize, axis == 0),
+                    _ => c.decode::<f64>(ts[0] as usize, ts[1] as usize, axis == 0),
+                };
+                (ts, v)
+            }
+        };
+        let mut o = float::tensor(dtype, &shape, values)?;
+        // 1.x's ShareLoD: PriorBox's for a decode along axis 1, else
+        // TargetBox's (the definition shares that one).
+        let from = if code == Code::Decode && axis == 1 {
+            prior_lod
+        } else {
+            lod
+        };
+        if !from.is_empty() {
+            o = o.with_lod(from);
+        }
+        s.set_tensor(&out, o);
+        Ok(())
+    })
+}
+
+fn needs_same(op: &str, a: &Tensor, b: &Tensor) -> KernelError {
+    KernelError::Dtype(format!(
+        "{op}'s inputs must share one dtype, not {} and {}",
+        crate::tensor::dtype_name(a.dtype()),
+        crate::tensor::dtype_name(b.dtype())
+    ))
+}
+
+/// What `box_coder` codes with, as `f64` (each value exact in `T`).
+struct Coder {
+    p: Vec<f64>,
+    t: Vec<f64>,
+    var: Option<Vec<f64>>,
+    variance: Vec<f32>,
+    normalized: bool,
+}
+
+impl Coder {
+    /// Width, height and center of the prior box at `o`, in `T`.
+    fn prior<T: Real>(&self, o: usize) -> [T; 4] {
+        let p = |k: usize| T::of(self.p[o + k]);
+        let extra = if self.normalized { T::zero() } else { T::one() };
+        let two = T::of(2.0);
+        let (w, h) = (p(2) - p(0) + extra, p(3) - p(1) + extra);
+        [w, h, p(0) + w / two, p(1) + h / two]
+    }
+
+    /// The 4 variances for the prior box at `o`.
+    fn vars<T: Real>(&self, o: usize) -> [T; 4] {
+        match (&self.var, self.variance.is_empty()) {
+            (Some(v), _) => [0, 1, 2, 3].map(|k| T::of(v[o + k])),
+            (None, false) => [0, 1, 2, 3].map(|k| T::of(f64::from(self.variance[k]))),
+            (None, true) => [T::one(); 4],
+        }
+    }
+
+    fn encode<T: Real>(&self, rows: usize, cols: usize) -> Vec<f64> {
+        let two = T::of(2.0);
+        let extra = if self.normalized { T::zero() } else { T::one() };
+        let mut out = Vec::with_capacity(rows * cols * 4);
+        for i in 0..rows {
+            let t = |k: usize| T::of(self.t[i * 4 + k]);
+            let (tcx, tcy) = ((t(2) + t(0)) / two, (t(3) + t(1)) / two);
+            let (tw, th) = (t(2) - t(0) + extra, t(3) - t(1) + extra);
+            for j in 0..cols {
+                let [pw, ph, pcx, pcy] = self.prior::<T>(j * 4);
+                let has_var = self.var.is_some() || !self.variance.is_empty();
+                let v = self.vars::<T>(j * 4);
+                let mut o = [
+                    (tcx - pcx) / pw,
+                    (tcy - pcy) / ph,
+                    (tw / pw).abs().ln(),
+                    (th / ph).abs().ln(),
+                ];
+                if has_var {
+                    for k in 0..4 {
+                        o[k] = o[k] / v[k];
+                    }
+                }
+                out.extend(o.iter().map(|&x| to_f64(x)));
+            }
+        }
+        out
+    }
+
+    fn decode<T: Real>(&self, rows: usize, cols: usize, axis0: bool) -> Vec<f64> {
+        let two = T::of(2.0);
+        let extra = if self.normalized { T::zero() } else { T::one() };
+        let mut out = Vec::with_capacity(rows * cols * 4);
+        for i in 0..rows {
+            for j in 0..cols {
+                let po = if axis0 { j * 4 } else { i * 4 };
+                let [pw, ph, pcx, pcy] = self.prior::<T>(po);
+                let [vx, vy, vw, vh] = self.vars::<T>(po);
+                let t = |k: usize| T::of(self.t[(i * cols + j) * 4 + k]);
+                let cx = vx * t(0) * pw + pcx;
+                let cy = vy * t(1) * ph + pcy;
+                let w = (vw * t(2)).exp() * pw;
+                let h = (vh * t(3)).exp() * ph;
+                out.extend(
+                    [
+                        cx - w / two,
+                        cy - h / two,
+                        cx + w / two - extra,
+                        cy + h / two - extra,
+                    ]
+                    .iter()
+                    .map(|&x| to_f64(x)),
+                );
+            }
+        }
+        out
+    }
+}
+
+/// `iou_similarity`: the intersection over union of each box of `X` with
+/// each of `Y` (`[xmin, ymin, xmax, ymax]`, no end pixel), as 1.x's
+/// functor computes it in the input's precision (`Out` keeps `X`'s LoD:
+/// the definition shares it).
+fn iou_similarity(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
+    compute(move |s| {
+        let (xt, yt) = (s.tensor(&x)?, s.tensor(&y)?);
+        let dtype = float_dtype("iou_similarity", &xt)?;
+        if yt.dtype() != dtype {
+            return Err(needs_same("iou_similarity", &xt, &yt));
+        }
+        for (slot, t) in [("X", &xt), ("Y", &yt)] {
+            if t.shape().len() != 2 || t.shape()[1] != 4 {
+                return Err(KernelError::Shape(format!(
+                    "The shape of {slot} is [N, 4], not {:?}",
+                    t.shape()
+                )));
+            }
+        }
+        let (n, m) = (xt.shape()[0], yt.shape()[0]);
+        alloc::check(&[n, m], dtype)?;
+        let (a, b) = (f64s(&xt, "iou_similarity")?, f64s(&yt, "iou_similarity")?);
+        let v = match dtype {
+            VarKind::Fp32 => ious::<f32>(&a, &b),
+            _ => ious::<f64>(&a, &b),
+        };
+        drop((a, b));
+        drop((xt, yt));
+        s.set_tensor(&out, float::tensor(dtype, &[n, m], v)?);
+        Ok(())
+    })
+}
+
+fn ious<T: Real>(x: &[f64], y: &[f64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(x.len() / 4 * (y.len() / 4));
+    for a in x.chunks_exact(4) {
+        let a = [a[0], a[1], a[2], a[3]].map(T::of);
+        for b in y.chunks_exact(4) {
+            let b = [b[0], b[1], b[2], b[3]].map(T::of);
+            let area1 = (a[3] - a[1]) * (a[2] - a[0]);
+            let area2 = (b[3] - b[1]) * (b[2] - b[0]);
+            let ixmax = if a[2] > b[2] { b[2] } else { a[2] };
+            let iymax = if a[3] > b[3] { b[3] } else { a[3] };
+            let ixmin = if a[0] > b[0] { a[0] } else { b[0] };
+            let iymin = if a[1] > b[1] { a[1] } else { b[1] };
+            let ih = iymax - iymin;
+            let iw = ixmax - ixmin;
+            let ih = if ih > T::zero() { ih } else { T::zero() };
+            let iw = if iw > T::zero() { iw } else { T::zero() };
+            let inter = iw * ih;
+            let iou = inter / (area1 + area2 - inter);
+            out.push(to_f64(iou));
+        }
+    }
+    out
+}
+
+/// `anchor_generator`: Faster R-CNN's anchors for each place of `Input`'s
+/// grid, centered at `(w stride_w + offset (stride_w - 1), ...)`, per
+/// aspect ratio then per size: a base `round(sqrt(stride_w stride_h /
+/// ar))` wide and `round(base_w ar)` high, scaled by `size / stride`, in
+/// pixels with the end pixel (1.x's kernel, in the input's precision).
+fn anchor_generator(l: &OpReader) -> Result<Exec, KernelError> {
+    let input = l.input("Input")?;
+    let (anchors, vars) = (l.output("Anchors")?, l.output("Variances")?);
+    let sizes = floats(l, "anchor_sizes")?;
+    let ratios = floats(l, "aspect_ratios")?;
+    let stride = floats(l, "stride")?;
+    let vars_attr = floats(l, "variances")?;
+    let offset = l.float("offset")?;
+    if stride.len() != 2 {
+        return Err(KernelError::Attribute(format!(
+            "stride should be (stride_width, stride_height), not {stride:?}"
+        )));
+    }
+    compute(move |s| {
+        let it = s.tensor(&input)?;
+        let dtype = float_dtype("anchor_generator", &it)?;
+        let (fh, fw) = spatial("input", it.shape())?;
+        drop(it);
+        let shape = [fh, fw, (sizes.len() * ratios.len()) as i64, 4];
+        alloc::check(&shape, dtype)?;
+        let v = match dtype {
+            VarKind::Fp32 => anchors_of::<f32>(fh, fw, &sizes, &ratios, &stride, offset),
+            _ => anchors_of::<f64>(fh, fw, &sizes, &ratios, &stride, offset),
+        };
+        s.set_tensor(&anchors, float::tensor(dtype, &shape, v)?);
+        let vt = match dtype {
+            VarKind::Fp32 => variances::<f32>(&shape, &vars_attr)?,
+            _ => variances::<f64>(&shape, &vars_attr)?,
+        };
+        s.set_tensor(&vars, vt);
+        Ok(())
+    })
+}
+
+fn anchors_of<T: Real>(
+    fh: i64,
+    fw: i64,
+    sizes: &[f32],
+    ratios: &[f32],
+    stride: &[f32],
+    offset: f64,
+) -> Vec<f64> {
+    let (sw, sh) = (T::of(f64::from(stride[0])), T::of(f64::from(stride[1])));
+    let offset = T::of(offset);
+    let mut out = Vec::new();
+    for h in 0..fh {
+        for w in 0..fw {
+            let x_ctr = T::of(w as f64) * sw + offset * (sw - T::one());
+            let y_ctr = T::of(h as f64) * sh + offset * (sh - T::one());
+            let (x, y) = (to_f64(x_ctr), to_f64(y_ctr));
+            for &ar in ratios {
+                let ar_t = T::of(f64::from(ar));
+                for &size in sizes {
+                    let area = sw * sh;
+                    let base_w = (area / ar_t).sqrt().round();
+                    let base_h = (base_w * ar_t).round();
+                    let size = T::of(f64::from(size));
+                    let aw = to_f64(size / sw * base_w);
+                    let ah = to_f64(size / sh * base_h);
+                    out.extend([
+                        x - 0.5 * (aw - 1.0),
+                        y - 0.5 * (ah - 1.0),
+                        x + 0.5 * (aw - 1.0),
+                        y + 0.5 * (ah - 1.0),
+                    ]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `box_clip`: each box of `Input` (`[..., 4]`, one LoD level: the boxes
+/// of each image) clamped to its image, `[0, round(width / scale) - 1]`
+/// and `[0, round(height / scale) - 1]` from the image's `ImInfo` row
+/// `(height, width, scale)`; the LoD kept.
+fn box_clip(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, info, out) = (l.input("Input")?, l.input("ImInfo")?, l.output("Output")?);
+    compute(move |s| {
+        let (bt, it) = (s.tensor(&input)?, s.tensor(&info)?);
+        let dtype = float_dtype("box_clip", &bt)?;
+        if it.dtype() != dtype {
+            return Err(needs_same("box_clip", &bt, &it));
+        }
+        let shape = bt.shape().to_vec();
+        if shape.last() != Some(&4) {
+            return Err(KernelError::Shape(format!(
+                "The last dimension of Input must be 4, not {shape:?}"
+            )));
+        }
+        if it.shape().len() != 2 || it.shape()[1] != 3 {
+            return Err(KernelError::Shape(format!(
+                "ImInfo must be [N, 3], not {:?}",
+                it.shape()
+            )));
+        }
+        let lod = bt.lod().to_vec();
+        let [offsets] = lod.as_slice() else {
+            return Err(KernelError::Shape(format!(
+                "box_clip takes Input with one LoD level (the boxes of each image), not {} levels",
+                lod.len()
+            )));
+        };
+        Tensor::check_lod(&lod, shape[0] as usize)?;
+        let images = offsets.len().saturating_sub(1);
+        if it.shape()[0] < images as i64 {
+            return Err(KernelError::Shape(format!(
+                "ImInfo has {} rows for {images} images",
+                it.shape()[0]
+            )));
+        }
+        let per_row = shape[1..].iter().product::<i64>() as usize;
+        let boxes = f64s(&bt, "box_clip")?.into_owned();
+        let im = f64s(&it, "box_clip")?.into_owned();
+        drop((bt, it));
+        let v = match dtype {
+            VarKind::Fp32 => clip_boxes::<f32>(&boxes, &im, offsets, per_row),
+            _ => clip_boxes::<f64>(&boxes, &im, offsets, per_row),
+        };
+        s.set_tensor(&out, float::tensor(dtype, &shape, v)?.with_lod(lod.clone()));
+        Ok(())
+    })
+}
+
+fn clip_boxes<T: Real>(boxes: &[f64], im: &[f64], offsets: &[usize], per_row: usize) -> Vec<f64> {
+    let mut out = boxes.to_vec();
+    for (i, w) in offsets.windows(2).enumerate() {
+        let info = |k: usize| T::of(im[i * 3 + k]);
+        let im_w = (info(1) / info(2)).round() - T::one();
+        let im_h = (info(0) / info(2)).round() - T::one();
+        for (k, v) in out[w[0] * per_row..w[1] * per_row].iter_mut().enumerate() {
+            let limit = if k % 2 == 0 { im_w } else { im_h };
+            let x = T::of(*v);
+            // std::max(std::min(x, limit), 0)
+            let x = if limit < x { limit } else { x };
+            *v = to_f64(if x < T::zero() { T::zero() } else { x });
+        }
+    }
+    out
+}
+
+/// The attributes of `multiclass_nms`.
+#[derive(Debug, Clone)]
+struct Nms {
+    background: i64,
+    score_threshold: f64,
+    nms_top_k: i64,
+    keep_top_k: i64,
+    nms_threshold: f64,
+    eta: f64,
+    normalized: bool,
+}
+
+/// `multiclass_nms`, 1.x's kernel: per image and per class but the
+/// background, the boxes scoring above `score_threshold` (the best
+/// `nms_top_k`), greedily kept best first unless they overlap a kept box
+/// by more than the (adaptive, `nms_eta`) threshold; then the best
+/// `keep_top_k` of the image. `Out` is `[No, 6]` rows `(label, score,
+/// xmin, ymin, xmax, ymax)`, by class then as kept, with one LoD level
+/// (the detections of each image); when nothing is kept at all, 1.x's
+/// single `[1, 1]` row of -1 with LoD `[0, 1]`. `Scores` `[N, C, M]` goes
+/// with `BBoxes` `[N, M, 4]`; `Scores` `[M, C]` with `BBoxes` `[M, C, 4]`
+/// and its LoD (the boxes of each image, per class, each class's kept
+/// boxes in index order). `multiclass_nms2` (1.6) also writes `Index`,
+/// each row's box as `image_offset + i` (or `+ i C + label` per class),
+/// int32, and gives `[0, 6]` rows when nothing is kept.
+fn multiclass_nms(l: &OpReader) -> Result<Exec, KernelError> {
+    let (boxes, scores, out) = (l.input("BBoxes")?, l.input("Scores")?, l.output("Out")?);
+    let index = l.opt_output("Index")?;
+    let a = Nms {
+        background: l.int("background_label")?,
+        score_threshold: l.float("score_threshold")?,
+        nms_top_k: l.int("nms_top_k")?,
+        keep_top_k: l.int("keep_top_k")?,
+        nms_threshold: l.float("nms_threshold")?,
+        eta: l.float("nms_eta")?,
+        normalized: l.bool("normalized")?,
+    };
+    compute(move |s| {
+        let (bt, st) = (s.tensor(&boxes)?, s.tensor(&scores)?);
+        let dtype = float_dtype("multiclass_nms", &st)?;
+        if bt.dtype() != dtype {
+            return Err(needs_same("multiclass_nms", &bt, &st));
+        }
+        let (bs, ss) = (bt.shape().to_vec(), st.shape().to_vec());
+        if bs.len() != 3 {
+            return Err(KernelError::Shape(format!(
+                "The rank of Input(BBoxes) must be 3, not {bs:?}"
+            )));
+        }
+        if bs[2] != 4 {
+            return Err(KernelError::Unsupported(format!(
+                "multiclass_nms: boxes of {} coordinates (polygons) are not supported; fluidc's takes [xmin, ymin, xmax, ymax]",
+                bs[2]
+            )));
+        }
+        // Each image: (its scores [C, M] by class, its boxes per class).
+        let images: Vec<Image> = match ss.len() {
+            3 => {
+                if bs[1] != ss[2] || bs[0] != ss[0] {
+                    return Err(KernelError::Shape(format!(
+                        "The 2nd dimension of Input(BBoxes) {bs:?} must be equal to last dimension of Input(Scores) {ss:?}"
+                    )));
+                }
+                let (n, c, m) = (ss[0] as usize, ss[1] as usize, ss[2] as usize);
+                let (sv, bv) = (f64s(&st, "multiclass_nms")?, f64s(&bt, "multiclass_nms")?);
+                (0..n)
+                    .map(|i| Image {
+                        scores: sv[i * c * m..(i + 1) * c * m].to_vec(),
+                        boxes: bv[i * m * 4..(i + 1) * m * 4].to_vec(),
+                        classes: c,
+                        per_class_boxes: false,
+                        offset: i * m,
+                    })
+                    .collect()
+            }
+            2 => {
+                if bs[1] != ss[1] || bs[0] != ss[0] {
+                    return Err(KernelError::Shape(format!(
+                        "The 2nd dimension of Input(BBoxes) {bs:?} must be equal to the 2nd dimension of Input(Scores) {ss:?}"
+                    )));
+                }
+                let Some(offsets) = bt.lod().last().cloned() else {
+                    return Err(KernelError::Shape(
+                        "multiclass_nms: BBoxes [M, C, 4] needs a LoD (the boxes of each image)"
+                            .into(),
+                    ));
+                };
+                Tensor::check_lod(bt.lod(), bs[0] as usize)?;
+                let c = ss[1] as usize;
+                let (sv, bv) = (f64s(&st, "multiclass_nms")?, f64s(&bt, "multiclass_nms")?);
+                offsets
+                    .windows(2)
+                    .map(|w| {
+                        let m = w[1] - w[0];
+                        // [M, C] scores to [C, M]; boxes [M, C, 4] kept.
+                        let mut scores = vec![0.0; c * m];
+                        for i in 0..m {
+                            for k in 0..c {
+                                scores[k * m + i] = sv[(w[0] + i) * c + k];
+                            }
+                        }
+                        Image {
+                            scores,
+                            boxes: bv[w[0] * c * 4..w[1] * c * 4].to_vec(),
+                            classes: c,
+                            per_class_boxes: true,
+                            offset: w[0] * c,
+                        }
+                    })
+                    .collect()
+            }
+            _ => {
+                return Err(KernelError::Shape(format!(
+                    "The rank of Input(Scores) must be 2 or 3, not {ss:?}"
+                )))
+            }
+        };
+        drop((bt, st));
+        let mut rows = Vec::new();
+        let mut picked: Vec<i32> = Vec::new();
+        let mut lod = vec![0usize];
+        for im in &images {
+            let kept = match dtype {
+                VarKind::Fp32 => im.nms::<f32>(&a),
+                _ => im.nms::<f64>(&a),
+            };
+            for (label, idx) in kept {
+                let m = im.scores.len() / im.classes;
+                let at = im.box_at(label, idx);
+                rows.push(label as f64);
+                rows.push(im.scores[label * m + idx]);
+                rows.extend_from_slice(&im.boxes[at..at + 4]);
+                let place = if im.per_class_boxes {
+                    im.offset + idx * im.classes + label
+                } else {
+                    im.offset + idx
+                };
+                picked.push(i32::try_from(place).map_err(|_| {
+                    KernelError::Shape(format!("box index {place} does not fit int32"))
+                })?);
+            }
+            lod.push(rows.len() / 6);
+        }
+        let n = rows.len() as i64 / 6;
+        match &index {
+            // 1.x's multiclass_nms2 (return_index): [0, 6] and [0, 1] when
+            // nothing is kept, the LoD all zeros.
+            Some(ix) => {
+                let t = float::tensor(dtype, &[n, 6], rows)?.with_lod(vec![lod.clone()]);
+                s.set_tensor(&out, t);
+                s.set_tensor(ix, Tensor::from_vec(&[n, 1], picked)?.with_lod(vec![lod]));
+            }
+            // 1.x's single -1 row, LoD [0, 1], when nothing is kept.
+            None if rows.is_empty() => {
+                let t = float::tensor(dtype, &[1, 1], vec![-1.0])?.with_lod(vec![vec![0, 1]]);
+                s.set_tensor(&out, t);
+            }
+            None => {
+                let t = float::tensor(dtype, &[n, 6], rows)?.with_lod(vec![lod]);
+                s.set_tensor(&out, t);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// One image's scores (`[C, M]`) and boxes (`[M, 4]`, or `[M, C, 4]`
+/// with `per_class_boxes`).
+struct Image {
+    scores: Vec<f64>,
+    boxes: Vec<f64>,
+    classes: usize,
+    per_class_boxes: bool,
+    /// The first box's place in the batch (`Index` counts from there:
+    /// box `i` is `offset + i`, or `offset + i C + label` per class).
+    offset: usize,
+}
+
+impl Image {
+    /// Where box `idx` of class `label` starts.
+    fn box_at(&self, label: usize, idx: usize) -> usize {
+        if self.per_class_boxes {
+            (idx * self.classes + label) * 4
+        } else {
+            idx * 4
+        }
+    }
+
+    /// The kept `(label, index)` pairs, in 1.x's output order.
+    fn nms<T: Real>(&self, a: &Nms) -> Vec<(usize, usize)> {
+        let m = self.scores.len() / self.classes.max(1);
+        let mut kept: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut total = 0;
+        for c in 0..self.classes {
+            if c as i64 == a.background {
+                continue;
+            }
+            let scores: Vec<T> = self.scores[c * m..(c + 1) * m]
+                .iter()
+                .map(|&v| T::of(v))
+                .collect();
+            let mut sel = self.nms_fast::<T>(c, &scores, a);
+            if self.per_class_boxes {
+                sel.sort_unstable();
+            }
+            total += sel.len();
+            kept.push((c, sel));
+        }
+        if a.keep_top_k > -1 && total as i64 > a.keep_top_k {
+            // The best keep_top_k over classes (scores as float, stable).
+            let mut pairs: Vec<(f32, usize, usize)> = kept
+                .iter()
+                .flat_map(|(c, sel)| {
+                    sel.iter()
+                        .map(move |&i| (self.scores[c * m + i] as f32, *c, i))
+                })
+                .collect();
+            pairs.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+            pairs.truncate(a.keep_top_k as usize);
+            let mut by_class: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+            for (_, c, i) in pairs {
+                by_class.entry(c).or_default().push(i);
+            }
+            if self.per_class_boxes {
+                for v in by_class.values_mut() {
+                    v.sort_unstable();
+                }
+            }
+            kept = by_class.into_iter().collect();
+        }
+        kept.into_iter()
+            .flat_map(|(c, sel)| sel.into_iter().map(move |i| (c, i)))
+            .collect()
+    }
+
+    /// 1.x's `NMSFast` for class `c`.
+    fn nms_fast<T: Real>(&self, c: usize, scores: &[T], a: &Nms) -> Vec<usize> {
+        let threshold = T::of(a.score_threshold);
+        let mut order: Vec<(T, usize)> = scores
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s > threshold)
+            .map(|(i, &s)| (s, i))
+            .collect();
+        // std::stable_sort by score, descending.
+        order.sort_by(|x, y| {
+            if x.0 > y.0 {
+                std::cmp::Ordering::Less
+            } else if y.0 > x.0 {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        if a.nms_top_k > -1 && (a.nms_top_k as usize) < order.len() {
+            order.truncate(a.nms_top_k as usize);
+        }
+        let eta = T::of(a.eta);
+        let mut adaptive = T::of(a.nms_threshold);
+        let half = T::of(0.5);
+        let mut selected: Vec<usize> = Vec::new();
+        for (_, idx) in order {
+            let b = self.box_of::<T>(c, idx);
+            let keep = selected
+                .iter()
+                .all(|&k| jaccard(&b, &self.box_of::<T>(c, k), a.normalized) <= adaptive);
+            if keep {
+                selected.push(idx);
+                if eta < T::one() && adaptive > half {
+                    adaptive = adaptive * eta;
+                }
+            }
+        }
+        selected
+    }
+
+    fn box_of<T: Real>(&self, c: usize, idx: usize) -> [T; 4] {
+        let o = self.box_at(c, idx);
+        [0, 1, 2, 3].map(|k| T::of(self.boxes[o + k]))
+    }
+}
+
+/// 1.x's `BBoxArea`.
+fn bbox_area<T: Real>(b: &[T; 4], normalized: bool) -> T {
+    if b[2] < b[0] || b[3] < b[1] {
+        return T::zero();
+    }
+    let (w, h) = (b[2] - b[0], b[3] - b[1]);
+    if normalized {
+        w * h
+    } else {
+        (w + T::one()) * (h + T::one())
+    }
+}
+
+/// 1.x's `JaccardOverlap`.
+fn jaccard<T: Real>(b1: &[T; 4], b2: &[T; 4], normalized: bool) -> T {
+    if b2[0] > b1[2] || b2[2] < b1[0] || b2[1] > b1[3] || b2[3] < b1[1] {
+        return T::zero();
+    }
+    let ixmin = if b1[0] < b2[0] { b2[0] } else { b1[0] };
+    let iymin = if b1[1] < b2[1] { b2[1] } else { b1[1] };
+    let ixmax = if b2[2] < b1[2] { b2[2] } else { b1[2] };
+    let iymax = if b2[3] < b1[3] { b2[3] } else { b1[3] };
+    let norm = if normalized { T::zero() } else { T::one() };
+    let inter = (ixmax - ixmin + norm) * (iymax - iymin + norm);
+    inter / (bbox_area(b1, normalized) + bbox_area(b2, normalized) - inter)
+}

@@ -1,0 +1,198 @@
+"""The fluid2018 shim's 1.x `fluid.contrib` extras and the evaluator
+`EditDistance`, written after Paddle 1.2-1.6's Python over Paddle 3.3.1's
+legacy static programs:
+
+- `memory_usage(program, batch_size)` (contrib.memory_usage_calc) and
+  `op_freq_statistic(program)` (contrib.op_frequence) read the program
+  as 1.x did; op_freq_statistic gives what 1.x computed under Python 2
+  (it used `has_key`).
+- `extend_with_decoupled_weight_decay(Optimizer)` (contrib.extend_optimizer,
+  1.6): the shim's optimizer classes build Paddle 3.3.1 optimizers from
+  a factory, so the extended "class" builds one and gives it a
+  `minimize` that appends `param = param - param * coeff` before the
+  optimizer's own update, as 1.6's mix-in did.
+- `EditDistance` (fluid.evaluator): the states and ops of 1.x's."""
+
+import types
+
+import numpy
+
+import paddle
+from paddle.base import core, framework, unique_name
+from paddle.base.framework import Program, Variable, program_guard
+from paddle.base.layer_helper import LayerHelper
+
+_VT = core.VarDesc.VarType
+# (dtype, bytes per element) as 1.x's memory_usage_calc counted them;
+# compared with ==, as Paddle 3.3.1's var.dtype is a paddle.dtype.
+_ELEMENT_BYTES = [(_VT.FP16, 2), (_VT.FP32, 4), (_VT.FP64, 8), (_VT.INT16, 2),
+                  (_VT.INT32, 4), (_VT.INT64, 8), (_VT.BOOL, 1), (_VT.UINT8, 1)]
+
+
+def _element_bytes(dtype):
+    for known, size in _ELEMENT_BYTES:
+        if dtype == known:
+            return size
+    raise KeyError(dtype)
+
+
+def memory_usage(program, batch_size):
+    if not isinstance(program, Program):
+        raise TypeError("Calculating Memory Usage requires Program as its Parameter."
+                        "But you passed in %s" % (type(program)))
+    if batch_size <= 0:
+        raise ValueError("The batch size need to be positive.")
+    block = program.global_block()
+    seen = {"@EMPTY@"}
+    total = 0.0
+    for op in block.ops:
+        for name in op.output_arg_names:
+            if name in seen:
+                continue
+            seen.add(name)
+            var = block.vars[name]
+            if var.desc.type() != _VT.LOD_TENSOR:
+                continue
+            elements, unknown = 1, 0
+            for d in var.shape:
+                if d < 0:
+                    unknown += 1
+                    if unknown > 1:
+                        raise ValueError("Var %s has more than one negtive dim." % name)
+                    elements *= batch_size * -d
+                else:
+                    elements *= d
+            total += elements * _element_bytes(var.dtype)
+    unit = "B"
+    for bigger in ("KB", "MB"):
+        if total <= 1024:
+            break
+        total /= 1024
+        unit = bigger
+    return total * 1.05, total * 1.1, unit
+
+
+def op_freq_statistic(program):
+    if not isinstance(program, Program):
+        raise TypeError("The input type should be Porgram."
+                        "But you passed in %s" % (type(program)))
+    params = {p.name for p in program.blocks[0].all_parameters()}
+    ops = program.global_block().ops
+    single = {}
+    for op in ops:
+        if [n for n in op.output_arg_names if n not in params]:
+            single[op.type] = single.get(op.type, 0) + 1
+    last_writer, fed_by = {}, {}
+    for op in ops:
+        for n in op.input_arg_names:
+            if n in params:
+                continue
+            if n not in last_writer:
+                print("Var's generate op is not found,%s, %s" % (n, op.type))
+            else:
+                fed_by.setdefault(op.type, []).append(last_writer[n])
+        for n in op.output_arg_names:
+            last_writer[n] = op.type
+    pairs = {}
+    for consumer, producers in fed_by.items():
+        for producer in producers:
+            key = "%s->%s" % (producer, consumer)
+            pairs[key] = pairs.get(key, 0) + 1
+
+    def ranked(d):
+        return sorted(d.items(), key=lambda kv: kv[1], reverse=True)
+    return ranked(single), ranked(pairs)
+
+
+def extend_with_decoupled_weight_decay(base_optimizer):
+    if not (isinstance(base_optimizer, type) and
+            issubclass(base_optimizer, paddle.optimizer.Optimizer)):
+        raise TypeError("The input(base_optimizer) should be a derived class of Optimizer.")
+
+    def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None):
+        params_grads = self.backward(loss, startup_program, parameter_list, no_grad_set)
+        coeff = self._decoupled_coeff
+        if isinstance(coeff, float) and coeff == 0.0:
+            raise TypeError("'NoneType' object is not iterable")
+        chosen = [(p, g) for p, g in params_grads if g is not None and (
+            self._decay_fun is None or self._decay_fun(p.name))]
+        scaled = []
+        for p, g in chosen:
+            with p.block.program._optimized_guard([p, g]), framework.name_scope("weight decay"):
+                scaled.append(p * coeff)
+        for (p, g), s in zip(chosen, scaled):
+            with p.block.program._optimized_guard([p, g]), framework.name_scope("weight decay"):
+                paddle.fluid.layers.assign(
+                    paddle.fluid.layers.elementwise_sub(x=p, y=s), output=p)
+        ops = self.apply_optimize(loss, startup_program, params_grads)
+        return ops, params_grads
+
+    class OptimizerWithDecoupledWeightDecay(base_optimizer):
+        def __new__(klass, weight_decay, apply_decay_param_fun=None, **kwargs):
+            if not isinstance(weight_decay, (float, Variable)):
+                raise TypeError("coeff should be float or Variable.")
+            opt = base_optimizer(**kwargs)
+            opt._decoupled_coeff = weight_decay
+            opt._decay_fun = apply_decay_param_fun
+            opt.minimize = types.MethodType(minimize, opt)
+            return opt
+
+    return OptimizerWithDecoupledWeightDecay
+
+
+class EvaluatorEditDistance:
+    """1.x's fluid.evaluator.EditDistance: float32/int64 [1] persistable
+    states `edit_distance_N_<suffix>` the program sums the batch's total
+    distance, sequence count and wrong-sequence count into."""
+
+    def __init__(self, input, label, ignored_tokens=None, **kwargs):
+        layers = paddle.fluid.layers
+        self.helper = LayerHelper("edit_distance", **kwargs)
+        block = self.helper.main_program.current_block()
+        if block.idx != 0:
+            raise ValueError("You can only invoke Evaluator in root block")
+        self.states, self.metrics = [], []
+
+        def state(suffix, dtype):
+            var = block.create_var(name="_".join([unique_name.generate(self.helper.name), suffix]),
+                                   persistable=True, dtype=dtype, shape=[1])
+            self.states.append(var)
+            return var
+        self.total_distance = state("total_distance", "float32")
+        self.seq_num = state("seq_num", "int64")
+        self.instance_error = state("instance_error", "int64")
+        dist, seqs = layers.edit_distance(input=input, label=label, ignored_tokens=ignored_tokens)
+        exact = layers.equal(dist, layers.fill_constant(shape=[1], value=0.0, dtype="float32"))
+        errors = layers.elementwise_sub(
+            x=seqs, y=layers.reduce_sum(layers.cast(x=exact, dtype="int64")))
+        batch_total = layers.reduce_sum(dist)
+        for s, v in ((self.total_distance, batch_total), (self.seq_num, seqs),
+                     (self.instance_error, errors)):
+            layers.sums(input=[s, v], out=s)
+        self.metrics += [batch_total, errors]
+
+    @staticmethod
+    def _clone(block, var):
+        return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype, type=var.type,
+                                lod_level=var.lod_level, persistable=True)
+
+    def reset(self, executor, reset_program=None):
+        layers = paddle.fluid.layers
+        reset_program = reset_program or Program()
+        with program_guard(reset_program):
+            for var in self.states:
+                layers.fill_constant(shape=var.shape, value=0.0, dtype=var.dtype,
+                                     out=self._clone(reset_program.current_block(), var))
+        executor.run(reset_program)
+
+    def eval(self, executor, eval_program=None):
+        layers = paddle.fluid.layers
+        eval_program = eval_program or Program()
+        block = eval_program.current_block()
+        with program_guard(eval_program):
+            total, seqs, wrong = (self._clone(block, s) for s in self.states)
+            seqs = layers.cast(x=seqs, dtype="float32")
+            wrong = layers.cast(x=wrong, dtype="float32")
+            fetched = executor.run(eval_program, fetch_list=[
+                layers.elementwise_div(x=total, y=seqs), layers.elementwise_div(x=wrong, y=seqs)])
+        return numpy.array(fetched[0]), numpy.array(fetched[1])
