@@ -4,9 +4,11 @@ and RGBA (8 bits per band).
 
 An image holds its pixels as bytes, row-major, one byte per band. What
 Pillow 5 (2018) did, fluidc does: `resize` without `resample` is
-NEAREST (Pillow 7 made it BICUBIC), and `ANTIALIAS` is LANCZOS. Other
-modes ("1", "P", "I", "F", ...), `thumbnail`, `paste`, `filter` and
-`ImageEnhance` are not there: using them raises an error that says so.
+NEAREST (Pillow 7 made it BICUBIC), and `ANTIALIAS` is LANCZOS. `blend`
+is Pillow's (its C arithmetic in float32), and `PIL.ImageEnhance`'s
+Brightness, Contrast and Color are over it. Other modes ("1", "P", "I",
+"F", ...), `thumbnail`, `paste`, `filter` (so ImageEnhance.Sharpness) are
+not there: using them raises an error that says so.
 """
 import builtins as _builtins
 import io as _io
@@ -286,6 +288,26 @@ def new(mode, size, color=0):
     if len(color) != b:
         raise ValueError("color must be an int or a tuple of %d ints for mode %s" % (b, mode))
     return Image(mode, size, bytes(color) * (int(size[0]) * int(size[1])))
+
+
+def blend(im1, im2, alpha):
+    """`im1 * (1 - alpha) + im2 * alpha` per byte, as Pillow's C blend
+    computes it (in float32, truncated; clipped to 0..255 when `alpha` is
+    outside [0, 1]); the images must have one mode and size."""
+    import numpy as np
+    if im1.mode != im2.mode or im1.size != im2.size:
+        raise ValueError("images do not match")
+    alpha = float(alpha)
+    if alpha == 0.0:
+        return im1.copy()
+    if alpha == 1.0:
+        return im2.copy()
+    a = np.frombuffer(im1._data, dtype=np.uint8).astype(np.float32)
+    b = np.frombuffer(im2._data, dtype=np.uint8).astype(np.float32)
+    out = a + np.float32(alpha) * (b - a)
+    if not 0.0 <= alpha <= 1.0:
+        out = np.clip(out, 0.0, 255.0)
+    return Image(im1.mode, im1.size, out.astype(np.uint8).tobytes())
 
 
 def fromarray(obj, mode=None):

@@ -3052,6 +3052,55 @@ def fromfile(file, dtype=float64, count=-1, sep="", offset=0, like=None):
     return array(values, dtype)
 
 
+def _text_number(token, kind):
+    """One number of `fromstring`'s text, as numpy's text parser reads it
+    for a dtype of `kind` (None where numpy stops: unmatched data)."""
+    t = token.strip()
+    digits = t[1:] if t[:1] in ("+", "-") else t
+    if kind in "iu":
+        return _builtins.int(t) if digits.isdigit() else None
+    if "_" in t or not digits or digits[:1] not in "0123456789.iInN":
+        return None
+    try:
+        value = _builtins.float(t)
+    except ValueError:
+        return None
+    return value != 0 if kind == "b" else value
+
+
+def fromstring(string, dtype=float64, count=-1, *, sep, like=None):
+    """An array of the numbers written in `string`, separated by `sep`
+    (any whitespace if `sep` is blank; whitespace around it is ignored).
+    numpy 2 removed the binary mode (`sep=""`)."""
+    if sep == "":
+        raise ValueError("The binary mode of fromstring is removed, use frombuffer instead")
+    if isinstance(string, _builtins.bytes):
+        string = string.decode("latin1")
+    dt = _dtype_name(dtype)
+    kind = _DTYPE_INFO[dt][0] if dt in _DTYPE_INFO else "U"
+    if kind not in "biuf":
+        raise NotImplementedError("fromstring reads numbers into bool, integer or float "
+                                  "arrays, not %s" % dt)
+    if sep.strip() == "":
+        tokens = string.split()
+    else:
+        tokens = [t.strip() for t in string.split(sep.strip())]
+        # a separator may end the text
+        if tokens and tokens[-1] == "":
+            tokens.pop()
+    values = []
+    for t in tokens:
+        v = _text_number(t, kind)
+        if v is None:
+            raise ValueError("string or file could not be read to its end due to unmatched data")
+        values.append(v)
+    if count >= 0:
+        if count > len(values):
+            raise ValueError("string is smaller than requested size")
+        values = values[:count]
+    return array(values, dt)
+
+
 def loadtxt(fname, dtype=float64, comments="#", delimiter=None, converters=None, skiprows=0,
             usecols=None, unpack=False, ndmin=0, encoding=None, max_rows=None, **kwargs):
     if hasattr(fname, "read"):

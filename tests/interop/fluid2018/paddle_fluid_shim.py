@@ -6141,6 +6141,9 @@ _LAYER_HOMES = {
         "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
         "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "image_resize",
         "resize_bilinear", "resize_nearest", "image_resize_short",
+        # imported by 1.x's nn.py from tensor.py (concat 1.0, assign 1.3,
+        # fill_constant 1.5, zeros 1.6)
+        "concat", "assign", "fill_constant", "zeros",
     ),
     "tensor": (
         "create_tensor", "create_parameter", "create_global_var", "cast", "concat", "sums",
@@ -7120,6 +7123,7 @@ def _install_1x_more(fluid, layers):
                              pprint_block_codes=_pprint_block_codes,
                              draw_block_graphviz=_draw_block_graphviz)
     fluid.io.get_inference_program = _get_inference_program
+    _install_1x_small_helpers(fluid)
     fluid.op = _module("paddle.fluid.op", Operator=_OperatorFactory())
     fluid.nets.scaled_dot_product_attention = _scaled_dot_product_attention
     fluid.nets.glu = _glu
@@ -7128,6 +7132,64 @@ def _install_1x_more(fluid, layers):
     fluid.cpu_places = paddle.static.cpu_places  # 1.5's
     if not hasattr(fluid, "CUDAPlace"):
         fluid.CUDAPlace = paddle.CUDAPlace
+
+
+def _clone_var_in_block_1x(block, var):
+    """1.x io.py's helper: a persistable variable of `block` declared as `var`."""
+    if var.desc.type() == core.VarDesc.VarType.DENSE_TENSOR:
+        return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype,
+                                type=var.type, lod_level=var.lod_level, persistable=True)
+    return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype,
+                            type=var.type, persistable=True)
+
+
+def _get_parameter_value(para, executor):
+    """1.0-1.5's fluid.io.get_parameter_value: runs a program that only
+    fetches the parameter."""
+    assert static_io.is_parameter(para)
+    get_program = Program()
+    new_var = _clone_var_in_block_1x(get_program.global_block(), para)
+    return executor.run(get_program, feed={}, fetch_list=[new_var])[0]
+
+
+def _get_parameter_value_by_name(name, executor, program=None):
+    if program is None:
+        program = framework.default_main_program()
+    return _get_parameter_value(program.global_block().var(name), executor)
+
+
+def _as_lodtensor(data, place):
+    """1.0-1.6's fluid.executor._as_lodtensor (Paddle 3.3.1's takes a list
+    too)."""
+    if isinstance(data, list):
+        raise RuntimeError("Some of your feed data hold LoD information. "
+                           "                They can not be completely cast from a list of Python "
+                           "                ndarray to LoDTensor. Please convert data to LoDTensor "
+                           "                directly before feeding the data."
+                           "                ")
+    tensor = core.DenseTensor()
+    tensor.set(data, place)
+    return tensor
+
+
+def _install_1x_small_helpers(fluid):
+    """io.get_parameter_value(_by_name), executor._as_lodtensor,
+    framework's special names, default_scope_funcs and
+    distribute_transpiler.slice_variable: 1.x's, Paddle 3.3.1's where it
+    still has them."""
+    import importlib
+    fluid.io.get_parameter_value = _get_parameter_value
+    fluid.io.get_parameter_value_by_name = _get_parameter_value_by_name
+    fluid.executor._as_lodtensor = _as_lodtensor
+    for name in ("EMPTY_VAR_NAME", "TEMP_VAR_NAME", "GRAD_VAR_SUFFIX", "ZERO_VAR_SUFFIX",
+                 "CONTROL_DEP_VAR_PREFIX"):
+        setattr(fluid.framework, name, getattr(framework, name))
+    scope_funcs = importlib.import_module("paddle.base.default_scope_funcs")
+    fluid.default_scope_funcs = scope_funcs
+    sys.modules["paddle.fluid.default_scope_funcs"] = scope_funcs
+    dist = importlib.import_module("paddle.distributed.transpiler.distribute_transpiler")
+    fluid.transpiler.distribute_transpiler = _module(
+        "paddle.fluid.transpiler.distribute_transpiler", slice_variable=dist.slice_variable)
 
 
 # ---------------------------------------------------------------- readers (1.x)

@@ -139,6 +139,27 @@ def has_op(op_type):
     return _fluidc.has_op(op_type)
 
 
+# 1.x's names of the special variables (framework/operator.h, ir/node.h).
+def kEmptyVarName():
+    return "@EMPTY@"
+
+
+def kTempVarName():
+    return "@TEMP@"
+
+
+def kGradVarSuffix():
+    return "@GRAD"
+
+
+def kZeroVarSuffix():
+    return "@ZERO"
+
+
+def kControlDepVarName():
+    return "__control_var"
+
+
 class _OpRole(object):
     """1.x's `OpRole`: what an op's `op_role` attribute says it does."""
     Forward = 0

@@ -47,6 +47,20 @@ def scope_guard(scope):
         _switch_scope(old)
 
 
+def _as_lodtensor(data, place):
+    """1.0-1.6's: a LoDTensor holding a copy of the numpy array `data` on
+    `place` (no LoD: a list, data with LoD, is refused)."""
+    if isinstance(data, list):
+        raise RuntimeError("Some of your feed data hold LoD information. "
+                           "                They can not be completely cast from a list of Python "
+                           "                ndarray to LoDTensor. Please convert data to LoDTensor "
+                           "                directly before feeding the data."
+                           "                ")
+    tensor = core.LoDTensor()
+    tensor.set(data, place)
+    return tensor
+
+
 def _fetch_var(name, scope=None, return_numpy=True):
     """The value the scope holds for variable `name`."""
     if isinstance(name, framework.Variable):

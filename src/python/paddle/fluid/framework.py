@@ -82,7 +82,11 @@ def dtype_is_floating(dtype):
     return _dtype_number(dtype) in (4, 5, 6, 22)
 
 
-GRAD_VAR_SUFFIX = "@GRAD"
+EMPTY_VAR_NAME = core.kEmptyVarName()
+TEMP_VAR_NAME = core.kTempVarName()
+GRAD_VAR_SUFFIX = core.kGradVarSuffix()
+ZERO_VAR_SUFFIX = core.kZeroVarSuffix()
+CONTROL_DEP_VAR_PREFIX = core.kControlDepVarName()
 
 
 def grad_var_name(var_name):
@@ -233,6 +237,43 @@ def _current_expected_place():
     return core.CPUPlace()
 
 
+def _check_redeclared(block, name, kind, shape, dtype, lod_level, persistable):
+    """1.x's Variable.__init__ on a name the block already declares: the
+    type, and the shape, dtype, LoD level and persistable flag given, must
+    be the declared ones (else ValueError, 1.x's messages)."""
+    def get(field):
+        return block.program.desc.var_get(block.idx, name, field)
+    old = get("type")
+    if old != kind:
+        raise ValueError("Variable {0} has been created before. The previous type is {1}; "
+                         "the new type is {2}. They are not matched".format(
+                             name, core._var_type_of(old), core._var_type_of(kind)))
+    if shape is not None:
+        old = tuple(get("shape") or ())
+        if tuple(shape) != old:
+            raise ValueError("Variable {0} has been created before. the previous shape is {1}; "
+                             "the new shape is {2}. They are not matched.".format(
+                                 name, old, tuple(shape)))
+    if dtype is not None:
+        old = get("dtype")
+        if old is not None and old != dtype:
+            raise ValueError("Variable {0} has been created before. The previous data type is "
+                             "{1}; the new data type is {2}. They are not matched.".format(
+                                 name, core._var_type_of(old), core._var_type_of(dtype)))
+    if lod_level is not None:
+        old = get("lod_level")
+        if old is not None and old != lod_level:
+            raise ValueError("Variable {0} has been created before. The previous lod_level is "
+                             "{1}; the new lod_level is {2}. They are not matched".format(
+                                 name, old, lod_level))
+    if persistable is not None:
+        old = bool(get("persistable"))
+        if old != bool(persistable):
+            raise ValueError("Variable {0} has been created before.The previous persistable is "
+                             "{1}; the new persistable is {2}. They are not matched".format(
+                                 name, old, persistable))
+
+
 class Variable(object):
     """A variable of a block: a name and its declaration in the program.
 
@@ -257,6 +298,8 @@ class Variable(object):
             dtype = dtype.value if dtype.__class__ is _VARTYPE else _dtype_number(dtype)
         if shape is not None:
             shape = [(-1 if d is None else int(d)) for d in shape]
+        if block.program.desc.var_has(block.idx, name):
+            _check_redeclared(block, name, kind, shape, dtype, lod_level, persistable)
         block.program.desc.var_create(
             block.idx, name, kind, dtype, shape, lod_level, persistable, stop_gradient,
             need_check_feed, kwargs.get("_is_parameter"), capacity)

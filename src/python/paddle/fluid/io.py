@@ -381,3 +381,33 @@ def get_inference_program(target_vars, main_program=None):
             targets.append(var)
     pruned_program = main_program._prune(targets=targets)
     return pruned_program._inference_optimize()
+
+
+def _clone_var_in_block_(block, var):
+    """A persistable variable of `block` named, shaped and typed as `var`
+    (1.x's helper: what a one-variable program fetches from the scope)."""
+    assert isinstance(var, Variable)
+    if int(var.type) == int(VarType.LOD_TENSOR):
+        return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype,
+                                type=var.type, lod_level=var.lod_level, persistable=True)
+    return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype,
+                            type=var.type, persistable=True)
+
+
+def get_parameter_value(para, executor):
+    """1.0-1.5's: the value (a numpy array) the executor's scope holds for
+    the parameter `para`, fetched by running a program that only names it."""
+    assert is_parameter(para)
+    get_program = Program()
+    block = get_program.global_block()
+    new_var = _clone_var_in_block_(block, para)
+    return executor.run(get_program, feed={}, fetch_list=[new_var])[0]
+
+
+def get_parameter_value_by_name(name, executor, program=None):
+    """1.0-1.5's: `get_parameter_value` of the parameter `name` of
+    `program`'s global block (the default main program by default)."""
+    if program is None:
+        program = framework.default_main_program()
+    var = program.global_block().var(name)
+    return get_parameter_value(var, executor)

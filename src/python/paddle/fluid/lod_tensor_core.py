@@ -363,14 +363,22 @@ class Scope(object):
         self._vars = set()
         self._arrays = {}
         self._feed_fetch = {}
+        # 1.x's scope tree: `new_scope()` makes a kid, whose `find_var`
+        # searches its parents too.
+        self._parent = None
+        self._kids = []
 
     def find_var(self, name):
-        """The scope's variable `name`, or None if it holds none."""
+        """The variable `name` of the scope or, failing that, of its
+        nearest parent that holds one; None if none does."""
         if not isinstance(name, str):
             raise TypeError("find_var() takes a variable name (str), not %s" % type(name).__name__)
-        if not self._session.holds(name) and name not in self._vars:
-            return None
-        return _ScopeVar(self, name)
+        scope = self
+        while scope is not None:
+            if scope._session.holds(name) or name in scope._vars:
+                return _ScopeVar(scope, name)
+            scope = scope._parent
+        return None
 
     def var(self, name):
         """The scope's variable `name`, made if the scope holds none."""
@@ -380,10 +388,16 @@ class Scope(object):
         return _ScopeVar(self, name)
 
     def new_scope(self):
-        return Scope()
+        """A kid scope: its own variables, and its parents' through
+        `find_var`."""
+        kid = Scope()
+        kid._parent = self
+        self._kids.append(kid)
+        return kid
 
     def drop_kids(self):
-        pass
+        """Forgets the kid scopes (1.x deleted them)."""
+        self._kids = []
 
     def local_var_names(self):
         return sorted(set(self._session.names()) | self._vars)
@@ -429,3 +443,9 @@ def get_fetch_variable(scope, var_name, index):
                                     "but received index:%d >= fetch_outputs.size():%d."
                                     % (index, len(items)))
     return items[index]
+
+
+# 1.x's classes were pybind's, in paddle.fluid.core: `type(t)` printed
+# `<class 'paddle.fluid.core.LoDTensor'>`.
+LoDTensor.__module__ = "paddle.fluid.core"
+LoDTensorArray.__module__ = "paddle.fluid.core"

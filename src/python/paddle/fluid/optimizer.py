@@ -73,17 +73,27 @@ class Optimizer(object):
         self.regularization = regularization
         self._grad_clip = grad_clip
         self._name = name
+        # 1.x's {program: its learning-rate variable}; a Variable learning
+        # rate belongs to the main program of the optimizer's construction.
         self._learning_rate_map = {}
+        if isinstance(learning_rate, Variable):
+            self._learning_rate_map[framework.default_main_program()] = learning_rate
         # 1.x's: {accumulator name: {parameter name: its variable}}.
         self._accumulators = collections.defaultdict(dict)
         self.helper = None
 
-    # The learning rate.
-    def _global_learning_rate(self, program, startup):
+    def _global_learning_rate(self, program=None):
+        """1.x's: the learning-rate variable of `program` (default: the
+        default main program), or None before minimize() created it."""
+        if program is None:
+            program = framework.default_main_program()
+        return self._learning_rate_map.get(program, None)
+
+    # The learning rate, created in `program` and `startup` on first use.
+    def _create_global_learning_rate(self, program, startup):
         if isinstance(self._learning_rate, Variable):
             return self._learning_rate
-        key = id(program)
-        lr = self._learning_rate_map.get(key)
+        lr = self._learning_rate_map.get(program)
         if lr is None:
             name = unique_name.generate("learning_rate")
             lr = program.global_block().create_var(
@@ -95,7 +105,7 @@ class Optimizer(object):
                 attrs={"shape": [], "dtype": 5, "value": float(self._learning_rate),
                        "str_value": _str_float(self._learning_rate), "force_cpu": False,
                        "op_device": ""})
-            self._learning_rate_map[key] = lr
+            self._learning_rate_map[program] = lr
         return lr
 
     def _param_learning_rate(self, param, lr):
@@ -240,7 +250,7 @@ class Optimizer(object):
         pairs = [pg for pg, _ in kept]
         block = program.global_block()
         start = block.desc.op_count(block.idx)
-        lr = self._global_learning_rate(program, startup_program)
+        lr = self._create_global_learning_rate(program, startup_program)
         accs = [self._create_accumulators(program, startup_program, p) for p, _ in pairs]
         for (p, g), acc, (_, l2) in zip(pairs, accs, kept):
             with name_scope("optimizer"):

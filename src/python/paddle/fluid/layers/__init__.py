@@ -75,6 +75,7 @@ for _name in ("relu", "log", "sign", "logical_and", "logical_or", "logical_xor",
               "logical_not", "autoincreased_step_counter", "dynamic_lstm", "dynamic_gru",
               "dynamic_lstmp",
               "gru_unit", "lstm_unit", "sequence_conv", "sequence_pool", "sequence_softmax",
-              "sequence_expand", "sequence_first_step", "sequence_last_step", "lod_reset"):
+              "sequence_expand", "sequence_first_step", "sequence_last_step", "lod_reset",
+              "square", "equal"):
     setattr(nn, _name, globals()[_name])
 del _name

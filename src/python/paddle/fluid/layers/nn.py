@@ -14,6 +14,10 @@ from ..param_attr import ParamAttr
 from .manipulation import (expand, flatten, gather, pad, reshape, shape, slice, split,  # noqa: F401
                            squeeze, stack, transpose, unsqueeze, unstack)
 from .ctc import ctc_greedy_decoder, edit_distance, warpctc  # noqa: F401
+# 1.x's nn.py imported these from tensor.py (concat 1.0, assign 1.3,
+# fill_constant 1.5, zeros 1.6); scripts reached them as `layers.nn.concat`.
+from .tensor import assign, concat, fill_constant, zeros  # noqa: F401
+from .. import unique_name  # noqa: F401
 
 __all__ = [
     "fc", "mean", "mul", "matmul", "softmax", "square_error_cost", "cross_entropy",
