@@ -1,7 +1,8 @@
 """The SSD-style detection layers of 1.x's `layers/detection.py`: prior
 boxes and anchors over feature maps, SSD's multibox head, box coding,
 IoU, clipping, multi-class NMS and SSD's detection output; SSD's matching
-of predictions to ground truth (`bipartite_match`, `target_assign`). Each
+of predictions to ground truth (`bipartite_match`, `target_assign`) and
+the mAP of detections (`detection_map`). Each
 appends the ops 1.x's layer appended, with its attributes; the boxes
 they make are constants of the feature maps' shapes (stop_gradient), as
 in 1.x."""
@@ -26,6 +27,7 @@ __all__ = [
     "bipartite_match",
     "target_assign",
     "ssd_loss",
+    "detection_map",
 ]
 
 
@@ -509,3 +511,37 @@ def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=No
         normalizer = nn.reduce_sum(target_loc_weight)
         loss = loss / normalizer
     return loss
+
+
+def detection_map(detect_res, label, class_num, background_label=0, overlap_threshold=0.3,
+                  evaluate_difficult=True, has_state=None, input_states=None, out_states=None,
+                  ap_version='integral'):
+    """The mean average precision of `detect_res` ([label, score, xmin,
+    ymin, xmax, ymax] rows, one LoD sequence per image) against `label`
+    ([label, difficult, box] or [label, box] rows), 'integral' or
+    '11point' (1.x's layer). `input_states` (pos_count, true_pos,
+    false_pos) are added in when `has_state` holds a non-zero int; the
+    sums go to `out_states` (new variables by default)."""
+    helper = LayerHelper("detection_map", **locals())
+
+    def __create_var(type):
+        return helper.create_variable_for_type_inference(dtype=type)
+
+    map_out = __create_var('float32')
+    accum_pos_count_out = out_states[0] if out_states else __create_var('int32')
+    accum_true_pos_out = out_states[1] if out_states else __create_var('float32')
+    accum_false_pos_out = out_states[2] if out_states else __create_var('float32')
+
+    pos_count = input_states[0] if input_states else None
+    true_pos = input_states[1] if input_states else None
+    false_pos = input_states[2] if input_states else None
+
+    helper.append_op(
+        type="detection_map",
+        inputs={'Label': label, 'DetectRes': detect_res, 'HasState': has_state,
+                'PosCount': pos_count, 'TruePos': true_pos, 'FalsePos': false_pos},
+        outputs={'MAP': map_out, 'AccumPosCount': accum_pos_count_out,
+                 'AccumTruePos': accum_true_pos_out, 'AccumFalsePos': accum_false_pos_out},
+        attrs={'overlap_threshold': overlap_threshold, 'evaluate_difficult': evaluate_difficult,
+               'ap_type': ap_version, 'class_num': class_num})
+    return map_out
