@@ -2,7 +2,8 @@
 //! kernels compute them (`operators/detection/`), in the input's
 //! precision with the C++ kernels' `float`/`double` intermediates:
 //! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
-//! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`).
+//! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`),
+//! `yolo_box` (1.6's).
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -22,6 +23,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("box_clip", box_clip);
     r.add("multiclass_nms", multiclass_nms);
     r.add("multiclass_nms2", multiclass_nms);
+    r.add("yolo_box", yolo_box);
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).
@@ -1088,4 +1090,176 @@ fn jaccard<T: Real>(b1: &[T; 4], b2: &[T; 4], normalized: bool) -> T {
     let norm = if normalized { T::zero() } else { T::one() };
     let inter = (ixmax - ixmin + norm) * (iymax - iymin + norm);
     inter / (bbox_area(b1, normalized) + bbox_area(b2, normalized) - inter)
+}
+
+/// `yolo_box` (1.6's kernel): for each image, anchor and cell of `X`
+/// `[N, A (5 + C), H, W]` whose objectness sigmoid reaches `conf_thresh`,
+/// the box (centre from the cell and the sigmoids of tx, ty; size from
+/// the anchor and exp(tw), exp(th); in `ImgSize`'s pixels, clipped to the
+/// image) and the class scores (objectness x class sigmoid); zeros
+/// elsewhere. As 1.6, the grid and input sizes are taken from `H` for
+/// both axes. `clip_bbox` and `scale_x_y` (Paddle 2's) are honoured;
+/// `iou_aware` is refused.
+fn yolo_box(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, size) = (l.input("X")?, l.input("ImgSize")?);
+    let (boxes, scores) = (l.output("Boxes")?, l.output("Scores")?);
+    let anchors = l.ints("anchors")?.unwrap_or_default();
+    let classes = l.int("class_num")?;
+    let thresh = l.float("conf_thresh")?;
+    let ratio = l.int("downsample_ratio")?;
+    let clip = l.bool_or("clip_bbox", true)?;
+    let scale = l.float_or("scale_x_y", 1.0)? as f32;
+    if l.bool_or("iou_aware", false)? {
+        return Err(KernelError::Unsupported(
+            "yolo_box: iou_aware (Paddle 2's) is not supported; 1.x's yolo_box had none".into(),
+        ));
+    }
+    if anchors.is_empty() || !anchors.len().is_multiple_of(2) || classes <= 0 {
+        return Err(KernelError::Attribute(format!(
+            "yolo_box: anchors must be (width, height) pairs and class_num positive, not {anchors:?} and {classes}"
+        )));
+    }
+    let classes = classes as usize;
+    compute(move |s| {
+        let (xt, st) = (s.tensor(&x)?, s.tensor(&size)?);
+        let dtype = float_dtype("yolo_box", &xt)?;
+        let [n, c, h, w] = *xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "Input(X) should be a 4-D tensor, not {:?}",
+                xt.shape()
+            )));
+        };
+        let an = anchors.len() / 2;
+        let (n, h, w) = (n as usize, h as usize, w as usize);
+        if c as usize != an * (5 + classes) {
+            return Err(KernelError::Shape(format!(
+                "Input(X) dim[1] should be equal to (anchor_number * (5 + class_num)) = {}, not {c}",
+                an * (5 + classes)
+            )));
+        }
+        let Some(sizes) = st.values::<i32>() else {
+            return Err(KernelError::Dtype(format!(
+                "yolo_box: ImgSize must be int32, it is {}",
+                crate::tensor::dtype_name(st.dtype())
+            )));
+        };
+        if sizes.len() != 2 * n {
+            return Err(KernelError::Shape(format!(
+                "Input(ImgSize) should be [N, 2] for N = {n}, its dims are {:?}",
+                st.shape()
+            )));
+        }
+        let sizes = sizes.to_vec();
+        let xv = f64s(&xt, "yolo_box")?.into_owned();
+        drop((xt, st));
+        let a = Yolo {
+            anchors: &anchors,
+            classes,
+            thresh,
+            input_size: ratio * h as i64,
+            clip,
+            scale,
+        };
+        let (bv, sv) = match dtype {
+            VarKind::Fp32 => a.decode::<f32>(&xv, &sizes, n, h, w),
+            _ => a.decode::<f64>(&xv, &sizes, n, h, w),
+        };
+        let count = (an * h * w) as i64;
+        s.set_tensor(&boxes, float::tensor(dtype, &[n as i64, count, 4], bv)?);
+        s.set_tensor(
+            &scores,
+            float::tensor(dtype, &[n as i64, count, classes as i64], sv)?,
+        );
+        Ok(())
+    })
+}
+
+/// `yolo_box`'s settings.
+struct Yolo<'a> {
+    anchors: &'a [i64],
+    classes: usize,
+    thresh: f64,
+    input_size: i64,
+    clip: bool,
+    scale: f32,
+}
+
+/// 1.x's `sigmoid<T>`: `1.0 / (1.0 + exp(-x))` in double, `exp` in `T`.
+fn yolo_sigmoid<T: Real>(x: T) -> T {
+    T::of(1.0 / (1.0 + (-x).exp().to_f64()))
+}
+
+impl Yolo<'_> {
+    /// The boxes `[N, A H W, 4]` and scores `[N, A H W, C]`, in `T`.
+    fn decode<T: Real>(
+        &self,
+        x: &[f64],
+        sizes: &[i32],
+        n: usize,
+        h: usize,
+        w: usize,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let (an, cls) = (self.anchors.len() / 2, self.classes);
+        let stride = h * w;
+        let an_stride = (cls + 5) * stride;
+        let count = an * stride;
+        let mut boxes = vec![0.0; n * count * 4];
+        let mut scores = vec![0.0; n * count * cls];
+        let at = |v: usize| T::of(x[v]);
+        let (scale, bias) = (
+            T::of(f64::from(self.scale)),
+            T::of(f64::from(-0.5f32 * (self.scale - 1.0))),
+        );
+        let thresh = T::of(self.thresh);
+        for i in 0..n {
+            let (ih, iw) = (
+                T::of(f64::from(sizes[2 * i])),
+                T::of(f64::from(sizes[2 * i + 1])),
+            );
+            for j in 0..an {
+                for k in 0..h {
+                    for c in 0..w {
+                        let cell = k * w + c;
+                        let entry = |e: usize| (i * an + j) * an_stride + e * stride + cell;
+                        let conf = yolo_sigmoid(at(entry(4)));
+                        if conf < thresh {
+                            continue;
+                        }
+                        let grid = T::of(h as f64);
+                        let input = T::of(self.input_size as f64);
+                        let b0 = entry(0);
+                        let cx =
+                            (T::of(c as f64) + yolo_sigmoid(at(b0)) * scale + bias) * iw / grid;
+                        let cy = (T::of(k as f64) + yolo_sigmoid(at(b0 + stride)) * scale + bias)
+                            * ih
+                            / grid;
+                        let bw = at(b0 + 2 * stride).exp() * T::of(self.anchors[2 * j] as f64) * iw
+                            / input;
+                        let bh =
+                            at(b0 + 3 * stride).exp() * T::of(self.anchors[2 * j + 1] as f64) * ih
+                                / input;
+                        let two = T::of(2.0);
+                        let mut b = [cx - bw / two, cy - bh / two, cx + bw / two, cy + bh / two];
+                        if self.clip {
+                            let (xmax, ymax) = (iw - T::one(), ih - T::one());
+                            b[0] = if b[0] > T::zero() { b[0] } else { T::zero() };
+                            b[1] = if b[1] > T::zero() { b[1] } else { T::zero() };
+                            b[2] = if b[2] < xmax { b[2] } else { xmax };
+                            b[3] = if b[3] < ymax { b[3] } else { ymax };
+                        }
+                        let place = i * count + j * stride + cell;
+                        for (o, v) in boxes[place * 4..place * 4 + 4].iter_mut().zip(b) {
+                            *o = v.to_f64();
+                        }
+                        let label = entry(5);
+                        for m in 0..cls {
+                            let v = conf * yolo_sigmoid(at(label + m * stride));
+                            scores[place * cls + m] = v.to_f64();
+                        }
+                    }
+                }
+            }
+        }
+        (boxes, scores)
+    }
 }

@@ -8,13 +8,15 @@ static programs:
 - `MetricDetectionMAP` (fluid.metrics.DetectionMAP, 1.2-1.x) and
   `EvaluatorDetectionMAP` (fluid.evaluator.DetectionMAP): the two
   detection_maps of 1.x's, the batch's and the accumulating one, with the
-  int32 `has_state` flag the program sets to 1 and `reset` to 0."""
+  int32 `has_state` flag the program sets to 1 and `reset` to 0;
+- `yolo_box` (1.6's layer) on Paddle 3.3.1's op, its attributes past
+  1.6's left at their defaults."""
 
 import numpy
 
 import paddle
 from paddle.base import core, unique_name
-from paddle.base.framework import Program, program_guard
+from paddle.base.framework import Program, Variable, program_guard
 from paddle.nn.initializer import Constant
 from paddle.base.layer_helper import LayerHelper
 
@@ -233,3 +235,25 @@ class EvaluatorDetectionMAP(_DetectionMAP):
         self._build(input, label, class_num, background_label, overlap_threshold,
                     evaluate_difficult, ap_version,
                     lambda: unique_name.generate(".".join([self.helper.name, "tmp"])))
+
+
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, name=None):
+    for ok, message in ((isinstance(x, Variable), "Input x of yolo_box must be Variable"),
+                        (isinstance(img_size, Variable),
+                         "Input img_size of yolo_box must be Variable"),
+                        (isinstance(anchors, (list, tuple)),
+                         "Attr anchors of yolo_box must be list or tuple"),
+                        (isinstance(class_num, int),
+                         "Attr class_num of yolo_box must be an integer"),
+                        (isinstance(conf_thresh, float),
+                         "Attr ignore_thresh of yolo_box must be a float number")):
+        if not ok:
+            raise TypeError(message)
+    helper = LayerHelper("yolo_box")
+    boxes = helper.create_variable_for_type_inference(dtype=x.dtype)
+    scores = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="yolo_box", inputs={"X": x, "ImgSize": img_size},
+                     outputs={"Boxes": boxes, "Scores": scores},
+                     attrs={"anchors": list(anchors), "class_num": class_num,
+                            "conf_thresh": conf_thresh, "downsample_ratio": downsample_ratio})
+    return boxes, scores

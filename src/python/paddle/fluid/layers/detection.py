@@ -28,6 +28,7 @@ __all__ = [
     "target_assign",
     "ssd_loss",
     "detection_map",
+    "yolo_box",
 ]
 
 
@@ -545,3 +546,32 @@ def detection_map(detect_res, label, class_num, background_label=0, overlap_thre
         attrs={'overlap_threshold': overlap_threshold, 'evaluate_difficult': evaluate_difficult,
                'ap_type': ap_version, 'class_num': class_num})
     return map_out
+
+
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, name=None):
+    """YOLOv3's boxes and class scores from the head `x` [N, A (5 +
+    class_num), H, W] (1.6's layer): `(boxes, scores)`, [N, A H W, 4] in
+    the pixels of `img_size` (int32 [N, 2], height and width) and [N, A H
+    W, class_num]; zeros where the objectness is below `conf_thresh`."""
+    helper = LayerHelper('yolo_box', **locals())
+    if not isinstance(x, Variable):
+        raise TypeError("Input x of yolo_box must be Variable")
+    if not isinstance(img_size, Variable):
+        raise TypeError("Input img_size of yolo_box must be Variable")
+    if not isinstance(anchors, list) and not isinstance(anchors, tuple):
+        raise TypeError("Attr anchors of yolo_box must be list or tuple")
+    if not isinstance(class_num, int):
+        raise TypeError("Attr class_num of yolo_box must be an integer")
+    if not isinstance(conf_thresh, float):
+        raise TypeError("Attr ignore_thresh of yolo_box must be a float number")
+    boxes = helper.create_variable_for_type_inference(dtype=x.dtype)
+    scores = helper.create_variable_for_type_inference(dtype=x.dtype)
+    attrs = {
+        "anchors": anchors,
+        "class_num": class_num,
+        "conf_thresh": conf_thresh,
+        "downsample_ratio": downsample_ratio,
+    }
+    helper.append_op(type='yolo_box', inputs={"X": x, "ImgSize": img_size},
+                     outputs={'Boxes': boxes, 'Scores': scores}, attrs=attrs)
+    return boxes, scores
