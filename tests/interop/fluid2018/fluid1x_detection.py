@@ -9,8 +9,8 @@ static programs:
   `EvaluatorDetectionMAP` (fluid.evaluator.DetectionMAP): the two
   detection_maps of 1.x's, the batch's and the accumulating one, with the
   int32 `has_state` flag the program sets to 1 and `reset` to 0;
-- `yolo_box` (1.6's layer) on Paddle 3.3.1's op, its attributes past
-  1.6's left at their defaults."""
+- `yolo_box` and `yolov3_loss` (1.6's layers) on Paddle 3.3.1's ops,
+  their attributes past 1.6's left at their defaults."""
 
 import numpy
 
@@ -257,3 +257,21 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, nam
                      attrs={"anchors": list(anchors), "class_num": class_num,
                             "conf_thresh": conf_thresh, "downsample_ratio": downsample_ratio})
     return boxes, scores
+
+
+def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thresh,
+                downsample_ratio, gt_score=None, use_label_smooth=True, name=None):
+    helper = LayerHelper("yolov3_loss")
+    loss = helper.create_variable_for_type_inference(dtype=x.dtype)
+    obj = helper.create_variable_for_type_inference(dtype=x.dtype)
+    match = helper.create_variable_for_type_inference(dtype="int32")
+    inputs = {"X": x, "GTBox": gt_box, "GTLabel": gt_label}
+    if gt_score is not None:
+        inputs["GTScore"] = gt_score
+    helper.append_op(type="yolov3_loss", inputs=inputs,
+                     outputs={"Loss": loss, "ObjectnessMask": obj, "GTMatchMask": match},
+                     attrs={"anchors": list(anchors), "anchor_mask": list(anchor_mask),
+                            "class_num": class_num, "ignore_thresh": ignore_thresh,
+                            "downsample_ratio": downsample_ratio,
+                            "use_label_smooth": use_label_smooth})
+    return loss

@@ -29,6 +29,7 @@ __all__ = [
     "ssd_loss",
     "detection_map",
     "yolo_box",
+    "yolov3_loss",
 ]
 
 
@@ -575,3 +576,53 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, nam
     helper.append_op(type='yolo_box', inputs={"X": x, "ImgSize": img_size},
                      outputs={'Boxes': boxes, 'Scores': scores}, attrs=attrs)
     return boxes, scores
+
+
+def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thresh,
+                downsample_ratio, gt_score=None, use_label_smooth=True, name=None):
+    """YOLOv3's loss of the head `x` [N, len(anchor_mask) (5 + class_num),
+    H, H] against `gt_box` [N, B, 4] (centre x, y and width, height, as
+    fractions of the image; empty boxes have zero size), int32 `gt_label`
+    [N, B] and `gt_score` [N, B] (1 when None), one value per image [N]
+    (1.6's layer)."""
+    helper = LayerHelper('yolov3_loss', **locals())
+    if not isinstance(x, Variable):
+        raise TypeError("Input x of yolov3_loss must be Variable")
+    if not isinstance(gt_box, Variable):
+        raise TypeError("Input gtbox of yolov3_loss must be Variable")
+    if not isinstance(gt_label, Variable):
+        raise TypeError("Input gtlabel of yolov3_loss must be Variable")
+    if gt_score is not None and not isinstance(gt_score, Variable):
+        raise TypeError("Input gtscore of yolov3_loss must be Variable")
+    if not isinstance(anchors, list) and not isinstance(anchors, tuple):
+        raise TypeError("Attr anchors of yolov3_loss must be list or tuple")
+    if not isinstance(anchor_mask, list) and not isinstance(anchor_mask, tuple):
+        raise TypeError("Attr anchor_mask of yolov3_loss must be list or tuple")
+    if not isinstance(class_num, int):
+        raise TypeError("Attr class_num of yolov3_loss must be an integer")
+    if not isinstance(ignore_thresh, float):
+        raise TypeError("Attr ignore_thresh of yolov3_loss must be a float number")
+    if not isinstance(use_label_smooth, bool):
+        raise TypeError("Attr use_label_smooth of yolov3_loss must be a bool value")
+    if name is None:
+        loss = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        loss = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    objectness_mask = helper.create_variable_for_type_inference(dtype='int32')
+    gt_match_mask = helper.create_variable_for_type_inference(dtype='int32')
+    inputs = {"X": x, "GTBox": gt_box, "GTLabel": gt_label}
+    if gt_score is not None:
+        inputs["GTScore"] = gt_score
+    attrs = {
+        "anchors": anchors,
+        "anchor_mask": anchor_mask,
+        "class_num": class_num,
+        "ignore_thresh": ignore_thresh,
+        "downsample_ratio": downsample_ratio,
+        "use_label_smooth": use_label_smooth,
+    }
+    helper.append_op(type='yolov3_loss', inputs=inputs,
+                     outputs={'Loss': loss, 'ObjectnessMask': objectness_mask,
+                              'GTMatchMask': gt_match_mask},
+                     attrs=attrs)
+    return loss
