@@ -156,11 +156,12 @@ class EditDistance(Evaluator):
 class DetectionMAP(Evaluator):
     """`layers.detection_map` of the detections `input` against
     `gt_label`/`gt_box` (with `gt_difficult` concatenated between them
-    when given): `metrics` are the batch's mAP and the mAP accumulated
-    since `reset(exe)` into the states `map_eval_N_accum_pos_count`,
-    `..._accum_true_pos` and `..._accum_false_pos`; the int32 state
-    `..._has_state` (0 at start-up, 1 after each run) tells the op to
-    add them in. `reset(exe)` zeroes every state, `has_state` with them.
+    when given): `cur_map` is the batch's mAP, `accum_map` the mAP
+    accumulated into the states `map_eval_N_accum_pos_count`,
+    `..._accum_true_pos` and `..._accum_false_pos` (`states`; `metrics`
+    stays empty, as in 1.x), which the op adds in while the persistable
+    int32 `has_state` is non-zero (0 at start-up, set to 1 by each run).
+    `reset(exe)` sets `has_state` back to 0, as 1.x's did.
     `get_map_var()` gives the two mAPs."""
 
     def __init__(self, input, gt_label, gt_box, gt_difficult=None, class_num=None,
