@@ -962,6 +962,41 @@ fn grad_cases(rng: &mut Rng) -> Vec<Case> {
                 cases.push(c);
             }
         }
+        // grid_sampler and affine_grid, corners aligned (1.x's) or not
+        // (3.3.1's option), and their grads.
+        for aligned in [true, false] {
+            let tag = if aligned { "aligned" } else { "centres" };
+            let x = rng.values(24, -1.0, 1.0);
+            let grid = rng.values(48, -1.2, 1.2);
+            let sampler = |ty: &'static str| {
+                Case::new(name(&format!("{ty}_{tag}")), ty)
+                    .feed("X", dt, &[2, 1, 3, 4], x.clone())
+                    .feed("Grid", dt, &[2, 3, 4, 2], grid.clone())
+                    .attrs(json!({"mode": "bilinear", "padding_mode": "zeros", "align_corners": aligned}))
+            };
+            cases.push(sampler("grid_sampler").out("Output", None));
+            cases.push(
+                sampler("grid_sampler_grad")
+                    .feed("Output@GRAD", dt, &[2, 1, 3, 4], rng.values(24, -1.0, 1.0))
+                    .out("X@GRAD", None)
+                    .out("Grid@GRAD", None),
+            );
+            let theta = rng.values(12, -1.0, 1.0);
+            let attrs = json!({"output_shape": [2, 1, 3, 5], "align_corners": aligned});
+            cases.push(
+                Case::new(name(&format!("affine_grid_{tag}")), "affine_grid")
+                    .feed("Theta", dt, &[2, 2, 3], theta.clone())
+                    .attrs(attrs.clone())
+                    .out("Output", None),
+            );
+            cases.push(
+                Case::new(name(&format!("affine_grid_grad_{tag}")), "affine_grid_grad")
+                    .feed("Theta", dt, &[2, 2, 3], theta)
+                    .feed("Output@GRAD", dt, &[2, 3, 5, 2], rng.values(60, -1.0, 1.0))
+                    .attrs(attrs)
+                    .out("Theta@GRAD", None),
+            );
+        }
     }
     cases
 }

@@ -1941,3 +1941,166 @@ fn yolov3_loss_grads_match_finite_differences() {
             .check(&mut rng);
     }
 }
+
+/// `roi_pool` (the max of each bin, through `Argmax`) and `roi_align`
+/// (bilinear samples, fixed and adaptive, `aligned` or not) over regions
+/// of two images given by the ROIs' LoD, one partly off the map and one
+/// under a pixel wide.
+#[test]
+fn roi_pool_and_roi_align_grads_match_finite_differences() {
+    let mut rng = Rng(53);
+    let rois = Tensor::from_vec(
+        &[4, 4],
+        vec![
+            0.0, 0.0, 9.0, 7.0, 2.4, 1.2, 7.7, 5.9, 6.0, 4.0, 14.0, 11.0, 3.1, 2.2, 3.5, 2.6,
+        ],
+    )
+    .expect("rois")
+    .with_lod(vec![vec![0, 2, 4]]);
+    for (ph, pw, scale) in [(2, 3, 0.5), (3, 2, 1.0)] {
+        Case::new("roi_pool")
+            .input("X", rng.tensor(&[2, 2, 5, 6], -1.0, 1.0))
+            .input("ROIs", rois.clone())
+            .outputs(&["Out", "Argmax"])
+            .attr("pooled_height", AttrValue::Int(ph))
+            .attr("pooled_width", AttrValue::Int(pw))
+            .attr("spatial_scale", AttrValue::Float(scale))
+            .constant("ROIs")
+            .check(&mut rng);
+    }
+    for (ratio, aligned, scale) in [(2, false, 0.5), (-1, false, 0.7), (-1, true, 0.5)] {
+        Case::new("roi_align")
+            .input("X", rng.tensor(&[2, 2, 5, 6], -1.0, 1.0))
+            .input("ROIs", rois.clone())
+            .attr("pooled_height", AttrValue::Int(2))
+            .attr("pooled_width", AttrValue::Int(3))
+            .attr("spatial_scale", AttrValue::Float(scale))
+            .attr("sampling_ratio", AttrValue::Int(ratio))
+            .attr("aligned", AttrValue::Bool(aligned))
+            .constant("ROIs")
+            .check(&mut rng);
+    }
+}
+
+/// `data_norm`'s `X@GRAD` (`Y@GRAD * Scales`: the statistics' own
+/// "gradients" are the batch's sums, not derivatives, and are checked
+/// against numpy by testdata/run/data_norm.py).
+#[test]
+fn data_norm_x_grad_matches_finite_differences() {
+    let mut rng = Rng(59);
+    let stat = |v: [f64; 3]| Tensor::from_vec(&[3], v.to_vec()).expect("stat");
+    Case::new("data_norm")
+        .input("X", rng.tensor(&[5, 3], -2.0, 2.0))
+        .input("BatchSize", stat([10.0, 20.0, 5.0]))
+        .input("BatchSum", stat([3.0, -4.0, 1.0]))
+        .input("BatchSquareSum", stat([12.0, 9.0, 30.0]))
+        .outputs(&["Y", "Means", "Scales"])
+        .attr("epsilon", AttrValue::Float(1e-4))
+        .constant("BatchSize")
+        .constant("BatchSum")
+        .constant("BatchSquareSum")
+        .check(&mut rng);
+}
+
+/// `center_loss`'s `X@GRAD` (`Loss@GRAD * (X - Centers[Label])`, the
+/// centers constant as 1.x took them), updating the centers or not.
+#[test]
+fn center_loss_x_grad_matches_finite_differences() {
+    let mut rng = Rng(61);
+    for update in [true, false] {
+        Case::new("center_loss")
+            .input("X", rng.tensor(&[5, 3], -1.0, 1.0))
+            .input("Label", labels(&[5, 1], vec![2, 0, 2, 1, 0]))
+            .input("Centers", rng.tensor(&[3, 3], -1.0, 1.0))
+            .input(
+                "CenterUpdateRate",
+                Tensor::from_vec(&[1], vec![0.5]).expect("rate"),
+            )
+            .outputs(&["CentersOut", "SampleCenterDiff", "Loss"])
+            .attr("cluster_num", AttrValue::Int(3))
+            .attr("need_update", AttrValue::Bool(update))
+            .constant("Centers")
+            .constant("CenterUpdateRate")
+            .check(&mut rng);
+    }
+}
+
+/// `grid_sampler` (both `X@GRAD` and `Grid@GRAD`, grid points partly off
+/// the map, corners aligned as 1.x's or not) and `affine_grid`.
+#[test]
+fn grid_sampler_and_affine_grid_grads_match_finite_differences() {
+    let mut rng = Rng(67);
+    for aligned in [true, false] {
+        Case::new("grid_sampler")
+            .input("X", rng.tensor(&[2, 2, 3, 4], -1.0, 1.0))
+            .input("Grid", rng.tensor(&[2, 3, 4, 2], -1.2, 1.2))
+            .outputs(&["Output"])
+            .attr("align_corners", AttrValue::Bool(aligned))
+            .check(&mut rng);
+        Case::new("affine_grid")
+            .input("Theta", rng.tensor(&[2, 2, 3], -1.0, 1.0))
+            .outputs(&["Output"])
+            .attr("output_shape", AttrValue::Ints(vec![2, 1, 3, 5]))
+            .attr("align_corners", AttrValue::Bool(aligned))
+            .check(&mut rng);
+    }
+}
+
+/// `sequence_scatter`'s `X@GRAD` and `Updates@GRAD` over sequences of 2,
+/// 0 and 3 ids (one repeated), each adding to its own row of X.
+#[test]
+fn sequence_scatter_grads_match_finite_differences() {
+    let mut rng = Rng(71);
+    let lod = vec![vec![0, 2, 2, 5]];
+    Case::new("sequence_scatter")
+        .input("X", rng.tensor(&[3, 2, 2], -1.0, 1.0))
+        .input(
+            "Ids",
+            labels(&[5, 1], vec![3, 0, 1, 1, 2]).with_lod(lod.clone()),
+        )
+        .input("Updates", rng.tensor(&[5, 1], -1.0, 1.0).with_lod(lod))
+        .check(&mut rng);
+}
+
+/// `lstmp` over sequences of 2, 0 and 3 rows (D 2, P 3): with peepholes,
+/// H0 and C0, reversed, and with both clips biting.
+#[test]
+fn lstmp_grads_match_finite_differences() {
+    let mut rng = Rng(73);
+    let lod = vec![vec![0, 2, 2, 5]];
+    for (peep, reverse, cell_clip, proj_clip, proj_act, with_init) in [
+        (true, false, 0.0, 0.0, "tanh", true),
+        (false, true, 0.0, 0.0, "identity", false),
+        (true, false, 0.3, 0.25, "tanh", false),
+    ] {
+        let mut c = Case::new("lstmp")
+            .input(
+                "Input",
+                rng.tensor(&[5, 8], -1.0, 1.0).with_lod(lod.clone()),
+            )
+            .input("Weight", rng.tensor(&[3, 8], -1.0, 1.0))
+            .input("ProjWeight", rng.tensor(&[2, 3], -1.0, 1.0))
+            .input(
+                "Bias",
+                rng.tensor(&[1, if peep { 14 } else { 8 }], -1.0, 1.0),
+            )
+            .outputs(&[
+                "Projection",
+                "Cell",
+                "BatchGate",
+                "BatchCellPreAct",
+                "BatchHidden",
+            ])
+            .attr("use_peepholes", AttrValue::Bool(peep))
+            .attr("is_reverse", AttrValue::Bool(reverse))
+            .attr("cell_clip", AttrValue::Float(cell_clip))
+            .attr("proj_clip", AttrValue::Float(proj_clip))
+            .attr("proj_activation", AttrValue::String(proj_act.into()));
+        if with_init {
+            c = c
+                .input("H0", rng.tensor(&[3, 3], -1.0, 1.0))
+                .input("C0", rng.tensor(&[3, 2], -1.0, 1.0));
+        }
+        c.check(&mut rng);
+    }
+}

@@ -63,3 +63,8 @@ grads = exe.run(feed={'x': values, 'p': positive},
                 fetch_list=[w.name + '@GRAD' for w in params])
 for (name, _), g in zip(acts + on_positive, grads):
     print('grad', name, np.round(g, 5).tolist())
+
+# 1.0's generated layers took `name=` (test_layers.py passes it): the
+# output is `<name>.tmp_N`.
+print(layers.softshrink(x, name='shrink').name, layers.hard_shrink(x, name='hard').name,
+      layers.thresholded_relu(x, threshold=0.5, name='thr').name)

@@ -56,10 +56,17 @@ fn log_add(a: f64, b: f64) -> f64 {
 /// (`probs` the softmax of `T` rows of `classes`): the forward (alpha) and
 /// backward (beta) variables over the label interleaved with blanks, in
 /// log space; the gradient is each class's probability less its share of
-/// the alignments through it. A label no alignment of `T` steps can emit
-/// has an infinite loss and a zero gradient.
+/// the alignments through it. A label longer than `T` steps can emit (its
+/// length plus its repeated neighbours, each needing a blank between them,
+/// over `T`) has loss 0 and a zero gradient, as warp-ctc returned before
+/// computing anything (Paddle 1.x's and 3.3.1's warpctc); a label the
+/// probabilities cannot emit otherwise has an infinite loss.
 fn ctc_sequence(probs: &[f64], classes: usize, label: &[usize], blank: usize) -> (f64, Vec<f64>) {
     let t_len = probs.len() / classes.max(1);
+    let repeats = label.windows(2).filter(|w| w[0] == w[1]).count();
+    if label.len() + repeats > t_len {
+        return (0.0, vec![0.0; probs.len()]);
+    }
     let mut ext = Vec::with_capacity(2 * label.len() + 1);
     ext.push(blank);
     for &l in label {

@@ -35,6 +35,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("bpr_loss", bpr_loss);
     r.add("bpr_loss_grad", bpr_loss_grad);
     r.add("rank_loss_grad", rank_loss_grad);
+    r.add("center_loss", center_loss);
+    r.add("center_loss_grad", center_loss_grad);
 }
 
 /// Paddle's `TolerableValue`: infinities become ±1e20.
@@ -1631,6 +1633,140 @@ fn bpr_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let r = float::tensor(dt.dtype(), xt.shape(), g)?;
         drop((xt, lt, dt));
         s.set_tensor(&dx, r);
+        Ok(())
+    })
+}
+
+/// `center_loss` (1.6's kernel): per sample `SampleCenterDiff = X -
+/// Centers[Label]` and `Loss = |diff|^2 / 2`; with `need_update`, each
+/// class's center moves by `CenterUpdateRate * (sum of its diffs) / (1 +
+/// its samples)` into `CentersOut` (1.x's count started at 1), in `X`'s
+/// precision.
+fn center_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, label, centers, rate) = (
+        l.input("X")?,
+        l.input("Label")?,
+        l.input("Centers")?,
+        l.input("CenterUpdateRate")?,
+    );
+    let (centers_out, diff_out, loss_out) = (
+        l.output("CentersOut")?,
+        l.output("SampleCenterDiff")?,
+        l.output("Loss")?,
+    );
+    let (clusters, update) = (l.int("cluster_num")?, l.bool("need_update")?);
+    compute(move |s| {
+        let (xt, lt, ct, rt) = (
+            s.tensor(&x)?,
+            s.tensor(&label)?,
+            s.tensor(&centers)?,
+            s.tensor(&rate)?,
+        );
+        let (dtype, lod) = (xt.dtype(), xt.lod().to_vec());
+        let single = dtype == fluidc_transpiler::VarKind::Fp32;
+        let r = |v: f64| if single { f64::from(v as f32) } else { v };
+        let n = xt.shape().first().copied().unwrap_or(0).max(0) as usize;
+        let xv = f64s(&xt, "center_loss")?.into_owned();
+        let d = xv.len().checked_div(n).unwrap_or(0);
+        let k = ct.shape().first().copied().unwrap_or(0).max(0) as usize;
+        if ct.numel() != k * d || usize::try_from(clusters).ok() != Some(k) {
+            return Err(KernelError::Shape(format!(
+                "center_loss: Centers {:?} must be [cluster_num {clusters}, {d}]",
+                ct.shape()
+            )));
+        }
+        let labels = i64s(&lt)?.into_owned();
+        if labels.len() != n {
+            return Err(KernelError::Shape(format!(
+                "center_loss: Label {:?} must hold one class per row of X {:?}",
+                lt.shape(),
+                xt.shape()
+            )));
+        }
+        let mut cv = f64s(&ct, "center_loss")?.into_owned();
+        let alpha = f64s(&rt, "center_loss")?
+            .first()
+            .copied()
+            .ok_or_else(|| KernelError::Shape("center_loss: CenterUpdateRate is empty".into()))?;
+        let ctype = ct.dtype();
+        drop((xt, lt, ct, rt));
+        let mut diff = vec![0.0; n * d];
+        let mut loss = vec![0.0; n];
+        let mut acc = vec![0.0; k * d];
+        let mut count = vec![1usize; k];
+        for i in 0..n {
+            let c = usize::try_from(labels[i])
+                .ok()
+                .filter(|&c| c < k)
+                .ok_or_else(|| {
+                    KernelError::Shape(format!(
+                        "center_loss: label {} is not a class in [0, {k})",
+                        labels[i]
+                    ))
+                })?;
+            count[c] += 1;
+            let mut dot = 0.0;
+            for j in 0..d {
+                let v = r(xv[i * d + j] - cv[c * d + j]);
+                diff[i * d + j] = v;
+                acc[c * d + j] = r(acc[c * d + j] + v);
+                dot = r(dot + r(v * v));
+            }
+            loss[i] = r(dot / 2.0);
+        }
+        if update {
+            for c in 0..k {
+                let scale = r(alpha / count[c] as f64);
+                for j in 0..d {
+                    cv[c * d + j] = r(cv[c * d + j] + r(acc[c * d + j] * scale));
+                }
+            }
+        }
+        let cshape = [k as i64, d as i64];
+        s.set_tensor(
+            &diff_out,
+            float::tensor(dtype, &[n as i64, d as i64], diff)?,
+        );
+        s.set_tensor(
+            &loss_out,
+            float::tensor(dtype, &[n as i64, 1], loss)?.with_lod(lod),
+        );
+        s.set_tensor(&centers_out, float::tensor(ctype, &cshape, cv)?);
+        Ok(())
+    })
+}
+
+/// `center_loss_grad`: `X@GRAD = Loss@GRAD * SampleCenterDiff` (the
+/// centers taken as constants, as 1.x's kernel did).
+fn center_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, diff, dloss) = (
+        l.input("X")?,
+        l.input("SampleCenterDiff")?,
+        l.input("Loss@GRAD")?,
+    );
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    compute(move |s| {
+        let (xt, dt, gt) = (s.tensor(&x)?, s.tensor(&diff)?, s.tensor(&dloss)?);
+        let (dv, gv) = (
+            f64s(&dt, "center_loss_grad")?,
+            f64s(&gt, "center_loss_grad")?,
+        );
+        let n = gv.len();
+        if dv.len() != xt.numel() || (n == 0) != dv.is_empty() || n > 0 && dv.len() % n != 0 {
+            return Err(KernelError::Shape(format!(
+                "center_loss_grad: SampleCenterDiff {:?} and Loss@GRAD {:?} do not fit X {:?}",
+                dt.shape(),
+                gt.shape(),
+                xt.shape()
+            )));
+        }
+        let d = dv.len().checked_div(n).unwrap_or(0);
+        let g: Vec<f64> = dv.iter().enumerate().map(|(k, v)| v * gv[k / d]).collect();
+        let t = float::tensor(xt.dtype(), xt.shape(), g)?.with_lod(xt.lod().to_vec());
+        drop((xt, dt, gt));
+        s.set_tensor(&dx, t);
         Ok(())
     })
 }

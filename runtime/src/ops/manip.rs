@@ -49,6 +49,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("size", size);
     r.add("where_index", where_index);
     r.add("unique", unique);
+    r.add("unique_with_counts", unique);
     r.add("gather_grad", gather_grad);
     r.add("scatter", scatter);
     r.add("scatter_grad", scatter_grad);
@@ -2112,6 +2113,8 @@ fn where_index(l: &OpReader) -> Result<Exec, KernelError> {
 /// and -0.0 are one value; each NaN is a value of its own).
 fn unique(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out, index) = (l.input("X")?, l.output("Out")?, l.output("Index")?);
+    // unique_with_counts (1.6): also each distinct value's count, in `dtype`.
+    let count = l.opt_output("Count")?;
     if l.bool_or("is_sorted", false)? {
         return Err(KernelError::Unsupported(
             "unique with is_sorted (2.x's sorted form) is not supported; fluidc's is 1.x's".into(),
@@ -2156,12 +2159,25 @@ fn unique(l: &OpReader) -> Result<Exec, KernelError> {
         };
         let uniq = Tensor::new(&[kept_len as i64], data)?;
         drop(t);
+        let mut counts = vec![0i64; kept_len];
+        for &p in &places {
+            counts[p as usize] += 1;
+        }
         let idx = Tensor::from_vec(&[n], places)?;
         let idx = if dtype == fluidc_transpiler::VarKind::Int64 {
             idx
         } else {
             idx.cast(dtype)?
         };
+        if let Some(count) = &count {
+            let counts = Tensor::from_vec(&[kept_len as i64], counts)?;
+            let counts = if dtype == fluidc_transpiler::VarKind::Int64 {
+                counts
+            } else {
+                counts.cast(dtype)?
+            };
+            s.set_tensor(count, counts);
+        }
         s.set_tensor(&out, uniq);
         s.set_tensor(&index, idx);
         Ok(())

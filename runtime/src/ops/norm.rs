@@ -8,6 +8,7 @@ use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
 use crate::scope::VarRef;
 use crate::tensor::Tensor;
+use fluidc_transpiler::VarKind;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("layer_norm", layer_norm);
@@ -28,6 +29,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("batch_norm_grad", batch_norm_grad);
     r.add("affine_channel", affine_channel);
     r.add("affine_channel_grad", affine_channel_grad);
+    r.add("data_norm", data_norm);
+    r.add("data_norm_grad", data_norm_grad);
     r.add("instance_norm", |l| grouped_norm(l, Grouping::Instance));
     r.add("group_norm", |l| grouped_norm(l, Grouping::Group));
     r.add("instance_norm_grad", |l| {
@@ -1245,6 +1248,142 @@ fn spectral_norm(l: &OpReader, grad: bool) -> Result<Exec, KernelError> {
         let t = float::tensor(wt.dtype(), wt.shape(), dim_back(&result, &dims, dim))?;
         drop((wt, ut, vt));
         s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `X`'s dims and dtype, and the values of `X` and the three statistics.
+type DataNormInputs = (Vec<i64>, VarKind, Vec<Vec<f64>>);
+
+/// `data_norm`'s `X` as `[N, C]` (1.x's kernels take 2-D input only) and
+/// the three batch statistics, each `[C]`.
+fn data_norm_inputs(
+    s: &crate::scope::Vars,
+    refs: &[VarRef; 4],
+    op: &str,
+) -> Result<DataNormInputs, KernelError> {
+    let xt = s.tensor(&refs[0])?;
+    if xt.shape().len() != 2 {
+        return Err(KernelError::Shape(format!(
+            "{op}: The Input dim size should be 2, X is {:?}",
+            xt.shape()
+        )));
+    }
+    let c = xt.shape()[1].max(0) as usize;
+    let mut values = vec![f64s(&xt, op)?.into_owned()];
+    for r in &refs[1..] {
+        let t = s.tensor(r)?;
+        if t.dtype() != xt.dtype() || t.shape() != [c as i64] {
+            return Err(KernelError::Shape(format!(
+                "{op}: the batch statistics must be [{c}] of X's dtype, got {:?}",
+                t.shape()
+            )));
+        }
+        values.push(f64s(&t, op)?.into_owned());
+    }
+    Ok((xt.shape().to_vec(), xt.dtype(), values))
+}
+
+fn data_norm_refs(l: &OpReader) -> Result<[VarRef; 4], KernelError> {
+    Ok([
+        l.input("X")?,
+        l.input("BatchSize")?,
+        l.input("BatchSum")?,
+        l.input("BatchSquareSum")?,
+    ])
+}
+
+/// `data_norm` (1.x's CTR normalization): per column `Means = BatchSum /
+/// BatchSize`, `Scales = sqrt(BatchSize / BatchSquareSum)`, `Y = (X -
+/// Means) * Scales`, in `X`'s precision.
+fn data_norm(l: &OpReader) -> Result<Exec, KernelError> {
+    let refs = data_norm_refs(l)?;
+    let (y, means, scales) = (l.output("Y")?, l.output("Means")?, l.output("Scales")?);
+    compute(move |s| {
+        let (dims, dtype, v) = data_norm_inputs(s, &refs, "data_norm")?;
+        let r = |x: f64| {
+            if dtype == VarKind::Fp32 {
+                f64::from(x as f32)
+            } else {
+                x
+            }
+        };
+        let c = dims[1] as usize;
+        let m: Vec<f64> = (0..c).map(|j| r(v[2][j] / v[1][j])).collect();
+        let sc: Vec<f64> = (0..c).map(|j| r(r(v[1][j] / v[3][j]).sqrt())).collect();
+        let out: Vec<f64> = v[0]
+            .iter()
+            .enumerate()
+            .map(|(k, &x)| r(x - m[k % c]) * sc[k % c])
+            .collect();
+        let lod = s.tensor(&refs[0])?.lod().to_vec();
+        s.set_tensor(&y, float::tensor(dtype, &dims, out)?.with_lod(lod));
+        s.set_tensor(&means, float::tensor(dtype, &[c as i64], m)?);
+        s.set_tensor(&scales, float::tensor(dtype, &[c as i64], sc)?);
+        Ok(())
+    })
+}
+
+/// `data_norm_grad` as 1.x's kernel computed it: `X@GRAD = Y@GRAD *
+/// Scales`; the statistics' "gradients" are this batch's: `BatchSize@GRAD
+/// = N`, `BatchSum@GRAD` the column sums of `X`, `BatchSquareSum@GRAD` the
+/// column sums of `(X - Means)^2` plus `N * epsilon`.
+fn data_norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let refs = data_norm_refs(l)?;
+    let (dy, means, scales) = (l.input("Y@GRAD")?, l.input("Means")?, l.input("Scales")?);
+    let outs = [
+        l.opt_output("X@GRAD")?,
+        l.opt_output("BatchSize@GRAD")?,
+        l.opt_output("BatchSum@GRAD")?,
+        l.opt_output("BatchSquareSum@GRAD")?,
+    ];
+    let eps = f64::from(l.float("epsilon")? as f32);
+    compute(move |s| {
+        let (dims, dtype, v) = data_norm_inputs(s, &refs, "data_norm_grad")?;
+        let r = |x: f64| {
+            if dtype == VarKind::Fp32 {
+                f64::from(x as f32)
+            } else {
+                x
+            }
+        };
+        let (n, c) = (dims[0] as usize, dims[1] as usize);
+        let (mt, st, dt) = (s.tensor(&means)?, s.tensor(&scales)?, s.tensor(&dy)?);
+        let (m, sc, d) = (
+            f64s(&mt, "data_norm_grad")?.into_owned(),
+            f64s(&st, "data_norm_grad")?.into_owned(),
+            f64s(&dt, "data_norm_grad")?.into_owned(),
+        );
+        if m.len() != c || sc.len() != c || d.len() != n * c {
+            return Err(KernelError::Shape(format!(
+                "data_norm_grad: Means {:?}, Scales {:?} and Y@GRAD {:?} do not fit X {dims:?}",
+                mt.shape(),
+                st.shape(),
+                dt.shape()
+            )));
+        }
+        drop((mt, st, dt));
+        let dx: Vec<f64> = d.iter().enumerate().map(|(k, g)| g * sc[k % c]).collect();
+        let (mut sum, mut sq) = (vec![0.0; c], vec![0.0; c]);
+        for (k, &x) in v[0].iter().enumerate() {
+            sum[k % c] = r(sum[k % c] + x);
+            let dev = r(x - m[k % c]);
+            sq[k % c] = r(sq[k % c] + r(dev * dev));
+        }
+        let nf = n as f64;
+        let sq: Vec<f64> = sq.iter().map(|q| q + r(nf * eps)).collect();
+        let stat = |v: Vec<f64>| float::tensor(dtype, &[c as i64], v);
+        let results = [
+            float::tensor(dtype, &dims, dx)?,
+            stat(vec![nf; c])?,
+            stat(sum)?,
+            stat(sq)?,
+        ];
+        for (o, t) in outs.iter().zip(results) {
+            if let Some(o) = o {
+                s.set_tensor(o, t);
+            }
+        }
         Ok(())
     })
 }

@@ -1,12 +1,14 @@
 //! pool2d and its gradient: max and average pooling (exclusive or not),
 //! global, ceil mode and adaptive, over the window geometry conv2d shares
-//! (`super::conv`).
+//! (`super::conv`); `roi_pool` and `roi_align` and their gradients.
 
 use super::conv::{nchw, paddings, pair};
 use super::float::{self, f64s};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
+use crate::scope::VarRef;
+use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("max_pool2d_with_index", max_pool2d_with_index);
@@ -15,6 +17,10 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("pool2d_grad", pool2d_grad);
     r.add("maxout", maxout);
     r.add("maxout_grad", maxout_grad);
+    r.add("roi_pool", |l| roi_pool(l, false));
+    r.add("roi_pool_grad", |l| roi_pool(l, true));
+    r.add("roi_align", |l| roi_align(l, false));
+    r.add("roi_align_grad", |l| roi_align(l, true));
 }
 
 /// `maxout`'s `X` seen as `[outer, channels, inner]` around its channel
@@ -435,4 +441,404 @@ impl PoolAttrs {
         }
         Ok(((u(n), u(c), h, w, oh, ow), cells))
     }
+}
+
+/// What `roi_pool` and `roi_align` (and their grads) read: `X`, `ROIs`,
+/// `RoisNum` and `Out` (or `X@GRAD` and `Out@GRAD`), the pooled size and
+/// the scale.
+struct Roi {
+    x: VarRef,
+    rois: VarRef,
+    rois_num: Option<VarRef>,
+    out: VarRef,
+    dout: Option<VarRef>,
+    pooled: (usize, usize),
+    scale: f64,
+}
+
+impl Roi {
+    /// `None` for a grad whose `X@GRAD` nobody needs.
+    fn read(l: &OpReader, grad: bool) -> Result<Option<Roi>, KernelError> {
+        let (out, dout) = if grad {
+            match l.opt_output("X@GRAD")? {
+                Some(o) => (o, Some(l.input("Out@GRAD")?)),
+                None => return Ok(None),
+            }
+        } else {
+            (l.output("Out")?, None)
+        };
+        let size = |a: &str| {
+            let v = l.int(a)?;
+            usize::try_from(v).ok().filter(|&v| v > 0).ok_or_else(|| {
+                KernelError::Attribute(format!("{a} must be greater than 0, it is {v}"))
+            })
+        };
+        Ok(Some(Roi {
+            x: l.input("X")?,
+            rois: l.input("ROIs")?,
+            rois_num: l.opt_input("RoisNum")?,
+            out,
+            dout,
+            pooled: (size("pooled_height")?, size("pooled_width")?),
+            scale: l.float("spatial_scale")?,
+        }))
+    }
+}
+
+/// The image of each region: from `RoisNum` when given (Paddle 3.3.1's
+/// input), else from the last level of the `ROIs`' LoD (1.x's), whose
+/// sequences must be the batch's images and cover every region.
+fn roi_images(
+    s: &crate::scope::Vars,
+    rois: &crate::tensor::Tensor,
+    rois_num: &Option<VarRef>,
+    batch: usize,
+    op: &str,
+) -> Result<Vec<usize>, KernelError> {
+    let counts: Vec<usize> = match rois_num {
+        Some(r) => {
+            let t = s.tensor(r)?;
+            let v = float::i64s(&t)?;
+            v.iter()
+                .map(|&n| usize::try_from(n))
+                .collect::<Result<_, _>>()
+                .map_err(|_| {
+                    KernelError::Shape(format!("{op}: RoisNum {v:?} has a negative count"))
+                })?
+        }
+        None => {
+            let Some(level) = rois.lod().last() else {
+                return Err(KernelError::Shape(format!(
+                    "Input(ROIs) Tensor of {op} does not contain LoD information."
+                )));
+            };
+            level
+                .windows(2)
+                .map(|w| w[1].saturating_sub(w[0]))
+                .collect()
+        }
+    };
+    if counts.len() != batch {
+        return Err(KernelError::Shape(format!(
+            "{op}: the rois_batch_size ({}) and imgs batch_size ({batch}) must be the same.",
+            counts.len()
+        )));
+    }
+    let ids: Vec<usize> = counts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &n)| std::iter::repeat_n(i, n))
+        .collect();
+    let rows = rois.shape().first().copied().unwrap_or(0).max(0) as usize;
+    if ids.len() != rows || rois.shape() != [rows as i64, 4] {
+        return Err(KernelError::Shape(format!(
+            "{op}: ROIs {:?} do not hold the {} regions its LoD or RoisNum gives, 4 coordinates each",
+            rois.shape(),
+            ids.len()
+        )));
+    }
+    Ok(ids)
+}
+
+/// The geometry of one `roi_*` call: `X`'s `[N, C, H, W]`, each region's
+/// image and coordinates, and a rounding to `X`'s precision (Paddle
+/// computes the bins in the data's type; an `f32` operation is the `f64`
+/// one rounded to `f32`).
+struct RoiInput {
+    dims: [usize; 4],
+    images: Vec<usize>,
+    boxes: Vec<f64>,
+    single: bool,
+}
+
+impl RoiInput {
+    fn read(s: &crate::scope::Vars, k: &Roi, op: &str) -> Result<RoiInput, KernelError> {
+        let (xt, rt) = (s.tensor(&k.x)?, s.tensor(&k.rois)?);
+        let dims = match *xt.shape() {
+            [n, c, h, w] => [n, c, h, w].map(|d| d.max(0) as usize),
+            _ => {
+                return Err(KernelError::Shape(format!(
+                    "{op}: X must be 4-D (NCHW), it is {:?}",
+                    xt.shape()
+                )))
+            }
+        };
+        let images = roi_images(s, &rt, &k.rois_num, dims[0], op)?;
+        Ok(RoiInput {
+            dims,
+            images,
+            boxes: f64s(&rt, op)?.into_owned(),
+            single: xt.dtype() == fluidc_transpiler::VarKind::Fp32,
+        })
+    }
+
+    fn r(&self, v: f64) -> f64 {
+        if self.single {
+            f64::from(v as f32)
+        } else {
+            v
+        }
+    }
+}
+
+/// `roi_pool` (1.x's kernel, which 3.3.1 keeps): each region, its corners
+/// scaled and rounded, at least 1x1, cut into `pooled_height` x
+/// `pooled_width` bins (`floor(i * size / pooled)` to `ceil((i + 1) * size
+/// / pooled)`, clipped to the map); each bin's max, 0 for an empty bin, and
+/// in `Argmax` the max's place in its `H * W` map (-1 for none). The grad
+/// adds each `Out@GRAD` to `X@GRAD` at its `Argmax`.
+fn roi_pool(l: &OpReader, grad: bool) -> Result<Exec, KernelError> {
+    let Some(k) = Roi::read(l, grad)? else {
+        return compute(|_| Ok(()));
+    };
+    let argmax = if grad {
+        l.input("Argmax")?
+    } else {
+        l.output("Argmax")?
+    };
+    let op = if grad { "roi_pool_grad" } else { "roi_pool" };
+    let scale = k.scale;
+    compute(move |s| {
+        let g = RoiInput::read(s, &k, op)?;
+        let [n, c, h, w] = g.dims;
+        let (ph, pw) = k.pooled;
+        let rois = g.images.len();
+        let plane = ph * pw;
+        let xt = s.tensor(&k.x)?;
+        let (dtype, xshape) = (xt.dtype(), xt.shape().to_vec());
+        if let Some(dout) = &k.dout {
+            let (dt, at) = (s.tensor(dout)?, s.tensor(&argmax)?);
+            let (dv, av) = (f64s(&dt, op)?, float::i64s(&at)?);
+            if dv.len() != rois * c * plane || av.len() != dv.len() {
+                return Err(KernelError::Shape(format!(
+                    "{op}: Out@GRAD {:?} and Argmax {:?} do not fit {rois} regions of {c} channels pooled to {ph}x{pw}",
+                    dt.shape(),
+                    at.shape()
+                )));
+            }
+            let mut gx = vec![0.0; n * c * h * w];
+            for (i, &img) in g.images.iter().enumerate() {
+                for ch in 0..c {
+                    let base = (img * c + ch) * h * w;
+                    for p in 0..plane {
+                        let at = (i * c + ch) * plane + p;
+                        if let Ok(a) = usize::try_from(av[at]) {
+                            if a < h * w {
+                                gx[base + a] += dv[at];
+                            }
+                        }
+                    }
+                }
+            }
+            let t = float::tensor(dtype, &xshape, gx)?;
+            drop((xt, dt, at));
+            s.set_tensor(&k.out, t);
+            return Ok(());
+        }
+        let xv = f64s(&xt, op)?;
+        let lowest = if g.single {
+            -f64::from(f32::MAX)
+        } else {
+            -f64::MAX
+        };
+        let mut out = vec![0.0; rois * c * plane];
+        let mut arg = vec![-1i64; rois * c * plane];
+        for (i, &img) in g.images.iter().enumerate() {
+            let b = &g.boxes[i * 4..i * 4 + 4];
+            let corner = |v: f64| g.r(v * g.r(scale)).round() as i64;
+            let (x0, y0, x1, y1) = (corner(b[0]), corner(b[1]), corner(b[2]), corner(b[3]));
+            let rh = (y1 - y0 + 1).max(1) as f64;
+            let rw = (x1 - x0 + 1).max(1) as f64;
+            // 1.x: the bin sizes are floats whatever the data's type.
+            let f = |v: f64| f64::from(v as f32);
+            let (bh, bw) = (f(rh / ph as f64), f(rw / pw as f64));
+            let clip = |v: i64, start: i64, hi: usize| (v + start).clamp(0, hi as i64) as usize;
+            for ch in 0..c {
+                let map = &xv[(img * c + ch) * h * w..(img * c + ch + 1) * h * w];
+                for py in 0..ph {
+                    let hs = clip(f(py as f64 * bh).floor() as i64, y0, h);
+                    let he = clip(f((py + 1) as f64 * bh).ceil() as i64, y0, h);
+                    for px in 0..pw {
+                        let ws = clip(f(px as f64 * bw).floor() as i64, x0, w);
+                        let we = clip(f((px + 1) as f64 * bw).ceil() as i64, x0, w);
+                        let at = (i * c + ch) * plane + py * pw + px;
+                        if he <= hs || we <= ws {
+                            continue;
+                        }
+                        let mut best = lowest;
+                        for yy in hs..he {
+                            for xx in ws..we {
+                                if map[yy * w + xx] > best {
+                                    best = map[yy * w + xx];
+                                    arg[at] = (yy * w + xx) as i64;
+                                }
+                            }
+                        }
+                        out[at] = best;
+                    }
+                }
+            }
+        }
+        let dims = [rois as i64, c as i64, ph as i64, pw as i64];
+        let t = float::tensor(dtype, &dims, out)?;
+        drop(xv);
+        drop(xt);
+        s.set_tensor(&k.out, t);
+        s.set_tensor(&argmax, Tensor::from_vec(&dims, arg)?);
+        Ok(())
+    })
+}
+
+/// The bilinear sample points of one `roi_align` bin: each point's four
+/// neighbours in its `H * W` map and their weights (none for a point off
+/// the map), and the number of points the bin averages over.
+fn roi_align_bins(
+    g: &RoiInput,
+    i: usize,
+    (ph, pw): (usize, usize),
+    scale: f64,
+    ratio: i64,
+    aligned: bool,
+) -> (Vec<Vec<(usize, f64)>>, f64) {
+    let [_, _, h, w] = g.dims;
+    let r = |v: f64| g.r(v);
+    let b = &g.boxes[i * 4..i * 4 + 4];
+    let offset = if aligned { 0.5 } else { 0.0 };
+    let scale = r(scale);
+    let (x0, y0) = (r(r(b[0] * scale) - offset), r(r(b[1] * scale) - offset));
+    let (x1, y1) = (r(r(b[2] * scale) - offset), r(r(b[3] * scale) - offset));
+    let (mut rw, mut rh) = (r(x1 - x0), r(y1 - y0));
+    if !aligned {
+        rw = rw.max(1.0);
+        rh = rh.max(1.0);
+    }
+    let (bh, bw) = (r(rh / ph as f64), r(rw / pw as f64));
+    let grid = |size: f64, pooled: usize| {
+        if ratio > 0 {
+            ratio as usize
+        } else {
+            r(size / pooled as f64).ceil().max(0.0) as usize
+        }
+    };
+    let (gh, gw) = (grid(rh, ph), grid(rw, pw));
+    let count = (gh * gw).max(1) as f64;
+    let mut bins = Vec::with_capacity(ph * pw);
+    for py in 0..ph {
+        for px in 0..pw {
+            let mut points = Vec::new();
+            for iy in 0..gh {
+                let y = r(r(y0 + r(py as f64 * bh)) + r(r((iy as f64 + 0.5) * bh) / gh as f64));
+                for ix in 0..gw {
+                    let x = r(r(x0 + r(px as f64 * bw)) + r(r((ix as f64 + 0.5) * bw) / gw as f64));
+                    if y < -1.0 || y > h as f64 || x < -1.0 || x > w as f64 {
+                        continue;
+                    }
+                    let (mut y, mut x) = (y.max(0.0), x.max(0.0));
+                    let (mut yl, mut xl) = (y as usize, x as usize);
+                    let (yh, xh);
+                    if yl + 1 >= h {
+                        yl = h.saturating_sub(1);
+                        yh = yl;
+                        y = yl as f64;
+                    } else {
+                        yh = yl + 1;
+                    }
+                    if xl + 1 >= w {
+                        xl = w.saturating_sub(1);
+                        xh = xl;
+                        x = xl as f64;
+                    } else {
+                        xh = xl + 1;
+                    }
+                    let (ly, lx) = (r(y - yl as f64), r(x - xl as f64));
+                    let (hy, hx) = (r(1.0 - ly), r(1.0 - lx));
+                    points.extend([
+                        (yl * w + xl, r(hy * hx)),
+                        (yl * w + xh, r(hy * lx)),
+                        (yh * w + xl, r(ly * hx)),
+                        (yh * w + xh, r(ly * lx)),
+                    ]);
+                }
+            }
+            bins.push(points);
+        }
+    }
+    (bins, count)
+}
+
+/// `roi_align` (1.x's kernel; `aligned`, 3.3.1's, shifts the corners by
+/// half a pixel and keeps regions under 1x1): each bin the mean of
+/// `sampling_ratio` x `sampling_ratio` bilinear samples (`ceil(size /
+/// pooled)` a side when not positive), a sample off the map counting 0.
+/// The grad spreads each `Out@GRAD` back over the samples' neighbours.
+fn roi_align(l: &OpReader, grad: bool) -> Result<Exec, KernelError> {
+    let Some(k) = Roi::read(l, grad)? else {
+        return compute(|_| Ok(()));
+    };
+    let op = if grad { "roi_align_grad" } else { "roi_align" };
+    let (ratio, aligned) = (l.int("sampling_ratio")?, l.bool_or("aligned", false)?);
+    compute(move |s| {
+        let g = RoiInput::read(s, &k, op)?;
+        let [n, c, h, w] = g.dims;
+        let (ph, pw) = k.pooled;
+        let rois = g.images.len();
+        let plane = ph * pw;
+        let xt = s.tensor(&k.x)?;
+        let (dtype, xshape) = (xt.dtype(), xt.shape().to_vec());
+        let dv = match &k.dout {
+            Some(d) => {
+                let dt = s.tensor(d)?;
+                if dt.shape().iter().product::<i64>() != (rois * c * plane) as i64 {
+                    return Err(KernelError::Shape(format!(
+                        "{op}: Out@GRAD {:?} does not fit {rois} regions of {c} channels pooled to {ph}x{pw}",
+                        dt.shape()
+                    )));
+                }
+                Some(f64s(&dt, op)?.into_owned())
+            }
+            None => None,
+        };
+        let xv = f64s(&xt, op)?;
+        let mut result = vec![
+            0.0;
+            if dv.is_some() {
+                n * c * h * w
+            } else {
+                rois * c * plane
+            }
+        ];
+        for (i, &img) in g.images.iter().enumerate() {
+            let (bins, count) = roi_align_bins(&g, i, k.pooled, k.scale, ratio, aligned);
+            for ch in 0..c {
+                let base = (img * c + ch) * h * w;
+                for (p, points) in bins.iter().enumerate() {
+                    let at = (i * c + ch) * plane + p;
+                    match &dv {
+                        Some(d) => {
+                            for &(pos, wt) in points {
+                                result[base + pos] += d[at] * wt / count;
+                            }
+                        }
+                        None => {
+                            // From +0 as Paddle's sum (f64's `sum` starts at -0).
+                            let sum = points
+                                .iter()
+                                .fold(0.0, |a, &(pos, wt)| a + wt * xv[base + pos]);
+                            result[at] = sum / count;
+                        }
+                    }
+                }
+            }
+        }
+        let dims = if dv.is_some() {
+            xshape
+        } else {
+            vec![rois as i64, c as i64, ph as i64, pw as i64]
+        };
+        let t = float::tensor(dtype, &dims, result)?;
+        drop(xv);
+        drop(xt);
+        s.set_tensor(&k.out, t);
+        Ok(())
+    })
 }

@@ -71,7 +71,7 @@ impl Act {
     }
 
     /// As `gru_unit`'s Eigen functors compute it.
-    fn apply<T: Cell>(self, x: T) -> T {
+    pub(super) fn apply<T: Cell>(self, x: T) -> T {
         match self {
             Act::Identity => x,
             Act::Sigmoid => T::one() / (T::one() + (-x).exp()),

@@ -15,6 +15,8 @@ use crate::tensor::{alloc, dtype_name, with_data, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_reverse", sequence_reverse);
+    r.add("sequence_scatter", sequence_scatter);
+    r.add("sequence_scatter_grad", sequence_scatter_grad);
     r.add("sequence_concat", sequence_concat);
     r.add("sequence_concat_grad", sequence_concat_grad);
     r.add("sequence_slice", sequence_slice);
@@ -522,6 +524,123 @@ fn sequence_expand_as_grad(l: &OpReader) -> Result<Exec, KernelError> {
         drop(g);
         drop((xt, yt, gt));
         s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// Where `sequence_scatter` adds each row of `Updates`: sequence `k` of
+/// `Ids`' LoD (one level) adds to row `k` of `X`, at column `Ids[i]` of the
+/// row flattened to `slice` values.
+fn scatter_places(
+    ids: &Tensor,
+    rows: usize,
+    slice: usize,
+    op: &str,
+) -> Result<Vec<usize>, KernelError> {
+    let lod = match ids.lod() {
+        [level] => level,
+        [] => {
+            return Err(KernelError::Shape(format!(
+                "Input(Ids) Tensor of {op} does not contain LoD information."
+            )))
+        }
+        _ => {
+            return Err(KernelError::Shape(format!(
+                "{op}: Currently only level 1 LoD could be processed by sequence scatter op."
+            )))
+        }
+    };
+    let idx = i64s(ids)?;
+    let n = ids.shape().first().copied().unwrap_or(0).max(0) as usize;
+    if lod.last().copied().unwrap_or(0) < n || idx.len() < n {
+        return Err(KernelError::Shape(format!(
+            "{op}: Ids {:?} with LoD {lod:?}: Segment num must not exceed batch size.",
+            ids.shape()
+        )));
+    }
+    let mut places = Vec::with_capacity(n);
+    for (seq, w) in lod.windows(2).enumerate() {
+        for i in w[0]..w[1].min(n) {
+            let col = usize::try_from(idx[i]).ok().filter(|&c| c < slice);
+            match col {
+                Some(c) if seq < rows => places.push(seq * slice + c),
+                _ => {
+                    return Err(KernelError::Shape(format!(
+                        "{op}: Ids[{i}] = {} of sequence {seq} is not a place in X's {rows} rows of {slice}",
+                        idx[i]
+                    )))
+                }
+            }
+        }
+    }
+    Ok(places)
+}
+
+/// `sequence_scatter` (1.x's kernel): `Out` is `X` with each `Updates[i]`
+/// added at its place (see [`scatter_places`]).
+fn sequence_scatter(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, ids, updates, out) = (
+        l.input("X")?,
+        l.input("Ids")?,
+        l.input("Updates")?,
+        l.output("Out")?,
+    );
+    compute(move |s| {
+        let (xt, it, ut) = (s.tensor(&x)?, s.tensor(&ids)?, s.tensor(&updates)?);
+        let rows = xt.shape().first().copied().unwrap_or(0).max(0) as usize;
+        let slice = xt.numel().checked_div(rows).unwrap_or(0);
+        let places = scatter_places(&it, rows, slice, "sequence_scatter")?;
+        if ut.dtype() != xt.dtype() || ut.numel() < places.len() {
+            return Err(KernelError::Shape(format!(
+                "sequence_scatter: Updates {:?} ({}) must hold a value of X's dtype ({}) per id",
+                ut.shape(),
+                dtype_name(ut.dtype()),
+                dtype_name(xt.dtype())
+            )));
+        }
+        let t = match xt.dtype() {
+            VarKind::Fp32 | VarKind::Fp64 => {
+                let mut o = f64s(&xt, "sequence_scatter")?.into_owned();
+                let u = f64s(&ut, "sequence_scatter")?;
+                for (i, &p) in places.iter().enumerate() {
+                    o[p] += u[i];
+                }
+                tensor(xt.dtype(), xt.shape(), o)?
+            }
+            _ => {
+                let mut o = i64s(&xt)?.into_owned();
+                let u = i64s(&ut)?;
+                for (i, &p) in places.iter().enumerate() {
+                    o[p] = o[p].wrapping_add(u[i]);
+                }
+                Tensor::from_vec(xt.shape(), o)?.cast(xt.dtype())?
+            }
+        };
+        drop((xt, it, ut));
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `sequence_scatter_grad`: `X@GRAD` is `Out@GRAD`; `Updates@GRAD[i]` is
+/// `Out@GRAD` at `Updates[i]`'s place.
+fn sequence_scatter_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (ids, updates, dout) = (l.input("Ids")?, l.input("Updates")?, l.input("Out@GRAD")?);
+    let (dx, dupdates) = (l.opt_output("X@GRAD")?, l.opt_output("Updates@GRAD")?);
+    compute(move |s| {
+        let (it, ut, dt) = (s.tensor(&ids)?, s.tensor(&updates)?, s.tensor(&dout)?);
+        let rows = dt.shape().first().copied().unwrap_or(0).max(0) as usize;
+        let slice = dt.numel().checked_div(rows).unwrap_or(0);
+        let places = scatter_places(&it, rows, slice, "sequence_scatter_grad")?;
+        let dv = f64s(&dt, "sequence_scatter_grad")?;
+        let mut du = vec![0.0; ut.numel()];
+        for (i, &p) in places.iter().enumerate().take(du.len()) {
+            du[i] = dv[p];
+        }
+        let gx = tensor(dt.dtype(), dt.shape(), dv.into_owned())?;
+        let gu = tensor(dt.dtype(), ut.shape(), du)?;
+        drop((it, ut, dt));
+        set_grads(s, vec![(&dx, Some(gx)), (&dupdates, Some(gu))]);
         Ok(())
     })
 }

@@ -32,6 +32,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("lstm_grad", lstm_grad);
     r.add("gru", gru);
     r.add("gru_grad", gru_grad);
+    r.add("lstmp", lstmp);
+    r.add("lstmp_grad", lstmp_grad);
 }
 
 /// The attributes and shapes both kernels share.
@@ -641,6 +643,356 @@ fn gru_grad(l: &OpReader) -> Result<Exec, KernelError> {
                 .transpose()?,
             Some(tensor(dtype, &w_shape, dw)?),
             b_shape.map(|shape| tensor(dtype, &shape, db)).transpose()?,
+        ];
+        set_grads(s, grads.iter().zip(out).collect());
+        Ok(())
+    })
+}
+
+/// `lstmp`'s attributes beyond `lstm`'s.
+#[derive(Clone, Copy)]
+struct Proj {
+    /// 1.x applied `cell_activation` (not `proj_activation`) to the
+    /// projection unless `proj_activation` was identity.
+    act: Option<Act>,
+    cell_clip: f64,
+    proj_clip: f64,
+}
+
+impl Proj {
+    fn load(l: &OpReader, spec: &Spec) -> Result<Proj, KernelError> {
+        let identity = matches!(Act::from_name(l, "proj_activation", "tanh")?, Act::Identity);
+        Ok(Proj {
+            act: (!identity).then_some(spec.cell),
+            cell_clip: l.float_or("cell_clip", 0.0)?,
+            proj_clip: l.float_or("proj_clip", 0.0)?,
+        })
+    }
+}
+
+/// Checks `lstmp`'s inputs: gives `D`, `P` and the sequences' offsets.
+fn lstmp_check(
+    input: &Tensor,
+    weight: &Tensor,
+    proj_weight: &Tensor,
+    bias: &Tensor,
+    peepholes: bool,
+    name: &str,
+) -> Result<(usize, usize, Vec<usize>), KernelError> {
+    let (d, offsets) = gated_input(input, 4, name)?;
+    let p = match *proj_weight.shape() {
+        [rows, p] if rows == d as i64 && p >= 0 => p as usize,
+        _ => {
+            return Err(KernelError::Shape(format!(
+                "ProjWeight {:?} must be [{d}, P]",
+                proj_weight.shape()
+            )))
+        }
+    };
+    if weight.shape() != [p as i64, (4 * d) as i64] {
+        return Err(KernelError::Shape(format!(
+            "Weight {:?} must be [{p}, {}]",
+            weight.shape(),
+            4 * d
+        )));
+    }
+    let width = if peepholes { 7 * d } else { 4 * d };
+    if bias.numel() != width {
+        return Err(KernelError::Shape(format!(
+            "Bias {:?} must be [1, {width}]",
+            bias.shape()
+        )));
+    }
+    Ok((d, p, offsets))
+}
+
+/// `lstmp` (1.6's `dynamic_lstmp`): `lstm`'s cell (its state clipped to
+/// `cell_clip` when positive) fed back through a projection: `gates =
+/// Input_t + Bias + r_prev · Weight`, `h = o * cell(c)`, `r = act(h ·
+/// ProjWeight)` (1.x's act: see [`Proj`]) clipped to `proj_clip` when
+/// positive; `H0` (`[N, P]`) is the first `r_prev`, `C0` the first cell.
+fn lstmp(l: &OpReader) -> Result<Exec, KernelError> {
+    let (input, weight, proj_weight, bias) = (
+        l.input("Input")?,
+        l.input("Weight")?,
+        l.input("ProjWeight")?,
+        l.input("Bias")?,
+    );
+    let (h0, c0) = (l.opt_input("H0")?, l.opt_input("C0")?);
+    let (projection, cell) = (l.output("Projection")?, l.output("Cell")?);
+    let scratch = [
+        l.opt_output("BatchGate")?,
+        l.opt_output("BatchCellPreAct")?,
+        l.opt_output("BatchHidden")?,
+    ];
+    let spec = Spec::load(l)?;
+    let proj = Proj::load(l, &spec)?;
+    compute(move |s| {
+        let op = "lstmp";
+        let (xt, wt, pt, bt) = (
+            s.tensor(&input)?,
+            s.tensor(&weight)?,
+            s.tensor(&proj_weight)?,
+            s.tensor(&bias)?,
+        );
+        let (d, p, offsets) = lstmp_check(&xt, &wt, &pt, &bt, spec.peepholes, &input.name)?;
+        let (x, w, pw, b) = (
+            f64s(&xt, op)?,
+            f64s(&wt, op)?,
+            f64s(&pt, op)?,
+            f64s(&bt, op)?,
+        );
+        let (h0v, c0v) = (optional(s, &h0, op)?, optional(s, &c0, op)?);
+        let n = offsets.len() - 1;
+        for (v, what, width) in [(&h0v, "H0", p), (&c0v, "C0", d)] {
+            if let Some(v) = v.as_ref().filter(|v| v.len() != n * width) {
+                return Err(KernelError::Shape(format!(
+                    "{what} has {} values; it must be [{n}, {width}], a row per sequence",
+                    v.len()
+                )));
+            }
+        }
+        let rows = x.len() / (4 * d).max(1);
+        let mut gates = vec![0.0; rows * 4 * d];
+        let (mut hs, mut cs, mut cell_act) = (
+            vec![0.0; rows * d],
+            vec![0.0; rows * d],
+            vec![0.0; rows * d],
+        );
+        let mut rs = vec![0.0; rows * p];
+        let peep = |k: usize| if spec.peepholes { b[4 * d + k] } else { 0.0 };
+        for (seq, steps) in sequence_steps(&offsets, spec.reverse)
+            .into_iter()
+            .enumerate()
+        {
+            let mut r_prev: Option<Vec<f64>> = h0v.as_ref().map(|h| h[seq * p..][..p].to_vec());
+            let mut c_prev: Vec<f64> = c0v
+                .as_ref()
+                .map_or(vec![0.0; d], |c| c[seq * d..][..d].to_vec());
+            for r in steps {
+                let g = &mut gates[r * 4 * d..][..4 * d];
+                for (j, gj) in g.iter_mut().enumerate() {
+                    *gj = x[r * 4 * d + j] + b[j];
+                }
+                if let Some(rp) = &r_prev {
+                    for (k, &rk) in rp.iter().enumerate() {
+                        for (j, gj) in g.iter_mut().enumerate() {
+                            *gj += rk * w[k * 4 * d + j];
+                        }
+                    }
+                }
+                for k in 0..d {
+                    let cp = c_prev[k];
+                    let c_in = spec.candidate.apply_clipped(g[k]);
+                    let i = spec.gate.apply_clipped(g[d + k] + cp * peep(k));
+                    let f = spec.gate.apply_clipped(g[2 * d + k] + cp * peep(d + k));
+                    let mut c = c_in * i + cp * f;
+                    if proj.cell_clip > 0.0 {
+                        c = c.clamp(-proj.cell_clip, proj.cell_clip);
+                    }
+                    let o = spec.gate.apply_clipped(g[3 * d + k] + c * peep(2 * d + k));
+                    let ca = spec.cell.apply_clipped(c);
+                    (g[k], g[d + k], g[2 * d + k], g[3 * d + k]) = (c_in, i, f, o);
+                    cs[r * d + k] = c;
+                    cell_act[r * d + k] = ca;
+                    hs[r * d + k] = o * ca;
+                }
+                let out = &mut rs[r * p..][..p];
+                for (q, oq) in out.iter_mut().enumerate() {
+                    let mut v: f64 = (0..d).map(|k| hs[r * d + k] * pw[k * p + q]).sum();
+                    if let Some(a) = proj.act {
+                        v = a.apply(v);
+                    }
+                    if proj.proj_clip > 0.0 {
+                        v = v.clamp(-proj.proj_clip, proj.proj_clip);
+                    }
+                    *oq = v;
+                }
+                r_prev = Some(out.to_vec());
+                c_prev = cs[r * d..][..d].to_vec();
+            }
+        }
+        let (dtype, lod) = (xt.dtype(), xt.lod().to_vec());
+        drop((x, w, pw, b));
+        drop((xt, wt, pt, bt));
+        let out = |v: Vec<f64>, width: usize| -> Result<Tensor, KernelError> {
+            Ok(tensor(dtype, &[rows as i64, width as i64], v)?.with_lod(lod.clone()))
+        };
+        s.set_tensor(&projection, out(rs, p)?);
+        s.set_tensor(&cell, out(cs, d)?);
+        for (r, (v, width)) in scratch.iter().zip([(gates, 4 * d), (cell_act, d), (hs, d)]) {
+            if let Some(r) = r {
+                s.set_tensor(r, out(v, width)?);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `lstmp_grad` (1.6's kernel): back through each sequence from
+/// `Projection@GRAD` (no `Cell@GRAD`, as 1.x): through the projection's
+/// clip (0 where the output sits on a bound) and activation, into `h`,
+/// then `lstm`'s cell, whose state gradient 1.x zeroed (carried part
+/// included) where the state sits on `cell_clip`.
+fn lstmp_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (weight, proj_weight, bias) =
+        (l.input("Weight")?, l.input("ProjWeight")?, l.input("Bias")?);
+    let (h0, c0) = (l.opt_input("H0")?, l.opt_input("C0")?);
+    let saved = [
+        l.input("Projection")?,
+        l.input("Cell")?,
+        l.input("BatchGate")?,
+        l.input("BatchCellPreAct")?,
+        l.input("BatchHidden")?,
+    ];
+    let dproj_in = l.input("Projection@GRAD")?;
+    let grads = [
+        l.opt_output("Input@GRAD")?,
+        l.opt_output("Weight@GRAD")?,
+        l.opt_output("ProjWeight@GRAD")?,
+        l.opt_output("Bias@GRAD")?,
+        l.opt_output("H0@GRAD")?,
+        l.opt_output("C0@GRAD")?,
+    ];
+    let spec = Spec::load(l)?;
+    let proj = Proj::load(l, &spec)?;
+    compute(move |s| {
+        let op = "lstmp_grad";
+        let gt = s.tensor(&saved[2])?;
+        let (wt, pt, bt) = (
+            s.tensor(&weight)?,
+            s.tensor(&proj_weight)?,
+            s.tensor(&bias)?,
+        );
+        let (d, p, offsets) = lstmp_check(&gt, &wt, &pt, &bt, spec.peepholes, &saved[2].name)?;
+        let rows = gt.shape()[0].max(0) as usize;
+        let (dtype, lod) = (gt.dtype(), gt.lod().to_vec());
+        let (w, pw, b) = (
+            f64s(&wt, op)?.into_owned(),
+            f64s(&pt, op)?.into_owned(),
+            f64s(&bt, op)?.into_owned(),
+        );
+        let shapes = (
+            wt.shape().to_vec(),
+            pt.shape().to_vec(),
+            bt.shape().to_vec(),
+        );
+        drop((gt, wt, pt, bt));
+        let read = |r, width, what| read_rows(s, r, (rows, width), what, op);
+        let rs = read(&saved[0], p, "Projection")?;
+        let cs = read(&saved[1], d, "Cell")?;
+        let gates = read(&saved[2], 4 * d, "BatchGate")?;
+        let cell_act = read(&saved[3], d, "BatchCellPreAct")?;
+        let hs = read(&saved[4], d, "BatchHidden")?;
+        let mut dr = read(&dproj_in, p, "Projection@GRAD")?;
+        let (h0v, c0v) = (optional(s, &h0, op)?, optional(s, &c0, op)?);
+        let n = offsets.len() - 1;
+        let peep = |k: usize| if spec.peepholes { b[4 * d + k] } else { 0.0 };
+        let mut dgates = vec![0.0; rows * 4 * d];
+        let (mut dw, mut dpw) = (vec![0.0; p * 4 * d], vec![0.0; d * p]);
+        let mut dpeep = vec![0.0; 3 * d];
+        let (mut dh0, mut dc0) = (vec![0.0; n * p], vec![0.0; n * d]);
+        for (seq, steps) in sequence_steps(&offsets, spec.reverse)
+            .into_iter()
+            .enumerate()
+        {
+            let mut dc = vec![0.0; d];
+            for (t, &r) in steps.iter().enumerate().rev() {
+                let prev = t.checked_sub(1).map(|q| steps[q]);
+                // Through the clip and the activation into h.
+                for q in 0..p {
+                    let (y, g) = (rs[r * p + q], &mut dr[r * p + q]);
+                    if proj.proj_clip > 0.0 && !(y > -proj.proj_clip && y < proj.proj_clip) {
+                        *g = 0.0;
+                    }
+                    if let Some(a) = proj.act {
+                        *g = a.grad(y, *g);
+                    }
+                }
+                let drow = dr[r * p..][..p].to_vec();
+                let dh: Vec<f64> = (0..d)
+                    .map(|k| (0..p).map(|q| drow[q] * pw[k * p + q]).sum())
+                    .collect();
+                for k in 0..d {
+                    for q in 0..p {
+                        dpw[k * p + q] += hs[r * d + k] * drow[q];
+                    }
+                }
+                let c_prev: Vec<f64> = match (prev, &c0v) {
+                    (Some(q), _) => cs[q * d..][..d].to_vec(),
+                    (None, Some(c0)) => c0[seq * d..][..d].to_vec(),
+                    (None, None) => vec![0.0; d],
+                };
+                let g = &gates[r * 4 * d..][..4 * d];
+                let dg = &mut dgates[r * 4 * d..][..4 * d];
+                for k in 0..d {
+                    let (c_in, i, f, o) = (g[k], g[d + k], g[2 * d + k], g[3 * d + k]);
+                    let (ca, c, cp) = (cell_act[r * d + k], cs[r * d + k], c_prev[k]);
+                    let d_o = spec.gate.grad(o, dh[k] * ca);
+                    let d_c =
+                        if proj.cell_clip > 0.0 && (c >= proj.cell_clip || c <= -proj.cell_clip) {
+                            0.0
+                        } else {
+                            dc[k] + spec.cell.grad(ca, dh[k] * o) + d_o * peep(2 * d + k)
+                        };
+                    let d_in = spec.candidate.grad(c_in, d_c * i);
+                    let d_i = spec.gate.grad(i, d_c * c_in);
+                    let d_f = spec.gate.grad(f, d_c * cp);
+                    dc[k] = d_i * peep(k) + d_f * peep(d + k) + d_c * f;
+                    if spec.peepholes {
+                        dpeep[k] += d_i * cp;
+                        dpeep[d + k] += d_f * cp;
+                        dpeep[2 * d + k] += d_o * c;
+                    }
+                    (dg[k], dg[d + k], dg[2 * d + k], dg[3 * d + k]) = (d_in, d_i, d_f, d_o);
+                }
+                // Into the previous projection (or H0): its gradient and Weight's.
+                let r_prev: Option<&[f64]> = match prev {
+                    Some(q) => Some(&rs[q * p..][..p]),
+                    None => h0v.as_ref().map(|h| &h[seq * p..][..p]),
+                };
+                if let Some(rp) = r_prev {
+                    for q in 0..p {
+                        let back: f64 = w[q * 4 * d..][..4 * d]
+                            .iter()
+                            .zip(dg.iter())
+                            .map(|(a, b)| a * b)
+                            .sum();
+                        match prev {
+                            Some(pr) => dr[pr * p + q] += back,
+                            None => dh0[seq * p + q] = back,
+                        }
+                        for (j, &gj) in dg.iter().enumerate() {
+                            dw[q * 4 * d + j] += rp[q] * gj;
+                        }
+                    }
+                }
+            }
+            dc0[seq * d..][..d].copy_from_slice(&dc);
+        }
+        let mut db = vec![0.0; b.len()];
+        for row in dgates.chunks(4 * d) {
+            db.iter_mut().zip(row).for_each(|(s, &v)| *s += v);
+        }
+        if spec.peepholes {
+            db[4 * d..].copy_from_slice(&dpeep);
+        }
+        if !matches!(dtype, VarKind::Fp32 | VarKind::Fp64) {
+            return Err(KernelError::Dtype(format!(
+                "{op} needs float32 or float64 tensors"
+            )));
+        }
+        let out = [
+            Some(tensor(dtype, &[rows as i64, (4 * d) as i64], dgates)?.with_lod(lod)),
+            Some(tensor(dtype, &shapes.0, dw)?),
+            Some(tensor(dtype, &shapes.1, dpw)?),
+            Some(tensor(dtype, &shapes.2, db)?),
+            h0.as_ref()
+                .map(|_| tensor(dtype, &[n as i64, p as i64], dh0))
+                .transpose()?,
+            c0.as_ref()
+                .map(|_| tensor(dtype, &[n as i64, d as i64], dc0))
+                .transpose()?,
         ];
         set_grads(s, grads.iter().zip(out).collect());
         Ok(())

@@ -524,16 +524,16 @@ def _attr_args(op_type, x, attrs, name=None):
     return out
 
 
-def softshrink(x, alpha=None):
-    return _attr_args("softshrink", x, {"lambda": alpha})
+def softshrink(x, alpha=None, name=None):
+    return _attr_args("softshrink", x, {"lambda": alpha}, name)
 
 
-def hard_shrink(x, threshold=None):
-    return _attr_args("hard_shrink", x, {"threshold": threshold})
+def hard_shrink(x, threshold=None, name=None):
+    return _attr_args("hard_shrink", x, {"threshold": threshold}, name)
 
 
-def thresholded_relu(x, threshold=None):
-    return _attr_args("thresholded_relu", x, {"threshold": threshold})
+def thresholded_relu(x, threshold=None, name=None):
+    return _attr_args("thresholded_relu", x, {"threshold": threshold}, name)
 
 
 def selu(x, scale=None, alpha=None, name=None):
@@ -573,6 +573,15 @@ def expand(x, expand_times, name=None):
     helper.append_op(type="expand", inputs={"X": x}, outputs={"Out": out},
                      attrs={"expand_times": list(expand_times)})
     out.desc.set_shape([-1 if d < 0 else d * k for d, k in zip(x.shape, expand_times)])
+    if x.lod_level > 0 and expand_times[0] == 1:
+        # 1.x's InferShape shared X's LoD when dim 0 was not tiled;
+        # 3.3.1's expand drops it.
+        reset = helper.create_variable_for_type_inference(x.dtype)
+        helper.append_op(type="lod_reset", inputs={"X": out, "Y": x}, outputs={"Out": reset},
+                         attrs={"target_lod": [], "append": False})
+        reset.desc.set_shape(out.shape)
+        reset.desc.set_lod_level(x.lod_level)
+        return reset
     return out
 
 
@@ -5455,6 +5464,392 @@ _DET_B_LAYERS = dict(spectral_norm=spectral_norm, temporal_shift=temporal_shift,
                      strided_slice=strided_slice)
 
 
+# issue 37 (ops-c): 1.x layers real programs use.
+def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0):
+    helper = LayerHelper("roi_pool")
+    out = helper.create_variable_for_type_inference(input.dtype)
+    argmax = helper.create_variable_for_type_inference("int64")
+    helper.append_op(type="roi_pool", inputs={"X": input, "ROIs": rois},
+                     outputs={"Out": out, "Argmax": argmax},
+                     attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
+                            "spatial_scale": spatial_scale})
+    return out
+
+
+def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0,
+              sampling_ratio=-1, name=None):
+    helper = LayerHelper("roi_align", name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op(type="roi_align", inputs={"X": input, "ROIs": rois}, outputs={"Out": out},
+                     attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
+                            "spatial_scale": spatial_scale, "sampling_ratio": sampling_ratio,
+                            "aligned": False})
+    return out
+
+
+
+def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout='NCHW',
+              in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
+              do_model_average_for_mean_and_var=True):
+    """1.x's data_norm, which Paddle 3.3.1 dropped, in numpy (py_func): its
+    three trainable statistics, and as their gradients the batch's own
+    (N, the column sums, the squared deviations' sums plus N * epsilon)."""
+    helper = LayerHelper("data_norm", act=act, name=name)
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError("unsupported data layout:" + data_layout)
+    c = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
+    defaults = dict(batch_size=1e4, batch_sum=0.0, batch_square=1e4)
+    if param_attr and isinstance(param_attr, dict):
+        defaults = {k: param_attr.get(k, v) for k, v in defaults.items()}
+    stats = [_create_parameter(helper, ParamAttr(name=name + suffix, trainable=True,
+                                                 initializer=Constant(value=float(defaults[key]))),
+                               [c], input.dtype)
+             for suffix, key in ((".batch_size", "batch_size"), (".batch_sum", "batch_sum"),
+                                 (".batch_square_sum", "batch_square"))]
+    outs = [helper.create_variable_for_type_inference(input.dtype) for _ in range(3)]
+    outs[0].desc.set_shape(list(input.shape))
+    for v in outs[1:]:
+        v.desc.set_shape([c])
+        v.stop_gradient = True
+
+    def moments(size, total, square):
+        size, total, square = (numpy.array(v) for v in (size, total, square))
+        return total / size, numpy.sqrt(size / square)
+
+    def forward(x, size, total, square):
+        x = numpy.array(x)
+        if x.ndim != 2:
+            raise ValueError("The Input dim size should be 2")
+        means, scales = moments(size, total, square)
+        return (x - means) * scales, means, scales
+
+    def backward(*args):  # X, the statistics, Y@GRAD (py_func names no *args)
+        x, size, total, square, dy = args[:5]
+        x = numpy.array(x)
+        means, scales = moments(size, total, square)
+        n = x.shape[0]
+        t = x.dtype.type
+        dsq = ((x - means) ** 2).sum(axis=0) + t(n) * t(epsilon)
+        return (numpy.array(dy) * scales, numpy.full([c], n, x.dtype), x.sum(axis=0), dsq)
+
+    paddle.static.py_func(forward, [input] + stats, outs, backward_func=backward,
+                          skip_vars_in_backward_input=outs)
+    return helper.append_activation(outs[0])
+
+
+
+def unique_with_counts(x, dtype="int32"):
+    """1.6's unique_with_counts, which Paddle 3.3.1 dropped, in numpy
+    (py_func): the distinct values in the order they first appear, each
+    value's place among them and their counts."""
+    if not (dtype == 'int32' or dtype == 'int64'):
+        raise TypeError("Op unique_with_counts, index dtype must be int32 or int64")
+    if x is None or len(x.shape) != 1:
+        raise ValueError("Op unique_with_counts, x must not be null and size of dim must be 1")
+    helper = LayerHelper("unique_with_counts")
+    outs = [helper.create_variable_for_type_inference(d) for d in (x.dtype, dtype, dtype)]
+    for v, shape in zip(outs, ([-1], list(x.shape), [-1])):
+        v.desc.set_shape(shape)
+        v.stop_gradient = True
+
+    def forward(v):
+        v = numpy.array(v)
+        _, first, index, count = numpy.unique(v, return_index=True, return_inverse=True,
+                                              return_counts=True)
+        order = numpy.argsort(first, kind="stable")
+        place = numpy.empty_like(order)
+        place[order] = numpy.arange(order.size)
+        return v[numpy.sort(first)], place[index].astype(dtype), count[order].astype(dtype)
+
+    paddle.static.py_func(forward, [x], outs)
+    return tuple(outs)
+
+
+
+def center_loss(input, label, num_classes, alpha, param_attr, update_center=True):
+    """1.6's center_loss, which Paddle 3.3.1 dropped, in numpy (py_func):
+    the loss and each sample's difference from its class center, the
+    centers moved in place by alpha * (sum of the class's differences) /
+    (1 + its samples); X's gradient Loss@GRAD * difference."""
+    helper = LayerHelper("center_loss")
+    centers = _create_parameter(helper, param_attr, [num_classes, input.shape[1]], input.dtype)
+    centers.stop_gradient = True
+    if isinstance(alpha, Variable):
+        rate = alpha
+    else:
+        assert isinstance(alpha, float)
+        block = framework.default_main_program().current_block()
+        rate = block.create_var(name="centerloss_alpha", shape=[1], dtype="float32",
+                                type=VarType.DENSE_TENSOR, persistable=True, stop_gradient=True)
+        Constant(alpha)(rate, block)
+    diff = helper.create_variable_for_type_inference(input.dtype)
+    loss = helper.create_variable_for_type_inference(input.dtype)
+    diff.desc.set_shape([input.shape[0], input.shape[1]])
+    loss.desc.set_shape([input.shape[0], 1])
+
+    def forward(x, y, c, a):
+        x, c = numpy.array(x), numpy.array(c)
+        y = numpy.array(y).reshape(-1)
+        t = x.dtype.type
+        d = x - c[y]
+        acc = numpy.zeros_like(c)
+        numpy.add.at(acc, y, d)
+        count = numpy.bincount(y, minlength=num_classes) + 1
+        if update_center:
+            c = c + acc * (t(numpy.array(a).reshape(-1)[0]) / count.astype(x.dtype))[:, None]
+        return d, ((d * d).sum(axis=1, keepdims=True) / t(2)), c
+
+    def backward(*args):  # SampleCenterDiff and the outputs' grads
+        d, g = args[0], args[2]
+        return numpy.array(d) * numpy.array(g), None, None, None
+
+    paddle.static.py_func(forward, [input, label, centers, rate], [diff, loss, centers],
+                          backward_func=backward,
+                          skip_vars_in_backward_input=[input, label, centers, rate, loss])
+    return loss
+
+
+
+def grid_sampler(x, grid, name=None):
+    """1.x's grid_sampler on 3.3.1's op (bilinear, zero padding, corners
+    aligned, as 1.x's kernel sampled); a non-Variable is returned as a
+    ValueError, as 1.x did."""
+    helper = LayerHelper("grid_sampler", name=name)
+    if not isinstance(x, Variable):
+        return ValueError("The x should be a Variable")
+    if not isinstance(grid, Variable):
+        return ValueError("The grid should be a Variable")
+    if x.stop_gradient and not grid.stop_gradient:
+        # 3.3.1's grid_sampler_grad crashes without X@GRAD: a copy of x
+        # that takes one (unused), as 1.x computed Grid@GRAD alone.
+        copy_x = helper.create_variable_for_type_inference(x.dtype)
+        helper.append_op(type="scale", inputs={"X": x}, outputs={"Out": copy_x},
+                         attrs={"scale": 1.0})
+        copy_x.desc.set_shape(list(x.shape))
+        copy_x.stop_gradient = False
+        x_in = copy_x
+    else:
+        x_in = x
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op(type="grid_sampler", inputs={"X": x_in, "Grid": grid},
+                     outputs={"Output": out},
+                     attrs={"mode": "bilinear", "padding_mode": "zeros", "align_corners": True})
+    out.desc.set_shape(list(x.shape))  # 1.x's InferShape: X's shape
+    return out
+
+
+def affine_grid(theta, out_shape, name=None):
+    helper = LayerHelper("affine_grid")
+    if not isinstance(out_shape, (list, tuple, Variable)):
+        raise ValueError("The out_shape should be a list, tuple or Variable.")
+    if not isinstance(theta, Variable):
+        raise ValueError("The theta should be a Variable.")
+    out = helper.create_variable_for_type_inference(theta.dtype)
+    inputs, attrs = {"Theta": theta}, {"align_corners": True}
+    if isinstance(out_shape, Variable):
+        inputs["OutputShape"] = out_shape
+    else:
+        attrs["output_shape"] = list(out_shape)
+    helper.append_op(type="affine_grid", inputs=inputs, outputs={"Output": out}, attrs=attrs)
+    out.desc.set_shape([theta.shape[0], -1, -1, 2])  # 1.x's InferShape
+    return out
+
+
+
+def sequence_scatter(input, index, updates, name=None):
+    """1.x's sequence_scatter, which Paddle 3.3.1 dropped, in numpy
+    (py_func): sequence k of index's LoD adds its updates to row k of
+    input at the columns it names; Updates@GRAD reads Out@GRAD there."""
+    helper = LayerHelper("sequence_scatter", name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    out.desc.set_shape(list(input.shape))
+
+    def places(ids, rows):
+        offsets = ids.lod()[0]
+        cols = numpy.array(ids).reshape(-1)
+        seq = numpy.repeat(numpy.arange(len(offsets) - 1), numpy.diff(offsets))
+        return seq, cols
+
+    def forward(x, ids, u):
+        o = numpy.array(x).copy()
+        seq, cols = places(ids, o.shape[0])
+        flat = o.reshape(o.shape[0], -1)
+        numpy.add.at(flat, (seq, cols), numpy.array(u).reshape(-1))
+        return flat.reshape(o.shape)
+
+    def backward(x, ids, u, dout):
+        d = numpy.array(dout)
+        seq, cols = places(ids, d.shape[0])
+        du = d.reshape(d.shape[0], -1)[seq, cols].reshape(numpy.array(u).shape)
+        return d, None, du
+
+    paddle.static.py_func(forward, [input, index, updates], out, backward_func=backward,
+                          skip_vars_in_backward_input=[out])
+    return out
+
+
+
+def _lstmp_act(name, plain=False):
+    """1.x's LSTM activations (detail::activation: sigmoid's input clipped
+    to [-40, 13], tanh through exp(-2x) clipped at 40), or Eigen's plain
+    ones (`plain`), each with its gradient from its output."""
+    sig = lambda x: 1.0 / (1.0 + numpy.exp(-(x if plain else numpy.clip(x, -40.0, 13.0))))
+    tanh = numpy.tanh if plain else (lambda x: 2.0 / (1.0 + numpy.exp(numpy.minimum(-2.0 * x, 40.0))) - 1.0)
+    return {"sigmoid": (sig, lambda y, d: d * y * (1.0 - y)),
+            "tanh": (tanh, lambda y, d: d * (1.0 - y * y)),
+            "relu": (lambda x: numpy.maximum(x, 0.0), lambda y, d: d * (y > 0)),
+            "identity": (lambda x: x, lambda y, d: d)}[name]
+
+
+def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None,
+                  use_peepholes=True, is_reverse=False, gate_activation='sigmoid',
+                  cell_activation='tanh', candidate_activation='tanh',
+                  proj_activation='tanh', dtype='float32', name=None, h_0=None,
+                  c_0=None, cell_clip=None, proj_clip=None):
+    """1.6's dynamic_lstmp, whose lstmp op Paddle 3.3.1 dropped, in numpy
+    (py_func, in double): 1.x's kernels sequence by sequence, including
+    their quirks (the projection takes cell_activation unless
+    proj_activation is identity; the state's gradient is zeroed, carried
+    part included, where the state sits on cell_clip)."""
+    helper = LayerHelper("lstmp", name=name)
+    d = size // 4
+    p = proj_size
+    w = _create_parameter(helper, param_attr, [p, 4 * d], dtype)
+    pw = _create_parameter(helper, param_attr, [d, p], dtype)
+    b = _create_parameter(helper, bias_attr, [1, 7 * d if use_peepholes else 4 * d], dtype,
+                          is_bias=True)
+    ins = [input, w, pw, b] + [v for v in (h_0, c_0) if v is not None]
+    proj = helper.create_variable_for_type_inference(dtype)
+    cell = helper.create_variable_for_type_inference(dtype)
+    proj.desc.set_shape([input.shape[0], p])
+    cell.desc.set_shape([input.shape[0], d])
+    gate, cellf, cand = (_lstmp_act(gate_activation), _lstmp_act(cell_activation),
+                         _lstmp_act(candidate_activation))
+    pact = None if proj_activation == "identity" else _lstmp_act(cell_activation, plain=True)
+    cclip, pclip = float(cell_clip or 0.0), float(proj_clip or 0.0)
+
+    def steps(xs):
+        offsets = xs.lod()[0]
+        for k in range(len(offsets) - 1):
+            rows = list(range(offsets[k], offsets[k + 1]))
+            yield k, rows[::-1] if is_reverse else rows
+
+    def unpack(args):
+        x, wv, pwv, bv = (numpy.array(a, dtype="float64") for a in args[:4])
+        rest = [numpy.array(a, dtype="float64") for a in args[4:4 + len(ins) - 4]]
+        h0 = rest[0] if h_0 is not None else None
+        c0 = rest[-1] if c_0 is not None else None
+        bv = bv.reshape(-1)
+        peep = bv[4 * d:] if use_peepholes else numpy.zeros(3 * d)
+        return x, wv, pwv, bv, peep, h0, c0
+
+    def run(args):
+        x, wv, pwv, bv, peep, h0, c0 = unpack(args)
+        t = x.shape[0]
+        g_all, c_all, ca_all, h_all, r_all = (numpy.zeros((t, 4 * d)), numpy.zeros((t, d)),
+                                              numpy.zeros((t, d)), numpy.zeros((t, d)),
+                                              numpy.zeros((t, p)))
+        for k, rows in steps(args[0]):
+            r_prev = h0[k] if h0 is not None else None
+            c_prev = c0[k] if c0 is not None else numpy.zeros(d)
+            for r in rows:
+                g = x[r] + bv[:4 * d] + (r_prev @ wv if r_prev is not None else 0.0)
+                c_in = cand[0](g[:d])
+                i = gate[0](g[d:2 * d] + c_prev * peep[:d])
+                f = gate[0](g[2 * d:3 * d] + c_prev * peep[d:2 * d])
+                c = c_in * i + c_prev * f
+                if cclip > 0:
+                    c = numpy.clip(c, -cclip, cclip)
+                o = gate[0](g[3 * d:] + c * peep[2 * d:])
+                ca = cellf[0](c)
+                h = o * ca
+                rv = h @ pwv
+                if pact is not None:
+                    rv = pact[0](rv)
+                if pclip > 0:
+                    rv = numpy.clip(rv, -pclip, pclip)
+                g_all[r] = numpy.concatenate([c_in, i, f, o])
+                c_all[r], ca_all[r], h_all[r], r_all[r] = c, ca, h, rv
+                r_prev, c_prev = rv, c
+        return g_all, c_all, ca_all, h_all, r_all
+
+    def forward(*args):
+        _, c_all, _, _, r_all = run(args)
+        return r_all.astype(dtype), c_all.astype(dtype)
+
+    def backward(*args):  # the inputs, then Projection@GRAD (and Cell@GRAD)
+        n_in = len(ins)
+        fwd = args[:n_in]
+        x, wv, pwv, bv, peep, h0, c0 = unpack(fwd)
+        g_all, c_all, ca_all, h_all, r_all = run(fwd)
+        dr = numpy.array(args[n_in], dtype="float64").copy()
+        dg_all = numpy.zeros_like(g_all)
+        dw, dpw, dpeep = numpy.zeros_like(wv), numpy.zeros_like(pwv), numpy.zeros(3 * d)
+        dh0 = numpy.zeros_like(h0) if h0 is not None else None
+        dc0 = numpy.zeros_like(c0) if c0 is not None else None
+        for k, rows in steps(fwd[0]):
+            dc = numpy.zeros(d)
+            for t in range(len(rows) - 1, -1, -1):
+                r = rows[t]
+                prev = rows[t - 1] if t > 0 else None
+                y = r_all[r]
+                g = dr[r]
+                if pclip > 0:
+                    g = numpy.where((y > -pclip) & (y < pclip), g, 0.0)
+                if pact is not None:
+                    g = pact[1](y, g)
+                dh = pwv @ g
+                dpw += numpy.outer(h_all[r], g)
+                c_prev = c_all[prev] if prev is not None else (c0[k] if c0 is not None else numpy.zeros(d))
+                c_in, i, f, o = (g_all[r][j * d:(j + 1) * d] for j in range(4))
+                c, ca = c_all[r], ca_all[r]
+                d_o = gate[1](o, dh * ca)
+                d_c = dc + cellf[1](ca, dh * o) + d_o * peep[2 * d:]
+                if cclip > 0:
+                    d_c = numpy.where((c >= cclip) | (c <= -cclip), 0.0, d_c)
+                d_in = cand[1](c_in, d_c * i)
+                d_i = gate[1](i, d_c * c_in)
+                d_f = gate[1](f, d_c * c_prev)
+                dc = d_i * peep[:d] + d_f * peep[d:2 * d] + d_c * f
+                if use_peepholes:
+                    dpeep += numpy.concatenate([d_i * c_prev, d_f * c_prev, d_o * c])
+                dg = numpy.concatenate([d_in, d_i, d_f, d_o])
+                dg_all[r] = dg
+                r_prev = r_all[prev] if prev is not None else (h0[k] if h0 is not None else None)
+                if r_prev is not None:
+                    back = wv @ dg
+                    if prev is not None:
+                        dr[prev] += back
+                    else:
+                        dh0[k] = back
+                    dw += numpy.outer(r_prev, dg)
+            if dc0 is not None:
+                dc0[k] = dc
+        db = dg_all.sum(axis=0)
+        if use_peepholes:
+            db = numpy.concatenate([db, dpeep])
+        grads = [dg_all, dw, dpw, db.reshape(1, -1)]
+        grads += [v for v in (dh0, dc0) if v is not None]
+        return tuple(v.astype(dtype) for v in grads)
+
+    paddle.static.py_func(forward, ins, [proj, cell], backward_func=backward,
+                          skip_vars_in_backward_input=[proj, cell])
+    outs = []
+    for v in (proj, cell):  # 1.x's outputs share the input's LoD
+        o = helper.create_variable_for_type_inference(dtype)
+        helper.append_op(type="lod_reset", inputs={"X": v, "Y": input}, outputs={"Out": o},
+                         attrs={"target_lod": [], "append": False})
+        o.desc.set_shape(list(v.shape))
+        outs.append(o)
+    return tuple(outs)
+
+
+_OPS_C_LAYERS = dict(roi_pool=roi_pool, roi_align=roi_align, data_norm=data_norm,
+                     unique_with_counts=unique_with_counts, center_loss=center_loss,
+                     grid_sampler=grid_sampler, affine_grid=affine_grid,
+                     sequence_scatter=sequence_scatter, dynamic_lstmp=dynamic_lstmp)
+
+
 def install(run=False):
     """Installs `paddle.fluid` and its submodules, with fresh default programs
     and a fresh unique-name generator; returns the `paddle.fluid` module.
@@ -5556,6 +5951,7 @@ def install(run=False):
     for op in ("sum", "mean", "max", "min", "prod", "all", "any"):
         setattr(layers, "reduce_" + op, _reduce("reduce_" + op))
     layers.__dict__.update(_DET_B_LAYERS)
+    layers.__dict__.update(_OPS_C_LAYERS)
     schedules = dict(
         exponential_decay=exponential_decay, natural_exp_decay=natural_exp_decay,
         inverse_time_decay=inverse_time_decay, polynomial_decay=polynomial_decay,

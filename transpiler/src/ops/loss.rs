@@ -1,9 +1,10 @@
 //! Losses: `softmax_with_cross_entropy`, `sigmoid_cross_entropy_with_logits`,
 //! `log_loss`, `nce` (noise-contrastive estimation), and Paddle 1.x's
 //! `smooth_l1_loss`, `margin_rank_loss` and `rank_loss`, which 3.3.1
-//! dropped (see `data/fluidc_ops.json`), and `hierarchical_sigmoid`.
+//! dropped (see `data/fluidc_ops.json`), `hierarchical_sigmoid`, and 1.6's
+//! `center_loss` (3.3.1 dropped it too).
 use super::arg::axis_index;
-use super::infer::{same_as_x, Out, TensorType};
+use super::infer::{same_as_x, same_dtype, Out, TensorType};
 use super::{Behaviour, InferCtx};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
@@ -28,6 +29,12 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     ));
     r.push(Behaviour::pure("kldiv_loss", kldiv_loss));
     r.push(Behaviour::pure("bpr_loss", bpr_loss).shares_lod("X", "Y"));
+    // It updates Centers in place (CentersOut): never folded.
+    r.push(
+        Behaviour::pure("center_loss", center_loss)
+            .shares_lod("X", "Loss")
+            .not_foldable(),
+    );
 }
 
 /// `bpr_loss` (1.x): `Y` is `X`'s dims with the last (the classes) 1;
@@ -314,5 +321,41 @@ fn softmax_with_cross_entropy(c: &InferCtx) -> Out {
     Ok(vec![
         ("Softmax", x.clone()),
         ("Loss", TensorType::new(x.dtype, loss)),
+    ])
+}
+
+/// `center_loss` (1.6's `InferShape`): `SampleCenterDiff` is `X` as
+/// `[N, rest]`, `Loss` `[N, 1]`, `CentersOut` `Centers`; `Centers` must be
+/// `[cluster_num, rest]` of `X`'s dtype.
+fn center_loss(c: &InferCtx) -> Out {
+    let (Some(x), Some(centers)) = (c.input("X"), c.input("Centers")) else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() < 2 {
+        return Err(format!("X of center_loss must be [N, D], got {:?}", x.dims));
+    }
+    same_dtype(x, centers)?;
+    let rest: i64 = if x.dims[1..].iter().any(|&d| d < 0) {
+        -1
+    } else {
+        x.dims[1..].iter().product()
+    };
+    if centers.dims.len() != 2
+        || rest >= 0 && centers.dims[1] >= 0 && centers.dims[1] != rest
+        || c.int("cluster_num")
+            .is_some_and(|k| centers.dims[0] >= 0 && centers.dims[0] != k)
+    {
+        return Err(format!(
+            "Centers of center_loss must be [cluster_num, {rest}], got {:?}",
+            centers.dims
+        ));
+    }
+    Ok(vec![
+        (
+            "SampleCenterDiff",
+            TensorType::new(x.dtype, vec![x.dims[0], rest]),
+        ),
+        ("Loss", TensorType::new(x.dtype, vec![x.dims[0], 1])),
+        ("CentersOut", centers.clone()),
     ])
 }

@@ -11,7 +11,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("concat", concat).shares_lod("X", "Out"));
     r.push(Behaviour::pure("stack", stack));
     r.push(Behaviour::pure("unstack", unstack));
-    r.push(Behaviour::pure("expand", expand));
+    // 1.x's InferShape shares X's LoD when dim 0 is not expanded.
+    r.push(Behaviour::pure("expand", expand).shares_lod("X", "Out"));
     r.push(Behaviour::pure("expand_as", expand_as));
     r.push(Behaviour::pure("flatten2", flatten2).shares_lod("X", "Out"));
     r.push(Behaviour::pure("gather", gather));
@@ -41,6 +42,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     }));
     r.push(Behaviour::pure("where_index", where_index).not_foldable());
     r.push(Behaviour::pure("unique", unique));
+    r.push(Behaviour::pure("unique_with_counts", unique));
     r.push(Behaviour::pure("pad", pad));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
@@ -802,7 +804,8 @@ fn where_index(c: &InferCtx) -> Out {
 
 /// `unique` (1.6's, `is_sorted` false): `Out` the distinct values of the
 /// vector `X` (how many: known when it runs), `Index` for each value of
-/// `X` its place in `Out`, in `dtype` (int32 or int64).
+/// `X` its place in `Out`, in `dtype` (int32 or int64); for
+/// `unique_with_counts` (1.6's) also `Count`, each value's count in `dtype`.
 fn unique(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
@@ -820,10 +823,14 @@ fn unique(c: &InferCtx) -> Out {
         d @ (VarKind::Int32 | VarKind::Int64) => d,
         _ => return Err("dtype of unique's Index must be int32 or int64".into()),
     };
-    Ok(vec![
+    let mut out = vec![
         ("Out", TensorType::new(x.dtype, vec![-1])),
         ("Index", TensorType::new(index, x.dims.clone())),
-    ])
+    ];
+    if c.op.ty == "unique_with_counts" {
+        out.push(("Count", TensorType::new(index, vec![-1])));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

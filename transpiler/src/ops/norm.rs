@@ -1,5 +1,5 @@
 //! 1.x's normalizing and loss layers' ops: `batch_norm`, `layer_norm`, `norm` (`l2_normalize`), `lrn`, `prelu`, `label_smooth`,
-//! `huber_loss` and `spectral_norm`. Their checks are the ones Paddle 3.3.1's InferMeta makes,
+//! `huber_loss`, `spectral_norm` and `data_norm` (1.x's; 3.3.1 dropped it). Their checks are the ones Paddle 3.3.1's InferMeta makes,
 //! so a mistake is an error at the layer call, not in the kernel.
 use super::infer::{same_dtype, Out, TensorType};
 use super::{Behaviour, InferCtx};
@@ -20,6 +20,52 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         grouped(c, "Mean", "Variance")
     }));
     r.push(Behaviour::pure("affine_channel", affine_channel).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("data_norm", data_norm).shares_lod("X", "Y"));
+}
+
+/// `data_norm` (1.x's `InferShape`): `X` of rank 2 to 5, `C` its dim 1
+/// (the last with NHWC); `BatchSize`, `BatchSum` and `BatchSquareSum` `[C]`
+/// of `X`'s dtype; `Y` is `X`, `Means` and `Scales` `[C]`. `epsilon` must
+/// be in [0, 0.001] (1.x's attribute checker).
+fn data_norm(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if !(2..=5).contains(&x.dims.len()) {
+        return Err(format!(
+            "Input X must have 2 to 5 dimensions, got {:?}",
+            x.dims
+        ));
+    }
+    if let Some(crate::model::AttrValue::Float(e)) = c.attr("epsilon") {
+        if !(0.0..=0.001).contains(e) {
+            return Err("'epsilon' should be between 0.0 and 0.001.".into());
+        }
+    }
+    let ch = match c.string("data_layout").unwrap_or("NCHW") {
+        "NCHW" => x.dims[1],
+        "NHWC" | "AnyLayout" => x.dims[x.dims.len() - 1],
+        other => return Err(format!("Unknown storage order string: {other}")),
+    };
+    for slot in ["BatchSize", "BatchSum", "BatchSquareSum"] {
+        if let Some(t) = c.input(slot) {
+            if t.dtype != x.dtype {
+                return Err(format!("{slot} input should be of float type (X's)"));
+            }
+            if t.dims.len() != 1 || ch >= 0 && t.dims[0] >= 0 && t.dims[0] != ch {
+                return Err(format!(
+                    "{slot} must be [{ch}] for X {:?}, got {:?}",
+                    x.dims, t.dims
+                ));
+            }
+        }
+    }
+    let stats = TensorType::new(x.dtype, vec![ch]);
+    Ok(vec![
+        ("Y", x.clone()),
+        ("Means", stats.clone()),
+        ("Scales", stats),
+    ])
 }
 
 /// `affine_channel`: `Out` shaped as `X` (rank 2 or more); `Scale` and

@@ -1,8 +1,9 @@
 //! Pooling: `pool2d` (max and average, global, ceil mode, adaptive),
 //! `max_pool2d_with_index` (max pooling that also gives each max's
-//! position), `maxout` (the max over groups of channels).
+//! position), `maxout` (the max over groups of channels), `roi_pool` and
+//! `roi_align` (a fixed-size map pooled out of each region of interest).
 use super::conv::{explicit_padding, layout, pads, window_out};
-use super::infer::{Out, TensorType};
+use super::infer::{same_dtype, Out, TensorType};
 use super::{Behaviour, InferCtx};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
@@ -12,6 +13,62 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "max_pool2d_with_index",
         max_pool2d_with_index,
     ));
+    r.push(Behaviour::pure("roi_pool", roi).reads_lod());
+    r.push(Behaviour::pure("roi_align", roi).reads_lod());
+}
+
+/// `roi_pool` and `roi_align` (Paddle's `RoiPoolInferMeta` and
+/// `RoiAlignInferMeta`): `X` `[N, C, H, W]`, `ROIs` `[R, 4]` (its LoD, or
+/// `RoisNum`, gives each image's regions); `Out` `[R, C, pooled_height,
+/// pooled_width]`, and `roi_pool`'s `Argmax` the same dims in int64.
+fn roi(c: &InferCtx) -> Out {
+    let (Some(x), Some(rois)) = (c.input("X"), c.input("ROIs")) else {
+        return Ok(Vec::new());
+    };
+    let ty = c.op.ty.as_str();
+    if x.dims.len() != 4 {
+        return Err(format!(
+            "The input data of {ty} should be 4-D (NCHW), got {:?}",
+            x.dims
+        ));
+    }
+    if rois.dims.len() != 2 || rois.dims[1] >= 0 && rois.dims[1] != 4 {
+        return Err(format!(
+            "ROIs of {ty} should be a 2-D tensor of shape (num_rois, 4), got {:?}",
+            rois.dims
+        ));
+    }
+    if let Some(n) = c.input("RoisNum") {
+        if n.dims.len() != 1 {
+            return Err(format!("RoisNum of {ty} should be 1-D, got {:?}", n.dims));
+        }
+    }
+    let (ph, pw) = (
+        c.int("pooled_height").unwrap_or(1),
+        c.int("pooled_width").unwrap_or(1),
+    );
+    if ph <= 0 || pw <= 0 {
+        return Err(format!(
+            "The pooled output height and width of {ty} must be greater than 0, got {ph} and {pw}"
+        ));
+    }
+    if let Some(crate::model::AttrValue::Float(s)) = c.attr("spatial_scale") {
+        if *s <= 0.0 {
+            return Err(format!(
+                "The spatial scale of {ty} must be greater than 0, got {s}"
+            ));
+        }
+    }
+    same_dtype(x, rois)?;
+    let dims = vec![rois.dims[0], x.dims[1], ph, pw];
+    let mut out = vec![("Out", TensorType::new(x.dtype, dims.clone()))];
+    if ty == "roi_pool" {
+        out.push((
+            "Argmax",
+            TensorType::new(crate::model::VarKind::Int64, dims),
+        ));
+    }
+    Ok(out)
 }
 
 /// `max_pool2d_with_index` (1.6's `adaptive_pool2d` of max): `Out` as

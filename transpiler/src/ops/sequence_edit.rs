@@ -1,7 +1,7 @@
 //! 1.x's ops that rearrange the sequences of a LoD tensor (fluidc-only,
 //! `data/fluidc_ops.json`: Paddle 3.3.1 dropped them): `sequence_reverse`,
 //! `sequence_concat`, `sequence_slice`, `sequence_reshape`,
-//! `sequence_enumerate` and `sequence_expand_as`. Their outputs' rows and
+//! `sequence_enumerate`, `sequence_expand_as` and `sequence_scatter`. Their outputs' rows and
 //! LoD depend on the inputs' LoD, known only when they run; their kernels
 //! set the LoD as 1.x's did.
 use super::infer::{Out, TensorType};
@@ -15,6 +15,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         ("sequence_reshape", reshape),
         ("sequence_enumerate", enumerate),
         ("sequence_expand_as", expand_as),
+        ("sequence_scatter", scatter),
     ] {
         r.push(Behaviour::pure(ty, infer).not_foldable().reads_lod());
     }
@@ -140,4 +141,28 @@ fn expand_as(c: &InferCtx) -> Out {
     let mut dims = x.dims.clone();
     dims[0] = -1;
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `sequence_scatter` (1.x's `InferShape`): `Out` is `X`; `Updates` and
+/// `Ids` have the same rows (`Ids`' LoD gives the row of `X` each
+/// sequence adds to).
+fn scatter(c: &InferCtx) -> Out {
+    let (Some(x), Some(ids), Some(updates)) = (c.input("X"), c.input("Ids"), c.input("Updates"))
+    else {
+        return Ok(Vec::new());
+    };
+    let (a, b) = (
+        updates.dims.first().copied().unwrap_or(-1),
+        ids.dims.first().copied().unwrap_or(-1),
+    );
+    if a >= 0 && b >= 0 && a != b {
+        return Err(format!(
+            "Updates and Ids should have same shape: {:?} and {:?}",
+            updates.dims, ids.dims
+        ));
+    }
+    if updates.dtype != x.dtype {
+        return Err("Updates of sequence_scatter must have X's dtype".into());
+    }
+    Ok(vec![("Out", x.clone())])
 }

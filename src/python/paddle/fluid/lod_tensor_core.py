@@ -128,7 +128,9 @@ class LoDTensor(object):
             session, name = self._view
             got = session.tensor(name)
             if got is None:
-                return None, []
+                # No data yet: the LoD set before it (1.x's set_input sets
+                # the lengths, then the dims, then the data).
+                return None, self._lod
             h, lod = got
             return np.ndarray._wrap(h), lod
         return self._array, self._lod

@@ -73,6 +73,7 @@ indexing.monkey_patch_getitem()
 # they are bound there too, as the same functions.
 for _name in ("relu", "log", "sign", "logical_and", "logical_or", "logical_xor",
               "logical_not", "autoincreased_step_counter", "dynamic_lstm", "dynamic_gru",
+              "dynamic_lstmp",
               "gru_unit", "lstm_unit", "sequence_conv", "sequence_pool", "sequence_softmax",
               "sequence_expand", "sequence_first_step", "sequence_last_step", "lod_reset"):
     setattr(nn, _name, globals()[_name])

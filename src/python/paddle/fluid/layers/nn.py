@@ -41,6 +41,8 @@ __all__ = [
     "maxout", "space_to_depth", "pixel_shuffle", "shuffle_channel", "hsigmoid",
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
+    "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
+    "grid_sampler", "affine_grid", "sequence_scatter",
 ]
 
 
@@ -722,6 +724,23 @@ def unique(x, dtype="int32"):
     return out, index
 
 
+def unique_with_counts(x, dtype="int32"):
+    """1.6's: as `unique`, and how many times each distinct value occurs
+    (`dtype`, int32 or int64)."""
+    if not (dtype == 'int32' or dtype == 'int64'):
+        raise TypeError("Op unique_with_counts, index dtype must be int32 or int64")
+    if x is None or len(x.shape) != 1:
+        raise ValueError("Op unique_with_counts, x must not be null and size of dim must be 1")
+    helper = LayerHelper("unique_with_counts", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    index = helper.create_variable_for_type_inference(dtype)
+    count = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type='unique_with_counts', inputs={'X': x},
+                     attrs={'dtype': convert_np_dtype_to_dtype_(dtype)},
+                     outputs={'Out': [out], 'Index': [index], 'Count': [count]})
+    return out, index, count
+
+
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
                bias_attr=None, data_layout="NCHW", in_place=False, name=None,
                moving_mean_name=None, moving_variance_name=None,
@@ -954,6 +973,66 @@ def dropout(x, dropout_prob, is_test=False, seed=None, name=None,
                             "seed": seed if seed is not None else 0,
                             "dropout_implementation": dropout_implementation})
     return out
+
+
+def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout='NCHW',
+              in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
+              do_model_average_for_mean_and_var=True):
+    """1.x's CTR normalization: `(input - BatchSum / BatchSize) *
+    sqrt(BatchSize / BatchSquareSum)` per column, with the three statistics
+    trainable parameters named after `name` (which 1.x required); their
+    gradients are the batch's own statistics. As in 1.x, the moving_* names
+    and do_model_average_for_mean_and_var are not used."""
+    helper = LayerHelper('data_norm', **locals())
+    dtype = helper.input_dtype()
+
+    input_shape = input.shape
+    if data_layout == 'NCHW':
+        channel_num = input_shape[1]
+    else:
+        if data_layout == 'NHWC':
+            channel_num = input_shape[-1]
+        else:
+            raise ValueError("unsupported data layout:" + data_layout)
+
+    param_shape = [channel_num]
+
+    batch_size_default = 1e4
+    batch_sum_default = 0.0
+    batch_square_sum_default = 1e4
+
+    if param_attr and isinstance(param_attr, dict):
+        batch_size_default = param_attr.get("batch_size", 1e4)
+        batch_sum_default = param_attr.get("batch_sum", 0.0)
+        batch_square_sum_default = param_attr.get("batch_square", 1e4)
+
+    batch_size = helper.create_parameter(
+        attr=ParamAttr(name=name + '.batch_size',
+                       initializer=Constant(value=float(batch_size_default)), trainable=True),
+        shape=param_shape, dtype=input.dtype)
+    batch_sum = helper.create_parameter(
+        attr=ParamAttr(name=name + '.batch_sum',
+                       initializer=Constant(value=float(batch_sum_default)), trainable=True),
+        shape=param_shape, dtype=input.dtype)
+    batch_square_sum = helper.create_parameter(
+        attr=ParamAttr(name=name + '.batch_square_sum',
+                       initializer=Constant(value=float(batch_square_sum_default)),
+                       trainable=True),
+        shape=param_shape, dtype=input.dtype)
+
+    means = helper.create_variable(dtype=dtype, stop_gradient=True)
+    scales = helper.create_variable(dtype=dtype, stop_gradient=True)
+
+    data_norm_out = input if in_place else helper.create_variable(dtype=dtype)
+
+    helper.append_op(
+        type="data_norm",
+        inputs={"X": input, "BatchSize": batch_size, "BatchSum": batch_sum,
+                "BatchSquareSum": batch_square_sum},
+        outputs={"Y": data_norm_out, "Means": means, "Scales": scales},
+        attrs={"epsilon": epsilon})
+
+    return helper.append_activation(data_norm_out)
 
 
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
@@ -1692,6 +1771,116 @@ def mse_loss(input, label):
     """The mean of `(input - label)^2` (1.6): `square_error_cost`, then
     `reduce_mean`."""
     return reduce_mean(square_error_cost(input, label))
+
+
+def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0):
+    """1.x's: max pooling of each region of interest (`rois`, a [R, 4]
+    LoDTensor of x1, y1, x2, y2 whose LoD gives each image's regions) into
+    a [R, C, pooled_height, pooled_width] map."""
+    helper = LayerHelper('roi_pool', **locals())
+    dtype = helper.input_dtype()
+    pool_out = helper.create_variable_for_type_inference(dtype)
+    argmaxes = helper.create_variable_for_type_inference(dtype='int32')
+    helper.append_op(type="roi_pool", inputs={"X": input, "ROIs": rois},
+                     outputs={"Out": pool_out, "Argmax": argmaxes},
+                     attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
+                            "spatial_scale": spatial_scale})
+    return pool_out
+
+
+def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0,
+              sampling_ratio=-1, name=None):
+    """1.x's: each region of interest (as roi_pool's) pooled by averaging
+    bilinear samples, `sampling_ratio` a side per bin (adaptive when -1)."""
+    helper = LayerHelper('roi_align', **locals())
+    dtype = helper.input_dtype()
+    align_out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="roi_align", inputs={"X": input, "ROIs": rois},
+                     outputs={"Out": align_out},
+                     attrs={"pooled_height": pooled_height, "pooled_width": pooled_width,
+                            "spatial_scale": spatial_scale, "sampling_ratio": sampling_ratio})
+    return align_out
+
+
+def center_loss(input, label, num_classes, alpha, param_attr, update_center=True):
+    """1.6's center loss: `|input - centers[label]|^2 / 2` per sample, the
+    `[num_classes, D]` centers a parameter the op itself moves towards
+    each batch's samples at rate `alpha` (when `update_center`), not
+    trained by the optimizer."""
+    helper = LayerHelper('center_loss', **locals())
+    dtype = helper.input_dtype()
+    centers_shape = [num_classes, input.shape[1]]
+    centers_param = helper.create_parameter(attr=param_attr, shape=centers_shape, dtype=dtype)
+    centers_param.stop_gradient = True
+
+    if isinstance(alpha, Variable):
+        alpha_param = alpha
+    else:
+        assert isinstance(alpha, float)
+        alpha_param = helper.create_variable(
+            name="centerloss_alpha", shape=[1], dtype="float32",
+            type=core.VarDesc.VarType.LOD_TENSOR, persistable=True, stop_gradient=True,
+            initializer=Constant(alpha))
+
+    centersdiff = helper.create_variable_for_type_inference(dtype=input.dtype)
+    loss = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(
+        type='center_loss',
+        inputs={'X': [input], 'Label': [label], 'Centers': [centers_param],
+                'CenterUpdateRate': [alpha_param]},
+        outputs={'SampleCenterDiff': [centersdiff], 'Loss': [loss],
+                 'CentersOut': [centers_param]},
+        attrs={'cluster_num': num_classes, 'need_update': update_center})
+    return loss
+
+
+def grid_sampler(x, grid, name=None):
+    """1.x's: `x` ([N, C, H, W]) sampled bilinearly at `grid` ([N, H, W,
+    2] of x, y in [-1, 1], corners aligned), zero outside. As in 1.x, a
+    non-Variable argument returns (not raises) a ValueError."""
+    helper = LayerHelper("grid_sampler", **locals())
+    if not isinstance(x, Variable):
+        return ValueError("The x should be a Variable")
+    if not isinstance(grid, Variable):
+        return ValueError("The grid should be a Variable")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    ipts = {'X': x, 'Grid': grid}
+    helper.append_op(type='grid_sampler', inputs=ipts, outputs={'Output': out})
+    return out
+
+
+def affine_grid(theta, out_shape, name=None):
+    """1.x's: the [N, H, W, 2] sampling grid of the affine maps `theta`
+    ([N, 2, 3]) for an output of `out_shape` ([N, C, H, W], a list, tuple
+    or int32 Variable)."""
+    helper = LayerHelper('affine_grid')
+    if not (isinstance(out_shape, list) or isinstance(out_shape, tuple) or
+            isinstance(out_shape, Variable)):
+        raise ValueError("The out_shape should be a list, tuple or Variable.")
+    if not isinstance(theta, Variable):
+        raise ValueError("The theta should be a Variable.")
+    out = helper.create_variable_for_type_inference(theta.dtype)
+    ipts = {'Theta': theta}
+    attrs = {}
+    if isinstance(out_shape, Variable):
+        ipts['OutputShape'] = out_shape
+    else:
+        attrs['output_shape'] = out_shape
+    helper.append_op(type='affine_grid', inputs=ipts, outputs={'Output': out},
+                     attrs=None if len(attrs) == 0 else attrs)
+    return out
+
+
+def sequence_scatter(input, index, updates, name=None):
+    """1.x's: `input` with each value of `updates` added to row k of
+    `input` (sequence k of `index`'s LoD) at the column `index` gives."""
+    helper = LayerHelper('sequence_scatter', **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(type="sequence_scatter",
+                     inputs={"X": input, "Ids": index, "Updates": updates},
+                     outputs={"Out": out})
+    return out
 
 
 def dice_loss(input, label, epsilon=0.00001, name=None):

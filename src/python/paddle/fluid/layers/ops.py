@@ -31,27 +31,28 @@ for _op in _UNARY:
     globals()[_op] = _unary(_op)
 
 
-def _thresholded(op_type, x, attr, value):
+def _thresholded(op_type, x, attr, value, name=None):
     """A shrink activation: its threshold, when given, sets the op's
-    attribute `attr` (else the op's default holds)."""
+    attribute `attr` (else the op's default holds); `name` names the
+    output `<name>.tmp_N`, as 1.0's generated layers took it."""
     _check_var(x, "x", op_type)
-    helper = LayerHelper(op_type, x=x)
+    helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
     attrs = {} if value is None else {attr: value}
     helper.append_op(type=op_type, inputs={"X": x}, outputs={"Out": out}, attrs=attrs)
     return out
 
 
-def softshrink(x, alpha=None):
-    return _thresholded("softshrink", x, "lambda", alpha)
+def softshrink(x, alpha=None, name=None):
+    return _thresholded("softshrink", x, "lambda", alpha, name)
 
 
-def hard_shrink(x, threshold=None):
-    return _thresholded("hard_shrink", x, "threshold", threshold)
+def hard_shrink(x, threshold=None, name=None):
+    return _thresholded("hard_shrink", x, "threshold", threshold, name)
 
 
-def thresholded_relu(x, threshold=None):
-    return _thresholded("thresholded_relu", x, "threshold", threshold)
+def thresholded_relu(x, threshold=None, name=None):
+    return _thresholded("thresholded_relu", x, "threshold", threshold, name)
 
 
 def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0):

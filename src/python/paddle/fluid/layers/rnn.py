@@ -10,7 +10,7 @@ from ..param_attr import ParamAttr
 from .nn import fc
 from .tensor import concat
 
-__all__ = ["dynamic_lstm", "dynamic_gru", "gru_unit", "lstm_unit"]
+__all__ = ["dynamic_lstm", "dynamic_gru", "gru_unit", "lstm_unit", "dynamic_lstmp"]
 
 # The activations the sequence RNN ops take, by name (`lstm`, `gru`) and
 # by number (`gru_unit`).
@@ -82,6 +82,63 @@ def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=Non
                             "cell_activation": cell_activation,
                             "candidate_activation": candidate_activation})
     return hidden, cell
+
+
+def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None,
+                  use_peepholes=True, is_reverse=False, gate_activation='sigmoid',
+                  cell_activation='tanh', candidate_activation='tanh',
+                  proj_activation='tanh', dtype='float32', name=None, h_0=None,
+                  c_0=None, cell_clip=None, proj_clip=None):
+    """1.6's LSTM with a recurrent projection (Sak et al. 2014) over each
+    sequence of `input` (`[T, 4D]`, `size` = 4D): returns the projections
+    `[T, proj_size]` and the cells `[T, D]`. The weight is `[proj_size,
+    4D]`, the projection weight `[D, proj_size]` (both from param_attr),
+    the bias as dynamic_lstm's; h_0 is `[N, proj_size]`, c_0 `[N, D]`.
+    The cell and projection are clipped to cell_clip and proj_clip when
+    given."""
+    helper = LayerHelper('lstmp', **locals())
+    size = size // 4
+    weight = helper.create_parameter(attr=helper.param_attr, shape=[proj_size, 4 * size],
+                                     dtype=dtype)
+    proj_weight = helper.create_parameter(attr=helper.param_attr, shape=[size, proj_size],
+                                          dtype=dtype)
+    bias_size = [1, 7 * size]
+    if not use_peepholes:
+        bias_size[1] = 4 * size
+    bias = helper.create_parameter(attr=helper.bias_attr, shape=bias_size, dtype=dtype,
+                                   is_bias=True)
+
+    projection = helper.create_variable_for_type_inference(dtype)
+    cell = helper.create_variable_for_type_inference(dtype)
+    ordered_proj0 = helper.create_variable_for_type_inference(dtype)  # noqa: F841 (1.6's)
+    batch_hidden = helper.create_variable_for_type_inference(dtype)
+    batch_gate = helper.create_variable_for_type_inference(dtype)
+    batch_cell_pre_act = helper.create_variable_for_type_inference(dtype)
+    inputs = {'Input': input, 'Weight': weight, 'ProjWeight': proj_weight, 'Bias': bias}
+    batch_size = input.shape[0]
+    if h_0 is not None:
+        assert h_0.shape == (batch_size, proj_size), \
+            'The shape of h0 should be (batch_size, %d)' % proj_size
+        inputs['H0'] = h_0
+    if c_0 is not None:
+        assert c_0.shape == (batch_size, size), \
+            'The shape of c0 should be (batch_size, %d)' % size
+        inputs['C0'] = c_0
+    if cell_clip:
+        assert cell_clip >= 0, "cell_clip should not be negtive."
+    if proj_clip:
+        assert proj_clip >= 0, "proj_clip should not be negtive."
+    attrs = {'use_peepholes': use_peepholes, 'cell_clip': cell_clip, 'proj_clip': proj_clip,
+             'is_reverse': is_reverse, 'gate_activation': gate_activation,
+             'cell_activation': cell_activation, 'candidate_activation': candidate_activation,
+             'proj_activation': proj_activation}
+    # 1.x's Operator left out an attribute given as None (its default).
+    helper.append_op(type='lstmp', inputs=inputs,
+                     outputs={'Projection': projection, 'Cell': cell,
+                              'BatchHidden': batch_hidden, 'BatchGate': batch_gate,
+                              'BatchCellPreAct': batch_cell_pre_act},
+                     attrs={k: v for k, v in attrs.items() if v is not None})
+    return projection, cell
 
 
 def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False,
