@@ -1905,6 +1905,43 @@ fn strided_slice_and_temporal_shift_grads_match_finite_differences() {
     }
 }
 
+/// `yolov3_loss`'s grad (1.6's kernel) against central differences of
+/// its loss: boxes in distinct cells (its grad sets, not sums, a cell's
+/// entries), one padding box, label smoothing on and off.
+#[test]
+fn yolov3_loss_grads_match_finite_differences() {
+    let mut rng = Rng(91);
+    #[rustfmt::skip]
+    let boxes = vec![
+        0.2, 0.3, 0.4, 0.5, 0.7, 0.8, 0.2, 0.3,
+        0.5, 0.5, 0.6, 0.4, 0.1, 0.9, 0.0, 0.0,
+    ];
+    for smooth in [true, false] {
+        Case::new("yolov3_loss")
+            .input("X", rng.tensor(&[2, 14, 3, 3], -2.0, 2.0))
+            .input(
+                "GTBox",
+                Tensor::from_vec(&[2, 2, 4], boxes.clone()).expect("boxes"),
+            )
+            .input(
+                "GTLabel",
+                Tensor::from_vec(&[2, 2], vec![1i32, 0, 1, 0]).expect("labels"),
+            )
+            .input("GTScore", rng.tensor(&[2, 2], 0.5, 1.0))
+            .outputs(&["Loss", "ObjectnessMask", "GTMatchMask"])
+            .attr("anchors", AttrValue::Ints(vec![10, 14, 23, 27, 37, 58]))
+            .attr("anchor_mask", AttrValue::Ints(vec![1, 2]))
+            .attr("class_num", AttrValue::Int(2))
+            .attr("ignore_thresh", AttrValue::Float(0.5))
+            .attr("downsample_ratio", AttrValue::Int(32))
+            .attr("use_label_smooth", AttrValue::Bool(smooth))
+            .constant("GTBox")
+            .constant("GTLabel")
+            .constant("GTScore")
+            .check(&mut rng);
+    }
+}
+
 /// `roi_pool` (the max of each bin, through `Argmax`) and `roi_align`
 /// (bilinear samples, fixed and adaptive, `aligned` or not) over regions
 /// of two images given by the ROIs' LoD, one partly off the map and one

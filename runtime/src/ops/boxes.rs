@@ -2,7 +2,8 @@
 //! kernels compute them (`operators/detection/`), in the input's
 //! precision with the C++ kernels' `float`/`double` intermediates:
 //! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
-//! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`).
+//! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`),
+//! `yolo_box` and `yolov3_loss` with its grad (1.6's).
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -11,7 +12,8 @@ use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{self, f64s, needs_float};
 use crate::ops::optim::Real;
-use crate::tensor::{alloc, Tensor};
+use crate::scope::{VarRef, Vars};
+use crate::tensor::{alloc, Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("prior_box", prior_box);
@@ -22,6 +24,9 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("box_clip", box_clip);
     r.add("multiclass_nms", multiclass_nms);
     r.add("multiclass_nms2", multiclass_nms);
+    r.add("yolo_box", yolo_box);
+    r.add("yolov3_loss", yolov3_loss);
+    r.add("yolov3_loss_grad", yolov3_loss_grad);
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).
@@ -1088,4 +1093,731 @@ fn jaccard<T: Real>(b1: &[T; 4], b2: &[T; 4], normalized: bool) -> T {
     let norm = if normalized { T::zero() } else { T::one() };
     let inter = (ixmax - ixmin + norm) * (iymax - iymin + norm);
     inter / (bbox_area(b1, normalized) + bbox_area(b2, normalized) - inter)
+}
+
+/// `yolo_box` (1.6's kernel): for each image, anchor and cell of `X`
+/// `[N, A (5 + C), H, W]` whose objectness sigmoid reaches `conf_thresh`,
+/// the box (centre from the cell and the sigmoids of tx, ty; size from
+/// the anchor and exp(tw), exp(th); in `ImgSize`'s pixels, clipped to the
+/// image) and the class scores (objectness x class sigmoid); zeros
+/// elsewhere. As 1.6, the grid and input sizes are taken from `H` for
+/// both axes. `clip_bbox` and `scale_x_y` (Paddle 2's) are honoured;
+/// `iou_aware` is refused.
+fn yolo_box(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, size) = (l.input("X")?, l.input("ImgSize")?);
+    let (boxes, scores) = (l.output("Boxes")?, l.output("Scores")?);
+    let anchors = l.ints("anchors")?.unwrap_or_default();
+    let classes = l.int("class_num")?;
+    let thresh = l.float("conf_thresh")?;
+    let ratio = l.int("downsample_ratio")?;
+    let clip = l.bool_or("clip_bbox", true)?;
+    let scale = l.float_or("scale_x_y", 1.0)? as f32;
+    if l.bool_or("iou_aware", false)? {
+        return Err(KernelError::Unsupported(
+            "yolo_box: iou_aware (Paddle 2's) is not supported; 1.x's yolo_box had none".into(),
+        ));
+    }
+    if anchors.is_empty() || !anchors.len().is_multiple_of(2) || classes <= 0 {
+        return Err(KernelError::Attribute(format!(
+            "yolo_box: anchors must be (width, height) pairs and class_num positive, not {anchors:?} and {classes}"
+        )));
+    }
+    let classes = classes as usize;
+    compute(move |s| {
+        let (xt, st) = (s.tensor(&x)?, s.tensor(&size)?);
+        let dtype = float_dtype("yolo_box", &xt)?;
+        let [n, c, h, w] = *xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "Input(X) should be a 4-D tensor, not {:?}",
+                xt.shape()
+            )));
+        };
+        let an = anchors.len() / 2;
+        let (n, h, w) = (n as usize, h as usize, w as usize);
+        if c as usize != an * (5 + classes) {
+            return Err(KernelError::Shape(format!(
+                "Input(X) dim[1] should be equal to (anchor_number * (5 + class_num)) = {}, not {c}",
+                an * (5 + classes)
+            )));
+        }
+        let Some(sizes) = st.values::<i32>() else {
+            return Err(KernelError::Dtype(format!(
+                "yolo_box: ImgSize must be int32, it is {}",
+                crate::tensor::dtype_name(st.dtype())
+            )));
+        };
+        if sizes.len() != 2 * n {
+            return Err(KernelError::Shape(format!(
+                "Input(ImgSize) should be [N, 2] for N = {n}, its dims are {:?}",
+                st.shape()
+            )));
+        }
+        let sizes = sizes.to_vec();
+        let xv = f64s(&xt, "yolo_box")?.into_owned();
+        drop((xt, st));
+        let a = Yolo {
+            anchors: &anchors,
+            classes,
+            thresh,
+            input_size: ratio * h as i64,
+            clip,
+            scale,
+        };
+        let (bv, sv) = match dtype {
+            VarKind::Fp32 => a.decode::<f32>(&xv, &sizes, n, h, w),
+            _ => a.decode::<f64>(&xv, &sizes, n, h, w),
+        };
+        let count = (an * h * w) as i64;
+        s.set_tensor(&boxes, float::tensor(dtype, &[n as i64, count, 4], bv)?);
+        s.set_tensor(
+            &scores,
+            float::tensor(dtype, &[n as i64, count, classes as i64], sv)?,
+        );
+        Ok(())
+    })
+}
+
+/// `yolo_box`'s settings.
+struct Yolo<'a> {
+    anchors: &'a [i64],
+    classes: usize,
+    thresh: f64,
+    input_size: i64,
+    clip: bool,
+    scale: f32,
+}
+
+/// 1.x's `sigmoid<T>`: `1.0 / (1.0 + exp(-x))` in double, `exp` in `T`.
+fn yolo_sigmoid<T: Real>(x: T) -> T {
+    T::of(1.0 / (1.0 + (-x).exp().to_f64()))
+}
+
+impl Yolo<'_> {
+    /// The boxes `[N, A H W, 4]` and scores `[N, A H W, C]`, in `T`.
+    fn decode<T: Real>(
+        &self,
+        x: &[f64],
+        sizes: &[i32],
+        n: usize,
+        h: usize,
+        w: usize,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let (an, cls) = (self.anchors.len() / 2, self.classes);
+        let stride = h * w;
+        let an_stride = (cls + 5) * stride;
+        let count = an * stride;
+        let mut boxes = vec![0.0; n * count * 4];
+        let mut scores = vec![0.0; n * count * cls];
+        let at = |v: usize| T::of(x[v]);
+        let (scale, bias) = (
+            T::of(f64::from(self.scale)),
+            T::of(f64::from(-0.5f32 * (self.scale - 1.0))),
+        );
+        let thresh = T::of(self.thresh);
+        for i in 0..n {
+            let (ih, iw) = (
+                T::of(f64::from(sizes[2 * i])),
+                T::of(f64::from(sizes[2 * i + 1])),
+            );
+            for j in 0..an {
+                for k in 0..h {
+                    for c in 0..w {
+                        let cell = k * w + c;
+                        let entry = |e: usize| (i * an + j) * an_stride + e * stride + cell;
+                        let conf = yolo_sigmoid(at(entry(4)));
+                        if conf < thresh {
+                            continue;
+                        }
+                        let grid = T::of(h as f64);
+                        let input = T::of(self.input_size as f64);
+                        let b0 = entry(0);
+                        let cx =
+                            (T::of(c as f64) + yolo_sigmoid(at(b0)) * scale + bias) * iw / grid;
+                        let cy = (T::of(k as f64) + yolo_sigmoid(at(b0 + stride)) * scale + bias)
+                            * ih
+                            / grid;
+                        let bw = at(b0 + 2 * stride).exp() * T::of(self.anchors[2 * j] as f64) * iw
+                            / input;
+                        let bh =
+                            at(b0 + 3 * stride).exp() * T::of(self.anchors[2 * j + 1] as f64) * ih
+                                / input;
+                        let two = T::of(2.0);
+                        let mut b = [cx - bw / two, cy - bh / two, cx + bw / two, cy + bh / two];
+                        if self.clip {
+                            let (xmax, ymax) = (iw - T::one(), ih - T::one());
+                            b[0] = if b[0] > T::zero() { b[0] } else { T::zero() };
+                            b[1] = if b[1] > T::zero() { b[1] } else { T::zero() };
+                            b[2] = if b[2] < xmax { b[2] } else { xmax };
+                            b[3] = if b[3] < ymax { b[3] } else { ymax };
+                        }
+                        let place = i * count + j * stride + cell;
+                        for (o, v) in boxes[place * 4..place * 4 + 4].iter_mut().zip(b) {
+                            *o = v.to_f64();
+                        }
+                        let label = entry(5);
+                        for m in 0..cls {
+                            let v = conf * yolo_sigmoid(at(label + m * stride));
+                            scores[place * cls + m] = v.to_f64();
+                        }
+                    }
+                }
+            }
+        }
+        (boxes, scores)
+    }
+}
+
+/// 1.6's `SigmoidCrossEntropy<T>`: its `x > 0 ? x : 0.0` and `log(1.0 +
+/// exp(-|x|))` are doubles, `exp` and `x label` in `T`.
+fn yolo_sce<T: Real>(x: T, label: T) -> T {
+    let pos = if x > T::zero() {
+        Element::to_f64(x)
+    } else {
+        0.0
+    };
+    let tail = (1.0 + Element::to_f64((-x.abs()).exp())).ln();
+    T::of(pos - Element::to_f64(x * label) + tail)
+}
+
+/// 1.6's `SigmoidCrossEntropyGrad<T>`: `1.0 / (1.0 + exp(-x)) - label`.
+fn yolo_sce_grad<T: Real>(x: T, label: T) -> T {
+    T::of(1.0 / (1.0 + Element::to_f64((-x).exp())) - Element::to_f64(label))
+}
+
+/// 1.6's `BoxOverlap`: the overlap of two centred extents (the half
+/// widths in double).
+fn yolo_overlap<T: Real>(c1: T, w1: T, c2: T, w2: T) -> T {
+    let (c1, w1, c2, w2) = (
+        Element::to_f64(c1),
+        Element::to_f64(w1),
+        Element::to_f64(c2),
+        Element::to_f64(w2),
+    );
+    let (l1, l2) = (T::of(c1 - w1 / 2.0), T::of(c2 - w2 / 2.0));
+    let (r1, r2) = (T::of(c1 + w1 / 2.0), T::of(c2 + w2 / 2.0));
+    let left = if l1 > l2 { l1 } else { l2 };
+    let right = if r1 < r2 { r1 } else { r2 };
+    right - left
+}
+
+/// 1.6's `CalcBoxIoU` of two `[x, y, w, h]` boxes.
+fn yolo_iou<T: Real>(a: &[T; 4], b: &[T; 4]) -> T {
+    let w = yolo_overlap(a[0], a[2], b[0], b[2]);
+    let h = yolo_overlap(a[1], a[3], b[1], b[3]);
+    let inter = if w < T::zero() || h < T::zero() {
+        T::zero()
+    } else {
+        w * h
+    };
+    inter / (a[2] * a[3] + b[2] * b[3] - inter)
+}
+
+/// A ground truth box `[x, y, w, h]`, its place in `anchor_mask`
+/// (`usize::MAX` when its anchor is not there) and its cell `(gi, gj)`.
+type Matched<T> = ([T; 4], usize, usize, usize);
+
+/// `Loss`, `ObjectnessMask` and `GTMatchMask`.
+type Yolo3Out<T> = (Vec<T>, Vec<T>, Vec<i32>);
+
+/// `yolov3_loss`'s settings and inputs, shared by the loss and its grad.
+struct Yolo3 {
+    anchors: Vec<i64>,
+    mask: Vec<i64>,
+    classes: usize,
+    ignore: f64,
+    ratio: i64,
+    smooth: bool,
+}
+
+/// One image's ground truth: `[x, y, w, h]` boxes, labels and scores.
+struct Yolo3Data<T> {
+    x: Vec<T>,
+    gt: Vec<T>,
+    labels: Vec<i32>,
+    scores: Vec<T>,
+    /// `[N, C, H, W]` of `X`, and `B` boxes per image.
+    n: usize,
+    c: usize,
+    h: usize,
+    w: usize,
+    b: usize,
+}
+
+impl Yolo3 {
+    fn read(l: &OpReader) -> Result<Yolo3, KernelError> {
+        let anchors = l.ints("anchors")?.unwrap_or_default();
+        let mask = l.ints("anchor_mask")?.unwrap_or_default();
+        let classes = l.int("class_num")?;
+        if anchors.is_empty() || !anchors.len().is_multiple_of(2) || classes <= 0 {
+            return Err(KernelError::Attribute(format!(
+                "yolov3_loss: anchors must be (width, height) pairs and class_num positive, not {anchors:?} and {classes}"
+            )));
+        }
+        if let Some(m) = mask
+            .iter()
+            .find(|&&m| m < 0 || m as usize >= anchors.len() / 2)
+        {
+            return Err(KernelError::Attribute(format!(
+                "yolov3_loss: anchor_mask {m} out of range for {} anchors",
+                anchors.len() / 2
+            )));
+        }
+        if l.float_or("scale_x_y", 1.0)? != 1.0 {
+            return Err(KernelError::Unsupported(
+                "yolov3_loss: scale_x_y (Paddle 2's) other than 1 is not supported; 1.x's yolov3_loss had none".into(),
+            ));
+        }
+        Ok(Yolo3 {
+            anchors,
+            mask,
+            classes: classes as usize,
+            ignore: l.float("ignore_thresh")?,
+            ratio: l.int("downsample_ratio")?,
+            smooth: l.bool("use_label_smooth")?,
+        })
+    }
+
+    /// The inputs, checked against 1.6's shapes, in `T`.
+    fn data<T: Real>(
+        &self,
+        s: &Vars,
+        refs: &[VarRef; 3],
+        score: Option<&VarRef>,
+    ) -> Result<Yolo3Data<T>, KernelError> {
+        let (xt, gt, lt) = (
+            s.tensor(&refs[0])?,
+            s.tensor(&refs[1])?,
+            s.tensor(&refs[2])?,
+        );
+        let [n, c, h, w] = *xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "Input(X) should be a 4-D tensor, not {:?}",
+                xt.shape()
+            )));
+        };
+        let (n, c, h, w) = (n as usize, c as usize, h as usize, w as usize);
+        if h != w || c != self.mask.len() * (5 + self.classes) {
+            return Err(KernelError::Shape(format!(
+                "yolov3_loss: Input(X) should be [N, {} (5 + class_num), H, H], not {:?}",
+                self.mask.len(),
+                xt.shape()
+            )));
+        }
+        let b = match *gt.shape() {
+            [gn, b, 4] if gn as usize == n => b as usize,
+            _ => {
+                return Err(KernelError::Shape(format!(
+                    "Input(GTBox) should be [{n}, B, 4], not {:?}",
+                    gt.shape()
+                )))
+            }
+        };
+        let Some(labels) = lt.values::<i32>() else {
+            return Err(KernelError::Dtype(format!(
+                "yolov3_loss: GTLabel must be int32, it is {}",
+                crate::tensor::dtype_name(lt.dtype())
+            )));
+        };
+        if labels.len() != n * b {
+            return Err(KernelError::Shape(format!(
+                "Input(GTLabel) should be [{n}, {b}], not {:?}",
+                lt.shape()
+            )));
+        }
+        let of = |t: &Tensor| -> Result<Vec<T>, KernelError> {
+            Ok(f64s(t, "yolov3_loss")?.iter().map(|&v| T::of(v)).collect())
+        };
+        let scores = match score {
+            Some(r) => {
+                let t = s.tensor(r)?;
+                let v = of(&t)?;
+                if v.len() != n * b {
+                    return Err(KernelError::Shape(format!(
+                        "Input(GTScore) should be [{n}, {b}]"
+                    )));
+                }
+                v
+            }
+            None => vec![T::one(); n * b],
+        };
+        Ok(Yolo3Data {
+            x: of(&xt)?,
+            gt: of(&gt)?,
+            labels: labels.to_vec(),
+            scores,
+            n,
+            c,
+            h,
+            w,
+            b,
+        })
+    }
+
+    /// The positive and negative class targets (label smoothing).
+    fn targets<T: Real>(&self) -> (T, T) {
+        if !self.smooth {
+            return (T::one(), T::zero());
+        }
+        let k = Element::to_f64(T::of(self.classes as f64));
+        let weight = T::of((1.0 / k).min(1.0 / 40.0));
+        (T::of(1.0 - Element::to_f64(weight)), weight)
+    }
+
+    /// The ground truth box `t` of image `i`, its cell `(gi, gj)`, and
+    /// its best anchor's place in `anchor_mask` (-1 when not there, or
+    /// for an empty box); the cell is checked inside the grid.
+    fn matched<T: Real>(
+        &self,
+        d: &Yolo3Data<T>,
+        i: usize,
+        t: usize,
+    ) -> Result<Option<Matched<T>>, KernelError> {
+        let at = (i * d.b + t) * 4;
+        let g = [d.gt[at], d.gt[at + 1], d.gt[at + 2], d.gt[at + 3]];
+        if Element::to_f64(g[2]) < 1e-6 || Element::to_f64(g[3]) < 1e-6 {
+            return Ok(None);
+        }
+        let input = T::of((self.ratio * d.h as i64) as f64);
+        let shift = [T::zero(), T::zero(), g[2], g[3]];
+        let (mut best, mut best_n) = (T::zero(), 0);
+        for a in 0..self.anchors.len() / 2 {
+            let ab = [
+                T::zero(),
+                T::zero(),
+                T::of(self.anchors[2 * a] as f64) / input,
+                T::of(self.anchors[2 * a + 1] as f64) / input,
+            ];
+            // 1.6 kept this IoU in a float.
+            let iou = T::of(f64::from(Element::to_f64(yolo_iou(&ab, &shift)) as f32));
+            if iou > best {
+                (best, best_n) = (iou, a);
+            }
+        }
+        let Some(m) = self.mask.iter().position(|&m| m as usize == best_n) else {
+            return Ok(Some((g, usize::MAX, 0, 0)));
+        };
+        let gi = Element::to_f64(g[0] * T::of(d.w as f64)) as i64;
+        let gj = Element::to_f64(g[1] * T::of(d.h as f64)) as i64;
+        if gi < 0 || gj < 0 || gi as usize >= d.w || gj as usize >= d.h {
+            return Err(KernelError::Invalid(format!(
+                "yolov3_loss: the centre of ground truth box {t} of image {i} ({:?}, {:?}) is outside the image",
+                Element::to_f64(g[0]),
+                Element::to_f64(g[1])
+            )));
+        }
+        Ok(Some((g, m, gi as usize, gj as usize)))
+    }
+
+    /// The location targets of box `g` in cell `(gi, gj)` for anchor `a`,
+    /// and its weight `(2 - w h) score`.
+    fn location<T: Real>(
+        &self,
+        d: &Yolo3Data<T>,
+        g: &[T; 4],
+        a: usize,
+        gi: usize,
+        gj: usize,
+        score: T,
+    ) -> ([T; 4], T) {
+        let grid = T::of(d.h as f64);
+        let input = T::of((self.ratio * d.h as i64) as f64);
+        let tx = g[0] * grid - T::of(gi as f64);
+        let ty = g[1] * grid - T::of(gj as f64);
+        let tw = (g[2] * input / T::of(self.anchors[2 * a] as f64)).ln();
+        let th = (g[3] * input / T::of(self.anchors[2 * a + 1] as f64)).ln();
+        let scale = T::of((2.0 - Element::to_f64(g[2] * g[3])) * Element::to_f64(score));
+        ([tx, ty, tw, th], scale)
+    }
+
+    /// `Loss`, `ObjectnessMask` and `GTMatchMask`, as 1.6's kernel.
+    fn forward<T: Real>(&self, d: &Yolo3Data<T>) -> Result<Yolo3Out<T>, KernelError> {
+        let (n, h, w, b, m) = (d.n, d.h, d.w, d.b, self.mask.len());
+        let stride = h * w;
+        let an_stride = (self.classes + 5) * stride;
+        let entry =
+            |i: usize, j: usize, cell: usize, e: usize| (i * m + j) * an_stride + e * stride + cell;
+        let input = T::of((self.ratio * h as i64) as f64);
+        let grid = T::of(h as f64);
+        let (pos, neg) = self.targets::<T>();
+        let mut loss = vec![T::zero(); n];
+        let mut obj = vec![T::zero(); n * m * stride];
+        let mut matches = vec![0i32; n * b];
+        let ignore = T::of(self.ignore);
+        let sig = |v: T| T::of(1.0 / (1.0 + Element::to_f64((-v).exp())));
+        for i in 0..n {
+            for j in 0..m {
+                let a = self.mask[j] as usize;
+                for k in 0..h {
+                    for l in 0..w {
+                        let at = entry(i, j, k * w + l, 0);
+                        let pred = [
+                            (T::of(l as f64) + sig(d.x[at])) / grid,
+                            (T::of(k as f64) + sig(d.x[at + stride])) / grid,
+                            d.x[at + 2 * stride].exp() * T::of(self.anchors[2 * a] as f64) / input,
+                            d.x[at + 3 * stride].exp() * T::of(self.anchors[2 * a + 1] as f64)
+                                / input,
+                        ];
+                        let mut best = T::zero();
+                        for t in 0..b {
+                            let g = (i * b + t) * 4;
+                            let g = [d.gt[g], d.gt[g + 1], d.gt[g + 2], d.gt[g + 3]];
+                            if Element::to_f64(g[2]) < 1e-6 || Element::to_f64(g[3]) < 1e-6 {
+                                continue;
+                            }
+                            let iou = yolo_iou(&pred, &g);
+                            if iou > best {
+                                best = iou;
+                            }
+                        }
+                        if best > ignore {
+                            obj[(i * m + j) * stride + k * w + l] = T::of(-1.0);
+                        }
+                    }
+                }
+            }
+            for t in 0..b {
+                let Some((g, j, gi, gj)) = self.matched(d, i, t)? else {
+                    matches[i * b + t] = -1;
+                    continue;
+                };
+                if j == usize::MAX {
+                    matches[i * b + t] = -1;
+                    continue;
+                }
+                matches[i * b + t] = j as i32;
+                let score = d.scores[i * b + t];
+                let cell = gj * w + gi;
+                let at = entry(i, j, cell, 0);
+                let (target, scale) = self.location(d, &g, self.mask[j] as usize, gi, gj, score);
+                loss[i] = loss[i] + yolo_sce(d.x[at], target[0]) * scale;
+                loss[i] = loss[i] + yolo_sce(d.x[at + stride], target[1]) * scale;
+                loss[i] = loss[i] + (target[2] - d.x[at + 2 * stride]).abs() * scale;
+                loss[i] = loss[i] + (target[3] - d.x[at + 3 * stride]).abs() * scale;
+                obj[(i * m + j) * stride + cell] = score;
+                let label = d.labels[i * b + t];
+                let at = entry(i, j, cell, 5);
+                for c in 0..self.classes {
+                    let want = if c as i64 == i64::from(label) {
+                        pos
+                    } else {
+                        neg
+                    };
+                    loss[i] = loss[i] + yolo_sce(d.x[at + c * stride], want) * score;
+                }
+            }
+        }
+        for i in 0..n {
+            for j in 0..m {
+                for cell in 0..stride {
+                    let o = obj[(i * m + j) * stride + cell];
+                    let x = d.x[entry(i, j, cell, 4)];
+                    if Element::to_f64(o) > 1e-5 {
+                        loss[i] = loss[i] + yolo_sce(x, T::one()) * o;
+                    } else if Element::to_f64(o) > -0.5 {
+                        loss[i] = loss[i] + yolo_sce(x, T::zero());
+                    }
+                }
+            }
+        }
+        Ok((loss, obj, matches))
+    }
+
+    /// `X@GRAD` from `Loss@GRAD` and the forward's masks, as 1.6's grad
+    /// kernel: each matched box's location and class entries and each
+    /// objectness entry not ignored set (not summed).
+    fn backward<T: Real>(
+        &self,
+        d: &Yolo3Data<T>,
+        dloss: &[T],
+        obj: &[T],
+        matches: &[i32],
+    ) -> Result<Vec<T>, KernelError> {
+        let (n, h, w, b, m) = (d.n, d.h, d.w, d.b, self.mask.len());
+        let stride = h * w;
+        let an_stride = (self.classes + 5) * stride;
+        let entry =
+            |i: usize, j: usize, cell: usize, e: usize| (i * m + j) * an_stride + e * stride + cell;
+        let (pos, neg) = self.targets::<T>();
+        let mut g = vec![T::zero(); n * d.c * stride];
+        for i in 0..n {
+            for t in 0..b {
+                let Ok(j) = usize::try_from(matches[i * b + t]) else {
+                    continue;
+                };
+                if j >= m {
+                    return Err(KernelError::Invalid(format!(
+                        "yolov3_loss_grad: GTMatchMask {j} out of range"
+                    )));
+                }
+                let score = d.scores[i * b + t];
+                let at = (i * b + t) * 4;
+                let gt = [d.gt[at], d.gt[at + 1], d.gt[at + 2], d.gt[at + 3]];
+                let gi = (Element::to_f64(gt[0] * T::of(w as f64)) as i64).clamp(0, w as i64 - 1)
+                    as usize;
+                let gj = (Element::to_f64(gt[1] * T::of(h as f64)) as i64).clamp(0, h as i64 - 1)
+                    as usize;
+                let cell = gj * w + gi;
+                let at = entry(i, j, cell, 0);
+                let (target, scale) = self.location(d, &gt, self.mask[j] as usize, gi, gj, score);
+                let l1 = |x: T, y: T| if x > y { T::one() } else { -T::one() };
+                g[at] = yolo_sce_grad(d.x[at], target[0]) * scale * dloss[i];
+                g[at + stride] = yolo_sce_grad(d.x[at + stride], target[1]) * scale * dloss[i];
+                g[at + 2 * stride] = l1(d.x[at + 2 * stride], target[2]) * scale * dloss[i];
+                g[at + 3 * stride] = l1(d.x[at + 3 * stride], target[3]) * scale * dloss[i];
+                let label = d.labels[i * b + t];
+                let at = entry(i, j, cell, 5);
+                for c in 0..self.classes {
+                    let want = if c as i64 == i64::from(label) {
+                        pos
+                    } else {
+                        neg
+                    };
+                    g[at + c * stride] =
+                        yolo_sce_grad(d.x[at + c * stride], want) * score * dloss[i];
+                }
+            }
+        }
+        for i in 0..n {
+            for j in 0..m {
+                for cell in 0..stride {
+                    let o = obj[(i * m + j) * stride + cell];
+                    let at = entry(i, j, cell, 4);
+                    if Element::to_f64(o) > 1e-5 {
+                        g[at] = yolo_sce_grad(d.x[at], T::one()) * o * dloss[i];
+                    } else if Element::to_f64(o) > -0.5 {
+                        g[at] = yolo_sce_grad(d.x[at], T::zero()) * dloss[i];
+                    }
+                }
+            }
+        }
+        Ok(g)
+    }
+}
+
+fn to_f64s<T: Real>(v: &[T]) -> Vec<f64> {
+    v.iter().map(|&x| Element::to_f64(x)).collect()
+}
+
+/// `yolov3_loss` (1.6's kernel): per image, the sigmoid cross-entropy of
+/// tx, ty and the L1 of tw, th (weighted by 2 - w h and the box's score)
+/// and the class cross-entropies (label smoothing optional) at each
+/// ground truth box's cell for its best anchor, when that anchor is in
+/// `anchor_mask`; then the objectness cross-entropy of every prediction,
+/// 1 (times the score) where a box matched, ignored where the prediction
+/// overlaps some box above `ignore_thresh`, 0 elsewhere.
+fn yolov3_loss(l: &OpReader) -> Result<Exec, KernelError> {
+    let a = Yolo3::read(l)?;
+    let refs = [l.input("X")?, l.input("GTBox")?, l.input("GTLabel")?];
+    let score = l.opt_input("GTScore")?;
+    let (loss, obj, matches) = (
+        l.output("Loss")?,
+        l.output("ObjectnessMask")?,
+        l.output("GTMatchMask")?,
+    );
+    compute(move |s| {
+        let xt = s.tensor(&refs[0])?;
+        let dtype = float_dtype("yolov3_loss", &xt)?;
+        drop(xt);
+        let (lv, ov, mv, n, m, h, b) = if dtype == VarKind::Fp32 {
+            let d = a.data::<f32>(s, &refs, score.as_ref())?;
+            let (lv, ov, mv) = a.forward(&d)?;
+            (to_f64s(&lv), to_f64s(&ov), mv, d.n, a.mask.len(), d.h, d.b)
+        } else {
+            let d = a.data::<f64>(s, &refs, score.as_ref())?;
+            let (lv, ov, mv) = a.forward(&d)?;
+            (to_f64s(&lv), to_f64s(&ov), mv, d.n, a.mask.len(), d.h, d.b)
+        };
+        let (n, m, h, b) = (n as i64, m as i64, h as i64, b as i64);
+        s.set_tensor(&loss, float::tensor(dtype, &[n], lv)?);
+        s.set_tensor(&obj, float::tensor(dtype, &[n, m, h, h], ov)?);
+        s.set_tensor(&matches, Tensor::from_vec(&[n, b], mv)?);
+        Ok(())
+    })
+}
+
+/// `yolov3_loss_grad`: `X@GRAD` as 1.6's grad kernel; the ground truth
+/// inputs' gradients, when asked for, are zeros.
+fn yolov3_loss_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let a = Yolo3::read(l)?;
+    let refs = [l.input("X")?, l.input("GTBox")?, l.input("GTLabel")?];
+    let score = l.opt_input("GTScore")?;
+    let (dloss, obj, matches) = (
+        l.input("Loss@GRAD")?,
+        l.input("ObjectnessMask")?,
+        l.input("GTMatchMask")?,
+    );
+    let dx = l.opt_output("X@GRAD")?;
+    let zeros: Vec<(VarRef, VarRef)> = [("GTBox@GRAD", 1), ("GTLabel@GRAD", 2)]
+        .into_iter()
+        .filter_map(|(slot, k)| {
+            l.opt_output(slot)
+                .ok()
+                .flatten()
+                .map(|o| (o, refs[k].clone()))
+        })
+        .chain(
+            score
+                .clone()
+                .and_then(|sc| l.opt_output("GTScore@GRAD").ok().flatten().map(|o| (o, sc))),
+        )
+        .collect();
+    compute(move |s| {
+        for (out, of) in &zeros {
+            let t = s.tensor(of)?;
+            let z = Tensor::zeros(t.dtype(), t.shape())?;
+            drop(t);
+            s.set_tensor(out, z);
+        }
+        let Some(dx) = &dx else {
+            return Ok(());
+        };
+        let (xt, gt, ot) = (s.tensor(&refs[0])?, s.tensor(&dloss)?, s.tensor(&obj)?);
+        let dtype = float_dtype("yolov3_loss_grad", &xt)?;
+        let gl = f64s(&gt, "yolov3_loss_grad")?.into_owned();
+        let ob = f64s(&ot, "yolov3_loss_grad")?.into_owned();
+        drop((xt, gt, ot));
+        let mt = s.tensor(&matches)?;
+        let Some(mv) = mt.values::<i32>().map(<[i32]>::to_vec) else {
+            return Err(KernelError::Dtype(
+                "yolov3_loss_grad: GTMatchMask must be int32".into(),
+            ));
+        };
+        drop(mt);
+        let (gv, shape) = if dtype == VarKind::Fp32 {
+            let d = a.data::<f32>(s, &refs, score.as_ref())?;
+            let of = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<_>>();
+            check_grad_inputs(&d, &gl, &ob, &mv, a.mask.len())?;
+            (
+                to_f64s(&a.backward(&d, &of(&gl), &of(&ob), &mv)?),
+                [d.n, d.c, d.h, d.w],
+            )
+        } else {
+            let d = a.data::<f64>(s, &refs, score.as_ref())?;
+            check_grad_inputs(&d, &gl, &ob, &mv, a.mask.len())?;
+            (
+                to_f64s(&a.backward(&d, &gl, &ob, &mv)?),
+                [d.n, d.c, d.h, d.w],
+            )
+        };
+        let shape = shape.map(|v| v as i64);
+        s.set_tensor(dx, float::tensor(dtype, &shape, gv)?);
+        Ok(())
+    })
+}
+
+/// The grad's saved inputs match `X` and `GTBox`.
+fn check_grad_inputs<T>(
+    d: &Yolo3Data<T>,
+    dloss: &[f64],
+    obj: &[f64],
+    matches: &[i32],
+    m: usize,
+) -> Result<(), KernelError> {
+    if dloss.len() != d.n || obj.len() != d.n * m * d.h * d.w || matches.len() != d.n * d.b {
+        return Err(KernelError::Shape(
+            "yolov3_loss_grad: Loss@GRAD, ObjectnessMask or GTMatchMask does not match X and GTBox"
+                .into(),
+        ));
+    }
+    Ok(())
 }

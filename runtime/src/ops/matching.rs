@@ -1,18 +1,23 @@
 //! SSD's matching of predictions to ground truth, as Paddle 1.x's CPU
 //! kernels (`operators/detection/`): `bipartite_match`, `target_assign`
-//! and `mine_hard_examples`.
+//! and `mine_hard_examples`; `detection_map` (`detection_map_op.h`).
+use std::collections::BTreeMap;
+
 use fluidc_transpiler::VarKind;
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
-use crate::ops::float::{self, f64s};
-use crate::tensor::Tensor;
+use crate::ops::float::{self, f64s, needs_float};
+use crate::ops::optim::Real;
+use crate::scope::{VarRef, Vars};
+use crate::tensor::{Element, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("bipartite_match", bipartite_match);
     r.add("target_assign", target_assign);
     r.add("mine_hard_examples", mine_hard_examples);
+    r.add("detection_map", detection_map);
 }
 
 /// The row ranges of a LoD tensor's sequences (one level), or all its
@@ -425,4 +430,394 @@ fn mine_hard_examples(l: &OpReader) -> Result<Exec, KernelError> {
         s.set_tensor(&updated, Tensor::from_vec(&[n as i64, np as i64], upd)?);
         Ok(())
     })
+}
+
+/// A box of `detection_map`: `[xmin, ymin, xmax, ymax]`, difficult or not.
+#[derive(Clone, Copy)]
+struct MapBox<T> {
+    b: [T; 4],
+    difficult: bool,
+}
+
+/// 1.x's `JaccardOverlap` (0 for boxes apart), in `T`.
+fn jaccard<T: Real>(a: &[T; 4], b: &[T; 4]) -> T {
+    if b[0] > a[2] || b[2] < a[0] || b[1] > a[3] || b[3] < a[1] {
+        return T::zero();
+    }
+    let w = a[2].min(b[2]) - a[0].max(b[0]);
+    let h = a[3].min(b[3]) - a[1].max(b[1]);
+    let inter = w * h;
+    let area = |x: &[T; 4]| (x[2] - x[0]) * (x[3] - x[1]);
+    inter / (area(a) + area(b) - inter)
+}
+
+/// Per class: (score, flag) rows, in the order they were found.
+type Flags<T> = BTreeMap<i64, Vec<(T, i64)>>;
+
+/// `detection_map`'s settings.
+struct MapAttrs {
+    threshold: f64,
+    difficult: bool,
+    eleven_point: bool,
+    classes: usize,
+    background: i64,
+}
+
+/// The (score, box) detections and the ground truth boxes of each image,
+/// by class.
+type Images<T> = Vec<(
+    BTreeMap<i64, Vec<(T, [T; 4])>>,
+    BTreeMap<i64, Vec<MapBox<T>>>,
+)>;
+
+/// 1.x's `CalcTrueAndFalsePositive`: the positives of each class counted
+/// (without the difficult ones unless evaluated), each detection a true
+/// positive when it overlaps, above the threshold, a ground truth box of
+/// its class no higher-scored detection took (detections clipped to
+/// [0, 1]; one matching a difficult box not evaluated is dropped).
+fn tally<T: Real>(
+    images: &Images<T>,
+    a: &MapAttrs,
+    pos: &mut BTreeMap<i64, i64>,
+    tp: &mut Flags<T>,
+    fp: &mut Flags<T>,
+) {
+    for (_, gts) in images {
+        for (&label, boxes) in gts {
+            let count = boxes.iter().filter(|b| a.difficult || !b.difficult).count() as i64;
+            if count > 0 {
+                *pos.entry(label).or_insert(0) += count;
+            }
+        }
+    }
+    let threshold = T::of(a.threshold);
+    for (dets, gts) in images {
+        for (&label, preds) in dets {
+            let mut mark = |score: T, hit: bool| {
+                tp.entry(label).or_default().push((score, i64::from(hit)));
+                fp.entry(label).or_default().push((score, i64::from(!hit)));
+            };
+            let Some(gt) = gts.get(&label) else {
+                preds.iter().for_each(|&(score, _)| mark(score, false));
+                continue;
+            };
+            let mut preds = preds.clone();
+            preds.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+            let mut visited = vec![false; gt.len()];
+            for (score, b) in preds {
+                let clipped = b.map(|v| v.min(T::one()).max(T::zero()));
+                let (mut best, mut at) = (T::of(-1.0), 0);
+                for (j, g) in gt.iter().enumerate() {
+                    let o = jaccard(&clipped, &g.b);
+                    if o > best {
+                        (best, at) = (o, j);
+                    }
+                }
+                if best > threshold {
+                    if a.difficult || !gt[at].difficult {
+                        mark(score, !visited[at]);
+                        visited[at] = true;
+                    }
+                } else {
+                    mark(score, false);
+                }
+            }
+        }
+    }
+}
+
+/// 1.x's `GetAccumulation`: the flags' running sums, highest score first
+/// (a stable sort).
+fn running_sums<T: Real>(rows: &[(T, i64)]) -> Vec<i64> {
+    let mut rows = rows.to_vec();
+    rows.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+    let mut sum = 0;
+    rows.iter()
+        .map(|r| {
+            sum += r.1;
+            sum
+        })
+        .collect()
+}
+
+/// 1.x's `CalcMAP`: the mean over the classes with positives and
+/// detections of their average precision, 11-point (VOC2007) or
+/// integral, with 1.x's arithmetic (its integral sums in `float`). As in
+/// 1.x, a class is skipped when its positive count equals
+/// `background_label`.
+fn mean_ap<T: Real>(a: &MapAttrs, pos: &BTreeMap<i64, i64>, tp: &Flags<T>, fp: &Flags<T>) -> T {
+    let (mut map, mut count) = (T::zero(), 0);
+    for (label, &npos) in pos {
+        let (Some(t), Some(f)) = (tp.get(label), fp.get(label)) else {
+            continue;
+        };
+        if npos == a.background {
+            continue;
+        }
+        let (ts, fs) = (running_sums(t), running_sums(f));
+        let precision: Vec<T> = ts
+            .iter()
+            .zip(&fs)
+            .map(|(&t, &f)| T::of(t as f64) / T::of((t + f) as f64))
+            .collect();
+        let recall: Vec<T> = ts
+            .iter()
+            .map(|&t| T::of(t as f64) / T::of(npos as f64))
+            .collect();
+        if a.eleven_point {
+            let mut best = [T::zero(); 11];
+            let mut start = recall.len() as i64 - 1;
+            for j in (0..=10usize).rev() {
+                let mut i = start;
+                while i >= 0 {
+                    let k = i as usize;
+                    if Element::to_f64(recall[k]) < j as f64 / 10.0 {
+                        start = i;
+                        if j > 0 {
+                            best[j - 1] = best[j];
+                        }
+                        break;
+                    }
+                    if best[j] < precision[k] {
+                        best[j] = precision[k];
+                    }
+                    i -= 1;
+                }
+            }
+            for j in (0..=10).rev() {
+                map = map + best[j] / T::of(11.0);
+            }
+        } else {
+            let (mut ap, mut prev) = (0f32, 0f32);
+            for (p, r) in precision.iter().zip(&recall) {
+                let step = (*r - T::of(f64::from(prev))).abs();
+                if Element::to_f64(step) > 1e-6 {
+                    ap = Element::to_f64(T::of(f64::from(ap)) + *p * step) as f32;
+                }
+                prev = Element::to_f64(*r) as f32;
+            }
+            map = map + T::of(f64::from(ap));
+        }
+        count += 1;
+    }
+    if count != 0 {
+        map = map / T::of(f64::from(count));
+    }
+    map
+}
+
+/// The per-class (score, flag) rows of an `AccumTruePos`-like tensor
+/// (one LoD sequence per class).
+fn flags_of<T: Real>(t: &Tensor, what: &str, into: &mut Flags<T>) -> Result<(), KernelError> {
+    let v = f64s(t, "detection_map")?;
+    let Some(level) = t.lod().first() else {
+        return Err(KernelError::Invalid(format!(
+            "detection_map: Input({what}) needs a LoD (its rows of each class)"
+        )));
+    };
+    Tensor::check_lod(t.lod(), v.len() / 2)?;
+    for (class, w) in level.windows(2).enumerate() {
+        for j in w[0]..w[1] {
+            into.entry(class as i64)
+                .or_default()
+                .push((T::of(v[2 * j]), v[2 * j + 1] as i64));
+        }
+    }
+    Ok(())
+}
+
+/// `detection_map`: the mAP of `DetectRes` (`[label, score, xmin, ymin,
+/// xmax, ymax]` rows, one LoD sequence per image) against `Label`
+/// (`[label, difficult, box]` or `[label, box]` rows) as 1.x's kernel
+/// computes it; with `HasState` non-zero, the counts and flags of
+/// `PosCount`, `TruePos` and `FalsePos` are added first, and the
+/// `Accum*` outputs give the sums for the next batch.
+fn detection_map(l: &OpReader) -> Result<Exec, KernelError> {
+    let (det, label) = (l.input("DetectRes")?, l.input("Label")?);
+    let has_state = l.opt_input("HasState")?;
+    let states = match (l.opt_input("PosCount")?, l.opt_input("TruePos")?, l.opt_input("FalsePos")?) {
+        (Some(p), Some(t), Some(f)) => Some((p, t, f)),
+        (None, _, _) => None,
+        _ => {
+            return Err(KernelError::Invalid(
+                "detection_map: Input(TruePos) and Input(FalsePos) should not be null when Input(PosCount) is given".into(),
+            ))
+        }
+    };
+    let (map, pos_out, tp_out, fp_out) = (
+        l.output("MAP")?,
+        l.output("AccumPosCount")?,
+        l.output("AccumTruePos")?,
+        l.output("AccumFalsePos")?,
+    );
+    let a = MapAttrs {
+        threshold: l.float("overlap_threshold")?,
+        difficult: l.bool("evaluate_difficult")?,
+        eleven_point: match l.string("ap_type")? {
+            Some("integral") => false,
+            Some("11point") => true,
+            other => {
+                return Err(KernelError::Attribute(format!(
+                    "The ap_type should be 'integral' or '11point', it is {other:?}"
+                )))
+            }
+        },
+        classes: usize::try_from(l.int("class_num")?).map_err(|_| {
+            KernelError::Attribute("detection_map: class_num must not be negative".into())
+        })?,
+        background: l.int("background_label")?,
+    };
+    compute(move |s| {
+        let state = match &has_state {
+            Some(h) => {
+                let h = s.tensor(h)?;
+                let v = f64s(&h.cast(VarKind::Fp64)?, "detection_map")?
+                    .first()
+                    .copied();
+                v.unwrap_or(0.0) as i64 != 0
+            }
+            None => false,
+        };
+        let dt = s.tensor(&det)?;
+        let dtype = dt.dtype();
+        if !matches!(dtype, VarKind::Fp32 | VarKind::Fp64) {
+            return Err(needs_float("detection_map", &dt));
+        }
+        drop(dt);
+        match dtype {
+            VarKind::Fp32 => run_map::<f32>(
+                s,
+                &a,
+                state,
+                [&det, &label],
+                states.as_ref(),
+                [&map, &pos_out, &tp_out, &fp_out],
+            ),
+            _ => run_map::<f64>(
+                s,
+                &a,
+                state,
+                [&det, &label],
+                states.as_ref(),
+                [&map, &pos_out, &tp_out, &fp_out],
+            ),
+        }
+    })
+}
+
+fn run_map<T: Real>(
+    s: &mut Vars,
+    a: &MapAttrs,
+    state: bool,
+    [det, label]: [&VarRef; 2],
+    states: Option<&(VarRef, VarRef, VarRef)>,
+    [map, pos_out, tp_out, fp_out]: [&VarRef; 4],
+) -> Result<(), KernelError> {
+    let (dt, lt) = (s.tensor(det)?, s.tensor(label)?);
+    let (ds, ls) = (dt.shape().to_vec(), lt.shape().to_vec());
+    if ds.len() != 2 || ds[1] != 6 {
+        return Err(KernelError::Shape(format!(
+            "detection_map: Input(DetectRes) is [N, 6] ([label, score, xmin, ymin, xmax, ymax] rows), its dims are {ds:?}"
+        )));
+    }
+    if ls.len() != 2 || (ls[1] != 6 && ls[1] != 5) {
+        return Err(KernelError::Shape(format!(
+            "The shape of Input(Label) is [N, 6] or [N, 5], its dims are {ls:?}"
+        )));
+    }
+    if lt.lod().len() != 1 {
+        return Err(KernelError::Invalid(
+            "Only support one level sequence now.".into(),
+        ));
+    }
+    let (Some(dl), Some(ll)) = (dt.lod().first(), lt.lod().first()) else {
+        return Err(KernelError::Invalid(
+            "The batch_size of input(Label) and input(Detection) must be the same.".into(),
+        ));
+    };
+    if dl.len() != ll.len() {
+        return Err(KernelError::Invalid(
+            "The batch_size of input(Label) and input(Detection) must be the same.".into(),
+        ));
+    }
+    Tensor::check_lod(dt.lod(), ds[0] as usize)?;
+    Tensor::check_lod(lt.lod(), ls[0] as usize)?;
+    let (dv, lv) = (f64s(&dt, "detection_map")?, f64s(&lt, "detection_map")?);
+    let width = ls[1] as usize;
+    let mut images: Images<T> = Vec::new();
+    for (dw, lw) in dl.windows(2).zip(ll.windows(2)) {
+        let mut gts: BTreeMap<i64, Vec<MapBox<T>>> = BTreeMap::new();
+        for i in lw[0]..lw[1] {
+            let r = &lv[i * width..(i + 1) * width];
+            let at = if width == 6 { 2 } else { 1 };
+            let b = [r[at], r[at + 1], r[at + 2], r[at + 3]].map(T::of);
+            let difficult = width == 6 && r[1].abs() >= 1e-6;
+            gts.entry(Element::to_i64(T::of(r[0])))
+                .or_default()
+                .push(MapBox { b, difficult });
+        }
+        let mut dets: BTreeMap<i64, Vec<(T, [T; 4])>> = BTreeMap::new();
+        for i in dw[0]..dw[1] {
+            let r = &dv[i * 6..(i + 1) * 6];
+            let b = [r[2], r[3], r[4], r[5]].map(T::of);
+            dets.entry(Element::to_i64(T::of(r[0])))
+                .or_default()
+                .push((T::of(r[1]), b));
+        }
+        images.push((dets, gts));
+    }
+    drop((dv, lv));
+    drop((dt, lt));
+    let (mut pos, mut tp, mut fp) = (BTreeMap::new(), Flags::<T>::new(), Flags::<T>::new());
+    if let (Some((p, t, f)), true) = (states, state) {
+        let pt = s.tensor(p)?.cast(VarKind::Int64)?;
+        let pv = pt.values::<i64>().unwrap_or(&[]);
+        if pv.len() < a.classes {
+            return Err(KernelError::Shape(format!(
+                "detection_map: Input(PosCount) has {} counts for {} classes",
+                pv.len(),
+                a.classes
+            )));
+        }
+        for (i, &c) in pv.iter().take(a.classes).enumerate() {
+            pos.insert(i as i64, c);
+        }
+        flags_of(&s.tensor(t)?.into_owned(), "TruePos", &mut tp)?;
+        flags_of(&s.tensor(f)?.into_owned(), "FalsePos", &mut fp)?;
+    }
+    tally(&images, a, &mut pos, &mut tp, &mut fp);
+    let m = mean_ap(a, &pos, &tp, &fp);
+    let counts: Vec<i32> = (0..a.classes as i64)
+        .map(|i| pos.get(&i).copied().unwrap_or(0) as i32)
+        .collect();
+    let rows = |flags: &Flags<T>| {
+        let (mut v, mut lod) = (Vec::new(), vec![0usize]);
+        for i in 0..a.classes as i64 {
+            for &(score, flag) in flags.get(&i).map_or(&[][..], Vec::as_slice) {
+                v.push(Element::to_f64(score));
+                v.push(flag as f64);
+            }
+            lod.push(v.len() / 2);
+        }
+        (v, lod)
+    };
+    let dtype = if std::mem::size_of::<T>() == 4 {
+        VarKind::Fp32
+    } else {
+        VarKind::Fp64
+    };
+    let (tv, tl) = rows(&tp);
+    let (fv, fl) = rows(&fp);
+    let (nt, nf) = ((tv.len() / 2) as i64, (fv.len() / 2) as i64);
+    s.set_tensor(map, float::tensor(dtype, &[1], vec![Element::to_f64(m)])?);
+    s.set_tensor(pos_out, Tensor::from_vec(&[a.classes as i64, 1], counts)?);
+    s.set_tensor(
+        tp_out,
+        float::tensor(dtype, &[nt, 2], tv)?.with_lod(vec![tl]),
+    );
+    s.set_tensor(
+        fp_out,
+        float::tensor(dtype, &[nf, 2], fv)?.with_lod(vec![fl]),
+    );
+    Ok(())
 }

@@ -6642,6 +6642,12 @@ def _install_1x_highlevel(fluid, layers, optimizers):
         setattr(fluid.contrib, sub, _module("paddle.fluid.contrib." + sub, __all__=names,
                                             **{n: contrib_names[n] for n in names}))
     fluid.evaluator.EditDistance = extra.EvaluatorEditDistance
+    # 1.x's detection_map and DetectionMAPs (Paddle 3.3.1 has none): their own file.
+    import fluid1x_detection as det
+    layers.detection_map, layers.yolo_box = det.detection_map, det.yolo_box
+    layers.yolov3_loss = det.yolov3_loss
+    fluid.metrics.DetectionMAP = det.MetricDetectionMAP
+    fluid.evaluator.DetectionMAP = det.EvaluatorDetectionMAP
     import fluid1x_contrib_rnn as rnn_impl
     rnn_impl.__name__ = "paddle.fluid.contrib.layers.rnn_impl"
     sys.modules[rnn_impl.__name__] = rnn_impl

@@ -3,7 +3,9 @@
 //! Paddle 3.3.1 dropped it), which lay boxes over a feature map;
 //! `box_coder`, which codes boxes against them, `iou_similarity` (1.x's);
 //! `anchor_generator`, `box_clip` and `multiclass_nms` (and 1.6's
-//! `multiclass_nms2`, which also gives the kept boxes' indices). None of them has a gradient (1.x registered them with
+//! `multiclass_nms2`, which also gives the kept boxes' indices); 1.6's
+//! `yolo_box`, which decodes a YOLOv3 head, and `yolov3_loss` (the one
+//! with a gradient, to its `X`). The others have none (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -19,6 +21,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("box_clip", box_clip).shares_lod("Input", "Output"));
     r.push(Behaviour::pure("multiclass_nms", multiclass_nms).not_foldable());
     r.push(Behaviour::pure("multiclass_nms2", multiclass_nms2).not_foldable());
+    r.push(Behaviour::pure("yolo_box", yolo_box));
+    r.push(Behaviour::pure("yolov3_loss", yolov3_loss).not_foldable());
 }
 
 /// A FLOATS attribute (empty when unset).
@@ -244,4 +248,123 @@ fn multiclass_nms2(c: &InferCtx) -> Out {
         out.push(("Index", TensorType::new(VarKind::Int32, vec![rows, 1])));
     }
     Ok(out)
+}
+
+/// `yolo_box` (1.6's `InferShape`): `X` NCHW with `C` = anchors / 2 times
+/// (5 + `class_num`), `ImgSize` `[N, 2]`; `Boxes` `[N, A H W, 4]` and
+/// `Scores` `[N, A H W, class_num]`, `X`'s dtype.
+fn yolo_box(c: &InferCtx) -> Out {
+    let (Some(x), Some(size)) = (c.input("X"), c.input("ImgSize")) else {
+        return Ok(Vec::new());
+    };
+    let anchors = c.ints("anchors").unwrap_or_default();
+    let classes = c.int("class_num").unwrap_or(0);
+    if x.dims.len() != 4 {
+        return Err(format!("Input(X) should be a 4-D tensor, not {:?}", x.dims));
+    }
+    if anchors.is_empty() || !anchors.len().is_multiple_of(2) {
+        return Err(format!(
+            "Attr(anchors) should be a non-empty list of (width, height) pairs, not {anchors:?}"
+        ));
+    }
+    if classes <= 0 {
+        return Err(format!(
+            "Attr(class_num) should be an integer greater than 0, not {classes}"
+        ));
+    }
+    let an = anchors.len() as i64 / 2;
+    if x.dims[1] >= 0 && x.dims[1] != an * (5 + classes) {
+        return Err(format!(
+            "Input(X) dim[1] should be equal to (anchor_number * (5 + class_num)) = {}, not {}",
+            an * (5 + classes),
+            x.dims[1]
+        ));
+    }
+    if size.dims.len() != 2 || !matches!(size.dims[1], 2 | -1) {
+        return Err(format!(
+            "Input(ImgSize) should be [N, 2], not {:?}",
+            size.dims
+        ));
+    }
+    let (n, h, w) = (x.dims[0], x.dims[2], x.dims[3]);
+    if n >= 0 && size.dims[0] >= 0 && n != size.dims[0] {
+        return Err(format!(
+            "Input(ImgSize) dim[0] and Input(X) dim[0] should be the same ({} and {n})",
+            size.dims[0]
+        ));
+    }
+    let boxes = if h < 0 || w < 0 { -1 } else { an * h * w };
+    Ok(vec![
+        ("Boxes", TensorType::new(x.dtype, vec![n, boxes, 4])),
+        ("Scores", TensorType::new(x.dtype, vec![n, boxes, classes])),
+    ])
+}
+
+/// `yolov3_loss` (1.6's `InferShape`): `X` `[N, M (5 + class_num), H,
+/// H]` for the `M` anchors of `anchor_mask` (indices into the `anchors`
+/// pairs), `GTBox` `[N, B, 4]`, `GTLabel` `[N, B]`, `GTScore` `[N, B]`;
+/// `Loss` `[N]` and `ObjectnessMask` `[N, M, H, W]` of `X`'s dtype,
+/// `GTMatchMask` `[N, B]` int32.
+fn yolov3_loss(c: &InferCtx) -> Out {
+    let (Some(x), Some(gt)) = (c.input("X"), c.input("GTBox")) else {
+        return Ok(Vec::new());
+    };
+    let anchors = c.ints("anchors").unwrap_or_default();
+    let mask = c.ints("anchor_mask").unwrap_or_default();
+    let classes = c.int("class_num").unwrap_or(0);
+    if x.dims.len() != 4 {
+        return Err(format!("Input(X) should be a 4-D tensor, not {:?}", x.dims));
+    }
+    if x.dims[2] >= 0 && x.dims[3] >= 0 && x.dims[2] != x.dims[3] {
+        return Err(format!(
+            "Input(X) dims[2] and dims[3] should be equal, not {:?}",
+            x.dims
+        ));
+    }
+    if anchors.is_empty() || !anchors.len().is_multiple_of(2) {
+        return Err(format!(
+            "Attr(anchors) should be (width, height) pairs, not {anchors:?}"
+        ));
+    }
+    let an = anchors.len() as i64 / 2;
+    if let Some(m) = mask.iter().find(|&&m| m < 0 || m >= an) {
+        return Err(format!(
+            "Attr(anchor_mask) {m} out of range for {an} anchors"
+        ));
+    }
+    if classes <= 0 {
+        return Err(format!(
+            "Attr(class_num) should be an integer greater than 0, not {classes}"
+        ));
+    }
+    let m = mask.len() as i64;
+    if x.dims[1] >= 0 && x.dims[1] != m * (5 + classes) {
+        return Err(format!(
+            "Input(X) dim[1] should be equal to (anchor_mask_number * (5 + class_num)) = {}, not {}",
+            m * (5 + classes),
+            x.dims[1]
+        ));
+    }
+    if gt.dims.len() != 3 || !matches!(gt.dims[2], 4 | -1) {
+        return Err(format!(
+            "Input(GTBox) should be [N, B, 4], not {:?}",
+            gt.dims
+        ));
+    }
+    for slot in ["GTLabel", "GTScore"] {
+        if let Some(t) = c.input(slot) {
+            if t.dims.len() != 2 {
+                return Err(format!("Input({slot}) should be [N, B], not {:?}", t.dims));
+            }
+        }
+    }
+    let (n, b) = (x.dims[0], gt.dims[1]);
+    Ok(vec![
+        ("Loss", TensorType::new(x.dtype, vec![n])),
+        (
+            "ObjectnessMask",
+            TensorType::new(x.dtype, vec![n, m, x.dims[2], x.dims[3]]),
+        ),
+        ("GTMatchMask", TensorType::new(VarKind::Int32, vec![n, b])),
+    ])
 }

@@ -1,6 +1,8 @@
 //! SSD's matching of predictions to ground truth (Paddle 1.x's
 //! `layers/detection.py`): `bipartite_match`, `target_assign` and
-//! `mine_hard_examples` (the last two Paddle 1.x's: 3.3.1 dropped them).
+//! `mine_hard_examples` (the last two Paddle 1.x's: 3.3.1 dropped them);
+//! `detection_map` (1.x's; 3.3.1 dropped it), which matches detections to
+//! ground truth to score them.
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::{dtype_name, VarKind};
@@ -9,6 +11,11 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("bipartite_match", bipartite_match).reads_lod());
     r.push(Behaviour::pure("target_assign", target_assign).reads_lod());
     r.push(Behaviour::pure("mine_hard_examples", mine_hard_examples));
+    r.push(
+        Behaviour::pure("detection_map", detection_map)
+            .reads_lod()
+            .not_foldable(),
+    );
 }
 
 /// `bipartite_match`: `DistMat` is a 2-D float matrix (rows: ground
@@ -120,4 +127,51 @@ fn mine_hard_examples(c: &InferCtx) -> Out {
         out.push(("UpdatedMatchIndices", m.clone()));
     }
     Ok(out)
+}
+
+/// `detection_map` (1.x's `InferShape`): `DetectRes` `[M, 6]`, `Label`
+/// `[N, 6]` or `[N, 5]`; `PosCount` wants `TruePos` and `FalsePos`.
+/// `MAP` is `[1]` of `DetectRes`'s dtype; the kernel sets the states:
+/// `AccumPosCount` `[class_num, 1]` int32, `AccumTruePos` and
+/// `AccumFalsePos` `[-1, 2]` (score, flag rows; one LoD sequence per class).
+fn detection_map(c: &InferCtx) -> Out {
+    let det = ranked(c, "DetectRes", 2)?;
+    if let Some(d) = det {
+        if d[1] != 6 && d[1] != -1 {
+            return Err(format!(
+                "The shape is of Input(DetectRes) [N, 6], got {d:?}"
+            ));
+        }
+    }
+    if let Some(l) = ranked(c, "Label", 2)? {
+        if l[1] > 0 && l[1] != 6 && l[1] != 5 {
+            return Err(format!(
+                "The shape of Input(Label) is [N, 6] or [N, 5], got {l:?}"
+            ));
+        }
+    }
+    if c.input("PosCount").is_some()
+        && (c.input("TruePos").is_none() || c.input("FalsePos").is_none())
+    {
+        return Err("Input(TruePos) and Input(FalsePos) of DetectionMAPOp should not be null when Input(PosCount) is given".into());
+    }
+    if !matches!(c.string("ap_type"), Some("integral" | "11point")) {
+        return Err(format!(
+            "The ap_type should be 'integral' or '11point', it is {:?}",
+            c.string("ap_type")
+        ));
+    }
+    let Some(d) = c.input("DetectRes") else {
+        return Ok(Vec::new());
+    };
+    let classes = c.int("class_num").unwrap_or(-1);
+    Ok(vec![
+        ("MAP", TensorType::new(d.dtype, vec![1])),
+        (
+            "AccumPosCount",
+            TensorType::new(VarKind::Int32, vec![classes, 1]),
+        ),
+        ("AccumTruePos", TensorType::new(d.dtype, vec![-1, 2])),
+        ("AccumFalsePos", TensorType::new(d.dtype, vec![-1, 2])),
+    ])
 }

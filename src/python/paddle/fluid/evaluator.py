@@ -2,10 +2,7 @@
 of fluid.metrics, which accumulate inside the program: each keeps
 persistable int64 states the main program adds each batch's counts to,
 `reset(exe)` zeroes them by running a program of fill_constants and
-`eval(exe)` fetches them.
-
-1.x's DetectionMAP evaluator is not here: fluidc has no detection_map
-layer."""
+`eval(exe)` fetches them."""
 import warnings
 
 import numpy as np
@@ -13,9 +10,10 @@ import numpy as np
 from . import layers
 from . import unique_name
 from .framework import Program, Variable, program_guard
+from .initializer import Constant
 from .layer_helper import LayerHelper
 
-__all__ = ["ChunkEvaluator", "EditDistance"]
+__all__ = ["ChunkEvaluator", "EditDistance", "DetectionMAP"]
 
 
 def _clone_var_(block, var):
@@ -153,3 +151,63 @@ class EditDistance(Evaluator):
             avg_instance_error = layers.elementwise_div(x=instance_error, y=seq_num)
             result = executor.run(eval_program, fetch_list=[avg_distance, avg_instance_error])
         return np.array(result[0]), np.array(result[1])
+
+
+class DetectionMAP(Evaluator):
+    """`layers.detection_map` of the detections `input` against
+    `gt_label`/`gt_box` (with `gt_difficult` concatenated between them
+    when given): `cur_map` is the batch's mAP, `accum_map` the mAP
+    accumulated into the states `map_eval_N_accum_pos_count`,
+    `..._accum_true_pos` and `..._accum_false_pos` (`states`; `metrics`
+    stays empty, as in 1.x), which the op adds in while the persistable
+    int32 `has_state` is non-zero (0 at start-up, set to 1 by each run).
+    `reset(exe)` sets `has_state` back to 0, as 1.x's did.
+    `get_map_var()` gives the two mAPs."""
+
+    def __init__(self, input, gt_label, gt_box, gt_difficult=None, class_num=None,
+                 background_label=0, overlap_threshold=0.5, evaluate_difficult=True,
+                 ap_version='integral'):
+        super(DetectionMAP, self).__init__("map_eval")
+        gt_label = layers.cast(x=gt_label, dtype=gt_box.dtype)
+        if gt_difficult is not None:
+            gt_difficult = layers.cast(x=gt_difficult, dtype=gt_box.dtype)
+            label = layers.concat([gt_label, gt_difficult, gt_box], axis=1)
+        else:
+            label = layers.concat([gt_label, gt_box], axis=1)
+
+        # the mAP of the current mini-batch
+        map = layers.detection_map(input, label, class_num, background_label,
+                                   overlap_threshold=overlap_threshold,
+                                   evaluate_difficult=evaluate_difficult, ap_version=ap_version)
+
+        self._create_state(dtype='int32', shape=None, suffix='accum_pos_count')
+        self._create_state(dtype='float32', shape=None, suffix='accum_true_pos')
+        self._create_state(dtype='float32', shape=None, suffix='accum_false_pos')
+
+        self.has_state = None
+        var = self.helper.create_variable(persistable=True, dtype='int32', shape=[1])
+        self.helper.set_variable_initializer(var, initializer=Constant(value=int(0)))
+        self.has_state = var
+
+        # the mAP accumulated over the mini-batches
+        accum_map = layers.detection_map(input, label, class_num, background_label,
+                                         overlap_threshold=overlap_threshold,
+                                         evaluate_difficult=evaluate_difficult,
+                                         has_state=self.has_state, input_states=self.states,
+                                         out_states=self.states, ap_version=ap_version)
+        layers.fill_constant(shape=self.has_state.shape, value=1, dtype=self.has_state.dtype,
+                             out=self.has_state)
+
+        self.cur_map = map
+        self.accum_map = accum_map
+
+    def get_map_var(self):
+        return self.cur_map, self.accum_map
+
+    def reset(self, executor, reset_program=None):
+        if reset_program is None:
+            reset_program = Program()
+        with program_guard(main_program=reset_program):
+            var = _clone_var_(reset_program.current_block(), self.has_state)
+            layers.fill_constant(shape=var.shape, value=0, dtype=var.dtype, out=var)
+        executor.run(reset_program)

@@ -9,6 +9,13 @@ import copy
 
 import numpy as np
 
+from . import layers
+from . import unique_name
+from .framework import Program, Variable, program_guard
+from .initializer import Constant
+from .layer_helper import LayerHelper
+from .layers import detection
+
 __all__ = [
     "MetricBase", "CompositeMetric", "Precision", "Recall", "Accuracy", "ChunkEvaluator",
     "EditDistance", "DetectionMAP", "Auc",
@@ -230,9 +237,84 @@ class EditDistance(MetricBase):
 
 
 class DetectionMAP(_ValueOverWeight):
-    """The sum of the batch mAPs given over the sum of their weights (1.x
-    adds each value as given, unweighted)."""
+    """1.2-1.x's DetectionMAP, given the detections `input` (a Variable):
+    the program gets a `detection_map` of the batch (`cur_map`) and one
+    accumulating into persistable states (`accum_map`; counts and
+    true/false positives, used once the int32 `has_state` is 1, which
+    the program sets after its first run); `get_map_var()` gives both,
+    `reset(exe)` runs a program setting `has_state` back to 0.
+    `gt_difficult`, when given, is concatenated between the labels and
+    the boxes, as 1.x did.
+
+    Given a name instead (1.0's), the sum of the batch mAPs given over
+    the sum of their weights (1.0 adds each value as given, unweighted)."""
     _weighted, _layer = False, "detection_map"
+
+    def __init__(self, input=None, gt_label=None, gt_box=None, gt_difficult=None,
+                 class_num=None, background_label=0, overlap_threshold=0.5,
+                 evaluate_difficult=True, ap_version='integral', name=None):
+        if not isinstance(input, Variable):
+            super(DetectionMAP, self).__init__(input if name is None else name)
+            self._program = None
+            return
+        self._program = True
+        self.helper = LayerHelper('map_eval')
+        gt_label = layers.cast(x=gt_label, dtype=gt_box.dtype)
+        if gt_difficult is not None:
+            gt_difficult = layers.cast(x=gt_difficult, dtype=gt_box.dtype)
+            label = layers.concat([gt_label, gt_difficult, gt_box], axis=1)
+        else:
+            label = layers.concat([gt_label, gt_box], axis=1)
+
+        # the mAP of the current mini-batch
+        map = detection.detection_map(input, label, class_num, background_label,
+                                      overlap_threshold=overlap_threshold,
+                                      evaluate_difficult=evaluate_difficult,
+                                      ap_version=ap_version)
+        states = [
+            self._create_state(dtype='int32', shape=None, suffix='accum_pos_count'),
+            self._create_state(dtype='float32', shape=None, suffix='accum_true_pos'),
+            self._create_state(dtype='float32', shape=None, suffix='accum_false_pos'),
+        ]
+        var = self._create_state(dtype='int32', shape=[1], suffix='has_state')
+        self.helper.set_variable_initializer(var, initializer=Constant(value=int(0)))
+        self.has_state = var
+
+        # the mAP accumulated over the mini-batches
+        accum_map = detection.detection_map(input, label, class_num, background_label,
+                                            overlap_threshold=overlap_threshold,
+                                            evaluate_difficult=evaluate_difficult,
+                                            has_state=self.has_state, input_states=states,
+                                            out_states=states, ap_version=ap_version)
+        layers.fill_constant(shape=self.has_state.shape, value=1, dtype=self.has_state.dtype,
+                             out=self.has_state)
+        self.cur_map = map
+        self.accum_map = accum_map
+
+    def _create_state(self, suffix, dtype, shape):
+        return self.helper.create_variable(
+            name="_".join([unique_name.generate(self.helper.name), suffix]),
+            persistable=True, dtype=dtype, shape=shape)
+
+    def get_map_var(self):
+        """The mAP variables of the current mini-batch and of the
+        mini-batches since the last reset."""
+        return self.cur_map, self.accum_map
+
+    def reset(self, executor=None, reset_program=None):
+        """Runs `reset_program` (a new Program by default) setting the
+        state flag to 0 (1.2-1.x's); 1.0's: the sums back to zero."""
+        if not self._program:
+            return super(DetectionMAP, self).reset()
+        if reset_program is None:
+            reset_program = Program()
+        with program_guard(main_program=reset_program):
+            var = reset_program.current_block().create_var(
+                name=self.has_state.name, shape=self.has_state.shape,
+                dtype=self.has_state.dtype, type=self.has_state.type,
+                lod_level=self.has_state.lod_level, persistable=self.has_state.persistable)
+            layers.fill_constant(shape=var.shape, value=0, dtype=var.dtype, out=var)
+        executor.run(reset_program)
 
 
 class Auc(MetricBase):

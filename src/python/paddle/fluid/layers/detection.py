@@ -1,7 +1,8 @@
 """The SSD-style detection layers of 1.x's `layers/detection.py`: prior
 boxes and anchors over feature maps, SSD's multibox head, box coding,
 IoU, clipping, multi-class NMS and SSD's detection output; SSD's matching
-of predictions to ground truth (`bipartite_match`, `target_assign`). Each
+of predictions to ground truth (`bipartite_match`, `target_assign`) and
+the mAP of detections (`detection_map`). Each
 appends the ops 1.x's layer appended, with its attributes; the boxes
 they make are constants of the feature maps' shapes (stop_gradient), as
 in 1.x."""
@@ -26,6 +27,9 @@ __all__ = [
     "bipartite_match",
     "target_assign",
     "ssd_loss",
+    "detection_map",
+    "yolo_box",
+    "yolov3_loss",
 ]
 
 
@@ -508,4 +512,117 @@ def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=No
     if normalize:
         normalizer = nn.reduce_sum(target_loc_weight)
         loss = loss / normalizer
+    return loss
+
+
+def detection_map(detect_res, label, class_num, background_label=0, overlap_threshold=0.3,
+                  evaluate_difficult=True, has_state=None, input_states=None, out_states=None,
+                  ap_version='integral'):
+    """The mean average precision of `detect_res` ([label, score, xmin,
+    ymin, xmax, ymax] rows, one LoD sequence per image) against `label`
+    ([label, difficult, box] or [label, box] rows), 'integral' or
+    '11point' (1.x's layer). `input_states` (pos_count, true_pos,
+    false_pos) are added in when `has_state` holds a non-zero int; the
+    sums go to `out_states` (new variables by default)."""
+    helper = LayerHelper("detection_map", **locals())
+
+    def __create_var(type):
+        return helper.create_variable_for_type_inference(dtype=type)
+
+    map_out = __create_var('float32')
+    accum_pos_count_out = out_states[0] if out_states else __create_var('int32')
+    accum_true_pos_out = out_states[1] if out_states else __create_var('float32')
+    accum_false_pos_out = out_states[2] if out_states else __create_var('float32')
+
+    pos_count = input_states[0] if input_states else None
+    true_pos = input_states[1] if input_states else None
+    false_pos = input_states[2] if input_states else None
+
+    helper.append_op(
+        type="detection_map",
+        inputs={'Label': label, 'DetectRes': detect_res, 'HasState': has_state,
+                'PosCount': pos_count, 'TruePos': true_pos, 'FalsePos': false_pos},
+        outputs={'MAP': map_out, 'AccumPosCount': accum_pos_count_out,
+                 'AccumTruePos': accum_true_pos_out, 'AccumFalsePos': accum_false_pos_out},
+        attrs={'overlap_threshold': overlap_threshold, 'evaluate_difficult': evaluate_difficult,
+               'ap_type': ap_version, 'class_num': class_num})
+    return map_out
+
+
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, name=None):
+    """YOLOv3's boxes and class scores from the head `x` [N, A (5 +
+    class_num), H, W] (1.6's layer): `(boxes, scores)`, [N, A H W, 4] in
+    the pixels of `img_size` (int32 [N, 2], height and width) and [N, A H
+    W, class_num]; zeros where the objectness is below `conf_thresh`."""
+    helper = LayerHelper('yolo_box', **locals())
+    if not isinstance(x, Variable):
+        raise TypeError("Input x of yolo_box must be Variable")
+    if not isinstance(img_size, Variable):
+        raise TypeError("Input img_size of yolo_box must be Variable")
+    if not isinstance(anchors, list) and not isinstance(anchors, tuple):
+        raise TypeError("Attr anchors of yolo_box must be list or tuple")
+    if not isinstance(class_num, int):
+        raise TypeError("Attr class_num of yolo_box must be an integer")
+    if not isinstance(conf_thresh, float):
+        raise TypeError("Attr ignore_thresh of yolo_box must be a float number")
+    boxes = helper.create_variable_for_type_inference(dtype=x.dtype)
+    scores = helper.create_variable_for_type_inference(dtype=x.dtype)
+    attrs = {
+        "anchors": anchors,
+        "class_num": class_num,
+        "conf_thresh": conf_thresh,
+        "downsample_ratio": downsample_ratio,
+    }
+    helper.append_op(type='yolo_box', inputs={"X": x, "ImgSize": img_size},
+                     outputs={'Boxes': boxes, 'Scores': scores}, attrs=attrs)
+    return boxes, scores
+
+
+def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thresh,
+                downsample_ratio, gt_score=None, use_label_smooth=True, name=None):
+    """YOLOv3's loss of the head `x` [N, len(anchor_mask) (5 + class_num),
+    H, H] against `gt_box` [N, B, 4] (centre x, y and width, height, as
+    fractions of the image; empty boxes have zero size), int32 `gt_label`
+    [N, B] and `gt_score` [N, B] (1 when None), one value per image [N]
+    (1.6's layer)."""
+    helper = LayerHelper('yolov3_loss', **locals())
+    if not isinstance(x, Variable):
+        raise TypeError("Input x of yolov3_loss must be Variable")
+    if not isinstance(gt_box, Variable):
+        raise TypeError("Input gtbox of yolov3_loss must be Variable")
+    if not isinstance(gt_label, Variable):
+        raise TypeError("Input gtlabel of yolov3_loss must be Variable")
+    if gt_score is not None and not isinstance(gt_score, Variable):
+        raise TypeError("Input gtscore of yolov3_loss must be Variable")
+    if not isinstance(anchors, list) and not isinstance(anchors, tuple):
+        raise TypeError("Attr anchors of yolov3_loss must be list or tuple")
+    if not isinstance(anchor_mask, list) and not isinstance(anchor_mask, tuple):
+        raise TypeError("Attr anchor_mask of yolov3_loss must be list or tuple")
+    if not isinstance(class_num, int):
+        raise TypeError("Attr class_num of yolov3_loss must be an integer")
+    if not isinstance(ignore_thresh, float):
+        raise TypeError("Attr ignore_thresh of yolov3_loss must be a float number")
+    if not isinstance(use_label_smooth, bool):
+        raise TypeError("Attr use_label_smooth of yolov3_loss must be a bool value")
+    if name is None:
+        loss = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        loss = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    objectness_mask = helper.create_variable_for_type_inference(dtype='int32')
+    gt_match_mask = helper.create_variable_for_type_inference(dtype='int32')
+    inputs = {"X": x, "GTBox": gt_box, "GTLabel": gt_label}
+    if gt_score is not None:
+        inputs["GTScore"] = gt_score
+    attrs = {
+        "anchors": anchors,
+        "anchor_mask": anchor_mask,
+        "class_num": class_num,
+        "ignore_thresh": ignore_thresh,
+        "downsample_ratio": downsample_ratio,
+        "use_label_smooth": use_label_smooth,
+    }
+    helper.append_op(type='yolov3_loss', inputs=inputs,
+                     outputs={'Loss': loss, 'ObjectnessMask': objectness_mask,
+                              'GTMatchMask': gt_match_mask},
+                     attrs=attrs)
     return loss
