@@ -1581,9 +1581,28 @@ def ctc_greedy_decoder(input, blank, name=None):
     return out
 
 
+def _sequence_erase(x, tokens):
+    """1.x's sequence_erase, which Paddle 3.3.1 dropped, in numpy (py_func):
+    the ids of `x` not in `tokens`, the last LoD level the lengths kept."""
+    def forward(xt):
+        arr = numpy.array(xt)
+        lod = [[int(o) for o in level] for level in xt.lod()]
+        last = lod[-1]
+        keep = ~numpy.isin(arr.reshape(-1), numpy.array(tokens, dtype=arr.dtype))
+        offsets = [0]
+        for a, b in zip(last[:-1], last[1:]):
+            offsets.append(offsets[-1] + int(keep[a:b].sum()))
+        return _ifelse_tensor(arr[keep], lod[:-1] + [offsets])
+
+    out = _seq_func("edit_distance", [x], x.dtype, list(x.shape), forward)
+    out.stop_gradient = True
+    return out
+
+
 def edit_distance(input, label, normalized=True, ignored_tokens=None):
-    if ignored_tokens:
-        raise NotImplementedError("the shim's edit_distance takes no ignored_tokens")
+    if ignored_tokens is not None and len(ignored_tokens) > 0:
+        input = _sequence_erase(input, ignored_tokens)
+        label = _sequence_erase(label, ignored_tokens)
     helper = LayerHelper("edit_distance")
     out = helper.create_variable_for_type_inference(dtype="float32")
     num = helper.create_variable_for_type_inference(dtype="int64")
