@@ -2104,3 +2104,49 @@ fn lstmp_grads_match_finite_differences() {
         c.check(&mut rng);
     }
 }
+
+/// 1.x's `rnn_memory_helper` (its StaticRNN's identity on step outputs and
+/// memories): `Out` is `X` with its LoD, its gradient `Out@GRAD`, and
+/// zeros shaped like `X` when no gradient reached `Out`
+/// (`rnn_memory_helper_op.cc`; u18's `test_rnn_memory_helper_op.py`).
+#[test]
+fn rnn_memory_helper_is_the_identity_with_its_grad() {
+    let mut rng = Rng(71);
+    Case::new("rnn_memory_helper")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[4, 3], vec![vec![0, 1, 4]]),
+        )
+        .check(&mut rng);
+    let x = Tensor::from_vec(&[1, 3], vec![1.0f32, 2.0, 3.0])
+        .expect("x")
+        .with_lod(vec![vec![0, 1]]);
+    let dout = Tensor::from_vec(&[1, 3], vec![0.5f32; 3]).expect("dout");
+    let ops = [
+        Op::new("rnn_memory_helper")
+            .input("X", &["x"])
+            .output("Out", &["out"]),
+        Op::new("rnn_memory_helper_grad")
+            .input("X", &["x"])
+            .input("Out", &["out"])
+            .input("Out@GRAD", &["dout"])
+            .output("X@GRAD", &["dx"]),
+        Op::new("rnn_memory_helper_grad")
+            .input("X", &["x"])
+            .input("Out", &["out"])
+            .input("Out@GRAD", &[])
+            .output("X@GRAD", &["dx0"]),
+    ];
+    let feeds = [
+        ("x".to_string(), x.clone()),
+        ("dout".to_string(), dout.clone()),
+    ];
+    let fetch: Vec<String> = ["out", "dx", "dx0"].iter().map(|s| s.to_string()).collect();
+    let got = run_ops(&ops, &feeds, &fetch);
+    assert_eq!(got[0], x);
+    assert_eq!(got[1], dout);
+    assert_eq!(
+        got[2],
+        Tensor::from_vec(&[1, 3], vec![0.0f32; 3]).expect("zeros")
+    );
+}
