@@ -1626,6 +1626,29 @@ def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=
     return out
 
 
+def gaussian_random_batch_size_like(input, shape, input_dim_idx=0, output_dim_idx=0, mean=0.0,
+                                    std=1.0, seed=0, dtype='float32'):
+    """1.x's gaussian_random_batch_size_like, which Paddle 3.3.1 dropped, in
+    numpy (py_func): Normal(mean, std) draws of `shape` with dim
+    `output_dim_idx` the batch size of `input` (dim `input_dim_idx`); a
+    non-zero seed gives the same draws each run."""
+    helper = LayerHelper("gaussian_random_batch_size_like")
+    out = helper.create_variable_for_type_inference(dtype)
+    dims = list(shape)
+    dims[output_dim_idx] = input.shape[input_dim_idx]
+    out.desc.set_shape(dims)
+    out.stop_gradient = True
+
+    def forward(xt):
+        run_dims = list(shape)
+        run_dims[output_dim_idx] = numpy.array(xt).shape[input_dim_idx]
+        rng = numpy.random.RandomState(seed) if seed else numpy.random
+        return rng.normal(mean, std, size=run_dims).astype(dtype)
+
+    paddle.static.py_func(forward, [input], out)
+    return out
+
+
 def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
     helper = LayerHelper("tensor_array_to_tensor")
     out = helper.create_variable_for_type_inference(dtype=input.dtype)
@@ -5954,6 +5977,7 @@ def install(run=False):
         sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),
         uniform_random_batch_size_like=uniform_random_batch_size_like,
+        gaussian_random_batch_size_like=gaussian_random_batch_size_like,
         tensor_array_to_tensor=tensor_array_to_tensor,
         size=size_layer, where=where,
         instance_norm=instance_norm, group_norm=group_norm,
