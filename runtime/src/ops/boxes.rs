@@ -3,7 +3,8 @@
 //! precision with the C++ kernels' `float`/`double` intermediates:
 //! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
 //! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`),
-//! `yolo_box` and `yolov3_loss` with its grad (1.6's).
+//! `yolo_box` and `yolov3_loss` with its grad (1.6's), and
+//! `polygon_box_transform`.
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -27,6 +28,53 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("yolo_box", yolo_box);
     r.add("yolov3_loss", yolov3_loss);
     r.add("yolov3_loss_grad", yolov3_loss_grad);
+    r.add("polygon_box_transform", polygon_box_transform);
+}
+
+/// `polygon_box_transform` (1.x's CPU kernel, float32 or float64): each
+/// even geometry channel becomes `4 * w - x` and each odd one `4 * h - x`,
+/// at column `w` and row `h` of the `[N, C, H, W]` input.
+fn polygon_box_transform(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("Input")?, l.output("Output")?);
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let &[_, _, h, w] = xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "Input `{}` of polygon_box_transform has shape {:?}; its rank must be 4",
+                x.name,
+                xt.shape()
+            )));
+        };
+        let (h, w) = (h.max(0) as usize, w.max(0) as usize);
+        // Element `i`'s column (even channel) or row (odd channel), times 4.
+        let shift = |i: usize| {
+            let (plane, at) = (i / (h * w).max(1), i % (h * w).max(1));
+            4 * if plane % 2 == 0 { at % w } else { at / w }
+        };
+        let t = if let Some(v) = xt.values::<f32>() {
+            let o: Vec<f32> = v
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| shift(i) as f32 - a)
+                .collect();
+            Tensor::from_vec(xt.shape(), o)?
+        } else if let Some(v) = xt.values::<f64>() {
+            let o: Vec<f64> = v
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| shift(i) as f64 - a)
+                .collect();
+            Tensor::from_vec(xt.shape(), o)?
+        } else {
+            return Err(KernelError::Dtype(format!(
+                "polygon_box_transform takes float32 or float64, not {}",
+                crate::tensor::dtype_name(xt.dtype())
+            )));
+        };
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).

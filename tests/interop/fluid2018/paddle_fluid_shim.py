@@ -2158,11 +2158,33 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
     return nmsed_outs
 
 
+def polygon_box_transform(input, name=None):
+    """1.x's polygon_box_transform, which Paddle 3.3.1 dropped, in numpy
+    (py_func): each even geometry channel 4 * column - x, each odd one
+    4 * row - x."""
+    helper = LayerHelper("polygon_box_transform")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out.desc.set_shape(list(input.shape))
+    out.stop_gradient = True
+
+    def forward(xt):
+        arr = numpy.array(xt)
+        n, c, h, w = arr.shape
+        cols = numpy.broadcast_to(numpy.arange(w) * 4, (h, w))
+        rows = numpy.broadcast_to((numpy.arange(h) * 4)[:, None], (h, w))
+        base = numpy.stack([cols if k % 2 == 0 else rows for k in range(c)])
+        return (base[None].astype(arr.dtype) - arr).astype(arr.dtype)
+
+    paddle.static.py_func(forward, [input], out)
+    return out
+
+
 def _detection_layers():
     return dict(prior_box=prior_box, density_prior_box=density_prior_box,
                 multi_box_head=multi_box_head, iou_similarity=iou_similarity,
                 box_coder=box_coder, anchor_generator=anchor_generator, box_clip=box_clip,
-                multiclass_nms=multiclass_nms, detection_output=detection_output)
+                multiclass_nms=multiclass_nms, detection_output=detection_output,
+                polygon_box_transform=polygon_box_transform)
 
 
 def _random(op_type, **dist):

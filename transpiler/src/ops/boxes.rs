@@ -5,7 +5,8 @@
 //! `anchor_generator`, `box_clip` and `multiclass_nms` (and 1.6's
 //! `multiclass_nms2`, which also gives the kept boxes' indices); 1.6's
 //! `yolo_box`, which decodes a YOLOv3 head, and `yolov3_loss` (the one
-//! with a gradient, to its `X`). The others have none (1.x registered them with
+//! with a gradient, to its `X`); and 1.x's `polygon_box_transform` (EAST
+//! text detection's geometry map to corner coordinates). The others have none (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -23,6 +24,28 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("multiclass_nms2", multiclass_nms2).not_foldable());
     r.push(Behaviour::pure("yolo_box", yolo_box));
     r.push(Behaviour::pure("yolov3_loss", yolov3_loss).not_foldable());
+    r.push(Behaviour::pure(
+        "polygon_box_transform",
+        polygon_box_transform,
+    ));
+}
+
+/// `polygon_box_transform` (1.x's `InferShape`): `Input` is
+/// `[batch, geometry channels (even), height, width]`; `Output` its dims.
+fn polygon_box_transform(c: &InferCtx) -> Out {
+    let Some(x) = c.input("Input") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!("Input {:?}: input's rank must be 4", x.dims));
+    }
+    if x.dims[1] >= 0 && x.dims[1] % 2 != 0 {
+        return Err(format!(
+            "Input {:?}: input's second dimension must be even",
+            x.dims
+        ));
+    }
+    Ok(vec![("Output", x.clone())])
 }
 
 /// A FLOATS attribute (empty when unset).

@@ -30,6 +30,7 @@ __all__ = [
     "detection_map",
     "yolo_box",
     "yolov3_loss",
+    "polygon_box_transform",
 ]
 
 
@@ -547,6 +548,20 @@ def detection_map(detect_res, label, class_num, background_label=0, overlap_thre
         attrs={'overlap_threshold': overlap_threshold, 'evaluate_difficult': evaluate_difficult,
                'ap_type': ap_version, 'class_num': class_num})
     return map_out
+
+
+def polygon_box_transform(input, name=None):
+    """EAST's geometry output (`[N, 2 * corners, H, W]`, each corner's
+    offsets from its pixel) turned into the corners' coordinates: 4 times
+    the pixel's column (x channels) or row (y channels) minus the offset."""
+    helper = LayerHelper("polygon_box_transform", **locals())
+    if name is None:
+        output = helper.create_variable_for_type_inference(dtype=input.dtype)
+    else:
+        output = helper.create_variable(name=name, dtype=input.dtype, persistable=False)
+    helper.append_op(type="polygon_box_transform", inputs={"Input": input}, attrs={},
+                     outputs={"Output": output})
+    return output
 
 
 def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, name=None):
