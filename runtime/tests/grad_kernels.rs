@@ -2150,3 +2150,36 @@ fn rnn_memory_helper_is_the_identity_with_its_grad() {
         Tensor::from_vec(&[1, 3], vec![0.0f32; 3]).expect("zeros")
     );
 }
+
+/// 1.6's `roi_perspective_transform`: its grad (to `X`; 1.x's
+/// `get_feature_gradient` weights) against finite differences, on two
+/// images with an upright, a tilted and a partly off-map quadrilateral.
+#[test]
+fn roi_perspective_transform_grad_matches_finite_differences() {
+    let mut rng = Rng(73);
+    let rois = Tensor::from_vec(
+        &[3, 8],
+        vec![
+            1.0, 1.0, 6.0, 1.0, 6.0, 4.0, 1.0, 4.0, // upright, image 0
+            1.5, 2.0, 7.5, 0.5, 8.5, 4.5, 2.5, 6.0, // tilted, image 0
+            5.0, 3.0, 12.0, 3.0, 12.0, 10.0, 5.0, 10.0, // partly off the map, image 1
+        ],
+    )
+    .expect("rois")
+    .with_lod(vec![vec![0, 2, 3]]);
+    Case::new("roi_perspective_transform")
+        .input("X", rng.tensor(&[2, 2, 6, 8], -1.0, 1.0))
+        .input("ROIs", rois)
+        .constant("ROIs")
+        .outputs(&[
+            "Out",
+            "Mask",
+            "TransformMatrix",
+            "Out2InIdx",
+            "Out2InWeights",
+        ])
+        .attr("transformed_height", AttrValue::Int(3))
+        .attr("transformed_width", AttrValue::Int(4))
+        .attr("spatial_scale", AttrValue::Float(1.0))
+        .check(&mut rng);
+}

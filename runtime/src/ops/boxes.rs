@@ -3,8 +3,8 @@
 //! precision with the C++ kernels' `float`/`double` intermediates:
 //! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
 //! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`),
-//! `yolo_box` and `yolov3_loss` with its grad (1.6's), and
-//! `polygon_box_transform`.
+//! `yolo_box` and `yolov3_loss` with its grad (1.6's), and 1.x's
+//! `polygon_box_transform` and `roi_perspective_transform` with its grad.
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -29,6 +29,11 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("yolov3_loss", yolov3_loss);
     r.add("yolov3_loss_grad", yolov3_loss_grad);
     r.add("polygon_box_transform", polygon_box_transform);
+    r.add("roi_perspective_transform", roi_perspective_transform);
+    r.add(
+        "roi_perspective_transform_grad",
+        roi_perspective_transform_grad,
+    );
 }
 
 /// `polygon_box_transform` (1.x's CPU kernel, float32 or float64): each
@@ -1868,4 +1873,369 @@ fn check_grad_inputs<T>(
         ));
     }
     Ok(())
+}
+
+/// 1.x's `GT_E`: `a > b` or within 1e-4 (compared in double).
+fn gt_e<T: Real>(a: T, b: T) -> bool {
+    a > b || (a - b).abs().to_f64() < 1e-4
+}
+
+/// 1.x's `LT_E`.
+fn lt_e<T: Real>(a: T, b: T) -> bool {
+    a < b || (a - b).abs().to_f64() < 1e-4
+}
+
+/// 1.x's `GT`: `a - b > 1e-4`.
+fn gt<T: Real>(a: T, b: T) -> bool {
+    (a - b).to_f64() > 1e-4
+}
+
+/// 1.x's `in_quad`: `(x, y)` on an edge of the quadrilateral, or inside
+/// it by the crossings of a ray to the right.
+fn in_quad<T: Real>(x: T, y: T, qx: &[T; 4], qy: &[T; 4]) -> bool {
+    let near = |a: T, b: T| (a - b).abs().to_f64() < 1e-4;
+    for i in 0..4 {
+        let (xs, ys, xe, ye) = (qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]);
+        if near(ys, ye) {
+            if near(y, ys) && near(y, ye) && gt_e(x, xs.min(xe)) && lt_e(x, xs.max(xe)) {
+                return true;
+            }
+        } else {
+            let ix = (y - ys) * (xe - xs) / (ye - ys) + xs;
+            if near(ix, x) && gt_e(y, ys.min(ye)) && lt_e(y, ys.max(ye)) {
+                return true;
+            }
+        }
+    }
+    let mut crossings = 0;
+    for i in 0..4 {
+        let (xs, ys, xe, ye) = (qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]);
+        if near(ys, ye) || lt_e(y, ys.min(ye)) || gt(y, ys.max(ye)) {
+            continue;
+        }
+        let ix = (y - ys) * (xe - xs) / (ye - ys) + xs;
+        if near(ix, x) {
+            return true;
+        }
+        if gt(ix, x) {
+            crossings += 1;
+        }
+    }
+    crossings % 2 == 1
+}
+
+/// 1.x's `get_transform_matrix`: the homography from the output grid
+/// (its width from the quadrilateral's aspect, at most `tw`) to the
+/// quadrilateral, with 1.x's float and double steps.
+fn perspective_matrix<T: Real>(tw: i64, th: i64, qx: &[T; 4], qy: &[T; 4]) -> [T; 9] {
+    let [x0, x1, x2, x3] = *qx;
+    let [y0, y1, y2, y3] = *qy;
+    let len = |a: usize, b: usize| {
+        ((qx[a] - qx[b]) * (qx[a] - qx[b]) + (qy[a] - qy[b]) * (qy[a] - qy[b])).sqrt()
+    };
+    let est_h = T::of((len(1, 2) + len(3, 0)).to_f64() / 2.0);
+    let est_w = T::of((len(0, 1) + len(2, 3)).to_f64() / 2.0);
+    let nh = th.max(2);
+    let nw = ((est_w * T::of((nh - 1) as f64) / est_h).round() + T::one()).to_f64() as i64;
+    let nw = nw.min(tw).max(2);
+    let (fw, fh) = (T::of((nw - 1) as f64), T::of((nh - 1) as f64));
+    let (dx1, dx2, dx3) = (x1 - x2, x3 - x2, x0 - x1 + x2 - x3);
+    let (dy1, dy2, dy3) = (y1 - y2, y3 - y2, y0 - y1 + y2 - y3);
+    let den = (dx1 * dy2 - dx2 * dy1).to_f64() + 1e-5;
+    let m6 = T::of((dx3 * dy2 - dx2 * dy3).to_f64() / den / (nw - 1) as f64);
+    let m7 = T::of((dx1 * dy3 - dx3 * dy1).to_f64() / den / (nh - 1) as f64);
+    [
+        (x1 - x0 + m6 * fw * x1) / fw,
+        (x3 - x0 + m7 * fh * x3) / fh,
+        x0,
+        (y1 - y0 + m6 * fw * y1) / fw,
+        (y3 - y0 + m7 * fh * y3) / fh,
+        y0,
+        m6,
+        m7,
+        T::one(),
+    ]
+}
+
+/// 1.x's `get_source_coords`: where output pixel `(ow, oh)` reads.
+fn source_coords<T: Real>(m: &[T; 9], ow: usize, oh: usize) -> (T, T) {
+    let (ow, oh) = (T::of(ow as f64), T::of(oh as f64));
+    let u = m[0] * ow + m[1] * oh + m[2];
+    let v = m[3] * ow + m[4] * oh + m[5];
+    let w = m[6] * ow + m[7] * oh + m[8];
+    (u / w, v / w)
+}
+
+/// Whether a source point is off the `width` x `height` map (1.x's test
+/// with a half-pixel margin).
+fn off_map<T: Real>(sw: T, sh: T, width: usize, height: usize) -> bool {
+    let half = T::of(-0.5);
+    gt_e(half, sw)
+        || gt_e(sw, T::of(width as f64 - 0.5))
+        || gt_e(half, sh)
+        || gt_e(sh, T::of(height as f64 - 0.5))
+}
+
+/// The neighbours of a source coordinate on one axis, as 1.x clamped it:
+/// `(floor, ceil)` (equal at the last pixel) and the coordinate.
+fn neighbours<T: Real>(v: T, size: usize) -> (usize, usize, T) {
+    let v = if gt_e(T::zero(), v) { T::zero() } else { v };
+    let fl = v.floor().to_f64() as i64;
+    let last = size as i64 - 1;
+    if gt_e(T::of(fl as f64), T::of(last as f64)) {
+        (last as usize, last as usize, T::of(last as f64))
+    } else {
+        (fl as usize, fl as usize + 1, v)
+    }
+}
+
+/// The ROI's corners (scaled), the image each ROI belongs to (by the last
+/// LoD level of `ROIs`), checked against the batch.
+struct Quads<T> {
+    corners: Vec<([T; 4], [T; 4])>,
+    image: Vec<usize>,
+}
+
+fn quads<T: Real>(rois: &Tensor, name: &str, scale: f64) -> Result<Quads<T>, KernelError> {
+    let r = rois.shape().first().copied().unwrap_or(0).max(0) as usize;
+    if rois.shape().len() != 2 || rois.shape()[1] != 8 {
+        return Err(KernelError::Shape(format!(
+            "ROIs `{name}` should be a 2-D LoDTensor of shape (num_rois, 8), not {:?}",
+            rois.shape()
+        )));
+    }
+    let Some(level) = rois.lod().last() else {
+        return Err(KernelError::Invalid(format!(
+            "ROIs `{name}` has no LoD; feed it as a LoD tensor (one sequence of ROIs per image)"
+        )));
+    };
+    if level.last().copied() != Some(r) || level.first() != Some(&0) {
+        return Err(KernelError::Invalid(format!(
+            "the LoD {level:?} of ROIs `{name}` does not cover its {r} ROIs"
+        )));
+    }
+    let mut image = vec![0; r];
+    for (i, w) in level.windows(2).enumerate() {
+        for slot in &mut image[w[0]..w[1]] {
+            *slot = i;
+        }
+    }
+    let v = f64s(rois, "roi_perspective_transform")?;
+    let scale = T::of(scale);
+    let corners = (0..r)
+        .map(|n| {
+            let at = |k: usize| T::of(v[n * 8 + k]) * scale;
+            ([at(0), at(2), at(4), at(6)], [at(1), at(3), at(5), at(7)])
+        })
+        .collect();
+    Ok(Quads { corners, image })
+}
+
+/// `roi_perspective_transform` (1.6's CPU kernel): each ROI's
+/// quadrilateral warped onto a `transformed_height` x `transformed_width`
+/// grid by bilinear sampling of `X` (zero, and `Mask` 0, where the grid
+/// point falls outside the quadrilateral or the map); `TransformMatrix`
+/// the homographies. float32 as 1.x registered, and float64.
+fn roi_perspective_transform(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, rois) = (l.input("X")?, l.input("ROIs")?);
+    let (out, mask, matrix) = (
+        l.output("Out")?,
+        l.output("Mask")?,
+        l.opt_output("TransformMatrix")?,
+    );
+    // The intermediates of 1.x's GPU kernel: its CPU kernel left them
+    // unwritten; fluidc gives them zeros of their declared dims.
+    let (idx, weights) = (l.opt_output("Out2InIdx")?, l.opt_output("Out2InWeights")?);
+    let (th, tw) = (l.int("transformed_height")?, l.int("transformed_width")?);
+    let scale = l.float("spatial_scale")?;
+    if th <= 0 || tw <= 0 || scale <= 0.0 {
+        return Err(KernelError::Attribute(format!(
+            "roi_perspective_transform: transformed_height {th}, transformed_width {tw} and \
+             spatial_scale {scale} must be greater than 0"
+        )));
+    }
+    compute(move |s| {
+        let (xt, rt) = (s.tensor(&x)?, s.tensor(&rois)?);
+        let dtype = float_dtype("roi_perspective_transform", &xt)?;
+        let [n, c, h, w] = *xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "X `{}` of roi_perspective_transform must be NCHW, not {:?}",
+                x.name,
+                xt.shape()
+            )));
+        };
+        let dims = [n as usize, c as usize, h as usize, w as usize];
+        let xv = f64s(&xt, "roi_perspective_transform")?.into_owned();
+        let done = match dtype {
+            VarKind::Fp32 => warp::<f32>(&xv, dims, &rt, &rois.name, scale, th, tw)?,
+            _ => warp::<f64>(&xv, dims, &rt, &rois.name, scale, th, tw)?,
+        };
+        drop((xt, rt));
+        let (o, m, mat) = done;
+        let r = m.len() as i64 / (th * tw);
+        s.set_tensor(&out, float::tensor(dtype, &[r, c, th, tw], o)?);
+        s.set_tensor(&mask, Tensor::from_vec(&[r, 1, th, tw], m)?);
+        if let Some(matrix) = &matrix {
+            s.set_tensor(matrix, float::tensor(dtype, &[r, 9], mat)?);
+        }
+        let dims = [r, c, th, tw];
+        if let Some(idx) = &idx {
+            s.set_tensor(idx, Tensor::zeros(VarKind::Int32, &dims)?);
+        }
+        if let Some(weights) = &weights {
+            s.set_tensor(weights, Tensor::zeros(dtype, &dims)?);
+        }
+        Ok(())
+    })
+}
+
+type Warped = (Vec<f64>, Vec<i32>, Vec<f64>);
+
+fn warp<T: Real>(
+    xv: &[f64],
+    [n, c, h, w]: [usize; 4],
+    rois: &Tensor,
+    name: &str,
+    scale: f64,
+    th: i64,
+    tw: i64,
+) -> Result<Warped, KernelError> {
+    let q = quads::<T>(rois, name, scale)?;
+    let (thu, twu) = (th as usize, tw as usize);
+    let r = q.image.len();
+    let mut out = vec![0.0; r * c * thu * twu];
+    let mut mask = vec![0i32; r * thu * twu];
+    let mut mats = Vec::with_capacity(r * 9);
+    for (k, ((qx, qy), &img)) in q.corners.iter().zip(&q.image).enumerate() {
+        if img >= n {
+            return Err(KernelError::Invalid(format!(
+                "ROIs `{name}` has ROIs of image {img} but X holds {n} images"
+            )));
+        }
+        let m = perspective_matrix(tw, th, qx, qy);
+        mats.extend(m.iter().map(|&v| v.to_f64()));
+        for oh in 0..thu {
+            for ow in 0..twu {
+                let (sw, sh) = source_coords(&m, ow, oh);
+                if !in_quad(sw, sh, qx, qy) || off_map(sw, sh, w, h) {
+                    continue;
+                }
+                mask[(k * thu + oh) * twu + ow] = 1;
+                let (wf, wc, sw) = neighbours(sw, w);
+                let (hf, hc, sh) = neighbours(sh, h);
+                let (w_fl, h_fl) = (sw - T::of(wf as f64), sh - T::of(hf as f64));
+                let (w_ce, h_ce) = (T::one() - w_fl, T::one() - h_fl);
+                for ch in 0..c {
+                    let plane = &xv[(img * c + ch) * h * w..][..h * w];
+                    let px = |y: usize, x: usize| T::of(plane[y * w + x]);
+                    let v = w_ce * h_ce * px(hf, wf)
+                        + w_ce * h_fl * px(hc, wf)
+                        + w_fl * h_fl * px(hc, wc)
+                        + w_fl * h_ce * px(hf, wc);
+                    out[((k * c + ch) * thu + oh) * twu + ow] = v.to_f64();
+                }
+            }
+        }
+    }
+    Ok((out, mask, mats))
+}
+
+/// `roi_perspective_transform_grad` (1.6's CPU kernel): each sampled grid
+/// point's `Out@GRAD` back to the pixels it read, with 1.x's weights
+/// (`get_feature_gradient`), summed per pixel over the image's ROIs and
+/// their grid points in 1.x's order.
+fn roi_perspective_transform_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, rois, dout) = (l.input("X")?, l.input("ROIs")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let (th, tw) = (l.int("transformed_height")?, l.int("transformed_width")?);
+    let scale = l.float("spatial_scale")?;
+    if th <= 0 || tw <= 0 || scale <= 0.0 {
+        return Err(KernelError::Attribute(format!(
+            "roi_perspective_transform_grad: transformed_height {th}, transformed_width {tw} \
+             and spatial_scale {scale} must be greater than 0"
+        )));
+    }
+    compute(move |s| {
+        let (xt, rt, dt) = (s.tensor(&x)?, s.tensor(&rois)?, s.tensor(&dout)?);
+        let dtype = float_dtype("roi_perspective_transform_grad", &xt)?;
+        let shape = xt.shape().to_vec();
+        let [n, c, h, w] = *xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "X `{}` of roi_perspective_transform must be NCHW, not {:?}",
+                x.name,
+                xt.shape()
+            )));
+        };
+        let dims = [n as usize, c as usize, h as usize, w as usize];
+        let dv = f64s(&dt, "roi_perspective_transform_grad")?.into_owned();
+        let g = match dtype {
+            VarKind::Fp32 => unwarp::<f32>(&dv, dims, &rt, &rois.name, scale, th, tw)?,
+            _ => unwarp::<f64>(&dv, dims, &rt, &rois.name, scale, th, tw)?,
+        };
+        drop((xt, rt, dt));
+        s.set_tensor(&dx, float::tensor(dtype, &shape, g)?);
+        Ok(())
+    })
+}
+
+fn unwarp<T: Real>(
+    dv: &[f64],
+    [n, c, h, w]: [usize; 4],
+    rois: &Tensor,
+    name: &str,
+    scale: f64,
+    th: i64,
+    tw: i64,
+) -> Result<Vec<f64>, KernelError> {
+    let q = quads::<T>(rois, name, scale)?;
+    let (thu, twu) = (th as usize, tw as usize);
+    if dv.len() != q.image.len() * c * thu * twu {
+        return Err(KernelError::Shape(format!(
+            "Out@GRAD has {} elements, not {} ROIs x {c} x {th} x {tw}",
+            dv.len(),
+            q.image.len()
+        )));
+    }
+    let mut g = vec![T::zero(); n * c * h * w];
+    for (k, ((qx, qy), &img)) in q.corners.iter().zip(&q.image).enumerate() {
+        // 1.x's grad visits the ROIs of the images X holds only.
+        if img >= n {
+            continue;
+        }
+        let m = perspective_matrix(tw, th, qx, qy);
+        for oh in 0..thu {
+            for ow in 0..twu {
+                let (sw, sh) = source_coords(&m, ow, oh);
+                if !in_quad(sw, sh, qx, qy) || off_map(sw, sh, w, h) {
+                    continue;
+                }
+                let (wf, wc, sw) = neighbours(sw, w);
+                let (hf, hc, sh) = neighbours(sh, h);
+                // get_feature_gradient's weights; a clamped axis (floor =
+                // ceil) counts its floor only.
+                let axis = |f: usize, ce: usize, v: T| {
+                    let fl = (f, T::of(f as f64 + 1.0) - v);
+                    let up = (ce, v + T::one() - T::of(ce as f64));
+                    if f == ce {
+                        [Some(fl), None]
+                    } else {
+                        [Some(fl), Some(up)]
+                    }
+                };
+                for ch in 0..c {
+                    let d = T::of(dv[((k * c + ch) * thu + oh) * twu + ow]);
+                    let plane = (img * c + ch) * h * w;
+                    for (y, wy) in axis(hf, hc, sh).into_iter().flatten() {
+                        for (xx, wx) in axis(wf, wc, sw).into_iter().flatten() {
+                            let at = &mut g[plane + y * w + xx];
+                            *at = *at + d * (wx * wy);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(g.into_iter().map(|v| v.to_f64()).collect())
 }

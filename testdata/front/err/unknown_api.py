@@ -7,7 +7,7 @@ import paddle.fluid as fluid
 x = fluid.layers.data(name='x', shape=[1], dtype='float32')
 y = fluid.layers.elementwize_add(x, x)
 z = fluid.layers.fc(input=x, size=2)
-fluid.layers.roi_perspective_transform
+fluid.layers.similarity_focus
 fluid.layers.deformable_conv
 fluid.layers.generate_proposals
 fluid.layerz

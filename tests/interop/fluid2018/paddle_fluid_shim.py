@@ -2158,6 +2158,178 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
     return nmsed_outs
 
 
+def _rpt_quads(rt, scale):
+    """ROI k's corners (x, y as float32, scaled) and its image (LoD)."""
+    f = numpy.float32
+    rois = numpy.array(rt).astype("float32")
+    lod = [int(o) for o in rt.lod()[-1]]
+    image = numpy.zeros(rois.shape[0], dtype="int64")
+    for i in range(len(lod) - 1):
+        image[lod[i]:lod[i + 1]] = i
+    quads = [([rois[k, 2 * j] * f(scale) for j in range(4)],
+              [rois[k, 2 * j + 1] * f(scale) for j in range(4)]) for k in range(rois.shape[0])]
+    return quads, image
+
+
+def _rpt_gt_e(a, b):
+    return bool(a > b) or float(abs(a - b)) < 1e-4
+
+
+def _rpt_lt_e(a, b):
+    return bool(a < b) or float(abs(a - b)) < 1e-4
+
+
+def _rpt_gt(a, b):
+    return float(a - b) > 1e-4
+
+
+def _rpt_in_quad(x, y, qx, qy):
+    """1.6's in_quad, in float32."""
+    for i in range(4):
+        xs, ys, xe, ye = qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]
+        if float(abs(ys - ye)) < 1e-4:
+            if (float(abs(y - ys)) < 1e-4 and float(abs(y - ye)) < 1e-4
+                    and _rpt_gt_e(x, min(xs, xe)) and _rpt_lt_e(x, max(xs, xe))):
+                return True
+        else:
+            ix = (y - ys) * (xe - xs) / (ye - ys) + xs
+            if (float(abs(ix - x)) < 1e-4 and _rpt_gt_e(y, min(ys, ye))
+                    and _rpt_lt_e(y, max(ys, ye))):
+                return True
+    crossings = 0
+    for i in range(4):
+        xs, ys, xe, ye = qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]
+        if float(abs(ys - ye)) < 1e-4:
+            continue
+        if _rpt_lt_e(y, min(ys, ye)) or _rpt_gt(y, max(ys, ye)):
+            continue
+        ix = (y - ys) * (xe - xs) / (ye - ys) + xs
+        if float(abs(ix - x)) < 1e-4:
+            return True
+        if _rpt_gt(ix, x):
+            crossings += 1
+    return crossings % 2 == 1
+
+
+def _rpt_matrix(tw, th, qx, qy):
+    """1.6's get_transform_matrix, float32 with its double steps."""
+    f = numpy.float32
+    x0, x1, x2, x3 = qx
+    y0, y1, y2, y3 = qy
+
+    def length(a, b):
+        return numpy.sqrt((qx[a] - qx[b]) * (qx[a] - qx[b]) + (qy[a] - qy[b]) * (qy[a] - qy[b]))
+    est_h = f(float(length(1, 2) + length(3, 0)) / 2.0)
+    est_w = f(float(length(0, 1) + length(2, 3)) / 2.0)
+    nh = max(2, th)
+    q = est_w * f(nh - 1) / est_h
+    nw = int(numpy.floor(numpy.abs(q) + f(0.5)) * numpy.sign(q) + f(1))
+    nw = max(2, min(nw, tw))
+    fw, fh = f(nw - 1), f(nh - 1)
+    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
+    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
+    den = float(dx1 * dy2 - dx2 * dy1) + 1e-5
+    m6 = f(float(dx3 * dy2 - dx2 * dy3) / den / (nw - 1))
+    m7 = f(float(dx1 * dy3 - dx3 * dy1) / den / (nh - 1))
+    return [(x1 - x0 + m6 * fw * x1) / fw, (x3 - x0 + m7 * fh * x3) / fh, x0,
+            (y1 - y0 + m6 * fw * y1) / fw, (y3 - y0 + m7 * fh * y3) / fh, y0, m6, m7, f(1)]
+
+
+def _rpt_points(th, tw, qx, qy, height, width):
+    """The grid points of one ROI that sample the map: (oh, ow) and the
+    clamped neighbours and coordinates on each axis."""
+    f = numpy.float32
+    m = _rpt_matrix(tw, th, qx, qy)
+    points = []
+    for oh in range(th):
+        for ow in range(tw):
+            u = m[0] * f(ow) + m[1] * f(oh) + m[2]
+            v = m[3] * f(ow) + m[4] * f(oh) + m[5]
+            w = m[6] * f(ow) + m[7] * f(oh) + m[8]
+            sw, sh = u / w, v / w
+            if not _rpt_in_quad(sw, sh, qx, qy):
+                continue
+            if (_rpt_gt_e(f(-0.5), sw) or _rpt_gt_e(sw, f(width - 0.5))
+                    or _rpt_gt_e(f(-0.5), sh) or _rpt_gt_e(sh, f(height - 0.5))):
+                continue
+            axes = []
+            for val, size in ((sw, width), (sh, height)):
+                if _rpt_gt_e(f(0), val):
+                    val = f(0)
+                lo = int(numpy.floor(val))
+                if _rpt_gt_e(f(lo), f(size - 1)):
+                    lo = hi = size - 1
+                    val = f(lo)
+                else:
+                    hi = lo + 1
+                axes.append((lo, hi, val))
+            points.append((oh, ow, axes[0], axes[1]))
+    return m, points
+
+
+def roi_perspective_transform(input, rois, transformed_height, transformed_width,
+                              spatial_scale=1.0):
+    """1.6's roi_perspective_transform, which Paddle 3.3.1 dropped, in numpy
+    (py_func) after its CPU kernel (float32): the warped ROIs, the mask and
+    the transform matrices; its gradient to `input` as 1.6's grad kernel."""
+    th, tw = transformed_height, transformed_width
+    helper = LayerHelper("roi_perspective_transform")
+    out = helper.create_variable_for_type_inference(input.dtype)
+    mask = helper.create_variable_for_type_inference("int32")
+    matrix = helper.create_variable_for_type_inference(input.dtype)
+    out.desc.set_shape([-1, input.shape[1], th, tw])
+    mask.desc.set_shape([-1, 1, th, tw])
+    matrix.desc.set_shape([-1, 9])
+    mask.stop_gradient = True
+    matrix.stop_gradient = True
+    f = numpy.float32
+
+    def forward(xt, rt):
+        x = numpy.array(xt).astype("float32")
+        n, c, height, width = x.shape
+        quads, image = _rpt_quads(rt, spatial_scale)
+        o = numpy.zeros((len(quads), c, th, tw), dtype="float32")
+        mk = numpy.zeros((len(quads), 1, th, tw), dtype="int32")
+        mats = numpy.zeros((len(quads), 9), dtype="float32")
+        for k, (qx, qy) in enumerate(quads):
+            m, points = _rpt_points(th, tw, qx, qy, height, width)
+            mats[k] = m
+            for oh, ow, (wf, wc, sw), (hf, hc, sh) in points:
+                mk[k, 0, oh, ow] = 1
+                w_fl, h_fl = sw - f(wf), sh - f(hf)
+                w_ce, h_ce = f(1) - w_fl, f(1) - h_fl
+                for ch in range(c):
+                    p = x[image[k], ch]
+                    o[k, ch, oh, ow] = (w_ce * h_ce * p[hf, wf] + w_ce * h_fl * p[hc, wf]
+                                        + w_fl * h_fl * p[hc, wc] + w_fl * h_ce * p[hf, wc])
+        return _ifelse_tensor(o, [list(rt.lod()[-1])]), mk, mats
+
+    def backward(*args):
+        # X, ROIs and Out@GRAD (mask and matrix have no gradient).
+        xt, rt, dout = args[:3]
+        x = numpy.array(xt)
+        n, c, height, width = x.shape
+        d = numpy.array(dout).astype("float32")
+        quads, image = _rpt_quads(rt, spatial_scale)
+        g = numpy.zeros(x.shape, dtype="float32")
+        for k, (qx, qy) in enumerate(quads):
+            if image[k] >= n:
+                continue
+            _, points = _rpt_points(th, tw, qx, qy, height, width)
+            for oh, ow, (wf, wc, sw), (hf, hc, sh) in points:
+                xs = [(wf, f(wf + 1) - sw)] + ([(wc, sw + f(1) - f(wc))] if wc != wf else [])
+                ys = [(hf, f(hf + 1) - sh)] + ([(hc, sh + f(1) - f(hc))] if hc != hf else [])
+                for ch in range(c):
+                    for yy, wy in ys:
+                        for xx, wx in xs:
+                            g[image[k], ch, yy, xx] += d[k, ch, oh, ow] * (wx * wy)
+        return g.astype(x.dtype), None
+
+    paddle.static.py_func(forward, [input, rois], [out, mask, matrix], backward_func=backward,
+                          skip_vars_in_backward_input=[out, mask, matrix])
+    return out, mask, matrix
+
+
 def polygon_box_transform(input, name=None):
     """1.x's polygon_box_transform, which Paddle 3.3.1 dropped, in numpy
     (py_func): each even geometry channel 4 * column - x, each odd one
@@ -2184,7 +2356,8 @@ def _detection_layers():
                 multi_box_head=multi_box_head, iou_similarity=iou_similarity,
                 box_coder=box_coder, anchor_generator=anchor_generator, box_clip=box_clip,
                 multiclass_nms=multiclass_nms, detection_output=detection_output,
-                polygon_box_transform=polygon_box_transform)
+                polygon_box_transform=polygon_box_transform,
+                roi_perspective_transform=roi_perspective_transform)
 
 
 def _random(op_type, **dist):

@@ -6,7 +6,8 @@
 //! `multiclass_nms2`, which also gives the kept boxes' indices); 1.6's
 //! `yolo_box`, which decodes a YOLOv3 head, and `yolov3_loss` (the one
 //! with a gradient, to its `X`); and 1.x's `polygon_box_transform` (EAST
-//! text detection's geometry map to corner coordinates). The others have none (1.x registered them with
+//! text detection's geometry map to corner coordinates) and
+//! `roi_perspective_transform` (with a gradient, to its `X`). The others have none (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -28,6 +29,11 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "polygon_box_transform",
         polygon_box_transform,
     ));
+    r.push(
+        Behaviour::pure("roi_perspective_transform", roi_perspective_transform)
+            .not_foldable()
+            .shares_lod("ROIs", "Out"),
+    );
 }
 
 /// `polygon_box_transform` (1.x's `InferShape`): `Input` is
@@ -389,5 +395,54 @@ fn yolov3_loss(c: &InferCtx) -> Out {
             TensorType::new(x.dtype, vec![n, m, x.dims[2], x.dims[3]]),
         ),
         ("GTMatchMask", TensorType::new(VarKind::Int32, vec![n, b])),
+    ])
+}
+
+/// `roi_perspective_transform` (1.6's `InferShape`): `X` NCHW, `ROIs`
+/// `[R, 8]` (four corners); `Out` `[R, C, transformed_height,
+/// transformed_width]` of `X`'s dtype, `Mask` int32 `[R, 1, th, tw]`,
+/// `TransformMatrix` `[R, 9]`, and the intermediates `Out`'s dims.
+fn roi_perspective_transform(c: &InferCtx) -> Out {
+    let (Some(x), Some(rois)) = (c.input("X"), c.input("ROIs")) else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!(
+            "X {:?}: the format of input tensor is NCHW",
+            x.dims
+        ));
+    }
+    if rois.dims.len() != 2 || !matches!(rois.dims[1], 8 | -1) {
+        return Err(format!(
+            "ROIs {:?} should be a 2-D LoDTensor of shape (num_rois, 8) given as \
+             [[x0, y0, x1, y1, x2, y2, x3, y3], ...]",
+            rois.dims
+        ));
+    }
+    let (th, tw) = (
+        c.int("transformed_height").unwrap_or(1),
+        c.int("transformed_width").unwrap_or(1),
+    );
+    if th <= 0 || tw <= 0 {
+        return Err(format!(
+            "the transformed output height {th} and width {tw} must be greater than 0"
+        ));
+    }
+    let scale = match c.attr("spatial_scale") {
+        Some(AttrValue::Float(v)) => Some(f64::from(*v)),
+        Some(AttrValue::Float64(v)) => Some(*v),
+        _ => None,
+    };
+    if scale.is_some_and(|s| s <= 0.0) {
+        return Err("the spatial scale must be greater than 0".into());
+    }
+    let r = rois.dims[0];
+    let out = vec![r, x.dims[1], th, tw];
+    Ok(vec![
+        ("Out", TensorType::new(x.dtype, out.clone())),
+        ("Mask", TensorType::new(VarKind::Int32, vec![r, 1, th, tw])),
+        ("TransformMatrix", TensorType::new(x.dtype, vec![r, 9])),
+        ("Out2InIdx", TensorType::new(VarKind::Int32, out.clone())),
+        ("Out2InWeights", TensorType::new(x.dtype, out)),
     ])
 }

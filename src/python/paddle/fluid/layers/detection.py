@@ -31,6 +31,7 @@ __all__ = [
     "yolo_box",
     "yolov3_loss",
     "polygon_box_transform",
+    "roi_perspective_transform",
 ]
 
 
@@ -548,6 +549,29 @@ def detection_map(detect_res, label, class_num, background_label=0, overlap_thre
         attrs={'overlap_threshold': overlap_threshold, 'evaluate_difficult': evaluate_difficult,
                'ap_type': ap_version, 'class_num': class_num})
     return map_out
+
+
+def roi_perspective_transform(input, rois, transformed_height, transformed_width,
+                              spatial_scale=1.0):
+    """Each quadrilateral ROI (`rois`, `[R, 8]` corners clockwise from the
+    top left, one LoD sequence per image) of `input` (NCHW) warped onto a
+    `transformed_height` x `transformed_width` grid; returns (as 1.6) the
+    warped `[R, C, th, tw]`, the int32 mask of the grid points inside the
+    ROI and the map, and the `[R, 9]` transform matrices."""
+    helper = LayerHelper('roi_perspective_transform', **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    mask = helper.create_variable_for_type_inference(dtype="int32")
+    transform_matrix = helper.create_variable_for_type_inference(dtype)
+    out2in_idx = helper.create_variable_for_type_inference(dtype="int32")
+    out2in_w = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(
+        type="roi_perspective_transform", inputs={"X": input, "ROIs": rois},
+        outputs={"Out": out, "Out2InIdx": out2in_idx, "Out2InWeights": out2in_w,
+                 "Mask": mask, "TransformMatrix": transform_matrix},
+        attrs={"transformed_height": transformed_height,
+               "transformed_width": transformed_width, "spatial_scale": spatial_scale})
+    return out, mask, transform_matrix
 
 
 def polygon_box_transform(input, name=None):
