@@ -4,7 +4,8 @@
 //! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
 //! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`),
 //! `yolo_box` and `yolov3_loss` with its grad (1.6's), and 1.x's
-//! `polygon_box_transform` and `roi_perspective_transform` with its grad.
+//! `polygon_box_transform` and `roi_perspective_transform` with its grad,
+//! and `generate_proposals`.
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -34,6 +35,7 @@ pub(crate) fn register_all(r: &mut Registry) {
         "roi_perspective_transform_grad",
         roi_perspective_transform_grad,
     );
+    r.add("generate_proposals", generate_proposals);
 }
 
 /// `polygon_box_transform` (1.x's CPU kernel, float32 or float64): each
@@ -2238,4 +2240,245 @@ fn unwarp<T: Real>(
         }
     }
     Ok(g.into_iter().map(|v| v.to_f64()).collect())
+}
+
+/// `generate_proposals`' settings (its attributes).
+#[derive(Clone, Copy)]
+struct Proposals {
+    pre_top: i64,
+    post_top: i64,
+    nms_thresh: f64,
+    min_size: f64,
+    eta: f64,
+}
+
+/// `generate_proposals` (1.x's CPU kernel): per image, the anchors with
+/// the `pre_nms_topN` best `Scores` (all when it is not positive or not
+/// fewer), decoded by `BboxDeltas` and `Variances`, clipped to the image,
+/// those smaller than `min_size` (at the original scale) or centred off
+/// the image dropped, then NMS (`nms_thresh`, adaptive by `eta`; none when
+/// `nms_thresh` is not positive) keeping `post_nms_topN`. `RpnRois` and
+/// `RpnRoiProbs` hold every image's in turn, one LoD sequence each;
+/// `RpnRoisNum` (1.7's) the counts.
+fn generate_proposals(l: &OpReader) -> Result<Exec, KernelError> {
+    let names = ["Scores", "BboxDeltas", "ImInfo", "Anchors", "Variances"];
+    let ins = names
+        .iter()
+        .map(|n| l.input(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (rois, probs) = (l.output("RpnRois")?, l.output("RpnRoiProbs")?);
+    let counts = l.opt_output("RpnRoisNum")?;
+    let p = Proposals {
+        pre_top: l.int("pre_nms_topN")?,
+        post_top: l.int("post_nms_topN")?,
+        nms_thresh: l.float("nms_thresh")?,
+        min_size: l.float("min_size")?,
+        eta: l.float("eta")?,
+    };
+    compute(move |s| {
+        let ts = ins
+            .iter()
+            .map(|v| s.tensor(v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let dtype = float_dtype("generate_proposals", &ts[3])?;
+        let (sd, bd) = (ts[0].shape().to_vec(), ts[1].shape().to_vec());
+        let (&[n, a, h, w], &[bn, b4, bh, bw]) = (sd.as_slice(), bd.as_slice()) else {
+            return Err(KernelError::Shape(format!(
+                "Scores {sd:?} and BboxDeltas {bd:?} of generate_proposals must be NCHW"
+            )));
+        };
+        let cells = (h * w * a) as usize;
+        if bn != n || bh != h || bw != w || b4 != 4 * a {
+            return Err(KernelError::Shape(format!(
+                "BboxDeltas {bd:?} must be [N, 4 A, H, W] for Scores {sd:?}"
+            )));
+        }
+        if ts[2].numel() != 3 * n.max(0) as usize {
+            return Err(KernelError::Shape(format!(
+                "ImInfo {:?} must be [N, 3] (height, width, scale) for {n} images",
+                ts[2].shape()
+            )));
+        }
+        for (k, t) in ts.iter().enumerate().skip(3) {
+            if t.numel() != 4 * cells {
+                return Err(KernelError::Shape(format!(
+                    "{} {:?} must hold one box (4 values) for each of the H W A = {cells} \
+                     anchors",
+                    names[k],
+                    t.shape()
+                )));
+            }
+        }
+        let v: Vec<Vec<f64>> = ts
+            .iter()
+            .map(|t| f64s(t, "generate_proposals").map(|c| c.into_owned()))
+            .collect::<Result<_, _>>()?;
+        drop(ts);
+        let dims = [n.max(0) as usize, a as usize, h as usize, w as usize];
+        let (boxes, scores, lod) = match dtype {
+            VarKind::Fp32 => propose::<f32>(&v, dims, p),
+            _ => propose::<f64>(&v, dims, p),
+        };
+        let total = scores.len() as i64;
+        let lod = vec![lod];
+        s.set_tensor(
+            &rois,
+            float::tensor(dtype, &[total, 4], boxes)?.with_lod(lod.clone()),
+        );
+        s.set_tensor(
+            &probs,
+            float::tensor(dtype, &[total, 1], scores)?.with_lod(lod.clone()),
+        );
+        if let Some(counts) = &counts {
+            let c: Vec<i32> = lod[0].windows(2).map(|w| (w[1] - w[0]) as i32).collect();
+            s.set_tensor(counts, Tensor::from_vec(&[c.len() as i64], c)?);
+        }
+        Ok(())
+    })
+}
+
+/// 1.x's `kBBoxClipDefault`: `log(1000 / 16)`.
+fn bbox_clip_default() -> f64 {
+    (1000.0f64 / 16.0).ln()
+}
+
+/// The proposals of every image: boxes, scores and the LoD offsets.
+fn propose<T: Real>(
+    v: &[Vec<f64>],
+    [n, a, h, w]: [usize; 4],
+    p: Proposals,
+) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
+    let (scores, deltas, info, anchors, variances) = (&v[0], &v[1], &v[2], &v[3], &v[4]);
+    let cells = h * w * a;
+    let (mut boxes, mut probs, mut lod) = (Vec::new(), Vec::new(), vec![0]);
+    for img in 0..n {
+        // Scores [A, H, W] and deltas [4 A, H, W] of the image in 1.x's
+        // (h, w, a) order, the anchors' order.
+        let score = |k: usize| {
+            let (hw, ai) = (k / a, k % a);
+            T::of(scores[(img * a + ai) * h * w + hw])
+        };
+        let delta = |k: usize, j: usize| {
+            let (hw, ai) = (k / a, k % a);
+            T::of(deltas[(img * 4 * a + ai * 4 + j) * h * w + hw])
+        };
+        // Best first; a stable sort where 1.x's std::sort / nth_element
+        // left ties and the order of the kept ones to the library.
+        let mut order: Vec<usize> = (0..cells).collect();
+        order.sort_by(|&i, &j| {
+            score(j)
+                .partial_cmp(&score(i))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        if p.pre_top > 0 && (p.pre_top as usize) < cells {
+            order.truncate(p.pre_top as usize);
+        }
+        let im = [
+            T::of(info[img * 3]),
+            T::of(info[img * 3 + 1]),
+            T::of(info[img * 3 + 2]),
+        ];
+        let clip = T::of(bbox_clip_default());
+        let half = T::of(2.0);
+        let mut kept: Vec<([T; 4], T)> = Vec::new();
+        for &k in &order {
+            let an = |j: usize| T::of(anchors[k * 4 + j]);
+            let var = |j: usize| T::of(variances[k * 4 + j]);
+            let aw = T::of((an(2) - an(0)).to_f64() + 1.0);
+            let ah = T::of((an(3) - an(1)).to_f64() + 1.0);
+            let acx = T::of(an(0).to_f64() + 0.5 * aw.to_f64());
+            let acy = T::of(an(1).to_f64() + 0.5 * ah.to_f64());
+            let cx = var(0) * delta(k, 0) * aw + acx;
+            let cy = var(1) * delta(k, 1) * ah + acy;
+            let bw = (var(2) * delta(k, 2)).min(clip).exp() * aw;
+            let bh = (var(3) * delta(k, 3)).min(clip).exp() * ah;
+            let raw = [
+                cx - bw / half,
+                cy - bh / half,
+                cx + bw / half - T::one(),
+                cy + bh / half - T::one(),
+            ];
+            // ClipTiledBoxes: x to [0, width - 1], y to [0, height - 1].
+            let mut b = raw;
+            for (j, v) in b.iter_mut().enumerate() {
+                let limit = if j % 2 == 0 { im[1] } else { im[0] } - T::one();
+                *v = v.min(limit).max(T::zero());
+            }
+            // FilterBoxes.
+            let min_size = T::of(p.min_size.max(1.0));
+            let ws = b[2] - b[0] + T::one();
+            let hs = b[3] - b[1] + T::one();
+            let ws_origin = (b[2] - b[0]) / im[2] + T::one();
+            let hs_origin = (b[3] - b[1]) / im[2] + T::one();
+            let x_ctr = b[0] + ws / half;
+            let y_ctr = b[1] + hs / half;
+            if ws_origin >= min_size && hs_origin >= min_size && x_ctr <= im[1] && y_ctr <= im[0] {
+                kept.push((b, score(k)));
+            }
+        }
+        let picked: Vec<([T; 4], T)> = if p.nms_thresh <= 0.0 {
+            kept
+        } else {
+            let mut picked = nms_unnormalized(&kept, T::of(p.nms_thresh), p.eta);
+            if p.post_top > 0 && (p.post_top as usize) < picked.len() {
+                picked.truncate(p.post_top as usize);
+            }
+            picked
+        };
+        for &(b, sc) in &picked {
+            boxes.extend(b.iter().map(|&x| x.to_f64()));
+            probs.push(sc.to_f64());
+        }
+        lod.push(probs.len());
+    }
+    (boxes, probs, lod)
+}
+
+/// 1.x's `BBoxArea` with `normalized` false (pixel boxes: `+ 1`).
+fn pixel_area<T: Real>(b: &[T; 4]) -> T {
+    if b[2] < b[0] || b[3] < b[1] {
+        T::zero()
+    } else {
+        (b[2] - b[0] + T::one()) * (b[3] - b[1] + T::one())
+    }
+}
+
+/// 1.x's `JaccardOverlap` with `normalized` false.
+fn pixel_iou<T: Real>(a: &[T; 4], b: &[T; 4]) -> T {
+    if b[0] > a[2] || b[2] < a[0] || b[1] > a[3] || b[3] < a[1] {
+        return T::zero();
+    }
+    let iw = (a[2].min(b[2]) - a[0].max(b[0]) + T::one()).max(T::zero());
+    let ih = (a[3].min(b[3]) - a[1].max(b[1]) + T::one()).max(T::zero());
+    let inter = iw * ih;
+    inter / (pixel_area(a) + pixel_area(b) - inter)
+}
+
+/// 1.x's `NMS` of `generate_proposals`: best score first (the later of
+/// equal scores first, as it took them from the back of a stable
+/// ascending sort), each kept unless it overlaps a kept one by more than
+/// the threshold, which `eta` < 1 lowers after each kept box while above
+/// 0.5.
+fn nms_unnormalized<T: Real>(boxes: &[([T; 4], T)], thresh: T, eta: f64) -> Vec<([T; 4], T)> {
+    let mut order: Vec<usize> = (0..boxes.len()).collect();
+    order.sort_by(|&i, &j| {
+        boxes[i]
+            .1
+            .partial_cmp(&boxes[j].1)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut threshold = thresh;
+    let mut picked: Vec<usize> = Vec::new();
+    for &i in order.iter().rev() {
+        let keep = picked
+            .iter()
+            .all(|&k| pixel_iou(&boxes[i].0, &boxes[k].0) <= threshold);
+        if keep {
+            picked.push(i);
+            if eta < 1.0 && threshold.to_f64() > 0.5 {
+                threshold = threshold * T::of(eta);
+            }
+        }
+    }
+    picked.into_iter().map(|i| boxes[i]).collect()
 }

@@ -2158,6 +2158,24 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
     return nmsed_outs
 
 
+def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000,
+                       post_nms_top_n=1000, nms_thresh=0.5, min_size=0.1, eta=1.0, name=None):
+    """1.x's generate_proposals layer on Paddle 3.3.1's generate_proposals op."""
+    helper = LayerHelper("generate_proposals", name=name)
+    rpn_rois = helper.create_variable_for_type_inference(dtype=bbox_deltas.dtype)
+    rpn_roi_probs = helper.create_variable_for_type_inference(dtype=scores.dtype)
+    helper.append_op(
+        type="generate_proposals",
+        inputs={"Scores": scores, "BboxDeltas": bbox_deltas, "ImInfo": im_info,
+                "Anchors": anchors, "Variances": variances},
+        attrs={"pre_nms_topN": pre_nms_top_n, "post_nms_topN": post_nms_top_n,
+               "nms_thresh": nms_thresh, "min_size": min_size, "eta": eta},
+        outputs={"RpnRois": rpn_rois, "RpnRoiProbs": rpn_roi_probs})
+    rpn_rois.stop_gradient = True
+    rpn_roi_probs.stop_gradient = True
+    return rpn_rois, rpn_roi_probs
+
+
 def _rpt_quads(rt, scale):
     """ROI k's corners (x, y as float32, scaled) and its image (LoD)."""
     f = numpy.float32
@@ -2357,7 +2375,8 @@ def _detection_layers():
                 box_coder=box_coder, anchor_generator=anchor_generator, box_clip=box_clip,
                 multiclass_nms=multiclass_nms, detection_output=detection_output,
                 polygon_box_transform=polygon_box_transform,
-                roi_perspective_transform=roi_perspective_transform)
+                roi_perspective_transform=roi_perspective_transform,
+                generate_proposals=generate_proposals)
 
 
 def _random(op_type, **dist):
@@ -6403,7 +6422,8 @@ _LAYER_HOMES = {
     "metric_op": ("accuracy", "auc"),
     "detection": ("prior_box", "density_prior_box", "multi_box_head", "iou_similarity",
                   "box_coder", "anchor_generator", "box_clip", "multiclass_nms",
-                  "detection_output"),
+                  "detection_output", "polygon_box_transform", "roi_perspective_transform",
+                  "generate_proposals"),
 }
 
 

@@ -7,7 +7,8 @@
 //! `yolo_box`, which decodes a YOLOv3 head, and `yolov3_loss` (the one
 //! with a gradient, to its `X`); and 1.x's `polygon_box_transform` (EAST
 //! text detection's geometry map to corner coordinates) and
-//! `roi_perspective_transform` (with a gradient, to its `X`). The others have none (1.x registered them with
+//! `roi_perspective_transform` (with a gradient, to its `X`); Faster
+//! R-CNN's `generate_proposals`. The others have none (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -34,6 +35,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .not_foldable()
             .shares_lod("ROIs", "Out"),
     );
+    r.push(Behaviour::pure("generate_proposals", generate_proposals).not_foldable());
 }
 
 /// `polygon_box_transform` (1.x's `InferShape`): `Input` is
@@ -444,5 +446,22 @@ fn roi_perspective_transform(c: &InferCtx) -> Out {
         ("TransformMatrix", TensorType::new(x.dtype, vec![r, 9])),
         ("Out2InIdx", TensorType::new(VarKind::Int32, out.clone())),
         ("Out2InWeights", TensorType::new(x.dtype, out)),
+    ])
+}
+
+/// `generate_proposals` (1.x's `InferShape`): `RpnRois` `[-1, 4]` and
+/// `RpnRoiProbs` `[-1, 1]`, of `Anchors`' dtype (the kernel's); 1.7's
+/// `RpnRoisNum` int32, one count per image.
+fn generate_proposals(c: &InferCtx) -> Out {
+    let Some(anchors) = c.input("Anchors") else {
+        return Ok(Vec::new());
+    };
+    let images = c
+        .input("Scores")
+        .map_or(-1, |s| s.dims.first().copied().unwrap_or(-1));
+    Ok(vec![
+        ("RpnRois", TensorType::new(anchors.dtype, vec![-1, 4])),
+        ("RpnRoiProbs", TensorType::new(anchors.dtype, vec![-1, 1])),
+        ("RpnRoisNum", TensorType::new(VarKind::Int32, vec![images])),
     ])
 }

@@ -32,6 +32,7 @@ __all__ = [
     "yolov3_loss",
     "polygon_box_transform",
     "roi_perspective_transform",
+    "generate_proposals",
 ]
 
 
@@ -549,6 +550,28 @@ def detection_map(detect_res, label, class_num, background_label=0, overlap_thre
         attrs={'overlap_threshold': overlap_threshold, 'evaluate_difficult': evaluate_difficult,
                'ap_type': ap_version, 'class_num': class_num})
     return map_out
+
+
+def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000,
+                       post_nms_top_n=1000, nms_thresh=0.5, min_size=0.1, eta=1.0, name=None):
+    """Faster R-CNN's region proposals: per image, the `pre_nms_top_n`
+    best-scoring anchors decoded by `bbox_deltas` (and `variances`),
+    clipped to the image (`im_info`: height, width, scale), the small ones
+    dropped, then NMS keeping `post_nms_top_n`. Returns `(rpn_rois,
+    rpn_roi_probs)`, `[R, 4]` and `[R, 1]`, one LoD sequence per image."""
+    helper = LayerHelper('generate_proposals', **locals())
+    rpn_rois = helper.create_variable_for_type_inference(dtype=bbox_deltas.dtype)
+    rpn_roi_probs = helper.create_variable_for_type_inference(dtype=scores.dtype)
+    helper.append_op(
+        type="generate_proposals",
+        inputs={'Scores': scores, 'BboxDeltas': bbox_deltas, 'ImInfo': im_info,
+                'Anchors': anchors, 'Variances': variances},
+        attrs={'pre_nms_topN': pre_nms_top_n, 'post_nms_topN': post_nms_top_n,
+               'nms_thresh': nms_thresh, 'min_size': min_size, 'eta': eta},
+        outputs={'RpnRois': rpn_rois, 'RpnRoiProbs': rpn_roi_probs})
+    rpn_rois.stop_gradient = True
+    rpn_roi_probs.stop_gradient = True
+    return rpn_rois, rpn_roi_probs
 
 
 def roi_perspective_transform(input, rois, transformed_height, transformed_width,
