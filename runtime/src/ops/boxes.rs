@@ -5,7 +5,7 @@
 //! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`),
 //! `yolo_box` and `yolov3_loss` with its grad (1.6's), and 1.x's
 //! `polygon_box_transform` and `roi_perspective_transform` with its grad,
-//! and `generate_proposals`.
+//! and Faster R-CNN's `generate_proposals` and `rpn_target_assign`.
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -36,6 +36,7 @@ pub(crate) fn register_all(r: &mut Registry) {
         roi_perspective_transform_grad,
     );
     r.add("generate_proposals", generate_proposals);
+    r.add("rpn_target_assign", rpn_target_assign);
 }
 
 /// `polygon_box_transform` (1.x's CPU kernel, float32 or float64): each
@@ -2481,4 +2482,342 @@ fn nms_unnormalized<T: Real>(boxes: &[([T; 4], T)], thresh: T, eta: f64) -> Vec<
         }
     }
     picked.into_iter().map(|i| boxes[i]).collect()
+}
+
+/// `rpn_target_assign`'s settings (its attributes).
+#[derive(Clone, Copy)]
+struct RpnTargets {
+    batch: i64,
+    straddle: f64,
+    positive: f64,
+    negative: f64,
+    fg_fraction: f64,
+}
+
+/// `rpn_target_assign` (1.x's CPU kernel), per image (the LoD of
+/// `GtBoxes` and `IsCrowd`): the anchors inside the image (by
+/// `rpn_straddle_thresh`, unless negative), their IoU with the non-crowd
+/// ground truth scaled by the image's scale; foreground the anchors that
+/// are some box's best match or overlap one by `rpn_positive_overlap`,
+/// background those below `rpn_negative_overlap`, each sampled down to
+/// `rpn_batch_size_per_im` (a `rpn_fg_fraction` of it foreground) by
+/// reservoir sampling, or, with `use_random` false, the first ones. Its
+/// outputs: the foreground anchors' indices (`LocationIndex`, over all
+/// images' anchors), their box targets and inside weights (zeros for a
+/// foreground sampled as background too, which 1.x replaced by the first
+/// foreground), and the indices and labels of the foreground then the
+/// background anchors (`ScoreIndex`, `TargetLabel`); one LoD sequence per
+/// image.
+fn rpn_target_assign(l: &OpReader) -> Result<Exec, KernelError> {
+    let ins = ["Anchor", "GtBoxes", "IsCrowd", "ImInfo"]
+        .iter()
+        .map(|n| l.input(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let outs = [
+        "LocationIndex",
+        "ScoreIndex",
+        "TargetBBox",
+        "TargetLabel",
+        "BBoxInsideWeight",
+    ]
+    .iter()
+    .map(|n| l.output(n))
+    .collect::<Result<Vec<_>, _>>()?;
+    let p = RpnTargets {
+        batch: l.int("rpn_batch_size_per_im")?,
+        straddle: l.float("rpn_straddle_thresh")?,
+        positive: l.float("rpn_positive_overlap")?,
+        negative: l.float("rpn_negative_overlap")?,
+        fg_fraction: l.float("rpn_fg_fraction")?,
+    };
+    let use_random = l.bool("use_random")?;
+    compute(move |s| {
+        let ts = ins
+            .iter()
+            .map(|v| s.tensor(v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let dtype = float_dtype("rpn_target_assign", &ts[0])?;
+        let level = |k: usize| -> Result<Vec<usize>, KernelError> {
+            match ts[k].lod() {
+                [one] => Ok(one.clone()),
+                _ => Err(KernelError::Invalid(format!(
+                    "rpn_target_assign: {} `{}` needs 1 level of LoD (one sequence per image)",
+                    ["Anchor", "GtBoxes", "IsCrowd", "ImInfo"][k],
+                    ins[k].name
+                ))),
+            }
+        };
+        let (gt_lod, crowd_lod) = (level(1)?, level(2)?);
+        let images = gt_lod.len().saturating_sub(1);
+        if crowd_lod.len() != gt_lod.len() || ts[3].numel() < 3 * images {
+            return Err(KernelError::Shape(format!(
+                "rpn_target_assign: IsCrowd's LoD {crowd_lod:?} and ImInfo {:?} must match \
+                 GtBoxes' {images} images",
+                ts[3].shape()
+            )));
+        }
+        if ts[0].numel() % 4 != 0 || ts[1].numel() != 4 * gt_lod[images] {
+            return Err(KernelError::Shape(format!(
+                "rpn_target_assign: Anchor {:?} and GtBoxes {:?} must be boxes of 4 values",
+                ts[0].shape(),
+                ts[1].shape()
+            )));
+        }
+        if !matches!(ts[2].dtype(), VarKind::Int32 | VarKind::Int64) {
+            return Err(KernelError::Dtype(format!(
+                "rpn_target_assign: IsCrowd must be int32, not {}",
+                crate::tensor::dtype_name(ts[2].dtype())
+            )));
+        }
+        let crowd = crate::ops::float::i64s(&ts[2])?.into_owned();
+        if crowd.len() != crowd_lod[images] {
+            return Err(KernelError::Shape(format!(
+                "rpn_target_assign: IsCrowd has {} values for the LoD {crowd_lod:?}",
+                crowd.len()
+            )));
+        }
+        let anchors = f64s(&ts[0], "rpn_target_assign")?.into_owned();
+        let gts = f64s(&ts[1], "rpn_target_assign")?.into_owned();
+        let info = f64s(&ts[3], "rpn_target_assign")?.into_owned();
+        drop(ts);
+        let engine = use_random.then(|| {
+            crate::random::StdMt19937_64::new(crate::random::with_engine(0, |e| e.next_u64()))
+        });
+        let data = RpnData {
+            anchors: &anchors,
+            gts: &gts,
+            gt_lod: &gt_lod,
+            crowd: &crowd,
+            crowd_lod: &crowd_lod,
+            info: &info,
+        };
+        let t = match dtype {
+            VarKind::Fp32 => assign_rpn_targets::<f32>(&data, p, engine),
+            _ => assign_rpn_targets::<f64>(&data, p, engine),
+        };
+        let (nl, ns) = (t.loc.len() as i64, t.score.len() as i64);
+        let (ll, sl) = (vec![t.loc_lod], vec![t.score_lod]);
+        s.set_tensor(
+            &outs[0],
+            Tensor::from_vec(&[nl], t.loc)?.with_lod(ll.clone()),
+        );
+        s.set_tensor(
+            &outs[1],
+            Tensor::from_vec(&[ns], t.score)?.with_lod(sl.clone()),
+        );
+        s.set_tensor(
+            &outs[2],
+            float::tensor(dtype, &[nl, 4], t.bbox)?.with_lod(ll.clone()),
+        );
+        s.set_tensor(&outs[3], Tensor::from_vec(&[ns, 1], t.label)?.with_lod(sl));
+        s.set_tensor(
+            &outs[4],
+            float::tensor(dtype, &[nl, 4], t.weight)?.with_lod(ll),
+        );
+        Ok(())
+    })
+}
+
+/// `rpn_target_assign`'s inputs, as values.
+struct RpnData<'a> {
+    anchors: &'a [f64],
+    gts: &'a [f64],
+    gt_lod: &'a [usize],
+    crowd: &'a [i64],
+    crowd_lod: &'a [usize],
+    info: &'a [f64],
+}
+
+/// `rpn_target_assign`'s outputs, all images in turn.
+#[derive(Default)]
+struct RpnOut {
+    loc: Vec<i32>,
+    score: Vec<i32>,
+    bbox: Vec<f64>,
+    label: Vec<i32>,
+    weight: Vec<f64>,
+    loc_lod: Vec<usize>,
+    score_lod: Vec<usize>,
+}
+
+/// 1.x's `ReservoirSampling`: keep `num` of `inds`, each later one
+/// swapped in with probability `num / i`; the first `num` without an
+/// engine. 1.x passed its engine by value, so every call draws the same
+/// numbers: each gets a copy of `engine`.
+fn reservoir(num: i64, inds: &mut Vec<usize>, engine: &Option<crate::random::StdMt19937_64>) {
+    let num = num.max(0) as usize;
+    if inds.len() <= num {
+        return;
+    }
+    if let Some(e) = engine {
+        let mut e = e.clone();
+        let uniform = crate::random::UniformReal::new(0f32, 1f32);
+        for i in num..inds.len() {
+            let at = (uniform.sample(&mut e) * i as f32).floor() as usize;
+            if at < num {
+                inds.swap(at, i);
+            }
+        }
+    }
+    inds.truncate(num);
+}
+
+/// 1.x's `BboxOverlaps` of pixel boxes (`+ 1` sides).
+fn pixel_overlap<T: Real>(r: &[T], c: &[T]) -> T {
+    let one = T::one();
+    let ra = (r[2] - r[0] + one) * (r[3] - r[1] + one);
+    let ca = (c[2] - c[0] + one) * (c[3] - c[1] + one);
+    let iw = (r[2].min(c[2]) - r[0].max(c[0]) + one).max(T::zero());
+    let ih = (r[3].min(c[3]) - r[1].max(c[1]) + one).max(T::zero());
+    let inter = iw * ih;
+    if inter == T::zero() {
+        T::zero()
+    } else {
+        inter / (ra + ca - inter)
+    }
+}
+
+fn assign_rpn_targets<T: Real>(
+    d: &RpnData,
+    p: RpnTargets,
+    engine: Option<crate::random::StdMt19937_64>,
+) -> RpnOut {
+    let anchor_num = d.anchors.len() / 4;
+    let anchor = |i: usize| -> [T; 4] { std::array::from_fn(|j| T::of(d.anchors[i * 4 + j])) };
+    let mut o = RpnOut {
+        loc_lod: vec![0],
+        score_lod: vec![0],
+        ..RpnOut::default()
+    };
+    for img in 0..d.gt_lod.len().saturating_sub(1) {
+        let (im_h, im_w, im_scale) = (
+            T::of(d.info[img * 3]),
+            T::of(d.info[img * 3 + 1]),
+            T::of(d.info[img * 3 + 2]),
+        );
+        // FilterStraddleAnchor.
+        let st = T::of(p.straddle);
+        let inside: Vec<usize> = (0..anchor_num)
+            .filter(|&i| {
+                let a = anchor(i);
+                p.straddle < 0.0
+                    || (a[0] >= -st && a[1] >= -st && a[2] < im_w + st && a[3] < im_h + st)
+            })
+            .collect();
+        // FilterCrowdGt, scaled to the image.
+        let gts: Vec<[T; 4]> = (d.gt_lod[img]..d.gt_lod[img + 1])
+            .zip(d.crowd_lod[img]..d.crowd_lod[img + 1])
+            .filter(|&(_, c)| d.crowd[c] == 0)
+            .map(|(g, _)| std::array::from_fn(|j| T::of(d.gts[g * 4 + j]) * im_scale))
+            .collect();
+        let ng = gts.len();
+        let overlap: Vec<T> = inside
+            .iter()
+            .flat_map(|&i| {
+                let a = anchor(i);
+                gts.iter().map(move |g| pixel_overlap(&a, g))
+            })
+            .collect();
+        let lowest = T::of(f64::MIN);
+        let mut anchor_max = vec![lowest; inside.len()];
+        let mut argmax = vec![0usize; inside.len()];
+        let mut gt_max = vec![lowest; ng];
+        for i in 0..inside.len() {
+            for j in 0..ng {
+                let v = overlap[i * ng + j];
+                if v > anchor_max[i] {
+                    anchor_max[i] = v;
+                    argmax[i] = j;
+                }
+                if v > gt_max[j] {
+                    gt_max[j] = v;
+                }
+            }
+        }
+        // ScoreAssign.
+        let eps = T::of(f64::from(0.00001f32));
+        let mut fg_fake_inds: Vec<usize> = (0..inside.len())
+            .filter(|&i| {
+                (0..ng).any(|j| (overlap[i * ng + j] - gt_max[j]).abs() < eps)
+                    || anchor_max[i] >= T::of(p.positive)
+            })
+            .collect();
+        let sampling = p.fg_fraction > 0.0 && p.batch > 0;
+        if sampling {
+            let fg_num = (p.fg_fraction as f32 * p.batch as f32) as i64;
+            reservoir(fg_num, &mut fg_fake_inds, &engine);
+        }
+        let fg_fake_num = fg_fake_inds.len();
+        let mut label = vec![-1i32; inside.len()];
+        for &i in &fg_fake_inds {
+            label[i] = 1;
+        }
+        let mut bg_inds_fake: Vec<usize> = (0..inside.len())
+            .filter(|&i| anchor_max[i] < T::of(p.negative))
+            .collect();
+        if sampling {
+            reservoir(p.batch - fg_fake_num as i64, &mut bg_inds_fake, &engine);
+        }
+        let mut fg_fake = Vec::new();
+        let mut weights: Vec<f64> = Vec::new();
+        let mut fake_num = 0;
+        for &i in &bg_inds_fake {
+            if label[i] == 1 {
+                fake_num += 1;
+                fg_fake.push(fg_fake_inds[0]);
+                weights.extend([0.0; 4]);
+            }
+            label[i] = 0;
+        }
+        weights.extend(std::iter::repeat_n(1.0, (fg_fake_num - fake_num) * 4));
+        let mut fg_inds = Vec::new();
+        let mut bg_inds = Vec::new();
+        for (i, &lb) in label.iter().enumerate() {
+            if lb == 1 {
+                fg_inds.push(i);
+                fg_fake.push(i);
+            }
+            if lb == 0 {
+                bg_inds.push(i);
+            }
+        }
+        // The sampled anchors, over all images' anchors, and their targets
+        // (BoxToDelta of pixel boxes, no weights).
+        let offset = img * anchor_num;
+        for &k in &fg_fake {
+            let a = anchor(inside[k]);
+            let g = gts[argmax[k]];
+            o.loc.push((inside[k] + offset) as i32);
+            let one = T::one();
+            let (ew, eh) = (a[2] - a[0] + one, a[3] - a[1] + one);
+            let (ex, ey) = (
+                T::of(a[0].to_f64() + 0.5 * ew.to_f64()),
+                T::of(a[1].to_f64() + 0.5 * eh.to_f64()),
+            );
+            let (gw, gh) = (g[2] - g[0] + one, g[3] - g[1] + one);
+            let (gx, gy) = (
+                T::of(g[0].to_f64() + 0.5 * gw.to_f64()),
+                T::of(g[1].to_f64() + 0.5 * gh.to_f64()),
+            );
+            o.bbox.extend(
+                [
+                    (gx - ex) / ew,
+                    (gy - ey) / eh,
+                    (gw / ew).ln(),
+                    (gh / eh).ln(),
+                ]
+                .iter()
+                .map(|&v| v.to_f64()),
+            );
+        }
+        o.weight.extend(weights);
+        for &k in fg_inds.iter().chain(&bg_inds) {
+            o.score.push((inside[k] + offset) as i32);
+        }
+        o.label.extend(std::iter::repeat_n(1, fg_inds.len()));
+        o.label.extend(std::iter::repeat_n(0, bg_inds.len()));
+        o.loc_lod.push(o.loc.len());
+        o.score_lod.push(o.score.len());
+    }
+    o
 }

@@ -2158,6 +2158,135 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
     return nmsed_outs
 
 
+def _rpn_reservoir(num, inds, draws):
+    """1.x's ReservoirSampling (`draws`: its uniform numbers, the same for
+    every call as 1.x passed its engine by value; None: the first `num`)."""
+    num = max(num, 0)
+    if len(inds) > num:
+        if draws is not None:
+            for i in range(num, len(inds)):
+                at = int(numpy.floor(draws[i - num] * numpy.float32(i)))
+                if at < num:
+                    inds[at], inds[i] = inds[i], inds[at]
+        del inds[num:]
+
+
+def _rpn_targets(anchors, gts, gt_lod, crowd, crowd_lod, info, batch, straddle, positive,
+                 negative, fg_fraction, use_random):
+    """1.6's rpn_target_assign CPU kernel in numpy (the anchors' dtype)."""
+    dt = anchors.dtype.type
+    one = dt(1)
+    anchors = anchors.reshape(-1, 4)
+    anchor_num = anchors.shape[0]
+    draws = numpy.random.uniform(0, 1, size=len(anchors) + 1).astype("float32") \
+        if use_random else None
+    loc, score, bbox, label, weight = [], [], [], [], []
+    loc_lod, score_lod = [0], [0]
+    for img in range(len(gt_lod) - 1):
+        im_h, im_w, im_scale = (dt(v) for v in info[img])
+        st = dt(straddle)
+        inside = [i for i in range(anchor_num)
+                  if straddle < 0 or (anchors[i, 0] >= -st and anchors[i, 1] >= -st
+                                      and anchors[i, 2] < im_w + st
+                                      and anchors[i, 3] < im_h + st)]
+        g = [gts[k] * im_scale for k, c in zip(range(gt_lod[img], gt_lod[img + 1]),
+                                               range(crowd_lod[img], crowd_lod[img + 1]))
+             if crowd[c] == 0]
+        ng = len(g)
+        ov = numpy.zeros((len(inside), ng), dtype=dt)
+        for a, i in enumerate(inside):
+            r = anchors[i]
+            ra = (r[2] - r[0] + one) * (r[3] - r[1] + one)
+            for j, c in enumerate(g):
+                ca = (c[2] - c[0] + one) * (c[3] - c[1] + one)
+                iw = max(min(r[2], c[2]) - max(r[0], c[0]) + one, dt(0))
+                ih = max(min(r[3], c[3]) - max(r[1], c[1]) + one, dt(0))
+                inter = iw * ih
+                ov[a, j] = 0 if inter == 0 else inter / (ra + ca - inter)
+        low = numpy.finfo(dt).min
+        amax = ov.max(axis=1) if ng else numpy.full(len(inside), low, dtype=dt)
+        arg = ov.argmax(axis=1) if ng else numpy.zeros(len(inside), dtype="int64")
+        gmax = ov.max(axis=0) if len(inside) else numpy.full(ng, low, dtype=dt)
+        eps = dt(numpy.float32(0.00001))
+        fg_fake_inds = [i for i in range(len(inside))
+                        if any(abs(ov[i, j] - gmax[j]) < eps for j in range(ng))
+                        or amax[i] >= dt(positive)]
+        sampling = fg_fraction > 0 and batch > 0
+        if sampling:
+            _rpn_reservoir(int(numpy.float32(fg_fraction) * numpy.float32(batch)),
+                           fg_fake_inds, draws)
+        fg_fake_num = len(fg_fake_inds)
+        lbl = [-1] * len(inside)
+        for i in fg_fake_inds:
+            lbl[i] = 1
+        bg_fake = [i for i in range(len(inside)) if amax[i] < dt(negative)]
+        if sampling:
+            _rpn_reservoir(batch - fg_fake_num, bg_fake, draws)
+        fg_fake, w, fake = [], [], 0
+        for i in bg_fake:
+            if lbl[i] == 1:
+                fake += 1
+                fg_fake.append(fg_fake_inds[0])
+                w += [0.0] * 4
+            lbl[i] = 0
+        w += [1.0] * ((fg_fake_num - fake) * 4)
+        fg = [i for i in range(len(inside)) if lbl[i] == 1]
+        bg = [i for i in range(len(inside)) if lbl[i] == 0]
+        fg_fake += fg
+        off = img * anchor_num
+        for k in fg_fake:
+            a, c = anchors[inside[k]], g[arg[k]]
+            ew, eh = a[2] - a[0] + one, a[3] - a[1] + one
+            ex, ey = dt(float(a[0]) + 0.5 * float(ew)), dt(float(a[1]) + 0.5 * float(eh))
+            gw, gh = c[2] - c[0] + one, c[3] - c[1] + one
+            gx, gy = dt(float(c[0]) + 0.5 * float(gw)), dt(float(c[1]) + 0.5 * float(gh))
+            bbox.append([(gx - ex) / ew, (gy - ey) / eh, numpy.log(gw / ew), numpy.log(gh / eh)])
+            loc.append(inside[k] + off)
+        weight += w
+        score += [inside[k] + off for k in fg + bg]
+        label += [1] * len(fg) + [0] * len(bg)
+        loc_lod.append(len(loc))
+        score_lod.append(len(score))
+    return (numpy.array(loc, dtype="int32"), numpy.array(score, dtype="int32"),
+            numpy.array(bbox, dtype=dt).reshape(-1, 4),
+            numpy.array(label, dtype="int32").reshape(-1, 1),
+            numpy.array(weight, dtype=dt).reshape(-1, 4), loc_lod, score_lod)
+
+
+def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, is_crowd, im_info,
+                      rpn_batch_size_per_im=256, rpn_straddle_thresh=0.0, rpn_fg_fraction=0.5,
+                      rpn_positive_overlap=0.7, rpn_negative_overlap=0.3, use_random=True):
+    """1.x's rpn_target_assign, whose op Paddle 3.3.1 dropped: the op in
+    numpy (py_func, after 1.6's CPU kernel), then 1.x's gathers."""
+    helper = LayerHelper("rpn_target_assign")
+    outs = [helper.create_variable_for_type_inference(d) for d in
+            ("int32", "int32", anchor_box.dtype, "int32", anchor_box.dtype)]
+    for v, shape in zip(outs, ([-1], [-1], [-1, 4], [-1, 1], [-1, 4])):
+        v.desc.set_shape(shape)
+        v.stop_gradient = True
+    loc_index, score_index, target_bbox, target_label, bbox_inside_weight = outs
+
+    def forward(at, gt, ct, it):
+        gt_lod = [int(o) for o in gt.lod()[0]]
+        crowd_lod = [int(o) for o in ct.lod()[0]]
+        got = _rpn_targets(numpy.array(at), numpy.array(gt).astype(numpy.array(at).dtype),
+                           gt_lod, numpy.array(ct).reshape(-1), crowd_lod, numpy.array(it),
+                           rpn_batch_size_per_im, rpn_straddle_thresh, rpn_positive_overlap,
+                           rpn_negative_overlap, rpn_fg_fraction, use_random)
+        loc, score, bbox, label, weight, loc_lod, score_lod = got
+        return (_ifelse_tensor(loc, [loc_lod]), _ifelse_tensor(score, [score_lod]),
+                _ifelse_tensor(bbox, [loc_lod]), _ifelse_tensor(label, [score_lod]),
+                _ifelse_tensor(weight, [loc_lod]))
+
+    paddle.static.py_func(forward, [anchor_box, gt_boxes, is_crowd, im_info], outs)
+    cls_logits = reshape(x=cls_logits, shape=(-1, 1))
+    bbox_pred = reshape(x=bbox_pred, shape=(-1, 4))
+    predicted_cls_logits = gather(cls_logits, score_index)
+    predicted_bbox_pred = gather(bbox_pred, loc_index)
+    return (predicted_cls_logits, predicted_bbox_pred, target_label, target_bbox,
+            bbox_inside_weight)
+
+
 def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000,
                        post_nms_top_n=1000, nms_thresh=0.5, min_size=0.1, eta=1.0, name=None):
     """1.x's generate_proposals layer on Paddle 3.3.1's generate_proposals op."""
@@ -2376,7 +2505,7 @@ def _detection_layers():
                 multiclass_nms=multiclass_nms, detection_output=detection_output,
                 polygon_box_transform=polygon_box_transform,
                 roi_perspective_transform=roi_perspective_transform,
-                generate_proposals=generate_proposals)
+                generate_proposals=generate_proposals, rpn_target_assign=rpn_target_assign)
 
 
 def _random(op_type, **dist):
@@ -6423,7 +6552,7 @@ _LAYER_HOMES = {
     "detection": ("prior_box", "density_prior_box", "multi_box_head", "iou_similarity",
                   "box_coder", "anchor_generator", "box_clip", "multiclass_nms",
                   "detection_output", "polygon_box_transform", "roi_perspective_transform",
-                  "generate_proposals"),
+                  "generate_proposals", "rpn_target_assign"),
 }
 
 

@@ -8,7 +8,7 @@
 //! with a gradient, to its `X`); and 1.x's `polygon_box_transform` (EAST
 //! text detection's geometry map to corner coordinates) and
 //! `roi_perspective_transform` (with a gradient, to its `X`); Faster
-//! R-CNN's `generate_proposals`. The others have none (1.x registered them with
+//! R-CNN's `generate_proposals` and `rpn_target_assign`. The others have none (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -36,6 +36,11 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .shares_lod("ROIs", "Out"),
     );
     r.push(Behaviour::pure("generate_proposals", generate_proposals).not_foldable());
+    r.push(
+        Behaviour::pure("rpn_target_assign", rpn_target_assign)
+            .not_foldable()
+            .reads_lod(),
+    );
 }
 
 /// `polygon_box_transform` (1.x's `InferShape`): `Input` is
@@ -463,5 +468,35 @@ fn generate_proposals(c: &InferCtx) -> Out {
         ("RpnRois", TensorType::new(anchors.dtype, vec![-1, 4])),
         ("RpnRoiProbs", TensorType::new(anchors.dtype, vec![-1, 1])),
         ("RpnRoisNum", TensorType::new(VarKind::Int32, vec![images])),
+    ])
+}
+
+/// `rpn_target_assign` (1.x's `InferShape`): `Anchor`, `GtBoxes` and
+/// `ImInfo` of rank 2; the sampled anchors' int32 indices and labels,
+/// their box targets and inside weights of `Anchor`'s dtype, their
+/// number known when it runs.
+fn rpn_target_assign(c: &InferCtx) -> Out {
+    let Some(anchor) = c.input("Anchor") else {
+        return Ok(Vec::new());
+    };
+    for slot in ["Anchor", "GtBoxes", "ImInfo"] {
+        if let Some(t) = c.input(slot) {
+            if t.dims.len() != 2 {
+                return Err(format!(
+                    "the rank of Input({slot}) must be 2, not {:?}",
+                    t.dims
+                ));
+            }
+        }
+    }
+    Ok(vec![
+        ("LocationIndex", TensorType::new(VarKind::Int32, vec![-1])),
+        ("ScoreIndex", TensorType::new(VarKind::Int32, vec![-1])),
+        ("TargetLabel", TensorType::new(VarKind::Int32, vec![-1, 1])),
+        ("TargetBBox", TensorType::new(anchor.dtype, vec![-1, 4])),
+        (
+            "BBoxInsideWeight",
+            TensorType::new(anchor.dtype, vec![-1, 4]),
+        ),
     ])
 }

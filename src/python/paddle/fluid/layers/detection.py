@@ -33,6 +33,7 @@ __all__ = [
     "polygon_box_transform",
     "roi_perspective_transform",
     "generate_proposals",
+    "rpn_target_assign",
 ]
 
 
@@ -550,6 +551,47 @@ def detection_map(detect_res, label, class_num, background_label=0, overlap_thre
         attrs={'overlap_threshold': overlap_threshold, 'evaluate_difficult': evaluate_difficult,
                'ap_type': ap_version, 'class_num': class_num})
     return map_out
+
+
+def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, is_crowd, im_info,
+                      rpn_batch_size_per_im=256, rpn_straddle_thresh=0.0, rpn_fg_fraction=0.5,
+                      rpn_positive_overlap=0.7, rpn_negative_overlap=0.3, use_random=True):
+    """Faster R-CNN's RPN targets: the anchors (`anchor_box`, `[M, 4]`) are
+    labelled foreground or background against each image's non-crowd
+    ground truth (`gt_boxes`, LoD) and sampled (`use_random`); returns the
+    sampled anchors' logits and box predictions (gathered from `cls_logits`
+    and `bbox_pred`), their int32 labels, box targets and inside
+    weights."""
+    helper = LayerHelper('rpn_target_assign', **locals())
+    loc_index = helper.create_variable_for_type_inference(dtype='int32')
+    score_index = helper.create_variable_for_type_inference(dtype='int32')
+    target_label = helper.create_variable_for_type_inference(dtype='int32')
+    target_bbox = helper.create_variable_for_type_inference(dtype=anchor_box.dtype)
+    bbox_inside_weight = helper.create_variable_for_type_inference(dtype=anchor_box.dtype)
+    helper.append_op(
+        type="rpn_target_assign",
+        inputs={'Anchor': anchor_box, 'GtBoxes': gt_boxes, 'IsCrowd': is_crowd,
+                'ImInfo': im_info},
+        outputs={'LocationIndex': loc_index, 'ScoreIndex': score_index,
+                 'TargetLabel': target_label, 'TargetBBox': target_bbox,
+                 'BBoxInsideWeight': bbox_inside_weight},
+        attrs={'rpn_batch_size_per_im': rpn_batch_size_per_im,
+               'rpn_straddle_thresh': rpn_straddle_thresh,
+               'rpn_positive_overlap': rpn_positive_overlap,
+               'rpn_negative_overlap': rpn_negative_overlap,
+               'rpn_fg_fraction': rpn_fg_fraction, 'use_random': use_random})
+    loc_index.stop_gradient = True
+    score_index.stop_gradient = True
+    target_label.stop_gradient = True
+    target_bbox.stop_gradient = True
+    bbox_inside_weight.stop_gradient = True
+
+    cls_logits = nn.reshape(x=cls_logits, shape=(-1, 1))
+    bbox_pred = nn.reshape(x=bbox_pred, shape=(-1, 4))
+    predicted_cls_logits = nn.gather(cls_logits, score_index)
+    predicted_bbox_pred = nn.gather(bbox_pred, loc_index)
+    return (predicted_cls_logits, predicted_bbox_pred, target_label, target_bbox,
+            bbox_inside_weight)
 
 
 def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000,
