@@ -61,7 +61,8 @@ Training (docs/training.md), what maps to what:
   Paddle 3's CPU kernel needs it (1.x added it only for cuDNN NHWC).
 Where Paddle 3.3.1's optimizer/backward differ from 1.x's (docs/training.md: the
 3.3.1 build is the reference):
-- `learning_rate_0` is 0-D (shape []; 1.x [1]) and its fill_constant
+- `learning_rate_0` is filled 0-D (shape []; declared [1] in the main
+  program, as 1.x's, so it fetches as (1,)) and its fill_constant
   (str_value "0.01") is *appended* to the startup block after the prepended
   parameter initializers; accumulators are appended too (1.x prepended all
   of them). Accumulator names are 1.x's: `<param>_moment1_0`,
@@ -5162,6 +5163,16 @@ def _optimizer_class_1x(name, factory, base):
                                 "__module__": "paddle.fluid.optimizer"})
 
 
+def _create_global_learning_rate_1x(self):
+    """Paddle 3.3.1's, with the main program's `learning_rate_N` declared
+    `[1]` as 1.x's `create_global_var(shape=[1])` was, so a script that
+    fetches it gets shape (1,)."""
+    type(self)._create_global_learning_rate(self)
+    lr = self._global_learning_rate()
+    if lr is not None and list(lr.shape) == []:
+        lr.desc.set_shape([1])
+
+
 def _optimizer(cls, learning_rate, regularization=None, grad_clip=None, **kwargs):
     """A Paddle 3.3.1 optimizer made from 1.x arguments. A Variable learning
     rate (a schedule) goes where 1.x put it, in `_learning_rate_map` of the
@@ -5177,6 +5188,7 @@ def _optimizer(cls, learning_rate, regularization=None, grad_clip=None, **kwargs
         opt = cls(learning_rate=lr, grad_clip=grad_clip, **kwargs)
     if lr_var is not None:
         opt._learning_rate_map[framework.default_main_program()] = lr_var
+    opt._create_global_learning_rate = types.MethodType(_create_global_learning_rate_1x, opt)
     opt.minimize = types.MethodType(_minimize_1x, opt)
     opt.backward = types.MethodType(_backward_1x, opt)
     opt.apply_optimize = types.MethodType(_apply_optimize_1x, opt)
