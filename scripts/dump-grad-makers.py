@@ -21,6 +21,11 @@ Per forward op, one of:
   with the grads of its blocks, not recorded here;
 - "empty": the maker makes nothing (the op stops gradients: fill_constant,
   accuracy, ...); `_find_op_path_` leaves such ops out;
+- "py_func": py_func's maker, which reads the op's attributes (no grad op
+  while backward_callable_id < 0, else one py_func calling that callable,
+  whose X leaves out backward_skip_vars), so fluidc restates it
+  (transpiler/src/backward.rs); this script checks that Paddle's still
+  makes what that restatement makes;
 - a list of grad ops, each {"type", "inputs", "outputs", "attrs"}: a slot
   maps to a list of references, each `[kind, forward slot]` standing for all
   arguments of that slot, where kind is "in" (a forward input), "out" (a
@@ -111,7 +116,33 @@ def refs(args, table):
     return out
 
 
+def py_func_maker():
+    """Paddle's py_func grad maker, asked with and without a backward
+    callable; exits when it no longer makes what "py_func" stands for."""
+    desc = core.OpDesc()
+    desc.set_type("py_func")
+    desc.set_input("X", ["a", "b"])
+    desc.set_output("Out", ["c", "d"])
+    for name, value in core.get_op_attrs_default_value(b"py_func").items():
+        desc._set_attr(name, value)
+    none, _ = core.get_grad_op_desc(desc, set(), [])
+    desc._set_attr("backward_callable_id", 3)
+    desc._set_attr("backward_skip_vars", ["a", "d"])
+    made, _ = core.get_grad_op_desc(desc, {"b@GRAD"}, [])
+    got = [(g.type(), {s: g.input(s) for s in g.input_names()},
+            {s: g.output(s) for s in g.output_names()},
+            {n: g.attr(n) for n in g.attr_names()}) for g in made]
+    want = [("py_func", {"X": ["b", "c", "c@GRAD", "d@GRAD"]},
+             {"Out": ["a@GRAD", "@EMPTY@"]},
+             {"forward_callable_id": 3, "backward_callable_id": -1})]
+    if none or got != want:
+        sys.exit(f"py_func: Paddle's grad maker changed: {got}")
+    return "py_func"
+
+
 def maker(op, proto):
+    if op == "py_func":
+        return py_func_maker()
     if any(a.type in (framework_pb2.BLOCK, framework_pb2.BLOCKS) for a in proto.attrs):
         return "blocks"
     if core.has_empty_grad_op_maker(op):

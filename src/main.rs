@@ -367,6 +367,36 @@ fn default_stage(path: &str, stage: Option<Stage>) -> Stage {
     })
 }
 
+/// `compile` of a script whose program has `py_func` ops: they call
+/// Python functions that live only while the script runs (by the ids it
+/// registered them under), so the written program could not run them.
+/// Paddle's own saving keeps the op (a script's `serialize_to_string` and
+/// `save_inference_model` do here too); the command refuses instead.
+fn refuse_py_func(path: &str, program: &fluidc_transpiler::Program) -> Result<(), CliError> {
+    let Some(op) = program
+        .blocks
+        .iter()
+        .flat_map(|b| &b.ops)
+        .find(|op| op.ty == "py_func")
+    else {
+        return Ok(());
+    };
+    let place = match op.get_attr("op_callstack") {
+        Some(fluidc_transpiler::AttrValue::Strings(lines)) => lines
+            .iter()
+            .rev()
+            .find(|l| l.trim_start().starts_with("File "))
+            .map(|l| format!(" ({})", l.trim()))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    Err(CliError::user(format!(
+        "{path}: the program has a py_func op{place}, which calls a Python function of the \
+         script; the function exists only while the script runs, so a written program could \
+         not run it: run the script instead (`fluidc run {path}`)"
+    )))
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Compile {
@@ -399,11 +429,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 let take = |p| driver::take_to(&path, p, Stage::Optimized, &opt);
                 let main = driver::for_target(take(main)?, target)?;
                 let startup = driver::for_target(take(startup)?, target)?;
+                refuse_py_func(&path, &main)?;
                 input::write_output(&startup_out, &codec::encode_program(&startup))?;
                 return input::write_output(&output, &codec::encode_program(&main));
             }
             let program =
                 driver::for_target(driver::load_at(&path, Stage::Optimized, &opt)?, target)?;
+            if input::is_python(&path) {
+                refuse_py_func(&path, &program)?;
+            }
             input::write_output(&output, &codec::encode_program(&program))
         }
         Command::Dump {

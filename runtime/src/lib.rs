@@ -27,7 +27,7 @@
 //!   `scope` (where it lives; goroutine frames), `layout`, `exec` (what a
 //!   built op is), `kernel` (what a kernel builder reads of its op, and the
 //!   registry it adds to), the kernels in `ops`, `random`, `channel`,
-//!   `collective`, `feed`;
+//!   `collective`, `feed`, `host` (the front end's callbacks, `py_func`);
 //! - the driver layer: `load` (the program loader), `fuse`, `goroutine`,
 //!   `interp`, `scheduler`, `steps`, `session`, `profile`, `constant` and
 //!   this root.
@@ -48,6 +48,7 @@ mod exec;
 mod feed;
 mod fuse;
 mod goroutine;
+mod host;
 mod interp;
 mod kernel;
 mod layout;
@@ -68,6 +69,7 @@ pub use collective::{Group, Member};
 pub use constant::KernelEvaluator;
 pub use error::{AllocError, KernelError, RuntimeError};
 pub use feed::{parse_feed, shard, Batches};
+pub use host::Host;
 pub use profile::{format_table, OpEvent, OpProfile};
 pub use session::{Prepared, Session, SessionOptions};
 pub use tensor::{Data, Tensor};

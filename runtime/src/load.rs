@@ -24,6 +24,9 @@ pub(crate) struct Runnable {
     pub(crate) fetches: Vec<(usize, String, VarRef)>,
     /// Whether any op starts a goroutine; without, one worker is enough.
     pub(crate) starts_goroutines: bool,
+    /// Whether any op calls the session's host (`py_func`): then the run
+    /// stays on the calling thread, where the host lives (`crate::host`).
+    pub(crate) calls_host: bool,
     /// The persistable variables (any block's; they live in block 0's
     /// scope), which a session keeps between runs.
     pub(crate) persistables: Vec<(String, VarRef)>,
@@ -153,6 +156,10 @@ impl Runnable {
                 .blocks
                 .iter()
                 .any(|b| b.ops.iter().any(|op| op.ty == "go")),
+            calls_host: p
+                .blocks
+                .iter()
+                .any(|b| b.ops.iter().any(|op| op.ty == "py_func")),
             persistables: Vec::new(),
             declared_one: p.blocks[0]
                 .vars

@@ -93,6 +93,8 @@ pub struct Session {
     engine: Option<random::SharedEngine>,
     /// Op times of the profiled runs (shared with siblings).
     profile: Profile,
+    /// What the program's `py_func` ops call (shared with siblings).
+    host: Option<Arc<dyn crate::host::Host>>,
 }
 
 impl Session {
@@ -116,8 +118,15 @@ impl Session {
             deadline: self.deadline,
             engine: self.engine.clone(),
             profile: self.profile.clone(),
+            host: self.host.clone(),
             ..Session::default()
         }
+    }
+
+    /// Gives the session (and the siblings made from it afterwards) the
+    /// host its programs' `py_func` ops call: the script's interpreter.
+    pub fn set_host(&mut self, host: Option<Arc<dyn crate::host::Host>>) {
+        self.host = host;
     }
 
     /// Runs block 0 of `program`: `feeds` set variables (through the
@@ -184,6 +193,7 @@ impl Session {
         let prog = prog.for_fetch(&fetch)?;
         let _engine = random::use_engine(self.engine.clone());
         let _member = crate::collective::use_member(self.options.rank.clone());
+        let _host = crate::host::use_host(self.host.clone());
         let root = Scope::root(prog.blocks[0].shared);
         let frames = [root_frame(&root)];
         let mut locals = vec![Value::Empty; prog.blocks[0].locals];
@@ -198,7 +208,7 @@ impl Session {
         }
         // A program that starts no goroutine runs on the calling thread alone.
         let workers = match self.options.workers {
-            _ if !prog.starts_goroutines => 1,
+            _ if !prog.starts_goroutines || prog.calls_host => 1,
             Some(n) => n.max(1),
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };

@@ -18,12 +18,13 @@ use std::path::Path;
 use common::source::{rust_files, without_comments_and_literals};
 
 /// The kernel layer; `ops` stands for `ops/mod.rs` and every `ops/*` file.
-const KERNEL: [&str; 12] = [
+const KERNEL: [&str; 13] = [
     "channel",
     "collective",
     "error",
     "exec",
     "feed",
+    "host",
     "kernel",
     "layout",
     "ops",

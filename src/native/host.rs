@@ -20,6 +20,7 @@ use rustpython_vm::builtins::{PyBaseExceptionRef, PyStrRef, PyType, PyTypeRef};
 use rustpython_vm::common::static_cell;
 use rustpython_vm::{pyclass, Py, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
 
+use super::py_func::PyFuncs;
 use super::session::{self, Session};
 use super::ProgramDesc;
 use crate::numpy::array_handle;
@@ -164,6 +165,8 @@ pub struct HostState {
     /// "did you mean" hints).
     pub used_names: HashSet<String>,
     pub seen_vars: BTreeSet<String>,
+    /// The script's `py_func` callables, which its sessions call.
+    pub py_funcs: Arc<PyFuncs>,
 }
 
 /// `_fluidc.HOST`: the mode and the state the command reads back.
@@ -187,9 +190,25 @@ impl Host {
     fn global_session(&self) -> Arc<Mutex<fluidc_runtime::Session>> {
         let mut st = self.state.lock();
         let options = self.config().map(|c| c.options.clone()).unwrap_or_default();
+        let py_funcs: Arc<dyn fluidc_runtime::Host> = st.py_funcs.clone();
         st.global
-            .get_or_insert_with(|| Arc::new(Mutex::new(fluidc_runtime::Session::new(options))))
+            .get_or_insert_with(|| {
+                let mut session = fluidc_runtime::Session::new(options);
+                session.set_host(Some(py_funcs));
+                Arc::new(Mutex::new(session))
+            })
             .clone()
+    }
+
+    /// `f` on the global scope's session (see [`Session::lock`]).
+    fn with_global<R>(
+        &self,
+        vm: &VirtualMachine,
+        f: impl FnOnce(&mut fluidc_runtime::Session) -> R,
+    ) -> PyResult<R> {
+        let g = Session::wrap(self.global_session());
+        let mut s = g.lock(vm)?;
+        Ok(f(&mut s))
     }
 
     fn config(&self) -> Option<&RunConfig> {
@@ -256,6 +275,14 @@ impl Host {
         Ok(())
     }
 
+    /// `core._append_python_callable_object_and_return_id`: registers a
+    /// `py_func` callable; a `py_func` op names it by the id returned.
+    #[pymethod]
+    fn append_python_callable(&self, callable: PyObjectRef) -> usize {
+        let funcs = self.state.lock().py_funcs.clone();
+        funcs.append(callable)
+    }
+
     /// Build mode: the tests of a unittest file, when none was chosen.
     #[pymethod]
     fn set_tests(&self, tests: Vec<PyStrRef>) {
@@ -265,45 +292,46 @@ impl Host {
     /// The session of the global scope (`global=True`) or of a new
     /// `fluid.Scope()`, sharing the global one's engine and deadline.
     #[pymethod]
-    fn session(&self, global: bool) -> Session {
-        let g = self.global_session();
+    fn session(&self, global: bool, vm: &VirtualMachine) -> PyResult<Session> {
+        let g = Session::wrap(self.global_session());
         if global {
-            Session::wrap(g)
+            Ok(g)
         } else {
-            let sibling = g.lock().sibling();
-            Session::wrap(Arc::new(Mutex::new(sibling)))
+            let sibling = g.lock(vm)?.sibling();
+            Ok(Session::wrap(Arc::new(Mutex::new(sibling))))
         }
     }
 
     /// `fluid.profiler`: starts or stops keeping the timeline of every op
     /// the script's scopes run (process-wide, as 1.x's profiler was).
     #[pymethod]
-    fn profiler_enable(&self) {
-        self.global_session().lock().set_timeline(true);
+    fn profiler_enable(&self, vm: &VirtualMachine) -> PyResult<()> {
+        self.with_global(vm, |s| s.set_timeline(true))
     }
 
     #[pymethod]
-    fn profiler_disable(&self) {
-        self.global_session().lock().set_timeline(false);
+    fn profiler_disable(&self, vm: &VirtualMachine) -> PyResult<()> {
+        self.with_global(vm, |s| s.set_timeline(false))
     }
 
     #[pymethod]
-    fn profiler_enabled(&self) -> bool {
-        self.global_session().lock().timeline_on()
+    fn profiler_enabled(&self, vm: &VirtualMachine) -> PyResult<bool> {
+        self.with_global(vm, |s| s.timeline_on())
     }
 
     #[pymethod]
-    fn profiler_reset(&self) {
-        self.global_session().lock().clear_timeline();
+    fn profiler_reset(&self, vm: &VirtualMachine) -> PyResult<()> {
+        self.with_global(vm, |s| s.clear_timeline())
     }
 
     /// The op calls timed since the profiler started or was reset, as
     /// `(op_type, start_ns, end_ns)` (Unix-epoch nanoseconds), in the
     /// order they ended.
     #[pymethod]
-    fn profiler_records(&self, vm: &VirtualMachine) -> PyObjectRef {
-        let events = self.global_session().lock().timeline();
-        vm.ctx
+    fn profiler_records(&self, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let events = self.with_global(vm, |s| s.timeline())?;
+        Ok(vm
+            .ctx
             .new_list(
                 events
                     .into_iter()
@@ -318,7 +346,7 @@ impl Host {
                     })
                     .collect(),
             )
-            .into()
+            .into())
     }
 
     /// Run mode: runs `program` in `session` with `feeds` (`(name, array,
@@ -337,7 +365,7 @@ impl Host {
         let fetch = super::convert::names(&fetch, vm)?;
         let (verified, mut tensors, extra) = self.prepare_run(&program, vec![feeds], &fetch, vm)?;
         let result = {
-            let mut s = session.inner.lock();
+            let mut s = session.lock(vm)?;
             s.run(&verified, tensors.remove(0), extra)
         };
         let fetched = result.map_err(|e| self.failed(e, vm))?;
@@ -524,10 +552,18 @@ impl Host {
     }
 
     /// A run's error: kept for the command's exit status, raised as
-    /// `EnforceNotMet`.
+    /// `EnforceNotMet`; or the exception a `py_func`'s function raised.
     fn failed(&self, e: RuntimeError, vm: &VirtualMachine) -> PyBaseExceptionRef {
         let message = e.to_string();
-        self.state.lock().error = Some(e);
+        let mut st = self.state.lock();
+        // A py_func's Python function raised: the script sees that
+        // exception, as 1.x's pybind11 raised it again from `run`.
+        if let Some(raised) = st.py_funcs.take_raised() {
+            st.error = None;
+            return raised;
+        }
+        st.error = Some(e);
+        drop(st);
         vm.new_exception_msg(enforce_type(vm).to_owned(), message)
     }
 

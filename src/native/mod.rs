@@ -17,6 +17,7 @@ pub mod host;
 pub mod names;
 pub mod params;
 pub mod program;
+pub mod py_func;
 pub mod session;
 
 use std::sync::Arc;

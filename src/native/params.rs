@@ -57,7 +57,7 @@ fn save_tensors(
     vm: &VirtualMachine,
 ) -> PyResult<()> {
     let names = convert::names(&names, vm)?;
-    let s = session.inner.lock();
+    let s = session.lock(vm)?;
     crate::params::write_tensors(
         |n| s.tensor(n),
         &names,
@@ -83,7 +83,7 @@ fn load_tensors(
         file_name(filename).as_deref(),
     )
     .map_err(|e| enforce(vm, e))?;
-    let mut s = session.inner.lock();
+    let mut s = session.lock(vm)?;
     for (name, t) in loaded {
         s.set_tensor(&name, t);
     }

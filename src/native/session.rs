@@ -24,6 +24,26 @@ impl Session {
     pub fn wrap(inner: Arc<Mutex<fluidc_runtime::Session>>) -> Session {
         Session { inner }
     }
+
+    /// The runtime session, for the script's thread. It is held only while
+    /// the scope runs a program, so when it is taken the caller is a
+    /// `py_func`'s function inside that run: 1.x let it read the scope, but
+    /// fluidc has moved the scope's variables into the run, so it raises
+    /// (where waiting would hang the script).
+    pub fn lock(
+        &self,
+        vm: &VirtualMachine,
+    ) -> PyResult<parking_lot::MutexGuard<'_, fluidc_runtime::Session>> {
+        self.inner.try_lock().ok_or_else(|| {
+            vm.new_exception_msg(
+                vm.ctx.exceptions.not_implemented_error.to_owned(),
+                "this scope is running a program: a py_func's function cannot use the scope \
+                 (read or set its variables, make a fluid.Scope() beside it, run a program \
+                 in it) while the program runs; give the function what it needs as inputs"
+                    .into(),
+            )
+        })
+    }
 }
 
 #[pyclass]
@@ -31,7 +51,7 @@ impl Session {
     /// `(array, lod)` of the tensor the scope holds for `name`, or None.
     #[pymethod]
     fn tensor(&self, name: PyStrRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
-        let t = self.inner.lock().tensor(name.as_str());
+        let t = self.lock(vm)?.tensor(name.as_str());
         match t {
             Some(t) => tensor_to_py(&t, vm),
             None => Ok(vm.ctx.none()),
@@ -57,7 +77,7 @@ impl Session {
             .to_tensor()
             .map_err(|e| vm.new_value_error(String::from(e)))?
             .with_lod(lod);
-        self.inner.lock().set_tensor(name.as_str(), t);
+        self.lock(vm)?.set_tensor(name.as_str(), t);
         Ok(())
     }
 
@@ -65,7 +85,7 @@ impl Session {
     /// tensor array the scope holds for `name`, or None.
     #[pymethod]
     fn tensor_array(&self, name: PyStrRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
-        let Some(items) = self.inner.lock().tensor_array(name.as_str()) else {
+        let Some(items) = self.lock(vm)?.tensor_array(name.as_str()) else {
             return Ok(vm.ctx.none());
         };
         let mut out = Vec::with_capacity(items.len());
@@ -81,8 +101,8 @@ impl Session {
     /// The `(index, length)` items of the rank table the scope holds for
     /// `name`, longest first, or None.
     #[pymethod]
-    fn rank_table(&self, name: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
-        match self.inner.lock().rank_table(name.as_str()) {
+    fn rank_table(&self, name: PyStrRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        Ok(match self.lock(vm)?.rank_table(name.as_str()) {
             Some(items) => vm
                 .ctx
                 .new_list(
@@ -97,27 +117,28 @@ impl Session {
                 )
                 .into(),
             None => vm.ctx.none(),
-        }
+        })
     }
 
     /// Whether the scope holds a variable `name`.
     #[pymethod]
-    fn holds(&self, name: PyStrRef) -> bool {
-        self.inner.lock().holds(name.as_str())
+    fn holds(&self, name: PyStrRef, vm: &VirtualMachine) -> PyResult<bool> {
+        Ok(self.lock(vm)?.holds(name.as_str()))
     }
 
     /// The names the scope holds, sorted.
     #[pymethod]
-    fn names(&self, vm: &VirtualMachine) -> PyObjectRef {
-        let s = self.inner.lock();
-        vm.ctx
+    fn names(&self, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+        let s = self.lock(vm)?;
+        Ok(vm
+            .ctx
             .new_list(
                 s.names()
                     .into_iter()
                     .map(|n| vm.ctx.new_str(n).into())
                     .collect(),
             )
-            .into()
+            .into())
     }
 }
 

@@ -362,6 +362,7 @@ impl Backward<'_> {
                     vec![self.make_block_grad(b, &fwd, g)?]
                 }
                 Some(GradMaker::Empty) => Vec::new(),
+                Some(GradMaker::PyFunc) => self.make_py_func_grad(b, &fwd).into_iter().collect(),
                 _ => {
                     return Err(format!(
                         "op `{}` has no gradient in Paddle, but the loss depends on it; \
@@ -424,6 +425,37 @@ impl Backward<'_> {
             }
         }
         made
+    }
+
+    /// Paddle's `PyFuncOpGradDescMaker`: none while the forward op has no
+    /// backward callable (`backward_callable_id` < 0); else a `py_func`
+    /// calling it, whose `X` is the forward inputs and outputs (but those
+    /// in `backward_skip_vars`) then every output's gradient, and whose
+    /// `Out` is every input's gradient (`@EMPTY@` where none is wanted).
+    fn make_py_func_grad(&mut self, b: usize, fwd: &Op) -> Option<Op> {
+        let backward = match fwd.get_attr("backward_callable_id") {
+            Some(AttrValue::Int(id)) if *id >= 0 => *id,
+            _ => return None,
+        };
+        let skip: HashSet<&str> = match fwd.get_attr("backward_skip_vars") {
+            Some(AttrValue::Strings(v)) => v.iter().map(String::as_str).collect(),
+            _ => HashSet::new(),
+        };
+        let mut ins: Vec<String> = fwd
+            .inputs_of("X")
+            .iter()
+            .chain(fwd.outputs_of("Out"))
+            .filter(|n| !skip.contains(n.as_str()))
+            .cloned()
+            .collect();
+        ins.extend(fwd.outputs_of("Out").iter().map(|o| grad_name(o)));
+        let outs = self.input_grads(b, fwd, "X");
+        let ins: Vec<&str> = ins.iter().map(String::as_str).collect();
+        let outs: Vec<&str> = outs.iter().map(String::as_str).collect();
+        let mut op = Op::new("py_func").input("X", &ins).output("Out", &outs);
+        op.set_attr("forward_callable_id", AttrValue::Int(backward));
+        op.set_attr("backward_callable_id", AttrValue::Int(-1));
+        Some(op)
     }
 
     /// `InputGrad(slot, false)`: a gradient name per argument of the

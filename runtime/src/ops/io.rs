@@ -1,11 +1,12 @@
 //! Ops that move data in and out of the program: feed, fetch and print;
 //! `save`/`load` (one tensor file) and `save_combine`/`load_combine` (one
-//! file of several), in Paddle's format (`crate::tensor::file`).
+//! file of several), in Paddle's format (`crate::tensor::file`); and
+//! `py_func`, which calls the session's host (`crate::host`).
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
-use crate::kernel::{OpReader, Registry};
+use crate::kernel::{is_placeholder, OpReader, Registry};
 use crate::tensor::file;
 use crate::value::Value;
 
@@ -17,6 +18,64 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("save_combine", save_combine);
     r.add("load", load);
     r.add("load_combine", load_combine);
+    r.add("py_func", py_func);
+}
+
+/// `py_func` (1.x's PyFuncOp): calls the host's function
+/// `forward_callable_id` with the `X` tensors (None for a variable with no
+/// value, as an output gradient nobody wrote) and sets each `Out` variable
+/// to the tensor it returned, in the dtype, shape and LoD it has (Paddle
+/// shares the returned tensor's data). A function with no outputs may
+/// return None; otherwise it returns one tensor per `Out` argument,
+/// `@EMPTY@` ones included (a grad op's unwanted input gradients), whose
+/// tensors go nowhere.
+fn py_func(l: &OpReader) -> Result<Exec, KernelError> {
+    let id = l.int("forward_callable_id")?;
+    if id < 0 {
+        return Err(KernelError::Attribute(
+            "Function id cannot be less than 0".into(),
+        ));
+    }
+    // Paddle's scope.FindVar: a name no block declares is no variable.
+    let resolve = |names: &[String]| -> Vec<_> {
+        names
+            .iter()
+            .map(|n| (!is_placeholder(n)).then(|| l.var(n).ok()).flatten())
+            .collect()
+    };
+    let ins = resolve(l.op.inputs_of("X"));
+    let outs = resolve(l.op.outputs_of("Out"));
+    compute(move |s| {
+        let Some(host) = crate::host::current() else {
+            return Err(KernelError::Unsupported(format!(
+                "py_func calls Python function {id} of the script that built the program, \
+                 which is not running: run the script (`fluidc run script.py`)"
+            )));
+        };
+        let inputs = ins
+            .iter()
+            .map(|r| r.as_ref().and_then(|r| s.get(r).to_tensor()))
+            .collect();
+        let returned = host.call(id, inputs).map_err(KernelError::Invalid)?;
+        let none_for_nothing = outs.is_empty() && returned.len() == 1 && returned[0].is_none();
+        if returned.len() != outs.len() && !none_for_nothing {
+            return Err(KernelError::Invalid(format!(
+                "Output number not match. Expected {}, actual {}",
+                outs.len(),
+                returned.len()
+            )));
+        }
+        for (i, (out, t)) in outs.iter().zip(returned).enumerate() {
+            let Some(out) = out else {
+                continue;
+            };
+            let t = t.ok_or_else(|| {
+                KernelError::Invalid(format!("Output tensor {i} should not be nullptr"))
+            })?;
+            s.set_tensor(out, t);
+        }
+        Ok(())
+    })
 }
 
 fn file_path(l: &OpReader) -> Result<String, KernelError> {

@@ -6350,6 +6350,9 @@ def install(run=False):
         setattr(layers, "reduce_" + op, _reduce("reduce_" + op))
     layers.__dict__.update(_DET_B_LAYERS)
     layers.__dict__.update(_OPS_C_LAYERS)
+    # 1.x's py_func (1.3-1.6) is Paddle 3.3.1's: the same op, callable
+    # registry, argument passing and grad maker.
+    layers.py_func = paddle.static.py_func
     schedules = dict(
         exponential_decay=exponential_decay, natural_exp_decay=natural_exp_decay,
         inverse_time_decay=inverse_time_decay, polynomial_decay=polynomial_decay,
@@ -6538,7 +6541,7 @@ _LAYER_HOMES = {
         "sigmoid_cross_entropy_with_logits", "log_loss", "huber_loss", "sign", "layer_norm",
         "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
         "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "image_resize",
-        "resize_bilinear", "resize_nearest", "image_resize_short",
+        "resize_bilinear", "resize_nearest", "image_resize_short", "py_func",
         # imported by 1.x's nn.py from tensor.py (concat 1.0, assign 1.3,
         # fill_constant 1.5, zeros 1.6)
         "concat", "assign", "fill_constant", "zeros",

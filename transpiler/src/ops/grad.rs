@@ -36,6 +36,10 @@ pub enum GradMaker {
     Empty,
     /// The op runs sub-blocks; its grad is built with its blocks' grads.
     Blocks,
+    /// `py_func`'s maker, which reads the op's attributes: no grad op while
+    /// `backward_callable_id` is negative, else one `py_func` calling that
+    /// callable (`crate::backward` makes it, as Paddle's C++ maker).
+    PyFunc,
     /// The grad ops, in the order the maker makes them.
     Ops(Vec<GradOpSpec>),
 }
@@ -112,6 +116,7 @@ fn parse_maker(v: &Value) -> Result<GradMaker, String> {
             "none" => Ok(GradMaker::None),
             "empty" => Ok(GradMaker::Empty),
             "blocks" => Ok(GradMaker::Blocks),
+            "py_func" => Ok(GradMaker::PyFunc),
             other => Err(format!("unknown maker `{other}`")),
         },
         Value::Array(ops) => ops

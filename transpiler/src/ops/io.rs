@@ -1,5 +1,7 @@
-//! The executor's ops: `feed`, `fetch` and `print`; and the tensor-file ops
-//! `save`, `load`, `save_combine`, `load_combine` (they touch files: World).
+//! The executor's ops: `feed`, `fetch` and `print`; the tensor-file ops
+//! `save`, `load`, `save_combine`, `load_combine` (they touch files: World);
+//! and `py_func`, which calls a Python function of the script's host
+//! (World: it may print; its grad, when it has one, is a `py_func` too).
 use super::infer::{unknown, TensorType};
 use super::{Behaviour, Effect, InferCtx};
 
@@ -15,6 +17,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .no_infer(),
     );
     r.push(Behaviour::pure("print", print).effect(Effect::World));
+    // Paddle's InferShape does nothing: the script declares the outputs'
+    // shapes and dtypes, and the function's arrays are what they hold.
+    r.push(Behaviour::pure("py_func", unknown).effect(Effect::World));
     // A loaded tensor's type is the file's, known only when it runs.
     for ty in ["save", "load", "save_combine", "load_combine"] {
         r.push(

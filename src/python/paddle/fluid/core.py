@@ -160,6 +160,12 @@ def kControlDepVarName():
     return "__control_var"
 
 
+def _append_python_callable_object_and_return_id(callable_object):
+    """Registers a `py_func` callable (a `layers.nn.PyFuncRegistry`) and
+    returns the id a `py_func` op names it by."""
+    return HOST.append_python_callable(callable_object)
+
+
 class _OpRole(object):
     """1.x's `OpRole`: what an op's `op_role` attribute says it does."""
     Forward = 0

@@ -449,3 +449,18 @@ def get_fetch_variable(scope, var_name, index):
 # `<class 'paddle.fluid.core.LoDTensor'>`.
 LoDTensor.__module__ = "paddle.fluid.core"
 LoDTensorArray.__module__ = "paddle.fluid.core"
+
+
+def _from_runtime(pair):
+    """A `py_func` input for its Python function: the runtime's `(array
+    handle, lod)` as a LoDTensor, as 1.x's PyFuncOp passed LoDTensors."""
+    h, lod = pair
+    return LoDTensor._make(np.ndarray._wrap(h), lod)
+
+
+def _to_runtime(tensor):
+    """A `py_func` output back to the runtime: a LoDTensor's `(array,
+    lod)`, or None for anything else (1.x's PyFuncOp took LoDTensors only)."""
+    if not isinstance(tensor, LoDTensor):
+        return None
+    return tensor._read()

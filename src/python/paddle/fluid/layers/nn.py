@@ -2,6 +2,7 @@
 1.x's layer appended, with its names, parameters and attributes; the
 outputs' shapes are what the op definitions infer."""
 import functools
+import inspect
 import warnings
 
 import numpy as np
@@ -47,7 +48,7 @@ __all__ = [
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
     "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
-    "grid_sampler", "affine_grid", "sequence_scatter",
+    "grid_sampler", "affine_grid", "sequence_scatter", "py_func",
 ]
 
 
@@ -2259,3 +2260,107 @@ def sampling_id(x, min=0.0, max=1.0, seed=0, dtype='float32'):
     helper.append_op(type='sampling_id', inputs={'X': x}, outputs={'Out': out},
                      attrs={'min': min, 'max': max, 'seed': seed})
     return out
+
+
+
+class PyFuncRegistry(object):
+    """A `py_func` function registered with the core (1.x's registry): the
+    op names it by `id`. Called with the op's LoDTensors, it gives the
+    function those its signature names as keyword arguments, the others
+    positionally after them, and returns a tuple of LoDTensors or None."""
+    _register_funcs = []
+
+    def __init__(self, func):
+        if func is None or not callable(func):
+            raise TypeError('func must be a Python function')
+        self._func = func
+        spec = inspect.getargspec(func)
+        takes_nothing = not spec[0] and spec[1] is None and spec[2] is None
+        self._named_args = None if takes_nothing else spec[0]
+        self._id = core._append_python_callable_object_and_return_id(self)
+        # kept alive here, and for `py_func.registered_func(idx)`
+        PyFuncRegistry._register_funcs.append(self)
+
+    @classmethod
+    def registered_func(cls, idx):
+        return cls._register_funcs[idx]._func
+
+    @classmethod
+    def registered_func_num(cls):
+        return len(cls._register_funcs)
+
+    @property
+    def id(self):
+        return self._id
+
+    def __call__(self, *args):
+        if self._named_args is None:
+            result = self._func()
+        else:
+            named = len(self._named_args)
+            kwargs = dict((name, args[i]) for i, name in enumerate(self._named_args))
+            result = self._func(*args[named:], **kwargs)
+        if not isinstance(result, (list, tuple)):
+            result = (result, )
+        tensors = []
+        for value in result:
+            if value is not None and not isinstance(value, core.LoDTensor):
+                if not isinstance(value, np.ndarray):
+                    value = np.array(value)
+                tensor = core.LoDTensor()
+                tensor.set(value, core.CPUPlace())
+                value = tensor
+            tensors.append(value)
+        return tuple(tensors)
+
+
+def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
+    """An op that runs the Python function `func` on the LoDTensors of `x`
+    and sets `out` (Variables the caller created with their dtype and
+    shape; None for none) to what it returns: None, an array or LoDTensor,
+    or a tuple/list of them. `backward_func`, if given, is called with `x`,
+    `out` and the gradients of `out` (less `skip_vars_in_backward_input`)
+    and returns the gradients of `x`. Returns `out`."""
+    helper = LayerHelper('py_func', **locals())
+    if x is None:
+        x = []
+    elif isinstance(x, Variable):
+        x = [x]
+    elif not isinstance(x, (list, tuple)):
+        raise TypeError('Input must be Variable/list(Variable)/tuple(Variable)')
+    if out is None:
+        out_list = []
+    elif isinstance(out, Variable):
+        out_list = [out]
+    elif isinstance(out, (list, tuple)):
+        out_list = out
+    else:
+        raise TypeError('Output must be Variable/list(Variable)/tuple(Variable)')
+
+    forward_id = PyFuncRegistry(func).id
+    backward_id = -1 if backward_func is None else PyFuncRegistry(backward_func).id
+    if any(len(v.shape) == 0 for v in out_list):
+        raise ValueError('Output shapes of py_func op should be provided by users manually')
+
+    skipped = set()
+    if backward_func is not None and skip_vars_in_backward_input is not None:
+        skip = skip_vars_in_backward_input
+        if isinstance(skip, Variable):
+            skip = [skip]
+        known = set(v.name for v in list(x) + list(out_list))
+        for v in skip:
+            if v.name not in known:
+                raise ValueError('Variable {} is not found in forward inputs and outputs'
+                                 .format(v.name))
+            skipped.add(v.name)
+
+    helper.append_op(type='py_func', inputs={'X': x}, outputs={'Out': out_list},
+                     attrs={'forward_callable_id': forward_id,
+                            'backward_callable_id': backward_id,
+                            'backward_skip_vars': list(skipped)})
+    return out
+
+
+# for debugging: the functions registered so far
+py_func.registered_func = PyFuncRegistry.registered_func
+py_func.registered_func_num = PyFuncRegistry.registered_func_num
