@@ -1202,6 +1202,65 @@ mod tests {
         );
     }
 
+    /// `py_func`'s grad is a `py_func` calling the backward callable,
+    /// as Paddle 3.3.1's maker makes it (the case `dump-grad-makers.py`
+    /// asks Paddle): X is the forward inputs and outputs less
+    /// `backward_skip_vars`, then the output gradients; Out every input's
+    /// gradient, `@EMPTY@` for a stopped one. Without a backward callable,
+    /// none.
+    #[test]
+    fn py_func_grad_calls_the_backward_callable() {
+        for backward in [3, -1] {
+            let mut block = Block::new(0, -1);
+            block.vars = vec![
+                var("a", vec![-1, 2], false),
+                var("b", vec![-1, 2], true),
+                var("c", vec![-1, 2], false),
+                var("d", vec![-1, 2], false),
+                var("loss", vec![], false),
+            ];
+            let mut f = Op::new("py_func")
+                .input("X", &["a", "b"])
+                .output("Out", &["c", "d"]);
+            f.set_attr("forward_callable_id", AttrValue::Int(2));
+            f.set_attr("backward_callable_id", AttrValue::Int(backward));
+            f.set_attr(
+                "backward_skip_vars",
+                AttrValue::Strings(vec!["a".into(), "d".into()]),
+            );
+            ops::fill_defaults(&mut f);
+            let mut mean = Op::new("mean").input("X", &["c"]).output("Out", &["loss"]);
+            ops::fill_defaults(&mut mean);
+            block.ops = vec![f, mean];
+            let mut program = Program {
+                blocks: vec![block],
+                ..Default::default()
+            };
+            append_backward(&mut program, "loss", &[], &[]).expect("backward");
+            let grads: Vec<&Op> = program.blocks[0].ops[2..]
+                .iter()
+                .filter(|o| o.ty == "py_func")
+                .collect();
+            if backward < 0 {
+                assert!(grads.is_empty());
+                assert!(program.blocks[0].var("a@GRAD").is_none());
+                continue;
+            }
+            let [g] = grads.as_slice() else {
+                panic!("one grad py_func, got {}", grads.len());
+            };
+            assert_eq!(g.inputs_of("X"), ["b", "c", "c@GRAD", "d@GRAD"]);
+            assert_eq!(g.outputs_of("Out"), ["a@GRAD", "@EMPTY@"]);
+            assert_eq!(g.get_attr("forward_callable_id"), Some(&AttrValue::Int(3)));
+            assert_eq!(
+                g.get_attr("backward_callable_id"),
+                Some(&AttrValue::Int(-1))
+            );
+            let ag = program.blocks[0].var("a@GRAD").expect("declared");
+            assert_eq!(ag.tensor_desc().map(|t| t.dims.clone()), Some(vec![-1, 2]));
+        }
+    }
+
     #[test]
     fn a_loss_nothing_computes_is_an_error() {
         let mut block = Block::new(0, -1);
