@@ -15,6 +15,7 @@ use super::error::{ErrorKind, HostError, Result};
 #[derive(Debug, Clone, PartialEq)]
 pub enum HostArray {
     Bool(ArrayD<bool>),
+    Int8(ArrayD<i8>),
     UInt8(ArrayD<u8>),
     Int32(ArrayD<i32>),
     Int64(ArrayD<i64>),
@@ -85,6 +86,7 @@ impl HostArray {
     pub fn dtype(&self) -> DType {
         match self {
             HostArray::Bool(_) => DType::Bool,
+            HostArray::Int8(_) => DType::Int8,
             HostArray::UInt8(_) => DType::UInt8,
             HostArray::Int32(_) => DType::Int32,
             HostArray::Int64(_) => DType::Int64,
@@ -156,6 +158,7 @@ impl HostArray {
             })?;
         match t.data() {
             Data::Bool(v) => HostArray::from_vec(&shape, v.to_vec()),
+            Data::Int8(v) => HostArray::from_vec(&shape, v.to_vec()),
             Data::Int32(v) => HostArray::from_vec(&shape, v.to_vec()),
             Data::Int64(v) => HostArray::from_vec(&shape, v.to_vec()),
             Data::Float32(v) => HostArray::from_vec(&shape, v.to_vec()),
@@ -185,6 +188,7 @@ impl HostArray {
         }
         let made = match self {
             HostArray::Bool(a) => Tensor::from_vec(&shape, flat(a)),
+            HostArray::Int8(a) => Tensor::from_vec(&shape, flat(a)),
             HostArray::Int32(a) => Tensor::from_vec(&shape, flat(a)),
             HostArray::Int64(a) => Tensor::from_vec(&shape, flat(a)),
             HostArray::Float32(a) => Tensor::from_vec(&shape, flat(a)),
@@ -523,6 +527,7 @@ pub(crate) fn python_to(s: Scalar, dtype: DType) -> Result<Scalar> {
     match (s, dtype) {
         (Scalar::Int(i), DType::Int32) if i32::try_from(i).is_err() => Err(overflow(&i)),
         (Scalar::Int(i), DType::UInt8) if u8::try_from(i).is_err() => Err(overflow(&i)),
+        (Scalar::Int(i), DType::Int8) if i8::try_from(i).is_err() => Err(overflow(&i)),
         (Scalar::Float(f), d) if d.is_int() => {
             let i = Scalar::Float(f).as_i64().map_err(|e| match e.kind {
                 ErrorKind::Unsupported => HostError::new(
