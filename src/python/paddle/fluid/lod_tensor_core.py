@@ -102,6 +102,7 @@ class LoDTensor(object):
         self._array = None
         self._lod = []
         self._view = None  # (session, name): the scope variable this is
+        self._dims = None  # `_set_dims` of a tensor with no data yet
         if recursive_sequence_lengths is not None:
             lod = _offsets(recursive_sequence_lengths)
             if not _valid(lod, -1):
@@ -118,10 +119,22 @@ class LoDTensor(object):
         return t
 
     @classmethod
-    def _of_scope(cls, session, name):
+    def _of_scope(cls, scope, name):
         t = cls()
-        t._view = (session, name)
+        t._view = (scope._session, name)
+        t._scope = scope
         return t
+
+    def _pending_dims(self):
+        if self._view is not None:
+            return self._scope._dims.get(self._view[1])
+        return self._dims
+
+    def _set_pending_dims(self, dims):
+        if self._view is not None:
+            self._scope._dims[self._view[1]] = dims
+        else:
+            self._dims = dims
 
     def _read(self):
         if self._view is not None:
@@ -148,14 +161,21 @@ class LoDTensor(object):
         array = np.array(array)
         _, lod = self._read()
         self._write(array, lod)
+        if self._pending_dims() is not None:
+            self._set_pending_dims(None)
 
     def _set_dims(self, dims):
-        """1.x's `Resize`: the dims of the data the tensor holds (one with
-        no data yet gets its dims from the array `set` copies in)."""
+        """1.x's `Resize`: the dims of the data the tensor holds; a tensor
+        with no data yet keeps them for `_alloc_int`/`_alloc_float` (the
+        array `set` copies in brings its own)."""
         array, lod = self._read()
-        if array is None:
-            return
         dims = [int(d) for d in dims]
+        if array is None:
+            if any(d < 0 for d in dims):
+                raise _fluidc.EnforceNotMet("the dims of a tensor to allocate cannot be "
+                                            "negative: %s" % dims)
+            self._set_pending_dims(dims)
+            return
         size = 1
         for d in dims:
             size *= d
@@ -163,6 +183,31 @@ class LoDTensor(object):
             raise _fluidc.EnforceNotMet("cannot resize a tensor of %d elements to %s"
                                         % (array.size, dims))
         self._write(array.reshape(dims), lod)
+
+    def _alloc(self, dtype):
+        """1.x's `mutable_data<T>(place)`: memory of the dims `_set_dims`
+        gave (the data stays when it already has that type and size)."""
+        array, lod = self._read()
+        dims = self._pending_dims()
+        if dims is None:
+            if array is None:
+                raise _fluidc.EnforceNotMet(
+                    "When calling this method, the Tensor's numel must be equal or larger "
+                    "than zero. Please check Tensor::dims, or Tensor::Resize has been "
+                    "called first.")
+            dims = list(array.shape)
+        if array is not None and array.dtype.name == dtype and list(array.shape) == dims:
+            return
+        self._set_pending_dims(None)
+        self._write(np.zeros(dims, dtype=dtype), lod)
+
+    def _alloc_int(self, place):
+        """Allocates the tensor's data as int32 (1.x's `int`)."""
+        self._alloc("int32")
+
+    def _alloc_float(self, place):
+        """Allocates the tensor's data as float32."""
+        self._alloc("float32")
 
     def set_lod(self, lod):
         """Sets the offset-based LoD; 1.x refused one `CheckLoD` refuses
@@ -314,7 +359,7 @@ class _ScopeVar(object):
         self._name = name
 
     def get_tensor(self):
-        return LoDTensor._of_scope(self._session, self._name)
+        return LoDTensor._of_scope(self._scope, self._name)
 
     def get_lod_tensor_array(self):
         """The tensor array the variable holds. One a run left in the scope
@@ -363,6 +408,11 @@ class Scope(object):
         self._vars = set()
         self._arrays = {}
         self._feed_fetch = {}
+        # `_set_dims` of tensors with no data yet.
+        self._dims = {}
+        # What `set_int`, `set_float` and `get_selected_rows` put in the
+        # scope's variables.
+        self._values = {}
         # 1.x's scope tree: `new_scope()` makes a kid, whose `find_var`
         # searches its parents too.
         self._parent = None
