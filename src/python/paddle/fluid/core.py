@@ -193,7 +193,8 @@ class op_proto_and_checker_maker(object):
 
 
 from .lod_tensor_core import (  # noqa: E402
-    LoDRankTable, LoDTensor, LoDTensorArray, Scope, get_fetch_variable, set_feed_variable)
+    LoDRankTable, LoDTensor, LoDTensorArray, Scope, SelectedRows, get_fetch_variable,
+    set_feed_variable)
 
 from .reader_core import (  # noqa: E402,F401
     EOFException, LoDTensorBlockingQueue, init_lod_tensor_blocking_queue)

@@ -350,6 +350,65 @@ class LoDRankTable(object):
         return list(self._items)
 
 
+class SelectedRows(object):
+    """1.x's `core.SelectedRows()` / `core.SelectedRows(rows, height)`: a
+    sparse tensor, the rows `rows` (of `height` in all) whose values are
+    the rows of its tensor (`get_tensor()`)."""
+
+    def __init__(self, *args):
+        if len(args) == 0:
+            rows, height = [], 0
+        elif len(args) == 2 and _is_sequence(args[0]) and isinstance(args[1], int):
+            rows, height = args
+        else:
+            raise TypeError("__init__(): incompatible constructor arguments. The following "
+                            "argument types are supported:\n"
+                            "    1. paddle.fluid.core.SelectedRows()\n"
+                            "    2. paddle.fluid.core.SelectedRows(arg0: List[int], arg1: int)")
+        self._rows = _int64_list(rows, "rows")
+        self._height = int(height)
+        self._value = LoDTensor()
+
+    def get_tensor(self):
+        """The values: a tensor of one row per row of `rows()`."""
+        return self._value
+
+    def numel(self):
+        array, _ = self._value._read()
+        return 0 if array is None else int(array.size)
+
+    def set_height(self, height):
+        if not isinstance(height, int):
+            raise TypeError("set_height(): incompatible function arguments: an int, not %s"
+                            % type(height).__name__)
+        self._height = height
+
+    def height(self):
+        return self._height
+
+    def set_rows(self, rows):
+        self._rows = _int64_list(rows, "set_rows")
+
+    def rows(self):
+        return list(self._rows)
+
+    def sync_index(self):
+        """1.x built its row-to-index map here; fluidc looks rows up when
+        it needs them."""
+
+
+def _int64_list(rows, what):
+    if not _is_sequence(rows):
+        raise TypeError("%s(): incompatible function arguments: a list of ints, not %s"
+                        % (what, type(rows).__name__))
+    out = []
+    for r in rows:
+        if isinstance(r, float) or not hasattr(r, "__index__"):
+            raise TypeError("%s(): incompatible function arguments: a list of ints" % what)
+        out.append(int(r))
+    return out
+
+
 class _ScopeVar(object):
     """`scope.find_var(name)` / `scope.var(name)`: a variable of a scope."""
 
@@ -388,6 +447,70 @@ class _ScopeVar(object):
                 h, lod = item
                 out.append(LoDTensor._make(np.ndarray._wrap(h), lod))
         return out
+
+    def _holds_other(self, kind):
+        """Whether the variable holds a value that is not a `kind` (1.x's
+        `GetMutable<T>` refused to change a variable's type)."""
+        held = self._scope._values.get(self._name)
+        if held is not None:
+            return not isinstance(held, kind)
+        return (self._session.holds(self._name) or self._name in self._scope._arrays
+                or self._name in self._scope._feed_fetch)
+
+    def _set_value(self, kind, value):
+        if self._holds_other(kind):
+            raise _fluidc.EnforceNotMet("Variable %s must be type %s, it holds another type"
+                                        % (self._name, kind.__name__))
+        self._scope._values[self._name] = value
+
+    def _get_value(self, kind):
+        held = self._scope._values.get(self._name)
+        if held is None and not self._holds_other(kind):
+            raise _fluidc.EnforceNotMet("Variable %s must hold some thing" % self._name)
+        if not isinstance(held, kind):
+            raise _fluidc.EnforceNotMet("Variable %s must be type %s, it holds another type"
+                                        % (self._name, kind.__name__))
+        return held
+
+    def is_int(self):
+        return type(self._scope._values.get(self._name)) is int
+
+    def set_int(self, value):
+        """Holds the C++ `int` `value` (1.0's OpTest feeds int attributes'
+        inputs so); programs do not read it."""
+        if not isinstance(value, int):
+            raise TypeError("set_int(): incompatible function arguments: an int, not %s"
+                            % type(value).__name__)
+        if not -2 ** 31 <= value < 2 ** 31:
+            raise TypeError("set_int(): incompatible function arguments: %d is not a C++ int"
+                            % value)
+        self._set_value(int, int(value))
+
+    def get_int(self):
+        return self._get_value(int)
+
+    def is_float(self):
+        return type(self._scope._values.get(self._name)) is float
+
+    def set_float(self, value):
+        """Holds the C++ `float` `value` (rounded to float32)."""
+        if not isinstance(value, (int, float)):
+            raise TypeError("set_float(): incompatible function arguments: a float, not %s"
+                            % type(value).__name__)
+        self._set_value(float, float(np.float32(value)))
+
+    def get_float(self):
+        return self._get_value(float)
+
+    def get_selected_rows(self):
+        """The SelectedRows the variable holds (made if it holds nothing,
+        as 1.x's `GetMutable`). The scope keeps it for Python: fluidc's
+        programs read sparse values as the dense tensors their ops make."""
+        held = self._scope._values.get(self._name)
+        if isinstance(held, SelectedRows):
+            return held
+        self._set_value(SelectedRows, SelectedRows())
+        return self._scope._values[self._name]
 
     def get_lod_rank_table(self):
         """The rank table the variable holds (`lod_rank_table`'s output)."""
@@ -499,3 +622,4 @@ def get_fetch_variable(scope, var_name, index):
 # `<class 'paddle.fluid.core.LoDTensor'>`.
 LoDTensor.__module__ = "paddle.fluid.core"
 LoDTensorArray.__module__ = "paddle.fluid.core"
+SelectedRows.__module__ = "paddle.fluid.core"
