@@ -334,6 +334,16 @@ impl ProgramDesc {
         Ok(s.block(block).map_err(|e| value_error(vm, e))?.parent_idx)
     }
 
+    /// A block's forward block (a grad block's), or -1.
+    #[pymethod]
+    fn forward_block(&self, block: usize, vm: &VirtualMachine) -> PyResult<i32> {
+        let s = self.state.lock();
+        Ok(s.block(block)
+            .map_err(|e| value_error(vm, e))?
+            .forward_block_idx
+            .unwrap_or(-1))
+    }
+
     #[pymethod]
     fn set_forward_block(&self, block: usize, forward: i32, vm: &VirtualMachine) -> PyResult<()> {
         let mut s = self.state.lock();
@@ -561,6 +571,95 @@ impl ProgramDesc {
             .map_err(|e| host::op_error(vm, e))
     }
 
+    /// 1.x's `BlockDesc.append_op()` (`at`: `_insert_op`): an op with
+    /// no type yet, which `OpDesc.set_type`, `set_input` and `set_output`
+    /// fill; nothing is completed or inferred until `check_attrs` and
+    /// `infer_shape`. Returns the op's index.
+    #[pymethod]
+    fn op_append_empty(
+        &self,
+        block: usize,
+        at: OptionalArg<Option<usize>>,
+        vm: &VirtualMachine,
+    ) -> PyResult<usize> {
+        let mut s = self.state.lock();
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        let at = at.flatten().unwrap_or(b.ops.len()).min(b.ops.len());
+        b.ops.insert(
+            at,
+            Op {
+                ty: String::new(),
+                inputs: Vec::new(),
+                outputs: Vec::new(),
+                attrs: Vec::new(),
+                is_target: None,
+            },
+        );
+        s.touch();
+        Ok(at)
+    }
+
+    /// Sets an op's type (1.x's `OpDesc.set_type`).
+    #[pymethod]
+    fn op_set_type(
+        &self,
+        block: usize,
+        index: usize,
+        ty: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        let op = b
+            .ops
+            .get_mut(index)
+            .ok_or_else(|| vm.new_value_error(format!("block {block} has no op {index}")))?;
+        op.ty = ty.as_str().to_string();
+        s.touch();
+        Ok(())
+    }
+
+    /// 1.x's `OpDesc.check_attrs`: the proto's defaults fill the
+    /// attributes the op lacks.
+    #[pymethod]
+    fn op_check_attrs(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        let op = b
+            .ops
+            .get_mut(index)
+            .ok_or_else(|| vm.new_value_error(format!("block {block} has no op {index}")))?;
+        if ops::get(&op.ty).is_none() {
+            return Err(host::op_error(
+                vm,
+                format!("Operator \"{}\" has not been registered.", op.ty),
+            ));
+        }
+        ops::fill_attr_defaults(op);
+        s.touch();
+        Ok(())
+    }
+
+    /// 1.x's `OpDesc.infer_shape(block)`: the op's outputs, declared in
+    /// its block or an ancestor, take the types inference gives them.
+    #[pymethod]
+    fn op_infer_shape(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?.clone();
+        if ops::get(&op.ty).is_none() {
+            return Err(host::op_error(
+                vm,
+                format!("Operator \"{}\" has not been registered.", op.ty),
+            ));
+        }
+        let types = s
+            .infer(block, &op)
+            .map_err(|e| host::op_error(vm, format!("{}: {e}", op.ty)))?;
+        s.apply_types(block, types);
+        s.touch();
+        Ok(())
+    }
+
     #[pymethod]
     fn op_count(&self, block: usize, vm: &VirtualMachine) -> PyResult<usize> {
         let s = self.state.lock();
@@ -645,6 +744,20 @@ impl ProgramDesc {
             Some(v) => convert::attr_to_py(v, vm),
             None => vm.ctx.none(),
         })
+    }
+
+    /// The `AttrType` number of an op's attribute, or None.
+    #[pymethod]
+    fn op_attr_type(
+        &self,
+        block: usize,
+        index: usize,
+        name: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<i32>> {
+        let s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?;
+        Ok(op.get_attr(name.as_str()).map(AttrValue::type_number))
     }
 
     /// An op's attribute names, in order.

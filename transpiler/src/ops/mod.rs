@@ -495,6 +495,16 @@ pub fn fill_defaults(op: &mut Op) {
             }
         }
     }
+    fill_attr_defaults(op);
+}
+
+/// 1.x's `OpDesc::CheckAttrs`: every attribute the op's proto declares
+/// and `op` lacks gets its default (see [`fill_defaults`]). Unknown op
+/// types are left alone.
+pub fn fill_attr_defaults(op: &mut Op) {
+    let Some(def) = get(&op.ty) else {
+        return;
+    };
     let defaults: Vec<crate::model::Attr> = def
         .attrs
         .iter()
