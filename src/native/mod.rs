@@ -107,13 +107,15 @@ fn op_attr_names(ty: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
 /// An op's declared input (or output) slots, with whether each is
 /// duplicable, dispensable and intermediate: those 1.x's protos listed,
 /// so an `extra` slot only if it is intermediate (1.x's `nce`, `dropout`,
-/// `gru` listed those outputs; Paddle 3.3.1 marks them `extra`).
+/// `gru` listed those outputs; Paddle 3.3.1 marks them `extra`), and not
+/// one Paddle added after 1.0 (`Behaviour::slots_after_1_0`).
 fn op_slot_names(ty: PyStrRef, outputs: bool, vm: &VirtualMachine) -> PyObjectRef {
     let slots = ops::get(ty.as_str())
         .map(|d| {
             let s = if outputs { &d.outputs } else { &d.inputs };
             s.iter()
                 .filter(|s| !s.extra || s.intermediate)
+                .filter(|s| !d.behaviour.slots_after_1_0.contains(&s.name.as_str()))
                 .map(|s| {
                     vm.ctx
                         .new_tuple(vec![
