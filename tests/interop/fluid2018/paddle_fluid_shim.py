@@ -6674,6 +6674,25 @@ def _install_1x_highlevel(fluid, layers, optimizers):
     Variable.__repr__ = Variable.__str__
     framework.Parameter.__repr__ = framework.Parameter.__str__
     framework.Operator.__repr__ = framework.Operator.__str__
+    # 1.x's ops had no `op_device` and `with_quant_attr` attributes
+    # (Paddle 1.7+ gives every op those); 1.7's one-line form of an op
+    # (`_to_readable_code`) lists them.
+    attr_names = framework.Operator.attr_names.fget
+    framework.Operator.attr_names = property(
+        lambda self: attr_names(self) if getattr(self, "_readable", False)
+        else [a for a in attr_names(self) if a not in ("op_device", "with_quant_attr")])
+    readable = framework.Operator._to_readable_code
+
+    def _to_readable_code(self, *args, **kwargs):
+        self._readable = True
+        try:
+            return readable(self, *args, **kwargs)
+        finally:
+            self._readable = False
+    framework.Operator._to_readable_code = _to_readable_code
+    has_attr = framework.Operator.has_attr
+    framework.Operator.has_attr = (
+        lambda self, name: name not in ("op_device", "with_quant_attr") and has_attr(self, name))
 
 
 def _compat_to_text(obj, encoding="utf-8", inplace=False):
