@@ -30,7 +30,9 @@ use rustpython_vm::function::OptionalArg;
 use rustpython_vm::types::Constructor;
 use rustpython_vm::{pyclass, AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
 
-use fluidc_transpiler::proto::var_type::{ChannelDesc, DenseTensorArrayDesc, TensorDesc};
+use fluidc_transpiler::proto::var_type::{
+    ChannelDesc, DenseTensorArrayDesc, DenseTensorDesc, ReaderDesc, TensorDesc,
+};
 use program::ProgramState;
 
 /// The module's name in the VM.
@@ -238,6 +240,39 @@ fn tensor_desc_mut(var: &mut Var) -> Option<&mut TensorDesc> {
         return Some(&mut a.tensor);
     }
     t.selected_rows.as_mut()
+}
+
+/// The tensors a READER variable gives (1.x's `VarDesc::tensor_descs`),
+/// or None for another kind of variable.
+fn reader_mut(var: &mut Var) -> Option<&mut ReaderDesc> {
+    (var.ty.r#type == VarKind::Reader as i32)
+        .then(|| var.ty.reader.get_or_insert_with(ReaderDesc::default))
+}
+
+/// Sets a READER variable's tensors to `n` (new ones empty FP32 with LoD
+/// level 0, as 1.x's `SetTensorDescNum`) and returns them.
+fn reader_tensors<'a>(
+    var: &'a mut Var,
+    n: usize,
+    vm: &VirtualMachine,
+) -> PyResult<&'a mut Vec<DenseTensorDesc>> {
+    let name = var.name.clone();
+    let r = reader_mut(var).ok_or_else(|| {
+        vm.new_value_error(format!(
+            "variable `{name}` is not a READER: only a READER holds several tensors"
+        ))
+    })?;
+    r.dense_tensor.resize(
+        n,
+        DenseTensorDesc {
+            tensor: TensorDesc {
+                data_type: VarKind::Fp32 as i32,
+                dims: Vec::new(),
+            },
+            legacy_lod_level: Some(0),
+        },
+    );
+    Ok(&mut r.dense_tensor)
 }
 
 fn opt_bool(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Option<bool>> {
@@ -505,6 +540,32 @@ impl ProgramDesc {
                 Some(c) => ctx.new_int(c.capacity).into(),
                 None => ctx.none(),
             },
+            "shapes" | "dtypes" | "lod_levels" => {
+                let tensors = var
+                    .ty
+                    .reader
+                    .as_ref()
+                    .map_or(&[][..], |r| &r.dense_tensor[..]);
+                let items = tensors
+                    .iter()
+                    .map(|t| -> PyObjectRef {
+                        match field.as_str() {
+                            "shapes" => ctx
+                                .new_list(
+                                    t.tensor
+                                        .dims
+                                        .iter()
+                                        .map(|d| ctx.new_int(*d).into())
+                                        .collect(),
+                                )
+                                .into(),
+                            "dtypes" => ctx.new_int(t.tensor.data_type).into(),
+                            _ => ctx.new_int(t.legacy_lod_level.unwrap_or(0)).into(),
+                        }
+                    })
+                    .collect();
+                ctx.new_list(items).into()
+            }
             other => return Err(vm.new_value_error(format!("no variable field `{other}`"))),
         })
     }
@@ -544,6 +605,34 @@ impl ProgramDesc {
             "stop_gradient" => var.stop_gradient = opt_bool(&value, vm)?,
             "need_check_feed" => var.need_check_feed = opt_bool(&value, vm)?,
             "is_parameter" => var.is_parameter = opt_bool(&value, vm)?,
+            "shapes" => {
+                let shapes: Vec<PyObjectRef> = value.try_to_value(vm)?;
+                let dims = shapes
+                    .iter()
+                    .map(|s| convert::dims(s, vm))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let tensors = reader_tensors(var, dims.len(), vm)?;
+                for (t, d) in tensors.iter_mut().zip(dims) {
+                    t.tensor.dims = d;
+                }
+            }
+            "dtypes" => {
+                let types: Vec<i32> = value.try_to_value(vm)?;
+                for &d in &types {
+                    kind_of(d, vm)?;
+                }
+                let tensors = reader_tensors(var, types.len(), vm)?;
+                for (t, d) in tensors.iter_mut().zip(types) {
+                    t.tensor.data_type = d;
+                }
+            }
+            "lod_levels" => {
+                let levels: Vec<i32> = value.try_to_value(vm)?;
+                let tensors = reader_tensors(var, levels.len(), vm)?;
+                for (t, l) in tensors.iter_mut().zip(levels) {
+                    t.legacy_lod_level = Some(l);
+                }
+            }
             other => return Err(vm.new_value_error(format!("no variable field `{other}`"))),
         }
         Ok(())

@@ -84,3 +84,17 @@ print(op1.attr_type("scale") == core.AttrType.FLOAT, op1.attr_type("scale") == c
 print(op1.attr_type("sub_block") == core.AttrType.BLOCK, op1._block_attr_id("sub_block"), op1.attr("scale"))
 b0._remove_op(0, 1)
 print(b0.op_size(), b0.op(0) is op1, b0.op(1) is op2, b0.op(0).type())
+
+# A READER's several tensors, a SELECTED_ROWS variable's shape.
+reader = b0.var(b"my_reader")
+reader.set_type(core.VarDesc.VarType.READER)
+reader.set_shapes([[2, 3, 3], [4, 5], [6, 7, 8, 9]])
+reader.set_dtypes([core.VarDesc.VarType.INT32, core.VarDesc.VarType.FP64, core.VarDesc.VarType.FP32])
+reader.set_lod_levels([3, 1, 2])
+print(reader.shapes(), reader.lod_levels(), reader.type() == core.VarDesc.VarType.READER)
+print([d == t for d, t in zip(reader.dtypes(), [core.VarDesc.VarType.INT32, core.VarDesc.VarType.FP64,
+                                                 core.VarDesc.VarType.FP32])])
+rows = b0.var(b"rows_var")
+rows.set_type(core.VarDesc.VarType.SELECTED_ROWS)
+rows.set_shape([3, 2, 10, 8])
+print(rows.shape(), rows.type() == core.VarDesc.VarType.SELECTED_ROWS)

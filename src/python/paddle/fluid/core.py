@@ -191,6 +191,25 @@ class VarDesc(object):
     def set_lod_level(self, lod_level):
         self._desc.var_set(self._block, self._name, "lod_level", int(lod_level))
 
+    def shapes(self):
+        """A READER's tensors' dims."""
+        return self._get("shapes")
+
+    def set_shapes(self, shapes):
+        self._desc.var_set(self._block, self._name, "shapes", [list(s) for s in shapes])
+
+    def dtypes(self):
+        return [_var_type_of(d) for d in self._get("dtypes")]
+
+    def set_dtypes(self, dtypes):
+        self._desc.var_set(self._block, self._name, "dtypes", [int(d) for d in dtypes])
+
+    def lod_levels(self):
+        return self._get("lod_levels")
+
+    def set_lod_levels(self, lod_levels):
+        self._desc.var_set(self._block, self._name, "lod_levels", [int(l) for l in lod_levels])
+
     def persistable(self):
         return bool(self._get("persistable"))
 
