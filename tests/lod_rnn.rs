@@ -137,3 +137,23 @@ fn lod_arrays_keep_two_level_lod_as_numpy_computes() {
     assert!(theirs.status.success(), "{}", stderr(&theirs));
     assert_eq!(stdout(&out), stdout(&theirs));
 }
+
+/// 1.x's `rnn_memory_helper` (Out is X with its LoD) and
+/// `rnn_memory_helper_grad` (X@GRAD is Out@GRAD) appended directly, as
+/// 1.x's `test_rnn_memory_helper_op.py` did: what numpy computes after
+/// 1.x's `rnn_memory_helper_op.cc` (`numpy_rnn_memory_helper_op.py`).
+#[test]
+fn rnn_memory_helper_ops_copy_as_numpy_computes() {
+    let dir = Path::new("testdata/fluidc_only");
+    let out = fluidc(
+        &["run", path_str(&dir.join("rnn_memory_helper_op.py"))],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let theirs = std::process::Command::new(paddle_python())
+        .arg(repo().join(dir).join("numpy_rnn_memory_helper_op.py"))
+        .output()
+        .expect("python runs");
+    assert!(theirs.status.success(), "{}", stderr(&theirs));
+    assert_eq!(stdout(&out), stdout(&theirs));
+}

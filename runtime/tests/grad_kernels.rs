@@ -2104,3 +2104,82 @@ fn lstmp_grads_match_finite_differences() {
         c.check(&mut rng);
     }
 }
+
+/// 1.x's `rnn_memory_helper` (its StaticRNN's identity on step outputs and
+/// memories): `Out` is `X` with its LoD, its gradient `Out@GRAD`, and
+/// zeros shaped like `X` when no gradient reached `Out`
+/// (`rnn_memory_helper_op.cc`; u18's `test_rnn_memory_helper_op.py`).
+#[test]
+fn rnn_memory_helper_is_the_identity_with_its_grad() {
+    let mut rng = Rng(71);
+    Case::new("rnn_memory_helper")
+        .input(
+            "X",
+            rng_tensor_with_lod(&mut rng, &[4, 3], vec![vec![0, 1, 4]]),
+        )
+        .check(&mut rng);
+    let x = Tensor::from_vec(&[1, 3], vec![1.0f32, 2.0, 3.0])
+        .expect("x")
+        .with_lod(vec![vec![0, 1]]);
+    let dout = Tensor::from_vec(&[1, 3], vec![0.5f32; 3]).expect("dout");
+    let ops = [
+        Op::new("rnn_memory_helper")
+            .input("X", &["x"])
+            .output("Out", &["out"]),
+        Op::new("rnn_memory_helper_grad")
+            .input("X", &["x"])
+            .input("Out", &["out"])
+            .input("Out@GRAD", &["dout"])
+            .output("X@GRAD", &["dx"]),
+        Op::new("rnn_memory_helper_grad")
+            .input("X", &["x"])
+            .input("Out", &["out"])
+            .input("Out@GRAD", &[])
+            .output("X@GRAD", &["dx0"]),
+    ];
+    let feeds = [
+        ("x".to_string(), x.clone()),
+        ("dout".to_string(), dout.clone()),
+    ];
+    let fetch: Vec<String> = ["out", "dx", "dx0"].iter().map(|s| s.to_string()).collect();
+    let got = run_ops(&ops, &feeds, &fetch);
+    assert_eq!(got[0], x);
+    assert_eq!(got[1], dout);
+    assert_eq!(
+        got[2],
+        Tensor::from_vec(&[1, 3], vec![0.0f32; 3]).expect("zeros")
+    );
+}
+
+/// 1.6's `roi_perspective_transform`: its grad (to `X`; 1.x's
+/// `get_feature_gradient` weights) against finite differences, on two
+/// images with an upright, a tilted and a partly off-map quadrilateral.
+#[test]
+fn roi_perspective_transform_grad_matches_finite_differences() {
+    let mut rng = Rng(73);
+    let rois = Tensor::from_vec(
+        &[3, 8],
+        vec![
+            1.0, 1.0, 6.0, 1.0, 6.0, 4.0, 1.0, 4.0, // upright, image 0
+            1.5, 2.0, 7.5, 0.5, 8.5, 4.5, 2.5, 6.0, // tilted, image 0
+            5.0, 3.0, 12.0, 3.0, 12.0, 10.0, 5.0, 10.0, // partly off the map, image 1
+        ],
+    )
+    .expect("rois")
+    .with_lod(vec![vec![0, 2, 3]]);
+    Case::new("roi_perspective_transform")
+        .input("X", rng.tensor(&[2, 2, 6, 8], -1.0, 1.0))
+        .input("ROIs", rois)
+        .constant("ROIs")
+        .outputs(&[
+            "Out",
+            "Mask",
+            "TransformMatrix",
+            "Out2InIdx",
+            "Out2InWeights",
+        ])
+        .attr("transformed_height", AttrValue::Int(3))
+        .attr("transformed_width", AttrValue::Int(4))
+        .attr("spatial_scale", AttrValue::Float(1.0))
+        .check(&mut rng);
+}

@@ -29,6 +29,8 @@ feed = {"img": np.ones((2, 4), dtype="float32"),
         "label": np.zeros((2, 1), dtype="float32")}
 l, v = exe.run(main, feed=feed, fetch_list=[loss, lr])
 print("lr value:", round(float(np.array(v).reshape(-1)[0]), 6))
+# 1.x declared it [1]: a script indexes the fetched value.
+print("lr fetched:", v.shape, v[0], "%.3f" % v[0])
 
 # A decayed learning rate: the schedule's variable is the global one.
 main2, startup2 = fluid.Program(), fluid.Program()

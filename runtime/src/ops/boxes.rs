@@ -3,7 +3,9 @@
 //! precision with the C++ kernels' `float`/`double` intermediates:
 //! `prior_box`, `density_prior_box`, `box_coder`, `iou_similarity`,
 //! `anchor_generator`, `box_clip`, `multiclass_nms` (and `multiclass_nms2`),
-//! `yolo_box` and `yolov3_loss` with its grad (1.6's).
+//! `yolo_box` and `yolov3_loss` with its grad (1.6's), and 1.x's
+//! `polygon_box_transform` and `roi_perspective_transform` with its grad,
+//! and Faster R-CNN's `generate_proposals` and `rpn_target_assign`.
 use fluidc_transpiler::AttrValue;
 use fluidc_transpiler::VarKind;
 
@@ -27,6 +29,60 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("yolo_box", yolo_box);
     r.add("yolov3_loss", yolov3_loss);
     r.add("yolov3_loss_grad", yolov3_loss_grad);
+    r.add("polygon_box_transform", polygon_box_transform);
+    r.add("roi_perspective_transform", roi_perspective_transform);
+    r.add(
+        "roi_perspective_transform_grad",
+        roi_perspective_transform_grad,
+    );
+    r.add("generate_proposals", generate_proposals);
+    r.add("rpn_target_assign", rpn_target_assign);
+}
+
+/// `polygon_box_transform` (1.x's CPU kernel, float32 or float64): each
+/// even geometry channel becomes `4 * w - x` and each odd one `4 * h - x`,
+/// at column `w` and row `h` of the `[N, C, H, W]` input.
+fn polygon_box_transform(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("Input")?, l.output("Output")?);
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let &[_, _, h, w] = xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "Input `{}` of polygon_box_transform has shape {:?}; its rank must be 4",
+                x.name,
+                xt.shape()
+            )));
+        };
+        let (h, w) = (h.max(0) as usize, w.max(0) as usize);
+        // Element `i`'s column (even channel) or row (odd channel), times 4.
+        let shift = |i: usize| {
+            let (plane, at) = (i / (h * w).max(1), i % (h * w).max(1));
+            4 * if plane % 2 == 0 { at % w } else { at / w }
+        };
+        let t = if let Some(v) = xt.values::<f32>() {
+            let o: Vec<f32> = v
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| shift(i) as f32 - a)
+                .collect();
+            Tensor::from_vec(xt.shape(), o)?
+        } else if let Some(v) = xt.values::<f64>() {
+            let o: Vec<f64> = v
+                .iter()
+                .enumerate()
+                .map(|(i, &a)| shift(i) as f64 - a)
+                .collect();
+            Tensor::from_vec(xt.shape(), o)?
+        } else {
+            return Err(KernelError::Dtype(format!(
+                "polygon_box_transform takes float32 or float64, not {}",
+                crate::tensor::dtype_name(xt.dtype())
+            )));
+        };
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).
@@ -1820,4 +1876,948 @@ fn check_grad_inputs<T>(
         ));
     }
     Ok(())
+}
+
+/// 1.x's `GT_E`: `a > b` or within 1e-4 (compared in double).
+fn gt_e<T: Real>(a: T, b: T) -> bool {
+    a > b || (a - b).abs().to_f64() < 1e-4
+}
+
+/// 1.x's `LT_E`.
+fn lt_e<T: Real>(a: T, b: T) -> bool {
+    a < b || (a - b).abs().to_f64() < 1e-4
+}
+
+/// 1.x's `GT`: `a - b > 1e-4`.
+fn gt<T: Real>(a: T, b: T) -> bool {
+    (a - b).to_f64() > 1e-4
+}
+
+/// 1.x's `in_quad`: `(x, y)` on an edge of the quadrilateral, or inside
+/// it by the crossings of a ray to the right.
+fn in_quad<T: Real>(x: T, y: T, qx: &[T; 4], qy: &[T; 4]) -> bool {
+    let near = |a: T, b: T| (a - b).abs().to_f64() < 1e-4;
+    for i in 0..4 {
+        let (xs, ys, xe, ye) = (qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]);
+        if near(ys, ye) {
+            if near(y, ys) && near(y, ye) && gt_e(x, xs.min(xe)) && lt_e(x, xs.max(xe)) {
+                return true;
+            }
+        } else {
+            let ix = (y - ys) * (xe - xs) / (ye - ys) + xs;
+            if near(ix, x) && gt_e(y, ys.min(ye)) && lt_e(y, ys.max(ye)) {
+                return true;
+            }
+        }
+    }
+    let mut crossings = 0;
+    for i in 0..4 {
+        let (xs, ys, xe, ye) = (qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]);
+        if near(ys, ye) || lt_e(y, ys.min(ye)) || gt(y, ys.max(ye)) {
+            continue;
+        }
+        let ix = (y - ys) * (xe - xs) / (ye - ys) + xs;
+        if near(ix, x) {
+            return true;
+        }
+        if gt(ix, x) {
+            crossings += 1;
+        }
+    }
+    crossings % 2 == 1
+}
+
+/// 1.x's `get_transform_matrix`: the homography from the output grid
+/// (its width from the quadrilateral's aspect, at most `tw`) to the
+/// quadrilateral, with 1.x's float and double steps.
+fn perspective_matrix<T: Real>(tw: i64, th: i64, qx: &[T; 4], qy: &[T; 4]) -> [T; 9] {
+    let [x0, x1, x2, x3] = *qx;
+    let [y0, y1, y2, y3] = *qy;
+    let len = |a: usize, b: usize| {
+        ((qx[a] - qx[b]) * (qx[a] - qx[b]) + (qy[a] - qy[b]) * (qy[a] - qy[b])).sqrt()
+    };
+    let est_h = T::of((len(1, 2) + len(3, 0)).to_f64() / 2.0);
+    let est_w = T::of((len(0, 1) + len(2, 3)).to_f64() / 2.0);
+    let nh = th.max(2);
+    let nw = ((est_w * T::of((nh - 1) as f64) / est_h).round() + T::one()).to_f64() as i64;
+    let nw = nw.min(tw).max(2);
+    let (fw, fh) = (T::of((nw - 1) as f64), T::of((nh - 1) as f64));
+    let (dx1, dx2, dx3) = (x1 - x2, x3 - x2, x0 - x1 + x2 - x3);
+    let (dy1, dy2, dy3) = (y1 - y2, y3 - y2, y0 - y1 + y2 - y3);
+    let den = (dx1 * dy2 - dx2 * dy1).to_f64() + 1e-5;
+    let m6 = T::of((dx3 * dy2 - dx2 * dy3).to_f64() / den / (nw - 1) as f64);
+    let m7 = T::of((dx1 * dy3 - dx3 * dy1).to_f64() / den / (nh - 1) as f64);
+    [
+        (x1 - x0 + m6 * fw * x1) / fw,
+        (x3 - x0 + m7 * fh * x3) / fh,
+        x0,
+        (y1 - y0 + m6 * fw * y1) / fw,
+        (y3 - y0 + m7 * fh * y3) / fh,
+        y0,
+        m6,
+        m7,
+        T::one(),
+    ]
+}
+
+/// 1.x's `get_source_coords`: where output pixel `(ow, oh)` reads.
+fn source_coords<T: Real>(m: &[T; 9], ow: usize, oh: usize) -> (T, T) {
+    let (ow, oh) = (T::of(ow as f64), T::of(oh as f64));
+    let u = m[0] * ow + m[1] * oh + m[2];
+    let v = m[3] * ow + m[4] * oh + m[5];
+    let w = m[6] * ow + m[7] * oh + m[8];
+    (u / w, v / w)
+}
+
+/// Whether a source point is off the `width` x `height` map (1.x's test
+/// with a half-pixel margin).
+fn off_map<T: Real>(sw: T, sh: T, width: usize, height: usize) -> bool {
+    let half = T::of(-0.5);
+    gt_e(half, sw)
+        || gt_e(sw, T::of(width as f64 - 0.5))
+        || gt_e(half, sh)
+        || gt_e(sh, T::of(height as f64 - 0.5))
+}
+
+/// The neighbours of a source coordinate on one axis, as 1.x clamped it:
+/// `(floor, ceil)` (equal at the last pixel) and the coordinate.
+fn neighbours<T: Real>(v: T, size: usize) -> (usize, usize, T) {
+    let v = if gt_e(T::zero(), v) { T::zero() } else { v };
+    let fl = v.floor().to_f64() as i64;
+    let last = size as i64 - 1;
+    if gt_e(T::of(fl as f64), T::of(last as f64)) {
+        (last as usize, last as usize, T::of(last as f64))
+    } else {
+        (fl as usize, fl as usize + 1, v)
+    }
+}
+
+/// The ROI's corners (scaled), the image each ROI belongs to (by the last
+/// LoD level of `ROIs`), checked against the batch.
+struct Quads<T> {
+    corners: Vec<([T; 4], [T; 4])>,
+    image: Vec<usize>,
+}
+
+fn quads<T: Real>(rois: &Tensor, name: &str, scale: f64) -> Result<Quads<T>, KernelError> {
+    let r = rois.shape().first().copied().unwrap_or(0).max(0) as usize;
+    if rois.shape().len() != 2 || rois.shape()[1] != 8 {
+        return Err(KernelError::Shape(format!(
+            "ROIs `{name}` should be a 2-D LoDTensor of shape (num_rois, 8), not {:?}",
+            rois.shape()
+        )));
+    }
+    let Some(level) = rois.lod().last() else {
+        return Err(KernelError::Invalid(format!(
+            "ROIs `{name}` has no LoD; feed it as a LoD tensor (one sequence of ROIs per image)"
+        )));
+    };
+    if level.last().copied() != Some(r) || level.first() != Some(&0) {
+        return Err(KernelError::Invalid(format!(
+            "the LoD {level:?} of ROIs `{name}` does not cover its {r} ROIs"
+        )));
+    }
+    let mut image = vec![0; r];
+    for (i, w) in level.windows(2).enumerate() {
+        for slot in &mut image[w[0]..w[1]] {
+            *slot = i;
+        }
+    }
+    let v = f64s(rois, "roi_perspective_transform")?;
+    let scale = T::of(scale);
+    let corners = (0..r)
+        .map(|n| {
+            let at = |k: usize| T::of(v[n * 8 + k]) * scale;
+            ([at(0), at(2), at(4), at(6)], [at(1), at(3), at(5), at(7)])
+        })
+        .collect();
+    Ok(Quads { corners, image })
+}
+
+/// `roi_perspective_transform` (1.6's CPU kernel): each ROI's
+/// quadrilateral warped onto a `transformed_height` x `transformed_width`
+/// grid by bilinear sampling of `X` (zero, and `Mask` 0, where the grid
+/// point falls outside the quadrilateral or the map); `TransformMatrix`
+/// the homographies. float32 as 1.x registered, and float64.
+fn roi_perspective_transform(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, rois) = (l.input("X")?, l.input("ROIs")?);
+    let (out, mask, matrix) = (
+        l.output("Out")?,
+        l.output("Mask")?,
+        l.opt_output("TransformMatrix")?,
+    );
+    // The intermediates of 1.x's GPU kernel: its CPU kernel left them
+    // unwritten; fluidc gives them zeros of their declared dims.
+    let (idx, weights) = (l.opt_output("Out2InIdx")?, l.opt_output("Out2InWeights")?);
+    let (th, tw) = (l.int("transformed_height")?, l.int("transformed_width")?);
+    let scale = l.float("spatial_scale")?;
+    if th <= 0 || tw <= 0 || scale <= 0.0 {
+        return Err(KernelError::Attribute(format!(
+            "roi_perspective_transform: transformed_height {th}, transformed_width {tw} and \
+             spatial_scale {scale} must be greater than 0"
+        )));
+    }
+    compute(move |s| {
+        let (xt, rt) = (s.tensor(&x)?, s.tensor(&rois)?);
+        let dtype = float_dtype("roi_perspective_transform", &xt)?;
+        let [n, c, h, w] = *xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "X `{}` of roi_perspective_transform must be NCHW, not {:?}",
+                x.name,
+                xt.shape()
+            )));
+        };
+        let dims = [n as usize, c as usize, h as usize, w as usize];
+        let xv = f64s(&xt, "roi_perspective_transform")?.into_owned();
+        let done = match dtype {
+            VarKind::Fp32 => warp::<f32>(&xv, dims, &rt, &rois.name, scale, th, tw)?,
+            _ => warp::<f64>(&xv, dims, &rt, &rois.name, scale, th, tw)?,
+        };
+        drop((xt, rt));
+        let (o, m, mat) = done;
+        let r = m.len() as i64 / (th * tw);
+        s.set_tensor(&out, float::tensor(dtype, &[r, c, th, tw], o)?);
+        s.set_tensor(&mask, Tensor::from_vec(&[r, 1, th, tw], m)?);
+        if let Some(matrix) = &matrix {
+            s.set_tensor(matrix, float::tensor(dtype, &[r, 9], mat)?);
+        }
+        let dims = [r, c, th, tw];
+        if let Some(idx) = &idx {
+            s.set_tensor(idx, Tensor::zeros(VarKind::Int32, &dims)?);
+        }
+        if let Some(weights) = &weights {
+            s.set_tensor(weights, Tensor::zeros(dtype, &dims)?);
+        }
+        Ok(())
+    })
+}
+
+type Warped = (Vec<f64>, Vec<i32>, Vec<f64>);
+
+fn warp<T: Real>(
+    xv: &[f64],
+    [n, c, h, w]: [usize; 4],
+    rois: &Tensor,
+    name: &str,
+    scale: f64,
+    th: i64,
+    tw: i64,
+) -> Result<Warped, KernelError> {
+    let q = quads::<T>(rois, name, scale)?;
+    let (thu, twu) = (th as usize, tw as usize);
+    let r = q.image.len();
+    let mut out = vec![0.0; r * c * thu * twu];
+    let mut mask = vec![0i32; r * thu * twu];
+    let mut mats = Vec::with_capacity(r * 9);
+    for (k, ((qx, qy), &img)) in q.corners.iter().zip(&q.image).enumerate() {
+        if img >= n {
+            return Err(KernelError::Invalid(format!(
+                "ROIs `{name}` has ROIs of image {img} but X holds {n} images"
+            )));
+        }
+        let m = perspective_matrix(tw, th, qx, qy);
+        mats.extend(m.iter().map(|&v| v.to_f64()));
+        for oh in 0..thu {
+            for ow in 0..twu {
+                let (sw, sh) = source_coords(&m, ow, oh);
+                if !in_quad(sw, sh, qx, qy) || off_map(sw, sh, w, h) {
+                    continue;
+                }
+                mask[(k * thu + oh) * twu + ow] = 1;
+                let (wf, wc, sw) = neighbours(sw, w);
+                let (hf, hc, sh) = neighbours(sh, h);
+                let (w_fl, h_fl) = (sw - T::of(wf as f64), sh - T::of(hf as f64));
+                let (w_ce, h_ce) = (T::one() - w_fl, T::one() - h_fl);
+                for ch in 0..c {
+                    let plane = &xv[(img * c + ch) * h * w..][..h * w];
+                    let px = |y: usize, x: usize| T::of(plane[y * w + x]);
+                    let v = w_ce * h_ce * px(hf, wf)
+                        + w_ce * h_fl * px(hc, wf)
+                        + w_fl * h_fl * px(hc, wc)
+                        + w_fl * h_ce * px(hf, wc);
+                    out[((k * c + ch) * thu + oh) * twu + ow] = v.to_f64();
+                }
+            }
+        }
+    }
+    Ok((out, mask, mats))
+}
+
+/// `roi_perspective_transform_grad` (1.6's CPU kernel): each sampled grid
+/// point's `Out@GRAD` back to the pixels it read, with 1.x's weights
+/// (`get_feature_gradient`), summed per pixel over the image's ROIs and
+/// their grid points in 1.x's order.
+fn roi_perspective_transform_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, rois, dout) = (l.input("X")?, l.input("ROIs")?, l.input("Out@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let (th, tw) = (l.int("transformed_height")?, l.int("transformed_width")?);
+    let scale = l.float("spatial_scale")?;
+    if th <= 0 || tw <= 0 || scale <= 0.0 {
+        return Err(KernelError::Attribute(format!(
+            "roi_perspective_transform_grad: transformed_height {th}, transformed_width {tw} \
+             and spatial_scale {scale} must be greater than 0"
+        )));
+    }
+    compute(move |s| {
+        let (xt, rt, dt) = (s.tensor(&x)?, s.tensor(&rois)?, s.tensor(&dout)?);
+        let dtype = float_dtype("roi_perspective_transform_grad", &xt)?;
+        let shape = xt.shape().to_vec();
+        let [n, c, h, w] = *xt.shape() else {
+            return Err(KernelError::Shape(format!(
+                "X `{}` of roi_perspective_transform must be NCHW, not {:?}",
+                x.name,
+                xt.shape()
+            )));
+        };
+        let dims = [n as usize, c as usize, h as usize, w as usize];
+        let dv = f64s(&dt, "roi_perspective_transform_grad")?.into_owned();
+        let g = match dtype {
+            VarKind::Fp32 => unwarp::<f32>(&dv, dims, &rt, &rois.name, scale, th, tw)?,
+            _ => unwarp::<f64>(&dv, dims, &rt, &rois.name, scale, th, tw)?,
+        };
+        drop((xt, rt, dt));
+        s.set_tensor(&dx, float::tensor(dtype, &shape, g)?);
+        Ok(())
+    })
+}
+
+fn unwarp<T: Real>(
+    dv: &[f64],
+    [n, c, h, w]: [usize; 4],
+    rois: &Tensor,
+    name: &str,
+    scale: f64,
+    th: i64,
+    tw: i64,
+) -> Result<Vec<f64>, KernelError> {
+    let q = quads::<T>(rois, name, scale)?;
+    let (thu, twu) = (th as usize, tw as usize);
+    if dv.len() != q.image.len() * c * thu * twu {
+        return Err(KernelError::Shape(format!(
+            "Out@GRAD has {} elements, not {} ROIs x {c} x {th} x {tw}",
+            dv.len(),
+            q.image.len()
+        )));
+    }
+    let mut g = vec![T::zero(); n * c * h * w];
+    for (k, ((qx, qy), &img)) in q.corners.iter().zip(&q.image).enumerate() {
+        // 1.x's grad visits the ROIs of the images X holds only.
+        if img >= n {
+            continue;
+        }
+        let m = perspective_matrix(tw, th, qx, qy);
+        for oh in 0..thu {
+            for ow in 0..twu {
+                let (sw, sh) = source_coords(&m, ow, oh);
+                if !in_quad(sw, sh, qx, qy) || off_map(sw, sh, w, h) {
+                    continue;
+                }
+                let (wf, wc, sw) = neighbours(sw, w);
+                let (hf, hc, sh) = neighbours(sh, h);
+                // get_feature_gradient's weights; a clamped axis (floor =
+                // ceil) counts its floor only.
+                let axis = |f: usize, ce: usize, v: T| {
+                    let fl = (f, T::of(f as f64 + 1.0) - v);
+                    let up = (ce, v + T::one() - T::of(ce as f64));
+                    if f == ce {
+                        [Some(fl), None]
+                    } else {
+                        [Some(fl), Some(up)]
+                    }
+                };
+                for ch in 0..c {
+                    let d = T::of(dv[((k * c + ch) * thu + oh) * twu + ow]);
+                    let plane = (img * c + ch) * h * w;
+                    for (y, wy) in axis(hf, hc, sh).into_iter().flatten() {
+                        for (xx, wx) in axis(wf, wc, sw).into_iter().flatten() {
+                            let at = &mut g[plane + y * w + xx];
+                            *at = *at + d * (wx * wy);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(g.into_iter().map(|v| v.to_f64()).collect())
+}
+
+/// `generate_proposals`' settings (its attributes).
+#[derive(Clone, Copy)]
+struct Proposals {
+    pre_top: i64,
+    post_top: i64,
+    nms_thresh: f64,
+    min_size: f64,
+    eta: f64,
+}
+
+/// `generate_proposals` (1.x's CPU kernel): per image, the anchors with
+/// the `pre_nms_topN` best `Scores` (all when it is not positive or not
+/// fewer), decoded by `BboxDeltas` and `Variances`, clipped to the image,
+/// those smaller than `min_size` (at the original scale) or centred off
+/// the image dropped, then NMS (`nms_thresh`, adaptive by `eta`; none when
+/// `nms_thresh` is not positive) keeping `post_nms_topN`. `RpnRois` and
+/// `RpnRoiProbs` hold every image's in turn, one LoD sequence each;
+/// `RpnRoisNum` (1.7's) the counts.
+fn generate_proposals(l: &OpReader) -> Result<Exec, KernelError> {
+    let names = ["Scores", "BboxDeltas", "ImInfo", "Anchors", "Variances"];
+    let ins = names
+        .iter()
+        .map(|n| l.input(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (rois, probs) = (l.output("RpnRois")?, l.output("RpnRoiProbs")?);
+    let counts = l.opt_output("RpnRoisNum")?;
+    let p = Proposals {
+        pre_top: l.int("pre_nms_topN")?,
+        post_top: l.int("post_nms_topN")?,
+        nms_thresh: l.float("nms_thresh")?,
+        min_size: l.float("min_size")?,
+        eta: l.float("eta")?,
+    };
+    compute(move |s| {
+        let ts = ins
+            .iter()
+            .map(|v| s.tensor(v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let dtype = float_dtype("generate_proposals", &ts[3])?;
+        let (sd, bd) = (ts[0].shape().to_vec(), ts[1].shape().to_vec());
+        let (&[n, a, h, w], &[bn, b4, bh, bw]) = (sd.as_slice(), bd.as_slice()) else {
+            return Err(KernelError::Shape(format!(
+                "Scores {sd:?} and BboxDeltas {bd:?} of generate_proposals must be NCHW"
+            )));
+        };
+        let cells = (h * w * a) as usize;
+        if bn != n || bh != h || bw != w || b4 != 4 * a {
+            return Err(KernelError::Shape(format!(
+                "BboxDeltas {bd:?} must be [N, 4 A, H, W] for Scores {sd:?}"
+            )));
+        }
+        if ts[2].numel() != 3 * n.max(0) as usize {
+            return Err(KernelError::Shape(format!(
+                "ImInfo {:?} must be [N, 3] (height, width, scale) for {n} images",
+                ts[2].shape()
+            )));
+        }
+        for (k, t) in ts.iter().enumerate().skip(3) {
+            if t.numel() != 4 * cells {
+                return Err(KernelError::Shape(format!(
+                    "{} {:?} must hold one box (4 values) for each of the H W A = {cells} \
+                     anchors",
+                    names[k],
+                    t.shape()
+                )));
+            }
+        }
+        let v: Vec<Vec<f64>> = ts
+            .iter()
+            .map(|t| f64s(t, "generate_proposals").map(|c| c.into_owned()))
+            .collect::<Result<_, _>>()?;
+        drop(ts);
+        let dims = [n.max(0) as usize, a as usize, h as usize, w as usize];
+        let (boxes, scores, lod) = match dtype {
+            VarKind::Fp32 => propose::<f32>(&v, dims, p),
+            _ => propose::<f64>(&v, dims, p),
+        };
+        let total = scores.len() as i64;
+        let lod = vec![lod];
+        s.set_tensor(
+            &rois,
+            float::tensor(dtype, &[total, 4], boxes)?.with_lod(lod.clone()),
+        );
+        s.set_tensor(
+            &probs,
+            float::tensor(dtype, &[total, 1], scores)?.with_lod(lod.clone()),
+        );
+        if let Some(counts) = &counts {
+            let c: Vec<i32> = lod[0].windows(2).map(|w| (w[1] - w[0]) as i32).collect();
+            s.set_tensor(counts, Tensor::from_vec(&[c.len() as i64], c)?);
+        }
+        Ok(())
+    })
+}
+
+/// 1.x's `kBBoxClipDefault`: `log(1000 / 16)`.
+fn bbox_clip_default() -> f64 {
+    (1000.0f64 / 16.0).ln()
+}
+
+/// The proposals of every image: boxes, scores and the LoD offsets.
+fn propose<T: Real>(
+    v: &[Vec<f64>],
+    [n, a, h, w]: [usize; 4],
+    p: Proposals,
+) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
+    let (scores, deltas, info, anchors, variances) = (&v[0], &v[1], &v[2], &v[3], &v[4]);
+    let cells = h * w * a;
+    let (mut boxes, mut probs, mut lod) = (Vec::new(), Vec::new(), vec![0]);
+    for img in 0..n {
+        // Scores [A, H, W] and deltas [4 A, H, W] of the image in 1.x's
+        // (h, w, a) order, the anchors' order.
+        let score = |k: usize| {
+            let (hw, ai) = (k / a, k % a);
+            T::of(scores[(img * a + ai) * h * w + hw])
+        };
+        let delta = |k: usize, j: usize| {
+            let (hw, ai) = (k / a, k % a);
+            T::of(deltas[(img * 4 * a + ai * 4 + j) * h * w + hw])
+        };
+        // Best first; a stable sort where 1.x's std::sort / nth_element
+        // left ties and the order of the kept ones to the library.
+        let mut order: Vec<usize> = (0..cells).collect();
+        order.sort_by(|&i, &j| {
+            score(j)
+                .partial_cmp(&score(i))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        if p.pre_top > 0 && (p.pre_top as usize) < cells {
+            order.truncate(p.pre_top as usize);
+        }
+        let im = [
+            T::of(info[img * 3]),
+            T::of(info[img * 3 + 1]),
+            T::of(info[img * 3 + 2]),
+        ];
+        let clip = T::of(bbox_clip_default());
+        let half = T::of(2.0);
+        let mut kept: Vec<([T; 4], T)> = Vec::new();
+        for &k in &order {
+            let an = |j: usize| T::of(anchors[k * 4 + j]);
+            let var = |j: usize| T::of(variances[k * 4 + j]);
+            let aw = T::of((an(2) - an(0)).to_f64() + 1.0);
+            let ah = T::of((an(3) - an(1)).to_f64() + 1.0);
+            let acx = T::of(an(0).to_f64() + 0.5 * aw.to_f64());
+            let acy = T::of(an(1).to_f64() + 0.5 * ah.to_f64());
+            let cx = var(0) * delta(k, 0) * aw + acx;
+            let cy = var(1) * delta(k, 1) * ah + acy;
+            let bw = (var(2) * delta(k, 2)).min(clip).exp() * aw;
+            let bh = (var(3) * delta(k, 3)).min(clip).exp() * ah;
+            let raw = [
+                cx - bw / half,
+                cy - bh / half,
+                cx + bw / half - T::one(),
+                cy + bh / half - T::one(),
+            ];
+            // ClipTiledBoxes: x to [0, width - 1], y to [0, height - 1].
+            let mut b = raw;
+            for (j, v) in b.iter_mut().enumerate() {
+                let limit = if j % 2 == 0 { im[1] } else { im[0] } - T::one();
+                *v = v.min(limit).max(T::zero());
+            }
+            // FilterBoxes.
+            let min_size = T::of(p.min_size.max(1.0));
+            let ws = b[2] - b[0] + T::one();
+            let hs = b[3] - b[1] + T::one();
+            let ws_origin = (b[2] - b[0]) / im[2] + T::one();
+            let hs_origin = (b[3] - b[1]) / im[2] + T::one();
+            let x_ctr = b[0] + ws / half;
+            let y_ctr = b[1] + hs / half;
+            if ws_origin >= min_size && hs_origin >= min_size && x_ctr <= im[1] && y_ctr <= im[0] {
+                kept.push((b, score(k)));
+            }
+        }
+        let picked: Vec<([T; 4], T)> = if p.nms_thresh <= 0.0 {
+            kept
+        } else {
+            let mut picked = nms_unnormalized(&kept, T::of(p.nms_thresh), p.eta);
+            if p.post_top > 0 && (p.post_top as usize) < picked.len() {
+                picked.truncate(p.post_top as usize);
+            }
+            picked
+        };
+        for &(b, sc) in &picked {
+            boxes.extend(b.iter().map(|&x| x.to_f64()));
+            probs.push(sc.to_f64());
+        }
+        lod.push(probs.len());
+    }
+    (boxes, probs, lod)
+}
+
+/// 1.x's `BBoxArea` with `normalized` false (pixel boxes: `+ 1`).
+fn pixel_area<T: Real>(b: &[T; 4]) -> T {
+    if b[2] < b[0] || b[3] < b[1] {
+        T::zero()
+    } else {
+        (b[2] - b[0] + T::one()) * (b[3] - b[1] + T::one())
+    }
+}
+
+/// 1.x's `JaccardOverlap` with `normalized` false.
+fn pixel_iou<T: Real>(a: &[T; 4], b: &[T; 4]) -> T {
+    if b[0] > a[2] || b[2] < a[0] || b[1] > a[3] || b[3] < a[1] {
+        return T::zero();
+    }
+    let iw = (a[2].min(b[2]) - a[0].max(b[0]) + T::one()).max(T::zero());
+    let ih = (a[3].min(b[3]) - a[1].max(b[1]) + T::one()).max(T::zero());
+    let inter = iw * ih;
+    inter / (pixel_area(a) + pixel_area(b) - inter)
+}
+
+/// 1.x's `NMS` of `generate_proposals`: best score first (the later of
+/// equal scores first, as it took them from the back of a stable
+/// ascending sort), each kept unless it overlaps a kept one by more than
+/// the threshold, which `eta` < 1 lowers after each kept box while above
+/// 0.5.
+fn nms_unnormalized<T: Real>(boxes: &[([T; 4], T)], thresh: T, eta: f64) -> Vec<([T; 4], T)> {
+    let mut order: Vec<usize> = (0..boxes.len()).collect();
+    order.sort_by(|&i, &j| {
+        boxes[i]
+            .1
+            .partial_cmp(&boxes[j].1)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut threshold = thresh;
+    let mut picked: Vec<usize> = Vec::new();
+    for &i in order.iter().rev() {
+        let keep = picked
+            .iter()
+            .all(|&k| pixel_iou(&boxes[i].0, &boxes[k].0) <= threshold);
+        if keep {
+            picked.push(i);
+            if eta < 1.0 && threshold.to_f64() > 0.5 {
+                threshold = threshold * T::of(eta);
+            }
+        }
+    }
+    picked.into_iter().map(|i| boxes[i]).collect()
+}
+
+/// `rpn_target_assign`'s settings (its attributes).
+#[derive(Clone, Copy)]
+struct RpnTargets {
+    batch: i64,
+    straddle: f64,
+    positive: f64,
+    negative: f64,
+    fg_fraction: f64,
+}
+
+/// `rpn_target_assign` (1.x's CPU kernel), per image (the LoD of
+/// `GtBoxes` and `IsCrowd`): the anchors inside the image (by
+/// `rpn_straddle_thresh`, unless negative), their IoU with the non-crowd
+/// ground truth scaled by the image's scale; foreground the anchors that
+/// are some box's best match or overlap one by `rpn_positive_overlap`,
+/// background those below `rpn_negative_overlap`, each sampled down to
+/// `rpn_batch_size_per_im` (a `rpn_fg_fraction` of it foreground) by
+/// reservoir sampling, or, with `use_random` false, the first ones. Its
+/// outputs: the foreground anchors' indices (`LocationIndex`, over all
+/// images' anchors), their box targets and inside weights (zeros for a
+/// foreground sampled as background too, which 1.x replaced by the first
+/// foreground), and the indices and labels of the foreground then the
+/// background anchors (`ScoreIndex`, `TargetLabel`); one LoD sequence per
+/// image.
+fn rpn_target_assign(l: &OpReader) -> Result<Exec, KernelError> {
+    let ins = ["Anchor", "GtBoxes", "IsCrowd", "ImInfo"]
+        .iter()
+        .map(|n| l.input(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let outs = [
+        "LocationIndex",
+        "ScoreIndex",
+        "TargetBBox",
+        "TargetLabel",
+        "BBoxInsideWeight",
+    ]
+    .iter()
+    .map(|n| l.output(n))
+    .collect::<Result<Vec<_>, _>>()?;
+    let p = RpnTargets {
+        batch: l.int("rpn_batch_size_per_im")?,
+        straddle: l.float("rpn_straddle_thresh")?,
+        positive: l.float("rpn_positive_overlap")?,
+        negative: l.float("rpn_negative_overlap")?,
+        fg_fraction: l.float("rpn_fg_fraction")?,
+    };
+    let use_random = l.bool("use_random")?;
+    compute(move |s| {
+        let ts = ins
+            .iter()
+            .map(|v| s.tensor(v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let dtype = float_dtype("rpn_target_assign", &ts[0])?;
+        let level = |k: usize| -> Result<Vec<usize>, KernelError> {
+            match ts[k].lod() {
+                [one] => Ok(one.clone()),
+                _ => Err(KernelError::Invalid(format!(
+                    "rpn_target_assign: {} `{}` needs 1 level of LoD (one sequence per image)",
+                    ["Anchor", "GtBoxes", "IsCrowd", "ImInfo"][k],
+                    ins[k].name
+                ))),
+            }
+        };
+        let (gt_lod, crowd_lod) = (level(1)?, level(2)?);
+        let images = gt_lod.len().saturating_sub(1);
+        if crowd_lod.len() != gt_lod.len() || ts[3].numel() < 3 * images {
+            return Err(KernelError::Shape(format!(
+                "rpn_target_assign: IsCrowd's LoD {crowd_lod:?} and ImInfo {:?} must match \
+                 GtBoxes' {images} images",
+                ts[3].shape()
+            )));
+        }
+        if ts[0].numel() % 4 != 0 || ts[1].numel() != 4 * gt_lod[images] {
+            return Err(KernelError::Shape(format!(
+                "rpn_target_assign: Anchor {:?} and GtBoxes {:?} must be boxes of 4 values",
+                ts[0].shape(),
+                ts[1].shape()
+            )));
+        }
+        if !matches!(ts[2].dtype(), VarKind::Int32 | VarKind::Int64) {
+            return Err(KernelError::Dtype(format!(
+                "rpn_target_assign: IsCrowd must be int32, not {}",
+                crate::tensor::dtype_name(ts[2].dtype())
+            )));
+        }
+        let crowd = crate::ops::float::i64s(&ts[2])?.into_owned();
+        if crowd.len() != crowd_lod[images] {
+            return Err(KernelError::Shape(format!(
+                "rpn_target_assign: IsCrowd has {} values for the LoD {crowd_lod:?}",
+                crowd.len()
+            )));
+        }
+        let anchors = f64s(&ts[0], "rpn_target_assign")?.into_owned();
+        let gts = f64s(&ts[1], "rpn_target_assign")?.into_owned();
+        let info = f64s(&ts[3], "rpn_target_assign")?.into_owned();
+        drop(ts);
+        let engine = use_random.then(|| {
+            crate::random::StdMt19937_64::new(crate::random::with_engine(0, |e| e.next_u64()))
+        });
+        let data = RpnData {
+            anchors: &anchors,
+            gts: &gts,
+            gt_lod: &gt_lod,
+            crowd: &crowd,
+            crowd_lod: &crowd_lod,
+            info: &info,
+        };
+        let t = match dtype {
+            VarKind::Fp32 => assign_rpn_targets::<f32>(&data, p, engine),
+            _ => assign_rpn_targets::<f64>(&data, p, engine),
+        };
+        let (nl, ns) = (t.loc.len() as i64, t.score.len() as i64);
+        let (ll, sl) = (vec![t.loc_lod], vec![t.score_lod]);
+        s.set_tensor(
+            &outs[0],
+            Tensor::from_vec(&[nl], t.loc)?.with_lod(ll.clone()),
+        );
+        s.set_tensor(
+            &outs[1],
+            Tensor::from_vec(&[ns], t.score)?.with_lod(sl.clone()),
+        );
+        s.set_tensor(
+            &outs[2],
+            float::tensor(dtype, &[nl, 4], t.bbox)?.with_lod(ll.clone()),
+        );
+        s.set_tensor(&outs[3], Tensor::from_vec(&[ns, 1], t.label)?.with_lod(sl));
+        s.set_tensor(
+            &outs[4],
+            float::tensor(dtype, &[nl, 4], t.weight)?.with_lod(ll),
+        );
+        Ok(())
+    })
+}
+
+/// `rpn_target_assign`'s inputs, as values.
+struct RpnData<'a> {
+    anchors: &'a [f64],
+    gts: &'a [f64],
+    gt_lod: &'a [usize],
+    crowd: &'a [i64],
+    crowd_lod: &'a [usize],
+    info: &'a [f64],
+}
+
+/// `rpn_target_assign`'s outputs, all images in turn.
+#[derive(Default)]
+struct RpnOut {
+    loc: Vec<i32>,
+    score: Vec<i32>,
+    bbox: Vec<f64>,
+    label: Vec<i32>,
+    weight: Vec<f64>,
+    loc_lod: Vec<usize>,
+    score_lod: Vec<usize>,
+}
+
+/// 1.x's `ReservoirSampling`: keep `num` of `inds`, each later one
+/// swapped in with probability `num / i`; the first `num` without an
+/// engine. 1.x passed its engine by value, so every call draws the same
+/// numbers: each gets a copy of `engine`.
+fn reservoir(num: i64, inds: &mut Vec<usize>, engine: &Option<crate::random::StdMt19937_64>) {
+    let num = num.max(0) as usize;
+    if inds.len() <= num {
+        return;
+    }
+    if let Some(e) = engine {
+        let mut e = e.clone();
+        let uniform = crate::random::UniformReal::new(0f32, 1f32);
+        for i in num..inds.len() {
+            let at = (uniform.sample(&mut e) * i as f32).floor() as usize;
+            if at < num {
+                inds.swap(at, i);
+            }
+        }
+    }
+    inds.truncate(num);
+}
+
+/// 1.x's `BboxOverlaps` of pixel boxes (`+ 1` sides).
+fn pixel_overlap<T: Real>(r: &[T], c: &[T]) -> T {
+    let one = T::one();
+    let ra = (r[2] - r[0] + one) * (r[3] - r[1] + one);
+    let ca = (c[2] - c[0] + one) * (c[3] - c[1] + one);
+    let iw = (r[2].min(c[2]) - r[0].max(c[0]) + one).max(T::zero());
+    let ih = (r[3].min(c[3]) - r[1].max(c[1]) + one).max(T::zero());
+    let inter = iw * ih;
+    if inter == T::zero() {
+        T::zero()
+    } else {
+        inter / (ra + ca - inter)
+    }
+}
+
+fn assign_rpn_targets<T: Real>(
+    d: &RpnData,
+    p: RpnTargets,
+    engine: Option<crate::random::StdMt19937_64>,
+) -> RpnOut {
+    let anchor_num = d.anchors.len() / 4;
+    let anchor = |i: usize| -> [T; 4] { std::array::from_fn(|j| T::of(d.anchors[i * 4 + j])) };
+    let mut o = RpnOut {
+        loc_lod: vec![0],
+        score_lod: vec![0],
+        ..RpnOut::default()
+    };
+    for img in 0..d.gt_lod.len().saturating_sub(1) {
+        let (im_h, im_w, im_scale) = (
+            T::of(d.info[img * 3]),
+            T::of(d.info[img * 3 + 1]),
+            T::of(d.info[img * 3 + 2]),
+        );
+        // FilterStraddleAnchor.
+        let st = T::of(p.straddle);
+        let inside: Vec<usize> = (0..anchor_num)
+            .filter(|&i| {
+                let a = anchor(i);
+                p.straddle < 0.0
+                    || (a[0] >= -st && a[1] >= -st && a[2] < im_w + st && a[3] < im_h + st)
+            })
+            .collect();
+        // FilterCrowdGt, scaled to the image.
+        let gts: Vec<[T; 4]> = (d.gt_lod[img]..d.gt_lod[img + 1])
+            .zip(d.crowd_lod[img]..d.crowd_lod[img + 1])
+            .filter(|&(_, c)| d.crowd[c] == 0)
+            .map(|(g, _)| std::array::from_fn(|j| T::of(d.gts[g * 4 + j]) * im_scale))
+            .collect();
+        let ng = gts.len();
+        let overlap: Vec<T> = inside
+            .iter()
+            .flat_map(|&i| {
+                let a = anchor(i);
+                gts.iter().map(move |g| pixel_overlap(&a, g))
+            })
+            .collect();
+        let lowest = T::of(f64::MIN);
+        let mut anchor_max = vec![lowest; inside.len()];
+        let mut argmax = vec![0usize; inside.len()];
+        let mut gt_max = vec![lowest; ng];
+        for i in 0..inside.len() {
+            for j in 0..ng {
+                let v = overlap[i * ng + j];
+                if v > anchor_max[i] {
+                    anchor_max[i] = v;
+                    argmax[i] = j;
+                }
+                if v > gt_max[j] {
+                    gt_max[j] = v;
+                }
+            }
+        }
+        // ScoreAssign.
+        let eps = T::of(f64::from(0.00001f32));
+        let mut fg_fake_inds: Vec<usize> = (0..inside.len())
+            .filter(|&i| {
+                (0..ng).any(|j| (overlap[i * ng + j] - gt_max[j]).abs() < eps)
+                    || anchor_max[i] >= T::of(p.positive)
+            })
+            .collect();
+        let sampling = p.fg_fraction > 0.0 && p.batch > 0;
+        if sampling {
+            let fg_num = (p.fg_fraction as f32 * p.batch as f32) as i64;
+            reservoir(fg_num, &mut fg_fake_inds, &engine);
+        }
+        let fg_fake_num = fg_fake_inds.len();
+        let mut label = vec![-1i32; inside.len()];
+        for &i in &fg_fake_inds {
+            label[i] = 1;
+        }
+        let mut bg_inds_fake: Vec<usize> = (0..inside.len())
+            .filter(|&i| anchor_max[i] < T::of(p.negative))
+            .collect();
+        if sampling {
+            reservoir(p.batch - fg_fake_num as i64, &mut bg_inds_fake, &engine);
+        }
+        let mut fg_fake = Vec::new();
+        let mut weights: Vec<f64> = Vec::new();
+        let mut fake_num = 0;
+        for &i in &bg_inds_fake {
+            if label[i] == 1 {
+                fake_num += 1;
+                fg_fake.push(fg_fake_inds[0]);
+                weights.extend([0.0; 4]);
+            }
+            label[i] = 0;
+        }
+        weights.extend(std::iter::repeat_n(1.0, (fg_fake_num - fake_num) * 4));
+        let mut fg_inds = Vec::new();
+        let mut bg_inds = Vec::new();
+        for (i, &lb) in label.iter().enumerate() {
+            if lb == 1 {
+                fg_inds.push(i);
+                fg_fake.push(i);
+            }
+            if lb == 0 {
+                bg_inds.push(i);
+            }
+        }
+        // The sampled anchors, over all images' anchors, and their targets
+        // (BoxToDelta of pixel boxes, no weights).
+        let offset = img * anchor_num;
+        for &k in &fg_fake {
+            let a = anchor(inside[k]);
+            let g = gts[argmax[k]];
+            o.loc.push((inside[k] + offset) as i32);
+            let one = T::one();
+            let (ew, eh) = (a[2] - a[0] + one, a[3] - a[1] + one);
+            let (ex, ey) = (
+                T::of(a[0].to_f64() + 0.5 * ew.to_f64()),
+                T::of(a[1].to_f64() + 0.5 * eh.to_f64()),
+            );
+            let (gw, gh) = (g[2] - g[0] + one, g[3] - g[1] + one);
+            let (gx, gy) = (
+                T::of(g[0].to_f64() + 0.5 * gw.to_f64()),
+                T::of(g[1].to_f64() + 0.5 * gh.to_f64()),
+            );
+            o.bbox.extend(
+                [
+                    (gx - ex) / ew,
+                    (gy - ey) / eh,
+                    (gw / ew).ln(),
+                    (gh / eh).ln(),
+                ]
+                .iter()
+                .map(|&v| v.to_f64()),
+            );
+        }
+        o.weight.extend(weights);
+        for &k in fg_inds.iter().chain(&bg_inds) {
+            o.score.push((inside[k] + offset) as i32);
+        }
+        o.label.extend(std::iter::repeat_n(1, fg_inds.len()));
+        o.label.extend(std::iter::repeat_n(0, bg_inds.len()));
+        o.loc_lod.push(o.loc.len());
+        o.score_lod.push(o.score.len());
+    }
+    o
 }

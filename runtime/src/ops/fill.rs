@@ -1,7 +1,8 @@
 //! Ops that make or copy tensors: fill_constant, assign, assign_value,
 //! fill_zeros_like, shape, cast, select_input (the merge of `layers.cond`)
 //! and the random fills that initialize parameters (uniform_random,
-//! gaussian_random, truncated_gaussian_random, bit for bit as Paddle's: see
+//! gaussian_random, truncated_gaussian_random, the first two also in
+//! their batch_size_like forms, bit for bit as Paddle's: see
 //! `crate::random`), fill_any_like, and the made-up sequences and matrices
 //! range, linspace, eye and diag.
 //!
@@ -32,6 +33,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sampling_id", sampling_id);
     r.add("uniform_random_batch_size_like", uniform_random);
     r.add("gaussian_random", gaussian_random);
+    r.add("gaussian_random_batch_size_like", gaussian_random);
     r.add("truncated_gaussian_random", truncated_gaussian_random);
     r.add("fill_any_like", fill_any_like);
     r.add(

@@ -2,7 +2,9 @@
 //! `lod_rank_table`, `max_sequence_len`, `lod_tensor_to_array`,
 //! `array_to_lod_tensor`, `shrink_rnn_memory` and its grad, and
 //! `reorder_lod_tensor_by_rank` and its grad; and `lod_reset` (with its
-//! grad) and `is_empty`, which beam-search decoders use.
+//! grad) and `is_empty`, which beam-search decoders use; and
+//! `rnn_memory_helper` and its grad, the identity 1.x's StaticRNN put on
+//! its step outputs and memories.
 //!
 //! Paddle 3.3.1 dropped all of these, so fluidc implements them after
 //! Paddle 1.x's C++ kernels (docs/ops.md). A rank table
@@ -35,6 +37,46 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("lod_reset", lod_reset);
     r.add("lod_reset_grad", lod_reset_grad);
     r.add("is_empty", is_empty);
+    r.add("rnn_memory_helper", rnn_memory_helper);
+    r.add("rnn_memory_helper_grad", rnn_memory_helper_grad);
+}
+
+/// `rnn_memory_helper` (1.x's `RNNMemoryHelperOp`): `Out` is a copy of
+/// `X`, with its LoD.
+fn rnn_memory_helper(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    compute(move |s| {
+        let t = Tensor::clone(&*s.tensor(&x)?);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `rnn_memory_helper_grad` (1.x's `RNNMemoryHelperGradOp`): `X@GRAD` is
+/// a copy of `Out@GRAD`, with its LoD, or, when no gradient reached `Out`,
+/// zeros of `X`'s dtype and shape (1.x ran a `fill_constant`: no LoD).
+fn rnn_memory_helper_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, dout) = (l.opt_input("X")?, l.opt_input("Out@GRAD")?);
+    let dx = l.output("X@GRAD")?;
+    compute(move |s| {
+        let given = dout
+            .as_ref()
+            .filter(|d| !s.with(d, |v| matches!(v, Value::Empty)));
+        let g = match (given, &x) {
+            (Some(d), _) => Tensor::clone(&*s.tensor(d)?),
+            (None, Some(x)) => {
+                let xt = s.tensor(x)?;
+                Tensor::zeros(xt.dtype(), xt.shape())?
+            }
+            (None, None) => {
+                return Err(KernelError::MissingInput(
+                    "rnn_memory_helper_grad has neither Out@GRAD nor X".into(),
+                ))
+            }
+        };
+        s.set_tensor(&dx, g);
+        Ok(())
+    })
 }
 
 /// The queries the kernels make of a rank table (`crate::value::RankTable`).

@@ -4,7 +4,7 @@
 //! matmul follows numpy: 1-D operands become a row (X) or a column (Y) and
 //! that dim is dropped from the result; leading batch dims broadcast.
 use super::elementwise::dtype_mismatch;
-use super::optim::{Dense, Real, Step};
+use super::optim::{Dense, Half, Real, Step};
 use super::output::take_unless_input;
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
@@ -15,7 +15,7 @@ use crate::tensor::num::{with_numeric_pair, Num};
 use crate::tensor::{alloc, par, Buffer, Element, Shape, Tensor};
 use fluidc_transpiler::VarKind;
 use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2, Axis};
+use ndarray::{ArrayView2, ArrayViewMut2, Axis, LinalgScalar};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("matmul", |l| matmul(l, "transpose_X", "transpose_Y"));
@@ -306,16 +306,36 @@ fn by_rows<T: Real + MatElem>(
         return step.update(0, &g);
     }
     let rows = (FUSED_BLOCK / n).clamp(1, m);
-    let mut buf = vec![T::ZERO; rows * n];
-    for r0 in (0..m).step_by(rows) {
-        let r1 = (r0 + rows).min(m);
-        let c = &mut buf[..(r1 - r0) * n];
-        let block = p.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
-        let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
-        T::gemm(alpha, block, q, cv);
-        step.update(r0 * n, c)?;
+    // Rows `from..to` a block at a time into `part` (at its offsets from
+    // row `from`).
+    let blocks = |from: usize, to: usize, part: &mut Half<T>| {
+        let mut buf = vec![T::ZERO; rows * n];
+        for r0 in (from..to).step_by(rows) {
+            let r1 = (r0 + rows).min(to);
+            let c = &mut buf[..(r1 - r0) * n];
+            let block = p.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
+            let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
+            T::gemm(alpha, block, q, cv);
+            part.update((r0 - from) * n, c)?;
+        }
+        Ok(())
+    };
+    let mid = (m / 2).div_ceil(rows) * rows;
+    if m * n < par::ELEMENTS || par::threads() < 2 || mid >= m {
+        let [mut whole, _] = step.halves(m * n)?;
+        return blocks(0, m, &mut whole);
     }
-    Ok(())
+    // A large update (Adam's square root and division per element is
+    // most of a batch-1 `mul_grad`'s time) on two threads, each with the
+    // blocks of one half of the rows: the same blocks, products and
+    // updates as on one thread, so the same bits.
+    let [mut lo, mut hi] = step.halves(mid * n)?;
+    let (mut first, mut second) = (Ok(()), Ok(()));
+    par::join(
+        || first = blocks(0, mid, &mut lo),
+        || second = blocks(mid, m, &mut hi),
+    );
+    first.and(second)
 }
 
 /// Sums a gradient computed at the broadcast batch shape down to the
@@ -611,6 +631,55 @@ fn row_times<T: Num>(alpha: T, a: &[T], b: &[T], c: &mut [T]) {
             *out = out.mul(alpha);
         }
     }
+}
+
+/// `c = a · b` for the recurrent ops (sequence_rnn.rs):
+/// `a` is `[m, k]` row-major (`[k, m]` read transposed with `ta`), `b`
+/// `[k, n]` (`[n, k]` with `tb`), `c` `[m, n]`. One GEMM per time step
+/// reads the recurrent weight once for every sequence of the batch, where
+/// a vector-matrix product per row would read it once per row.
+pub(crate) fn gemm<T: LinalgScalar + Send + Sync>(
+    (a, ta): (&[T], bool),
+    (b, tb): (&[T], bool),
+    (m, k, n): (usize, usize, usize),
+    c: &mut [T],
+) -> Result<(), KernelError> {
+    if m * n == 0 {
+        return Ok(());
+    }
+    let shape_err = |e: ndarray::ShapeError| KernelError::Shape(format!("gemm: {e}"));
+    let a = if ta {
+        ArrayView2::from_shape((k, m), a).map(|v| v.reversed_axes())
+    } else {
+        ArrayView2::from_shape((m, k), a)
+    }
+    .map_err(shape_err)?;
+    let b = if tb {
+        ArrayView2::from_shape((n, k), b).map(|v| v.reversed_axes())
+    } else {
+        ArrayView2::from_shape((k, n), b)
+    }
+    .map_err(shape_err)?;
+    let mut c = ArrayViewMut2::from_shape((m, n), c).map_err(shape_err)?;
+    if m >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
+        let (a1, a2) = a.split_at(Axis(0), m / 2);
+        let (mut c1, mut c2) = c.split_at(Axis(0), m / 2);
+        par::join(
+            || general_mat_mul(T::one(), &a1, &b, T::zero(), &mut c1),
+            || general_mat_mul(T::one(), &a2, &b, T::zero(), &mut c2),
+        );
+    } else if n >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
+        // One row (or a few) against a wide weight: split the columns.
+        let (b1, b2) = b.split_at(Axis(1), n / 2);
+        let (mut c1, mut c2) = c.split_at(Axis(1), n / 2);
+        par::join(
+            || general_mat_mul(T::one(), &a, &b1, T::zero(), &mut c1),
+            || general_mat_mul(T::one(), &a, &b2, T::zero(), &mut c2),
+        );
+    } else {
+        general_mat_mul(T::one(), &a, &b, T::zero(), &mut c);
+    }
+    Ok(())
 }
 
 /// Products of at least this many multiply-adds (128^3) use two threads:

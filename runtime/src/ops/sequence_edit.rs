@@ -1,7 +1,8 @@
 //! 1.x's ops that rearrange the sequences of a LoD tensor, after its CPU
 //! kernels (Paddle 3.3.1 dropped them): `sequence_reverse` (its own
 //! grad), `sequence_concat`, `sequence_slice`, `sequence_reshape` and
-//! `sequence_expand_as` with their grads, and `sequence_enumerate`.
+//! `sequence_expand_as` with their grads, `sequence_enumerate` and
+//! `sequence_erase`.
 //! Each sets its output's LoD as 1.x's kernel did; a grad gives `X@GRAD`
 //! the LoD of `X`.
 use fluidc_transpiler::VarKind;
@@ -24,6 +25,7 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("sequence_reshape", sequence_reshape);
     r.add("sequence_reshape_grad", sequence_reshape_grad);
     r.add("sequence_enumerate", sequence_enumerate);
+    r.add("sequence_erase", sequence_erase);
     r.add("sequence_expand_as", sequence_expand_as);
     r.add("sequence_expand_as_grad", sequence_expand_as_grad);
 }
@@ -447,6 +449,53 @@ fn sequence_enumerate(l: &OpReader) -> Result<Exec, KernelError> {
             T::wrap(o.into())
         });
         let t = Tensor::new(&shape, data)?.with_lod(xt.lod().to_vec());
+        drop(xt);
+        s.set_tensor(&out, t);
+        Ok(())
+    })
+}
+
+/// `sequence_erase` (1.x's kernel): `Out` is `X` (int32 or int64,
+/// `[rows, 1]`) without the rows whose id is one of `tokens`; the last LoD
+/// level counts the rows each sequence keeps, the levels above stay.
+fn sequence_erase(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out) = (l.input("X")?, l.output("Out")?);
+    let tokens = l.ints("tokens")?.ok_or_else(|| {
+        KernelError::Attribute("sequence_erase needs `tokens`, the ids to erase".into())
+    })?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        check_dtype(&xt, "sequence_erase", &[VarKind::Int32, VarKind::Int64])?;
+        let Some(last) = xt.lod().last() else {
+            return Err(KernelError::Invalid(format!(
+                "`{}` of sequence_erase has no LoD; feed it as a LoD tensor \
+                 (fluid.create_lod_tensor)",
+                x.name
+            )));
+        };
+        let ids = i64s(&xt)?;
+        if last.last().copied().unwrap_or(0) != ids.len() || last.first() != Some(&0) {
+            return Err(KernelError::Invalid(format!(
+                "the LoD {last:?} of `{}` does not cover its {} ids",
+                x.name,
+                ids.len()
+            )));
+        }
+        let mut kept = Vec::new();
+        let mut lengths = Vec::with_capacity(last.len().saturating_sub(1));
+        for w in last.windows(2) {
+            let before = kept.len();
+            kept.extend(
+                (w[0]..w[1])
+                    .filter(|&r| !tokens.contains(&ids[r]))
+                    .map(|r| (r, r + 1)),
+            );
+            lengths.push(kept.len() - before);
+        }
+        drop(ids);
+        let mut lod = xt.lod()[..xt.lod().len() - 1].to_vec();
+        lod.push(offsets_of(lengths));
+        let t = take_rows(&xt, &kept)?.with_lod(lod);
         drop(xt);
         s.set_tensor(&out, t);
         Ok(())

@@ -12,6 +12,7 @@ first use.
 """
 import builtins as _builtins
 import math as _math
+import numbers as _numbers
 
 import _numpy
 
@@ -690,6 +691,15 @@ class complexfloating(inexact):
     pass
 
 
+# numpy's scalar types join the numbers ABCs, as numpy's numerictypes
+# registers them (`isinstance(np.float32(1), numbers.Number)` is True; bool
+# is none of them).
+_numbers.Integral.register(integer)
+_numbers.Complex.register(inexact)
+_numbers.Real.register(floating)
+_numbers.Number.register(number)
+
+
 class bool_(generic):
     _dtype_name = "bool"
 
@@ -1030,6 +1040,13 @@ class ndarray(object):
 
     def argsort(self, axis=-1, kind=None, order=None):
         return _numpy.argsort(self, axis)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        return argpartition(self, kth, axis, kind, order)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        _partition_checked(self, kth, axis, kind, order)
+        self.sort(axis)
 
     def nonzero(self):
         return _numpy.nonzero(self)
@@ -2569,6 +2586,41 @@ def argsort(a, axis=-1, kind=None, order=None):
         if not _strings().has_str(a):
             raise
         return _strings().argsort(a, axis)
+
+
+def _partition_checked(a, kth, axis, kind, order):
+    """The checks numpy's partition/argpartition make; returns (array, axis).
+    A full sort along the axis is one of the orders numpy's introselect may
+    give (numpy leaves the order on each side of the kth elements unspecified)."""
+    if kind != "introselect":
+        raise ValueError("select kind must be 'introselect' (got %r)" % (kind,))
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    a = asarray(a)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    n = a.shape[axis] if a.ndim else 1
+    for k in (kth if isinstance(kth, (list, tuple, ndarray)) else [kth]):
+        if isinstance(k, (_builtins.bool, bool_)):
+            raise ValueError("Booleans unacceptable as partition index")
+        if not hasattr(k, "__index__"):
+            raise TypeError("Partition index must be integer")
+        k = k.__index__()
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise ValueError("kth(=%d) out of bounds (%d)" % (k, n))
+    return a, axis
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    a, axis = _partition_checked(a, kth, axis, kind, order)
+    return argsort(a, axis)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    a, axis = _partition_checked(a, kth, axis, kind, order)
+    return sort(a, axis)
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):

@@ -7,8 +7,8 @@ import paddle.fluid as fluid
 x = fluid.layers.data(name='x', shape=[1], dtype='float32')
 y = fluid.layers.elementwize_add(x, x)
 z = fluid.layers.fc(input=x, size=2)
-fluid.layers.roi_perspective_transform
-fluid.layers.polygon_box_transform
-fluid.layers.generate_proposals
+fluid.layers.similarity_focus
+fluid.layers.deformable_conv
+fluid.layers.shard_index
 fluid.layerz
 np.array([1, 2]).sumx()

@@ -61,7 +61,8 @@ Training (docs/training.md), what maps to what:
   Paddle 3's CPU kernel needs it (1.x added it only for cuDNN NHWC).
 Where Paddle 3.3.1's optimizer/backward differ from 1.x's (docs/training.md: the
 3.3.1 build is the reference):
-- `learning_rate_0` is 0-D (shape []; 1.x [1]) and its fill_constant
+- `learning_rate_0` is filled 0-D (shape []; declared [1] in the main
+  program, as 1.x's, so it fetches as (1,)) and its fill_constant
   (str_value "0.01") is *appended* to the startup block after the prepended
   parameter initializers; accumulators are appended too (1.x prepended all
   of them). Accumulator names are 1.x's: `<param>_moment1_0`,
@@ -165,6 +166,8 @@ class Executor:
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
         program = framework.default_main_program() if program is None else program
+        if isinstance(program, CompiledProgram):
+            program = program._program
         if fetch_list is not None and not isinstance(fetch_list, (list, tuple, str, Variable)):
             # 1.0-1.5 took any sized iterable (`fetch_list={g_img}`), in its
             # iteration order; Paddle 3.3.1 takes a list or tuple.
@@ -173,7 +176,9 @@ class Executor:
         if self.real is not None:
             got = self.real.run(program, feed=feed, fetch_list=fetch_list, scope=scope,
                                 return_numpy=return_numpy)
-            return _fetched_as_1x(program, fetch_list, got) if return_numpy else got
+            if return_numpy:
+                return _fetched_as_1x(program, fetch_list, got)
+            return _fetched_tensors_as_1x(program, fetch_list, got)
         if STATE.is_startup(program):
             return []
         fetch = [v if isinstance(v, str) else v.name for v in (fetch_list or [])]
@@ -1581,9 +1586,28 @@ def ctc_greedy_decoder(input, blank, name=None):
     return out
 
 
+def _sequence_erase(x, tokens):
+    """1.x's sequence_erase, which Paddle 3.3.1 dropped, in numpy (py_func):
+    the ids of `x` not in `tokens`, the last LoD level the lengths kept."""
+    def forward(xt):
+        arr = numpy.array(xt)
+        lod = [[int(o) for o in level] for level in xt.lod()]
+        last = lod[-1]
+        keep = ~numpy.isin(arr.reshape(-1), numpy.array(tokens, dtype=arr.dtype))
+        offsets = [0]
+        for a, b in zip(last[:-1], last[1:]):
+            offsets.append(offsets[-1] + int(keep[a:b].sum()))
+        return _ifelse_tensor(arr[keep], lod[:-1] + [offsets])
+
+    out = _seq_func("edit_distance", [x], x.dtype, list(x.shape), forward)
+    out.stop_gradient = True
+    return out
+
+
 def edit_distance(input, label, normalized=True, ignored_tokens=None):
-    if ignored_tokens:
-        raise NotImplementedError("the shim's edit_distance takes no ignored_tokens")
+    if ignored_tokens is not None and len(ignored_tokens) > 0:
+        input = _sequence_erase(input, ignored_tokens)
+        label = _sequence_erase(label, ignored_tokens)
     helper = LayerHelper("edit_distance")
     out = helper.create_variable_for_type_inference(dtype="float32")
     num = helper.create_variable_for_type_inference(dtype="int64")
@@ -1604,6 +1628,29 @@ def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=
                      attrs={"shape": list(shape), "input_dim_idx": input_dim_idx,
                             "output_dim_idx": output_dim_idx, "min": float(min),
                             "max": float(max), "seed": seed, "dtype": out.dtype})
+    return out
+
+
+def gaussian_random_batch_size_like(input, shape, input_dim_idx=0, output_dim_idx=0, mean=0.0,
+                                    std=1.0, seed=0, dtype='float32'):
+    """1.x's gaussian_random_batch_size_like, which Paddle 3.3.1 dropped, in
+    numpy (py_func): Normal(mean, std) draws of `shape` with dim
+    `output_dim_idx` the batch size of `input` (dim `input_dim_idx`); a
+    non-zero seed gives the same draws each run."""
+    helper = LayerHelper("gaussian_random_batch_size_like")
+    out = helper.create_variable_for_type_inference(dtype)
+    dims = list(shape)
+    dims[output_dim_idx] = input.shape[input_dim_idx]
+    out.desc.set_shape(dims)
+    out.stop_gradient = True
+
+    def forward(xt):
+        run_dims = list(shape)
+        run_dims[output_dim_idx] = numpy.array(xt).shape[input_dim_idx]
+        rng = numpy.random.RandomState(seed) if seed else numpy.random
+        return rng.normal(mean, std, size=run_dims).astype(dtype)
+
+    paddle.static.py_func(forward, [input], out)
     return out
 
 
@@ -2116,11 +2163,354 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
     return nmsed_outs
 
 
+def _rpn_reservoir(num, inds, draws):
+    """1.x's ReservoirSampling (`draws`: its uniform numbers, the same for
+    every call as 1.x passed its engine by value; None: the first `num`)."""
+    num = max(num, 0)
+    if len(inds) > num:
+        if draws is not None:
+            for i in range(num, len(inds)):
+                at = int(numpy.floor(draws[i - num] * numpy.float32(i)))
+                if at < num:
+                    inds[at], inds[i] = inds[i], inds[at]
+        del inds[num:]
+
+
+def _rpn_targets(anchors, gts, gt_lod, crowd, crowd_lod, info, batch, straddle, positive,
+                 negative, fg_fraction, use_random):
+    """1.6's rpn_target_assign CPU kernel in numpy (the anchors' dtype)."""
+    dt = anchors.dtype.type
+    one = dt(1)
+    anchors = anchors.reshape(-1, 4)
+    anchor_num = anchors.shape[0]
+    draws = numpy.random.uniform(0, 1, size=len(anchors) + 1).astype("float32") \
+        if use_random else None
+    loc, score, bbox, label, weight = [], [], [], [], []
+    loc_lod, score_lod = [0], [0]
+    for img in range(len(gt_lod) - 1):
+        im_h, im_w, im_scale = (dt(v) for v in info[img])
+        st = dt(straddle)
+        inside = [i for i in range(anchor_num)
+                  if straddle < 0 or (anchors[i, 0] >= -st and anchors[i, 1] >= -st
+                                      and anchors[i, 2] < im_w + st
+                                      and anchors[i, 3] < im_h + st)]
+        g = [gts[k] * im_scale for k, c in zip(range(gt_lod[img], gt_lod[img + 1]),
+                                               range(crowd_lod[img], crowd_lod[img + 1]))
+             if crowd[c] == 0]
+        ng = len(g)
+        ov = numpy.zeros((len(inside), ng), dtype=dt)
+        for a, i in enumerate(inside):
+            r = anchors[i]
+            ra = (r[2] - r[0] + one) * (r[3] - r[1] + one)
+            for j, c in enumerate(g):
+                ca = (c[2] - c[0] + one) * (c[3] - c[1] + one)
+                iw = max(min(r[2], c[2]) - max(r[0], c[0]) + one, dt(0))
+                ih = max(min(r[3], c[3]) - max(r[1], c[1]) + one, dt(0))
+                inter = iw * ih
+                ov[a, j] = 0 if inter == 0 else inter / (ra + ca - inter)
+        low = numpy.finfo(dt).min
+        amax = ov.max(axis=1) if ng else numpy.full(len(inside), low, dtype=dt)
+        arg = ov.argmax(axis=1) if ng else numpy.zeros(len(inside), dtype="int64")
+        gmax = ov.max(axis=0) if len(inside) else numpy.full(ng, low, dtype=dt)
+        eps = dt(numpy.float32(0.00001))
+        fg_fake_inds = [i for i in range(len(inside))
+                        if any(abs(ov[i, j] - gmax[j]) < eps for j in range(ng))
+                        or amax[i] >= dt(positive)]
+        sampling = fg_fraction > 0 and batch > 0
+        if sampling:
+            _rpn_reservoir(int(numpy.float32(fg_fraction) * numpy.float32(batch)),
+                           fg_fake_inds, draws)
+        fg_fake_num = len(fg_fake_inds)
+        lbl = [-1] * len(inside)
+        for i in fg_fake_inds:
+            lbl[i] = 1
+        bg_fake = [i for i in range(len(inside)) if amax[i] < dt(negative)]
+        if sampling:
+            _rpn_reservoir(batch - fg_fake_num, bg_fake, draws)
+        fg_fake, w, fake = [], [], 0
+        for i in bg_fake:
+            if lbl[i] == 1:
+                fake += 1
+                fg_fake.append(fg_fake_inds[0])
+                w += [0.0] * 4
+            lbl[i] = 0
+        w += [1.0] * ((fg_fake_num - fake) * 4)
+        fg = [i for i in range(len(inside)) if lbl[i] == 1]
+        bg = [i for i in range(len(inside)) if lbl[i] == 0]
+        fg_fake += fg
+        off = img * anchor_num
+        for k in fg_fake:
+            a, c = anchors[inside[k]], g[arg[k]]
+            ew, eh = a[2] - a[0] + one, a[3] - a[1] + one
+            ex, ey = dt(float(a[0]) + 0.5 * float(ew)), dt(float(a[1]) + 0.5 * float(eh))
+            gw, gh = c[2] - c[0] + one, c[3] - c[1] + one
+            gx, gy = dt(float(c[0]) + 0.5 * float(gw)), dt(float(c[1]) + 0.5 * float(gh))
+            bbox.append([(gx - ex) / ew, (gy - ey) / eh, numpy.log(gw / ew), numpy.log(gh / eh)])
+            loc.append(inside[k] + off)
+        weight += w
+        score += [inside[k] + off for k in fg + bg]
+        label += [1] * len(fg) + [0] * len(bg)
+        loc_lod.append(len(loc))
+        score_lod.append(len(score))
+    return (numpy.array(loc, dtype="int32"), numpy.array(score, dtype="int32"),
+            numpy.array(bbox, dtype=dt).reshape(-1, 4),
+            numpy.array(label, dtype="int32").reshape(-1, 1),
+            numpy.array(weight, dtype=dt).reshape(-1, 4), loc_lod, score_lod)
+
+
+def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, is_crowd, im_info,
+                      rpn_batch_size_per_im=256, rpn_straddle_thresh=0.0, rpn_fg_fraction=0.5,
+                      rpn_positive_overlap=0.7, rpn_negative_overlap=0.3, use_random=True):
+    """1.x's rpn_target_assign, whose op Paddle 3.3.1 dropped: the op in
+    numpy (py_func, after 1.6's CPU kernel), then 1.x's gathers."""
+    helper = LayerHelper("rpn_target_assign")
+    outs = [helper.create_variable_for_type_inference(d) for d in
+            ("int32", "int32", anchor_box.dtype, "int32", anchor_box.dtype)]
+    for v, shape in zip(outs, ([-1], [-1], [-1, 4], [-1, 1], [-1, 4])):
+        v.desc.set_shape(shape)
+        v.stop_gradient = True
+    loc_index, score_index, target_bbox, target_label, bbox_inside_weight = outs
+
+    def forward(at, gt, ct, it):
+        gt_lod = [int(o) for o in gt.lod()[0]]
+        crowd_lod = [int(o) for o in ct.lod()[0]]
+        got = _rpn_targets(numpy.array(at), numpy.array(gt).astype(numpy.array(at).dtype),
+                           gt_lod, numpy.array(ct).reshape(-1), crowd_lod, numpy.array(it),
+                           rpn_batch_size_per_im, rpn_straddle_thresh, rpn_positive_overlap,
+                           rpn_negative_overlap, rpn_fg_fraction, use_random)
+        loc, score, bbox, label, weight, loc_lod, score_lod = got
+        return (_ifelse_tensor(loc, [loc_lod]), _ifelse_tensor(score, [score_lod]),
+                _ifelse_tensor(bbox, [loc_lod]), _ifelse_tensor(label, [score_lod]),
+                _ifelse_tensor(weight, [loc_lod]))
+
+    paddle.static.py_func(forward, [anchor_box, gt_boxes, is_crowd, im_info], outs)
+    cls_logits = reshape(x=cls_logits, shape=(-1, 1))
+    bbox_pred = reshape(x=bbox_pred, shape=(-1, 4))
+    predicted_cls_logits = gather(cls_logits, score_index)
+    predicted_bbox_pred = gather(bbox_pred, loc_index)
+    return (predicted_cls_logits, predicted_bbox_pred, target_label, target_bbox,
+            bbox_inside_weight)
+
+
+def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000,
+                       post_nms_top_n=1000, nms_thresh=0.5, min_size=0.1, eta=1.0, name=None):
+    """1.x's generate_proposals layer on Paddle 3.3.1's generate_proposals op."""
+    helper = LayerHelper("generate_proposals", name=name)
+    rpn_rois = helper.create_variable_for_type_inference(dtype=bbox_deltas.dtype)
+    rpn_roi_probs = helper.create_variable_for_type_inference(dtype=scores.dtype)
+    helper.append_op(
+        type="generate_proposals",
+        inputs={"Scores": scores, "BboxDeltas": bbox_deltas, "ImInfo": im_info,
+                "Anchors": anchors, "Variances": variances},
+        attrs={"pre_nms_topN": pre_nms_top_n, "post_nms_topN": post_nms_top_n,
+               "nms_thresh": nms_thresh, "min_size": min_size, "eta": eta},
+        outputs={"RpnRois": rpn_rois, "RpnRoiProbs": rpn_roi_probs})
+    rpn_rois.stop_gradient = True
+    rpn_roi_probs.stop_gradient = True
+    return rpn_rois, rpn_roi_probs
+
+
+def _rpt_quads(rt, scale):
+    """ROI k's corners (x, y as float32, scaled) and its image (LoD)."""
+    f = numpy.float32
+    rois = numpy.array(rt).astype("float32")
+    lod = [int(o) for o in rt.lod()[-1]]
+    image = numpy.zeros(rois.shape[0], dtype="int64")
+    for i in range(len(lod) - 1):
+        image[lod[i]:lod[i + 1]] = i
+    quads = [([rois[k, 2 * j] * f(scale) for j in range(4)],
+              [rois[k, 2 * j + 1] * f(scale) for j in range(4)]) for k in range(rois.shape[0])]
+    return quads, image
+
+
+def _rpt_gt_e(a, b):
+    return bool(a > b) or float(abs(a - b)) < 1e-4
+
+
+def _rpt_lt_e(a, b):
+    return bool(a < b) or float(abs(a - b)) < 1e-4
+
+
+def _rpt_gt(a, b):
+    return float(a - b) > 1e-4
+
+
+def _rpt_in_quad(x, y, qx, qy):
+    """1.6's in_quad, in float32."""
+    for i in range(4):
+        xs, ys, xe, ye = qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]
+        if float(abs(ys - ye)) < 1e-4:
+            if (float(abs(y - ys)) < 1e-4 and float(abs(y - ye)) < 1e-4
+                    and _rpt_gt_e(x, min(xs, xe)) and _rpt_lt_e(x, max(xs, xe))):
+                return True
+        else:
+            ix = (y - ys) * (xe - xs) / (ye - ys) + xs
+            if (float(abs(ix - x)) < 1e-4 and _rpt_gt_e(y, min(ys, ye))
+                    and _rpt_lt_e(y, max(ys, ye))):
+                return True
+    crossings = 0
+    for i in range(4):
+        xs, ys, xe, ye = qx[i], qy[i], qx[(i + 1) % 4], qy[(i + 1) % 4]
+        if float(abs(ys - ye)) < 1e-4:
+            continue
+        if _rpt_lt_e(y, min(ys, ye)) or _rpt_gt(y, max(ys, ye)):
+            continue
+        ix = (y - ys) * (xe - xs) / (ye - ys) + xs
+        if float(abs(ix - x)) < 1e-4:
+            return True
+        if _rpt_gt(ix, x):
+            crossings += 1
+    return crossings % 2 == 1
+
+
+def _rpt_matrix(tw, th, qx, qy):
+    """1.6's get_transform_matrix, float32 with its double steps."""
+    f = numpy.float32
+    x0, x1, x2, x3 = qx
+    y0, y1, y2, y3 = qy
+
+    def length(a, b):
+        return numpy.sqrt((qx[a] - qx[b]) * (qx[a] - qx[b]) + (qy[a] - qy[b]) * (qy[a] - qy[b]))
+    est_h = f(float(length(1, 2) + length(3, 0)) / 2.0)
+    est_w = f(float(length(0, 1) + length(2, 3)) / 2.0)
+    nh = max(2, th)
+    q = est_w * f(nh - 1) / est_h
+    nw = int(numpy.floor(numpy.abs(q) + f(0.5)) * numpy.sign(q) + f(1))
+    nw = max(2, min(nw, tw))
+    fw, fh = f(nw - 1), f(nh - 1)
+    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
+    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
+    den = float(dx1 * dy2 - dx2 * dy1) + 1e-5
+    m6 = f(float(dx3 * dy2 - dx2 * dy3) / den / (nw - 1))
+    m7 = f(float(dx1 * dy3 - dx3 * dy1) / den / (nh - 1))
+    return [(x1 - x0 + m6 * fw * x1) / fw, (x3 - x0 + m7 * fh * x3) / fh, x0,
+            (y1 - y0 + m6 * fw * y1) / fw, (y3 - y0 + m7 * fh * y3) / fh, y0, m6, m7, f(1)]
+
+
+def _rpt_points(th, tw, qx, qy, height, width):
+    """The grid points of one ROI that sample the map: (oh, ow) and the
+    clamped neighbours and coordinates on each axis."""
+    f = numpy.float32
+    m = _rpt_matrix(tw, th, qx, qy)
+    points = []
+    for oh in range(th):
+        for ow in range(tw):
+            u = m[0] * f(ow) + m[1] * f(oh) + m[2]
+            v = m[3] * f(ow) + m[4] * f(oh) + m[5]
+            w = m[6] * f(ow) + m[7] * f(oh) + m[8]
+            sw, sh = u / w, v / w
+            if not _rpt_in_quad(sw, sh, qx, qy):
+                continue
+            if (_rpt_gt_e(f(-0.5), sw) or _rpt_gt_e(sw, f(width - 0.5))
+                    or _rpt_gt_e(f(-0.5), sh) or _rpt_gt_e(sh, f(height - 0.5))):
+                continue
+            axes = []
+            for val, size in ((sw, width), (sh, height)):
+                if _rpt_gt_e(f(0), val):
+                    val = f(0)
+                lo = int(numpy.floor(val))
+                if _rpt_gt_e(f(lo), f(size - 1)):
+                    lo = hi = size - 1
+                    val = f(lo)
+                else:
+                    hi = lo + 1
+                axes.append((lo, hi, val))
+            points.append((oh, ow, axes[0], axes[1]))
+    return m, points
+
+
+def roi_perspective_transform(input, rois, transformed_height, transformed_width,
+                              spatial_scale=1.0):
+    """1.6's roi_perspective_transform, which Paddle 3.3.1 dropped, in numpy
+    (py_func) after its CPU kernel (float32): the warped ROIs, the mask and
+    the transform matrices; its gradient to `input` as 1.6's grad kernel."""
+    th, tw = transformed_height, transformed_width
+    helper = LayerHelper("roi_perspective_transform")
+    out = helper.create_variable_for_type_inference(input.dtype)
+    mask = helper.create_variable_for_type_inference("int32")
+    matrix = helper.create_variable_for_type_inference(input.dtype)
+    out.desc.set_shape([-1, input.shape[1], th, tw])
+    mask.desc.set_shape([-1, 1, th, tw])
+    matrix.desc.set_shape([-1, 9])
+    mask.stop_gradient = True
+    matrix.stop_gradient = True
+    f = numpy.float32
+
+    def forward(xt, rt):
+        x = numpy.array(xt).astype("float32")
+        n, c, height, width = x.shape
+        quads, image = _rpt_quads(rt, spatial_scale)
+        o = numpy.zeros((len(quads), c, th, tw), dtype="float32")
+        mk = numpy.zeros((len(quads), 1, th, tw), dtype="int32")
+        mats = numpy.zeros((len(quads), 9), dtype="float32")
+        for k, (qx, qy) in enumerate(quads):
+            m, points = _rpt_points(th, tw, qx, qy, height, width)
+            mats[k] = m
+            for oh, ow, (wf, wc, sw), (hf, hc, sh) in points:
+                mk[k, 0, oh, ow] = 1
+                w_fl, h_fl = sw - f(wf), sh - f(hf)
+                w_ce, h_ce = f(1) - w_fl, f(1) - h_fl
+                for ch in range(c):
+                    p = x[image[k], ch]
+                    o[k, ch, oh, ow] = (w_ce * h_ce * p[hf, wf] + w_ce * h_fl * p[hc, wf]
+                                        + w_fl * h_fl * p[hc, wc] + w_fl * h_ce * p[hf, wc])
+        return _ifelse_tensor(o, [list(rt.lod()[-1])]), mk, mats
+
+    def backward(*args):
+        # X, ROIs and Out@GRAD (mask and matrix have no gradient).
+        xt, rt, dout = args[:3]
+        x = numpy.array(xt)
+        n, c, height, width = x.shape
+        d = numpy.array(dout).astype("float32")
+        quads, image = _rpt_quads(rt, spatial_scale)
+        g = numpy.zeros(x.shape, dtype="float32")
+        for k, (qx, qy) in enumerate(quads):
+            if image[k] >= n:
+                continue
+            _, points = _rpt_points(th, tw, qx, qy, height, width)
+            for oh, ow, (wf, wc, sw), (hf, hc, sh) in points:
+                xs = [(wf, f(wf + 1) - sw)] + ([(wc, sw + f(1) - f(wc))] if wc != wf else [])
+                ys = [(hf, f(hf + 1) - sh)] + ([(hc, sh + f(1) - f(hc))] if hc != hf else [])
+                for ch in range(c):
+                    for yy, wy in ys:
+                        for xx, wx in xs:
+                            g[image[k], ch, yy, xx] += d[k, ch, oh, ow] * (wx * wy)
+        return g.astype(x.dtype), None
+
+    paddle.static.py_func(forward, [input, rois], [out, mask, matrix], backward_func=backward,
+                          skip_vars_in_backward_input=[out, mask, matrix])
+    return out, mask, matrix
+
+
+def polygon_box_transform(input, name=None):
+    """1.x's polygon_box_transform, which Paddle 3.3.1 dropped, in numpy
+    (py_func): each even geometry channel 4 * column - x, each odd one
+    4 * row - x."""
+    helper = LayerHelper("polygon_box_transform")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    out.desc.set_shape(list(input.shape))
+    out.stop_gradient = True
+
+    def forward(xt):
+        arr = numpy.array(xt)
+        n, c, h, w = arr.shape
+        cols = numpy.broadcast_to(numpy.arange(w) * 4, (h, w))
+        rows = numpy.broadcast_to((numpy.arange(h) * 4)[:, None], (h, w))
+        base = numpy.stack([cols if k % 2 == 0 else rows for k in range(c)])
+        return (base[None].astype(arr.dtype) - arr).astype(arr.dtype)
+
+    paddle.static.py_func(forward, [input], out)
+    return out
+
+
 def _detection_layers():
     return dict(prior_box=prior_box, density_prior_box=density_prior_box,
                 multi_box_head=multi_box_head, iou_similarity=iou_similarity,
                 box_coder=box_coder, anchor_generator=anchor_generator, box_clip=box_clip,
-                multiclass_nms=multiclass_nms, detection_output=detection_output)
+                multiclass_nms=multiclass_nms, detection_output=detection_output,
+                polygon_box_transform=polygon_box_transform,
+                roi_perspective_transform=roi_perspective_transform,
+                generate_proposals=generate_proposals, rpn_target_assign=rpn_target_assign)
 
 
 def _random(op_type, **dist):
@@ -3953,8 +4343,27 @@ def _fetched_as_1x(program, fetch_list, got):
         if (isinstance(value, numpy.ndarray) and value.ndim == 0 and var is not None
                 and list(var.shape) == [1]):
             value = value.reshape(1).view(_Array1x)
+        elif isinstance(value, numpy.ndarray) and value.ndim > 0 and value.size == 1:
+            # numpy 1.x's float()/int()/"%f" took any one-element array
+            # (chunk_eval's counters, a [-1, 1] cost of batch 1)
+            value = value.view(_Array1x)
         out.append(value)
     return out
+
+
+def _fetched_tensors_as_1x(program, fetch_list, got):
+    """return_numpy=False: 1.x fetched a variable declared `[1]` as a
+    LoDTensor of shape [1], so `numpy.array(t)` had one axis."""
+    arrays = _fetched_as_1x(program, fetch_list, [
+        numpy.array(t) if isinstance(t, core.DenseTensor) and t.shape() == [] else t
+        for t in got])
+    out = []
+    for value, tensor in zip(arrays, got):
+        if isinstance(value, numpy.ndarray) and isinstance(tensor, core.DenseTensor):
+            tensor = core.DenseTensor()
+            tensor.set(numpy.asarray(value), paddle.CPUPlace())
+        out.append(tensor)
+    return out + list(got[len(out):])
 
 
 def _patch_variable():
@@ -4777,6 +5186,16 @@ def _optimizer_class_1x(name, factory, base):
                                 "__module__": "paddle.fluid.optimizer"})
 
 
+def _create_global_learning_rate_1x(self):
+    """Paddle 3.3.1's, with the main program's `learning_rate_N` declared
+    `[1]` as 1.x's `create_global_var(shape=[1])` was, so a script that
+    fetches it gets shape (1,)."""
+    type(self)._create_global_learning_rate(self)
+    lr = self._global_learning_rate()
+    if lr is not None and list(lr.shape) == []:
+        lr.desc.set_shape([1])
+
+
 def _optimizer(cls, learning_rate, regularization=None, grad_clip=None, **kwargs):
     """A Paddle 3.3.1 optimizer made from 1.x arguments. A Variable learning
     rate (a schedule) goes where 1.x put it, in `_learning_rate_map` of the
@@ -4792,6 +5211,7 @@ def _optimizer(cls, learning_rate, regularization=None, grad_clip=None, **kwargs
         opt = cls(learning_rate=lr, grad_clip=grad_clip, **kwargs)
     if lr_var is not None:
         opt._learning_rate_map[framework.default_main_program()] = lr_var
+    opt._create_global_learning_rate = types.MethodType(_create_global_learning_rate_1x, opt)
     opt.minimize = types.MethodType(_minimize_1x, opt)
     opt.backward = types.MethodType(_backward_1x, opt)
     opt.apply_optimize = types.MethodType(_apply_optimize_1x, opt)
@@ -5935,6 +6355,7 @@ def install(run=False):
         sigmoid_cross_entropy_with_logits=sigmoid_cross_entropy_with_logits,
         uniform_random=_random("uniform_random", min=-1.0, max=1.0),
         uniform_random_batch_size_like=uniform_random_batch_size_like,
+        gaussian_random_batch_size_like=gaussian_random_batch_size_like,
         tensor_array_to_tensor=tensor_array_to_tensor,
         size=size_layer, where=where,
         instance_norm=instance_norm, group_norm=group_norm,
@@ -6165,7 +6586,8 @@ _LAYER_HOMES = {
     "metric_op": ("accuracy", "auc"),
     "detection": ("prior_box", "density_prior_box", "multi_box_head", "iou_similarity",
                   "box_coder", "anchor_generator", "box_clip", "multiclass_nms",
-                  "detection_output"),
+                  "detection_output", "polygon_box_transform", "roi_perspective_transform",
+                  "generate_proposals", "rpn_target_assign"),
 }
 
 
@@ -6508,6 +6930,45 @@ class Inferencer:
                 yield
 
 
+class ExecutionStrategy:
+    """1.x's ExecutionStrategy (Paddle 3.3.1 has none): its settings
+    change no values on one CPU place."""
+
+    def __init__(self):
+        self.num_threads = 0
+        self.num_iteration_per_drop_scope = 1
+        self.num_iteration_per_run = 1
+        self.allow_op_delay = False
+        self.use_experimental_executor = False
+
+
+class CompiledProgram:
+    """1.x's fluid.CompiledProgram on one CPU place (CPU_NUM=1): the shim's
+    Executor runs the program it wraps; `with_data_parallel` takes 1.6's
+    `places` (a list, or one place)."""
+
+    def __init__(self, program_or_graph, build_strategy=None):
+        self._program = program_or_graph
+        self._build_strategy = build_strategy
+        self._is_data_parallel = False
+
+    def with_data_parallel(self, loss_name=None, build_strategy=None, exec_strategy=None,
+                           share_vars_from=None, places=None):
+        if self._is_data_parallel:
+            raise AssertionError("Already compiled with parallel.")
+        if places is not None and not isinstance(places, (list, tuple)):
+            places = [places]
+        n = len(places) if places is not None else int(os.environ.get("CPU_NUM", "1"))
+        if n != 1:
+            raise NotImplementedError("one CPU place only")
+        self._is_data_parallel = True
+        self._loss_name = loss_name
+        if build_strategy is not None:
+            self._build_strategy = build_strategy
+        self._exec_strategy = exec_strategy
+        return self
+
+
 class ParallelExecutor:
     """1.x's ParallelExecutor with one CPU place (CPU_NUM=1): the program
     run by the shim's Executor on the whole batch."""
@@ -6662,6 +7123,9 @@ def _install_1x_highlevel(fluid, layers, optimizers):
     fluid.ParallelExecutor = ParallelExecutor
     fluid.parallel_executor = _module("paddle.fluid.parallel_executor",
                                       ParallelExecutor=ParallelExecutor)
+    fluid.CompiledProgram = fluid.compiler.CompiledProgram = CompiledProgram
+    fluid.BuildStrategy = fluid.compiler.BuildStrategy = paddle.static.BuildStrategy
+    fluid.ExecutionStrategy = fluid.compiler.ExecutionStrategy = ExecutionStrategy
     fluid.regularizer.append_regularization_ops = append_regularization_ops
     fluid.optimizer.append_regularization_ops = append_regularization_ops
     fluid.backward.calc_gradient = paddle.base.backward.calc_gradient

@@ -5,7 +5,10 @@
 //! `anchor_generator`, `box_clip` and `multiclass_nms` (and 1.6's
 //! `multiclass_nms2`, which also gives the kept boxes' indices); 1.6's
 //! `yolo_box`, which decodes a YOLOv3 head, and `yolov3_loss` (the one
-//! with a gradient, to its `X`). The others have none (1.x registered them with
+//! with a gradient, to its `X`); and 1.x's `polygon_box_transform` (EAST
+//! text detection's geometry map to corner coordinates) and
+//! `roi_perspective_transform` (with a gradient, to its `X`); Faster
+//! R-CNN's `generate_proposals` and `rpn_target_assign`. The others have none (1.x registered them with
 //! `EmptyGradOpMaker`), so the boxes they make are constants of the
 //! feature map's shape.
 use super::infer::{Out, TensorType};
@@ -23,6 +26,39 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("multiclass_nms2", multiclass_nms2).not_foldable());
     r.push(Behaviour::pure("yolo_box", yolo_box));
     r.push(Behaviour::pure("yolov3_loss", yolov3_loss).not_foldable());
+    r.push(Behaviour::pure(
+        "polygon_box_transform",
+        polygon_box_transform,
+    ));
+    r.push(
+        Behaviour::pure("roi_perspective_transform", roi_perspective_transform)
+            .not_foldable()
+            .shares_lod("ROIs", "Out"),
+    );
+    r.push(Behaviour::pure("generate_proposals", generate_proposals).not_foldable());
+    r.push(
+        Behaviour::pure("rpn_target_assign", rpn_target_assign)
+            .not_foldable()
+            .reads_lod(),
+    );
+}
+
+/// `polygon_box_transform` (1.x's `InferShape`): `Input` is
+/// `[batch, geometry channels (even), height, width]`; `Output` its dims.
+fn polygon_box_transform(c: &InferCtx) -> Out {
+    let Some(x) = c.input("Input") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!("Input {:?}: input's rank must be 4", x.dims));
+    }
+    if x.dims[1] >= 0 && x.dims[1] % 2 != 0 {
+        return Err(format!(
+            "Input {:?}: input's second dimension must be even",
+            x.dims
+        ));
+    }
+    Ok(vec![("Output", x.clone())])
 }
 
 /// A FLOATS attribute (empty when unset).
@@ -366,5 +402,101 @@ fn yolov3_loss(c: &InferCtx) -> Out {
             TensorType::new(x.dtype, vec![n, m, x.dims[2], x.dims[3]]),
         ),
         ("GTMatchMask", TensorType::new(VarKind::Int32, vec![n, b])),
+    ])
+}
+
+/// `roi_perspective_transform` (1.6's `InferShape`): `X` NCHW, `ROIs`
+/// `[R, 8]` (four corners); `Out` `[R, C, transformed_height,
+/// transformed_width]` of `X`'s dtype, `Mask` int32 `[R, 1, th, tw]`,
+/// `TransformMatrix` `[R, 9]`, and the intermediates `Out`'s dims.
+fn roi_perspective_transform(c: &InferCtx) -> Out {
+    let (Some(x), Some(rois)) = (c.input("X"), c.input("ROIs")) else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 4 {
+        return Err(format!(
+            "X {:?}: the format of input tensor is NCHW",
+            x.dims
+        ));
+    }
+    if rois.dims.len() != 2 || !matches!(rois.dims[1], 8 | -1) {
+        return Err(format!(
+            "ROIs {:?} should be a 2-D LoDTensor of shape (num_rois, 8) given as \
+             [[x0, y0, x1, y1, x2, y2, x3, y3], ...]",
+            rois.dims
+        ));
+    }
+    let (th, tw) = (
+        c.int("transformed_height").unwrap_or(1),
+        c.int("transformed_width").unwrap_or(1),
+    );
+    if th <= 0 || tw <= 0 {
+        return Err(format!(
+            "the transformed output height {th} and width {tw} must be greater than 0"
+        ));
+    }
+    let scale = match c.attr("spatial_scale") {
+        Some(AttrValue::Float(v)) => Some(f64::from(*v)),
+        Some(AttrValue::Float64(v)) => Some(*v),
+        _ => None,
+    };
+    if scale.is_some_and(|s| s <= 0.0) {
+        return Err("the spatial scale must be greater than 0".into());
+    }
+    let r = rois.dims[0];
+    let out = vec![r, x.dims[1], th, tw];
+    Ok(vec![
+        ("Out", TensorType::new(x.dtype, out.clone())),
+        ("Mask", TensorType::new(VarKind::Int32, vec![r, 1, th, tw])),
+        ("TransformMatrix", TensorType::new(x.dtype, vec![r, 9])),
+        ("Out2InIdx", TensorType::new(VarKind::Int32, out.clone())),
+        ("Out2InWeights", TensorType::new(x.dtype, out)),
+    ])
+}
+
+/// `generate_proposals` (1.x's `InferShape`): `RpnRois` `[-1, 4]` and
+/// `RpnRoiProbs` `[-1, 1]`, of `Anchors`' dtype (the kernel's); 1.7's
+/// `RpnRoisNum` int32, one count per image.
+fn generate_proposals(c: &InferCtx) -> Out {
+    let Some(anchors) = c.input("Anchors") else {
+        return Ok(Vec::new());
+    };
+    let images = c
+        .input("Scores")
+        .map_or(-1, |s| s.dims.first().copied().unwrap_or(-1));
+    Ok(vec![
+        ("RpnRois", TensorType::new(anchors.dtype, vec![-1, 4])),
+        ("RpnRoiProbs", TensorType::new(anchors.dtype, vec![-1, 1])),
+        ("RpnRoisNum", TensorType::new(VarKind::Int32, vec![images])),
+    ])
+}
+
+/// `rpn_target_assign` (1.x's `InferShape`): `Anchor`, `GtBoxes` and
+/// `ImInfo` of rank 2; the sampled anchors' int32 indices and labels,
+/// their box targets and inside weights of `Anchor`'s dtype, their
+/// number known when it runs.
+fn rpn_target_assign(c: &InferCtx) -> Out {
+    let Some(anchor) = c.input("Anchor") else {
+        return Ok(Vec::new());
+    };
+    for slot in ["Anchor", "GtBoxes", "ImInfo"] {
+        if let Some(t) = c.input(slot) {
+            if t.dims.len() != 2 {
+                return Err(format!(
+                    "the rank of Input({slot}) must be 2, not {:?}",
+                    t.dims
+                ));
+            }
+        }
+    }
+    Ok(vec![
+        ("LocationIndex", TensorType::new(VarKind::Int32, vec![-1])),
+        ("ScoreIndex", TensorType::new(VarKind::Int32, vec![-1])),
+        ("TargetLabel", TensorType::new(VarKind::Int32, vec![-1, 1])),
+        ("TargetBBox", TensorType::new(anchor.dtype, vec![-1, 4])),
+        (
+            "BBoxInsideWeight",
+            TensorType::new(anchor.dtype, vec![-1, 4]),
+        ),
     ])
 }

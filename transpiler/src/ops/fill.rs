@@ -33,6 +33,12 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         .not_foldable(),
     );
     r.push(Behaviour::pure("gaussian_random", from_attrs).not_foldable());
+    r.push(
+        Behaviour::pure("gaussian_random_batch_size_like", |c| {
+            fill_constant_batch_size_like(c)
+        })
+        .not_foldable(),
+    );
     r.push(Behaviour::pure("truncated_gaussian_random", from_attrs).not_foldable());
     r.push(Behaviour::pure("fill_any_like", fill_any_like));
     r.push(Behaviour::pure(

@@ -1,7 +1,8 @@
 //! LoD sequence ops: Paddle 1.x's DynamicRNN ops (`lod_rank_table`,
 //! `max_sequence_len`, `lod_tensor_to_array`, `array_to_lod_tensor`,
 //! `shrink_rnn_memory`, `reorder_lod_tensor_by_rank`; fluidc-only, see
-//! `data/fluidc_ops.json`), and `lod_reset` and `is_empty`. Sequences'
+//! `data/fluidc_ops.json`), its StaticRNN's `rnn_memory_helper` (fluidc-only
+//! too), and `lod_reset` and `is_empty`. Sequences'
 //! own ops are in `sequence`, `sequence_expand` and `sequence_rnn`; 1.x's
 //! IfElse ops in `split_merge`.
 use super::infer::{same_as_x, unknown, Out, TensorType};
@@ -25,6 +26,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     );
     r.push(Behaviour::pure("array_to_lod_tensor", unknown).not_foldable());
     r.push(Behaviour::pure("shrink_rnn_memory", same_as_x).not_foldable());
+    // 1.x's InferShape: ShareDim and ShareLoD from X to Out.
+    r.push(Behaviour::pure("rnn_memory_helper", same_as_x).shares_lod("X", "Out"));
     r.push(
         Behaviour::pure("reorder_lod_tensor_by_rank", same_as_x)
             .not_foldable()

@@ -1,7 +1,8 @@
 //! 1.x's ops that rearrange the sequences of a LoD tensor (fluidc-only,
 //! `data/fluidc_ops.json`: Paddle 3.3.1 dropped them): `sequence_reverse`,
 //! `sequence_concat`, `sequence_slice`, `sequence_reshape`,
-//! `sequence_enumerate`, `sequence_expand_as` and `sequence_scatter`. Their outputs' rows and
+//! `sequence_enumerate`, `sequence_expand_as`, `sequence_scatter` and
+//! `sequence_erase`. Their outputs' rows and
 //! LoD depend on the inputs' LoD, known only when they run; their kernels
 //! set the LoD as 1.x's did.
 use super::infer::{Out, TensorType};
@@ -16,6 +17,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         ("sequence_enumerate", enumerate),
         ("sequence_expand_as", expand_as),
         ("sequence_scatter", scatter),
+        ("sequence_erase", erase),
     ] {
         r.push(Behaviour::pure(ty, infer).not_foldable().reads_lod());
     }
@@ -163,6 +165,21 @@ fn scatter(c: &InferCtx) -> Out {
     }
     if updates.dtype != x.dtype {
         return Err("Updates of sequence_scatter must have X's dtype".into());
+    }
+    Ok(vec![("Out", x.clone())])
+}
+
+/// `sequence_erase` (1.x's `InferShape`): `X` is `[rows, 1]`; `Out` has
+/// its dims (1.x set them so; the kernel resizes the rows to those kept).
+fn erase(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.len() != 2 || !matches!(x.dims[1], 1 | -1) {
+        return Err(format!(
+            "X {:?} of sequence_erase should be a 2-D LoDTensor with the 2nd dimension equal to 1",
+            x.dims
+        ));
     }
     Ok(vec![("Out", x.clone())])
 }

@@ -392,6 +392,13 @@ class Variable(object):
         return self.block.desc.var_line(self.block.idx, self.name)
 
     def __bool__(self):
+        # 1.x's Variable had no __bool__, so every Variable was true, and
+        # 2019 programs test optional inputs so (the transformer's `if
+        # attn_bias:`). A bool Variable (a comparison, a While's
+        # condition) under Python's if/while is the mistake SPEC 1.1 makes
+        # an error (README, "Run mode").
+        if self.block.program.desc.var_get(self.block.idx, self.name, "dtype") != 0:
+            return True
         raise TypeError(
             "a Variable's value is known only when the program runs, so Python's "
             "if/while cannot test it; build the branch or loop into the program "

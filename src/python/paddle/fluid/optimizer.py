@@ -4,8 +4,9 @@
 `minimize(loss)` is `append_backward`, then, with the (parameter,
 gradient) pairs sorted by parameter name as Paddle's `apply_gradients`
 sorts them: gradient clipping, regularization, the global learning rate
-(`learning_rate_N`, a persistable 0-D float32 filled in the startup
-program), each parameter's accumulators (`<param>_<acc>_N`), and one
+(`learning_rate_N`, a persistable float32 declared `[1]` as 1.x's, so a
+script fetches it as shape `(1,)`, and filled 0-D in the startup program
+as 3.3.1's), each parameter's accumulators (`<param>_<acc>_N`), and one
 update op per parameter in name scope `/optimizer_N/` with `op_role`
 Optimize and `op_role_var = [param, grad]`. Parameters update in place
 (`ParamOut` is `Param`).
@@ -97,9 +98,9 @@ class Optimizer(object):
         if lr is None:
             name = unique_name.generate("learning_rate")
             lr = program.global_block().create_var(
-                name=name, shape=[], dtype="float32", persistable=True, stop_gradient=True)
+                name=name, shape=[1], dtype="float32", persistable=True, stop_gradient=True)
             startup.global_block().create_var(
-                name=name, shape=[], dtype="float32", persistable=True, stop_gradient=True)
+                name=name, shape=[1], dtype="float32", persistable=True, stop_gradient=True)
             startup.global_block().append_op(
                 type="fill_constant", outputs={"Out": [name]},
                 attrs={"shape": [], "dtype": 5, "value": float(self._learning_rate),

@@ -51,14 +51,19 @@ def edit_distance(input, label, normalized=True, ignored_tokens=None, input_leng
                   label_length=None):
     """The edit distance of each decoded sequence (`input`, int64 LoD) from
     its label (`label`), over the label's length when `normalized`; and
-    the number of sequences. `ignored_tokens` (erased from both first, by
-    1.x's `sequence_erase` op) is not supported."""
+    the number of sequences. `ignored_tokens` are erased from both first
+    (1.x's `sequence_erase` op)."""
     _no_padded("edit_distance", input_length=input_length, label_length=label_length)
-    if ignored_tokens:
-        raise NotImplementedError(
-            "edit_distance: ignored_tokens needs the sequence_erase op, which fluidc does not "
-            "have; erase the tokens from the sequences before")
     helper = LayerHelper("edit_distance", **locals())
+    if ignored_tokens is not None and len(ignored_tokens) > 0:
+        erased_input = helper.create_variable_for_type_inference(dtype="int64")
+        erased_label = helper.create_variable_for_type_inference(dtype="int64")
+        helper.append_op(type="sequence_erase", inputs={"X": [input]},
+                         outputs={"Out": [erased_input]}, attrs={"tokens": ignored_tokens})
+        input = erased_input
+        helper.append_op(type="sequence_erase", inputs={"X": [label]},
+                         outputs={"Out": [erased_label]}, attrs={"tokens": ignored_tokens})
+        label = erased_label
     edit_distance_out = helper.create_variable_for_type_inference(dtype="float32")
     sequence_num = helper.create_variable_for_type_inference(dtype="int64")
     helper.append_op(

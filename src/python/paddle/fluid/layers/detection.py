@@ -30,6 +30,10 @@ __all__ = [
     "detection_map",
     "yolo_box",
     "yolov3_loss",
+    "polygon_box_transform",
+    "roi_perspective_transform",
+    "generate_proposals",
+    "rpn_target_assign",
 ]
 
 
@@ -547,6 +551,106 @@ def detection_map(detect_res, label, class_num, background_label=0, overlap_thre
         attrs={'overlap_threshold': overlap_threshold, 'evaluate_difficult': evaluate_difficult,
                'ap_type': ap_version, 'class_num': class_num})
     return map_out
+
+
+def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, is_crowd, im_info,
+                      rpn_batch_size_per_im=256, rpn_straddle_thresh=0.0, rpn_fg_fraction=0.5,
+                      rpn_positive_overlap=0.7, rpn_negative_overlap=0.3, use_random=True):
+    """Faster R-CNN's RPN targets: the anchors (`anchor_box`, `[M, 4]`) are
+    labelled foreground or background against each image's non-crowd
+    ground truth (`gt_boxes`, LoD) and sampled (`use_random`); returns the
+    sampled anchors' logits and box predictions (gathered from `cls_logits`
+    and `bbox_pred`), their int32 labels, box targets and inside
+    weights."""
+    helper = LayerHelper('rpn_target_assign', **locals())
+    loc_index = helper.create_variable_for_type_inference(dtype='int32')
+    score_index = helper.create_variable_for_type_inference(dtype='int32')
+    target_label = helper.create_variable_for_type_inference(dtype='int32')
+    target_bbox = helper.create_variable_for_type_inference(dtype=anchor_box.dtype)
+    bbox_inside_weight = helper.create_variable_for_type_inference(dtype=anchor_box.dtype)
+    helper.append_op(
+        type="rpn_target_assign",
+        inputs={'Anchor': anchor_box, 'GtBoxes': gt_boxes, 'IsCrowd': is_crowd,
+                'ImInfo': im_info},
+        outputs={'LocationIndex': loc_index, 'ScoreIndex': score_index,
+                 'TargetLabel': target_label, 'TargetBBox': target_bbox,
+                 'BBoxInsideWeight': bbox_inside_weight},
+        attrs={'rpn_batch_size_per_im': rpn_batch_size_per_im,
+               'rpn_straddle_thresh': rpn_straddle_thresh,
+               'rpn_positive_overlap': rpn_positive_overlap,
+               'rpn_negative_overlap': rpn_negative_overlap,
+               'rpn_fg_fraction': rpn_fg_fraction, 'use_random': use_random})
+    loc_index.stop_gradient = True
+    score_index.stop_gradient = True
+    target_label.stop_gradient = True
+    target_bbox.stop_gradient = True
+    bbox_inside_weight.stop_gradient = True
+
+    cls_logits = nn.reshape(x=cls_logits, shape=(-1, 1))
+    bbox_pred = nn.reshape(x=bbox_pred, shape=(-1, 4))
+    predicted_cls_logits = nn.gather(cls_logits, score_index)
+    predicted_bbox_pred = nn.gather(bbox_pred, loc_index)
+    return (predicted_cls_logits, predicted_bbox_pred, target_label, target_bbox,
+            bbox_inside_weight)
+
+
+def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000,
+                       post_nms_top_n=1000, nms_thresh=0.5, min_size=0.1, eta=1.0, name=None):
+    """Faster R-CNN's region proposals: per image, the `pre_nms_top_n`
+    best-scoring anchors decoded by `bbox_deltas` (and `variances`),
+    clipped to the image (`im_info`: height, width, scale), the small ones
+    dropped, then NMS keeping `post_nms_top_n`. Returns `(rpn_rois,
+    rpn_roi_probs)`, `[R, 4]` and `[R, 1]`, one LoD sequence per image."""
+    helper = LayerHelper('generate_proposals', **locals())
+    rpn_rois = helper.create_variable_for_type_inference(dtype=bbox_deltas.dtype)
+    rpn_roi_probs = helper.create_variable_for_type_inference(dtype=scores.dtype)
+    helper.append_op(
+        type="generate_proposals",
+        inputs={'Scores': scores, 'BboxDeltas': bbox_deltas, 'ImInfo': im_info,
+                'Anchors': anchors, 'Variances': variances},
+        attrs={'pre_nms_topN': pre_nms_top_n, 'post_nms_topN': post_nms_top_n,
+               'nms_thresh': nms_thresh, 'min_size': min_size, 'eta': eta},
+        outputs={'RpnRois': rpn_rois, 'RpnRoiProbs': rpn_roi_probs})
+    rpn_rois.stop_gradient = True
+    rpn_roi_probs.stop_gradient = True
+    return rpn_rois, rpn_roi_probs
+
+
+def roi_perspective_transform(input, rois, transformed_height, transformed_width,
+                              spatial_scale=1.0):
+    """Each quadrilateral ROI (`rois`, `[R, 8]` corners clockwise from the
+    top left, one LoD sequence per image) of `input` (NCHW) warped onto a
+    `transformed_height` x `transformed_width` grid; returns (as 1.6) the
+    warped `[R, C, th, tw]`, the int32 mask of the grid points inside the
+    ROI and the map, and the `[R, 9]` transform matrices."""
+    helper = LayerHelper('roi_perspective_transform', **locals())
+    dtype = helper.input_dtype()
+    out = helper.create_variable_for_type_inference(dtype)
+    mask = helper.create_variable_for_type_inference(dtype="int32")
+    transform_matrix = helper.create_variable_for_type_inference(dtype)
+    out2in_idx = helper.create_variable_for_type_inference(dtype="int32")
+    out2in_w = helper.create_variable_for_type_inference(dtype)
+    helper.append_op(
+        type="roi_perspective_transform", inputs={"X": input, "ROIs": rois},
+        outputs={"Out": out, "Out2InIdx": out2in_idx, "Out2InWeights": out2in_w,
+                 "Mask": mask, "TransformMatrix": transform_matrix},
+        attrs={"transformed_height": transformed_height,
+               "transformed_width": transformed_width, "spatial_scale": spatial_scale})
+    return out, mask, transform_matrix
+
+
+def polygon_box_transform(input, name=None):
+    """EAST's geometry output (`[N, 2 * corners, H, W]`, each corner's
+    offsets from its pixel) turned into the corners' coordinates: 4 times
+    the pixel's column (x channels) or row (y channels) minus the offset."""
+    helper = LayerHelper("polygon_box_transform", **locals())
+    if name is None:
+        output = helper.create_variable_for_type_inference(dtype=input.dtype)
+    else:
+        output = helper.create_variable(name=name, dtype=input.dtype, persistable=False)
+    helper.append_op(type="polygon_box_transform", inputs={"Input": input}, attrs={},
+                     outputs={"Output": output})
+    return output
 
 
 def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, name=None):

@@ -31,6 +31,7 @@ __all__ = [
     "sigmoid_cross_entropy_with_logits", "sum", "topk",
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
+    "gaussian_random_batch_size_like",
     "size", "where", "instance_norm", "group_norm", "adaptive_pool2d",
     "conv3d", "pool3d", "conv3d_transpose", "strided_slice", "temporal_shift", "spectral_norm",
     "unique",
@@ -1459,6 +1460,23 @@ def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=
         attrs={"shape": [int(d) for d in shape], "input_dim_idx": input_dim_idx,
                "output_dim_idx": output_dim_idx, "min": float(min), "max": float(max),
                "seed": seed, "dtype": dtype})
+    return out
+
+
+def gaussian_random_batch_size_like(input, shape, input_dim_idx=0, output_dim_idx=0, mean=0.0,
+                                    std=1.0, seed=0, dtype='float32'):
+    """A `shape` tensor of Normal(mean, std) draws whose dim
+    `output_dim_idx` is `input`'s dim `input_dim_idx` (the batch size), as
+    1.x's VAE and GAN scripts draw their noise (seed 0: a fresh seed per
+    run)."""
+    helper = LayerHelper('gaussian_random_batch_size_like', **locals())
+    out = helper.create_variable_for_type_inference(dtype)
+    c_dtype = convert_np_dtype_to_dtype_(dtype)
+    helper.append_op(
+        type='gaussian_random_batch_size_like', inputs={'Input': input}, outputs={'Out': out},
+        attrs={'shape': shape, 'input_dim_idx': input_dim_idx,
+               'output_dim_idx': output_dim_idx, 'mean': mean, 'std': std, 'seed': seed,
+               'dtype': c_dtype})
     return out
 
 
