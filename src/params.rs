@@ -191,6 +191,7 @@ pub fn save_fetches(fetched: &[(String, Tensor)], dir: &str) -> Result<(), CliEr
 pub fn npy(t: &Tensor) -> Vec<u8> {
     let (descr, body): (&str, Vec<u8>) = match t.data() {
         Data::Bool(v) => ("|b1", v.iter().map(|b| u8::from(*b)).collect()),
+        Data::Int8(v) => ("|i1", v.iter().map(|x| x.to_le_bytes()[0]).collect()),
         Data::Int32(v) => ("<i4", v.iter().flat_map(|x| x.to_le_bytes()).collect()),
         Data::Int64(v) => ("<i8", v.iter().flat_map(|x| x.to_le_bytes()).collect()),
         Data::Float32(v) => ("<f4", v.iter().flat_map(|x| x.to_le_bytes()).collect()),
@@ -253,6 +254,7 @@ pub fn dump(params: &str, program: Option<&Program>) -> Result<String, CliError>
         let t = &r.tensor;
         let values: Vec<f64> = match t.data() {
             Data::Bool(v) => v.iter().map(|b| f64::from(u8::from(*b))).collect(),
+            Data::Int8(v) => v.iter().map(|x| f64::from(*x)).collect(),
             Data::Int32(v) => v.iter().map(|x| f64::from(*x)).collect(),
             Data::Int64(v) => v.iter().map(|x| *x as f64).collect(),
             Data::Float32(v) => v.iter().map(|x| f64::from(*x)).collect(),

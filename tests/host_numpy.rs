@@ -94,7 +94,9 @@ impl Rng {
 /// The dtypes the random cases cover. Not uint8: its corners differ
 /// from numpy where fluidc has no dtype for numpy's result (math
 /// functions of uint8 give float16, sums uint64; docs/numpy.md), and
-/// `testdata/numpy/uint8_arrays.py` checks what images use of it.
+/// `testdata/numpy/uint8_arrays.py` checks what images use of it; int8
+/// likewise (numpy's int16 of int8 with uint8), checked by
+/// `testdata/numpy/int8_arrays.py`.
 const CHECKED: [DType; 5] = [
     DType::Bool,
     DType::Int32,
@@ -107,6 +109,7 @@ const CHECKED: [DType; 5] = [
 fn encode(a: &HostArray) -> Value {
     let data: Vec<Value> = match a {
         HostArray::Bool(x) => x.iter().map(|&v| json!(v)).collect(),
+        HostArray::Int8(x) => x.iter().map(|&v| json!(v)).collect(),
         HostArray::UInt8(x) => x.iter().map(|&v| json!(v)).collect(),
         HostArray::Int32(x) => x.iter().map(|&v| json!(v)).collect(),
         HostArray::Int64(x) => x.iter().map(|&v| json!(v)).collect(),
@@ -131,6 +134,12 @@ fn decode(v: &Value) -> HostArray {
         DType::Bool => HostArray::from_vec(
             &shape,
             data.iter().map(|x| x.as_bool().expect("bool")).collect(),
+        ),
+        DType::Int8 => HostArray::from_vec(
+            &shape,
+            data.iter()
+                .map(|x| x.as_i64().expect("int") as i8)
+                .collect(),
         ),
         DType::UInt8 => HostArray::from_vec(
             &shape,
@@ -236,6 +245,7 @@ fn random_array(rng: &mut Rng, dtype: DType, shape: &[usize]) -> HostArray {
     };
     let made = match dtype {
         DType::Bool => HostArray::from_vec(shape, (0..n).map(|_| rng.below(2) == 1).collect()),
+        DType::Int8 => HostArray::from_vec(shape, (0..n).map(|_| int_value(rng) as i8).collect()),
         DType::UInt8 => HostArray::from_vec(shape, (0..n).map(|_| int_value(rng) as u8).collect()),
         DType::Int32 => HostArray::from_vec(shape, (0..n).map(|_| int_value(rng) as i32).collect()),
         DType::Int64 => {
@@ -544,6 +554,7 @@ fn operand_array(rng: &mut Rng, dtype: DType, shape: &[usize]) -> HostArray {
     };
     let made = match dtype {
         DType::Bool => HostArray::from_vec(shape, (0..n).map(|_| rng.below(2) == 1).collect()),
+        DType::Int8 => HostArray::from_vec(shape, (0..n).map(|_| int(rng) as i8).collect()),
         DType::UInt8 => HostArray::from_vec(shape, (0..n).map(|_| int(rng) as u8).collect()),
         DType::Int32 => HostArray::from_vec(shape, (0..n).map(|_| int(rng) as i32).collect()),
         DType::Int64 => HostArray::from_vec(shape, (0..n).map(|_| int(rng)).collect()),

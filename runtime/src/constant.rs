@@ -57,6 +57,7 @@ fn to_tensor(c: &Constant) -> Option<Tensor> {
 fn to_constant(t: &Tensor) -> Constant {
     let data = match t.data() {
         Data::Bool(v) => ConstData::Bool(v.to_vec()),
+        Data::Int8(v) => ConstData::Int(v.iter().map(|x| i64::from(*x)).collect()),
         Data::Int32(v) => ConstData::Int(v.iter().map(|x| i64::from(*x)).collect()),
         Data::Int64(v) => ConstData::Int(v.to_vec()),
         Data::Float32(v) => ConstData::Float(v.iter().map(|x| f64::from(*x)).collect()),

@@ -15,6 +15,7 @@ use super::error::{ErrorKind, HostError, Result};
 #[derive(Debug, Clone, PartialEq)]
 pub enum HostArray {
     Bool(ArrayD<bool>),
+    Int8(ArrayD<i8>),
     UInt8(ArrayD<u8>),
     Int32(ArrayD<i32>),
     Int64(ArrayD<i64>),
@@ -54,6 +55,11 @@ pub(crate) fn tuple_repr(shape: &[usize]) -> String {
     }
 }
 
+/// A shape as numpy's error messages print it: `(3,2)`, without spaces.
+pub(crate) fn error_shape(shape: &[usize]) -> String {
+    tuple_repr(shape).replace(", ", ",")
+}
+
 /// The element count of `shape`, or numpy's error when it overflows.
 pub(crate) fn checked_size(shape: &[usize]) -> Result<usize> {
     shape
@@ -85,6 +91,7 @@ impl HostArray {
     pub fn dtype(&self) -> DType {
         match self {
             HostArray::Bool(_) => DType::Bool,
+            HostArray::Int8(_) => DType::Int8,
             HostArray::UInt8(_) => DType::UInt8,
             HostArray::Int32(_) => DType::Int32,
             HostArray::Int64(_) => DType::Int64,
@@ -135,7 +142,7 @@ impl HostArray {
             return Err(HostError::value_error(format!(
                 "cannot reshape array of size {} into shape {}",
                 values.len(),
-                tuple_repr(shape)
+                error_shape(shape)
             )));
         }
         from_shape_vec(shape, values).map(T::wrap)
@@ -156,6 +163,7 @@ impl HostArray {
             })?;
         match t.data() {
             Data::Bool(v) => HostArray::from_vec(&shape, v.to_vec()),
+            Data::Int8(v) => HostArray::from_vec(&shape, v.to_vec()),
             Data::Int32(v) => HostArray::from_vec(&shape, v.to_vec()),
             Data::Int64(v) => HostArray::from_vec(&shape, v.to_vec()),
             Data::Float32(v) => HostArray::from_vec(&shape, v.to_vec()),
@@ -185,6 +193,7 @@ impl HostArray {
         }
         let made = match self {
             HostArray::Bool(a) => Tensor::from_vec(&shape, flat(a)),
+            HostArray::Int8(a) => Tensor::from_vec(&shape, flat(a)),
             HostArray::Int32(a) => Tensor::from_vec(&shape, flat(a)),
             HostArray::Int64(a) => Tensor::from_vec(&shape, flat(a)),
             HostArray::Float32(a) => Tensor::from_vec(&shape, flat(a)),
@@ -349,7 +358,7 @@ impl HostArray {
             // numpy prints the known dimensions only, without spaces, when
             // one is unknown.
             let shown = if unknown.is_empty() {
-                tuple_repr(&known)
+                error_shape(&known)
             } else {
                 let dims: Vec<String> = known.iter().map(|d| d.to_string()).collect();
                 format!("({})", dims.join(","))
@@ -523,6 +532,7 @@ pub(crate) fn python_to(s: Scalar, dtype: DType) -> Result<Scalar> {
     match (s, dtype) {
         (Scalar::Int(i), DType::Int32) if i32::try_from(i).is_err() => Err(overflow(&i)),
         (Scalar::Int(i), DType::UInt8) if u8::try_from(i).is_err() => Err(overflow(&i)),
+        (Scalar::Int(i), DType::Int8) if i8::try_from(i).is_err() => Err(overflow(&i)),
         (Scalar::Float(f), d) if d.is_int() => {
             let i = Scalar::Float(f).as_i64().map_err(|e| match e.kind {
                 ErrorKind::Unsupported => HostError::new(

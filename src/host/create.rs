@@ -15,6 +15,15 @@ trait Fill: Elem {
     fn at(start: Self, delta: Self, i: usize) -> Self;
 }
 
+impl Fill for i8 {
+    fn sub(a: i8, b: i8) -> i8 {
+        a.wrapping_sub(b)
+    }
+    fn at(start: i8, delta: i8, i: usize) -> i8 {
+        start.wrapping_add((i as i8).wrapping_mul(delta))
+    }
+}
+
 impl Fill for u8 {
     fn sub(a: u8, b: u8) -> u8 {
         a.wrapping_sub(b)
@@ -135,6 +144,7 @@ pub fn arange(
             let values: Vec<bool> = [start, next].iter().take(n).map(|s| s.truthy()).collect();
             Ok(HostArray::Bool(Array1::from(values).into_dyn()))
         }
+        DType::Int8 => Ok(arange_fill::<i8>(start, next, n)),
         DType::UInt8 => Ok(arange_fill::<u8>(start, next, n)),
         DType::Int32 => Ok(arange_fill::<i32>(start, next, n)),
         DType::Int64 => Ok(arange_fill::<i64>(start, next, n)),

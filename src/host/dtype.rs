@@ -25,6 +25,8 @@ use super::HostArray;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     Bool,
+    /// Quantized tensors' dtype (1.x's int8 `LoDTensor`s).
+    Int8,
     /// Images' dtype (`np.array(img)`, numpy-1 pickles of pictures).
     UInt8,
     Int32,
@@ -34,8 +36,9 @@ pub enum DType {
 }
 
 impl DType {
-    pub const ALL: [DType; 6] = [
+    pub const ALL: [DType; 7] = [
         DType::Bool,
+        DType::Int8,
         DType::UInt8,
         DType::Int32,
         DType::Int64,
@@ -47,6 +50,7 @@ impl DType {
     pub fn name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
+            DType::Int8 => "int8",
             DType::UInt8 => "uint8",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
@@ -61,6 +65,7 @@ impl DType {
     pub fn from_name(name: &str) -> Option<DType> {
         Some(match name {
             "bool" | "bool_" | "?" | "b1" => DType::Bool,
+            "int8" | "i1" | "|i1" | "<i1" | "byte" | "b" => DType::Int8,
             "uint8" | "u1" | "|u1" | "<u1" | "ubyte" | "B" => DType::UInt8,
             "int32" | "i4" | "<i4" | "intc" => DType::Int32,
             "int64" | "i8" | "<i8" | "int" | "int_" | "long" | "intp" => DType::Int64,
@@ -75,7 +80,10 @@ impl DType {
     }
 
     pub fn is_int(self) -> bool {
-        matches!(self, DType::UInt8 | DType::Int32 | DType::Int64)
+        matches!(
+            self,
+            DType::Int8 | DType::UInt8 | DType::Int32 | DType::Int64
+        )
     }
 
     pub fn is_float(self) -> bool {
@@ -85,8 +93,12 @@ impl DType {
     /// `np.result_type(a, b)` of two dtypes.
     pub fn promote(a: DType, b: DType) -> DType {
         let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-        // uint8 fits float32 exactly; int32 and int64 do not.
-        if hi == DType::Float32 && lo.is_int() && lo != DType::UInt8 {
+        let small = |d: DType| matches!(d, DType::Int8 | DType::UInt8);
+        if lo == DType::Int8 && hi == DType::UInt8 {
+            // numpy's int16, a dtype fluidc lacks (docs/numpy.md).
+            DType::Int32
+        } else if hi == DType::Float32 && lo.is_int() && !small(lo) {
+            // int8 and uint8 fit float32 exactly; int32 and int64 do not.
             DType::Float64
         } else {
             hi
@@ -237,6 +249,27 @@ impl Elem for bool {
     }
     fn cast_from(v: Scalar) -> Self {
         v.truthy()
+    }
+}
+
+impl Elem for i8 {
+    variant!(Int8);
+    const DTYPE: DType = DType::Int8;
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    fn scalar(self) -> Scalar {
+        Scalar::Int(i64::from(self))
+    }
+    /// Integers wrap; floats go through a 32-bit integer first, as numpy's
+    /// cast does on x86-64 (NaN and values out of range give 0).
+    fn cast_from(v: Scalar) -> Self {
+        match v {
+            Scalar::Bool(b) => i8::from(b),
+            Scalar::Int(i) => i as i8,
+            Scalar::Float(f) => {
+                truncate(f, -2_147_483_648.0, 2_147_483_648.0).map_or(0, |t| t as i32 as i8)
+            }
+        }
     }
 }
 

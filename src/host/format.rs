@@ -214,6 +214,15 @@ fn int_formatter<T: Elem + std::fmt::Display + Ord>(data: &[T]) -> Box<dyn Fn(T)
     Box::new(move |x| format!("{x:>width$}"))
 }
 
+impl Printable for i8 {
+    fn scalar_str(self) -> String {
+        self.to_string()
+    }
+    fn formatter(data: &[i8], _: bool, _: &PrintOptions) -> Box<dyn Fn(i8) -> String> {
+        int_formatter(data)
+    }
+}
+
 impl Printable for u8 {
     fn scalar_str(self) -> String {
         self.to_string()

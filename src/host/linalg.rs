@@ -80,6 +80,7 @@ pub fn dot(a: &HostArray, b: &HostArray) -> Result<HostArray> {
     Ok(match DType::promote(a.dtype(), b.dtype()) {
         DType::Float32 => HostArray::Float32(product(a, b)?),
         DType::Float64 => HostArray::Float64(product(a, b)?),
+        DType::Int8 => HostArray::Int8(int_product(a, b)?.mapv(|v| v as i8)),
         DType::UInt8 => HostArray::UInt8(int_product(a, b)?.mapv(|v| v as u8)),
         DType::Int32 => HostArray::Int32(int_product(a, b)?.mapv(|v| v as i32)),
         DType::Int64 => HostArray::Int64(int_product(a, b)?),

@@ -38,6 +38,7 @@ macro_rules! each {
     ($h:expr, $a:ident => $body:expr) => {
         match $h {
             $crate::host::HostArray::Bool($a) => $body,
+            $crate::host::HostArray::Int8($a) => $body,
             $crate::host::HostArray::UInt8($a) => $body,
             $crate::host::HostArray::Int32($a) => $body,
             $crate::host::HostArray::Int64($a) => $body,
@@ -54,6 +55,10 @@ macro_rules! with_dtype {
         match $d {
             $crate::host::DType::Bool => {
                 type $t = bool;
+                $body
+            }
+            $crate::host::DType::Int8 => {
+                type $t = i8;
                 $body
             }
             $crate::host::DType::UInt8 => {

@@ -289,6 +289,7 @@ macro_rules! int_arith {
     };
 }
 
+int_arith!(i8);
 int_arith!(u8);
 int_arith!(i32);
 int_arith!(i64);
@@ -611,6 +612,9 @@ impl HostArray {
             HostArray::UInt8(a) if op == UnaryOp::Neg => Ok(HostArray::UInt8(a.mapv(u8::wrapping_neg))),
             HostArray::UInt8(a) if op == UnaryOp::Abs => Ok(HostArray::UInt8(a.clone())),
             HostArray::UInt8(a) if op == UnaryOp::Square => Ok(HostArray::UInt8(a.mapv(|x| x.wrapping_mul(x)))),
+            HostArray::Int8(a) if op == UnaryOp::Neg => Ok(HostArray::Int8(a.mapv(i8::wrapping_neg))),
+            HostArray::Int8(a) if op == UnaryOp::Abs => Ok(HostArray::Int8(a.mapv(i8::wrapping_abs))),
+            HostArray::Int8(a) if op == UnaryOp::Square => Ok(HostArray::Int8(a.mapv(|x| x.wrapping_mul(x)))),
             HostArray::Int32(a) if op == UnaryOp::Neg => Ok(HostArray::Int32(a.mapv(i32::wrapping_neg))),
             HostArray::Int64(a) if op == UnaryOp::Neg => Ok(HostArray::Int64(a.mapv(i64::wrapping_neg))),
             HostArray::Int32(a) if op == UnaryOp::Abs => Ok(HostArray::Int32(a.mapv(i32::wrapping_abs))),
@@ -619,7 +623,7 @@ impl HostArray {
             HostArray::Int64(a) if op == UnaryOp::Square => Ok(HostArray::Int64(a.mapv(|x| x.wrapping_mul(x)))),
             // numpy 2.4 keeps integer (and bool) dtypes for floor and ceil.
             _ if matches!(op, UnaryOp::Floor | UnaryOp::Ceil) => Ok(self.clone()),
-            HostArray::UInt8(_) | HostArray::Int32(_) | HostArray::Int64(_) => {
+            HostArray::Int8(_) | HostArray::UInt8(_) | HostArray::Int32(_) | HostArray::Int64(_) => {
                 Ok(float_unary(op, &self.view::<f64>()))
             }
             HostArray::Bool(a) => match op {
@@ -671,6 +675,7 @@ impl HostArray {
         Ok(match self {
             HostArray::Float32(a) => HostArray::Float32(round_float(a, decimals)),
             HostArray::Float64(a) => HostArray::Float64(round_float(a, decimals)),
+            HostArray::Int8(a) => HostArray::Int8(int_round(a, decimals)),
             HostArray::UInt8(a) => HostArray::UInt8(int_round(a, decimals)),
             HostArray::Int32(a) => HostArray::Int32(int_round(a, decimals)),
             HostArray::Int64(a) => HostArray::Int64(int_round(a, decimals)),

@@ -31,7 +31,9 @@ use rustpython_vm::function::OptionalArg;
 use rustpython_vm::types::Constructor;
 use rustpython_vm::{pyclass, AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine};
 
-use fluidc_transpiler::proto::var_type::{ChannelDesc, DenseTensorArrayDesc, TensorDesc};
+use fluidc_transpiler::proto::var_type::{
+    ChannelDesc, DenseTensorArrayDesc, DenseTensorDesc, ReaderDesc, TensorDesc,
+};
 use program::ProgramState;
 
 /// The module's name in the VM.
@@ -108,13 +110,15 @@ fn op_attr_names(ty: PyStrRef, vm: &VirtualMachine) -> PyObjectRef {
 /// An op's declared input (or output) slots, with whether each is
 /// duplicable, dispensable and intermediate: those 1.x's protos listed,
 /// so an `extra` slot only if it is intermediate (1.x's `nce`, `dropout`,
-/// `gru` listed those outputs; Paddle 3.3.1 marks them `extra`).
+/// `gru` listed those outputs; Paddle 3.3.1 marks them `extra`), and not
+/// one Paddle added after 1.0 (`Behaviour::slots_after_1_0`).
 fn op_slot_names(ty: PyStrRef, outputs: bool, vm: &VirtualMachine) -> PyObjectRef {
     let slots = ops::get(ty.as_str())
         .map(|d| {
             let s = if outputs { &d.outputs } else { &d.inputs };
             s.iter()
                 .filter(|s| !s.extra || s.intermediate)
+                .filter(|s| !d.behaviour.slots_after_1_0.contains(&s.name.as_str()))
                 .map(|s| {
                     vm.ctx
                         .new_tuple(vec![
@@ -239,6 +243,39 @@ fn tensor_desc_mut(var: &mut Var) -> Option<&mut TensorDesc> {
     t.selected_rows.as_mut()
 }
 
+/// The tensors a READER variable gives (1.x's `VarDesc::tensor_descs`),
+/// or None for another kind of variable.
+fn reader_mut(var: &mut Var) -> Option<&mut ReaderDesc> {
+    (var.ty.r#type == VarKind::Reader as i32)
+        .then(|| var.ty.reader.get_or_insert_with(ReaderDesc::default))
+}
+
+/// Sets a READER variable's tensors to `n` (new ones empty FP32 with LoD
+/// level 0, as 1.x's `SetTensorDescNum`) and returns them.
+fn reader_tensors<'a>(
+    var: &'a mut Var,
+    n: usize,
+    vm: &VirtualMachine,
+) -> PyResult<&'a mut Vec<DenseTensorDesc>> {
+    let name = var.name.clone();
+    let r = reader_mut(var).ok_or_else(|| {
+        vm.new_value_error(format!(
+            "variable `{name}` is not a READER: only a READER holds several tensors"
+        ))
+    })?;
+    r.dense_tensor.resize(
+        n,
+        DenseTensorDesc {
+            tensor: TensorDesc {
+                data_type: VarKind::Fp32 as i32,
+                dims: Vec::new(),
+            },
+            legacy_lod_level: Some(0),
+        },
+    );
+    Ok(&mut r.dense_tensor)
+}
+
 fn opt_bool(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Option<bool>> {
     if vm.is_none(obj) {
         Ok(None)
@@ -333,6 +370,16 @@ impl ProgramDesc {
     fn block_parent(&self, block: usize, vm: &VirtualMachine) -> PyResult<i32> {
         let s = self.state.lock();
         Ok(s.block(block).map_err(|e| value_error(vm, e))?.parent_idx)
+    }
+
+    /// A block's forward block (a grad block's), or -1.
+    #[pymethod]
+    fn forward_block(&self, block: usize, vm: &VirtualMachine) -> PyResult<i32> {
+        let s = self.state.lock();
+        Ok(s.block(block)
+            .map_err(|e| value_error(vm, e))?
+            .forward_block_idx
+            .unwrap_or(-1))
     }
 
     #[pymethod]
@@ -494,6 +541,32 @@ impl ProgramDesc {
                 Some(c) => ctx.new_int(c.capacity).into(),
                 None => ctx.none(),
             },
+            "shapes" | "dtypes" | "lod_levels" => {
+                let tensors = var
+                    .ty
+                    .reader
+                    .as_ref()
+                    .map_or(&[][..], |r| &r.dense_tensor[..]);
+                let items = tensors
+                    .iter()
+                    .map(|t| -> PyObjectRef {
+                        match field.as_str() {
+                            "shapes" => ctx
+                                .new_list(
+                                    t.tensor
+                                        .dims
+                                        .iter()
+                                        .map(|d| ctx.new_int(*d).into())
+                                        .collect(),
+                                )
+                                .into(),
+                            "dtypes" => ctx.new_int(t.tensor.data_type).into(),
+                            _ => ctx.new_int(t.legacy_lod_level.unwrap_or(0)).into(),
+                        }
+                    })
+                    .collect();
+                ctx.new_list(items).into()
+            }
             other => return Err(vm.new_value_error(format!("no variable field `{other}`"))),
         })
     }
@@ -533,6 +606,34 @@ impl ProgramDesc {
             "stop_gradient" => var.stop_gradient = opt_bool(&value, vm)?,
             "need_check_feed" => var.need_check_feed = opt_bool(&value, vm)?,
             "is_parameter" => var.is_parameter = opt_bool(&value, vm)?,
+            "shapes" => {
+                let shapes: Vec<PyObjectRef> = value.try_to_value(vm)?;
+                let dims = shapes
+                    .iter()
+                    .map(|s| convert::dims(s, vm))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let tensors = reader_tensors(var, dims.len(), vm)?;
+                for (t, d) in tensors.iter_mut().zip(dims) {
+                    t.tensor.dims = d;
+                }
+            }
+            "dtypes" => {
+                let types: Vec<i32> = value.try_to_value(vm)?;
+                for &d in &types {
+                    kind_of(d, vm)?;
+                }
+                let tensors = reader_tensors(var, types.len(), vm)?;
+                for (t, d) in tensors.iter_mut().zip(types) {
+                    t.tensor.data_type = d;
+                }
+            }
+            "lod_levels" => {
+                let levels: Vec<i32> = value.try_to_value(vm)?;
+                let tensors = reader_tensors(var, levels.len(), vm)?;
+                for (t, l) in tensors.iter_mut().zip(levels) {
+                    t.legacy_lod_level = Some(l);
+                }
+            }
             other => return Err(vm.new_value_error(format!("no variable field `{other}`"))),
         }
         Ok(())
@@ -560,6 +661,95 @@ impl ProgramDesc {
         let mut s = self.state.lock();
         s.add_op(block, at.flatten(), op)
             .map_err(|e| host::op_error(vm, e))
+    }
+
+    /// 1.x's `BlockDesc.append_op()` (`at`: `_insert_op`): an op with
+    /// no type yet, which `OpDesc.set_type`, `set_input` and `set_output`
+    /// fill; nothing is completed or inferred until `check_attrs` and
+    /// `infer_shape`. Returns the op's index.
+    #[pymethod]
+    fn op_append_empty(
+        &self,
+        block: usize,
+        at: OptionalArg<Option<usize>>,
+        vm: &VirtualMachine,
+    ) -> PyResult<usize> {
+        let mut s = self.state.lock();
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        let at = at.flatten().unwrap_or(b.ops.len()).min(b.ops.len());
+        b.ops.insert(
+            at,
+            Op {
+                ty: String::new(),
+                inputs: Vec::new(),
+                outputs: Vec::new(),
+                attrs: Vec::new(),
+                is_target: None,
+            },
+        );
+        s.touch();
+        Ok(at)
+    }
+
+    /// Sets an op's type (1.x's `OpDesc.set_type`).
+    #[pymethod]
+    fn op_set_type(
+        &self,
+        block: usize,
+        index: usize,
+        ty: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        let op = b
+            .ops
+            .get_mut(index)
+            .ok_or_else(|| vm.new_value_error(format!("block {block} has no op {index}")))?;
+        op.ty = ty.as_str().to_string();
+        s.touch();
+        Ok(())
+    }
+
+    /// 1.x's `OpDesc.check_attrs`: the proto's defaults fill the
+    /// attributes the op lacks.
+    #[pymethod]
+    fn op_check_attrs(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
+        let op = b
+            .ops
+            .get_mut(index)
+            .ok_or_else(|| vm.new_value_error(format!("block {block} has no op {index}")))?;
+        if ops::get(&op.ty).is_none() {
+            return Err(host::op_error(
+                vm,
+                format!("Operator \"{}\" has not been registered.", op.ty),
+            ));
+        }
+        ops::fill_attr_defaults(op);
+        s.touch();
+        Ok(())
+    }
+
+    /// 1.x's `OpDesc.infer_shape(block)`: the op's outputs, declared in
+    /// its block or an ancestor, take the types inference gives them.
+    #[pymethod]
+    fn op_infer_shape(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?.clone();
+        if ops::get(&op.ty).is_none() {
+            return Err(host::op_error(
+                vm,
+                format!("Operator \"{}\" has not been registered.", op.ty),
+            ));
+        }
+        let types = s
+            .infer(block, &op)
+            .map_err(|e| host::op_error(vm, format!("{}: {e}", op.ty)))?;
+        s.apply_types(block, types);
+        s.touch();
+        Ok(())
     }
 
     #[pymethod]
@@ -646,6 +836,20 @@ impl ProgramDesc {
             Some(v) => convert::attr_to_py(v, vm),
             None => vm.ctx.none(),
         })
+    }
+
+    /// The `AttrType` number of an op's attribute, or None.
+    #[pymethod]
+    fn op_attr_type(
+        &self,
+        block: usize,
+        index: usize,
+        name: PyStrRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<i32>> {
+        let s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?;
+        Ok(op.get_attr(name.as_str()).map(AttrValue::type_number))
     }
 
     /// An op's attribute names, in order.

@@ -204,7 +204,7 @@ impl ProgramState {
     /// 0-D tensors, its `mean`, `accuracy` and full reductions declared
     /// `[1]`, and 1.x scripts see shape `(1,)` (README, "Run mode"; the runtime
     /// fetches such a variable's 0-D value as `(1,)` too).
-    fn apply_types(&mut self, block: usize, types: Vec<(String, TensorType)>) {
+    pub fn apply_types(&mut self, block: usize, types: Vec<(String, TensorType)>) {
         for (name, mut t) in types {
             if t.dims.is_empty() {
                 t.dims = vec![1];

@@ -22,6 +22,7 @@ macro_rules! map_same {
     ($h:expr, $a:ident => $body:expr) => {
         match $h {
             HostArray::Bool($a) => HostArray::Bool($body),
+            HostArray::Int8($a) => HostArray::Int8($body),
             HostArray::UInt8($a) => HostArray::UInt8($body),
             HostArray::Int32($a) => HostArray::Int32($body),
             HostArray::Int64($a) => HostArray::Int64($body),
@@ -764,6 +765,7 @@ fn tobytes(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyObjectRef {
     let mut out = Vec::with_capacity(a.size() * 8);
     match &*a {
         HostArray::Bool(x) => out.extend(x.iter().map(|&b| u8::from(b))),
+        HostArray::Int8(x) => out.extend(x.iter().map(|v| v.to_le_bytes()[0])),
         HostArray::UInt8(x) => out.extend(x.iter().copied()),
         HostArray::Int32(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
         HostArray::Int64(x) => x.iter().for_each(|v| out.extend(v.to_le_bytes())),
@@ -794,7 +796,7 @@ fn frombuffer(
         })?;
     let bytes = &bytes[offset..];
     let width = match d {
-        DType::Bool | DType::UInt8 => 1,
+        DType::Bool | DType::Int8 | DType::UInt8 => 1,
         DType::Int32 | DType::Float32 => 4,
         DType::Int64 | DType::Float64 => 8,
     };
@@ -813,6 +815,9 @@ fn frombuffer(
     let chunks = bytes[..n * width].chunks_exact(width);
     let a = match d {
         DType::Bool => HostArray::from_vec(&[n], chunks.map(|c| c[0] != 0).collect()),
+        DType::Int8 => {
+            HostArray::from_vec(&[n], chunks.map(|c| i8::from_le_bytes([c[0]])).collect())
+        }
         DType::UInt8 => HostArray::from_vec(&[n], chunks.map(|c| c[0]).collect()),
         DType::Int32 => HostArray::from_vec(
             &[n],

@@ -23,6 +23,13 @@ enum Op2 {
     Host(BinaryOp),
     Bit(Bit),
     Logical(Bit),
+    Shift(Shift),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shift {
+    Left,
+    Right,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +64,8 @@ fn op2(name: &str, vm: &VirtualMachine) -> PyResult<Op2> {
         "logical_and" => Op2::Logical(Bit::And),
         "logical_or" => Op2::Logical(Bit::Or),
         "logical_xor" => Op2::Logical(Bit::Xor),
+        "left_shift" | "bitwise_left_shift" => Op2::Shift(Shift::Left),
+        "right_shift" | "bitwise_right_shift" => Op2::Shift(Shift::Right),
         other => return Err(vm.new_value_error(format!("no ufunc `{other}`"))),
     })
 }
@@ -95,6 +104,8 @@ fn ufunc_name(op: Op2) -> &'static str {
         Op2::Logical(Bit::And) => "logical_and",
         Op2::Logical(Bit::Or) => "logical_or",
         Op2::Logical(Bit::Xor) => "logical_xor",
+        Op2::Shift(Shift::Left) => "left_shift",
+        Op2::Shift(Shift::Right) => "right_shift",
     }
 }
 
@@ -120,6 +131,48 @@ fn bit_kernel<T: Elem + BitAnd<Output = T> + BitOr<Output = T> + BitXor<Output =
     Ok(Zip::from(&xv).and(&yv).map_collect(|&p, &q| f(p, q)))
 }
 
+/// An integer element numpy shifts: `npy_lshift`/`npy_rshift`, which
+/// give 0 for a shift by the type's width or more (or a negative one)
+/// and, shifting right, -1 for a negative value.
+trait Shiftable: Elem {
+    fn shift(self, by: Self, dir: Shift) -> Self;
+}
+
+macro_rules! shiftable {
+    ($($t:ty),*) => {$(
+        impl Shiftable for $t {
+            fn shift(self, by: Self, dir: Shift) -> Self {
+                let width = <$t>::BITS;
+                // numpy casts the count to an unsigned type: a negative one is huge.
+                #[allow(unused_comparisons)]
+                let count = if by < 0 { None } else { u32::try_from(by).ok().filter(|&c| c < width) };
+                #[allow(unused_comparisons)]
+                match (dir, count) {
+                    (Shift::Left, Some(c)) => self.wrapping_shl(c),
+                    (Shift::Left, None) => 0,
+                    (Shift::Right, Some(c)) => self >> c,
+                    (Shift::Right, None) if self < 0 => (0 as $t).wrapping_sub(1),
+                    (Shift::Right, None) => 0,
+                }
+            }
+        }
+    )*};
+}
+shiftable!(i8, u8, i32, i64);
+
+fn shift_kernel<T: Shiftable>(
+    dir: Shift,
+    a: Operand<'_>,
+    b: Operand<'_>,
+    shape: &[usize],
+) -> Result<ArrayD<T>, HostError> {
+    let (x, y) = (operand_array::<T>(a, true)?, operand_array::<T>(b, true)?);
+    let (xv, yv) = (broadcast_to(&x, shape)?, broadcast_to(&y, shape)?);
+    Ok(Zip::from(&xv)
+        .and(&yv)
+        .map_collect(|&p, &q| p.shift(q, dir)))
+}
+
 /// `a OP b` for any two-argument ufunc.
 fn compute(op: Op2, a: Operand<'_>, b: Operand<'_>) -> Result<HostArray, HostError> {
     match op {
@@ -128,8 +181,25 @@ fn compute(op: Op2, a: Operand<'_>, b: Operand<'_>) -> Result<HostArray, HostErr
             let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
             match result_type(a, b) {
                 DType::Bool => bit_kernel::<bool>(bit, a, b, &shape).map(HostArray::Bool),
+                DType::Int8 => bit_kernel::<i8>(bit, a, b, &shape).map(HostArray::Int8),
+                DType::UInt8 => bit_kernel::<u8>(bit, a, b, &shape).map(HostArray::UInt8),
                 DType::Int32 => bit_kernel::<i32>(bit, a, b, &shape).map(HostArray::Int32),
                 DType::Int64 => bit_kernel::<i64>(bit, a, b, &shape).map(HostArray::Int64),
+                _ => Err(not_supported(ufunc_name(op))),
+            }
+        }
+        Op2::Shift(dir) => {
+            let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
+            match result_type(a, b) {
+                DType::Int8 => shift_kernel::<i8>(dir, a, b, &shape).map(HostArray::Int8),
+                DType::UInt8 => shift_kernel::<u8>(dir, a, b, &shape).map(HostArray::UInt8),
+                DType::Int32 => shift_kernel::<i32>(dir, a, b, &shape).map(HostArray::Int32),
+                DType::Int64 => shift_kernel::<i64>(dir, a, b, &shape).map(HostArray::Int64),
+                // numpy shifts two bools as int8, a dtype fluidc's numpy lacks.
+                DType::Bool => Err(HostError::unsupported(format!(
+                    "{} of two bool arrays gives int8 in numpy, a dtype fluidc's numpy has no arrays of; convert with astype('int64') first",
+                    ufunc_name(op)
+                ))),
                 _ => Err(not_supported(ufunc_name(op))),
             }
         }
@@ -170,6 +240,7 @@ fn loop_operand(obj: &PyObject, held: Option<&Held>, comparison: bool) -> String
     if comparison {
         let class = match d {
             DType::Bool => "BoolDType",
+            DType::Int8 => "Int8DType",
             DType::UInt8 => "UInt8DType",
             DType::Int32 => "Int32DType",
             DType::Int64 => "Int64DType",
@@ -253,7 +324,7 @@ fn ufunc2(name: PyStrRef, a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -
 fn kind(d: DType) -> u8 {
     match d {
         DType::Bool => 0,
-        DType::UInt8 | DType::Int32 | DType::Int64 => 1,
+        DType::Int8 | DType::UInt8 | DType::Int32 | DType::Int64 => 1,
         DType::Float32 | DType::Float64 => 2,
     }
 }
@@ -482,6 +553,7 @@ fn compute1(op: Op1, name: &str, a: &HostArray) -> Result<HostArray, HostError> 
             HostArray::Bool(_) => Err(HostError::type_error(
                 "ufunc 'sign' did not contain a loop with signature matching types <class 'numpy.dtypes.BoolDType'> -> None",
             )),
+            HostArray::Int8(x) => Ok(HostArray::Int8(x.mapv(signum))),
             HostArray::UInt8(x) => Ok(HostArray::UInt8(x.mapv(|v| u8::from(v > 0)))),
             HostArray::Int32(x) => Ok(HostArray::Int32(x.mapv(signum))),
             HostArray::Int64(x) => Ok(HostArray::Int64(x.mapv(signum))),
@@ -490,6 +562,7 @@ fn compute1(op: Op1, name: &str, a: &HostArray) -> Result<HostArray, HostError> 
         },
         Op1::Invert => match a {
             HostArray::Bool(x) => Ok(HostArray::Bool(x.mapv(|v| !v))),
+            HostArray::Int8(x) => Ok(HostArray::Int8(x.mapv(|v| !v))),
             HostArray::UInt8(x) => Ok(HostArray::UInt8(x.mapv(|v| !v))),
             HostArray::Int32(x) => Ok(HostArray::Int32(x.mapv(|v| !v))),
             HostArray::Int64(x) => Ok(HostArray::Int64(x.mapv(|v| !v))),

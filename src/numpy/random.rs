@@ -156,9 +156,11 @@ fn int_dtype(name: &str, vm: &VirtualMachine) -> PyResult<(IntDtype, DType)> {
         "int64" => (IntDtype::Int64, DType::Int64),
         "int32" => (IntDtype::Int32, DType::Int32),
         "bool" => (IntDtype::Bool, DType::Bool),
+        "int8" => (IntDtype::Int8, DType::Int8),
+        "uint8" => (IntDtype::UInt8, DType::UInt8),
         other => {
             return Err(vm.new_type_error(format!(
-            "fluidc's numpy has no arrays of dtype '{other}' (randint draws int64, int32 and bool)"
+            "fluidc's numpy has no arrays of dtype '{other}' (randint draws int64, int32, int8, uint8 and bool)"
         )))
         }
     })

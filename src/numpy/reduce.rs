@@ -365,6 +365,15 @@ fn cumulative_fn(
             k,
             if prod { |p, q| p & q } else { |p, q| p | q },
         )),
+        HostArray::Int8(x) => HostArray::Int8(cumulative(
+            x,
+            k,
+            if prod {
+                i8::wrapping_mul
+            } else {
+                i8::wrapping_add
+            },
+        )),
         HostArray::UInt8(x) => HostArray::UInt8(cumulative(
             x,
             k,
@@ -464,6 +473,7 @@ fn argsort(x: PyObjectRef, axis: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let (a, k) = along(&x, &axis, vm)?;
     let r = match &a {
         HostArray::Bool(v) => argsort_lanes(v, k),
+        HostArray::Int8(v) => argsort_lanes(v, k),
         HostArray::UInt8(v) => argsort_lanes(v, k),
         HostArray::Int32(v) => argsort_lanes(v, k),
         HostArray::Int64(v) => argsort_lanes(v, k),

@@ -2152,6 +2152,7 @@ fn unique(l: &OpReader) -> Result<Exec, KernelError> {
         let n = places.len() as i64;
         let kept_len = match &data {
             crate::tensor::Data::Bool(v) => v.len(),
+            crate::tensor::Data::Int8(v) => v.len(),
             crate::tensor::Data::Int32(v) => v.len(),
             crate::tensor::Data::Int64(v) => v.len(),
             crate::tensor::Data::Float32(v) => v.len(),

@@ -53,6 +53,7 @@ pub fn write_stream(out: &mut Vec<u8>, t: &Tensor, lod: &[Vec<u64>], as_fp16: bo
     out.extend(&desc);
     match t.data() {
         Data::Bool(v) => out.extend(v.iter().map(|b| u8::from(*b))),
+        Data::Int8(v) => out.extend(v.iter().map(|x| x.to_le_bytes()[0])),
         Data::Int32(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
         Data::Int64(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
         Data::Float32(v) if fp16 => v
@@ -144,13 +145,13 @@ pub fn read_stream(bytes: &[u8], pos: &mut usize) -> Result<TensorRecord, Kernel
         })?;
     }
     let width: u64 = match file_dtype {
-        VarKind::Bool => 1,
+        VarKind::Bool | VarKind::Int8 => 1,
         VarKind::Fp16 => 2,
         VarKind::Int32 | VarKind::Fp32 => 4,
         VarKind::Int64 | VarKind::Fp64 => 8,
         other => {
             return Err(KernelError::Unsupported(format!(
-                "the tensor holds {}, which fluidc's runtime does not (bool, int32, int64, float16, float32, float64)",
+                "the tensor holds {}, which fluidc's runtime does not (bool, int8, int32, int64, float16, float32, float64)",
                 fluidc_transpiler::model::dtype_name(other)
             )))
         }
@@ -168,6 +169,7 @@ pub fn read_stream(bytes: &[u8], pos: &mut usize) -> Result<TensorRecord, Kernel
     let raw = r.take(len as usize, "the data")?;
     let data = match file_dtype {
         VarKind::Bool => Data::Bool(raw.iter().map(|b| *b != 0).collect::<Vec<_>>().into()),
+        VarKind::Int8 => Data::Int8(le(raw, i8::from_le_bytes).into()),
         VarKind::Int32 => Data::Int32(le(raw, i32::from_le_bytes).into()),
         VarKind::Int64 => Data::Int64(le(raw, i64::from_le_bytes).into()),
         VarKind::Fp32 => Data::Float32(le(raw, f32::from_le_bytes).into()),

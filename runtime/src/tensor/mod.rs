@@ -33,6 +33,9 @@ use crate::error::KernelError;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Data {
     Bool(Buffer<bool>),
+    /// Data only: a scope holds int8 tensors a script sets (1.x's
+    /// quantized tensors); no kernel computes in int8.
+    Int8(Buffer<i8>),
     Int32(Buffer<i32>),
     Int64(Buffer<i64>),
     Float32(Buffer<f32>),
@@ -65,6 +68,7 @@ impl Data {
     pub fn len(&self) -> usize {
         match self {
             Data::Bool(v) => v.len(),
+            Data::Int8(v) => v.len(),
             Data::Int32(v) => v.len(),
             Data::Int64(v) => v.len(),
             Data::Float32(v) => v.len(),
@@ -79,6 +83,7 @@ impl Data {
     pub fn dtype(&self) -> VarKind {
         match self {
             Data::Bool(_) => VarKind::Bool,
+            Data::Int8(_) => VarKind::Int8,
             Data::Int32(_) => VarKind::Int32,
             Data::Int64(_) => VarKind::Int64,
             Data::Float32(_) => VarKind::Fp32,
@@ -157,6 +162,7 @@ macro_rules! element {
     };
 }
 
+element!(i8, Int8, Int8, 0);
 element!(i32, Int32, Int32, 0);
 element!(i64, Int64, Int64, 0);
 element!(f32, Float32, Fp32, 0.0);
@@ -216,10 +222,15 @@ macro_rules! with_data {
                 type $T = bool;
                 $body
             }
+            $crate::tensor::Data::Int8($v) => {
+                #[allow(dead_code)]
+                type $T = i8;
+                $body
+            }
             numeric => $crate::tensor::num::with_numeric!(
                 numeric,
                 |$v: $T| $body,
-                unreachable!("bool handled above")
+                unreachable!("bool and int8 handled above")
             ),
         }
     };

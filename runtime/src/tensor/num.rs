@@ -174,7 +174,8 @@ macro_rules! with_numeric_pair {
 pub(crate) use with_numeric_pair;
 
 /// Calls `$body` with `$v` bound to the typed slice of a numeric `Data` and
-/// `$T` to its element type; `$other` for bools.
+/// `$T` to its element type; `$other` for bools (and int8, which no
+/// kernel computes in).
 macro_rules! with_numeric {
     ($x:expr, |$v:ident : $T:ident| $body:expr, $other:expr) => {
         match $x {
@@ -198,7 +199,7 @@ macro_rules! with_numeric {
                 type $T = f64;
                 $body
             }
-            $crate::tensor::Data::Bool(_) => $other,
+            $crate::tensor::Data::Bool(_) | $crate::tensor::Data::Int8(_) => $other,
         }
     };
 }

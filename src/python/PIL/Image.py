@@ -6,7 +6,8 @@ An image holds its pixels as bytes, row-major, one byte per band. What
 Pillow 5 (2018) did, fluidc does: `resize` without `resample` is
 NEAREST (Pillow 7 made it BICUBIC), and `ANTIALIAS` is LANCZOS. `blend`
 is Pillow's (its C arithmetic in float32), and `PIL.ImageEnhance`'s
-Brightness, Contrast and Color are over it. Other modes ("1", "P", "I",
+Brightness, Contrast and Color are over it; `getdata` and `putdata` read
+and write the pixels as a flat sequence. Other modes ("1", "P", "I",
 "F", ...), `thumbnail`, `paste`, `filter` (so ImageEnhance.Sharpness) are
 not there: using them raises an error that says so.
 """
@@ -242,11 +243,79 @@ class Image(object):
         else:
             fp.write(data)
 
+    def getdata(self, band=None):
+        """The pixels as a flat sequence, row by row: ints for a one-band
+        image (or one `band`), tuples otherwise."""
+        b = _BANDS[self.mode]
+        data = self._data
+        if band is not None:
+            band = int(band)
+            if not 0 <= band < b:
+                raise IndexError("band index out of range")
+            return _ImagingCore([data[i] for i in range(band, len(data), b)])
+        if b == 1:
+            return _ImagingCore(list(data))
+        return _ImagingCore([tuple(data[i:i + b]) for i in range(0, len(data), b)])
+
+    def putdata(self, data, scale=1.0, offset=0.0):
+        """Copies the pixel values of the flat sequence `data` into the
+        image from its top left, row by row (Pillow's `putdata`): a
+        one-band image takes numbers (`value * scale + offset`, clipped to
+        0..255), a multi-band one tuples of its bands."""
+        values = list(data)
+        n = self.size[0] * self.size[1]
+        if len(values) > n:
+            raise TypeError("too many data entries")
+        b = _BANDS[self.mode]
+        out = bytearray(self._data)
+        if b == 1:
+            scaled = scale != 1.0 or offset != 0.0
+            for i, v in enumerate(values):
+                if not isinstance(v, (int, float)):
+                    raise TypeError("putdata: a %s image takes numbers, not %s"
+                                    % (self.mode, type(v).__name__))
+                out[i] = _clip8(v * scale + offset if scaled else v)
+        else:
+            for i, v in enumerate(values):
+                if not isinstance(v, tuple) or len(v) not in (b, 3 if b == 4 else b):
+                    raise TypeError("putdata: a %s image takes tuples of %d values, not %r"
+                                    % (self.mode, b, v))
+                px = [_clip8(int(c)) for c in v]
+                if len(px) < b:
+                    px.append(255)
+                out[i * b:(i + 1) * b] = bytes(px)
+        self._data = bytes(out)
+
     def __getattr__(self, name):
         if name in ("thumbnail", "paste", "filter", "point", "putpixel", "quantize",
-                    "transform", "getdata", "putdata", "histogram", "draft"):
+                    "transform", "histogram", "draft"):
             raise NotImplementedError("Image.%s is not supported by fluidc's PIL" % name)
         raise AttributeError("'Image' object has no attribute '%s'" % name)
+
+
+def _clip8(v):
+    """Pillow's `CLIP8` then a cast to an 8-bit value (floats truncate)."""
+    if v <= 0:
+        return 0
+    if v >= 256:
+        return 255
+    return int(v)
+
+
+class _ImagingCore(object):
+    """What `getdata()` gives: a sequence of the pixels."""
+
+    def __init__(self, items):
+        self._items = items
+
+    def __len__(self):
+        return len(self._items)
+
+    def __getitem__(self, i):
+        return self._items[i]
+
+    def __iter__(self):
+        return iter(self._items)
 
 
 class _PixelAccess(object):

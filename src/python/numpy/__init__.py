@@ -1,10 +1,10 @@
 """numpy, as fluidc runs it (docs/numpy.md).
 
 The arrays are `_numpy` handles (src/numpy/), whose semantics are
-numpy 2's: six dtypes (bool, uint8, int32, int64, float32, float64), NEP 50
+numpy 2's: seven dtypes (bool, int8, uint8, int32, int64, float32, float64), NEP 50
 promotion, broadcasting, indexing, reductions and numpy's printing.
 `ndarray` wraps one handle in `_h`; numpy scalars (`np.float32(1.5)`, an
-element, a full reduction) wrap a 0-d handle. Other dtypes (int8,
+element, a full reduction) wrap a 0-d handle. Other dtypes (int16,
 float16, ...) exist as dtype objects and types, and making arrays of them
 is a TypeError. Arrays of str (`<Un`) are Python (`_strarray.py`), and
 `nditer`, `ndenumerate`, `ndindex` are in `_nditer.py`; both load on
@@ -12,12 +12,13 @@ first use.
 """
 import builtins as _builtins
 import math as _math
+import numbers as _numbers
 
 import _numpy
 
 __version__ = "2.4.6"
 
-_HOST_DTYPES = ("bool", "uint8", "int32", "int64", "float32", "float64", "longlong")
+_HOST_DTYPES = ("bool", "int8", "uint8", "int32", "int64", "float32", "float64", "longlong")
 
 # name: (kind, itemsize, char, str)
 _DTYPE_INFO = {
@@ -44,7 +45,7 @@ _DTYPE_INFO = {
 
 _DTYPE_ALIASES = {
     "bool_": "bool", "?": "bool", "b1": "bool", "|b1": "bool",
-    "int8": "int8", "i1": "int8", "byte": "int8", "|i1": "int8",
+    "int8": "int8", "i1": "int8", "byte": "int8", "|i1": "int8", "b": "int8",
     "int16": "int16", "i2": "int16", "<i2": "int16", "h": "int16", "short": "int16",
     "int32": "int32", "i4": "int32", "<i4": "int32", "i": "int32", "intc": "int32",
     "int64": "int64", "i8": "int64", "<i8": "int64", "l": "int64", "int": "int64",
@@ -291,7 +292,7 @@ def _host_name(name):
                         "(np.array, np.zeros, np.full, astype), not here" % dtype(name).str)
     if name not in _HOST_DTYPES:
         raise TypeError(
-            "fluidc's numpy has no arrays of dtype '%s' (it has bool, uint8, int32, int64, float32 and float64)"
+            "fluidc's numpy has no arrays of dtype '%s' (it has bool, int8, uint8, int32, int64, float32 and float64)"
             % name)
     return name
 
@@ -596,6 +597,18 @@ class generic(object):
     def __rxor__(self, other):
         return _binop("bitwise_xor", other, self)
 
+    def __lshift__(self, other):
+        return _binop("left_shift", self, other)
+
+    def __rlshift__(self, other):
+        return _binop("left_shift", other, self)
+
+    def __rshift__(self, other):
+        return _binop("right_shift", self, other)
+
+    def __rrshift__(self, other):
+        return _binop("right_shift", other, self)
+
     def __eq__(self, other):
         return _binop("equal", self, other)
 
@@ -676,6 +689,15 @@ class floating(inexact):
 
 class complexfloating(inexact):
     pass
+
+
+# numpy's scalar types join the numbers ABCs, as numpy's numerictypes
+# registers them (`isinstance(np.float32(1), numbers.Number)` is True; bool
+# is none of them).
+_numbers.Integral.register(integer)
+_numbers.Complex.register(inexact)
+_numbers.Real.register(floating)
+_numbers.Number.register(number)
 
 
 class bool_(generic):
@@ -1019,6 +1041,13 @@ class ndarray(object):
     def argsort(self, axis=-1, kind=None, order=None):
         return _numpy.argsort(self, axis)
 
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        return argpartition(self, kth, axis, kind, order)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        _partition_checked(self, kth, axis, kind, order)
+        self.sort(axis)
+
     def nonzero(self):
         return _numpy.nonzero(self)
 
@@ -1273,6 +1302,24 @@ class ndarray(object):
 
     def __ixor__(self, other):
         return self if _inplace("bitwise_xor", self._h, other) is None else NotImplemented
+
+    def __lshift__(self, other):
+        return _binop("left_shift", self, other)
+
+    def __rlshift__(self, other):
+        return _binop("left_shift", other, self)
+
+    def __ilshift__(self, other):
+        return self if _inplace("left_shift", self._h, other) is None else NotImplemented
+
+    def __rshift__(self, other):
+        return _binop("right_shift", self, other)
+
+    def __rrshift__(self, other):
+        return _binop("right_shift", other, self)
+
+    def __irshift__(self, other):
+        return self if _inplace("right_shift", self._h, other) is None else NotImplemented
 
     def __eq__(self, other):
         return _binop("equal", self, other)
@@ -2164,6 +2211,8 @@ greater_equal = ufunc("greater_equal", 2)
 bitwise_and = ufunc("bitwise_and", 2)
 bitwise_or = ufunc("bitwise_or", 2)
 bitwise_xor = ufunc("bitwise_xor", 2)
+left_shift = ufunc("left_shift", 2)
+right_shift = ufunc("right_shift", 2)
 logical_and = ufunc("logical_and", 2, "all", True)
 logical_or = ufunc("logical_or", 2, "any", False)
 logical_xor = ufunc("logical_xor", 2)
@@ -2220,6 +2269,8 @@ asinh = arcsinh
 atan = arctan
 atanh = arctanh
 bitwise_invert = invert
+bitwise_left_shift = left_shift
+bitwise_right_shift = right_shift
 
 
 def fix(x, out=None):
@@ -2535,6 +2586,41 @@ def argsort(a, axis=-1, kind=None, order=None):
         if not _strings().has_str(a):
             raise
         return _strings().argsort(a, axis)
+
+
+def _partition_checked(a, kth, axis, kind, order):
+    """The checks numpy's partition/argpartition make; returns (array, axis).
+    A full sort along the axis is one of the orders numpy's introselect may
+    give (numpy leaves the order on each side of the kth elements unspecified)."""
+    if kind != "introselect":
+        raise ValueError("select kind must be 'introselect' (got %r)" % (kind,))
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    a = asarray(a)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    n = a.shape[axis] if a.ndim else 1
+    for k in (kth if isinstance(kth, (list, tuple, ndarray)) else [kth]):
+        if isinstance(k, (_builtins.bool, bool_)):
+            raise ValueError("Booleans unacceptable as partition index")
+        if not hasattr(k, "__index__"):
+            raise TypeError("Partition index must be integer")
+        k = k.__index__()
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise ValueError("kth(=%d) out of bounds (%d)" % (k, n))
+    return a, axis
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    a, axis = _partition_checked(a, kth, axis, kind, order)
+    return argsort(a, axis)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    a, axis = _partition_checked(a, kth, axis, kind, order)
+    return sort(a, axis)
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None):

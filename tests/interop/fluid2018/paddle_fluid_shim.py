@@ -166,6 +166,8 @@ class Executor:
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
         program = framework.default_main_program() if program is None else program
+        if isinstance(program, CompiledProgram):
+            program = program._program
         if fetch_list is not None and not isinstance(fetch_list, (list, tuple, str, Variable)):
             # 1.0-1.5 took any sized iterable (`fetch_list={g_img}`), in its
             # iteration order; Paddle 3.3.1 takes a list or tuple.
@@ -174,7 +176,9 @@ class Executor:
         if self.real is not None:
             got = self.real.run(program, feed=feed, fetch_list=fetch_list, scope=scope,
                                 return_numpy=return_numpy)
-            return _fetched_as_1x(program, fetch_list, got) if return_numpy else got
+            if return_numpy:
+                return _fetched_as_1x(program, fetch_list, got)
+            return _fetched_tensors_as_1x(program, fetch_list, got)
         if STATE.is_startup(program):
             return []
         fetch = [v if isinstance(v, str) else v.name for v in (fetch_list or [])]
@@ -4339,8 +4343,27 @@ def _fetched_as_1x(program, fetch_list, got):
         if (isinstance(value, numpy.ndarray) and value.ndim == 0 and var is not None
                 and list(var.shape) == [1]):
             value = value.reshape(1).view(_Array1x)
+        elif isinstance(value, numpy.ndarray) and value.ndim > 0 and value.size == 1:
+            # numpy 1.x's float()/int()/"%f" took any one-element array
+            # (chunk_eval's counters, a [-1, 1] cost of batch 1)
+            value = value.view(_Array1x)
         out.append(value)
     return out
+
+
+def _fetched_tensors_as_1x(program, fetch_list, got):
+    """return_numpy=False: 1.x fetched a variable declared `[1]` as a
+    LoDTensor of shape [1], so `numpy.array(t)` had one axis."""
+    arrays = _fetched_as_1x(program, fetch_list, [
+        numpy.array(t) if isinstance(t, core.DenseTensor) and t.shape() == [] else t
+        for t in got])
+    out = []
+    for value, tensor in zip(arrays, got):
+        if isinstance(value, numpy.ndarray) and isinstance(tensor, core.DenseTensor):
+            tensor = core.DenseTensor()
+            tensor.set(numpy.asarray(value), paddle.CPUPlace())
+        out.append(tensor)
+    return out + list(got[len(out):])
 
 
 def _patch_variable():
@@ -6910,6 +6933,45 @@ class Inferencer:
                 yield
 
 
+class ExecutionStrategy:
+    """1.x's ExecutionStrategy (Paddle 3.3.1 has none): its settings
+    change no values on one CPU place."""
+
+    def __init__(self):
+        self.num_threads = 0
+        self.num_iteration_per_drop_scope = 1
+        self.num_iteration_per_run = 1
+        self.allow_op_delay = False
+        self.use_experimental_executor = False
+
+
+class CompiledProgram:
+    """1.x's fluid.CompiledProgram on one CPU place (CPU_NUM=1): the shim's
+    Executor runs the program it wraps; `with_data_parallel` takes 1.6's
+    `places` (a list, or one place)."""
+
+    def __init__(self, program_or_graph, build_strategy=None):
+        self._program = program_or_graph
+        self._build_strategy = build_strategy
+        self._is_data_parallel = False
+
+    def with_data_parallel(self, loss_name=None, build_strategy=None, exec_strategy=None,
+                           share_vars_from=None, places=None):
+        if self._is_data_parallel:
+            raise AssertionError("Already compiled with parallel.")
+        if places is not None and not isinstance(places, (list, tuple)):
+            places = [places]
+        n = len(places) if places is not None else int(os.environ.get("CPU_NUM", "1"))
+        if n != 1:
+            raise NotImplementedError("one CPU place only")
+        self._is_data_parallel = True
+        self._loss_name = loss_name
+        if build_strategy is not None:
+            self._build_strategy = build_strategy
+        self._exec_strategy = exec_strategy
+        return self
+
+
 class ParallelExecutor:
     """1.x's ParallelExecutor with one CPU place (CPU_NUM=1): the program
     run by the shim's Executor on the whole batch."""
@@ -7064,6 +7126,9 @@ def _install_1x_highlevel(fluid, layers, optimizers):
     fluid.ParallelExecutor = ParallelExecutor
     fluid.parallel_executor = _module("paddle.fluid.parallel_executor",
                                       ParallelExecutor=ParallelExecutor)
+    fluid.CompiledProgram = fluid.compiler.CompiledProgram = CompiledProgram
+    fluid.BuildStrategy = fluid.compiler.BuildStrategy = paddle.static.BuildStrategy
+    fluid.ExecutionStrategy = fluid.compiler.ExecutionStrategy = ExecutionStrategy
     fluid.regularizer.append_regularization_ops = append_regularization_ops
     fluid.optimizer.append_regularization_ops = append_regularization_ops
     fluid.backward.calc_gradient = paddle.base.backward.calc_gradient
@@ -7076,6 +7141,25 @@ def _install_1x_highlevel(fluid, layers, optimizers):
     Variable.__repr__ = Variable.__str__
     framework.Parameter.__repr__ = framework.Parameter.__str__
     framework.Operator.__repr__ = framework.Operator.__str__
+    # 1.x's ops had no `op_device` and `with_quant_attr` attributes
+    # (Paddle 1.7+ gives every op those); 1.7's one-line form of an op
+    # (`_to_readable_code`) lists them.
+    attr_names = framework.Operator.attr_names.fget
+    framework.Operator.attr_names = property(
+        lambda self: attr_names(self) if getattr(self, "_readable", False)
+        else [a for a in attr_names(self) if a not in ("op_device", "with_quant_attr")])
+    readable = framework.Operator._to_readable_code
+
+    def _to_readable_code(self, *args, **kwargs):
+        self._readable = True
+        try:
+            return readable(self, *args, **kwargs)
+        finally:
+            self._readable = False
+    framework.Operator._to_readable_code = _to_readable_code
+    has_attr = framework.Operator.has_attr
+    framework.Operator.has_attr = (
+        lambda self, name: name not in ("op_device", "with_quant_attr") and has_attr(self, name))
 
 
 def _compat_to_text(obj, encoding="utf-8", inplace=False):

@@ -17,7 +17,9 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(
         Behaviour::pure("ctc_align", ctc_align)
             .not_foldable()
-            .reads_lod(),
+            .reads_lod()
+            // 1.6's padded mode; 1.0..1.5 had Input -> Output only.
+            .slots_after_1_0(&["InputLength", "OutputLength"]),
     );
     r.push(
         Behaviour::pure("edit_distance", edit_distance)

@@ -134,6 +134,10 @@ pub struct Behaviour {
     pub infer: Option<InferFn>,
     /// Slot names older programs use for this op's slots: (old, new).
     pub legacy_slots: &'static [(&'static str, &'static str)],
+    /// Slots Paddle added after 1.0 (1.6's padded modes, ...): the op
+    /// takes them, but the proto 1.x's Python saw (`OpProtoHolder`, which
+    /// 1.0's `OpTest` builds every output of) did not list them.
+    pub slots_after_1_0: &'static [&'static str],
     pub lod: Lod,
 }
 
@@ -147,6 +151,7 @@ impl Behaviour {
             foldable: true,
             infer: Some(infer),
             legacy_slots: &[],
+            slots_after_1_0: &[],
             lod: Lod::None,
         }
     }
@@ -194,6 +199,12 @@ impl Behaviour {
         slots: &'static [(&'static str, &'static str)],
     ) -> Behaviour {
         self.legacy_slots = slots;
+        self
+    }
+
+    /// See [`Behaviour::slots_after_1_0`].
+    pub const fn slots_after_1_0(mut self, slots: &'static [&'static str]) -> Behaviour {
+        self.slots_after_1_0 = slots;
         self
     }
 }
@@ -495,6 +506,16 @@ pub fn fill_defaults(op: &mut Op) {
             }
         }
     }
+    fill_attr_defaults(op);
+}
+
+/// 1.x's `OpDesc::CheckAttrs`: every attribute the op's proto declares
+/// and `op` lacks gets its default (see [`fill_defaults`]). Unknown op
+/// types are left alone.
+pub fn fill_attr_defaults(op: &mut Op) {
+    let Some(def) = get(&op.ty) else {
+        return;
+    };
     let defaults: Vec<crate::model::Attr> = def
         .attrs
         .iter()

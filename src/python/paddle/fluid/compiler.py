@@ -146,6 +146,8 @@ class CompiledProgram(object):
             self._build_strategy = build_strategy
         self._exec_strategy = exec_strategy
         self._share_vars_from = share_vars_from
+        if places is not None and not isinstance(places, (list, tuple)):
+            places = [places]  # one place, as 1.6's with_data_parallel took it
         self._places = places
         return self
 

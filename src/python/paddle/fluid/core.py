@@ -84,8 +84,401 @@ def _var_type_of(value):
     return v
 
 
+def _name(name):
+    """A variable name as pybind11's `std::string` caster takes it: a str
+    or bytes (1.x's tests pass `six.b(name)`)."""
+    if isinstance(name, bytes):
+        return name.decode("utf-8")
+    if not isinstance(name, str):
+        raise TypeError("incompatible function arguments: a variable name (str or bytes), "
+                        "not %s" % type(name).__name__)
+    return name
+
+
+def _byte_name(method, name):
+    """A variable name a BlockDesc method takes: 1.x's binding declared
+    `pybind11::bytes` (its tests pass `six.b(name)`); a str does not
+    convert."""
+    if not isinstance(name, bytes):
+        raise TypeError("%s(): incompatible function arguments. The following argument "
+                        "types are supported:\n    1. (self: paddle.fluid.core.BlockDesc, "
+                        "arg0: bytes)\n\nInvoked with: %r" % (method, name))
+    return name.decode("utf-8")
+
+
+def _names(names):
+    if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
+        raise TypeError("incompatible function arguments: a list of variable names, not %s"
+                        % type(names).__name__)
+    return [_name(n) for n in names]
+
+
+class _AttrTypeValue(_VarTypeValue):
+    __slots__ = ()
+
+    def __repr__(self):
+        return "AttrType." + self.name
+
+    __str__ = __repr__
+
+
+class AttrType(object):
+    """1.x's `core.AttrType`: the type of an op's attribute."""
+
+
+_ATTR_TYPES = {}
+for _value, _name_ in enumerate(
+        ("INT", "FLOAT", "STRING", "INTS", "FLOATS", "STRINGS", "BOOLEAN", "BOOLEANS",
+         "BLOCK", "LONG", "BLOCKS", "LONGS")):
+    _ATTR_TYPES[_value] = _AttrTypeValue(_name_, _value)
+    setattr(AttrType, _name_, _ATTR_TYPES[_value])
+
+
 class VarDesc(object):
+    """1.x's `core.VarDesc`: the declaration of variable `name` in one
+    block of a ProgramDesc (`BlockDesc.var(name)`), and `VarDesc.VarType`."""
     VarType = _VarTypes
+
+    def __init__(self, desc, block, name):
+        self._desc = desc
+        self._block = block
+        self._name = name
+
+    def _get(self, field):
+        return self._desc.var_get(self._block, self._name, field)
+
+    def name(self):
+        return self._name
+
+    def set_name(self, name):
+        name = _name(name)
+        self._desc.rename_var(self._block, self._name, name)
+        self._name = name
+
+    def type(self):
+        return _var_type_of(self._get("type"))
+
+    def set_type(self, var_type):
+        """Changes the kind of variable (a LoDTensor's dtype, shape and
+        LoD level stay)."""
+        if int(self._get("type")) == int(var_type):
+            return
+        keep = dict(dtype=self._get("dtype"), shape=self._get("shape"),
+                    lod_level=self._get("lod_level"))
+        persistable = self._get("persistable")
+        self._desc.var_remove(self._block, self._name)
+        self._desc.var_create(self._block, self._name, int(var_type), **keep)
+        if persistable is not None:
+            self._desc.var_set(self._block, self._name, "persistable", persistable)
+
+    def shape(self):
+        dims = self._get("shape")
+        return [] if dims is None else list(dims)
+
+    def set_shape(self, dims):
+        self._desc.var_set(self._block, self._name, "shape", [int(d) for d in dims])
+
+    def dtype(self):
+        d = self._get("dtype")
+        return None if d is None else _var_type_of(d)
+
+    def set_dtype(self, dtype):
+        self._desc.var_set(self._block, self._name, "dtype", int(dtype))
+
+    def lod_level(self):
+        return self._get("lod_level")
+
+    def set_lod_level(self, lod_level):
+        self._desc.var_set(self._block, self._name, "lod_level", int(lod_level))
+
+    def shapes(self):
+        """A READER's tensors' dims."""
+        return self._get("shapes")
+
+    def set_shapes(self, shapes):
+        self._desc.var_set(self._block, self._name, "shapes", [list(s) for s in shapes])
+
+    def dtypes(self):
+        return [_var_type_of(d) for d in self._get("dtypes")]
+
+    def set_dtypes(self, dtypes):
+        self._desc.var_set(self._block, self._name, "dtypes", [int(d) for d in dtypes])
+
+    def lod_levels(self):
+        return self._get("lod_levels")
+
+    def set_lod_levels(self, lod_levels):
+        self._desc.var_set(self._block, self._name, "lod_levels", [int(l) for l in lod_levels])
+
+    def persistable(self):
+        return bool(self._get("persistable"))
+
+    def set_persistable(self, persistable):
+        self._desc.var_set(self._block, self._name, "persistable", bool(persistable))
+
+    def need_check_feed(self):
+        return bool(self._get("need_check_feed"))
+
+    def set_need_check_feed(self, need):
+        self._desc.var_set(self._block, self._name, "need_check_feed", bool(need))
+
+    def __eq__(self, other):
+        return (isinstance(other, VarDesc) and self._desc.same(other._desc)
+                and (self._block, self._name) == (other._block, other._name))
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash((self._block, self._name))
+
+
+# The OpDesc objects handed out for each block of a ProgramDesc, by the
+# ops' positions: an op keeps its OpDesc while BlockDesc methods insert
+# and remove others (1.x's OpDescs were the ops themselves).
+_OP_VIEWS = {}
+
+
+def _op_views(desc, block):
+    entry = _OP_VIEWS.get(id(desc))
+    if entry is None or entry[0] is not desc:
+        entry = _OP_VIEWS[id(desc)] = (desc, {})
+    views = entry[1].get(block)
+    if views is None or len(views) != desc.op_count(block):
+        # Ops added or removed another way: the positions are all we know.
+        views = entry[1][block] = [None] * desc.op_count(block)
+    return views
+
+
+def _op_view(desc, block, index):
+    views = _op_views(desc, block)
+    if views[index] is None:
+        views[index] = OpDesc(desc, block, index)
+    return views[index]
+
+
+def _insert_op(desc, block, at):
+    views = _op_views(desc, block)
+    at = len(views) if at is None else min(at, len(views))
+    desc.op_append_empty(block, at)
+    views.insert(at, None)
+    for i in range(at + 1, len(views)):
+        if views[i] is not None:
+            views[i]._index = i
+    return _op_view(desc, block, at)
+
+
+def _remove_ops(desc, block, start, end):
+    views = _op_views(desc, block)
+    desc.op_remove(block, start, end)
+    del views[start:end]
+    for i in range(start, len(views)):
+        if views[i] is not None:
+            views[i]._index = i
+
+
+class OpDesc(object):
+    """1.x's `core.OpDesc`: an op of one block of a ProgramDesc
+    (`BlockDesc.append_op()`, `BlockDesc.op(i)`)."""
+
+    def __init__(self, desc, block, index):
+        self._desc = desc
+        self._block = block
+        self._index = index
+
+    def type(self):
+        return self._desc.op_type(self._block, self._index)
+
+    def set_type(self, op_type):
+        self._desc.op_set_type(self._block, self._index, _name(op_type))
+
+    def _slots(self, outputs):
+        return self._desc.op_slots(self._block, self._index, outputs)
+
+    def input(self, name):
+        return list(self._slots(False).get(_name(name), []))
+
+    def output(self, name):
+        return list(self._slots(True).get(_name(name), []))
+
+    def input_names(self):
+        return list(self._slots(False))
+
+    def output_names(self):
+        return list(self._slots(True))
+
+    def input_arg_names(self):
+        return [a for args in self._slots(False).values() for a in args]
+
+    def output_arg_names(self):
+        return [a for args in self._slots(True).values() for a in args]
+
+    def set_input(self, name, args):
+        self._desc.op_set_slot(self._block, self._index, False, _name(name), _names(args))
+
+    def set_output(self, name, args):
+        self._desc.op_set_slot(self._block, self._index, True, _name(name), _names(args))
+
+    def _rename(self, outputs, old, new):
+        old, new = _name(old), _name(new)
+        for slot, args in self._slots(outputs).items():
+            if old in args:
+                self._desc.op_set_slot(self._block, self._index, outputs, slot,
+                                       [new if a == old else a for a in args])
+
+    def _rename_input(self, old, new):
+        self._rename(False, old, new)
+
+    def _rename_output(self, old, new):
+        self._rename(True, old, new)
+
+    def attr_names(self):
+        return list(self._desc.op_attr_names(self._block, self._index))
+
+    def has_attr(self, name):
+        return name in self.attr_names()
+
+    def attr(self, name):
+        if name not in self.attr_names():
+            raise EnforceNotMet("Attribute %s is not found" % name)
+        return self._desc.op_attr(self._block, self._index, name)
+
+    def attr_type(self, name):
+        t = self._desc.op_attr_type(self._block, self._index, name)
+        if t is None:
+            raise EnforceNotMet("Attribute %s is not found" % name)
+        return _ATTR_TYPES.get(t) or _AttrTypeValue("UNKNOWN_%d" % t, t)
+
+    def _set_attr(self, name, value):
+        self._desc.op_set_attr(self._block, self._index, name, value)
+
+    set_attr = _set_attr  # 1.0's name
+
+    def set_block_attr(self, name, block):
+        self._desc.op_set_attr(self._block, self._index, name, _fluidc.BlockAttr(block.id))
+
+    def _block_attr_id(self, name):
+        return self.attr(name)
+
+    def check_attrs(self):
+        self._desc.op_check_attrs(self._block, self._index)
+
+    def infer_shape(self, block):
+        if not isinstance(block, BlockDesc):
+            raise TypeError("infer_shape(): incompatible function arguments: a BlockDesc, "
+                            "not %s" % type(block).__name__)
+        self._desc.op_infer_shape(block.id, self._index)
+
+    def block(self):
+        return BlockDesc(self._desc, self._block)
+
+
+class BlockDesc(object):
+    """1.x's `core.BlockDesc`: block `id` of a ProgramDesc
+    (`ProgramDesc.block(i)`, `ProgramDesc.append_block(parent)`)."""
+
+    def __init__(self, desc, idx):
+        self._desc = desc
+        self.id = idx
+
+    @property
+    def parent(self):
+        return self._desc.block_parent(self.id)
+
+    def var(self, name):
+        """The block's variable `name`, declared (a LoDTensor) if the
+        block has none."""
+        name = _byte_name("var", name)
+        if not self._desc.var_has(self.id, name):
+            self._desc.var_create(self.id, name, int(_VarTypes.LOD_TENSOR))
+        return VarDesc(self._desc, self.id, name)
+
+    def has_var(self, name):
+        return self._desc.var_has(self.id, _byte_name("has_var", name))
+
+    def has_var_recursive(self, name):
+        return self._desc.var_find(self.id, _byte_name("has_var_recursive", name)) >= 0
+
+    def find_var(self, name):
+        name = _byte_name("find_var", name)
+        if not self._desc.var_has(self.id, name):
+            return None
+        return VarDesc(self._desc, self.id, name)
+
+    def find_var_recursive(self, name):
+        name = _byte_name("find_var_recursive", name)
+        b = self._desc.var_find(self.id, name)
+        return None if b < 0 else VarDesc(self._desc, b, name)
+
+    def _remove_var(self, name):
+        self._desc.var_remove(self.id, _byte_name("_remove_var", name))
+
+    def _rename_var(self, old, new):
+        self._desc.rename_var(self.id, _byte_name("_rename_var", old), _name(new))
+
+    def all_vars(self):
+        return [VarDesc(self._desc, self.id, n) for n in self._desc.var_names(self.id)]
+
+    def append_op(self):
+        return _insert_op(self._desc, self.id, None)
+
+    def _prepend_op(self):
+        return _insert_op(self._desc, self.id, 0)
+
+    def _insert_op(self, index):
+        return _insert_op(self._desc, self.id, int(index))
+
+    def _remove_op(self, start, end):
+        _remove_ops(self._desc, self.id, int(start), int(end))
+
+    def op_size(self):
+        return self._desc.op_count(self.id)
+
+    def op(self, index):
+        index = int(index)
+        if not 0 <= index < self.op_size():
+            raise EnforceNotMet("block %d has no op %d" % (self.id, index))
+        return _op_view(self._desc, self.id, index)
+
+    def get_forward_block_idx(self):
+        return self._desc.forward_block(self.id)
+
+    def _set_forward_block_idx(self, idx):
+        self._desc.set_forward_block(self.id, int(idx))
+
+    def __eq__(self, other):
+        return isinstance(other, BlockDesc) and self._desc.same(other._desc) and self.id == other.id
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.id)
+
+
+def _block(self, index):
+    """1.x's `ProgramDesc.block(i)`."""
+    index = int(index)
+    if not 0 <= index < self.num_blocks():
+        raise EnforceNotMet("the program has no block %d" % index)
+    return BlockDesc(self, index)
+
+
+_append_block_index = ProgramDesc.append_block
+
+
+def _append_block(self, parent):
+    """1.x's `ProgramDesc.append_block(parent)`: a new block whose parent
+    is the BlockDesc `parent` (fluid's Program passes the index)."""
+    if isinstance(parent, BlockDesc):
+        return BlockDesc(self, _append_block_index(self, parent.id))
+    return _append_block_index(self, parent)
+
+
+# The desc-level API 1.x's pybind gave ProgramDesc (protobuf.cc), over
+# the native program model.
+ProgramDesc.block = _block
+ProgramDesc.append_block = _append_block
 
 
 class CPUPlace(object):
@@ -199,7 +592,8 @@ class op_proto_and_checker_maker(object):
 
 
 from .lod_tensor_core import (  # noqa: E402
-    LoDRankTable, LoDTensor, LoDTensorArray, Scope, get_fetch_variable, set_feed_variable)
+    LoDRankTable, LoDTensor, LoDTensorArray, Scope, SelectedRows, get_fetch_variable,
+    set_feed_variable)
 
 from .reader_core import (  # noqa: E402,F401
     EOFException, LoDTensorBlockingQueue, init_lod_tensor_blocking_queue)

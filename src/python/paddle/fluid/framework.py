@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _proto_text
 from . import core
+from .reader_core import READER_OPS
 from . import unique_name
 
 VarType = core.VarDesc.VarType
@@ -391,6 +392,13 @@ class Variable(object):
         return self.block.desc.var_line(self.block.idx, self.name)
 
     def __bool__(self):
+        # 1.x's Variable had no __bool__, so every Variable was true, and
+        # 2019 programs test optional inputs so (the transformer's `if
+        # attn_bias:`). A bool Variable (a comparison, a While's
+        # condition) under Python's if/while is the mistake SPEC 1.1 makes
+        # an error (README, "Run mode").
+        if self.block.program.desc.var_get(self.block.idx, self.name, "dtype") != 0:
+            return True
         raise TypeError(
             "a Variable's value is known only when the program runs, so Python's "
             "if/while cannot test it; build the branch or loop into the program "
@@ -455,6 +463,10 @@ class Parameter(Variable):
         return res_str
 
 
+# The attributes Paddle 1.7+ gives every op, which 1.x's scripts never saw.
+_NEW_OP_ATTRS = ("op_device", "with_quant_attr")
+
+
 class Operator(object):
     """Op `idx` of a block, as `block.ops` lists them (a view by position:
     take `block.ops` again after changing the block)."""
@@ -506,7 +518,11 @@ class Operator(object):
 
     @property
     def attr_names(self):
-        return self.block.desc.op_attr_names(self.block.idx, self.idx)
+        """The op's attributes, as 1.x listed them: the op's desc has
+        Paddle 3's `op_device` and `with_quant_attr` too (what Paddle loads
+        from a .pb), which 1.x's ops did not have."""
+        return [a for a in self.block.desc.op_attr_names(self.block.idx, self.idx)
+                if a not in _NEW_OP_ATTRS]
 
     def has_attr(self, name):
         return name in self.attr_names
@@ -708,7 +724,10 @@ class Block(object):
         declared types natively (a Block becomes its index, a VarType its
         number). The program's guards (op role, name scope) add theirs."""
         if type is None:
-            raise ValueError("append_op needs the op's type")
+            # 1.x's message, its spelling included.
+            raise ValueError("`type` to initilized an Operator can not be None.")
+        if not core._fluidc.has_op(type) and type not in READER_OPS:
+            raise ValueError("Operator \"%s\" has not been registered." % type)
         prog = self.program
         if prog._op_role is not None or prog._op_role_var or _name_scope_stack:
             attrs = dict(attrs) if attrs else {}
@@ -722,7 +741,14 @@ class Block(object):
         _edited()
         if type == "write_to_array":
             _array_takes_shape(self, inputs, outputs)
-        return Operator(self, idx)
+        op = Operator(self, idx)
+        # 1.x's Operator set each output Variable's `op` (one given bare
+        # or in a list).
+        for slot in (outputs or {}).values():
+            for arg in (slot if isinstance(slot, (list, tuple)) else [slot]):
+                if isinstance(arg, Variable):
+                    arg.op = op
+        return op
 
     def _remove_op(self, index):
         self.desc.op_remove(self.idx, index, index + 1)

@@ -102,6 +102,7 @@ class LoDTensor(object):
         self._array = None
         self._lod = []
         self._view = None  # (session, name): the scope variable this is
+        self._dims = None  # `_set_dims` of a tensor with no data yet
         if recursive_sequence_lengths is not None:
             lod = _offsets(recursive_sequence_lengths)
             if not _valid(lod, -1):
@@ -118,10 +119,22 @@ class LoDTensor(object):
         return t
 
     @classmethod
-    def _of_scope(cls, session, name):
+    def _of_scope(cls, scope, name):
         t = cls()
-        t._view = (session, name)
+        t._view = (scope._session, name)
+        t._scope = scope
         return t
+
+    def _pending_dims(self):
+        if self._view is not None:
+            return self._scope._dims.get(self._view[1])
+        return self._dims
+
+    def _set_pending_dims(self, dims):
+        if self._view is not None:
+            self._scope._dims[self._view[1]] = dims
+        else:
+            self._dims = dims
 
     def _read(self):
         if self._view is not None:
@@ -148,14 +161,21 @@ class LoDTensor(object):
         array = np.array(array)
         _, lod = self._read()
         self._write(array, lod)
+        if self._pending_dims() is not None:
+            self._set_pending_dims(None)
 
     def _set_dims(self, dims):
-        """1.x's `Resize`: the dims of the data the tensor holds (one with
-        no data yet gets its dims from the array `set` copies in)."""
+        """1.x's `Resize`: the dims of the data the tensor holds; a tensor
+        with no data yet keeps them for `_alloc_int`/`_alloc_float` (the
+        array `set` copies in brings its own)."""
         array, lod = self._read()
-        if array is None:
-            return
         dims = [int(d) for d in dims]
+        if array is None:
+            if any(d < 0 for d in dims):
+                raise _fluidc.EnforceNotMet("the dims of a tensor to allocate cannot be "
+                                            "negative: %s" % dims)
+            self._set_pending_dims(dims)
+            return
         size = 1
         for d in dims:
             size *= d
@@ -163,6 +183,31 @@ class LoDTensor(object):
             raise _fluidc.EnforceNotMet("cannot resize a tensor of %d elements to %s"
                                         % (array.size, dims))
         self._write(array.reshape(dims), lod)
+
+    def _alloc(self, dtype):
+        """1.x's `mutable_data<T>(place)`: memory of the dims `_set_dims`
+        gave (the data stays when it already has that type and size)."""
+        array, lod = self._read()
+        dims = self._pending_dims()
+        if dims is None:
+            if array is None:
+                raise _fluidc.EnforceNotMet(
+                    "When calling this method, the Tensor's numel must be equal or larger "
+                    "than zero. Please check Tensor::dims, or Tensor::Resize has been "
+                    "called first.")
+            dims = list(array.shape)
+        if array is not None and array.dtype.name == dtype and list(array.shape) == dims:
+            return
+        self._set_pending_dims(None)
+        self._write(np.zeros(dims, dtype=dtype), lod)
+
+    def _alloc_int(self, place):
+        """Allocates the tensor's data as int32 (1.x's `int`)."""
+        self._alloc("int32")
+
+    def _alloc_float(self, place):
+        """Allocates the tensor's data as float32."""
+        self._alloc("float32")
 
     def set_lod(self, lod):
         """Sets the offset-based LoD; 1.x refused one `CheckLoD` refuses
@@ -305,6 +350,65 @@ class LoDRankTable(object):
         return list(self._items)
 
 
+class SelectedRows(object):
+    """1.x's `core.SelectedRows()` / `core.SelectedRows(rows, height)`: a
+    sparse tensor, the rows `rows` (of `height` in all) whose values are
+    the rows of its tensor (`get_tensor()`)."""
+
+    def __init__(self, *args):
+        if len(args) == 0:
+            rows, height = [], 0
+        elif len(args) == 2 and _is_sequence(args[0]) and isinstance(args[1], int):
+            rows, height = args
+        else:
+            raise TypeError("__init__(): incompatible constructor arguments. The following "
+                            "argument types are supported:\n"
+                            "    1. paddle.fluid.core.SelectedRows()\n"
+                            "    2. paddle.fluid.core.SelectedRows(arg0: List[int], arg1: int)")
+        self._rows = _int64_list(rows, "rows")
+        self._height = int(height)
+        self._value = LoDTensor()
+
+    def get_tensor(self):
+        """The values: a tensor of one row per row of `rows()`."""
+        return self._value
+
+    def numel(self):
+        array, _ = self._value._read()
+        return 0 if array is None else int(array.size)
+
+    def set_height(self, height):
+        if not isinstance(height, int):
+            raise TypeError("set_height(): incompatible function arguments: an int, not %s"
+                            % type(height).__name__)
+        self._height = height
+
+    def height(self):
+        return self._height
+
+    def set_rows(self, rows):
+        self._rows = _int64_list(rows, "set_rows")
+
+    def rows(self):
+        return list(self._rows)
+
+    def sync_index(self):
+        """1.x built its row-to-index map here; fluidc looks rows up when
+        it needs them."""
+
+
+def _int64_list(rows, what):
+    if not _is_sequence(rows):
+        raise TypeError("%s(): incompatible function arguments: a list of ints, not %s"
+                        % (what, type(rows).__name__))
+    out = []
+    for r in rows:
+        if isinstance(r, float) or not hasattr(r, "__index__"):
+            raise TypeError("%s(): incompatible function arguments: a list of ints" % what)
+        out.append(int(r))
+    return out
+
+
 class _ScopeVar(object):
     """`scope.find_var(name)` / `scope.var(name)`: a variable of a scope."""
 
@@ -314,7 +418,7 @@ class _ScopeVar(object):
         self._name = name
 
     def get_tensor(self):
-        return LoDTensor._of_scope(self._session, self._name)
+        return LoDTensor._of_scope(self._scope, self._name)
 
     def get_lod_tensor_array(self):
         """The tensor array the variable holds. One a run left in the scope
@@ -344,6 +448,70 @@ class _ScopeVar(object):
                 out.append(LoDTensor._make(np.ndarray._wrap(h), lod))
         return out
 
+    def _holds_other(self, kind):
+        """Whether the variable holds a value that is not a `kind` (1.x's
+        `GetMutable<T>` refused to change a variable's type)."""
+        held = self._scope._values.get(self._name)
+        if held is not None:
+            return not isinstance(held, kind)
+        return (self._session.holds(self._name) or self._name in self._scope._arrays
+                or self._name in self._scope._feed_fetch)
+
+    def _set_value(self, kind, value):
+        if self._holds_other(kind):
+            raise _fluidc.EnforceNotMet("Variable %s must be type %s, it holds another type"
+                                        % (self._name, kind.__name__))
+        self._scope._values[self._name] = value
+
+    def _get_value(self, kind):
+        held = self._scope._values.get(self._name)
+        if held is None and not self._holds_other(kind):
+            raise _fluidc.EnforceNotMet("Variable %s must hold some thing" % self._name)
+        if not isinstance(held, kind):
+            raise _fluidc.EnforceNotMet("Variable %s must be type %s, it holds another type"
+                                        % (self._name, kind.__name__))
+        return held
+
+    def is_int(self):
+        return type(self._scope._values.get(self._name)) is int
+
+    def set_int(self, value):
+        """Holds the C++ `int` `value` (1.0's OpTest feeds int attributes'
+        inputs so); programs do not read it."""
+        if not isinstance(value, int):
+            raise TypeError("set_int(): incompatible function arguments: an int, not %s"
+                            % type(value).__name__)
+        if not -2 ** 31 <= value < 2 ** 31:
+            raise TypeError("set_int(): incompatible function arguments: %d is not a C++ int"
+                            % value)
+        self._set_value(int, int(value))
+
+    def get_int(self):
+        return self._get_value(int)
+
+    def is_float(self):
+        return type(self._scope._values.get(self._name)) is float
+
+    def set_float(self, value):
+        """Holds the C++ `float` `value` (rounded to float32)."""
+        if not isinstance(value, (int, float)):
+            raise TypeError("set_float(): incompatible function arguments: a float, not %s"
+                            % type(value).__name__)
+        self._set_value(float, float(np.float32(value)))
+
+    def get_float(self):
+        return self._get_value(float)
+
+    def get_selected_rows(self):
+        """The SelectedRows the variable holds (made if it holds nothing,
+        as 1.x's `GetMutable`). The scope keeps it for Python: fluidc's
+        programs read sparse values as the dense tensors their ops make."""
+        held = self._scope._values.get(self._name)
+        if isinstance(held, SelectedRows):
+            return held
+        self._set_value(SelectedRows, SelectedRows())
+        return self._scope._values[self._name]
+
     def get_lod_rank_table(self):
         """The rank table the variable holds (`lod_rank_table`'s output)."""
         items = self._session.rank_table(self._name)
@@ -363,6 +531,11 @@ class Scope(object):
         self._vars = set()
         self._arrays = {}
         self._feed_fetch = {}
+        # `_set_dims` of tensors with no data yet.
+        self._dims = {}
+        # What `set_int`, `set_float` and `get_selected_rows` put in the
+        # scope's variables.
+        self._values = {}
         # 1.x's scope tree: `new_scope()` makes a kid, whose `find_var`
         # searches its parents too.
         self._parent = None
@@ -449,6 +622,7 @@ def get_fetch_variable(scope, var_name, index):
 # `<class 'paddle.fluid.core.LoDTensor'>`.
 LoDTensor.__module__ = "paddle.fluid.core"
 LoDTensorArray.__module__ = "paddle.fluid.core"
+SelectedRows.__module__ = "paddle.fluid.core"
 
 
 def _from_runtime(pair):
