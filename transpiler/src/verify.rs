@@ -822,4 +822,44 @@ mod tests {
             .to_string()
             .contains("does not reach block 0"));
     }
+
+    /// One block of `vars` and `ops`.
+    fn flat(vars: Vec<Var>, ops: Vec<Op>) -> Result<(), String> {
+        let mut p = Program::default();
+        let mut b = Block::new(0, -1);
+        b.vars = vars;
+        b.ops = ops;
+        p.blocks.push(b);
+        Verified::new(p).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn elementwise_dims_that_do_not_broadcast_give_x_dims_as_in_1x() {
+        let f32 = |name: &str, dims: Vec<i64>| Var::dense(name, VarKind::Fp32, dims);
+        let add = |x: &str, y: &str| {
+            Op::new("elementwise_add")
+                .input("X", &[x])
+                .input("Y", &[y])
+                .output("Out", &["out"])
+                .attr("axis", AttrValue::Int(-1))
+        };
+        let vars = |out: Vec<i64>| {
+            vec![
+                f32("a", vec![-1, 2, 4, 4]),
+                f32("b", vec![-1, 8, 4, 4]),
+                f32("r", vec![8, 4, 4, 4, 4]),
+                f32("out", out),
+            ]
+        };
+        assert_eq!(flat(vars(vec![-1, 2, 4, 4]), vec![add("a", "b")]), Ok(()));
+        let e = flat(vars(vec![-1, 8, 4, 4]), vec![add("a", "b")]).unwrap_err();
+        assert!(
+            e.contains("is declared with dims [-1, 8, 4, 4] but the op makes [-1, 2, 4, 4]"),
+            "{e}"
+        );
+        // 1.x required rank(X) >= rank(Y); fluidc broadcasts a higher-rank Y
+        // as 3.3.1 does, and refuses one that does not broadcast.
+        let e = flat(vars(vec![8, 4, 4, 4, 4]), vec![add("a", "r")]).unwrap_err();
+        assert!(e.contains("do not broadcast"), "{e}");
+    }
 }
