@@ -925,4 +925,32 @@ mod tests {
         let e = flat(vars(vec![8, 4, 4, 4, 4]), vec![add("a", "r")]).unwrap_err();
         assert!(e.contains("do not broadcast"), "{e}");
     }
+
+    #[test]
+    fn concat_joins_inputs_of_other_ranks_as_1x_flattened_them() {
+        let f32 = |name: &str, dims: Vec<i64>| Var::dense(name, VarKind::Fp32, dims);
+        let concat = |y: &str| {
+            Op::new("concat")
+                .input("X", &["noise", y])
+                .output("Out", &["out"])
+                .attr("axis", AttrValue::Int(1))
+        };
+        let vars = |out: Vec<i64>| {
+            vec![
+                f32("noise", vec![-1, 100]),
+                f32("y", vec![-1, 1, 1, 1]),
+                f32("wide", vec![-1, 1, 2, 1]),
+                f32("out", out),
+            ]
+        };
+        assert_eq!(flat(vars(vec![-1, 101]), vec![concat("y")]), Ok(()));
+        let e = flat(vars(vec![-1, 100]), vec![concat("y")]).unwrap_err();
+        assert!(
+            e.contains("is declared with dims [-1, 100] but the op makes [-1, 101]"),
+            "{e}"
+        );
+        // Two elements after the axis where the first has one per row.
+        let e = flat(vars(vec![-1, 101]), vec![concat("wide")]).unwrap_err();
+        assert!(e.contains("cannot be concatenated along axis 1"), "{e}");
+    }
 }
