@@ -168,6 +168,32 @@ fn text_output_and_extra_fetch() {
     );
 }
 
+/// A script that only logs (to stderr, as 2019's models logged their
+/// losses) printed something: its stdout is CPython's, empty, with no
+/// fetches after it.
+#[test]
+fn a_script_that_logs_shows_no_fetches() {
+    let dir = temp_dir("run_logs");
+    let script = dir.join("logs.py");
+    std::fs::write(
+        &script,
+        "import logging\n\
+         import paddle.fluid as fluid\n\
+         logging.basicConfig()\n\
+         logger = logging.getLogger('fluid')\n\
+         logger.setLevel(logging.INFO)\n\
+         x = fluid.layers.fill_constant(shape=[1], dtype='float32', value=2.0)\n\
+         exe = fluid.Executor(fluid.CPUPlace())\n\
+         out, = exe.run(fetch_list=[x * 2])\n\
+         logger.info('loss %s', out[0])\n",
+    )
+    .expect("write script");
+    let out = fluidc(&["run", script.to_str().expect("utf-8 path")], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(stderr(&out), "INFO:fluid:loss 4.0\n");
+}
+
 #[test]
 fn compiled_pb_runs_like_the_script() {
     let dir = temp_dir("run_pb");

@@ -55,6 +55,11 @@ pub(crate) fn tuple_repr(shape: &[usize]) -> String {
     }
 }
 
+/// A shape as numpy's error messages print it: `(3,2)`, without spaces.
+pub(crate) fn error_shape(shape: &[usize]) -> String {
+    tuple_repr(shape).replace(", ", ",")
+}
+
 /// The element count of `shape`, or numpy's error when it overflows.
 pub(crate) fn checked_size(shape: &[usize]) -> Result<usize> {
     shape
@@ -137,7 +142,7 @@ impl HostArray {
             return Err(HostError::value_error(format!(
                 "cannot reshape array of size {} into shape {}",
                 values.len(),
-                tuple_repr(shape)
+                error_shape(shape)
             )));
         }
         from_shape_vec(shape, values).map(T::wrap)
@@ -353,7 +358,7 @@ impl HostArray {
             // numpy prints the known dimensions only, without spaces, when
             // one is unknown.
             let shown = if unknown.is_empty() {
-                tuple_repr(&known)
+                error_shape(&known)
             } else {
                 let dims: Vec<String> = known.iter().map(|d| d.to_string()).collect();
                 format!("({})", dims.join(","))

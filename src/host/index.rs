@@ -340,15 +340,35 @@ fn gather<T: Elem>(a: &ArrayD<T>, p: &Plan) -> Result<ArrayD<T>> {
     from_shape_vec(&p.shape, out)
 }
 
-/// Writes `value` (broadcast to the indexed shape) where `p` reads.
+/// Writes `value` (broadcast to the indexed shape) where `p` reads. As
+/// numpy, a value's leading dims of 1 are dropped when they do not fit
+/// (`a[0:2] = b[None]`); numpy 1.x (2018-19's) did that for one element
+/// too (`a[i] = np.array([5.0])`, which numpy 2 refuses).
 fn scatter<T: Elem>(a: &mut ArrayD<T>, p: &Plan, value: &ArrayD<T>) -> Result<()> {
-    let v = value.broadcast(IxDyn(&p.shape)).ok_or_else(|| {
-        HostError::value_error(format!(
-            "could not broadcast input array from shape {} into shape {}",
-            super::array::tuple_repr(value.shape()),
-            super::array::tuple_repr(&p.shape)
-        ))
-    })?;
+    let unit = value
+        .shape()
+        .iter()
+        .take(value.ndim().saturating_sub(p.shape.len()))
+        .take_while(|&&d| d == 1)
+        .count();
+    let trimmed = value
+        .view()
+        .into_shape_with_order(IxDyn(&value.shape()[unit..]));
+    let v = value
+        .broadcast(IxDyn(&p.shape))
+        .or_else(|| {
+            trimmed
+                .as_ref()
+                .ok()
+                .and_then(|t| t.broadcast(IxDyn(&p.shape)))
+        })
+        .ok_or_else(|| {
+            HostError::value_error(format!(
+                "could not broadcast input array from shape {} into shape {}",
+                super::array::error_shape(value.shape()),
+                super::array::error_shape(&p.shape)
+            ))
+        })?;
     let mut values = v.iter();
     for_each_source(a.ndim(), p, |src| {
         let (Some(slot), Some(x)) = (a.get_mut(IxDyn(src)), values.next()) else {

@@ -31,19 +31,20 @@ _site_builtins()
 
 class _Tap(io.TextIOBase):
     """sys.stdout: writes through (or, for --format json, keeps them) and
-    remembers whether the script printed anything."""
+    remembers whether the script printed anything, here or on stderr
+    (`printed`: a script that logs its losses shows no fetches)."""
 
     def __init__(self, inner, capture):
         self._inner = inner
         self._capture = capture
         self._kept = []
-        self.written = False
+        self.printed = False
 
     def write(self, s):
         if not isinstance(s, str):
             raise TypeError("write() argument must be str, not %s" % type(s).__name__)
         if s:
-            self.written = True
+            self.printed = True
         if self._capture:
             self._kept.append(s)
             return len(s)
@@ -73,12 +74,16 @@ class _Tap(io.TextIOBase):
 
 class _LineBuffered(io.TextIOBase):
     """sys.stderr, line-buffered as CPython's is (so a warning shows
-    before a script that then hangs or is killed)."""
+    before a script that then hangs or is killed); what it writes counts
+    as printed for `tap`."""
 
     def __init__(self, inner):
         self._inner = inner
+        self.tap = None
 
     def write(self, s):
+        if s and self.tap is not None:
+            self.tap.printed = True
         n = self._inner.write(s)
         if "\n" in s:
             self._inner.flush()
@@ -108,6 +113,7 @@ def install_stdout(capture, build=False):
     command's (a dump, or the program's bytes)."""
     sys.stderr = _LineBuffered(sys.stderr)
     tap = _Tap(sys.stderr if build else sys.stdout, capture)
+    sys.stderr.tap = tap
     sys.stdout = tap
     return tap
 

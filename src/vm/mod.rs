@@ -154,7 +154,7 @@ pub struct Outcome {
     /// The default main and startup programs at the end, if the script
     /// imported the fluid package.
     pub defaults: Option<(Program, Program)>,
-    /// Whether the script printed anything to stdout.
+    /// Whether the script printed anything, to stdout or stderr.
     pub printed: bool,
     /// What it printed, when the caller asked to capture stdout.
     pub stdout: Option<String>,
@@ -345,7 +345,7 @@ fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
         let defaults = default_programs(vm);
         let printed = tap
             .as_object()
-            .get_attr("written", vm)
+            .get_attr("printed", vm)
             .and_then(|w| w.try_to_bool(vm))
             .unwrap_or(false);
         let stdout = capture.then(|| {

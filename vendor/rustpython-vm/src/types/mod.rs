@@ -1,0 +1,7 @@
+mod slot;
+mod structseq;
+mod zoo;
+
+pub use slot::*;
+pub use structseq::PyStructSequence;
+pub(crate) use zoo::TypeZoo;
