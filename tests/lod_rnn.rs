@@ -157,3 +157,21 @@ fn rnn_memory_helper_ops_copy_as_numpy_computes() {
     assert!(theirs.status.success(), "{}", stderr(&theirs));
     assert_eq!(stdout(&out), stdout(&theirs));
 }
+
+/// `concat` of inputs of different ranks (PaddleGAN's 2019 CGAN joins
+/// its noise `[-1, 100]` with a label reshaped to `[-1, 1, 1, 1]`), which
+/// Paddle 1.5 built and ran and Paddle 3.3.1 refuses: the declared dims,
+/// values and gradients are what numpy computes after 1.5's kernel, which
+/// flattened every input from the axis (`numpy_concat_ranks_1x.py`).
+#[test]
+fn concat_of_inputs_of_different_ranks_as_numpy_computes_after_1x() {
+    let dir = Path::new("testdata/fluidc_only");
+    let out = fluidc(&["run", path_str(&dir.join("concat_ranks_1x.py"))], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let theirs = std::process::Command::new(paddle_python())
+        .arg(repo().join(dir).join("numpy_concat_ranks_1x.py"))
+        .output()
+        .expect("python runs");
+    assert!(theirs.status.success(), "{}", stderr(&theirs));
+    assert_eq!(stdout(&out), stdout(&theirs));
+}

@@ -331,6 +331,7 @@ fn check(p: &Program) -> Vec<Problem> {
     // the declarations visible from the current block, so checking is
     // linear in the program's size however deep blocks nest.
     let channels = channel_elements(p);
+    let varying = rewritten(p);
     let reached = walk(p, &children, |i, scope| {
         for (j, op) in p.blocks[i].ops.iter().enumerate() {
             let at = Some((j, op.ty.as_str()));
@@ -362,7 +363,18 @@ fn check(p: &Program) -> Vec<Problem> {
                 continue;
             };
             let types = |name: &str| value_type(scope.get(name)?, &channels);
-            for (kind, message) in check_op(op, def, types) {
+            // Paddle 1.x gave a variable's desc the dims of its last
+            // writer's InferShape and checked shapes at run time: where
+            // the op reads or writes a variable several ops write (a
+            // decoder cache grown in a While block), the declared dims
+            // may be another writer's, and only dtypes are compared.
+            let stale = op
+                .inputs
+                .iter()
+                .chain(&op.outputs)
+                .flat_map(|s| &s.arguments)
+                .any(|n| varying.contains(n.as_str()));
+            for (kind, message) in check_op(op, def, types, stale) {
                 problem(kind, i, at, message);
             }
         }
@@ -380,6 +392,23 @@ fn check(p: &Program) -> Vec<Problem> {
         }
     }
     problems
+}
+
+/// The variables more than one op of the program writes (by name, over
+/// every block; an in-place op such as `increment` counts once).
+fn rewritten(p: &Program) -> HashSet<&str> {
+    let mut seen = HashSet::new();
+    let mut twice = HashSet::new();
+    for op in p.blocks.iter().flat_map(|b| &b.ops) {
+        let mut mine = HashSet::new();
+        for name in op.outputs.iter().flat_map(|s| &s.arguments) {
+            let name = name.as_str();
+            if !is_placeholder(name) && mine.insert(name) && !seen.insert(name) {
+                twice.insert(name);
+            }
+        }
+    }
+    twice
 }
 
 /// The declarations visible from a block: innermost last, per name.
@@ -453,6 +482,7 @@ fn check_op(
     op: &Op,
     def: &OpDef,
     types: impl Fn(&str) -> Option<TensorType>,
+    dtypes_only: bool,
 ) -> Vec<(ProblemKind, String)> {
     let mut problems = Vec::new();
     check_slots(op, def, true, &mut problems);
@@ -502,7 +532,7 @@ fn check_op(
                     let Some(declared) = types(name) else {
                         continue;
                     };
-                    if let Some(e) = mismatch(&declared, &inferred) {
+                    if let Some(e) = mismatch(&declared, &inferred, dtypes_only) {
                         problems.push((ProblemKind::Type, format!("output {slot} `{name}` {e}")));
                     }
                 }
@@ -618,8 +648,9 @@ fn value_type(v: &Var, channels: &HashMap<&str, Option<VarKind>>) -> Option<Tens
 
 /// How a declaration contradicts what the op makes: another dtype, or known
 /// dims that differ (ranks that differ are not compared: Paddle 1.x declared
-/// `[1]` where Paddle 3 infers a 0-D tensor).
-fn mismatch(declared: &TensorType, inferred: &TensorType) -> Option<String> {
+/// `[1]` where Paddle 3 infers a 0-D tensor); with `dtypes_only`, only the
+/// dtype.
+fn mismatch(declared: &TensorType, inferred: &TensorType, dtypes_only: bool) -> Option<String> {
     if declared.dtype != inferred.dtype {
         return Some(format!(
             "is declared {} but the op makes {}",
@@ -627,7 +658,8 @@ fn mismatch(declared: &TensorType, inferred: &TensorType) -> Option<String> {
             dtype_name(inferred.dtype)
         ));
     }
-    let differs = declared.dims.len() == inferred.dims.len()
+    let differs = !dtypes_only
+        && declared.dims.len() == inferred.dims.len()
         && declared
             .dims
             .iter()
@@ -821,5 +853,104 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("does not reach block 0"));
+    }
+
+    /// One block of `vars` and `ops`.
+    fn flat(vars: Vec<Var>, ops: Vec<Op>) -> Result<(), String> {
+        let mut p = Program::default();
+        let mut b = Block::new(0, -1);
+        b.vars = vars;
+        b.ops = ops;
+        p.blocks.push(b);
+        Verified::new(p).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn dims_of_a_variable_several_ops_write_are_not_checked() {
+        let f32 = |name: &str, dims: Vec<i64>| Var::dense(name, VarKind::Fp32, dims);
+        let assign = |x: &str, out: &str| Op::new("assign").input("X", &[x]).output("Out", &[out]);
+        // `c` written as [2, 3] then [2, 5] (declared with the last), and
+        // `e` computed from `c` when it still was [2, 3]: 1.x checked these
+        // at run time.
+        let vars = vec![
+            f32("x", vec![2, 3]),
+            f32("y", vec![2, 5]),
+            f32("c", vec![2, 5]),
+            f32("e", vec![2, 3]),
+        ];
+        let ops = vec![assign("x", "c"), assign("c", "e"), assign("y", "c")];
+        assert_eq!(flat(vars.clone(), ops), Ok(()));
+        // One writer: its dims are checked.
+        let e = flat(vars.clone(), vec![assign("x", "y")]).unwrap_err();
+        assert!(
+            e.contains("is declared with dims [2, 5] but the op makes [2, 3]"),
+            "{e}"
+        );
+        // Several writers: dtypes still are.
+        let mut vars = vars;
+        vars.push(Var::dense("i", VarKind::Int64, vec![2, 5]));
+        let e = flat(vars, vec![assign("x", "c"), assign("i", "c")]).unwrap_err();
+        assert!(
+            e.contains("is declared float32 but the op makes int64"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn elementwise_dims_that_do_not_broadcast_give_x_dims_as_in_1x() {
+        let f32 = |name: &str, dims: Vec<i64>| Var::dense(name, VarKind::Fp32, dims);
+        let add = |x: &str, y: &str| {
+            Op::new("elementwise_add")
+                .input("X", &[x])
+                .input("Y", &[y])
+                .output("Out", &["out"])
+                .attr("axis", AttrValue::Int(-1))
+        };
+        let vars = |out: Vec<i64>| {
+            vec![
+                f32("a", vec![-1, 2, 4, 4]),
+                f32("b", vec![-1, 8, 4, 4]),
+                f32("r", vec![8, 4, 4, 4, 4]),
+                f32("out", out),
+            ]
+        };
+        assert_eq!(flat(vars(vec![-1, 2, 4, 4]), vec![add("a", "b")]), Ok(()));
+        let e = flat(vars(vec![-1, 8, 4, 4]), vec![add("a", "b")]).unwrap_err();
+        assert!(
+            e.contains("is declared with dims [-1, 8, 4, 4] but the op makes [-1, 2, 4, 4]"),
+            "{e}"
+        );
+        // 1.x required rank(X) >= rank(Y); fluidc broadcasts a higher-rank Y
+        // as 3.3.1 does, and refuses one that does not broadcast.
+        let e = flat(vars(vec![8, 4, 4, 4, 4]), vec![add("a", "r")]).unwrap_err();
+        assert!(e.contains("do not broadcast"), "{e}");
+    }
+
+    #[test]
+    fn concat_joins_inputs_of_other_ranks_as_1x_flattened_them() {
+        let f32 = |name: &str, dims: Vec<i64>| Var::dense(name, VarKind::Fp32, dims);
+        let concat = |y: &str| {
+            Op::new("concat")
+                .input("X", &["noise", y])
+                .output("Out", &["out"])
+                .attr("axis", AttrValue::Int(1))
+        };
+        let vars = |out: Vec<i64>| {
+            vec![
+                f32("noise", vec![-1, 100]),
+                f32("y", vec![-1, 1, 1, 1]),
+                f32("wide", vec![-1, 1, 2, 1]),
+                f32("out", out),
+            ]
+        };
+        assert_eq!(flat(vars(vec![-1, 101]), vec![concat("y")]), Ok(()));
+        let e = flat(vars(vec![-1, 100]), vec![concat("y")]).unwrap_err();
+        assert!(
+            e.contains("is declared with dims [-1, 100] but the op makes [-1, 101]"),
+            "{e}"
+        );
+        // Two elements after the axis where the first has one per row.
+        let e = flat(vars(vec![-1, 101]), vec![concat("wide")]).unwrap_err();
+        assert!(e.contains("cannot be concatenated along axis 1"), "{e}");
     }
 }

@@ -804,21 +804,39 @@ fn concat(l: &OpReader) -> Result<Exec, KernelError> {
     })
 }
 
-/// `ts` (one dtype, the same dims but at `a`) joined along dim `a`.
+/// Whether `shape` joins `like` along dim `a` as Paddle 1.x's concat
+/// kernel saw it: the dims both have agree but at `a`, and the dims after
+/// `a` hold as many elements (1.x flattened every input to
+/// `[prod(dims before a), prod(dims from a)]`, so a `[B, 1, 1, 1]` joins a
+/// `[B, 100]` along dim 1).
+fn joins_along(shape: &[i64], like: &[i64], a: usize) -> bool {
+    let after = |s: &[i64]| s[a + 1..].iter().product::<i64>();
+    a < shape.len()
+        && a < like.len()
+        && shape
+            .iter()
+            .zip(like)
+            .enumerate()
+            .all(|(i, (d, e))| i == a || d == e)
+        && after(shape) == after(like)
+}
+
+/// `ts` (one dtype, the same dims but at `a`, or of other ranks as
+/// [`joins_along`] allows) joined along dim `a`, with the first's rank.
 fn concatenated(ts: &[Tensor], a: usize) -> Result<Tensor, KernelError> {
     let Some(first) = ts.first() else {
         return Err(KernelError::MissingInput("nothing to concatenate".into()));
     };
-    let rank = first.shape().len();
     let mut shape = first.shape().to_vec();
+    if a >= shape.len() {
+        return Err(KernelError::Attribute(format!(
+            "axis {a} is out of range for rank {}",
+            shape.len()
+        )));
+    }
     shape[a] = 0;
     for t in ts {
-        let fits = t.shape().len() == rank
-            && t.dtype() == first.dtype()
-            && t.shape()
-                .iter()
-                .enumerate()
-                .all(|(i, &d)| i == a || d == first.shape()[i]);
+        let fits = t.dtype() == first.dtype() && joins_along(t.shape(), first.shape(), a);
         if !fits {
             return Err(KernelError::Shape(format!(
                 "concat along axis {a}: {} {:?} does not fit {} {:?}",
@@ -862,12 +880,7 @@ fn concat_grad(l: &OpReader) -> Result<Exec, KernelError> {
         for (x, dx) in xs.iter().zip(&dxs) {
             let shape = s.tensor(x)?.shape().to_vec();
             let len = shape.get(a).copied().unwrap_or(0).max(0) as usize;
-            let fits = shape.len() == rank
-                && shape
-                    .iter()
-                    .zip(d.shape())
-                    .enumerate()
-                    .all(|(i, (x, y))| i == a || x == y);
+            let fits = joins_along(&shape, d.shape(), a);
             if !fits || start + len > total {
                 return Err(KernelError::Shape(format!(
                     "Out@GRAD of shape {:?} is too small for the inputs along axis {a}",
@@ -2011,8 +2024,8 @@ fn tensor_array_to_tensor(l: &OpReader) -> Result<Exec, KernelError> {
             (stacked(&ts, axis)?, vec![1i32; ts.len()])
         } else {
             let a = join_axis(axis, first.shape().len())?;
-            let sizes = ts.iter().map(|t| t.shape()[a] as i32).collect();
-            (concatenated(&ts, a)?, sizes)
+            let joined = concatenated(&ts, a)?; // each has a dim `a`
+            (joined, ts.iter().map(|t| t.shape()[a] as i32).collect())
         };
         s.set_tensor(&out, joined);
         if let Some(index) = &index {

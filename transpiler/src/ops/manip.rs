@@ -620,12 +620,30 @@ fn concat(c: &InferCtx) -> Out {
         .ok()
         .filter(|&a| a < rank)
         .ok_or_else(|| format!("axis {axis} is out of range for rank {rank}"))?;
+    // Paddle 1.5 gave `Out` the first input's rank and its kernel
+    // flattened each input to [prod(dims before axis), prod(dims from
+    // axis)]: an input of another rank joins when it has the axis and the
+    // dims after it hold as many elements as the first's (CGAN's
+    // concat([noise[-1, 100], y[-1, 1, 1, 1]], 1) is [-1, 101]).
+    let after = |d: &[i64]| {
+        d[a + 1..]
+            .iter()
+            .try_fold(1i64, |p, &n| if n >= 0 { p.checked_mul(n) } else { None })
+    };
     let mut dims = first.dims.clone();
     for x in rest {
         super::infer::same_dtype(first, x)?;
-        if x.dims.len() != rank {
+        let fits = x.dims.len() == rank
+            || (a < x.dims.len()
+                && match (after(&first.dims), after(&x.dims)) {
+                    (Some(p), Some(q)) => p == q,
+                    _ => true,
+                });
+        if !fits {
             return Err(format!(
-                "inputs of ranks {rank} and {} cannot be concatenated",
+                "inputs of dims {:?} and {:?} (ranks {rank} and {}) cannot be concatenated along axis {axis}",
+                first.dims,
+                x.dims,
                 x.dims.len()
             ));
         }
