@@ -4,8 +4,7 @@
 //! step's loss and every parameter and optimizer state after the last
 //! step, for SGD, Momentum and Adam, float32 and float64, at batch 1 (the
 //! gradient's rows computed in blocks), 8, and 400 (the product computed
-//! whole, on two threads; a large update at batch 1 or 8, on two threads
-//! by halves of the weight). A gradient that something else reads (clipping,
+//! whole, on two threads). A gradient that something else reads (clipping,
 //! regularization) is not fused and trains as before.
 mod common;
 use common::*;
@@ -235,16 +234,6 @@ fn fused_update_of_a_one_row_weight_gives_the_unfused_bits() {
                  h = fluid.layers.fc(input=s, size=64, act='relu')";
     let adam = "fluid.optimizer.Adam(learning_rate=0.01)";
     same_bits("one_row", "float32", first, adam, "", &WEIGHT_GRADS);
-}
-
-/// A first layer of 100 × 1400 weights: its update is large enough
-/// (`par::ELEMENTS`) to run on two threads at batches 1 and 8, each with
-/// the row blocks of one half of the weight.
-#[test]
-fn fused_update_on_two_threads_gives_the_unfused_bits() {
-    let first = "h = fluid.layers.fc(input=x, size=1400, act='relu')";
-    let adam = "fluid.optimizer.Adam(learning_rate=0.01)";
-    same_bits("two_threads", "float32", first, adam, "", &WEIGHT_GRADS);
 }
 
 /// Clipping reads every gradient, and L2 decay adds to it: neither is

@@ -4,7 +4,7 @@
 //! matmul follows numpy: 1-D operands become a row (X) or a column (Y) and
 //! that dim is dropped from the result; leading batch dims broadcast.
 use super::elementwise::dtype_mismatch;
-use super::optim::{Dense, Half, Real, Step};
+use super::optim::{Dense, Real, Step};
 use super::output::take_unless_input;
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
@@ -306,36 +306,16 @@ fn by_rows<T: Real + MatElem>(
         return step.update(0, &g);
     }
     let rows = (FUSED_BLOCK / n).clamp(1, m);
-    // Rows `from..to` a block at a time into `part` (at its offsets from
-    // row `from`).
-    let blocks = |from: usize, to: usize, part: &mut Half<T>| {
-        let mut buf = vec![T::ZERO; rows * n];
-        for r0 in (from..to).step_by(rows) {
-            let r1 = (r0 + rows).min(to);
-            let c = &mut buf[..(r1 - r0) * n];
-            let block = p.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
-            let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
-            T::gemm(alpha, block, q, cv);
-            part.update((r0 - from) * n, c)?;
-        }
-        Ok(())
-    };
-    let mid = (m / 2).div_ceil(rows) * rows;
-    if m * n < par::ELEMENTS || par::threads() < 2 || mid >= m {
-        let [mut whole, _] = step.halves(m * n)?;
-        return blocks(0, m, &mut whole);
+    let mut buf = vec![T::ZERO; rows * n];
+    for r0 in (0..m).step_by(rows) {
+        let r1 = (r0 + rows).min(m);
+        let c = &mut buf[..(r1 - r0) * n];
+        let block = p.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
+        let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
+        T::gemm(alpha, block, q, cv);
+        step.update(r0 * n, c)?;
     }
-    // A large update (Adam's square root and division per element is
-    // most of a batch-1 `mul_grad`'s time) on two threads, each with the
-    // blocks of one half of the rows: the same blocks, products and
-    // updates as on one thread, so the same bits.
-    let [mut lo, mut hi] = step.halves(mid * n)?;
-    let (mut first, mut second) = (Ok(()), Ok(()));
-    par::join(
-        || first = blocks(0, mid, &mut lo),
-        || second = blocks(mid, m, &mut hi),
-    );
-    first.and(second)
+    Ok(())
 }
 
 /// Sums a gradient computed at the broadcast batch shape down to the

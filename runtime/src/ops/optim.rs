@@ -535,43 +535,10 @@ impl<T: Real> Step<T> {
 
     /// Applies the rule to elements `at..at + g.len()` of the state.
     pub(crate) fn update(&mut self, at: usize, g: &[T]) -> Result<(), KernelError> {
-        let [mut whole, _] = self.halves(self.len())?;
-        whole.update(at, g)
-    }
-
-    /// The state split at element `at`: two halves that two threads can
-    /// update at once (each element's update reads only that element).
-    pub(crate) fn halves(&mut self, at: usize) -> Result<[Half<'_, T>; 2], KernelError> {
-        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        let end = at + g.len();
+        let mut sl = Vec::with_capacity(self.tensors.len());
         for t in self.tensors.iter_mut() {
             let v = state_mut::<T>(t, "state")?;
-            let len = v.len();
-            if at > len {
-                return Err(KernelError::Shape(format!(
-                    "optimizer state has {len} elements, not {at}"
-                )));
-            }
-            let (a, b) = v.split_at_mut(at);
-            lo.push(a);
-            hi.push(b);
-        }
-        let rule = &self.rule;
-        Ok([Half { rule, state: lo }, Half { rule, state: hi }])
-    }
-}
-
-/// One of [`Step::halves`]: the rule and its part of the state.
-pub(crate) struct Half<'a, T> {
-    rule: &'a Rule<T>,
-    state: Vec<&'a mut [T]>,
-}
-
-impl<T: Real> Half<'_, T> {
-    /// [`Step::update`] of elements `at..at + g.len()` of this half.
-    pub(crate) fn update(&mut self, at: usize, g: &[T]) -> Result<(), KernelError> {
-        let end = at + g.len();
-        let mut sl = Vec::with_capacity(self.state.len());
-        for v in self.state.iter_mut() {
             let len = v.len();
             sl.push(v.get_mut(at..end).ok_or_else(|| {
                 KernelError::Shape(format!("optimizer state has {len} elements, not {end}"))
