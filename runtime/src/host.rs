@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::error::KernelError;
 use crate::tensor::Tensor;
 
 /// What calls back into a program's host. See the module docs.
@@ -20,8 +21,13 @@ pub trait Host: Send + Sync + fmt::Debug {
     /// Calls the host's function `id` with `inputs` (`None` for a variable
     /// that holds no value) and returns what it returned, one entry per
     /// value (`None` for a value that is no tensor's, such as Python's
-    /// None). An error is the host's report of what went wrong.
-    fn call(&self, id: i64, inputs: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>, String>;
+    /// None). An error is the host's report of what went wrong (a
+    /// [`KernelError::Invalid`] carrying the function's exception).
+    fn call(
+        &self,
+        id: i64,
+        inputs: Vec<Option<Tensor>>,
+    ) -> Result<Vec<Option<Tensor>>, KernelError>;
 }
 
 thread_local! {

@@ -8,7 +8,7 @@
 //! An exception the callable raises is kept ([`PyFuncs::take_raised`]) so
 //! that `Executor.run` raises it again, as 1.x's pybind11 did: the script
 //! sees the function's own exception, with its traceback.
-use fluidc_runtime::Tensor;
+use fluidc_runtime::{KernelError, Tensor};
 use parking_lot::Mutex;
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyTuple};
 use rustpython_vm::{AsObject, PyObjectRef, PyResult, VirtualMachine};
@@ -118,11 +118,15 @@ fn exception_text(vm: &VirtualMachine, e: &PyBaseExceptionRef) -> String {
 }
 
 impl fluidc_runtime::Host for PyFuncs {
-    fn call(&self, id: i64, inputs: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>, String> {
+    fn call(
+        &self,
+        id: i64,
+        inputs: Vec<Option<Tensor>>,
+    ) -> Result<Vec<Option<Tensor>>, KernelError> {
         let callable = usize::try_from(id)
             .ok()
             .and_then(|i| self.callables.lock().get(i).cloned())
-            .ok_or_else(|| format!("Invalid python callable id {id}"))?;
+            .ok_or_else(|| KernelError::Invalid(format!("Invalid python callable id {id}")))?;
         rustpython_vm::vm::thread::with_vm(&callable, |vm| self.call_on(vm, &callable, &inputs))
             .unwrap_or_else(|| {
                 Err(
@@ -131,5 +135,6 @@ impl fluidc_runtime::Host for PyFuncs {
                         .into(),
                 )
             })
+            .map_err(KernelError::Invalid)
     }
 }

@@ -56,7 +56,7 @@ fn py_func(l: &OpReader) -> Result<Exec, KernelError> {
             .iter()
             .map(|r| r.as_ref().and_then(|r| s.get(r).to_tensor()))
             .collect();
-        let returned = host.call(id, inputs).map_err(KernelError::Invalid)?;
+        let returned = host.call(id, inputs)?;
         let none_for_nothing = outs.is_empty() && returned.len() == 1 && returned[0].is_none();
         if returned.len() != outs.len() && !none_for_nothing {
             return Err(KernelError::Invalid(format!(
