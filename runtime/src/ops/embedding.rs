@@ -138,6 +138,25 @@ fn gather<T: Copy>(
     Ok(out)
 }
 
+/// A zero `[rows, width]` gradient with each row of `d` added to its
+/// target row, in `d`'s own float type, as Paddle's kernel sums it (a
+/// float64 copy of a million-row gradient cost seconds a step).
+fn scatter_rows<T: Copy + Default + std::ops::AddAssign>(
+    d: &[T],
+    targets: &[Option<usize>],
+    (rows, width): (usize, usize),
+) -> Vec<T> {
+    let mut g = vec![T::default(); rows * width];
+    for (src, target) in d.chunks_exact(width.max(1)).zip(targets) {
+        if let Some(r) = target {
+            for (out, &v) in g[r * width..(r + 1) * width].iter_mut().zip(src) {
+                *out += v;
+            }
+        }
+    }
+    g
+}
+
 fn l_name(v1: bool) -> String {
     if v1 {
         "lookup_table"
@@ -163,18 +182,18 @@ fn lookup_table_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let width = wt.shape().get(1).copied().unwrap_or(1).max(0) as usize;
         let rows = wt.shape().first().copied().unwrap_or(0).max(0) as usize;
         let iv = i64s(&it)?;
-        let d = f64s(&dt, "lookup_table_grad")?;
-        if d.len() != iv.len() * width {
+        if dt.numel() != iv.len() * width {
             return Err(KernelError::Shape(format!(
                 "Out@GRAD of shape {:?} does not fit {} ids of width {width}",
                 dt.shape(),
                 iv.len()
             )));
         }
-        let mut g = vec![0.0; rows * width];
-        let mut present = Vec::with_capacity(if sparse { iv.len() } else { 0 });
-        for (k, &i) in iv.iter().enumerate() {
+        // Each id's row of W@GRAD (None for padding_idx's).
+        let mut targets = Vec::with_capacity(iv.len());
+        for &i in iv.iter() {
             if padding != -1 && i == padding {
+                targets.push(None);
                 continue;
             }
             let r = usize::try_from(i)
@@ -185,15 +204,21 @@ fn lookup_table_grad(l: &OpReader) -> Result<Exec, KernelError> {
                         "id {i} is out of range for a table of {rows} rows"
                     ))
                 })?;
-            for c in 0..width {
-                g[r * width + c] += d[k * width + c];
-            }
-            if sparse {
-                present.push(r);
-            }
+            targets.push(Some(r));
         }
-        let mut t = float::tensor(wt.dtype(), wt.shape(), g)?;
+        let dims = wt.shape().to_vec();
+        let mut t = if let Some(d) = dt.values::<f32>() {
+            Tensor::from_vec(&dims, scatter_rows(d, &targets, (rows, width)))?
+        } else if let Some(d) = dt.values::<f64>() {
+            Tensor::from_vec(&dims, scatter_rows(d, &targets, (rows, width)))?
+        } else {
+            return Err(float::needs_float("lookup_table_grad", &dt));
+        };
+        if t.dtype() != wt.dtype() {
+            t = t.cast(wt.dtype())?;
+        }
         if sparse {
+            let mut present: Vec<usize> = targets.iter().flatten().copied().collect();
             present.sort_unstable();
             present.dedup();
             t.set_sparse_rows(Some(Arc::new(present)));
