@@ -1226,6 +1226,23 @@ fn cos_sim_grads_match_finite_differences() {
     }
 }
 
+/// `bilinear_tensor_product`: with a bias and without, one sample and
+/// several, against finite differences in every input.
+#[test]
+fn bilinear_tensor_product_grads_match_finite_differences() {
+    let mut rng = Rng(67);
+    for (b, m, n, s, bias) in [(3, 4, 2, 3, true), (1, 2, 3, 2, false), (2, 1, 1, 1, true)] {
+        let mut case = Case::new("bilinear_tensor_product")
+            .input("X", rng.tensor(&[b, m], -1.0, 1.0))
+            .input("Y", rng.tensor(&[b, n], -1.0, 1.0))
+            .input("Weight", rng.tensor(&[s, m, n], -1.0, 1.0));
+        if bias {
+            case = case.input("Bias", rng.tensor(&[1, s], -1.0, 1.0));
+        }
+        case.outputs(&["Out"]).check(&mut rng);
+    }
+}
+
 /// `linear_chain_crf` (Paddle 1.x's, fluidc-only): the cost of sequences
 /// of 2, 0, 3 and 1 rows over 3 tags, and of one long sequence with large
 /// emissions (where the forward vectors must be renormalized), against

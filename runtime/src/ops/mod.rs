@@ -14,6 +14,7 @@ pub(crate) mod arg;
 pub(crate) mod array;
 mod auc;
 mod beam_search;
+mod bilinear;
 mod boxes;
 mod chunk_eval;
 mod collective;
@@ -78,7 +79,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 39] = [
+    let families: [(&'static str, RegisterAll); 40] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -107,6 +108,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("crf", crf::register_all),
         ("ctc", ctc::register_all),
         ("beam_search", beam_search::register_all),
+        ("bilinear", bilinear::register_all),
         ("boxes", boxes::register_all),
         ("chunk_eval", chunk_eval::register_all),
         ("auc", auc::register_all),

@@ -3949,6 +3949,23 @@ def rank_layer(input):
     return assign(numpy.array(len(input.shape), "int32"))
 
 
+def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None, bias_attr=None):
+    """1.x's layer on 3.3.1's op, its parameters named and initialized as
+    1.x's LayerHelper did (`_create_parameter`)."""
+    helper = LayerHelper("bilinear_tensor_product", name=name, act=act)
+    w = _create_parameter(helper, param_attr, [size, x.shape[1], y.shape[1]], x.dtype)
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    inputs = {"X": x, "Y": y, "Weight": w}
+    bias = _create_parameter(helper, bias_attr, [1, size], x.dtype, is_bias=True)
+    if bias is not None:
+        inputs["Bias"] = bias
+    helper.append_op(type="bilinear_tensor_product", inputs=inputs, outputs={"Out": out})
+    return helper.append_activation(out)
+
+
 def cos_sim(X, Y):
     """1.x's cos_sim, which Paddle 3.3.1 dropped (its cosine_similarity
     differs: a [N] result, eps on the product of the norms), written out of
@@ -6323,6 +6340,7 @@ def install(run=False):
         affine_channel=affine_channel, expand_as=expand_as, bpr_loss=bpr_loss,
         sampling_id=sampling_id,
         mean_iou=mean_iou,
+        bilinear_tensor_product=bilinear_tensor_product,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
@@ -6565,6 +6583,7 @@ _LAYER_HOMES = {
         "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
         "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "image_resize",
         "resize_bilinear", "resize_nearest", "image_resize_short", "py_func",
+        "bilinear_tensor_product",
         # imported by 1.x's nn.py from tensor.py (concat 1.0, assign 1.3,
         # fill_constant 1.5, zeros 1.6)
         "concat", "assign", "fill_constant", "zeros",

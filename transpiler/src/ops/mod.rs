@@ -23,6 +23,7 @@ mod arg;
 mod array;
 mod auc;
 mod beam_search;
+mod bilinear;
 pub mod boxes;
 mod chunk_eval;
 mod collective;
@@ -322,11 +323,12 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 39] = [
+        let families: [(&'static str, Register); 40] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
             ("beam_search", beam_search::register),
+            ("bilinear", bilinear::register),
             ("boxes", boxes::register),
             ("chunk_eval", chunk_eval::register),
             ("collective", collective::register),

@@ -48,7 +48,7 @@ __all__ = [
     "hard_swish", "soft_relu", "clip_by_norm", "kldiv_loss", "affine_channel", "expand_as",
     "bpr_loss", "sampling_id", "mean_iou",
     "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
-    "grid_sampler", "affine_grid", "sequence_scatter", "py_func",
+    "grid_sampler", "affine_grid", "sequence_scatter", "py_func", "bilinear_tensor_product",
 ]
 
 
@@ -1325,6 +1325,28 @@ def cos_sim(X, Y):
     helper.append_op(type="cos_sim", inputs={"X": [X], "Y": [Y]},
                      outputs={"Out": [out], "XNorm": [xnorm], "YNorm": [ynorm]})
     return out
+
+
+def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None, bias_attr=None):
+    """`out[b, s] = x[b] W[s] y[b]ᵀ + bias[s]` for `x` `[B, M]` and `y`
+    `[B, N]`, as 1.x's layer: the weight `[size, M, N]`, a bias `[1, size]`
+    unless `bias_attr` is False, then `act`. A `name` names the output."""
+    helper = LayerHelper("bilinear_tensor_product", **locals())
+    _check_var(x, "x", "bilinear_tensor_product")
+    _check_var(y, "y", "bilinear_tensor_product")
+    dtype = helper.input_dtype("x")
+    w = helper.create_parameter(attr=helper.param_attr, shape=[size, x.shape[1], y.shape[1]],
+                                dtype=dtype, is_bias=False)
+    if name is None:
+        out = helper.create_variable_for_type_inference(dtype=dtype)
+    else:
+        out = helper.create_variable(name=name, dtype=dtype, persistable=False)
+    inputs = {"X": x, "Y": y, "Weight": w}
+    if helper.bias_attr:
+        inputs["Bias"] = helper.create_parameter(attr=helper.bias_attr, shape=[1, size],
+                                                 dtype=dtype, is_bias=True)
+    helper.append_op(type="bilinear_tensor_product", inputs=inputs, outputs={"Out": out})
+    return helper.append_activation(out)
 
 
 def one_hot(input, depth, allow_out_of_range=False):
