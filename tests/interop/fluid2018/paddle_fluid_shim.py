@@ -6524,6 +6524,9 @@ def install(run=False):
     _install_1x_more(fluid, layers)
     _install_1x_readers(fluid, layers)
     _install_0x_program_keywords(layers)
+    # 1.5-1.6's Dataset API and fluid.incubate.data_generator: their own file.
+    import fluid1x_dataset
+    fluid1x_dataset.install(fluid, Executor)
     paddle.fluid = fluid
     return fluid
 

@@ -55,3 +55,6 @@ from .dygraph.nn import *
 from .dygraph.layers import *
 from .dygraph.checkpoint import save_dygraph, load_dygraph
 from . import install_check
+from . import dataset
+from .dataset import DatasetFactory, InMemoryDataset, QueueDataset
+from . import incubate

@@ -185,10 +185,19 @@ class Executor(object):
         _HOST.record(desc, startup, feed_names, fetch)
         raise _fluidc.BuildStop()
 
-    def infer_from_dataset(self, *args, **kwargs):
-        raise NotImplementedError("Executor.infer_from_dataset (Paddle's Dataset API) is not in fluidc")
+    def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0, debug=False,
+                           fetch_list=None, fetch_info=None, print_period=100,
+                           fetch_handler=None):
+        """Runs `program` on each batch of `dataset` (a `fluid.dataset`
+        Dataset), printing `fetch_list` each `print_period` batches."""
+        from . import dataset as dataset_module
+        return dataset_module._run_from_dataset(self, program, dataset, scope, thread, debug,
+                                                fetch_list, fetch_info, print_period,
+                                                fetch_handler)
 
-    train_from_dataset = infer_from_dataset
+    # 1.x's infer_from_dataset ran the program as train_from_dataset does
+    # (only distributed training told them apart: it pushed no gradients).
+    infer_from_dataset = train_from_dataset
 
 
 def _name_of(var):

@@ -189,9 +189,8 @@ class DataLoader(object):
 
     @staticmethod
     def from_dataset(dataset, places, drop_last=True):
-        raise NotImplementedError(
-            "DataLoader.from_dataset reads a fluid.Dataset (the C++ data feed of 1.x's "
-            "train_from_dataset), which fluidc does not have; use DataLoader.from_generator")
+        from .dataset import _DatasetLoader
+        return _DatasetLoader(dataset, places, drop_last)
 
 
 class GeneratorLoader(PyReader):
