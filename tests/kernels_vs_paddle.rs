@@ -419,6 +419,19 @@ fn optimizer_cases(rng: &mut Rng) -> Vec<Case> {
 /// Forward layers and grad ops.
 fn layer_cases(rng: &mut Rng) -> Vec<Case> {
     let mut cases = Vec::new();
+    // gather_tree (1.6's BeamSearchDecoder): 3 steps, 2 sources, 3 beams.
+    let ids: Vec<f64> = (0..18).map(|i| f64::from(i * 7 % 11)).collect();
+    let parents = vec![
+        0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 1.0, 1.0, 0.0, 2.0, 2.0, 1.0, 0.0, 2.0, 2.0, 2.0, 0.0,
+    ];
+    for dt in ["int64", "int32"] {
+        cases.push(
+            Case::new(format!("gather_tree_{dt}"), "gather_tree")
+                .feed("Ids", dt, &[3, 2, 3], ids.clone())
+                .feed("Parents", dt, &[3, 2, 3], parents.clone())
+                .out("Out", None),
+        );
+    }
     for dt in float_dtypes() {
         let name = |n: &str| format!("{n}_{dt}");
         cases.push(

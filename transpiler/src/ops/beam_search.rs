@@ -3,12 +3,14 @@
 //! each source sentence, with a 2-level LoD of sources and prefixes) and
 //! `beam_search_decode` (the sentences, backtracked through the tensor
 //! arrays of each step's choices). Both read LoD known only when they run;
-//! neither has a gradient.
+//! neither has a gradient. `gather_tree` (1.6's `BeamSearchDecoder`)
+//! backtracks dense `[time, batch, beam]` choices instead.
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
+    r.push(Behaviour::pure("gather_tree", gather_tree));
     r.push(
         Behaviour::pure("beam_search", beam_search)
             .not_foldable()
@@ -57,4 +59,33 @@ fn beam_search_decode(c: &InferCtx) -> Out {
         ("SentenceIds", TensorType::new(VarKind::Int64, vec![-1])),
         ("SentenceScores", TensorType::new(VarKind::Fp32, vec![-1])),
     ])
+}
+
+/// `gather_tree` (Paddle's `GatherTreeInferMeta`): `Ids` and `Parents`
+/// `[max_time, batch, beam]` of one integer dtype; `Out` is `Ids`.
+fn gather_tree(c: &InferCtx) -> Out {
+    let (Some(ids), Some(parents)) = (c.input("Ids"), c.input("Parents")) else {
+        return Ok(Vec::new());
+    };
+    if ids.dims.len() != 3 || parents.dims.len() != 3 {
+        return Err(format!(
+            "gather_tree takes Ids and Parents of rank 3 ([max_time, batch, beam]), got {:?} and {:?}",
+            ids.dims, parents.dims
+        ));
+    }
+    let agree = ids
+        .dims
+        .iter()
+        .zip(&parents.dims)
+        .all(|(&a, &b)| a == b || a < 0 || b < 0);
+    if !agree {
+        return Err(format!(
+            "The shape of Input(Parents) must be same with the shape of Input(Ids): {:?} and {:?}",
+            parents.dims, ids.dims
+        ));
+    }
+    if !matches!(ids.dtype, VarKind::Int32 | VarKind::Int64) || ids.dtype != parents.dtype {
+        return Err("gather_tree's Ids and Parents must be both int32 or both int64".into());
+    }
+    Ok(vec![("Out", ids.clone())])
 }
