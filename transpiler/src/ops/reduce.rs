@@ -6,13 +6,16 @@ use crate::model::VarKind;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("mean", mean).lod(super::Lod::GradShares));
-    // 1.x's ReduceGradOp shares X's LoD with X@GRAD, as mean_grad does.
-    r.push(Behaviour::pure("reduce_sum", reduce_sum).lod(super::Lod::GradShares));
+    // 1.x's ReduceOp shares X's LoD with Out when it does not reduce dim
+    // 0 (`if (dims[0] != 0) ShareLoD`: Out keeps X's rows, so a sequence
+    // op can read the result), and its ReduceGradOp X's with X@GRAD.
+    let shares = super::Lod::Shares("X", "Out");
+    r.push(Behaviour::pure("reduce_sum", reduce_sum).lod(shares));
     for ty in ["reduce_mean", "reduce_max", "reduce_min", "reduce_prod"] {
-        r.push(Behaviour::pure(ty, reduce).lod(super::Lod::GradShares));
+        r.push(Behaviour::pure(ty, reduce).lod(shares));
     }
-    r.push(Behaviour::pure("reduce_all", reduce_logic));
-    r.push(Behaviour::pure("reduce_any", reduce_logic));
+    r.push(Behaviour::pure("reduce_all", reduce_logic).lod(shares));
+    r.push(Behaviour::pure("reduce_any", reduce_logic).lod(shares));
     r.push(Behaviour::pure("cross_entropy", cross_entropy));
     r.push(Behaviour::pure("squared_l2_norm", squared_l2_norm));
     r.push(Behaviour::pure("clip_by_norm", super::infer::same_as_x));
