@@ -117,8 +117,20 @@ impl PyList {
 
     #[pymethod]
     pub(crate) fn extend(&self, x: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-        let mut new_elements = x.try_to_value(vm)?;
-        self.borrow_vec_mut().append(&mut new_elements);
+        // fluidc's patch: CPython's list_extend snapshots a list or tuple,
+        // but appends the items of any other iterable one at a time, so a
+        // generator that reads the list (`l.extend(o + l[-1] for o in g)`)
+        // sees the items already appended. 0.4.0 collected them all first.
+        if x.class().is(vm.ctx.types.list_type) || x.class().is(vm.ctx.types.tuple_type) {
+            let mut new_elements = x.try_to_value(vm)?;
+            self.borrow_vec_mut().append(&mut new_elements);
+            return Ok(());
+        }
+        let iter = x.get_iter(vm)?;
+        for item in iter.iter_without_hint::<PyObjectRef>(vm)? {
+            let item = item?;
+            self.borrow_vec_mut().push(item);
+        }
         Ok(())
     }
 
@@ -152,15 +164,15 @@ impl PyList {
         other: &PyObject,
         vm: &VirtualMachine,
     ) -> PyResult<PyObjectRef> {
-        let mut seq = extract_cloned(other, Ok, vm)?;
-        zelf.borrow_vec_mut().append(&mut seq);
+        // fluidc's patch: `+=` extends as `extend` does (CPython's
+        // list_inplace_concat calls list_extend).
+        zelf.extend(other.to_owned(), vm)?;
         Ok(zelf.to_owned().into())
     }
 
     #[pymethod(magic)]
     fn iadd(zelf: PyRef<Self>, other: PyObjectRef, vm: &VirtualMachine) -> PyResult<PyRef<Self>> {
-        let mut seq = extract_cloned(&other, Ok, vm)?;
-        zelf.borrow_vec_mut().append(&mut seq);
+        zelf.extend(other, vm)?;
         Ok(zelf)
     }
 
