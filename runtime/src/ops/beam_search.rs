@@ -539,6 +539,77 @@ fn beam_search_decode(l: &OpReader) -> Result<Exec, KernelError> {
     })
 }
 
+/// `gather_tree`, as Paddle's CPU kernel: for each batch entry and beam,
+/// the last step's id, then back through the steps, each step's id at the
+/// beam its successor names as parent. A parent outside `[0, beam)` is
+/// Paddle's error.
+fn gather_tree(l: &OpReader) -> Result<Exec, KernelError> {
+    let (ids, parents, out) = (l.input("Ids")?, l.input("Parents")?, l.output("Out")?);
+    compute(move |s| {
+        let (it, pt) = (s.tensor(&ids)?, s.tensor(&parents)?);
+        if it.shape().len() != 3 || it.shape() != pt.shape() {
+            return Err(KernelError::Shape(format!(
+                "gather_tree takes Ids and Parents of one shape [max_time, batch, beam], got {:?} and {:?}",
+                it.shape(),
+                pt.shape()
+            )));
+        }
+        let dims: Vec<usize> = it.shape().iter().map(|&d| d.max(0) as usize).collect();
+        let shape = it.shape().to_vec();
+        let result = match (
+            it.values::<i64>(),
+            pt.values::<i64>(),
+            it.values::<i32>(),
+            pt.values::<i32>(),
+        ) {
+            (Some(i), Some(p), _, _) => Tensor::from_vec(&shape, backtrack(i, p, &dims)?)?,
+            (_, _, Some(i), Some(p)) => Tensor::from_vec(&shape, backtrack(i, p, &dims)?)?,
+            _ => {
+                return Err(KernelError::Dtype(format!(
+                    "gather_tree's Ids and Parents must be both int32 or both int64, got {} and {}",
+                    dtype_name(it.dtype()),
+                    dtype_name(pt.dtype())
+                )))
+            }
+        };
+        drop((it, pt));
+        s.set_tensor(&out, result);
+        Ok(())
+    })
+}
+
+/// [`gather_tree`]'s loops over `[time, batch, beam]` ids and parents.
+fn backtrack<T: Copy + Default + TryInto<i64>>(
+    ids: &[T],
+    parents: &[T],
+    dims: &[usize],
+) -> Result<Vec<T>, KernelError> {
+    let (time, batch, beam) = (dims[0], dims[1], dims[2]);
+    let mut out = vec![T::default(); ids.len()];
+    if time == 0 {
+        return Ok(out);
+    }
+    for b in 0..batch {
+        for k in 0..beam {
+            let mut idx = (time - 1) * batch * beam + b * beam + k;
+            out[idx] = ids[idx];
+            let mut parent = parents[idx];
+            for step in (0..time - 1).rev() {
+                let p = parent.try_into().unwrap_or(-1);
+                if p < 0 || p as usize >= beam {
+                    return Err(KernelError::Invalid(format!(
+                        "The parents must be less than beam size, but received parents {p} is greater than or equal to beam size {beam}."
+                    )));
+                }
+                idx = step * batch * beam + b * beam;
+                out[idx + k] = ids[idx + p as usize];
+                parent = parents[idx + p as usize];
+            }
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -697,75 +768,4 @@ mod tests {
         let past = vec![vec![0, 1], vec![0, 3]];
         assert!(backtrace(&[step(&[1, 2], &[0.0, 0.0], &past)], 3, 0).is_err());
     }
-}
-
-/// `gather_tree`, as Paddle's CPU kernel: for each batch entry and beam,
-/// the last step's id, then back through the steps, each step's id at the
-/// beam its successor names as parent. A parent outside `[0, beam)` is
-/// Paddle's error.
-fn gather_tree(l: &OpReader) -> Result<Exec, KernelError> {
-    let (ids, parents, out) = (l.input("Ids")?, l.input("Parents")?, l.output("Out")?);
-    compute(move |s| {
-        let (it, pt) = (s.tensor(&ids)?, s.tensor(&parents)?);
-        if it.shape().len() != 3 || it.shape() != pt.shape() {
-            return Err(KernelError::Shape(format!(
-                "gather_tree takes Ids and Parents of one shape [max_time, batch, beam], got {:?} and {:?}",
-                it.shape(),
-                pt.shape()
-            )));
-        }
-        let dims: Vec<usize> = it.shape().iter().map(|&d| d.max(0) as usize).collect();
-        let shape = it.shape().to_vec();
-        let result = match (
-            it.values::<i64>(),
-            pt.values::<i64>(),
-            it.values::<i32>(),
-            pt.values::<i32>(),
-        ) {
-            (Some(i), Some(p), _, _) => Tensor::from_vec(&shape, backtrack(i, p, &dims)?)?,
-            (_, _, Some(i), Some(p)) => Tensor::from_vec(&shape, backtrack(i, p, &dims)?)?,
-            _ => {
-                return Err(KernelError::Dtype(format!(
-                    "gather_tree's Ids and Parents must be both int32 or both int64, got {} and {}",
-                    dtype_name(it.dtype()),
-                    dtype_name(pt.dtype())
-                )))
-            }
-        };
-        drop((it, pt));
-        s.set_tensor(&out, result);
-        Ok(())
-    })
-}
-
-/// [`gather_tree`]'s loops over `[time, batch, beam]` ids and parents.
-fn backtrack<T: Copy + Default + TryInto<i64>>(
-    ids: &[T],
-    parents: &[T],
-    dims: &[usize],
-) -> Result<Vec<T>, KernelError> {
-    let (time, batch, beam) = (dims[0], dims[1], dims[2]);
-    let mut out = vec![T::default(); ids.len()];
-    if time == 0 {
-        return Ok(out);
-    }
-    for b in 0..batch {
-        for k in 0..beam {
-            let mut idx = (time - 1) * batch * beam + b * beam + k;
-            out[idx] = ids[idx];
-            let mut parent = parents[idx];
-            for step in (0..time - 1).rev() {
-                let p = parent.try_into().unwrap_or(-1);
-                if p < 0 || p as usize >= beam {
-                    return Err(KernelError::Invalid(format!(
-                        "The parents must be less than beam size, but received parents {p} is greater than or equal to beam size {beam}."
-                    )));
-                }
-                idx = step * batch * beam + b * beam;
-                out[idx + k] = ids[idx + p as usize];
-                parent = parents[idx + p as usize];
-            }
-        }
-    }
-    Ok(out)
 }
