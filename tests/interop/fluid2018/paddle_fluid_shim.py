@@ -6527,6 +6527,9 @@ def install(run=False):
     # 1.5-1.6's Dataset API and fluid.incubate.data_generator: their own file.
     import fluid1x_dataset
     fluid1x_dataset.install(fluid, Executor)
+    # 1.0-1.2's RecordIO files and file readers: their own file.
+    import fluid1x_recordio
+    fluid1x_recordio.install(fluid, layers, Executor, py_reader_1x, RUN)
     paddle.fluid = fluid
     return fluid
 

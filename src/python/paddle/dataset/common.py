@@ -57,8 +57,9 @@ def download(url, module_name, md5sum, save_name=None):
 
 def convert(output_path, reader, line_count, name_prefix):
     """1.x wrote a reader's samples as pickles into RecordIO files
-    (`output_path/name_prefix-00000`, ...) with the `recordio` package;
-    fluidc has no RecordIO writer (nor the readers of those files)."""
+    (`output_path/name_prefix-00000`, ...) with the `recordio` package (the
+    Go RecordIO's binding, not fluid's `recordio_writer`); fluidc has no
+    writer nor reader of those files."""
     raise NotImplementedError(
         "paddle.dataset.common.convert writes RecordIO files (`%s/%s-*`), which fluidc "
         "does not support; read the dataset with its train()/test() readers instead"

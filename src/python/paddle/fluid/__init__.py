@@ -56,5 +56,6 @@ from .dygraph.layers import *
 from .dygraph.checkpoint import save_dygraph, load_dygraph
 from . import install_check
 from . import dataset
+from . import recordio_writer
 from .dataset import DatasetFactory, InMemoryDataset, QueueDataset
 from . import incubate

@@ -598,5 +598,7 @@ from .lod_tensor_core import (  # noqa: E402
 from .reader_core import (  # noqa: E402,F401
     EOFException, LoDTensorBlockingQueue, init_lod_tensor_blocking_queue)
 
+from .recordio_core import RecordIOWriter  # noqa: E402,F401
+
 Tensor = LoDTensor
 DenseTensor = LoDTensor

@@ -7,8 +7,10 @@ startup program, `create_double_buffer_reader` / `create_batch_reader` /
 `create_shuffle_reader` and `read` in the main program. The readers live
 here, by variable name (1.x kept them in the scope under that name): a
 py_reader pops the batches a Python thread pushed into its queue, a
-decorated reader reads its underlying reader. fluidc's runtime has no
-reader ops, so `Executor.run` runs the program without them
+RecordIO file reader (`open_files`, `create_recordio_file_reader`) gives
+the records of its files, a decorated reader reads its underlying
+reader. fluidc's runtime has no reader ops, so `Executor.run` runs the
+program without them
 (`runnable`): each `read` op's outputs are fed the next batch of its
 reader (`read_next`), and a reader with no more data raises
 `EOFException`, as 1.x's read op did.
@@ -198,7 +200,8 @@ class _BatchReader(object):
                     raise EnforceNotMet("create_batch_reader: the instances of slot %d have "
                                         "different LoD levels" % j)
                 for level, ins_level in zip(lod, ins_lod):
-                    level.extend(o + level[-1] for o in ins_level[1:])
+                    base = level[-1]
+                    level.extend(o + base for o in ins_level[1:])
             out.append((np.concatenate(arrays, axis=0), lod))
         return out
 
@@ -230,6 +233,92 @@ class _ShuffleReader(object):
     def reset(self):
         self._buffer = []
         self.underlying.reset()
+
+
+class _RecordIOFileReader(object):
+    """`open_files` / `create_recordio_file_reader`: the records of
+    RecordIO files, each a batch (the tensors one
+    `complete_append_tensor` wrote), file after file. 1.x's open_files
+    read its files on `thread_num` threads, in no set order unless
+    `is_test`; this reads them in the order given. A reset starts again
+    at the first record of the first file."""
+
+    def __init__(self, filenames, by_suffix=False):
+        self.filenames = list(filenames)
+        self.by_suffix = by_suffix
+        self._records = None
+
+    def _all_records(self):
+        from . import recordio_core
+        for filename in self.filenames:
+            if self.by_suffix:
+                # open_files picked the file's reader by its suffix.
+                if "." not in filename:
+                    raise EnforceNotMet(
+                        "File name illegal! A legal file name should be like: "
+                        "[file_name].[file_format] (e.g., 'data_file.recordio').")
+                suffix = filename.rsplit(".", 1)[1]
+                if suffix != "recordio":
+                    raise EnforceNotMet("No file reader registered for '%s' format." % suffix)
+            for record in recordio_core.read_records(filename):
+                yield recordio_core.deserialize_lod_tensors(record)
+
+    def read_next(self):
+        if self._records is None:
+            self._records = self._all_records()
+        return next(self._records, None)
+
+    def reset(self):
+        self._records = None
+
+
+class _MultiPassReader(object):
+    """`create_multi_pass_reader`: the underlying reader `pass_num` times
+    over (reset at each end), then EOF."""
+
+    def __init__(self, underlying, pass_num):
+        self.underlying = underlying
+        self.pass_num = pass_num
+        self._pass = 0
+
+    def read_next(self):
+        got = self.underlying.read_next()
+        if got is None and self._pass < self.pass_num - 1:
+            self.underlying.reset()
+            self._pass += 1
+            got = self.underlying.read_next()
+        return got
+
+    def reset(self):
+        self._pass = 0
+        self.underlying.reset()
+
+
+class _RandomDataGenerator(object):
+    """`create_random_data_generator`: float32 tensors of the given
+    shapes, uniform in [low, high), for ever (1.x seeded its engine from
+    std::random_device: the values differ from run to run)."""
+
+    def __init__(self, low, high, shapes):
+        if not low <= high:
+            raise EnforceNotMet("'low' shouldn't be greater than 'high'.(%f vs %f)"
+                                % (low, high))
+        self.low, self.high, self.shapes = low, high, [list(s) for s in shapes]
+
+    def read_next(self):
+        out = []
+        for shape in self.shapes:
+            if len(shape) < 2:
+                raise EnforceNotMet("The rank of reader's output data should be 2 at "
+                                    "least.(Now it's %d)" % len(shape))
+            if any(d < 0 for d in shape):
+                raise EnforceNotMet("random_data_generator: the shape %s has an unknown "
+                                    "dim; give every dim" % shape)
+            out.append((np.random.uniform(self.low, self.high, shape).astype("float32"), []))
+        return out
+
+    def reset(self):
+        pass
 
 
 # The readers, by reader variable name (1.x: the scope's ReaderHolders).

@@ -1,7 +1,10 @@
 """Input layers (1.x's `layers/io.py`): `data`, and the readers a
 program reads its data through: `py_reader`, `create_py_reader_by_data`,
-`double_buffer`, `batch`, `shuffle`, `read_file` (their ops and
+`double_buffer`, `batch`, `shuffle`, `read_file`, and the file readers
+`open_files`, `open_recordio_file`, `random_data_generator` (their ops and
 variables are 1.x's; what the readers do is `reader_core`'s)."""
+import os
+
 from .. import core
 from .. import reader_core
 from .. import unique_name
@@ -10,7 +13,8 @@ from ..framework import (Program, convert_np_dtype_to_dtype_, default_main_progr
 from ..layer_helper import LayerHelper
 
 __all__ = ["data", "read_file", "shuffle", "batch", "double_buffer", "py_reader",
-           "create_py_reader_by_data", "open_files", "random_data_generator"]
+           "create_py_reader_by_data", "open_files", "open_recordio_file",
+           "random_data_generator"]
 
 
 def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0,
@@ -244,14 +248,92 @@ def read_file(reader):
     return out
 
 
+def _startup_reader(op_type, name_prefix, attrs, shapes, dtypes, lod_levels, reader,
+                    pass_num=1):
+    """A reader variable made in the startup program by `op_type` (1.x's
+    file readers), copied into the main program; `reader` is what it
+    reads."""
+    dtypes = [convert_np_dtype_to_dtype_(dt) for dt in dtypes]
+    shapes = [list(s) for s in shapes]
+    shape_concat, ranks = [], []
+    for shape in shapes:
+        shape_concat.extend(shape)
+        ranks.append(len(shape))
+    attrs = dict(attrs, shape_concat=shape_concat, lod_levels=list(lod_levels), ranks=ranks)
+    var_name = unique_name.generate(name_prefix)
+    startup_blk = default_startup_program().current_block()
+    startup_var = startup_blk.create_var(name=var_name, type=_READER, persistable=True)
+    startup_var._reader_meta = (shapes, dtypes, list(lod_levels))
+    startup_blk.append_op(type=op_type, outputs={"Out": [startup_var]}, attrs=attrs)
+    reader_core.register(var_name, reader)
+    main_var = _copy_reader_var_(default_main_program().current_block(), startup_var)
+    if pass_num > 1:
+        main_var = _multi_pass(main_var, pass_num)
+    return monkey_patch_reader_methods(main_var)
+
+
+def _multi_pass(reader, pass_num):
+    """1.x's `multi_pass`: `reader` `pass_num` times over before EOF (its
+    create_multi_pass_reader op in the startup program and, copied, in the
+    main one)."""
+    meta = _reader_meta(reader, "multi_pass")
+    attrs = {"pass_num": int(pass_num)}
+    var_name = unique_name.generate("create_multi_pass_reader")
+    startup_blk = default_startup_program().current_block()
+    startup_var = startup_blk.create_var(name=var_name, type=_READER, persistable=True)
+    startup_var._reader_meta = meta
+    startup_blk.append_op(type="create_multi_pass_reader",
+                          inputs={"UnderlyingReader": [startup_blk.var(reader.name)]},
+                          outputs={"Out": [startup_var]}, attrs=attrs)
+    main_blk = default_main_program().current_block()
+    main_var = _copy_reader_var_(main_blk, startup_var)
+    main_blk.append_op(type="create_multi_pass_reader", inputs={"UnderlyingReader": [reader]},
+                       outputs={"Out": [main_var]}, attrs=attrs)
+    reader_core.register(var_name, reader_core._MultiPassReader(
+        reader_core.reader_of(reader.name), int(pass_num)))
+    return monkey_patch_reader_methods(main_var)
+
+
+def open_recordio_file(filename, shapes, lod_levels, dtypes, pass_num=1, for_parallel=True):
+    """A reader of the RecordIO file `filename` (written by
+    `fluid.recordio_writer`): each read gives one record's tensors, the
+    batch one DataFeeder.feed made; EOF at the end of the file (after
+    `pass_num` passes), then `reset()` starts it again."""
+    return _startup_reader(
+        "create_recordio_file_reader", "open_recordio_file", {"filename": filename}, shapes,
+        dtypes, lod_levels, reader_core._RecordIOFileReader([filename]), pass_num)
+
+
 def open_files(filenames, shapes, lod_levels, dtypes, thread_num=None, buffer_size=None,
                pass_num=1, is_test=None):
-    raise NotImplementedError(
-        "fluid.layers.open_files reads RecordIO files, which fluidc does not support; feed the "
-        "data from Python with fluid.layers.py_reader (decorate_paddle_reader) instead")
+    """A reader of the RecordIO files `filenames` (names ending in
+    `.recordio`): their records, file after file (1.x read them on
+    `thread_num` threads, in no set order unless `is_test`; fluidc reads
+    them in the order given, on the thread that runs the program)."""
+    if thread_num is None:
+        thread_num = min(len(filenames), os.cpu_count() or 1)
+    else:
+        thread_num = int(thread_num)
+    if buffer_size is None:
+        buffer_size = 3 * thread_num
+    else:
+        buffer_size = int(buffer_size)
+    if isinstance(filenames, str):
+        filenames = [filenames]
+    attrs = {"file_names": list(filenames), "thread_num": thread_num,
+             "buffer_size": buffer_size}
+    if is_test is not None:
+        attrs["is_test"] = is_test
+    return _startup_reader(
+        "open_files", "multi_file_reader", attrs, shapes, dtypes, lod_levels,
+        reader_core._RecordIOFileReader(filenames, by_suffix=True), pass_num)
 
 
 def random_data_generator(low, high, shapes, lod_levels, for_parallel=True):
-    raise NotImplementedError(
-        "fluid.layers.random_data_generator is not supported by fluidc; feed random data from "
-        "Python with fluid.layers.py_reader (decorate_tensor_provider) instead")
+    """A reader of float32 data uniform in [low, high), of the given
+    (complete, rank 2 at least) shapes, that never ends: for trying a
+    network without data."""
+    reader = reader_core._RandomDataGenerator(low, high, shapes)
+    return _startup_reader(
+        "create_random_data_generator", "random_data_generator", {"low": low, "high": high},
+        shapes, [core.VarDesc.VarType.FP32] * len(shapes), lod_levels, reader)
