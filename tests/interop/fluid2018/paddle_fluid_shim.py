@@ -7145,6 +7145,9 @@ def _install_1x_highlevel(fluid, layers, optimizers):
                                    **{n: getattr(rnn_impl, n) for n in rnn_impl.__all__})
     fluid.contrib.__all__ += list(rnn_impl.__all__)
     fluid.contrib.__dict__.update({n: getattr(rnn_impl, n) for n in rnn_impl.__all__})
+    # 1.6's RNN cell API (layers.rnn, GRUCell, BeamSearchDecoder, ...): its own file.
+    import fluid1x_rnn_cells
+    fluid1x_rnn_cells.install(fluid)
     extra.EvaluatorEditDistance.__name__ = "EditDistance"
     fluid.trainer = _module("paddle.fluid.trainer", __all__=[])
     fluid.inferencer = _module("paddle.fluid.inferencer", __all__=[])

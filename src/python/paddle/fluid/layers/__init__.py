@@ -2,6 +2,7 @@
 (`fluid.layers.nn`, `.tensor`, `.control_flow`, `.io`, `.ops`,
 `.math_op_patch`, ...)."""
 import functools
+import sys
 import types
 
 from . import control_flow
@@ -57,7 +58,8 @@ for _name, _value in list(globals().items()):
     if (not _name.startswith("_") and isinstance(_value, types.FunctionType)
             and _value.__module__.startswith(__name__ + ".")):
         _wrapped[_value] = globals()[_name] = _takes_programs(_value)
-for _module in list(globals().values()):
+# (`layers.rnn` is 1.6's function `rnn`, over its module, as in 1.6.)
+for _module in list(globals().values()) + [sys.modules[__name__ + ".rnn"]]:
     if isinstance(_module, types.ModuleType) and _module.__name__.startswith(__name__ + "."):
         for _name, _value in list(vars(_module).items()):
             if isinstance(_value, types.FunctionType) and _value in _wrapped:
@@ -76,6 +78,6 @@ for _name in ("relu", "log", "sign", "logical_and", "logical_or", "logical_xor",
               "dynamic_lstmp",
               "gru_unit", "lstm_unit", "sequence_conv", "sequence_pool", "sequence_softmax",
               "sequence_expand", "sequence_first_step", "sequence_last_step", "lod_reset",
-              "square", "equal"):
+              "square", "equal", "gather_tree"):
     setattr(nn, _name, globals()[_name])
 del _name

@@ -114,6 +114,11 @@ class StaticRNN(object):
         # (array, variable written into it) of each output.
         self._outputs = []
         self._results = None
+        # 1.6's `layers.rnn` steps over inputs whose length is known only
+        # when the program runs (1.x's recurrent op took any): it sets
+        # this, and the loop then runs `shape(x)[0]` steps of its first
+        # step input and stacks the outputs with tensor_array_to_tensor.
+        self._unknown_steps = False
 
     def step(self):
         """The `with` block of one step."""
@@ -160,7 +165,11 @@ class StaticRNN(object):
         self._assert_in_rnn_block_("step_input")
         _cf._check_type(x, "x", Variable, "fluid.layers.StaticRNN.step_input")
         shape = list(x.shape)
-        if not shape or shape[0] <= 0:
+        # As in 1.x, a later input may leave its steps unknown (-1) until
+        # it runs (1.6's `rnn` steps over a sequence_mask so).
+        if self.seq_len is not None and shape and shape[0] == -1:
+            shape[0] = self.seq_len
+        if not shape or (shape[0] <= 0 and not self._unknown_steps):
             raise ValueError(
                 "a step input needs a known first (time) dimension; `%s` has dims %s: "
                 "StaticRNN steps over dim 0, so give the sequence as [steps, batch, ...] "
@@ -169,9 +178,13 @@ class StaticRNN(object):
         if self.seq_len is None:
             self.seq_len = steps
             with self._in_parent():
-                self._limit = _tensor.fill_constant(shape=[1], dtype="int64", value=steps)
+                if steps > 0:
+                    self._limit = _tensor.fill_constant(shape=[1], dtype="int64", value=steps)
+                else:
+                    from .manipulation import shape as _shape
+                    self._limit = _tensor.cast(_shape(x)[0], "int64")
                 _cf.less_than(x=self._counter, y=self._limit, cond=self._cond)
-        elif self.seq_len != steps:
+        elif self.seq_len != steps and self.seq_len > 0:
             raise ValueError("Static RNN only take fix seq_len input")
         helper = LayerHelper("gather")
         row = helper.create_variable_for_type_inference(dtype=x.dtype)
@@ -253,6 +266,10 @@ class StaticRNN(object):
         concatenated and reshaped to `[steps, ...]`."""
         results = []
         for array, like in self._outputs:
+            if self.seq_len <= 0:
+                results.append(_tensor.tensor_array_to_tensor(array, axis=0,
+                                                              use_stack=True)[0])
+                continue
             reads = []
             for t in range(self.seq_len):
                 k = _tensor.fill_constant(shape=[1], dtype="int64", value=t)

@@ -363,4 +363,13 @@ def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
     helper.append_op(type="tensor_array_to_tensor", inputs={"X": input},
                      outputs={"Out": [out], "OutIndex": [out_index]},
                      attrs={"axis": axis, "use_stack": use_stack})
+    if input.shape:
+        # 1.6's InferShape: the array's shape (what was written to it)
+        # with -1 for the dim the steps join along.
+        dims = list(input.shape)
+        if use_stack:
+            dims.insert(axis, -1)
+        else:
+            dims[axis] = -1
+        out.shape = dims
     return out, out_index
