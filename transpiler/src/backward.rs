@@ -540,6 +540,15 @@ impl Backward<'_> {
                     .input("Out@GRAD", &strs(&ogs))
                     .input("Scope", &strs(fwd.outputs_of("Scope")))
                     .output("Input@GRAD", &strs(&igs));
+                // 1.x's maker also had `Cond@GRAD` (InputGrad(Cond,
+                // false)): a float condition the block reads gets its
+                // gradient (1.0's test_conditional_block fetches it).
+                // Paddle 3.3.1 dropped the slot, so it is written only
+                // when some condition wants a gradient (never a bool one).
+                let cgs = self.input_grads(b, fwd, "Cond");
+                if cgs.iter().any(|g| g != EMPTY_VAR) {
+                    op = op.output("Cond@GRAD", &strs(&cgs));
+                }
                 if let Some(v) = fwd.get_attr("is_scalar_condition") {
                     op.set_attr("is_scalar_condition", v.clone());
                 }

@@ -155,10 +155,15 @@ fn while_grad(l: &OpReader) -> Result<Exec, KernelError> {
 fn conditional_block_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (body, forward) = grad_blocks(l)?;
     let (conds, scalar) = branch_condition(l)?;
-    let inputs = l.op.inputs_of("Input");
-    let igs = l.op.outputs_of("Input@GRAD");
     let mut grads = Vec::new();
-    for (x, ig) in inputs.iter().zip(igs) {
+    // 1.x's grad also gives a float condition the gradient the block
+    // computed for it (`Cond@GRAD`, which 3.3.1 dropped).
+    let pairs = ["Input", "Cond"].into_iter().flat_map(|slot| {
+        l.op.inputs_of(slot)
+            .iter()
+            .zip(l.op.outputs_of(&format!("{slot}@GRAD")))
+    });
+    for (x, ig) in pairs {
         if is_placeholder(ig) {
             continue;
         }
