@@ -1084,16 +1084,50 @@ fn tiled(dims: &[i64], times: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelEr
 }
 
 /// `expand`: `X` repeated `expand_times[i]` times along each dim `i`.
+/// Where an `expand` or `expand_grad` takes its counts from, as 1.6's
+/// `get_expand_times`: the `ExpandTimes` tensor, else one `[1]` int32
+/// tensor per dim in `expand_times_tensor`, else the attribute.
+struct ExpandTimes {
+    tensor: Option<VarRef>,
+    per_dim: Vec<VarRef>,
+    attr: Vec<i64>,
+}
+
+impl ExpandTimes {
+    fn load(l: &OpReader) -> Result<ExpandTimes, KernelError> {
+        let per_dim = if l.given(&["expand_times_tensor"]) {
+            l.inputs("expand_times_tensor")?
+        } else {
+            Vec::new()
+        };
+        Ok(ExpandTimes {
+            tensor: l.opt_input("ExpandTimes")?,
+            per_dim,
+            attr: l.ints("expand_times")?.unwrap_or_default(),
+        })
+    }
+
+    fn get(&self, s: &Vars) -> Result<Vec<i64>, KernelError> {
+        if let Some(t) = &self.tensor {
+            let t = s.tensor(t)?;
+            return Ok(super::float::i64s(&t)?.into_owned());
+        }
+        if !self.per_dim.is_empty() {
+            return self
+                .per_dim
+                .iter()
+                .map(|r| s.tensor(r)?.scalar_f64().map(|v| v as i64))
+                .collect();
+        }
+        Ok(self.attr.clone())
+    }
+}
+
 fn expand(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
-    if l.given(&["ExpandTimes", "expand_times_tensor"]) {
-        return Err(KernelError::Unsupported(
-            "expand with an expand_times tensor is not supported; give expand_times as numbers"
-                .into(),
-        ));
-    }
-    let times = l.ints("expand_times")?.unwrap_or_default();
+    let times = ExpandTimes::load(l)?;
     compute(move |s| {
+        let times = times.get(s)?;
         let t = s.tensor(&x)?;
         let (map, shape) = tiled(t.shape(), &times)?;
         let data = with_data!(t.data(), |v: T| {
@@ -1113,8 +1147,9 @@ fn expand_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));
     };
-    let times = l.ints("expand_times")?.unwrap_or_default();
+    let times = ExpandTimes::load(l)?;
     compute(move |s| {
+        let times = times.get(s)?;
         let (t, d) = (s.tensor(&x)?, s.tensor(&dout)?);
         let (map, shape) = tiled(t.shape(), &times)?;
         if d.shape() != shape.as_slice() {

@@ -575,9 +575,20 @@ def expand(x, expand_times, name=None):
     expanded [1, 2], and a later fc would size its weight from that."""
     helper = LayerHelper("expand", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op(type="expand", inputs={"X": x}, outputs={"Out": out},
+    # 1.6: counts given by Variables go in ExpandTimes (one int32 tensor)
+    # or expand_times_tensor (a [1] int32 tensor per dim, -1 in the attribute).
+    inputs = {"X": x}
+    if isinstance(expand_times, Variable):
+        inputs["ExpandTimes"] = expand_times
+        expand_times = [-1] * len(x.shape)
+    elif any(isinstance(t, Variable) for t in expand_times):
+        inputs["expand_times_tensor"] = [
+            (t if t.dtype == VarType.INT32 else cast(t, "int32")) if isinstance(t, Variable)
+            else fill_constant([1], "int32", t) for t in expand_times]
+        expand_times = [-1 if isinstance(t, Variable) else t for t in expand_times]
+    helper.append_op(type="expand", inputs=inputs, outputs={"Out": out},
                      attrs={"expand_times": list(expand_times)})
-    out.desc.set_shape([-1 if d < 0 else d * k for d, k in zip(x.shape, expand_times)])
+    out.desc.set_shape([-1 if d < 0 or k < 0 else d * k for d, k in zip(x.shape, expand_times)])
     if x.lod_level > 0 and expand_times[0] == 1:
         # 1.x's InferShape shared X's LoD when dim 0 was not tiled;
         # 3.3.1's expand drops it.

@@ -698,15 +698,17 @@ fn unstack(c: &InferCtx) -> Out {
     Ok(vec![("Y", TensorType::new(x.dtype, dims))])
 }
 
-/// `expand`: each of `X`'s dims times its `expand_times` (unknown stays unknown).
+/// `expand`: each of `X`'s dims times its `expand_times` (unknown stays
+/// unknown), as 1.6's InferShape: a count given by a tensor is -1 in the
+/// attribute (all of them, with `ExpandTimes`), and its dim unknown.
 fn expand(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
     };
-    if c.has_input("ExpandTimes") || c.has_input("expand_times_tensor") {
-        return Ok(Vec::new());
+    let mut times = c.ints("expand_times").unwrap_or_default();
+    if c.has_input("ExpandTimes") || times.is_empty() && c.has_input("expand_times_tensor") {
+        times = vec![-1; x.dims.len()];
     }
-    let times = c.ints("expand_times").unwrap_or_default();
     if times.len() != x.dims.len() {
         return Err(format!(
             "expand_times {times:?} must give one count per dim of X {:?}",
@@ -717,7 +719,7 @@ fn expand(c: &InferCtx) -> Out {
         .dims
         .iter()
         .zip(&times)
-        .map(|(&d, &t)| if d < 0 { -1 } else { d * t })
+        .map(|(&d, &t)| if d < 0 || t < 0 { -1 } else { d * t })
         .collect();
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
 }

@@ -133,11 +133,6 @@ def expand(x, expand_times, name=None):
             inputs["expand_times_tensor"] = _int32_tensors(helper, expand_times)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op(type="expand", inputs=inputs, outputs={"Out": out}, attrs=attrs)
-    if "expand_times_tensor" in inputs:
-        # 1.x's InferShape: a dim whose count is a Variable is unknown
-        # (-1) until the op runs; the others are the dim times its count.
-        out.shape = [-1 if t == -1 or d < 0 else d * t
-                     for d, t in zip(x.shape, attrs["expand_times"])]
     return out
 
 

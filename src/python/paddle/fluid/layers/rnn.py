@@ -557,16 +557,13 @@ class BeamSearchDecoder(Decoder):
                                                   value=self.start_token)
         self.end_token_tensor = L.fill_constant(shape=[1], dtype="int64", value=self.end_token)
         init_cell_states = map_structure(self._expand_to_beam_size, initial_cell_states)
-        # 1.6 expanded the start token and the first log probabilities
-        # by the batch size as a Variable (expand_times_tensor), which
-        # fluidc's expand kernel does not take: the same values are
-        # filled in the batch size of `state` instead.
-        init_inputs = L.fill_constant_batch_size_like(
-            input=state, shape=[-1, self.beam_size], dtype="int64", value=self.start_token)
-        log_probs = L.elementwise_add(
-            L.fill_constant_batch_size_like(input=state, shape=[-1, self.beam_size],
-                                            dtype="float32", value=0.0),
-            L.assign(np.array([0.] + [-self.kinf] * (self.beam_size - 1), dtype="float32")))
+        # As 1.6: the start token and the first log probabilities tiled by
+        # the batch size, a Variable (expand_times_tensor).
+        init_inputs = L.expand(L.unsqueeze(L.expand(self.start_token_tensor, [self.batch_size]),
+                                           [1]), [1, self.beam_size])
+        log_probs = L.expand(
+            L.assign(np.array([[0.] + [-self.kinf] * (self.beam_size - 1)], dtype="float32")),
+            [self.batch_size, 1])
         init_finished = L.fill_constant_batch_size_like(
             input=state, shape=[-1, self.beam_size], dtype="bool", value=False, force_cpu=True)
         init_lengths = L.zeros_like(init_inputs)
