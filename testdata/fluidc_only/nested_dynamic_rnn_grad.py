@@ -3,7 +3,8 @@
 # keep a memory, and the inner loop's grad runs inside the outer loop's
 # grad block. Paddle 3.3.1 has no DynamicRNN, so the gradients are checked
 # against central finite differences (float64), then a few SGD steps must
-# lower the loss.
+# lower the loss. Each step input is declared one LoD level below its
+# sequences, as 1.x's test_dyn_rnn asserts (2, then 1, then 0).
 import numpy as np
 import paddle.fluid as fluid
 
@@ -17,6 +18,7 @@ with paragraph.block():
     reader = fluid.layers.DynamicRNN()
     with reader.block():
         word = reader.step_input(sentence)
+        assert (sentence.lod_level, word.lod_level) == (1, 0), (sentence.lod_level, word.lod_level)
         state = reader.memory(shape=[3], value=0.0, dtype="float64")
         new_state = fluid.layers.fc(input=[word, state], size=3, act="tanh")
         reader.update_memory(state, new_state)

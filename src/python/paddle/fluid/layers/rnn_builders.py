@@ -354,7 +354,12 @@ class DynamicRNN(object):
                                inputs={"X": x, "RankTable": self.lod_rank_table},
                                outputs={"Out": input_array})
         _cf._shaped_like(input_array, x)
-        return _cf.array_read(array=input_array, i=self.step_idx)
+        step = _cf.array_read(array=input_array, i=self.step_idx)
+        # 1.x's lod_tensor_to_array declared its items one LoD level below
+        # X's (a step of sentences of words holds words), and array_read
+        # kept it: 1.x's test_dyn_rnn asserts it of a nested DynamicRNN.
+        step.lod_level = max(x.lod_level - 1, 0)
+        return step
 
     def static_input(self, x):
         """`x` whole at each step, its sequences in the order of the step
