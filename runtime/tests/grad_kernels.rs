@@ -1243,6 +1243,33 @@ fn bilinear_tensor_product_grads_match_finite_differences() {
     }
 }
 
+/// `add_position_encoding` on a padded batch and on a LoD batch, and
+/// `scatter_nd_add` with a slice addressed twice, against finite
+/// differences.
+#[test]
+fn position_encoding_and_scatter_nd_add_grads_match_finite_differences() {
+    let mut rng = Rng(71);
+    Case::new("add_position_encoding")
+        .input("X", rng.tensor(&[2, 3, 4], -1.0, 1.0))
+        .attr("alpha", AttrValue::Float(0.5))
+        .attr("beta", AttrValue::Float(2.0))
+        .check(&mut rng);
+    Case::new("add_position_encoding")
+        .input(
+            "X",
+            rng.tensor(&[5, 2], -1.0, 1.0).with_lod(vec![vec![0, 3, 5]]),
+        )
+        .attr("alpha", AttrValue::Float(1.5))
+        .attr("beta", AttrValue::Float(1.0))
+        .check(&mut rng);
+    let index = Tensor::from_vec(&[3, 1], vec![2i64, 0, 2]).expect("index");
+    Case::new("scatter_nd_add")
+        .input("X", rng.tensor(&[4, 2], -1.0, 1.0))
+        .input("Index", index)
+        .input("Updates", rng.tensor(&[3, 2], -1.0, 1.0))
+        .check(&mut rng);
+}
+
 /// `linear_chain_crf` (Paddle 1.x's, fluidc-only): the cost of sequences
 /// of 2, 0, 3 and 1 rows over 3 tags, and of one long sequence with large
 /// emissions (where the forward vectors must be renormalized), against

@@ -55,6 +55,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("scatter_grad", scatter_grad);
     r.add("gather_nd", gather_nd);
     r.add("gather_nd_grad", gather_nd_grad);
+    r.add("scatter_nd_add", scatter_nd_add);
+    r.add("scatter_nd_add_grad", scatter_nd_add_grad);
     r.add("multiplex", multiplex);
     r.add("multiplex_grad", multiplex_grad);
     r.add("pad", pad);
@@ -377,6 +379,94 @@ fn gather_nd_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let t = super::float::tensor(dt.dtype(), xt.shape(), grad)?;
         drop((xt, it, dt));
         s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
+/// `X` with each slice of `Updates` added, in order, to the slice of `X`
+/// its row of `Index` addresses (1.6's `ScatterNdAdd`).
+fn scatter_nd_added<T: Copy + std::ops::Add<Output = T>>(
+    x: &[T],
+    updates: &[T],
+    offsets: &[usize],
+    inner: usize,
+) -> Vec<T> {
+    let mut out = x.to_vec();
+    for (k, &at) in offsets.iter().enumerate() {
+        for (o, &u) in out[at..at + inner]
+            .iter_mut()
+            .zip(&updates[k * inner..(k + 1) * inner])
+        {
+            *o = *o + u;
+        }
+    }
+    out
+}
+
+/// `scatter_nd_add`: `X` plus `Updates` at the slices `Index` addresses
+/// (a slice addressed twice gets both), float or integer.
+fn scatter_nd_add(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, index, updates, out) = (
+        l.input("X")?,
+        l.input("Index")?,
+        l.input("Updates")?,
+        l.output("Out")?,
+    );
+    compute(move |s| {
+        let (xt, it, ut) = (s.tensor(&x)?, s.tensor(&index)?, s.tensor(&updates)?);
+        let (offsets, inner, shape) = nd_offsets(xt.shape(), &it)?;
+        if ut.shape() != shape.as_slice() {
+            return Err(KernelError::Shape(format!(
+                "scatter_nd_add: Updates {:?} must be {shape:?} (Index's dims but the last, then X's after the indexed ones)",
+                ut.shape()
+            )));
+        }
+        let shape = xt.shape().to_vec();
+        let r = if let (Some(a), Some(b)) = (xt.values::<f32>(), ut.values::<f32>()) {
+            Tensor::from_vec(&shape, scatter_nd_added(a, b, &offsets, inner))?
+        } else if let (Some(a), Some(b)) = (xt.values::<f64>(), ut.values::<f64>()) {
+            Tensor::from_vec(&shape, scatter_nd_added(a, b, &offsets, inner))?
+        } else if let (Some(a), Some(b)) = (xt.values::<i64>(), ut.values::<i64>()) {
+            Tensor::from_vec(&shape, scatter_nd_added(a, b, &offsets, inner))?
+        } else if let (Some(a), Some(b)) = (xt.values::<i32>(), ut.values::<i32>()) {
+            Tensor::from_vec(&shape, scatter_nd_added(a, b, &offsets, inner))?
+        } else {
+            return Err(KernelError::Dtype(format!(
+                "scatter_nd_add: X ({}) and Updates ({}) must be one of float32, float64, int32, int64",
+                crate::tensor::dtype_name(xt.dtype()),
+                crate::tensor::dtype_name(ut.dtype())
+            )));
+        };
+        drop((xt, it, ut));
+        s.set_tensor(&out, r);
+        Ok(())
+    })
+}
+
+/// `scatter_nd_add_grad`: `X@GRAD` is `Out@GRAD`, `Updates@GRAD` the
+/// slices of `Out@GRAD` that `Index` addresses (a `gather_nd`).
+fn scatter_nd_add_grad(l: &OpReader) -> Result<Exec, KernelError> {
+    let (index, dout) = (l.input("Index")?, l.input("Out@GRAD")?);
+    let (dx, dupdates) = (l.opt_output("X@GRAD")?, l.opt_output("Updates@GRAD")?);
+    compute(move |s| {
+        let (it, dt) = (s.tensor(&index)?, s.tensor(&dout)?);
+        let du = match &dupdates {
+            Some(_) => {
+                let (offsets, inner, shape) = nd_offsets(dt.shape(), &it)?;
+                let data = with_data!(dt.data(), |v: T| {
+                    let mut o: Vec<T> = Vec::with_capacity(offsets.len() * inner);
+                    for &at in &offsets {
+                        o.extend_from_slice(&v[at..at + inner]);
+                    }
+                    T::wrap(o.into())
+                });
+                Some(Tensor::new(&shape, data)?)
+            }
+            None => None,
+        };
+        let dxt = dx.as_ref().map(|_| (*dt).clone());
+        drop((it, dt));
+        super::float::set_grads(s, vec![(&dx, dxt), (&dupdates, du)]);
         Ok(())
     })
 }

@@ -28,6 +28,7 @@ mod ctc;
 mod dropout;
 pub(crate) mod elementwise;
 mod embedding;
+mod encoding;
 pub(crate) mod fill;
 pub(crate) mod float;
 mod interp;
@@ -79,7 +80,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 40] = [
+    let families: [(&'static str, RegisterAll); 41] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -92,6 +93,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("loss", loss::register_all),
         ("metric", metric::register_all),
         ("embedding", embedding::register_all),
+        ("encoding", encoding::register_all),
         ("pool", pool::register_all),
         ("interp", interp::register_all),
         ("dropout", dropout::register_all),

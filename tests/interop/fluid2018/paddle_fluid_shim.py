@@ -3960,6 +3960,44 @@ def rank_layer(input):
     return assign(numpy.array(len(input.shape), "int32"))
 
 
+def _named_out(helper, name, dtype):
+    if name is None:
+        return helper.create_variable_for_type_inference(dtype=dtype)
+    return helper.create_variable(name=name, dtype=dtype, persistable=False)
+
+
+def scatter_nd_add(ref, index, updates, name=None):
+    """1.6's layer on 3.3.1's op."""
+    helper = LayerHelper("scatter_nd_add", name=name)
+    out = _named_out(helper, name, ref.dtype)
+    helper.append_op(type="scatter_nd_add", inputs={"X": ref, "Index": index, "Updates": updates},
+                     outputs={"Out": out})
+    return out
+
+
+def scatter_nd(index, updates, shape, name=None):
+    return scatter_nd_add(zeros(shape, updates.dtype), index, updates, name)
+
+
+def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
+    helper = LayerHelper("shard_index")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="shard_index", inputs={"X": [input]}, outputs={"Out": out},
+                     attrs={"index_num": index_num, "nshards": nshards, "shard_id": shard_id,
+                            "ignore_value": ignore_value})
+    return out
+
+
+def add_position_encoding(input, alpha, beta, name=None):
+    helper = LayerHelper("add_position_encoding", name=name)
+    out = _named_out(helper, name, input.dtype)
+    helper.append_op(type="add_position_encoding", inputs={"X": input}, outputs={"Out": out},
+                     attrs={"alpha": float(alpha), "beta": float(beta)})
+    if input.lod_level > 0:
+        out.desc.set_lod_level(input.lod_level)
+    return out
+
+
 def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None, bias_attr=None):
     """1.x's layer on 3.3.1's op, its parameters named and initialized as
     1.x's LayerHelper did (`_create_parameter`)."""
@@ -6352,6 +6390,8 @@ def install(run=False):
         sampling_id=sampling_id,
         mean_iou=mean_iou,
         bilinear_tensor_product=bilinear_tensor_product,
+        scatter_nd_add=scatter_nd_add, scatter_nd=scatter_nd, shard_index=shard_index,
+        add_position_encoding=add_position_encoding,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
         leaky_relu=leaky_relu, clip=clip, sign=_unary("sign"), zeros_like=_fill_like(0.0),
@@ -6600,7 +6640,8 @@ _LAYER_HOMES = {
         "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
         "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "image_resize",
         "resize_bilinear", "resize_nearest", "image_resize_short", "py_func",
-        "bilinear_tensor_product",
+        "bilinear_tensor_product", "scatter_nd_add", "scatter_nd", "shard_index",
+        "add_position_encoding",
         # imported by 1.x's nn.py from tensor.py (concat 1.0, assign 1.3,
         # fill_constant 1.5, zeros 1.6)
         "concat", "assign", "fill_constant", "zeros",

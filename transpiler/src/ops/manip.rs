@@ -18,6 +18,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("gather", gather));
     r.push(Behaviour::pure("scatter", scatter));
     r.push(Behaviour::pure("gather_nd", gather_nd));
+    r.push(Behaviour::pure("scatter_nd_add", scatter_nd_add));
     r.push(Behaviour::pure("multiplex", multiplex));
     r.push(Behaviour::pure("crop", crop));
     r.push(Behaviour::pure("pixel_shuffle", pixel_shuffle));
@@ -135,6 +136,44 @@ fn gather_nd(c: &InferCtx) -> Out {
     let mut dims = lead.to_vec();
     dims.extend_from_slice(&x.dims[depth as usize..]);
     Ok(vec![("Out", TensorType::new(x.dtype, dims))])
+}
+
+/// `scatter_nd_add` (`ScatterNdAddInferMeta`): `Out` is `X`; `Index`
+/// is int32/int64 with rows of at most `X`'s rank, and `Updates` is
+/// `Index`'s dims but the last, then `X`'s dims after the indexed ones.
+fn scatter_nd_add(c: &InferCtx) -> Out {
+    let (Some(x), Some(index), Some(updates)) =
+        (c.input("X"), c.input("Index"), c.input("Updates"))
+    else {
+        return Ok(Vec::new());
+    };
+    int_index(index, "Index")?;
+    if updates.dtype != x.dtype {
+        return Err("Updates must have X's dtype".into());
+    }
+    let Some((&depth, lead)) = index.dims.split_last() else {
+        return Err("Index of scatter_nd_add must have a rank of at least 1".into());
+    };
+    if depth > x.dims.len() as i64 {
+        return Err(format!(
+            "The last dimension of Input(Index)'s shape should be no greater than the rank of Input(X), got Index {:?} and X {:?}",
+            index.dims, x.dims
+        ));
+    }
+    if depth >= 0 {
+        let mut want = lead.to_vec();
+        want.extend_from_slice(&x.dims[depth as usize..]);
+        // Compared as Paddle compares them: an unknown dim matches only
+        // an unknown one.
+        let fits = want == updates.dims;
+        if !fits {
+            return Err(format!(
+                "Updates {:?} must be Index's dims but the last and X's after the indexed ones: {want:?}",
+                updates.dims
+            ));
+        }
+    }
+    Ok(vec![("Out", x.clone())])
 }
 
 /// `multiplex`: `Out` is shaped as each `X` (at least two, of rank 2 or

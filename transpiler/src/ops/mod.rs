@@ -37,6 +37,7 @@ mod ctc;
 mod dropout;
 mod elementwise;
 mod embedding;
+mod encoding;
 mod fill;
 pub mod grad;
 pub mod infer;
@@ -323,7 +324,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 40] = [
+        let families: [(&'static str, Register); 41] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -342,6 +343,7 @@ impl Registry {
             ("dropout", dropout::register),
             ("elementwise", elementwise::register),
             ("embedding", embedding::register),
+            ("encoding", encoding::register),
             ("fill", fill::register),
             ("interp", interp::register),
             ("io", io::register),

@@ -49,6 +49,7 @@ __all__ = [
     "bpr_loss", "sampling_id", "mean_iou",
     "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
     "grid_sampler", "affine_grid", "sequence_scatter", "py_func", "bilinear_tensor_product",
+    "scatter_nd_add", "scatter_nd", "shard_index", "add_position_encoding",
 ]
 
 
@@ -2008,6 +2009,55 @@ def gather_nd(input, index, name=None):
     helper.append_op(type="gather_nd", inputs={"X": input, "Index": index},
                      outputs={"Out": output})
     return output
+
+
+def _named_output(helper, name, dtype):
+    """A layer's output: named `name` when given (1.x's layers took one)."""
+    if name is None:
+        return helper.create_variable_for_type_inference(dtype)
+    return helper.create_variable(name=name, dtype=dtype, persistable=False)
+
+
+def scatter_nd_add(ref, index, updates, name=None):
+    """`ref` with `updates` added at the slices the rows of `index` (its
+    last dim) address, a slice addressed twice getting both (1.6)."""
+    if ref.dtype != updates.dtype:
+        raise ValueError("ref and updates must have same data type.")
+    helper = LayerHelper('scatter_nd_add', **locals())
+    output = _named_output(helper, name, helper.input_dtype(input_param_name='ref'))
+    helper.append_op(type="scatter_nd_add", inputs={"X": ref, "Index": index, "Updates": updates},
+                     outputs={"Out": output})
+    return output
+
+
+def scatter_nd(index, updates, shape, name=None):
+    """`updates` added into zeros of `shape` at `index` (1.6)."""
+    return scatter_nd_add(zeros(shape, updates.dtype), index, updates, name)
+
+
+def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
+    """Ids of a vocabulary of `index_num` split in `nshards` shards: an id
+    in shard `shard_id` becomes its place there, any other `ignore_value`
+    (1.6)."""
+    helper = LayerHelper('shard_index', **locals())
+    if shard_id < 0 or shard_id >= nshards:
+        raise ValueError('The shard_id(%d) should be in [0, %d)' % (shard_id, nshards))
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type='shard_index', inputs={'X': [input]}, outputs={'Out': out},
+                     attrs={'index_num': index_num, 'nshards': nshards, 'shard_id': shard_id,
+                            'ignore_value': ignore_value})
+    return out
+
+
+def add_position_encoding(input, alpha, beta, name=None):
+    """`input * alpha` plus the Transformer's sinusoids of each step's
+    position times `beta` (the first half of the last dim sines, the
+    second cosines), per sequence of a LoD batch or row of a 3-D batch."""
+    helper = LayerHelper('add_position_encoding', **locals())
+    out = _named_output(helper, name, helper.input_dtype())
+    helper.append_op(type="add_position_encoding", inputs={"X": input}, outputs={"Out": out},
+                     attrs={"alpha": alpha, "beta": beta})
+    return out
 
 
 def multiplex(inputs, index):
