@@ -1048,6 +1048,9 @@ class ndarray(object):
         _partition_checked(self, kth, axis, kind, order)
         self.sort(axis)
 
+    def searchsorted(self, v, side="left", sorter=None):
+        return searchsorted(self, v, side, sorter)
+
     def nonzero(self):
         return _numpy.nonzero(self)
 
@@ -2652,6 +2655,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 
 def searchsorted(a, v, side="left", sorter=None):
+    if side not in ("left", "right"):
+        raise ValueError("search side must be 'left' or 'right' (got %r)" % (side,))
     a = asarray(a)
     if sorter is not None:
         a = a[sorter]
@@ -3224,6 +3229,16 @@ def loadtxt(fname, dtype=float64, comments="#", delimiter=None, converters=None,
 def save(file, arr, allow_pickle=True, fix_imports=True):
     from numpy import lib as _lib
     _lib._save(file, arr)
+
+
+def savez(file, *args, allow_pickle=True, **kwds):
+    from numpy import lib as _lib
+    _lib._savez(file, args, kwds, False)
+
+
+def savez_compressed(file, *args, allow_pickle=True, **kwds):
+    from numpy import lib as _lib
+    _lib._savez(file, args, kwds, True)
 
 
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII"):

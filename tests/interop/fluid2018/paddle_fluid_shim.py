@@ -242,15 +242,27 @@ def io_save_inference_model(dirname, feeded_var_names, target_vars, executor,
                             main_program=None, model_filename=None, params_filename=None,
                             export_for_deployment=True, program_only=False):
     """1.x's fluid.io.save_inference_model on Paddle 3.3.1's normalize_program
-    (the program paddle.static.save_inference_model writes) and save_vars."""
-    if _building():
-        return None
+    (the program paddle.static.save_inference_model writes) and save_vars,
+    with 1.4-1.6's `scale(var, 1.)` appended to `main_program` after each
+    target, its output named `save_infer_model/scale_<i>` (1.6's
+    `layers.scale(name=)`): the saved model fetches those."""
     main_program = main_program or framework.default_main_program()
     if isinstance(feeded_var_names, str):
         feeded_var_names = [feeded_var_names]
     if not isinstance(target_vars, (list, tuple)):
         target_vars = [target_vars]
     block = main_program.global_block()
+    scaled = []
+    for i, var in enumerate(target_vars):
+        name = "save_infer_model/scale_%d" % i
+        out = block.var(name) if block.has_var(name) else block.create_var(
+            name=name, dtype=var.dtype, persistable=False)
+        block.append_op(type="scale", inputs={"X": [var]}, outputs={"Out": [out]},
+                        attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True})
+        scaled.append(out)
+    target_vars = scaled
+    if _building():
+        return None
     program = static_io.normalize_program(
         main_program, [block.var(n) for n in feeded_var_names], list(target_vars))
     os.makedirs(dirname, exist_ok=True)
@@ -355,11 +367,21 @@ def ones(shape, dtype, force_cpu=False, name=None):
     return fill_constant(shape, dtype, 1.0, force_cpu=force_cpu)
 
 
+def _declare_foreign(block, var):
+    """1.x's executor found an op's variables in the scope by name, so an op
+    could name another program's (DQN's sync program assigns one network's
+    parameters to another's); 3.3.1's runs only what its program declares."""
+    if var.block.program is not block.program and block._find_var_recursive(var.name) is None:
+        block.program.global_block()._clone_variable(var, force_persistable=False)
+
+
 def assign(input, output=None):
     helper = LayerHelper("assign")
     if isinstance(input, Variable):
         if output is None:
             output = helper.create_variable_for_type_inference(dtype=input.dtype)
+        for var in (input, output):
+            _declare_foreign(helper.main_program.current_block(), var)
         helper.append_op(type="assign", inputs={"X": [input]}, outputs={"Out": [output]})
         return output
     # A numpy array (1.x) or Python numbers (2.x): an assign_value constant,
@@ -2846,7 +2868,10 @@ def _to_list(value, n, name):
     """1.x layers/utils.convert_to_list."""
     if isinstance(value, int):
         return [value] * n
-    value = list(value)
+    try:
+        value = list(value)
+    except TypeError:  # a lone numpy integer too, as 1.x's isinstance(value, int)
+        raise ValueError("The %s's type must be list or tuple. Received: %s" % (name, value))
     if len(value) != n:
         raise ValueError("The %s's length must be %d. Received: %s" % (name, n, value))
     return value
@@ -5602,6 +5627,61 @@ def _cached_download(url, module_name, md5sum, save_name=None):
     return path
 
 
+class LookaheadOptimizer:
+    """1.6's LookaheadOptimizer (3.3.1's LookAhead starts its slow weights
+    at the first step, 1.6's in the startup program): `<param>@SLOW`
+    assigned the initial parameter in the startup program, and every
+    `k`-th run both set to `alpha * param + (1 - alpha) * slow` in a
+    Switch, over the shim's layers."""
+
+    def __init__(self, inner_optimizer, alpha=0.5, k=5):
+        assert inner_optimizer is not None, "inner optimizer can not be None"
+        assert 0.0 <= alpha <= 1.0, \
+            "alpha should be larger or equal to 0.0, and less or equal than 1.0"
+        assert isinstance(k, int) and k > 0, "k should be a positive integer"
+        self.inner_optimizer, self.alpha, self.k = inner_optimizer, alpha, k
+        self.type = "lookahead"
+
+    def minimize(self, loss, startup_program=None):
+        layers = sys.modules["paddle.fluid.layers"]
+        mini_out = self.inner_optimizer.minimize(loss, startup_program=startup_program)
+        startup_program = startup_program or framework.default_startup_program()
+        main_block, startup_block = loss.block, startup_program.global_block()
+        params = [p.name for p in main_block.all_parameters()]
+        slow = {}
+        for name in params:
+            fast = main_block.var(name)
+            slow[name] = main_block.create_var(name=name + "@SLOW", shape=fast.shape,
+                                               dtype=fast.dtype, persistable=True)
+            fast0 = startup_block.var(name)
+            slow0 = startup_block.create_var(name=name + "@SLOW", shape=fast0.shape,
+                                             dtype=fast0.dtype, persistable=True)
+            startup_block.append_op(type="assign", inputs={"X": fast0}, outputs={"Out": slow0})
+        k = layers.create_global_var(name="lookahead_k", shape=[1], value=int(self.k),
+                                     dtype="int32", persistable=True)
+        alpha = layers.create_global_var(name="lookahead_alpha", shape=[1],
+                                         value=float(self.alpha), dtype="float32",
+                                         persistable=True)
+        step = layers.create_global_var(name="lookahead_step", shape=[1], value=0,
+                                        dtype="int32", persistable=True)
+        layers.increment(x=step, value=1.0, in_place=True)
+        zero = layers.fill_constant(shape=[1], dtype="float32", value=0.0)
+        one = layers.fill_constant(shape=[1], dtype="float32", value=1.0)
+        mod = layers.elementwise_mod(step, k)
+        with layers.control_flow.Switch() as switch:
+            with switch.case(mod == zero):
+                for name in params:
+                    fast = main_block.var(name)
+                    mixed = layers.elementwise_add(
+                        layers.elementwise_mul(fast, alpha),
+                        layers.elementwise_mul(slow[name], layers.elementwise_sub(one, alpha)))
+                    layers.assign(input=mixed, output=slow[name])
+                    layers.assign(input=mixed, output=fast)
+            with switch.default():
+                pass
+        return mini_out
+
+
 def _module(name, **attrs):
     module = types.ModuleType(name)
     module.__dict__.update(attrs)
@@ -6510,7 +6590,11 @@ def install(run=False):
         save_inference_model=io_save_inference_model,
         load_inference_model=io_load_inference_model,
         is_parameter=static_io.is_parameter, is_persistable=static_io.is_persistable,
+        load_program_state=paddle.static.load_program_state,  # 1.6's (1.7's var_list)
+        set_program_state=paddle.static.set_program_state,
     )
+    fluid.load_program_state = fluid.io.load_program_state
+    fluid.set_program_state = fluid.io.set_program_state
     if not hasattr(paddle.static, "_fluidc_shim_io"):
         paddle.static._fluidc_shim_io = True
         for name in ("save_inference_model", "load_inference_model", "save_vars", "load_vars"):
@@ -6548,12 +6632,14 @@ def install(run=False):
                               **{k + "Optimizer": v for k, v in optimizers.items()})
     fluid.optimizer.ExponentialMovingAverage = ExponentialMovingAverage
     fluid.optimizer.ModelAverage = ModelAverage
+    fluid.optimizer.LookaheadOptimizer = LookaheadOptimizer
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=_LayerHelper1x)
     from paddle.base import executor as base_executor
     fluid.executor = _module("paddle.fluid.executor", Executor=Executor,
                              global_scope=paddle.static.global_scope,
                              scope_guard=paddle.static.scope_guard,
-                             _fetch_var=base_executor._fetch_var)
+                             _fetch_var=base_executor._fetch_var,
+                             as_numpy=base_executor.as_numpy)
     # Readers and datasets (docs/python-package.md): Paddle 3.3.1 still ships 1.x's
     # paddle.batch, paddle.reader and paddle.dataset (same Python); only the
     # download is replaced by the cached file.

@@ -23,7 +23,7 @@ from .framework import (Program, Variable, Parameter, Operator, Block, program_g
                         require_version)
 from .core import CPUPlace, CUDAPlace, CUDAPinnedPlace, LoDTensor, LoDTensorArray, Scope, Tensor
 from .executor import Executor, global_scope, scope_guard
-from .io import save, load
+from .io import save, load, load_program_state, set_program_state
 from .compiler import CompiledProgram, BuildStrategy, ExecutionStrategy
 from .param_attr import ParamAttr, WeightNormParamAttr
 from .backward import append_backward, gradients

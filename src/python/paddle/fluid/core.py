@@ -511,6 +511,41 @@ class CUDAPinnedPlace(object):
         return "Place(gpu_pinned)"
 
 
+class Place(object):
+    """1.x's `core.Place`, what a tensor's `_place()` gives: one of the
+    places above, the CPU's unless `set_place` makes it another."""
+
+    def __init__(self):
+        self._p = CPUPlace()
+
+    def set_place(self, place):
+        self._p = place._p if isinstance(place, Place) else place
+
+    def is_cpu_place(self):
+        return isinstance(self._p, CPUPlace)
+
+    def is_gpu_place(self):
+        return isinstance(self._p, CUDAPlace)
+
+    def is_cuda_pinned_place(self):
+        return isinstance(self._p, CUDAPinnedPlace)
+
+    def gpu_device_id(self):
+        if not self.is_gpu_place():
+            raise TypeError("gpu_device_id() of %r, which is not a GPU place" % (self._p,))
+        return self._p.device_id
+
+    def _equals(self, other):
+        other = other._p if isinstance(other, Place) else other
+        return type(other) is type(self._p) and \
+            getattr(other, "device_id", 0) == getattr(self._p, "device_id", 0)
+
+    def __repr__(self):
+        return repr(self._p)
+
+    __str__ = __repr__
+
+
 def is_compiled_with_cuda():
     """fluidc runs on the CPU only: tests that need a GPU skip themselves."""
     return False

@@ -89,6 +89,13 @@ class DatasetBase(object):
         self.fs_ugi = None
         self.parse_ins_id = False
         self.parse_content = False
+        self.fea_eval = False
+
+    def set_fea_eval(self, record_candidate_size, fea_eval=True):
+        """1.6's: turns on the feature-evaluation mode its `slots_shuffle`
+        needed (fluidc has no `slots_shuffle`); the size of the candidate
+        records it drew from is kept by 1.6's C++ dataset only."""
+        self.fea_eval = fea_eval
 
     def set_pipe_command(self, pipe_command):
         self.pipe_command = pipe_command

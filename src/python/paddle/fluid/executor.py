@@ -61,6 +61,20 @@ def _as_lodtensor(data, place):
     return tensor
 
 
+def as_numpy(tensor):
+    """1.x's: a LoDTensor's data as a numpy array (None when it has none;
+    one per tensor of a list or LoDTensorArray); a tensor with LoD is
+    refused, as `run` refuses to return it as an array."""
+    if isinstance(tensor, list):  # a LoDTensorArray is a list
+        return [as_numpy(t) for t in tensor]
+    assert isinstance(tensor, LoDTensor)
+    if len(tensor.lod()) > 0:
+        raise RuntimeError(_LOD_FETCH)
+    if tensor._is_initialized():
+        return np.array(tensor)
+    return None
+
+
 def _fetch_var(name, scope=None, return_numpy=True):
     """The value the scope holds for variable `name`."""
     if isinstance(name, framework.Variable):
@@ -150,7 +164,7 @@ class Executor(object):
         kept = set(_name_of(n) for n, v in feed.items() if isinstance(v, LoDTensor))
         feeds = [(name, value._h, lod, name in kept)
                  for name, value, lod in _fed_values(program, feed)]
-        desc = program.desc
+        desc = _runnable_desc(program)
         plan = reader_core.plan(program) if reader_core._READERS else None
         if plan is not None:
             # The runtime has no reader ops: it runs the program without
@@ -175,7 +189,7 @@ class Executor(object):
         startup = (reader_core.runnable_desc(program._startup)
                    if program._startup is not None else None)
         feed_names = [n.name if isinstance(n, framework.Variable) else n for n in feed]
-        desc = program.desc
+        desc = _runnable_desc(program)
         plan = reader_core.plan(program) if reader_core._READERS else None
         if plan is not None:
             # What the program reads is fed in the program fluidc writes.
@@ -203,6 +217,21 @@ class Executor(object):
 def _name_of(var):
     """A feed dict key's variable name."""
     return var.name if isinstance(var, framework.Variable) else var
+
+
+def _runnable_desc(program):
+    """`program`'s desc without its own feed and fetch ops (a loaded
+    inference model has them, as 1.x's did): 1.x's executor ran a program's
+    feed and fetch ops in place of adding its own, fluidc's runtime adds its
+    own for every run. Kept on the program until the package edits one."""
+    cached = program.__dict__.get("_runnable_desc")
+    if cached is not None and cached[0] == framework._edits:
+        return cached[1]
+    desc = program.desc
+    if any(desc.op_type(0, i) in ("feed", "fetch") for i in range(desc.op_count(0))):
+        desc = _fluidc.split_feed_fetch(desc)[0]
+    program.__dict__["_runnable_desc"] = (framework._edits, desc)
+    return desc
 
 
 def _fed_values(program, feed):

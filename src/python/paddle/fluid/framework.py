@@ -737,6 +737,8 @@ class Block(object):
                 attrs["op_role_var"] = list(prog._op_role_var)
             if "op_namescope" not in attrs and _name_scope_stack:
                 attrs["op_namescope"] = "/" + "/".join(_name_scope_stack) + "/"
+        _declare_foreign_vars(self, inputs)
+        _declare_foreign_vars(self, outputs)
         idx = prog.desc.op_append(self.idx, type, inputs, outputs, attrs, at)
         _edited()
         if type == "write_to_array":
@@ -772,6 +774,21 @@ class Block(object):
         for name in self.desc.var_names(self.idx):
             if name not in self.vars:
                 _wrap_existing(self, name)
+
+
+def _declare_foreign_vars(block, slots):
+    """Declares in `block`'s program (its global block) each Variable of
+    `slots` that belongs to another program and that `block` cannot see,
+    as that program declares it: 1.x's op desc only named its arguments
+    and the executor found them in the scope, so an op of one program could
+    read and write another's variables (DQN's sync program assigns the
+    policy network's parameters to the target network's)."""
+    prog = block.program
+    for slot in (slots or {}).values():
+        for arg in (slot if isinstance(slot, (list, tuple)) else [slot]):
+            if isinstance(arg, Variable) and arg.block.program is not prog \
+                    and block._find_var_recursive(arg.name) is None:
+                prog.global_block()._clone_variable(arg, force_persistable=False)
 
 
 def _one_var(block, slot):

@@ -6,15 +6,16 @@
   `scope_guard` gives) to `dirname/NAME` (the `save` op's file), or all of
   them, sorted by name, to one `dirname/filename` (`save_combine`'s); the
   `load_*` twins read them back into the scope.
-- `save_inference_model` writes what Paddle 3.3.1's
-  `paddle.static.save_inference_model` writes (1.x's extra `scale(x, 1.0)`
-  after each target is left out, as 3.3.1 does): the program pruned to the
-  targets with the fed variables as inputs, `is_test` set, feed and fetch
-  ops added, as `__model__` (or `model_filename`), and its persistable
-  variables as `save_persistables` saves them.
-- `load_inference_model` reads such a model and returns `[program,
-  feed_names, fetch_targets]` for `exe.run`, the program without its feed
-  and fetch ops (the run adds its own).
+- `save_inference_model` writes what 1.4-1.6's wrote: it appends
+  `scale(x, 1.0)` named `save_infer_model/scale_<i>` after each target to
+  `main_program` (those are the saved fetch targets), then writes the
+  program pruned to them with the fed variables as inputs, `is_test` set,
+  feed and fetch ops added, as `__model__` (or `model_filename`), and its
+  persistable variables as `save_persistables` saves them.
+- `load_inference_model` reads such a model (or one Paddle wrote) and
+  returns `[program, feed_names, fetch_targets]` for `exe.run`, the program
+  with its feed and fetch ops, as 1.x's (the run leaves them out and adds
+  its own).
 - `save(program, model_path)` (1.6's `fluid.save`) pickles the parameters'
   values to `model_path.pdparams`, the optimizer's to `.pdopt`, and writes
   the program to `.pdmodel`; `load` reads them back (or, without
@@ -44,7 +45,7 @@ __all__ = [
     "save_vars", "save_params", "save_persistables", "load_vars", "load_params",
     "load_persistables", "save_inference_model", "load_inference_model",
     "is_parameter", "is_persistable", "save", "load", "PyReader", "DataLoader", "get_inference_program",
-    "batch",
+    "batch", "load_program_state", "set_program_state",
 ]
 
 _HOST = _fluidc.HOST
@@ -119,7 +120,12 @@ def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, f
     chooses) from the scope: one file each in `dirname`, or all in
     `dirname/filename`."""
     names = _chosen(_program(main_program), vars, predicate)
-    if _HOST.build or not names:
+    if not names:
+        import warnings  # on first use: importing it costs start-up
+        warnings.warn("no variable in your model, please ensure there are any variables in "
+                      "your model to save", stacklevel=_stack.user_stacklevel())
+        return None
+    if _HOST.build:
         return None
     _fluidc.save_tensors(global_scope()._session, names, os.path.normpath(dirname), filename)
     return None
@@ -196,6 +202,25 @@ def _inference_program(program, feed_names, targets):
     return Program(_fluidc.inference_program(program.desc, feed_names, targets))
 
 
+def _scaled_targets(program, target_vars):
+    """1.4-1.6's targets: each Variable through `scale(var, 1.)` appended
+    to `program` (1.x's remedy for a target an inference pass would fuse
+    away), its output named `save_infer_model/scale_<i>`, as 1.x's
+    `layers.scale(name=)` named it; the saved model fetches those."""
+    block = program.global_block()
+    out = []
+    for i, var in enumerate(target_vars):
+        if isinstance(var, Variable):
+            name = "save_infer_model/scale_%d" % i
+            scaled = block.var(name) if block.has_var(name) else block.create_var(
+                name=name, dtype=var.dtype, persistable=False)
+            block.append_op(type="scale", inputs={"X": [var]}, outputs={"Out": [scaled]},
+                            attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True})
+            var = scaled
+        out.append(var)
+    return out
+
+
 def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None,
                          model_filename=None, params_filename=None, export_for_deployment=True,
                          program_only=False):
@@ -214,6 +239,7 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
         if not (target_vars and all(isinstance(v, Variable) for v in target_vars)):
             raise ValueError("'target_vars' should be a list of Variable.")
     main_program = _program(main_program)
+    target_vars = _scaled_targets(main_program, target_vars)
     target_names = [v.name for v in target_vars]
     dirname = os.path.normpath(dirname)
     model = os.path.join(dirname, os.path.basename(model_filename or "__model__"))
@@ -241,8 +267,9 @@ def _load_model(model, params_dir, params_filename):
         raise _fluidc.BuildStop()
     with open(model, "rb") as f:
         program = Program.parse_from_string(f.read())
-    desc, feed_names, fetch_names = _fluidc.split_feed_fetch(program.desc)
-    program = Program(desc)
+    # The program keeps its feed and fetch ops, as 1.x's did (the executor
+    # runs it without them); they give the feed and fetch targets.
+    _, feed_names, fetch_names = _fluidc.split_feed_fetch(program.desc)
     load_persistables(None, params_dir, program, params_filename)
     block = program.global_block()
     return [program, feed_names, [block.var(n) for n in fetch_names]]
@@ -360,6 +387,88 @@ def _load_saved_vars(program, model_path, executor, var_list):
     else:
         raise ValueError("There is no file or directory named '%s' (nor %s.pdparams)"
                          % (model_path, model_path))
+
+
+def _strip_model_suffix(model_path):
+    for suffix in (".pdparams", ".pdopt", ".pdmodel"):
+        if model_path.endswith(suffix):
+            return model_path[:-len(suffix)]
+    return model_path
+
+
+def load_program_state(model_path, var_list=None):
+    """1.6's: what `save` wrote at `model_path` (`.pdparams`, with `.pdopt`
+    if there) as a dict from names to numpy arrays. Without a `.pdparams`
+    (1.7's, kept by 3.3.1), what `save_vars` wrote: a directory (every file
+    in it, or the variables of `var_list`), or a combined file holding
+    `var_list`. The scope is left as it was."""
+    prefix = _strip_model_suffix(model_path)
+    params_file = prefix + ".pdparams"
+    if _HOST.build and not os.path.exists(params_file) and not os.path.exists(model_path):
+        # The files are the ones this script's run would have saved.
+        raise _fluidc.BuildStop()
+    if os.path.exists(params_file):
+        import pickle  # on first use: importing it costs start-up
+        with open(params_file, "rb") as f:
+            state = pickle.load(f, encoding="latin1")
+        if os.path.exists(prefix + ".pdopt"):
+            with open(prefix + ".pdopt", "rb") as f:
+                state.update(pickle.load(f, encoding="latin1"))
+        return state
+    if var_list is None and os.path.isfile(model_path):
+        raise ValueError("var_list can not be None when model_path is a file type")
+    if var_list is not None:
+        for var in var_list:
+            if not isinstance(var, Variable):
+                raise TypeError("value in var_list must be variable")
+        names = [var.name for var in var_list]
+    else:
+        names = []
+        for root, _dirs, files in os.walk(model_path, topdown=False):
+            for f in files:
+                names.append(os.path.relpath(os.path.join(root, f), model_path))
+    if os.path.isfile(model_path):
+        dirname, filename = os.path.split(model_path)
+    else:
+        dirname, filename = model_path, None
+    session = core.Scope()._session
+    _fluidc.load_tensors(session, names, os.path.normpath(dirname or "."), filename)
+    return {name: np.ndarray._wrap(session.tensor(name)[0]) for name in names}
+
+
+def set_program_state(program, state_dict):
+    """1.6's: sets each persistable variable of `program` that
+    `state_dict` names (name to numpy array) in the global scope, whose
+    value (the startup program's) must have the same shape and dtype; the
+    names it holds that `program` has not are warned of."""
+    used = set()
+    scope = global_scope()
+    for para in program.list_vars():
+        if not is_persistable(para):
+            continue
+        var_temp = scope.find_var(para.name)
+        assert var_temp is not None, \
+            "Variable [ {} ] Not found, Please make sure run startup program".format(para.name)
+        if para.name not in state_dict:
+            continue
+        orig_para_np = np.array(var_temp.get_tensor())
+        new_para_np = state_dict[para.name]
+        assert orig_para_np.shape == new_para_np.shape, \
+            "Shape not matching: the Program requires a parameter with a shape of ({}), " \
+            "while the loaded parameter (namely [ {} ]) has a shape of  ({})." \
+            .format(orig_para_np.shape, para.name, new_para_np.shape)
+        assert orig_para_np.dtype == new_para_np.dtype, \
+            "Dtype not matching: the Program requires a parameter with a dtype of ({}), " \
+            "while the loaded parameter (namely [ {} ]) has a dtype of  ({})." \
+            .format(orig_para_np.dtype, para.name, new_para_np.dtype)
+        var_temp.get_tensor().set(new_para_np, core.CPUPlace())
+        used.add(para.name)
+    unused = [k for k in state_dict if k not in used]
+    if unused:
+        import warnings  # on first use: importing it costs start-up
+        warnings.warn("This list is not set, Because of Paramerter not found in program. "
+                      "There are: {}".format(" ".join(unused)),
+                      stacklevel=_stack.user_stacklevel())
 
 
 def get_inference_program(target_vars, main_program=None):

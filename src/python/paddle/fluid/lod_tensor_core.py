@@ -287,6 +287,16 @@ class LoDTensor(object):
     def _set_double_element(self, offset, value):
         self._set_element("float64", offset, value)
 
+    def _is_initialized(self):
+        """1.x's: whether the tensor holds data."""
+        return self._read()[0] is not None
+
+    def _place(self):
+        """1.x's: the place of the tensor's data, a `core.Place` (fluidc's
+        tensors are on the CPU)."""
+        from .core import Place
+        return Place()
+
     def shape(self):
         """The dims (1.x: `[0]` for a tensor with no data)."""
         array, _ = self._read()

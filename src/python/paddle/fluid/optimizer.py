@@ -31,7 +31,7 @@ __all__ = [
     "DecayedAdagrad", "SGDOptimizer", "MomentumOptimizer", "AdagradOptimizer",
     "AdamOptimizer", "AdamaxOptimizer", "AdadeltaOptimizer", "RMSPropOptimizer",
     "LambOptimizer", "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer",
-    "Optimizer", "ExponentialMovingAverage", "ModelAverage",
+    "Optimizer", "ExponentialMovingAverage", "ModelAverage", "LookaheadOptimizer",
 ]
 
 # op_role values (Paddle's OpRole).
@@ -811,3 +811,65 @@ class ExponentialMovingAverage(object):
         """Runs `restore_program`: the parameters get back the values
         `apply` saved."""
         executor.run(self.restore_program)
+
+
+class LookaheadOptimizer(object):
+    """1.6's Lookahead (Zhang et al. 2019) around `inner_optimizer`: every
+    parameter has a persistable `<param>@SLOW` copy (the startup program
+    assigns it the parameter's initial value); each run counts
+    `lookahead_step`, and every `k`-th one sets both the slow copy and the
+    parameter to `alpha * param + (1 - alpha) * slow`, after the inner
+    optimizer's update (in a Switch, as 1.6 built it)."""
+
+    def __init__(self, inner_optimizer, alpha=0.5, k=5):
+        assert inner_optimizer is not None, "inner optimizer can not be None"
+        assert 0.0 <= alpha <= 1.0, \
+            "alpha should be larger or equal to 0.0, and less or equal than 1.0"
+        assert isinstance(k, int) and k > 0, "k should be a positive integer"
+        self.inner_optimizer = inner_optimizer
+        self.alpha = alpha
+        self.k = k
+        self.type = "lookahead"
+
+    def minimize(self, loss, startup_program=None):
+        from . import layers
+        mini_out = self.inner_optimizer.minimize(loss, startup_program=startup_program)
+        if startup_program is None:
+            startup_program = framework.default_startup_program()
+        main_block = loss.block
+        startup_block = startup_program.global_block()
+        params = [param.name for param in main_block.all_parameters()]
+        slow = {}
+        for name in params:
+            fast = main_block.var(name)
+            slow[name] = main_block.create_var(name=name + "@SLOW", shape=fast.shape,
+                                               dtype=fast.dtype, persistable=True)
+        for name in params:
+            fast = startup_block.var(name)
+            slow_init = startup_block.create_var(name=name + "@SLOW", shape=fast.shape,
+                                                 dtype=fast.dtype, persistable=True)
+            startup_block.append_op(type="assign", inputs={"X": fast},
+                                    outputs={"Out": slow_init})
+        k = layers.create_global_var(name="lookahead_k", shape=[1], value=int(self.k),
+                                     dtype="int32", persistable=True)
+        alpha = layers.create_global_var(name="lookahead_alpha", shape=[1],
+                                         value=float(self.alpha), dtype="float32",
+                                         persistable=True)
+        step = layers.create_global_var(name="lookahead_step", shape=[1], value=int(0),
+                                        dtype="int32", persistable=True)
+        layers.increment(x=step, value=1.0, in_place=True)
+        zero_var = layers.fill_constant(shape=[1], dtype="float32", value=0.0)
+        one_var = layers.fill_constant(shape=[1], dtype="float32", value=1.0)
+        mod = layers.elementwise_mod(step, k)
+        with layers.control_flow.Switch() as switch:
+            with switch.case(mod == zero_var):
+                for name in params:
+                    fast = main_block.var(name)
+                    mixed = layers.elementwise_add(
+                        layers.elementwise_mul(fast, alpha),
+                        layers.elementwise_mul(slow[name], layers.elementwise_sub(one_var, alpha)))
+                    layers.assign(input=mixed, output=slow[name])
+                    layers.assign(input=mixed, output=fast)
+            with switch.default():
+                pass
+        return mini_out

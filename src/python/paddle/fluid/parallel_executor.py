@@ -35,7 +35,8 @@ from . import core
 from . import framework
 from . import reader_core
 from .compiler import BuildStrategy, ExecutionStrategy
-from .executor import Executor, _fed_values, _fetched, _names, _read_batches, global_scope
+from .executor import (Executor, _fed_values, _fetched, _names, _read_batches, _runnable_desc,
+                       global_scope)
 from .lod_tensor_core import LoDTensor, Scope
 
 __all__ = ["ParallelExecutor", "ExecutionStrategy", "BuildStrategy"]
@@ -122,7 +123,7 @@ class _Places(object):
         if self._cached is not None and self._cached[0] == framework._edits:
             return self._cached[1]
         plan = reader_core.plan(self.program) if reader_core._READERS else None
-        desc, reads = plan if plan is not None else (self.program.desc, [])
+        desc, reads = plan if plan is not None else (_runnable_desc(self.program), [])
         result = (desc.data_parallel(self.k), reads)
         self._cached = (framework._edits, result)
         return result

@@ -54,9 +54,16 @@ def _cast(var, dtype):
     return cast(var, dtype)
 
 
+def _like(self, other):
+    """`other` in `self`'s dtype: 1.x's math_op_patch cast the right-hand
+    Variable of an operator to the left one's (`cast` into a `tmp_N`)."""
+    return other if other.dtype == self.dtype else _astype(other, self.dtype)
+
+
 def _binary(op_type, reverse=False, scalar=None):
     def method(self, other):
         if isinstance(other, Variable):
+            other = _like(self, other)
             x, y = (other, self) if reverse else (self, other)
             block = self.block.program.current_block()
             out = _tmp(block, x.dtype)
@@ -91,6 +98,7 @@ def _compare(op_type):
             if isinstance(other, bool) or not isinstance(other, (int, float)):
                 return NotImplemented
             other = _constant(self, other, [1])
+        other = _like(self, other)
         block = self.block.program.current_block()
         out = block.create_var(name=unique_name.generate_with_ignorable_key("tmp"),
                                dtype=core.VarDesc.VarType.BOOL, persistable=False,

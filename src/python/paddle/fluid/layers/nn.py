@@ -255,20 +255,26 @@ def reduce_any(input, dim=None, keep_dim=False, name=None):
 
 
 def _int_list(value, n, name):
-    """1.x's `utils.convert_to_list`: an int repeated `n` times, or a list
-    or tuple of `n` ints."""
+    """1.x's `utils.convert_to_list`: an int repeated `n` times, or `n`
+    ints in a list, tuple or numpy array. Like 1.x, items may be numpy
+    integers (2019 programs computed pool and filter sizes with numpy, e.g.
+    PaddleCV/icnet), given back as Python ints so attrs hold plain ints; a
+    lone numpy integer is refused as 1.x's `isinstance(value, int)` did."""
     if isinstance(value, int) and not isinstance(value, bool):
         return [value] * n
-    if not isinstance(value, (list, tuple)):
+    items = value
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        items = list(value)
+    if not isinstance(items, (list, tuple)):
         raise ValueError("The %s's type must be list or tuple. Received: %s" % (name, value))
-    if len(value) != n:
+    if len(items) != n:
         raise ValueError("The %s's length must be %d. Received: %s" % (name, n, value))
-    for v in value:
-        if not isinstance(v, int) or isinstance(v, bool):
+    for v in items:
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
             raise ValueError("The %s's type must be a list or tuple of %d ints. Received: %s "
                              "including element %r of type %s"
                              % (name, n, value, v, type(v).__name__))
-    return list(value)
+    return [int(v) for v in items]
 
 
 def _padding_2d(padding, data_format, name):
