@@ -12,7 +12,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
 /// `auc`: the area (float64, 0-D as Paddle 3.3.1 declares it) from the
 /// positive and negative counts per probability bucket, which it updates
 /// in place (`StatPosOut` is `StatPos`). Paddle's kernel takes float32
-/// probabilities and int64 labels only.
+/// probabilities and int64 labels only; a label of another dtype is the
+/// kernel's error when it runs, as in 1.x, which built such programs.
 fn auc(c: &InferCtx) -> Out {
     if let Some(p) = c.input("Predict") {
         if p.dtype != VarKind::Fp32 || p.dims.len() != 2 {
@@ -20,14 +21,6 @@ fn auc(c: &InferCtx) -> Out {
                 "Predict is {} {:?}; auc takes float32 probabilities [batch, classes] (the last column is the positive class's): cast or reshape them first",
                 crate::model::dtype_name(p.dtype),
                 p.dims
-            ));
-        }
-    }
-    if let Some(l) = c.input("Label") {
-        if l.dtype != VarKind::Int64 {
-            return Err(format!(
-                "Label is {}; auc takes int64 labels (cast them first)",
-                crate::model::dtype_name(l.dtype)
             ));
         }
     }
