@@ -66,7 +66,9 @@ for kind in ['sums', 'sums_first', 'sum', 'two_consumers', 'fc_and_sums']:
             print(kind, opt_name, 'loss', np.round(l, 4))
             for name, _ in optimizer_ops(main):
                 v = np.array(scope.find_var(name).get_tensor())
-                print('  ', name, np.round(v, 4))
+                # + 0.0 prints a zero unsigned: Paddle's Adam leaves -0.0
+                # for a zero gradient on some CPUs (AVX-512) and +0.0 on others.
+                print('  ', name, np.round(v, 4) + 0.0)
         print('   optimizer ops per parameter:', optimizer_ops(main))
         if opt_name == 'sgd':
             # 1.x's append_backward set op_role_var = [param, grad] on the
