@@ -622,12 +622,27 @@ pub(crate) fn share_lod(l: &OpReader, exec: Exec) -> Result<Exec, KernelError> {
             });
             if let Some(source) = source {
                 s.with(to, |v| {
-                    if let Value::Tensor(t) = v {
+                    let share = |t: &mut Tensor| {
                         if whatever_rows {
                             t.keep_lod(&source);
                         } else {
                             t.share_lod(&source);
                         }
+                    };
+                    match v {
+                        Value::Tensor(t) => share(t),
+                        // A one-row sequence batch's result is one element,
+                        // kept as a scalar: it becomes a tensor again to
+                        // carry the LoD (a batch of one sequence of one step).
+                        Value::Scalar(..) => {
+                            if let Some(mut t) = v.to_tensor() {
+                                share(&mut t);
+                                if !t.lod().is_empty() {
+                                    *v = Value::Tensor(Box::new(t));
+                                }
+                            }
+                        }
+                        _ => {}
                     }
                 });
             }
