@@ -477,8 +477,8 @@ def _run_from_dataset(executor, program, dataset, scope, thread, debug, fetch_li
     """`Executor.train_from_dataset` / `infer_from_dataset`: the program
     run on each batch of the dataset in order (1.x's MultiTrainer ran
     `thread` Hogwild workers over a shared scope; fluidc runs one), the
-    fetched variables printed each `print_period` batches. `debug` (1.x's
-    per-op timings on stderr) prints nothing."""
+    fetched variables printed each `print_period` batches; with `debug`,
+    1.6's per-op timings on stderr (`_OpTimes`)."""
     if dataset is None:
         raise RuntimeError("dataset is need and should be initialized")
     if fetch_handler is not None:
@@ -499,15 +499,100 @@ def _run_from_dataset(executor, program, dataset, scope, thread, debug, fetch_li
     if scope is None:
         scope = global_scope()
     batch_num = 0
-    for feed in dataset._batches():
+    times = _OpTimes() if debug else None
+    batches = dataset._batches()
+    while True:
+        if times is not None:
+            times.reading()
+        feed = next(batches, None)
+        if feed is None:
+            break
+        if times is not None:
+            times.running()
         results = executor.run(program, feed=feed, fetch_list=fetch, scope=scope,
                                return_numpy=False)
         batch_num += 1
+        if times is not None:
+            times.ran(feed)
         if fetch and batch_num % print_period == 0:
             for info, name, tensor in zip(fetch_info, fetch, results):
                 _print_fetched(info, name, tensor)
+    if times is not None:
+        times.close()
     dataset._finish_to_run()
     return None
+
+
+class _OpTimes(object):
+    """`train_from_dataset(debug=True)`: 1.6's
+    `HogwildWorker::TrainFilesWithProfiler` report on stderr every 100
+    batches: each op's mean time by its place in the program, the mean
+    time to read a batch, the share of the time spent reading, and the
+    instances run per second (seconds, as 1.6's timers). The ops' times
+    are the runtime's own timings (`fluid.profiler`'s)."""
+
+    def __init__(self):
+        import time
+        self._clock = time.perf_counter
+        self._was_on = _HOST.profiler_enabled()
+        if not self._was_on:
+            _HOST.profiler_enable()
+        self._ops = []      # [name, total seconds] by place in the program
+        self._read = 0.0
+        self._total = 0.0
+        self._instances = 0
+        self._batches = 0
+        self._t = self._clock()
+
+    def reading(self):
+        self._t = self._clock()
+
+    def running(self):
+        spent = self._clock() - self._t
+        self._read += spent
+        self._total += spent
+        # A script's own fluid.profiler keeps its records: this batch's
+        # are those after them.
+        if self._was_on:
+            self._base = len(_HOST.profiler_records())
+        else:
+            _HOST.profiler_reset()
+            self._base = 0
+
+    def ran(self, feed):
+        # 1.6's worker fed the batch itself: no feed or fetch ops.
+        records = [r for r in _HOST.profiler_records()[self._base:]
+                   if r[0] not in ("feed", "fetch")]
+        for i, (op_type, start, end) in enumerate(records):
+            if i == len(self._ops):
+                self._ops.append([op_type, 0.0])
+            self._ops[i][1] += (end - start) / 1e9
+            self._total += (end - start) / 1e9
+        self._instances += _instances_of(feed)
+        self._batches += 1
+        if self._batches % 100 == 0:
+            n = self._batches
+            for i, (name, spent) in enumerate(self._ops):
+                sys.stderr.write("op_name:[%d][%s], op_mean_time:[%fs]\n" % (i, name, spent / n))
+            sys.stderr.write("mean read time: %fs\n" % (self._read / n))
+            sys.stderr.write("IO percent: %f\n" % (self._read / self._total * 100
+                                                   if self._total else 0.0))
+            sys.stderr.write("%6.2f instances/s\n" % (self._instances / self._total
+                                                     if self._total else 0.0))
+
+    def close(self):
+        if not self._was_on:
+            _HOST.profiler_disable()
+            _HOST.profiler_reset()
+
+
+def _instances_of(feed):
+    """How many instances a batch's feed holds: its first slot's sequences
+    (or rows, for a dense slot)."""
+    for tensor in feed.values():
+        lod = tensor.lod()
+        return len(lod[0]) - 1 if lod else int(np.array(tensor).shape[0])
+    return 0
 
 
 class _DatasetLoader(object):
