@@ -26,7 +26,9 @@ def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0,
     if not isinstance(shape, (list, tuple)):
         raise TypeError("The type of 'shape' in data must be list or tuple, but received %s"
                         % type(shape).__name__)
-    shape = [int(d) for d in shape]
+    # 1.6: a None dim is unknown (-1), and like a negative one it means
+    # the shape already has its batch dim.
+    shape = [-1 if d is None else int(d) for d in shape]
     if append_batch_size and all(d >= 0 for d in shape):
         shape = [-1] + shape
     var = default_main_program().global_block().create_var(

@@ -185,6 +185,10 @@ def _run_stack(rnn_input, units, mask, num_layers, hidden_size, dropout_prob, in
     if inits is not None:
         boots = [[init[i, direc_index] for init in inits] for i in range(num_layers)]
     rnn = layers.StaticRNN()
+    # 1.6's recurrent op took inputs whose steps are known only when it
+    # runs (its unittests feed [None, None, hidden]): the loop then runs
+    # shape(x)[0] steps, as `layers.rnn`'s does.
+    rnn._unknown_steps = True
     with rnn.step():
         step_input = rnn.step_input(rnn_input)
         step_mask = rnn.step_input(mask) if mask is not None else None
