@@ -52,3 +52,18 @@ program, feed_names, fetch_targets = fluid.io.load_inference_model(
 print([v.name for v in fetch_targets], [op.type for op in program.global_block().ops][-2:])
 out, = exe.run(program, feed={'x': data[2:]}, fetch_list=fetch_targets)
 print(np.round(out, 4).ravel().tolist())
+
+# A program with an auc metric: 1.4-1.6 warned that its states are saved
+# as they stand (1.6's test_inference_model_io checks the warning).
+import warnings
+auc_program, auc_startup = fluid.Program(), fluid.Program()
+with fluid.program_guard(auc_program, auc_startup):
+    ax = fluid.layers.data(name='ax', shape=[2], dtype='float32')
+    ay = fluid.layers.data(name='ay', shape=[1], dtype='int64')
+    prob = fluid.layers.fc(input=ax, size=2, act='softmax')
+    auc_var, _, _ = fluid.layers.auc(input=prob, label=ay)
+exe.run(auc_startup)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    fluid.io.save_inference_model(save_dir + "3", ['ax'], [prob], exe, auc_program)
+print("warned of the auc states:", any("auc states" in str(w.message) for w in caught))
