@@ -160,6 +160,13 @@ try:
 except ValueError as e:
     assert str(e) == "datafeed class FooDataset does not exist"
 
+# Hashed uint64 ids (2^63 and up) keep their bits in the int64 tensor, as
+# 1.x's strtoull read them.
+with open(raw, "w") as f:
+    f.write("2 18446744073709551615 9223372036854775808 2 0.5 1.5 1 1\n")
+big = batches("QueueDataset", batch_size=1)[0]["ids"][0].reshape(-1).tolist()
+assert big == [-1, -9223372036854775808], big
+
 # debug=True: 1.6's per-op report on stderr every 100 batches (here 200
 # batches of one instance: two reports), each op by its place in the program.
 import io

@@ -20,18 +20,20 @@ fn sequences(x: &Tensor) -> Result<(Vec<(usize, usize)>, usize), KernelError> {
     let dims = x.shape();
     let enc = dims.last().map_or(0, |&d| d.max(0) as usize);
     match dims.len() {
-        3 => {
+        // 1.6 refused a LoD on a padded batch, and more than one level.
+        3 if x.lod().is_empty() => {
             let (batch, steps) = (dims[0].max(0) as usize, dims[1].max(0) as usize);
             Ok(((0..batch).map(|b| (b * steps, steps)).collect(), enc))
         }
-        2 => {
-            let Some(level) = x.lod().first() else {
-                return Err(KernelError::Invalid(
-                    "add_position_encoding: a rank-2 X needs a LoD (its sequences)".into(),
-                ));
-            };
-            Ok((level.windows(2).map(|w| (w[0], w[1] - w[0])).collect(), enc))
+        2 if x.lod().len() == 1 => {
+            let lod = x.lod();
+            Tensor::check_lod(lod, dims[0].max(0) as usize)?;
+            Ok((lod[0].windows(2).map(|w| (w[0], w[1] - w[0])).collect(), enc))
         }
+        2 | 3 => Err(KernelError::Invalid(format!(
+            "add_position_encoding takes X [N, enc] with a 1-level LoD or [batch, steps, enc] without one; got {dims:?} with LoD levels {}",
+            x.lod().len()
+        ))),
         _ => Err(KernelError::Shape(format!(
             "add_position_encoding takes X [N, enc] with LoD or [batch, steps, enc], got {dims:?}"
         ))),

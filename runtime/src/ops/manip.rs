@@ -1173,7 +1173,6 @@ fn tiled(dims: &[i64], times: &[i64]) -> Result<(Vec<usize>, Vec<i64>), KernelEr
     Ok((map, out))
 }
 
-/// `expand`: `X` repeated `expand_times[i]` times along each dim `i`.
 /// Where an `expand` or `expand_grad` takes its counts from, as 1.6's
 /// `get_expand_times`: the `ExpandTimes` tensor, else one `[1]` int32
 /// tensor per dim in `expand_times_tensor`, else the attribute.
@@ -1213,6 +1212,7 @@ impl ExpandTimes {
     }
 }
 
+/// `expand`: `X` repeated `expand_times[i]` times along each dim `i`.
 fn expand(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let times = ExpandTimes::load(l)?;

@@ -360,7 +360,12 @@ def _escape(text):
 
 def _value(slot, text, line):
     try:
-        return float(text) if slot.type == "float" else int(text)
+        if slot.type == "float":
+            return float(text)
+        # 1.x read uint64 ids with strtoull and kept their bits in the
+        # int64 tensor: hashed ids of 2^63 and up come out negative.
+        v = int(text) & 0xFFFFFFFFFFFFFFFF
+        return v - (1 << 64) if v >= (1 << 63) else v
     except ValueError:
         raise core.EnforceNotMet("slot %s (%s): %r is not a value of its type; please check "
                                  "this line: %s" % (slot.name, slot.type, text, line))
@@ -488,6 +493,9 @@ def _run_from_dataset(executor, program, dataset, scope, thread, debug, fetch_li
     program = _program_of(program)
     dataset._prepare_to_run()
     fetch = _names(fetch_list, "fetch_list")
+    if fetch and print_period <= 0:
+        raise ValueError("print_period must be a positive number of batches, got %r"
+                         % (print_period,))
     if fetch_info is None:
         fetch_info = []
     assert len(fetch) == len(fetch_info)

@@ -27,7 +27,6 @@ the files alone, and a model the script would have saved itself is not
 there to load: its build ends there.
 """
 import os
-import warnings
 
 import _fluidc
 import numpy as np
@@ -242,6 +241,7 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     main_program = _program(main_program)
     # 1.4-1.6 warned that an auc op's states are saved as they stand.
     if any(op.type == "auc" for op in main_program.global_block().ops):
+        import warnings  # on first use: importing it costs start-up
         warnings.warn("please ensure that you have set the auc states to zeros before saving "
                       "inference model")
     target_vars = _scaled_targets(main_program, target_vars)
