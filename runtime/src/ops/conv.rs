@@ -5,9 +5,9 @@
 //! products the other way round: the filter's transpose times the input
 //! gives the columns, which col2im adds into the output image. The window
 //! geometry (`ConvAttrs`, `Window`, `Spatial`) is shared with `super::pool`.
+use crate::tensor::gemm::{product, Gemm};
 use fluidc_transpiler::VarKind;
-use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2, LinalgScalar};
+use ndarray::{ArrayView2, ArrayViewMut2};
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
@@ -28,7 +28,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 /// The float types convolutions run in.
-trait ConvElem: Element + LinalgScalar {}
+trait ConvElem: Element + Gemm {}
 impl ConvElem for f32 {}
 impl ConvElem for f64 {}
 
@@ -122,7 +122,7 @@ fn forward<T: ConvElem>(
             let at = (n * oc + grp * ocg) * ohw;
             let mut o = ArrayViewMut2::from_shape((ocg, ohw), &mut out[at..at + ocg * ohw])
                 .map_err(shape_error)?;
-            general_mat_mul(T::one(), &w, &c, T::ZERO, &mut o);
+            product(T::one(), &w, &c, T::ZERO, &mut o);
         }
     }
     Ok(out)
@@ -154,10 +154,10 @@ fn backward<T: ConvElem>(
             let fr = grp * ocg * k..(grp + 1) * ocg * k;
             let mut gfg =
                 ArrayViewMut2::from_shape((ocg, k), &mut gf[fr.clone()]).map_err(shape_error)?;
-            general_mat_mul(T::one(), &dg, &c.t(), T::one(), &mut gfg);
+            product(T::one(), &dg, &c.t(), T::one(), &mut gfg);
             let w = ArrayView2::from_shape((ocg, k), &f[fr]).map_err(shape_error)?;
             let mut dc = ArrayViewMut2::from_shape((k, ohw), &mut dcol[..]).map_err(shape_error)?;
-            general_mat_mul(T::one(), &w.t(), &dg, T::ZERO, &mut dc);
+            product(T::one(), &w.t(), &dg, T::ZERO, &mut dc);
             col2im_add(
                 &dcol,
                 g,
@@ -218,7 +218,7 @@ fn transpose_forward<T: ConvElem>(
             let w = ArrayView2::from_shape((icg, k), &f[grp * icg * k..(grp + 1) * icg * k])
                 .map_err(shape_error)?;
             let mut c = ArrayViewMut2::from_shape((k, ohw), &mut col[..]).map_err(shape_error)?;
-            general_mat_mul(T::one(), &w.t(), &xg, T::ZERO, &mut c);
+            product(T::one(), &w.t(), &xg, T::ZERO, &mut c);
             col2im_add(
                 &col,
                 g,
@@ -257,10 +257,10 @@ fn transpose_backward<T: ConvElem>(
             let xg =
                 ArrayView2::from_shape((icg, ohw), &x[at..at + icg * ohw]).map_err(shape_error)?;
             let mut gfg = ArrayViewMut2::from_shape((icg, k), &mut gf[fr]).map_err(shape_error)?;
-            general_mat_mul(T::one(), &xg, &c.t(), T::one(), &mut gfg);
+            product(T::one(), &xg, &c.t(), T::one(), &mut gfg);
             let mut dxg = ArrayViewMut2::from_shape((icg, ohw), &mut gx[at..at + icg * ohw])
                 .map_err(shape_error)?;
-            general_mat_mul(T::one(), &w, &c, T::ZERO, &mut dxg);
+            product(T::one(), &w, &c, T::ZERO, &mut dxg);
         }
     }
     Ok((gx, gf))

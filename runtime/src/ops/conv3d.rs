@@ -4,9 +4,9 @@
 //! tensor's dtype; the transpose the same products the other way round,
 //! col2vol adding into the output) and `pool3d` (max and average,
 //! exclusive or not, global, ceil mode), with their grads.
+use crate::tensor::gemm::{product, Gemm};
 use fluidc_transpiler::VarKind;
-use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2, LinalgScalar};
+use ndarray::{ArrayView2, ArrayViewMut2};
 
 use super::float::{self, f64s};
 use crate::error::KernelError;
@@ -26,7 +26,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 /// The float types convolutions run in.
-trait Elem: Element + LinalgScalar {}
+trait Elem: Element + Gemm {}
 impl Elem for f32 {}
 impl Elem for f64 {}
 
@@ -190,7 +190,7 @@ impl Products<'_> {
                 let at = (n * self.other + grp * og) * pos;
                 let w = view(&f[grp * og * k..(grp + 1) * og * k], og, k)?;
                 let mut o = view_mut(&mut out[at..at + og * pos], og, pos)?;
-                general_mat_mul(T::one(), &w, &view(&col, k, pos)?, T::ZERO, &mut o);
+                product(T::one(), &w, &view(&col, k, pos)?, T::ZERO, &mut o);
             }
         }
         Ok(out)
@@ -222,10 +222,10 @@ impl Products<'_> {
                 let dg = view(&d[at..at + og * pos], og, pos)?;
                 let fr = grp * og * k..(grp + 1) * og * k;
                 let mut gfg = view_mut(&mut gf[fr.clone()], og, k)?;
-                general_mat_mul(T::one(), &dg, &view(&col, k, pos)?.t(), T::one(), &mut gfg);
+                product(T::one(), &dg, &view(&col, k, pos)?.t(), T::one(), &mut gfg);
                 let w = view(&f[fr], og, k)?;
                 let mut dc = view_mut(&mut dcol, k, pos)?;
-                general_mat_mul(T::one(), &w.t(), &dg, T::ZERO, &mut dc);
+                product(T::one(), &w.t(), &dg, T::ZERO, &mut dc);
                 col2vol_add(
                     &dcol,
                     g,
@@ -251,7 +251,7 @@ impl Products<'_> {
                 let at = (n * self.other + grp * og) * pos;
                 let w = view(&f[grp * og * k..(grp + 1) * og * k], og, k)?;
                 let mut c = view_mut(&mut col, k, pos)?;
-                general_mat_mul(
+                product(
                     T::one(),
                     &w.t(),
                     &view(&x[at..at + og * pos], og, pos)?,
@@ -298,9 +298,9 @@ impl Products<'_> {
                 let at = (n * self.other + grp * og) * pos;
                 let xg = view(&x[at..at + og * pos], og, pos)?;
                 let mut gfg = view_mut(&mut gf[fr.clone()], og, k)?;
-                general_mat_mul(T::one(), &xg, &c.t(), T::one(), &mut gfg);
+                product(T::one(), &xg, &c.t(), T::one(), &mut gfg);
                 let mut dxg = view_mut(&mut gx[at..at + og * pos], og, pos)?;
-                general_mat_mul(T::one(), &view(&f[fr], og, k)?, &c, T::ZERO, &mut dxg);
+                product(T::one(), &view(&f[fr], og, k)?, &c, T::ZERO, &mut dxg);
             }
         }
         Ok((gx, gf))

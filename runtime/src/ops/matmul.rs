@@ -11,11 +11,11 @@ use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
 use crate::scope::{VarRef, Vars};
 use crate::tensor::broadcast::broadcast;
+use crate::tensor::gemm::{min_cols, min_rows, product, Gemm};
 use crate::tensor::num::{with_numeric_pair, Num};
 use crate::tensor::{alloc, par, Buffer, Element, Shape, Tensor};
 use fluidc_transpiler::VarKind;
-use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2, Axis, LinalgScalar};
+use ndarray::{ArrayView2, ArrayViewMut2, Axis};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("matmul", |l| matmul(l, "transpose_X", "transpose_Y"));
@@ -108,9 +108,10 @@ fn mul_grad_operands(
 ///
 /// A block of rows of the product has the bits the full product has
 /// there: the GEMM computes each element from its row of Xᵀ and column of
-/// `Out@GRAD` alone, in the same order whichever rows it is given (the
-/// two-thread split in [`multiply`] relies on this too; the tests check
-/// it). A product that [`multiply`] would split over two threads is
+/// `Out@GRAD` alone, in the same order whichever rows it is given, when
+/// the block has [`min_rows`] rows or more (the two-thread split in
+/// [`multiply`] relies on this too; [`crate::tensor::gemm`] says why, the
+/// tests check it). A product that [`multiply`] would split over two threads is
 /// computed whole instead, as it computes it, then updated.
 pub(crate) fn mul_grad_fused(l: &OpReader, opt: Dense) -> Result<Exec, KernelError> {
     let (x, y, dout) = (l.input("X")?, l.input("Y")?, l.input("Out@GRAD")?);
@@ -216,7 +217,7 @@ fn fused_update(
 }
 
 /// Rows of `Y@GRAD` computed per block of [`mul_grad_fused`]: about this
-/// many elements (16 KiB of float32), at least one row.
+/// many elements (16 KiB of float32), at least [`min_rows`].
 const FUSED_BLOCK: usize = 4096;
 
 /// The optimizer step of a fused kernel in `T`, the parameter's dtype.
@@ -295,7 +296,7 @@ fn by_rows<T: Real + MatElem>(
         row_times(alpha, values::<T>(lhs)?, values::<T>(rhs)?, &mut g);
         return step.update(0, &g);
     }
-    if m >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
+    if splits_rows(m, k, n) {
         // As `multiply` computes it (two threads), then updated whole.
         alloc::check(&Shape::from_slice(&[m as i64, n as i64]), T::KIND)?;
         let mut g = vec![T::ZERO; m * n];
@@ -305,10 +306,10 @@ fn by_rows<T: Real + MatElem>(
         par::join(|| T::gemm(alpha, p1, q, c1), || T::gemm(alpha, p2, q, c2));
         return step.update(0, &g);
     }
-    let rows = (FUSED_BLOCK / n).clamp(1, m);
-    let mut buf = vec![T::ZERO; rows * n];
-    for r0 in (0..m).step_by(rows) {
-        let r1 = (r0 + rows).min(m);
+    let blocks = row_blocks(m, n, FUSED_BLOCK / n);
+    let most = blocks.clone().map(|r| r.len()).max().unwrap_or(0);
+    let mut buf = vec![T::ZERO; most * n];
+    for std::ops::Range { start: r0, end: r1 } in blocks {
         let c = &mut buf[..(r1 - r0) * n];
         let block = p.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
         let cv = ArrayViewMut2::from_shape((r1 - r0, n), &mut c[..]).map_err(shape_err)?;
@@ -316,6 +317,19 @@ fn by_rows<T: Real + MatElem>(
         step.update(r0 * n, c)?;
     }
     Ok(())
+}
+
+/// The rows of an `[m, n]` product in blocks of about `want` rows that
+/// keep the whole product's bits: at least [`min_rows`] each, the last
+/// block taking the rest.
+fn row_blocks(
+    m: usize,
+    n: usize,
+    want: usize,
+) -> impl Iterator<Item = std::ops::Range<usize>> + Clone {
+    let rows = want.max(min_rows(n)).min(m.max(1));
+    let count = (m / rows).max(1);
+    (0..count).map(move |i| i * rows..if i + 1 == count { m } else { (i + 1) * rows })
 }
 
 /// Sums a gradient computed at the broadcast batch shape down to the
@@ -575,7 +589,7 @@ fn multiply<T: MatElem>(
         }
         .map_err(shape_err)?;
         let c = ArrayViewMut2::from_shape((m, n), c).map_err(shape_err)?;
-        if m >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
+        if splits_rows(m, k, n) {
             // Two threads, each with half of the rows of the product.
             let (a1, a2) = a.split_at(Axis(0), m / 2);
             let (c1, c2) = c.split_at(Axis(0), m / 2);
@@ -618,7 +632,7 @@ fn row_times<T: Num>(alpha: T, a: &[T], b: &[T], c: &mut [T]) {
 /// `[k, n]` (`[n, k]` with `tb`), `c` `[m, n]`. One GEMM per time step
 /// reads the recurrent weight once for every sequence of the batch, where
 /// a vector-matrix product per row would read it once per row.
-pub(crate) fn gemm<T: LinalgScalar + Send + Sync>(
+pub(crate) fn gemm<T: Gemm>(
     (a, ta): (&[T], bool),
     (b, tb): (&[T], bool),
     (m, k, n): (usize, usize, usize),
@@ -641,23 +655,23 @@ pub(crate) fn gemm<T: LinalgScalar + Send + Sync>(
     }
     .map_err(shape_err)?;
     let mut c = ArrayViewMut2::from_shape((m, n), c).map_err(shape_err)?;
-    if m >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
+    if splits_rows(m, k, n) {
         let (a1, a2) = a.split_at(Axis(0), m / 2);
         let (mut c1, mut c2) = c.split_at(Axis(0), m / 2);
         par::join(
-            || general_mat_mul(T::one(), &a1, &b, T::zero(), &mut c1),
-            || general_mat_mul(T::one(), &a2, &b, T::zero(), &mut c2),
+            || product(T::one(), &a1, &b, T::zero(), &mut c1),
+            || product(T::one(), &a2, &b, T::zero(), &mut c2),
         );
-    } else if n >= 2 && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
+    } else if n / 2 >= min_cols(m) && m * n * k >= PARALLEL_MACS && par::threads() > 1 {
         // One row (or a few) against a wide weight: split the columns.
         let (b1, b2) = b.split_at(Axis(1), n / 2);
         let (mut c1, mut c2) = c.split_at(Axis(1), n / 2);
         par::join(
-            || general_mat_mul(T::one(), &a, &b1, T::zero(), &mut c1),
-            || general_mat_mul(T::one(), &a, &b2, T::zero(), &mut c2),
+            || product(T::one(), &a, &b1, T::zero(), &mut c1),
+            || product(T::one(), &a, &b2, T::zero(), &mut c2),
         );
     } else {
-        general_mat_mul(T::one(), &a, &b, T::zero(), &mut c);
+        product(T::one(), &a, &b, T::zero(), &mut c);
     }
     Ok(())
 }
@@ -666,13 +680,17 @@ pub(crate) fn gemm<T: LinalgScalar + Send + Sync>(
 /// below it, starting a thread costs more than it saves.
 const PARALLEL_MACS: usize = 1 << 21;
 
+/// Whether an `[m, k]` by `[k, n]` product is split by rows over two
+/// threads: it is large enough, and each half keeps the whole product's
+/// bits ([`min_rows`]).
+fn splits_rows(m: usize, k: usize, n: usize) -> bool {
+    m / 2 >= min_rows(n) && m * n * k >= PARALLEL_MACS && par::threads() > 1
+}
+
 /// `c = alpha * a b` for one element type.
 ///
-/// Floats use `matrixmultiply` (through ndarray's `general_mat_mul`, the
-/// crate's safe interface; the workspace forbids `unsafe`), chosen by
-/// measuring it against `gemm` (with its AVX-512 `x86-v4` kernels) and
-/// OpenBLAS: the figures and the reasons are in BENCHMARKS.md's notes
-/// ("GEMM crate"). The triple loop it replaced ran 0.36 GFLOP/s at 1024.
+/// Floats use the `gemm` crate ([`crate::tensor::gemm`] says why). The
+/// triple loop it replaced ran 0.36 GFLOP/s at 1024.
 ///
 /// Integers keep a plain loop with Paddle's wrapping arithmetic.
 trait MatElem: Num {
@@ -720,7 +738,7 @@ macro_rules! float_gemm {
                     }
                     return;
                 }
-                general_mat_mul(alpha, &a, &b, 0.0, &mut c);
+                product(alpha, &a, &b, 0.0, &mut c);
             }
         }
     };
@@ -826,17 +844,31 @@ mod tests {
     }
 
     /// `mul_grad_fused` computes a product a block of rows at a time (and
-    /// `multiply` splits one over two threads by rows): each block must
-    /// have the bits the whole product has there, for any block size,
-    /// transposed A or not, an inner dim past the GEMM's blocking.
+    /// `multiply` splits one over two threads by rows, `gemm` by rows or
+    /// columns): each block must have the bits the whole product has
+    /// there, for any block size, either factor transposed or not, an
+    /// inner dim past the GEMM's blocking, products small enough for the
+    /// GEMM's other kernels.
     #[test]
     fn row_blocks_of_a_product_have_the_whole_products_bits() {
-        fn check<T: MatElem + Bits>(from: fn(f64) -> T) {
+        fn check<T: MatElem + Gemm + Bits>(from: fn(f64) -> T) {
             let mut next = uniform(0x2545_F491_4F6C_DD1D, from);
-            for (m, k, n) in [(100, 1, 64), (37, 8, 33), (70, 300, 40), (130, 700, 17)] {
+            let sizes = [
+                (100, 1, 64),
+                (37, 8, 33),
+                (70, 300, 40),
+                (130, 700, 17),
+                (300, 1500, 90),
+                (9, 2000, 300),
+                (200, 600, 8),
+                (64, 3, 5),
+                (40, 5000, 3),
+                (50, 700, 1),
+            ];
+            for (m, k, n) in sizes {
                 let a: Vec<T> = (0..m * k).map(|_| next()).collect();
                 let b: Vec<T> = (0..k * n).map(|_| next()).collect();
-                for ta in [false, true] {
+                for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
                     let av = if ta {
                         ArrayView2::from_shape((k, m), &a[..])
                             .expect("a")
@@ -844,7 +876,13 @@ mod tests {
                     } else {
                         ArrayView2::from_shape((m, k), &a[..]).expect("a")
                     };
-                    let bv = ArrayView2::from_shape((k, n), &b[..]).expect("b");
+                    let bv = if tb {
+                        ArrayView2::from_shape((n, k), &b[..])
+                            .expect("b")
+                            .reversed_axes()
+                    } else {
+                        ArrayView2::from_shape((k, n), &b[..]).expect("b")
+                    };
                     let one = T::from_f64(1.0);
                     let mut whole = vec![T::ZERO; m * n];
                     T::gemm(
@@ -853,10 +891,22 @@ mod tests {
                         bv,
                         ArrayViewMut2::from_shape((m, n), &mut whole[..]).expect("c"),
                     );
+                    if n / 2 >= min_cols(m) {
+                        // `gemm`'s split by columns.
+                        let mut got = vec![T::ZERO; m * n];
+                        let c = ArrayViewMut2::from_shape((m, n), &mut got[..]).expect("c");
+                        let (mut c1, mut c2) = c.split_at(Axis(1), n / 2);
+                        let (b1, b2) = bv.split_at(Axis(1), n / 2);
+                        product(one, &av, &b1, T::ZERO, &mut c1);
+                        product(one, &av, &b2, T::ZERO, &mut c2);
+                        assert!(
+                            same_bits(&got, &whole),
+                            "{m}x{k}x{n}, ({ta}, {tb}), by columns"
+                        );
+                    }
                     for rows in [1, 5, 32, m] {
                         let mut got = vec![T::ZERO; m * n];
-                        for r0 in (0..m).step_by(rows) {
-                            let r1 = (r0 + rows).min(m);
+                        for std::ops::Range { start: r0, end: r1 } in row_blocks(m, n, rows) {
                             let block = av.slice_axis(Axis(0), ndarray::Slice::from(r0..r1));
                             let c = &mut got[r0 * n..r1 * n];
                             T::gemm(
@@ -868,7 +918,7 @@ mod tests {
                         }
                         assert!(
                             same_bits(&got, &whole),
-                            "{m}x{k}x{n}, transposed {ta}, {rows} rows a block"
+                            "{m}x{k}x{n}, transposed ({ta}, {tb}), {rows} rows a block"
                         );
                     }
                 }

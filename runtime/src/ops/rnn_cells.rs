@@ -6,8 +6,8 @@
 //! buffer as two matrices back to back: the update and reset gates'
 //! `[frame, 2 * frame]`, then the candidate's `[frame, frame]`. A trained
 //! weight only means the same thing to both if fluidc reads it so too.
-use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2, LinalgScalar, ShapeBuilder};
+use crate::tensor::gemm::{product, Gemm};
+use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder};
 
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
@@ -25,7 +25,7 @@ pub(crate) fn register_all(r: &mut Registry) {
 }
 
 /// The float types the cells run in.
-pub(super) trait Cell: Real + LinalgScalar {}
+pub(super) trait Cell: Real + Gemm {}
 impl Cell for f32 {}
 impl Cell for f64 {}
 
@@ -276,7 +276,7 @@ fn gru_forward<T: Cell>(
         }
     }
     let (w_ur, w_c) = w.split_at(2 * f * f);
-    general_mat_mul(
+    product(
         T::one(),
         &mat(h, b, f, f)?,
         &mat(w_ur, f, 2 * f, 2 * f)?,
@@ -293,7 +293,7 @@ fn gru_forward<T: Cell>(
         }
     }
     if f > 0 {
-        general_mat_mul(
+        product(
             T::one(),
             &mat(&rh, b, f, f)?,
             &mat(w_c, f, f, f)?,
@@ -406,7 +406,7 @@ fn gru_backward<T: Cell>(
     }
     let mut drh = vec![T::zero(); b * f];
     if f > 0 {
-        general_mat_mul(
+        product(
             T::one(),
             &mat(&dg[2 * f..], b, f, 3 * f)?,
             &mat(w_c, f, f, f)?.t(),
@@ -424,7 +424,7 @@ fn gru_backward<T: Cell>(
     {
         let (dw_ur, dw_c) = dw.split_at_mut(2 * f * f);
         if f > 0 {
-            general_mat_mul(
+            product(
                 T::one(),
                 &mat(rh, b, f, f)?.t(),
                 &mat(&dg[2 * f..], b, f, 3 * f)?,
@@ -432,7 +432,7 @@ fn gru_backward<T: Cell>(
                 &mut mat_mut(dw_c, f, f, f)?,
             );
         }
-        general_mat_mul(
+        product(
             T::one(),
             &mat(h, b, f, f)?.t(),
             &mat(&dg, b, 2 * f, 3 * f)?,
@@ -448,7 +448,7 @@ fn gru_backward<T: Cell>(
             dhp[n * f + k] = drh[n * f + k] * r + dh[n * f + k] * keep;
         }
     }
-    general_mat_mul(
+    product(
         T::one(),
         &mat(&dg, b, 2 * f, 3 * f)?,
         &mat(w_ur, f, 2 * f, 2 * f)?.t(),

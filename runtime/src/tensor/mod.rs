@@ -14,6 +14,7 @@ pub(crate) mod broadcast;
 mod buffer;
 pub mod file;
 mod format;
+pub(crate) mod gemm;
 pub(crate) mod num;
 pub(crate) mod par;
 mod scalar;
