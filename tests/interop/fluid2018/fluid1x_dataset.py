@@ -20,6 +20,9 @@ feeds) and `Executor.train_from_dataset`:
   its -1 what the values leave, the dtype the declared one. A LoD
   variable is refused: 3.3.1 does not print the LoD.
 - `get_shuffle_data_size` without the line 3.3.1 prints (1.6 printed none).
+- `fluid.dataset.FileInstantDataset` and `fluid.executor.FetchHandler`
+  are 3.3.1's (1.6's Python; 3.3.1's CPU build, as 1.6's, has no
+  MultiSlotFileInstantDataFeed to train one with).
 - No `fluid.io.DataLoader.from_dataset`: 3.3.1's takes a
   paddle.distributed dataset only, and its `core.IterableDatasetWrapper`
   yields no batch from a 1.x one.
@@ -67,7 +70,8 @@ def _classes():
         def set_pipe_command(self, pipe_command):
             super().set_pipe_command(_python_script_command(pipe_command))
 
-    return {"InMemoryDataset": InMemoryDataset, "QueueDataset": QueueDataset}
+    return {"InMemoryDataset": InMemoryDataset, "QueueDataset": QueueDataset,
+            "FileInstantDataset": base_dataset.FileInstantDataset}
 
 
 _CLASSES = None
@@ -141,6 +145,8 @@ def _from_dataset(method):
                 getattr(self.real, method)(program, dataset, scope, thread, debug, fetch_list,
                                            fetch_info, print_period, fetch_handler)
             finally:
+                # What a fetch_handler printed meanwhile is in the file too.
+                sys.stdout.flush()
                 os.dup2(saved, 1)
                 os.close(saved)
             caught.seek(0)
@@ -150,6 +156,8 @@ def _from_dataset(method):
             if m:
                 for block_text in _as_1x(m.group(1), fetch_info, variables):
                     print(block_text)
+            elif not line.startswith("device worker program id: "):  # 3.3.1's, not 1.6's
+                print(line)
         return None
     return run
 
@@ -166,6 +174,8 @@ def install(fluid, executor_class):
                              MultiSlotDataGenerator=dg.MultiSlotDataGenerator,
                              MultiSlotStringDataGenerator=dg.MultiSlotStringDataGenerator)
     fluid.incubate = types_module("paddle.fluid.incubate", data_generator=generator)
+    from paddle.base import executor as base_executor
+    fluid.executor.FetchHandler = base_executor.FetchHandler
     executor_class.train_from_dataset = _from_dataset("train_from_dataset")
     executor_class.infer_from_dataset = _from_dataset("infer_from_dataset")
 

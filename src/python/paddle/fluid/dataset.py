@@ -15,13 +15,17 @@ order, `<n> v1 ... vn`. fluidc has no shell and no CPython, so:
 - Files are read in filelist order and batches run in order, one after
   the other, whatever the thread count (1.x ran `thread` Hogwild threads,
   each with its own files and its own order); `local_shuffle` and
-  `global_shuffle` shuffle the loaded instances with Python's `random`.
+  `global_shuffle` shuffle the loaded instances with Python's `random`,
+  as `slots_shuffle` draws its candidate records.
+- A `fetch_handler` runs between batches, not in a timer thread
+  (`trainer_factory.FetchHandlerMonitor`).
 """
 import io
 import os
 import random
 import runpy
 import shlex
+import struct
 import sys
 
 import numpy as np
@@ -29,6 +33,7 @@ import numpy as np
 from . import core
 from .executor import _HOST, _names, _program_of, global_scope
 from .lod_tensor_core import _cpp_float
+from .trainer_factory import FetchHandlerMonitor
 
 __all__ = ["DatasetFactory", "InMemoryDataset", "QueueDataset"]
 
@@ -41,7 +46,7 @@ _ZERO_IDS = ("The number of ids can not be zero, you need padding it in data gen
 
 class DatasetFactory(object):
     """`DatasetFactory().create_dataset(name)`: a dataset by class name
-    ("QueueDataset" by default, or "InMemoryDataset")."""
+    ("QueueDataset" by default, "InMemoryDataset" or "FileInstantDataset")."""
 
     def __init__(self):
         pass
@@ -89,13 +94,35 @@ class DatasetBase(object):
         self.fs_ugi = None
         self.parse_ins_id = False
         self.parse_content = False
-        self.fea_eval = False
+        # No `fea_eval` until `set_fea_eval`: 1.6's `slots_shuffle` before
+        # it was an AttributeError.
+        self._candidate_size = None
 
     def set_fea_eval(self, record_candidate_size, fea_eval=True):
-        """1.6's: turns on the feature-evaluation mode its `slots_shuffle`
-        needed (fluidc has no `slots_shuffle`); the size of the candidate
-        records it drew from is kept by 1.6's C++ dataset only."""
+        """1.6's feature-evaluation mode, which `slots_shuffle` needs:
+        `record_candidate_size` records are the candidates a shuffled
+        slot's values are drawn from (kept only when `fea_eval` is on, as
+        1.6 passed both to its C++ dataset only then)."""
+        if fea_eval:
+            if record_candidate_size <= 0:
+                # 1.6: CHECK(_capacity > 0) aborted the process.
+                raise core.EnforceNotMet("record_candidate_size must be a positive number of "
+                                         "records, got %r" % (record_candidate_size,))
+            self._candidate_size = record_candidate_size
         self.fea_eval = fea_eval
+
+    def slots_shuffle(self, slots):
+        """1.6's feature evaluation: the values of the `slots` (names) of
+        each loaded record replaced by those of a random record, so that
+        training or inference without what those slots told apart shows
+        how much they mattered. Nothing without `set_fea_eval(n, True)`;
+        nothing for a dataset that holds no records (a QueueDataset or
+        FileInstantDataset reads its files at each pass)."""
+        if self.fea_eval:
+            self._shuffle_slots(set(slots))
+
+    def _shuffle_slots(self, names):
+        pass
 
     def set_pipe_command(self, pipe_command):
         self.pipe_command = pipe_command
@@ -200,12 +227,13 @@ class DatasetBase(object):
         if batch and not drop_last:
             yield self._feed(batch)
 
-    def _feed(self, batch):
+    def _feed(self, batch, shapes=None):
         """A batch's feed, as 1.x's PutToFeedVec made it: a slot's values
         in a `[total, 1]` tensor with the instances' offsets as its LoD; a
         dense slot (lod_level 0) reshaped to its variable's shape, its
-        `-1` being what the values leave, and fed without LoD (1.x set the
-        offsets on it as well, which no op of a dense input reads)."""
+        `-1` being what the values leave (or its shape in `shapes`, by
+        slot index), and fed without LoD (1.x set the offsets on it as
+        well, which no op of a dense input reads)."""
         feed = {}
         for i, slot in enumerate(self.slots):
             values, offsets = [], [0]
@@ -219,7 +247,11 @@ class DatasetBase(object):
             array = np.array(values, dtype=dtype).reshape(len(values), 1)
             tensor = core.LoDTensor()
             if slot.is_dense:
-                tensor.set(array.reshape(_dense_shape(slot, len(values))), core.CPUPlace())
+                if shapes is not None and i in shapes:
+                    shape = shapes[i]
+                else:
+                    shape = _dense_shape(slot, len(values))
+                tensor.set(array.reshape(shape), core.CPUPlace())
             else:
                 tensor.set(array, core.CPUPlace())
                 tensor.set_lod([offsets])
@@ -256,6 +288,10 @@ class InMemoryDataset(DatasetBase):
         self.merge_by_lineid = False
         self._memory = []
         self._channel = []
+        # The records as loaded, kept by the first `slots_shuffle`: each
+        # later one shuffles them again (not the last one's records), and
+        # `release_memory` keeps them, as 1.6's dataset did.
+        self._unshuffled = None
 
     def set_queue_num(self, queue_num):
         self.queue_num = queue_num
@@ -317,6 +353,44 @@ class InMemoryDataset(DatasetBase):
         if self.thread_num <= 0:
             self.thread_num = 1
 
+    def _shuffle_slots(self, names):
+        """1.6's MultiSlotDataset::SlotsShuffle: each record, in order,
+        joins a reservoir of `record_candidate_size` candidates (kept as
+        reservoir sampling keeps a uniform sample of the records so far)
+        and takes the named slots' values of a random candidate, all from
+        the same one. Only id (int64) slots are replaced: 1.6 kept a float
+        slot's values whatever its name. The records become the memory
+        the next pass reads."""
+        if self._unshuffled is None:
+            if self._memory:
+                self._unshuffled, self._memory = self._memory, []
+            elif self._channel:
+                self._unshuffled, self._channel = self._channel, []
+            else:
+                return  # nothing loaded
+        else:
+            self._memory, self._channel = [], []
+        replaced = [i for i, slot in enumerate(self.slots)
+                    if slot.name in names and slot.type == "uint64"]
+        capacity = self._candidate_size
+        candidates = []
+        seen = 0
+        shuffled = []
+        for record in self._unshuffled:
+            seen += 1
+            if len(candidates) < capacity:
+                candidates.append(record)
+            else:
+                index = random.randrange(seen)
+                if index < capacity:
+                    candidates[index] = record
+            candidate = candidates[random.randrange(len(candidates))]
+            record = list(record)
+            for i in replaced:
+                record[i] = candidate[i]
+            shuffled.append(record)
+        self._memory = shuffled
+
     def _instances(self):
         if not self._channel:
             self._channel, self._memory = self._memory, []
@@ -347,7 +421,107 @@ class QueueDataset(DatasetBase):
         return self._read_files()
 
 
-_DATASETS = {"QueueDataset": QueueDataset, "InMemoryDataset": InMemoryDataset}
+class FileInstantDataset(DatasetBase):
+    """1.6's: each pass reads its files' binary records as they are, no
+    `pipe_command` (MultiSlotFileInstantDataFeed, which 1.6 built with CUDA
+    only). Per record, for each slot of `set_use_var` in order: its value
+    count (uint16), then for a dense slot one uint64 per `-1` of its shape,
+    the dims of the batch this record begins, then its values (float32 or
+    int64), all little-endian; the count includes those dims. A batch does
+    not run across files."""
+
+    _feed_name = "MultiSlotFileInstantDataFeed"
+
+    def local_shuffle(self):
+        raise NotImplementedError("FileInstantDataset does not support local shuffle, "
+                                  "please use InMemoryDataset for local_shuffle")
+
+    def global_shuffle(self, fleet=None):
+        raise NotImplementedError("FileInstantDataset does not support global shuffle, "
+                                  "please use InMemoryDataset for global_shuffle")
+
+    def _prepare_to_run(self):
+        if self.thread_num > len(self.filelist):
+            self.thread_num = len(self.filelist)
+
+    def _batches(self, drop_last=False):
+        size = self._batch_size()
+        for filename in self.filelist:
+            batch, shapes = [], {}
+            for record, dims in _binary_records(self.slots, _read_bytes(filename), filename):
+                if not batch:
+                    shapes = dims
+                batch.append(record)
+                if len(batch) == size:
+                    yield self._feed(batch, self._shapes(shapes, batch))
+                    batch = []
+            if batch and not drop_last:
+                yield self._feed(batch, self._shapes(shapes, batch))
+
+    def _shapes(self, shapes, batch):
+        """Each dense slot's shape for a batch: its variable's with each
+        `-1` the batch's first record's dim, which must hold the batch's
+        values."""
+        out = {}
+        for i, slot in enumerate(self.slots):
+            if not slot.is_dense:
+                continue
+            dims = list(shapes.get(i, []))
+            shape = [dims.pop(0) if d == -1 else d for d in slot.shape]
+            total = sum(len(record[i]) for record in batch)
+            size = 1
+            for d in shape:
+                size *= d
+            if size != total:
+                raise core.EnforceNotMet("The actual data size of slot[%s] doesn't match its "
+                                         "declaration" % slot.name)
+            out[i] = shape
+        return out
+
+
+def _read_bytes(filename):
+    _check_local(filename)
+    with open(filename, "rb") as f:
+        return f.read()
+
+
+def _binary_records(slots, data, filename):
+    """`(values of each slot, {slot index: dims})` of each record of a
+    FileInstantDataset file."""
+    pos = 0
+    end = len(data)
+
+    def take(fmt, count):
+        nonlocal pos
+        width = struct.calcsize("<" + fmt) * count
+        if pos + width > end:
+            raise core.EnforceNotMet("%s: the file ends inside a record (byte %d of %d)"
+                                     % (filename, pos, end))
+        got = struct.unpack_from("<%d%s" % (count, fmt), data, pos)
+        pos += width
+        return list(got)
+
+    while pos < end:
+        record, dims = [], {}
+        for i, slot in enumerate(slots):
+            num = take("H", 1)[0]
+            if num == 0:
+                raise core.EnforceNotMet(
+                    "The number of ids can not be zero, you need padding it in data generator; "
+                    "or if there is something wrong with the data, please check if the data "
+                    "contains unresolvable characters.")
+            inductive = slot.shape.count(-1) if slot.is_dense else 0
+            if num < inductive:
+                raise core.EnforceNotMet("slot %s: a count of %d does not hold its %d dims"
+                                         % (slot.name, num, inductive))
+            if inductive:
+                dims[i] = take("Q", inductive)
+            record.append(take("f" if slot.type == "float" else "q", num - inductive))
+        yield record, dims
+
+
+_DATASETS = {"QueueDataset": QueueDataset, "InMemoryDataset": InMemoryDataset,
+             "FileInstantDataset": FileInstantDataset}
 
 
 def _escape(text):
@@ -397,10 +571,14 @@ def _lines(text):
     return lines
 
 
-def _read_text(filename):
+def _check_local(filename):
     if filename.startswith(("hdfs:", "afs:")):
         raise IOError("%s: fluidc reads local files only (set_hdfs_config is kept, not used)"
                       % filename)
+
+
+def _read_text(filename):
+    _check_local(filename)
     if filename.endswith(".gz"):
         # 1.x piped a .gz file through `zcat` first.
         import gzip
@@ -486,10 +664,6 @@ def _run_from_dataset(executor, program, dataset, scope, thread, debug, fetch_li
     1.6's per-op timings on stderr (`_OpTimes`)."""
     if dataset is None:
         raise RuntimeError("dataset is need and should be initialized")
-    if fetch_handler is not None:
-        raise NotImplementedError("train_from_dataset(fetch_handler=...): 1.6's FetchHandler "
-                                  "polled the scope from a timer thread; fluidc has no "
-                                  "FetchHandler")
     program = _program_of(program)
     dataset._prepare_to_run()
     fetch = _names(fetch_list, "fetch_list")
@@ -506,6 +680,11 @@ def _run_from_dataset(executor, program, dataset, scope, thread, debug, fetch_li
         return executor._record(program, dict((s.name, None) for s in dataset.slots), fetch)
     if scope is None:
         scope = global_scope()
+    monitor = None
+    if fetch_handler is not None:
+        monitor = FetchHandlerMonitor(scope, fetch_handler, program)
+        if not monitor._start_between_batches([slot.name for slot in dataset.slots]):
+            monitor = None
     batch_num = 0
     times = _OpTimes() if debug else None
     batches = dataset._batches()
@@ -517,7 +696,9 @@ def _run_from_dataset(executor, program, dataset, scope, thread, debug, fetch_li
             break
         if times is not None:
             times.running()
-        results = executor.run(program, feed=feed, fetch_list=fetch, scope=scope,
+        due = monitor is not None and monitor._due()
+        extra = monitor._fetched if due else []
+        results = executor.run(program, feed=feed, fetch_list=fetch + extra, scope=scope,
                                return_numpy=False)
         batch_num += 1
         if times is not None:
@@ -525,6 +706,8 @@ def _run_from_dataset(executor, program, dataset, scope, thread, debug, fetch_li
         if fetch and batch_num % print_period == 0:
             for info, name, tensor in zip(fetch_info, fetch, results):
                 _print_fetched(info, name, tensor)
+        if due:
+            monitor._call(dict(zip(extra, results[len(fetch):])))
     if times is not None:
         times.close()
     dataset._finish_to_run()

@@ -6,6 +6,7 @@ command line's host either records the run and stops the script
 session and returns the fetched values.
 """
 import contextlib
+import sys
 
 import _fluidc
 import numpy as np
@@ -123,6 +124,40 @@ def _program_of(program):
         raise TypeError("Executor requires Program as its Parameter. But you passed in %s"
                         % type(program).__name__)
     return program
+
+
+class FetchHandler(object):
+    """1.6's `fetch_handler` of `train_from_dataset` / `infer_from_dataset`:
+    every `period_secs` seconds while the dataset trains, `handler` gets
+    `{key: numpy array}` for the variables of `var_dict` (`{key:
+    Variable}`), None for one the scope does not hold or holds no data
+    for yet. Subclass it and override `handler`; 1.6's own printed each
+    array's first element. When fluidc calls it:
+    `trainer_factory.FetchHandlerMonitor`."""
+
+    def __init__(self, var_dict=None, period_secs=60):
+        assert var_dict is not None
+        self.var_dict = var_dict
+        self.period_secs = period_secs
+
+    def handler(self, res_dict):
+        for key in res_dict:
+            if type(res_dict[key]) is np.ndarray:
+                sys.stdout.write("{}[0]: {} ".format(key, res_dict[key][0]))
+        sys.stdout.write("\n")
+
+    @staticmethod
+    def help():
+        print("""
+class FetchHandlerExample(FetchHandler):
+    def handler(self, res_dict):
+        print(res_dict["auc"])
+        print("auc: {}, {}".format(res_dict["auc"], time.ctime()))
+
+auc = Variable()
+var_dict = {"auc": auc}
+handler = FetchHandlerExample(var_dict=var_dict)
+""")
 
 
 _LOD_FETCH = ("Some of your fetched tensors hold LoD information. \
