@@ -239,6 +239,15 @@ class LayerHelper(object):
 
     create_tmp_variable = create_variable_for_type_inference
 
+    def create_named_output(self, name, dtype):
+        """The output of a layer whose `name` names the output itself, as
+        1.1-1.6's scale, elementwise_*, mean, mul, clip, the logical ops
+        and others named it: the variable `name` (so `fetch_list=[name]`
+        finds it), or the layer's next temporary without one."""
+        if name is None:
+            return self.create_variable_for_type_inference(dtype=dtype)
+        return self.create_variable(name=name, dtype=dtype, persistable=False)
+
     def create_variable(self, *args, **kwargs):
         return self.main_program.current_block().create_var(*args, **kwargs)
 

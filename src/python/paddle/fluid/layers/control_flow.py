@@ -113,7 +113,7 @@ def not_equal(x, y, cond=None, name=None, **ignored):
 def _logical(op_type, x, y=None, out=None, name=None):
     helper = LayerHelper(op_type, name=name)
     if out is None:
-        out = helper.create_variable_for_type_inference(dtype=x.dtype)
+        out = helper.create_named_output(name, x.dtype)
     inputs = {"X": x} if y is None else {"X": x, "Y": y}
     helper.append_op(type=op_type, inputs=inputs, outputs={"Out": out})
     return out

@@ -260,10 +260,7 @@ def iou_similarity(x, y, name=None):
     """The intersection over union of each box of `x` (`[N, 4]`) with each
     of `y` (`[M, 4]`): `[N, M]`, with `x`'s LoD (1.x's layer)."""
     helper = LayerHelper("iou_similarity", **locals())
-    if name is None:
-        out = helper.create_variable_for_type_inference(dtype=x.dtype)
-    else:
-        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="iou_similarity", inputs={"X": x, "Y": y}, attrs={},
                      outputs={"Out": out})
     return out
@@ -644,10 +641,7 @@ def polygon_box_transform(input, name=None):
     offsets from its pixel) turned into the corners' coordinates: 4 times
     the pixel's column (x channels) or row (y channels) minus the offset."""
     helper = LayerHelper("polygon_box_transform", **locals())
-    if name is None:
-        output = helper.create_variable_for_type_inference(dtype=input.dtype)
-    else:
-        output = helper.create_variable(name=name, dtype=input.dtype, persistable=False)
+    output = helper.create_named_output(name, input.dtype)
     helper.append_op(type="polygon_box_transform", inputs={"Input": input}, attrs={},
                      outputs={"Output": output})
     return output
@@ -708,10 +702,7 @@ def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thr
         raise TypeError("Attr ignore_thresh of yolov3_loss must be a float number")
     if not isinstance(use_label_smooth, bool):
         raise TypeError("Attr use_label_smooth of yolov3_loss must be a bool value")
-    if name is None:
-        loss = helper.create_variable_for_type_inference(dtype=x.dtype)
-    else:
-        loss = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    loss = helper.create_named_output(name, x.dtype)
     objectness_mask = helper.create_variable_for_type_inference(dtype='int32')
     gt_match_mask = helper.create_variable_for_type_inference(dtype='int32')
     inputs = {"X": x, "GTBox": gt_box, "GTLabel": gt_label}

@@ -97,14 +97,14 @@ def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=Non
 def mean(x, name=None):
     helper = LayerHelper("mean", **locals())
     _check_var(x, "x", "mean")
-    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="mean", inputs={"X": x}, outputs={"Out": out})
     return out
 
 
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     helper = LayerHelper("mul", **locals())
-    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="mul", inputs={"X": x, "Y": y}, outputs={"Out": out},
                      attrs={"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims})
     return out
@@ -153,7 +153,7 @@ def _elementwise(op_type, x, y, axis=-1, act=None, name=None):
     helper = LayerHelper(op_type, x=x, y=y, axis=axis, act=act, name=name)
     _check_var(x, "x", op_type)
     _check_var(y, "y", op_type)
-    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type=op_type, inputs={"X": x, "Y": y}, outputs={"Out": out},
                      attrs={"axis": axis})
     return helper.append_activation(out)
@@ -198,7 +198,7 @@ def elementwise_floordiv(x, y, axis=-1, act=None, name=None):
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     helper = LayerHelper("scale", **locals())
     _check_var(x, "x", "scale")
-    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="scale", inputs={"X": [x]}, outputs={"Out": out},
                      attrs={"scale": float(scale), "bias": float(bias),
                             "bias_after_scale": bias_after_scale})
@@ -1344,10 +1344,7 @@ def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None, bi
     dtype = helper.input_dtype("x")
     w = helper.create_parameter(attr=helper.param_attr, shape=[size, x.shape[1], y.shape[1]],
                                 dtype=dtype, is_bias=False)
-    if name is None:
-        out = helper.create_variable_for_type_inference(dtype=dtype)
-    else:
-        out = helper.create_variable(name=name, dtype=dtype, persistable=False)
+    out = helper.create_named_output(name, dtype)
     inputs = {"X": x, "Y": y, "Weight": w}
     if helper.bias_attr:
         inputs["Bias"] = helper.create_parameter(attr=helper.bias_attr, shape=[1, size],
@@ -1412,10 +1409,7 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
     helper = LayerHelper("sigmoid_cross_entropy_with_logits", **locals())
     _check_var(x, "x", "sigmoid_cross_entropy_with_logits")
     _check_var(label, "label", "sigmoid_cross_entropy_with_logits")
-    if name is None:
-        out = helper.create_variable_for_type_inference(dtype=x.dtype)
-    else:
-        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="sigmoid_cross_entropy_with_logits", inputs={"X": x, "Label": label},
                      outputs={"Out": out},
                      attrs={"ignore_index": ignore_index, "normalize": normalize})
@@ -2008,20 +2002,10 @@ def gather_nd(input, index, name=None):
     the output is `index.shape[:-1] + input.shape[index.shape[-1]:]`."""
     helper = LayerHelper('gather_nd', **locals())
     dtype = helper.input_dtype()
-    if name is None:
-        output = helper.create_variable_for_type_inference(dtype)
-    else:
-        output = helper.create_variable(name=name, dtype=dtype, persistable=False)
+    output = helper.create_named_output(name, dtype)
     helper.append_op(type="gather_nd", inputs={"X": input, "Index": index},
                      outputs={"Out": output})
     return output
-
-
-def _named_output(helper, name, dtype):
-    """A layer's output: named `name` when given (1.x's layers took one)."""
-    if name is None:
-        return helper.create_variable_for_type_inference(dtype)
-    return helper.create_variable(name=name, dtype=dtype, persistable=False)
 
 
 def scatter_nd_add(ref, index, updates, name=None):
@@ -2030,7 +2014,7 @@ def scatter_nd_add(ref, index, updates, name=None):
     if ref.dtype != updates.dtype:
         raise ValueError("ref and updates must have same data type.")
     helper = LayerHelper('scatter_nd_add', **locals())
-    output = _named_output(helper, name, helper.input_dtype(input_param_name='ref'))
+    output = helper.create_named_output(name, helper.input_dtype(input_param_name='ref'))
     helper.append_op(type="scatter_nd_add", inputs={"X": ref, "Index": index, "Updates": updates},
                      outputs={"Out": output})
     return output
@@ -2060,7 +2044,7 @@ def add_position_encoding(input, alpha, beta, name=None):
     position times `beta` (the first half of the last dim sines, the
     second cosines), per sequence of a LoD batch or row of a 3-D batch."""
     helper = LayerHelper('add_position_encoding', **locals())
-    out = _named_output(helper, name, helper.input_dtype())
+    out = helper.create_named_output(name, helper.input_dtype())
     helper.append_op(type="add_position_encoding", inputs={"X": input}, outputs={"Out": out},
                      attrs={"alpha": alpha, "beta": beta})
     return out
@@ -2142,10 +2126,7 @@ def maxout(x, groups, name=None):
     """The max over each run of `groups` channels of an NCHW `x`: the
     output has `C / groups` channels."""
     helper = LayerHelper("maxout", **locals())
-    if name is None:
-        out = helper.create_variable_for_type_inference(dtype=x.dtype)
-    else:
-        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="maxout", inputs={"X": x}, attrs={"groups": groups},
                      outputs={"Out": out})
     return out
@@ -2157,10 +2138,7 @@ def space_to_depth(x, blocksize, name=None):
     helper = LayerHelper("space_to_depth", **locals())
     if not (isinstance(blocksize, int)):
         raise ValueError("blocksize must be a python Int")
-    if name is None:
-        out = helper.create_variable_for_type_inference(dtype=x.dtype)
-    else:
-        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="space_to_depth", inputs={"X": x},
                      attrs={"blocksize": blocksize}, outputs={"Out": out})
     return out
@@ -2256,10 +2234,7 @@ def clip_by_norm(x, max_norm, name=None):
     """`x` scaled down to an L2 norm of `max_norm` when its norm is larger
     (the norm of the whole tensor); it has no gradient."""
     helper = LayerHelper("clip_by_norm", **locals())
-    if name is None:
-        out = helper.create_variable_for_type_inference(dtype=x.dtype)
-    else:
-        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="clip_by_norm", inputs={"X": x}, attrs={"max_norm": max_norm},
                      outputs={"Out": out})
     return out
@@ -2281,10 +2256,7 @@ def affine_channel(x, scale=None, bias=None, data_layout='NCHW', name=None, act=
     NHWC), `scale` and `bias` Variables of one value per channel (a frozen
     batch norm, as 2018-19 detection models used it); then `act`."""
     helper = LayerHelper("affine_channel", **locals())
-    if name is None:
-        out = helper.create_variable_for_type_inference(dtype=x.dtype)
-    else:
-        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="affine_channel",
                      inputs={"X": x, 'Scale': scale, 'Bias': bias},
                      attrs={"data_layout": data_layout},

@@ -195,10 +195,7 @@ def sequence_reverse(x, name=None):
     since 1.1), the LoD kept; a reversed DynamicRNN's input."""
     _check_var(x, "x", "sequence_reverse")
     helper = LayerHelper("sequence_reverse", **locals())
-    if name is None:
-        out = helper.create_variable_for_type_inference(dtype=x.dtype)
-    else:
-        out = helper.create_variable(name=name, dtype=x.dtype, persistable=False)
+    out = helper.create_named_output(name, x.dtype)
     helper.append_op(type="sequence_reverse", inputs={"X": x}, outputs={"Y": out},
                      attrs=dict())
     return out
