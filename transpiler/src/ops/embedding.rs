@@ -25,6 +25,15 @@ fn lookup_table(c: &InferCtx, v1: bool) -> Out {
     }
     let mut dims = ids.dims.clone();
     if v1 {
+        // lookup_table (1.x's `embedding`) takes ids as a column; 1.x
+        // refused other ids when the layer was built.
+        if let Some(&last) = dims.last().filter(|&&d| d >= 0 && d != 1) {
+            return Err(format!(
+                "ShapeError: The last dimensions of the 'Ids' tensor must be 1. But received \
+                 Ids's last dimensions = {last}, Ids's shape = {:?}.",
+                ids.dims
+            ));
+        }
         dims.pop();
     }
     dims.push(w.dims[1]);
