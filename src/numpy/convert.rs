@@ -1,6 +1,6 @@
 //! Python values as numpy reads them: operands (arrays strong, Python
 //! numbers weak), nested lists (`np.array`), indices, shapes and axes.
-use rustpython_vm::builtins::{PyFloat, PyInt, PyRange, PySlice};
+use rustpython_vm::builtins::{PyBytes, PyDict, PyFloat, PyInt, PyRange, PySlice, PyStr};
 use rustpython_vm::{AsObject, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
 
 use super::{handle_of, host_error, PyHostArray};
@@ -57,8 +57,8 @@ fn array_protocol(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<PyRef<
 }
 
 /// A Python value as numpy reads it (`np.array`): numbers, lists and
-/// tuples of them, arrays and numpy scalars, `range`s, and objects with
-/// `__array__`.
+/// tuples of them, arrays and numpy scalars, `range`s and other
+/// sequences, and objects with `__array__`.
 pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
     if is_exact_number(obj, vm) {
         if let Some(s) = python_scalar(obj, vm)? {
@@ -78,7 +78,7 @@ pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
     if let Some(s) = python_scalar(obj, vm)? {
         return Ok(s.into());
     }
-    if obj.downcast_ref::<PyRange>().is_some() {
+    if obj.downcast_ref::<PyRange>().is_some() || is_other_sequence(obj, vm)? {
         let list = vm
             .ctx
             .types
@@ -94,6 +94,22 @@ pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
         "fluidc's numpy makes arrays of numbers only, not of {}",
         obj.class().name()
     )))
+}
+
+/// Whether numpy reads `obj` as a sequence though it is not a list or a
+/// tuple: it has `__len__` and `__getitem__` (a `collections.deque`, a
+/// user's sequence class), and is not a string or a mapping, which numpy
+/// makes an array of one object from.
+fn is_other_sequence(obj: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
+    if obj.downcast_ref::<PyStr>().is_some()
+        || obj.downcast_ref::<PyBytes>().is_some()
+        || obj.downcast_ref::<PyDict>().is_some()
+    {
+        return Ok(false);
+    }
+    let cls = obj.class();
+    Ok(cls.has_attr(vm.ctx.intern_str("__len__"))
+        && cls.has_attr(vm.ctx.intern_str("__getitem__")))
 }
 
 /// `np.asarray(obj)` as a host array (with `dtype`, numpy's cast).
