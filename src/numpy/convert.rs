@@ -108,8 +108,10 @@ fn is_other_sequence(obj: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
         return Ok(false);
     }
     let cls = obj.class();
-    Ok(cls.has_attr(vm.ctx.intern_str("__len__"))
-        && cls.has_attr(vm.ctx.intern_str("__getitem__")))
+    Ok(
+        cls.has_attr(vm.ctx.intern_str("__len__"))
+            && cls.has_attr(vm.ctx.intern_str("__getitem__")),
+    )
 }
 
 /// `np.asarray(obj)` as a host array (with `dtype`, numpy's cast).
@@ -140,7 +142,10 @@ impl Held {
         if is_exact_number(obj, vm) {
             return Ok(python_scalar(obj, vm)?.map(Held::Scalar));
         }
-        if sequence(obj).is_some() || obj.downcast_ref::<PyRange>().is_some() {
+        if sequence(obj).is_some()
+            || obj.downcast_ref::<PyRange>().is_some()
+            || is_other_sequence(obj, vm)?
+        {
             let n = nested(obj, vm)?;
             let a = HostArray::from_nested(&n, None).map_err(|e| host_error(vm, e))?;
             return Ok(Some(Held::Owned(a)));
