@@ -86,7 +86,7 @@ fn polygon_box_transform(l: &OpReader) -> Result<Exec, KernelError> {
 }
 
 /// A FLOATS attribute (empty when neither the op nor its definition gives it).
-fn floats(l: &OpReader, name: &str) -> Result<Vec<f32>, KernelError> {
+pub(super) fn floats(l: &OpReader, name: &str) -> Result<Vec<f32>, KernelError> {
     match l.attr(name) {
         None => Ok(Vec::new()),
         Some(AttrValue::Floats(v)) => Ok(v.clone()),
@@ -98,7 +98,7 @@ fn floats(l: &OpReader, name: &str) -> Result<Vec<f32>, KernelError> {
 }
 
 /// The float dtype of `t` (float32 or float64), or the op's dtype error.
-fn float_dtype(op: &str, t: &Tensor) -> Result<VarKind, KernelError> {
+pub(super) fn float_dtype(op: &str, t: &Tensor) -> Result<VarKind, KernelError> {
     match t.dtype() {
         VarKind::Fp32 | VarKind::Fp64 => Ok(t.dtype()),
         _ => Err(needs_float(op, t)),
@@ -2663,7 +2663,7 @@ fn reservoir(num: i64, inds: &mut Vec<usize>, engine: &Option<crate::random::Std
 }
 
 /// 1.x's `BboxOverlaps` of pixel boxes (`+ 1` sides).
-fn pixel_overlap<T: Real>(r: &[T], c: &[T]) -> T {
+pub(super) fn pixel_overlap<T: Real>(r: &[T], c: &[T]) -> T {
     let one = T::one();
     let ra = (r[2] - r[0] + one) * (r[3] - r[1] + one);
     let ca = (c[2] - c[0] + one) * (c[3] - c[1] + one);

@@ -44,6 +44,7 @@ mod one_hot;
 pub(crate) mod optim;
 mod output;
 mod pool;
+mod proposal_labels;
 pub(crate) mod reduce;
 mod rnn_cells;
 pub(crate) mod sequence;
@@ -80,7 +81,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 41] = [
+    let families: [(&'static str, RegisterAll); 42] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -112,6 +113,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("beam_search", beam_search::register_all),
         ("bilinear", bilinear::register_all),
         ("boxes", boxes::register_all),
+        ("proposal_labels", proposal_labels::register_all),
         ("chunk_eval", chunk_eval::register_all),
         ("auc", auc::register_all),
         ("one_hot", one_hot::register_all),

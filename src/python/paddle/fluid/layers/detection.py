@@ -34,6 +34,7 @@ __all__ = [
     "roi_perspective_transform",
     "generate_proposals",
     "rpn_target_assign",
+    "generate_proposal_labels",
 ]
 
 
@@ -611,6 +612,43 @@ def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms
     rpn_rois.stop_gradient = True
     rpn_roi_probs.stop_gradient = True
     return rpn_rois, rpn_roi_probs
+
+
+def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info,
+                             batch_size_per_im=256, fg_fraction=0.25, fg_thresh=0.25,
+                             bg_thresh_hi=0.5, bg_thresh_lo=0.0,
+                             bbox_reg_weights=[0.1, 0.1, 0.2, 0.2], class_nums=None,
+                             use_random=True, is_cls_agnostic=False, is_cascade_rcnn=False):
+    """Faster R-CNN's second-stage targets (1.x's layer): per image, the
+    proposals (`rpn_rois`, LoD) and ground-truth boxes labelled foreground
+    (best IoU >= `fg_thresh`) or background (in `[bg_thresh_lo,
+    bg_thresh_hi)`) and sampled to `batch_size_per_im` RoIs, a
+    `fg_fraction` foreground (`use_random`: at random; otherwise the
+    first ones). Returns `(rois, labels_int32, bbox_targets,
+    bbox_inside_weights, bbox_outside_weights)`, the last three `[R, 4 *
+    class_nums]` with a foreground RoI's targets in its class's columns;
+    one LoD sequence per image."""
+    helper = LayerHelper('generate_proposal_labels', **locals())
+    rois = helper.create_variable_for_type_inference(dtype=rpn_rois.dtype)
+    labels_int32 = helper.create_variable_for_type_inference(dtype=gt_classes.dtype)
+    bbox_targets = helper.create_variable_for_type_inference(dtype=rpn_rois.dtype)
+    bbox_inside_weights = helper.create_variable_for_type_inference(dtype=rpn_rois.dtype)
+    bbox_outside_weights = helper.create_variable_for_type_inference(dtype=rpn_rois.dtype)
+    helper.append_op(
+        type="generate_proposal_labels",
+        inputs={'RpnRois': rpn_rois, 'GtClasses': gt_classes, 'IsCrowd': is_crowd,
+                'GtBoxes': gt_boxes, 'ImInfo': im_info},
+        outputs={'Rois': rois, 'LabelsInt32': labels_int32, 'BboxTargets': bbox_targets,
+                 'BboxInsideWeights': bbox_inside_weights,
+                 'BboxOutsideWeights': bbox_outside_weights},
+        attrs={'batch_size_per_im': batch_size_per_im, 'fg_fraction': fg_fraction,
+               'fg_thresh': fg_thresh, 'bg_thresh_hi': bg_thresh_hi,
+               'bg_thresh_lo': bg_thresh_lo, 'bbox_reg_weights': bbox_reg_weights,
+               'class_nums': class_nums, 'use_random': use_random,
+               'is_cls_agnostic': is_cls_agnostic, 'is_cascade_rcnn': is_cascade_rcnn})
+    for v in (rois, labels_int32, bbox_targets, bbox_inside_weights, bbox_outside_weights):
+        v.stop_gradient = True
+    return rois, labels_int32, bbox_targets, bbox_inside_weights, bbox_outside_weights
 
 
 def roi_perspective_transform(input, rois, transformed_height, transformed_width,
