@@ -196,3 +196,128 @@ class EvaluatorEditDistance:
             fetched = executor.run(eval_program, fetch_list=[
                 layers.elementwise_div(x=total, y=seqs), layers.elementwise_div(x=wrong, y=seqs)])
         return numpy.array(fetched[0]), numpy.array(fetched[1])
+
+
+# 1.6's contrib.layers nn and metric_op layers (fluid.contrib.<name>).
+
+def fused_elemwise_activation(x, y, functor_list, axis=-1, scale=0.0,
+                              save_intermediate_out=True):
+    """1.6's layer: the fused_elemwise_activation op Paddle 3.3.1 still has."""
+    if not isinstance(functor_list, list) or len(functor_list) != 2:
+        raise ValueError('functor_list should be a list of str, and the length should be 2.')
+    helper = LayerHelper('fused_elemwise_activation')
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    intermediate_out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type='fused_elemwise_activation', inputs={'X': x, 'Y': y},
+                     outputs={'Out': out, 'IntermediateOut': intermediate_out},
+                     attrs={'axis': axis, 'scale': scale,
+                            'save_intermediate_out': save_intermediate_out,
+                            'functor_list': functor_list})
+    return out
+
+
+def fused_embedding_seq_pool(input, size, is_sparse=False, padding_idx=None, combiner='sum',
+                             param_attr=None, dtype='float32'):
+    """1.6's layer; Paddle 3.3.1 dropped the fused op, so the two ops it
+    fused: lookup_table (the padding id's row zero), sequence_pool sum."""
+    import paddle_fluid_shim as shim
+    helper = LayerHelper('fused_embedding_seq_pool')
+    w = shim._create_parameter(helper, param_attr, size, dtype, is_bias=False)
+    rows = helper.create_variable_for_type_inference(shim._dtype(dtype))
+    padding_idx = -1 if padding_idx is None else (
+        padding_idx if padding_idx >= 0 else size[0] + padding_idx)
+    helper.append_op(type="lookup_table", inputs={"Ids": input, "W": w}, outputs={"Out": rows},
+                     attrs={"is_sparse": is_sparse, "is_distributed": False,
+                            "remote_prefetch": False, "padding_idx": padding_idx})
+    return shim.sequence_pool(rows, "sum")
+
+
+def multiclass_nms2(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3,
+                    normalized=True, nms_eta=1., background_label=0, return_index=False,
+                    name=None):
+    """1.6's layer, over the shim's multiclass_nms2 (multiclass_nms3)."""
+    import paddle_fluid_shim as shim
+    helper = LayerHelper('multiclass_nms2')
+    output = helper.create_variable_for_type_inference(dtype=bboxes.dtype)
+    attrs = {'background_label': background_label, 'score_threshold': score_threshold,
+             'nms_top_k': nms_top_k, 'nms_threshold': nms_threshold, 'nms_eta': nms_eta,
+             'keep_top_k': keep_top_k, 'normalized': normalized}
+    output, index = shim._multiclass_nms2_1x(helper, bboxes, scores, attrs, output)
+    return (output, index) if return_index else output
+
+
+def ctr_metric_bundle(input, label):
+    """1.6's layer: its ops (l1_norm, squared_l2_norm, the dim-0 reduce_sum
+    1.6's defaults gave) into persistable float32 [1] sums."""
+    assert input.shape == label.shape
+    from paddle.nn.initializer import Constant
+    helper = LayerHelper("ctr_metric_bundle")
+
+    def var(persistable, shape=(1,)):
+        return helper.create_global_variable(persistable=persistable, dtype='float32',
+                                             shape=list(shape))
+    local_abserr, local_sqrerr, local_prob = var(True), var(True), var(True)
+    local_q, local_pos_num, local_ins_num = var(True), var(True), var(True)
+    tmp_res_elesub, tmp_res_sigmoid, tmp_ones = var(False, [-1]), var(False, [-1]), var(False, [-1])
+    batch_prob, batch_abserr, batch_sqrerr = var(False), var(False), var(False)
+    batch_q, batch_pos_num, batch_ins_num = var(False), var(False), var(False)
+    for v in [local_abserr, batch_abserr, local_sqrerr, batch_sqrerr, local_prob,
+              batch_prob, local_q, batch_q, batch_pos_num, batch_ins_num,
+              local_pos_num, local_ins_num]:
+        helper.set_variable_initializer(v, Constant(value=0.0))
+
+    def op(type, x, out, attrs=None):
+        helper.append_op(type=type, inputs={"X": [x]}, outputs={"Out": [out]}, attrs=attrs)
+
+    def accumulate(b, local):
+        helper.append_op(type="elementwise_add", inputs={"X": [b], "Y": [local]},
+                         outputs={"Out": [local]})
+    rows = {"dim": [0], "keep_dim": False, "reduce_all": False}
+    helper.append_op(type="elementwise_sub", inputs={"X": [input], "Y": [label]},
+                     outputs={"Out": [tmp_res_elesub]})
+    op("squared_l2_norm", tmp_res_elesub, batch_sqrerr)
+    accumulate(batch_sqrerr, local_sqrerr)
+    op("l1_norm", tmp_res_elesub, batch_abserr)
+    accumulate(batch_abserr, local_abserr)
+    op("reduce_sum", input, batch_prob, rows)
+    accumulate(batch_prob, local_prob)
+    op("sigmoid", input, tmp_res_sigmoid)
+    op("reduce_sum", tmp_res_sigmoid, batch_q, rows)
+    accumulate(batch_q, local_q)
+    op("reduce_sum", label, batch_pos_num, rows)
+    accumulate(batch_pos_num, local_pos_num)
+    helper.append_op(type='fill_constant_batch_size_like', inputs={"Input": label},
+                     outputs={'Out': [tmp_ones]},
+                     attrs={'shape': [-1, 1], 'dtype': tmp_ones.dtype, 'value': 1.0})
+    op("reduce_sum", tmp_ones, batch_ins_num, rows)
+    accumulate(batch_ins_num, local_ins_num)
+    return local_sqrerr, local_abserr, local_prob, local_q, local_pos_num, local_ins_num
+
+
+CONTRIB_LAYERS_1_6 = dict(fused_elemwise_activation=fused_elemwise_activation,
+                          fused_embedding_seq_pool=fused_embedding_seq_pool,
+                          multiclass_nms2=multiclass_nms2, ctr_metric_bundle=ctr_metric_bundle)
+
+
+def distributed_batch_reader(batch_reader):
+    """1.6's contrib.reader.distributed_batch_reader (Paddle 3.3.1 has no
+    fluid.contrib): of each run of PADDLE_TRAINERS_NUM batches, the one at
+    PADDLE_TRAINER_ID; an incomplete last run dropped."""
+    import os
+    trainers_num = int(os.environ.get('PADDLE_TRAINERS_NUM', 1))
+    trainer_id = int(os.getenv("PADDLE_TRAINER_ID", 0))
+    assert trainer_id < trainers_num
+
+    def reader():
+        if trainers_num > 1:
+            print("start data reader (trainers_num: {}, trainer_id: {})".format(
+                trainers_num, trainer_id))
+        batches = []
+        for data in batch_reader():
+            batches.append(data)
+            if len(batches) == trainers_num:
+                assert batches[trainer_id] is not None, "train data should not be None."
+                yield batches[trainer_id]
+                batches = []
+
+    return reader

@@ -86,6 +86,7 @@ Paddle's executor instead, so training loops train.
 Channels, Go and Select are not here: Paddle 3 has no such ops.
 """
 
+import collections.abc
 import contextlib
 import copy
 import functools
@@ -686,6 +687,24 @@ def lod_reset(x, y=None, target_lod=None):
                          attrs={"target_lod": list(target_lod)})
     else:
         raise ValueError("y and target_lod should not be both None.")
+    return out
+
+
+def lod_append(x, level):
+    """1.6's lod_append: a `lod_reset` with `append`, the op Paddle 3.3.1
+    still has."""
+    if x is None:
+        raise ValueError("Input(x) can't be None.")
+    if not isinstance(level, (collections.abc.Iterable, Variable)):
+        raise ValueError("Input(level) must be list, tuple or Variable.")
+    helper = LayerHelper("lod_append")
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    inputs, attrs = {"X": x}, {"append": True}
+    if isinstance(level, Variable):
+        inputs["Y"] = level
+    else:
+        attrs["target_lod"] = [int(o) for o in level]
+    helper.append_op(type="lod_reset", inputs=inputs, attrs=attrs, outputs={"Out": out})
     return out
 
 
@@ -2118,6 +2137,106 @@ def _nms_shape_1x(out, bboxes, scores):
     out.desc.set_shape([bboxes.shape[1] if len(scores.shape) == 3 else -1, width])
 
 
+def fsp_matrix(x, y):
+    """1.6's fsp op (Paddle 3.3.1 dropped it): `x y^T / (h w)` over the
+    flattened feature maps, a batched matmul (alpha `1 / (h w)`)."""
+    h, w = x.shape[2], x.shape[3]
+    flat_x = reshape(x, [0, x.shape[1], h * w])
+    flat_y = reshape(y, [0, y.shape[1], h * w])
+    return matmul(flat_x, flat_y, transpose_y=True, alpha=1.0 / (h * w))
+
+
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """1.6's unfold layer over the unfold op Paddle 3.3.1 still has."""
+    def pair(v):
+        return [v, v] if isinstance(v, int) else list(v)
+    if isinstance(paddings, int):
+        paddings = [paddings] * 4
+    elif len(paddings) == 2:
+        paddings = list(paddings) * 2
+    helper = LayerHelper("unfold")
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    helper.append_op(type="unfold", inputs={"X": x}, outputs={"Y": out},
+                     attrs={"kernel_sizes": pair(kernel_sizes), "strides": pair(strides),
+                            "paddings": list(paddings), "dilations": pair(dilations)})
+    return out
+
+
+def crop_tensor(x, shape=None, offsets=None, name=None):
+    """1.6's crop_tensor layer over the crop_tensor op Paddle 3.3.1 still
+    has (shape ints; offsets ints or one int32 Variable)."""
+    if offsets is None:
+        offsets = [0] * len(x.shape)
+    for d in shape:
+        if d == 0:
+            raise ValueError("Attr(shape) of Op(crop_tensor) should not be zero, but received: "
+                             "%s." % str(d))
+    helper = LayerHelper("crop_tensor")
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    inputs, attrs = {"X": x}, {"shape": list(shape)}
+    if isinstance(offsets, Variable):
+        offsets.stop_gradient = True
+        inputs["Offsets"] = offsets
+        attrs["offsets"] = [-1] * len(x.shape)
+    else:
+        attrs["offsets"] = list(offsets)
+    helper.append_op(type="crop_tensor", inputs=inputs, outputs={"Out": out}, attrs=attrs)
+    # 1.6's InferShape: a -1 dim is x's less its (known) offset.
+    out.desc.set_shape([d if d > 0 else (x.shape[i] - attrs["offsets"][i] if (
+        attrs["offsets"][i] != -1 and x.shape[i] != -1) else -1) for i, d in enumerate(shape)])
+    return out
+
+
+def sigmoid_focal_loss(x, label, fg_num, gamma=2, alpha=0.25):
+    """1.6's sigmoid_focal_loss op (Paddle 3.3.1 dropped it), as 3.3.1's
+    F.sigmoid_focal_loss writes focal loss: `alpha_t * (1 - p_t)^gamma *
+    BCE(x, onehot)` (BCE by sigmoid_cross_entropy_with_logits), rows of
+    label -1 zero, over max(fg_num, 1)."""
+    layers = sys.modules["paddle.fluid.layers"]
+    classes = layers.assign(numpy.arange(1, x.shape[1] + 1, dtype="int32"))
+    onehot = layers.cast(layers.equal(label, classes), x.dtype)
+    kept = layers.cast(layers.not_equal(label, layers.fill_constant([1], "int32", -1)), x.dtype)
+    p = layers.sigmoid(x)
+    p_t = p * onehot + (1.0 - p) * (1.0 - onehot)
+    alpha_t = onehot * float(alpha) + (1.0 - onehot) * (1.0 - float(alpha))
+    bce = layers.sigmoid_cross_entropy_with_logits(x, onehot)
+    fg = layers.elementwise_max(layers.cast(fg_num, x.dtype),
+                                layers.fill_constant([1], x.dtype, 1.0))
+    loss = alpha_t * layers.pow(1.0 - p_t, factor=float(gamma)) * bce * kept
+    return layers.elementwise_div(loss, fg)
+
+
+def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0,
+                                 soft_max_lower_bound=-15.0):
+    """1.6's teacher_student_sigmoid_loss op (Paddle 3.3.1 dropped it): its
+    four cases of the label, each its kernel's sum of `max(x, 0) - x z +
+    log(1 + exp(-|x|))` terms, picked by masks; the gradient let through
+    only strictly inside the bounds, as its grad kernel zeroed it."""
+    layers = sys.modules["paddle.fluid.layers"]
+
+    def mask(cond):
+        m = layers.cast(cond, input.dtype)
+        m.stop_gradient = True
+        return m
+
+    def const(v):
+        return layers.fill_constant([1], input.dtype, float(v))
+    inside = mask(layers.less_than(input, const(soft_max_up_bound))) * mask(
+        layers.greater_than(input, const(soft_max_lower_bound)))
+    frozen = input * (1.0 - inside)
+    frozen.stop_gradient = True
+    x = input * inside + frozen
+    pos = layers.relu(x)
+    soft = layers.log(1.0 + layers.exp(0.0 - layers.abs(x)))
+    below = mask(layers.less_than(label, const(-1.0)))
+    neg = mask(layers.less_than(label, const(0.0))) - below
+    low = mask(layers.less_than(label, const(1.0))) - below - neg
+    high = 1.0 - below - neg - low
+    return (below * (pos + soft) + neg * (pos - x + soft) +
+            low * (pos + soft + pos - x * label + soft) +
+            high * (pos - x + soft + pos - x * (label - 1.0) + soft))
+
+
 def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3,
                    normalized=True, nms_eta=1., background_label=0, name=None):
     """1.x's multiclass_nms on Paddle 3.3.1's multiclass_nms op (whose
@@ -2141,6 +2260,36 @@ def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_t
     _nms_shape_1x(output, bboxes, scores)
     output.stop_gradient = True
     return output
+
+
+def _multiclass_nms2_1x(helper, bboxes, scores, attrs, nmsed_outs):
+    """1.6's multiclass_nms2 op, which Paddle 3.3.1 dropped: its
+    multiclass_nms3 (the same kernel, the per-image counts in NmsRoisNum)
+    gives Out and Index, and a py_func gives both 1.x's LoD into
+    `nmsed_outs` and a new index. Returns (nmsed_outs, index)."""
+    raw_out = helper.create_variable_for_type_inference(dtype=bboxes.dtype)
+    raw_index = helper.create_variable_for_type_inference(dtype='int32')
+    counts = helper.create_variable_for_type_inference(dtype='int32')
+    helper.append_op(type="multiclass_nms3",
+                     inputs={'Scores': scores, 'BBoxes': bboxes},
+                     outputs={'Out': raw_out, 'Index': raw_index, 'NmsRoisNum': counts},
+                     attrs=attrs)
+    index = helper.create_variable_for_type_inference(dtype='int')
+
+    def with_lod(out, idx, num):
+        lod = [0]
+        for n in numpy.array(num).reshape(-1).tolist():
+            lod.append(lod[-1] + int(n))
+        width = 2 + bboxes.shape[-1]
+        return (_ifelse_tensor(numpy.array(out).reshape(-1, width), [lod]),
+                _ifelse_tensor(numpy.array(idx).reshape(-1, 1), [lod]))
+
+    _nms_shape_1x(nmsed_outs, bboxes, scores)
+    index.desc.set_shape([nmsed_outs.shape[0], 1])
+    paddle.static.py_func(with_lod, [raw_out, raw_index, counts], [nmsed_outs, index])
+    index.stop_gradient = True
+    nmsed_outs.stop_gradient = True
+    return nmsed_outs, index
 
 
 def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
@@ -2167,28 +2316,7 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0,
         'nms_eta': 1.0,
     }
     if return_index:
-        raw_out = helper.create_variable_for_type_inference(dtype=decoded_box.dtype)
-        raw_index = helper.create_variable_for_type_inference(dtype='int32')
-        counts = helper.create_variable_for_type_inference(dtype='int32')
-        helper.append_op(type="multiclass_nms3",
-                         inputs={'Scores': scores, 'BBoxes': decoded_box},
-                         outputs={'Out': raw_out, 'Index': raw_index, 'NmsRoisNum': counts},
-                         attrs=attrs)
-        index = helper.create_variable_for_type_inference(dtype='int')
-
-        def with_lod(out, idx, num):
-            lod = [0]
-            for n in numpy.array(num).reshape(-1).tolist():
-                lod.append(lod[-1] + int(n))
-            return (_ifelse_tensor(numpy.array(out).reshape(-1, 6), [lod]),
-                    _ifelse_tensor(numpy.array(idx).reshape(-1, 1), [lod]))
-
-        _nms_shape_1x(nmsed_outs, decoded_box, scores)
-        index.desc.set_shape([nmsed_outs.shape[0], 1])
-        paddle.static.py_func(with_lod, [raw_out, raw_index, counts], [nmsed_outs, index])
-        index.stop_gradient = True
-        nmsed_outs.stop_gradient = True
-        return nmsed_outs, index
+        return _multiclass_nms2_1x(helper, decoded_box, scores, attrs, nmsed_outs)
     helper.append_op(type="multiclass_nms", inputs={'Scores': scores, 'BBoxes': decoded_box},
                      outputs={'Out': nmsed_outs}, attrs=attrs)
     _nms_shape_1x(nmsed_outs, decoded_box, scores)
@@ -5213,9 +5341,36 @@ class GradientClipByGlobalNorm(paddle.nn.ClipGradByGlobalNorm):
         return param, new_grad
 
 
-def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
-    return paddle.static.append_backward(loss, parameter_list=parameter_list,
-                                         no_grad_set=no_grad_set, callbacks=callbacks)
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
+                    checkpoints=None):
+    # 1.6's checkpoints (recompute): Paddle 3.3.1 then also returns the
+    # sorted checkpoint names, which 1.6 kept to itself.
+    got = paddle.static.append_backward(loss, parameter_list=parameter_list,
+                                        no_grad_set=no_grad_set, callbacks=callbacks,
+                                        checkpoints=checkpoints)
+    return got[0] if isinstance(checkpoints, list) and checkpoints else got
+
+
+class _LarsMomentum(paddle.incubate.optimizer.LarsMomentumOptimizer):
+    """Paddle 3.3.1's LarsMomentumOptimizer taking its regularizer as the
+    shim's `_optimizer` passes it (`weight_decay`)."""
+
+    def __init__(self, learning_rate, momentum, weight_decay=None, **kwargs):
+        super().__init__(learning_rate, momentum, regularization=weight_decay, **kwargs)
+
+
+class RecomputeOptimizer(paddle.incubate.optimizer.RecomputeOptimizer):
+    """1.6's RecomputeOptimizer is Paddle 3.3.1's (the same recompute
+    backward through the checkpoints); 1.6's backward also took
+    `checkpoints` and its minimize `grad_clip`, both ignored."""
+
+    def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
+                 callbacks=None, checkpoints=None):
+        return super().backward(loss, startup_program, parameter_list, no_grad_set, callbacks)
+
+    def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
+                 grad_clip=None):
+        return super().minimize(loss, startup_program, parameter_list, no_grad_set)
 
 
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
@@ -6484,7 +6639,7 @@ def install(run=False):
         squeeze=_squeeze("squeeze", "squeeze2"), unsqueeze=_squeeze("unsqueeze", "unsqueeze2"),
         sequence_pool=sequence_pool,
         sequence_softmax=sequence_softmax,
-        sequence_expand=sequence_expand, lod_reset=lod_reset,
+        sequence_expand=sequence_expand, lod_reset=lod_reset, lod_append=lod_append,
         is_empty=is_empty, beam_search=beam_search, beam_search_decode=beam_search_decode,
         linear_chain_crf=linear_chain_crf, crf_decoding=crf_decoding, chunk_eval=chunk_eval,
         one_hot=one_hot,
@@ -6525,6 +6680,9 @@ def install(run=False):
     # 1.x's py_func (1.3-1.6) is Paddle 3.3.1's: the same op, callable
     # registry, argument passing and grad maker.
     layers.py_func = paddle.static.py_func
+    layers.__dict__.update(fsp_matrix=fsp_matrix, unfold=unfold, crop_tensor=crop_tensor,
+                           sigmoid_focal_loss=sigmoid_focal_loss,
+                           teacher_student_sigmoid_loss=teacher_student_sigmoid_loss)
     schedules = dict(
         exponential_decay=exponential_decay, natural_exp_decay=natural_exp_decay,
         inverse_time_decay=inverse_time_decay, polynomial_decay=polynomial_decay,
@@ -6593,6 +6751,10 @@ def install(run=False):
         load_program_state=paddle.static.load_program_state,  # 1.6's (1.7's var_list)
         set_program_state=paddle.static.set_program_state,
     )
+    # 1.6's fluid.io re-exported paddle.reader's decorators (3.3.1 still has them).
+    for name in ("cache", "map_readers", "buffered", "compose", "chain", "shuffle",
+                 "ComposeNotAligned", "firstn", "xmap_readers", "multiprocess_reader"):
+        setattr(fluid.io, name, getattr(paddle.reader, name))
     fluid.load_program_state = fluid.io.load_program_state
     fluid.set_program_state = fluid.io.set_program_state
     if not hasattr(paddle.static, "_fluidc_shim_io"):
@@ -6633,6 +6795,14 @@ def install(run=False):
     fluid.optimizer.ExponentialMovingAverage = ExponentialMovingAverage
     fluid.optimizer.ModelAverage = ModelAverage
     fluid.optimizer.LookaheadOptimizer = LookaheadOptimizer
+    fluid.optimizer.RecomputeOptimizer = RecomputeOptimizer
+    # 1.6's LarsMomentum: Paddle 3.3.1's, on the same lars_momentum op.
+    def lars_momentum(learning_rate, momentum, lars_coeff=0.001, lars_weight_decay=0.0005,
+                      regularization=None, name=None):
+        return _optimizer(_LarsMomentum, learning_rate, regularization, momentum=momentum,
+                          lars_coeff=lars_coeff, lars_weight_decay=lars_weight_decay, name=name)
+    fluid.optimizer.LarsMomentum = fluid.optimizer.LarsMomentumOptimizer = _optimizer_class_1x(
+        "LarsMomentumOptimizer", lars_momentum, _LarsMomentum)
     fluid.layer_helper = _module("paddle.fluid.layer_helper", LayerHelper=_LayerHelper1x)
     from paddle.base import executor as base_executor
     fluid.executor = _module("paddle.fluid.executor", Executor=Executor,
@@ -6727,7 +6897,8 @@ _LAYER_HOMES = {
         "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "image_resize",
         "resize_bilinear", "resize_nearest", "image_resize_short", "py_func",
         "bilinear_tensor_product", "scatter_nd_add", "scatter_nd", "shard_index",
-        "add_position_encoding",
+        "add_position_encoding", "lod_reset", "lod_append", "fsp_matrix", "unfold",
+        "crop_tensor", "teacher_student_sigmoid_loss",
         # imported by 1.x's nn.py from tensor.py (concat 1.0, assign 1.3,
         # fill_constant 1.5, zeros 1.6)
         "concat", "assign", "fill_constant", "zeros",
@@ -6750,7 +6921,8 @@ _LAYER_HOMES = {
         "softplus", "softsign", "uniform_random", "hard_shrink", "thresholded_relu", "cumsum",
     ),
     "metric_op": ("accuracy", "auc"),
-    "detection": ("prior_box", "density_prior_box", "multi_box_head", "iou_similarity",
+    "detection": ("sigmoid_focal_loss", "prior_box", "density_prior_box", "multi_box_head",
+                  "iou_similarity",
                   "box_coder", "anchor_generator", "box_clip", "multiclass_nms",
                   "detection_output", "polygon_box_transform", "roi_perspective_transform",
                   "generate_proposals", "rpn_target_assign"),
@@ -7283,9 +7455,22 @@ def _install_1x_highlevel(fluid, layers, optimizers):
                                    **{n: getattr(rnn_impl, n) for n in rnn_impl.__all__})
     fluid.contrib.__all__ += list(rnn_impl.__all__)
     fluid.contrib.__dict__.update({n: getattr(rnn_impl, n) for n in rnn_impl.__all__})
+    # 1.6's contrib.layers nn and metric_op layers fluidc has.
+    fluid.contrib.layers.__dict__.update(extra.CONTRIB_LAYERS_1_6)
+    fluid.contrib.layers.__all__ += list(extra.CONTRIB_LAYERS_1_6)
+    fluid.contrib.__dict__.update(extra.CONTRIB_LAYERS_1_6)
+    fluid.contrib.__all__ += list(extra.CONTRIB_LAYERS_1_6)
+    fluid.contrib.reader = _module("paddle.fluid.contrib.reader",
+                                   __all__=["distributed_batch_reader"],
+                                   distributed_batch_reader=extra.distributed_batch_reader)
+    fluid.contrib.distributed_batch_reader = extra.distributed_batch_reader
+    fluid.contrib.__all__.append("distributed_batch_reader")
     # 1.6's RNN cell API (layers.rnn, GRUCell, BeamSearchDecoder, ...): its own file.
     import fluid1x_rnn_cells
     fluid1x_rnn_cells.install(fluid)
+    # 1.6's layers.distributions: their own file.
+    import fluid1x_distributions
+    fluid1x_distributions.install(fluid)
     extra.EvaluatorEditDistance.__name__ = "EditDistance"
     fluid.trainer = _module("paddle.fluid.trainer", __all__=[])
     fluid.inferencer = _module("paddle.fluid.inferencer", __all__=[])

@@ -20,13 +20,24 @@ def _names(items, what):
     return out
 
 
-def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
+                    checkpoints=None):
     """Appends the gradient ops of `loss` to its program; returns the
     (parameter, gradient) pairs, in the order of `parameter_list` (every
-    trainable parameter by default)."""
+    trainable parameter by default).
+
+    `checkpoints` (1.6, a non-empty list of Variables) made 1.6 keep only
+    those forward values and recompute the rest before their gradients,
+    which saves memory and changes no gradient; fluidc builds the plain
+    backward for them (see RecomputeOptimizer)."""
     if not isinstance(loss, Variable):
         raise TypeError("The type of 'loss' in append_backward must be Variable, but received %s"
                         % type(loss).__name__)
+    if isinstance(checkpoints, list):
+        for c in checkpoints:
+            if not isinstance(c, Variable):
+                raise TypeError("checkpoints must be a list of Variables, not of %s"
+                                % type(c).__name__)
     error_clips = False
     if callbacks is not None:
         assert isinstance(callbacks, list)

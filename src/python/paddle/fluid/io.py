@@ -33,6 +33,9 @@ import numpy as np
 
 from .. import _stack
 from ..batch import batch  # noqa: F401  (1.6: fluid.io.batch is paddle.batch)
+# 1.6: fluid.io also re-exported paddle.reader's decorators.
+from ..reader import (cache, map_readers, buffered, compose, chain, shuffle,  # noqa: F401
+                      ComposeNotAligned, firstn, xmap_readers, multiprocess_reader)
 from . import core
 from . import framework
 from .compiler import CompiledProgram
@@ -46,6 +49,8 @@ __all__ = [
     "load_persistables", "save_inference_model", "load_inference_model",
     "is_parameter", "is_persistable", "save", "load", "PyReader", "DataLoader", "get_inference_program",
     "batch", "load_program_state", "set_program_state",
+    "cache", "map_readers", "buffered", "compose", "chain", "shuffle", "ComposeNotAligned",
+    "firstn", "xmap_readers", "multiprocess_reader",
 ]
 
 _HOST = _fluidc.HOST

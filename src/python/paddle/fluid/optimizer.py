@@ -22,7 +22,7 @@ from . import core
 from . import framework
 from . import unique_name
 from .backward import append_backward
-from .framework import Program, Variable, name_scope
+from .framework import Program, Variable, VarType, name_scope
 from .regularizer import L1DecayRegularizer, L2DecayRegularizer, WeightDecayRegularizer
 from .regularizer import append_regularization_ops  # noqa: F401 (1.x re-exported it)
 
@@ -32,6 +32,7 @@ __all__ = [
     "AdamOptimizer", "AdamaxOptimizer", "AdadeltaOptimizer", "RMSPropOptimizer",
     "LambOptimizer", "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer",
     "Optimizer", "ExponentialMovingAverage", "ModelAverage", "LookaheadOptimizer",
+    "RecomputeOptimizer", "LarsMomentum", "LarsMomentumOptimizer",
 ]
 
 # op_role values (Paddle's OpRole).
@@ -256,11 +257,16 @@ class Optimizer(object):
         for (p, g), acc, (_, l2) in zip(pairs, accs, kept):
             with name_scope("optimizer"):
                 param_lr = self._param_learning_rate(p, lr)
-                op_type, inputs, outputs, attrs = self._update_op(p, g, param_lr, acc, l2)
                 with _role(program, _OPTIMIZE, [p.name, g.name]):
-                    block.append_op(type=op_type, inputs=inputs, outputs=outputs, attrs=attrs)
+                    self._append_update(block, p, g, param_lr, acc, l2)
         self._finish_update(block, pairs, accs)
         return block.ops[start:]
+
+    def _append_update(self, block, p, g, lr, acc, l2):
+        """Appends the update of `p`: the one op `_update_op` gives (an
+        optimizer whose 1.x op fluidc lacks appends the ops it computed)."""
+        op_type, inputs, outputs, attrs = self._update_op(p, g, lr, acc, l2)
+        block.append_op(type=op_type, inputs=inputs, outputs=outputs, attrs=attrs)
 
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
                  grad_clip=None):
@@ -873,3 +879,133 @@ class LookaheadOptimizer(object):
             with switch.default():
                 pass
         return mini_out
+
+
+class LarsMomentumOptimizer(Optimizer):
+    """1.6's momentum with layer-wise adaptive rate scaling (LARS): for each
+    parameter, `local_lr = lr * lars_coeff * ||p|| / (||g|| +
+    lars_weight_decay * ||p||)` (the plain `lr` when lars_weight_decay is 0
+    or a norm is 0), then `velocity = velocity * momentum + local_lr * (g +
+    lars_weight_decay * p)` and `p = p - velocity`. 1.6 ran its
+    `lars_momentum` op, which fluidc does not have: the update is the ops
+    computing those same products in the same order (a 0/1 mask of the
+    norms' signs picks the rate, exactly)."""
+    _type = "lars_momentum"
+    _velocity_acc_str = "velocity"
+    _accumulator_specs = (("velocity", 0.0, True, ""),)
+
+    def __init__(self, learning_rate, momentum, lars_coeff=0.001, lars_weight_decay=0.0005,
+                 regularization=None, name=None):
+        assert learning_rate is not None
+        assert momentum is not None
+        Optimizer.__init__(self, learning_rate, regularization, None, name)
+        self._momentum = momentum
+        self._lars_coeff = float(lars_coeff)
+        self._lars_weight_decay = float(lars_weight_decay)
+
+    def _append_update(self, block, p, g, lr, acc, l2):
+        _dense_only("lars_momentum", g)
+        velocity = block.var(acc["velocity"])
+
+        def op(type, x, y=None, out=None, shape=None, **attrs):
+            if out is None:
+                out = block.create_var(name=unique_name.generate("lars_momentum.tmp"),
+                                       dtype=p.dtype, shape=shape or list(x.shape),
+                                       stop_gradient=True)
+            inputs = {"X": [x]} if y is None else {"X": [x], "Y": [y]}
+            block.append_op(type=type, inputs=inputs, outputs={"Out": [out]}, attrs=attrs)
+            return out
+
+        def scale(x, factor, bias=0.0):
+            return op("scale", x, scale=float(factor), bias=float(bias), bias_after_scale=True)
+
+        decay = self._lars_weight_decay
+        local_lr = lr
+        if decay > 0:
+            p_norm = op("sqrt", op("squared_l2_norm", p, shape=[1]))
+            g_norm = op("sqrt", op("squared_l2_norm", g, shape=[1]))
+            zero = block.create_var(name=unique_name.generate("lars_momentum.tmp"),
+                                    dtype=p.dtype, shape=[1], stop_gradient=True)
+            block.append_op(type="fill_constant", outputs={"Out": [zero]},
+                            attrs={"shape": [1], "dtype": p.dtype, "value": 0.0})
+
+            def positive(x):
+                above = block.create_var(name=unique_name.generate("lars_momentum.tmp"),
+                                         dtype=VarType.BOOL, shape=[1], stop_gradient=True)
+                block.append_op(type="greater_than", inputs={"X": [x], "Y": [zero]},
+                                outputs={"Out": [above]})
+                as_float = block.create_var(name=unique_name.generate("lars_momentum.tmp"),
+                                            dtype=p.dtype, shape=[1], stop_gradient=True)
+                block.append_op(type="cast", inputs={"X": [above]}, outputs={"Out": [as_float]},
+                                attrs={"in_dtype": VarType.BOOL, "out_dtype": p.dtype})
+                return as_float
+
+            use_lars = op("elementwise_mul", positive(p_norm), positive(g_norm))
+            keep_lr = scale(use_lars, -1.0, 1.0)
+            numerator = op("elementwise_mul", scale(lr, self._lars_coeff), p_norm)
+            denominator = op("elementwise_add", g_norm, scale(p_norm, decay))
+            # + keep_lr: never 0/0 where the plain rate is kept (+0 otherwise).
+            lars_lr = op("elementwise_div", numerator,
+                         op("elementwise_add", denominator, keep_lr))
+            local_lr = op("elementwise_add", op("elementwise_mul", lars_lr, use_lars),
+                          op("elementwise_mul", lr, keep_lr))
+        step = op("elementwise_mul", op("elementwise_add", g, scale(p, decay)), local_lr)
+        op("elementwise_add", scale(velocity, self._momentum), step, out=velocity)
+        op("elementwise_sub", p, velocity, out=p)
+
+
+LarsMomentum = LarsMomentumOptimizer
+
+
+class RecomputeOptimizer(Optimizer):
+    """1.6's recompute wrapper around `optimizer`. In 1.6 the backward kept
+    only the forward values of the `_set_checkpoints` variables and ran the
+    forward ops between two checkpoints again before their gradient ops:
+    less memory for more time, and the same gradients. fluidc builds the
+    plain backward (`append_backward` takes the checkpoints and changes
+    nothing for them), so the gradients and every update are the wrapped
+    optimizer's own, as 1.6's were; only 1.6's memory saving is not had.
+    (1.6 also ran a recomputed dropout again with a new mask unless its seed
+    was fixed; here the gradient uses the forward's mask, as later Paddle's
+    recompute does.)"""
+
+    def __init__(self, optimizer):
+        self._optimizer = optimizer
+        self._checkpoints = None
+
+    def _set_checkpoints(self, checkpoints):
+        self._checkpoints = checkpoints
+
+    def load(self, stat_dict):
+        raise NotImplementedError(
+            "load function is not supported by Recompute Optimizer for now")
+
+    def apply_gradients(self, params_grads):
+        return self._optimizer.apply_gradients(params_grads=params_grads)
+
+    def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
+                 callbacks=None, checkpoints=None):
+        """1.6's: `append_backward` with the checkpoints `_set_checkpoints`
+        gave (1.6 ignored `checkpoints` and `callbacks` here)."""
+        self._dtype = loss.dtype
+        program = loss.block.program
+        with framework.program_guard(program, startup_program):
+            return append_backward(loss, parameter_list, no_grad_set,
+                                   checkpoints=self._checkpoints)
+
+    def apply_optimize(self, loss, startup_program, params_grads):
+        return self._optimizer.apply_optimize(
+            loss, startup_program=startup_program, params_grads=params_grads)
+
+    def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None,
+                 grad_clip=None):
+        """The backward, then the wrapped optimizer's update ops; returns
+        `(optimize_ops, params_grads)`. `grad_clip` is ignored, as 1.6
+        ignored it here (the wrapped optimizer's clipping still applies)."""
+        assert isinstance(loss, Variable), "The loss should be an Variable."
+        assert self._checkpoints is not None, "You should call _set_checkpoints first"
+        params_grads = self.backward(loss, startup_program=startup_program,
+                                     parameter_list=parameter_list, no_grad_set=no_grad_set)
+        optimize_ops = self.apply_optimize(loss, startup_program=startup_program,
+                                           params_grads=params_grads)
+        return optimize_ops, params_grads

@@ -7,6 +7,7 @@ Where Paddle's worker threads died on an exception and left the consumer
 waiting forever, these hand the exception to the consumer, which raises it.
 """
 import itertools
+import json
 import queue
 import random
 import threading
@@ -15,7 +16,7 @@ from ..batch import _check_reader
 
 __all__ = [
     "cache", "map_readers", "buffered", "compose", "chain", "shuffle",
-    "ComposeNotAligned", "firstn", "xmap_readers", "Fake",
+    "ComposeNotAligned", "firstn", "xmap_readers", "multiprocess_reader", "Fake",
 ]
 
 
@@ -223,6 +224,66 @@ def xmap_readers(mapper, reader, process_num, buffer_size, order=False):
                 next_index += 1
 
     return xmapped_reader
+
+
+def multiprocess_reader(readers, use_pipe=True, queue_size=1000):
+    """1.5-1.6's: the samples of every reader in `readers` (a list), each
+    read by its own worker. 1.6's workers were processes; fluidc's embedded
+    Python has no working process pipes, so here they are threads, with 1.6's
+    results: with `use_pipe` each sample goes through JSON as 1.6's pipes
+    sent it (tuples become lists; a numpy array is refused) and the samples
+    come one from each unfinished reader in turn, as 1.6 read its pipes;
+    else they come as the workers read them (a queue of `queue_size`). A
+    reader that raises, or gives None, makes the merged reader raise 1.6's
+    ValueError (the cause chained)."""
+    assert type(readers) is list and len(readers) > 0
+    for r in readers:
+        _check_reader(r, "multiprocess_reader")
+
+    def read(reader, q, encode):
+        try:
+            for sample in reader():
+                if sample is None:
+                    raise ValueError("sample has None!")
+                q.put(json.loads(json.dumps(sample)) if encode else sample)
+        except BaseException as e:
+            q.put(_Failed(e))
+            return
+        q.put(_End)
+
+    def start(queues, encode):
+        for reader, q in zip(readers, queues):
+            t = threading.Thread(target=read, args=(reader, q, encode))
+            t.daemon = True
+            t.start()
+
+    def pipe_reader():
+        queues = [queue.Queue(queue_size) for _ in readers]
+        start(queues, True)
+        while queues:
+            for q in list(queues):
+                item = q.get()
+                if item is _End:
+                    queues.remove(q)
+                elif isinstance(item, _Failed):
+                    raise ValueError("multiprocess reader raises an exception") from item.error
+                else:
+                    yield item
+
+    def queue_reader():
+        q = queue.Queue(queue_size)
+        start([q] * len(readers), False)
+        running = len(readers)
+        while running:
+            item = q.get()
+            if item is _End:
+                running -= 1
+            elif isinstance(item, _Failed):
+                raise ValueError("multiprocess reader raises an exception") from item.error
+            else:
+                yield item
+
+    return pipe_reader if use_pipe else queue_reader
 
 
 class Fake(object):

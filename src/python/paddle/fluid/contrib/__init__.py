@@ -2,8 +2,10 @@
 one. Its namespace gathers those of its submodules, as 1.x's did:
 `decoder` (InitState, StateCell, TrainingDecoder, BeamSearchDecoder),
 `memory_usage_calc` (memory_usage), `op_frequence` (op_freq_statistic),
-`extend_optimizer` (extend_with_decoupled_weight_decay) and `layers`
-(1.6's basic_gru, basic_lstm and their units). `contrib.trainer` and
+`extend_optimizer` (extend_with_decoupled_weight_decay), `layers`
+(1.6's basic_gru, basic_lstm and their units, fused_elemwise_activation,
+fused_embedding_seq_pool, multiclass_nms2, ctr_metric_bundle) and `reader`
+(distributed_batch_reader). `contrib.trainer` and
 `contrib.inferencer` (the high-level `Trainer` and `Inferencer` the 2018
 book chapters use) are submodules that scripts import by name
 (`from paddle.fluid.contrib.trainer import *`), as in 1.x, where this
@@ -20,6 +22,8 @@ from . import extend_optimizer
 from .extend_optimizer import *
 from . import layers
 from .layers import *
+from . import reader
+from .reader import *
 
 __all__ = []
 __all__ += decoder.__all__
@@ -27,3 +31,4 @@ __all__ += memory_usage_calc.__all__
 __all__ += op_frequence.__all__
 __all__ += extend_optimizer.__all__
 __all__ += layers.__all__
+__all__ += reader.__all__

@@ -5,9 +5,11 @@ import functools
 import sys
 import types
 
+from . import composite
 from . import control_flow
 from . import detection
 from . import device
+from . import distributions
 from . import indexing
 from . import io
 from . import learning_rate_scheduler
@@ -18,8 +20,10 @@ from . import ops
 from . import rnn
 from . import sequence_lod
 from . import tensor
+from .composite import *  # noqa: F401,F403
 from .control_flow import *  # noqa: F401,F403
 from .detection import *  # noqa: F401,F403
+from .distributions import *  # noqa: F401,F403
 from .io import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .learning_rate_scheduler import autoincreased_step_counter  # noqa: F401
@@ -78,6 +82,9 @@ for _name in ("relu", "log", "sign", "logical_and", "logical_or", "logical_xor",
               "dynamic_lstmp",
               "gru_unit", "lstm_unit", "sequence_conv", "sequence_pool", "sequence_softmax",
               "sequence_expand", "sequence_first_step", "sequence_last_step", "lod_reset",
-              "square", "equal", "gather_tree"):
+              "lod_append",
+              "square", "equal", "gather_tree") + composite._IN_NN:
     setattr(nn, _name, globals()[_name])
+for _name in composite._IN_DETECTION:
+    setattr(detection, _name, globals()[_name])
 del _name

@@ -2,12 +2,14 @@
 pooling, softmax and convolution within each sequence, and expanding rows
 by another variable's LoD. The LoD itself is only known when the program
 runs; at build time these layers check what the call alone can tell."""
+import collections.abc
+
 from ..framework import Variable, VarType
 from ..layer_helper import LayerHelper
 
 __all__ = [
     "sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax",
-    "sequence_conv", "sequence_expand", "lod_reset", "sequence_mask",
+    "sequence_conv", "sequence_expand", "lod_reset", "lod_append", "sequence_mask",
     "sequence_pad", "sequence_unpad", "sequence_reverse", "sequence_concat",
     "sequence_slice", "sequence_reshape", "sequence_enumerate", "sequence_expand_as",
 ]
@@ -129,6 +131,26 @@ def lod_reset(x, y=None, target_lod=None):
                          attrs={"target_lod": [int(o) for o in target_lod]})
     else:
         raise ValueError("y and target_lod should not be both None.")
+    return out
+
+
+def lod_append(x, level):
+    """1.6's: `x` with one more LoD level after its own, the offsets
+    `level` (a list, tuple or other iterable) or the int32 offsets a
+    Variable `level` holds (a `lod_reset` with `append`)."""
+    if x is None:
+        raise ValueError("Input(x) can't be None.")
+    if not isinstance(level, (collections.abc.Iterable, Variable)):
+        raise ValueError("Input(level) must be list, tuple or Variable.")
+    helper = LayerHelper("lod_append", **locals())
+    out = helper.create_variable_for_type_inference(dtype=x.dtype)
+    inputs = {"X": x}
+    attrs = {"append": True}
+    if isinstance(level, Variable):
+        inputs["Y"] = level
+    else:
+        attrs["target_lod"] = [int(o) for o in level]
+    helper.append_op(type="lod_reset", inputs=inputs, attrs=attrs, outputs={"Out": out})
     return out
 
 
