@@ -23,8 +23,6 @@ order, `<n> v1 ... vn`. fluidc has no shell and no CPython, so:
 import io
 import os
 import random
-import runpy
-import shlex
 import struct
 import sys
 
@@ -599,6 +597,7 @@ def _pipe_output(command, filename):
     passes it through; `python FILE ARGS...` runs FILE in this VM as
     `__main__`, with `sys.argv` `[FILE, ARGS...]`, FILE's directory first
     on `sys.path`, the text on `sys.stdin` and `sys.stdout` captured."""
+    import shlex  # on first use, as runpy: `import paddle.fluid` need not load them
     text = _read_text(filename)
     lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
@@ -616,6 +615,7 @@ def _pipe_output(command, filename):
 
 
 def _run_script(argv, text):
+    import runpy
     script = argv[0]
     saved = (sys.argv, sys.stdin, sys.stdout, list(sys.path))
     out = io.StringIO()

@@ -2,7 +2,6 @@
 tiny program on one place, then data-parallel on two, and prints what
 1.x printed on a CPU machine. 1.x built the program with a dygraph `FC`
 layer (in static mode); fluidc builds the same program with `layers.fc`."""
-import logging
 
 import numpy as np
 
@@ -43,6 +42,7 @@ def run_check():
         try:
             core.get_cuda_device_count()
         except Exception as e:
+            import logging
             logging.warning(
                 "You are using GPU version Paddle Fluid, But Your CUDA Device is not set properly"
                 "\n Original Error is {}".format(e))
@@ -98,6 +98,7 @@ def run_check():
         print("Your Paddle Fluid is installed successfully! Let's start deep Learning with "
               "Paddle Fluid now")
     except Exception as e:
+        import logging
         logging.warning(
             "Your Paddle Fluid has some problem with multiple GPU. This may be caused by:"
             "\n 1. There is only 1 or 0 GPU visible on your Device;"
