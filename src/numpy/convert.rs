@@ -78,6 +78,10 @@ pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
     if let Some(s) = python_scalar(obj, vm)? {
         return Ok(s.into());
     }
+    // `__array__` first: numpy prefers it to the sequence protocol.
+    if let Some(h) = array_protocol(obj, vm)? {
+        return Ok(Nested::Array(h.read().clone()));
+    }
     if obj.downcast_ref::<PyRange>().is_some() || is_other_sequence(obj, vm)? {
         let list = vm
             .ctx
@@ -86,9 +90,6 @@ pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
             .as_object()
             .call((obj.to_owned(),), vm)?;
         return nested(&list, vm);
-    }
-    if let Some(h) = array_protocol(obj, vm)? {
-        return Ok(Nested::Array(h.read().clone()));
     }
     Err(vm.new_type_error(format!(
         "fluidc's numpy makes arrays of numbers only, not of {}",
@@ -142,10 +143,7 @@ impl Held {
         if is_exact_number(obj, vm) {
             return Ok(python_scalar(obj, vm)?.map(Held::Scalar));
         }
-        if sequence(obj).is_some()
-            || obj.downcast_ref::<PyRange>().is_some()
-            || is_other_sequence(obj, vm)?
-        {
+        if sequence(obj).is_some() || obj.downcast_ref::<PyRange>().is_some() {
             let n = nested(obj, vm)?;
             let a = HostArray::from_nested(&n, None).map_err(|e| host_error(vm, e))?;
             return Ok(Some(Held::Owned(a)));
@@ -158,6 +156,11 @@ impl Held {
         }
         if let Some(h) = array_protocol(obj, vm)? {
             return Ok(Some(Held::Handle(h)));
+        }
+        if is_other_sequence(obj, vm)? {
+            let n = nested(obj, vm)?;
+            let a = HostArray::from_nested(&n, None).map_err(|e| host_error(vm, e))?;
+            return Ok(Some(Held::Owned(a)));
         }
         Ok(None)
     }

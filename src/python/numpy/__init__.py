@@ -1005,6 +1005,20 @@ class ndarray(object):
     def tobytes(self, order="C"):
         return _numpy.tobytes(self._h)
 
+    def tofile(self, fid, sep="", format="%s"):
+        """The elements in C order to `fid` (a path, or a file open for
+        writing): raw bytes, or with `sep` text, `format % item` apart by
+        `sep` (what `np.fromfile` reads back)."""
+        if sep == "":
+            data, mode = self.tobytes(), "wb"
+        else:
+            data, mode = sep.join(format % v for v in self.ravel().tolist()), "w"
+        if hasattr(fid, "write"):
+            fid.write(data)
+        else:
+            with open(fid, mode) as f:
+                f.write(data)
+
     def reshape(self, *shape, order="C"):
         if len(shape) == 1:
             shape = shape[0]
