@@ -53,6 +53,7 @@ mod norm;
 mod one_hot;
 mod optim;
 pub mod pool;
+pub mod proposal_labels;
 mod protos;
 mod reduce;
 mod rnn_cells;
@@ -324,13 +325,14 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 41] = [
+        let families: [(&'static str, Register); 42] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
             ("beam_search", beam_search::register),
             ("bilinear", bilinear::register),
             ("boxes", boxes::register),
+            ("proposal_labels", proposal_labels::register),
             ("chunk_eval", chunk_eval::register),
             ("collective", collective::register),
             ("compare", compare::register),
