@@ -9,6 +9,6 @@ y = fluid.layers.elementwize_add(x, x)
 z = fluid.layers.fc(input=x, size=2)
 fluid.layers.similarity_focus
 fluid.layers.deformable_conv
-fluid.layers.unfold
+fluid.layers.filter_by_instag
 fluid.layerz
 np.array([1, 2]).sumx()
