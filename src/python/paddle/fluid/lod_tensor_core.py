@@ -96,7 +96,14 @@ def _cpp_float(x):
 class LoDTensor(object):
     """A tensor with LoD (Paddle 3's DenseTensor): `LoDTensor()`, or 1.x's
     `LoDTensor(recursive_sequence_lengths)`, a tensor with a LoD and no
-    data yet."""
+    data yet.
+
+    `str()` is 1.x's `__str__` (shape, layout, place, dtype, every value);
+    1.x defined no `__repr__`, so a tensor inside a list or dict prints as
+    `<paddle.fluid.core.LoDTensor object at 0x...>` (1.0-1.3's module;
+    1.4-1.6's was `core_avx`), not its values."""
+
+    __module__ = "paddle.fluid.core"
 
     def __init__(self, recursive_sequence_lengths=None):
         self._array = None
@@ -327,8 +334,6 @@ class LoDTensor(object):
             data = " ".join(str(int(v)) for v in array.flatten().tolist())
         return "%s  - shape: [%s]\n  - layout: NCHW\n  - place: Place(cpu)\n  - dtype: %s\n  - data: [%s]" % (
             text, ", ".join(str(d) for d in array.shape), array.dtype.name, data)
-
-    __repr__ = __str__
 
 
 class LoDTensorArray(list):

@@ -28,7 +28,27 @@ def _convert_places(places):
     return list(places)
 
 
-class PyReader(object):
+class DataLoaderBase(object):
+    """1.6's base of its loaders: callable (returning itself) and an
+    iterator whose `__iter__`/`__next__` the loaders define."""
+
+    def __init__(self):
+        self._places = None
+
+    def __call__(self):
+        return self
+
+    def next(self):
+        return self.__next__()
+
+    def __iter__(self):
+        raise NotImplementedError()
+
+    def __next__(self):
+        raise NotImplementedError()
+
+
+class PyReader(DataLoaderBase):
     """`PyReader(feed_list=None, capacity=None, use_double_buffer=True,
     iterable=True, return_list=False)` (1.6's defaults; 1.5's `iterable`
     was False by default and it had no `return_list`)."""
@@ -107,14 +127,20 @@ class PyReader(object):
         return self
 
     def __next__(self):
-        batch = self._queue._pop()
-        if batch is None:
-            self._reset()
-            raise StopIteration
-        tensors = [LoDTensor._make(array, lod) for array, lod in batch]
-        if self._return_list:
-            return [tensors]
-        return [dict((v.name, t) for v, t in zip(self._feed_list, tensors))]
+        """One batch for each place (1.x's `read_next`: a list of one feed
+        dict, or with `return_list` one list, per place); a pass whose
+        batches run out before every place has one ends there, the batches
+        read for the others dropped, as 1.x's multi-device reader did."""
+        per_place = []
+        for _ in self._places or [None]:
+            batch = self._queue._pop()
+            if batch is None:
+                self._reset()
+                raise StopIteration
+            tensors = [LoDTensor._make(array, lod) for array, lod in batch]
+            per_place.append(tensors if self._return_list else
+                             dict((v.name, t) for v, t in zip(self._feed_list, tensors)))
+        return per_place
 
     next = __next__
 
