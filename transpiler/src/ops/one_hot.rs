@@ -10,17 +10,12 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
 /// `one_hot_v2`: `X`'s dims with `depth` appended, in the `dtype`
 /// attribute's dtype (float32 by default); unknown when the depth is a
 /// tensor (`depth_tensor`). `X` holds int32 or int64 ids, the dtypes
-/// Paddle's kernel takes.
+/// Paddle's kernel takes; other ids are refused when it runs, not when it
+/// is built, as 1.x's InferShape checked no dtype.
 fn one_hot_v2(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
     };
-    if !matches!(x.dtype, VarKind::Int32 | VarKind::Int64) {
-        return Err(format!(
-            "X is {}; it takes int32 or int64 ids (cast them first)",
-            crate::model::dtype_name(x.dtype)
-        ));
-    }
     let depth = match c.int("depth") {
         Some(d) if d >= 1 && !c.has_input("depth_tensor") => d,
         _ => -1,

@@ -1357,16 +1357,14 @@ def one_hot(input, depth, allow_out_of_range=False):
     1.x's `one_hot` op is gone from Paddle 3.3.1, so the last axis is
     squeezed (`one_hot_N.tmp_1`, its XShape `tmp_2`) and `one_hot_v2`
     appends the depth axis: the same result. An id outside `[0, depth)`
-    gives a zero row with `allow_out_of_range`."""
+    gives a zero row with `allow_out_of_range`. Float ids build, as in
+    1.x (whose InferShape checked no dtype), and are refused when the op
+    runs."""
     _check_var(input, "input", "one_hot")
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError("one_hot's depth must be an int, not %s" % type(depth).__name__)
     if depth < 1:
         raise ValueError("one_hot's depth %d must be at least 1 (the number of classes)" % depth)
-    if input.dtype not in (core.VarDesc.VarType.INT32, core.VarDesc.VarType.INT64):
-        raise TypeError("one_hot takes int64 (or int32) ids, and `%s` is %s; declare the data "
-                        "layer with dtype='int64' or cast it" % (input.name,
-                                                                 convert_dtype(input.dtype)))
     shape = list(input.shape)
     if len(shape) < 2 or shape[-1] not in (1, -1):
         raise ValueError("one_hot takes ids of shape [..., 1] (rank 2 or more, the last dim 1), "
