@@ -338,9 +338,10 @@ def scheduling(reps):
              f"{one:.2f} ms", one / two, "≈ 2× (the idle worker steals one)")]
 
 
-# Iteration counts (low, high) per matrix size: enough for the difference
-# to take about a second in the slower of the two.
-GEMM_ITERS = {64: (200, 2000), 256: (20, 200), 1024: (2, 12)}
+# Iteration counts (low, high) per matrix size: enough for fluidc's
+# difference to take a few tenths of a second (with fewer, a process's
+# start-up noise was a tenth of it and a 1024 row read 113% of the peak).
+GEMM_ITERS = {64: (1000, 21000), 256: (40, 1040), 1024: (4, 84)}
 GEMM_ITERS_QUICK = {64: (100, 600), 256: (10, 60), 1024: (1, 4)}
 
 
@@ -430,20 +431,23 @@ def gemm(reps, quick):
     for op in ["mul", "matmul"]:
         for n, (lo, hi) in iters.items():
             pbs = {k: compile_pb(instantiate("gemm", OP=op, N=n, ITERS=k)) for k in (lo, hi)}
-            ours, theirs = {}, {}
-            for k in (lo, hi):
-                ours[k], theirs[k] = median_pair(
-                    reps,
-                    lambda: timed([FLUIDC, "run", pbs[k]])[0],
-                    lambda: float(timed([VENV_PY, paddle_time, pbs[k], "1"])[2]),
-                )
-            o = (ours[hi] - ours[lo]) / (hi - lo)
-            t = (theirs[hi] - theirs[lo]) / (hi - lo)
+            # Each round runs both counts on both sides, alternating; a
+            # round's difference is one measurement of a product's time.
+            rounds = []
+            for _ in range(reps):
+                ours = {k: timed([FLUIDC, "run", pbs[k]])[0] for k in (lo, hi)}
+                theirs = {k: float(timed([VENV_PY, paddle_time, pbs[k], "1"])[2]) for k in (lo, hi)}
+                rounds.append(((ours[hi] - ours[lo]) / (hi - lo), (theirs[hi] - theirs[lo]) / (hi - lo)))
+            o = statistics.median(r[0] for r in rounds)
+            t = statistics.median(r[1] for r in rounds)
+            spread = (min(r[0] for r in rounds), max(r[0] for r in rounds))
             flop = 2 * n**3
-            products.append((op, n, o, t, flop))
+            products.append((op, n, o, t, flop, spread))
     peak = max(before, measured_fma_peak(), key=lambda m: m[0])
-    for op, n, o, t, flop in products:
-        share = f"; {flop / o / 1e9 / peak[0] * 100:.0f}% of the measured peak (target ≥ 75%)" if n == 1024 else ""
+    for op, n, o, t, flop, (fast, slow) in products:
+        share = (f"; {flop / o / 1e9 / peak[0] * 100:.0f}% of the measured peak, "
+                 f"{flop / slow / 1e9 / peak[0] * 100:.0f}-{flop / fast / 1e9 / peak[0] * 100:.0f}% "
+                 f"over the rounds (target ≥ 75%)") if n == 1024 else ""
         rows.append((
             f"{op} {n}×{n} float32",
             f"{o * 1000:.3f} ms ({flop / o / 1e9:.1f} GFLOP/s)",
