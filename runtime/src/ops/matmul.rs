@@ -15,7 +15,7 @@ use crate::tensor::gemm::{min_cols, min_rows, product, Gemm};
 use crate::tensor::num::{with_numeric_pair, Num};
 use crate::tensor::{alloc, par, Buffer, Element, Shape, Tensor};
 use fluidc_transpiler::VarKind;
-use ndarray::{ArrayView2, ArrayViewMut2, Axis};
+use ndarray::{ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("matmul", |l| matmul(l, "transpose_X", "transpose_Y"));
@@ -610,6 +610,29 @@ fn multiply<T: MatElem>(
 /// (`row_times_has_the_plain_loops_bits`); the rows of `b` are added one
 /// at a time along `c`, which the compiler vectorizes.
 fn row_times<T: Num>(alpha: T, a: &[T], b: &[T], c: &mut [T]) {
+    pulp::Arch::new().dispatch(RowTimes { alpha, a, b, c });
+}
+
+/// [`row_times`]'s loops under `pulp`'s dispatch (see [`Outer`]: the
+/// same bits at any vector width).
+struct RowTimes<'a, T> {
+    alpha: T,
+    a: &'a [T],
+    b: &'a [T],
+    c: &'a mut [T],
+}
+
+impl<T: Num> pulp::WithSimd for RowTimes<'_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) {
+        row_times_plain(self.alpha, self.a, self.b, self.c);
+    }
+}
+
+#[inline(always)]
+fn row_times_plain<T: Num>(alpha: T, a: &[T], b: &[T], c: &mut [T]) {
     c.fill(T::ZERO);
     let n = c.len();
     if n == 0 {
@@ -728,14 +751,13 @@ macro_rules! float_gemm {
                 mut c: ArrayViewMut2<Self>,
             ) {
                 if a.ncols() == 1 {
-                    let y = b.row(0);
-                    for (mut row, &x) in c.rows_mut().into_iter().zip(a.column(0)) {
-                        if alpha == 1.0 {
-                            row.zip_mut_with(&y, |out, &y| *out = 0.0 + x * y);
-                        } else {
-                            row.zip_mut_with(&y, |out, &y| *out = (0.0 + x * y) * alpha);
-                        }
-                    }
+                    let y = b.row(0).to_vec();
+                    pulp::Arch::new().dispatch(Outer {
+                        alpha,
+                        x: a.column(0),
+                        y: &y,
+                        c: &mut c,
+                    });
                     return;
                 }
                 product(alpha, &a, &b, 0.0, &mut c);
@@ -745,6 +767,43 @@ macro_rules! float_gemm {
 }
 float_gemm!(f32);
 float_gemm!(f64);
+
+/// An outer product's rows (`c[i] = (0 + x[i]·y)·alpha`), under `pulp`'s
+/// dispatch: compiled for the CPU's widest vectors, as the optimizer
+/// loops are (`Rule::apply`), where the baseline build would use SSE2.
+/// The adds and multiplies are IEEE operations, correctly rounded at any
+/// width and not fused, so the bits are the plain loop's
+/// (`outer_products_have_the_plain_loops_bits`).
+struct Outer<'a, 'b, T> {
+    alpha: T,
+    x: ArrayView1<'a, T>,
+    y: &'a [T],
+    c: &'a mut ArrayViewMut2<'b, T>,
+}
+
+impl<T: Num> pulp::WithSimd for Outer<'_, '_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) {
+        let (alpha, y) = (self.alpha, self.y);
+        let one = alpha == T::from_i64(1);
+        for (mut row, &x) in self.c.rows_mut().into_iter().zip(self.x) {
+            let term = |y: T| T::ZERO.add(x.mul(y));
+            match row.as_slice_mut() {
+                Some(out) if one => out.iter_mut().zip(y).for_each(|(o, &y)| *o = term(y)),
+                Some(out) => out
+                    .iter_mut()
+                    .zip(y)
+                    .for_each(|(o, &y)| *o = term(y).mul(alpha)),
+                None => row
+                    .iter_mut()
+                    .zip(y)
+                    .for_each(|(o, &y)| *o = if one { term(y) } else { term(y).mul(alpha) }),
+            }
+        }
+    }
+}
 
 /// `mul`: X flattened to `[prod(X[..xn]), prod(X[xn..])]`, Y likewise at
 /// `yn`; the result has shape `X[..xn] ++ Y[yn..]`.
