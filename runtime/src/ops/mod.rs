@@ -31,6 +31,7 @@ mod embedding;
 mod encoding;
 pub(crate) mod fill;
 pub(crate) mod float;
+mod hash;
 mod interp;
 pub(crate) mod io;
 pub(crate) mod lod;
@@ -81,7 +82,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 42] = [
+    let families: [(&'static str, RegisterAll); 43] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -94,6 +95,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("loss", loss::register_all),
         ("metric", metric::register_all),
         ("embedding", embedding::register_all),
+        ("hash", hash::register_all),
         ("encoding", encoding::register_all),
         ("pool", pool::register_all),
         ("interp", interp::register_all),

@@ -4141,6 +4141,16 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
     return out
 
 
+def hash(input, hash_size, num_hash=1, name=None):
+    helper = LayerHelper("hash", name=name)
+    out = helper.create_variable_for_type_inference(dtype=input.dtype, stop_gradient=True)
+    helper.append_op(type="hash", inputs={"X": [input]}, outputs={"Out": out},
+                     attrs={"num_hash": num_hash, "mod_by": hash_size})
+    if input.lod_level > 0:
+        out.desc.set_lod_level(input.lod_level)
+    return out
+
+
 def add_position_encoding(input, alpha, beta, name=None):
     helper = LayerHelper("add_position_encoding", name=name)
     out = _named_out(helper, name, input.dtype)
@@ -6625,7 +6635,7 @@ def install(run=False):
         sampling_id=sampling_id,
         mean_iou=mean_iou,
         bilinear_tensor_product=bilinear_tensor_product,
-        scatter_nd_add=scatter_nd_add, scatter_nd=scatter_nd, shard_index=shard_index,
+        scatter_nd_add=scatter_nd_add, scatter_nd=scatter_nd, shard_index=shard_index, hash=hash,
         add_position_encoding=add_position_encoding,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
@@ -6896,7 +6906,7 @@ _LAYER_HOMES = {
         "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
         "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "image_resize",
         "resize_bilinear", "resize_nearest", "image_resize_short", "py_func",
-        "bilinear_tensor_product", "scatter_nd_add", "scatter_nd", "shard_index",
+        "bilinear_tensor_product", "scatter_nd_add", "scatter_nd", "shard_index", "hash",
         "add_position_encoding", "lod_reset", "lod_append", "fsp_matrix", "unfold",
         "crop_tensor", "teacher_student_sigmoid_loss",
         # imported by 1.x's nn.py from tensor.py (concat 1.0, assign 1.3,

@@ -40,6 +40,7 @@ mod embedding;
 mod encoding;
 mod fill;
 pub mod grad;
+pub mod hash;
 pub mod infer;
 mod interp;
 mod io;
@@ -325,7 +326,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 42] = [
+        let families: [(&'static str, Register); 43] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -345,6 +346,7 @@ impl Registry {
             ("dropout", dropout::register),
             ("elementwise", elementwise::register),
             ("embedding", embedding::register),
+            ("hash", hash::register),
             ("encoding", encoding::register),
             ("fill", fill::register),
             ("interp", interp::register),

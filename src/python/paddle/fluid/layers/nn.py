@@ -48,7 +48,7 @@ __all__ = [
     "bpr_loss", "sampling_id", "mean_iou",
     "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
     "grid_sampler", "affine_grid", "sequence_scatter", "py_func", "bilinear_tensor_product",
-    "scatter_nd_add", "scatter_nd", "shard_index", "add_position_encoding",
+    "scatter_nd_add", "scatter_nd", "shard_index", "add_position_encoding", "hash",
 ]
 
 
@@ -2020,6 +2020,19 @@ def scatter_nd_add(ref, index, updates, name=None):
 def scatter_nd(index, updates, shape, name=None):
     """`updates` added into zeros of `shape` at `index` (1.6)."""
     return scatter_nd_add(zeros(shape, updates.dtype), index, updates, name)
+
+
+def hash(input, hash_size, num_hash=1, name=None):
+    """Each row of int ids (`input`, `[N, width]`, int32 or int64, LoD
+    kept) hashed `num_hash` times into `[0, hash_size)`: `[N, num_hash,
+    1]` in the ids' dtype (1.4-1.6; Paddle's XXH64 hashes, so ids match
+    embeddings trained under Paddle)."""
+    _check_var(input, "input", "hash")
+    helper = LayerHelper("hash", **locals())
+    out = helper.create_variable_for_type_inference(helper.input_dtype(), stop_gradient=True)
+    helper.append_op(type="hash", inputs={"X": input}, outputs={"Out": out},
+                     attrs={"num_hash": num_hash, "mod_by": hash_size})
+    return out
 
 
 def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
