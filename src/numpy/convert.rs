@@ -60,6 +60,20 @@ fn array_protocol(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<PyRef<
 /// tuples of them, arrays and numpy scalars, `range`s and other
 /// sequences, and objects with `__array__`.
 pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
+    nested_at(obj, 0, vm)
+}
+
+/// numpy's limit on the dims of an array (`NPY_MAXDIMS`): deeper nesting
+/// (a list holding itself, a sequence whose items are sequences without
+/// end, as `UserString`'s are) is refused before it exhausts the stack.
+const MAX_DIMS: usize = 64;
+
+fn nested_at(obj: &PyObject, depth: usize, vm: &VirtualMachine) -> PyResult<Nested> {
+    if depth > MAX_DIMS {
+        return Err(vm.new_value_error(format!(
+            "setting an array element with a sequence: it nests deeper than {MAX_DIMS} dimensions"
+        )));
+    }
     if is_exact_number(obj, vm) {
         if let Some(s) = python_scalar(obj, vm)? {
             return Ok(s.into());
@@ -68,7 +82,7 @@ pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
     if let Some(items) = sequence(obj) {
         return items
             .iter()
-            .map(|o| nested(o, vm))
+            .map(|o| nested_at(o, depth + 1, vm))
             .collect::<PyResult<Vec<_>>>()
             .map(Nested::List);
     }
@@ -89,7 +103,7 @@ pub fn nested(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Nested> {
             .list_type
             .as_object()
             .call((obj.to_owned(),), vm)?;
-        return nested(&list, vm);
+        return nested_at(&list, depth, vm);
     }
     Err(vm.new_type_error(format!(
         "fluidc's numpy makes arrays of numbers only, not of {}",
@@ -106,6 +120,11 @@ fn is_other_sequence(obj: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
         || obj.downcast_ref::<PyBytes>().is_some()
         || obj.downcast_ref::<PyDict>().is_some()
     {
+        return Ok(false);
+    }
+    // A mapping that is not a dict (`UserDict`, a `mappingproxy`): numpy
+    // makes an object of it, not a sequence of its keys.
+    if vm.get_attribute_opt(obj.to_owned(), "keys")?.is_some() {
         return Ok(false);
     }
     let cls = obj.class();

@@ -123,14 +123,15 @@ for agnostic, cascade, batch, fg_fraction in [(False, False, 8, 0.25), (False, F
     exe = fluid.Executor(place)
     lens = lambda lod: [lod[j + 1] - lod[j] for j in range(len(lod) - 1)]
     feed = {'rois': fluid.create_lod_tensor(rois, [lens(rois_lod)], place),
-            'classes': fluid.create_lod_tensor(classes if not agnostic else np.minimum(classes, 1),
-                                               [lens(gts_lod)], place),
+            'classes': fluid.create_lod_tensor(classes, [lens(gts_lod)], place),
             'crowd': fluid.create_lod_tensor(crowd, [lens(gts_lod)], place),
             'gts': fluid.create_lod_tensor(gts, [lens(gts_lod)], place),
             'info': info}
     got = exe.run(main, feed=feed, fetch_list=list(outs), return_numpy=False)
-    want = reference(rois, rois_lod, classes if not agnostic else np.minimum(classes, 1),
-                     crowd.ravel(), gts, gts_lod, info, batch, fg_fraction, 0.5, 0.5, 0.0,
+    # Class-agnostic: the labels stay the classes (1-4 here), the targets
+    # go to the second four columns of class_nums 2.
+    want = reference(rois, rois_lod, classes, crowd.ravel(), gts, gts_lod, info, batch,
+                     fg_fraction, 0.5, 0.5, 0.0,
                      weights, class_nums, agnostic, cascade)
     np.testing.assert_allclose(np.array(got[0]), want[0], rtol=1e-5, atol=1e-4)
     assert np.array(got[1]).tolist() == want[1].tolist(), (np.array(got[1]).ravel(), want[1].ravel())

@@ -38,4 +38,21 @@ assert attrs == sorted(attrs), attrs
 out = io.StringIO()
 pu.block_to_code(block, 0, fout=out)
 assert 'op_callstack = ' in out.getvalue()
+
+# A While's sub-block prints as 1.x printed a block attribute.
+loop = fluid.Program()
+with fluid.program_guard(loop, fluid.Program()):
+    i = fluid.layers.fill_constant(shape=[1], dtype='int64', value=0)
+    n = fluid.layers.fill_constant(shape=[1], dtype='int64', value=3)
+    cond = fluid.layers.less_than(i, n)
+    w = fluid.layers.While(cond=cond)
+    with w.block():
+        fluid.layers.increment(i)
+        fluid.layers.less_than(i, n, cond=cond)
+out = io.StringIO()
+pu.program_to_code(loop, fout=out)
+text = out.getvalue()
+assert text.count('{ // block') == 2, text
+while_line = [l for l in text.splitlines() if ' = while(' in l][0]
+assert 'sub_block = block[1]' in while_line, while_line
 print('program_to_code ok')

@@ -88,18 +88,23 @@ fn generate_proposal_labels(l: &OpReader) -> Result<Exec, KernelError> {
         let d = Inputs::read(&ts, &ins)?;
         drop(ts);
         // A foreground RoI's targets go to its class's four columns (the
-        // second four when class-agnostic); 1.x wrote past the row for a
-        // class outside `class_nums`.
-        let columns = if p.agnostic { 2 } else { p.classes as i64 };
-        if let Some(c) = d.classes.iter().find(|&&c| c >= columns || c < 0) {
+        // second four when class-agnostic, its label still its class);
+        // 1.x wrote past the row for a class outside `class_nums`.
+        if p.agnostic && p.classes < 2 {
             return Err(KernelError::Invalid(format!(
-                "generate_proposal_labels: GtClasses has class {c}, outside class_nums {}{}",
-                p.classes,
-                if p.agnostic {
-                    " (class-agnostic: 2 needed)"
-                } else {
-                    ""
-                }
+                "generate_proposal_labels: class-agnostic targets go to the second four \
+                 columns, so class_nums must be 2 or more, not {}",
+                p.classes
+            )));
+        }
+        if let Some(c) = d
+            .classes
+            .iter()
+            .find(|&&c| c < 0 || (!p.agnostic && c >= p.classes as i64))
+        {
+            return Err(KernelError::Invalid(format!(
+                "generate_proposal_labels: GtClasses has class {c}, outside class_nums {}",
+                p.classes
             )));
         }
         let engine = p

@@ -87,8 +87,11 @@ pub(crate) fn product<T: Gemm>(
         }
         return;
     }
-    let (c_rs, c_cs) = (c.strides()[0], c.strides()[1]);
+    // A view of `c`: a shared or copy-on-write array would make itself
+    // unique (new strides) on the first mutable access.
+    let mut c = c.view_mut();
     let dst = c.as_mut_ptr();
+    let (c_rs, c_cs) = (c.strides()[0], c.strides()[1]);
     for k0 in (0..k).step_by(KC) {
         let k1 = (k0 + KC).min(k);
         let (a, b) = (a.slice(s![.., k0..k1]), b.slice(s![k0..k1, ..]));

@@ -59,6 +59,13 @@ def variable_to_code(var):
     return text
 
 
+# The block attributes of Paddle's ops (`sub_block` of while,
+# conditional_block, recurrent and the CSP ops; the others' lists of
+# blocks), which 1.x printed as `block[i]` / `blocks[i, ...]`: fluidc's
+# `op.attr` gives their block indices.
+_BLOCK_ATTRS = {"sub_block": "block", "sub_blocks": "blocks", "optimize_blocks": "blocks"}
+
+
 def _slots(names, values):
     return "{" + ", ".join("%s=%s" % (n, values(n)) for n in names) + "}"
 
@@ -74,10 +81,11 @@ def op_to_code(op, skip_op_callstack=True):
         if skip_op_callstack and name == "op_callstack":
             continue
         value = op.attr(name)
-        if isinstance(value, Block):
-            attrs += "%s = block[%d]" % (name, value.idx)
-        elif isinstance(value, (list, tuple)) and value and all(isinstance(b, Block) for b in value):
-            attrs += "%s = blocks%s" % (name, [b.idx for b in value])
+        kind = _BLOCK_ATTRS.get(name)
+        if kind is not None:
+            ids = [b.idx if isinstance(b, Block) else b for b in
+                   (value if isinstance(value, (list, tuple)) else [value])]
+            attrs += "%s = %s%s" % (name, kind, ids if kind == "blocks" else ids[:1])
         else:
             attrs += "%s = %s" % (name, value)
         # 1.x put the separator by position among all the names, so a
