@@ -31,6 +31,7 @@ mod embedding;
 mod encoding;
 pub(crate) mod fill;
 pub(crate) mod float;
+mod fpn;
 mod hash;
 mod interp;
 pub(crate) mod io;
@@ -82,7 +83,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 43] = [
+    let families: [(&'static str, RegisterAll); 44] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -95,6 +96,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("loss", loss::register_all),
         ("metric", metric::register_all),
         ("embedding", embedding::register_all),
+        ("fpn", fpn::register_all),
         ("hash", hash::register_all),
         ("encoding", encoding::register_all),
         ("pool", pool::register_all),

@@ -2471,6 +2471,38 @@ def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms
     return rpn_rois, rpn_roi_probs
 
 
+def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_scale,
+                             name=None):
+    """1.6's layer on Paddle 3.3.1's op, with 1.6's pixel boxes (`+ 1`
+    sides: 3.3.1's API defaults pixel_offset to False)."""
+    helper = LayerHelper("distribute_fpn_proposals", name=name)
+    multi_rois = [helper.create_variable_for_type_inference(dtype=fpn_rois.dtype)
+                  for _ in range(max_level - min_level + 1)]
+    restore_ind = helper.create_variable_for_type_inference(dtype="int32")
+    helper.append_op(
+        type="distribute_fpn_proposals", inputs={"FpnRois": fpn_rois},
+        outputs={"MultiFpnRois": multi_rois, "RestoreIndex": restore_ind},
+        attrs={"min_level": min_level, "max_level": max_level, "refer_level": refer_level,
+               "refer_scale": refer_scale, "pixel_offset": True})
+    for v in multi_rois:
+        v.desc.set_lod_level(1)
+    return multi_rois, restore_ind
+
+
+def collect_fpn_proposals(multi_rois, multi_scores, min_level, max_level, post_nms_top_n,
+                          name=None):
+    """1.6's layer on Paddle 3.3.1's op."""
+    helper = LayerHelper("collect_fpn_proposals", name=name)
+    num_lvl = max_level - min_level + 1
+    output_rois = helper.create_variable_for_type_inference(dtype=multi_rois[0].dtype)
+    output_rois.stop_gradient = True
+    helper.append_op(
+        type="collect_fpn_proposals",
+        inputs={"MultiLevelRois": multi_rois[:num_lvl], "MultiLevelScores": multi_scores[:num_lvl]},
+        outputs={"FpnRois": output_rois}, attrs={"post_nms_topN": post_nms_top_n})
+    output_rois.desc.set_lod_level(1)
+    return output_rois
+
 def _rpt_quads(rt, scale):
     """ROI k's corners (x, y as float32, scaled) and its image (LoD)."""
     f = numpy.float32
@@ -2671,7 +2703,9 @@ def _detection_layers():
                 multiclass_nms=multiclass_nms, detection_output=detection_output,
                 polygon_box_transform=polygon_box_transform,
                 roi_perspective_transform=roi_perspective_transform,
-                generate_proposals=generate_proposals, rpn_target_assign=rpn_target_assign)
+                generate_proposals=generate_proposals, rpn_target_assign=rpn_target_assign,
+                distribute_fpn_proposals=distribute_fpn_proposals,
+                collect_fpn_proposals=collect_fpn_proposals)
 
 
 def _random(op_type, **dist):
@@ -6935,7 +6969,8 @@ _LAYER_HOMES = {
                   "iou_similarity",
                   "box_coder", "anchor_generator", "box_clip", "multiclass_nms",
                   "detection_output", "polygon_box_transform", "roi_perspective_transform",
-                  "generate_proposals", "rpn_target_assign"),
+                  "generate_proposals", "rpn_target_assign", "distribute_fpn_proposals",
+                  "collect_fpn_proposals"),
 }
 
 

@@ -39,6 +39,7 @@ mod elementwise;
 mod embedding;
 mod encoding;
 mod fill;
+pub mod fpn;
 pub mod grad;
 pub mod hash;
 pub mod infer;
@@ -326,7 +327,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 43] = [
+        let families: [(&'static str, Register); 44] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -346,6 +347,7 @@ impl Registry {
             ("dropout", dropout::register),
             ("elementwise", elementwise::register),
             ("embedding", embedding::register),
+            ("fpn", fpn::register),
             ("hash", hash::register),
             ("encoding", encoding::register),
             ("fill", fill::register),

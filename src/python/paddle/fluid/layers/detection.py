@@ -35,6 +35,8 @@ __all__ = [
     "generate_proposals",
     "rpn_target_assign",
     "generate_proposal_labels",
+    "distribute_fpn_proposals",
+    "collect_fpn_proposals",
 ]
 
 
@@ -649,6 +651,44 @@ def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info,
     for v in (rois, labels_int32, bbox_targets, bbox_inside_weights, bbox_outside_weights):
         v.stop_gradient = True
     return rois, labels_int32, bbox_targets, bbox_inside_weights, bbox_outside_weights
+
+
+def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_scale,
+                             name=None):
+    """FPN's routing (1.6): each RoI of `fpn_rois` (LoD, one sequence per
+    image) to the level `floor(log2(sqrt(area) / refer_scale + 1e-6) +
+    refer_level)`, clamped to `[min_level, max_level]`. Returns the
+    levels' RoIs (a list, lowest level first) and `restore_ind` (`[N, 1]`
+    int32: each RoI's row in the levels' concatenation)."""
+    helper = LayerHelper('distribute_fpn_proposals', **locals())
+    dtype = helper.input_dtype('fpn_rois')
+    multi_rois = [helper.create_variable_for_type_inference(dtype)
+                  for _ in range(max_level - min_level + 1)]
+    restore_ind = helper.create_variable_for_type_inference(dtype='int32')
+    helper.append_op(
+        type='distribute_fpn_proposals', inputs={'FpnRois': fpn_rois},
+        outputs={'MultiFpnRois': multi_rois, 'RestoreIndex': restore_ind},
+        attrs={'min_level': min_level, 'max_level': max_level, 'refer_level': refer_level,
+               'refer_scale': refer_scale})
+    return multi_rois, restore_ind
+
+
+def collect_fpn_proposals(multi_rois, multi_scores, min_level, max_level, post_nms_top_n,
+                          name=None):
+    """FPN's gathering (1.6): the RoIs of the levels `min_level` to
+    `max_level` (`multi_rois`, with their `multi_scores`, LoD), the
+    `post_nms_top_n` best-scoring over the batch, grouped by image."""
+    helper = LayerHelper('collect_fpn_proposals', **locals())
+    dtype = helper.input_dtype('multi_rois')
+    num_lvl = max_level - min_level + 1
+    output_rois = helper.create_variable_for_type_inference(dtype)
+    output_rois.stop_gradient = True
+    helper.append_op(
+        type='collect_fpn_proposals',
+        inputs={'MultiLevelRois': multi_rois[:num_lvl],
+                'MultiLevelScores': multi_scores[:num_lvl]},
+        outputs={'FpnRois': output_rois}, attrs={'post_nms_topN': post_nms_top_n})
+    return output_rois
 
 
 def roi_perspective_transform(input, rois, transformed_height, transformed_width,
