@@ -25,6 +25,7 @@ mod conv3d;
 mod cos_sim;
 mod crf;
 mod ctc;
+mod cvm;
 mod dropout;
 pub(crate) mod elementwise;
 mod embedding;
@@ -83,7 +84,7 @@ pub(crate) fn registry() -> &'static Registry {
 /// second would silently replace the first): the error lists them.
 fn build() -> Result<Registry, Vec<&'static str>> {
     let mut r = Registry::new();
-    let families: [(&'static str, RegisterAll); 44] = [
+    let families: [(&'static str, RegisterAll); 45] = [
         ("array", array::register_all),
         ("fill", fill::register_all),
         ("elementwise", elementwise::register_all),
@@ -113,6 +114,7 @@ fn build() -> Result<Registry, Vec<&'static str>> {
         ("rnn_cells", rnn_cells::register_all),
         ("cos_sim", cos_sim::register_all),
         ("crf", crf::register_all),
+        ("cvm", cvm::register_all),
         ("ctc", ctc::register_all),
         ("beam_search", beam_search::register_all),
         ("bilinear", bilinear::register_all),

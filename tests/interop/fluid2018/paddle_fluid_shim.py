@@ -4175,6 +4175,16 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
     return out
 
 
+def continuous_value_model(input, cvm, use_cvm=True):
+    helper = LayerHelper("cvm")
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="cvm", inputs={"X": [input], "CVM": [cvm]}, outputs={"Y": [out]},
+                     attrs={"use_cvm": use_cvm})
+    if input.lod_level > 0:
+        out.desc.set_lod_level(input.lod_level)
+    return out
+
+
 def hash(input, hash_size, num_hash=1, name=None):
     helper = LayerHelper("hash", name=name)
     out = helper.create_variable_for_type_inference(dtype=input.dtype, stop_gradient=True)
@@ -6670,6 +6680,7 @@ def install(run=False):
         mean_iou=mean_iou,
         bilinear_tensor_product=bilinear_tensor_product,
         scatter_nd_add=scatter_nd_add, scatter_nd=scatter_nd, shard_index=shard_index, hash=hash,
+        continuous_value_model=continuous_value_model,
         add_position_encoding=add_position_encoding,
         While=While, ConditionalBlock=ConditionalBlock, Switch=Switch, cond=cond,
         IfElse=IfElse, split_lod_tensor=split_lod_tensor, merge_lod_tensor=merge_lod_tensor,
@@ -6940,7 +6951,7 @@ _LAYER_HOMES = {
         "matmul", "merge_selected_rows", "get_tensor_from_selected_rows", "nce",
         "smooth_l1", "margin_rank_loss", "rank_loss", "lrn", "image_resize",
         "resize_bilinear", "resize_nearest", "image_resize_short", "py_func",
-        "bilinear_tensor_product", "scatter_nd_add", "scatter_nd", "shard_index", "hash",
+        "bilinear_tensor_product", "scatter_nd_add", "scatter_nd", "shard_index", "hash", "continuous_value_model",
         "add_position_encoding", "lod_reset", "lod_append", "fsp_matrix", "unfold",
         "crop_tensor", "teacher_student_sigmoid_loss",
         # imported by 1.x's nn.py from tensor.py (concat 1.0, assign 1.3,

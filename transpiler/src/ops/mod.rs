@@ -34,14 +34,15 @@ mod conv3d;
 mod cos_sim;
 mod crf;
 mod ctc;
+mod cvm;
 mod dropout;
 mod elementwise;
 mod embedding;
 mod encoding;
 mod fill;
-pub mod fpn;
+mod fpn;
 pub mod grad;
-pub mod hash;
+mod hash;
 pub mod infer;
 mod interp;
 mod io;
@@ -55,7 +56,7 @@ mod norm;
 mod one_hot;
 mod optim;
 pub mod pool;
-pub mod proposal_labels;
+mod proposal_labels;
 mod protos;
 mod reduce;
 mod rnn_cells;
@@ -327,7 +328,7 @@ impl Registry {
         // Each family's behaviours, with the family's name: the runtime's
         // kernels of an op live in the module of the same name
         // (`runtime/src/ops/`), which a runtime test checks.
-        let families: [(&'static str, Register); 44] = [
+        let families: [(&'static str, Register); 45] = [
             ("arg", arg::register),
             ("array", array::register),
             ("auc", auc::register),
@@ -343,6 +344,7 @@ impl Registry {
             ("conv3d", conv3d::register),
             ("cos_sim", cos_sim::register),
             ("crf", crf::register),
+            ("cvm", cvm::register),
             ("ctc", ctc::register),
             ("dropout", dropout::register),
             ("elementwise", elementwise::register),

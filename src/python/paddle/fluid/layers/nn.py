@@ -48,7 +48,7 @@ __all__ = [
     "bpr_loss", "sampling_id", "mean_iou",
     "roi_pool", "roi_align", "data_norm", "unique_with_counts", "center_loss",
     "grid_sampler", "affine_grid", "sequence_scatter", "py_func", "bilinear_tensor_product",
-    "scatter_nd_add", "scatter_nd", "shard_index", "add_position_encoding", "hash",
+    "scatter_nd_add", "scatter_nd", "shard_index", "add_position_encoding", "hash", "continuous_value_model",
 ]
 
 
@@ -2020,6 +2020,20 @@ def scatter_nd_add(ref, index, updates, name=None):
 def scatter_nd(index, updates, shape, name=None):
     """`updates` added into zeros of `shape` at `index` (1.6)."""
     return scatter_nd_add(zeros(shape, updates.dtype), index, updates, name)
+
+
+def continuous_value_model(input, cvm, use_cvm=True):
+    """CTR models' continuous value model (1.5-1.6): each row of `input`
+    (`[N, D]`, LoD) starts with its show and click values, which become
+    `log(show + 1)` and `log(click + 1) - log(show + 1)` (`use_cvm`) or
+    are dropped (`[N, D - 2]`); the gradient gives those two places the
+    values of `cvm` (`[sequences, 2]`, show and click), as Paddle's op
+    did."""
+    helper = LayerHelper("cvm", **locals())
+    out = helper.create_variable_for_type_inference(dtype=input.dtype)
+    helper.append_op(type="cvm", inputs={"X": [input], "CVM": [cvm]}, outputs={"Y": [out]},
+                     attrs={"use_cvm": use_cvm})
+    return out
 
 
 def hash(input, hash_size, num_hash=1, name=None):
