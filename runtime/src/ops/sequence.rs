@@ -11,6 +11,7 @@ use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
 use crate::ops::float::{f64s, i64s, needs_float, set_grads, tensor};
+use crate::ops::matmul::gemm;
 use crate::ops::optim::Real;
 use crate::tensor::{alloc, dtype_name, with_data, Element, Tensor};
 
@@ -1013,6 +1014,48 @@ impl Context {
         })
     }
 
+    /// The windows as rows: row `t` holds the `length` input rows its
+    /// window reads, side by side (zeros for padding), so the convolution
+    /// is one product with the filter (as Paddle's kernel, through its
+    /// context projection, computes it).
+    fn im2col(self, offsets: &[usize], x: &[f64], d: usize) -> Vec<f64> {
+        let rows = offsets.last().copied().unwrap_or(0);
+        let width = self.length * d;
+        let mut col = vec![0.0; rows * width];
+        for w in offsets.windows(2) {
+            for t in w[0]..w[1] {
+                for (k, src) in self.rows(t, (w[0], w[1])).enumerate() {
+                    if let Some(src) = src {
+                        col[t * width + k * d..][..d].copy_from_slice(&x[src * d..][..d]);
+                    }
+                }
+            }
+        }
+        col
+    }
+
+    /// [`Context::im2col`] backwards: each input row gets the sum of the
+    /// window slots that read it.
+    fn col2im(self, offsets: &[usize], col: &[f64], d: usize) -> Vec<f64> {
+        let rows = offsets.last().copied().unwrap_or(0);
+        let width = self.length * d;
+        let mut x = vec![0.0; rows * d];
+        for w in offsets.windows(2) {
+            for t in w[0]..w[1] {
+                for (k, src) in self.rows(t, (w[0], w[1])).enumerate() {
+                    if let Some(src) = src {
+                        let from = &col[t * width + k * d..][..d];
+                        x[src * d..][..d]
+                            .iter_mut()
+                            .zip(from)
+                            .for_each(|(x, &g)| *x += g);
+                    }
+                }
+            }
+        }
+        x
+    }
+
     /// For row `t` of the sequence `[a, b)`, the row each window slot
     /// reads (`None`: padding).
     fn rows(self, t: usize, (a, b): (usize, usize)) -> impl Iterator<Item = Option<usize>> {
@@ -1052,19 +1095,14 @@ fn sequence_conv(l: &OpReader) -> Result<Exec, KernelError> {
         let (offsets, d, m) = conv_dims(&xt, &ft, ctx, &x.name)?;
         let (xv, fv) = (f64s(&xt, "sequence_conv")?, f64s(&ft, "sequence_conv")?);
         let rows = offsets.last().copied().unwrap_or(0);
+        let col = ctx.im2col(&offsets, &xv, d);
         let mut o = vec![0.0; rows * m];
-        for w in offsets.windows(2) {
-            for t in w[0]..w[1] {
-                let orow = &mut o[t * m..][..m];
-                for (k, src) in ctx.rows(t, (w[0], w[1])).enumerate() {
-                    let Some(src) = src else { continue };
-                    for (j, &xd) in xv[src * d..][..d].iter().enumerate() {
-                        let frow = &fv[(k * d + j) * m..][..m];
-                        orow.iter_mut().zip(frow).for_each(|(o, &f)| *o += xd * f);
-                    }
-                }
-            }
-        }
+        gemm(
+            (&col, false),
+            (&fv, false),
+            (rows, ctx.length * d, m),
+            &mut o,
+        )?;
         let t = tensor(xt.dtype(), &[rows as i64, m as i64], o)?.with_lod(xt.lod().to_vec());
         drop((xv, fv));
         drop((xt, ft));
@@ -1091,25 +1129,15 @@ fn sequence_conv_grad(l: &OpReader) -> Result<Exec, KernelError> {
             )));
         }
         let (xv, fv, dv) = (f64s(&xt, op)?, f64s(&ft, op)?, f64s(&dt, op)?);
-        let (mut gx, mut gf) = (vec![0.0; rows * d], vec![0.0; fv.len()]);
-        for w in offsets.windows(2) {
-            for t in w[0]..w[1] {
-                let drow = &dv[t * m..][..m];
-                for (k, src) in ctx.rows(t, (w[0], w[1])).enumerate() {
-                    let Some(src) = src else { continue };
-                    for j in 0..d {
-                        let at = (k * d + j) * m;
-                        let xd = xv[src * d + j];
-                        let mut back = 0.0;
-                        for (c, &g) in drow.iter().enumerate() {
-                            gf[at + c] += xd * g;
-                            back += g * fv[at + c];
-                        }
-                        gx[src * d + j] += back;
-                    }
-                }
-            }
-        }
+        let width = ctx.length * d;
+        let col = ctx.im2col(&offsets, &xv, d);
+        // Filter@GRAD = colᵀ · Out@GRAD; the windows' gradient
+        // Out@GRAD · Filterᵀ goes back to the rows they read.
+        let mut gf = vec![0.0; fv.len()];
+        gemm((&col, true), (&dv, false), (width, rows, m), &mut gf)?;
+        let mut gcol = vec![0.0; rows * width];
+        gemm((&dv, false), (&fv, true), (rows, m, width), &mut gcol)?;
+        let gx = ctx.col2im(&offsets, &gcol, d);
         let (dtype, x_shape, f_shape) = (xt.dtype(), xt.shape().to_vec(), ft.shape().to_vec());
         let lod = xt.lod().to_vec();
         drop((xv, fv, dv));
