@@ -1019,17 +1019,10 @@ impl Context {
     /// is one product with the filter (as Paddle's kernel, through its
     /// context projection, computes it).
     fn im2col(self, offsets: &[usize], x: &[f64], d: usize) -> Vec<f64> {
-        let rows = offsets.last().copied().unwrap_or(0);
         let width = self.length * d;
-        let mut col = vec![0.0; rows * width];
-        for w in offsets.windows(2) {
-            for t in w[0]..w[1] {
-                for (k, src) in self.rows(t, (w[0], w[1])).enumerate() {
-                    if let Some(src) = src {
-                        col[t * width + k * d..][..d].copy_from_slice(&x[src * d..][..d]);
-                    }
-                }
-            }
+        let mut col = vec![0.0; offsets.last().copied().unwrap_or(0) * width];
+        for (t, k, src) in self.slots(offsets) {
+            col[t * width + k * d..][..d].copy_from_slice(&x[src * d..][..d]);
         }
         col
     }
@@ -1037,23 +1030,28 @@ impl Context {
     /// [`Context::im2col`] backwards: each input row gets the sum of the
     /// window slots that read it.
     fn col2im(self, offsets: &[usize], col: &[f64], d: usize) -> Vec<f64> {
-        let rows = offsets.last().copied().unwrap_or(0);
         let width = self.length * d;
-        let mut x = vec![0.0; rows * d];
-        for w in offsets.windows(2) {
-            for t in w[0]..w[1] {
-                for (k, src) in self.rows(t, (w[0], w[1])).enumerate() {
-                    if let Some(src) = src {
-                        let from = &col[t * width + k * d..][..d];
-                        x[src * d..][..d]
-                            .iter_mut()
-                            .zip(from)
-                            .for_each(|(x, &g)| *x += g);
-                    }
-                }
-            }
+        let mut x = vec![0.0; offsets.last().copied().unwrap_or(0) * d];
+        for (t, k, src) in self.slots(offsets) {
+            let from = &col[t * width + k * d..][..d];
+            x[src * d..][..d]
+                .iter_mut()
+                .zip(from)
+                .for_each(|(x, &g)| *x += g);
         }
         x
+    }
+
+    /// Every (row, window slot, input row it reads) of the sequences,
+    /// padding left out.
+    fn slots(self, offsets: &[usize]) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        offsets.windows(2).flat_map(move |w| {
+            (w[0]..w[1]).flat_map(move |t| {
+                self.rows(t, (w[0], w[1]))
+                    .enumerate()
+                    .filter_map(move |(k, src)| Some((t, k, src?)))
+            })
+        })
     }
 
     /// For row `t` of the sequence `[a, b)`, the row each window slot
