@@ -2,8 +2,10 @@
 //! them: `conv3d` and `conv3d_transpose` (each image's windows unrolled
 //! into a matrix, vol2col, multiplied by the filter with GEMM in the
 //! tensor's dtype; the transpose the same products the other way round,
-//! col2vol adding into the output) and `pool3d` (max and average,
-//! exclusive or not, global, ceil mode), with their grads.
+//! col2vol adding into the output), `pool3d` (max and average,
+//! exclusive or not, global, ceil mode, adaptive) and
+//! `max_pool3d_with_index` (1.6's `adaptive_pool3d` of max), with their
+//! grads.
 use crate::tensor::gemm::{product, Gemm};
 use fluidc_transpiler::VarKind;
 use ndarray::{ArrayView2, ArrayViewMut2};
@@ -23,6 +25,13 @@ pub(crate) fn register_all(r: &mut Registry) {
     });
     r.add("pool3d", pool3d);
     r.add("pool3d_grad", pool3d_grad);
+    r.add("max_pool3d_with_index", max_pool3d_with_index);
+    // The 2-D grad's: each output's gradient to the position Mask names in
+    // its input map, whatever the map's dims.
+    r.add(
+        "max_pool3d_with_index_grad",
+        super::pool::max_pool_with_index_grad,
+    );
 }
 
 /// The float types convolutions run in.
@@ -663,6 +672,7 @@ struct PoolAttrs {
     global: bool,
     ceil: bool,
     exclusive: bool,
+    adaptive: bool,
 }
 
 /// (n * c planes, input volume, output dims, each output's window).
@@ -677,6 +687,7 @@ struct Cell {
 }
 
 impl PoolAttrs {
+    /// pool3d's: max or average (`pooling_type`) over its windows.
     fn load(l: &OpReader) -> Result<PoolAttrs, KernelError> {
         let max = match l.string("pooling_type")?.unwrap_or("") {
             "max" => true,
@@ -687,18 +698,23 @@ impl PoolAttrs {
                 )))
             }
         };
-        if l.bool_or("adaptive", false)? {
-            return Err(KernelError::Unsupported(
-                "pool3d with adaptive windows (1.6's adaptive_pool3d) is not supported".into(),
-            ));
-        }
         Ok(PoolAttrs {
             max,
+            ..PoolAttrs::load_windows(l)?
+        })
+    }
+
+    /// The windows' attributes, which `max_pool3d_with_index` shares
+    /// (`max` false: the windows as average pooling's).
+    fn load_windows(l: &OpReader) -> Result<PoolAttrs, KernelError> {
+        Ok(PoolAttrs {
+            max: false,
             ksize: l.ints("ksize")?.unwrap_or_default(),
             geo: Geometry::load(l, false)?,
             global: l.bool_or("global_pooling", false)?,
             ceil: l.bool_or("ceil_mode", false)?,
             exclusive: l.bool_or("exclusive", true)?,
+            adaptive: l.bool_or("adaptive", false)?,
         })
     }
 
@@ -715,6 +731,10 @@ impl PoolAttrs {
         };
         let mut o = [0; 3];
         for i in 0..3 {
+            if self.adaptive && !self.global {
+                o[i] = k[i];
+                continue;
+            }
             // Paddle's PoolOutputSize (a ceil_mode window may hang over).
             let span = (input[i] + p[i].0 + p[i].1) as i64 - k[i] as i64;
             let reach = if self.ceil {
@@ -729,7 +749,16 @@ impl PoolAttrs {
             }
             o[i] = reach as usize / s[i] + 1;
         }
+        // Adaptive windows: output cell `a` of `o` over `floor(a D / o)` to
+        // `ceil((a + 1) D / o)`. Paddle 3.3.1's CPU max pooling keeps
+        // plain `ksize` windows at `strides` (as its 2-D one, measured),
+        // with `ksize` output dims; average pooling and
+        // `max_pool3d_with_index` adapt.
+        let adaptive_windows = self.adaptive && !self.global && !self.max;
         let range = |i: usize, at: usize| {
+            if adaptive_windows {
+                return (at * input[i] / o[i], ((at + 1) * input[i]).div_ceil(o[i]));
+            }
             let start = (at * s[i]) as isize - p[i].0 as isize;
             let end = (start + k[i] as isize).min(input[i] as isize);
             (start.max(0) as usize, end.max(0) as usize)
@@ -767,31 +796,73 @@ fn pool3d(l: &OpReader) -> Result<Exec, KernelError> {
     let a = PoolAttrs::load(l)?;
     compute(move |s| {
         let xt = s.tensor(&x)?;
-        let (planes, input, o, cells) = a.cells(xt.shape())?;
-        let v = f64s(&xt, "pool3d")?;
-        let vol: usize = input.iter().product();
-        let mut out_v = Vec::with_capacity(planes * cells.len());
-        for plane in 0..planes {
-            let pv = &v[plane * vol..(plane + 1) * vol];
-            for cell in &cells {
-                let r = if a.max {
-                    cell_offsets(cell, input).fold(f64::from(-f32::MAX), |m, i| m.max(pv[i]))
-                } else {
-                    cell_offsets(cell, input).map(|i| pv[i]).sum::<f64>() / cell.size
-                };
-                out_v.push(r);
-            }
-        }
-        let shape: Vec<i64> = [xt.shape()[0], xt.shape()[1]]
-            .into_iter()
-            .chain(o.iter().map(|&d| d as i64))
-            .collect();
-        let t = float::tensor(xt.dtype(), &shape, out_v)?;
-        drop(v);
+        let (shape, values, _) = pooled(&a, a.max, &xt, "pool3d")?;
+        let t = float::tensor(xt.dtype(), &shape, values)?;
         drop(xt);
         s.set_tensor(&out, t);
         Ok(())
     })
+}
+
+/// `max_pool3d_with_index`: each window's max (the first of equal ones,
+/// in d, h, w order) and its position `(z H + y) W + x` in its input map,
+/// int32; the windows are average pooling's (they adapt with `adaptive`),
+/// as Paddle's kernel for this op computes them.
+fn max_pool3d_with_index(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, out, mask) = (l.input("X")?, l.output("Out")?, l.opt_output("Mask")?);
+    let a = PoolAttrs::load_windows(l)?;
+    compute(move |s| {
+        let xt = s.tensor(&x)?;
+        let (shape, values, at) = pooled(&a, true, &xt, "max_pool3d_with_index")?;
+        let t = float::tensor(xt.dtype(), &shape, values)?;
+        drop(xt);
+        s.set_tensor(&out, t);
+        if let Some(mask) = &mask {
+            s.set_tensor(mask, Tensor::from_vec(&shape, at)?);
+        }
+        Ok(())
+    })
+}
+
+/// A pooling's output shape, values and positions of its maxima.
+type Pooled = (Vec<i64>, Vec<f64>, Vec<i32>);
+
+/// `x` pooled over `a`'s windows: the output's shape, its values (the max
+/// of each window, or the mean), and with `max` the position of each max
+/// (the first of equal ones) in its input map.
+fn pooled(
+    a: &PoolAttrs,
+    max: bool,
+    xt: &Tensor,
+    op: &str,
+) -> Result<Pooled, KernelError> {
+    let (planes, input, o, cells) = a.cells(xt.shape())?;
+    let v = f64s(xt, op)?;
+    let vol: usize = input.iter().product();
+    let mut values = Vec::with_capacity(planes * cells.len());
+    let mut positions = Vec::with_capacity(if max { values.capacity() } else { 0 });
+    for plane in 0..planes {
+        let pv = &v[plane * vol..(plane + 1) * vol];
+        for cell in &cells {
+            if max {
+                let (mut best, mut at) = (f64::from(-f32::MAX), 0usize);
+                for i in cell_offsets(cell, input) {
+                    if pv[i] > best {
+                        (best, at) = (pv[i], i);
+                    }
+                }
+                values.push(best);
+                positions.push(at as i32);
+            } else {
+                values.push(cell_offsets(cell, input).map(|i| pv[i]).sum::<f64>() / cell.size);
+            }
+        }
+    }
+    let shape = [xt.shape()[0], xt.shape()[1]]
+        .into_iter()
+        .chain(o.iter().map(|&d| d as i64))
+        .collect();
+    Ok((shape, values, positions))
 }
 
 /// `pool3d_grad`: max routes each output's gradient to the first input

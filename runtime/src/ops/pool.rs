@@ -12,7 +12,7 @@ use crate::tensor::Tensor;
 
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("max_pool2d_with_index", max_pool2d_with_index);
-    r.add("max_pool2d_with_index_grad", max_pool2d_with_index_grad);
+    r.add("max_pool2d_with_index_grad", max_pool_with_index_grad);
     r.add("pool2d", pool2d);
     r.add("pool2d_grad", pool2d_grad);
     r.add("maxout", maxout);
@@ -285,7 +285,7 @@ fn max_pool2d_with_index(l: &OpReader) -> Result<Exec, KernelError> {
 }
 
 /// Its grad: each output's gradient added at the position `Mask` names.
-fn max_pool2d_with_index_grad(l: &OpReader) -> Result<Exec, KernelError> {
+pub(super) fn max_pool_with_index_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, mask, dout) = (l.input("X")?, l.input("Mask")?, l.input("Out@GRAD")?);
     let Some(dx) = l.opt_output("X@GRAD")? else {
         return compute(|_| Ok(()));

@@ -1767,8 +1767,16 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
 
 
 def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
-    pool_size = [pool_size, pool_size] if isinstance(pool_size, int) else list(pool_size)
-    l_type = "max_pool2d_with_index" if pool_type == "max" else "pool2d"
+    return _adaptive_pool(input, pool_size, pool_type, require_index, 2, name)
+
+
+def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name=None):
+    return _adaptive_pool(input, pool_size, pool_type, require_index, 3, name)
+
+
+def _adaptive_pool(input, pool_size, pool_type, require_index, dims, name):
+    pool_size = [pool_size] * dims if isinstance(pool_size, int) else list(pool_size)
+    l_type = ("max_pool%dd_with_index" % dims) if pool_type == "max" else ("pool%dd" % dims)
     helper = LayerHelper(l_type, name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     outputs = {"Out": out}
@@ -6718,7 +6726,7 @@ def install(run=False):
         tensor_array_to_tensor=tensor_array_to_tensor,
         size=size_layer, where=where,
         instance_norm=instance_norm, group_norm=group_norm,
-        adaptive_pool2d=adaptive_pool2d, unique=unique,
+        adaptive_pool2d=adaptive_pool2d, adaptive_pool3d=adaptive_pool3d, unique=unique,
         gaussian_random=_random("gaussian_random", mean=0.0, std=1.0),
     )
     layers.__dict__.update(_detection_layers())

@@ -1,5 +1,6 @@
-//! 3-D (NCDHW) convolution and pooling: `conv3d`, `conv3d_transpose` and
-//! `pool3d` (1.x's `layers.conv3d`, `conv3d_transpose`, `pool3d`).
+//! 3-D (NCDHW) convolution and pooling: `conv3d`, `conv3d_transpose`,
+//! `pool3d` and `max_pool3d_with_index` (1.x's `layers.conv3d`,
+//! `conv3d_transpose`, `pool3d`, and 1.6's `adaptive_pool3d`).
 use super::conv::window_out;
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
@@ -9,6 +10,22 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("conv3d", conv3d));
     r.push(Behaviour::pure("conv3d_transpose", conv3d_transpose));
     r.push(Behaviour::pure("pool3d", pool3d));
+    r.push(Behaviour::pure(
+        "max_pool3d_with_index",
+        max_pool3d_with_index,
+    ));
+}
+
+/// `max_pool3d_with_index` (1.6's `adaptive_pool3d` of max): `Out` as
+/// `pool3d`'s, `Mask` the same dims in int32 (each max's position in its
+/// input map).
+fn max_pool3d_with_index(c: &InferCtx) -> Out {
+    let mut out = pool3d(c)?;
+    if let Some((_, t)) = out.first() {
+        let mask = TensorType::new(crate::model::VarKind::Int32, t.dims.clone());
+        out.push(("Mask", mask));
+    }
+    Ok(out)
 }
 
 /// Whether `data_format` is NCDHW (conv3d_transpose's 1.x layer wrote

@@ -32,7 +32,7 @@ __all__ = [
     "reshape", "stack", "unstack", "expand", "flatten", "transpose", "squeeze", "unsqueeze",
     "split", "slice", "shape", "gather", "gaussian_random", "uniform_random_batch_size_like",
     "gaussian_random_batch_size_like",
-    "size", "where", "instance_norm", "group_norm", "adaptive_pool2d",
+    "size", "where", "instance_norm", "group_norm", "adaptive_pool2d", "adaptive_pool3d",
     "conv3d", "pool3d", "conv3d_transpose", "strided_slice", "temporal_shift", "spectral_norm",
     "unique",
     "leaky_relu", "elu", "relu6", "pow", "stanh", "hard_sigmoid", "swish", "brelu",
@@ -478,14 +478,27 @@ def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name
     Max pooling is 1.6's `max_pool2d_with_index` (which also gives each
     max's position, returned with `require_index`); average pooling is
     `pool2d` with `adaptive`."""
+    return _adaptive_pool(input, pool_size, pool_type, require_index, 2, locals())
+
+
+def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name=None):
+    """1.6's: `adaptive_pool2d` over NCDHW volumes, each output cell over
+    `floor(i D / OD)` to `ceil((i + 1) D / OD)` in each dim; max pooling
+    is `max_pool3d_with_index` (each max's position `(z H + y) W + x`
+    returned with `require_index`), average pooling `pool3d` with
+    `adaptive`."""
+    return _adaptive_pool(input, pool_size, pool_type, require_index, 3, locals())
+
+
+def _adaptive_pool(input, pool_size, pool_type, require_index, dims, args):
     if pool_type not in ["max", "avg"]:
         raise ValueError("Unknown pool_type: '%s'. It can only be 'max' or 'avg'.",
                          str(pool_type))
     if pool_type == "avg" and require_index:
         raise ValueError("invalid setting 'require_index' true when 'pool_type' is 'avg'.")
-    pool_size = _int_list(pool_size, 2, "pool_size")
-    l_type = "max_pool2d_with_index" if pool_type == "max" else "pool2d"
-    helper = LayerHelper(l_type, **locals())
+    pool_size = _int_list(pool_size, dims, "pool_size")
+    l_type = ("max_pool%dd_with_index" % dims) if pool_type == "max" else ("pool%dd" % dims)
+    helper = LayerHelper(l_type, **args)
     dtype = helper.input_dtype()
     pool_out = helper.create_variable_for_type_inference(dtype)
     outputs = {"Out": pool_out}
