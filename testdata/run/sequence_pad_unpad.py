@@ -82,3 +82,12 @@ for i in range(4):
 w = np.array(fluid.global_scope().find_var(emb.block.program.global_block()
                                             .all_parameters()[0].name).get_tensor())
 print('embedding', fmt(w[:3], 3))
+
+# Text-matching nets of 2019 (MM-DNN) built a step mask from the lengths
+# and transposed it: 1.2-1.5's Length is [sequences, 1], so the mask is
+# [sequences, 1, maxlen] and its transpose [sequences, maxlen, 1].
+mask = fluid.layers.sequence_mask(x=length4, maxlen=4, dtype='float32')
+mask_t = fluid.layers.transpose(x=mask, perm=[0, 2, 1])
+print(mask.shape, mask_t.shape)
+m, = exe.run(feed={'x': xd, 'ids': idd}, fetch_list=[mask_t])
+print('mask', m.shape, m[:, :, 0].tolist())

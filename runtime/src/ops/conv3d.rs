@@ -830,12 +830,7 @@ type Pooled = (Vec<i64>, Vec<f64>, Vec<i32>);
 /// `x` pooled over `a`'s windows: the output's shape, its values (the max
 /// of each window, or the mean), and with `max` the position of each max
 /// (the first of equal ones) in its input map.
-fn pooled(
-    a: &PoolAttrs,
-    max: bool,
-    xt: &Tensor,
-    op: &str,
-) -> Result<Pooled, KernelError> {
+fn pooled(a: &PoolAttrs, max: bool, xt: &Tensor, op: &str) -> Result<Pooled, KernelError> {
     let (planes, input, o, cells) = a.cells(xt.shape())?;
     let v = f64s(xt, op)?;
     let vol: usize = input.iter().product();

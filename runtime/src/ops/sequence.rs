@@ -479,7 +479,8 @@ fn sequence_pad(l: &OpReader) -> Result<Exec, KernelError> {
         }
         let t = pad_rows(&xt, &seqs, padded, &pt, &xt.shape()[1..])?;
         let lengths: Vec<i64> = seqs.iter().map(|&(a, b)| (b - a) as i64).collect();
-        let lt = Tensor::from_vec(&[lengths.len() as i64], lengths)?;
+        // 1.2-1.5's [batch, 1] (see the transpiler's sequence_pad).
+        let lt = Tensor::from_vec(&[lengths.len() as i64, 1], lengths)?;
         drop((xt, pt));
         s.set_tensor(&out, t);
         s.set_tensor(&length, lt);
@@ -543,7 +544,9 @@ fn sequence_unpad(l: &OpReader) -> Result<Exec, KernelError> {
             )));
         }
         let dims = xt.shape();
-        if dims.len() < 2 || lt.shape().len() != 1 || lt.shape()[0] != dims[0] {
+        // [batch, 1] as 1.2-1.5's sequence_pad gives it, or 1.6's [batch].
+        let lengths_fit = |b: i64| matches!(lt.shape(), [n] | [n, 1] if *n == b);
+        if dims.len() < 2 || !lengths_fit(dims[0]) {
             return Err(KernelError::Shape(format!(
                 "X `{}` {:?} must be padded sequences (rank 2 or more) and Length `{}` {:?} their lengths",
                 x.name,

@@ -3562,7 +3562,7 @@ def sequence_pad(x, pad_value, maxlen=None, name=None):
     out = helper.create_variable_for_type_inference(dtype=x.dtype)
     length = helper.create_variable_for_type_inference(dtype=x.dtype)
     out.desc.set_shape([-1, 1 if maxlen is None else maxlen] + list(x.shape[1:]))
-    length.desc.set_shape([-1])
+    length.desc.set_shape([-1, 1])  # 1.2-1.5's (1.6: [-1])
     pad_value.stop_gradient = True
     length.stop_gradient = True
 
@@ -3580,7 +3580,7 @@ def sequence_pad(x, pad_value, maxlen=None, name=None):
                              "the length of the longest original sequence.")
         fill = numpy.array(pt).astype(rows.dtype).reshape(-1)
         fill = fill[0] if fill.size == 1 else fill.reshape(rows.shape[1:])
-        lengths = numpy.array([b - a for a, b in sp], dtype="int64")
+        lengths = numpy.array([[b - a] for a, b in sp], dtype="int64").reshape(-1, 1)
         return _ifelse_tensor(_seq_padded(rows, sp, padded, fill), []), _ifelse_tensor(lengths, [])
 
     def backward(xt, pt, dout, dlength):

@@ -131,12 +131,15 @@ fn sequence_pad(c: &InferCtx) -> Out {
     dims.extend_from_slice(step);
     Ok(vec![
         ("Out", TensorType::new(x.dtype, dims)),
-        ("Length", TensorType::new(VarKind::Int64, vec![-1])),
+        // 1.2-1.5's `[batch, 1]` (1.6 made it `[batch]`): 2019 programs
+        // built masks from it and transposed them as 3-D.
+        ("Length", TensorType::new(VarKind::Int64, vec![-1, 1])),
     ])
 }
 
 /// `sequence_unpad` as 1.x's `InferShape`: `X` padded sequences (rank 2
-/// or more), `Length` `[batch]`; `Out` is `[-1, X's dims after the
+/// or more), `Length` `[batch, 1]` (1.2-1.5, as `sequence_pad` gives it)
+/// or `[batch]` (1.6); `Out` is `[-1, X's dims after the
 /// second...]`, `[-1, 1]` for a rank-2 `X`.
 fn sequence_unpad(c: &InferCtx) -> Out {
     let (Some(x), Some(len)) = (c.input("X"), c.input("Length")) else {
@@ -145,9 +148,9 @@ fn sequence_unpad(c: &InferCtx) -> Out {
     if x.dims.len() < 2 {
         return Err(format!("X {:?} must have rank 2 or more", x.dims));
     }
-    if len.dims.len() != 1 {
+    if !(len.dims.len() == 1 || len.dims.len() == 2 && may_equal(&len.dims[1..], &[1])) {
         return Err(format!(
-            "Length {:?} must have shape [batch_size]",
+            "Length {:?} must have shape [batch_size, 1] or [batch_size]",
             len.dims
         ));
     }

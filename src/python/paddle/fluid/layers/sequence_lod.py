@@ -181,7 +181,8 @@ def sequence_pad(x, pad_value, maxlen=None, name=None):
     """Pads the sequences of `x` (1.x's layer, since 1.0) to `maxlen` steps
     (None: the longest sequence's) with `pad_value`, a Variable holding one
     value or one step; returns `(Out, Length)`: the padded
-    `[sequences, maxlen, ...]` tensor and the int64 lengths."""
+    `[sequences, maxlen, ...]` tensor and the int64 lengths, `[sequences,
+    1]` as 1.2-1.5 gave them (1.6 and Paddle 3 give `[sequences]`)."""
     _check_var(x, "x", "sequence_pad")
     _check_var(pad_value, "pad_value", "sequence_pad")
     helper = LayerHelper('sequence_pad', input=x, **locals())
