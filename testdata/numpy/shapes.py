@@ -17,6 +17,8 @@ print(np.column_stack([np.arange(2), np.arange(2)]), np.split(np.arange(6), 3), 
 print(np.tile(np.arange(3), 2), np.tile(np.arange(2), (2, 2)), np.repeat(np.arange(3), 2), np.repeat(np.arange(4).reshape(2, 2), [1, 2], axis=0))
 print(np.flip(np.arange(4)), np.fliplr(np.eye(2)), np.roll(np.arange(5), 2), np.roll(np.arange(6).reshape(2, 3), -1, axis=1))
 print(np.pad(np.arange(3), 1), np.pad(np.ones((2, 2)), ((1, 0), (0, 2))), np.append([1, 2], [3, 4]), np.delete(np.arange(5), [0, 2]), np.insert(np.arange(3), 1, 9))
+# 1.x's conv2d op tests pad NCHW images with one width per axis, `((0,), (0,), (p,), (p,))`.
+print(np.pad(np.arange(6.0).reshape(1, 2, 3), ((0,), (1,), (2,)), mode='constant').tolist())
 x = np.array([-2.5, -0.5, 0.5, 1.5, 2.5, 3.7], dtype=np.float32)
 print(np.where(x > 0, x, 0), np.where(x > 0), np.where([True, False], 1, 2.5), np.where(x > 1, 1, -1).dtype, np.nonzero([0, 3, 0, 4]))
 print(np.clip(x, -1, 1), np.clip(np.arange(6), 2, 4), x.clip(0), np.clip(x, None, 2), np.clip(np.arange(3), 0.5, 1.5))

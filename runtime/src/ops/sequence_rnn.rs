@@ -241,11 +241,13 @@ fn lstm(l: &OpReader) -> Result<Exec, KernelError> {
         };
         s.set_tensor(&hidden, out(hs, d)?);
         s.set_tensor(&cell, out(cs, d)?);
+        let order = batch_order(&offsets, spec.reverse);
         if let Some(bg) = &batch_gate {
-            s.set_tensor(bg, out(gates, 4 * d)?);
+            let batch = to_batch(&gates, 4 * d, &order);
+            s.set_tensor(bg, tensor(dtype, &[rows as i64, 4 * d as i64], batch)?);
         }
         if let Some(bc) = &batch_cell {
-            s.set_tensor(bc, tensor(dtype, &shape, cell_act)?);
+            s.set_tensor(bc, tensor(dtype, &shape, to_batch(&cell_act, d, &order))?);
         }
         Ok(())
     })
@@ -280,8 +282,9 @@ fn lstm_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let read = |r, width, what| read_rows(s, r, (rows, width), what, op);
         let hs = read(&hidden, d, "Hidden")?;
         let cs = read(&cell, d, "Cell")?;
-        let gates = read(&batch_gate, 4 * d, "BatchGate")?;
-        let cell_act = read(&batch_cell, d, "BatchCellPreAct")?;
+        let order = batch_order(&offsets, spec.reverse);
+        let gates = from_batch(&read(&batch_gate, 4 * d, "BatchGate")?, 4 * d, &order);
+        let cell_act = from_batch(&read(&batch_cell, d, "BatchCellPreAct")?, d, &order);
         let mut dh = read(&dhidden, d, "Hidden@GRAD")?;
         let (h0v, c0v) = (optional(s, &h0, op)?, optional(s, &c0, op)?);
         let n = offsets.len() - 1;
@@ -440,6 +443,47 @@ fn time_major(offsets: &[usize], reverse: bool) -> Vec<Vec<Step>> {
         }
     }
     steps
+}
+
+/// Paddle's batch order of the rows (its `SequenceToBatch`): time step by
+/// time step, and within a step the sequences longest first (ties in
+/// sequence order), each at its `t`-th row (from its end with
+/// `is_reverse`). `gru`'s and `lstm`'s `Batch*` outputs hold their rows in
+/// this order, as Paddle's do (1.x's op tests check them); the grads read
+/// them back.
+fn batch_order(offsets: &[usize], reverse: bool) -> Vec<usize> {
+    let len = |s: usize| offsets[s + 1] - offsets[s];
+    let mut seqs: Vec<usize> = (0..offsets.len().saturating_sub(1)).collect();
+    seqs.sort_by_key(|&s| std::cmp::Reverse(len(s)));
+    let longest = seqs.first().map_or(0, |&s| len(s));
+    let mut order = Vec::with_capacity(offsets.last().copied().unwrap_or(0));
+    for t in 0..longest {
+        for &s in seqs.iter().take_while(|&&s| len(s) > t) {
+            order.push(if reverse {
+                offsets[s + 1] - 1 - t
+            } else {
+                offsets[s] + t
+            });
+        }
+    }
+    order
+}
+
+/// Rows of `width` values in [`batch_order`].
+fn to_batch(v: &[f64], width: usize, order: &[usize]) -> Vec<f64> {
+    order
+        .iter()
+        .flat_map(|&r| v[r * width..][..width].iter().copied())
+        .collect()
+}
+
+/// [`to_batch`] undone.
+fn from_batch(v: &[f64], width: usize, order: &[usize]) -> Vec<f64> {
+    let mut out = vec![0.0; v.len()];
+    for (i, &r) in order.iter().enumerate() {
+        out[r * width..][..width].copy_from_slice(&v[i * width..][..width]);
+    }
+    out
 }
 
 /// The previous hidden state of each sequence of a step, a row each
@@ -617,10 +661,12 @@ fn gru(l: &OpReader) -> Result<Exec, KernelError> {
         drop((xt, wt, bt));
         let shape = [rows as i64, d as i64];
         s.set_tensor(&hidden, tensor(dtype, &shape, hs.clone())?.with_lod(lod));
+        let order = batch_order(&offsets, spec.reverse);
         let values = [(gates, 3 * d), (rhs, d), (hs, d)];
         for (r, (v, width)) in scratch.iter().zip(values) {
             if let Some(r) = r {
-                s.set_tensor(r, tensor(dtype, &[rows as i64, width as i64], v)?);
+                let batch = to_batch(&v, width, &order);
+                s.set_tensor(r, tensor(dtype, &[rows as i64, width as i64], batch)?);
             }
         }
         Ok(())
@@ -656,9 +702,10 @@ fn gru_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let rows = offsets[offsets.len() - 1];
         let w = f64s(&wt, op)?;
         let read = |r, width, what| read_rows(s, r, (rows, width), what, op);
-        let gates = read(&gate, 3 * d, "BatchGate")?;
-        let rhs = read(&reset, d, "BatchResetHiddenPrev")?;
-        let hs = read(&batch_hidden, d, "BatchHidden")?;
+        let order = batch_order(&offsets, spec.reverse);
+        let gates = from_batch(&read(&gate, 3 * d, "BatchGate")?, 3 * d, &order);
+        let rhs = from_batch(&read(&reset, d, "BatchResetHiddenPrev")?, d, &order);
+        let hs = from_batch(&read(&batch_hidden, d, "BatchHidden")?, d, &order);
         let mut dh = read(&dhidden, d, "Hidden@GRAD")?;
         let h0v = optional(s, &h0, op)?;
         let wants_h0 = grads[1].is_some();

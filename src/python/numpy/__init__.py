@@ -1585,6 +1585,58 @@ def ascontiguousarray(a, dtype=None, like=None):
     return asarray(a, dtype)
 
 
+class matrix(ndarray):
+    """numpy's 2-D matrix as far as 2018-19 programs used it (Paddle's
+    cross_entropy op test built its expected output with `np.asmatrix`):
+    `*` and `**` are matrix products, `.A`, `.T` and `.I` are there; other
+    operations give plain arrays, where numpy keeps the subclass."""
+
+    __array_priority__ = 10.0
+
+    def __new__(cls, data, dtype=None, copy=True):
+        a = array(data, dtype)
+        if a.ndim > 2:
+            raise ValueError("matrix must be 2-dimensional")
+        if a.ndim < 2:
+            a = a.reshape(1, -1 if a.ndim else 1)
+        return cls._wrap_plain(a._h)
+
+    def __mul__(self, other):
+        return matrix(dot(asarray(self), asarray(other)))
+
+    def __rmul__(self, other):
+        return matrix(dot(asarray(other), asarray(self)))
+
+    def __pow__(self, n):
+        out = matrix(eye(self.shape[0], dtype=self.dtype))
+        for _ in _builtins.range(n):
+            out = out * self
+        return out
+
+    @property
+    def A(self):
+        return ndarray._wrap_plain(self._h)
+
+    @property
+    def T(self):
+        return matrix(ndarray._wrap_plain(self._h).T)
+
+    @property
+    def I(self):
+        return matrix(linalg.inv(self.A))
+
+    def __repr__(self):
+        lines = repr(self.A).split("\n")
+        return "\n".join(["matrix" + lines[0][5:]] + [" " + l for l in lines[1:]])
+
+    def __str__(self):
+        return str(self.A)
+
+
+def asmatrix(data, dtype=None):
+    return matrix(data, dtype, copy=False)
+
+
 def asfarray(a, dtype=float64):
     d = _dtype_name(dtype)
     if d not in ("float32", "float64"):
@@ -2107,6 +2159,8 @@ def pad(array, pad_width, mode="constant", constant_values=0, **kwargs):
         pw = [pw if len(pw) == 2 else [pw[0], pw[0]]] * n
     elif len(pw) == 1:
         pw = pw * n
+    # ((before, after), ...) or ((both,), ...) per axis.
+    pw = [row * 2 if len(row) == 1 else row for row in pw]
     out_shape = tuple(d + lo + hi for d, (lo, hi) in zip(a.shape, pw))
     out = full(out_shape, constant_values, a.dtype)
     out[tuple(slice(lo, lo + d) for d, (lo, hi) in zip(a.shape, pw))] = a
