@@ -61,6 +61,14 @@ set_tensor("ids", np.array([[3], [1], [2]], dtype="int64"))
 Operator("scale", X="ids", Out="ids_out", scale=2.0).run(scope, place)
 print(get("ids_out").dtype, get("ids_out").ravel().tolist())
 
+# 1.x's op tests pass the kernel choices of its protos to every op
+# (use_mkldnn, use_cudnn, fuse_with_relu off); CPU results do not depend on
+# them.
+set_tensor("x", x)
+Operator("scale", X="x", Out="scaled", scale=2.0, use_mkldnn=False, use_cudnn=True,
+         fuse_with_relu=False).run(scope, place)
+print(get("scaled").ravel().tolist()[:4])
+
 for bad in (lambda: Operator("no_such_op", X="x"),
             lambda: Operator("scale", "x"),
             lambda: Operator("scale", X=["x", "ids"], Out="o")):

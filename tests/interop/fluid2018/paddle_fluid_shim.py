@@ -7647,6 +7647,11 @@ class _OperatorFactory:
         proto, pb = self._protos[t], self._pb
         known = ({v.name for v in proto.inputs} | {v.name for v in proto.outputs}
                  | {a.name for a in proto.attrs if not a.generated})
+        # 1.x's protos' kernel choices, which 3.3.1's dropped: no effect on CPU.
+        for name in ("use_cudnn", "use_mkldnn", "exhaustive_search", "workspace_size_MB",
+                     "fuse_with_relu", "fuse_relu", "fuse_residual_connection"):
+            if name in kwargs and name not in known:
+                kwargs.pop(name)
         unknown = sorted(k for k in kwargs if k not in known)
         if unknown:
             raise ValueError("Operator %s has no input, output or attribute %s"

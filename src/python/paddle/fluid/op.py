@@ -30,6 +30,14 @@ def _is_str(s):
     return isinstance(s, str)
 
 
+# Attributes 1.x's op protos declared and Paddle 3.3.1's dropped, which 1.x's
+# op tests pass to every op: kernel choices that give the same numbers on a
+# CPU whatever their value (None), and fused kernels, accepted only off.
+_KERNEL_CHOICES = {"use_cudnn": None, "use_mkldnn": None, "exhaustive_search": None,
+                   "workspace_size_MB": None, "fuse_with_relu": False, "fuse_relu": False,
+                   "fuse_residual_connection": False}
+
+
 class _OpInfo(object):
     def __init__(self, name):
         self.name = name
@@ -189,6 +197,12 @@ class OperatorFactory(object):
             t = args[0]
         info = self.get_op_info(t)
         known = set(n for n, _ in info.inputs) | set(n for n, _ in info.outputs) | set(info.attrs)
+        for name, off in _KERNEL_CHOICES.items():
+            if name in kwargs and name not in known:
+                if off is not None and kwargs[name] not in (None, off):
+                    raise ValueError("Operator %s: fluidc has no %s kernel; %s=%r is refused"
+                                     % (t, name, name, kwargs[name]))
+                known.add(name)
         unknown = sorted(k for k in kwargs if k not in known)
         if unknown:
             # 1.x dropped keywords its op proto did not declare; fluidc
