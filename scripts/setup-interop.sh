@@ -13,7 +13,7 @@ exec 3>&1 1>&2 # everything to stderr; fd 3 keeps the real stdout
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv=${FLUIDC_VENV:-$repo/target/interop-venv}
-requirements="paddlepaddle==3.3.1 numpy six==1.17.0"
+requirements="paddlepaddle==3.3.1 numpy six==1.17.0 scipy==1.17.1"
 marker=$venv/.fluidc-interop-complete
 
 sudo=""

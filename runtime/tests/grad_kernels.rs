@@ -492,6 +492,7 @@ fn activation_grads_match_finite_differences() {
         "selu",
         "brelu",
         "stanh",
+        "gelu",
     ] {
         let (lo, hi) = match ty {
             "sqrt" | "log" | "reciprocal" | "rsqrt" => (0.5, 3.0),
@@ -508,6 +509,10 @@ fn activation_grads_match_finite_differences() {
             .input("X", rng.tensor(&[3, 4], lo, hi))
             .check(&mut rng);
     }
+    Case::new("gelu")
+        .input("X", rng.tensor(&[3, 4], -2.0, 2.0))
+        .attr("approximate", AttrValue::Bool(true))
+        .check(&mut rng);
     for (ty, attr, v) in [
         ("elu", "alpha", 0.5),
         ("pow", "factor", 2.5),

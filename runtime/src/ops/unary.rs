@@ -66,6 +66,10 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("tanh_shrink", |l| {
         with_attr(l, NO_ATTR, |_, x| x - x.tanh())
     });
+    r.add("gelu", |l| {
+        let approximate = l.bool_or("approximate", false)?;
+        with_attr(l, NO_ATTR, move |_, x| gelu(x, approximate))
+    });
     // Paddle 3.3.1 rounds halves to even (0.5 to 0, 2.5 to 2).
     r.add("round", |l| {
         with_attr(l, ("decimals", 0.0), |k, x| {
@@ -253,6 +257,12 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("softsign_grad", |l| {
         grad(l, From::X, |_, x, d| {
             d / ((1.0 + x.abs()) * (1.0 + x.abs()))
+        })
+    });
+    r.add("gelu_grad", |l| {
+        let approximate = l.bool_or("approximate", false)?;
+        grad_attrs(l, From::X, [NO_ATTR; 2], move |_, x, d| {
+            d * gelu_slope(x, approximate)
         })
     });
     r.add("tanh_shrink_grad", |l| {
@@ -606,6 +616,34 @@ fn leaky_relu(l: &OpReader) -> Result<Exec, KernelError> {
 
 /// An activation with one attribute (`name`, and its default) passed to
 /// `f` first, computed through `f64` and rounded to the input's type.
+/// GELU (BERT's activation, the `gelu` op since 1.2): `x Φ(x)`, or with
+/// `approximate` its tanh form, as Paddle's functors compute them.
+fn gelu(x: f64, approximate: bool) -> f64 {
+    if approximate {
+        0.5 * x * (1.0 + gelu_tanh(x).tanh())
+    } else {
+        0.5 * x * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))
+    }
+}
+
+/// The derivative of [`gelu`].
+fn gelu_slope(x: f64, approximate: bool) -> f64 {
+    use std::f64::consts::{FRAC_1_SQRT_2, FRAC_2_PI, FRAC_2_SQRT_PI};
+    if approximate {
+        let t = gelu_tanh(x).tanh();
+        let inner = FRAC_2_PI.sqrt() * (1.0 + 3.0 * 0.044715 * x * x);
+        0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * inner
+    } else {
+        let density = 0.5 * FRAC_2_SQRT_PI * FRAC_1_SQRT_2 * (-0.5 * x * x).exp();
+        0.5 * (1.0 + libm::erf(x * FRAC_1_SQRT_2)) + x * density
+    }
+}
+
+/// The tanh form's argument, `sqrt(2 / pi) (x + 0.044715 x^3)`.
+fn gelu_tanh(x: f64) -> f64 {
+    std::f64::consts::FRAC_2_PI.sqrt() * (x + 0.044715 * x * x * x)
+}
+
 fn with_attr(
     l: &OpReader,
     (name, default): (&str, f64),

@@ -1,7 +1,7 @@
 //! One-input math: activations (`relu6`, `elu`, `pow`, `hard_sigmoid` and
 //! `swish` among them), `scale`, `increment`, `softmax`, `clip`,
 //! `sign`, `floor`, `ceil`, `cos`, and 1.x's other activations (`sin`,
-//! `softplus`, `selu`, `brelu`, `stanh`, the shrinks, ...).
+//! `softplus`, `selu`, `brelu`, `stanh`, the shrinks, `gelu`, ...).
 use super::infer::same_as_x;
 use super::Behaviour;
 
@@ -46,6 +46,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
         "stanh",
         "hard_swish",
         "soft_relu",
+        "gelu",
     ] {
         // Paddle's ActivationOp (and scale, clip, softmax) share X's LoD.
         r.push(Behaviour::pure(ty, same_as_x).shares_lod("X", "Out"));
