@@ -695,6 +695,23 @@ fn batch_norm(l: &OpReader) -> Result<Exec, KernelError> {
             None => momentum,
         };
         let m = (n * sp) as f64;
+        if !global && n * sp == 1 {
+            // 1.x's kernel: "Only 1 element in normalization dimension, we
+            // skip the batch norm calculation, let y = x": the running
+            // statistics stay, the saved ones are zeros.
+            s.set_tensor(&y, xt.clone());
+            for (r, t, v) in [(&mean_out, &mt, rm), (&var_out, &vt, rv)] {
+                if let Some(r) = r {
+                    s.set_tensor(r, float::tensor(t.dtype(), t.shape(), v)?);
+                }
+            }
+            for (r, t) in [(&saved_mean, &mt), (&saved_var, &vt)] {
+                if let Some(r) = r {
+                    s.set_tensor(r, float::tensor(t.dtype(), &[c as i64], vec![0.0; c])?);
+                }
+            }
+            return Ok(());
+        }
         let (bm, bv) = if global {
             (rm.clone(), rv.clone())
         } else {
@@ -807,7 +824,10 @@ fn batch_norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
         let m = (n * sp) as f64;
         let mut db = vec![0.0; c];
         let mut ds = vec![0.0; c];
-        for b in 0..n {
+        // One element per channel: the forward let y = x (see there), so
+        // the gradient passes through and Scale and Bias get none.
+        let single = !global && n * sp == 1;
+        for b in (0..n).filter(|_| !single) {
             for ch in 0..c {
                 for i in 0..sp {
                     let at = bn_index(nhwc, dims, b, ch, i);
@@ -821,7 +841,9 @@ fn batch_norm_grad(l: &OpReader) -> Result<Exec, KernelError> {
             for ch in 0..c {
                 for i in 0..sp {
                     let at = bn_index(nhwc, dims, b, ch, i);
-                    g[at] = if global {
+                    g[at] = if single {
+                        d[at]
+                    } else if global {
                         sc[ch] * inv[ch] * d[at]
                     } else {
                         let xh = (xv[at] - mean[ch]) * inv[ch];

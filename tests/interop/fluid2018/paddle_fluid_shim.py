@@ -3190,8 +3190,9 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0,
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
                bias_attr=None, data_layout="NCHW", in_place=False, name=None,
                moving_mean_name=None, moving_variance_name=None,
-               do_model_average_for_mean_and_var=True, use_global_stats=False):
-    """1.x batch_norm: scale `batch_norm_N.w_0` (Constant 1), bias `.b_0`
+               do_model_average_for_mean_and_var=True, fuse_with_relu=False,
+               use_global_stats=False):
+    """1.x batch_norm (fuse_with_relu: 1.x's CPU kernel applied no relu): scale `batch_norm_N.w_0` (Constant 1), bias `.b_0`
     (Constant 0), moving mean `.w_1` (Constant 0) and variance `.w_2`
     (Constant 1) not trainable; MeanOut/VarianceOut are the moving stats;
     ReserveSpace (`.tmp_3`) when training, which Paddle 3 requires."""

@@ -769,12 +769,18 @@ def unique_with_counts(x, dtype="int32"):
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
                bias_attr=None, data_layout="NCHW", in_place=False, name=None,
                moving_mean_name=None, moving_variance_name=None,
-               do_model_average_for_mean_and_var=True, use_global_stats=False):
+               do_model_average_for_mean_and_var=True, fuse_with_relu=False,
+               use_global_stats=False):
     """Batch normalization per channel: scale `batch_norm_N.w_0` (1) and
     bias `.b_0` (0) trained, the moving mean `.w_1` (0) and variance `.w_2`
-    (1) updated by the op in place (MeanOut, VarianceOut)."""
+    (1) updated by the op in place (MeanOut, VarianceOut). `fuse_with_relu`
+    (1.0-1.5) fused a relu only in 1.x's MKL-DNN kernel; its CPU kernel,
+    and fluidc, apply none (a warning says so)."""
     helper = LayerHelper("batch_norm", **locals())
     _check_var(input, "input", "batch_norm")
+    if fuse_with_relu:
+        warnings.warn("batch_norm(fuse_with_relu=True): Paddle 1.x fused the relu only in its "
+                      "MKL-DNN kernel; on CPU, as there, no relu is applied (use act='relu')")
     if in_place:
         raise NotImplementedError(
             "batch_norm(in_place=True) writes its result over its input, which fluidc cannot "
