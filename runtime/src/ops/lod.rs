@@ -614,12 +614,25 @@ pub(crate) fn share_lod(l: &OpReader, exec: Exec) -> Result<Exec, KernelError> {
         return Ok(Exec::Compute(kernel));
     }
     compute(move |s| {
-        kernel(s)?;
-        for (from, to) in &pairs {
-            let source = s.with(from, |v| match v {
+        let lod_source = |s: &mut Vars, from: &VarRef| {
+            s.with(from, |v| match v {
                 Value::Tensor(t) if !t.lod().is_empty() => Some((**t).clone()),
                 _ => None,
-            });
+            })
+        };
+        // An op in place (`reshape(x, inplace=True)`: Out is X) overwrites
+        // its source: its LoD is read first.
+        let before: Vec<Option<Tensor>> = pairs
+            .iter()
+            .map(|(from, to)| {
+                (from.place == to.place)
+                    .then(|| lod_source(s, from))
+                    .flatten()
+            })
+            .collect();
+        kernel(s)?;
+        for ((from, to), before) in pairs.iter().zip(before) {
+            let source = before.or_else(|| lod_source(s, from));
             if let Some(source) = source {
                 s.with(to, |v| {
                     let share = |t: &mut Tensor| {

@@ -44,7 +44,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("where_index", where_index).not_foldable());
     r.push(Behaviour::pure("unique", unique));
     r.push(Behaviour::pure("unique_with_counts", unique));
-    r.push(Behaviour::pure("pad", pad));
+    // 1.x shares X's LoD when the first dim is kept (no padding before it).
+    r.push(Behaviour::pure("pad", pad).shares_lod("X", "Out"));
     // Its outputs' dims are declared by the layer ([`split_sizes`]).
     r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
     r.push(Behaviour::pure("squeeze2", |c| squeezed(c, squeeze_dims)).shares_lod("X", "Out"));

@@ -3,9 +3,11 @@ use super::infer::{same_dtype, Out, TensorType};
 use super::{Behaviour, InferCtx};
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
-    r.push(Behaviour::pure("matmul", |c| {
-        matmul(c, "transpose_X", "transpose_Y")
-    }));
+    // 1.x's matmul shares X's LoD (its first dim kept).
+    r.push(
+        Behaviour::pure("matmul", |c| matmul(c, "transpose_X", "transpose_Y"))
+            .shares_lod("X", "Out"),
+    );
     r.push(Behaviour::pure("matmul_v2", |c| {
         matmul(c, "trans_x", "trans_y")
     }));
