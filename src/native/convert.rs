@@ -231,10 +231,26 @@ fn plain_value(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<PyObjectR
             return Ok(Some(b));
         }
     }
-    if let Some(i) = obj.try_index_opt(vm) {
-        return Ok(Some(i?.into()));
+    // A numpy array of one dim or more: its items, as 1.x's pybind list
+    // caster took any sequence (1.2's op tests give shapes as int32 arrays).
+    if let Ok(ndim) = obj.get_attr("ndim", vm) {
+        let ndim = ndim
+            .try_index(vm)
+            .and_then(|n| n.try_to_primitive::<i64>(vm));
+        if ndim.is_ok_and(|n| n > 0) {
+            if let Ok(tolist) = obj.get_attr("tolist", vm) {
+                return Ok(Some(tolist.call((), vm)?));
+            }
+        }
     }
-    if obj.get_attr("__float__", vm).is_ok() {
+    let has_float = obj.get_attr("__float__", vm).is_ok();
+    match obj.try_index_opt(vm) {
+        Some(Ok(i)) => return Ok(Some(i.into())),
+        // A float numpy scalar or 0-d array refuses `__index__`.
+        Some(Err(e)) if !has_float => return Err(e),
+        _ => {}
+    }
+    if has_float {
         let f = obj.try_float(vm)?;
         return Ok(Some(f.into()));
     }

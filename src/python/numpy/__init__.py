@@ -887,8 +887,23 @@ class ndarray(object):
         raise TypeError("unhashable type: 'numpy.ndarray'")
 
     def __new__(cls, shape, dtype=_builtins.float, buffer=None, offset=0, strides=None, order=None):
-        a = _numpy.zeros(shape, _host(dtype))
-        return cls._wrap_plain(a._h)
+        if buffer is None:
+            a = _numpy.zeros(shape, _host(dtype))
+            return cls._wrap_plain(a._h)
+        # An array over another array's elements (Paddle's maxout op test
+        # regroups channels so): `shape` of them from `offset` bytes on.
+        src = asarray(buffer)
+        if strides is not None or _dtype_name(dtype) != src.dtype._name:
+            raise NotImplementedError("fluidc's numpy makes an ndarray over a buffer only of "
+                                      "the buffer's own dtype, without strides")
+        shape = (shape,) if isinstance(shape, _builtins.int) else _builtins.tuple(shape)
+        n = 1
+        for d in shape:
+            n *= _builtins.int(d)
+        start = offset // src.itemsize
+        if start + n > src.size:
+            raise TypeError("buffer is too small for requested array")
+        return src.reshape(-1)[start:start + n].reshape(shape)
 
     @classmethod
     def _wrap(cls, h):
