@@ -2,7 +2,7 @@
 //! value along `axis` (or of the whole tensor with `flatten`), as int64
 //! (int32 with `dtype` 2), with the axis dropped or kept as 1. The dims
 //! follow the transpiler's inference of the same op.
-use super::float::{f64s, split_at_axis};
+use super::float::{f64s, i64s, split_at_axis};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::kernel::{OpReader, Registry};
@@ -23,7 +23,12 @@ fn arg(l: &OpReader, max: bool) -> Result<Exec, KernelError> {
     compute(move |s| {
         let t = s.tensor(&x)?;
         let shape = t.shape().to_vec();
-        let v = f64s(&t, name)?;
+        // Integer tensors too, as 1.x's kernels (int64, int32, int16,
+        // uint8): compared as f64, exact up to 2^53.
+        let v = match f64s(&t, name) {
+            Ok(v) => v,
+            Err(_) => i64s(&t)?.iter().map(|&x| x as f64).collect(),
+        };
         let (outer, n, inner, out_shape) = if flatten {
             let kept = if keep {
                 vec![1; shape.len()]

@@ -240,7 +240,7 @@ fn truncated_gaussian_random(l: &OpReader) -> Result<Exec, KernelError> {
 /// `fill_any_like`: `X`'s shape filled with `value`, of `dtype` (-1: `X`'s).
 /// `fill_constant_batch_size_like`: a constant of `shape` whose dim
 /// `output_dim_idx` is `Input`'s dim `input_dim_idx` (the batch size, known
-/// only at run time).
+/// only at run time; a LoD input's number of sequences for dim 0).
 fn fill_constant_batch_size_like(l: &OpReader) -> Result<Exec, KernelError> {
     let (input, out) = (l.input("Input")?, l.output("Out")?);
     let shape = l.ints("shape")?.ok_or_else(|| {
@@ -277,7 +277,11 @@ fn fill_constant_batch_size_like(l: &OpReader) -> Result<Exec, KernelError> {
                 ))
             })?;
         let mut dims = shape.clone();
-        dims[o] = t.shape()[i];
+        // 1.x: a LoD input's batch is its sequences (of the last level).
+        dims[o] = match t.lod().last() {
+            Some(level) if i == 0 => level.len().saturating_sub(1) as i64,
+            _ => t.shape()[i],
+        };
         drop(t);
         s.set_tensor(&out, Tensor::full(dtype, &dims, value)?);
         Ok(())
