@@ -1,10 +1,12 @@
 """Indexing a Variable (`x[0]`, `x[:, 1]`, `x[0, 1:3, -1]`, `x[1:]`) builds
 a `slice` op, as 1.x's `Variable.__getitem__` did: ints and slices of step
-1 on the leading axes, an int dropping its axis (`decrease_axis`)."""
+1 on the leading axes, an int dropping its axis (`decrease_axis`); a whole
+axis of step -1 (`x[::-1]`) then a `reverse` op over those axes, as 1.5's."""
 import operator
 
 from ..framework import Variable
 from .manipulation import _slice
+from .tensor import reverse as reverse_layer
 
 # Paddle's end for "to the end of the dim".
 _TO_END = 2 ** 31 - 1
@@ -20,7 +22,7 @@ def _int(value, what):
 def _getitem(self, item):
     if not isinstance(item, tuple):
         item = (item,)
-    axes, starts, ends, decrease = [], [], [], []
+    axes, starts, ends, decrease, reverse = [], [], [], [], []
     for dim, part in enumerate(item):
         if part is Ellipsis or part is None:
             raise NotImplementedError(
@@ -28,10 +30,15 @@ def _getitem(self, item):
                 "a slice, or use fluid.layers.unsqueeze for a new axis"
                 % ("..." if part is Ellipsis else "None"))
         if isinstance(part, slice):
-            if part.step is not None and _int(part.step, "the step") != 1:
+            step = 1 if part.step is None else _int(part.step, "the step")
+            if step == -1 and part.start is None and part.stop is None:
+                # Numbered as the sliced result's axes (ints drop theirs).
+                reverse.append(dim - len(decrease))
+                continue
+            if step != 1:
                 raise NotImplementedError(
-                    "slicing a Variable with a step is not supported; slice with step 1 (and "
-                    "fluid.layers.reverse for -1)")
+                    "slicing a Variable takes a step of 1, or -1 over a whole axis (x[::-1]), "
+                    "as 1.5's did")
             start = 0 if part.start is None else _int(part.start, "the start")
             end = _TO_END if part.stop is None else _int(part.stop, "the stop")
             if start == 0 and end == _TO_END:
@@ -45,9 +52,8 @@ def _getitem(self, item):
             starts.append(n)
             ends.append(_TO_END if n == -1 else n + 1)
             decrease.append(dim)
-    if not axes:
-        return self
-    return _slice(self, axes, starts, ends, decrease)
+    out = _slice(self, axes, starts, ends, decrease) if axes else self
+    return reverse_layer(out, reverse) if reverse else out
 
 
 def monkey_patch_getitem():
