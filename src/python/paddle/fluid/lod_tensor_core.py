@@ -5,6 +5,7 @@ A LoDTensor is an array with LoD offsets. One taken from a scope
 Paddle: it reads the scope each time it is looked at, and `set` writes
 through to it.
 """
+import operator
 import _fluidc
 
 import numpy as np
@@ -319,6 +320,27 @@ class LoDTensor(object):
         if array is None:
             raise RuntimeError("the tensor holds no data yet; set() it first")
         return array if dtype is None else array.astype(dtype)
+
+    def __getitem__(self, item):
+        """1.4-1.5's slicing of a tensor (`t[1]`, `t[1:]`, `t[2::-2, 0:1]`):
+        a new tensor of the selected elements, without LoD; an int keeps
+        its axis, of size 1, as Paddle's PySliceTensor."""
+        array = self.__array__()
+        parts = item if isinstance(item, tuple) else (item,)
+        keep = []
+        for dim, part in enumerate(parts):
+            if isinstance(part, slice) or part is Ellipsis:
+                keep.append(part)
+                continue
+            i = operator.index(part)
+            n = array.shape[dim]
+            if not -n <= i < n:
+                raise IndexError("index %d is out of range for a dim of %d" % (i, n))
+            i = i + n if i < 0 else i
+            keep.append(slice(i, i + 1))
+        out = LoDTensor()
+        out.set(array[tuple(keep)].copy())
+        return out
 
     def __str__(self):
         array, lod = self._read()
