@@ -17,3 +17,6 @@ exe = fluid.Executor(fluid.CPUPlace())
 t = np.array([[[1, 0, 0], [0, 1, 0]]], dtype='float32')
 g, s = exe.run(feed={'theta': t}, fetch_list=[grid, scaled])
 print(g.shape, np.round(g.reshape(-1), 4).tolist(), s.reshape(-1).tolist())
+# Each attribute's type, as 1.x's Operator.attr_type gave it (test_operator_desc).
+print([str(block.ops[0].attr_type('output_shape')), str(block.ops[1].attr_type('scale'))],
+      block.ops[1].attr_type('bias') == fluid.core.AttrType.FLOAT)

@@ -532,6 +532,14 @@ class Operator(object):
             raise ValueError("Operator %s has no attribute %s" % (self.type, name))
         return self.block.desc.op_attr(self.block.idx, self.idx, name)
 
+    def attr_type(self, name):
+        """1.x's: the attribute's `core.AttrType`."""
+        if not self.has_attr(name):
+            raise ValueError("Operator %s has no attribute %s" % (self.type, name))
+        from . import core
+        t = self.block.desc.op_attr_type(self.block.idx, self.idx, name)
+        return core._ATTR_TYPES.get(t) or core._AttrTypeValue("UNKNOWN_%d" % t, t)
+
     def _block_attr_id(self, name):
         return self.attr(name)
 
