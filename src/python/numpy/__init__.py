@@ -876,6 +876,16 @@ def _reduce(name, a, axis, keepdims, dt, ddof=0):
     return _objects().array(a)._reduce(name, axis, keepdims, dt)
 
 
+def _no_ranges(key):
+    """`key` with each `range` an int64 array (numpy indexes with a range
+    as with a list of its ints), or `key` itself when it has none."""
+    if type(key) is _builtins.range:
+        return array(_builtins.list(key), int64)
+    if type(key) is _builtins.tuple and _builtins.any(type(k) is _builtins.range for k in key):
+        return _builtins.tuple(_no_ranges(k) for k in key)
+    return key
+
+
 class ndarray(object):
     """An n-dimensional array (one `_numpy` handle in `_h`)."""
 
@@ -1152,10 +1162,22 @@ class ndarray(object):
         return iter(_numpy.rows(self._h))
 
     def __getitem__(self, key):
-        return _numpy.getitem(self._h, key)
+        try:
+            return _numpy.getitem(self._h, key)
+        except IndexError:
+            plain = _no_ranges(key)
+            if plain is key:
+                raise
+            return _numpy.getitem(self._h, plain)
 
     def __setitem__(self, key, value):
-        _numpy.setitem(self._h, key, value)
+        try:
+            _numpy.setitem(self._h, key, value)
+        except IndexError:
+            plain = _no_ranges(key)
+            if plain is key:
+                raise
+            _numpy.setitem(self._h, plain, value)
 
     def __contains__(self, value):
         return _builtins.bool((self == value).any())
@@ -2104,7 +2126,7 @@ def repeat(a, repeats, axis=None):
         axis = 0
     axis = _normalize_axis(axis, a.ndim)
     n = a.shape[axis]
-    reps = asarray(repeats).ravel().tolist()
+    reps = [_builtins.int(r) for r in asarray(repeats).ravel().tolist()]
     if len(reps) == 1:
         reps = reps * n
     if len(reps) != n:
@@ -2163,8 +2185,9 @@ def roll(a, shift, axis=None):
 
 
 def pad(array, pad_width, mode="constant", constant_values=0, **kwargs):
-    if mode != "constant":
-        raise NotImplementedError("fluidc's numpy pads with mode='constant' only")
+    if mode not in ("constant", "edge", "reflect", "symmetric"):
+        raise NotImplementedError("fluidc's numpy pads with mode 'constant', 'edge', 'reflect' "
+                                  "and 'symmetric', not %r" % (mode,))
     a = asarray(array)
     n = a.ndim
     pw = asarray(pad_width).tolist()
@@ -2176,10 +2199,37 @@ def pad(array, pad_width, mode="constant", constant_values=0, **kwargs):
         pw = pw * n
     # ((before, after), ...) or ((both,), ...) per axis.
     pw = [row * 2 if len(row) == 1 else row for row in pw]
+    if mode != "constant":
+        return _pad_from_edges(a, pw, mode)
     out_shape = tuple(d + lo + hi for d, (lo, hi) in zip(a.shape, pw))
     out = full(out_shape, constant_values, a.dtype)
     out[tuple(slice(lo, lo + d) for d, (lo, hi) in zip(a.shape, pw))] = a
     return out
+
+
+def _pad_from_edges(a, pw, mode):
+    """`pad`'s edge, reflect and symmetric modes, one axis after another
+    (numpy's order), each from the array's own edge values."""
+    for axis, (lo, hi) in enumerate(pw):
+        n = a.shape[axis]
+        if lo == 0 and hi == 0:
+            continue
+        if n == 0 or mode == "reflect" and _builtins.max(lo, hi) > n - 1 or \
+                mode == "symmetric" and _builtins.max(lo, hi) > n:
+            raise NotImplementedError("fluidc's numpy pads %s by at most the axis's length" % mode)
+
+        def part(idx):
+            return take(a, array(idx, int64), axis)
+        if mode == "edge":
+            before, after = [0] * lo, [n - 1] * hi
+        elif mode == "reflect":
+            before = _builtins.list(_builtins.range(lo, 0, -1))
+            after = _builtins.list(_builtins.range(n - 2, n - 2 - hi, -1))
+        else:
+            before = _builtins.list(_builtins.range(lo - 1, -1, -1))
+            after = _builtins.list(_builtins.range(n - 1, n - 1 - hi, -1))
+        a = concatenate([part(before), a, part(after)], axis)
+    return a
 
 
 def append(arr, values, axis=None):
@@ -2809,7 +2859,46 @@ def bincount(x, weights=None, minlength=0):
 
 
 def histogram(a, bins=10, range=None, weights=None, density=None):
-    raise NotImplementedError("fluidc's numpy has no histogram")
+    """numpy's: counts in `bins` equal bins over `range` (the data's min
+    and max) or between given edges, the last bin closed; values outside
+    are left out."""
+    a = asarray(a).ravel().astype(float64)
+    if isinstance(bins, (_builtins.int, integer)):
+        if range is None:
+            lo, hi = (a.min(), a.max()) if a.size else (0.0, 1.0)
+        else:
+            lo, hi = range
+        lo, hi = _builtins.float(lo), _builtins.float(hi)
+        if lo > hi:
+            raise ValueError("max must be larger than min in range parameter.")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = linspace(lo, hi, _builtins.int(bins) + 1)
+    else:
+        edges = asarray(bins).astype(float64)
+    import bisect  # on first use: importing it costs start-up
+    e = edges.tolist()
+    nb = len(e) - 1
+    w = None if weights is None else asarray(weights).ravel().tolist()
+    counts = [0.0 if w is not None or density else 0] * nb
+    for i, v in enumerate(a.tolist()):
+        if not e[0] <= v <= e[-1]:
+            continue
+        k = _builtins.min(bisect.bisect_right(e, v) - 1, nb - 1)
+        counts[k] += 1 if w is None else w[i]
+    if density:
+        total = _builtins.sum(counts)
+        counts = [c / total / (e[k + 1] - e[k]) for k, c in enumerate(counts)]
+        return array(counts, float64), edges
+    return array(counts, int64 if w is None else float64), edges
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, kind=None):
+    """Whether each element of `element` is among `test_elements`."""
+    element = asarray(element)
+    pool = _builtins.set(asarray(test_elements).ravel().tolist())
+    found = [(v in pool) != _builtins.bool(invert) for v in element.ravel().tolist()]
+    return array(found, bool_).reshape(element.shape)
 
 
 def interp(x, xp, fp, left=None, right=None):

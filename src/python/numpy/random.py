@@ -91,6 +91,9 @@ class RandomState(object):
         return _np.multiply(scale, self.standard_exponential(size)) if size is not None or _np.ndim(scale) else scale * self.standard_exponential()
 
     def randint(self, low, high=None, size=None, dtype=int):
+        # numpy takes float bounds (2018 tests drew randint(0, 7.0)).
+        low = int(low) if isinstance(low, float) else low
+        high = int(high) if isinstance(high, float) else high
         d = _dtype_arg(dtype)
         r = self._s.randint(low, high, size, d)
         if size is None and dtype is bool:
