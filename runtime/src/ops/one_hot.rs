@@ -17,10 +17,12 @@ use crate::ops::float::i64s;
 use crate::tensor::{dtype_name, Tensor};
 
 pub(crate) fn register_all(r: &mut Registry) {
-    r.add("one_hot_v2", one_hot_v2);
+    r.add("one_hot_v2", |l| one_hot(l, false));
+    // 1.x's, as saved 1.x models hold it: ids [..., 1], the 1 replaced.
+    r.add("one_hot", |l| one_hot(l, true));
 }
 
-fn one_hot_v2(l: &OpReader) -> Result<Exec, KernelError> {
+fn one_hot(l: &OpReader, v1: bool) -> Result<Exec, KernelError> {
     let (x, out) = (l.input("X")?, l.output("Out")?);
     let depth_tensor = l.opt_input("depth_tensor")?;
     let depth_attr = l.int("depth")?;
@@ -64,6 +66,9 @@ fn one_hot_v2(l: &OpReader) -> Result<Exec, KernelError> {
             }
         }
         let mut shape = xt.shape().to_vec();
+        if v1 && shape.last() == Some(&1) {
+            shape.pop();
+        }
         shape.push(depth as i64);
         let t = Tensor::from_vec(&shape, rows)?;
         let t = if dtype == VarKind::Fp32 {

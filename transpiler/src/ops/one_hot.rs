@@ -1,10 +1,33 @@
-//! `one_hot_v2`.
+//! `one_hot_v2`, and 1.x's `one_hot` (ids `[..., 1]`), which saved 1.x
+//! models hold.
 use super::infer::{Out, TensorType};
 use super::{Behaviour, InferCtx};
 use crate::model::VarKind;
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("one_hot_v2", one_hot_v2).shares_lod("X", "Out"));
+    r.push(Behaviour::pure("one_hot", one_hot).shares_lod("X", "Out"));
+}
+
+/// 1.x's `one_hot`: ids `[..., 1]` give `[..., depth]`.
+fn one_hot(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if x.dims.last().is_some_and(|&d| d != 1 && d >= 0) {
+        return Err(format!(
+            "X {:?} of one_hot must end in a dim of 1 (an id per row)",
+            x.dims
+        ));
+    }
+    let mut out = one_hot_v2(c)?;
+    if let Some((_, t)) = out.first_mut() {
+        // X's last dim of 1 gives way to depth.
+        let depth = t.dims.pop().unwrap_or(-1);
+        t.dims.pop();
+        t.dims.push(depth);
+    }
+    Ok(out)
 }
 
 /// `one_hot_v2`: `X`'s dims with `depth` appended, in the `dtype`
