@@ -583,7 +583,13 @@ fn check_slots(op: &Op, def: &OpDef, input: bool, problems: &mut Vec<(ProblemKin
             Some(_) => {}
         }
     }
-    for s in defined.iter().filter(|s| !s.dispensable && !s.extra) {
+    // A slot Paddle added after 1.0 (see `slots_after_1_0`) is absent from
+    // the programs 1.x saved.
+    let after_1_0 = def.behaviour.slots_after_1_0;
+    for s in defined
+        .iter()
+        .filter(|s| !s.dispensable && !s.extra && !after_1_0.contains(&s.name.as_str()))
+    {
         let given = used
             .iter()
             .find(|u| def.canonical_slot(&u.parameter) == s.name);

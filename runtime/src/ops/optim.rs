@@ -573,12 +573,19 @@ impl Dense {
                 if l.bool("amsgrad")? {
                     slots.push(("Moment2Max", "Moment2MaxOut"));
                 }
+                let (b1, b2) = (l.input("Beta1Pow")?, l.input("Beta2Pow")?);
+                let outs = (l.opt_output("Beta1PowOut")?, l.opt_output("Beta2PowOut")?);
+                // 1.x's adam op had no Beta*PowOut (its optimizer scaled the
+                // powers with ops of their own, which a saved 1.x program
+                // holds): without them the op leaves the powers alone, as
+                // with use_global_beta_pow.
+                let external = outs.0.is_none() || outs.1.is_none();
                 let adam = AdamOp {
                     pows: (
-                        l.input("Beta1Pow")?,
-                        l.input("Beta2Pow")?,
-                        l.output("Beta1PowOut")?,
-                        l.output("Beta2PowOut")?,
+                        b1.clone(),
+                        b2.clone(),
+                        outs.0.unwrap_or(b1),
+                        outs.1.unwrap_or(b2),
                     ),
                     tensors: (
                         l.opt_input("Beta1Tensor")?,
@@ -589,7 +596,7 @@ impl Dense {
                     beta1: l.float("beta1")?,
                     beta2: l.float("beta2")?,
                     epsilon: l.float("epsilon")?,
-                    global_pow: l.bool("use_global_beta_pow")?,
+                    global_pow: l.bool("use_global_beta_pow")? || external,
                 };
                 (slots, Kind::Adam(Box::new(adam)))
             }

@@ -84,7 +84,25 @@ const OPTIMIZERS: &[(&str, &[(&str, &str)])] = &[
 
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     for (ty, _) in OPTIMIZERS {
-        r.push(Behaviour::pure(ty, infer).not_foldable());
+        // adam's outputs for the beta powers came with Paddle 1.7 (1.x's
+        // optimizer appended `scale` ops for them), as did every
+        // optimizer's MasterParamOut and adam's Moment2MaxOut later: 1.x's
+        // op tests and saved programs have none of them.
+        let after_1_0: &[&str] = if *ty == "adam" {
+            &[
+                "Beta1PowOut",
+                "Beta2PowOut",
+                "Moment2MaxOut",
+                "MasterParamOut",
+            ]
+        } else {
+            &["MasterParamOut"]
+        };
+        r.push(
+            Behaviour::pure(ty, infer)
+                .not_foldable()
+                .slots_after_1_0(after_1_0),
+        );
     }
 }
 
