@@ -190,13 +190,10 @@ impl ProgramState {
         };
         let ctx = InferCtx::new(op, def, |n| self.tensor_type(block, n));
         let inferred = infer(&ctx)?;
-        let mut out = Vec::new();
-        for (slot, t) in inferred {
-            for name in op.outputs_of(slot) {
-                out.push((name.clone(), t.clone()));
-            }
-        }
-        Ok(out)
+        Ok(ops::typed_outputs(op, inferred)
+            .into_iter()
+            .map(|(_, name, t)| (name.clone(), t))
+            .collect())
     }
 
     /// Sets the inferred types on the outputs' declarations (dense

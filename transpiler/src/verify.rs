@@ -527,14 +527,12 @@ fn check_op(
     match infer(&ctx) {
         Err(e) => problems.push((ProblemKind::Type, e)),
         Ok(outs) => {
-            for (slot, inferred) in outs {
-                for name in op.outputs_of(slot) {
-                    let Some(declared) = types(name) else {
-                        continue;
-                    };
-                    if let Some(e) = mismatch(&declared, &inferred, dtypes_only) {
-                        problems.push((ProblemKind::Type, format!("output {slot} `{name}` {e}")));
-                    }
+            for (slot, name, inferred) in ops::typed_outputs(op, outs) {
+                let Some(declared) = types(name) else {
+                    continue;
+                };
+                if let Some(e) = mismatch(&declared, &inferred, dtypes_only) {
+                    problems.push((ProblemKind::Type, format!("output {slot} `{name}` {e}")));
                 }
             }
         }

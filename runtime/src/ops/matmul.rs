@@ -14,6 +14,7 @@ use crate::tensor::broadcast::broadcast;
 use crate::tensor::gemm::{min_cols, min_rows, product, Gemm};
 use crate::tensor::num::{with_numeric_pair, Num};
 use crate::tensor::{alloc, par, Buffer, Element, Shape, Tensor};
+use fluidc_transpiler::ops::matmul::{v1_vector_operands, v1_vector_out};
 use fluidc_transpiler::VarKind;
 use ndarray::{ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 
@@ -380,11 +381,14 @@ struct MatmulGradOp {
     tx: bool,
     ty: bool,
     alpha: f64,
+    /// 1.x's `matmul_grad` (see [`v1_vectors`]).
+    v1: bool,
 }
 
 impl MatmulGradOp {
     fn load(l: &OpReader, tx: &str, ty: &str) -> Result<MatmulGradOp, KernelError> {
         Ok(MatmulGradOp {
+            v1: tx == "transpose_X",
             x: l.input("X")?,
             y: l.input("Y")?,
             dout: l.input("Out@GRAD")?,
@@ -402,7 +406,10 @@ impl MatmulGradOp {
             s.tensor(&self.y)?,
             s.tensor(&self.dout)?,
         );
-        let g = MatmulGrad::new(&a, &b, &d, self.tx, self.ty)?;
+        let g = match v1_vectors(self.v1, &a, &b, self.tx, self.ty)? {
+            Some((a2, b2, tx, ty)) => MatmulGrad::new(&a2, &b2, &d, tx, ty)?,
+            None => MatmulGrad::new(&a, &b, &d, self.tx, self.ty)?,
+        };
         let gx = self
             .dx
             .as_ref()
@@ -471,15 +478,46 @@ impl MatmulGrad {
 }
 
 fn matmul(l: &OpReader, tx: &str, ty: &str) -> Result<Exec, KernelError> {
+    let v1 = tx == "transpose_X";
     let (x, y, out) = (l.input("X")?, l.input("Y")?, l.output("Out")?);
     let (tx, ty) = (l.bool_or(tx, false)?, l.bool_or(ty, false)?);
     let alpha = l.float_or("alpha", 1.0)?;
     compute(move |s| {
         let old = take_unless_input(s, &out, &[&x, &y]);
-        let t = matmul_into(&*s.tensor(&x)?, &*s.tensor(&y)?, (tx, ty, alpha), old)?;
+        let (a, b) = (s.tensor(&x)?, s.tensor(&y)?);
+        let t = match v1_vectors(v1, &a, &b, tx, ty)? {
+            Some((a2, b2, tx2, ty2)) => {
+                let t = matmul_into(&a2, &b2, (tx2, ty2, alpha), old)?;
+                let dims = v1_vector_out(
+                    t.shape().to_vec(),
+                    a.shape().len() == 1,
+                    b.shape().len() == 1,
+                );
+                t.reshaped(&dims)?
+            }
+            None => matmul_into(&a, &b, (tx, ty, alpha), old)?,
+        };
+        drop((a, b));
         s.set_tensor(&out, t);
         Ok(())
     })
+}
+
+/// For 1.x's `matmul` (`v1`) with a transpose flag on a 1-D operand, the
+/// operands as the matrices 1.x read them and the flags left
+/// ([`v1_vector_operands`]).
+fn v1_vectors(
+    v1: bool,
+    a: &Tensor,
+    b: &Tensor,
+    tx: bool,
+    ty: bool,
+) -> Result<Option<(Tensor, Tensor, bool, bool)>, KernelError> {
+    let Some((x2, y2, tx, ty)) = v1_vector_operands(a.shape(), b.shape(), tx, ty).filter(|_| v1)
+    else {
+        return Ok(None);
+    };
+    Ok(Some((a.reshaped(&x2)?, b.reshaped(&y2)?, tx, ty)))
 }
 
 /// The dims of one matmul: `pairs` lists, per output batch, the batch of X

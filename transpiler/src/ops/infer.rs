@@ -32,9 +32,31 @@ impl TensorType {
 }
 
 /// Inference for one op: the types of its outputs, by output slot (every
-/// argument of the slot gets the type), or why the inputs are inconsistent.
-/// Slots left out are unknown.
+/// argument of the slot gets the type, or, for a slot listed once per
+/// argument, as `split`'s pieces, each its own: [`typed_outputs`]), or why
+/// the inputs are inconsistent. Slots left out are unknown.
 pub type InferFn = fn(&InferCtx) -> Result<Vec<(&'static str, TensorType)>, String>;
+
+/// Pairs what inference gave with the output names it types: a slot
+/// listed once types every argument of the slot; a slot listed once per
+/// argument types them in order (ops whose outputs differ, as `split`).
+pub fn typed_outputs<'o>(
+    op: &'o Op,
+    inferred: Vec<(&'static str, TensorType)>,
+) -> Vec<(&'static str, &'o String, TensorType)> {
+    let mut out = Vec::new();
+    for (k, (slot, t)) in inferred.iter().enumerate() {
+        let names = op.outputs_of(slot);
+        let listed = inferred.iter().filter(|(s, _)| s == slot).count();
+        if listed > 1 && listed == names.len() {
+            let nth = inferred[..k].iter().filter(|(s, _)| s == slot).count();
+            out.push((*slot, &names[nth], t.clone()));
+        } else {
+            out.extend(names.iter().map(|n| (*slot, n, t.clone())));
+        }
+    }
+    out
+}
 
 /// What inference sees of an op: its attributes (with the definition's
 /// defaults) and the declared types of its inputs.

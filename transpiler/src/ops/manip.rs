@@ -46,8 +46,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("unique_with_counts", unique));
     // 1.x shares X's LoD when the first dim is kept (no padding before it).
     r.push(Behaviour::pure("pad", pad).shares_lod("X", "Out"));
-    // Its outputs' dims are declared by the layer ([`split_sizes`]).
-    r.push(Behaviour::pure("split", |_| Ok(Vec::new())).lod(Lod::SharesEach("X", "Out")));
+    r.push(Behaviour::pure("split", split).lod(Lod::SharesEach("X", "Out")));
     r.push(Behaviour::pure("squeeze2", |c| squeezed(c, squeeze_dims)).shares_lod("X", "Out"));
     r.push(Behaviour::pure("unsqueeze2", |c| squeezed(c, unsqueeze_dims)).shares_lod("X", "Out"));
 }
@@ -413,6 +412,44 @@ fn expand_as(c: &InferCtx) -> Out {
         ));
     }
     Ok(vec![("Out", TensorType::new(x.dtype, t.dims.clone()))])
+}
+
+/// `split`: a type per piece of `X` along `axis` ([`split_sizes`]), as
+/// 1.x's InferShape gave them at `append_op` (its op tests declare the
+/// pieces with no shape). Pieces sized by tensors are unknown.
+fn split(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    if c.has_input("AxisTensor") || c.has_input("SectionsTensorList") {
+        return Ok(Vec::new());
+    }
+    let rank = x.dims.len() as i64;
+    let axis = c.int("axis").unwrap_or(0);
+    let axis = if axis < 0 { axis + rank } else { axis };
+    if !(0..rank).contains(&axis) {
+        return Err(format!("axis {axis} is out of range for X {:?}", x.dims));
+    }
+    let sizes = split_sizes(
+        x.dims[axis as usize],
+        c.int("num").unwrap_or(0),
+        &c.ints("sections").unwrap_or_default(),
+    )?;
+    let pieces = c.op.outputs_of("Out").len();
+    if sizes.len() != pieces {
+        return Err(format!(
+            "X splits into {} pieces but Out names {pieces}",
+            sizes.len()
+        ));
+    }
+    Ok(sizes
+        .into_iter()
+        .map(|n| {
+            let mut dims = x.dims.clone();
+            dims[axis as usize] = n;
+            ("Out", TensorType::new(x.dtype, dims))
+        })
+        .collect())
 }
 
 /// `split`'s pieces along a dim of size `dim`: `num` equal ones, or

@@ -84,15 +84,65 @@ pub fn matmul_dims(x: &[i64], y: &[i64], tx: bool, ty: bool) -> Result<MatmulDim
     })
 }
 
+/// 1.x's `matmul` (v1) made a 1-D X a row and a 1-D Y a column *before*
+/// its transpose flags applied, so a 1-D X with `transpose_X` is a column
+/// `[K, 1]` and a 1-D Y with `transpose_Y` a row `[1, N]` (numpy, and
+/// `matmul_v2`, ignore the flag on a vector; Paddle 3.3.1's matmul refuses
+/// such shapes). When a flag is set on a 1-D operand: both operands as
+/// matrices and the flags left to apply.
+pub fn v1_vector_operands(
+    x: &[i64],
+    y: &[i64],
+    tx: bool,
+    ty: bool,
+) -> Option<(Vec<i64>, Vec<i64>, bool, bool)> {
+    let (xv, yv) = (x.len() == 1, y.len() == 1);
+    if !((tx && xv) || (ty && yv)) {
+        return None;
+    }
+    let (x2, tx) = match (xv, tx) {
+        (true, true) => (vec![x[0], 1], false),
+        (true, false) => (vec![1, x[0]], false),
+        _ => (x.to_vec(), tx),
+    };
+    let (y2, ty) = match (yv, ty) {
+        (true, true) => (vec![1, y[0]], false),
+        (true, false) => (vec![y[0], 1], false),
+        _ => (y.to_vec(), ty),
+    };
+    Some((x2, y2, tx, ty))
+}
+
+/// 1.x's result dims after [`v1_vector_operands`] (`xv`, `yv`: the
+/// operand was 1-D): a vector's dim is dropped from the product where it
+/// is 1 (matmul_op.cc's InferShape).
+pub fn v1_vector_out(mut out: Vec<i64>, xv: bool, yv: bool) -> Vec<i64> {
+    if xv && out.len() >= 2 && out[out.len() - 2] == 1 {
+        out.remove(out.len() - 2);
+    }
+    if yv && out.last() == Some(&1) {
+        out.pop();
+    }
+    out
+}
+
 fn matmul(c: &InferCtx, tx: &str, ty: &str) -> Out {
     let (Some(x), Some(y)) = (c.input("X"), c.input("Y")) else {
         return Ok(Vec::new());
     };
     same_dtype(x, y)?;
+    let v1 = tx == "transpose_X";
     let tx = c.bool(tx).unwrap_or(false);
     let ty = c.bool(ty).unwrap_or(false);
-    let dims = matmul_dims(&x.dims, &y.dims, tx, ty)?;
-    Ok(vec![("Out", TensorType::new(x.dtype, dims.out))])
+    let out = match v1_vector_operands(&x.dims, &y.dims, tx, ty).filter(|_| v1) {
+        Some((x2, y2, tx, ty)) => v1_vector_out(
+            matmul_dims(&x2, &y2, tx, ty)?.out,
+            x.dims.len() == 1,
+            y.dims.len() == 1,
+        ),
+        None => matmul_dims(&x.dims, &y.dims, tx, ty)?.out,
+    };
+    Ok(vec![("Out", TensorType::new(x.dtype, out))])
 }
 
 /// `mul` (fc's product): X flattened to a matrix at `x_num_col_dims`, Y at

@@ -74,7 +74,7 @@ use std::sync::OnceLock;
 use crate::model::{AttrType, AttrValue, Op};
 
 pub use grad::{GradMaker, GradOpSpec, EMPTY_VAR, GRAD_SUFFIX};
-pub use infer::{InferCtx, InferFn, TensorType};
+pub use infer::{typed_outputs, InferCtx, InferFn, TensorType};
 pub use protos::{AttrDef, SlotDef};
 
 /// What an op does besides computing its outputs from its inputs.

@@ -172,6 +172,12 @@ class LoDTensor(object):
         if self._pending_dims() is not None:
             self._set_pending_dims(None)
 
+    def _get_dims(self):
+        """1.x's `dims()` as a list: the dims `_set_dims` gave a tensor
+        with no data yet, else its data's."""
+        dims = self._pending_dims()
+        return self.shape() if dims is None else list(dims)
+
     def _set_dims(self, dims):
         """1.x's `Resize`: the dims of the data the tensor holds; a tensor
         with no data yet keeps them for `_alloc_int`/`_alloc_float` (the
