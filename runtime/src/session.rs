@@ -309,6 +309,14 @@ impl Session {
         self.scope.contains_key(name)
     }
 
+    /// Sets a tensor array of the scope (one a script built element by
+    /// element: `get_lod_tensor_array().append(t)`).
+    pub fn set_tensor_array(&mut self, name: &str, items: Vec<Tensor>) {
+        let items = items.into_iter().map(Value::tensor).collect();
+        self.scope
+            .insert(name.to_string(), Value::TensorArray(Arc::new(items)));
+    }
+
     /// Sets a variable of the scope (a parameter loaded from a file, a
     /// tensor a script sets); programs that declare it persistable see it.
     pub fn set_tensor(&mut self, name: &str, t: Tensor) {

@@ -156,6 +156,14 @@ impl ProgramDesc {
     }
 }
 
+impl ProgramDesc {
+    /// A copy of op `index` of block `block`.
+    fn cloned_op(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<Op> {
+        let s = self.state.lock();
+        Ok(s.op(block, index).map_err(|e| value_error(vm, e))?.clone())
+    }
+}
+
 impl Constructor for ProgramDesc {
     type Args = ();
     fn py_new(cls: rustpython_vm::builtins::PyTypeRef, _: (), vm: &VirtualMachine) -> PyResult {
@@ -701,11 +709,7 @@ impl ProgramDesc {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         let mut s = self.state.lock();
-        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
-        let op = b
-            .ops
-            .get_mut(index)
-            .ok_or_else(|| vm.new_value_error(format!("block {block} has no op {index}")))?;
+        let op = s.op_mut(block, index).map_err(|e| value_error(vm, e))?;
         op.ty = ty.as_str().to_string();
         s.touch();
         Ok(())
@@ -716,11 +720,7 @@ impl ProgramDesc {
     #[pymethod]
     fn op_check_attrs(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<()> {
         let mut s = self.state.lock();
-        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
-        let op = b
-            .ops
-            .get_mut(index)
-            .ok_or_else(|| vm.new_value_error(format!("block {block} has no op {index}")))?;
+        let op = s.op_mut(block, index).map_err(|e| value_error(vm, e))?;
         if ops::get(&op.ty).is_none() {
             return Err(host::op_error(
                 vm,
@@ -748,6 +748,17 @@ impl ProgramDesc {
             .infer(block, &op)
             .map_err(|e| host::op_error(vm, format!("{}: {e}", op.ty)))?;
         s.apply_types(block, types);
+        s.touch();
+        Ok(())
+    }
+
+    /// 1.x's `OpDesc.infer_var_type(block)` ([`ProgramState::infer_var_types`]).
+    #[pymethod]
+    fn op_infer_var_type(&self, block: usize, index: usize, vm: &VirtualMachine) -> PyResult<()> {
+        let mut s = self.state.lock();
+        let op = s.op(block, index).map_err(|e| value_error(vm, e))?.clone();
+        s.infer_var_types(block, &op)
+            .map_err(|e| host::op_error(vm, format!("{}: {e}", op.ty)))?;
         s.touch();
         Ok(())
     }
@@ -804,11 +815,7 @@ impl ProgramDesc {
     ) -> PyResult<()> {
         let names = convert::names(&names, vm)?;
         let mut s = self.state.lock();
-        let b = s.block_mut(block).map_err(|e| value_error(vm, e))?;
-        let op = b
-            .ops
-            .get_mut(index)
-            .ok_or_else(|| vm.new_value_error(format!("block {block} has no op {index}")))?;
+        let op = s.op_mut(block, index).map_err(|e| value_error(vm, e))?;
         let slots = if outputs {
             &mut op.outputs
         } else {
@@ -1128,6 +1135,54 @@ impl ProgramDesc {
                     .collect(),
             )
             .into())
+    }
+
+    /// 1.x's `core.get_grad_op_desc(op, no_grad_set, [])`: a new program
+    /// whose global block holds the grad ops of op `index` of `block` (the
+    /// caller copies them where it wants: `OpDesc.copy_from`), and the
+    /// `{input gradient: forward variable}` of what they write.
+    #[pymethod]
+    fn op_grad_descs(
+        &self,
+        block: usize,
+        index: usize,
+        no_grad: PyObjectRef,
+        vm: &VirtualMachine,
+    ) -> PyResult<PyObjectRef> {
+        let no_grad = convert::names(&no_grad, vm)?.into_iter().collect();
+        let fwd = self.cloned_op(block, index, vm)?;
+        let (made, grad_to_var) = fluidc_transpiler::backward::grad_op_descs(&fwd, &no_grad)
+            .map_err(|e| host::op_error(vm, e))?;
+        let mut state = ProgramState::new();
+        state.program.blocks[0].ops = made;
+        state.reindex();
+        let dict = vm.ctx.new_dict();
+        for (g, v) in grad_to_var {
+            dict.set_item(g.as_str(), vm.ctx.new_str(v).into(), vm)?;
+        }
+        let desc = ProgramDesc::new(state).into_ref(&vm.ctx);
+        Ok(vm.ctx.new_tuple(vec![desc.into(), dict.into()]).into())
+    }
+
+    /// 1.x's `OpDesc.copy_from`: op `index` of `block` becomes a copy of
+    /// op `from_index` of block `from_block` of `from` (this or another
+    /// program).
+    #[pymethod]
+    fn op_copy_from(
+        &self,
+        block: usize,
+        index: usize,
+        from: PyRef<ProgramDesc>,
+        from_block: usize,
+        from_index: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        let op = from.cloned_op(from_block, from_index, vm)?;
+        let mut s = self.state.lock();
+        let slot = s.op_mut(block, index).map_err(|e| value_error(vm, e))?;
+        *slot = op;
+        s.touch();
+        Ok(())
     }
 
     /// `append_backward(loss)`: Paddle 3.3.1's backward of block 0; the

@@ -186,7 +186,7 @@ impl ProgramState {
             return Ok(Vec::new());
         };
         let Some(infer) = def.behaviour.infer else {
-            return Ok(Vec::new());
+            return Ok(self.grads_like_forward(block, op));
         };
         let ctx = InferCtx::new(op, def, |n| self.tensor_type(block, n));
         let inferred = infer(&ctx)?;
@@ -194,6 +194,28 @@ impl ProgramState {
             .into_iter()
             .map(|(_, name, t)| (name.clone(), t))
             .collect())
+    }
+
+    /// A grad op without inference of its own (one a script appends, as
+    /// 1.x's op tests append `get_grad_op_desc`'s): each gradient slot
+    /// `X@GRAD` takes the types of forward input slot `X`, as Paddle's grad
+    /// InferShapes set them (`SetOutputDim(GradVarName("X"), x_dims)`).
+    fn grads_like_forward(&self, block: usize, op: &Op) -> Vec<(String, TensorType)> {
+        if !op.ty.ends_with("_grad") {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for slot in &op.outputs {
+            let Some(fwd) = slot.parameter.strip_suffix(ops::GRAD_SUFFIX) else {
+                continue;
+            };
+            for (g, x) in slot.arguments.iter().zip(op.inputs_of(fwd)) {
+                if let Some(t) = self.tensor_type(block, x).filter(|_| g != ops::EMPTY_VAR) {
+                    out.push((g.clone(), t));
+                }
+            }
+        }
+        out
     }
 
     /// Sets the inferred types on the outputs' declarations (dense
@@ -216,6 +238,25 @@ impl ProgramState {
                 }
             }
         }
+    }
+
+    /// 1.x's `OpDesc.infer_var_type`: the outputs take the dtypes
+    /// inference gives them (their dims stay: `infer_shape` sets those),
+    /// and are declared `SELECTED_ROWS` where Paddle makes them so.
+    pub fn infer_var_types(&mut self, block: usize, op: &Op) -> Result<(), String> {
+        for (name, t) in self.infer(block, op)? {
+            let Some(b) = self.find_var(block, &name) else {
+                continue;
+            };
+            if let Some(d) = self
+                .var_mut(b, &name)
+                .and_then(|v| v.ty.dense_tensor.as_mut())
+            {
+                d.tensor.data_type = t.dtype as i32;
+            }
+        }
+        self.apply_selected_rows(block, op);
+        Ok(())
     }
 
     /// Declares `SELECTED_ROWS` the outputs Paddle's `infer_var_type`
@@ -306,6 +347,13 @@ impl ProgramState {
         self.block(block)?
             .ops
             .get(index)
+            .ok_or_else(|| format!("block {block} has no op {index}"))
+    }
+
+    pub fn op_mut(&mut self, block: usize, index: usize) -> Result<&mut Op, String> {
+        self.block_mut(block)?
+            .ops
+            .get_mut(index)
             .ok_or_else(|| format!("block {block} has no op {index}"))
     }
 }

@@ -67,17 +67,29 @@ impl Session {
         lod: PyObjectRef,
         vm: &VirtualMachine,
     ) -> PyResult<()> {
-        let array = array_handle(&array, vm)?;
-        let lod = lod_from_py(&lod, vm)?;
-        let a = array.read();
-        let rows = a.shape().first().copied().unwrap_or(1);
-        Tensor::check_lod(&lod, rows)
-            .map_err(|e| vm.new_value_error(format!("cannot set `{}`: {e}", name.as_str())))?;
-        let t = a
-            .to_tensor()
-            .map_err(|e| vm.new_value_error(String::from(e)))?
-            .with_lod(lod);
+        let t = tensor_from_py(&name, &array, &lod, vm)?;
         self.lock(vm)?.set_tensor(name.as_str(), t);
+        Ok(())
+    }
+
+    /// Sets the scope's tensor array `name` to `arrays` with `lods`.
+    #[pymethod]
+    fn set_tensor_array(
+        &self,
+        name: PyStrRef,
+        arrays: Vec<PyObjectRef>,
+        lods: Vec<PyObjectRef>,
+        vm: &VirtualMachine,
+    ) -> PyResult<()> {
+        if arrays.len() != lods.len() {
+            return Err(vm.new_value_error("one LoD per array".to_string()));
+        }
+        let tensors = arrays
+            .iter()
+            .zip(&lods)
+            .map(|(array, lod)| tensor_from_py(&name, array, lod, vm))
+            .collect::<PyResult<Vec<_>>>()?;
+        self.lock(vm)?.set_tensor_array(name.as_str(), tensors);
         Ok(())
     }
 
@@ -235,4 +247,23 @@ pub fn feed_tensor(
 /// The host dtype of a program dtype.
 fn dtype_of(kind: fluidc_transpiler::VarKind) -> Option<DType> {
     DType::from_name(fluidc_transpiler::model::dtype_name(kind))
+}
+
+/// A numpy array with LoD as a tensor of the scope's variable `name`
+/// (the LoD checked against its rows).
+fn tensor_from_py(
+    name: &PyStrRef,
+    array: &PyObjectRef,
+    lod: &PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<Tensor> {
+    let array = array_handle(array, vm)?;
+    let lod = lod_from_py(lod, vm)?;
+    let a = array.read();
+    let rows = a.shape().first().copied().unwrap_or(1);
+    Tensor::check_lod(&lod, rows)
+        .map_err(|e| vm.new_value_error(format!("cannot set `{}`: {e}", name.as_str())))?;
+    Ok(a.to_tensor()
+        .map_err(|e| vm.new_value_error(String::from(e)))?
+        .with_lod(lod))
 }

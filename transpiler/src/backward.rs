@@ -395,35 +395,10 @@ impl Backward<'_> {
             .collect())
     }
 
-    /// The grad ops an op's maker data describes (`core.get_grad_op_desc`).
+    /// The grad ops an op's maker data describes.
     fn make_grad_ops(&mut self, b: usize, fwd: &Op, specs: &[GradOpSpec]) -> Vec<Op> {
-        let no_grad = &self.no_grad[b];
-        let want = |v: &str| {
-            let g = grad_name(v);
-            (!no_grad.contains(&g)).then_some(g)
-        };
-        let mut made = Vec::new();
-        for spec in specs {
-            for g in spec.make(fwd, &want) {
-                for (slot, refs) in &spec.outputs {
-                    for r in refs {
-                        if r.source != ops::grad::Source::InGrad {
-                            continue;
-                        }
-                        // By name, not by position: a maker that makes one
-                        // op per input (`sum`'s scale ops) writes the
-                        // gradient of input i from an op with one output.
-                        let inputs = fwd.inputs_of(&r.slot);
-                        for name in g.outputs_of(slot) {
-                            if let Some(v) = inputs.iter().find(|v| grad_name(v) == *name) {
-                                self.grad_to_var.insert(name.clone(), v.clone());
-                            }
-                        }
-                    }
-                }
-                made.push(g);
-            }
-        }
+        let (made, grad_to_var) = make_grad_ops(fwd, specs, &self.no_grad[b]);
+        self.grad_to_var.extend(grad_to_var);
         made
     }
 
@@ -564,6 +539,71 @@ impl Backward<'_> {
 /// Fills an op built here with its proto's defaults, as Paddle's
 /// `OpDesc::CheckAttrs` does (no `op_callstack`; `op_namescope` and
 /// `op_role_var` at their proto defaults, unlike ops the front end appends).
+/// Grad ops, and the forward variable of each gradient they name
+/// (`grad_to_var`).
+pub type GradOps = (Vec<Op>, Vec<(String, String)>);
+
+/// 1.x's `core.get_grad_op_desc(op, no_grad_set, [])` for an op without
+/// a sub-block: its grad ops as its maker makes them, and the forward
+/// variable of each input gradient they write.
+pub fn grad_op_descs(fwd: &Op, no_grad: &HashSet<String>) -> Result<GradOps, String> {
+    match ops::get(&fwd.ty).map(|d| &d.grad) {
+        Some(GradMaker::Ops(specs)) => {
+            let (made, mut grad_to_var) = make_grad_ops(fwd, specs, no_grad);
+            // The makers' OutputGrad recorded the output gradients they read too.
+            for g in made.iter().flat_map(|op| op.input_names()) {
+                let v = strip_grad_suffix(g);
+                if v != g
+                    && fwd.output_names().any(|o| o == v)
+                    && !grad_to_var.iter().any(|(n, _)| n == g)
+                {
+                    grad_to_var.push((g.to_string(), v.to_string()));
+                }
+            }
+            Ok((made, grad_to_var))
+        }
+        Some(GradMaker::Empty) => Ok((Vec::new(), Vec::new())),
+        Some(_) => Err(format!(
+            "the grad op of `{}` is made from its sub-block by append_backward",
+            fwd.ty
+        )),
+        None => Err(format!("op `{}` has no gradient in Paddle", fwd.ty)),
+    }
+}
+
+/// The grad ops `specs` make of `fwd` (gradients in `no_grad` not bound),
+/// and each written input gradient's forward variable.
+fn make_grad_ops(fwd: &Op, specs: &[GradOpSpec], no_grad: &HashSet<String>) -> GradOps {
+    let want = |v: &str| {
+        let g = grad_name(v);
+        (!no_grad.contains(&g)).then_some(g)
+    };
+    let mut made = Vec::new();
+    let mut grad_to_var = Vec::new();
+    for spec in specs {
+        for g in spec.make(fwd, &want) {
+            for (slot, refs) in &spec.outputs {
+                for r in refs {
+                    if r.source != ops::grad::Source::InGrad {
+                        continue;
+                    }
+                    // By name, not by position: a maker that makes one
+                    // op per input (`sum`'s scale ops) writes the
+                    // gradient of input i from an op with one output.
+                    let inputs = fwd.inputs_of(&r.slot);
+                    for name in g.outputs_of(slot) {
+                        if let Some(v) = inputs.iter().find(|v| grad_name(v) == *name) {
+                            grad_to_var.push((name.clone(), v.clone()));
+                        }
+                    }
+                }
+            }
+            made.push(g);
+        }
+    }
+    (made, grad_to_var)
+}
+
 pub fn check_attrs(op: &mut Op) {
     let Some(def) = ops::get(&op.ty) else {
         return;

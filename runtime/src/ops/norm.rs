@@ -74,8 +74,8 @@ fn per_column(
 
 /// `layer_norm`: each row (the dims from `begin_norm_axis` on) normalized
 /// by its own mean and (biased) variance, then scaled and shifted per
-/// column. `Mean` and `Variance` keep each row's statistics, shaped as
-/// the dims before `begin_norm_axis`.
+/// column. `Mean` and `Variance` keep each row's statistics, one vector
+/// of them (1.x's `{left}`).
 fn layer_norm(l: &OpReader) -> Result<Exec, KernelError> {
     let x = l.input("X")?;
     let (scale, bias) = (l.opt_input("Scale")?, l.opt_input("Bias")?);
@@ -104,10 +104,9 @@ fn layer_norm(l: &OpReader) -> Result<Exec, KernelError> {
         }
         let dtype = xt.dtype();
         s.set_tensor(&y, float::tensor(dtype, xt.shape(), yv)?);
-        let left = &xt.shape()[..axis as usize];
         for (r, v) in [(&mean_out, mean), (&var_out, var)] {
             if let Some(r) = r {
-                s.set_tensor(r, float::tensor(dtype, left, v)?);
+                s.set_tensor(r, float::tensor(dtype, &[rows as i64], v)?);
             }
         }
         Ok(())

@@ -109,8 +109,9 @@ fn product(dims: &[i64]) -> i64 {
 }
 
 /// `layer_norm`: `Y` is `X`; `Mean` and `Variance` hold one value per row
-/// of `X` flattened at `begin_norm_axis` (shaped as the dims before it, as
-/// Paddle 3.3.1 declares them), and `Scale`/`Bias` one per column.
+/// of `X` flattened at `begin_norm_axis` (a vector, as 1.x's InferShape
+/// declared them: `{left}`; Paddle 3.3.1 keeps the dims before the axis),
+/// and `Scale`/`Bias` one per column.
 fn layer_norm(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
@@ -136,7 +137,7 @@ fn layer_norm(c: &InferCtx) -> Out {
             }
         }
     }
-    let row = TensorType::new(x.dtype, left.to_vec());
+    let row = TensorType::new(x.dtype, vec![product(left)]);
     Ok(vec![
         ("Y", x.clone()),
         ("Mean", row.clone()),

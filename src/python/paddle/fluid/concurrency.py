@@ -212,7 +212,7 @@ def _block_io(block):
     """The names `block`'s ops read before any of them writes them, and the
     names they write, in first-seen order (each op's slots in name order,
     as Paddle's `op.input_names` lists them)."""
-    desc, idx = block.desc, block.idx
+    desc, idx = block.program.desc, block.idx
     reads, written = [], []
     for i in range(desc.op_count(idx)):
         inputs = desc.op_slots(idx, i, False)
@@ -230,7 +230,7 @@ def _block_io(block):
 
 def _visible(block, names):
     """Of `names`, those declared in `block` or its ancestors."""
-    return [n for n in names if block.desc.var_find(block.idx, n) >= 0]
+    return [n for n in names if block.program.desc.var_find(block.idx, n) >= 0]
 
 
 class Go(object):

@@ -363,14 +363,71 @@ class OpDesc(object):
     def check_attrs(self):
         self._desc.op_check_attrs(self._block, self._index)
 
-    def infer_shape(self, block):
+    def copy_from(self, other):
+        """Makes this op a copy of `other` (type, slots and attributes)."""
+        where = _op_location(other)
+        if where is None:
+            raise TypeError("copy_from(): incompatible function arguments: an OpDesc, "
+                            "not %s" % type(other).__name__)
+        self._desc.op_copy_from(self._block, self._index, *where)
+
+    def _infer(self, what, block):
+        """Runs native inference `what` of this op over `block`'s variables;
+        an op of another program (`get_grad_op_desc`'s) is inferred through a
+        copy appended to `block` for the while, as 1.x's C++ took any block."""
         if not isinstance(block, BlockDesc):
-            raise TypeError("infer_shape(): incompatible function arguments: a BlockDesc, "
-                            "not %s" % type(block).__name__)
-        self._desc.op_infer_shape(block.id, self._index)
+            raise TypeError("%s(): incompatible function arguments: a BlockDesc, not %s"
+                            % (what, type(block).__name__))
+        if block._desc.same(self._desc) and block.id == self._block:
+            getattr(self._desc, "op_" + what)(self._block, self._index)
+            return
+        at = block._desc.op_append_empty(block.id)
+        try:
+            block._desc.op_copy_from(block.id, at, self._desc, self._block, self._index)
+            getattr(block._desc, "op_" + what)(block.id, at)
+        finally:
+            _remove_ops(block._desc, block.id, at, at + 1)
+
+    def infer_shape(self, block):
+        """1.x's InferShape: the outputs' dims and dtypes."""
+        self._infer("infer_shape", block)
+
+    def infer_var_type(self, block):
+        """1.x's InferVarType: the outputs' dtypes (and sparse kinds)."""
+        self._infer("infer_var_type", block)
 
     def block(self):
         return BlockDesc(self._desc, self._block)
+
+
+def _op_location(op):
+    """(program desc, block, index) of an op desc: a `core.OpDesc`, or the
+    fluid package's `Operator`, which is its own desc; None for others."""
+    if isinstance(op, OpDesc):
+        return op._desc, op._block, op._index
+    block, idx = getattr(op, "block", None), getattr(op, "idx", None)
+    if isinstance(idx, int) and hasattr(block, "idx") and hasattr(block, "desc"):
+        return block.program.desc, block.idx, idx
+    return None
+
+
+def get_grad_op_desc(op_desc, no_grad_set, grad_sub_block_list):
+    """1.x's `core.get_grad_op_desc`: the grad ops of `op_desc` (ops of
+    a program of their own, to `copy_from` into a block) and the
+    `{input gradient: forward variable}` of what they write. Gradients
+    named in `no_grad_set` are not bound; ops with a sub-block get theirs
+    from `append_backward`."""
+    where = _op_location(op_desc)
+    if where is None:
+        raise TypeError("get_grad_op_desc(): incompatible function arguments: an OpDesc, "
+                        "not %s" % type(op_desc).__name__)
+    if grad_sub_block_list:
+        raise EnforceNotMet("get_grad_op_desc of an op with a sub-block (%s): use "
+                            "append_backward" % op_desc.type())
+    desc, block, index = where
+    desc, grad_to_var = desc.op_grad_descs(block, index, [_name(n) for n in no_grad_set])
+    ops = [OpDesc(desc, 0, i) for i in range(desc.op_count(0))]
+    return ops, grad_to_var
 
 
 class BlockDesc(object):

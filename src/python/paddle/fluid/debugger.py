@@ -48,7 +48,7 @@ class _VarInfo(object):
     proto)."""
 
     def __init__(self, block, name):
-        desc, idx = block.desc, block.idx
+        desc, idx = block.program.desc, block.idx
         self.name = name
         self.type = desc.var_get(idx, name, "type")
         self.dtype = desc.var_get(idx, name, "dtype")
@@ -96,7 +96,7 @@ def repr_var(var):
 
 def _op_slots(block, index, outputs):
     """(slot, names) pairs, slots sorted by name (1.x's std::map)."""
-    slots = block.desc.op_slots(block.idx, index, outputs)
+    slots = block.program.desc.op_slots(block.idx, index, outputs)
     return [(k, list(slots[k])) for k in sorted(slots)]
 
 
@@ -125,7 +125,7 @@ def _repr_value(key, value):
 
 
 def _repr_op(block, index, inputs, outputs):
-    desc, idx = block.desc, block.idx
+    desc, idx = block.program.desc, block.idx
     op_type = desc.op_type(idx, index)
 
     def args2value(args):
@@ -157,14 +157,14 @@ def pprint_block_codes(block_desc, show_backward=False):
     """One block (a fluid Block) as code."""
     block = block_desc
     var_reprs, op_reprs = [], []
-    for name in block.desc.var_names(block.idx):
+    for name in block.program.desc.var_names(block.idx):
         if not show_backward and "@GRAD" in name:
             continue
         var_reprs.append(repr_var(_VarInfo(block, name)))
-    for i in range(block.desc.op_count(block.idx)):
+    for i in range(block.program.desc.op_count(block.idx)):
         inputs = _op_slots(block, i, False)
         outputs = _op_slots(block, i, True)
-        if not show_backward and _is_op_backward(block.desc.op_type(block.idx, i), inputs,
+        if not show_backward and _is_op_backward(block.program.desc.op_type(block.idx, i), inputs,
                                                  outputs):
             continue
         op_reprs.append(_repr_op(block, i, inputs, outputs))
@@ -180,7 +180,7 @@ def _var_type_text(block, name):
     if var is not None:
         text = var.to_string(True)
     else:
-        text = block.desc.var_proto_text(block.idx, name)
+        text = block.program.desc.var_proto_text(block.idx, name)
     lines = text.split("\n")
     out, inside = [], False
     for line in lines:
@@ -209,8 +209,8 @@ def draw_block_graphviz(block, highlights=None, path="./temp.dot"):
         return False
 
     nodes = {}
-    for name in block.desc.var_names(block.idx):
-        if block.desc.var_get(block.idx, name, "persistable"):
+    for name in block.program.desc.var_names(block.idx):
+        if block.program.desc.var_get(block.idx, name, "persistable"):
             nodes[name] = graph.add_param(
                 name, _var_type_text(block, name).replace("\n", "<br />", 1),
                 highlight=need_highlight(name))
@@ -229,8 +229,8 @@ def draw_block_graphviz(block, highlights=None, path="./temp.dot"):
             else:
                 graph.add_edge(var_node, op_node, highlight=highlight)
 
-    for i in range(block.desc.op_count(block.idx)):
-        op_type = block.desc.op_type(block.idx, i)
+    for i in range(block.program.desc.op_count(block.idx)):
+        op_type = block.program.desc.op_type(block.idx, i)
         op_node = graph.add_op(op_type, highlight=need_highlight(op_type))
         for _, args in _op_slots(block, i, False):
             link(op_node, args, False)

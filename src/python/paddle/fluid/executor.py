@@ -194,6 +194,7 @@ class Executor(object):
             return self._record(program, feed, fetch)
         if scope is None:
             scope = global_scope()
+        scope._push_arrays()
         # A LoDTensor is fed with its own dtype, as 1.x's feed op set it;
         # an array becomes the variable's dtype (docs/choices.md).
         kept = set(_name_of(n) for n, v in feed.items() if isinstance(v, LoDTensor))
@@ -219,7 +220,7 @@ class Executor(object):
         for name in list(feed) + list(fetch):
             if isinstance(name, framework.Variable):
                 name = name.name
-            if not block.desc.var_has(0, name):
+            if not block.program.desc.var_has(0, name):
                 raise ValueError("var %s not in this block" % name)
         startup = (reader_core.runnable_desc(program._startup)
                    if program._startup is not None else None)
@@ -275,7 +276,7 @@ def _fed_values(program, feed):
     fed = []
     for name, value in feed.items():
         name = _name_of(name)
-        if not block.desc.var_has(0, name):
+        if not block.program.desc.var_has(0, name):
             # 1.x looked each fed name up with `global_block.var(name)`
             # (3.3.1 warns and ignores the feed).
             raise ValueError("var %s not in this block" % name)

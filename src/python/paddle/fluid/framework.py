@@ -312,10 +312,10 @@ class Variable(object):
 
     # The declaration, read from the program.
     def _get(self, field):
-        return self.block.desc.var_get(self.block.idx, self.name, field)
+        return self.block.program.desc.var_get(self.block.idx, self.name, field)
 
     def _set(self, field, value):
-        self.block.desc.var_set(self.block.idx, self.name, field, value)
+        self.block.program.desc.var_set(self.block.idx, self.name, field, value)
         _edited()
 
     @property
@@ -381,7 +381,7 @@ class Variable(object):
         `throw_on_error` raised for unset required fields, which fluidc's
         descs always set."""
         assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
-        res_str = _proto_text.var_text(self.block.desc.var_proto_text(self.block.idx, self.name))
+        res_str = _proto_text.var_text(self.block.program.desc.var_proto_text(self.block.idx, self.name))
         if with_details:
             for attr_name in ("error_clip", "stop_gradient"):
                 res_str += "%s: %s\n" % (attr_name, bytes(getattr(self, attr_name)))
@@ -389,7 +389,7 @@ class Variable(object):
 
     def _to_readable_code(self):
         """Paddle 1.7+'s one-line form (`var x : LOD_TENSOR.shape(...)`)."""
-        return self.block.desc.var_line(self.block.idx, self.name)
+        return self.block.program.desc.var_line(self.block.idx, self.name)
 
     def __bool__(self):
         # 1.x's Variable had no __bool__, so every Variable was true, and
@@ -481,10 +481,10 @@ class Operator(object):
 
     @property
     def type(self):
-        return self.block.desc.op_type(self.block.idx, self.idx)
+        return self.block.program.desc.op_type(self.block.idx, self.idx)
 
     def _slots(self, outputs):
-        return self.block.desc.op_slots(self.block.idx, self.idx, outputs)
+        return self.block.program.desc.op_slots(self.block.idx, self.idx, outputs)
 
     def input(self, name):
         slots = self._slots(False)
@@ -521,7 +521,7 @@ class Operator(object):
         """The op's attributes, as 1.x listed them: the op's desc has
         Paddle 3's `op_device` and `with_quant_attr` too (what Paddle loads
         from a .pb), which 1.x's ops did not have."""
-        return [a for a in self.block.desc.op_attr_names(self.block.idx, self.idx)
+        return [a for a in self.block.program.desc.op_attr_names(self.block.idx, self.idx)
                 if a not in _NEW_OP_ATTRS]
 
     def has_attr(self, name):
@@ -530,14 +530,14 @@ class Operator(object):
     def attr(self, name):
         if not self.has_attr(name):
             raise ValueError("Operator %s has no attribute %s" % (self.type, name))
-        return self.block.desc.op_attr(self.block.idx, self.idx, name)
+        return self.block.program.desc.op_attr(self.block.idx, self.idx, name)
 
     def attr_type(self, name):
         """1.x's: the attribute's `core.AttrType`."""
         if not self.has_attr(name):
             raise ValueError("Operator %s has no attribute %s" % (self.type, name))
         from . import core
-        t = self.block.desc.op_attr_type(self.block.idx, self.idx, name)
+        t = self.block.program.desc.op_attr_type(self.block.idx, self.idx, name)
         return core._ATTR_TYPES.get(t) or core._AttrTypeValue("UNKNOWN_%d" % t, t)
 
     def _block_attr_id(self, name):
@@ -552,7 +552,7 @@ class Operator(object):
         """1.x's `OpDesc.infer_shape` (see `infer_var_type`)."""
 
     def _set_attr(self, name, value):
-        self.block.desc.op_set_attr(self.block.idx, self.idx, name, value)
+        self.block.program.desc.op_set_attr(self.block.idx, self.idx, name, value)
         _edited()
 
     _update_desc_attr = _set_attr
@@ -560,14 +560,14 @@ class Operator(object):
     def _rename_input(self, old, new):
         for slot, names in self._slots(False).items():
             if old in names:
-                self.block.desc.op_set_slot(self.block.idx, self.idx, False, slot,
+                self.block.program.desc.op_set_slot(self.block.idx, self.idx, False, slot,
                                             [new if n == old else n for n in names])
                 _edited()
 
     def _rename_output(self, old, new):
         for slot, names in self._slots(True).items():
             if old in names:
-                self.block.desc.op_set_slot(self.block.idx, self.idx, True, slot,
+                self.block.program.desc.op_set_slot(self.block.idx, self.idx, True, slot,
                                             [new if n == old else n for n in names])
                 _edited()
 
@@ -578,11 +578,11 @@ class Operator(object):
 
     def to_string(self, throw_on_error):
         """1.x: the protobuf text of the op's OpDesc."""
-        return _proto_text.op_text(self.block.desc.op_proto_text(self.block.idx, self.idx))
+        return _proto_text.op_text(self.block.program.desc.op_proto_text(self.block.idx, self.idx))
 
     def _to_readable_code(self, skip_op_callstack=True):
         """Paddle 1.7+'s one-line form (`{Out=[...]} = type(inputs=...)`)."""
-        return self.block.desc.op_line(self.block.idx, self.idx)
+        return self.block.program.desc.op_line(self.block.idx, self.idx)
 
 
 class Block(object):
@@ -599,11 +599,13 @@ class Block(object):
 
     @property
     def desc(self):
-        return self.program.desc
+        """1.x's `core.BlockDesc` of the block (`block.program.desc.append_op()`,
+        `.var(name)`, `.find_var(name)` as 1.x's op tests build grad ops)."""
+        return core.BlockDesc(self.program.desc, self.idx)
 
     @property
     def parent_idx(self):
-        return self.desc.block_parent(self.idx)
+        return self.program.desc.block_parent(self.idx)
 
     @property
     def forward_block_idx(self):
@@ -611,7 +613,7 @@ class Block(object):
 
     @property
     def ops(self):
-        return [Operator(self, i) for i in range(self.desc.op_count(self.idx))]
+        return [Operator(self, i) for i in range(self.program.desc.op_count(self.idx))]
 
     def __str__(self):
         return self.to_string(True)
@@ -622,7 +624,7 @@ class Block(object):
         ops."""
         assert isinstance(throw_on_error, bool) and isinstance(with_details, bool)
         if not with_details:
-            return _proto_text.block_text(self.desc.block_proto_text(self.idx))
+            return _proto_text.block_text(self.program.desc.block_proto_text(self.idx))
         import re  # on first use: importing it costs start-up
         re_add_indent = re.compile(r"\n(.)")
         res_str = "blocks {\n  idx: %d\n  parent_idx: %d" % (self.idx, self.parent_idx)
@@ -637,7 +639,7 @@ class Block(object):
 
     def _to_readable_code(self):
         """Paddle 1.7+'s readable form of the block (and those nested in it)."""
-        return self.desc.pretty(self.idx)
+        return self.program.desc.pretty(self.idx)
 
     def var(self, name):
         if not isinstance(name, str):
@@ -761,16 +763,16 @@ class Block(object):
         return op
 
     def _remove_op(self, index):
-        self.desc.op_remove(self.idx, index, index + 1)
+        self.program.desc.op_remove(self.idx, index, index + 1)
         _edited()
 
     def _remove_var(self, name):
-        self.desc.var_remove(self.idx, name)
+        self.program.desc.var_remove(self.idx, name)
         _edited()
         self.vars.pop(name, None)
 
     def _rename_var(self, name, new_name):
-        self.desc.rename_var(self.idx, name, new_name)
+        self.program.desc.rename_var(self.idx, name, new_name)
         _edited()
         v = self.vars.pop(name)
         v.name = new_name
@@ -779,7 +781,7 @@ class Block(object):
 
     def _sync_with_cpp(self):
         """Wraps the declarations native code added (backward's gradients)."""
-        for name in self.desc.var_names(self.idx):
+        for name in self.program.desc.var_names(self.idx):
             if name not in self.vars:
                 _wrap_existing(self, name)
 

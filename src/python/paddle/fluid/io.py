@@ -75,7 +75,7 @@ def is_persistable(var):
 def is_belong_to_optimizer(var):
     """Whether `var` is optimizer state (persistable, neither a parameter
     nor fed data): what `save` puts in `.pdopt`."""
-    if isinstance(var, Parameter) or var.block.desc.var_get(var.block.idx, var.name,
+    if isinstance(var, Parameter) or var.block.program.desc.var_get(var.block.idx, var.name,
                                                               "need_check_feed"):
         return False
     return is_persistable(var)

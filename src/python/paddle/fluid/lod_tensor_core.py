@@ -584,6 +584,16 @@ class Scope(object):
         self._parent = None
         self._kids = []
 
+    def _push_arrays(self):
+        """Hands the tensor arrays Python built in the scope
+        (`get_lod_tensor_array()`, then `append`) to the scope's variables,
+        where a run reads them (as 1.x's scope held them); the scope reads
+        them back from there."""
+        for name, items in list(self._arrays.items()):
+            self._session.set_tensor_array(name, [np.array(t) for t in items],
+                                           [t.lod() for t in items])
+            del self._arrays[name]
+
     def find_var(self, name):
         """The variable `name` of the scope or, failing that, of its
         nearest parent that holds one; None if none does."""

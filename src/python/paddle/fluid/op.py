@@ -111,36 +111,12 @@ class _SingleOp(object):
                 kwargs = dict(type=core.VarDesc.VarType.LOD_TENSOR_ARRAY)
         block.create_var(name=name, persistable=True, **kwargs)
 
-    def _array_feeds(self, block, scope, name, feed):
-        """A tensor array Python made in the scope (`scope.var(name)
-        .get_lod_tensor_array()` then `append`): the program writes each
-        element, fed, into the array variable `name`."""
-        items = getattr(scope, "_arrays", {}).get(name) if scope is not None else None
-        if items is None or block.has_var(name):
-            return False
-        array = block.create_var(name=name, type=core.VarDesc.VarType.LOD_TENSOR_ARRAY,
-                                 persistable=True)
-        for k, item in enumerate(items):
-            value = np.array(item)
-            lod = item.lod()
-            elem = block.create_var(name="%s@ELEMENT@%d" % (name, k), shape=list(value.shape),
-                                    dtype=value.dtype, lod_level=len(lod))
-            index = block.create_var(name="%s@INDEX@%d" % (name, k), shape=[1], dtype="int64")
-            block.append_op(type="fill_constant", outputs={"Out": [index]},
-                            attrs={"shape": [1], "dtype": int(core.VarDesc.VarType.INT64),
-                                   "value": float(k), "force_cpu": True})
-            block.append_op(type="write_to_array", inputs={"X": [elem], "I": [index]},
-                            outputs={"Out": [array]})
-            feed[elem.name] = item
-        return True
-
-    def _program(self, scope, feed):
+    def _program(self, scope):
         program = framework.Program()
         block = program.global_block()
         for slot in sorted(self._inputs):
             for name in self._inputs[slot]:
-                if not self._array_feeds(block, scope, name, feed):
-                    self._declare(block, scope, name)
+                self._declare(block, scope, name)
         for slot in sorted(self._outputs):
             for name in self._outputs[slot]:
                 if not block.has_var(name):
@@ -156,9 +132,8 @@ class _SingleOp(object):
         from .lod_tensor_core import Scope
         if not isinstance(scope, Scope):
             raise TypeError("Operator.run takes a core.Scope(), not %s" % type(scope).__name__)
-        feed = {}
-        program = self._program(scope, feed)
-        Executor(place).run(program, feed=feed, scope=scope)
+        scope._push_arrays()
+        Executor(place).run(self._program(scope), scope=scope)
 
     def __str__(self):
         def slots(d):

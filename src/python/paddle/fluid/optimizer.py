@@ -251,7 +251,7 @@ class Optimizer(object):
                 if pg[1] is not None and getattr(pg[0], "trainable", True)]
         pairs = [pg for pg, _ in kept]
         block = program.global_block()
-        start = block.desc.op_count(block.idx)
+        start = block.program.desc.op_count(block.idx)
         lr = self._create_global_learning_rate(program, startup_program)
         accs = [self._create_accumulators(program, startup_program, p) for p, _ in pairs]
         for (p, g), acc, (_, l2) in zip(pairs, accs, kept):

@@ -241,7 +241,7 @@ def _select_writes(op):
 
 def _visible(block, names):
     """Of `names`, those `block` or its ancestors declare, in order."""
-    desc = block.desc
+    desc = block.program.desc
     return [n for n in names if desc.var_find(block.idx, n) >= 0]
 
 

@@ -151,7 +151,7 @@ def assign(input, output=None):
 
 def _capacity(var):
     if int(var.type) == int(core.VarDesc.VarType.CHANNEL):
-        return var.block.desc.var_get(var.block.idx, var.name, "capacity")
+        return var.block.program.desc.var_get(var.block.idx, var.name, "capacity")
     return None
 
 
