@@ -41,6 +41,23 @@ fn image_arg(t: PyTupleRef, vm: &VirtualMachine) -> PyResult<Image> {
     ))
 }
 
+/// A `(width, height)` argument.
+fn size_arg(size: &PyTupleRef, vm: &VirtualMachine) -> PyResult<(usize, usize)> {
+    let size = items(size, 2, "size", vm)?;
+    Ok((
+        size[0].clone().try_into_value(vm)?,
+        size[1].clone().try_into_value(vm)?,
+    ))
+}
+
+/// A tuple argument of `n` floats.
+fn floats(t: &PyTupleRef, n: usize, what: &str, vm: &VirtualMachine) -> PyResult<Vec<f64>> {
+    items(t, n, what, vm)?
+        .into_iter()
+        .map(|v| v.try_into_value::<f64>(vm))
+        .collect()
+}
+
 /// The bands of a mode, or None for a mode fluidc's Pillow does not hold.
 fn bands(mode: &str) -> Option<usize> {
     match mode {
@@ -389,15 +406,8 @@ fn resize(
     vm: &VirtualMachine,
 ) -> PyResult<PyObjectRef> {
     let (mode, w, h, pixels) = image_arg(image, vm)?;
-    let size = items(&size, 2, "size", vm)?;
-    let (nw, nh): (usize, usize) = (
-        size[0].clone().try_into_value(vm)?,
-        size[1].clone().try_into_value(vm)?,
-    );
-    let r = items(&region, 4, "box", vm)?
-        .into_iter()
-        .map(|v| v.try_into_value::<f64>(vm))
-        .collect::<PyResult<Vec<f64>>>()?;
+    let (nw, nh) = size_arg(&size, vm)?;
+    let r = floats(&region, 4, "box", vm)?;
     let region = (r[0], r[1], r[2], r[3]);
     let px = pixels.as_bytes();
     let b = check_size(px, mode.as_str(), w, h, vm)?;
@@ -459,6 +469,76 @@ fn resize(
     Ok(image_tuple(mode.as_str(), nw, nh, cur, vm))
 }
 
+/// `affine(image, (width, height), (a, b, c, d, e, f), fill)`: Pillow's
+/// affine transform with nearest resampling (`ImagingTransformAffine`,
+/// what `rotate` draws with): output pixel (x, y) takes the source pixel
+/// under `(a x + b y + c, d x + e y + f)` at its centre, `fill` (one byte
+/// per band) where that falls outside. Pillow steps through the rows in
+/// 16.16 fixed point when the coordinates fit, in floats otherwise (and
+/// for a pure scaling); each gives its own roundings, kept here.
+fn affine(
+    image: PyTupleRef,
+    size: PyTupleRef,
+    matrix: PyTupleRef,
+    fill: PyBytesRef,
+    vm: &VirtualMachine,
+) -> PyResult<PyObjectRef> {
+    let (mode, w, h, pixels) = image_arg(image, vm)?;
+    let (nw, nh) = size_arg(&size, vm)?;
+    let a = floats(&matrix, 6, "matrix", vm)?;
+    let px = pixels.as_bytes();
+    let b = check_size(px, mode.as_str(), w, h, vm)?;
+    let fill = fill.as_bytes();
+    if fill.len() != b {
+        return Err(vm.new_value_error(format!("fill must have {b} bytes for mode {}", mode)));
+    }
+    let mut out = Vec::with_capacity(nw * nh * b);
+    let mut put = |xin: i64, yin: i64| {
+        if (0..w as i64).contains(&xin) && (0..h as i64).contains(&yin) {
+            let at = (yin as usize * w + xin as usize) * b;
+            out.extend_from_slice(&px[at..at + b]);
+        } else {
+            out.extend_from_slice(fill);
+        }
+    };
+    let fits = |x: f64, y: f64| {
+        (x * a[0] + y * a[1] + a[2]).abs() < 32768.0 && (x * a[3] + y * a[4] + a[5]).abs() < 32768.0
+    };
+    let scaling = a[1] == 0.0 && a[3] == 0.0;
+    if !scaling && fits(0.0, 0.0) && fits(nw as f64, nh as f64) {
+        let fix = |v: f64| (v * 65536.0 + 0.5).floor() as i64;
+        let (a0, a1, a3, a4) = (fix(a[0]), fix(a[1]), fix(a[3]), fix(a[4]));
+        let mut a2 = fix(a[2] + a[0] * 0.5 + a[1] * 0.5);
+        let mut a5 = fix(a[5] + a[3] * 0.5 + a[4] * 0.5);
+        for _ in 0..nh {
+            let (mut xx, mut yy) = (a2, a5);
+            for _ in 0..nw {
+                put(xx >> 16, yy >> 16);
+                xx += a0;
+                yy += a3;
+            }
+            a2 += a1;
+            a5 += a4;
+        }
+    } else {
+        // Pillow's COORD: -1 below 0, else truncated.
+        let coord = |v: f64| if v < 0.0 { -1 } else { v as i64 };
+        let mut xo = a[2] + a[1] * 0.5 + a[0] * 0.5;
+        let mut yo = a[5] + a[4] * 0.5 + a[3] * 0.5;
+        for _ in 0..nh {
+            let (mut xx, mut yy) = (xo, yo);
+            for _ in 0..nw {
+                put(coord(xx), coord(yy));
+                xx += a[0];
+                yy += a[3];
+            }
+            xo += a[1];
+            yo += a[4];
+        }
+    }
+    Ok(image_tuple(mode.as_str(), nw, nh, out, vm))
+}
+
 pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
     let module = vm.new_module(MODULE, vm.ctx.new_dict(), None);
     let m = module.as_object();
@@ -466,5 +546,6 @@ pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
     let _ = m.set_attr("encode", vm.new_function("encode", encode), vm);
     let _ = m.set_attr("convert", vm.new_function("convert", convert), vm);
     let _ = m.set_attr("resize", vm.new_function("resize", resize), vm);
+    let _ = m.set_attr("affine", vm.new_function("affine", affine), vm);
     module
 }

@@ -205,18 +205,46 @@ class Image(object):
 
     def rotate(self, angle, resample=NEAREST, expand=0, center=None, translate=None,
                fillcolor=None):
-        """Rotation by a multiple of 90 degrees (counter-clockwise)."""
+        """Pillow's `rotate`: counter-clockwise by `angle` degrees about
+        `center` (the image's by default), nearest resampling, the corners
+        `fillcolor` (black); `expand` grows the image to hold it all."""
+        import math
         angle = angle % 360.0
-        if center is None and translate is None and angle in (0.0, 90.0, 180.0, 270.0):
-            if angle == 0.0:
+        if not (center or translate):
+            if angle == 0:
                 return self.copy()
-            if angle == 180.0:
+            if angle == 180:
                 return self.transpose(ROTATE_180)
-            if expand or self.size[0] == self.size[1]:
-                return self.transpose(ROTATE_90 if angle == 90.0 else ROTATE_270)
-        raise NotImplementedError(
-            "fluidc's PIL rotates by multiples of 90 degrees only (with expand=True, or a "
-            "square image), not %r" % (angle,))
+            if angle in (90, 270) and (expand or self.width == self.height):
+                return self.transpose(ROTATE_90 if angle == 90 else ROTATE_270)
+        if resample != NEAREST:
+            raise NotImplementedError("fluidc's PIL rotates with resample=NEAREST only, not %r"
+                                      % (resample,))
+        w, h = self.size
+        post_trans = (0, 0) if translate is None else translate
+        if center is None:
+            center = (w / 2, h / 2)
+        angle = -math.radians(angle)
+        matrix = [round(math.cos(angle), 15), round(math.sin(angle), 15), 0.0,
+                  round(-math.sin(angle), 15), round(math.cos(angle), 15), 0.0]
+
+        def transform(x, y):
+            a, b, c, d, e, f = matrix
+            return a * x + b * y + c, d * x + e * y + f
+
+        matrix[2], matrix[5] = transform(-center[0] - post_trans[0],
+                                         -center[1] - post_trans[1])
+        matrix[2] += center[0]
+        matrix[5] += center[1]
+        if expand:
+            corners = [transform(x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+            xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+            nw = math.ceil(max(xs)) - math.floor(min(xs))
+            nh = math.ceil(max(ys)) - math.floor(min(ys))
+            matrix[2], matrix[5] = transform(-(nw - w) / 2.0, -(nh - h) / 2.0)
+            w, h = nw, nh
+        fill = _color(self.mode, 0 if fillcolor is None else fillcolor)
+        return Image._of(_imaging.affine(self._tuple(), (w, h), tuple(matrix), fill))
 
     def split(self):
         a = self._array()
@@ -345,18 +373,25 @@ def open(fp, mode="r", formats=None):
     return Image._of(t, format)
 
 
-def new(mode, size, color=0):
+def _color(mode, color):
+    """A color as the bytes of one pixel of `mode`: an int is one band's
+    value, or for several bands the bands packed from the lowest byte up,
+    as Pillow reads it (`0x0102ff` is red 255, green 2, blue 1)."""
     if mode not in _BANDS:
         raise _unsupported_mode(mode)
     b = _BANDS[mode]
     if isinstance(color, int):
-        color = (color,) * b if b > 1 else (color,)
+        color = (color,) if b == 1 else tuple((color >> (8 * k)) & 255 for k in range(b))
     color = tuple(int(c) for c in color)
     if len(color) == 3 and b == 4:
         color = color + (255,)
     if len(color) != b:
         raise ValueError("color must be an int or a tuple of %d ints for mode %s" % (b, mode))
-    return Image(mode, size, bytes(color) * (int(size[0]) * int(size[1])))
+    return bytes(color)
+
+
+def new(mode, size, color=0):
+    return Image(mode, size, _color(mode, color) * (int(size[0]) * int(size[1])))
 
 
 def blend(im1, im2, alpha):
