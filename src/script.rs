@@ -38,17 +38,76 @@ impl Built {
     }
 }
 
-/// Reads a script's source: UTF-8 text, or a user error saying where it
-/// is not.
+/// Reads a script's source as CPython does (PEP 3120, PEP 263): UTF-8
+/// (a BOM skipped), or the encoding a `coding:` comment on its first or
+/// second line declares (2018-19 scripts saved on Windows declare `gbk`);
+/// otherwise CPython's SyntaxError.
 pub fn source(path: &str) -> Result<String, CliError> {
     let bytes = read_bytes(path)?;
-    String::from_utf8(bytes).map_err(|e| {
-        CliError::user(format!(
-            "{}: the file is not UTF-8 text (invalid byte at offset {}); save the script as UTF-8",
-            display_name(path),
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    decode_source(&bytes, display_name(path))
+        .map_err(|e| CliError::rendered(format!("SyntaxError: {e}")))
+}
+
+fn decode_source(bytes: &[u8], name: &str) -> Result<String, String> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let Some(label) = declared_encoding(bytes) else {
+        return String::from_utf8(bytes.to_vec()).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            format!(
+                "Non-UTF-8 code starting with '\\x{:02x}' in file {name} on line {line}, \
+                 but no encoding declared; see https://peps.python.org/pep-0263/ for details",
+                bytes[at]
+            )
+        });
+    };
+    let bad = || format!("(unicode error) '{label}' codec can't decode the source of {name}");
+    // CPython's `get_normal_name`: its spellings of UTF-8 and Latin-1.
+    let lower = label.to_ascii_lowercase().replace('_', "-");
+    if lower == "utf-8" || lower.starts_with("utf-8-") {
+        return String::from_utf8(bytes.to_vec()).map_err(|_| bad());
+    }
+    if ["latin-1", "iso-8859-1", "iso-latin-1"]
+        .iter()
+        .any(|l| lower == *l || lower.starts_with(&format!("{l}-")))
+    {
+        return Ok(bytes.iter().map(|&b| char::from(b)).collect());
+    }
+    let encoding = encoding_rs::Encoding::for_label(lower.as_bytes())
+        .ok_or_else(|| format!("encoding problem: {label}"))?;
+    encoding
+        .decode_without_bom_handling_and_without_replacement(bytes)
+        .map(|text| text.into_owned())
+        .ok_or_else(bad)
+}
+
+/// The encoding a PEP 263 comment declares (`# -*- coding: gbk -*-`):
+/// on the first line, or on the second when the first holds only a comment.
+fn declared_encoding(bytes: &[u8]) -> Option<String> {
+    let mut lines = bytes.split(|&b| b == b'\n');
+    let first = lines.next().unwrap_or_default();
+    if let Some(label) = coding_comment(first) {
+        return Some(label);
+    }
+    let first = first.trim_ascii_start();
+    if first.is_empty() || first.starts_with(b"#") {
+        return coding_comment(lines.next().unwrap_or_default());
+    }
+    None
+}
+
+/// CPython's `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` on one line.
+fn coding_comment(line: &[u8]) -> Option<String> {
+    let rest = line.trim_ascii_start().strip_prefix(b"#")?;
+    let at = rest
+        .windows(7)
+        .position(|w| w.starts_with(b"coding") && matches!(w[6], b':' | b'='))?;
+    let value = rest[at + 7..].trim_ascii_start();
+    let len = value
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        .count();
+    (len > 0).then(|| String::from_utf8_lossy(&value[..len]).into_owned())
 }
 
 /// The script's path as Python sees it (`<stdin>` for `-`).

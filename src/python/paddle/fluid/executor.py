@@ -122,7 +122,7 @@ def _program_of(program):
         return inner
     if not isinstance(program, framework.Program):
         raise TypeError("Executor requires Program as its Parameter. But you passed in %s"
-                        % type(program).__name__)
+                        % type(program))
     return program
 
 
@@ -188,7 +188,7 @@ class Executor(object):
             feed = feed[0]
         if not isinstance(feed, dict):
             raise TypeError("feed requires dict as its Parameter. But you passed in %s"
-                            % type(feed).__name__)
+                            % type(feed))
         fetch = _names(fetch_list, "fetch_list")
         if _HOST.build:
             return self._record(program, feed, fetch)

@@ -292,8 +292,20 @@ impl VirtualMachine {
             None
         };
 
-        let syntax_error = self.new_exception_msg(syntax_error_type, error.error.to_string());
         let (lineno, offset) = error.python_location();
+        // fluidc's patch: CPython 3.11's message and place where the
+        // parser's differ (see `cpython_syntax_message`).
+        #[cfg(feature = "rustpython-parser")]
+        let (message, lineno, offset, statement) =
+            match cpython_syntax_message(&error.error, source, statement.as_deref(), lineno, offset) {
+                Some(CpythonSyntax { message, lineno, offset, line }) => {
+                    (message, lineno, offset, line.map(|l| l + "\n").or(statement))
+                }
+                None => (error.error.to_string(), lineno, offset, statement),
+            };
+        #[cfg(not(feature = "rustpython-parser"))]
+        let message = error.error.to_string();
+        let syntax_error = self.new_exception_msg(syntax_error_type, message);
         let lineno = self.ctx.new_int(lineno);
         let offset = self.ctx.new_int(offset);
         syntax_error
@@ -393,5 +405,205 @@ impl VirtualMachine {
             class,
             obj.as_object(),
         )
+    }
+}
+
+/// fluidc's patch: what CPython 3.11 reports for a syntax error where
+/// RustPython's parser reports otherwise: its message, line and 1-based
+/// offset, and the line's text when it is another line.
+#[cfg(feature = "rustpython-parser")]
+struct CpythonSyntax {
+    message: String,
+    lineno: usize,
+    offset: usize,
+    line: Option<String>,
+}
+
+/// fluidc's patch: CPython 3.11's report of a token the grammar does not
+/// expect or of an early end. A bracket still open at the end of the
+/// source is "'(' was never closed" at that bracket (CPython tokenizes
+/// the whole source after a generic error, and that finding wins when
+/// the bracket opened on an earlier line: a call left open by
+/// commented-out lines). A Python 2 `print` or `exec`
+/// statement (`print 'x'`, how 2018 scripts failed under Python 3) is
+/// "Missing parentheses in call to 'print'. Did you mean print(...)?" from
+/// the statement's start. Any other unexpected token is plain "invalid
+/// syntax" (the parser adds ". Got unexpected token ...").
+#[cfg(feature = "rustpython-parser")]
+fn cpython_syntax_message(
+    error: &crate::compiler::CompileErrorType,
+    source: Option<&str>,
+    line: Option<&str>,
+    lineno: usize,
+    column: usize,
+) -> Option<CpythonSyntax> {
+    use rustpython_parser::lexer::LexicalErrorType;
+    use rustpython_parser::{ParseErrorType, Tok};
+    let crate::compiler::CompileErrorType::Parse(parse) = error else {
+        return None;
+    };
+    let at_end = match parse {
+        ParseErrorType::Eof
+        | ParseErrorType::Lexical(LexicalErrorType::Eof | LexicalErrorType::NestingError) => true,
+        ParseErrorType::UnrecognizedToken(tok, expected) => {
+            if *tok == Tok::Indent || expected.as_deref() == Some("Indent") {
+                return None;
+            }
+            false
+        }
+        _ => return None,
+    };
+    let at_line = |message: String, row: usize, col: usize| {
+        Some(CpythonSyntax {
+            message,
+            lineno: row,
+            offset: col,
+            line: source.and_then(|s| s.split('\n').nth(row - 1)).map(str::to_owned),
+        })
+    };
+    match source.map(brackets) {
+        // A closer that does not match is the tokenizer's error, which wins.
+        Some(Brackets::Unmatched { closer, row, col, opener: None }) => {
+            return at_line(format!("unmatched '{closer}'"), row, col);
+        }
+        Some(Brackets::Unmatched { closer, row, col, opener: Some((opener, open_row)) }) => {
+            let on = if open_row == row { String::new() } else { format!(" on line {open_row}") };
+            return at_line(
+                format!(
+                    "closing parenthesis '{closer}' does not match opening parenthesis '{opener}'{on}"
+                ),
+                row,
+                col,
+            );
+        }
+        // An open bracket wins over a generic error on a later line.
+        Some(Brackets::Unclosed { bracket, row, col }) if at_end || row < lineno => {
+            return at_line(format!("'{bracket}' was never closed"), row, col);
+        }
+        _ => {}
+    }
+    if at_end {
+        return None;
+    }
+    let plain = |message: String, offset| {
+        Some(CpythonSyntax { message, lineno, offset, line: None })
+    };
+    if let Some(line) = line {
+        let text = line.trim_start();
+        let indent = line.chars().count() - text.chars().count();
+        for name in ["print", "exec"] {
+            let Some(after) = text.strip_prefix(name) else {
+                continue;
+            };
+            let gap = after.chars().count() - after.trim_start().chars().count();
+            if gap > 0 && column == indent + name.len() + gap + 1 {
+                return plain(
+                    format!("Missing parentheses in call to '{name}'. Did you mean {name}(...)?"),
+                    indent + 1,
+                );
+            }
+        }
+    }
+    plain("invalid syntax".to_string(), column)
+}
+
+/// fluidc's patch: how the brackets of a source pair up, as CPython's
+/// tokenizer sees them (strings and comments skipped; lines and offsets
+/// 1-based).
+#[cfg(feature = "rustpython-parser")]
+enum Brackets {
+    Balanced,
+    /// The innermost bracket still open at the end.
+    Unclosed { bracket: char, row: usize, col: usize },
+    /// A closer with no opener, or another kind's (and that one's line).
+    Unmatched { closer: char, row: usize, col: usize, opener: Option<(char, usize)> },
+}
+
+#[cfg(feature = "rustpython-parser")]
+fn brackets(source: &str) -> Brackets {
+    let chars: Vec<char> = source.chars().collect();
+    let mut open: Vec<(char, usize, usize)> = Vec::new();
+    let (mut row, mut col, mut i) = (1, 1, 0);
+    let advance = |i: &mut usize, row: &mut usize, col: &mut usize| {
+        if chars[*i] == '\n' {
+            *row += 1;
+            *col = 1;
+        } else {
+            *col += 1;
+        }
+        *i += 1;
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '#' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    advance(&mut i, &mut row, &mut col);
+                }
+                continue;
+            }
+            '\'' | '"' => {
+                // The string's prefix letters were passed as a name; `r`
+                // among them turns escapes off.
+                let raw = chars[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|p| p.is_ascii_alphabetic())
+                    .any(|p| matches!(p, 'r' | 'R'));
+                let triple = chars.get(i + 1) == Some(&c) && chars.get(i + 2) == Some(&c);
+                let quote = if triple { 3 } else { 1 };
+                for _ in 0..quote {
+                    advance(&mut i, &mut row, &mut col);
+                }
+                loop {
+                    if i >= chars.len() {
+                        return Brackets::Balanced; // an unterminated string is its own error
+                    }
+                    if chars[i] == '\\' && !raw {
+                        advance(&mut i, &mut row, &mut col);
+                        if i < chars.len() {
+                            advance(&mut i, &mut row, &mut col);
+                        }
+                        continue;
+                    }
+                    if chars[i] == '\n' && !triple {
+                        return Brackets::Balanced;
+                    }
+                    if chars[i] == c && (!triple || (chars.get(i + 1) == Some(&c) && chars.get(i + 2) == Some(&c))) {
+                        for _ in 0..quote {
+                            advance(&mut i, &mut row, &mut col);
+                        }
+                        break;
+                    }
+                    advance(&mut i, &mut row, &mut col);
+                }
+                continue;
+            }
+            '(' | '[' | '{' => open.push((c, row, col)),
+            ')' | ']' | '}' => {
+                let want = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                match open.pop() {
+                    Some((o, _, _)) if o == want => {}
+                    other => {
+                        return Brackets::Unmatched {
+                            closer: c,
+                            row,
+                            col,
+                            opener: other.map(|(o, r, _)| (o, r)),
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        advance(&mut i, &mut row, &mut col);
+    }
+    match open.pop() {
+        Some((bracket, row, col)) => Brackets::Unclosed { bracket, row, col },
+        None => Brackets::Balanced,
     }
 }

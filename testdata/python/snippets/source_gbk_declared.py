@@ -1,0 +1,5 @@
+# -*- coding: gbk -*-
+# A 2018 script saved by a Windows editor in GBK, as its first line says.
+words = ["с╒нд", "жпнд"]
+for w in words:
+    print(w, len(w), w.encode("utf-8"))

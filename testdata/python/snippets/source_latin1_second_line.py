@@ -1,0 +1,3 @@
+#!/usr/bin/env python
+# vim: set fileencoding=latin-1 :
+print("café", len("café"))

@@ -1,0 +1,2 @@
+# с╒нд comment in GBK, no coding line
+print("never")

@@ -1,0 +1,2 @@
+# -*- coding: gbkx -*-
+print("never")

@@ -1,0 +1,2 @@
+﻿# a BOM before the first line
+print("bom", 1 + 1)
