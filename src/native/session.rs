@@ -194,10 +194,11 @@ pub fn lod_from_py(obj: &PyObjectRef, vm: &VirtualMachine) -> PyResult<Lod> {
         .collect()
 }
 
-/// A fed value as the variable's declared dtype (Paddle converts a numpy
-/// array to the variable's dtype), or in its own with `keep_dtype` (a
-/// LoDTensor, which 1.x's feed op set as it was); a shape that does not
-/// fit a variable declared with need_check_feed (`fluid.data`) is refused.
+/// A fed value as the variable's declared dtype (Paddle converts a list
+/// or a number), or in its own with `keep_dtype` (a numpy array or a
+/// LoDTensor, which Paddle's feed op set as it was); a shape or a kept
+/// dtype that does not fit a variable declared with need_check_feed
+/// (`fluid.data`) is refused, as Paddle's `check_feed_shape_type` does.
 pub fn feed_tensor(
     program: &Verified,
     name: &str,
@@ -210,8 +211,16 @@ pub fn feed_tensor(
             "cannot feed `{name}`: it is not a variable of the program's global block"
         ));
     };
+    let checked = var.need_check_feed.unwrap_or(false);
     let mut value = match var.dtype().and_then(dtype_of) {
         Some(d) if d != value.dtype() && !keep_dtype => value.astype(d),
+        Some(d) if d != value.dtype() && checked => {
+            return Err(format!(
+                "The data type of fed Variable '{name}' must be '{}', but received '{}'",
+                d.name(),
+                value.dtype().name()
+            ))
+        }
         _ => value.clone(),
     };
     if let Some(dims) = var.tensor_desc().map(|t| &t.dims) {
@@ -225,7 +234,6 @@ pub fn feed_tensor(
         let shape = value.shape();
         // Paddle checks a fed shape only for variables that ask for it
         // (`fluid.data`'s need_check_feed); `layers.data` takes any shape.
-        let checked = var.need_check_feed.unwrap_or(false);
         let fits = !checked
             || dims.len() == shape.len()
                 && dims

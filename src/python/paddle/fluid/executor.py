@@ -195,9 +195,10 @@ class Executor(object):
         if scope is None:
             scope = global_scope()
         scope._push_arrays()
-        # A LoDTensor is fed with its own dtype, as 1.x's feed op set it;
-        # an array becomes the variable's dtype (docs/choices.md).
-        kept = set(_name_of(n) for n, v in feed.items() if isinstance(v, LoDTensor))
+        # A LoDTensor or a numpy array is fed with its own dtype, as 1.x's
+        # feed op set it; a list or number becomes the variable's dtype
+        # (docs/choices.md).
+        kept = set(_name_of(n) for n, v in feed.items() if isinstance(v, (LoDTensor, np.ndarray)))
         feeds = [(name, value._h, lod, name in kept)
                  for name, value, lod in _fed_values(program, feed)]
         desc = _runnable_desc(program)
