@@ -195,12 +195,8 @@ class Executor(object):
         if scope is None:
             scope = global_scope()
         scope._push_arrays()
-        # A LoDTensor or a numpy array is fed with its own dtype, as 1.x's
-        # feed op set it; a list or number becomes the variable's dtype
-        # (docs/choices.md).
-        kept = set(_name_of(n) for n, v in feed.items() if isinstance(v, (LoDTensor, np.ndarray)))
-        feeds = [(name, value._h, lod, name in kept)
-                 for name, value, lod in _fed_values(program, feed)]
+        feeds = [(name, value._h, lod, keep)
+                 for name, value, lod, keep in _fed_values(program, feed)]
         desc = _runnable_desc(program)
         plan = reader_core.plan(program) if reader_core._READERS else None
         if plan is not None:
@@ -272,7 +268,9 @@ def _runnable_desc(program):
 
 
 def _fed_values(program, feed):
-    """`(name, ndarray, lod)` of each item of a feed dict."""
+    """`(name, ndarray, lod, keep_dtype)` of each item of a feed dict: a
+    LoDTensor or a numpy array is fed with its own dtype, as 1.x's feed op
+    set it; a list or number becomes the variable's (docs/choices.md)."""
     block = program.global_block()
     fed = []
     for name, value in feed.items():
@@ -282,12 +280,13 @@ def _fed_values(program, feed):
             # (3.3.1 warns and ignores the feed).
             raise ValueError("var %s not in this block" % name)
         lod = []
+        keep = isinstance(value, (LoDTensor, np.ndarray))
         if isinstance(value, LoDTensor):
             lod = value.lod()
             value = np.array(value)
         else:
             value = np.asarray(value)
-        fed.append((name, value, lod))
+        fed.append((name, value, lod, keep))
     return fed
 
 

@@ -136,13 +136,13 @@ class _Places(object):
         else:
             whole = _fed_values(self.program, feed or {})
             fed = [[] for _ in range(self.k)]
-            for name, value, lod in whole:
+            for name, value, lod, keep in whole:
                 var = self.program.global_block().vars.get(name)
                 parts = ([(value, lod)] * self.k if var is not None and var.persistable
                          else _split(name, value, lod, self.k))
                 for place, (part, part_lod) in zip(fed, parts):
-                    place.append((name, part, part_lod))
-        feeds = [[(n, v._h, l) for n, v, l in place] for place in fed]
+                    place.append((name, part, part_lod, keep))
+        feeds = [[(n, v._h, l, k) for n, v, l, k in place] for place in fed]
         if reads:
             feeds = [_read_batches(reads, f) for f in feeds]
         self.copy_persistables(only_missing=True)
