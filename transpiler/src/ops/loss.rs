@@ -88,22 +88,24 @@ pub fn hsigmoid_code_length(num_classes: i64) -> i64 {
     64 - (num_classes - 1).max(0).leading_zeros() as i64
 }
 
-/// `hierarchical_sigmoid`: `Out` `[N, 1]`; `PreOut` `[N, L]`, `L` the
+/// `hierarchical_sigmoid`: `Out` `[N, 1]` for `X` `[N, ...]`; `PreOut` `[N, L]`, `L` the
 /// longest code (`PathTable`'s width with a custom tree). `W_Out` is `W`
 /// itself (1.x's remote prefetch), left alone.
 fn hierarchical_sigmoid(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
     };
-    if x.dims.len() != 2 {
+    // 1.x's InferShape read only the batch dim of X (its kernel takes a
+    // matrix; 1.x's test_layers builds one over a 3-D X).
+    if x.dims.len() < 2 {
         return Err(format!(
-            "X of hierarchical_sigmoid must be 2-D, not of dims {:?}",
+            "X of hierarchical_sigmoid must have a batch and a feature dim, not dims {:?}",
             x.dims
         ));
     }
     let width = if c.has_input("PathTable") {
         match c.input("PathTable") {
-            Some(t) if t.dims.len() == 2 => t.dims[1],
+            Some(t) if t.dims.len() >= 2 => t.dims[t.dims.len() - 1],
             Some(t) => return Err(format!("PathTable must be 2-D, not of dims {:?}", t.dims)),
             None => -1,
         }
