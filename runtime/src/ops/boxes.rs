@@ -2043,7 +2043,7 @@ fn roi_perspective_transform(l: &OpReader) -> Result<Exec, KernelError> {
     let (x, rois) = (l.input("X")?, l.input("ROIs")?);
     let (out, mask, matrix) = (
         l.output("Out")?,
-        l.output("Mask")?,
+        l.opt_output("Mask")?,
         l.opt_output("TransformMatrix")?,
     );
     // The intermediates of 1.x's GPU kernel: its CPU kernel left them
@@ -2077,7 +2077,9 @@ fn roi_perspective_transform(l: &OpReader) -> Result<Exec, KernelError> {
         let (o, m, mat) = done;
         let r = m.len() as i64 / (th * tw);
         s.set_tensor(&out, float::tensor(dtype, &[r, c, th, tw], o)?);
-        s.set_tensor(&mask, Tensor::from_vec(&[r, 1, th, tw], m)?);
+        if let Some(mask) = &mask {
+            s.set_tensor(mask, Tensor::from_vec(&[r, 1, th, tw], m)?);
+        }
         if let Some(matrix) = &matrix {
             s.set_tensor(matrix, float::tensor(dtype, &[r, 9], mat)?);
         }

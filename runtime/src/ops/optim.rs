@@ -939,12 +939,16 @@ fn adadelta(l: &OpReader) -> Result<Exec, KernelError> {
             ("AvgSquaredUpdate", "AvgSquaredUpdateOut"),
         ],
     )?;
-    let (grad, lr) = (l.input("Grad")?, l.input("LearningRate")?);
+    // 1.x's adadelta had no LearningRate: a step of 1.
+    let (grad, lr) = (l.input("Grad")?, l.opt_input("LearningRate")?);
     let (rho, eps) = (l.float("rho")?, l.float("epsilon")?);
     compute(move |s| {
         run_update(s, &state, &grad, |s, dtype, ts, g| {
             with_real!(dtype, |T| {
-                let lr: T = one(s, &lr)?;
+                let lr: T = match &lr {
+                    Some(lr) => one(s, lr)?,
+                    None => T::one(),
+                };
                 let (rho, eps) = (rho as T, eps as T);
                 let g = values::<T>(g, "Grad")?;
                 let mut sl = slices::<T>(ts, &state.pairs)?;

@@ -640,22 +640,36 @@ fn sequence_mask(l: &OpReader) -> Result<Exec, KernelError> {
     let dtype = l.dtype("out_dtype", VarKind::Int64)?;
     compute(move |s| {
         let xt = s.tensor(&x)?;
-        if !matches!(xt.dtype(), VarKind::Int32 | VarKind::Int64) {
-            return Err(KernelError::Dtype(format!(
-                "X is {}; it takes int32 or int64 lengths",
-                dtype_name(xt.dtype())
-            )));
-        }
-        let lengths = i64s(&xt)?;
+        // Per row, the number of positions `j < length` (a float length
+        // counts up to its ceiling, as 1.x's kernel compared `j < x`), and
+        // the longest length (a float one truncated, as 1.x's cast).
+        let (lengths, longest): (Vec<i64>, i64) = match xt.dtype() {
+            VarKind::Int32 | VarKind::Int64 => {
+                let v = i64s(&xt)?.to_vec();
+                let longest = v.iter().copied().max().unwrap_or(0);
+                (v, longest)
+            }
+            VarKind::Fp32 | VarKind::Fp64 => {
+                let v = f64s(&xt, "sequence_mask")?;
+                let ones = v
+                    .iter()
+                    .map(|&n| if n > 0.0 { n.ceil() as i64 } else { 0 })
+                    .collect();
+                let longest = v.iter().copied().fold(0.0, f64::max) as i64;
+                (ones, longest)
+            }
+            other => {
+                return Err(KernelError::Dtype(format!(
+                    "X is {}; it takes int32, int64, float32 or float64 lengths",
+                    dtype_name(other)
+                )))
+            }
+        };
         let maxlen = match &max_tensor {
             Some(m) => s.tensor(m)?.scalar_i64()?,
             None => maxlen_attr,
         };
-        let maxlen = if maxlen > 0 {
-            maxlen
-        } else {
-            lengths.iter().copied().max().unwrap_or(0).max(0)
-        };
+        let maxlen = if maxlen > 0 { maxlen } else { longest.max(0) };
         let width = usize::try_from(maxlen)
             .map_err(|_| KernelError::Attribute(format!("maxlen {maxlen} is too large")))?;
         let mut shape = xt.shape().to_vec();

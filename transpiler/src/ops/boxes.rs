@@ -33,9 +33,16 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(
         Behaviour::pure("roi_perspective_transform", roi_perspective_transform)
             .not_foldable()
-            .shares_lod("ROIs", "Out"),
+            .shares_lod("ROIs", "Out")
+            // Paddle 1.6 added the mask and the homographies.
+            .slots_after_1_0(&["Mask", "TransformMatrix"]),
     );
-    r.push(Behaviour::pure("generate_proposals", generate_proposals).not_foldable());
+    r.push(
+        Behaviour::pure("generate_proposals", generate_proposals)
+            .not_foldable()
+            // Paddle 1.7 added the per-image counts.
+            .slots_after_1_0(&["RpnRoisNum"]),
+    );
     r.push(
         Behaviour::pure("rpn_target_assign", rpn_target_assign)
             .not_foldable()

@@ -86,17 +86,20 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     for (ty, _) in OPTIMIZERS {
         // adam's outputs for the beta powers came with Paddle 1.7 (1.x's
         // optimizer appended `scale` ops for them), as did every
-        // optimizer's MasterParamOut and adam's Moment2MaxOut later: 1.x's
-        // op tests and saved programs have none of them.
-        let after_1_0: &[&str] = if *ty == "adam" {
-            &[
+        // optimizer's MasterParam(Out), adam's Moment2MaxOut and adadelta's
+        // LearningRate later: 1.x's op tests and saved programs have none
+        // of them.
+        let after_1_0: &[&str] = match *ty {
+            "adam" => &[
                 "Beta1PowOut",
                 "Beta2PowOut",
                 "Moment2MaxOut",
+                "MasterParam",
                 "MasterParamOut",
-            ]
-        } else {
-            &["MasterParamOut"]
+            ],
+            // 1.x's adadelta had no learning rate (a step of 1).
+            "adadelta" => &["LearningRate", "MasterParam", "MasterParamOut"],
+            _ => &["MasterParam", "MasterParamOut"],
         };
         r.push(
             Behaviour::pure(ty, infer)

@@ -171,15 +171,19 @@ fn sequence_unpad(c: &InferCtx) -> Out {
 
 /// `sequence_mask`: `Y` is `X`'s dims with the mask length appended
 /// (`maxlen`, unknown when it is -1, the lengths' maximum, or comes as
-/// `MaxLenTensor`), in `out_dtype`. `X` holds int32 or int64 lengths, the
-/// dtypes Paddle's kernel takes.
+/// `MaxLenTensor`), in `out_dtype`. `X` holds int32, int64, float32 or
+/// float64 lengths, the dtypes 1.x's kernel took (1.5's basic_lstm fed
+/// float32 ones).
 fn sequence_mask(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
     };
-    if !matches!(x.dtype, VarKind::Int32 | VarKind::Int64) {
+    if !matches!(
+        x.dtype,
+        VarKind::Int32 | VarKind::Int64 | VarKind::Fp32 | VarKind::Fp64
+    ) {
         return Err(format!(
-            "X is {}; it takes int32 or int64 lengths",
+            "X is {}; it takes int32, int64, float32 or float64 lengths",
             crate::model::dtype_name(x.dtype)
         ));
     }

@@ -372,25 +372,46 @@ impl ExecutingFrame<'_> {
                         frame: &mut ExecutingFrame,
                         exception: PyBaseExceptionRef,
                         idx: usize,
+                        reraise: bool,
                         vm: &VirtualMachine,
                     ) -> FrameResult {
                         // 1. Extract traceback from exception's '__traceback__' attr.
                         // 2. Add new entry with current execution position (filename, lineno, code_object) to traceback.
                         // 3. Unwind block stack till appropriate handler is found.
-
-                        let loc = frame.code.locations[idx];
-                        let next = exception.traceback();
-                        let new_traceback =
-                            PyTraceback::new(next, frame.object.to_owned(), frame.lasti(), loc.row);
-                        vm_trace!("Adding to traceback: {:?} {:?}", new_traceback, loc.row());
-                        exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
+                        // fluidc's patch: a re-raise (a bare `raise`, the one
+                        // that ends an unmatched `except`, a `finally` or a
+                        // `with` block letting it through) keeps the traceback it has, as CPython's RERAISE
+                        // does; adding this frame again gave duplicate
+                        // entries.
+                        if !reraise {
+                            let loc = frame.code.locations[idx];
+                            let next = exception.traceback();
+                            let new_traceback = PyTraceback::new(
+                                next,
+                                frame.object.to_owned(),
+                                frame.lasti(),
+                                loc.row,
+                            );
+                            vm_trace!("Adding to traceback: {:?} {:?}", new_traceback, loc.row());
+                            exception.set_traceback(Some(new_traceback.into_ref(&vm.ctx)));
+                        }
 
                         vm.contextualize_exception(&exception);
 
                         frame.unwind_blocks(vm, UnwindReason::Raising { exception })
                     }
 
-                    match handle_exception(self, exception, idx, vm) {
+                    let reraise = match op {
+                        bytecode::Instruction::Raise { kind } => {
+                            kind.get(arg) == bytecode::RaiseKind::Reraise
+                        }
+                        // The exception a `finally` or a `with` block's
+                        // exit let through.
+                        bytecode::Instruction::EndFinally
+                        | bytecode::Instruction::WithCleanupFinish => true,
+                        _ => false,
+                    };
+                    match handle_exception(self, exception, idx, reraise, vm) {
                         Ok(None) => {}
                         Ok(Some(result)) => break Ok(result),
                         // TODO: append line number to traceback?

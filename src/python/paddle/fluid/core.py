@@ -542,6 +542,11 @@ class CPUPlace(object):
     def __repr__(self):
         return "Place(cpu)"
 
+    def _type(self):
+        """1.4-1.5's place kind: its index in `Place`'s variant (CUDAPlace 0,
+        CPUPlace 1, CUDAPinnedPlace 2)."""
+        return 1
+
     __str__ = __repr__
 
     def __eq__(self, other):
@@ -560,12 +565,28 @@ class CUDAPlace(object):
     def __repr__(self):
         return "Place(gpu:%d)" % self.device_id
 
+    def _type(self):
+        return 0
+
     __str__ = __repr__
 
 
 class CUDAPinnedPlace(object):
     def __repr__(self):
         return "Place(gpu_pinned)"
+
+    def _type(self):
+        return 2
+
+
+def _set_eager_deletion_mode(threshold_gb, fraction, fast_mode):
+    """1.4-1.5's switch for freeing variables as soon as no op reads them
+    (a memory setting, not a result): fluidc's runtime manages its memory
+    itself, so the setting changes nothing; the arguments are checked."""
+    for name, value in (("threshold_gb", threshold_gb), ("fraction", fraction)):
+        if not isinstance(value, (int, float)):
+            raise TypeError("_set_eager_deletion_mode(): %s must be a number, not %s"
+                            % (name, type(value).__name__))
 
 
 class Place(object):
@@ -580,6 +601,9 @@ class Place(object):
 
     def is_cpu_place(self):
         return isinstance(self._p, CPUPlace)
+
+    def _type(self):
+        return self._p._type()
 
     def is_gpu_place(self):
         return isinstance(self._p, CUDAPlace)
