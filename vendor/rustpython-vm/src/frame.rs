@@ -1264,7 +1264,27 @@ impl ExecutingFrame<'_> {
     fn import_from(&mut self, vm: &VirtualMachine, idx: bytecode::NameIdx) -> PyResult {
         let module = self.top_value();
         let name = self.code.names[idx as usize];
-        let err = || vm.new_import_error(format!("cannot import name '{name}'"), name.to_owned());
+        // fluidc's patch: CPython's message, `name` and `path`: "cannot
+        // import name 'x' from 'm' (file)", naming the module, not the name.
+        let err = || {
+            let text = |attr| {
+                module
+                    .get_attr(attr, vm)
+                    .ok()
+                    .and_then(|v| v.downcast::<PyStr>().ok())
+            };
+            let (Some(mod_name), file) = (text("__name__"), text("__file__")) else {
+                return vm.new_import_error(format!("cannot import name '{name}'"), name.to_owned());
+            };
+            let place = file.as_ref().map_or("unknown location", |f| f.as_str());
+            let e = vm.new_import_error(
+                format!("cannot import name '{name}' from '{mod_name}' ({place})"),
+                mod_name,
+            );
+            let path = file.map_or_else(|| vm.ctx.none(), Into::into);
+            let _ = e.as_object().set_attr("path", path, vm);
+            e
+        };
         // Load attribute, and transform any error into import error.
         if let Some(obj) = vm.get_attribute_opt(module.to_owned(), name)? {
             return Ok(obj);
