@@ -365,11 +365,13 @@ impl Backward<'_> {
                 Some(GradMaker::PyFunc) => self.make_py_func_grad(b, &fwd).into_iter().collect(),
                 // A grad op's own gradient: Paddle has some (double grads),
                 // fluidc none.
-                _ if fwd.ty.ends_with("_grad") => return Err(format!(
+                _ if fwd.ty.ends_with("_grad") => {
+                    return Err(format!(
                     "fluidc has no second-order gradient: the loss depends on the grad op `{}`; \
                          set stop_gradient on its outputs or pass them in no_grad_set",
                     fwd.ty
-                )),
+                ))
+                }
                 _ => {
                     return Err(format!(
                         "op `{}` has no gradient in Paddle, but the loss depends on it; \

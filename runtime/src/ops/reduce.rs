@@ -24,6 +24,8 @@ pub(crate) fn register_all(r: &mut Registry) {
     r.add("reduce_all", |l| reduce_logic(l, true));
     r.add("reduce_any", |l| reduce_logic(l, false));
     r.add("cross_entropy", cross_entropy);
+    r.add("cross_entropy2", cross_entropy2);
+    r.add("cross_entropy_grad2", cross_entropy_grad2);
     r.add("squared_l2_norm", squared_l2_norm);
     r.add("clip_by_norm", clip_by_norm);
     r.add("mean_grad", mean_grad);
@@ -319,12 +321,7 @@ fn cross_entropy_grad(l: &OpReader) -> Result<Exec, KernelError> {
     let ignore = l.int("ignore_index")?;
     compute(move |s| {
         let (xt, lt, dt) = (s.tensor(&x)?, s.tensor(&label)?, s.tensor(&dy)?);
-        let classes = *xt
-            .shape()
-            .last()
-            .ok_or_else(|| KernelError::Shape("X must have a class dimension".into()))?
-            as usize;
-        let rows = xt.numel() / classes.max(1);
+        let (rows, classes) = rows_classes(&xt)?;
         let xv = f64s(&xt, "cross_entropy_grad")?;
         let d = f64s(&dt, "cross_entropy_grad")?;
         if d.len() != rows {
@@ -366,6 +363,112 @@ fn cross_entropy_grad(l: &OpReader) -> Result<Exec, KernelError> {
     })
 }
 
+/// The rows of a probability tensor, and its classes (its last dim).
+fn rows_classes(x: &Tensor) -> Result<(usize, usize), KernelError> {
+    let classes = *x
+        .shape()
+        .last()
+        .ok_or_else(|| KernelError::Shape("X must have a class dimension".into()))?
+        as usize;
+    Ok((x.numel() / classes.max(1), classes))
+}
+
+/// `cross_entropy2` (what 1.4-1.6's `layers.cross_entropy` wrote for hard
+/// labels): `Y` as `cross_entropy`'s, `MatchX` each row's probability of
+/// its label (0 for an `ignore_index` row), which the grad reads in place
+/// of `X`, and `XShape` `[...X's dims, 0]` (its 0 last, unlike `reshape2`'s).
+fn cross_entropy2(l: &OpReader) -> Result<Exec, KernelError> {
+    let (x, label, out) = (l.input("X")?, l.input("Label")?, l.output("Y")?);
+    let (match_x, xshape) = (l.opt_output("MatchX")?, l.opt_output("XShape")?);
+    let ignore = l.int("ignore_index")?;
+    compute(move |s| {
+        let (xt, lt) = (s.tensor(&x)?, s.tensor(&label)?);
+        let (rows, classes) = rows_classes(&xt)?;
+        let p = f64s(&xt, "cross_entropy2")?;
+        let lv = float::i64s(&lt)?;
+        let mut losses = vec![0.0; rows];
+        let mut matched = vec![0.0; rows];
+        for r in 0..rows {
+            match lv.get(r) {
+                Some(&k) if k == ignore => {}
+                Some(&k) if (0..classes as i64).contains(&k) => {
+                    matched[r] = p[r * classes + k as usize];
+                    losses[r] = -matched[r].ln();
+                }
+                other => {
+                    return Err(KernelError::Invalid(format!(
+                        "label {other:?} of row {r} is not a class in 0..{classes}"
+                    )))
+                }
+            }
+        }
+        let mut shape: Vec<i64> = xt.shape().to_vec();
+        if let Some(last) = shape.last_mut() {
+            *last = 1;
+        }
+        let dtype = xt.dtype();
+        let mut xs = xt.shape().to_vec();
+        xs.push(0);
+        let xs = xshape
+            .as_ref()
+            .map(|_| Tensor::zeros(xt.dtype(), &xs))
+            .transpose()?;
+        drop((xt, lt));
+        s.set_tensor(&out, float::tensor(dtype, &shape, losses)?);
+        if let Some(m) = &match_x {
+            s.set_tensor(m, float::tensor(dtype, &shape, matched)?);
+        }
+        if let (Some(r), Some(t)) = (&xshape, xs) {
+            s.set_tensor(r, t);
+        }
+        Ok(())
+    })
+}
+
+/// `cross_entropy_grad2`: `-dY / MatchX` at each row's label class (0 for
+/// `ignore_index` rows), in X's dims (`XShape`'s but its last).
+fn cross_entropy_grad2(l: &OpReader) -> Result<Exec, KernelError> {
+    let (label, match_x) = (l.input("Label")?, l.input("MatchX")?);
+    let (xshape, dy) = (l.input("XShape")?, l.input("Y@GRAD")?);
+    let Some(dx) = l.opt_output("X@GRAD")? else {
+        return compute(|_| Ok(()));
+    };
+    let ignore = l.int("ignore_index")?;
+    compute(move |s| {
+        let mut dims = s.tensor(&xshape)?.shape().to_vec();
+        dims.pop();
+        let classes = *dims
+            .last()
+            .ok_or_else(|| KernelError::Shape("X must have a class dimension".into()))?
+            as usize;
+        let (lt, mt, dt) = (s.tensor(&label)?, s.tensor(&match_x)?, s.tensor(&dy)?);
+        let (m, d) = (
+            f64s(&mt, "cross_entropy_grad2")?,
+            f64s(&dt, "cross_entropy_grad2")?,
+        );
+        let lv = float::i64s(&lt)?;
+        let rows = m.len();
+        if d.len() != rows || lv.len() < rows {
+            return Err(KernelError::Shape(format!(
+                "Y@GRAD has {} elements and Label {} for {rows} rows",
+                d.len(),
+                lv.len()
+            )));
+        }
+        let mut g = vec![0.0; rows * classes];
+        for r in 0..rows {
+            let k = lv[r];
+            if k != ignore && (0..classes as i64).contains(&k) {
+                g[r * classes + k as usize] = -d[r] / m[r];
+            }
+        }
+        let t = float::tensor(dt.dtype(), &dims, g)?;
+        drop((lt, mt, dt));
+        s.set_tensor(&dx, t);
+        Ok(())
+    })
+}
+
 /// Hard labels: `Y[i] = -log(X[i, Label[i]])`, shape `[N, 1]`; a row whose
 /// label is `ignore_index` gives 0. Soft labels: `Y[i] = -sum(L[i] * log X[i])`.
 fn cross_entropy(l: &OpReader) -> Result<Exec, KernelError> {
@@ -374,12 +477,7 @@ fn cross_entropy(l: &OpReader) -> Result<Exec, KernelError> {
     let ignore = l.int("ignore_index")?;
     compute(move |s| {
         let xt = s.tensor(&x)?;
-        let classes = *xt
-            .shape()
-            .last()
-            .ok_or_else(|| KernelError::Shape("X must have a class dimension".into()))?
-            as usize;
-        let rows = xt.numel() / classes.max(1);
+        let (rows, classes) = rows_classes(&xt)?;
         let probs = xt.cast(VarKind::Fp64)?;
         let p = probs.values::<f64>().unwrap_or_default();
         let lt = s.tensor(&label)?;

@@ -17,6 +17,7 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
     r.push(Behaviour::pure("reduce_all", reduce_logic).lod(shares));
     r.push(Behaviour::pure("reduce_any", reduce_logic).lod(shares));
     r.push(Behaviour::pure("cross_entropy", cross_entropy));
+    r.push(Behaviour::pure("cross_entropy2", cross_entropy2));
     r.push(Behaviour::pure("squared_l2_norm", squared_l2_norm));
     r.push(Behaviour::pure("clip_by_norm", super::infer::same_as_x));
     r.push(Behaviour::pure("cumsum", cumsum));
@@ -129,6 +130,21 @@ fn reduce_sum(c: &InferCtx) -> Out {
 }
 
 /// `Y` has `X`'s dims with the last one 1.
+/// `cross_entropy2`: `Y` and `MatchX` as `cross_entropy`'s `Y`, `XShape`
+/// `[...X's dims, 0]`.
+fn cross_entropy2(c: &InferCtx) -> Out {
+    let Some(x) = c.input("X") else {
+        return Ok(Vec::new());
+    };
+    let mut out = cross_entropy(c)?;
+    let y = out[0].1.clone();
+    out.push(("MatchX", y));
+    let mut xshape = x.dims.clone();
+    xshape.push(0);
+    out.push(("XShape", TensorType::new(x.dtype, xshape)));
+    Ok(out)
+}
+
 fn cross_entropy(c: &InferCtx) -> Out {
     let Some(x) = c.input("X") else {
         return Ok(Vec::new());
