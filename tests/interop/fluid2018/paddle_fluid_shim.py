@@ -3258,6 +3258,12 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05,
     helper.append_op(type="layer_norm", inputs=inputs,
                      outputs={"Y": out, "Mean": mean_out, "Variance": variance_out},
                      attrs={"epsilon": epsilon, "begin_norm_axis": begin_norm_axis})
+    # 1.x's InferShape declared Mean and Variance one vector `[left]` (3.3.1
+    # keeps the dims before the axis); a 1.x script sees 1.x's.
+    lead = input.shape[:begin_norm_axis]
+    left = -1 if any(d < 0 for d in lead) else functools.reduce(lambda a, b: a * b, lead, 1)
+    for stat in (mean_out, variance_out):
+        stat.desc.set_shape([left])
     return helper.append_activation(out)
 
 
