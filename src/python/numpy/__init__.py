@@ -896,6 +896,11 @@ class ndarray(object):
     def __hash__(self):
         raise TypeError("unhashable type: 'numpy.ndarray'")
 
+    def __getattr__(self, name):
+        # Only for a name the class lacks: numpy's C type is named
+        # 'numpy.ndarray' in the AttributeError a misspelt method raises.
+        raise AttributeError("'numpy.ndarray' object has no attribute '%s'" % name, name=name, obj=self)
+
     def __new__(cls, shape, dtype=_builtins.float, buffer=None, offset=0, strides=None, order=None):
         if buffer is None:
             a = _numpy.zeros(shape, _host(dtype))

@@ -64,9 +64,15 @@ fn spec_format_bytes(
                             return Ok(spec.format_number(i.as_bigint()).into_bytes());
                         }
                     }
+                    // fluidc's patch: CPython's wording (%d, %i and %u take
+                    // any real number, %x, %o and %c an integer).
                     Err(vm.new_type_error(format!(
-                        "%{} format: a number is required, not {}",
+                        "%{} format: {} is required, not {}",
                         spec.format_char,
+                        match spec.format_char {
+                            'd' | 'i' | 'u' => "a real number",
+                            _ => "an integer",
+                        },
                         obj.class().name()
                     )))
                 }
@@ -157,9 +163,15 @@ fn spec_format_string(
                             return Ok(spec.format_number(i.as_bigint()));
                         }
                     }
+                    // fluidc's patch: CPython's wording (%d, %i and %u take
+                    // any real number, %x, %o and %c an integer).
                     Err(vm.new_type_error(format!(
-                        "%{} format: a number is required, not {}",
+                        "%{} format: {} is required, not {}",
                         spec.format_char,
+                        match spec.format_char {
+                            'd' | 'i' | 'u' => "a real number",
+                            _ => "an integer",
+                        },
                         obj.class().name()
                     )))
                 }

@@ -398,11 +398,10 @@ impl TryFromObject for ExceptionCtor {
                 }
             })
             .or_else(|obj| obj.downcast::<PyBaseException>().map(Self::Instance))
-            .map_err(|obj| {
-                vm.new_type_error(format!(
-                    "exceptions must be classes or instances deriving from BaseException, not {}",
-                    obj.class().name()
-                ))
+            // fluidc's patch: CPython's message (a Python 2 script's
+            // `raise "message"` meets it).
+            .map_err(|_| {
+                vm.new_type_error("exceptions must derive from BaseException".to_owned())
             })
     }
 }
@@ -1433,16 +1432,19 @@ pub(super) mod types {
                 let errno = exc.get_arg(0).unwrap().str(vm)?;
                 let msg = exc.get_arg(1).unwrap().str(vm)?;
 
+                // fluidc's patch: no filename (None) shows none, and a
+                // filename shows as its repr, as in CPython.
                 let s = match obj.get_attr("filename", vm) {
+                    Ok(filename) if vm.is_none(&filename) => format!("[Errno {errno}] {msg}"),
                     Ok(filename) => match obj.get_attr("filename2", vm) {
                         Ok(filename2) if !vm.is_none(&filename2) => format!(
-                            "[Errno {}] {}: '{}' -> '{}'",
+                            "[Errno {}] {}: {} -> {}",
                             errno,
                             msg,
-                            filename.str(vm)?,
-                            filename2.str(vm)?
+                            filename.repr(vm)?,
+                            filename2.repr(vm)?
                         ),
-                        _ => format!("[Errno {}] {}: '{}'", errno, msg, filename.str(vm)?),
+                        _ => format!("[Errno {}] {}: {}", errno, msg, filename.repr(vm)?),
                     },
                     Err(_) => {
                         format!("[Errno {errno}] {msg}")
@@ -1606,11 +1608,13 @@ pub(super) mod types {
 
             let args = exc.args();
 
+            // fluidc's patch: the message as str() gives it, as CPython's
+            // SyntaxError.__str__ does (RustPython showed its repr).
             let msg = if args.len() == 1 {
-                vm.exception_args_as_string(args, false)
-                    .into_iter()
-                    .exactly_one()
-                    .unwrap()
+                match args[0].str(vm) {
+                    Ok(s) => s,
+                    Err(_) => return exc.str(vm),
+                }
             } else {
                 return exc.str(vm);
             };
@@ -1656,13 +1660,81 @@ pub(super) mod types {
     #[derive(Debug)]
     pub struct PyUnicodeError {}
 
-    #[pyexception(name, base = "PyUnicodeError", ctx = "unicode_decode_error", impl)]
+    #[pyexception(name, base = "PyUnicodeError", ctx = "unicode_decode_error")]
     #[derive(Debug)]
     pub struct PyUnicodeDecodeError {}
 
-    #[pyexception(name, base = "PyUnicodeError", ctx = "unicode_encode_error", impl)]
+    /// fluidc's patch: CPython's text of a codec's error, from the five
+    /// arguments the codecs give (encoding, object, start, end, reason);
+    /// `what` is how the object's piece is shown.
+    fn unicode_error_str(
+        exc: &PyBaseExceptionRef,
+        vm: &VirtualMachine,
+        verb: &str,
+        what: impl Fn(&PyObjectRef, usize) -> Option<String>,
+    ) -> PyStrRef {
+        let args = exc.args();
+        let shown = (|| {
+            if args.len() != 5 {
+                return None;
+            }
+            let encoding = args[0].str(vm).ok()?;
+            let start = args[2].try_to_value::<usize>(vm).ok()?;
+            let end = args[3].try_to_value::<usize>(vm).ok()?;
+            let reason = args[4].str(vm).ok()?;
+            Some(if end == start + 1 {
+                format!(
+                    "'{encoding}' codec can't {verb} {} in position {start}: {reason}",
+                    what(&args[1], start)?
+                )
+            } else {
+                let plural = if verb == "decode" { "bytes" } else { "characters" };
+                format!(
+                    "'{encoding}' codec can't {verb} {plural} in position {start}-{}: {reason}",
+                    end.saturating_sub(1)
+                )
+            })
+        })();
+        match shown {
+            Some(s) => vm.ctx.new_str(s),
+            None => exc.str(vm),
+        }
+    }
+
+    #[pyexception]
+    impl PyUnicodeDecodeError {
+        #[pymethod(magic)]
+        fn str(exc: PyBaseExceptionRef, vm: &VirtualMachine) -> PyStrRef {
+            unicode_error_str(&exc, vm, "decode", |object, at| {
+                let byte = <crate::protocol::PyBuffer as crate::convert::TryFromBorrowedObject>::try_from_borrowed_object(vm, object)
+                    .ok()?
+                    .as_contiguous()?
+                    .get(at)
+                    .copied()?;
+                Some(format!("byte 0x{byte:02x}"))
+            })
+        }
+    }
+
+    #[pyexception(name, base = "PyUnicodeError", ctx = "unicode_encode_error")]
     #[derive(Debug)]
     pub struct PyUnicodeEncodeError {}
+
+    #[pyexception]
+    impl PyUnicodeEncodeError {
+        #[pymethod(magic)]
+        fn str(exc: PyBaseExceptionRef, vm: &VirtualMachine) -> PyStrRef {
+            unicode_error_str(&exc, vm, "encode", |object, at| {
+                let c = object.payload::<crate::builtins::PyStr>()?.as_str().chars().nth(at)?;
+                let code = c as u32;
+                Some(match code {
+                    0..=0xff => format!("character '\\x{code:02x}'"),
+                    0x100..=0xffff => format!("character '\\u{code:04x}'"),
+                    _ => format!("character '\\U{code:08x}'"),
+                })
+            })
+        }
+    }
 
     #[pyexception(name, base = "PyUnicodeError", ctx = "unicode_translate_error", impl)]
     #[derive(Debug)]

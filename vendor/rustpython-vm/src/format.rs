@@ -138,7 +138,12 @@ pub(crate) fn format(
                 .args
                 .get(auto_argument_index - 1)
                 .cloned()
-                .ok_or_else(|| vm.new_index_error("tuple index out of range".to_owned()))
+                .ok_or_else(|| {
+                    vm.new_index_error(format!(
+                        "Replacement index {} out of range for positional args tuple",
+                        auto_argument_index - 1
+                    ))
+                })
         }
         FieldType::Index(index) => {
             if auto_argument_index != 0 {
@@ -152,7 +157,11 @@ pub(crate) fn format(
                 .args
                 .get(index)
                 .cloned()
-                .ok_or_else(|| vm.new_index_error("tuple index out of range".to_owned()))
+                .ok_or_else(|| {
+                    vm.new_index_error(format!(
+                        "Replacement index {index} out of range for positional args tuple"
+                    ))
+                })
         }
         FieldType::Keyword(keyword) => arguments
             .get_optional_kwarg(&keyword)

@@ -281,11 +281,16 @@ impl SequenceIndex {
                 })
                 .map(Self::Int)
         } else {
-            Err(vm.new_type_error(format!(
-                "{} indices must be integers or slices or classes that override __index__ operator, not '{}'",
-                type_name,
-                obj.class()
-            )))
+            // fluidc's patch: CPython's wording (a str says "string" and
+            // takes no slices in its message).
+            Err(vm.new_type_error(match type_name {
+                "str" => format!("string indices must be integers, not '{}'", obj.class()),
+                _ => format!(
+                    "{} indices must be integers or slices, not {}",
+                    type_name,
+                    obj.class()
+                ),
+            }))
         }
     }
 }

@@ -46,7 +46,7 @@ impl PyObjectRef {
                 let bool_obj = method.call((), vm)?;
                 if !bool_obj.fast_isinstance(vm.ctx.types.bool_type) {
                     return Err(vm.new_type_error(format!(
-                        "__bool__ should return bool, returned type {}",
+                        "__bool__ should return bool, returned {}",
                         bool_obj.class().name()
                     )));
                 }

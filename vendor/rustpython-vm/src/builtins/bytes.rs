@@ -588,6 +588,13 @@ impl AsSequence for PyBytes {
                     .inner
                     .concat(other, vm)
                     .map(|x| vm.ctx.new_bytes(x).into())
+                    // fluidc's patch: CPython's message for `b'a' + 'b'`.
+                    .map_err(|_| {
+                        vm.new_type_error(format!(
+                            "can't concat {} to bytes",
+                            other.class().name()
+                        ))
+                    })
             }),
             repeat: atomic_func!(|seq, n, vm| {
                 let zelf = seq.obj.to_owned().downcast::<PyBytes>().map_err(|_| {

@@ -97,11 +97,11 @@ pub fn try_to_bigint(value: f64, vm: &VirtualMachine) -> PyResult<BigInt> {
         None => {
             if value.is_infinite() {
                 Err(vm.new_overflow_error(
-                    "OverflowError: cannot convert float infinity to integer".to_owned(),
+                    "cannot convert float infinity to integer".to_owned(),
                 ))
             } else if value.is_nan() {
                 Err(vm
-                    .new_value_error("ValueError: cannot convert float NaN to integer".to_owned()))
+                    .new_value_error("cannot convert float NaN to integer".to_owned()))
             } else {
                 // unreachable unless BigInt has a bug
                 unreachable!(
@@ -115,7 +115,7 @@ pub fn try_to_bigint(value: f64, vm: &VirtualMachine) -> PyResult<BigInt> {
 
 fn inner_floordiv(v1: f64, v2: f64, vm: &VirtualMachine) -> PyResult<f64> {
     float_ops::floordiv(v1, v2)
-        .ok_or_else(|| vm.new_zero_division_error("float floordiv by zero".to_owned()))
+        .ok_or_else(|| vm.new_zero_division_error("float floor division by zero".to_owned()))
 }
 
 fn inner_divmod(v1: f64, v2: f64, vm: &VirtualMachine) -> PyResult<(f64, f64)> {
@@ -174,7 +174,7 @@ fn float_from_string(val: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
         &*buffer_lock
     } else {
         return Err(vm.new_type_error(format!(
-            "float() argument must be a string or a number, not '{}'",
+            "float() argument must be a string or a real number, not '{}'",
             val.class().name()
         )));
     };

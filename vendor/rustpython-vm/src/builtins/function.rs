@@ -113,11 +113,31 @@ impl PyFunction {
         } else {
             // Check the number of positional arguments
             if nargs > nexpected_args {
+                // fluidc's patch: CPython's singulars, and the range when
+                // some positional parameters have defaults.
+                let ndefaults = self
+                    .defaults_and_kwdefaults
+                    .lock()
+                    .0
+                    .as_ref()
+                    .map_or(0, |d| d.len());
+                let takes = if ndefaults > 0 {
+                    format!(
+                        "from {} to {} positional arguments",
+                        nexpected_args - ndefaults.min(nexpected_args),
+                        nexpected_args
+                    )
+                } else if nexpected_args == 1 {
+                    "1 positional argument".to_owned()
+                } else {
+                    format!("{nexpected_args} positional arguments")
+                };
                 return Err(vm.new_type_error(format!(
-                    "{}() takes {} positional arguments but {} were given",
+                    "{}() takes {} but {} {} given",
                     self.qualname(),
-                    nexpected_args,
-                    nargs
+                    takes,
+                    nargs,
+                    if nargs == 1 { "was" } else { "were" }
                 )));
             }
         }

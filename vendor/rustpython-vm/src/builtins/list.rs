@@ -144,8 +144,7 @@ impl PyList {
     fn concat(&self, other: &PyObject, vm: &VirtualMachine) -> PyResult<PyRef<Self>> {
         let other = other.payload_if_subclass::<PyList>(vm).ok_or_else(|| {
             vm.new_type_error(format!(
-                "Cannot add {} and {}",
-                Self::class(&vm.ctx).name(),
+                "can only concatenate list (not \"{}\") to list",
                 other.class().name()
             ))
         })?;
@@ -213,7 +212,11 @@ impl PyList {
 
     fn _getitem(&self, needle: &PyObject, vm: &VirtualMachine) -> PyResult {
         match SequenceIndex::try_from_borrowed_object(vm, needle, "list")? {
-            SequenceIndex::Int(i) => self.borrow_vec().getitem_by_index(vm, i),
+            // fluidc's patch: CPython names the type in the IndexError.
+            SequenceIndex::Int(i) => self
+                .borrow_vec()
+                .getitem_by_index(vm, i)
+                .map_err(|_| vm.new_index_error("list index out of range".to_owned())),
             SequenceIndex::Slice(slice) => self
                 .borrow_vec()
                 .getitem_by_slice(vm, slice)
@@ -228,7 +231,10 @@ impl PyList {
 
     fn _setitem(&self, needle: &PyObject, value: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
         match SequenceIndex::try_from_borrowed_object(vm, needle, "list")? {
-            SequenceIndex::Int(index) => self.borrow_vec_mut().setitem_by_index(vm, index, value),
+            SequenceIndex::Int(index) => self
+                .borrow_vec_mut()
+                .setitem_by_index(vm, index, value)
+                .map_err(|_| vm.new_index_error("list assignment index out of range".to_owned())),
             SequenceIndex::Slice(slice) => {
                 let sec = extract_cloned(&value, Ok, vm)?;
                 self.borrow_vec_mut().setitem_by_slice(vm, slice, &sec)
@@ -279,7 +285,7 @@ impl PyList {
         if let Some(index) = index.into() {
             Ok(index)
         } else {
-            Err(vm.new_value_error(format!("'{}' is not in list", needle.str(vm)?)))
+            Err(vm.new_value_error(format!("{} is not in list", needle.repr(vm)?)))
         }
     }
 
@@ -308,7 +314,7 @@ impl PyList {
             let is_inside_range = index < self.borrow_vec().len();
             Ok(is_inside_range.then(|| self.borrow_vec_mut().remove(index)))
         } else {
-            Err(vm.new_value_error(format!("'{}' is not in list", needle.str(vm)?)))
+            Err(vm.new_value_error(format!("{} is not in list", needle.repr(vm)?)))
         }
         .map(drop)
     }
@@ -518,12 +524,13 @@ fn do_sort(
     key_func: Option<PyObjectRef>,
     reverse: bool,
 ) -> PyResult<()> {
-    let op = if reverse {
-        PyComparisonOp::Lt
-    } else {
-        PyComparisonOp::Gt
+    // fluidc's patch: compare with `<` only, as CPython's sort does (a > b
+    // asked as b < a), so a class with only `__lt__` sorts the same way
+    // and a failed comparison names the operands in CPython's order.
+    let cmp = |a: &PyObjectRef, b: &PyObjectRef| match reverse {
+        true => a.rich_compare_bool(b, PyComparisonOp::Lt, vm),
+        false => b.rich_compare_bool(a, PyComparisonOp::Lt, vm),
     };
-    let cmp = |a: &PyObjectRef, b: &PyObjectRef| a.rich_compare_bool(b, op, vm);
 
     if let Some(ref key_func) = key_func {
         let mut items = values

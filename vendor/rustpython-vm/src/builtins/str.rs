@@ -429,7 +429,11 @@ impl PyStr {
 
     fn _getitem(&self, needle: &PyObject, vm: &VirtualMachine) -> PyResult {
         match SequenceIndex::try_from_borrowed_object(vm, needle, "str")? {
-            SequenceIndex::Int(i) => self.getitem_by_index(vm, i).map(|x| x.to_string()),
+            // fluidc's patch: CPython names the type in the IndexError.
+            SequenceIndex::Int(i) => self
+                .getitem_by_index(vm, i)
+                .map(|x| x.to_string())
+                .map_err(|_| vm.new_index_error("string index out of range".to_owned())),
             SequenceIndex::Slice(slice) => self.getitem_by_slice(vm, slice),
         }
         .map(|x| self.new_substr(x).into_ref(&vm.ctx).into())
@@ -934,10 +938,18 @@ impl PyStr {
     #[pymethod]
     fn join(
         zelf: PyRef<Self>,
-        iterable: ArgIterable<PyStrRef>,
+        iterable: ArgIterable,
         vm: &VirtualMachine,
     ) -> PyResult<PyStrRef> {
-        let iter = iterable.iter(vm)?;
+        // fluidc's patch: CPython's message for an item that is no str.
+        let iter = iterable.iter(vm)?.enumerate().map(|(i, item)| {
+            item?.downcast::<PyStr>().map_err(|obj| {
+                vm.new_type_error(format!(
+                    "sequence item {i}: expected str instance, {} found",
+                    obj.class().name()
+                ))
+            })
+        });
         let joined = match iter.exactly_one() {
             Ok(first) => {
                 let first = first?;
@@ -1377,7 +1389,16 @@ impl AsSequence for PyStr {
             length: atomic_func!(|seq, _vm| Ok(PyStr::sequence_downcast(seq).len())),
             concat: atomic_func!(|seq, other, vm| {
                 let zelf = PyStr::sequence_downcast(seq);
-                PyStr::add(zelf.to_owned(), other.to_owned(), vm)
+                let sum = PyStr::add(zelf.to_owned(), other.to_owned(), vm)?;
+                // fluidc's patch: `'a' + 1` is CPython's concatenation error,
+                // not the operator's (int's __radd__ declined).
+                if sum.is(&vm.ctx.not_implemented) {
+                    return Err(vm.new_type_error(format!(
+                        "can only concatenate str (not \"{}\") to str",
+                        other.class().name()
+                    )));
+                }
+                Ok(sum)
             }),
             repeat: atomic_func!(|seq, n, vm| {
                 let zelf = PyStr::sequence_downcast(seq);

@@ -634,7 +634,7 @@ impl PyObject {
         }
 
         Err(vm.new_type_error(format!(
-            "'{}' does not support item assignment",
+            "'{}' object does not support item assignment",
             self.class()
         )))
     }

@@ -21,6 +21,13 @@ impl ToPyException for std::io::Error {
     fn to_pyexception(&self, vm: &VirtualMachine) -> PyBaseExceptionRef {
         let errno = self.posix_errno();
         let msg = self.to_string();
+        // fluidc's patch: CPython's strerror text, without Rust's suffix.
+        let msg = match self.raw_os_error() {
+            Some(code) => msg
+                .strip_suffix(&format!(" (os error {code})"))
+                .map_or(msg.clone(), str::to_owned),
+            None => msg,
+        };
         #[allow(clippy::let_and_return)]
         let exc = vm.new_errno_error(errno, msg);
 

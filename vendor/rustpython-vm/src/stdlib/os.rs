@@ -285,18 +285,23 @@ pub(super) mod _os {
         vm: &VirtualMachine,
     ) -> PyResult<()> {
         let mode = mode.unwrap_or(0o777);
+        // fluidc's patch: the error names the directory, as CPython's does.
+        let named = path.clone();
+        let failed = || {
+            IOErrorBuilder::with_filename(&crate::common::os::last_os_error(), named.clone(), vm)
+        };
         let path = path.into_cstring(vm)?;
         #[cfg(not(target_os = "redox"))]
         if let Some(fd) = dir_fd.get_opt() {
             let res = unsafe { libc::mkdirat(fd, path.as_ptr(), mode as _) };
-            let res = if res < 0 { Err(errno_err(vm)) } else { Ok(()) };
+            let res = if res < 0 { Err(failed()) } else { Ok(()) };
             return res;
         }
         #[cfg(target_os = "redox")]
         let [] = dir_fd.0;
         let res = unsafe { libc::mkdir(path.as_ptr(), mode as _) };
         if res < 0 {
-            Err(errno_err(vm))
+            Err(failed())
         } else {
             Ok(())
         }

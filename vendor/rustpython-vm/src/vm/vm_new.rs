@@ -168,6 +168,31 @@ impl VirtualMachine {
         ))
     }
 
+    /// fluidc's patch: CPython's message for a binary arithmetic operator
+    /// neither operand supports (the comparison message above is for `<`,
+    /// `>`, ... only).
+    pub fn new_unsupported_operand_error(
+        &self,
+        a: &PyObject,
+        b: &PyObject,
+        op: &str,
+    ) -> PyBaseExceptionRef {
+        self.new_type_error(format!(
+            "unsupported operand type(s) for {}: '{}' and '{}'",
+            op,
+            a.class().name(),
+            b.class().name()
+        ))
+    }
+
+    /// fluidc's patch: CPython's message for `seq * x` where x is no integer.
+    pub fn new_repeat_count_error(&self, count: &PyObject) -> PyBaseExceptionRef {
+        self.new_type_error(format!(
+            "can't multiply sequence by non-int of type '{}'",
+            count.class().name()
+        ))
+    }
+
     pub fn new_unsupported_ternop_error(
         &self,
         a: &PyObject,

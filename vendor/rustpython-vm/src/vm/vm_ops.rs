@@ -205,7 +205,7 @@ impl VirtualMachine {
         if !result.is(&self.ctx.not_implemented) {
             return Ok(result);
         }
-        Err(self.new_unsupported_binop_error(a, b, op))
+        Err(self.new_unsupported_operand_error(a, b, op))
     }
 
     /// Binary in-place operators
@@ -249,7 +249,7 @@ impl VirtualMachine {
         if !result.is(&self.ctx.not_implemented) {
             return Ok(result);
         }
-        Err(self.new_unsupported_binop_error(a, b, op))
+        Err(self.new_unsupported_operand_error(a, b, op))
     }
 
     fn ternary_op(
@@ -319,7 +319,7 @@ impl VirtualMachine {
         } else {
             self.new_type_error(format!(
                 "unsupported operand type(s) for {}: \
-                '{}' and '{}', '{}'",
+                '{}', '{}', '{}'",
                 op_str,
                 a.class(),
                 b.class(),
@@ -383,7 +383,7 @@ impl VirtualMachine {
                 return Ok(result);
             }
         }
-        Err(self.new_unsupported_binop_error(a, b, "+"))
+        Err(self.new_unsupported_operand_error(a, b, "+"))
     }
 
     pub fn _iadd(&self, a: &PyObject, b: &PyObject) -> PyResult {
@@ -397,7 +397,7 @@ impl VirtualMachine {
                 return Ok(result);
             }
         }
-        Err(self.new_unsupported_binop_error(a, b, "+="))
+        Err(self.new_unsupported_operand_error(a, b, "+="))
     }
 
     pub fn _mul(&self, a: &PyObject, b: &PyObject) -> PyResult {
@@ -406,19 +406,27 @@ impl VirtualMachine {
             return Ok(result);
         }
         if let Ok(seq_a) = PySequence::try_protocol(a, self) {
-            let n =
-                b.try_index(self)?.as_bigint().to_isize().ok_or_else(|| {
+            let n = b
+                .try_index_opt(self)
+                .ok_or_else(|| self.new_repeat_count_error(b))??
+                .as_bigint()
+                .to_isize()
+                .ok_or_else(|| {
                     self.new_overflow_error("repeated bytes are too long".to_owned())
                 })?;
             return seq_a.repeat(n, self);
         } else if let Ok(seq_b) = PySequence::try_protocol(b, self) {
-            let n =
-                a.try_index(self)?.as_bigint().to_isize().ok_or_else(|| {
+            let n = a
+                .try_index_opt(self)
+                .ok_or_else(|| self.new_repeat_count_error(a))??
+                .as_bigint()
+                .to_isize()
+                .ok_or_else(|| {
                     self.new_overflow_error("repeated bytes are too long".to_owned())
                 })?;
             return seq_b.repeat(n, self);
         }
-        Err(self.new_unsupported_binop_error(a, b, "*"))
+        Err(self.new_unsupported_operand_error(a, b, "*"))
     }
 
     pub fn _imul(&self, a: &PyObject, b: &PyObject) -> PyResult {
@@ -432,14 +440,22 @@ impl VirtualMachine {
             return Ok(result);
         }
         if let Ok(seq_a) = PySequence::try_protocol(a, self) {
-            let n =
-                b.try_index(self)?.as_bigint().to_isize().ok_or_else(|| {
+            let n = b
+                .try_index_opt(self)
+                .ok_or_else(|| self.new_repeat_count_error(b))??
+                .as_bigint()
+                .to_isize()
+                .ok_or_else(|| {
                     self.new_overflow_error("repeated bytes are too long".to_owned())
                 })?;
             return seq_a.inplace_repeat(n, self);
         } else if let Ok(seq_b) = PySequence::try_protocol(b, self) {
-            let n =
-                a.try_index(self)?.as_bigint().to_isize().ok_or_else(|| {
+            let n = a
+                .try_index_opt(self)
+                .ok_or_else(|| self.new_repeat_count_error(a))??
+                .as_bigint()
+                .to_isize()
+                .ok_or_else(|| {
                     self.new_overflow_error("repeated bytes are too long".to_owned())
                 })?;
             /* Note that the right hand operand should not be
@@ -447,7 +463,7 @@ impl VirtualMachine {
              * used. */
             return seq_b.repeat(n, self);
         }
-        Err(self.new_unsupported_binop_error(a, b, "*="))
+        Err(self.new_unsupported_operand_error(a, b, "*="))
     }
 
     pub fn _abs(&self, a: &PyObject) -> PyResult<PyObjectRef> {
