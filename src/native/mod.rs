@@ -12,6 +12,7 @@
 //! whether `Executor.run` records (build mode) or runs (run mode), the
 //! options of the runs, and what the command reads back when the script
 //! ends.
+pub mod cjk_codecs;
 pub mod convert;
 pub mod host;
 pub mod names;
@@ -67,6 +68,7 @@ pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
     );
     set("has_op", vm.new_function("has_op", has_op).into());
     params::register(&set, vm);
+    cjk_codecs::register(&set, vm);
     module
 }
 

@@ -27,6 +27,7 @@ def _site_builtins():
 
 
 _site_builtins()
+import _fluidc_codecs  # noqa: E402,F401  (registers gbk, big5, shift_jis, ...)
 
 
 class _Tap(io.TextIOBase):

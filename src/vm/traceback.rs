@@ -21,7 +21,7 @@ use crate::native::host::is_user_code;
 /// tracebacks) rather than the standard library's.
 fn is_package(module: &str) -> bool {
     let top = module.split('.').next().unwrap_or(module);
-    matches!(top, "paddle" | "numpy" | "PIL" | "_fluidc_boot")
+    matches!(top, "paddle" | "numpy" | "PIL" | "_fluidc_boot" | "_fluidc_codecs")
         // CPython leaves its import machinery out of tracebacks too.
         || top.starts_with("_frozen_importlib")
         || module.starts_with("importlib._bootstrap")
