@@ -306,9 +306,12 @@ impl<'a> OpReader<'a> {
         }
     }
 
+    /// A BOOLEAN, or the INT 1.x's saved models hold for one (see
+    /// `attr_type_accepts`).
     pub(crate) fn bool(&self, name: &str) -> Result<bool, KernelError> {
         match self.required(name)? {
             AttrValue::Bool(v) => Ok(*v),
+            AttrValue::Int(v) => Ok(*v != 0),
             _ => Err(self.bad_attr(name, "a BOOLEAN")),
         }
     }

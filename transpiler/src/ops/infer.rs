@@ -117,9 +117,11 @@ impl<'a> InferCtx<'a> {
         }
     }
 
+    /// A BOOLEAN, or the INT 1.x's saved models hold for one.
     pub fn bool(&self, name: &str) -> Option<bool> {
         match self.attr(name)? {
             AttrValue::Bool(v) => Some(*v),
+            AttrValue::Int(v) => Some(*v != 0),
             _ => None,
         }
     }

@@ -6,7 +6,7 @@ use crate::model::VarKind;
 pub(super) fn register(r: &mut Vec<Behaviour>) {
     // 1.x's InferShape shares X's LoD with Out (beam_search reads it).
     r.push(Behaviour::pure("top_k", top_k).shares_lod("X", "Out"));
-    r.push(Behaviour::pure("accuracy", accuracy));
+    r.push(Behaviour::pure("accuracy", accuracy).dtype_unchecked(&["Correct", "Total"]));
     r.push(Behaviour::pure("mean_iou", mean_iou));
 }
 
@@ -29,13 +29,11 @@ fn top_k(c: &InferCtx) -> Out {
     ])
 }
 
-/// `Accuracy` float32 `[1]`, `Correct` and `Total` int32 `[1]`.
-/// `accuracy`: Accuracy has the input's float type. Correct and Total are
-/// int32 at run time, but Paddle 3.3.1's Python declares them float32
-/// (its `create_variable_for_type_inference` ignores the 1.x dtype), so
-/// their declared dtype is not checked: programs Paddle builds must load.
-/// `accuracy`: Accuracy, Correct and Total, 0-D of Out's dtype (Paddle
-/// 3.3.1's `AccuracyInferMeta` gives all three Out's dtype).
+/// `accuracy`: Accuracy, Correct and Total, 0-D of Out's dtype, as Paddle
+/// 3.3.1's `AccuracyInferMeta` gives them. The kernels (1.x's and 3.3.1's)
+/// write Correct and Total as int32, 1.x's Python declared them int64 and
+/// 3.3.1's declares Out's dtype, so their declarations are not checked
+/// (`dtype_unchecked`): the models each version saved load.
 fn accuracy(c: &InferCtx) -> Out {
     let acc = c.input("Out").map_or(VarKind::Fp32, |o| o.dtype);
     Ok(vec![

@@ -144,6 +144,9 @@ pub struct Behaviour {
     /// takes them, but the proto 1.x's Python saw (`OpProtoHolder`, which
     /// 1.0's `OpTest` builds every output of) did not list them.
     pub slots_after_1_0: &'static [&'static str],
+    /// Outputs whose declared dtype Paddle's versions disagree on (and
+    /// the verifier does not check): the op's kernel decides it.
+    pub dtype_unchecked: &'static [&'static str],
     pub lod: Lod,
 }
 
@@ -158,6 +161,7 @@ impl Behaviour {
             infer: Some(infer),
             legacy_slots: &[],
             slots_after_1_0: &[],
+            dtype_unchecked: &[],
             lod: Lod::None,
         }
     }
@@ -211,6 +215,12 @@ impl Behaviour {
     /// See [`Behaviour::slots_after_1_0`].
     pub const fn slots_after_1_0(mut self, slots: &'static [&'static str]) -> Behaviour {
         self.slots_after_1_0 = slots;
+        self
+    }
+
+    /// See [`Behaviour::dtype_unchecked`].
+    pub const fn dtype_unchecked(mut self, slots: &'static [&'static str]) -> Behaviour {
+        self.dtype_unchecked = slots;
         self
     }
 }
@@ -553,9 +563,15 @@ pub fn fill_attr_defaults(op: &mut Op) {
 /// Whether an attribute of type `actual` is acceptable where the proto
 /// declares `declared`: the same type, or the other width of it (2018
 /// programs wrote shapes as INTS where Paddle 3 declares LONGS, and Paddle
-/// converts between the widths when it loads a program).
+/// converts between the widths when it loads a program), or an INT where a
+/// BOOLEAN is declared: 1.1-1.5's `Program._inference_optimize` set
+/// `is_test` through the C++ OpDesc as an INT in every model
+/// `save_inference_model` wrote, and 1.x read an INT as a bool.
 pub fn attr_type_accepts(declared: AttrType, actual: i32) -> bool {
     use AttrType as T;
+    if declared == T::Boolean && actual == T::Int as i32 {
+        return true;
+    }
     let family = |t: AttrType| match t {
         T::Int | T::Long => 1,
         T::Ints | T::Longs => 2,
