@@ -122,7 +122,37 @@ def _moves():
     sys.modules[moves.__name__] = moves
     sys.modules[moves.__name__ + ".cPickle"] = pickle
     sys.modules[moves.__name__ + ".queue"] = queue
+    # Modules imported when a script first uses them, as six's lazy ones
+    # (keras' `data_utils` reads `six.moves.urllib.request.urlretrieve`).
+    for short, target in [("urllib_parse", "urllib.parse"), ("urllib_error", "urllib.error"),
+                          ("urllib_request", "urllib.request"),
+                          ("urllib_response", "urllib.response"),
+                          ("urllib_robotparser", "urllib.robotparser"),
+                          ("http_client", "http.client"), ("configparser", "configparser"),
+                          ("html_parser", "html.parser"), ("http_cookiejar", "http.cookiejar"),
+                          ("copyreg", "copyreg"), ("socketserver", "socketserver"),
+                          ("_thread", "_thread")]:
+        setattr(moves, short, _lazy_module(moves.__name__ + "." + short, target))
+    urllib = types.ModuleType(moves.__name__ + ".urllib")
+    urllib.__path__ = []
+    for part in ["parse", "error", "request", "response", "robotparser"]:
+        setattr(urllib, part, _lazy_module(urllib.__name__ + "." + part, "urllib." + part))
+    moves.urllib = urllib
+    sys.modules[urllib.__name__] = urllib
     return moves
+
+
+def _lazy_module(name, target):
+    """A module `name` whose attributes are those of `target`, imported
+    when the first one is read."""
+    module = types.ModuleType(name)
+
+    def __getattr__(attr):
+        return getattr(__import__("importlib").import_module(target), attr)
+
+    module.__getattr__ = __getattr__
+    sys.modules[name] = module
+    return module
 
 
 moves = _moves()

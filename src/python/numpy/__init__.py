@@ -850,6 +850,10 @@ class str_(_builtins.str):
 
 str_.__module__ = "numpy"
 bytes_ = _builtins.bytes
+# numpy 1.x's names of the two (keras 2.2's `pad_sequences` tests
+# `np.issubdtype(dtype, np.unicode_)`).
+unicode_ = str_
+string_ = bytes_
 # numpy 1.x's aliases of the Python types, which 2018 scripts use.
 float = _builtins.float
 int = _builtins.int
@@ -2979,9 +2983,12 @@ def can_cast(from_, to, casting="safe"):
 
 
 def issubdtype(arg1, arg2):
-    t1 = arg1 if isinstance(arg1, type) and issubclass(arg1, generic) else dtype(arg1).type
-    t2 = arg2 if isinstance(arg2, type) and issubclass(arg2, generic) else dtype(arg2).type
-    return issubclass(t1, t2)
+    def scalar_type(arg):
+        # bytes_ (`string_`) is a type here, though no array holds it.
+        if isinstance(arg, type) and (issubclass(arg, generic) or arg is bytes_):
+            return arg
+        return dtype(arg).type
+    return issubclass(scalar_type(arg1), scalar_type(arg2))
 
 
 def isdtype(dt, kind):

@@ -11,6 +11,8 @@ legacy static programs:
   a factory, so the extended "class" builds one and gives it a
   `minimize` that appends `param = param - param * coeff` before the
   optimizer's own update, as 1.6's mix-in did.
+- `summary(main_prog)` (contrib.model_stat, 1.4-1.6): 1.x's per-op
+  parameters and FLOPs, in the box 1.x's `prettytable` drew (right-aligned).
 - `EditDistance` (fluid.evaluator): the states and ops of 1.x's."""
 
 import types
@@ -70,6 +72,48 @@ def memory_usage(program, batch_size):
         total /= 1024
         unit = bigger
     return total * 1.05, total * 1.1, unit
+
+
+def _op_stat(vars_, op):
+    """1.5 model_stat's (input dims, output dims, params, flops) of op."""
+    dims = lambda slot_names: tuple(vars_[slot_names[0]].shape)  # noqa: E731
+    t = op.type
+    if t in ("conv2d", "depthwise_conv2d"):
+        x, y, (c_out, c_in, kh, kw) = dims(op.input("Input")), dims(op.output("Output")), dims(op.input("Filter"))
+        per_out = kh * kw * (c_in / op.attr("groups")) + (1 if "Bias" in op.input_names and op.input("Bias") else 0)
+        return x, y, c_out * per_out, 2 * y[2] * y[3] * c_out * per_out
+    if t == "pool2d":
+        x, y, k = dims(op.input("X")), dims(op.output("Out")), op.attr("ksize")
+        return x, y, 0, y[1] * y[2] * y[3] * k[0] * k[1]
+    if t == "mul" and "fc" in op.output("Out")[0]:
+        k_in, k_out = dims(op.input("Y"))
+        return dims(op.input("X")), dims(op.output("Out")), k_in * k_out + 1, k_in * k_out
+    if t in ("sigmoid", "tanh", "relu", "leaky_relu", "prelu"):
+        x = dims(op.input("X"))
+        return x, dims(op.output("Out")), int(t == "prelu"), int(numpy.prod(x))
+    if t == "batch_norm":
+        x = dims(op.input("X"))
+        return x, dims(op.output("Y")), 2 * x[1], 2 * x[1] * x[2] * x[3]
+    return None
+
+
+def summary(main_prog):
+    rows = []
+    for block in main_prog.blocks:
+        for op in block.ops:
+            stat = _op_stat(block.vars, op)
+            if stat is not None:
+                rows.append([len(rows), op.type, stat[0][1:], stat[1][1:], int(stat[2]), int(stat[3])])
+    text = [[str(c) for c in r] for r in [["No.", "TYPE", "INPUT", "OUTPUT", "PARAMs", "FLOPs"]] + rows]
+    width = [max(len(r[i]) for r in text) for i in range(6)]
+    rule = "+%s+" % "+".join("-" * (w + 2) for w in width)
+    lines = ["| %s |" % " | ".join(c.rjust(w) for c, w in zip(r, width)) for r in text]
+    print("\n".join([rule, lines[0], rule] + lines[1:] + [rule]))
+    params, flops = sum(r[4] for r in rows), sum(r[5] for r in rows)
+    print("Total PARAMs: %d(%.4fM)" % (params, params / 1e6))
+    print("Total FLOPs: %d(%.2fG)" % (flops, flops / 1e9))
+    print("Notice: \n now supported ops include [Conv, DepthwiseConv, FC(mul), BatchNorm, Pool, "
+          "Activation(sigmoid, tanh, relu, leaky_relu, prelu)]")
 
 
 def op_freq_statistic(program):

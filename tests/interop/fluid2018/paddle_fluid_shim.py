@@ -7498,16 +7498,17 @@ def _install_1x_highlevel(fluid, layers, optimizers):
     # contrib's other 1.2-1.6 modules and evaluator.EditDistance: their own file.
     import fluid1x_contrib as extra
     contrib_names = dict(memory_usage=extra.memory_usage,
-                         op_freq_statistic=extra.op_freq_statistic,
+                         op_freq_statistic=extra.op_freq_statistic, summary=extra.summary,
                          extend_with_decoupled_weight_decay=extra.extend_with_decoupled_weight_decay)
-    fluid.contrib.__all__ = list(fluid1x_decoder.__all__) + list(contrib_names)
+    # 1.x left model_stat's summary out of contrib's __all__.
+    fluid.contrib.__all__ = list(fluid1x_decoder.__all__) + [n for n in contrib_names if n != "summary"]
     fluid.contrib.__dict__.update(contrib_names, decoder=fluid.contrib.decoder,
                                   trainer=fluid.contrib.trainer,
                                   inferencer=fluid.contrib.inferencer,
                                   **{n: getattr(fluid1x_decoder, n)
                                      for n in fluid1x_decoder.__all__})
     for sub, names in (("memory_usage_calc", ["memory_usage"]),
-                       ("op_frequence", ["op_freq_statistic"]),
+                       ("op_frequence", ["op_freq_statistic"]), ("model_stat", ["summary"]),
                        ("extend_optimizer", ["extend_with_decoupled_weight_decay"])):
         setattr(fluid.contrib, sub, _module("paddle.fluid.contrib." + sub, __all__=names,
                                             **{n: contrib_names[n] for n in names}))

@@ -489,12 +489,12 @@ impl ExecutingFrame<'_> {
         if let Some(&name) = self.code.cellvars.get(i) {
             vm.new_exception_msg(
                 vm.ctx.exceptions.unbound_local_error.to_owned(),
-                format!("local variable '{name}' referenced before assignment"),
+                format!("cannot access local variable '{name}' where it is not associated with a value"),
             )
         } else {
             let name = self.code.freevars[i - self.code.cellvars.len()];
             vm.new_name_error(
-                format!("free variable '{name}' referenced before assignment in enclosing scope"),
+                format!("cannot access free variable '{name}' where it is not associated with a value in enclosing scope"),
                 name.to_owned(),
             )
         }
@@ -567,7 +567,9 @@ impl ExecutingFrame<'_> {
                 ) -> PyBaseExceptionRef {
                     vm.new_exception_msg(
                         vm.ctx.exceptions.unbound_local_error.to_owned(),
-                        format!("local variable '{varname}' referenced before assignment",),
+                        format!(
+                            "cannot access local variable '{varname}' where it is not associated with a value"
+                        ),
                     )
                 }
                 let idx = idx.get(arg) as usize;
@@ -644,7 +646,7 @@ impl ExecutingFrame<'_> {
                     return Err(vm.new_exception_msg(
                         vm.ctx.exceptions.unbound_local_error.to_owned(),
                         format!(
-                            "local variable '{}' referenced before assignment",
+                            "cannot access local variable '{}' where it is not associated with a value",
                             self.code.varnames[idx]
                         ),
                     ));

@@ -5,7 +5,8 @@ one. Its namespace gathers those of its submodules, as 1.x's did:
 `extend_optimizer` (extend_with_decoupled_weight_decay), `layers`
 (1.6's basic_gru, basic_lstm and their units, fused_elemwise_activation,
 fused_embedding_seq_pool, multiclass_nms2, ctr_metric_bundle) and `reader`
-(distributed_batch_reader). `contrib.trainer` and
+(distributed_batch_reader), `model_stat` (summary, 1.4-1.6, whose name
+1.x left out of `__all__`). `contrib.trainer` and
 `contrib.inferencer` (the high-level `Trainer` and `Inferencer` the 2018
 book chapters use) are submodules that scripts import by name
 (`from paddle.fluid.contrib.trainer import *`), as in 1.x, where this
@@ -24,6 +25,8 @@ from . import layers
 from .layers import *
 from . import reader
 from .reader import *
+from . import model_stat
+from .model_stat import *
 
 __all__ = []
 __all__ += decoder.__all__
