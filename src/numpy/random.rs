@@ -311,6 +311,38 @@ impl PyRandomState {
         }
     }
 
+    /// `_binomial(n, p)`: one draw (numpy.random's Python side checks the
+    /// parameters and shapes the draws).
+    #[pymethod]
+    fn _binomial(&self, n: i64, p: f64) -> i64 {
+        self.with(|r| r.binomial(n, p))
+    }
+
+    /// `_multinomial(n, pvals)`: one sample of the counts of each class.
+    #[pymethod]
+    fn _multinomial(
+        &self,
+        n: i64,
+        pvals: rustpython_vm::builtins::PyListRef,
+        vm: &VirtualMachine,
+    ) -> PyResult {
+        let pvals = pvals
+            .borrow_vec()
+            .iter()
+            .map(|p| p.try_float(vm).map(|f| f.to_f64()))
+            .collect::<PyResult<Vec<f64>>>()?;
+        let counts = self.with(|r| r.multinomial(n, &pvals));
+        Ok(vm
+            .ctx
+            .new_list(
+                counts
+                    .into_iter()
+                    .map(|c| vm.ctx.new_int(c).into())
+                    .collect(),
+            )
+            .into())
+    }
+
     /// `_permutation(n)`: `arange(n)` shuffled, the indices `shuffle` and
     /// `permutation` apply (numpy's Fisher–Yates makes the same moves on
     /// any sequence).

@@ -194,6 +194,191 @@ impl RandomState {
         }
     }
 
+    /// One `binomial(n, p)` draw as RandomState makes it (numpy's
+    /// `legacy_random_binomial`): inversion when the mean of the rarer
+    /// outcome is at most 30, else Kachitvichyanukul and Schmeiser's BTPE;
+    /// for `p` over 0.5 the draw counts the other outcome. A draw with
+    /// `n == 0` or `p == 0` still takes a double, as numpy's legacy one does.
+    pub fn binomial(&mut self, n: i64, p: f64) -> i64 {
+        let (rare, flip) = if p <= 0.5 {
+            (p, false)
+        } else {
+            (1.0 - p, true)
+        };
+        let x = if rare * n as f64 <= 30.0 {
+            self.binomial_inversion(n, rare)
+        } else {
+            self.binomial_btpe(n, rare)
+        };
+        if flip {
+            n - x
+        } else {
+            x
+        }
+    }
+
+    /// numpy's `random_binomial_inversion`: walk the probabilities from 0
+    /// until the uniform draw is spent, restarting past a bound of ten
+    /// standard deviations.
+    fn binomial_inversion(&mut self, n: i64, p: f64) -> i64 {
+        let q = 1.0 - p;
+        let qn = (n as f64 * q.ln()).exp();
+        let np = n as f64 * p;
+        let bound = (n as f64).min(np + 10.0 * (np * q + 1.0).sqrt()) as i64;
+        let mut x = 0;
+        let mut px = qn;
+        let mut u = self.next_double();
+        while u > px {
+            x += 1;
+            if x > bound {
+                x = 0;
+                px = qn;
+                u = self.next_double();
+            } else {
+                u -= px;
+                px = ((n - x + 1) as f64 * p * px) / (x as f64 * q);
+            }
+        }
+        x
+    }
+
+    /// numpy's `random_binomial_btpe` (p at most 0.5): a triangle, two
+    /// parallelograms and two exponential tails over the mode, with the
+    /// squeeze of Stirling's series for far draws. Its steps are numpy's
+    /// labels.
+    fn binomial_btpe(&mut self, n: i64, p: f64) -> i64 {
+        let nf = n as f64;
+        let r = p.min(1.0 - p);
+        let q = 1.0 - r;
+        let fm = nf * r + r;
+        let m = fm.floor() as i64;
+        let mf = m as f64;
+        let p1 = (2.195 * (nf * r * q).sqrt() - 4.6 * q).floor() + 0.5;
+        let xm = mf + 0.5;
+        let xl = xm - p1;
+        let xr = xm + p1;
+        let c = 0.134 + 20.5 / (15.3 + mf);
+        let a = (fm - xl) / (fm - xl * r);
+        let laml = a * (1.0 + a / 2.0);
+        let a = (xr - fm) / (xr * q);
+        let lamr = a * (1.0 + a / 2.0);
+        let p2 = p1 * (1.0 + 2.0 * c);
+        let p3 = p2 + c / laml;
+        let p4 = p3 + c / lamr;
+        let nrq = nf * r * q;
+        let y = 'step10: loop {
+            let u = self.next_double() * p4;
+            let mut v = self.next_double();
+            let y;
+            if u <= p1 {
+                break 'step10 (xm - p1 * v + u).floor() as i64;
+            } else if u <= p2 {
+                let x = xl + (u - p1) / c;
+                v = v * c + 1.0 - (mf - x + 0.5).abs() / p1;
+                if v > 1.0 {
+                    continue;
+                }
+                y = x.floor() as i64;
+            } else if u <= p3 {
+                y = (xl + v.ln() / laml).floor() as i64;
+                if y < 0 || v == 0.0 {
+                    continue;
+                }
+                v *= (u - p2) * laml;
+            } else {
+                y = (xr - v.ln() / lamr).floor() as i64;
+                if y > n || v == 0.0 {
+                    continue;
+                }
+                v *= (u - p3) * lamr;
+            }
+            // Step 50: accept or reject y against f(y)/f(m).
+            let k = (y - m).abs();
+            let kf = k as f64;
+            if !(k > 20 && kf < nrq / 2.0 - 1.0) {
+                let s = r / q;
+                let a = s * (nf + 1.0);
+                let mut f = 1.0;
+                if m < y {
+                    for i in m + 1..=y {
+                        f *= a / i as f64 - s;
+                    }
+                } else if m > y {
+                    for i in y + 1..=m {
+                        f /= a / i as f64 - s;
+                    }
+                }
+                if v > f {
+                    continue;
+                }
+                break y;
+            }
+            // Step 52: the squeeze, then Stirling's bound on log f(y)/f(m).
+            let rho =
+                (kf / nrq) * ((kf * (kf / 3.0 + 0.625) + 0.166_666_666_666_666_66) / nrq + 0.5);
+            let t = -kf * kf / (2.0 * nrq);
+            let big_a = v.ln();
+            if big_a < t - rho {
+                break y;
+            }
+            if big_a > t + rho {
+                continue;
+            }
+            let yf = y as f64;
+            let x1 = yf + 1.0;
+            let f1 = mf + 1.0;
+            let z = nf + 1.0 - mf;
+            let w = nf - yf + 1.0;
+            let (x2, f2, z2, w2) = (x1 * x1, f1 * f1, z * z, w * w);
+            let series = |v: f64, v2: f64| {
+                (13680. - (462. - (132. - (99. - 140. / v2) / v2) / v2) / v2) / v / 166320.
+            };
+            let bound = xm * (f1 / x1).ln()
+                + (nf - mf + 0.5) * (z / w).ln()
+                + (yf - mf) * (w * r / (x1 * q)).ln()
+                + series(f1, f2)
+                + series(z, z2)
+                + series(x1, x2)
+                + series(w, w2);
+            if big_a > bound {
+                continue;
+            }
+            break y;
+        };
+        if p > 0.5 {
+            n - y
+        } else {
+            y
+        }
+    }
+
+    /// One `multinomial(n, pvals)` sample (numpy's `random_multinomial`):
+    /// each class but the last takes a binomial draw of what is left, at
+    /// its share of the probability left; the last takes the rest.
+    pub fn multinomial(&mut self, n: i64, pvals: &[f64]) -> Vec<i64> {
+        let d = pvals.len();
+        let mut out = vec![0; d];
+        let mut remaining_p = 1.0;
+        let mut dn = n;
+        for j in 0..d.saturating_sub(1) {
+            // numpy's random_binomial (not the legacy one) skips the draw.
+            out[j] = if dn == 0 || pvals[j] == 0.0 {
+                0
+            } else {
+                self.binomial(dn, pvals[j] / remaining_p)
+            };
+            dn -= out[j];
+            if dn <= 0 {
+                break;
+            }
+            remaining_p -= pvals[j];
+        }
+        if dn > 0 && d > 0 {
+            out[d - 1] = dn;
+        }
+        out
+    }
+
     /// `standard_normal`/`randn`: `count` values of [`gauss`](Self::gauss).
     pub fn standard_normal(&mut self, count: usize) -> Vec<f64> {
         (0..count).map(|_| self.gauss()).collect()

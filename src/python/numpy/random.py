@@ -11,6 +11,7 @@ __all__ = [
     "RandomState", "seed", "rand", "randn", "random", "random_sample", "sample", "ranf",
     "uniform", "normal", "standard_normal", "randint", "random_integers", "choice", "shuffle",
     "permutation", "exponential", "standard_exponential", "get_state", "set_state",
+    "binomial", "multinomial",
 ]
 
 
@@ -147,6 +148,34 @@ class RandomState(object):
             raise IndexError("x must be an integer or at least 1-dimensional")
         return arr[self._s._permutation(len(arr))]
 
+    def binomial(self, n, p, size=None):
+        # numpy's legacy draws, element by element over the broadcast
+        # parameters (src/host/random/numpy.rs).
+        n_arr, p_arr = _np.asarray(n), _np.asarray(p, dtype="float64")
+        if _np.any(_np.isnan(p_arr)) or _np.any(p_arr < 0) or _np.any(p_arr > 1):
+            raise ValueError("p < 0, p > 1 or p is NaN")
+        if _np.any(n_arr < 0):
+            raise ValueError("n < 0")
+        if size is None and n_arr.ndim == 0 and p_arr.ndim == 0:
+            return self._s._binomial(int(n_arr), float(p_arr))
+        shape = _np.broadcast_arrays(n_arr, p_arr)[0].shape if size is None else size
+        ns = _np.broadcast_to(n_arr, shape).ravel().tolist()
+        ps = _np.broadcast_to(p_arr, shape).ravel().tolist()
+        draws = [self._s._binomial(int(k), float(q)) for k, q in zip(ns, ps)]
+        return _np.array(draws, dtype="int64").reshape(shape)
+
+    def multinomial(self, n, pvals, size=None):
+        pv = _np.asarray(pvals, dtype="float64")
+        if pv.ndim != 1:
+            raise ValueError("object too deep for desired array")
+        if pv.size and float(_np.sum(pv[:-1])) > 1.0 + 1e-12:
+            raise ValueError("sum(pvals[:-1]) > 1.0")
+        shape = () if size is None else ((size,) if isinstance(size, int) else tuple(size))
+        count = int(_np.prod(shape)) if shape else 1
+        ps = pv.tolist()
+        rows = [self._s._multinomial(int(n), ps) for _ in range(count)]
+        return _np.array(rows, dtype="int64").reshape(shape + (len(ps),))
+
 
 _rand = RandomState()
 
@@ -169,3 +198,5 @@ random_integers = _rand.random_integers
 choice = _rand.choice
 shuffle = _rand.shuffle
 permutation = _rand.permutation
+binomial = _rand.binomial
+multinomial = _rand.multinomial
