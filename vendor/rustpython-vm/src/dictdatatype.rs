@@ -522,6 +522,64 @@ impl<T: Clone> Dict<T> {
         current != *old
     }
 
+    /// fluidc's patch: the keys in the order CPython's set iterates them,
+    /// its hash table's slot order, found by adding the keys in insertion
+    /// order to a simulation of CPython 3.11's set table (`set_add_entry`
+    /// with 9 linear probes then perturbation, `set_table_resize` at 3/5
+    /// full). RustPython's sets iterate in insertion order, where CPython's
+    /// iterate `{3, 1, 2}` as `{1, 2, 3}`. Exact for sets built by adding
+    /// (displays, comprehensions, `set(list)`, `add`); after removals or
+    /// for sets made from other sets (CPython copies or merges their
+    /// tables) the layout may differ from CPython's.
+    pub fn keys_in_set_order(&self) -> Vec<PyObjectRef> {
+        const LINEAR_PROBES: usize = 9;
+        const PERTURB_SHIFT: u32 = 5;
+        let inner = self.read();
+        let live: Vec<(&PyObjectRef, u64)> = inner
+            .entries
+            .iter()
+            .filter_map(|e| e.as_ref().map(|e| (&e.key, e.hash as u64)))
+            .collect();
+        fn place(table: &mut [Option<usize>], mask: usize, item: usize, hash: u64) {
+            let mut i = hash as usize & mask;
+            let mut perturb = hash;
+            loop {
+                let probes = if i + LINEAR_PROBES <= mask { LINEAR_PROBES } else { 0 };
+                for slot in table.iter_mut().skip(i).take(probes + 1) {
+                    if slot.is_none() {
+                        *slot = Some(item);
+                        return;
+                    }
+                }
+                perturb >>= PERTURB_SHIFT;
+                i = (i.wrapping_mul(5).wrapping_add(1).wrapping_add(perturb as usize)) & mask;
+            }
+        }
+        let mut table: Vec<Option<usize>> = vec![None; 8];
+        let mut mask = 7;
+        for (item, &(_, hash)) in live.iter().enumerate() {
+            place(&mut table, mask, item, hash);
+            let used = item + 1;
+            if used * 5 >= mask * 3 {
+                let minused = if used > 50000 { used * 2 } else { used * 4 };
+                let mut size = 8;
+                while size <= minused {
+                    size <<= 1;
+                }
+                let old = std::mem::replace(&mut table, vec![None; size]);
+                mask = size - 1;
+                for moved in old.into_iter().flatten() {
+                    place(&mut table, mask, moved, live[moved].1);
+                }
+            }
+        }
+        table
+            .into_iter()
+            .flatten()
+            .map(|item| live[item].0.clone())
+            .collect()
+    }
+
     pub fn keys(&self) -> Vec<PyObjectRef> {
         self.read()
             .entries

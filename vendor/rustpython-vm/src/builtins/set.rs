@@ -305,12 +305,22 @@ impl PySetInner {
     fn iter(&self) -> PySetIterator {
         PySetIterator {
             size: self.content.size(),
-            internal: PyMutex::new(PositionIterInternal::new(self.content.clone(), 0)),
+            content: self.content.clone(),
+            internal: PyMutex::new(PositionIterInternal::new(
+                self.content.keys_in_set_order(),
+                0,
+            )),
         }
     }
 
     fn repr(&self, class_name: Option<&str>, vm: &VirtualMachine) -> PyResult<String> {
-        collection_repr(class_name, "{", "}", self.elements().iter(), vm)
+        collection_repr(
+            class_name,
+            "{",
+            "}",
+            self.content.keys_in_set_order().iter(),
+            vm,
+        )
     }
 
     fn add(&self, item: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
@@ -334,8 +344,20 @@ impl PySetInner {
     }
 
     fn pop(&self, vm: &VirtualMachine) -> PyResult {
-        // TODO: should be pop_front, but that requires rearranging every index
-        if let Some((key, _)) = self.content.pop_back() {
+        // fluidc's patch: the first key in CPython's order, as CPython's
+        // pop takes the first occupied slot. Finding it replays the whole
+        // set, so a large set (where a loop of pops would take quadratic
+        // time) gives its last key, as RustPython did.
+        const REPLAYED: usize = 1024;
+        let replayed = self.content.len() <= REPLAYED;
+        let first = match replayed {
+            true => self.content.keys_in_set_order().into_iter().next(),
+            false => self.content.pop_back().map(|(key, _)| key),
+        };
+        if let Some(key) = first {
+            if replayed {
+                self.content.delete(vm, &*key)?;
+            }
             Ok(key)
         } else {
             let err_msg = vm.ctx.new_str(ascii!("pop from an empty set")).into();
@@ -1231,7 +1253,11 @@ impl TryFromObject for AnySet {
 #[pyclass(module = false, name = "set_iterator")]
 pub(crate) struct PySetIterator {
     size: DictSize,
-    internal: PyMutex<PositionIterInternal<PyRc<SetContentType>>>,
+    /// The set, to notice a change of its size.
+    content: PyRc<SetContentType>,
+    /// fluidc's patch: the keys in CPython's order, taken when iteration
+    /// starts (`keys_in_set_order`).
+    internal: PyMutex<PositionIterInternal<Vec<PyObjectRef>>>,
 }
 
 impl fmt::Debug for PySetIterator {
@@ -1262,8 +1288,8 @@ impl PySetIterator {
             (vm.ctx
                 .new_list(match &internal.status {
                     IterStatus::Exhausted => vec![],
-                    IterStatus::Active(dict) => {
-                        dict.keys().into_iter().skip(internal.position).collect()
+                    IterStatus::Active(keys) => {
+                        keys.iter().skip(internal.position).cloned().collect()
                     }
                 })
                 .into(),),
@@ -1276,14 +1302,14 @@ impl SelfIter for PySetIterator {}
 impl IterNext for PySetIterator {
     fn next(zelf: &crate::Py<Self>, vm: &VirtualMachine) -> PyResult<PyIterReturn> {
         let mut internal = zelf.internal.lock();
-        let next = if let IterStatus::Active(dict) = &internal.status {
-            if dict.has_changed_size(&zelf.size) {
+        let next = if let IterStatus::Active(keys) = &internal.status {
+            if zelf.content.has_changed_size(&zelf.size) {
                 internal.status = IterStatus::Exhausted;
                 return Err(vm.new_runtime_error("set changed size during iteration".to_owned()));
             }
-            match dict.next_entry(internal.position) {
-                Some((position, key, _)) => {
-                    internal.position = position;
+            match keys.get(internal.position).cloned() {
+                Some(key) => {
+                    internal.position += 1;
                     PyIterReturn::Return(key)
                 }
                 None => {
