@@ -210,6 +210,12 @@ fn interpreter_with(
     settings.import_site = false;
     settings.install_signal_handlers = false;
     settings.path_list = Vec::new();
+    // A fixed str hash secret (CPython's PYTHONHASHSEED set): sets iterate
+    // in hash-table order, as CPython's, so with a secret drawn per process
+    // a set of names would come out in another order on every run, and so
+    // might the programs built from one. fluidc builds the same program
+    // every time.
+    settings.hash_seed = Some(0);
     Interpreter::with_init(settings, |vm| {
         type_setattr::install(vm);
         float_repr::install(vm);
