@@ -47,6 +47,7 @@ show("float of list", lambda: float([1]))
 show("floor division", lambda: 1.0 // 0)
 show("sorted mixed", lambda: sorted([1, "a"]))
 show("open missing", lambda: open("/nonexistent/data/train.txt"))
+show("map of nothing", lambda: map(len))
 
 
 def reader(path, batch_size, shuffle=True):

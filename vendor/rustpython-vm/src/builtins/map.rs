@@ -26,6 +26,10 @@ impl Constructor for PyMap {
 
     fn py_new(cls: PyTypeRef, (mapper, iterators): Self::Args, vm: &VirtualMachine) -> PyResult {
         let iterators = iterators.into_vec();
+        // fluidc's patch: CPython refuses a map over nothing.
+        if iterators.is_empty() {
+            return Err(vm.new_type_error("map() must have at least two arguments.".to_owned()));
+        }
         PyMap { mapper, iterators }
             .into_ref_with_type(vm, cls)
             .map(Into::into)
