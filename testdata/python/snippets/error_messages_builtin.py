@@ -48,6 +48,9 @@ show("floor division", lambda: 1.0 // 0)
 show("sorted mixed", lambda: sorted([1, "a"]))
 show("open missing", lambda: open("/nonexistent/data/train.txt"))
 show("map of nothing", lambda: map(len))
+show("print sep", lambda: print(1, 2, sep=0))
+show("print end", lambda: print(1, end=b"x"))
+print(1, 2, sep=None, end=None)
 
 
 def reader(path, batch_size, shuffle=True):

@@ -659,9 +659,9 @@ mod builtins {
     #[derive(Debug, Default, FromArgs)]
     pub struct PrintOptions {
         #[pyarg(named, default)]
-        sep: Option<PyStrRef>,
+        sep: Option<PyObjectRef>,
         #[pyarg(named, default)]
-        end: Option<PyStrRef>,
+        end: Option<PyObjectRef>,
         #[pyarg(named, default = "ArgIntoBool::FALSE")]
         flush: ArgIntoBool,
         #[pyarg(named, default)]
@@ -676,9 +676,18 @@ mod builtins {
         };
         let write = |obj: PyStrRef| vm.call_method(&file, "write", (obj,));
 
-        let sep = options
-            .sep
-            .unwrap_or_else(|| PyStr::from(" ").into_ref(&vm.ctx));
+        // fluidc's patch: CPython's message for a sep or end that is no str.
+        let text = |value: Option<PyObjectRef>, name: &str, default: &str| match value {
+            Some(v) if !vm.is_none(&v) => v.downcast::<PyStr>().map_err(|v| {
+                vm.new_type_error(format!(
+                    "{name} must be None or a string, not {}",
+                    v.class().name()
+                ))
+            }),
+            _ => Ok(PyStr::from(default).into_ref(&vm.ctx)),
+        };
+        let sep = text(options.sep, "sep", " ")?;
+        let end = text(options.end, "end", "\n")?;
 
         let mut first = true;
         for object in objects {
@@ -691,9 +700,6 @@ mod builtins {
             write(object.str(vm)?)?;
         }
 
-        let end = options
-            .end
-            .unwrap_or_else(|| PyStr::from("\n").into_ref(&vm.ctx));
         write(end)?;
 
         if *options.flush {
