@@ -528,6 +528,16 @@ fn cpython_syntax_message(
                 );
             }
         }
+        // Python 2's `except ValueError, e:`, stopped at its comma.
+        if let Some(after) = text.strip_prefix("except") {
+            let gap = after.chars().count() - after.trim_start().chars().count();
+            if gap > 0 && line.chars().nth(column.wrapping_sub(1)) == Some(',') {
+                return plain(
+                    "multiple exception types must be parenthesized".to_string(),
+                    indent + "except".len() + gap + 1,
+                );
+            }
+        }
     }
     plain("invalid syntax".to_string(), column)
 }
