@@ -61,7 +61,13 @@ pub(crate) struct Pair {
 /// The pairs of `p` that can be fused (see the module docs).
 pub(crate) fn pairs<'a>(p: &'a Program) -> Vec<Pair> {
     let all_ops = || p.blocks.iter().flat_map(|b| &b.ops);
-    if all_ops().any(|op| op.ty == "go") {
+    let Some(block) = p.blocks.first() else {
+        return Vec::new();
+    };
+    // Most programs have no update to fuse: no need to count every name.
+    if !block.ops.iter().any(|op| UPDATES.contains(&op.ty.as_str()))
+        || all_ops().any(|op| op.ty == "go")
+    {
         return Vec::new();
     }
     let mut reads: HashMap<&str, usize> = HashMap::new();
@@ -74,9 +80,6 @@ pub(crate) fn pairs<'a>(p: &'a Program) -> Vec<Pair> {
             *writes.entry(n).or_default() += 1;
         }
     }
-    let Some(block) = p.blocks.first() else {
-        return Vec::new();
-    };
     let mut found = Vec::new();
     for (o, op) in block.ops.iter().enumerate() {
         if !UPDATES.contains(&op.ty.as_str()) {

@@ -242,8 +242,16 @@ impl Layout {
 
     /// Sorts variables into local and shared from the resolutions recorded
     /// so far: a variable used from a block inside a `go` body that lies
-    /// below its owner is shared. Resolutions made earlier are stale.
-    pub(crate) fn sort(&mut self) {
+    /// below its owner is shared. Resolutions made earlier are stale if
+    /// this returns true: whether any variable's place or any block's
+    /// scope changed (never, in a program without `go`, once sorted).
+    pub(crate) fn sort(&mut self) -> bool {
+        let before = (
+            self.shared.clone(),
+            self.index.clone(),
+            self.has_scope.clone(),
+            self.scopes_above.clone(),
+        );
         // Blocks in order of depth, so each parent comes before its children.
         let mut order: Vec<usize> = (0..self.parent.len()).collect();
         order.sort_by_key(|&b| self.depth[b]);
@@ -276,6 +284,13 @@ impl Layout {
             let above = self.parent[b].map_or(0, |p| self.scopes_above[p]);
             self.scopes_above[b] = above + u32::from(self.has_scope[self.real[b]]);
         }
+        before
+            != (
+                self.shared.clone(),
+                self.index.clone(),
+                self.has_scope.clone(),
+                self.scopes_above.clone(),
+            )
     }
 
     /// How many (locals, shared variables) a run of `block` holds.

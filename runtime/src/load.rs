@@ -124,12 +124,14 @@ impl Runnable {
             }
         }
 
-        // Build every kernel once to learn which blocks use which variables,
-        // sort the variables into local and shared, then build for real.
+        // Build every kernel with every variable local to learn which blocks
+        // use which variables, sort the variables into local and shared, and
+        // build again if that moved any (only a program with `go` can).
         let registry = crate::ops::registry();
-        let first = Self::build(p, registry, &layout);
         layout.sort();
-        let (mut blocks, problems) = if first.1.is_empty() {
+        let first = Self::build(p, registry, &layout);
+        let moved = layout.sort();
+        let (mut blocks, problems) = if first.1.is_empty() && moved {
             Self::build(p, registry, &layout)
         } else {
             first

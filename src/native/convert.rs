@@ -180,9 +180,9 @@ pub fn attr_value(
             }
             Ok(AttrValue::Scalars(out))
         }
-        Some(T::Scalar) => Ok(AttrValue::Scalar(
+        Some(T::Scalar) => Ok(AttrValue::Scalar(Box::new(
             scalar(obj, vm)?.ok_or_else(|| bad("a number"))?,
-        )),
+        ))),
         Some(T::Block) => Err(bad("a block")),
         _ => guess(name, obj, vm),
     }

@@ -90,7 +90,8 @@ pub enum AttrValue {
     Var(String),
     Vars(Vec<String>),
     Float64(f64),
-    Scalar(proto::Scalar),
+    /// Boxed: a `Scalar` is 64 bytes, and every attribute would be that size.
+    Scalar(Box<proto::Scalar>),
     Scalars(Vec<proto::Scalar>),
     /// Kept exactly as read: an unknown `AttrType` number, or fields that do
     /// not match the type (so re-encoding gives the same bytes).
@@ -660,7 +661,7 @@ fn take_typed(a: &mut proto::op_desc::Attr) -> Option<AttrValue> {
         T::Var => AttrValue::Var(a.var_name.take()?),
         T::Vars => AttrValue::Vars(take(&mut a.vars_name)),
         T::Float64 => AttrValue::Float64(a.float64.take()?),
-        T::Scalar => AttrValue::Scalar(a.scalar.take()?),
+        T::Scalar => AttrValue::Scalar(Box::new(a.scalar.take()?)),
         T::Scalars => AttrValue::Scalars(take(&mut a.scalars)),
     })
 }
@@ -684,7 +685,7 @@ fn put_typed(a: &mut proto::op_desc::Attr, value: AttrValue) {
         AttrValue::Var(v) => a.var_name = Some(v),
         AttrValue::Vars(v) => a.vars_name = v,
         AttrValue::Float64(v) => a.float64 = Some(v),
-        AttrValue::Scalar(v) => a.scalar = Some(v),
+        AttrValue::Scalar(v) => a.scalar = Some(*v),
         AttrValue::Scalars(v) => a.scalars = v,
         AttrValue::Raw(raw) => *a = *raw,
     }

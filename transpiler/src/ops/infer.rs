@@ -8,7 +8,6 @@
 //! the result unknown, never an error. Errors are what Paddle would refuse
 //! whatever the data: operands of different dtypes, dims that cannot
 //! broadcast, an inner matrix dim that differs.
-use std::collections::HashMap;
 
 use crate::model::{dtype_name, AttrValue, Op, VarKind};
 
@@ -64,7 +63,9 @@ pub fn typed_outputs<'o>(
 pub struct InferCtx<'a> {
     pub op: &'a Op,
     pub def: &'a OpDef,
-    inputs: HashMap<&'a str, Vec<Option<TensorType>>>,
+    /// By canonical slot, in the op's order (a few: a list is faster to
+    /// build and search than a map).
+    inputs: Vec<(&'a str, Vec<Option<TensorType>>)>,
 }
 
 impl<'a> InferCtx<'a> {
@@ -82,19 +83,29 @@ impl<'a> InferCtx<'a> {
         InferCtx { op, def, inputs }
     }
 
+    /// The declared types of a slot's inputs (the last listing of a slot
+    /// named twice).
+    fn slot(&self, slot: &str) -> Option<&Vec<Option<TensorType>>> {
+        self.inputs
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, t)| t)
+    }
+
     /// The type of the (first) variable of input slot `slot`.
     pub fn input(&self, slot: &str) -> Option<&TensorType> {
-        self.inputs.get(slot)?.first()?.as_ref()
+        self.slot(slot)?.first()?.as_ref()
     }
 
     /// The types of every variable of input slot `slot` (`None` if any is unknown).
     pub fn inputs(&self, slot: &str) -> Option<Vec<&TensorType>> {
-        self.inputs.get(slot)?.iter().map(Option::as_ref).collect()
+        self.slot(slot)?.iter().map(Option::as_ref).collect()
     }
 
     /// Whether input slot `slot` names a variable.
     pub fn has_input(&self, slot: &str) -> bool {
-        self.inputs.get(slot).is_some_and(|v| !v.is_empty())
+        self.slot(slot).is_some_and(|v| !v.is_empty())
     }
 
     /// An attribute as written, or the definition's default.

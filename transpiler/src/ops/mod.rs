@@ -68,8 +68,9 @@ pub mod slice;
 mod split_merge;
 mod unary;
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
+
+use foldhash::{HashMap, HashMapExt};
 
 use crate::model::{AttrType, AttrValue, Op};
 
@@ -439,14 +440,15 @@ impl Registry {
             for spec in specs {
                 if spec.ty.ends_with("_grad") && !defs.contains_key(spec.ty.as_str()) {
                     let proto = grad::grad_proto(&forward, spec);
-                    derived.push((spec.ty.clone(), def.family, proto));
+                    derived.push((spec.ty.clone(), def.ty, def.family, proto));
                 }
             }
         }
-        derived.sort_by(|a, b| a.0.cmp(&b.0));
-        for (ty, family, proto) in derived {
+        derived.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        for (ty, _, family, proto) in derived {
             if defs.contains_key(ty.as_str()) {
-                continue; // two forward ops share a grad type: the first wins
+                // Two forward ops share a grad type: the first by name wins.
+                continue;
             }
             let ty: &'static str = Box::leak(ty.into_boxed_str());
             let behaviour = Behaviour::pure(ty, infer::same_as_x)

@@ -11,7 +11,9 @@ use prost::encoding::{
 };
 use prost::Message;
 
-use crate::model::{Block, Op, Program, Var};
+mod op_desc;
+
+use crate::model::{Block, Program, Var};
 use crate::proto;
 use crate::verify::Verified;
 
@@ -159,6 +161,7 @@ fn stream_block(bytes: &[u8]) -> Result<Block, prost::DecodeError> {
     let mut buf = bytes;
     let mut vars = Vec::new();
     let mut ops = Vec::new();
+    let mut scratch = op_desc::Scratch::default();
     let mut other = proto::BlockDesc::default();
     while !buf.is_empty() {
         let (tag, wire_type) = decode_key(&mut buf)?;
@@ -166,9 +169,10 @@ fn stream_block(bytes: &[u8]) -> Result<Block, prost::DecodeError> {
             3 => vars.push(Var::from(proto::VarDesc::decode(payload(
                 tag, wire_type, &mut buf,
             )?)?)),
-            4 => ops.push(Op::from(proto::OpDesc::decode(payload(
-                tag, wire_type, &mut buf,
-            )?)?)),
+            4 => ops.push(op_desc::decode_op(
+                payload(tag, wire_type, &mut buf)?,
+                &mut scratch,
+            )?),
             _ => other.merge_field(tag, wire_type, &mut buf, DecodeContext::default())?,
         }
     }
@@ -230,7 +234,16 @@ mod tests {
               ops { type: "scale" inputs { parameter: "X" arguments: "x" }
                     outputs { parameter: "Out" arguments: "x" }
                     attrs { name: "scale" type: FLOAT f: 0.5 }
-                    attrs { name: "odd" type: INT f: nan } } }
+                    attrs { name: "odd" type: INT f: nan }
+                    attrs { name: "ints" type: INTS ints: 1 ints: -2 }
+                    attrs { name: "names" type: STRINGS strings: "a" strings: "b" }
+                    attrs { name: "none" type: STRINGS }
+                    attrs { name: "flag" type: BOOLEAN b: true }
+                    attrs { name: "unset" type: INT }
+                    attrs { type: LONG l: 5 }
+                    attrs { name: "two" type: FLOAT f: 1 i: 2 }
+                    attrs { name: "s" type: SCALAR scalar { type: LONG i: 3 } }
+                    attrs { name: "d" type: FLOAT64S float64s: 1.5 } } }
             blocks { idx: 1 parent_idx: 0 forward_block_idx: 0 }
             version { version: 7 }
             op_version_map { pair { op_name: "scale" op_version { version: 1 } } }
@@ -254,6 +267,20 @@ mod tests {
                 inputs.push(b);
             }
         }
+        // Attributes as other writers may put them: a repeated field packed
+        // (prost writes proto2's unpacked), the type after the value, a
+        // value written twice, an unknown type, a type of the wrong wire type.
+        for attr in [
+            &[
+                0x0a, 0x01, b'p', 0x10, 0x03, 0x32, 0x02, 0x01, 0x02, 0x30, 0x07,
+            ][..],
+            &[0x0a, 0x01, b't', 0x18, 0x07, 0x10, 0x00],
+            &[0x0a, 0x01, b'r', 0x10, 0x00, 0x18, 0x07, 0x18, 0x08],
+            &[0x0a, 0x01, b'u', 0x10, 0x63, 0x18, 0x07],
+            &[0x0a, 0x01, b'w', 0x12, 0x01, 0x00, 0x18, 0x07],
+        ] {
+            inputs.push(program_with_attr(attr));
+        }
         let mut decoded = 0;
         for input in &inputs {
             let (streamed, reference) = (decode_program(input), whole(input));
@@ -265,6 +292,25 @@ mod tests {
         }
         // Both outcomes were exercised.
         assert!(decoded > 10 && decoded < inputs.len() - 10, "{decoded}");
+    }
+
+    /// A program of one block with one `scale` op whose only attribute
+    /// is `attr`'s bytes.
+    fn program_with_attr(attr: &[u8]) -> Vec<u8> {
+        use prost::encoding::{encode_key, encode_varint, WireType::LengthDelimited};
+        let field = |tag: u32, payload: &[u8], out: &mut Vec<u8>| {
+            encode_key(tag, LengthDelimited, out);
+            encode_varint(payload.len() as u64, out);
+            out.extend_from_slice(payload);
+        };
+        let mut op = Vec::new();
+        field(3, b"scale", &mut op);
+        field(4, attr, &mut op);
+        let mut block = vec![0x08, 0x00];
+        field(4, &op, &mut block);
+        let mut program = Vec::new();
+        field(1, &block, &mut program);
+        program
     }
 
     #[test]
