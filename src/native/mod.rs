@@ -876,7 +876,7 @@ impl ProgramDesc {
             .new_list(
                 op.attrs
                     .iter()
-                    .map(|a| vm.ctx.new_str(a.name.as_str()).into())
+                    .map(|a| vm.ctx.new_str(a.name).into())
                     .collect(),
             )
             .into())

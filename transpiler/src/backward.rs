@@ -623,7 +623,7 @@ pub fn check_attrs(op: &mut Op) {
         }
         if let Some(v) = &a.default {
             op.attrs.push(Attr {
-                name: a.name.clone(),
+                name: crate::model::intern(&a.name),
                 value: v.clone(),
             });
         }

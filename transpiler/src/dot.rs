@@ -187,7 +187,7 @@ impl Drawing<'_> {
                             self.edges,
                             "  {id} -> {} [lhead=cluster_b{sub}, style=dashed, label={}];",
                             quote(&format!("b{sub}")),
-                            quote(&a.name)
+                            quote(a.name)
                         );
                     }
                 }
@@ -301,11 +301,11 @@ fn op_label(op: &Op) -> String {
     let mut attrs: Vec<String> = op
         .attrs
         .iter()
-        .filter(|a| !NOISE_ATTRS.contains(&a.name.as_str()))
-        .filter(|a| def.and_then(|d| d.default(&a.name)) != Some(&a.value))
+        .filter(|a| !NOISE_ATTRS.contains(&a.name))
+        .filter(|a| def.and_then(|d| d.default(a.name)) != Some(&a.value))
         .filter(|a| !matches!(a.value, AttrValue::Block(_) | AttrValue::Blocks(_)))
         .map(|a| {
-            let v = match (a.name.as_str(), &a.value) {
+            let v = match (a.name, &a.value) {
                 // `dtype=5` says less than `dtype=float32`.
                 ("dtype" | "in_dtype" | "out_dtype", AttrValue::Int(k)) => VarKind::try_from(*k)
                     .map_or_else(|_| k.to_string(), |k| dtype_name(k).to_string()),

@@ -67,7 +67,10 @@ pub struct Op {
 /// A named attribute.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attr {
-    pub name: String,
+    /// Interned ([`intern`]): programs use a few dozen attribute names
+    /// over and over, and a string of its own for each was most of the
+    /// allocations of loading a large program.
+    pub name: &'static str,
     pub value: AttrValue,
 }
 
@@ -435,7 +438,7 @@ impl Op {
         match self.attrs.iter_mut().find(|a| a.name == name) {
             Some(a) => a.value = value,
             None => self.attrs.push(Attr {
-                name: name.to_string(),
+                name: intern(name),
                 value,
             }),
         }
@@ -471,12 +474,9 @@ impl Op {
 
     /// The blocks this op runs (its `BLOCK`/`BLOCKS` attributes), with the attribute name.
     pub fn sub_blocks(&self) -> impl Iterator<Item = (&str, i32)> {
-        self.attrs.iter().flat_map(|a| {
-            a.value
-                .block_refs()
-                .iter()
-                .map(move |b| (a.name.as_str(), *b))
-        })
+        self.attrs
+            .iter()
+            .flat_map(|a| a.value.block_refs().iter().map(move |b| (a.name, *b)))
     }
 }
 
@@ -629,13 +629,16 @@ impl From<proto::op_desc::Attr> for Attr {
                 AttrValue::Raw(Box::new(a))
             }
         };
-        Attr { name, value }
+        Attr {
+            name: intern(&name),
+            value,
+        }
     }
 }
 
 impl From<&Attr> for proto::op_desc::Attr {
     fn from(a: &Attr) -> Self {
-        encode_value(&a.name, &a.value)
+        encode_value(a.name, &a.value)
     }
 }
 
@@ -699,6 +702,24 @@ fn encode_value(name: &str, value: &AttrValue) -> proto::op_desc::Attr {
     put_typed(&mut a, value.clone());
     a.name = name.to_string();
     a
+}
+
+/// The one `&'static str` with the text `s`, shared by every caller. The
+/// texts are kept for the life of the process: attribute names, a set a
+/// program only adds to for names it invents.
+pub fn intern(s: &str) -> &'static str {
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<foldhash::HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&name) = names.get(s) {
+        return name;
+    }
+    let name: &'static str = Box::leak(s.into());
+    names.insert(name);
+    name
 }
 
 #[cfg(test)]

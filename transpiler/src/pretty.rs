@@ -190,7 +190,7 @@ pub fn op_line(op: &Op) -> String {
         .iter()
         .filter(|a| a.name != "op_callstack")
         .collect();
-    attrs.sort_by(|a, b| a.name.cmp(&b.name));
+    attrs.sort_by(|a, b| a.name.cmp(b.name));
     let mut s = format!(
         "{} = {}(inputs={}",
         slots(&op.outputs),

@@ -488,7 +488,7 @@ fn check_op(
     check_slots(op, def, true, &mut problems);
     check_slots(op, def, false, &mut problems);
     for a in &op.attrs {
-        let Some(declared) = def.attr(&a.name) else {
+        let Some(declared) = def.attr(a.name) else {
             continue; // Paddle accepts extra attributes (use_mkldnn, ...).
         };
         let actual = a.value.type_number();

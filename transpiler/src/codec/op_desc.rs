@@ -189,21 +189,36 @@ impl<'a> AttrBytes<'a> {
         if !self.has(1) || self.fields & !(1 << 1 | 1 << 2 | 1 << field) != 0 {
             return Ok(None);
         }
-        let mut name = String::new();
+        let mut name = "";
         let mut value = T::default();
         let mut buf = self.bytes;
         while !buf.is_empty() {
             let (tag, wire_type) = decode_key(&mut buf)?;
             let ctx = DecodeContext::default();
             match tag {
-                1 => string::merge(wire_type, &mut name, &mut buf, ctx)?,
+                1 => match borrowed_str(wire_type, &mut buf) {
+                    Some(text) => name = text,
+                    // prost's decoding of the attribute says what is wrong.
+                    None => return Ok(None),
+                },
                 t if t == field => merge(wire_type, &mut value, &mut buf, ctx)?,
                 _ => skip_field(wire_type, tag, &mut buf, ctx)?,
             }
         }
         Ok(Some(Attr {
-            name,
+            name: crate::model::intern(name),
             value: typed(value),
         }))
     }
+}
+
+/// A length-delimited UTF-8 field read in place (what `string::merge`
+/// accepts, without a `String` of its own: the caller interns it); `None`
+/// where `string::merge` would fail.
+fn borrowed_str<'a>(wire_type: WireType, buf: &mut &'a [u8]) -> Option<&'a str> {
+    prost::encoding::check_wire_type(WireType::LengthDelimited, wire_type).ok()?;
+    let len = usize::try_from(prost::encoding::decode_varint(buf).ok()?).ok()?;
+    let (text, rest) = buf.split_at_checked(len)?;
+    *buf = rest;
+    std::str::from_utf8(text).ok()
 }

@@ -326,7 +326,7 @@ impl GradOpSpec {
         op.attrs = fwd
             .attrs
             .iter()
-            .filter(|a| !self.drops.contains(&a.name))
+            .filter(|a| !self.drops.iter().any(|d| d == a.name))
             .cloned()
             .collect();
         for (name, rule) in &self.attrs {
@@ -340,10 +340,10 @@ impl GradOpSpec {
                 },
             };
             if let Some(value) = value {
-                match op.attrs.iter_mut().find(|a| &a.name == name) {
+                match op.attrs.iter_mut().find(|a| a.name == name) {
                     Some(a) => a.value = value,
                     None => op.attrs.push(Attr {
-                        name: name.clone(),
+                        name: crate::model::intern(name),
                         value,
                     }),
                 }

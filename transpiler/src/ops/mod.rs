@@ -551,7 +551,7 @@ pub fn fill_attr_defaults(op: &mut Op) {
                 _ => a.default.clone()?,
             };
             Some(crate::model::Attr {
-                name: a.name.clone(),
+                name: crate::model::intern(&a.name),
                 value,
             })
         })

@@ -216,7 +216,7 @@ pub fn run(mut program: Program, ctx: &mut Context) -> Result<(Program, bool), P
                 }
                 let mut folded = constant_op(&out, &c);
                 for a in op.attrs.iter().filter(|a| a.name.starts_with("op_")) {
-                    folded.set_attr(&a.name, a.value.clone());
+                    folded.set_attr(a.name, a.value.clone());
                 }
                 ops::fill_defaults(&mut folded);
                 *op = folded;
