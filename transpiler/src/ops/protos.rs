@@ -2,6 +2,7 @@
 //! them, read from the JSON that `scripts/dump-op-protos.py` writes.
 use std::collections::HashMap;
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::model::{AttrType, AttrValue};
@@ -45,116 +46,113 @@ pub(super) struct Proto {
     pub(super) attrs: Vec<AttrDef>,
 }
 
+/// A file of op protos, as `scripts/dump-op-protos.py` writes it (read
+/// into these types directly: a `serde_json::Value` tree of it, built and
+/// dropped at every start, cost several times as much).
+#[derive(Deserialize)]
+struct File {
+    #[serde(borrow)]
+    ops: HashMap<&'static str, OpJson>,
+    /// Attributes to append to Paddle 3.3.1's protos (`fluidc_ops.json`).
+    #[serde(default, borrow)]
+    legacy_attrs: HashMap<&'static str, Vec<AttrJson>>,
+}
+
+#[derive(Deserialize)]
+struct OpJson {
+    inputs: Vec<SlotJson>,
+    outputs: Vec<SlotJson>,
+    attrs: Vec<AttrJson>,
+}
+
+#[derive(Deserialize)]
+struct SlotJson {
+    name: String,
+    #[serde(default)]
+    duplicable: bool,
+    #[serde(default)]
+    dispensable: bool,
+    #[serde(default)]
+    extra: bool,
+    #[serde(default)]
+    intermediate: bool,
+}
+
+#[derive(Deserialize)]
+struct AttrJson {
+    name: String,
+    #[serde(rename = "type")]
+    ty: String,
+    #[serde(default)]
+    extra: bool,
+    default: Option<Value>,
+}
+
 /// Every proto, by op type.
 pub(super) fn load() -> Result<HashMap<&'static str, Proto>, String> {
     let mut out = HashMap::new();
+    let mut legacy = HashMap::new();
     for (file, text) in [("op_protos.json", PADDLE), ("fluidc_ops.json", FLUIDC)] {
-        let ops = parse(text).map_err(|e| format!("data/{file}: {e}"))?;
-        for (name, proto) in ops {
+        let json: File = serde_json::from_str(text).map_err(|e| format!("data/{file}: {e}"))?;
+        for (name, op) in json.ops {
+            let proto = Proto {
+                inputs: op.inputs.into_iter().map(slot).collect(),
+                outputs: op.outputs.into_iter().map(slot).collect(),
+                attrs: attrs(op.attrs).map_err(|e| format!("data/{file}: op `{name}`: {e}"))?,
+            };
             if out.insert(name, proto).is_some() {
                 return Err(format!("data/{file}: op `{name}` is described twice"));
             }
         }
+        legacy.extend(json.legacy_attrs);
     }
-    add_legacy_attrs(&mut out, FLUIDC).map_err(|e| format!("data/fluidc_ops.json: {e}"))?;
-    Ok(out)
-}
-
-/// Appends the attributes `legacy_attrs` lists to their ops' protos: ones
-/// 1.x declared that Paddle 3.3.1's proto no longer lists (it still
-/// honours them).
-fn add_legacy_attrs(protos: &mut HashMap<&'static str, Proto>, text: &str) -> Result<(), String> {
-    let json: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let Some(legacy) = json.get("legacy_attrs").and_then(Value::as_object) else {
-        return Ok(());
-    };
+    // Attributes 1.x declared that Paddle 3.3.1's proto no longer lists
+    // (it still honours them), appended to their ops' protos.
     for (op, list) in legacy {
-        let proto = protos
-            .get_mut(op.as_str())
-            .ok_or(format!("legacy_attrs of `{op}`, which has no proto"))?;
-        let added =
-            attrs(&serde_json::json!({ "attrs": list })).map_err(|e| format!("op `{op}`: {e}"))?;
-        for a in added {
+        let proto = out.get_mut(op).ok_or(format!(
+            "data/fluidc_ops.json: legacy_attrs of `{op}`, which has no proto"
+        ))?;
+        for a in attrs(list).map_err(|e| format!("data/fluidc_ops.json: op `{op}`: {e}"))? {
             if proto.attrs.iter().any(|b| b.name == a.name) {
-                return Err(format!("op `{op}` already has attribute `{}`", a.name));
+                return Err(format!(
+                    "data/fluidc_ops.json: op `{op}` already has attribute `{}`",
+                    a.name
+                ));
             }
             proto.attrs.push(a);
         }
     }
-    Ok(())
+    Ok(out)
 }
 
-fn parse(text: &'static str) -> Result<Vec<(&'static str, Proto)>, String> {
-    let json: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let ops = json
-        .get("ops")
-        .and_then(Value::as_object)
-        .ok_or("no `ops` object")?;
-    // The op names must live as long as the registry: leak them once (the
-    // registry is built once per process).
-    ops.iter()
-        .map(|(name, op)| {
-            let proto = Proto {
-                inputs: slots(op, "inputs")?,
-                outputs: slots(op, "outputs")?,
-                attrs: attrs(op).map_err(|e| format!("op `{name}`: {e}"))?,
-            };
-            Ok((&*Box::leak(name.clone().into_boxed_str()), proto))
-        })
-        .collect()
+fn slot(s: SlotJson) -> SlotDef {
+    SlotDef {
+        name: s.name,
+        duplicable: s.duplicable,
+        dispensable: s.dispensable,
+        extra: s.extra,
+        intermediate: s.intermediate,
+    }
 }
 
-fn flag(v: &Value, key: &str) -> bool {
-    v.get(key).and_then(Value::as_bool).unwrap_or(false)
-}
-
-fn slots(op: &Value, key: &str) -> Result<Vec<SlotDef>, String> {
-    let list = op
-        .get(key)
-        .and_then(Value::as_array)
-        .ok_or(format!("no `{key}` list"))?;
-    list.iter()
-        .map(|s| {
-            Ok(SlotDef {
-                name: s
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .ok_or("a slot without a name")?
-                    .to_string(),
-                duplicable: flag(s, "duplicable"),
-                dispensable: flag(s, "dispensable"),
-                extra: flag(s, "extra"),
-                intermediate: flag(s, "intermediate"),
-            })
-        })
-        .collect()
-}
-
-fn attrs(op: &Value) -> Result<Vec<AttrDef>, String> {
-    let list = op
-        .get("attrs")
-        .and_then(Value::as_array)
-        .ok_or("no `attrs` list")?;
-    list.iter()
+fn attrs(list: Vec<AttrJson>) -> Result<Vec<AttrDef>, String> {
+    list.into_iter()
         .map(|a| {
-            let name = a
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or("an attribute without a name")?;
-            let ty_name = a.get("type").and_then(Value::as_str).unwrap_or_default();
-            let ty = AttrType::from_str_name(ty_name)
-                .ok_or(format!("attribute `{name}` has unknown type `{ty_name}`"))?;
-            let default = match a.get("default") {
+            let ty = AttrType::from_str_name(&a.ty).ok_or(format!(
+                "attribute `{}` has unknown type `{}`",
+                a.name, a.ty
+            ))?;
+            let default = match &a.default {
                 None => None,
                 Some(v) => {
-                    Some(value(ty, v).ok_or(format!("attribute `{name}`: bad default {v}"))?)
+                    Some(value(ty, v).ok_or(format!("attribute `{}`: bad default {v}", a.name))?)
                 }
             };
             Ok(AttrDef {
-                name: name.to_string(),
+                name: a.name,
                 ty,
                 default,
-                extra: flag(a, "extra"),
+                extra: a.extra,
             })
         })
         .collect()
