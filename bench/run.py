@@ -262,8 +262,9 @@ LOAD_PHASES = [
     ("free the program", "core::ptr::drop_in_place<fluidc_transpiler::verify::Verified>"),
 ]
 COMPILE_PHASES = [
-    ("parse (rustpython_parser)", "rustpython_parser::parser::parse_starts_at"),
-    ("evaluate the script, build the program", "fluidc::front::eval::Interp::run_module"),
+    ("parse (rustpython_parser)", "rustpython_parser::parser::parse"),
+    ("compile to bytecode, parse included (rustpython_compiler)", "rustpython_compiler::compile"),
+    ("run the script on the VM, build the program (the two above included)", "fluidc::vm::run_main"),
     ("verify", "fluidc_transpiler::verify::check"),
     ("passes", "fluidc_transpiler::passes::Pipeline::run"),
     ("encode", "fluidc_transpiler::codec::encode_program"),
