@@ -318,6 +318,13 @@ impl PyRandomState {
         self.with(|r| r.binomial(n, p))
     }
 
+    /// `_poisson(lam)`: one draw (numpy.random's Python side checks `lam`
+    /// and shapes the draws).
+    #[pymethod]
+    fn _poisson(&self, lam: f64) -> i64 {
+        self.with(|r| r.poisson(lam))
+    }
+
     /// `_multinomial(n, pvals)`: one sample of the counts of each class.
     #[pymethod]
     fn _multinomial(

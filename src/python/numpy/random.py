@@ -11,8 +11,11 @@ __all__ = [
     "RandomState", "seed", "rand", "randn", "random", "random_sample", "sample", "ranf",
     "uniform", "normal", "standard_normal", "randint", "random_integers", "choice", "shuffle",
     "permutation", "exponential", "standard_exponential", "get_state", "set_state",
-    "binomial", "multinomial",
+    "binomial", "multinomial", "poisson",
 ]
+
+# numpy's bound on `lam` (int64's max less ten of its square roots).
+_POISSON_LAM_MAX = 9223372036854775807 - _math.sqrt(9223372036854775807) * 10
 
 
 def _dtype_arg(dtype):
@@ -164,6 +167,22 @@ class RandomState(object):
         draws = [self._s._binomial(int(k), float(q)) for k, q in zip(ns, ps)]
         return _np.array(draws, dtype="int64").reshape(shape)
 
+    def poisson(self, lam=1.0, size=None):
+        # numpy's legacy draws, element by element (src/host/random/numpy.rs).
+        lam_arr = _np.asarray(lam, dtype="float64")
+        scalar = size is None and lam_arr.ndim == 0
+        nan = "is NaN" if lam_arr.ndim == 0 else "contains NaNs"
+        if _np.any(_np.isnan(lam_arr)) or _np.any(lam_arr < 0):
+            raise ValueError("lam < 0 or lam " + nan)
+        if _np.any(lam_arr > _POISSON_LAM_MAX):
+            raise ValueError("lam value too large")
+        if scalar:
+            return self._s._poisson(float(lam_arr))
+        shape = lam_arr.shape if size is None else size
+        lams = _np.broadcast_to(lam_arr, shape).ravel().tolist()
+        draws = [self._s._poisson(float(x)) for x in lams]
+        return _np.array(draws, dtype="int64").reshape(shape)
+
     def multinomial(self, n, pvals, size=None):
         pv = _np.asarray(pvals, dtype="float64")
         if pv.ndim != 1:
@@ -199,4 +218,5 @@ choice = _rand.choice
 shuffle = _rand.shuffle
 permutation = _rand.permutation
 binomial = _rand.binomial
+poisson = _rand.poisson
 multinomial = _rand.multinomial
