@@ -169,11 +169,10 @@ mod _io {
         vm.new_exception_msg(UNSUPPORTED_OPERATION.get().unwrap().clone(), msg)
     }
 
-    fn _unsupported<T>(vm: &VirtualMachine, zelf: &PyObject, operation: &str) -> PyResult<T> {
-        Err(new_unsupported_operation(
-            vm,
-            format!("{}.{}() not supported", zelf.class().name(), operation),
-        ))
+    /// CPython's `iobase_unsupported`: the message is the operation's name
+    /// (`io.UnsupportedOperation: fileno`). fluidc patch.
+    fn _unsupported<T>(vm: &VirtualMachine, _zelf: &PyObject, operation: &str) -> PyResult<T> {
+        Err(new_unsupported_operation(vm, operation.to_owned()))
     }
 
     #[derive(FromArgs)]
@@ -411,7 +410,7 @@ mod _io {
         }
         #[pymethod]
         fn fileno(zelf: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-            _unsupported(vm, &zelf, "truncate")
+            _unsupported(vm, &zelf, "fileno")
         }
 
         #[pyattr]
@@ -1497,9 +1496,12 @@ mod _io {
             let pos = pos.flatten().to_pyobject(vm);
             let mut data = zelf.lock(vm)?;
             data.check_init(vm)?;
-            if data.writable() {
-                data.flush_rewind(vm)?;
+            // CPython refuses it on a reader (the raw file's ftruncate
+            // failed with EINVAL). fluidc patch.
+            if !data.writable() {
+                return _unsupported(vm, zelf.as_object(), "truncate");
             }
+            data.flush_rewind(vm)?;
             let res = vm.call_method(data.raw.as_ref().unwrap(), "truncate", (pos,))?;
             let _ = data.raw_tell(vm);
             Ok(res)
@@ -2351,6 +2353,19 @@ mod _io {
         fn seekable(&self, vm: &VirtualMachine) -> PyResult {
             let textio = self.lock(vm)?;
             vm.call_method(&textio.buffer, "seekable", ())
+        }
+        /// CPython's: flush what was written, then truncate the buffer
+        /// (RustPython had none: `f.seek(0); f.truncate()` failed). fluidc
+        /// patch.
+        #[pymethod]
+        fn truncate(
+            zelf: PyRef<Self>,
+            pos: OptionalArg<PyObjectRef>,
+            vm: &VirtualMachine,
+        ) -> PyResult {
+            vm.call_method(zelf.as_object(), "flush", ())?;
+            let buffer = zelf.lock(vm)?.buffer.clone();
+            vm.call_method(&buffer, "truncate", (pos.unwrap_or_none(vm),))
         }
         #[pymethod]
         fn readable(&self, vm: &VirtualMachine) -> PyResult {
@@ -3706,7 +3721,13 @@ mod _io {
                 ctx.exceptions.value_error.to_owned(),
             ],
             Default::default(),
-            PyTypeSlots::heap_default(),
+            // A heap type's name is read only with the flag set (it was
+            // '': tracebacks said `io.: fileno`). fluidc patch.
+            PyTypeSlots {
+                flags: crate::types::PyTypeFlags::heap_type_flags()
+                    | crate::types::PyTypeFlags::HAS_DICT,
+                ..PyTypeSlots::heap_default()
+            },
             ctx.types.type_type.to_owned(),
             ctx,
         )
