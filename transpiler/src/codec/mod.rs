@@ -67,7 +67,8 @@ pub fn decode_desc(bytes: &[u8]) -> Result<proto::ProgramDesc, DecodeError> {
 /// decoding refuses go through [`decode_desc`], whose error says where
 /// they are wrong; the result is always that of [`decode_desc`] followed
 /// by `Program::from` (the fuzz target checks it), except that a program
-/// may nest unknown groups one level deeper than prost's limit.
+/// may nest unknown groups a few levels deeper than prost's limit (each
+/// var, op and attribute message starts a fresh count).
 pub fn decode_program(bytes: &[u8]) -> Result<Program, DecodeError> {
     match stream_program(bytes) {
         Ok(program) if !program.blocks.is_empty() => Ok(program),
