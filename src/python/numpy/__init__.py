@@ -1867,6 +1867,45 @@ def indices(dimensions, dtype=int64):
     return stack(out) if out else zeros((0,), dtype)
 
 
+class _Grid:
+    """`np.mgrid` (one stacked dense array) and `np.ogrid` (open arrays
+    that broadcast): a slice per axis, `start:stop:step` as `arange`, or a
+    complex step `nj` for n points with the stop included, as `linspace`;
+    every axis in the one dtype the slices' numbers promote to."""
+
+    def __init__(self, sparse):
+        self._sparse = sparse
+
+    def __getitem__(self, key):
+        single = isinstance(key, slice)
+        keys = (key,) if single else tuple(key)
+        numbers = []
+        for k in keys:
+            numbers += [v for v in (k.start, k.stop, k.step) if v is not None]
+        real = _builtins.any(isinstance(v, (float, complex, floating)) for v in numbers)
+        dt = float64 if real else int64
+        axes = []
+        for k in keys:
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            if isinstance(step, complex):
+                axes.append(linspace(start, k.stop, _builtins.int(_builtins.abs(step))).astype(dt))
+            else:
+                axes.append(arange(start, k.stop, step).astype(dt))
+        if single:
+            return axes[0]
+        n = len(axes)
+        grids = [x.reshape([len(x) if i == j else 1 for j in range(n)]) for i, x in enumerate(axes)]
+        if self._sparse:
+            return tuple(grids)
+        shape = tuple(len(x) for x in axes)
+        return stack([broadcast_to(g, shape) for g in grids])
+
+
+mgrid = _Grid(False)
+ogrid = _Grid(True)
+
+
 # ---------------------------------------------------------------- shapes
 
 
