@@ -7,15 +7,17 @@
 //! convolution (`ImagingResample`: per output pixel a window of the filter
 //! scaled by the reduction, the coefficients normalized, then rounded to
 //! 22-bit fixed point, horizontal pass first, each pass clipped to 8 bits).
-//! Decoding and encoding files is the `image` crate's (PNG, JPEG, BMP):
-//! PNG and BMP are lossless, so they give Pillow's pixels; a JPEG decoder
-//! may round an IDCT differently from libjpeg (a unit here and there).
+//! PNG and BMP files are decoded and encoded by the `image` crate (both are
+//! lossless, so they give Pillow's pixels); JPEG by libjpeg-turbo's code,
+//! as Pillow's are (`jpeg`).
 //!
 //! Images cross into Python as `(mode, width, height, pixels)`: `pixels`
 //! is `bytes`, row-major, one byte per band (`L` 1, `LA` 2, `RGB` 3,
 //! `RGBA` 4).
 use rustpython_vm::builtins::{PyBytesRef, PyModule, PyStrRef, PyTupleRef};
 use rustpython_vm::{AsObject, PyObjectRef, PyRef, PyResult, VirtualMachine};
+
+mod jpeg;
 
 pub const MODULE: &str = "_imaging";
 
@@ -111,24 +113,33 @@ fn decode(data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
     let bytes = data.as_bytes();
     let format = image::guess_format(bytes)
         .map_err(|_| vm.new_os_error("cannot identify image file".to_owned()))?;
-    let img = image::load_from_memory_with_format(bytes, format)
-        .map_err(|e| vm.new_os_error(format!("cannot decode image file: {e}")))?;
-    let (mode, pixels, w, h) = match img.color() {
-        image::ColorType::L8 | image::ColorType::L16 => {
-            let i = img.to_luma8();
-            ("L", i.as_raw().clone(), i.width(), i.height())
-        }
-        image::ColorType::La8 | image::ColorType::La16 => {
-            let i = img.to_luma_alpha8();
-            ("LA", i.as_raw().clone(), i.width(), i.height())
-        }
-        c if c.has_alpha() => {
-            let i = img.to_rgba8();
-            ("RGBA", i.as_raw().clone(), i.width(), i.height())
-        }
-        _ => {
-            let i = img.to_rgb8();
-            ("RGB", i.as_raw().clone(), i.width(), i.height())
+    let (mode, w, h, pixels) = if format == image::ImageFormat::Jpeg {
+        jpeg::decode(bytes).map_err(|e| vm.new_os_error(e))?
+    } else {
+        let img = image::load_from_memory_with_format(bytes, format)
+            .map_err(|e| vm.new_os_error(format!("cannot decode image file: {e}")))?;
+        match img.color() {
+            image::ColorType::L8 | image::ColorType::L16 => {
+                let i = img.to_luma8();
+                ("L", i.width() as usize, i.height() as usize, i.into_raw())
+            }
+            image::ColorType::La8 | image::ColorType::La16 => {
+                let i = img.to_luma_alpha8();
+                ("LA", i.width() as usize, i.height() as usize, i.into_raw())
+            }
+            c if c.has_alpha() => {
+                let i = img.to_rgba8();
+                (
+                    "RGBA",
+                    i.width() as usize,
+                    i.height() as usize,
+                    i.into_raw(),
+                )
+            }
+            _ => {
+                let i = img.to_rgb8();
+                ("RGB", i.width() as usize, i.height() as usize, i.into_raw())
+            }
         }
     };
     let name = match format {
@@ -141,17 +152,29 @@ fn decode(data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
         .ctx
         .new_tuple(vec![
             vm.ctx.new_str(name).into(),
-            image_tuple(mode, w as usize, h as usize, pixels, vm),
+            image_tuple(mode, w, h, pixels, vm),
         ])
         .into())
 }
 
-/// `encode(image, format)`: the file's bytes, PNG or
-/// BMP (lossless) or JPEG (quality 75, Pillow's default).
-fn encode(image: PyTupleRef, format: PyStrRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+/// `encode(image, format, quality)`: the file's bytes, PNG or BMP
+/// (lossless) or JPEG (at `quality`; the Python side passes Pillow's 75
+/// unless told).
+fn encode(
+    image: PyTupleRef,
+    format: PyStrRef,
+    quality: u8,
+    vm: &VirtualMachine,
+) -> PyResult<PyObjectRef> {
     let (mode, w, h, pixels) = image_arg(image, vm)?;
     let px = pixels.as_bytes();
     check_size(px, mode.as_str(), w, h, vm)?;
+    let format = format.as_str().to_ascii_uppercase();
+    if format == "JPEG" || format == "JPG" {
+        let data =
+            jpeg::encode(mode.as_str(), w, h, px, quality).map_err(|e| vm.new_os_error(e))?;
+        return Ok(vm.ctx.new_bytes(data).into());
+    }
     let color = match mode.as_str() {
         "L" => image::ExtendedColorType::L8,
         "LA" => image::ExtendedColorType::La8,
@@ -163,16 +186,9 @@ fn encode(image: PyTupleRef, format: PyStrRef, vm: &VirtualMachine) -> PyResult<
         u32::try_from(h).map_err(|_| vm.new_value_error("image too tall".to_owned()))?,
     );
     let mut out = std::io::Cursor::new(Vec::new());
-    let done = match format.as_str().to_ascii_uppercase().as_str() {
+    let done = match format.as_str() {
         "PNG" => image::ImageEncoder::write_image(
             image::codecs::png::PngEncoder::new(&mut out),
-            px,
-            w32,
-            h32,
-            color,
-        ),
-        "JPEG" | "JPG" => image::ImageEncoder::write_image(
-            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 75),
             px,
             w32,
             h32,

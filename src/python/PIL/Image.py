@@ -254,9 +254,16 @@ class Image(object):
         return tuple(Image("L", self.size, a[:, :, i].copy().tobytes()) for i in range(b))
 
     def save(self, fp, format=None, **params):
+        # JPEG's `quality` (Pillow's default 75): libjpeg writes the same
+        # tables Pillow's baseline-forced ones are from 24 up; below, Pillow
+        # clips them to 8 bits and libjpeg's unforced call would not.
+        quality = params.pop("quality", 75)
         if params:
             raise NotImplementedError("save(%s) is not supported by fluidc's PIL"
                                       % ", ".join(sorted(params)))
+        if not isinstance(quality, int) or not 24 <= quality <= 100:
+            raise NotImplementedError("save(quality=%r) is not supported by fluidc's PIL "
+                                      "(an int from 24 to 100)" % (quality,))
         if format is None:
             if not isinstance(fp, (str, bytes, _os.PathLike)):
                 raise ValueError("unknown file extension: saving to a file object needs format=")
@@ -264,7 +271,7 @@ class Image(object):
             format = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".bmp": "BMP"}.get(ext)
             if format is None:
                 raise ValueError("unknown file extension: %s" % ext)
-        data = _imaging.encode(self._tuple(), format)
+        data = _imaging.encode(self._tuple(), format, quality)
         if isinstance(fp, (str, bytes, _os.PathLike)):
             with _builtins.open(fp, "wb") as f:
                 f.write(data)
@@ -365,9 +372,16 @@ def open(fp, mode="r", formats=None):
     else:
         filename = getattr(fp, "name", None)
         data = fp.read()
+    # A file of no known format is Pillow's UnidentifiedImageError; one that
+    # is known but corrupt or cut short is the decoder's OSError (Pillow
+    # raises it at the first pixel access, fluidc decodes at once).
     try:
         format, t = _imaging.decode(bytes(data))
-    except OSError:
+    except OSError as e:
+        if str(e) != "cannot identify image file":
+            raise
+        format = None
+    if format is None:
         raise UnidentifiedImageError(
             "cannot identify image file %r" % (filename if filename is not None else fp))
     return Image._of(t, format)
