@@ -720,6 +720,32 @@ mod _io {
         fn encoding(_zelf: PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
             vm.ctx.none()
         }
+        // fluidc: CPython's _TextIOBase has these too (StringIO inherits
+        // detach: `io.UnsupportedOperation: detach`, not AttributeError).
+        #[pygetset]
+        fn newlines(_zelf: PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
+            vm.ctx.none()
+        }
+        #[pygetset]
+        fn errors(_zelf: PyObjectRef, vm: &VirtualMachine) -> PyObjectRef {
+            vm.ctx.none()
+        }
+        #[pymethod]
+        fn detach(zelf: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            _unsupported(vm, &zelf, "detach")
+        }
+        #[pymethod]
+        fn read(zelf: PyObjectRef, _args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+            _unsupported(vm, &zelf, "read")
+        }
+        #[pymethod]
+        fn readline(zelf: PyObjectRef, _args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+            _unsupported(vm, &zelf, "readline")
+        }
+        #[pymethod]
+        fn write(zelf: PyObjectRef, _args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+            _unsupported(vm, &zelf, "write")
+        }
     }
 
     #[derive(FromArgs, Clone)]
