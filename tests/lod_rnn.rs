@@ -124,18 +124,7 @@ fn lstm_unit_trains_as_paddle_trains_the_cell_written_out() {
 /// kernels (`numpy_lod_arrays_two_levels.py`, run by CPython).
 #[test]
 fn lod_arrays_keep_two_level_lod_as_numpy_computes() {
-    let dir = Path::new("testdata/fluidc_only");
-    let out = fluidc(
-        &["run", path_str(&dir.join("lod_arrays_two_levels.py"))],
-        b"",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let theirs = std::process::Command::new(paddle_python())
-        .arg(repo().join(dir).join("numpy_lod_arrays_two_levels.py"))
-        .output()
-        .expect("python runs");
-    assert!(theirs.status.success(), "{}", stderr(&theirs));
-    assert_eq!(stdout(&out), stdout(&theirs));
+    prints_as_numpy("lod_arrays_two_levels.py", "numpy_lod_arrays_two_levels.py");
 }
 
 /// 1.x's `rnn_memory_helper` (Out is X with its LoD) and
@@ -144,18 +133,15 @@ fn lod_arrays_keep_two_level_lod_as_numpy_computes() {
 /// 1.x's `rnn_memory_helper_op.cc` (`numpy_rnn_memory_helper_op.py`).
 #[test]
 fn rnn_memory_helper_ops_copy_as_numpy_computes() {
-    let dir = Path::new("testdata/fluidc_only");
-    let out = fluidc(
-        &["run", path_str(&dir.join("rnn_memory_helper_op.py"))],
-        b"",
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let theirs = std::process::Command::new(paddle_python())
-        .arg(repo().join(dir).join("numpy_rnn_memory_helper_op.py"))
-        .output()
-        .expect("python runs");
-    assert!(theirs.status.success(), "{}", stderr(&theirs));
-    assert_eq!(stdout(&out), stdout(&theirs));
+    prints_as_numpy("rnn_memory_helper_op.py", "numpy_rnn_memory_helper_op.py");
+}
+
+/// 1.x's `recurrent` op (a StaticRNN as 1.x saved it) appended as 1.x's
+/// StaticRNN built it, forward and reversed: what numpy computes after
+/// 1.x's `recurrent_op.cc` (`numpy_recurrent_op_1x.py`).
+#[test]
+fn recurrent_op_runs_its_steps_as_numpy_computes_after_1x() {
+    prints_as_numpy("recurrent_op_1x.py", "numpy_recurrent_op_1x.py");
 }
 
 /// `concat` of inputs of different ranks (PaddleGAN's 2019 CGAN joins
@@ -165,11 +151,17 @@ fn rnn_memory_helper_ops_copy_as_numpy_computes() {
 /// flattened every input from the axis (`numpy_concat_ranks_1x.py`).
 #[test]
 fn concat_of_inputs_of_different_ranks_as_numpy_computes_after_1x() {
+    prints_as_numpy("concat_ranks_1x.py", "numpy_concat_ranks_1x.py");
+}
+
+/// Runs `testdata/fluidc_only/<ours>` with fluidc and `<numpy>` (numpy
+/// after 1.x's kernels) with CPython; both succeed and print the same.
+fn prints_as_numpy(ours: &str, numpy: &str) {
     let dir = Path::new("testdata/fluidc_only");
-    let out = fluidc(&["run", path_str(&dir.join("concat_ranks_1x.py"))], b"");
+    let out = fluidc(&["run", path_str(&dir.join(ours))], b"");
     assert!(out.status.success(), "{}", stderr(&out));
     let theirs = std::process::Command::new(paddle_python())
-        .arg(repo().join(dir).join("numpy_concat_ranks_1x.py"))
+        .arg(repo().join(dir).join(numpy))
         .output()
         .expect("python runs");
     assert!(theirs.status.success(), "{}", stderr(&theirs));

@@ -48,6 +48,9 @@ pub(crate) enum Control {
         body: usize,
         keep: Option<VarRef>,
     },
+    /// 1.x's `recurrent` (a `StaticRNN` as 1.x saved it): runs `body`
+    /// once per step of its inputs' first dim.
+    Recurrent(Box<Recurrent>),
     /// Runs a loop's grad block once per kept step, last step first.
     WhileGrad(Box<WhileGrad>),
     /// Runs a branch's grad block over the kept run, if the branch ran.
@@ -79,6 +82,37 @@ pub(crate) enum Control {
 pub(crate) struct KeepSteps {
     pub(crate) scopes: VarRef,
     pub(crate) copies: Vec<VarRef>,
+}
+
+/// A `recurrent` op (Paddle 1.x's RecurrentOp, forward only). Its step
+/// block declares variables under the names of the op's inputs and
+/// outputs, which hide the outer ones there: step `t` sees row `t` of each
+/// outer input under the input's own name, its `ex_states` hold the
+/// `initial_states` at the first step and the `states` of the step before
+/// after it, and row `t` of each outer output is the step's variable of
+/// that name. With `reverse`, the steps run from the last row to the first.
+#[derive(Debug)]
+pub(crate) struct Recurrent {
+    pub(crate) body: usize,
+    /// Per input: the sequence outside, its step inside.
+    pub(crate) inputs: Vec<(VarRef, VarRef)>,
+    /// Per state: the initial value outside, the previous step's value
+    /// inside (`ex_states`), the step's new value inside (`states`).
+    pub(crate) states: Vec<(VarRef, VarRef, VarRef)>,
+    /// Per output: the stacked steps outside, the step's value inside.
+    pub(crate) outputs: Vec<(VarRef, VarRef)>,
+    pub(crate) reverse: bool,
+}
+
+impl Recurrent {
+    /// The row of the sequences step `step` of `steps` reads and writes.
+    pub(crate) fn row(&self, step: usize, steps: usize) -> usize {
+        if self.reverse {
+            steps - 1 - step
+        } else {
+            step
+        }
+    }
 }
 
 /// A `while_grad` (Paddle's WhileGradOp). Variables of the op's block

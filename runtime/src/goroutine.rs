@@ -145,6 +145,19 @@ impl Goroutine {
         self.used = base;
     }
 
+    /// Runs the innermost frame's block again from its first op with fresh
+    /// variables (the next run of a loop body or of a recurrent step).
+    pub(crate) fn restart_top(&mut self) {
+        let frame = &mut self.frames[self.depth - 1];
+        for v in &mut self.locals[frame.base..self.used] {
+            std::mem::take(v).discard();
+        }
+        if let Some(scope) = &mut frame.scope {
+            Scope::renew(scope);
+        }
+        frame.pc = 0;
+    }
+
     /// Pushes a frame running `block` (number `index`, a child of the
     /// innermost frame's block) with fresh variables.
     pub(crate) fn push(&mut self, block: &LoadedBlock, index: usize, kind: FrameKind) {

@@ -17,8 +17,9 @@ use crate::error::{KernelError, RuntimeError};
 use crate::exec::{CaseOp, Control, Exec, Select, ZeroValue};
 use crate::goroutine::{first_frame, GWaiter, Goroutine, Parked};
 use crate::load::{LoadedOp, Runnable};
+use crate::recurrent;
 use crate::scheduler::{Stop, Worker};
-use crate::scope::{ChannelCache, FrameKind, Scope, VarRef, Vars};
+use crate::scope::{ChannelCache, FrameKind, VarRef, Vars};
 use crate::steps;
 use crate::tensor::Scalar;
 use crate::value::{ParkedGoroutine, TypedChannel, Value};
@@ -147,7 +148,10 @@ impl Worker<'_, '_> {
                 ..
             }) => return Ok(Step::Next),
             Some(_) => true,
-            None => matches!(g.frames[top].kind, FrameKind::While { .. }),
+            None => matches!(
+                g.frames[top].kind,
+                FrameKind::While { .. } | FrameKind::Recurrent { .. }
+            ),
         };
         if counts {
             if *budget == 0 {
@@ -196,6 +200,28 @@ impl Worker<'_, '_> {
             }
             _ => {}
         }
+        if let FrameKind::Recurrent { op, step, steps } = g.frames[top].kind {
+            let rec_op = &prog.blocks[op.0].ops[op.1];
+            let Exec::Control(Control::Recurrent(r)) = &rec_op.exec else {
+                unreachable!("a recurrent frame is pushed by a recurrent op");
+            };
+            let err = |e| rec_op.info.kernel_error(e);
+            let states = recurrent::end(g, top, r, step, steps).map_err(err)?;
+            if step + 1 < steps {
+                g.restart_top();
+                g.frames[top].kind = FrameKind::Recurrent {
+                    op,
+                    step: step + 1,
+                    steps,
+                };
+                recurrent::begin(g, top, r, step + 1, steps, Some(states)).map_err(err)?;
+                return Ok(Step::Next);
+            }
+            g.pop();
+            let mut outer = Vars::new(&g.frames, &mut g.locals, top - 1);
+            recurrent::finish(&mut outer, r).map_err(err)?;
+            return Ok(Step::Next);
+        }
         if let FrameKind::While { op } = g.frames[top].kind {
             let while_op = &prog.blocks[op.0].ops[op.1];
             let Exec::Control(Control::While { cond, keep, .. }) = &while_op.exec else {
@@ -213,14 +239,7 @@ impl Worker<'_, '_> {
                 if let Some(k) = keep {
                     steps::start(&mut outer, k);
                 }
-                let frame = &mut g.frames[top];
-                for v in &mut g.locals[frame.base..g.used] {
-                    std::mem::take(v).discard();
-                }
-                if let Some(scope) = &mut frame.scope {
-                    Scope::renew(scope);
-                }
-                frame.pc = 0;
+                g.restart_top();
                 return Ok(Step::Next);
             }
         }
@@ -285,6 +304,17 @@ impl Worker<'_, '_> {
                     };
                     g.push(&prog.blocks[*body], *body, kind);
                 }
+            }
+            Control::Recurrent(r) => {
+                let steps = recurrent::start(&mut vars, r)?;
+                g.frames[top].pc += 1;
+                let kind = FrameKind::Recurrent {
+                    op: here,
+                    step: 0,
+                    steps,
+                };
+                g.push(&prog.blocks[r.body], r.body, kind);
+                recurrent::begin(g, top + 1, r, 0, steps, None)?;
             }
             Control::WhileGrad(wg) => {
                 let kept = vars.with(&wg.scopes, std::mem::take);
@@ -514,9 +544,13 @@ fn stopped_at(g: &Goroutine, prog: &Runnable, stop: Stop) -> RuntimeError {
     let frame = &g.frames[g.depth - 1];
     let op = match (prog.blocks[frame.block].ops.get(frame.pc), &frame.kind) {
         (Some(op), _) => Some(op),
-        (None, FrameKind::While { op } | FrameKind::Branch { op } | FrameKind::Grad { op, .. }) => {
-            Some(&prog.blocks[op.0].ops[op.1])
-        }
+        (
+            None,
+            FrameKind::While { op }
+            | FrameKind::Recurrent { op, .. }
+            | FrameKind::Branch { op }
+            | FrameKind::Grad { op, .. },
+        ) => Some(&prog.blocks[op.0].ops[op.1]),
         (None, FrameKind::Once) => None,
     };
     match op {

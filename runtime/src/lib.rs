@@ -56,6 +56,7 @@ mod load;
 mod ops;
 mod profile;
 pub mod random;
+mod recurrent;
 mod scheduler;
 mod scope;
 mod session;

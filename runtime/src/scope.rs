@@ -168,6 +168,14 @@ pub(crate) enum FrameKind {
     /// `while` op at `op`, in the enclosing frame), and a true one restarts
     /// the body with fresh variables.
     While { op: (usize, usize) },
+    /// A step of a `recurrent` op's block (the op at `op`): at its end the
+    /// step's outputs and states are taken, and the next of `steps` starts
+    /// with fresh variables.
+    Recurrent {
+        op: (usize, usize),
+        step: usize,
+        steps: usize,
+    },
     /// A conditional block whose run is kept for its grad (by the op at
     /// `op`): at its end its variables go to the op's `Scope`.
     Branch { op: (usize, usize) },

@@ -35,7 +35,7 @@ const KERNEL: [&str; 13] = [
 ];
 
 /// The driver layer; `crate` is `lib.rs` (`run`, `RunOptions`).
-const DRIVER: [&str; 10] = [
+const DRIVER: [&str; 11] = [
     "crate",
     "constant",
     "fuse",
@@ -43,6 +43,7 @@ const DRIVER: [&str; 10] = [
     "interp",
     "load",
     "profile",
+    "recurrent",
     "scheduler",
     "session",
     "steps",

@@ -69,10 +69,16 @@ fn is_select(op: &Op) -> bool {
     op.ty == "select" || op.ty == SELECT_NODE
 }
 
-/// Every name an op reads: its inputs and, for a select, the channels and
-/// sent values its `cases` name.
+/// Every name an op reads: its inputs; for a select, the channels and
+/// sent values its `cases` name; for 1.x's `recurrent`, the `states` its
+/// step block writes (the op reads them after each step, to start the next).
 pub fn op_reads(op: &Op) -> Vec<&str> {
     let mut names: Vec<&str> = op.input_names().filter(|n| !n.is_empty()).collect();
+    if op.ty == "recurrent" {
+        if let Some(AttrValue::Strings(states)) = op.get_attr("states") {
+            names.extend(states.iter().map(String::as_str));
+        }
+    }
     if is_select(op) {
         for (_, kind, channel, value) in select_cases(op) {
             names.extend([channel].into_iter().filter(|c| !c.is_empty()));

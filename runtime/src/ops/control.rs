@@ -9,7 +9,8 @@ use fluidc_transpiler::{Op, VarKind};
 use crate::error::KernelError;
 use crate::exec::{compute, Exec};
 use crate::exec::{
-    CaseOp, CondBlockGrad, Control, GradOut, KeepSteps, Select, SelectCase, WhileGrad, ZeroValue,
+    CaseOp, CondBlockGrad, Control, GradOut, KeepSteps, Recurrent, Select, SelectCase, WhileGrad,
+    ZeroValue,
 };
 use crate::kernel::{is_placeholder, OpReader, Registry};
 use crate::layout::{forward_of, step_copies};
@@ -20,6 +21,7 @@ use crate::value::{TypedChannel, Value};
 pub(crate) fn register_all(r: &mut Registry) {
     r.add("while", while_op);
     r.add("conditional_block", conditional_block);
+    r.add("recurrent", recurrent);
     r.add("while_grad", while_grad);
     r.add("conditional_block_grad", conditional_block_grad);
     r.add("go", go);
@@ -204,6 +206,49 @@ fn branch_condition(l: &OpReader) -> Result<(Vec<VarRef>, bool), KernelError> {
         )));
     }
     Ok((conds, scalar))
+}
+
+/// 1.x's `recurrent` (see [`Recurrent`]). Its `step_scopes` are for its
+/// grad op, which fluidc does not run (1.x programs saved with one are
+/// inference models), so they stay empty.
+fn recurrent(l: &OpReader) -> Result<Exec, KernelError> {
+    let body = l.sub_block()?;
+    let outside_inside = |names: &[String]| -> Result<Vec<(VarRef, VarRef)>, KernelError> {
+        names
+            .iter()
+            .map(|n| Ok((l.var(n)?, l.var_in(body, n)?)))
+            .collect()
+    };
+    let inputs = outside_inside(l.op.inputs_of("inputs"))?;
+    if inputs.is_empty() {
+        return Err(KernelError::Program(
+            "recurrent has no inputs to take its steps from".into(),
+        ));
+    }
+    let outputs = outside_inside(l.op.outputs_of("outputs"))?;
+    let initial = l.op.inputs_of("initial_states");
+    let (ex_states, states) = (l.strings("ex_states")?, l.strings("states")?);
+    if initial.len() != ex_states.len() || states.len() != ex_states.len() {
+        return Err(KernelError::Program(format!(
+            "recurrent has {} initial_states, {} ex_states and {} states; they pair up",
+            initial.len(),
+            ex_states.len(),
+            states.len()
+        )));
+    }
+    let states = initial
+        .iter()
+        .zip(&ex_states)
+        .zip(&states)
+        .map(|((i, e), s)| Ok((l.var(i)?, l.var_in(body, e)?, l.var_in(body, s)?)))
+        .collect::<Result<_, KernelError>>()?;
+    Ok(Exec::Control(Control::Recurrent(Box::new(Recurrent {
+        body,
+        inputs,
+        states,
+        outputs,
+        reverse: l.bool_or("reverse", false)?,
+    }))))
 }
 
 fn conditional_block(l: &OpReader) -> Result<Exec, KernelError> {

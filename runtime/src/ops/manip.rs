@@ -1020,7 +1020,7 @@ fn stack(l: &OpReader) -> Result<Exec, KernelError> {
 }
 
 /// `ts` (one shape and dtype) side by side along a new dim at `axis`.
-fn stacked(ts: &[Tensor], axis: i64) -> Result<Tensor, KernelError> {
+pub(crate) fn stacked(ts: &[Tensor], axis: i64) -> Result<Tensor, KernelError> {
     let Some(first) = ts.first() else {
         return Err(KernelError::MissingInput("stack has no inputs".into()));
     };

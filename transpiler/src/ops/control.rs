@@ -1,5 +1,6 @@
-//! Ops that run blocks (`while`, `conditional_block`, their grads, `go`, `select` and
-//! fluidc's select node) and the 2018 CSP channel ops.
+//! Ops that run blocks (`while`, `conditional_block`, their grads, 1.x's
+//! `recurrent`, `go`, `select` and fluidc's select node) and the 2018 CSP
+//! channel ops.
 use super::infer::{unknown, Out, TensorType};
 use super::{Behaviour, Effect, InferCtx, Writes};
 use crate::model::{dtype_name, VarKind};
@@ -12,6 +13,8 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
             .no_infer()
     };
     r.push(blocks("while"));
+    // 1.x's StaticRNN as saved (runtime/src/recurrent.rs runs its forward).
+    r.push(blocks("recurrent"));
     // Their grads run grad blocks over the scopes the forward ops kept.
     r.push(blocks("while_grad"));
     r.push(blocks("conditional_block_grad"));
