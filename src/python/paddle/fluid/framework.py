@@ -362,7 +362,9 @@ class Variable(object):
 
     @property
     def desc(self):
-        return self
+        """The variable's `core.VarDesc` (1.x libraries read and set its
+        declaration through it: `var.desc.set_shape(...)`)."""
+        return core.VarDesc(self.block.program.desc, self.block.idx, self.name)
 
     @property
     def program(self):
@@ -477,7 +479,8 @@ class Operator(object):
 
     @property
     def desc(self):
-        return self
+        """The op's `core.OpDesc` (`op.desc.type()`, `op.desc.attr(name)`)."""
+        return core._op_view(self.block.program.desc, self.block.idx, self.idx)
 
     @property
     def type(self):
