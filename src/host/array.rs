@@ -221,6 +221,16 @@ impl HostArray {
         with_dtype!(dtype, T => T::wrap(self.view::<T>().into_owned()))
     }
 
+    /// Each element as a 0-d array, in row-major order: what iterating
+    /// over a 1-D array gives (one pass, where indexing each element would
+    /// plan an index per element).
+    pub fn elements(&self) -> Vec<HostArray> {
+        each!(self, a => a
+            .iter()
+            .map(|x| Elem::wrap(ArrayD::from_elem(IxDyn(&[]), *x)))
+            .collect())
+    }
+
     /// The element at row-major position `flat` as a Python scalar.
     pub(crate) fn flat_scalar(&self, flat: usize) -> Option<Scalar> {
         each!(self, a => a.iter().nth(flat).map(|x| x.scalar()))
@@ -544,5 +554,39 @@ pub(crate) fn python_to(s: Scalar, dtype: DType) -> Result<Scalar> {
             python_to(Scalar::Int(i), d)
         }
         _ => Ok(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::Index;
+
+    /// `elements` (iteration's one pass) gives what indexing each element
+    /// gives, dtype and bits, for every dtype.
+    #[test]
+    fn elements_are_the_indexed_elements() {
+        let values = [0.0, -1.5, 2.75, 1e30, -0.0, 7.0];
+        for dtype in [
+            DType::Bool,
+            DType::Int8,
+            DType::UInt8,
+            DType::Int32,
+            DType::Int64,
+            DType::Float32,
+            DType::Float64,
+        ] {
+            let a = HostArray::from_vec(&[values.len()], values.to_vec())
+                .expect("an array")
+                .astype(dtype);
+            let got = a.elements();
+            assert_eq!(got.len(), values.len());
+            for (i, e) in got.iter().enumerate() {
+                let want = a.index(&[Index::Int(i as i64)]).expect("in range");
+                assert_eq!(e.dtype(), want.dtype());
+                assert_eq!(e.shape(), want.shape());
+                assert_eq!(format!("{:?}", e.item()), format!("{:?}", want.item()));
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ use super::convert::{
 };
 use super::{
     dtype_arg, dtype_arg_as, wrap_any, wrap_any_as, wrap_array, wrap_array_as, wrap_handle,
-    HostResult, PyHostArray, ViewReshape,
+    HostResult, PyHostArray, Scalars, ViewReshape,
 };
 use crate::host::ops::compact_shape;
 use crate::host::{self, DType, HostArray, Index, Nested, Scalar};
@@ -321,13 +321,19 @@ fn rows(h: PyRef<PyHostArray>, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>
     let Some(&n) = a.shape().first() else {
         return Err(vm.new_type_error("iteration over a 0-d array".to_owned()));
     };
+    if a.ndim() == 1 {
+        let scalars = Scalars::new(a.dtype(), h.is_longlong(), vm)?;
+        return a
+            .elements()
+            .into_iter()
+            .map(|e| scalars.make(e, vm))
+            .collect();
+    }
     (0..n as i64)
         .map(|i| {
             let index = [Index::Int(i)];
-            if a.ndim() > 1 {
-                if let Some(view) = PyHostArray::view_of(&h, &index, None) {
-                    return wrap_handle(view, vm);
-                }
+            if let Some(view) = PyHostArray::view_of(&h, &index, None) {
+                return wrap_handle(view, vm);
             }
             let r = a.index(&index).py(vm)?;
             wrap_any_as(r, h.is_longlong(), vm)

@@ -20,6 +20,7 @@
 //! registers (`register`): an `ndarray`, or a numpy scalar for a 0-d
 //! result of a ufunc or a reduction, as in numpy ([`wrap_any`]); array
 //! functions always give arrays ([`wrap_array`]).
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::{RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -336,22 +337,41 @@ impl<T> HostResult<T> for Result<T, HostError> {
     }
 }
 
+thread_local! {
+    /// [`classes`] once found, for this thread's VM: every array and scalar
+    /// a numpy function returns is an instance of one, and finding them by
+    /// name (an import and three lookups) cost more than most operations.
+    /// Emptied when a VM makes the module ([`make_module`]) and when a
+    /// script's run ends ([`forget_classes`]), so it never outlives its VM.
+    static CLASSES: RefCell<Option<(PyTypeRef, PyObjectRef)>> = const { RefCell::new(None) };
+}
+
 /// What the Python half registered ([`register`]): the `ndarray` class and
 /// the scalar types by dtype name.
 pub(crate) fn classes(vm: &VirtualMachine) -> Option<(PyTypeRef, PyObjectRef)> {
+    if let Some(found) = CLASSES.with(|c| c.borrow().clone()) {
+        return Some(found);
+    }
     let registry = registered(vm, "_classes")?;
     let items = crate::native::convert::sequence(&registry)?;
     let [array, scalars] = items.as_slice() else {
         return None;
     };
-    Some((array.clone().downcast::<PyType>().ok()?, scalars.clone()))
+    let found = (array.clone().downcast::<PyType>().ok()?, scalars.clone());
+    CLASSES.with(|c| *c.borrow_mut() = Some(found.clone()));
+    Some(found)
+}
+
+/// Empties [`classes`]' memory (the VM that registered them is going).
+pub fn forget_classes() {
+    CLASSES.with(|c| c.borrow_mut().take());
 }
 
 /// A new instance of `cls` (a Python class without `__slots__`) whose
 /// `_h` is the handle.
 fn instance(cls: PyTypeRef, h: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let dict = vm.ctx.new_dict();
-    dict.set_item("_h", h, vm)?;
+    dict.set_item(vm.ctx.intern_str("_h"), h, vm)?;
     Ok(vm.ctx.new_base_object(cls, Some(dict)))
 }
 
@@ -386,29 +406,60 @@ pub fn wrap_any_as(a: HostArray, longlong: bool, vm: &VirtualMachine) -> PyResul
     if a.ndim() != 0 {
         return wrap_array_as(a, longlong, vm);
     }
-    let dtype = a.dtype();
-    let longlong = longlong && dtype == DType::Int64;
-    let value = match (dtype, a.item()) {
-        (DType::Float64, Ok(crate::host::Scalar::Float(f))) => Some(f),
-        _ => None,
-    };
-    let h = PyHostArray::with_flavour(a, longlong).into_pyobject(vm);
-    let Some((_, scalars)) = classes(vm) else {
-        return Ok(h);
-    };
-    let name = if longlong { "longlong" } else { dtype.name() };
-    let cls = scalars
-        .get_item(name, vm)?
-        .downcast::<PyType>()
-        .map_err(|_| vm.new_type_error("numpy scalar types are classes".to_owned()))?;
-    match value {
-        // `np.float64` is a Python float: the value is its payload.
-        Some(f) => {
-            let obj = PyFloat::from(f).into_ref_with_type(vm, cls)?;
-            obj.as_object().set_attr("_h", h, vm)?;
-            Ok(obj.into())
+    Scalars::new(a.dtype(), longlong, vm)?.make(a, vm)
+}
+
+/// Makes numpy scalars of one dtype from 0-d arrays, its class found once:
+/// iterating over an array makes one per element, and finding the class
+/// (an import and three lookups by name) cost more than the scalar.
+pub(crate) struct Scalars {
+    /// None before the Python half registered its classes (bare handles).
+    cls: Option<PyTypeRef>,
+    longlong: bool,
+}
+
+impl Scalars {
+    pub(crate) fn new(dtype: DType, longlong: bool, vm: &VirtualMachine) -> PyResult<Scalars> {
+        let longlong = longlong && dtype == DType::Int64;
+        let Some((_, scalars)) = classes(vm) else {
+            return Ok(Scalars {
+                cls: None,
+                longlong,
+            });
+        };
+        let name = if longlong { "longlong" } else { dtype.name() };
+        let cls = scalars
+            .get_item(name, vm)?
+            .downcast::<PyType>()
+            .map_err(|_| vm.new_type_error("numpy scalar types are classes".to_owned()))?;
+        Ok(Scalars {
+            cls: Some(cls),
+            longlong,
+        })
+    }
+
+    /// The scalar of the 0-d array `a` (of the dtype given to [`Scalars::new`]).
+    pub(crate) fn make(&self, a: HostArray, vm: &VirtualMachine) -> PyResult {
+        let value = match a.dtype() {
+            DType::Float64 => match a.item() {
+                Ok(crate::host::Scalar::Float(f)) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        };
+        let h = PyHostArray::with_flavour(a, self.longlong).into_pyobject(vm);
+        let Some(cls) = &self.cls else {
+            return Ok(h);
+        };
+        match value {
+            // `np.float64` is a Python float: the value is its payload.
+            Some(f) => {
+                let obj = PyFloat::from(f).into_ref_with_type(vm, cls.clone())?;
+                obj.as_object().set_attr(vm.ctx.intern_str("_h"), h, vm)?;
+                Ok(obj.into())
+            }
+            None => instance(cls.clone(), h, vm),
         }
-        None => instance(cls, h, vm),
     }
 }
 
@@ -488,6 +539,7 @@ fn register(
     errors: PyObjectRef,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
+    forget_classes();
     let module = vm.import(MODULE, 0)?;
     let classes = vm.ctx.new_tuple(vec![ndarray.into(), scalar_types]);
     module.set_attr("_classes", classes, vm)?;
@@ -503,6 +555,7 @@ fn mark_longlong(h: PyRef<PyHostArray>) {
 
 /// Creates the `_numpy` module.
 pub fn make_module(vm: &VirtualMachine) -> PyRef<PyModule> {
+    forget_classes();
     let module = vm.new_module(MODULE, vm.ctx.new_dict(), None);
     let m = module.as_object();
     let _ = m.set_attr("HostArray", PyHostArray::make_class(&vm.ctx), vm);

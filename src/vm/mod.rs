@@ -348,6 +348,7 @@ fn run_on_vm(script: Script, host: Host, capture: bool) -> Outcome {
         };
         let _ = run_atexit(vm);
         flush_std(vm);
+        crate::numpy::forget_classes();
         let defaults = default_programs(vm);
         let printed = tap
             .as_object()
