@@ -475,9 +475,7 @@ pub fn array_handle(obj: &PyObject, vm: &VirtualMachine) -> PyResult<PyRef<PyHos
             obj.class().name()
         ))
     };
-    let h = vm
-        .get_attribute_opt(obj.to_owned(), "_h")?
-        .ok_or_else(not_array)?;
+    let h = h_attr(obj, vm)?.ok_or_else(not_array)?;
     h.downcast::<PyHostArray>().map_err(|_| not_array())
 }
 
@@ -498,10 +496,25 @@ pub(crate) fn handle_of(obj: &PyObject, vm: &VirtualMachine) -> Option<PyRef<PyH
     {
         return None;
     }
-    vm.get_attribute_opt(obj.to_owned(), "_h")
+    h_attr(obj, vm)
         .ok()
         .flatten()
         .and_then(|h| h.downcast::<PyHostArray>().ok())
+}
+
+/// `obj._h`, read from the instance's dict when it is there, as every
+/// `ndarray` and numpy scalar keeps it (a generic lookup first walks the
+/// class's bases for a descriptor: six classes for a scalar, on every
+/// operand of every operation), else as an attribute (a property of a
+/// list-backed array).
+fn h_attr(obj: &PyObject, vm: &VirtualMachine) -> PyResult<Option<PyObjectRef>> {
+    let key = vm.ctx.intern_str("_h");
+    if let Some(dict) = obj.dict() {
+        if let Some(h) = dict.get_item_opt(key, vm)? {
+            return Ok(Some(h));
+        }
+    }
+    vm.get_attribute_opt(obj.to_owned(), key)
 }
 
 /// A dtype name and flavour: `longlong` is int64 of that flavour.
