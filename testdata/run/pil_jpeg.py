@@ -47,6 +47,11 @@ try:
     ga = np.array(g).astype('int64')
     print(g.mode, g.size, int(ga.sum()), ga[10, :8].tolist())
 
+    # A PNG copy saved with the same arguments: Pillow ignores `quality`.
+    ppath = os.path.join(tmp, 'lossless.png')
+    Image.fromarray(photo).save(ppath, quality=95)
+    print('png', bool((np.array(Image.open(ppath)) == photo).all()))
+
     # A download cut short.
     with open(os.path.join(tmp, 'default.jpg'), 'rb') as f:
         whole = f.read()

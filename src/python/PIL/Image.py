@@ -254,16 +254,12 @@ class Image(object):
         return tuple(Image("L", self.size, a[:, :, i].copy().tobytes()) for i in range(b))
 
     def save(self, fp, format=None, **params):
-        # JPEG's `quality` (Pillow's default 75): libjpeg writes the same
-        # tables Pillow's baseline-forced ones are from 24 up; below, Pillow
-        # clips them to 8 bits and libjpeg's unforced call would not.
+        # JPEG's `quality` (Pillow's default 75; other formats ignore it,
+        # as Pillow's do).
         quality = params.pop("quality", 75)
         if params:
             raise NotImplementedError("save(%s) is not supported by fluidc's PIL"
                                       % ", ".join(sorted(params)))
-        if not isinstance(quality, int) or not 24 <= quality <= 100:
-            raise NotImplementedError("save(quality=%r) is not supported by fluidc's PIL "
-                                      "(an int from 24 to 100)" % (quality,))
         if format is None:
             if not isinstance(fp, (str, bytes, _os.PathLike)):
                 raise ValueError("unknown file extension: saving to a file object needs format=")
@@ -271,7 +267,14 @@ class Image(object):
             format = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".bmp": "BMP"}.get(ext)
             if format is None:
                 raise ValueError("unknown file extension: %s" % ext)
-        data = _imaging.encode(self._tuple(), format, quality)
+        # libjpeg writes the tables Pillow's baseline-forced call writes
+        # from quality 24 up; below, Pillow clips them to 8 bits and
+        # libjpeg's unforced call would not.
+        jpeg = format.upper() in ("JPEG", "JPG")
+        if jpeg and (not isinstance(quality, int) or not 24 <= quality <= 100):
+            raise NotImplementedError("save(quality=%r) is not supported by fluidc's PIL "
+                                      "(an int from 24 to 100)" % (quality,))
+        data = _imaging.encode(self._tuple(), format, quality if jpeg else 75)
         if isinstance(fp, (str, bytes, _os.PathLike)):
             with _builtins.open(fp, "wb") as f:
                 f.write(data)
