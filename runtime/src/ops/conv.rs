@@ -601,16 +601,17 @@ impl ConvAttrs {
         }
         let sp = self.spatial([u(h), u(w)], [u(kh), u(kw)])?;
         let (strides, dil, p, k) = (sp.strides, sp.dil, sp.pads, sp.k);
+        // Paddle's ConvOutputSize, in C++'s truncating division: a filter
+        // larger than the input by less than a stride still gives one
+        // output, its window's outside part reading zeros (1.x's im2col).
         let span = |i: usize, size: usize| -> Result<usize, KernelError> {
             let ke = dil[i] * (k[i].max(1) - 1) + 1;
-            (size + p[i].0 + p[i].1)
-                .checked_sub(ke)
-                .map(|v| v / strides[i] + 1)
-                .ok_or_else(|| {
-                    KernelError::Shape(format!(
-                        "the filter {f:?} is larger than the padded input {x:?}"
-                    ))
-                })
+            let n = ((size + p[i].0 + p[i].1) as i64 - ke as i64) / strides[i] as i64 + 1;
+            usize::try_from(n).ok().filter(|&n| n > 0).ok_or_else(|| {
+                KernelError::Shape(format!(
+                    "the filter {f:?} is larger than the padded input {x:?}"
+                ))
+            })
         };
         // Paddle's conv pads symmetrically by the first value of each pair
         // when they differ only through SAME; use the leading padding.

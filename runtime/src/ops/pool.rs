@@ -386,21 +386,24 @@ impl PoolAttrs {
             if self.adaptive {
                 return Ok(k[i]);
             }
-            // Paddle's PoolOutputSize: with ceil_mode a window may hang
-            // over the end, so a window larger than the input still gives
-            // one output ((1 - 2 + 2 - 1) / 2 + 1 = 1).
+            // Paddle's PoolOutputSize, in C++'s truncating division: a
+            // window larger than the input still gives one output when the
+            // overhang is under a stride ((1 - 2) / 2 + 1 = 1, the 1x1 map
+            // a 32x32 image leaves after three conv-pool groups); the
+            // window is then cut to the input, as 1.x's kernel cut it.
             let span = (size + p[i].0 + p[i].1) as i64 - k[i] as i64;
             let reach = if self.ceil {
                 span + strides[i] as i64 - 1
             } else {
                 span
             };
-            if reach < 0 {
+            let n = reach / strides[i] as i64 + 1;
+            if n <= 0 {
                 return Err(KernelError::Shape(format!(
                     "ksize {k:?} is larger than the padded input {x:?}"
                 )));
             }
-            Ok(reach as usize / strides[i] + 1)
+            Ok(n as usize)
         };
         let (oh, ow) = (out(0, h)?, out(1, w)?);
         // Paddle 3.3.1's CPU max pooling ignores `adaptive` for the windows
