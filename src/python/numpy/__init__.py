@@ -11,6 +11,7 @@ is a TypeError. Arrays of str (`<Un`) are Python (`_strarray.py`), and
 first use.
 """
 import builtins as _builtins
+import operator as _operator
 import math as _math
 import numbers as _numbers
 
@@ -1058,8 +1059,27 @@ class ndarray(object):
             shape = shape[0]
         return _numpy.reshape(self._h, shape)
 
-    def resize(self, *shape, refcheck=True):
-        raise NotImplementedError("fluidc's numpy does not resize arrays in place")
+    def resize(self, *new_shape, refcheck=True):
+        """In place, as numpy's: the elements in row-major order, cut to the
+        new size or filled on with zeros (a 2018 GAN demo turns its fetched
+        `[N, 784]` images into `[N, 28, 28]` so). fluidc's arrays keep no
+        count of the views of them, so `refcheck` finds none to refuse."""
+        if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0], (tuple, list))):
+            new_shape = () if new_shape[0] is None else tuple(new_shape[0])
+        if not new_shape and self.size == 1:
+            new_shape = ()
+        shape = tuple(_operator.index(d) for d in new_shape)
+        if _builtins.any(d < 0 for d in shape):
+            raise ValueError("negative dimensions not allowed")
+        n = 1
+        for d in shape:
+            n *= d
+        flat = self.ravel()
+        if n <= flat.size:
+            grown = flat[:n].copy()
+        else:
+            grown = concatenate([flat, zeros(n - flat.size, self.dtype)])
+        self._h = grown.reshape(shape)._h
 
     def flatten(self, order="C"):
         return _numpy.flatten(self._h)
