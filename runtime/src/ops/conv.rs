@@ -6,6 +6,7 @@
 //! gives the columns, which col2im adds into the output image. The window
 //! geometry (`ConvAttrs`, `Window`, `Spatial`) is shared with `super::pool`.
 use crate::tensor::gemm::{product, Gemm};
+use fluidc_transpiler::ops::window_out;
 use fluidc_transpiler::VarKind;
 use ndarray::{ArrayView2, ArrayViewMut2};
 
@@ -606,7 +607,8 @@ impl ConvAttrs {
         // output, its window's outside part reading zeros (1.x's im2col).
         let span = |i: usize, size: usize| -> Result<usize, KernelError> {
             let ke = dil[i] * (k[i].max(1) - 1) + 1;
-            let n = ((size + p[i].0 + p[i].1) as i64 - ke as i64) / strides[i] as i64 + 1;
+            let pads = (p[i].0 as i64, p[i].1 as i64);
+            let n = window_out(size as i64, ke as i64, pads, strides[i] as i64, false);
             usize::try_from(n).ok().filter(|&n| n > 0).ok_or_else(|| {
                 KernelError::Shape(format!(
                     "the filter {f:?} is larger than the padded input {x:?}"

@@ -7,6 +7,7 @@
 //! `max_pool3d_with_index` (1.6's `adaptive_pool3d` of max), with their
 //! grads.
 use crate::tensor::gemm::{product, Gemm};
+use fluidc_transpiler::ops::window_out;
 use fluidc_transpiler::VarKind;
 use ndarray::{ArrayView2, ArrayViewMut2};
 
@@ -458,14 +459,13 @@ impl ConvAttrs {
                 let mut o = [0; 3];
                 for i in 0..3 {
                     let ke = d[i] * (k[i].max(1) - 1) + 1;
-                    o[i] = (input[i] + p[i].0 + p[i].1)
-                        .checked_sub(ke)
-                        .map(|v| v / s[i] + 1)
-                        .ok_or_else(|| {
-                            KernelError::Shape(format!(
-                                "conv3d: the filter {f:?} is larger than the padded input {x:?}"
-                            ))
-                        })?;
+                    let pads = (p[i].0 as i64, p[i].1 as i64);
+                    let n = window_out(input[i] as i64, ke as i64, pads, s[i] as i64, false);
+                    o[i] = usize::try_from(n).ok().filter(|&n| n > 0).ok_or_else(|| {
+                        KernelError::Shape(format!(
+                            "conv3d: the filter {f:?} is larger than the padded input {x:?}"
+                        ))
+                    })?;
                 }
                 let w = Window {
                     n,
@@ -735,19 +735,14 @@ impl PoolAttrs {
                 o[i] = k[i];
                 continue;
             }
-            // Paddle's PoolOutputSize (a ceil_mode window may hang over).
-            let span = (input[i] + p[i].0 + p[i].1) as i64 - k[i] as i64;
-            let reach = if self.ceil {
-                span + s[i] as i64 - 1
-            } else {
-                span
-            };
-            if reach < 0 {
+            let pads = (p[i].0 as i64, p[i].1 as i64);
+            let n = window_out(input[i] as i64, k[i] as i64, pads, s[i] as i64, self.ceil);
+            if n <= 0 {
                 return Err(KernelError::Shape(format!(
                     "pool3d: ksize {k:?} is larger than the padded input {x:?}"
                 )));
             }
-            o[i] = reach as usize / s[i] + 1;
+            o[i] = n as usize;
         }
         // Adaptive windows: output cell `a` of `o` over `floor(a D / o)` to
         // `ceil((a + 1) D / o)`. Paddle 3.3.1's CPU max pooling keeps

@@ -2,6 +2,8 @@
 //! global, ceil mode and adaptive, over the window geometry conv2d shares
 //! (`super::conv`); `roi_pool` and `roi_align` and their gradients.
 
+use fluidc_transpiler::ops::window_out;
+
 use super::conv::{nchw, paddings, pair};
 use super::float::{self, f64s};
 use crate::error::KernelError;
@@ -386,18 +388,12 @@ impl PoolAttrs {
             if self.adaptive {
                 return Ok(k[i]);
             }
-            // Paddle's PoolOutputSize, in C++'s truncating division: a
-            // window larger than the input still gives one output when the
-            // overhang is under a stride ((1 - 2) / 2 + 1 = 1, the 1x1 map
-            // a 32x32 image leaves after three conv-pool groups); the
+            // A window larger than the input still gives one output when
+            // the overhang is under a stride ((1 - 2) / 2 + 1 = 1, the 1x1
+            // map a 32x32 image leaves after three conv-pool groups); the
             // window is then cut to the input, as 1.x's kernel cut it.
-            let span = (size + p[i].0 + p[i].1) as i64 - k[i] as i64;
-            let reach = if self.ceil {
-                span + strides[i] as i64 - 1
-            } else {
-                span
-            };
-            let n = reach / strides[i] as i64 + 1;
+            let pads = (p[i].0 as i64, p[i].1 as i64);
+            let n = window_out(size as i64, k[i] as i64, pads, strides[i] as i64, self.ceil);
             if n <= 0 {
                 return Err(KernelError::Shape(format!(
                     "ksize {k:?} is larger than the padded input {x:?}"

@@ -18,8 +18,11 @@ pub(super) fn register(r: &mut Vec<Behaviour>) {
 }
 
 /// One spatial output dim of a window of `k` (dilated) with `stride` and
-/// the two paddings; unknown stays unknown.
-pub(super) fn window_out(size: i64, k: i64, pad: (i64, i64), stride: i64, ceil: bool) -> i64 {
+/// the two paddings, as Paddle's ConvOutputSize and PoolOutputSize: C++'s
+/// truncating division, so a window past the end by less than a stride
+/// still gives one output (a size <= 0 is the caller's error); unknown
+/// stays unknown. The runtime sizes its outputs with it too.
+pub fn window_out(size: i64, k: i64, pad: (i64, i64), stride: i64, ceil: bool) -> i64 {
     if size < 0 || k < 0 || stride <= 0 {
         return -1;
     }

@@ -30,6 +30,7 @@ mod collective;
 mod compare;
 mod control;
 mod conv;
+pub use conv::window_out;
 mod conv3d;
 mod cos_sim;
 mod crf;
