@@ -2191,28 +2191,44 @@ impl Compiler {
         Ok(())
     }
 
+    /// fluidc's patch: a dict display builds its items in source order, as
+    /// CPython does, so a later key overrides an earlier `**` unpacking
+    /// (`{**defaults, "lr": 0.5}` has `lr` 0.5). The crate put every plain
+    /// key first and the unpackings after them.
     fn compile_dict(
         &mut self,
         keys: &[Option<located_ast::Expr>],
         values: &[located_ast::Expr],
     ) -> CompileResult<()> {
         let mut size = 0;
-        let (packed, unpacked): (Vec<_>, Vec<_>) = keys
-            .iter()
-            .zip(values.iter())
-            .partition(|(k, _)| k.is_some());
-        for (key, value) in packed {
-            self.compile_expression(key.as_ref().unwrap())?;
-            self.compile_expression(value)?;
-            size += 1;
+        let mut built = false;
+        for (key, value) in keys.iter().zip(values.iter()) {
+            match key {
+                Some(key) => {
+                    self.compile_expression(key)?;
+                    self.compile_expression(value)?;
+                    size += 1;
+                }
+                None => {
+                    if !built || size > 0 {
+                        emit!(self, Instruction::BuildMap { size });
+                        if built {
+                            emit!(self, Instruction::DictUpdate);
+                        }
+                        built = true;
+                        size = 0;
+                    }
+                    self.compile_expression(value)?;
+                    emit!(self, Instruction::DictUpdate);
+                }
+            }
         }
-        emit!(self, Instruction::BuildMap { size });
-
-        for (_, value) in unpacked {
-            self.compile_expression(value)?;
-            emit!(self, Instruction::DictUpdate);
+        if !built || size > 0 {
+            emit!(self, Instruction::BuildMap { size });
+            if built {
+                emit!(self, Instruction::DictUpdate);
+            }
         }
-
         Ok(())
     }
 

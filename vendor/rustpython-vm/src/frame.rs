@@ -774,6 +774,19 @@ impl ExecutingFrame<'_> {
             }
             bytecode::Instruction::DictUpdate => {
                 let other = self.pop_value();
+                // fluidc's patch: `{**x}` takes a mapping only, as CPython's
+                // DICT_UPDATE does; `merge_object` (dict.update's) would take
+                // a list of pairs too.
+                if other.downcast_ref::<PyDict>().is_none()
+                    && vm
+                        .get_method(other.clone(), vm.ctx.intern_str("keys"))
+                        .is_none()
+                {
+                    return Err(vm.new_type_error(format!(
+                        "'{}' object is not a mapping",
+                        other.class().name()
+                    )));
+                }
                 let dict = self
                     .top_value()
                     .downcast_ref::<PyDict>()

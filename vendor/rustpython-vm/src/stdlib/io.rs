@@ -117,7 +117,7 @@ mod _io {
         },
         class::StaticType,
         common::lock::{
-            PyMappedThreadMutexGuard, PyRwLock, PyRwLockReadGuard, PyRwLockWriteGuard,
+            PyMappedThreadMutexGuard, PyMutex, PyRwLock, PyRwLockReadGuard, PyRwLockWriteGuard,
             PyThreadMutex, PyThreadMutexGuard,
         },
         convert::ToPyObject,
@@ -2265,6 +2265,17 @@ mod _io {
             let seekable = vm.call_method(&buffer, "seekable", ())?.try_to_bool(vm)?;
 
             let (encoder, decoder) = Self::find_coder(&buffer, encoding.as_str(), &errors, vm)?;
+            // fluidc's patch: universal newlines, as CPython's TextIOWrapper
+            // (translating for `newline=None`, tracking for `newline=''`).
+            let newline = args.newline.unwrap_or_default();
+            let decoder = match (decoder, newline) {
+                (Some(decoder), Newlines::Universal | Newlines::Passthrough) => Some(
+                    IncrementalNewlineDecoder::new(decoder, matches!(newline, Newlines::Universal))
+                        .into_ref(&vm.ctx)
+                        .into(),
+                ),
+                (decoder, _) => decoder,
+            };
 
             *data = Some(TextIOData {
                 buffer,
@@ -2272,7 +2283,7 @@ mod _io {
                 decoder,
                 encoding,
                 errors,
-                newline: args.newline.unwrap_or_default(),
+                newline,
                 line_buffering: args.line_buffering.unwrap_or_default(),
                 write_through: args.write_through.unwrap_or_default(),
                 chunk_size: 8192,
@@ -2676,6 +2687,18 @@ mod _io {
         #[pygetset]
         fn errors(&self, vm: &VirtualMachine) -> PyResult<PyStrRef> {
             Ok(self.lock(vm)?.errors.clone())
+        }
+        /// fluidc's patch: the kinds of newline read so far, from the
+        /// newline decoder (None without one), as CPython's.
+        #[pygetset]
+        fn newlines(&self, vm: &VirtualMachine) -> PyResult {
+            let decoder = self.lock(vm)?.decoder.clone();
+            match decoder {
+                Some(decoder) => Ok(vm
+                    .get_attribute_opt(decoder, "newlines")?
+                    .unwrap_or_else(|| vm.ctx.none())),
+                None => Ok(vm.ctx.none()),
+            }
         }
 
         #[pymethod]
@@ -3153,6 +3176,150 @@ mod _io {
                 s.push_str(append.as_str())
             }
             PyStr::from(s).into_ref(&vm.ctx)
+        }
+    }
+
+    /// fluidc's patch: CPython's `_io.IncrementalNewlineDecoder`, which a
+    /// text file reading with universal newlines (`newline=None`, open's
+    /// default) or `newline=''` puts around its codec's decoder. RustPython
+    /// had none, so a file written on Windows read as `'a\tb\r\n'`, where
+    /// CPython reads `'a\tb\n'`. A `\r` ending a chunk waits for the next
+    /// (it may start a `\r\n`); `getstate` carries that in its flag's low
+    /// bit, as CPython's, which `tell` relies on.
+    #[pyattr]
+    #[pyclass(name = "IncrementalNewlineDecoder")]
+    #[derive(Debug, PyPayload)]
+    struct IncrementalNewlineDecoder {
+        decoder: PyObjectRef,
+        translate: bool,
+        state: PyMutex<NewlineDecoderState>,
+    }
+
+    #[derive(Debug, Default)]
+    struct NewlineDecoderState {
+        pendingcr: bool,
+        /// The kinds seen: 1 `\n`, 2 `\r`, 4 `\r\n` (CPython's SEEN_*).
+        seennl: u8,
+    }
+
+    #[derive(FromArgs)]
+    struct IncrementalNewlineDecoderArgs {
+        #[pyarg(any)]
+        decoder: PyObjectRef,
+        #[pyarg(any)]
+        translate: bool,
+        #[pyarg(any, default)]
+        #[allow(dead_code)]
+        errors: Option<PyObjectRef>,
+    }
+
+    impl Constructor for IncrementalNewlineDecoder {
+        type Args = IncrementalNewlineDecoderArgs;
+
+        fn py_new(cls: PyTypeRef, args: Self::Args, vm: &VirtualMachine) -> PyResult {
+            IncrementalNewlineDecoder::new(args.decoder, args.translate)
+                .into_ref_with_type(vm, cls)
+                .map(Into::into)
+        }
+    }
+
+    impl IncrementalNewlineDecoder {
+        fn new(decoder: PyObjectRef, translate: bool) -> Self {
+            IncrementalNewlineDecoder {
+                decoder,
+                translate,
+                state: PyMutex::new(NewlineDecoderState::default()),
+            }
+        }
+    }
+
+    #[derive(FromArgs)]
+    struct NewlineDecodeArgs {
+        #[pyarg(any)]
+        input: PyObjectRef,
+        #[pyarg(any, default = "false")]
+        r#final: bool,
+    }
+
+    #[pyclass(with(Constructor))]
+    impl IncrementalNewlineDecoder {
+        #[pymethod]
+        fn decode(&self, args: NewlineDecodeArgs, vm: &VirtualMachine) -> PyResult<PyStrRef> {
+            let NewlineDecodeArgs { input, r#final } = args;
+            let output = if vm.is_none(&self.decoder) {
+                input
+            } else {
+                vm.call_method(&self.decoder, "decode", (input, r#final))?
+            };
+            let output = check_decoded(output, vm)?;
+            let mut state = self.state.lock();
+            let mut text = output.as_str().to_owned();
+            if state.pendingcr && (!text.is_empty() || r#final) {
+                text.insert(0, '\r');
+                state.pendingcr = false;
+            }
+            if !r#final && text.ends_with('\r') {
+                text.pop();
+                state.pendingcr = true;
+            }
+            let crlf = text.matches("\r\n").count();
+            let cr = text.matches('\r').count() - crlf;
+            let lf = text.matches('\n').count() - crlf;
+            state.seennl |= (lf > 0) as u8 | ((cr > 0) as u8) << 1 | ((crlf > 0) as u8) << 2;
+            if self.translate && (cr > 0 || crlf > 0) {
+                text = text.replace("\r\n", "\n").replace('\r', "\n");
+            }
+            if text.len() == output.as_str().len() && text == output.as_str() {
+                return Ok(output);
+            }
+            Ok(PyStr::from(text).into_ref(&vm.ctx))
+        }
+
+        #[pymethod]
+        fn getstate(&self, vm: &VirtualMachine) -> PyResult {
+            let (buf, flag): (PyObjectRef, i32) = if vm.is_none(&self.decoder) {
+                (vm.ctx.new_bytes(vec![]).into(), 0)
+            } else {
+                let (buf, flag) =
+                    parse_decoder_state(vm.call_method(&self.decoder, "getstate", ())?, vm)?;
+                (buf.into(), flag)
+            };
+            let flag = (flag << 1) | self.state.lock().pendingcr as i32;
+            Ok(vm.new_tuple((buf, flag)).into())
+        }
+
+        #[pymethod]
+        fn setstate(&self, state: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+            let (buf, flag) = parse_decoder_state(state, vm)?;
+            self.state.lock().pendingcr = flag & 1 != 0;
+            if !vm.is_none(&self.decoder) {
+                vm.call_method(&self.decoder, "setstate", ((buf, flag >> 1),))?;
+            }
+            Ok(())
+        }
+
+        #[pymethod]
+        fn reset(&self, vm: &VirtualMachine) -> PyResult<()> {
+            *self.state.lock() = NewlineDecoderState::default();
+            if !vm.is_none(&self.decoder) {
+                vm.call_method(&self.decoder, "reset", ())?;
+            }
+            Ok(())
+        }
+
+        #[pygetset]
+        fn newlines(&self, vm: &VirtualMachine) -> PyObjectRef {
+            let seen = self.state.lock().seennl;
+            let names: Vec<PyObjectRef> = [(2u8, "\r"), (1, "\n"), (4, "\r\n")]
+                .iter()
+                .filter(|(bit, _)| seen & bit != 0)
+                .map(|(_, name)| vm.ctx.new_str(*name).into())
+                .collect();
+            match names.len() {
+                0 => vm.ctx.none(),
+                1 => names.into_iter().next().unwrap(),
+                _ => vm.new_tuple(names).into(),
+            }
         }
     }
 
