@@ -1,0 +1,5 @@
+mod bigint;
+pub mod cformat;
+mod format;
+
+pub use crate::format::*;
