@@ -17,6 +17,7 @@ pub mod input;
 pub mod native;
 pub mod numpy;
 pub mod params;
+pub mod py_math;
 pub mod py_random;
 pub mod run;
 pub mod script;

@@ -216,12 +216,24 @@ def _fix_zlib(module):
     _fluidc_zlib.install(module)
 
 
+def _fix_math(module):
+    import _fluidc_math
+    for name in dir(_fluidc_math):
+        if not name.startswith("_"):
+            setattr(module, name, getattr(_fluidc_math, name))
+
+
 def install_vm_fixes():
     """Works around the VM's bugs in its standard library (see
-    `_fluidc_zlib`) and in `float.__format__` (see `_fluidc_float`)."""
+    `_fluidc_zlib`, `_fluidc_math`) and in `float.__format__` (see
+    `_fluidc_float`)."""
     import _fluidc_float
     _fluidc_float.install()
     sys.meta_path.insert(0, _OnImport("zlib", _fix_zlib))
+    if "math" in sys.modules:
+        _fix_math(sys.modules["math"])
+    else:
+        sys.meta_path.insert(0, _OnImport("math", _fix_math))
 
 
 def api_listing():

@@ -242,6 +242,10 @@ fn interpreter_with(
             crate::float_format::MODULE.to_owned(),
             Box::new(crate::float_format::make_module),
         );
+        vm.add_native_module(
+            crate::py_math::MODULE.to_owned(),
+            Box::new(crate::py_math::make_module),
+        );
         // Replaces RustPython's `_random`, added above (a later module of
         // the same name wins).
         vm.add_native_module(
