@@ -3195,7 +3195,7 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     """1.x batch_norm (fuse_with_relu: 1.x's CPU kernel applied no relu): scale `batch_norm_N.w_0` (Constant 1), bias `.b_0`
     (Constant 0), moving mean `.w_1` (Constant 0) and variance `.w_2`
     (Constant 1) not trainable; MeanOut/VarianceOut are the moving stats;
-    ReserveSpace (`.tmp_3`) when training, which Paddle 3 requires."""
+    ReserveSpace (`<Y>.reserve_space`) when training, which Paddle 3 requires."""
     assert bias_attr is not False, "bias_attr should not be False in batch_norm."
     helper = LayerHelper("batch_norm", act=act, name=name)
     dtype = input.dtype
@@ -3223,9 +3223,10 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
                "SavedMean": saved_mean, "SavedVariance": saved_variance}
     if not is_test:
         # Paddle 3's CPU kernel needs ReserveSpace when training (1.x added it
-        # only for cuDNN NHWC); made after Y so Y keeps its 1.x name.
-        outputs["ReserveSpace"] = helper.create_variable_for_type_inference(
-            dtype=input.dtype, stop_gradient=True)
+        # only for cuDNN NHWC); named after Y, not from the tmp counter, so
+        # the activation keeps its 1.x name (`.tmp_3`).
+        outputs["ReserveSpace"] = helper.create_variable(
+            name=out.name + ".reserve_space", dtype=input.dtype, stop_gradient=True)
     inputs = {"X": input, "Scale": scale, "Bias": bias, "Mean": mean, "Variance": variance}
     attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout,
              "use_mkldnn": False, "fuse_with_relu": False, "use_global_stats": use_global_stats}

@@ -817,9 +817,11 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
                "SavedMean": saved_mean, "SavedVariance": saved_variance}
     if not is_test:
         # Paddle 3's CPU kernel needs ReserveSpace when training (1.x made
-        # it for cuDNN only); made after Y, so Y keeps its 1.x name.
-        outputs["ReserveSpace"] = helper.create_variable_for_type_inference(
-            dtype=input.dtype, stop_gradient=True)
+        # it for cuDNN only). Named after Y rather than drawn from the
+        # layer's tmp counter, so the activation after it keeps its 1.x
+        # name (`batch_norm_0.tmp_3`).
+        outputs["ReserveSpace"] = helper.create_variable(
+            name=out.name + ".reserve_space", dtype=input.dtype, stop_gradient=True)
     inputs = {"X": input, "Scale": scale, "Bias": bias, "Mean": mean, "Variance": variance}
     attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout,
              "use_mkldnn": False, "fuse_with_relu": False, "use_global_stats": use_global_stats}
