@@ -101,45 +101,35 @@ fn math_1(x: f64, f: fn(f64) -> f64, can_overflow: bool, vm: &VirtualMachine) ->
     Ok(r)
 }
 
+/// `math_1` of each function; `pole`: zero and the negative integers are
+/// "math domain error", as CPython's `m_tgamma`/`m_lgamma` say.
 macro_rules! math_1_functions {
-    ($($name:ident = $f:expr, $overflow:expr;)*) => {
+    ($($name:ident = $f:expr, overflow: $overflow:expr, pole: $pole:expr;)*) => {
         $(
             fn $name(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
-                math_1(x.try_float(vm)?.to_f64(), $f, $overflow, vm)
+                let x = x.try_float(vm)?.to_f64();
+                if $pole && x <= 0.0 && x == x.floor() {
+                    return Err(domain_error(vm));
+                }
+                math_1(x, $f, $overflow, vm)
             }
         )*
     };
 }
 
-// Rust's `ln_1p` and `exp_m1` are the C library's; its `asinh`,
-// `acosh` and `atanh` are its own formulas, so those and `erf`/`erfc`
-// come from the `libm` crate (musl's, the C library's Sun code).
+// Rust's `ln_1p` and `exp_m1` are the C library's; its `asinh`, `acosh`
+// and `atanh` are its own formulas, so those, `erf`, `erfc`, `gamma` and
+// `lgamma` come from the `libm` crate (musl's, the C library's Sun code).
 math_1_functions! {
-    log1p = f64::ln_1p, false;
-    expm1 = f64::exp_m1, true;
-    asinh = libm::asinh, false;
-    acosh = libm::acosh, false;
-    atanh = libm::atanh, false;
-    erf = libm::erf, false;
-    erfc = libm::erfc, false;
-}
-
-/// `math.gamma` and `math.lgamma`: a pole (zero or a negative integer) is
-/// "math domain error", as CPython's `m_tgamma`/`m_lgamma` say.
-fn gamma(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
-    let x = x.try_float(vm)?.to_f64();
-    if x <= 0.0 && x == x.floor() {
-        return Err(domain_error(vm));
-    }
-    math_1(x, libm::tgamma, true, vm)
-}
-
-fn lgamma(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
-    let x = x.try_float(vm)?.to_f64();
-    if x <= 0.0 && x == x.floor() {
-        return Err(domain_error(vm));
-    }
-    math_1(x, libm::lgamma, true, vm)
+    log1p = f64::ln_1p, overflow: false, pole: false;
+    expm1 = f64::exp_m1, overflow: true, pole: false;
+    asinh = libm::asinh, overflow: false, pole: false;
+    acosh = libm::acosh, overflow: false, pole: false;
+    atanh = libm::atanh, overflow: false, pole: false;
+    erf = libm::erf, overflow: false, pole: false;
+    erfc = libm::erfc, overflow: false, pole: false;
+    gamma = libm::tgamma, overflow: true, pole: true;
+    lgamma = libm::lgamma, overflow: true, pole: true;
 }
 
 /// The functions this module gives `math`, by name.
