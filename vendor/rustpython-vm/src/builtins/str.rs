@@ -544,32 +544,36 @@ impl PyStr {
     #[pymethod]
     fn split(&self, args: SplitArgs, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
         let elements = match self.kind.kind() {
-            PyStrKind::Ascii => self.as_str().py_split(
-                args,
-                vm,
-                |v, s, vm| {
-                    v.as_bytes()
-                        .split_str(s)
-                        .map(|s| {
+            // fluidc's patch: the bytes path splits on bytes' whitespace,
+            // which lacks str's `\x1c`-`\x1f`.
+            PyStrKind::Ascii if !self.as_str().contains(|c| ('\x1c'..='\x1f').contains(&c)) => {
+                self.as_str().py_split(
+                    args,
+                    vm,
+                    |v, s, vm| {
+                        v.as_bytes()
+                            .split_str(s)
+                            .map(|s| {
+                                unsafe { PyStr::new_ascii_unchecked(s.to_owned()) }.to_pyobject(vm)
+                            })
+                            .collect()
+                    },
+                    |v, s, n, vm| {
+                        v.as_bytes()
+                            .splitn_str(n, s)
+                            .map(|s| {
+                                unsafe { PyStr::new_ascii_unchecked(s.to_owned()) }.to_pyobject(vm)
+                            })
+                            .collect()
+                    },
+                    |v, n, vm| {
+                        v.as_bytes().py_split_whitespace(n, |s| {
                             unsafe { PyStr::new_ascii_unchecked(s.to_owned()) }.to_pyobject(vm)
                         })
-                        .collect()
-                },
-                |v, s, n, vm| {
-                    v.as_bytes()
-                        .splitn_str(n, s)
-                        .map(|s| {
-                            unsafe { PyStr::new_ascii_unchecked(s.to_owned()) }.to_pyobject(vm)
-                        })
-                        .collect()
-                },
-                |v, n, vm| {
-                    v.as_bytes().py_split_whitespace(n, |s| {
-                        unsafe { PyStr::new_ascii_unchecked(s.to_owned()) }.to_pyobject(vm)
-                    })
-                },
-            ),
-            PyStrKind::Utf8 => self.as_str().py_split(
+                    },
+                )
+            }
+            PyStrKind::Ascii | PyStrKind::Utf8 => self.as_str().py_split(
                 args,
                 vm,
                 |v, s, vm| v.split(s).map(|s| vm.ctx.new_str(s).into()).collect(),
@@ -601,7 +605,7 @@ impl PyStr {
             .py_strip(
                 chars,
                 |s, chars| s.trim_matches(|c| chars.contains(c)),
-                |s| s.trim(),
+                |s| s.trim_matches(is_py_space),
             )
             .to_owned()
     }
@@ -616,7 +620,7 @@ impl PyStr {
         let stripped = s.py_strip(
             chars,
             |s, chars| s.trim_start_matches(|c| chars.contains(c)),
-            |s| s.trim_start(),
+            |s| s.trim_start_matches(is_py_space),
         );
         if s == stripped {
             zelf
@@ -635,7 +639,7 @@ impl PyStr {
         let stripped = s.py_strip(
             chars,
             |s, chars| s.trim_end_matches(|c| chars.contains(c)),
-            |s| s.trim_end(),
+            |s| s.trim_end_matches(is_py_space),
         );
         if s == stripped {
             zelf
@@ -936,11 +940,7 @@ impl PyStr {
     }
 
     #[pymethod]
-    fn join(
-        zelf: PyRef<Self>,
-        iterable: ArgIterable,
-        vm: &VirtualMachine,
-    ) -> PyResult<PyStrRef> {
+    fn join(zelf: PyRef<Self>, iterable: ArgIterable, vm: &VirtualMachine) -> PyResult<PyStrRef> {
         // fluidc's patch: CPython's message for an item that is no str.
         let iter = iterable.iter(vm)?.enumerate().map(|(i, item)| {
             item?.downcast::<PyStr>().map_err(|obj| {
@@ -1710,6 +1710,14 @@ impl AnyStrContainer<str> for String {
     }
 }
 
+/// fluidc's patch: CPython's `str.isspace` of one character (Unicode's
+/// White_Space plus the separators `\x1c`-`\x1f`), which `split()` and
+/// `strip()` use; RustPython split on ASCII whitespace and stripped with
+/// Rust's `trim`.
+fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+}
+
 impl AnyStr for str {
     type Char = char;
     type Container = String;
@@ -1762,16 +1770,18 @@ impl AnyStr for str {
         let mut splits = Vec::new();
         let mut last_offset = 0;
         let mut count = maxsplit;
-        for (offset, _) in self.match_indices(|c: char| c.is_ascii_whitespace() || c == '\x0b') {
+        // fluidc's patch: CPython's whitespace (`is_py_space`), not ASCII's,
+        // a separator as long as its UTF-8 ('\u3000' of Chinese text).
+        for (offset, sep) in self.match_indices(is_py_space) {
             if last_offset == offset {
-                last_offset += 1;
+                last_offset += sep.len();
                 continue;
             }
             if count == 0 {
                 break;
             }
             splits.push(convert(&self[last_offset..offset]));
-            last_offset = offset + 1;
+            last_offset = offset + sep.len();
             count -= 1;
         }
         if last_offset != self.len() {
@@ -1788,15 +1798,15 @@ impl AnyStr for str {
         let mut splits = Vec::new();
         let mut last_offset = self.len();
         let mut count = maxsplit;
-        for (offset, _) in self.rmatch_indices(|c: char| c.is_ascii_whitespace() || c == '\x0b') {
-            if last_offset == offset + 1 {
-                last_offset -= 1;
+        for (offset, sep) in self.rmatch_indices(is_py_space) {
+            if last_offset == offset + sep.len() {
+                last_offset = offset;
                 continue;
             }
             if count == 0 {
                 break;
             }
-            splits.push(convert(&self[offset + 1..last_offset]));
+            splits.push(convert(&self[offset + sep.len()..last_offset]));
             last_offset = offset;
             count -= 1;
         }
