@@ -23,7 +23,7 @@ mod _sre {
     use num_traits::ToPrimitive;
     use rustpython_sre_engine::{
         string::{lower_ascii, lower_unicode, upper_unicode},
-        Request, SearchIter, SreFlag, State, StrDrive,
+        Request, SearchIter, SreFlag, State, StrDrive, StringCursor,
     };
 
     #[pyattr]
@@ -67,11 +67,59 @@ mod _sre {
         }
     }
 
-    impl SreStr for &str {
+    /// fluidc's patch: a str as the engine reads it. The engine's `&str`
+    /// counted the chars and walked from the start to `pos` on every call,
+    /// so `pattern.match(s, pos)` took time in `len(s)` (json's decoder
+    /// calls it for every value: `json.loads` was quadratic). This one
+    /// takes the str's known char count and finds `pos` with
+    /// `PyStr::byte_index` (an ASCII str's index is its byte offset; a
+    /// non-ASCII str's is walked from the last lookup); reading the chars
+    /// is the engine's `&str` code.
+    #[derive(Clone, Copy)]
+    struct PyStrDrive<'a>(&'a PyStr);
+
+    impl PyStrDrive<'_> {
+        fn byte(&self, n: usize) -> usize {
+            self.0.byte_index(n).unwrap_or(self.0.as_str().len())
+        }
+    }
+
+    impl StrDrive for PyStrDrive<'_> {
+        fn count(&self) -> usize {
+            self.0.char_len()
+        }
+        fn create_cursor(&self, n: usize) -> StringCursor {
+            let mut cursor = self.0.as_str().as_bytes().create_cursor(self.byte(n));
+            cursor.position = n;
+            cursor
+        }
+        fn adjust_cursor(&self, cursor: &mut StringCursor, n: usize) {
+            *cursor = self.create_cursor(n);
+        }
+        fn advance(cursor: &mut StringCursor) -> u32 {
+            <&str>::advance(cursor)
+        }
+        fn peek(cursor: &StringCursor) -> u32 {
+            <&str>::peek(cursor)
+        }
+        fn skip(cursor: &mut StringCursor, n: usize) {
+            <&str>::skip(cursor, n)
+        }
+        fn back_advance(cursor: &mut StringCursor) -> u32 {
+            <&str>::back_advance(cursor)
+        }
+        fn back_peek(cursor: &StringCursor) -> u32 {
+            <&str>::back_peek(cursor)
+        }
+        fn back_skip(cursor: &mut StringCursor, n: usize) {
+            <&str>::back_skip(cursor, n)
+        }
+    }
+
+    impl SreStr for PyStrDrive<'_> {
         fn slice(&self, start: usize, end: usize, vm: &VirtualMachine) -> PyObjectRef {
-            vm.ctx
-                .new_str(self.chars().take(end).skip(start).collect::<String>())
-                .into()
+            let (start, end) = (self.byte(start), self.byte(end.max(start)));
+            vm.ctx.new_str(&self.0.as_str()[start..end]).into()
         }
     }
 
@@ -207,12 +255,12 @@ mod _sre {
     impl Pattern {
         fn with_str<F, R>(string: &PyObject, vm: &VirtualMachine, f: F) -> PyResult<R>
         where
-            F: FnOnce(&str) -> PyResult<R>,
+            F: FnOnce(PyStrDrive<'_>) -> PyResult<R>,
         {
             let string = string.payload::<PyStr>().ok_or_else(|| {
                 vm.new_type_error(format!("expected string got '{}'", string.class()))
             })?;
-            f(string.as_str())
+            f(PyStrDrive(string))
         }
 
         fn with_bytes<F, R>(string: &PyObject, vm: &VirtualMachine, f: F) -> PyResult<R>
@@ -426,7 +474,7 @@ mod _sre {
                 let is_template = if zelf.isbytes {
                     Self::with_bytes(&repl, vm, |x| Ok(x.contains(&b'\\')))?
                 } else {
-                    Self::with_str(&repl, vm, |x| Ok(x.contains('\\')))?
+                    Self::with_str(&repl, vm, |x| Ok(x.0.as_str().contains('\\')))?
                 };
 
                 if is_template {
