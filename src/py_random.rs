@@ -125,7 +125,7 @@ impl Random {
         }
         let mut t = self.twister.lock();
         let mut left = k;
-        let mut words = Vec::with_capacity((k as usize - 1) / 32 + 1);
+        let mut words = Vec::with_capacity((k as usize).div_ceil(32));
         while left > 0 {
             let r = t.next_u32();
             words.push(if left < 32 { r >> (32 - left) } else { r });

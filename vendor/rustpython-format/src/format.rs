@@ -318,14 +318,17 @@ impl FormatSpec {
         disp_digit_cnt: i32,
     ) -> String {
         // Don't add separators to the floating decimal point of numbers
-        let mut parts = magnitude_str.splitn(2, '.');
-        let magnitude_int_str = parts.next().unwrap().to_string();
-        let dec_digit_cnt = magnitude_str.len() as i32 - magnitude_int_str.len() as i32;
+        // (fluidc's patch: nor to a decimal exponent, `1e+22`, as CPython;
+        // hex digits, grouped by four, keep their `e`s).
+        let int_end = magnitude_str
+            .find(|c| c == '.' || (inter == 3 && (c == 'e' || c == 'E')))
+            .unwrap_or(magnitude_str.len());
+        let (magnitude_int_str, rest) = magnitude_str.split_at(int_end);
+        let dec_digit_cnt = rest.len() as i32;
         let int_digit_cnt = disp_digit_cnt - dec_digit_cnt;
-        let mut result = FormatSpec::separate_integer(magnitude_int_str, inter, sep, int_digit_cnt);
-        if let Some(part) = parts.next() {
-            result.push_str(&format!(".{part}"))
-        }
+        let mut result =
+            FormatSpec::separate_integer(magnitude_int_str.to_string(), inter, sep, int_digit_cnt);
+        result.push_str(rest);
         result
     }
 
@@ -391,8 +394,10 @@ impl FormatSpec {
         match self.format_type {
             Some(FormatType::Binary | FormatType::Octal | FormatType::Hex(_)) => 4,
             Some(FormatType::Decimal | FormatType::Number(_) | FormatType::FixedPoint(_)) => 3,
-            None => 3,
-            _ => panic!("Separators only valid for numbers!"),
+            // fluidc's patch: `e`, `g` and `%` group their integral digits
+            // by three, as CPython's (`'{:,.2%}'.format(acc)`); the crate
+            // panicked on them.
+            _ => 3,
         }
     }
 
@@ -405,7 +410,15 @@ impl FormatSpec {
                 };
                 let inter = self.get_separator_interval().try_into().unwrap();
                 let magnitude_len = magnitude_str.len();
-                let width = self.width.unwrap_or(magnitude_len) as i32 - prefix.len() as i32;
+                // fluidc's patch: zeros (grouped) fill the width only when
+                // the spec pads with '0' after the sign, as CPython's; the
+                // crate zero-filled every width (`{:10,}` gave 00,012,345).
+                let zero_fill =
+                    self.fill == Some('0') && self.align == Some(FormatAlign::AfterSign);
+                let width = match zero_fill {
+                    true => self.width.unwrap_or(magnitude_len) as i32 - prefix.len() as i32,
+                    false => magnitude_len as i32,
+                };
                 let disp_digit_cnt = cmp::max(width, magnitude_len as i32);
                 FormatSpec::add_magnitude_separators_for_char(
                     magnitude_str,
@@ -559,9 +572,11 @@ impl FormatSpec {
             Some(FormatType::Character) => match (self.sign, self.alternate_form) {
                 (Some(_), _) => Err(FormatSpecError::NotAllowed("Sign")),
                 (_, true) => Err(FormatSpecError::NotAllowed("Alternate form (#)")),
-                (_, _) => match num.to_u32() {
-                    Some(n) if n <= 0x10ffff => Ok(std::char::from_u32(n).unwrap().to_string()),
-                    Some(_) | None => Err(FormatSpecError::CodeNotInRange),
+                // fluidc's patch: a surrogate (no char in a Rust string; the
+                // crate's unwrap panicked) is refused as `chr` refuses it.
+                (_, _) => match num.to_u32().and_then(std::char::from_u32) {
+                    Some(c) => Ok(c.to_string()),
+                    None => Err(FormatSpecError::CodeNotInRange),
                 },
             },
             Some(FormatType::GeneralFormat(_))

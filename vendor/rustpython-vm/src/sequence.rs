@@ -95,7 +95,11 @@ where
 {
     fn mul(&self, vm: &VirtualMachine, n: isize) -> PyResult<Vec<T>> {
         let n = vm.check_repeat_or_overflow_error(self.as_ref().len(), n)?;
-        let mut v = Vec::with_capacity(n * self.as_ref().len());
+        // fluidc's patch: a size no allocation can hold is CPython's
+        // MemoryError; `with_capacity` panicked with "capacity overflow".
+        let mut v = Vec::new();
+        v.try_reserve_exact(n * self.as_ref().len())
+            .map_err(|_| vm.new_memory_error(String::new()))?;
         for _ in 0..n {
             v.extend_from_slice(self.as_ref());
         }

@@ -1201,7 +1201,9 @@ impl PyStr {
         for ch in self.as_str().chars() {
             match ch {
                 '\t' => {
-                    let num_spaces = tab_size - col_count;
+                    // fluidc's patch: a tab size of 0 (or less) drops tabs, as
+                    // CPython's; the subtraction underflowed and panicked.
+                    let num_spaces = tab_size.saturating_sub(col_count);
                     col_count += num_spaces;
                     let expand = " ".repeat(num_spaces);
                     expanded_str.push_str(&expand);
