@@ -2688,6 +2688,20 @@ mod _io {
         fn errors(&self, vm: &VirtualMachine) -> PyResult<PyStrRef> {
             Ok(self.lock(vm)?.errors.clone())
         }
+        /// fluidc's patch: `detach` flushes and hands back the buffer,
+        /// leaving the wrapper unusable, as CPython's (ElementTree's
+        /// `tostring` detaches the wrapper it puts around a BytesIO; the
+        /// base class's refused).
+        #[pymethod]
+        fn detach(zelf: PyRef<Self>, vm: &VirtualMachine) -> PyResult {
+            vm.call_method(zelf.as_object(), "flush", ())?;
+            let mut data = zelf.lock_opt(vm)?;
+            match data.take() {
+                Some(data) => Ok(data.buffer),
+                None => Err(vm.new_value_error("underlying buffer has been detached".to_owned())),
+            }
+        }
+
         /// fluidc's patch: the kinds of newline read so far, from the
         /// newline decoder (None without one), as CPython's.
         #[pygetset]
