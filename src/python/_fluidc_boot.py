@@ -223,17 +223,31 @@ def _fix_math(module):
             setattr(module, name, getattr(_fluidc_math, name))
 
 
+def _fix_logging(module):
+    """The frozen `logging` package has an empty `__path__`, and
+    `Handler.handleError` reads `__path__[0]` (to skip logging's own frames
+    when it prints where a bad log call came from), so a call such as
+    `logger.info("epoch", epoch)` raised IndexError out of the script where
+    CPython prints "--- Logging error ---" and goes on. The frozen modules'
+    code names no directory (`co_filename` is "logging"), so "" is the
+    directory of logging's frames. The frozen importer, ahead of the path
+    finder, still finds `logging.handlers` and `logging.config`."""
+    if not module.__path__:
+        module.__path__ = [""]
+
+
 def install_vm_fixes():
     """Works around the VM's bugs in its standard library (see
-    `_fluidc_zlib`, `_fluidc_math`) and in `float.__format__` (see
-    `_fluidc_float`)."""
+    `_fluidc_zlib`, `_fluidc_math`, `_fix_logging`) and in
+    `float.__format__` (see `_fluidc_float`)."""
     import _fluidc_float
     _fluidc_float.install()
     sys.meta_path.insert(0, _OnImport("zlib", _fix_zlib))
-    if "math" in sys.modules:
-        _fix_math(sys.modules["math"])
-    else:
-        sys.meta_path.insert(0, _OnImport("math", _fix_math))
+    for name, fix in (("math", _fix_math), ("logging", _fix_logging)):
+        if name in sys.modules:
+            fix(sys.modules[name])
+        else:
+            sys.meta_path.insert(0, _OnImport(name, fix))
 
 
 def api_listing():

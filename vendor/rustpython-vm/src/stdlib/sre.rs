@@ -336,9 +336,11 @@ mod _sre {
                 while iter.next().is_some() {
                     let m = Match::new(&mut iter.state, zelf.clone(), string_args.string.clone());
 
+                    // fluidc's patch: a group that took no part is '' (b''),
+                    // as CPython's findall gives it, not None.
                     let item = if zelf.groups == 0 || zelf.groups == 1 {
                         m.get_slice(zelf.groups, s, vm)
-                            .unwrap_or_else(|| vm.ctx.none())
+                            .unwrap_or_else(|| s.slice(0, 0, vm))
                     } else {
                         m.groups(OptionalArg::Present(vm.ctx.new_str(ascii!("")).into()), vm)?
                             .into()
